@@ -1,0 +1,37 @@
+# The two commands users need: `make book` and `make test`.
+# Both create .venv if missing and install the package (editable) with the pinned book stack.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+# A relative GOODPUT_PARAMS is taken from where make runs, not from book/.
+ifdef GOODPUT_PARAMS
+export GOODPUT_PARAMS := $(abspath $(GOODPUT_PARAMS))
+endif
+
+.PHONY: book test lint bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "goodput needs Python 3.11 or newer; set PYTHON=python3.11")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[book,test,dev]"
+	touch $(STAMP)
+
+book: $(STAMP)  ## build the HTML book from clean into _build/html
+	rm -rf _build
+	$(BIN)/jupyter-book build . -W -n --keep-going
+	@echo "The book is at $(CURDIR)/_build/html/index.html"
+
+test: $(STAMP)  ## run the whole test suite, including a clean build of the book
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)  ## ruff and mypy
+	$(BIN)/ruff check goodput tests benchmarks
+	$(BIN)/mypy
+
+bench: $(STAMP)  ## benchmarks: ratios measured side by side in one run
+	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis .ruff_cache .mypy_cache

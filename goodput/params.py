@@ -1,0 +1,267 @@
+"""The inputs: read and check a parameters file such as ``book/params.yml``.
+
+A parameters file is YAML with these keys (durations are strings with a unit)::
+
+    gpus: 16384
+    interruptions: {count: 419, window: 54 days}   # or rate_per_gpu_hour: 2.0e-5 | mtbi: 186 min
+    checkpoint_cost: 1 min
+    slow_checkpoint_cost: 5 min
+    restart: 5 min
+    price_per_gpu_hour: 2.5
+    month: 720 h
+
+Exactly one of ``interruptions``, ``rate_per_gpu_hour`` and ``mtbi`` gives the
+mean time between interruptions M. Unknown keys, missing keys, unknown units
+and impossible values raise :class:`~goodput.errors.InputError`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from goodput.errors import InputError
+from goodput.units import parse_duration, positive_number
+
+#: The worked example shipped with the package (same values as ``book/params.yml``).
+WORKED_EXAMPLE = Path(__file__).with_name("worked_example.yml")
+
+#: Environment variable naming the parameters file the book is built from.
+PARAMS_ENV = "GOODPUT_PARAMS"
+
+_REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
+_MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
+_KNOWN = _REQUIRED + _MTBI_KEYS
+_INTERRUPTION_KEYS = ("count", "window")
+
+
+@dataclass(frozen=True)
+class Params:
+    """One fleet's inputs, in minutes.
+
+    Parameters
+    ----------
+    gpus : int
+        Number of GPUs the job runs on.
+    mtbi : float
+        Mean time between interruptions of the whole job, M, in minutes.
+    mtbi_source : str
+        How M was given: ``"interruptions"`` (a count over a window),
+        ``"rate_per_gpu_hour"`` or ``"mtbi"``.
+    checkpoint_cost : float
+        C: minutes of lost progress per checkpoint with the fast (local-first) path.
+    slow_checkpoint_cost : float
+        C for the comparison case: a synchronous write to shared storage.
+    restart : float
+        R: minutes from an interruption to the first step of the next attempt.
+    price_per_gpu_hour : float
+        Price of one GPU-hour in US dollars, used only to express capacity.
+    month : float
+        Length of the accounting month in minutes.
+    interruption_count : int or None
+        The count of unexpected interruptions, when M was given that way.
+    window : float or None
+        The observation window in minutes, when M was given that way.
+    source : str
+        Where the values came from (a file path, or a note of command-line overrides).
+    """
+
+    gpus: int
+    mtbi: float
+    mtbi_source: str
+    checkpoint_cost: float
+    slow_checkpoint_cost: float
+    restart: float
+    price_per_gpu_hour: float
+    month: float
+    interruption_count: int | None = None
+    window: float | None = None
+    source: str = "worked example"
+
+    @property
+    def rate_per_gpu_hour(self) -> float:
+        """Interruptions per GPU-hour implied by M and the fleet size."""
+        return 60.0 / (self.mtbi * self.gpus)
+
+    def replace(self, **changes: Any) -> Params:
+        """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
+        return dataclasses.replace(self, **changes)
+
+
+def _suggest(key: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(key, choices, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _positive_int(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 1:
+        raise InputError(name, value, "a whole number of at least 1")
+    return int(value)
+
+
+def mtbi_from_count(count: int, window: float) -> float:
+    """M from a count of interruptions over an observation window.
+
+    Parameters
+    ----------
+    count : int
+        Unexpected interruptions observed.
+    window : float
+        Length of the observation, in minutes.
+
+    Returns
+    -------
+    float
+        Mean time between interruptions in minutes, ``window / count``.
+    """
+    return window / count
+
+
+def mtbi_from_rate(rate_per_gpu_hour: float, gpus: int) -> float:
+    """M from a per-GPU interruption rate, assuming GPUs fail independently.
+
+    Parameters
+    ----------
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour.
+    gpus : int
+        GPUs in the job; the job is interrupted when any of them is.
+
+    Returns
+    -------
+    float
+        Mean time between interruptions of the job in minutes, ``60 / (rate * gpus)``.
+    """
+    return 60.0 / (rate_per_gpu_hour * gpus)
+
+
+def params_from_mapping(data: object, source: str = "parameters") -> Params:
+    """Check a mapping of raw values (as read from YAML) and build :class:`Params`.
+
+    Parameters
+    ----------
+    data : object
+        The parsed YAML document; must be a mapping of the documented keys.
+    source : str, optional
+        Where the mapping came from, kept in :attr:`Params.source`.
+
+    Returns
+    -------
+    Params
+        The checked inputs.
+
+    Raises
+    ------
+    InputError
+        For an unknown or missing key, an unknown unit, or an impossible value.
+    """
+    if not isinstance(data, Mapping):
+        raise InputError(source, type(data).__name__, "a mapping of keys such as 'gpus: 16384'")
+    for key in data:
+        if key not in _KNOWN:
+            raise InputError(f"{source}: key {key!r}", data[key], f"one of {', '.join(_KNOWN)}{_suggest(str(key), _KNOWN)}")
+    for key in _REQUIRED:
+        if key not in data:
+            raise InputError(f"{source}: key {key!r}", None, "a value (the key is missing)")
+    given = [key for key in _MTBI_KEYS if key in data]
+    if len(given) != 1:
+        raise InputError(
+            f"{source}: mean time between interruptions",
+            given or None,
+            "exactly one of interruptions, rate_per_gpu_hour or mtbi",
+        )
+
+    gpus = _positive_int(data["gpus"], "gpus")
+    count: int | None = None
+    window: float | None = None
+    how = given[0]
+    if how == "interruptions":
+        spec = data["interruptions"]
+        if not isinstance(spec, Mapping) or set(spec) != set(_INTERRUPTION_KEYS):
+            raise InputError("interruptions", spec, "a mapping {count: N, window: DURATION}")
+        count = _positive_int(spec["count"], "interruptions.count")
+        window = parse_duration(spec["window"], "interruptions.window")
+        mtbi = mtbi_from_count(count, window)
+    elif how == "rate_per_gpu_hour":
+        mtbi = mtbi_from_rate(positive_number(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus)
+    else:
+        mtbi = parse_duration(data["mtbi"], "mtbi")
+
+    return Params(
+        gpus=gpus,
+        mtbi=mtbi,
+        mtbi_source=how,
+        checkpoint_cost=parse_duration(data["checkpoint_cost"], "checkpoint_cost"),
+        slow_checkpoint_cost=parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost"),
+        restart=parse_duration(data["restart"], "restart"),
+        price_per_gpu_hour=positive_number(data["price_per_gpu_hour"], "price_per_gpu_hour"),
+        month=parse_duration(data["month"], "month"),
+        interruption_count=count,
+        window=window,
+        source=source,
+    )
+
+
+def load_params(path: str | os.PathLike[str] | None = None) -> Params:
+    """Read a parameters file.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        The YAML file. ``None`` reads the worked example shipped with the package.
+
+    Returns
+    -------
+    Params
+        The checked inputs, with :attr:`Params.source` set to the path.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, is not valid YAML, or its values are not usable.
+    """
+    import yaml  # noqa: PLC0415  (kept off the import path of `import goodput`)
+
+    file = WORKED_EXAMPLE if path is None else Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError("params file", str(file), f"a readable file ({exc.strerror or exc})") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        line = f" (line {where.line + 1})" if where is not None else ""
+        raise InputError("params file", str(file), f"valid YAML{line}") from None
+    return params_from_mapping(data, source="worked example" if path is None else str(file))
+
+
+def book_params_path() -> Path:
+    """The parameters file the book is built from.
+
+    Returns
+    -------
+    Path
+        ``$GOODPUT_PARAMS`` when set, else ``params.yml`` beside the chapters
+        (``book/params.yml``).
+    """
+    env = os.environ.get(PARAMS_ENV)
+    if env:
+        return Path(env).resolve()
+    return Path(__file__).resolve().parent.parent / "book" / "params.yml"
+
+
+def book_params() -> Params:
+    """Read the parameters the book is built from (see :func:`book_params_path`).
+
+    Returns
+    -------
+    Params
+        The checked inputs.
+    """
+    return load_params(book_params_path())

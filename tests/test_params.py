@@ -1,0 +1,119 @@
+"""The inputs file: the worked example reads as the brief's numbers, and every kind of bad file is refused clearly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from numpy.testing import assert_allclose
+
+from goodput.errors import InputError
+from goodput.params import WORKED_EXAMPLE, book_params_path, load_params, params_from_mapping
+
+ROOT = Path(__file__).resolve().parent.parent
+
+GOOD = {
+    "gpus": 16384,
+    "interruptions": {"count": 419, "window": "54 days"},
+    "checkpoint_cost": "1 min",
+    "slow_checkpoint_cost": "5 min",
+    "restart": "5 min",
+    "price_per_gpu_hour": 2.5,
+    "month": "720 h",
+}
+
+
+def test_worked_example_m_from_count_and_window(worked) -> None:
+    """M = 54 days / 419 = 1296 h / 419 = 185.6 min (the brief rounds it to 186)."""
+    assert_allclose(worked.mtbi, 54 * 24 * 60 / 419)
+    assert round(worked.mtbi) == 186
+    assert worked.interruption_count == 419
+    assert_allclose(worked.window, 1296 * 60)
+
+
+def test_worked_example_inputs(worked) -> None:
+    """C = 1 min, slow C = 5 min, R = 5 min, 16,384 GPUs, $2.5 per GPU-hour, a 720-hour month."""
+    assert (worked.gpus, worked.checkpoint_cost, worked.slow_checkpoint_cost, worked.restart) == (16384, 1, 5, 5)
+    assert worked.price_per_gpu_hour == 2.5
+    assert worked.month == 720 * 60
+
+
+def test_implied_rate_per_gpu_hour(worked) -> None:
+    """419 interruptions over 16,384 GPUs x 1,296 h = 1.97e-5 per GPU-hour."""
+    assert_allclose(worked.rate_per_gpu_hour, 419 / (16384 * 1296))
+
+
+def test_rate_and_mtbi_alternatives() -> None:
+    """M = 60 / (rate x GPUs) minutes: 2e-5 x 16,384 = 0.328 per hour, M = 183 min; or M given directly."""
+    by_rate = params_from_mapping({**_without("interruptions"), "rate_per_gpu_hour": 2.0e-5})
+    assert_allclose(by_rate.mtbi, 60 / (2.0e-5 * 16384))
+    assert round(by_rate.mtbi) == 183
+    by_m = params_from_mapping({**_without("interruptions"), "mtbi": "3.1 h"})
+    assert_allclose(by_m.mtbi, 186.0)
+
+
+def test_book_params_file_is_the_worked_example() -> None:
+    """book/params.yml and the packaged worked example give the same inputs."""
+    book = load_params(ROOT / "book" / "params.yml")
+    assert book.replace(source="x") == load_params(WORKED_EXAMPLE).replace(source="x")
+
+
+def test_book_params_path_follows_the_environment(monkeypatch, tmp_path) -> None:
+    """GOODPUT_PARAMS, when set, names the file the book is built from."""
+    monkeypatch.delenv("GOODPUT_PARAMS", raising=False)
+    assert book_params_path() == ROOT / "book" / "params.yml"
+    monkeypatch.setenv("GOODPUT_PARAMS", str(tmp_path / "fleet.yml"))
+    assert book_params_path() == tmp_path / "fleet.yml"
+
+
+def _without(*keys: str) -> dict:
+    return {k: v for k, v in GOOD.items() if k not in keys}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({**GOOD, "restrat": "5 min"}, "key 'restrat'.*did you mean 'restart'"),
+        (_without("restart"), "key 'restart'.*missing"),
+        ({**GOOD, "restart": "5 minutes please"}, "restart"),
+        ({**GOOD, "restart": "5 fortnights"}, "known unit"),
+        ({**GOOD, "checkpoint_cost": "-1 min"}, "checkpoint_cost.*greater than zero"),
+        ({**GOOD, "checkpoint_cost": ".nan min"}, "checkpoint_cost"),
+        ({**GOOD, "gpus": 0}, "gpus.*at least 1"),
+        ({**GOOD, "gpus": 1.5}, "gpus.*whole number"),
+        ({**GOOD, "gpus": "many"}, "gpus"),
+        ({**GOOD, "price_per_gpu_hour": float("inf")}, "price_per_gpu_hour.*finite"),
+        ({**GOOD, "rate_per_gpu_hour": 2e-5}, "exactly one of"),
+        (_without("interruptions"), "exactly one of"),
+        ({**GOOD, "interruptions": {"count": 419}}, "interruptions.*count: N, window"),
+        ({**GOOD, "interruptions": {"count": -3, "window": "54 days"}}, "interruptions.count"),
+        ({**GOOD, "interruptions": {"count": 419, "window": 54}}, "interruptions.window.*needs a unit"),
+        ({**GOOD, "month": 720}, "month.*needs a unit"),
+        ([1, 2], "mapping"),
+        (None, "mapping"),
+    ],
+)
+def test_bad_parameters_are_refused_with_the_key_and_value(data: object, message: str) -> None:
+    """Unknown, missing, unitless, impossible or ambiguous inputs raise InputError that names them."""
+    with pytest.raises(InputError, match=message):
+        params_from_mapping(data)
+
+
+def test_unreadable_and_malformed_files(tmp_path) -> None:
+    """A missing file and invalid YAML are errors that name the file."""
+    with pytest.raises(InputError, match="readable file"):
+        load_params(tmp_path / "missing.yml")
+    bad = tmp_path / "bad.yml"
+    bad.write_text("gpus: [16384\nrestart: 5 min\n")
+    with pytest.raises(InputError, match=r"valid YAML \(line \d+\)"):
+        load_params(bad)
+
+
+def test_round_trip_through_a_file(tmp_path) -> None:
+    """A file written from the documented keys reads back to the same inputs."""
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump({**GOOD, "gpus": 32768}))
+    params = load_params(path)
+    assert params.gpus == 32768
+    assert params.source == str(path)
