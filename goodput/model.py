@@ -1,0 +1,341 @@
+"""The first-order model: the optimum interval T* = sqrt(2CM) and goodput as three losses.
+
+With a checkpoint every T minutes of work, each costing C minutes, failures
+arriving on average every M minutes and each costing a restart of R minutes,
+the fraction of wall time lost is, to first order in C/M, T/M and R/M,
+
+    C/T        (checkpoint overhead)
+    T/(2M)     (work lost: a failure lands on average halfway through an interval)
+    R/M        (restart)
+
+and goodput is one minus their sum (Young 1974). Every function here takes
+minutes and works elementwise on NumPy arrays as well as on floats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from goodput.errors import InputError
+
+#: Array-or-scalar type accepted and returned elementwise.
+X = TypeVar("X", float, npt.NDArray[np.float64])
+
+#: Largest (T + C)/M and R/M for which the first-order formulas are quoted.
+#: At this edge the first-order goodput is within about 2 points of the exact
+#: exponential model (see ``tests/test_model.py``).
+FIRST_ORDER_LIMIT = 0.25
+
+
+def optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
+    """Young's optimum checkpoint interval.
+
+    Parameters
+    ----------
+    checkpoint_cost : float or ndarray
+        C, minutes per checkpoint.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+
+    Returns
+    -------
+    float or ndarray
+        T* = sqrt(2 C M), minutes of work between checkpoints.
+
+    Examples
+    --------
+    >>> round(optimal_interval(1.0, 186.0), 1)
+    19.3
+    """
+    return (2.0 * checkpoint_cost * mtbi) ** 0.5
+
+
+def checkpoint_overhead(interval: X, checkpoint_cost: X) -> X:
+    """Fraction of time spent checkpointing, C/T.
+
+    Parameters
+    ----------
+    interval : float or ndarray
+        T, minutes of work between checkpoints.
+    checkpoint_cost : float or ndarray
+        C, minutes per checkpoint.
+
+    Returns
+    -------
+    float or ndarray
+        C / T.
+    """
+    return checkpoint_cost / interval
+
+
+def lost_work(interval: X, mtbi: X) -> X:
+    """Fraction of time spent redoing work lost to interruptions, T/(2M).
+
+    Parameters
+    ----------
+    interval : float or ndarray
+        T, minutes of work between checkpoints.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+
+    Returns
+    -------
+    float or ndarray
+        T / (2 M).
+    """
+    return interval / (2.0 * mtbi)
+
+
+def restart_loss(restart: X, mtbi: X) -> X:
+    """Fraction of time spent restarting, R/M.
+
+    Parameters
+    ----------
+    restart : float or ndarray
+        R, minutes from an interruption to the first step of the next attempt.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+
+    Returns
+    -------
+    float or ndarray
+        R / M.
+    """
+    return restart / mtbi
+
+
+def overhead(interval: X, checkpoint_cost: X, mtbi: X) -> X:
+    """The part of the loss that depends on the interval, f(T) = C/T + T/(2M).
+
+    Parameters
+    ----------
+    interval : float or ndarray
+        T, minutes of work between checkpoints.
+    checkpoint_cost : float or ndarray
+        C, minutes per checkpoint.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+
+    Returns
+    -------
+    float or ndarray
+        f(T), minimized at :func:`optimal_interval`, where it equals sqrt(2C/M).
+    """
+    return checkpoint_overhead(interval, checkpoint_cost) + lost_work(interval, mtbi)
+
+
+def goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = None) -> X:
+    """First-order goodput, 1 - C/T - T/(2M) - R/M.
+
+    Parameters
+    ----------
+    checkpoint_cost : float or ndarray
+        C, minutes per checkpoint.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+    restart : float or ndarray
+        R, minutes per restart.
+    interval : float or ndarray, optional
+        T, minutes of work between checkpoints; the optimum when omitted.
+
+    Returns
+    -------
+    float or ndarray
+        Fraction of wall time spent on work that is kept. Outside the
+        formula's range (see :func:`range_problem`) the value means nothing.
+
+    Examples
+    --------
+    >>> round(goodput(1.0, 186.0, 5.0), 3)
+    0.869
+    """
+    if interval is None:
+        interval = optimal_interval(checkpoint_cost, mtbi)
+    return 1.0 - overhead(interval, checkpoint_cost, mtbi) - restart_loss(restart, mtbi)
+
+
+@dataclass(frozen=True)
+class Losses:
+    """The three named losses of one plan, as fractions of wall time.
+
+    Parameters
+    ----------
+    interval : float
+        T, minutes of work between checkpoints.
+    checkpoint_overhead : float
+        C/T.
+    lost_work : float
+        T/(2M).
+    restart_loss : float
+        R/M.
+    """
+
+    interval: float
+    checkpoint_overhead: float
+    lost_work: float
+    restart_loss: float
+
+    @property
+    def total(self) -> float:
+        """Sum of the three losses."""
+        return self.checkpoint_overhead + self.lost_work + self.restart_loss
+
+    @property
+    def goodput(self) -> float:
+        """One minus the total loss."""
+        return 1.0 - self.total
+
+
+def losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> Losses:
+    """Break first-order goodput into its three named losses.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions.
+    restart : float
+        R, minutes per restart.
+    interval : float, optional
+        T, minutes of work between checkpoints; the optimum when omitted.
+
+    Returns
+    -------
+    Losses
+        The interval used and the three losses, as plain Python floats.
+
+    Examples
+    --------
+    >>> b = losses(1.0, 186.0, 5.0)
+    >>> [round(100 * x, 1) for x in (b.checkpoint_overhead, b.lost_work, b.restart_loss)]
+    [5.2, 5.2, 2.7]
+    """
+    t = float(optimal_interval(checkpoint_cost, mtbi) if interval is None else interval)
+    return Losses(
+        interval=t,
+        checkpoint_overhead=float(checkpoint_overhead(t, checkpoint_cost)),
+        lost_work=float(lost_work(t, mtbi)),
+        restart_loss=float(restart_loss(restart, mtbi)),
+    )
+
+
+def range_problem(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> str | None:
+    """Say why the first-order formulas do not apply to these inputs, if they do not.
+
+    The formulas drop terms of order (T + C)/M and R/M. Beyond
+    :data:`FIRST_ORDER_LIMIT`, or where they give a goodput of zero or less,
+    their number is not worth quoting; use the exact model instead.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions.
+    restart : float
+        R, minutes per restart.
+    interval : float, optional
+        T, minutes of work between checkpoints; the optimum when omitted.
+
+    Returns
+    -------
+    str or None
+        A sentence naming the problem, or ``None`` when the inputs are in range.
+    """
+    b = losses(checkpoint_cost, mtbi, restart, interval)
+    if b.goodput <= 0.0:
+        return f"the first-order goodput is {100 * b.goodput:.0f}%, below zero: the formula does not apply here"
+    reach = (b.interval + checkpoint_cost) / mtbi
+    if reach > FIRST_ORDER_LIMIT:
+        return (
+            f"interval plus checkpoint cost is {reach:.2f} of M (limit {FIRST_ORDER_LIMIT}): "
+            "the first-order formula is outside its range"
+        )
+    if restart / mtbi > FIRST_ORDER_LIMIT:
+        return f"restart is {restart / mtbi:.2f} of M (limit {FIRST_ORDER_LIMIT}): the first-order formula is outside its range"
+    return None
+
+
+def check_inputs(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> None:
+    """Raise if any input is not a finite positive number of minutes.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        C, M and R in minutes.
+    interval : float, optional
+        T in minutes.
+
+    Raises
+    ------
+    InputError
+        Naming the first input that is zero, negative, NaN or infinite.
+    """
+    named = {"checkpoint_cost": checkpoint_cost, "mtbi": mtbi, "restart": restart}
+    if interval is not None:
+        named["interval"] = interval
+    for name, value in named.items():
+        if not np.isfinite(value) or value <= 0:
+            raise InputError(name, value, "a finite number of minutes greater than zero")
+
+
+def capacity_per_month(goodput_points: float, gpus: int, price_per_gpu_hour: float, month_minutes: float) -> float:
+    """Value, at list price, of the GPU time a goodput difference frees in a month.
+
+    This is capacity, not cash: it is a saving only if the hours would
+    otherwise be rented, and revenue only if the freed hours are sold.
+
+    Parameters
+    ----------
+    goodput_points : float
+        Goodput difference as a fraction of 1 (0.128 for 12.8 points).
+    gpus : int
+        GPUs in the fleet.
+    price_per_gpu_hour : float
+        US dollars per GPU-hour.
+    month_minutes : float
+        Length of the month in minutes.
+
+    Returns
+    -------
+    float
+        US dollars per month: points x GPUs x price x hours.
+    """
+    return goodput_points * gpus * price_per_gpu_hour * (month_minutes / 60.0)
+
+
+def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> float:
+    """The largest checkpoint cost that still reaches a goodput at the optimum interval.
+
+    Inverts ``goodput(C, M, R)`` at T*: 1 - sqrt(2C/M) - R/M = g gives
+    C = (M/2) (1 - g - R/M)^2.
+
+    Parameters
+    ----------
+    target : float
+        Goodput to reach, as a fraction of 1.
+    mtbi : float
+        M, mean minutes between interruptions.
+    restart : float
+        R, minutes per restart.
+
+    Returns
+    -------
+    float
+        C in minutes; 0.0 when the restart loss alone already exceeds ``1 - target``.
+
+    Examples
+    --------
+    >>> c = checkpoint_cost_for_goodput(0.9, 186.0, 5.0)
+    >>> round(float(goodput(c, 186.0, 5.0)), 6)
+    0.9
+    """
+    room = 1.0 - target - restart / mtbi
+    if room <= 0.0:
+        return 0.0
+    return mtbi / 2.0 * room**2

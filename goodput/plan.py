@@ -1,0 +1,250 @@
+"""One plan for one fleet: the interval, the three losses, the levers, and how it is printed.
+
+The book's answer page and the ``goodput plan`` command both go through
+:func:`make_plan`, so they always show the same numbers.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from goodput import model
+from goodput.params import Params
+from goodput.units import format_minutes
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A checkpoint plan and the goodput it leaves under the first-order model.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C in minutes.
+    mtbi : float
+        M in minutes.
+    restart : float
+        R in minutes.
+    losses : model.Losses
+        The interval used and the three losses.
+    optimal_interval : float
+        T* = sqrt(2CM) in minutes, whether or not it is the interval used.
+    problem : str or None
+        Why the first-order numbers should not be quoted, or ``None``.
+    """
+
+    checkpoint_cost: float
+    mtbi: float
+    restart: float
+    losses: model.Losses
+    optimal_interval: float
+    problem: str | None
+
+    @property
+    def interval(self) -> float:
+        """The interval T the losses were computed for, in minutes."""
+        return self.losses.interval
+
+    @property
+    def goodput(self) -> float:
+        """First-order goodput as a fraction of 1."""
+        return self.losses.goodput
+
+    def to_dict(self) -> dict[str, float | str | None]:
+        """Plain-Python summary (fractions of 1, minutes), as printed by ``--format json``."""
+        return {
+            "mtbi_min": self.mtbi,
+            "checkpoint_cost_min": self.checkpoint_cost,
+            "restart_min": self.restart,
+            "interval_min": self.interval,
+            "optimal_interval_min": self.optimal_interval,
+            "checkpoint_overhead": self.losses.checkpoint_overhead,
+            "lost_work": self.losses.lost_work,
+            "restart_loss": self.losses.restart_loss,
+            "goodput": self.goodput,
+            "problem": self.problem,
+        }
+
+
+def make_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> Plan:
+    """Plan a checkpoint interval and compute the goodput it leaves.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions of the job.
+    restart : float
+        R, minutes per restart.
+    interval : float, optional
+        T, minutes of work between checkpoints; the optimum sqrt(2CM) when omitted.
+
+    Returns
+    -------
+    Plan
+        The plan, with :attr:`Plan.problem` set when the first-order formula is out of range.
+
+    Raises
+    ------
+    InputError
+        If an input is zero, negative, NaN or infinite.
+    """
+    model.check_inputs(checkpoint_cost, mtbi, restart, interval)
+    return Plan(
+        checkpoint_cost=float(checkpoint_cost),
+        mtbi=float(mtbi),
+        restart=float(restart),
+        losses=model.losses(checkpoint_cost, mtbi, restart, interval),
+        optimal_interval=float(model.optimal_interval(checkpoint_cost, mtbi)),
+        problem=model.range_problem(checkpoint_cost, mtbi, restart, interval),
+    )
+
+
+def plan_for(params: Params, *, slow: bool = False, interval: float | None = None) -> Plan:
+    """Plan for a fleet described by a parameters file.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+    slow : bool, optional
+        Use ``slow_checkpoint_cost`` instead of ``checkpoint_cost``.
+    interval : float, optional
+        The interval in use, in minutes; the optimum when omitted.
+
+    Returns
+    -------
+    Plan
+        See :func:`make_plan`.
+    """
+    cost = params.slow_checkpoint_cost if slow else params.checkpoint_cost
+    return make_plan(cost, params.mtbi, params.restart, interval)
+
+
+#: The levers, in the order the book shows them.
+LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval right")
+
+
+def levers(checkpoint_cost: float, mtbi: float, restart: float, interval: float) -> dict[str, float]:
+    """Goodput gained by each lever, in fractions of 1.
+
+    The three input levers are measured optimum to optimum: goodput at the best
+    interval for the changed input minus goodput at the best interval for the
+    current inputs, so they do not also count the interval fix. The interval
+    lever is goodput at T* minus goodput at the interval in use. The gains of
+    an input lever and of the interval lever therefore add up to the gain of
+    doing both.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions.
+    restart : float
+        R, minutes per restart.
+    interval : float
+        The interval in use, in minutes.
+
+    Returns
+    -------
+    dict of str to float
+        Keyed by the names in :data:`LEVERS`.
+    """
+    best = model.goodput(checkpoint_cost, mtbi, restart)
+    return {
+        "halve C": float(model.goodput(checkpoint_cost / 2, mtbi, restart) - best),
+        "halve R": float(model.goodput(checkpoint_cost, mtbi, restart / 2) - best),
+        "halve the failure rate": float(model.goodput(checkpoint_cost, 2 * mtbi, restart) - best),
+        "set the interval right": float(best - model.goodput(checkpoint_cost, mtbi, restart, interval)),
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _rows(plan: Plan) -> list[tuple[str, str]]:
+    label = "optimum sqrt(2CM)" if abs(plan.interval - plan.optimal_interval) < 1e-12 else "given"
+    rows = [
+        ("mean time between interruptions, M", format_minutes(plan.mtbi)),
+        ("checkpoint cost, C", format_minutes(plan.checkpoint_cost)),
+        ("restart time, R", format_minutes(plan.restart)),
+        (f"checkpoint interval, T ({label})", format_minutes(plan.interval)),
+    ]
+    if label == "given":
+        rows.append(("optimum interval sqrt(2CM)", format_minutes(plan.optimal_interval)))
+    rows += [
+        ("checkpoint overhead, C/T", _pct(plan.losses.checkpoint_overhead)),
+        ("lost work, T/(2M)", _pct(plan.losses.lost_work)),
+        ("restart, R/M", _pct(plan.losses.restart_loss)),
+        ("goodput", _pct(plan.goodput)),
+    ]
+    return rows
+
+
+def render(plan: Plan, fmt: str = "table") -> str:
+    """Print a plan as a terminal table, a Markdown table or one JSON object.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan; it must be in the first-order formula's range.
+    fmt : {"table", "markdown", "json"}
+        Output format.
+
+    Returns
+    -------
+    str
+        The rendered plan, without a trailing newline.
+    """
+    if fmt == "json":
+        return json.dumps(plan.to_dict(), indent=2)
+    rows = _rows(plan)
+    if fmt == "markdown":
+        lines = ["| quantity | value |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in rows]
+        return "\n".join(lines)
+    width = max(len(k) for k, _ in rows)
+    vwidth = max(len(v) for _, v in rows)
+    lines = []
+    for k, v in rows:
+        if k.startswith("checkpoint overhead") or k == "goodput":
+            lines.append("-" * (width + 2 + vwidth))
+        lines.append(f"{k:<{width}}  {v:>{vwidth}}")
+    return "\n".join(lines)
+
+
+def headline(params: Params) -> dict[str, float]:
+    """The answer page's numbers for one fleet, as plain floats.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    dict of str to float
+        ``mtbi`` and ``interval`` (minutes), the three losses and ``goodput``
+        (fractions of 1) at the optimum with the fast checkpoint; ``slow_interval``
+        and ``slow_goodput`` with the slow one; ``points`` (the goodput
+        difference, a fraction of 1) and ``capacity`` (US dollars a month that
+        difference is worth at list price).
+    """
+    fast = plan_for(params)
+    slow = plan_for(params, slow=True)
+    points = fast.goodput - slow.goodput
+    return {
+        "mtbi": fast.mtbi,
+        "interval": fast.interval,
+        "checkpoint_overhead": fast.losses.checkpoint_overhead,
+        "lost_work": fast.losses.lost_work,
+        "restart_loss": fast.losses.restart_loss,
+        "goodput": fast.goodput,
+        "slow_interval": slow.interval,
+        "slow_goodput": slow.goodput,
+        "points": points,
+        "capacity": model.capacity_per_month(points, params.gpus, params.price_per_gpu_hour, params.month),
+    }

@@ -1,0 +1,88 @@
+"""Published figures the book cites, kept as data with their source.
+
+Only facts read in the primary source are here; shares and rates are computed
+from them, never copied from printed percentages.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv:2407.21783 (2024), section 3.3.4.
+LLAMA3_CITATION = "Llama Team (2024), The Llama 3 Herd of Models, arXiv:2407.21783, sec. 3.3.4 and Table 5"
+
+#: Days in the pre-training snapshot the interruption counts cover.
+LLAMA3_SNAPSHOT_DAYS = 54
+#: All job interruptions in the snapshot.
+LLAMA3_INTERRUPTIONS = 466
+#: Planned interruptions (maintenance, configuration or dataset updates).
+LLAMA3_PLANNED = 47
+#: GPUs in the usual reading of "up to 16K H100 GPUs" (the paper gives no exact count for the snapshot).
+LLAMA3_GPUS = 16384
+#: The paper's effective training time: "higher than 90%".
+LLAMA3_EFFECTIVE_TRAINING_TIME = 0.90
+
+#: Table 5 of the Llama 3 paper: unexpected interruptions by root cause, as (component, category, count).
+LLAMA3_ROOT_CAUSES: tuple[tuple[str, str, int], ...] = (
+    ("Faulty GPU", "GPU", 148),
+    ("GPU HBM3 memory", "GPU", 72),
+    ("Software bug", "Dependency", 54),
+    ("Network switch/cable", "Network", 35),
+    ("Host maintenance", "Unplanned maintenance", 32),
+    ("GPU SRAM memory", "GPU", 19),
+    ("GPU system processor", "GPU", 17),
+    ("NIC", "Host", 7),
+    ("NCCL watchdog timeouts", "Unknown", 7),
+    ("Silent data corruption", "GPU", 6),
+    ("GPU thermal interface + sensor", "GPU", 6),
+    ("SSD", "Host", 3),
+    ("Power supply", "Host", 3),
+    ("Server chassis", "Host", 2),
+    ("IO expansion board", "Host", 2),
+    ("Dependency", "Dependency", 2),
+    ("CPU", "Host", 2),
+    ("System memory", "Host", 2),
+)
+
+
+def llama3_unexpected() -> int:
+    """Unexpected interruptions in the Llama 3 snapshot: all of them less the planned ones.
+
+    Returns
+    -------
+    int
+        466 - 47, which must equal the sum of Table 5's counts.
+    """
+    return LLAMA3_INTERRUPTIONS - LLAMA3_PLANNED
+
+
+def llama3_root_causes() -> pd.DataFrame:
+    """Table 5 of the Llama 3 paper with shares computed from the counts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``component``, ``category``, ``count`` and ``share`` (fraction of
+        all unexpected interruptions), in the paper's order.
+    """
+    import pandas as pd
+
+    table = pd.DataFrame(LLAMA3_ROOT_CAUSES, columns=["component", "category", "count"])
+    table["share"] = table["count"] / table["count"].sum()
+    return table
+
+
+def llama3_by_category() -> pd.DataFrame:
+    """Llama 3 unexpected interruptions grouped by the paper's category.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``category``, ``count`` and ``share``, largest first.
+    """
+    table = llama3_root_causes().groupby("category", as_index=False)["count"].sum()
+    table["share"] = table["count"] / table["count"].sum()
+    return table.sort_values("count", ascending=False, ignore_index=True)
