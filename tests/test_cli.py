@@ -1,0 +1,146 @@
+"""The goodput command: the book's numbers from a terminal, and one clear line for every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from numpy.testing import assert_allclose
+
+from goodput import model
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "goodput.cli", *args], capture_output=True, text=True, check=False)
+
+
+def plan_json(*args: str) -> dict:
+    result = run("plan", "--format", "json", *args)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_default_is_the_worked_example() -> None:
+    """No file, no flags: M = 185.6 min, T* = sqrt(2 x 1 x 185.6), goodput 86.9%."""
+    data = plan_json()
+    m = 1296 * 60 / 419
+    assert_allclose(data["mtbi_min"], m)
+    assert_allclose(data["interval_min"], (2 * m) ** 0.5)
+    assert_allclose(data["goodput"], model.goodput(1.0, m, 5.0))
+    assert_allclose(data["checkpoint_overhead"] + data["lost_work"] + data["restart_loss"] + data["goodput"], 1.0)
+
+
+def test_params_file_is_read(tmp_path) -> None:
+    """--params FILE uses that file: M = 3 h given directly gives T* = sqrt(2 x 1 x 180)."""
+    f = tmp_path / "fleet.yml"
+    text = (ROOT / "book" / "params.yml").read_text().replace("interruptions: {count: 419, window: 54 days}", "mtbi: 3 h")
+    f.write_text(text)
+    assert_allclose(plan_json("--params", str(f))["interval_min"], 360**0.5)
+
+
+def test_flags_override_the_file() -> None:
+    """--gpus with --rate: M = 60 / (2e-5 x 16,384) = 183 min; --mtbi, --checkpoint-cost and --restart replace inputs."""
+    assert_allclose(plan_json("--gpus", "16384", "--rate", "2e-5")["mtbi_min"], 60 / (2e-5 * 16384))
+    data = plan_json("--mtbi", "3h", "--checkpoint-cost", "90 s", "--restart", "2")
+    assert_allclose(data["interval_min"], (2 * 1.5 * 180) ** 0.5)
+    assert_allclose(data["restart_loss"], 2 / 180)
+
+
+def test_gpus_alone_keeps_the_per_gpu_rate() -> None:
+    """Doubling --gpus halves M and shortens the optimum by sqrt(2)."""
+    base = plan_json()
+    doubled = plan_json("--gpus", "32768")
+    assert_allclose(doubled["mtbi_min"], base["mtbi_min"] / 2)
+    assert_allclose(base["interval_min"] / doubled["interval_min"], 2**0.5)
+
+
+def test_interval_flag_and_bare_minutes() -> None:
+    """--interval 40 (bare number = minutes) at the worked example gives 84.0%."""
+    data = plan_json("--interval", "40")
+    assert data["interval_min"] == 40.0
+    assert round(100 * data["goodput"], 1) == 84.0
+
+
+def test_table_and_markdown() -> None:
+    """The table names its inputs and shows the rounded worked numbers; markdown is a pipe table."""
+    table = run("plan")
+    assert table.returncode == 0
+    assert table.stdout.startswith("Inputs: worked example")
+    assert "19.3 min" in table.stdout and "86.9%" in table.stdout
+    md = run("plan", "--format", "markdown").stdout
+    assert md.startswith("| quantity | value |")
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["plan", "--checkpoint-cost", "-1"], "--checkpoint-cost"),
+        (["plan", "--checkpoint-cost", "0"], "greater than zero"),
+        (["plan", "--restart", "nan"], "--restart"),
+        (["plan", "--mtbi", "inf h"], "--mtbi"),
+        (["plan", "--interval", "5 parsecs"], "known unit"),
+        (["plan", "--gpus", "1.5"], "--gpus"),
+        (["plan", "--rate", "2e-5", "--mtbi", "3 h"], "not allowed with"),
+        (["plan", "--params", "/nonexistent/params.yml"], "readable file"),
+        (["plan", "--format", "xml"], "invalid choice"),
+        (["plan", "--bogus"], "unrecognized arguments"),
+        ([], "required"),
+    ],
+)
+def test_bad_usage_exits_2_with_one_line(args: list[str], needle: str) -> None:
+    """Bad input: exit status 2, nothing on stdout, one line on stderr naming the problem, no traceback."""
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        ("gpus: [16384\n", "valid YAML"),
+        ("- 1\n- 2\n", "mapping"),
+        ("", "mapping"),
+    ],
+)
+def test_malformed_params_file_exits_2(tmp_path, content: str, needle: str) -> None:
+    """An unreadable or malformed params file is one line on stderr and exit status 2."""
+    f = tmp_path / "p.yml"
+    f.write_text(content)
+    result = run("plan", "--params", str(f))
+    assert result.returncode == 2
+    assert needle in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_unknown_key_in_params_file_exits_2(tmp_path) -> None:
+    """A typo'd key is named, with the key it was probably meant to be."""
+    f = tmp_path / "p.yml"
+    f.write_text((ROOT / "book" / "params.yml").read_text().replace("restart:", "restrat:"))
+    result = run("plan", "--params", str(f))
+    assert result.returncode == 2
+    assert "'restrat'" in result.stderr and "did you mean 'restart'" in result.stderr
+
+
+def test_out_of_range_prints_no_number() -> None:
+    """262,144 GPUs with a 5-minute checkpoint: first-order goodput is below zero, so the command refuses to print it."""
+    result = run("plan", "--gpus", "262144", "--checkpoint-cost", "5 min")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "below zero" in result.stderr
+
+
+def test_console_script_is_installed() -> None:
+    """`goodput` is on the PATH of the environment the tests run in, and prints the same table."""
+    exe = shutil.which("goodput", path=str(Path(sys.executable).parent))
+    assert exe is not None
+    result = subprocess.run([exe, "plan"], capture_output=True, text=True, check=False)
+    assert result.returncode == 0 and "86.9%" in result.stdout
