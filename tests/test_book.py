@@ -1,0 +1,87 @@
+"""A clean, strict build of the whole book, and the worked numbers as a reader sees them in the HTML.
+
+The build runs from nothing (a fresh output folder, every chapter executed), with warnings as
+errors and execution errors fatal, so a stale cache or a broken cell cannot pass.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from goodput.params import load_params
+from goodput.plan import headline
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.book
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the book from clean into a temporary folder and return the HTML folder."""
+    out = tmp_path_factory.mktemp("book")
+    exe = Path(sys.executable).parent / "jupyter-book"
+    env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
+    result = subprocess.run(
+        [str(exe), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
+        capture_output=True, text=True, check=False, env=env,
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-5000:]
+    assert "build succeeded" in log
+    return out / "_build" / "html"
+
+
+def page_text(html_dir: Path, page: str) -> str:
+    """The visible text of a built page, whitespace collapsed."""
+    raw = (html_dir / "book" / f"{page}.html").read_text(encoding="utf-8")
+    raw = re.sub(r"<(script|style)\b.*?</\1>", " ", raw, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", raw)))
+
+
+def test_answer_page_shows_the_worked_numbers(built_book: Path) -> None:
+    """The answer page shows M 186 min, T* 19.3 min, losses 5.2/5.2/2.7%, 86.9%, 74%, 12.8 points and $3.8M."""
+    text = page_text(built_book, "answer")
+    for shown in ("186 min", "19.3 min", "5.2%", "2.7%", "86.9%", "74.1%", "12.8 points", "$3.8M"):
+        assert shown in text, shown
+
+
+def test_worked_numbers_are_the_package_numbers(built_book: Path) -> None:
+    """The numbers the book shows are those the package computes from book/params.yml (no typed copy)."""
+    h = headline(load_params(ROOT / "book" / "params.yml"))
+    text = page_text(built_book, "answer")
+    assert f"{h['interval']:.1f} min" in text
+    assert f"{h['goodput']:.1%}" in text
+    assert f"${h['capacity'] / 1e6:.1f}M" in text
+
+
+def test_levers_page_shows_the_shallow_optimum(built_book: Path) -> None:
+    """A 40-minute interval at C = 1 min gives 84.0%, 2.9 points worse; the 5-minute checkpoint costs 12.8 points."""
+    text = page_text(built_book, "levers")
+    for shown in ("84.0%", "2.9 points", "12.8 points", "$3.8M"):
+        assert shown in text, shown
+
+
+def test_every_page_has_one_title_and_no_error_output(built_book: Path) -> None:
+    """Each chapter has exactly one H1 and no traceback or error output reached the HTML."""
+    for page in sorted((built_book / "book").glob("*.html")):
+        raw = page.read_text(encoding="utf-8")
+        article = re.search(r"<article\b.*?</article>", raw, flags=re.S)
+        assert article is not None, page.name
+        assert len(re.findall(r"<h1\b", article.group(0))) == 1, page.name
+        assert "Traceback" not in raw and "output stderr" not in raw, page.name
+
+
+def test_figures_are_images_with_captions(built_book: Path) -> None:
+    """Every figure cell rendered a PNG with a numbered caption, not a text repr of a Figure object."""
+    raw = "".join(p.read_text(encoding="utf-8") for p in (built_book / "book").glob("*.html"))
+    assert "&lt;Figure size" not in raw and "<Figure size" not in raw
+    captions = re.findall(r'<figcaption>.*?<span class="caption-number">Fig\. (\d+)', raw, flags=re.S)
+    assert len(captions) >= 6
+    assert len(list((built_book / "_images").glob("*.png"))) >= len(captions)
