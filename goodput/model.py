@@ -51,7 +51,7 @@ def optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     >>> round(optimal_interval(1.0, 186.0), 1)
     19.3
     """
-    return (2.0 * checkpoint_cost * mtbi) ** 0.5
+    return (2.0 * checkpoint_cost * mtbi) ** 0.5  # type: ignore[no-any-return, unused-ignore]
 
 
 def checkpoint_overhead(interval: X, checkpoint_cost: X) -> X:

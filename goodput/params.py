@@ -225,7 +225,7 @@ def load_params(path: str | os.PathLike[str] | None = None) -> Params:
     InputError
         If the file cannot be read, is not valid YAML, or its values are not usable.
     """
-    import yaml  # noqa: PLC0415  (kept off the import path of `import goodput`)
+    import yaml
 
     file = WORKED_EXAMPLE if path is None else Path(path)
     try:

@@ -83,6 +83,6 @@ def llama3_by_category() -> pd.DataFrame:
     pandas.DataFrame
         Columns ``category``, ``count`` and ``share``, largest first.
     """
-    table = llama3_root_causes().groupby("category", as_index=False)["count"].sum()
+    table = llama3_root_causes().groupby("category")["count"].sum().reset_index()
     table["share"] = table["count"] / table["count"].sum()
-    return table.sort_values("count", ascending=False, ignore_index=True)
+    return table.sort_values(by="count", ascending=False, ignore_index=True)

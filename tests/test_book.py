@@ -41,7 +41,7 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def page_text(html_dir: Path, page: str) -> str:
     """The visible text of a built page, whitespace collapsed."""
     raw = (html_dir / "book" / f"{page}.html").read_text(encoding="utf-8")
-    raw = re.sub(r"<(script|style)\b.*?</\1>", " ", raw, flags=re.S)
+    raw = re.sub(r"<(script|style)\b.*?</\1>", " ", raw, flags=re.DOTALL)
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", raw)))
 
 
@@ -72,7 +72,7 @@ def test_every_page_has_one_title_and_no_error_output(built_book: Path) -> None:
     """Each chapter has exactly one H1 and no traceback or error output reached the HTML."""
     for page in sorted((built_book / "book").glob("*.html")):
         raw = page.read_text(encoding="utf-8")
-        article = re.search(r"<article\b.*?</article>", raw, flags=re.S)
+        article = re.search(r"<article\b.*?</article>", raw, flags=re.DOTALL)
         assert article is not None, page.name
         assert len(re.findall(r"<h1\b", article.group(0))) == 1, page.name
         assert "Traceback" not in raw and "output stderr" not in raw, page.name
@@ -82,6 +82,6 @@ def test_figures_are_images_with_captions(built_book: Path) -> None:
     """Every figure cell rendered a PNG with a numbered caption, not a text repr of a Figure object."""
     raw = "".join(p.read_text(encoding="utf-8") for p in (built_book / "book").glob("*.html"))
     assert "&lt;Figure size" not in raw and "<Figure size" not in raw
-    captions = re.findall(r'<figcaption>.*?<span class="caption-number">Fig\. (\d+)', raw, flags=re.S)
+    captions = re.findall(r'<figcaption>.*?<span class="caption-number">Fig\. (\d+)', raw, flags=re.DOTALL)
     assert len(captions) >= 6
     assert len(list((built_book / "_images").glob("*.png"))) >= len(captions)

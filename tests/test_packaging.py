@@ -47,4 +47,4 @@ def test_constraints_pin_every_dependency_and_satisfy_it() -> None:
 def test_jupyter_book_is_1x() -> None:
     """The book is a Jupyter Book 1.x project; 2.x is a different tool."""
     pins = (ROOT / "constraints.txt").read_text()
-    assert re.search(r"^jupyter-book==1\.", pins, re.M)
+    assert re.search(r"^jupyter-book==1\.", pins, re.MULTILINE)

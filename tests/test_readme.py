@@ -19,8 +19,10 @@ def test_readme_headline_matches_the_package() -> None:
     expected = [
         f"**{h['mtbi']:.0f} min**",
         f"= {h['interval']:.1f} min**",
-        f"**{h['goodput']:.1%}**: {h['checkpoint_overhead']:.1%} checkpoint overhead, {h['lost_work']:.1%} lost work,"
-        f" {h['restart_loss']:.1%} restart",
+        (
+            f"**{h['goodput']:.1%}**: {h['checkpoint_overhead']:.1%} checkpoint overhead, "
+            f"{h['lost_work']:.1%} lost work, {h['restart_loss']:.1%} restart"
+        ),
         f"**{h['slow_goodput']:.1%}**",
         f"**{100 * h['points']:.1f} points**",
         f"**${h['capacity'] / 1e6:.1f}M a month**",
