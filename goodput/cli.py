@@ -15,9 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from goodput.errors import InputError
+
+if TYPE_CHECKING:
+    from goodput.params import Params
 
 EXIT_USAGE = 2
 EXIT_OUT_OF_RANGE = 1
@@ -90,20 +93,22 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _mtbi(args: argparse.Namespace, params_mtbi: float, params_gpus: int) -> float:
-    """M after the command-line overrides.
+def _mtbi(args: argparse.Namespace, params: Params) -> tuple[float, str]:
+    """M after the command-line overrides, and where it came from.
 
     ``--rate`` uses ``--gpus`` (or the file's GPU count); ``--gpus`` alone
     keeps the file's per-GPU rate and rescales M to the new fleet size.
     """
     from goodput.params import mtbi_from_rate
 
-    gpus = args.gpus or params_gpus
+    gpus = args.gpus or params.gpus
     if args.mtbi is not None:
-        return float(args.mtbi)
+        return float(args.mtbi), "--mtbi"
     if args.rate is not None:
-        return mtbi_from_rate(args.rate, gpus)
-    return params_mtbi * params_gpus / gpus
+        return mtbi_from_rate(args.rate, gpus), f"--rate {args.rate:g} per GPU-hour x {gpus:,} GPUs"
+    if args.gpus:
+        return params.mtbi * params.gpus / gpus, f"{params.describe_mtbi()}, rescaled to {gpus:,} GPUs"
+    return params.mtbi, params.describe_mtbi()
 
 
 def _run_plan(args: argparse.Namespace) -> int:
@@ -111,19 +116,20 @@ def _run_plan(args: argparse.Namespace) -> int:
     from goodput.plan import make_plan, render
 
     params = load_params(args.params)
-    mtbi = _mtbi(args, params.mtbi, params.gpus)
+    mtbi, m_source = _mtbi(args, params)
     cost = params.checkpoint_cost if args.checkpoint_cost is None else args.checkpoint_cost
     restart = params.restart if args.restart is None else args.restart
+    sources = {
+        "M": m_source,
+        "C": f"checkpoint_cost ({params.source})" if args.checkpoint_cost is None else "--checkpoint-cost",
+        "R": f"restart ({params.source})" if args.restart is None else "--restart",
+        "T": "--interval",
+    }
     plan = make_plan(cost, mtbi, restart, args.interval)
     if plan.problem is not None:
         print(f"goodput: {plan.problem}; no first-order number is printed", file=sys.stderr)
         return EXIT_OUT_OF_RANGE
-    text = render(plan, args.format)
-    if args.format == "table":
-        overridden = [flag for flag in ("gpus", "rate", "mtbi", "checkpoint_cost", "restart") if getattr(args, flag)]
-        note = f" with --{', --'.join(f.replace('_', '-') for f in overridden)}" if overridden else ""
-        text = f"Inputs: {params.source}{note}\n\n{text}"
-    print(text)
+    print(render(plan, args.format, sources))
     return 0
 
 

@@ -88,6 +88,15 @@ class Params:
         """Interruptions per GPU-hour implied by M and the fleet size."""
         return 60.0 / (self.mtbi * self.gpus)
 
+    def describe_mtbi(self) -> str:
+        """Say how M was given, for a table of inputs with their sources."""
+        if self.mtbi_source == "interruptions" and self.interruption_count and self.window:
+            days = self.window / (24 * 60)
+            return f"{self.interruption_count} interruptions in {days:g} days ({self.source})"
+        if self.mtbi_source == "rate_per_gpu_hour":
+            return f"rate_per_gpu_hour x {self.gpus:,} GPUs ({self.source})"
+        return f"mtbi ({self.source})"
+
     def replace(self, **changes: Any) -> Params:
         """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
         return dataclasses.replace(self, **changes)

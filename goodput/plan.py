@@ -7,6 +7,7 @@ The book's answer page and the ``goodput plan`` command both go through
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from goodput import model
@@ -166,27 +167,59 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _rows(plan: Plan) -> list[tuple[str, str]]:
-    label = "optimum sqrt(2CM)" if abs(plan.interval - plan.optimal_interval) < 1e-12 else "given"
-    rows = [
-        ("mean time between interruptions, M", format_minutes(plan.mtbi)),
-        ("checkpoint cost, C", format_minutes(plan.checkpoint_cost)),
-        ("restart time, R", format_minutes(plan.restart)),
-        (f"checkpoint interval, T ({label})", format_minutes(plan.interval)),
-    ]
-    if label == "given":
-        rows.append(("optimum interval sqrt(2CM)", format_minutes(plan.optimal_interval)))
-    rows += [
-        ("checkpoint overhead, C/T", _pct(plan.losses.checkpoint_overhead)),
-        ("lost work, T/(2M)", _pct(plan.losses.lost_work)),
-        ("restart, R/M", _pct(plan.losses.restart_loss)),
-        ("goodput", _pct(plan.goodput)),
-    ]
-    return rows
+def _is_optimal(plan: Plan) -> bool:
+    return abs(plan.interval - plan.optimal_interval) <= 1e-9 * plan.optimal_interval
 
 
-def render(plan: Plan, fmt: str = "table") -> str:
-    """Print a plan as a terminal table, a Markdown table or one JSON object.
+def recommendation(plan: Plan) -> str:
+    """One sentence: the interval to use and the goodput it leaves.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+
+    Returns
+    -------
+    str
+        Plain text, suitable for a terminal or a Markdown document.
+    """
+    best = f"Checkpoint every {format_minutes(plan.optimal_interval)} of work (T* = sqrt(2CM))"
+    if _is_optimal(plan):
+        return f"{best}: goodput {_pct(plan.goodput)}."
+    at_best = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart).goodput
+    return (
+        f"{best}: goodput {_pct(at_best)}. The interval in use, {format_minutes(plan.interval)}, "
+        f"gives {_pct(plan.goodput)} ({100 * (at_best - plan.goodput):.1f} points less)."
+    )
+
+
+def _sections(plan: Plan, sources: Mapping[str, str]) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """The rows of each section as (name, value, note)."""
+    interval_note = "optimum sqrt(2CM)" if _is_optimal(plan) else sources.get("T", "given")
+    inputs = [
+        ("mean time between interruptions, M", format_minutes(plan.mtbi), sources.get("M", "")),
+        ("checkpoint cost, C", format_minutes(plan.checkpoint_cost), sources.get("C", "")),
+        ("restart time, R", format_minutes(plan.restart), sources.get("R", "")),
+        ("checkpoint interval, T", format_minutes(plan.interval), interval_note),
+    ]
+    losses = [
+        ("checkpoint overhead, C/T", _pct(plan.losses.checkpoint_overhead), ""),
+        ("lost work, T/(2M)", _pct(plan.losses.lost_work), ""),
+        ("restart, R/M", _pct(plan.losses.restart_loss), ""),
+        ("goodput", _pct(plan.goodput), ""),
+    ]
+    gains = levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval)
+    lever_rows = [(name, f"+{100 * gain:.1f} points", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
+    return [("inputs", inputs), ("losses", losses), ("levers", lever_rows)]
+
+
+def render(plan: Plan, fmt: str = "table", sources: Mapping[str, str] | None = None) -> str:
+    """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object.
+
+    Every format carries the same content: the recommendation, the inputs
+    (with where each came from), the three losses and goodput, and the goodput
+    each lever would gain (see :func:`levers`).
 
     Parameters
     ----------
@@ -194,25 +227,49 @@ def render(plan: Plan, fmt: str = "table") -> str:
         The plan; it must be in the first-order formula's range.
     fmt : {"table", "markdown", "json"}
         Output format.
+    sources : mapping of str to str, optional
+        Where each input came from, keyed ``"M"``, ``"C"``, ``"R"`` and ``"T"``.
 
     Returns
     -------
     str
         The rendered plan, without a trailing newline.
     """
+    sources = sources or {}
     if fmt == "json":
-        return json.dumps(plan.to_dict(), indent=2)
-    rows = _rows(plan)
+        data: dict[str, object] = dict(plan.to_dict())
+        data["levers"] = levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval)
+        data["sources"] = dict(sources)
+        return json.dumps(data, indent=2)
+    sections = _sections(plan, sources)
     if fmt == "markdown":
-        lines = ["| quantity | value |", "|---|---:|"] + [f"| {k} | {v} |" for k, v in rows]
+        lines = ["### Checkpoint plan", "", f"**Recommendation.** {recommendation(plan)}", ""]
+        headers = {
+            "inputs": "| input | value | source |\n|---|---:|---|",
+            "losses": "| loss | share of wall time |\n|---|---:|",
+            "levers": "| lever | goodput gained |\n|---|---:|",
+        }
+        for name, rows in sections:
+            lines.append(headers[name])
+            for key, value, note in rows:
+                if name == "inputs":
+                    lines.append(f"| {key} | {value} | {note} |")
+                elif key == "goodput":
+                    lines.append(f"| **{key}** | **{value}** |")
+                else:
+                    lines.append(f"| {key} | {value} |")
+            lines.append("")
+        lines.append("Levers: inputs halved and the interval re-optimized; the interval lever moves T to sqrt(2CM).")
         return "\n".join(lines)
-    width = max(len(k) for k, _ in rows)
-    vwidth = max(len(v) for _, v in rows)
-    lines = []
-    for k, v in rows:
-        if k.startswith("checkpoint overhead") or k == "goodput":
-            lines.append("-" * (width + 2 + vwidth))
-        lines.append(f"{k:<{width}}  {v:>{vwidth}}")
+    width = max(len(k) for _, rows in sections for k, _, _ in rows)
+    vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
+    lines = [recommendation(plan)]
+    for name, rows in sections:
+        lines += ["", f"{name}:" if name != "inputs" else "inputs:"]
+        for key, value, note in rows:
+            if key == "goodput":
+                lines.append("  " + "-" * (width + 2 + vwidth))
+            lines.append(f"  {key:<{width}}  {value:>{vwidth}}" + (f"   {note}" if note else ""))
     return "\n".join(lines)
 
 

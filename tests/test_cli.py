@@ -68,13 +68,18 @@ def test_interval_flag_and_bare_minutes() -> None:
 
 
 def test_table_and_markdown() -> None:
-    """The table names its inputs and shows the rounded worked numbers; markdown is a pipe table."""
+    """The table and the Markdown section give the recommendation, the inputs with their sources, losses and levers."""
     table = run("plan")
     assert table.returncode == 0
-    assert table.stdout.startswith("Inputs: worked example")
-    assert "19.3 min" in table.stdout and "86.9%" in table.stdout
-    md = run("plan", "--format", "markdown").stdout
-    assert md.startswith("| quantity | value |")
+    assert table.stdout.startswith("Checkpoint every 19.3 min of work")
+    assert "419 interruptions in 54 days (worked example)" in table.stdout
+    assert "86.9%" in table.stdout
+    assert "halve C" in table.stdout
+    md = run("plan", "--format", "markdown", "--checkpoint-cost", "5", "--interval", "15").stdout
+    assert md.startswith("### Checkpoint plan")
+    assert "| checkpoint cost, C | 5 min | --checkpoint-cost |" in md
+    assert "| **goodput** | **59.9%** |" in md
+    assert "The interval in use, 15 min, gives 59.9%" in md
 
 
 @pytest.mark.parametrize(

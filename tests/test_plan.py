@@ -57,9 +57,11 @@ def test_render_formats(worked) -> None:
     table = render(p, "table")
     for text in ("186 min", "19.3 min", "5.2%", "2.7%", "86.9%"):
         assert text in table
-    md = render(p, "markdown")
-    assert md.splitlines()[1] == "|---|---:|"
+    md = render(p, "markdown", {"M": "count over window"})
+    assert "| mean time between interruptions, M | 186 min | count over window |" in md.splitlines()
+    assert md.splitlines().count("|---|---:|") == 2  # the losses and the levers tables
     data = json.loads(render(p, "json"))
+    assert set(data["levers"]) == set(LEVERS)
     for key in ("mtbi_min", "interval_min", "checkpoint_overhead", "lost_work", "restart_loss", "goodput"):
         assert isinstance(data[key], float)
     assert_allclose(data["goodput"], p.goodput)
