@@ -113,18 +113,17 @@ def _mtbi(args: argparse.Namespace, params: Params) -> tuple[float, str]:
 
 def _run_plan(args: argparse.Namespace) -> int:
     from goodput.params import load_params
-    from goodput.plan import make_plan, render
+    from goodput.plan import file_sources, make_plan, render
 
     params = load_params(args.params)
     mtbi, m_source = _mtbi(args, params)
     cost = params.checkpoint_cost if args.checkpoint_cost is None else args.checkpoint_cost
     restart = params.restart if args.restart is None else args.restart
-    sources = {
-        "M": m_source,
-        "C": f"checkpoint_cost ({params.source})" if args.checkpoint_cost is None else "--checkpoint-cost",
-        "R": f"restart ({params.source})" if args.restart is None else "--restart",
-        "T": "--interval",
-    }
+    sources = {**file_sources(params), "M": m_source, "T": "--interval"}
+    if args.checkpoint_cost is not None:
+        sources["C"] = "--checkpoint-cost"
+    if args.restart is not None:
+        sources["R"] = "--restart"
     plan = make_plan(cost, mtbi, restart, args.interval)
     if plan.problem is not None:
         print(f"goodput: {plan.problem}; no first-order number is printed", file=sys.stderr)

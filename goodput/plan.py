@@ -124,6 +124,26 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
     return make_plan(cost, params.mtbi, params.restart, interval)
 
 
+def file_sources(params: Params) -> dict[str, str]:
+    """Where each input of a plan built from a parameters file came from.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    dict of str to str
+        Keyed ``"M"``, ``"C"`` and ``"R"``, as :func:`render` takes them.
+    """
+    return {
+        "M": params.describe_mtbi(),
+        "C": f"checkpoint_cost ({params.source})",
+        "R": f"restart ({params.source})",
+    }
+
+
 #: The levers, in the order the book shows them.
 LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval right")
 
