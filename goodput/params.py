@@ -88,6 +88,27 @@ class Params:
         """Interruptions per GPU-hour implied by M and the fleet size."""
         return 60.0 / (self.mtbi * self.gpus)
 
+    def describe(self) -> list[tuple[str, str]]:
+        """The inputs as (key, value) rows for a table of what a book or plan was built from."""
+        from goodput.units import format_minutes
+
+        how = {
+            "interruptions": f"{self.interruption_count} in {(self.window or 0) / (24 * 60):g} days",
+            "rate_per_gpu_hour": f"{self.rate_per_gpu_hour:.3g}",
+            "mtbi": format_minutes(self.mtbi),
+        }[self.mtbi_source]
+        return [
+            ("params file", self.source),
+            ("gpus", f"{self.gpus:,}"),
+            (self.mtbi_source, how),
+            ("mean time between interruptions, M (derived)", format_minutes(self.mtbi)),
+            ("checkpoint_cost", format_minutes(self.checkpoint_cost)),
+            ("slow_checkpoint_cost", format_minutes(self.slow_checkpoint_cost)),
+            ("restart", format_minutes(self.restart)),
+            ("price_per_gpu_hour", f"${self.price_per_gpu_hour:g}"),
+            ("month", format_minutes(self.month)),
+        ]
+
     def describe_mtbi(self) -> str:
         """Say how M was given, for a table of inputs with their sources."""
         if self.mtbi_source == "interruptions" and self.interruption_count and self.window:
@@ -273,4 +294,9 @@ def book_params() -> Params:
     Params
         The checked inputs.
     """
-    return load_params(book_params_path())
+    path = book_params_path()
+    params = load_params(path)
+    root = Path(__file__).resolve().parent.parent
+    if path.is_relative_to(root):
+        params = params.replace(source=str(path.relative_to(root)))
+    return params
