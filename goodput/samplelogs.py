@@ -1,0 +1,550 @@
+"""Sample logs with known truth: a seeded simulation of a training job that fails and restarts.
+
+:func:`simulate_logs` runs a job for a given duration and returns its step and
+event logs (in the formats of :mod:`goodput.logs`) together with the true
+inputs and what actually happened; :func:`write_logs` writes them as CSV;
+:func:`write_sample_logs` regenerates the book's sample logs in ``book/data/``.
+
+The simulated job
+-----------------
+- Steps take ``step_s`` seconds each, separated by an ordinary gap of
+  ``gap_s`` seconds. After every step whose number is a multiple of
+  ``interval_steps`` a checkpoint stalls the job for C minutes (the gap after
+  that step is C plus the ordinary gap), optionally varied uniformly by
+  ``+/- checkpoint_jitter * C``. The interval T, minutes of work
+  between checkpoints, is ``(interval_steps * step_s + (interval_steps - 1) * gap_s) / 60``.
+- Failures arrive as a Poisson process with mean M on the in-service clock:
+  during compute, checkpoints and restarts alike, everywhere except the
+  downtime of planned stops (the same exposure :func:`goodput.logs.measure`
+  counts). A failure during a checkpoint loses that checkpoint: the step is
+  logged with ``checkpoint = 0`` and the job resumes from the one before.
+- After a failure the job is down for ``R - startup`` minutes, then a
+  ``start`` event begins the next attempt, whose first step starts
+  ``startup`` minutes later: R minutes from the failure to the first step
+  (the downtime optionally varied uniformly by ``+/- restart_jitter * R``).
+  It resumes from the step after its last completed checkpoint, so step
+  numbers repeat. A failure that arrives while the job is down fails the next
+  attempt at its ``start`` (an attempt of zero length); one that arrives during
+  the startup fails that attempt before its first step. Either way the restart
+  begins again.
+- Optional noise the first-order model does not describe: pauses after a step
+  (probability ``pause_probability`` per step, exponential with mean
+  ``pause_mean_s`` seconds: a straggling rank, a slow data loader), and
+  planned maintenance every ``maintenance_every_min`` minutes, taken right
+  after the next completed checkpoint (a ``stop`` event), down for
+  ``maintenance_min`` minutes, then a ``start`` and the startup.
+- The run ends with a ``stop`` event ``duration_min`` after the first
+  ``start``; a step still running then is not logged. If the job is down after
+  a failure at that moment, the log ends with the failure.
+
+Random numbers come only from ``numpy.random.default_rng(seed)`` and only
+through ``Generator.random`` (exponentials by inversion), so one seed gives
+one set of files.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from goodput.errors import InputError
+
+#: Decimal places accepted for written times, and the NumPy unit of each for ISO-8601.
+_ISO_UNITS: dict[int, Literal["s", "ms", "us"]] = {0: "s", 3: "ms", 6: "us"}
+
+#: Seed of the book's sample logs.
+SAMPLE_SEED = 20250106
+
+
+@dataclass(frozen=True)
+class SampleSpec:
+    """The known inputs of a simulated run.
+
+    Parameters
+    ----------
+    step_s : float
+        Seconds of compute per step.
+    interval_steps : int
+        A checkpoint after every step whose number is a multiple of this.
+    checkpoint_cost_min : float
+        C, minutes the job stalls for each checkpoint (the mean and median stall).
+    checkpoint_jitter : float
+        Each stall is ``C * (1 + checkpoint_jitter * u)``, u uniform in [-1, 1]; 0 for none.
+    restart_min : float
+        R, minutes from a failure to the first step of the next attempt (mean and median).
+    restart_jitter : float
+        Each restart is ``R * (1 + restart_jitter * u)``, u uniform in [-1, 1]; only the
+        downtime varies, so ``restart_jitter * R`` must not exceed ``R - startup``.
+    startup_min : float
+        Minutes from a ``start`` event to the attempt's first step (at most R).
+    mtbi_min : float
+        M, mean minutes between failures on the in-service clock.
+    duration_min : float
+        Minutes from the first ``start`` to the final ``stop``.
+    gap_s : float
+        Ordinary gap between consecutive steps, seconds.
+    pause_probability : float
+        Probability that a step is followed by a pause (unmodelled noise).
+    pause_mean_s : float
+        Mean length of a pause, seconds (exponential).
+    maintenance_every_min : float or None
+        Minutes between planned maintenance stops; ``None`` for none.
+    maintenance_min : float
+        Minutes from a maintenance ``stop`` to the next ``start``.
+    clock : str
+        ``"seconds"`` (seconds since the first start) or ``"iso8601"`` (UTC
+        timestamps from `origin`).
+    origin : str
+        The ISO-8601 time of the first ``start`` when `clock` is ``"iso8601"``.
+    decimals : int
+        Decimal places of seconds written: 0, 3 or 6.
+    seed : int
+        Seed of the random generator.
+    """
+
+    step_s: float = 10.0
+    interval_steps: int = 120
+    checkpoint_cost_min: float = 1.0
+    checkpoint_jitter: float = 0.0
+    restart_min: float = 5.0
+    restart_jitter: float = 0.0
+    startup_min: float = 2.0
+    mtbi_min: float = 186.0
+    duration_min: float = 30 * 24 * 60.0
+    gap_s: float = 0.0
+    pause_probability: float = 0.0
+    pause_mean_s: float = 60.0
+    maintenance_every_min: float | None = None
+    maintenance_min: float = 15.0
+    clock: str = "seconds"
+    origin: str = "2025-01-06T00:00:00"
+    decimals: int = 3
+    seed: int = 0
+
+    @property
+    def interval_min(self) -> float:
+        """T: minutes of work between checkpoints (steps and the ordinary gaps between them)."""
+        return (self.interval_steps * self.step_s + (self.interval_steps - 1) * self.gap_s) / 60.0
+
+    def replace(self, **changes: Any) -> SampleSpec:
+        """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
+        return dataclasses.replace(self, **changes)
+
+    def check(self) -> None:
+        """Raise if an input is impossible.
+
+        Raises
+        ------
+        InputError
+            Naming the first field that is out of range.
+        """
+        positive = {
+            "step_s": self.step_s,
+            "checkpoint_cost_min": self.checkpoint_cost_min,
+            "restart_min": self.restart_min,
+            "mtbi_min": self.mtbi_min,
+            "duration_min": self.duration_min,
+            "pause_mean_s": self.pause_mean_s,
+            "maintenance_min": self.maintenance_min,
+        }
+        for name, value in positive.items():
+            if not math.isfinite(value) or value <= 0:
+                raise InputError(name, value, "a finite number greater than zero")
+        if isinstance(self.interval_steps, bool) or not isinstance(self.interval_steps, int) or self.interval_steps < 1:
+            raise InputError("interval_steps", self.interval_steps, "a whole number of steps, at least 1")
+        if not 0 <= self.startup_min <= self.restart_min:
+            raise InputError("startup_min", self.startup_min, f"between 0 and restart_min ({self.restart_min:g})")
+        if not 0 <= self.checkpoint_jitter < 1:
+            raise InputError("checkpoint_jitter", self.checkpoint_jitter, "a fraction in [0, 1)")
+        if not 0 <= self.restart_jitter * self.restart_min <= self.restart_min - self.startup_min:
+            raise InputError("restart_jitter", self.restart_jitter, "a fraction >= 0 with restart_jitter * R <= R - startup")
+        if not (math.isfinite(self.gap_s) and self.gap_s >= 0):
+            raise InputError("gap_s", self.gap_s, "a finite number of seconds, zero or more")
+        if not 0 <= self.pause_probability < 1:
+            raise InputError("pause_probability", self.pause_probability, "a probability in [0, 1)")
+        if self.maintenance_every_min is not None and not (
+            math.isfinite(self.maintenance_every_min) and self.maintenance_every_min > 0
+        ):
+            raise InputError("maintenance_every_min", self.maintenance_every_min, "None or minutes greater than zero")
+        if self.clock not in ("seconds", "iso8601"):
+            raise InputError("clock", self.clock, "'seconds' or 'iso8601'")
+        if self.decimals not in _ISO_UNITS:
+            raise InputError("decimals", self.decimals, "0, 3 or 6")
+        expected = "an ISO-8601 UTC time without an offset, such as '2025-01-06T00:00:00' ('Z' is added when written)"
+        if re.search(r"\d\d:\d\d(?::\d\d(?:\.\d*)?)?\s*(?:Z|[+-]\d\d(?::?\d\d)?)\s*$", self.origin, re.IGNORECASE):
+            raise InputError("origin", self.origin, expected)
+        try:
+            np.datetime64(self.origin, "us")
+        except ValueError:
+            raise InputError("origin", self.origin, expected) from None
+
+
+@dataclass(frozen=True)
+class SampleTruth:
+    """The inputs of a simulated run and what happened in it (minutes).
+
+    Parameters
+    ----------
+    spec : SampleSpec
+        The inputs.
+    failures : int
+        Failures logged.
+    planned_stops : int
+        Maintenance stops logged (not counting the final stop).
+    attempts : int
+        ``start`` events logged.
+    steps : int
+        Step rows logged, redone ones included.
+    redone_steps : int
+        Step rows whose work was lost and done again.
+    checkpoints : int
+        Checkpoints completed.
+    wall_min : float
+        First event to last event.
+    exposure_min : float
+        Wall time less planned downtime (maintenance ``stop`` to ``start``).
+    useful_min : float
+        Compute time of steps whose work survived.
+    """
+
+    spec: SampleSpec
+    failures: int
+    planned_stops: int
+    attempts: int
+    steps: int
+    redone_steps: int
+    checkpoints: int
+    wall_min: float
+    exposure_min: float
+    useful_min: float
+
+    @property
+    def goodput(self) -> float:
+        """The run's goodput: useful compute over wall time."""
+        return self.useful_min / self.wall_min
+
+    def to_dict(self) -> dict[str, Any]:
+        """Inputs and outcome as plain Python values, inputs first.
+
+        Returns
+        -------
+        dict
+            ``{"inputs": {...}, "interval_min": T, "outcome": {...}}``.
+        """
+        outcome = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "spec"}
+        outcome["goodput"] = self.goodput
+        return {"inputs": dataclasses.asdict(self.spec), "interval_min": self.spec.interval_min, "outcome": outcome}
+
+
+@dataclass(frozen=True)
+class SampleLogs:
+    """A simulated run: its two logs as arrays (seconds since the first start) and its truth.
+
+    Parameters
+    ----------
+    step, start_s, end_s, checkpoint : ndarray
+        The step log, one element per row.
+    event_time_s : ndarray
+        Event times.
+    event : ndarray of str
+        Event names: ``start``, ``failure`` or ``stop``.
+    truth : SampleTruth
+        The inputs and outcome.
+    """
+
+    step: npt.NDArray[np.int64]
+    start_s: npt.NDArray[np.float64]
+    end_s: npt.NDArray[np.float64]
+    checkpoint: npt.NDArray[np.int8]
+    event_time_s: npt.NDArray[np.float64]
+    event: npt.NDArray[np.str_]
+    truth: SampleTruth
+
+
+class _Stream:
+    """Uniform draws from one seeded generator; exponentials by inversion."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def exponential(self, mean: float) -> float:
+        return -mean * math.log1p(-float(self._rng.random()))
+
+    def uniforms(self, n: int) -> npt.NDArray[np.float64]:
+        return self._rng.random(n)
+
+
+def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
+    """Simulate a run (see the module docstring) and return its logs and truth.
+
+    Parameters
+    ----------
+    spec : SampleSpec, optional
+        The inputs; ``SampleSpec()`` when omitted.
+
+    Returns
+    -------
+    SampleLogs
+        Step rows and events in time order, and the truth.
+
+    Raises
+    ------
+    InputError
+        If the spec is impossible (see :meth:`SampleSpec.check`).
+    """
+    spec = SampleSpec() if spec is None else spec
+    spec.check()
+    rng = _Stream(spec.seed)
+    step_s, gap_s, k = spec.step_s, spec.gap_s, spec.interval_steps
+    c_s, mtbi_s = 60.0 * spec.checkpoint_cost_min, 60.0 * spec.mtbi_min
+    startup_s, down_s = 60.0 * spec.startup_min, 60.0 * (spec.restart_min - spec.startup_min)
+    jitter_s = 60.0 * spec.restart_jitter * spec.restart_min
+    end_of_run = 60.0 * spec.duration_min
+    every_s = math.inf if spec.maintenance_every_min is None else 60.0 * spec.maintenance_every_min
+    next_maintenance = every_s
+
+    blocks: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int8], int]] = []
+    ev_time: list[float] = [0.0]
+    ev_name: list[str] = ["start"]
+    failures = planned = checkpoints = 0
+    planned_down = 0.0
+    useful = 0.0
+    last_ckpt = 0  # step number restored on restart
+    s = 0.0  # start of the current attempt
+    arrival = rng.exponential(mtbi_s)
+
+    while True:
+        a = s + startup_s
+        if min(arrival, end_of_run) < a:  # the attempt ends before its first step
+            if end_of_run <= arrival:
+                ev_time.append(end_of_run)
+                ev_name.append("stop")
+                break
+            f = arrival
+        else:
+            horizon = min(arrival, end_of_run)
+            n = math.ceil((horizon - a) / step_s) + 1
+            numbers = np.arange(last_ckpt + 1, last_ckpt + 1 + n, dtype=np.int64)
+            is_ckpt = numbers % k == 0
+            stall = np.where(is_ckpt, c_s, 0.0)
+            if spec.checkpoint_jitter > 0:
+                stall[is_ckpt] *= 1.0 + spec.checkpoint_jitter * (2.0 * rng.uniforms(int(is_ckpt.sum())) - 1.0)
+            after = gap_s + stall
+            if spec.pause_probability > 0:
+                u_hit, u_len = rng.uniforms(n), rng.uniforms(n)
+                after += np.where(u_hit < spec.pause_probability, -spec.pause_mean_s * np.log1p(-u_len), 0.0)
+            starts = a + np.concatenate(([0.0], np.cumsum(step_s + after[:-1])))
+            ends = starts + step_s
+            ckpt_done = ends + stall  # when each checkpoint step's checkpoint completes
+            stop_at, kind = horizon, "failure" if arrival <= end_of_run else "stop"
+            if every_s < math.inf:
+                due = np.flatnonzero(is_ckpt & (ckpt_done >= next_maintenance) & (ckpt_done < horizon))
+                if due.size:
+                    stop_at, kind = float(ckpt_done[due[0]]), "planned"
+            kept = ends <= stop_at
+            flags = (is_ckpt & (ckpt_done <= stop_at) & kept).astype(np.int8)
+            numbers, starts, ends, flags = numbers[kept], starts[kept], ends[kept], flags[kept]
+            checkpoints += int(flags.sum())
+            new_ckpt = int(numbers[flags == 1][-1]) if flags.any() else last_ckpt
+            survived = numbers <= new_ckpt if kind == "failure" else np.ones(numbers.size, dtype=bool)
+            useful += step_s * int(survived.sum())
+            blocks.append((numbers, np.stack([starts, ends]), flags, int((~survived).sum())))
+            last_ckpt = new_ckpt
+            if kind == "stop":
+                ev_time.append(end_of_run)
+                ev_name.append("stop")
+                break
+            if kind == "planned":
+                planned += 1
+                ev_time.append(stop_at)
+                ev_name.append("stop")
+                while next_maintenance <= stop_at:
+                    next_maintenance += every_s
+                s = stop_at + 60.0 * spec.maintenance_min
+                if s >= end_of_run:
+                    break
+                planned_down += s - stop_at
+                ev_time.append(s)
+                ev_name.append("start")
+                arrival = s + rng.exponential(mtbi_s)
+                continue
+            f = arrival
+        # a failure at f, then the restart: down, `start`, startup
+        failures += 1
+        ev_time.append(f)
+        ev_name.append("failure")
+        ended = False
+        while True:
+            s = f + down_s + jitter_s * (2.0 * float(rng.uniforms(1)[0]) - 1.0)
+            if s >= end_of_run:
+                ended = True
+                break
+            arrival = f + rng.exponential(mtbi_s)
+            ev_time.append(s)
+            ev_name.append("start")
+            if arrival >= s:
+                break
+            failures += 1  # arrived while the job was down: the attempt fails as it starts
+            ev_time.append(s)
+            ev_name.append("failure")
+            f = s
+        if ended:
+            break
+
+    step = np.concatenate([b[0] for b in blocks]) if blocks else np.zeros(0, dtype=np.int64)
+    times = np.concatenate([b[1] for b in blocks], axis=1) if blocks else np.zeros((2, 0))
+    flags_all = np.concatenate([b[2] for b in blocks]) if blocks else np.zeros(0, dtype=np.int8)
+    wall = ev_time[-1] - ev_time[0]
+    truth = SampleTruth(
+        spec=spec,
+        failures=failures,
+        planned_stops=planned,
+        attempts=ev_name.count("start"),
+        steps=int(step.size),
+        redone_steps=sum(b[3] for b in blocks),
+        checkpoints=checkpoints,
+        wall_min=wall / 60.0,
+        exposure_min=(wall - planned_down) / 60.0,
+        useful_min=useful / 60.0,
+    )
+    return SampleLogs(
+        step=step,
+        start_s=times[0],
+        end_s=times[1],
+        checkpoint=flags_all,
+        event_time_s=np.asarray(ev_time, dtype=np.float64),
+        event=np.asarray(ev_name),
+        truth=truth,
+    )
+
+
+def _format_times(seconds: npt.NDArray[np.float64], spec: SampleSpec) -> npt.NDArray[Any]:
+    """Times as strings, rounded to `spec.decimals` places of a second (vectorized)."""
+    scale = 10**spec.decimals
+    ticks = np.rint(seconds * scale).astype(np.int64)
+    string = np.dtypes.StringDType()
+    if spec.clock == "iso8601":
+        unit = _ISO_UNITS[spec.decimals]
+        stamps = np.datetime64(spec.origin, unit) + ticks.astype(f"timedelta64[{unit}]")
+        iso: npt.NDArray[Any] = np.strings.add(np.datetime_as_string(stamps, unit=unit).astype(string), "Z")
+        return iso
+    whole: npt.NDArray[Any] = (ticks // scale).astype(string)
+    if spec.decimals == 0:
+        return whole
+    frac = np.strings.zfill((ticks % scale).astype(string), spec.decimals)
+    decimal: npt.NDArray[Any] = np.strings.add(np.strings.add(whole, "."), frac)
+    return decimal
+
+
+def _write_csv(path: Path, header: str, columns: list[npt.NDArray[Any]]) -> None:
+    string = np.dtypes.StringDType()
+    line = columns[0].astype(string)
+    for column in columns[1:]:
+        line = np.strings.add(np.strings.add(line, ","), column.astype(string))
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.write(header + "\n")
+        if line.size:
+            out.write("\n".join(line.tolist()))
+            out.write("\n")
+
+
+def write_logs(
+    directory: str | os.PathLike[str],
+    spec: SampleSpec | None = None,
+    *,
+    steps_name: str = "steps.csv",
+    events_name: str = "events.csv",
+) -> SampleTruth:
+    """Simulate a run and write its two logs as CSV.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Existing directory to write into.
+    spec : SampleSpec, optional
+        The inputs; ``SampleSpec()`` when omitted.
+    steps_name, events_name : str, optional
+        File names (default ``steps.csv`` and ``events.csv``).
+
+    Returns
+    -------
+    SampleTruth
+        The inputs and outcome.
+    """
+    logs = simulate_logs(spec)
+    spec = logs.truth.spec
+    out = Path(directory)
+    _write_csv(
+        out / steps_name,
+        "step,start,end,checkpoint",
+        [logs.step, _format_times(logs.start_s, spec), _format_times(logs.end_s, spec), logs.checkpoint],
+    )
+    _write_csv(out / events_name, "time,event", [_format_times(logs.event_time_s, spec), logs.event])
+    return logs.truth
+
+
+#: The book's sample run: close to the worked example (C = 1 min, R = 5 min,
+#: M = 186 min, T = 20 min) but with 30-second steps so the files stay small.
+BOOK_SAMPLE = SampleSpec(
+    step_s=30.0,
+    interval_steps=40,
+    checkpoint_cost_min=1.0,
+    checkpoint_jitter=0.25,
+    restart_min=5.0,
+    restart_jitter=0.4,
+    startup_min=2.0,
+    mtbi_min=186.0,
+    duration_min=30 * 24 * 60.0,
+    pause_probability=0.002,
+    pause_mean_s=60.0,
+    maintenance_every_min=24 * 60.0,
+    maintenance_min=15.0,
+    clock="iso8601",
+    origin="2025-01-06T00:00:00",
+    decimals=0,
+    seed=SAMPLE_SEED,
+)
+
+
+def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED) -> SampleTruth:
+    """Write the book's sample logs: ``sample-steps.csv``, ``sample-events.csv`` and ``truth.yml``.
+
+    A 30-day run of a job with C = 1 min (each stall uniform in 45-75 s),
+    R = 5 min (uniform in 3-7 min: 1-5 min down, then a 2-minute startup),
+    M = 186 min, 30-second steps and a checkpoint every 40 steps (T = 20 min),
+    timestamped in ISO-8601 (UTC, whole seconds) from 2025-01-06. Unmodelled
+    losses: a pause after 0.2% of steps (mean 60 s) and a daily maintenance
+    stop of 15 min.
+
+    Parameters
+    ----------
+    directory : str or path-like
+        Existing directory, normally ``book/data``.
+    seed : int, optional
+        Seed of the run (default :data:`SAMPLE_SEED`, the one the book uses).
+
+    Returns
+    -------
+    SampleTruth
+        The inputs and outcome, as also written to ``truth.yml``.
+    """
+    import yaml
+
+    truth = write_logs(
+        directory,
+        BOOK_SAMPLE.replace(seed=seed),
+        steps_name="sample-steps.csv",
+        events_name="sample-events.csv",
+    )
+    text = yaml.safe_dump(truth.to_dict(), sort_keys=False, default_flow_style=False)
+    header = "# Truth of sample-steps.csv and sample-events.csv, written by goodput.samplelogs.write_sample_logs.\n"
+    (Path(directory) / "truth.yml").write_text(header + text, encoding="utf-8", newline="\n")
+    return truth

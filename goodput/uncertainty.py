@@ -1,0 +1,391 @@
+"""How uncertain the inputs are, and what that does to T* and goodput.
+
+M estimated from 419 interruptions is a count over a window, so it carries
+Poisson counting error; C and R are medians or means of measured samples, or
+ranges stated by whoever knows the platform. This module turns each into an
+interval and carries the intervals through the first-order model.
+
+Intervals
+---------
+:func:`poisson_interval`
+    The exact (Garwood 1936) two-sided interval for M = exposure / count. The
+    rate interval is ``[chi2(a/2; 2k) / 2E, chi2(1 - a/2; 2k + 2) / 2E]`` for
+    ``k`` failures over exposure ``E`` and ``a = 1 - confidence``; M is its
+    reciprocal, so the ends swap. With no failure at all there is no point
+    estimate (M is infinite) and only a lower bound,
+    ``E / ln(2 / a)`` (the same two-sided formula, whose lower rate end is 0):
+    about ``E / 3.69`` at 95%.
+:func:`median_interval`
+    The distribution-free interval for a median from order statistics
+    (binomial with p = 1/2): the same as ``scipy.stats.quantile_test``.
+:func:`mean_interval`
+    Student's t interval for a mean.
+
+Propagation
+-----------
+:func:`propagate` takes a point value and a range for each of C, M and R and
+returns the point value and the range of T* = sqrt(2CM) and of first-order
+goodput. Over a box of inputs the range is found at the corners, because every
+quantity here is monotone in each input separately: T* increases with C and
+with M; goodput at the optimum, ``1 - sqrt(2C/M) - R/M``, and goodput at a
+fixed interval T, ``1 - C/T - T/(2M) - R/M``, both decrease with C and R and
+increase with M. A function monotone in each coordinate takes its minimum and
+maximum over a box at corners, so the eight corners suffice and no grid is
+needed. The range says what the inputs allow; it is not a probability.
+
+:func:`monte_carlo` is the probabilistic alternative: M drawn from the
+Jeffreys posterior of the Poisson rate, C and R uniform over their ranges,
+with a seeded generator; it returns percentiles.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy import stats
+
+from goodput import model
+from goodput.errors import InputError
+
+#: A stated range (low, high) in minutes.
+Range = tuple[float, float]
+
+
+def _check_confidence(confidence: float) -> float:
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 < confidence < 1.0:
+        raise InputError("confidence", confidence, "a number strictly between 0 and 1, such as 0.95")
+    return float(confidence)
+
+
+def poisson_interval(count: int, exposure: float, confidence: float = 0.95) -> Range:
+    """Exact (Garwood) confidence interval for the mean time between failures.
+
+    Parameters
+    ----------
+    count : int
+        Failures observed, zero or more.
+    exposure : float
+        Time over which they were observed (any unit; the interval comes back
+        in the same unit).
+    confidence : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)`` for M = exposure / count:
+        ``low = 2E / chi2.ppf(1 - a/2, 2k + 2)`` and
+        ``high = 2E / chi2.ppf(a/2, 2k)`` with ``a = 1 - confidence``.
+        For ``count == 0``, ``high`` is ``inf`` and ``low = E / ln(2/a)``.
+
+    Raises
+    ------
+    InputError
+        If the count is not a whole number >= 0, the exposure not finite and
+        > 0, or the confidence not in (0, 1).
+
+    Examples
+    --------
+    >>> low, high = poisson_interval(419, 54 * 24 * 60)
+    >>> round(low, 1), round(high, 1)
+    (168.6, 204.7)
+    """
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
+        raise InputError("count", count, "a whole number of failures, zero or more")
+    if isinstance(exposure, bool) or not isinstance(exposure, (int, float)) or not math.isfinite(exposure) or exposure <= 0:
+        raise InputError("exposure", exposure, "a finite time greater than zero")
+    alpha = 1.0 - _check_confidence(confidence)
+    k = int(count)
+    low = 2.0 * exposure / float(stats.chi2.ppf(1.0 - alpha / 2.0, 2 * k + 2))
+    high = math.inf if k == 0 else 2.0 * exposure / float(stats.chi2.ppf(alpha / 2.0, 2 * k))
+    return low, high
+
+
+def median_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
+    """Distribution-free confidence interval for a median, from order statistics.
+
+    With ``n`` sorted samples ``x[0] <= ... <= x[n-1]`` and ``B ~ Binomial(n, 1/2)``,
+    ``(x[j-1], x[n-j])`` covers the median with probability ``1 - 2 P(B <= j - 1)``;
+    ``j`` is the largest rank for which that is at least `confidence`.
+
+    Parameters
+    ----------
+    samples : array_like
+        Finite values, at least one.
+    confidence : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)``. Below six samples a 95% interval is out of reach and
+        the result is ``(min, max)``, whose coverage is ``1 - 2**(1 - n)``.
+
+    Raises
+    ------
+    InputError
+        If there are no samples, a sample is not finite, or the confidence is
+        not in (0, 1).
+
+    Examples
+    --------
+    >>> median_interval(range(20))
+    (5.0, 14.0)
+    """
+    x = np.sort(np.asarray(samples, dtype=np.float64).ravel())
+    if x.size == 0 or not np.all(np.isfinite(x)):
+        raise InputError("samples", f"{x.size} values", "at least one finite value")
+    alpha = 1.0 - _check_confidence(confidence)
+    n = x.size
+    j = max(int(stats.binom.ppf(alpha / 2.0, n, 0.5)), 1)
+    return float(x[j - 1]), float(x[n - j])
+
+
+def mean_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
+    """Student's t confidence interval for a mean.
+
+    Parameters
+    ----------
+    samples : array_like
+        Finite values, at least two.
+    confidence : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    tuple of float
+        ``mean -/+ t(1 - a/2; n - 1) s / sqrt(n)``.
+
+    Raises
+    ------
+    InputError
+        If there are fewer than two samples, or one is not finite.
+    """
+    x = np.asarray(samples, dtype=np.float64).ravel()
+    if x.size < 2 or not np.all(np.isfinite(x)):
+        raise InputError("samples", f"{x.size} values", "at least two finite values")
+    alpha = 1.0 - _check_confidence(confidence)
+    mean = float(x.mean())
+    half = float(stats.t.ppf(1.0 - alpha / 2.0, x.size - 1)) * float(x.std(ddof=1)) / math.sqrt(x.size)
+    return mean - half, mean + half
+
+
+def _pair(name: str, given: object) -> Range:
+    try:
+        low, high = (float(v) for v in given)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise InputError(name, given, "a pair (low, high) of minutes") from None
+    if not (math.isfinite(low) and math.isfinite(high) and 0 < low <= high):
+        raise InputError(name, given, "finite minutes with 0 < low <= high")
+    return low, high
+
+
+def _range(name: str, point: float, given: Range | None) -> Range:
+    if not math.isfinite(point) or point <= 0:
+        raise InputError(name, point, "a finite number of minutes greater than zero")
+    if given is None:
+        return point, point
+    low, high = _pair(f"{name}_range", given)
+    if not low <= point <= high:
+        raise InputError(f"{name}_range", given, f"a range containing the point value {point:g}")
+    return low, high
+
+
+@dataclass(frozen=True)
+class Propagation:
+    """T* and first-order goodput at the point inputs, with their ranges over a box.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        The point values of C, M and R, in minutes.
+    checkpoint_cost_range, mtbi_range, restart_range : tuple of float
+        The box: ``(low, high)`` for each input (``(x, x)`` when it was exact).
+    interval : float or None
+        The fixed interval T the goodput is computed at, or ``None`` for the
+        optimum of each corner.
+    optimal_interval : float
+        T* = sqrt(2CM) at the point values.
+    optimal_interval_range : tuple of float
+        ``(sqrt(2 C_low M_low), sqrt(2 C_high M_high))``.
+    goodput : float
+        First-order goodput at the point values.
+    goodput_range : tuple of float
+        Lowest and highest goodput over the box (at corners
+        ``(C_high, M_low, R_high)`` and ``(C_low, M_high, R_low)``).
+    """
+
+    checkpoint_cost: float
+    mtbi: float
+    restart: float
+    checkpoint_cost_range: Range
+    mtbi_range: Range
+    restart_range: Range
+    interval: float | None
+    optimal_interval: float
+    optimal_interval_range: Range
+    goodput: float
+    goodput_range: Range
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields as plain, JSON-serializable Python values (ranges as lists)."""
+        return {
+            key: list(value) if isinstance(value, tuple) else value
+            for key, value in self.__dict__.items()
+        }
+
+
+def propagate(
+    checkpoint_cost: float,
+    mtbi: float,
+    restart: float,
+    *,
+    checkpoint_cost_range: Range | None = None,
+    mtbi_range: Range | None = None,
+    restart_range: Range | None = None,
+    interval: float | None = None,
+) -> Propagation:
+    """Carry ranges of C, M and R through to T* and first-order goodput.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        Point values of C, M and R, in minutes.
+    checkpoint_cost_range, mtbi_range, restart_range : tuple of float, optional
+        ``(low, high)`` containing the point value; omitted means exact. For M
+        use :func:`poisson_interval`; for C and R a measured interval or a
+        stated range such as ``(0.75, 1.5)``.
+    interval : float, optional
+        A fixed T in minutes, say the one chosen from the point values. When
+        omitted, each combination of inputs is taken at its own optimum, so the
+        range is what the best cadence could reach.
+
+    Returns
+    -------
+    Propagation
+        Point values and ranges. The ranges are min/max over the eight corners
+        of the box, which is exact because T* and goodput are monotone in each
+        input (see the module docstring).
+
+    Raises
+    ------
+    InputError
+        If a point value is not a finite positive number of minutes, or a range
+        does not contain its point value.
+
+    Examples
+    --------
+    >>> p = propagate(1.0, 186.0, 5.0, checkpoint_cost_range=(0.75, 1.5), mtbi_range=(168.6, 204.7),
+    ...               restart_range=(3.0, 8.0))
+    >>> [round(x, 1) for x in p.optimal_interval_range], [round(100 * g, 1) for g in p.goodput_range]
+    ([15.9, 24.8], [81.9, 90.0])
+    """
+    c_range = _range("checkpoint_cost", float(checkpoint_cost), checkpoint_cost_range)
+    m_range = _range("mtbi", float(mtbi), mtbi_range)
+    r_range = _range("restart", float(restart), restart_range)
+    if interval is not None:
+        model.check_inputs(checkpoint_cost, mtbi, restart, interval)
+        interval = float(interval)
+    corners = np.array(list(itertools.product(c_range, m_range, r_range)), dtype=np.float64)
+    c, m, r = corners.T
+    t_star = model.optimal_interval(c, m)
+    good = model.goodput(c, m, r, None if interval is None else np.full_like(c, interval))
+    return Propagation(
+        checkpoint_cost=float(checkpoint_cost),
+        mtbi=float(mtbi),
+        restart=float(restart),
+        checkpoint_cost_range=c_range,
+        mtbi_range=m_range,
+        restart_range=r_range,
+        interval=interval,
+        optimal_interval=float(model.optimal_interval(float(checkpoint_cost), float(mtbi))),
+        optimal_interval_range=(float(t_star.min()), float(t_star.max())),
+        goodput=float(model.goodput(float(checkpoint_cost), float(mtbi), float(restart), interval)),
+        goodput_range=(float(good.min()), float(good.max())),
+    )
+
+
+@dataclass(frozen=True)
+class MonteCarlo:
+    """Percentiles of T* and goodput from :func:`monte_carlo`.
+
+    Parameters
+    ----------
+    draws : int
+        Number of draws.
+    seed : int
+        Seed of the generator.
+    optimal_interval : tuple of float
+        ``(low, median, high)`` of T* in minutes.
+    goodput : tuple of float
+        ``(low, median, high)`` of first-order goodput.
+    """
+
+    draws: int
+    seed: int
+    optimal_interval: tuple[float, float, float]
+    goodput: tuple[float, float, float]
+
+
+def monte_carlo(
+    count: int,
+    exposure: float,
+    checkpoint_cost_range: Range,
+    restart_range: Range,
+    *,
+    interval: float | None = None,
+    confidence: float = 0.95,
+    draws: int = 100_000,
+    seed: int = 0,
+) -> MonteCarlo:
+    """Seeded Monte Carlo alternative to :func:`propagate`.
+
+    The rate 1/M is drawn from its Jeffreys posterior, Gamma(count + 1/2,
+    scale 1/exposure); C and R uniformly from their ranges, independently.
+
+    Parameters
+    ----------
+    count : int
+        Failures observed.
+    exposure : float
+        Minutes over which they were observed.
+    checkpoint_cost_range, restart_range : tuple of float
+        ``(low, high)`` in minutes.
+    interval : float, optional
+        A fixed T in minutes; each draw at its own optimum when omitted.
+    confidence : float, optional
+        Central probability between the low and high percentiles (default 0.95).
+    draws : int, optional
+        Number of draws (default 100,000).
+    seed : int, optional
+        Seed of :func:`numpy.random.default_rng` (default 0).
+
+    Returns
+    -------
+    MonteCarlo
+        ``(low, median, high)`` percentiles of T* and of goodput.
+    """
+    poisson_interval(count, exposure, confidence)  # checks count, exposure and confidence
+    alpha = 1.0 - confidence
+    c_low, c_high = _pair("checkpoint_cost_range", checkpoint_cost_range)
+    r_low, r_high = _pair("restart_range", restart_range)
+    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
+        raise InputError("draws", draws, "a whole number of draws, at least 1")
+    rng = np.random.default_rng(seed)
+    m = 1.0 / rng.gamma(count + 0.5, 1.0 / exposure, size=draws)
+    c = rng.uniform(c_low, c_high, size=draws)
+    r = rng.uniform(r_low, r_high, size=draws)
+    t_star = model.optimal_interval(c, m)
+    good = model.goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
+    q = [100 * alpha / 2, 50.0, 100 * (1 - alpha / 2)]
+
+    def pct(values: npt.NDArray[np.float64]) -> tuple[float, float, float]:
+        low, mid, high = np.percentile(values, q)
+        return float(low), float(mid), float(high)
+
+    return MonteCarlo(draws=draws, seed=seed, optimal_interval=pct(t_star), goodput=pct(good))

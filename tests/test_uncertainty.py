@@ -1,0 +1,182 @@
+"""Tests of goodput.uncertainty: intervals for M, C and R, and their propagation to T* and goodput."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy.testing import assert_allclose
+from scipy import stats
+
+from goodput import model
+from goodput.errors import InputError
+from goodput.uncertainty import mean_interval, median_interval, monte_carlo, poisson_interval, propagate
+
+LLAMA_WINDOW = 54 * 24 * 60.0  # minutes
+PROPERTY = settings(derandomize=True, database=None, deadline=None, max_examples=60)
+
+
+def test_poisson_interval_is_garwood_for_419() -> None:
+    """For k = 419 over E: M in [2E / chi2(0.975; 840), 2E / chi2(0.025; 838)], about 169 to 205 min."""
+    low, high = poisson_interval(419, LLAMA_WINDOW)
+    assert_allclose(
+        [low, high],
+        [2 * LLAMA_WINDOW / stats.chi2.ppf(0.975, 840), 2 * LLAMA_WINDOW / stats.chi2.ppf(0.025, 838)],
+        rtol=1e-12,
+    )
+    assert low < LLAMA_WINDOW / 419 < high
+    assert_allclose([low, high], [168.6, 204.7], atol=0.05)
+
+
+def test_poisson_interval_other_confidence() -> None:
+    """At 90%: M in [2E / chi2(0.95; 2k+2), 2E / chi2(0.05; 2k)]; narrower than at 95%."""
+    low, high = poisson_interval(10, 1000.0, confidence=0.9)
+    assert_allclose([low, high], [2000 / stats.chi2.ppf(0.95, 22), 2000 / stats.chi2.ppf(0.05, 20)], rtol=1e-12)
+    wide = poisson_interval(10, 1000.0)
+    assert wide[0] < low and high < wide[1]
+
+
+def test_zero_failures_give_only_a_lower_bound() -> None:
+    """k = 0: the rate's lower end is 0, so M has no upper end; the lower end is 2E / chi2(1 - a/2; 2) = E / ln(2/a)."""
+    low, high = poisson_interval(0, 1000.0)
+    assert math.isinf(high)
+    assert_allclose(low, 1000.0 / math.log(2 / 0.05), rtol=1e-12)
+    assert_allclose(low, 2000.0 / stats.chi2.ppf(0.975, 2), rtol=1e-12)
+
+
+@pytest.mark.parametrize("expected_count", [0.5, 3.0, 20.0, 419.0])
+def test_poisson_interval_covers(expected_count: float) -> None:
+    """Garwood's interval is conservative: it covers the true M in at least 95% of Poisson draws (here 4,000, seeded)."""
+    true_m, exposure = 186.0, 186.0 * expected_count
+    counts = np.random.default_rng(12345).poisson(expected_count, size=4000)
+    table = {int(k): poisson_interval(int(k), exposure) for k in np.unique(counts)}
+    covered = np.mean([table[int(k)][0] <= true_m <= table[int(k)][1] for k in counts])
+    assert covered >= 0.95 - 3 * math.sqrt(0.05 * 0.95 / counts.size)
+
+
+@pytest.mark.parametrize(
+    ("count", "exposure", "confidence"),
+    [(-1, 10.0, 0.95), (1.5, 10.0, 0.95), (True, 10.0, 0.95), (3, 0.0, 0.95), (3, math.inf, 0.95), (3, 10.0, 1.0)],
+)
+def test_poisson_interval_refuses_bad_input(count: object, exposure: float, confidence: float) -> None:
+    """A negative or fractional count, a non-positive or infinite exposure, or a confidence outside (0, 1) is refused."""
+    with pytest.raises(InputError):
+        poisson_interval(count, exposure, confidence)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("n", [6, 20, 101, 1000])
+def test_median_interval_matches_scipy(n: int) -> None:
+    """The order-statistic interval of the median equals scipy.stats.quantile_test's (binomial, p = 1/2)."""
+    x = np.random.default_rng(n).normal(size=n)
+    expected = stats.quantile_test(x, q=0.0, p=0.5).confidence_interval(0.95)
+    assert_allclose(median_interval(x), [expected.low, expected.high])
+
+
+def test_median_interval_of_few_samples_is_the_range() -> None:
+    """Below six samples no pair of order statistics reaches 95%, so the interval is (min, max)."""
+    assert median_interval([3.0, 1.0, 2.0]) == (1.0, 3.0)
+
+
+def test_mean_interval_is_student_t() -> None:
+    """mean -/+ t(0.975; n-1) s / sqrt(n), as scipy.stats.t.interval gives."""
+    x = np.random.default_rng(1).normal(5.0, 1.0, size=30)
+    expected = stats.t.interval(0.95, x.size - 1, loc=x.mean(), scale=stats.sem(x))
+    assert_allclose(mean_interval(x), expected, rtol=1e-12)
+
+
+def test_propagation_corners_of_the_worked_example() -> None:
+    """T* ends are sqrt(2 C M) at (C_low, M_low) and (C_high, M_high); goodput ends 1 - sqrt(2C/M) - R/M at the worst and best corners."""
+    m_low, m_high = poisson_interval(419, LLAMA_WINDOW)
+    p = propagate(1.0, LLAMA_WINDOW / 419, 5.0, checkpoint_cost_range=(0.75, 1.5), mtbi_range=(m_low, m_high),
+                  restart_range=(3.0, 8.0))
+    assert_allclose(p.optimal_interval_range, [math.sqrt(2 * 0.75 * m_low), math.sqrt(2 * 1.5 * m_high)])
+    assert_allclose(p.optimal_interval, math.sqrt(2 * LLAMA_WINDOW / 419))
+    assert_allclose(
+        p.goodput_range,
+        [1 - math.sqrt(2 * 1.5 / m_low) - 8.0 / m_low, 1 - math.sqrt(2 * 0.75 / m_high) - 3.0 / m_high],
+    )
+    assert_allclose(p.goodput, float(model.goodput(1.0, LLAMA_WINDOW / 419, 5.0)))
+    assert p.to_dict()["goodput_range"] == list(p.goodput_range)
+
+
+def test_propagation_at_a_fixed_interval() -> None:
+    """At a fixed T the goodput ends are 1 - C/T - T/(2M) - R/M at (C_high, M_low, R_high) and (C_low, M_high, R_low)."""
+    p = propagate(1.0, 186.0, 5.0, checkpoint_cost_range=(0.5, 2.0), mtbi_range=(150.0, 220.0),
+                  restart_range=(4.0, 6.0), interval=19.3)
+    t = 19.3
+    assert_allclose(p.goodput_range, [1 - 2.0 / t - t / 300.0 - 6.0 / 150.0, 1 - 0.5 / t - t / 440.0 - 4.0 / 220.0])
+    assert p.interval == t
+
+
+def test_propagation_corners_are_the_extremes_on_a_grid() -> None:
+    """Goodput and T* are monotone in each input, so no point of a fine grid in the box beats the corners."""
+    box = {"c": (0.5, 2.0), "m": (120.0, 260.0), "r": (2.0, 9.0)}
+    p = propagate(1.0, 186.0, 5.0, checkpoint_cost_range=box["c"], mtbi_range=box["m"], restart_range=box["r"])
+    c, m, r = np.meshgrid(*(np.linspace(*box[k], 15) for k in "cmr"), indexing="ij")
+    good = model.goodput(c, m, r)
+    t_star = model.optimal_interval(c, m)
+    assert p.goodput_range[0] <= good.min() + 1e-12 and good.max() <= p.goodput_range[1] + 1e-12
+    assert_allclose([t_star.min(), t_star.max()], p.optimal_interval_range)
+
+
+positive = st.floats(min_value=0.01, max_value=1.0)
+
+
+@PROPERTY
+@given(
+    c=st.floats(0.2, 5.0), m=st.floats(60.0, 1000.0), r=st.floats(1.0, 15.0),
+    spread=st.tuples(positive, positive, positive, positive, positive, positive), grow=st.floats(1.0, 3.0),
+)
+def test_range_contains_point_and_widens(
+    c: float, m: float, r: float, spread: tuple[float, ...], grow: float
+) -> None:
+    """The range contains the point value, and widening every input range (by a factor >= 1) widens both output ranges."""
+    def ranges(k: float) -> dict[str, tuple[float, float]]:
+        return {
+            "checkpoint_cost_range": (c / (1 + k * spread[0]), c * (1 + k * spread[1])),
+            "mtbi_range": (m / (1 + k * spread[2]), m * (1 + k * spread[3])),
+            "restart_range": (r / (1 + k * spread[4]), r * (1 + k * spread[5])),
+        }
+
+    narrow = propagate(c, m, r, **ranges(1.0))
+    wide = propagate(c, m, r, **ranges(grow))
+    for p in (narrow, wide):
+        assert p.goodput_range[0] <= p.goodput <= p.goodput_range[1]
+        assert p.optimal_interval_range[0] <= p.optimal_interval <= p.optimal_interval_range[1]
+    assert wide.goodput_range[0] <= narrow.goodput_range[0] and narrow.goodput_range[1] <= wide.goodput_range[1]
+    assert wide.optimal_interval_range[0] <= narrow.optimal_interval_range[0]
+    assert narrow.optimal_interval_range[1] <= wide.optimal_interval_range[1]
+
+
+def test_exact_inputs_give_a_point() -> None:
+    """With no ranges the range is the point: (g, g) and (T*, T*)."""
+    p = propagate(1.0, 186.0, 5.0)
+    assert p.goodput_range == (p.goodput, p.goodput)
+    assert p.optimal_interval_range == (p.optimal_interval, p.optimal_interval)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"checkpoint_cost_range": (1.5, 2.0)}, {"mtbi_range": (0.0, 200.0)}, {"restart_range": (6.0, 4.0)},
+     {"restart_range": "3 to 8"}],
+)
+def test_propagation_refuses_a_range_without_its_point(kwargs: dict[str, object]) -> None:
+    """A range must be two finite positive numbers, low <= point <= high."""
+    with pytest.raises(InputError, match="_range"):
+        propagate(1.0, 186.0, 5.0, **kwargs)  # type: ignore[arg-type]
+
+
+def test_monte_carlo_is_seeded_and_centred() -> None:
+    """Same seed, same answer; the median T* is near sqrt(2 C M) at the middle of the ranges and M = E/k."""
+    args = (419, LLAMA_WINDOW, (0.75, 1.25), (4.0, 6.0))
+    a, b = monte_carlo(*args, seed=3), monte_carlo(*args, seed=3)
+    assert a == b
+    assert_allclose(a.optimal_interval[1], math.sqrt(2 * 1.0 * LLAMA_WINDOW / 419), rtol=0.02)
+    assert a.goodput[0] < float(model.goodput(1.0, LLAMA_WINDOW / 419, 5.0)) < a.goodput[2]
+    corners = [model.goodput(c, m, r) for c, m, r in itertools.product((0.75, 1.25), poisson_interval(419, LLAMA_WINDOW),
+                                                                          (4.0, 6.0))]
+    assert min(corners) <= a.goodput[0] and a.goodput[2] <= max(corners)
