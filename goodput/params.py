@@ -36,8 +36,11 @@ PARAMS_ENV = "GOODPUT_PARAMS"
 
 _REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
 _MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
-_KNOWN = _REQUIRED + _MTBI_KEYS
+_OPTIONAL = ("logs", "ranges")
+_KNOWN = _REQUIRED + _MTBI_KEYS + _OPTIONAL
 _INTERRUPTION_KEYS = ("count", "window")
+_LOG_KEYS = ("steps", "events")
+_RANGE_KEYS = ("checkpoint_cost", "restart", "mtbi")
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,12 @@ class Params:
         The observation window in minutes, when M was given that way.
     source : str
         Where the values came from (a file path, or a note of command-line overrides).
+    steps_log, events_log : Path or None
+        The job's step and event logs (``logs: {steps: FILE, events: FILE}``),
+        relative paths taken from the parameters file's folder.
+    ranges : dict of str to (float, float)
+        Stated ranges (minutes) of ``checkpoint_cost``, ``restart`` and, when M is
+        not given as a count, ``mtbi`` (``ranges: {restart: [3 min, 8 min]}``).
     """
 
     gpus: int
@@ -82,6 +91,9 @@ class Params:
     interruption_count: int | None = None
     window: float | None = None
     source: str = "worked example"
+    steps_log: Path | None = None
+    events_log: Path | None = None
+    ranges: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
 
     @property
     def rate_per_gpu_hour(self) -> float:
@@ -97,7 +109,7 @@ class Params:
             "rate_per_gpu_hour": f"{self.rate_per_gpu_hour:.3g}",
             "mtbi": format_minutes(self.mtbi),
         }[self.mtbi_source]
-        return [
+        rows = [
             ("params file", self.source),
             ("gpus", f"{self.gpus:,}"),
             (self.mtbi_source, how),
@@ -108,6 +120,13 @@ class Params:
             ("price_per_gpu_hour", f"${self.price_per_gpu_hour:g}"),
             ("month", format_minutes(self.month)),
         ]
+        rows += [
+            (f"ranges.{key}", f"{format_minutes(low)} to {format_minutes(high)}")
+            for key, (low, high) in self.ranges.items()
+        ]
+        if self.steps_log is not None and self.events_log is not None:
+            rows += [("logs.steps", self.steps_log.name), ("logs.events", self.events_log.name)]
+        return rows
 
     def describe_mtbi(self) -> str:
         """Say how M was given, for a table of inputs with their sources."""
@@ -170,7 +189,7 @@ def mtbi_from_rate(rate_per_gpu_hour: float, gpus: int) -> float:
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
-def params_from_mapping(data: object, source: str = "parameters") -> Params:
+def params_from_mapping(data: object, source: str = "parameters", base: Path | None = None) -> Params:
     """Check a mapping of raw values (as read from YAML) and build :class:`Params`.
 
     Parameters
@@ -179,6 +198,8 @@ def params_from_mapping(data: object, source: str = "parameters") -> Params:
         The parsed YAML document; must be a mapping of the documented keys.
     source : str, optional
         Where the mapping came from, kept in :attr:`Params.source`.
+    base : Path, optional
+        Folder that relative log paths are taken from (the parameters file's folder).
 
     Returns
     -------
@@ -222,6 +243,32 @@ def params_from_mapping(data: object, source: str = "parameters") -> Params:
     else:
         mtbi = parse_duration(data["mtbi"], "mtbi")
 
+    steps_log = events_log = None
+    if "logs" in data:
+        spec = data["logs"]
+        if not isinstance(spec, Mapping) or set(spec) != set(_LOG_KEYS):
+            raise InputError("logs", spec, "a mapping {steps: FILE, events: FILE}")
+        for key in _LOG_KEYS:
+            if not isinstance(spec[key], str) or not spec[key].strip():
+                raise InputError(f"logs.{key}", spec[key], "a file path")
+        steps_log = (base / spec["steps"]) if base else Path(spec["steps"])
+        events_log = (base / spec["events"]) if base else Path(spec["events"])
+
+    ranges: dict[str, tuple[float, float]] = {}
+    if "ranges" in data:
+        spec = data["ranges"]
+        if not isinstance(spec, Mapping):
+            raise InputError("ranges", spec, f"a mapping of {', '.join(_RANGE_KEYS)} to [LOW, HIGH]")
+        for key, pair in spec.items():
+            if key not in _RANGE_KEYS:
+                raise InputError(f"ranges: key {key!r}", pair, f"one of {', '.join(_RANGE_KEYS)}{_suggest(str(key), _RANGE_KEYS)}")
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise InputError(f"ranges.{key}", pair, "a pair [LOW, HIGH] of durations")
+            low, high = (parse_duration(v, f"ranges.{key}") for v in pair)
+            if low > high:
+                raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
+            ranges[str(key)] = (low, high)
+
     return Params(
         gpus=gpus,
         mtbi=mtbi,
@@ -234,6 +281,9 @@ def params_from_mapping(data: object, source: str = "parameters") -> Params:
         interruption_count=count,
         window=window,
         source=source,
+        steps_log=steps_log,
+        events_log=events_log,
+        ranges=ranges,
     )
 
 
@@ -268,7 +318,9 @@ def load_params(path: str | os.PathLike[str] | None = None) -> Params:
         where = getattr(exc, "problem_mark", None)
         line = f" (line {where.line + 1})" if where is not None else ""
         raise InputError("params file", str(file), f"valid YAML{line}") from None
-    return params_from_mapping(data, source="worked example" if path is None else str(file))
+    return params_from_mapping(
+        data, source="worked example" if path is None else str(file), base=file.resolve().parent
+    )
 
 
 def book_params_path() -> Path:

@@ -54,9 +54,13 @@ def test_rate_and_mtbi_alternatives() -> None:
 
 
 def test_book_params_file_is_the_worked_example() -> None:
-    """book/params.yml and the packaged worked example give the same inputs."""
+    """book/params.yml and the packaged worked example give the same inputs (the book also names sample logs)."""
     book = load_params(ROOT / "book" / "params.yml")
-    assert book.replace(source="x") == load_params(WORKED_EXAMPLE).replace(source="x")
+    assert book.steps_log == ROOT / "book" / "data" / "sample-steps.csv"
+    assert book.events_log == ROOT / "book" / "data" / "sample-events.csv"
+    assert book.steps_log.exists() and book.events_log.exists()
+    same = {"source": "x", "steps_log": None, "events_log": None}
+    assert book.replace(**same) == load_params(WORKED_EXAMPLE).replace(**same)
 
 
 def test_book_params_path_follows_the_environment(monkeypatch, tmp_path) -> None:
@@ -90,6 +94,12 @@ def _without(*keys: str) -> dict:
         ({**GOOD, "interruptions": {"count": -3, "window": "54 days"}}, "interruptions.count"),
         ({**GOOD, "interruptions": {"count": 419, "window": 54}}, "interruptions.window.*needs a unit"),
         ({**GOOD, "month": 720}, "month.*needs a unit"),
+        ({**GOOD, "logs": {"steps": "s.csv"}}, "logs.*steps: FILE, events: FILE"),
+        ({**GOOD, "logs": {"steps": "s.csv", "events": 3}}, "logs.events.*file path"),
+        ({**GOOD, "ranges": {"restart": ["3 min"]}}, "ranges.restart.*pair"),
+        ({**GOOD, "ranges": {"restart": ["8 min", "3 min"]}}, "ranges.restart.*LOW no greater than HIGH"),
+        ({**GOOD, "ranges": {"restrat": ["3 min", "8 min"]}}, "did you mean 'restart'"),
+        ({**GOOD, "ranges": {"restart": ["3", "8 min"]}}, "ranges.restart.*needs a unit"),
         ([1, 2], "mapping"),
         (None, "mapping"),
     ],
@@ -108,6 +118,17 @@ def test_unreadable_and_malformed_files(tmp_path) -> None:
     bad.write_text("gpus: [16384\nrestart: 5 min\n")
     with pytest.raises(InputError, match=r"valid YAML \(line \d+\)"):
         load_params(bad)
+
+
+def test_ranges_and_log_paths(tmp_path) -> None:
+    """Ranges convert to minutes; relative log paths are taken from the params file's folder."""
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump({**GOOD, "logs": {"steps": "logs/s.csv", "events": "/abs/e.csv"},
+                                    "ranges": {"checkpoint_cost": ["45 s", "2 min"]}}))
+    params = load_params(path)
+    assert params.ranges == {"checkpoint_cost": (0.75, 2.0)}
+    assert params.steps_log == tmp_path / "logs" / "s.csv"
+    assert params.events_log == Path("/abs/e.csv")
 
 
 def test_round_trip_through_a_file(tmp_path) -> None:
