@@ -5,6 +5,8 @@ Usage::
     goodput plan [--params FILE] [--gpus N --rate PER_GPU_HOUR | --mtbi DURATION]
                  [--checkpoint-cost DURATION] [--restart DURATION] [--interval DURATION]
                  [--format table|markdown|json]
+    goodput measure (--steps STEPS.csv --events EVENTS.csv | --params FILE) [--interval DURATION]
+                    [--format table|json]
 
 Bad usage or bad input prints one line on stderr and exits with status 2.
 A plan outside the first-order formula's range prints why on stderr and exits 1.
@@ -13,6 +15,8 @@ A plan outside the first-order formula's range prints why on stderr and exits 1.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
@@ -20,6 +24,7 @@ from typing import TYPE_CHECKING, NoReturn
 from goodput.errors import InputError
 
 if TYPE_CHECKING:
+    from goodput.logs import Measurement
     from goodput.params import Params
 
 EXIT_USAGE = 2
@@ -90,6 +95,22 @@ def build_parser() -> argparse.ArgumentParser:
     plan.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
     plan.add_argument("--interval", type=_duration("--interval"), metavar="DURATION", help="default: the optimum")
     plan.add_argument("--format", choices=("table", "markdown", "json"), default="table")
+    plan.set_defaults(run=_run_plan)
+
+    measure = sub.add_parser(
+        "measure",
+        help="measure C, M, R and goodput from step and event logs",
+        description="Measure the checkpoint cost, the mean time between interruptions, the restart time and "
+        "goodput from a job's logs, and compare measured with predicted goodput. The log formats are "
+        "documented in the book's chapter on measuring from logs.",
+    )
+    measure.add_argument("--steps", metavar="STEPS.csv", help="step log: step,start,end,checkpoint")
+    measure.add_argument("--events", metavar="EVENTS.csv", help="event log: time,event (start|failure|stop)")
+    measure.add_argument("--params", metavar="FILE", help="take the log paths from this file's logs: key")
+    measure.add_argument("--interval", type=_duration("--interval"), metavar="DURATION",
+                         help="interval in use for the prediction (default: measured from the logs)")
+    measure.add_argument("--format", choices=("table", "json"), default="table")
+    measure.set_defaults(run=_run_measure)
     return parser
 
 
@@ -132,6 +153,94 @@ def _run_plan(args: argparse.Namespace) -> int:
     return 0
 
 
+def _log_paths(args: argparse.Namespace) -> tuple[str, str]:
+    """The step and event logs named by --steps/--events, or by the params file's logs: key."""
+    if args.steps and args.events:
+        return args.steps, args.events
+    if args.steps or args.events:
+        raise InputError("--steps/--events", args.steps or args.events, "both --steps and --events")
+    if args.params:
+        from goodput.params import load_params
+
+        params = load_params(args.params)
+        if params.steps_log is not None and params.events_log is not None:
+            return str(params.steps_log), str(params.events_log)
+        raise InputError("--params", args.params, "a params file with a logs: {steps, events} key")
+    raise InputError("goodput measure", "no logs", "--steps FILE --events FILE, or --params FILE with a logs: key")
+
+
+def _interval_text(low: float, high: float, digits: int = 3) -> str:
+    from goodput.units import format_minutes
+
+    if math.isnan(low) or math.isnan(high):
+        return "no interval"
+    return f"[{format_minutes(low, digits)}, {format_minutes(high, digits) if high != float('inf') else 'inf'}]"
+
+
+def render_measurement(m: Measurement, fmt: str = "table") -> str:
+    """Print a measurement as a terminal table or one JSON object.
+
+    Parameters
+    ----------
+    m : goodput.logs.Measurement
+        The measurement.
+    fmt : {"table", "json"}
+        Output format.
+
+    Returns
+    -------
+    str
+        The rendered measurement, without a trailing newline.
+    """
+    import json
+
+    from goodput.units import format_minutes
+
+    if fmt == "json":
+        return json.dumps(m.to_dict(), indent=2)
+    pct = f"{m.confidence:.0%}"
+    rows = [
+        ("checkpoint cost, C", format_minutes(m.checkpoint_cost_min), f"{pct} CI {_interval_text(*m.checkpoint_cost_interval_min)}"),
+        ("mean time between interruptions, M", format_minutes(m.mtbi_min) if m.failures else "no failure",
+         f"{pct} CI {_interval_text(*m.mtbi_interval_min)}; {m.failures} failures in {format_minutes(m.exposure_min)}"),
+        ("restart time, R", format_minutes(m.restart_min) if m.restart_samples else "no restart",
+         f"{pct} CI {_interval_text(*m.restart_interval_min)}; median {format_minutes(m.restart_median_min)}"
+         if m.restart_samples else ""),
+        ("checkpoint interval, T", format_minutes(m.interval_min),
+         f"{m.interval_source}; optimum sqrt(2CM) {format_minutes(m.optimal_interval_min)}"
+         if m.failures else m.interval_source),
+        ("lost work per failure", format_minutes(m.lost_work_per_failure_min) if m.failures else "-", ""),
+    ]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    lines = [f"Measured from {m.steps_source} and {m.events_source}", "", "inputs:"]
+    lines += [f"  {k:<{width}}  {v:>{vwidth}}   {note}".rstrip() for k, v, note in rows]
+    losses = [
+        ("checkpoint", m.checkpoint_loss_measured, m.checkpoint_loss_predicted),
+        ("lost work", m.lost_work_loss_measured, m.lost_work_loss_predicted),
+        ("restart", m.restart_loss_measured, m.restart_loss_predicted),
+        ("unmodelled", m.unmodelled_loss, None),
+        ("goodput", m.measured_goodput, m.predicted_goodput),
+    ]
+    lines += ["", f"  {'share of wall time':<{width}}  {'measured':>9}  {'predicted':>9}"]
+    for name, measured, predicted in losses:
+        if name == "goodput":
+            lines.append("  " + "-" * (width + 22))
+        right = f"{predicted:.1%}" if predicted is not None and not math.isnan(predicted) else "-"
+        lines.append(f"  {name:<{width}}  {measured:>9.1%}  {right:>9}")
+    if m.model_note:
+        lines += ["", f"note: {m.model_note}"]
+    return "\n".join(lines)
+
+
+def _run_measure(args: argparse.Namespace) -> int:
+    from goodput.logs import measure
+
+    steps, events = _log_paths(args)
+    print(render_measurement(measure(steps, events, args.interval), args.format))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``goodput`` command.
 
@@ -145,12 +254,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     int
         Exit status: 0 on success, 1 when the plan is outside the model's range, 2 on bad input.
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
-        return _run_plan(args)
+        status: int = args.run(args)
+        return status
     except InputError as exc:
         print(f"goodput: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

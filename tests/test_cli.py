@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from numpy.testing import assert_allclose
 
 from goodput import model
@@ -149,3 +150,59 @@ def test_console_script_is_installed() -> None:
     assert exe is not None
     result = subprocess.run([exe, "plan"], capture_output=True, text=True, check=False)
     assert result.returncode == 0 and "86.9%" in result.stdout
+
+
+SAMPLE = ROOT / "book" / "data"
+
+
+def test_measure_recovers_the_sample_truth() -> None:
+    """On the sample logs (truth: C = 1 min, R = 5 min, M = 186 min), C and R come back within a few seconds
+    and the 95% interval of M contains 186 min."""
+    truth = yaml.safe_load((SAMPLE / "truth.yml").read_text())["inputs"]
+    result = run("measure", "--steps", str(SAMPLE / "sample-steps.csv"), "--events", str(SAMPLE / "sample-events.csv"),
+                 "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert abs(data["checkpoint_cost_min"] - truth["checkpoint_cost_min"]) < 5 / 60
+    assert abs(data["restart_min"] - truth["restart_min"]) < 10 / 60
+    low, high = data["mtbi_interval_min"]
+    assert low <= truth["mtbi_min"] <= high
+    for key in ("checkpoint_cost_min", "mtbi_min", "restart_min", "failures", "measured_goodput", "predicted_goodput"):
+        assert key in data
+
+
+def test_measure_takes_log_paths_from_the_params_file() -> None:
+    """--params book/params.yml measures the logs its logs: key names, and prints a table with both goodputs."""
+    result = run("measure", "--params", str(ROOT / "book" / "params.yml"))
+    assert result.returncode == 0, result.stderr
+    assert "sample-steps.csv" in result.stdout
+    assert "measured" in result.stdout and "predicted" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("steps", "events", "needle"),
+    [
+        ("step,start,end\n1,0,1\n", "time,event\n0,start\n5,stop\n", "checkpoint"),
+        ("step,start,end,checkpoint\n1,0,x,0\n", "time,event\n0,start\n5,stop\n", "line 2"),
+        ("step,start,end,checkpoint\n1,0,1,0\n", "time,event\n5,start\n0,stop\n", "line 3"),
+        ("", "time,event\n0,start\n5,stop\n", "empty"),
+    ],
+)
+def test_measure_bad_logs_exit_2_with_one_line(tmp_path, steps: str, events: str, needle: str) -> None:
+    """A missing column, an unparsable time, events out of order or an empty file: exit 2, one line naming it."""
+    (tmp_path / "s.csv").write_text(steps)
+    (tmp_path / "e.csv").write_text(events)
+    result = run("measure", "--steps", str(tmp_path / "s.csv"), "--events", str(tmp_path / "e.csv"))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_measure_needs_both_logs() -> None:
+    """Only one of --steps and --events, or neither, is bad usage."""
+    for args in (["measure", "--steps", "s.csv"], ["measure"]):
+        result = run(*args)
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1
