@@ -14,16 +14,19 @@ minutes and works elementwise on NumPy arrays as well as on floats.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from typing import TypeVar
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, TypeVar
 
 from goodput.errors import InputError
 
-#: Array-or-scalar type accepted and returned elementwise.
-X = TypeVar("X", float, npt.NDArray[np.float64])
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+#: Array-or-scalar type accepted and returned elementwise. NumPy is not imported
+#: at run time: the formulas are plain arithmetic, so ``goodput plan`` starts fast.
+X = TypeVar("X", float, "npt.NDArray[np.float64]")
 
 #: Largest (T + C)/M and R/M for which the first-order formulas are quoted.
 #: At this edge the first-order goodput is within about 2 points of the exact
@@ -280,7 +283,7 @@ def check_inputs(checkpoint_cost: float, mtbi: float, restart: float, interval: 
     if interval is not None:
         named["interval"] = interval
     for name, value in named.items():
-        if not np.isfinite(value) or value <= 0:
+        if not math.isfinite(value) or value <= 0:
             raise InputError(name, value, "a finite number of minutes greater than zero")
 
 

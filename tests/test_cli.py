@@ -206,3 +206,19 @@ def test_measure_needs_both_logs() -> None:
         result = run(*args)
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_plan_loads_no_heavy_library() -> None:
+    """`goodput plan` imports neither NumPy, SciPy, SymPy, pandas nor matplotlib: its arithmetic needs none of them.
+
+    (Its speed is measured in benchmarks/bench_cli.py; this test checks the cause, not the clock.)
+    """
+    code = (
+        "import sys, contextlib, io\n"
+        "from goodput.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    assert main(['plan']) == 0\n"
+        "print(sorted(m for m in ('numpy', 'scipy', 'sympy', 'pandas', 'matplotlib') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]"
