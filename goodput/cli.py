@@ -7,6 +7,9 @@ Usage::
                  [--format table|markdown|json]
     goodput measure (--steps STEPS.csv --events EVENTS.csv | --params FILE) [--interval DURATION]
                     [--format table|json]
+    goodput simulate [plan inputs] [--interval DURATION] [--horizon DURATION] [--seed N]
+                     [--failures exponential|weibull] [--shape K] [--hazard renewal|run-age]
+                     [--format table|json]
 
 Bad usage or bad input prints one line on stderr and exits with status 2.
 A plan outside the first-order formula's range prints why on stderr and exits 1.
@@ -69,6 +72,29 @@ def _positive(name: str, kind: type = float):  # type: ignore[no-untyped-def]
     return parse
 
 
+def _seed(text: str) -> int:
+    """Argument type for a random seed: a whole number, zero or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected a whole number of zero or more") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"got {text!r}, expected a whole number of zero or more")
+    return value
+
+
+def _add_inputs(parser: argparse.ArgumentParser) -> None:
+    """The inputs every planning subcommand takes: a params file and flags that override it."""
+    parser.add_argument("--params", metavar="FILE", help="parameters file (YAML, as book/params.yml)")
+    parser.add_argument("--gpus", type=_positive("--gpus", int), metavar="N", help="GPUs in the job")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--rate", type=_positive("--rate"), metavar="PER_GPU_HOUR", help="interruptions per GPU-hour")
+    how.add_argument("--mtbi", type=_duration("--mtbi"), metavar="DURATION", help="mean time between interruptions")
+    parser.add_argument("--checkpoint-cost", type=_duration("--checkpoint-cost"), metavar="DURATION")
+    parser.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
+    parser.add_argument("--interval", type=_duration("--interval"), metavar="DURATION", help="default: the optimum")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser for every subcommand.
 
@@ -86,16 +112,30 @@ def build_parser() -> argparse.ArgumentParser:
         description="Print the checkpoint interval and the goodput it leaves. Flags override the params file; "
         "with neither, the book's worked example is used. A bare number as a duration means minutes.",
     )
-    plan.add_argument("--params", metavar="FILE", help="parameters file (YAML, as book/params.yml)")
-    plan.add_argument("--gpus", type=_positive("--gpus", int), metavar="N", help="GPUs in the job")
-    how = plan.add_mutually_exclusive_group()
-    how.add_argument("--rate", type=_positive("--rate"), metavar="PER_GPU_HOUR", help="interruptions per GPU-hour")
-    how.add_argument("--mtbi", type=_duration("--mtbi"), metavar="DURATION", help="mean time between interruptions")
-    plan.add_argument("--checkpoint-cost", type=_duration("--checkpoint-cost"), metavar="DURATION")
-    plan.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
-    plan.add_argument("--interval", type=_duration("--interval"), metavar="DURATION", help="default: the optimum")
+    _add_inputs(plan)
+    plan.add_argument("--model", choices=("first-order", "exact"), default="first-order",
+                      help="first-order: T* = sqrt(2CM); exact: exponential failures, Lambert-W optimum")
     plan.add_argument("--format", choices=("table", "markdown", "json"), default="table")
     plan.set_defaults(run=_run_plan)
+
+    simulate = sub.add_parser(
+        "simulate",
+        help="Monte Carlo simulation of the job's goodput, with its standard error",
+        description="Simulate the checkpointed job (failures may strike during checkpoints and restarts) and "
+        "print the simulated goodput, its standard error and the loss breakdown. Inputs as for plan; without "
+        "--interval the exact optimum is used.",
+    )
+    _add_inputs(simulate)
+    simulate.add_argument("--horizon", type=_duration("--horizon"), metavar="DURATION", default=100 * 365 * 24 * 60.0,
+                          help="simulated wall time (default: 100 years)")
+    simulate.add_argument("--seed", type=_seed, metavar="N", default=0, help="random seed (default 0)")
+    simulate.add_argument("--failures", choices=("exponential", "weibull"), default="exponential")
+    simulate.add_argument("--shape", type=_positive("--shape"), metavar="K", default=None,
+                          help="Weibull shape (k < 1: more failures early); needs --failures weibull")
+    simulate.add_argument("--hazard", choices=("renewal", "run-age"), default="renewal",
+                          help="Weibull hazard restarts at each restart (renewal) or follows the run's age")
+    simulate.add_argument("--format", choices=("table", "json"), default="table")
+    simulate.set_defaults(run=_run_simulate)
 
     measure = sub.add_parser(
         "measure",
@@ -132,9 +172,10 @@ def _mtbi(args: argparse.Namespace, params: Params) -> tuple[float, str]:
     return params.mtbi, params.describe_mtbi()
 
 
-def _run_plan(args: argparse.Namespace) -> int:
+def _inputs(args: argparse.Namespace) -> tuple[float, float, float, dict[str, str]]:
+    """C, M and R after the command-line overrides, and where each came from."""
     from goodput.params import load_params
-    from goodput.plan import file_sources, make_plan, render
+    from goodput.plan import file_sources
 
     params = load_params(args.params)
     mtbi, m_source = _mtbi(args, params)
@@ -145,11 +186,76 @@ def _run_plan(args: argparse.Namespace) -> int:
         sources["C"] = "--checkpoint-cost"
     if args.restart is not None:
         sources["R"] = "--restart"
-    plan = make_plan(cost, mtbi, restart, args.interval)
+    return cost, mtbi, restart, sources
+
+
+def _run_plan(args: argparse.Namespace) -> int:
+    from goodput.plan import make_plan, render
+
+    cost, mtbi, restart, sources = _inputs(args)
+    plan = make_plan(cost, mtbi, restart, args.interval, which=args.model)
     if plan.problem is not None:
-        print(f"goodput: {plan.problem}; no first-order number is printed", file=sys.stderr)
+        print(f"goodput: {plan.problem}; no first-order number is printed (try --model exact)", file=sys.stderr)
         return EXIT_OUT_OF_RANGE
     print(render(plan, args.format, sources))
+    return 0
+
+
+#: Show a progress bar when a simulation is expected to take longer than this (seconds).
+PROGRESS_AFTER_S = 2.0
+
+
+def _run_simulate(args: argparse.Namespace) -> int:
+    from goodput.exact import exact_goodput, exact_optimal_interval
+    from goodput.simulate import estimated_seconds, simulate
+    from goodput.units import format_minutes
+
+    if args.shape is not None and args.failures != "weibull":
+        raise InputError("--shape", args.shape, "--failures weibull as well (a shape only applies to Weibull)")
+    cost, mtbi, restart, _ = _inputs(args)
+    interval = float(exact_optimal_interval(cost, mtbi)) if args.interval is None else args.interval
+    options = {"failures": args.failures, "shape": args.shape or 1.0, "hazard": args.hazard}
+    slow = estimated_seconds(mtbi, args.horizon, **options) > PROGRESS_AFTER_S
+    result = simulate(cost, mtbi, restart, interval, args.horizon, seed=args.seed, progress=slow or None, **options)
+    expected = float(exact_goodput(cost, mtbi, restart, interval))
+    if args.format == "json":
+        import json
+
+        data = {
+            "goodput": result.goodput,
+            "stderr": result.stderr,
+            "failures": result.failures,
+            "checkpoint_overhead": result.checkpoint_overhead,
+            "lost_work": result.lost_work,
+            "restart_loss": result.restart_loss,
+            "interval_min": interval,
+            "mtbi_min": mtbi,
+            "horizon_min": args.horizon,
+            "seed": args.seed,
+            "failure_process": args.failures,
+            "shape": args.shape or 1.0,
+            "hazard": args.hazard,
+            "exact_goodput": expected if args.failures == "exponential" else None,
+        }
+        print(json.dumps(data, indent=2))
+        return 0
+    years = args.horizon / (365 * 24 * 60)
+    process = args.failures if args.failures == "exponential" else f"Weibull, shape {args.shape or 1.0:g}, {args.hazard}"
+    lines = [
+        f"Simulated {years:,.6g} years of wall time ({result.failures:,} failures, {process}; seed {args.seed})",
+        (f"C = {format_minutes(cost)}, M = {format_minutes(mtbi)}, R = {format_minutes(restart)}, "
+        f"T = {format_minutes(interval)}"),
+        "",
+        f"  checkpoint overhead   {result.checkpoint_overhead:7.2%}",
+        f"  lost work             {result.lost_work:7.2%}",
+        f"  restart               {result.restart_loss:7.2%}",
+        "  " + "-" * 29,
+        f"  goodput               {result.goodput:7.2%}  standard error {100 * result.stderr:.2g} points",
+    ]
+    if args.failures == "exponential":
+        z = (result.goodput - expected) / result.stderr if result.stderr > 0 else float("nan")
+        lines.append(f"  exact model           {expected:7.2%}  ({z:+.1f} standard errors from the simulation)")
+    print("\n".join(lines))
     return 0
 
 

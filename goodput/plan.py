@@ -7,10 +7,11 @@ The book's answer page and the ``goodput plan`` command both go through
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from goodput import model
+from goodput.errors import InputError
 from goodput.params import Params
 from goodput.units import format_minutes
 
@@ -30,9 +31,11 @@ class Plan:
     losses : model.Losses
         The interval used and the three losses.
     optimal_interval : float
-        T* = sqrt(2CM) in minutes, whether or not it is the interval used.
+        T* in minutes (sqrt(2CM) at first order), whether or not it is the interval used.
     problem : str or None
         Why the first-order numbers should not be quoted, or ``None``.
+    model : {"first-order", "exact"}
+        Which model computed the losses and the optimum.
     """
 
     checkpoint_cost: float
@@ -41,6 +44,7 @@ class Plan:
     losses: model.Losses
     optimal_interval: float
     problem: str | None
+    model: str = "first-order"
 
     @property
     def interval(self) -> float:
@@ -64,11 +68,27 @@ class Plan:
             "lost_work": self.losses.lost_work,
             "restart_loss": self.losses.restart_loss,
             "goodput": self.goodput,
+            "model": self.model,
             "problem": self.problem,
         }
 
 
-def make_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> Plan:
+#: The models a plan can use.
+MODELS = ("first-order", "exact")
+
+
+def _goodput_function(which: str) -> Callable[..., float]:
+    """``goodput(C, M, R, interval=None)`` of the named model."""
+    if which == "exact":
+        from goodput.exact import exact_goodput
+
+        return exact_goodput
+    return model.goodput
+
+
+def make_plan(
+    checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *, which: str = "first-order"
+) -> Plan:
     """Plan a checkpoint interval and compute the goodput it leaves.
 
     Parameters
@@ -80,26 +100,44 @@ def make_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: flo
     restart : float
         R, minutes per restart.
     interval : float, optional
-        T, minutes of work between checkpoints; the optimum sqrt(2CM) when omitted.
+        T, minutes of work between checkpoints; the model's optimum when omitted.
+    which : {"first-order", "exact"}
+        The first-order model (:mod:`goodput.model`, T* = sqrt(2CM)) or the exact
+        model of exponential failures (:mod:`goodput.exact`, Lambert-W optimum).
 
     Returns
     -------
     Plan
-        The plan, with :attr:`Plan.problem` set when the first-order formula is out of range.
+        The plan; with the first-order model, :attr:`Plan.problem` says when the
+        formula is out of range. The exact model has no such range.
 
     Raises
     ------
     InputError
-        If an input is zero, negative, NaN or infinite.
+        If an input is zero, negative, NaN or infinite, or the model is unknown.
     """
     model.check_inputs(checkpoint_cost, mtbi, restart, interval)
+    if which not in MODELS:
+        raise InputError("model", which, f"one of {', '.join(MODELS)}")
+    if which == "exact":
+        from goodput.exact import exact_losses, exact_optimal_interval
+
+        e = exact_losses(checkpoint_cost, mtbi, restart, interval)
+        losses = model.Losses(e.interval, e.checkpoint_overhead, e.lost_work, e.restart_loss)
+        best = float(exact_optimal_interval(checkpoint_cost, mtbi))
+        problem = None
+    else:
+        losses = model.losses(checkpoint_cost, mtbi, restart, interval)
+        best = float(model.optimal_interval(checkpoint_cost, mtbi))
+        problem = model.range_problem(checkpoint_cost, mtbi, restart, interval)
     return Plan(
         checkpoint_cost=float(checkpoint_cost),
         mtbi=float(mtbi),
         restart=float(restart),
-        losses=model.losses(checkpoint_cost, mtbi, restart, interval),
-        optimal_interval=float(model.optimal_interval(checkpoint_cost, mtbi)),
-        problem=model.range_problem(checkpoint_cost, mtbi, restart, interval),
+        losses=losses,
+        optimal_interval=best,
+        problem=problem,
+        model=which,
     )
 
 
@@ -148,7 +186,9 @@ def file_sources(params: Params) -> dict[str, str]:
 LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval right")
 
 
-def levers(checkpoint_cost: float, mtbi: float, restart: float, interval: float) -> dict[str, float]:
+def levers(
+    checkpoint_cost: float, mtbi: float, restart: float, interval: float, *, which: str = "first-order"
+) -> dict[str, float]:
     """Goodput gained by each lever, in fractions of 1.
 
     The three input levers are measured optimum to optimum: goodput at the best
@@ -168,18 +208,21 @@ def levers(checkpoint_cost: float, mtbi: float, restart: float, interval: float)
         R, minutes per restart.
     interval : float
         The interval in use, in minutes.
+    which : {"first-order", "exact"}
+        The model that computes goodput (see :func:`make_plan`).
 
     Returns
     -------
     dict of str to float
         Keyed by the names in :data:`LEVERS`.
     """
-    best = model.goodput(checkpoint_cost, mtbi, restart)
+    g = _goodput_function(which)
+    best = float(g(checkpoint_cost, mtbi, restart))
     return {
-        "halve C": float(model.goodput(checkpoint_cost / 2, mtbi, restart) - best),
-        "halve R": float(model.goodput(checkpoint_cost, mtbi, restart / 2) - best),
-        "halve the failure rate": float(model.goodput(checkpoint_cost, 2 * mtbi, restart) - best),
-        "set the interval right": float(best - model.goodput(checkpoint_cost, mtbi, restart, interval)),
+        "halve C": float(g(checkpoint_cost / 2, mtbi, restart)) - best,
+        "halve R": float(g(checkpoint_cost, mtbi, restart / 2)) - best,
+        "halve the failure rate": float(g(checkpoint_cost, 2 * mtbi, restart)) - best,
+        "set the interval right": best - float(g(checkpoint_cost, mtbi, restart, interval)),
     }
 
 
@@ -204,10 +247,11 @@ def recommendation(plan: Plan) -> str:
     str
         Plain text, suitable for a terminal or a Markdown document.
     """
-    best = f"Checkpoint every {format_minutes(plan.optimal_interval)} of work (T* = sqrt(2CM))"
+    how = "T* = sqrt(2CM)" if plan.model == "first-order" else "exact optimum for exponential failures"
+    best = f"Checkpoint every {format_minutes(plan.optimal_interval)} of work ({how})"
     if _is_optimal(plan):
         return f"{best}: goodput {_pct(plan.goodput)}."
-    at_best = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart).goodput
+    at_best = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, which=plan.model).goodput
     return (
         f"{best}: goodput {_pct(at_best)}. The interval in use, {format_minutes(plan.interval)}, "
         f"gives {_pct(plan.goodput)} ({100 * (at_best - plan.goodput):.1f} points less)."
@@ -216,7 +260,9 @@ def recommendation(plan: Plan) -> str:
 
 def _sections(plan: Plan, sources: Mapping[str, str]) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """The rows of each section as (name, value, note)."""
-    interval_note = "optimum sqrt(2CM)" if _is_optimal(plan) else sources.get("T", "given")
+    first = plan.model == "first-order"
+    optimum = "optimum sqrt(2CM)" if first else "exact optimum"
+    interval_note = optimum if _is_optimal(plan) else sources.get("T", "given")
     inputs = [
         ("mean time between interruptions, M", format_minutes(plan.mtbi), sources.get("M", "")),
         ("checkpoint cost, C", format_minutes(plan.checkpoint_cost), sources.get("C", "")),
@@ -224,12 +270,12 @@ def _sections(plan: Plan, sources: Mapping[str, str]) -> list[tuple[str, list[tu
         ("checkpoint interval, T", format_minutes(plan.interval), interval_note),
     ]
     losses = [
-        ("checkpoint overhead, C/T", _pct(plan.losses.checkpoint_overhead), ""),
-        ("lost work, T/(2M)", _pct(plan.losses.lost_work), ""),
-        ("restart, R/M", _pct(plan.losses.restart_loss), ""),
-        ("goodput", _pct(plan.goodput), ""),
+        ("checkpoint overhead" + (", C/T" if first else ""), _pct(plan.losses.checkpoint_overhead), ""),
+        ("lost work" + (", T/(2M)" if first else ""), _pct(plan.losses.lost_work), ""),
+        ("restart" + (", R/M" if first else ""), _pct(plan.losses.restart_loss), ""),
+        ("goodput", _pct(plan.goodput), "" if first else "exact model"),
     ]
-    gains = levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval)
+    gains = levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
     lever_rows = [(name, f"+{100 * gain:.1f} points", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
     return [("inputs", inputs), ("losses", losses), ("levers", lever_rows)]
 
@@ -258,7 +304,7 @@ def render(plan: Plan, fmt: str = "table", sources: Mapping[str, str] | None = N
     sources = sources or {}
     if fmt == "json":
         data: dict[str, object] = dict(plan.to_dict())
-        data["levers"] = levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval)
+        data["levers"] = levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
         data["sources"] = dict(sources)
         return json.dumps(data, indent=2)
     sections = _sections(plan, sources)
@@ -279,7 +325,7 @@ def render(plan: Plan, fmt: str = "table", sources: Mapping[str, str] | None = N
                 else:
                     lines.append(f"| {key} | {value} |")
             lines.append("")
-        lines.append("Levers: inputs halved and the interval re-optimized; the interval lever moves T to sqrt(2CM).")
+        lines.append("Levers: inputs halved and the interval re-optimized; the interval lever moves T to the optimum.")
         return "\n".join(lines)
     width = max(len(k) for _, rows in sections for k, _, _ in rows)
     vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)

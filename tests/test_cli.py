@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import subprocess
 import sys
@@ -222,3 +223,60 @@ def test_plan_loads_no_heavy_library() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
+
+
+def test_plan_exact_model() -> None:
+    """--model exact: T* = M(1 + W0(-e^-(1+C/M))) and goodput T/[M e^(R/M)(e^((T+C)/M) - 1)] for the worked example."""
+    from scipy.special import lambertw
+
+    m = 1296 * 60 / 419
+    data = plan_json("--model", "exact")
+    t = m * (1 + lambertw(-math.exp(-(1 + 1 / m))).real)
+    assert_allclose(data["interval_min"], t, rtol=1e-9)
+    assert_allclose(data["goodput"], t / (m * math.exp(5 / m) * math.expm1((t + 1) / m)), rtol=1e-9)
+    assert data["model"] == "exact"
+
+
+def test_plan_exact_model_answers_where_first_order_refuses() -> None:
+    """At 262,144 GPUs with C = 5 min the exact model still gives a goodput between 0 and 1."""
+    data = plan_json("--model", "exact", "--gpus", "262144", "--checkpoint-cost", "5 min")
+    assert 0 < data["goodput"] < 1
+
+
+def test_simulate_agrees_with_the_exact_model() -> None:
+    """Simulated goodput (exponential failures, seed 1, 200 years) is within 4 standard errors of the exact model."""
+    result = run("simulate", "--horizon", "200 years", "--seed", "1", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["failures"] > 0
+    assert data["stderr"] > 0
+    assert abs(data["goodput"] - data["exact_goodput"]) < 4 * data["stderr"]
+    assert_allclose(data["goodput"] + data["checkpoint_overhead"] + data["lost_work"] + data["restart_loss"], 1.0)
+
+
+def test_simulate_is_reproducible_and_takes_weibull() -> None:
+    """The same seed gives the same numbers; a Weibull run reports its process in the table."""
+    args = ("simulate", "--horizon", "5 years", "--seed", "7", "--format", "json")
+    assert run(*args).stdout == run(*args).stdout
+    table = run("simulate", "--horizon", "5 years", "--failures", "weibull", "--shape", "0.5", "--hazard", "run-age")
+    assert table.returncode == 0, table.stderr
+    assert "Weibull, shape 0.5, run-age" in table.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["simulate", "--horizon", "-3 years"], "--horizon"),
+        (["simulate", "--seed", "x"], "--seed"),
+        (["simulate", "--shape", "0.5"], "--failures weibull"),
+        (["simulate", "--failures", "gamma"], "invalid choice"),
+        (["simulate", "--failures", "weibull", "--shape", "0"], "--shape"),
+        (["plan", "--model", "second-order"], "invalid choice"),
+    ],
+)
+def test_simulate_bad_usage_exits_2(args: list[str], needle: str) -> None:
+    """Bad simulate input: exit 2, one line on stderr naming it, no traceback."""
+    result = run(*args)
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert needle in result.stderr
