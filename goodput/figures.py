@@ -1,28 +1,40 @@
-"""The book's figures: functions of explicit inputs that return a matplotlib Figure.
+"""The book's figures and tables: functions of explicit inputs that return a matplotlib Figure or a pandas Styler.
 
 Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot
 state), carry no title (the book's caption is the title), label every axis
-with its unit, and use line styles and hatches as well as colour so they read
-when printed in grey.
+with its unit, and use line styles, markers and hatches as well as colour so
+they read when printed in grey. They are drawn 6.4 inches wide with 10-point
+text or larger, so that at the width of the book's text column the smallest
+label reads at about the size of a footnote. Legends sit where no data is, and
+usually below the axes.
+
+:func:`book_table` formats a pandas table the same way for every chapter:
+no index, numbers right-aligned with a stated precision, and a caption.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from goodput import model
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pandas.io.formats.style import Styler
 
 #: A colour-blind-safe palette (Okabe and Ito), one colour per role.
 COLOURS = {
     "checkpoint": "#0072B2",
     "lost": "#D55E00",
     "restart": "#009E73",
-    "goodput": "#999999",
+    "goodput": "#BBBBBB",
     "total": "#000000",
     "accent": "#CC79A7",
     "second": "#E69F00",
@@ -30,17 +42,29 @@ COLOURS = {
 #: Hatches paired with the colours above for grey print.
 HATCHES = {"checkpoint": "//", "lost": "\\\\", "restart": "..", "goodput": ""}
 
+#: Width of a one-panel figure, inches.
+WIDTH = 6.4
+
 _RC: dict[str, Any] = {
-    "font.size": 10,
-    "axes.labelsize": 10,
+    "font.size": 10.5,
+    "axes.labelsize": 10.5,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "legend.fontsize": 9.5,
+    "legend.title_fontsize": 9.5,
+    "lines.linewidth": 1.8,
     "axes.spines.top": False,
     "axes.spines.right": False,
     "axes.grid": True,
     "grid.alpha": 0.3,
     "legend.frameon": False,
+    "hatch.linewidth": 0.8,
     "figure.dpi": 110,
     "savefig.bbox": "tight",
+    "savefig.pad_inches": 0.08,
 }
+#: A white box behind a label drawn over lines or hatches.
+_LABEL_BOX = {"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.9}
 
 
 class BookFigure(Figure):
@@ -54,15 +78,64 @@ class BookFigure(Figure):
         return buffer.getvalue()
 
 
-def _figure(width: float = 7.0, height: float = 3.6) -> BookFigure:
+def _figure(width: float = WIDTH, height: float = 3.4) -> BookFigure:
     import matplotlib
 
-    matplotlib.rcParams.update(_RC)
+    matplotlib.rcParams.update(cast(Any, _RC))
     return BookFigure(figsize=(width, height), layout="constrained")
 
 
 def _pct_axis(axis: Any, decimals: int = 0) -> None:
     axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=decimals))
+
+
+def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
+    """The axes' legend under the figure, outside the axes (the constrained layout makes room for it)."""
+    handles, labels = ax.get_legend_handles_labels()
+    ax.figure.legend(handles, labels, loc="outside lower center", ncols=ncols, **kwargs)
+
+
+def book_table(
+    frame: pd.DataFrame,
+    formats: Mapping[str, str] | None = None,
+    caption: str | None = None,
+    right: Sequence[str] = (),
+) -> Styler:
+    """A pandas table as the book shows it: no index, stated precision, numbers right-aligned, a caption.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The table. Put units in the column names ("M (min)") or in the values ("186 min").
+    formats : mapping of str to str, optional
+        Format string per column, for example ``{"goodput": "{:.1%}"}``.
+    caption : str, optional
+        Shown above the table.
+    right : sequence of str, optional
+        Further columns to right-align (numeric and formatted columns always are), such as
+        numbers held as text ("16,384", "19.3 min").
+
+    Returns
+    -------
+    pandas.io.formats.style.Styler
+        Renders as ``<table class="book-table">``, styled by the book's stylesheet.
+    """
+    import pandas as pd
+
+    formats = dict(formats or {})
+    numeric = [c for c in frame.columns if c in formats or c in right or pd.api.types.is_numeric_dtype(frame[c])]
+    styler = frame.style.hide(axis="index").set_table_attributes('class="book-table"')
+    if formats:
+        styler = styler.format(cast(Any, formats))
+    classes = pd.DataFrame(
+        [["num" if c in numeric else "" for c in frame.columns]] * len(frame), index=frame.index, columns=frame.columns
+    )
+    styler = styler.set_td_classes(classes)
+    styler = styler.set_table_styles({c: [{"selector": "", "props": [("text-align", "right")]}] for c in numeric},
+                                     overwrite=False)
+    if caption:
+        styler = styler.set_caption(caption)
+    return styler
 
 
 def root_causes(components: Sequence[str], categories: Sequence[str], counts: Sequence[int]) -> Figure:
@@ -80,26 +153,25 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
     Figure
         Counts on the x axis, share of the total printed at each bar.
     """
-    fig = _figure(7.0, 4.6)
+    fig = _figure(WIDTH, 5.2)
     ax = fig.add_subplot()
-    order = np.argsort(counts)
+    order = np.argsort(counts, kind="stable")
     total = float(sum(counts))
     palette = [COLOURS[k] for k in ("checkpoint", "lost", "restart", "accent", "second", "goodput")]
     hatches = ["", "//", "\\\\", "..", "xx", "--"]
     names = list(dict.fromkeys(categories))
     style = {name: (palette[i % len(palette)], hatches[i % len(hatches)]) for i, name in enumerate(names)}
-    y = np.arange(len(counts))
     for row, i in enumerate(order):
         colour, hatch = style[categories[i]]
         ax.barh(row, counts[i], color=colour, hatch=hatch, edgecolor="white", linewidth=0.5)
-        ax.text(counts[i] + total * 0.005, row, f"{counts[i] / total:.1%}", va="center", fontsize=8)
-    ax.set_yticks(y, [components[i] for i in order], fontsize=8)
-    ax.set_xlabel("unexpected interruptions in 54 days (count)")
+        ax.text(counts[i] + max(counts) * 0.01, row, f"{counts[i] / total:.1%}", va="center", fontsize=9)
+    ax.set_yticks(np.arange(len(counts)), [components[i] for i in order], fontsize=9.5)
+    ax.set_ylim(-0.6, len(counts) - 0.4)
+    ax.set_xlim(0, max(counts) * 1.12)
+    ax.set_xlabel("unexpected interruptions in the 54-day snapshot (count)")
     ax.grid(axis="y", visible=False)
-    from matplotlib.patches import Patch
-
     handles = [Patch(facecolor=c, hatch=h, edgecolor="white", label=n) for n, (c, h) in style.items()]
-    ax.legend(handles=handles, title="category", loc="lower right", fontsize=8)
+    ax.legend(handles=handles, title="category", loc="lower right")
     return fig
 
 
@@ -119,35 +191,51 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     -------
     Figure
         Loss (percent of wall time) against the interval T in minutes, with T* marked.
+        The curve's shape does not depend on C and M once T is measured in units of T*,
+        so the axes are scaled to T* and f(T*) and the labels never sit on a curve.
     """
     best = float(model.optimal_interval(checkpoint_cost, mtbi))
-    t = np.linspace(best / 4, best * 4, 400)
-    fig = _figure()
+    fbest = float(model.overhead(best, checkpoint_cost, mtbi))
+    # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
+    t: Any = np.linspace(best / 4, best * 4, 400, dtype=np.float64)
+    fig = _figure(WIDTH, 3.6)
     ax = fig.add_subplot()
     ax.plot(t, model.checkpoint_overhead(t, checkpoint_cost), color=COLOURS["checkpoint"], ls="--",
             label="checkpoint overhead C/T")
-    ax.plot(t, model.lost_work(t, mtbi), color=COLOURS["lost"], ls=":", lw=2, label="lost work T/(2M)")
+    ax.plot(t, model.lost_work(t, mtbi), color=COLOURS["lost"], ls=":", lw=2.4, label="lost work T/(2M)")
     ax.plot(t, model.overhead(t, checkpoint_cost, mtbi), color=COLOURS["total"], label="f(T), their sum")
-    fbest = float(model.overhead(best, checkpoint_cost, mtbi))
-    ax.plot([best], [fbest], "o", color=COLOURS["total"])
-    ax.annotate(f"T* = {best:.1f} min\nf(T*) = {fbest:.1%}", (best, fbest), xytext=(8, -30),
-                textcoords="offset points", fontsize=9)
+    ax.axvline(best, color=COLOURS["total"], lw=0.7, alpha=0.5)
+    ax.plot([best], [fbest / 2], "o", mfc="white", mec=COLOURS["total"], ms=6)
+    ax.plot([best], [fbest], "o", color=COLOURS["total"], ms=7)
+    ax.annotate(
+        f"T* = √(2CM) = {best:.1f} min\nf(T*) = {fbest:.1%}\neach term {fbest / 2:.1%}",
+        (best, fbest), xytext=(1.45 * best, 1.55 * fbest), textcoords="data", va="bottom", ha="left",
+        arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.8, "shrinkB": 4},
+    )
     for mark in marks:
         fm = float(model.overhead(mark, checkpoint_cost, mtbi))
         ax.plot([mark], [fm], "s", color=COLOURS["accent"])
-        ax.annotate(f"T = {mark:g} min: {fm:.1%}", (mark, fm), xytext=(6, 6), textcoords="offset points",
-                    fontsize=9)
-    ax.axvline(best, color=COLOURS["total"], lw=0.6, alpha=0.5)
+        ax.annotate(f"T = {mark:g} min: {fm:.1%}", (mark, fm), xytext=(0, -16), textcoords="offset points",
+                    ha="center", va="top", bbox=_LABEL_BOX)
+    ax.set_xlim(0, best * 4.1)
+    ax.set_ylim(0, 2.3 * fbest)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
     ax.set_ylabel("loss (share of wall time)")
-    ax.set_ylim(0, 0.3)
     _pct_axis(ax.yaxis)
-    ax.legend(loc="upper center", ncols=3, fontsize=8)
+    _legend_below(ax, ncols=3)
     return fig
 
 
+_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"))
+
+
+def _loss_value(losses: model.Losses, key: str) -> float:
+    return float({"checkpoint": losses.checkpoint_overhead, "lost": losses.lost_work,
+                  "restart": losses.restart_loss}[key])
+
+
 def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
-    """Stacked horizontal bars: goodput and the three named losses for each case.
+    """Stacked horizontal bars of the three named losses for each case, with the goodput left over.
 
     Parameters
     ----------
@@ -157,30 +245,33 @@ def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
     Returns
     -------
     Figure
-        Each bar spans 100% of wall time, split into goodput and the three losses.
+        Each bar is the wall time lost, split into checkpoint overhead, lost work and
+        restart, each labelled with its share; the goodput (what is left) is printed at
+        the end of the bar. Only the lost part is drawn, so that a loss of a few percent
+        is wide enough to read.
     """
-    fig = _figure(7.0, 1.0 + 0.7 * len(cases))
+    fig = _figure(WIDTH, 1.5 + 0.75 * len(cases))
     ax = fig.add_subplot()
-    parts = [("goodput", "goodput"), ("checkpoint", "checkpoint overhead"), ("lost", "lost work"),
-             ("restart", "restart")]
-    for row, (label, b) in enumerate(cases.items()):
+    widest = max(sum(_loss_value(b, k) for k, _ in _LOSS_PARTS) for b in cases.values())
+    for row, b in enumerate(cases.values()):
         left = 0.0
-        for key, name in parts:
-            width = {"goodput": b.goodput, "checkpoint": b.checkpoint_overhead, "lost": b.lost_work,
-                     "restart": b.restart_loss}[key]
-            ax.barh(row, width, left=left, color=COLOURS[key], hatch=HATCHES[key], edgecolor="white",
+        for key, name in _LOSS_PARTS:
+            width = _loss_value(b, key)
+            ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key], edgecolor="white",
                     label=name if row == 0 else None)
-            if width > 0.02:
-                ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=8,
-                        color="white" if key != "goodput" else "black")
+            if width > 0.06 * widest:
+                ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=9.5,
+                        bbox=_LABEL_BOX)
             left += width
-    ax.set_yticks(range(len(cases)), list(cases), fontsize=9)
-    ax.invert_yaxis()
-    ax.set_xlim(0, 1)
-    ax.set_xlabel("share of wall time")
+        ax.text(left + 0.02 * widest, row, f"lost {left:.1%}\ngoodput {b.goodput:.1%}", va="center",
+                ha="left", fontsize=10, linespacing=1.3)
+    ax.set_yticks(range(len(cases)), list(cases))
+    ax.set_ylim(len(cases) - 0.5, -0.5)
+    ax.set_xlim(0, widest * 1.4)
+    ax.set_xlabel("share of wall time lost")
     _pct_axis(ax.xaxis)
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35 if len(cases) < 3 else -0.2), ncols=4, fontsize=8)
+    _legend_below(ax, ncols=3)
     return fig
 
 
@@ -201,18 +292,20 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
     Figure
         Goodput (percent) against C in minutes.
     """
-    c = np.linspace(0.05, max(marks) * 1.6, 400)
-    fig = _figure()
+    # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
+    c: Any = np.linspace(0.05, max(marks) * 1.6, 400, dtype=np.float64)
+    fig = _figure(WIDTH, 3.4)
     ax = fig.add_subplot()
-    ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["total"], label="goodput at T* = sqrt(2CM)")
+    ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["total"], label="goodput at T* = √(2CM)")
     for mark in marks:
         g = float(model.goodput(mark, mtbi, restart))
-        ax.plot([mark], [g], "o", color=COLOURS["accent"])
-        ax.annotate(f"C = {mark:g} min: {g:.1%}", (mark, g), xytext=(8, 4), textcoords="offset points", fontsize=9)
+        ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7)
+        ax.annotate(f"C = {mark:g} min: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points")
+    ax.set_xlim(0, c[-1] * 1.02)
     ax.set_xlabel("checkpoint cost C (minutes)")
     ax.set_ylabel("goodput (share of wall time)")
     _pct_axis(ax.yaxis)
-    ax.legend(loc="upper right", fontsize=8)
+    ax.legend(loc="upper right")
     return fig
 
 
@@ -233,27 +326,41 @@ def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], mar
     Returns
     -------
     Figure
-        Goodput (percent) against T in minutes, optimum of each curve marked.
+        Goodput (percent) against T in minutes, optimum of each curve marked and labelled.
     """
-    t = np.linspace(5, 90, 400)
-    fig = _figure()
+    # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
+    t: Any = np.linspace(5, 90, 400, dtype=np.float64)
+    fig = _figure(WIDTH, 3.8)
     ax = fig.add_subplot()
     styles = ["-", "--", ":", "-."]
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
-    for i, cost in enumerate(costs):
-        ax.plot(t, model.goodput(cost, mtbi, restart, t), ls=styles[i % 4], color=colours[i % 4],
-                label=f"C = {cost:g} min")
-        best = float(model.optimal_interval(cost, mtbi))
-        ax.plot([best], [float(model.goodput(cost, mtbi, restart))], "o", color=colours[i % 4])
-        for mark in marks:
-            ax.plot([mark], [float(model.goodput(cost, mtbi, restart, mark))], "s", mfc="white", color=colours[i % 4])
     for mark in marks:
-        ax.axvline(mark, color="black", lw=0.6, alpha=0.4)
+        ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
+        ax.text(mark, 1.0, f"{mark:g} min", transform=ax.get_xaxis_transform(), ha="center", va="bottom",
+                fontsize=9.5, color="0.3")
+    for i, cost in enumerate(costs):
+        colour = colours[i % 4]
+        ax.plot(t, model.goodput(cost, mtbi, restart, t), ls=styles[i % 4], color=colour, label=f"C = {cost:g} min")
+        best = float(model.optimal_interval(cost, mtbi))
+        gbest = float(model.goodput(cost, mtbi, restart))
+        ax.plot([best], [gbest], "o", color=colour, ms=7, zorder=3)
+        ax.annotate(f"T* = {best:.0f} min, {gbest:.1%}", (best, gbest), xytext=(0, 9), textcoords="offset points",
+                    ha="center", va="bottom", fontsize=9.5, color=colour, bbox=_LABEL_BOX)
+        for mark in marks:
+            ax.plot([mark], [float(model.goodput(cost, mtbi, restart, mark))], "s", mfc="white", mec=colour, ms=6,
+                    zorder=3)
+    handles, _ = ax.get_legend_handles_labels()
+    handles += [
+        Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="optimum T*"),
+        Line2D([], [], ls="", marker="s", mfc="white", mec="0.2", ms=6,
+               label=" and ".join(f"{m:g}" for m in marks) + " min" if marks else "marked interval"),
+    ]
+    ax.set_ylim(0.4, 1.0)
+    ax.set_xlim(0, t[-1] + 2)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
     ax.set_ylabel("goodput (share of wall time)")
-    ax.set_ylim(0.4, 1.0)
     _pct_axis(ax.yaxis)
-    ax.legend(loc="lower right", fontsize=8, title="dot: optimum; square: marked interval", title_fontsize=8)
+    ax.legend(handles=handles, loc="lower right", ncols=2)
     return fig
 
 
@@ -268,31 +375,43 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
     Returns
     -------
     Figure
-        Points of goodput gained per lever.
+        Points of goodput gained per lever, each bar labelled with its value.
     """
     scenarios = list(gains)
     names = list(next(iter(gains.values())))
-    fig = _figure(7.0, 3.4)
+    fig = _figure(WIDTH, 1.6 + 0.75 * len(names))
     ax = fig.add_subplot()
     height = 0.8 / len(scenarios)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"]]
     hatches = ["", "//", ".."]
+    top = max(100 * v for g in gains.values() for v in g.values())
     for j, scenario in enumerate(scenarios):
         y = np.arange(len(names)) + j * height
         values = [100 * gains[scenario][n] for n in names]
-        ax.barh(y, values, height=height, color=colours[j % 3], hatch=hatches[j % 3], edgecolor="white",
+        ax.barh(y, values, height=height * 0.92, color=colours[j % 3], hatch=hatches[j % 3], edgecolor="white",
                 label=scenario)
         for yi, v in zip(y, values, strict=True):
-            ax.text(v + 0.2, yi, f"{v:.1f}", va="center", fontsize=8)
+            ax.text(v + top * 0.01, yi, f"{v:.1f}", va="center", fontsize=9.5)
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
-    ax.invert_yaxis()
+    ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
+    ax.set_xlim(0, top * 1.1)
     ax.set_xlabel("goodput gained (percentage points)")
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="lower right", fontsize=8)
+    _legend_below(ax, ncols=min(len(scenarios), 2))
     return fig
 
 
-def fleet_scaling(gpus: np.ndarray, mtbi: np.ndarray, interval: np.ndarray, goodput: np.ndarray) -> Figure:
+def _plain_number(x: float, _: Any) -> str:
+    return f"{x:,.0f}" if x >= 1 else f"{x:g}"
+
+
+def fleet_scaling(
+    gpus: np.ndarray,
+    mtbi: np.ndarray,
+    interval: np.ndarray,
+    goodput: np.ndarray,
+    in_range: np.ndarray | None = None,
+) -> Figure:
     """M, T* and goodput against fleet size, at a constant per-GPU failure rate.
 
     Parameters
@@ -303,23 +422,36 @@ def fleet_scaling(gpus: np.ndarray, mtbi: np.ndarray, interval: np.ndarray, good
         M and T* in minutes for each fleet size.
     goodput : ndarray
         First-order goodput at T* for each fleet size.
+    in_range : ndarray of bool, optional
+        Whether the first-order model holds at each size; sizes beyond its range are drawn
+        as open markers on a dotted line.
 
     Returns
     -------
     Figure
-        Two panels: minutes (log-log) and goodput against GPUs.
+        Two panels: minutes against GPUs (both axes logarithmic), and goodput against GPUs.
     """
-    fig = _figure(7.5, 3.4)
+    gpus, mtbi, interval, goodput = (np.asarray(a, dtype=float) for a in (gpus, mtbi, interval, goodput))
+    ok = np.ones(gpus.shape, dtype=bool) if in_range is None else np.asarray(in_range, dtype=bool)
+    fig = _figure(WIDTH + 0.6, 3.6)
     left, right = fig.subplots(1, 2)
-    left.loglog(gpus, mtbi, color=COLOURS["total"], label="M, mean time between interruptions")
-    left.loglog(gpus, interval, color=COLOURS["checkpoint"], ls="--", label="T* = sqrt(2CM)")
-    left.set_xlabel("GPUs in the job")
-    left.set_ylabel("minutes")
-    left.legend(fontsize=8, loc="lower left")
-    right.semilogx(gpus, goodput, color=COLOURS["lost"])
-    right.set_xlabel("GPUs in the job")
+    left.loglog(gpus, mtbi, color=COLOURS["total"], marker="o", ms=4, label="M, mean time between\ninterruptions")
+    left.loglog(gpus, interval, color=COLOURS["checkpoint"], ls="--", marker="s", ms=4, label="T* = √(2CM)")
+    left.set_ylabel("minutes (log scale)")
+    left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
+    left.legend(loc="upper right")
+    last = int(np.flatnonzero(ok).max()) if ok.any() else -1
+    right.semilogx(gpus[: last + 1], goodput[: last + 1], color=COLOURS["lost"], marker="o", ms=5,
+                   label="first-order model in range")
+    if not ok.all():
+        start = max(last, 0)
+        right.semilogx(gpus[start:], goodput[start:], color=COLOURS["lost"], ls=":")
+        right.semilogx(gpus[~ok], goodput[~ok], color=COLOURS["lost"], ls=":", marker="o", ms=5, mfc="white",
+                       label="beyond its range")
+        right.legend(loc="lower left")
     right.set_ylabel("first-order goodput at T*")
     _pct_axis(right.yaxis)
     for ax in (left, right):
-        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: f"{x:,.0f}"))
+        ax.set_xlabel("GPUs in the job (log scale)")
+        ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
     return fig

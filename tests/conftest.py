@@ -1,8 +1,10 @@
-"""Shared fixtures: the worked example's inputs and a hypothesis profile for CI."""
+"""Shared fixtures: the worked example's inputs, a clean build of the book, and a hypothesis profile for CI."""
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,24 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def worked() -> Params:
     """The worked example shipped with the package."""
     return load_params()
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Build the book from clean into a temporary folder and return the HTML folder.
+
+    The build is strict (``-W -n --keep-going``: any warning or unresolved reference fails it),
+    starts from an empty output folder and executes every chapter, and ignores a GOODPUT_PARAMS
+    set in the environment, so the tests see the book as built from book/params.yml.
+    """
+    out = tmp_path_factory.mktemp("book")
+    exe = Path(sys.executable).parent / "jupyter-book"
+    env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
+    result = subprocess.run(
+        [str(exe), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
+        capture_output=True, text=True, check=False, env=env,
+    )
+    log = result.stdout + result.stderr
+    assert result.returncode == 0, log[-5000:]
+    assert "build succeeded" in log
+    return out / "_build" / "html"

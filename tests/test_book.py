@@ -7,10 +7,7 @@ errors and execution errors fatal, so a stale cache or a broken cell cannot pass
 from __future__ import annotations
 
 import html
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,20 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 pytestmark = pytest.mark.book
 
 
-@pytest.fixture(scope="session")
-def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the book from clean into a temporary folder and return the HTML folder."""
-    out = tmp_path_factory.mktemp("book")
-    exe = Path(sys.executable).parent / "jupyter-book"
-    env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
-    result = subprocess.run(
-        [str(exe), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
-        capture_output=True, text=True, check=False, env=env,
-    )
-    log = result.stdout + result.stderr
-    assert result.returncode == 0, log[-5000:]
-    assert "build succeeded" in log
-    return out / "_build" / "html"
+# The clean, strict build itself is the session fixture `built_book` in conftest.py, shared with
+# tests/test_browser.py and tests/test_citation.py so that one run builds the book once.
 
 
 def page_text(html_dir: Path, page: str) -> str:
