@@ -50,12 +50,17 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from goodput.errors import InputError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from goodput.logs import Measurement
 
 #: Decimal places accepted for written times, and the NumPy unit of each for ISO-8601.
 _ISO_UNITS: dict[int, Literal["s", "ms", "us"]] = {0: "s", 3: "ms", 6: "us"}
@@ -548,3 +553,87 @@ def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED
     header = "# Truth of sample-steps.csv and sample-events.csv, written by goodput.samplelogs.write_sample_logs.\n"
     (Path(directory) / "truth.yml").write_text(header + text, encoding="utf-8", newline="\n")
     return truth
+
+
+def read_truth(path: str | os.PathLike[str]) -> SampleTruth:
+    """Read a ``truth.yml`` written by :func:`write_sample_logs` back into a :class:`SampleTruth`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file, normally ``book/data/truth.yml``.
+
+    Returns
+    -------
+    SampleTruth
+        The inputs and outcome the file records.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read or is not a truth file.
+    """
+    import yaml
+
+    file = Path(path)
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError("truth file", str(file), f"a readable file ({exc.strerror or exc})") from None
+    except yaml.YAMLError:
+        raise InputError("truth file", str(file), "valid YAML") from None
+    try:
+        spec = SampleSpec(**data["inputs"])
+        outcome = {k: v for k, v in data["outcome"].items() if k != "goodput"}
+        return SampleTruth(spec=spec, **outcome)
+    except (TypeError, KeyError):
+        raise InputError("truth file", str(file), "the inputs and outcome written by write_sample_logs") from None
+
+
+def recovery(measurement: Measurement, truth: SampleTruth) -> pd.DataFrame:
+    """What the estimators of :func:`goodput.logs.measure` recover of a simulated run's known truth.
+
+    Parameters
+    ----------
+    measurement : Measurement
+        :func:`goodput.logs.measure` of the run's logs.
+    truth : SampleTruth
+        The run's inputs and outcome (from :func:`simulate_logs`,
+        :func:`write_logs` or :func:`read_truth`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per quantity, indexed ``C``, ``M``, ``R``, ``T``,
+        ``failures``, ``planned stops``, ``exposure`` and ``goodput``, with
+        columns ``quantity``, ``unit``, ``truth``, ``measured``, ``low`` and
+        ``high`` (the measurement's confidence interval for C, M and R; NaN for
+        the rest, which are counted or summed rather than estimated) and
+        ``agrees``: for C, M and R whether the truth lies inside the interval
+        (ends included), for the others whether the measurement equals the
+        truth to a relative 1e-6.
+    """
+    import pandas as pd
+
+    m, spec = measurement, truth.spec
+    nan = (math.nan, math.nan)
+    rows = [
+        ("C", "checkpoint cost", "min", spec.checkpoint_cost_min, m.checkpoint_cost_min,
+         m.checkpoint_cost_interval_min),
+        ("M", "mean time between interruptions", "min", spec.mtbi_min, m.mtbi_min, m.mtbi_interval_min),
+        ("R", "restart time", "min", spec.restart_min, m.restart_min, m.restart_interval_min),
+        ("T", "work between checkpoints", "min", spec.interval_min, m.interval_measured_min, nan),
+        ("failures", "unexpected interruptions", "count", float(truth.failures), float(m.failures), nan),
+        ("planned stops", "planned stops", "count", float(truth.planned_stops), float(m.planned_stops), nan),
+        ("exposure", "time exposed to interruption", "min", truth.exposure_min, m.exposure_min, nan),
+        ("goodput", "goodput", "fraction", truth.goodput, m.measured_goodput, nan),
+    ]
+    records = []
+    for key, name, unit, true, measured, (low, high) in rows:
+        if math.isnan(low):
+            agrees = math.isclose(true, measured, rel_tol=1e-6)
+        else:
+            agrees = low <= true <= high
+        records.append({"key": key, "quantity": name, "unit": unit, "truth": float(true),
+                        "measured": float(measured), "low": float(low), "high": float(high), "agrees": agrees})
+    return pd.DataFrame.from_records(records, index="key")

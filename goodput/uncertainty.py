@@ -36,6 +36,16 @@ needed. The range says what the inputs allow; it is not a probability.
 :func:`monte_carlo` is the probabilistic alternative: M drawn from the
 Jeffreys posterior of the Poisson rate, C and R uniform over their ranges,
 with a seeded generator; it returns percentiles.
+
+From a parameters file
+----------------------
+:func:`input_ranges` says what range each input of a :class:`~goodput.params.Params`
+has and where it came from: M's Poisson interval when M is a count over a
+window, else a stated ``ranges: {mtbi: ...}``; C and R from ``ranges:``; an
+input with no range is exact. :func:`propagate_params` carries them through
+:func:`propagate`, and :func:`one_at_a_time` moves one input at a time over
+its range, the others held at their point values, to show which input's range
+dominates the range of goodput (a tornado table).
 """
 
 from __future__ import annotations
@@ -43,7 +53,7 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -51,6 +61,9 @@ from scipy import stats
 
 from goodput import model
 from goodput.errors import InputError
+
+if TYPE_CHECKING:
+    from goodput.params import Params
 
 #: A stated range (low, high) in minutes.
 Range = tuple[float, float]
@@ -389,3 +402,217 @@ def monte_carlo(
         return float(low), float(mid), float(high)
 
     return MonteCarlo(draws=draws, seed=seed, optimal_interval=pct(t_star), goodput=pct(good))
+
+
+#: The three inputs a range can be given for, in the order tables show them.
+INPUTS = ("checkpoint_cost", "mtbi", "restart")
+
+#: How each input is named in tables.
+INPUT_NAMES = {"checkpoint_cost": "checkpoint cost, C", "mtbi": "mean time between interruptions, M",
+               "restart": "restart time, R"}
+#: How each input is named in a sentence.
+INPUT_WORDS = {"checkpoint_cost": "the checkpoint cost C", "mtbi": "the mean time between interruptions M",
+               "restart": "the restart time R"}
+
+
+@dataclass(frozen=True)
+class InputRange:
+    """One input's point value and range, in minutes, and where the range came from.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`INPUTS`.
+    point : float
+        The value the plan uses.
+    low, high : float
+        The range; both equal to `point` when the input is taken as exact.
+    how : str
+        Where the range came from, in words (for a table of inputs).
+    """
+
+    name: str
+    point: float
+    low: float
+    high: float
+    how: str
+
+    @property
+    def exact(self) -> bool:
+        """Whether the input has no range (``low == high``)."""
+        return self.low == self.high
+
+    @property
+    def bounds(self) -> Range:
+        """``(low, high)``."""
+        return self.low, self.high
+
+
+def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRange]:
+    """The range of each of C, M and R for a fleet, and where it came from.
+
+    M given as a count over a window gets its exact Poisson interval
+    (:func:`poisson_interval` of the count over the window); M given as a rate
+    or as ``mtbi`` gets ``ranges.mtbi`` when the file states one. C and R get
+    ``ranges.checkpoint_cost`` and ``ranges.restart``. An input with no range is
+    exact (``low == high``), and `how` says so.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs (see :mod:`goodput.params`).
+    confidence : float, optional
+        Confidence level of M's Poisson interval (default 0.95).
+
+    Returns
+    -------
+    dict of str to InputRange
+        Keyed by :data:`INPUTS`, in that order.
+
+    Raises
+    ------
+    InputError
+        If a stated range does not contain its point value, or the confidence
+        is not in (0, 1).
+    """
+    confidence = _check_confidence(confidence)
+    source = params.source
+    out: dict[str, InputRange] = {}
+    points = {"checkpoint_cost": params.checkpoint_cost, "mtbi": params.mtbi, "restart": params.restart}
+    for name in INPUTS:
+        point = float(points[name])
+        count, window = params.interruption_count, params.window
+        if name == "mtbi" and params.mtbi_source == "interruptions" and count and window:
+            low, high = poisson_interval(count, window, confidence)
+            how = (f"the {confidence:.0%} exact Poisson interval of {count} interruptions "
+                   f"in {window / (24 * 60):g} days")
+        elif name in params.ranges:
+            low, high = (float(v) for v in params.ranges[name])
+            if not low <= point <= high:
+                raise InputError(f"ranges.{name}", f"[{low:g} min, {high:g} min]",
+                                 f"a range containing {name} itself, {point:g} min")
+            how = f"the stated range ranges.{name} in {source}"
+        else:
+            low = high = point
+            how = f"none in {source}: taken as exact"
+        out[name] = InputRange(name=name, point=point, low=low, high=high, how=how)
+    return out
+
+
+def propagate_params(params: Params, *, interval: float | None = None, confidence: float = 0.95) -> Propagation:
+    """Carry a fleet's input ranges (:func:`input_ranges`) through to T* and goodput.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs, with the fast checkpoint cost.
+    interval : float, optional
+        A fixed T in minutes (say the recommended T* from the point values);
+        each corner at its own optimum when omitted.
+    confidence : float, optional
+        Confidence level of M's Poisson interval (default 0.95).
+
+    Returns
+    -------
+    Propagation
+        See :func:`propagate`.
+    """
+    ranges = input_ranges(params, confidence)
+    return propagate(
+        params.checkpoint_cost,
+        params.mtbi,
+        params.restart,
+        checkpoint_cost_range=ranges["checkpoint_cost"].bounds,
+        mtbi_range=ranges["mtbi"].bounds,
+        restart_range=ranges["restart"].bounds,
+        interval=interval,
+    )
+
+
+@dataclass(frozen=True)
+class Swing:
+    """T* and goodput when one input moves over its range and the other two stay at their point values.
+
+    Parameters
+    ----------
+    name : str
+        The input moved, one of :data:`INPUTS`.
+    low, high : float
+        Its range, in minutes.
+    goodput_at_low, goodput_at_high : float
+        First-order goodput with the input at each end.
+    optimal_interval_at_low, optimal_interval_at_high : float
+        T* = sqrt(2CM) with the input at each end, in minutes.
+    """
+
+    name: str
+    low: float
+    high: float
+    goodput_at_low: float
+    goodput_at_high: float
+    optimal_interval_at_low: float
+    optimal_interval_at_high: float
+
+    @property
+    def goodput_range(self) -> Range:
+        """Lowest and highest goodput over the input's range."""
+        return min(self.goodput_at_low, self.goodput_at_high), max(self.goodput_at_low, self.goodput_at_high)
+
+    @property
+    def goodput_swing(self) -> float:
+        """Width of :attr:`goodput_range`, a fraction of 1."""
+        low, high = self.goodput_range
+        return high - low
+
+    @property
+    def optimal_interval_range(self) -> Range:
+        """Lowest and highest T* over the input's range, in minutes."""
+        a, b = self.optimal_interval_at_low, self.optimal_interval_at_high
+        return min(a, b), max(a, b)
+
+
+def one_at_a_time(propagation: Propagation) -> list[Swing]:
+    """Move each input over its range alone: which input's range dominates the goodput range.
+
+    Each of C, M and R in turn goes to the two ends of its range while the
+    other two stay at their point values; goodput is taken at the propagation's
+    fixed interval, or at each case's own optimum when it has none. Since
+    goodput is monotone in each input (see the module docstring), the two ends
+    give the input's whole one-at-a-time range.
+
+    Parameters
+    ----------
+    propagation : Propagation
+        The point values, ranges and interval, from :func:`propagate` or
+        :func:`propagate_params`.
+
+    Returns
+    -------
+    list of Swing
+        One per input, largest goodput swing first (ties in :data:`INPUTS` order).
+
+    Examples
+    --------
+    At its own optimum, goodput is ``1 - sqrt(2C/M) - R/M``, linear in R, so
+    R's swing is ``(R_high - R_low) / M``:
+
+    >>> p = propagate(1.0, 200.0, 5.0, restart_range=(3.0, 8.0))
+    >>> [(s.name, round(s.goodput_swing, 6)) for s in one_at_a_time(p)]
+    [('restart', 0.025), ('checkpoint_cost', 0.0), ('mtbi', 0.0)]
+    """
+    p = propagation
+    point = {"checkpoint_cost": p.checkpoint_cost, "mtbi": p.mtbi, "restart": p.restart}
+    bounds = {"checkpoint_cost": p.checkpoint_cost_range, "mtbi": p.mtbi_range, "restart": p.restart_range}
+    swings = []
+    for name in INPUTS:
+        ends = []
+        for value in bounds[name]:
+            x = dict(point, **{name: value})
+            ends.append((
+                float(model.goodput(x["checkpoint_cost"], x["mtbi"], x["restart"], p.interval)),
+                float(model.optimal_interval(x["checkpoint_cost"], x["mtbi"])),
+            ))
+        (g_low, t_low), (g_high, t_high) = ends
+        swings.append(Swing(name, *bounds[name], g_low, g_high, t_low, t_high))
+    order = {name: i for i, name in enumerate(INPUTS)}
+    return sorted(swings, key=lambda s: (-s.goodput_swing, order[s.name]))

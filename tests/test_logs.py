@@ -389,3 +389,75 @@ def test_book_sample_logs_recover_their_truth() -> None:
     assert m.failures == truth["outcome"]["failures"]
     assert_allclose(m.measured_goodput, truth["outcome"]["goodput"], rtol=1e-6)
     assert m.unmodelled_loss > 0.005  # the daily maintenance and the pauses
+
+
+# ---------------------------------------------------------------- comparisons for the chapter on logs
+
+
+def test_loss_comparison_rows_add_up_to_the_gap(noise_free: tuple[SampleTruth, Measurement]) -> None:
+    """Predicted - measured goodput = sum over the three losses of (measured - predicted) + unmodelled, exactly."""
+    from goodput.logs import LOSS_ROWS, loss_comparison
+
+    _, m = noise_free
+    table = loss_comparison(m)
+    assert tuple(table.index) == LOSS_ROWS
+    assert_allclose(table["adds to the gap"].iloc[:4].sum(), m.gap, atol=1e-12)
+    assert_allclose(table.loc["goodput", "adds to the gap"], m.predicted_goodput - m.measured_goodput)
+    assert table.loc["unmodelled", "predicted"] == 0.0
+    assert_allclose(table["measured"].sum() - table.loc["goodput", "measured"] + m.measured_goodput, 1.0)
+
+
+def test_surviving_checkpoint_loss_is_what_the_log_shows(noise_free: tuple[SampleTruth, Measurement]) -> None:
+    """(C/T) x goodput: 1/20 x 0.8 = 0.04 exactly; on noise-free logs it is the measured checkpoint loss within 2%."""
+    from goodput.logs import surviving_checkpoint_loss
+
+    assert surviving_checkpoint_loss(1.0, 20.0, 0.8) == pytest.approx(0.04, rel=1e-15)
+    _, m = noise_free
+    expected = surviving_checkpoint_loss(m.checkpoint_cost_min, m.interval_min, m.measured_goodput)
+    assert_allclose(m.checkpoint_loss_measured, expected, rtol=0.02)
+    assert m.checkpoint_loss_measured < m.checkpoint_loss_predicted
+
+
+def test_read_truth_round_trips(tmp_path: Path) -> None:
+    """read_truth of the truth.yml that write_sample_logs writes gives back the SampleTruth it returned."""
+    from goodput.samplelogs import read_truth
+
+    truth = write_sample_logs(tmp_path)
+    assert read_truth(tmp_path / "truth.yml") == truth
+    assert read_truth(BOOK_DATA / "truth.yml") == truth
+
+
+def test_read_truth_refuses_other_files(tmp_path: Path) -> None:
+    """A YAML file that is not a truth file, or no file, is an InputError naming it."""
+    from goodput.samplelogs import read_truth
+
+    (tmp_path / "other.yml").write_text("gpus: 16384\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"other\.yml"):
+        read_truth(tmp_path / "other.yml")
+    with pytest.raises(InputError, match=r"missing\.yml"):
+        read_truth(tmp_path / "missing.yml")
+
+
+def test_recovery_of_the_book_sample() -> None:
+    """On the book's sample, C, M and R truths lie in their intervals; counts, exposure and goodput match exactly."""
+    from goodput.samplelogs import read_truth, recovery
+
+    truth = read_truth(BOOK_DATA / "truth.yml")
+    m = measure(BOOK_DATA / "sample-steps.csv", BOOK_DATA / "sample-events.csv")
+    table = recovery(m, truth)
+    assert list(table.index) == ["C", "M", "R", "T", "failures", "planned stops", "exposure", "goodput"]
+    assert table["agrees"].all()
+    assert table.loc["M", "truth"] == 186.0 and table.loc["M", "low"] == m.mtbi_interval_min[0]
+    assert table.loc["failures", "measured"] == truth.failures == 221
+
+
+def test_recovery_says_when_a_truth_is_outside() -> None:
+    """A truth outside its interval, or a count that differs, gives agrees = False for that row only."""
+    from goodput.samplelogs import read_truth, recovery
+
+    truth = read_truth(BOOK_DATA / "truth.yml")
+    m = measure(BOOK_DATA / "sample-steps.csv", BOOK_DATA / "sample-events.csv")
+    wrong = truth.__class__(**{**truth.__dict__, "spec": truth.spec.replace(mtbi_min=300.0), "failures": 220})
+    table = recovery(m, wrong)
+    assert not table.loc["M", "agrees"] and not table.loc["failures", "agrees"]
+    assert table.drop(["M", "failures"])["agrees"].all()

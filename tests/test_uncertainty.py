@@ -180,3 +180,86 @@ def test_monte_carlo_is_seeded_and_centred() -> None:
     corners = [model.goodput(c, m, r) for c, m, r in itertools.product((0.75, 1.25), poisson_interval(419, LLAMA_WINDOW),
                                                                           (4.0, 6.0))]
     assert min(corners) <= a.goodput[0] and a.goodput[2] <= max(corners)
+
+
+# ---------------------------------------------------------------- from a parameters file, one at a time
+
+
+def test_input_ranges_from_a_count_use_the_poisson_interval(worked) -> None:
+    """M given as 419 in 54 days gets poisson_interval(419, 54 days); C and R get the file's stated ranges."""
+    from goodput.uncertainty import input_ranges
+
+    r = input_ranges(worked)
+    assert list(r) == ["checkpoint_cost", "mtbi", "restart"]
+    assert r["mtbi"].bounds == poisson_interval(419, LLAMA_WINDOW)
+    assert "Poisson" in r["mtbi"].how and "419" in r["mtbi"].how
+    assert r["checkpoint_cost"].bounds == worked.ranges["checkpoint_cost"] == (0.75, 2.0)
+    assert r["restart"].bounds == worked.ranges["restart"] == (3.0, 8.0)
+
+
+def test_input_ranges_from_a_rate_use_a_stated_range_or_are_exact(worked) -> None:
+    """M from a rate: ranges.mtbi when stated; with no range at all every input is exact (low == high == point)."""
+    from goodput.uncertainty import input_ranges
+
+    rate = worked.replace(mtbi_source="rate_per_gpu_hour", interruption_count=None, window=None)
+    stated = input_ranges(rate.replace(ranges={"mtbi": (150.0, 250.0)}))
+    assert stated["mtbi"].bounds == (150.0, 250.0) and "ranges.mtbi" in stated["mtbi"].how
+    bare = input_ranges(rate.replace(ranges={}))
+    for item in bare.values():
+        assert item.exact and item.low == item.point == item.high and "exact" in item.how
+
+
+def test_input_ranges_refuse_a_range_without_its_point(worked) -> None:
+    """A stated range that does not contain the point value is an error naming ranges.<key>."""
+    from goodput.uncertainty import input_ranges
+
+    with pytest.raises(InputError, match=r"ranges\.restart"):
+        input_ranges(worked.replace(ranges={"restart": (6.0, 8.0)}))
+
+
+def test_propagate_params_is_propagate_of_the_input_ranges(worked) -> None:
+    """propagate_params(p) = propagate(C, M, R, ranges from input_ranges(p)); T* range = sqrt(2 C M) at the ends."""
+    from goodput.uncertainty import input_ranges, propagate_params
+
+    r = input_ranges(worked)
+    p = propagate_params(worked)
+    assert p == propagate(worked.checkpoint_cost, worked.mtbi, worked.restart,
+                          checkpoint_cost_range=r["checkpoint_cost"].bounds, mtbi_range=r["mtbi"].bounds,
+                          restart_range=r["restart"].bounds)
+    (cl, ch), (ml, mh) = r["checkpoint_cost"].bounds, r["mtbi"].bounds
+    assert_allclose(p.optimal_interval_range, [math.sqrt(2 * cl * ml), math.sqrt(2 * ch * mh)], rtol=1e-12)
+
+
+def test_one_at_a_time_has_the_analytic_swings() -> None:
+    """At a fixed T, g = 1 - C/T - (T/2 + R)/M, so the swings are dC/T, dR/M and (T/2 + R)(1/M_low - 1/M_high).
+
+    At the optimum g = 1 - sqrt(2C/M) - R/M: R's swing is dR/M and C's is
+    sqrt(2 C_high / M) - sqrt(2 C_low / M); T* moves with C and M, not with R.
+    """
+    from goodput.uncertainty import one_at_a_time
+
+    c, m, r, t = 1.0, 186.0, 5.0, 19.0
+    box = {"checkpoint_cost_range": (0.75, 2.0), "mtbi_range": (170.0, 205.0), "restart_range": (3.0, 8.0)}
+    fixed = {s.name: s for s in one_at_a_time(propagate(c, m, r, interval=t, **box))}
+    assert_allclose(fixed["checkpoint_cost"].goodput_swing, 1.25 / t, rtol=1e-12)
+    assert_allclose(fixed["restart"].goodput_swing, 5.0 / m, rtol=1e-12)
+    assert_allclose(fixed["mtbi"].goodput_swing, (t / 2 + r) * (1 / 170.0 - 1 / 205.0), rtol=1e-12)
+    best = {s.name: s for s in one_at_a_time(propagate(c, m, r, **box))}
+    assert_allclose(best["restart"].goodput_swing, 5.0 / m, rtol=1e-12)
+    assert_allclose(best["checkpoint_cost"].goodput_swing, math.sqrt(4.0 / m) - math.sqrt(1.5 / m), rtol=1e-12)
+    assert best["restart"].optimal_interval_range == (math.sqrt(2 * c * m),) * 2
+    assert_allclose(best["mtbi"].optimal_interval_range, [math.sqrt(2 * 170.0), math.sqrt(2 * 205.0)], rtol=1e-12)
+
+
+def test_one_at_a_time_is_sorted_and_inside_the_box() -> None:
+    """Largest swing first; each one-at-a-time range lies inside the box range of propagate."""
+    from goodput.uncertainty import one_at_a_time
+
+    p = propagate(1.0, 186.0, 5.0, checkpoint_cost_range=(0.75, 2.0), mtbi_range=(168.6, 204.7),
+                  restart_range=(3.0, 8.0))
+    swings = one_at_a_time(p)
+    assert [s.goodput_swing for s in swings] == sorted((s.goodput_swing for s in swings), reverse=True)
+    assert swings[0].name == "checkpoint_cost"
+    for s in swings:
+        assert p.goodput_range[0] - 1e-15 <= s.goodput_range[0] <= p.goodput <= s.goodput_range[1]
+        assert s.goodput_range[1] <= p.goodput_range[1] + 1e-15

@@ -1,0 +1,115 @@
+"""Figures for the chapters on measuring from logs and on uncertainty.
+
+Same conventions as :mod:`goodput.figures` (and built with its helpers):
+functions of explicit inputs that return a matplotlib Figure built without
+pyplot state, no title (the book's caption is the title), every axis labelled
+with its unit, and hatches and fills as well as colours so they read when
+printed in grey.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+
+from goodput.figures import COLOURS, HATCHES, _figure, _pct_axis
+
+#: Colour and hatch of each loss named by :func:`goodput.logs.loss_comparison`.
+_LOSS_STYLE = {
+    "checkpoint overhead": (COLOURS["checkpoint"], HATCHES["checkpoint"]),
+    "lost work": (COLOURS["lost"], HATCHES["lost"]),
+    "restart": (COLOURS["restart"], HATCHES["restart"]),
+    "unmodelled": (COLOURS["accent"], "xx"),
+}
+
+
+def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
+    """Paired horizontal bars: each loss as measured from logs (filled) and as the model predicts it (outlined).
+
+    Parameters
+    ----------
+    losses : mapping of str to (float, float)
+        Loss name to (measured, predicted), fractions of wall time, in the
+        order to draw them. A name outside the four of
+        :func:`goodput.logs.loss_comparison` is drawn grey.
+
+    Returns
+    -------
+    Figure
+        Share of wall time on the x axis (percent), one pair of bars per loss,
+        each bar labelled with its value.
+    """
+    names = list(losses)
+    fig = _figure(7.0, 1.2 + 0.75 * len(names))
+    ax = fig.add_subplot()
+    height = 0.38
+    top = max(max(pair) for pair in losses.values())
+    for row, name in enumerate(names):
+        measured, predicted = losses[name]
+        colour, hatch = _LOSS_STYLE.get(name, (COLOURS["goodput"], ""))
+        ax.barh(row - height / 2, measured, height=height, color=colour, hatch=hatch, edgecolor="white")
+        ax.barh(row + height / 2, predicted, height=height, facecolor="white", edgecolor=colour, hatch=hatch,
+                linewidth=1.2)
+        for y, value, what in ((row - height / 2, measured, "measured"), (row + height / 2, predicted, "predicted")):
+            text = f"{what} {value:.1%}" if value > 0 or what == "measured" else "predicted: not in the model"
+            ax.text(value + top * 0.01, y, text, va="center", fontsize=8)
+    ax.set_yticks(np.arange(len(names)), names)
+    ax.invert_yaxis()
+    ax.set_xlim(0, top * 1.45)
+    ax.set_xlabel("share of wall time")
+    _pct_axis(ax.xaxis, decimals=0)
+    ax.grid(axis="y", visible=False)
+    handles = [
+        Patch(facecolor=COLOURS["goodput"], edgecolor="white", label="measured from the logs (filled)"),
+        Patch(facecolor="white", edgecolor=COLOURS["total"], label="first-order model (outlined)"),
+    ]
+    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    return fig
+
+
+def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]], goodput: float,
+                   box: tuple[float, float] | None = None) -> Figure:
+    """Tornado chart: the range of goodput when each input alone moves over its range.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        One label per input, widest range first (the order of
+        :func:`goodput.uncertainty.one_at_a_time`).
+    ranges : sequence of (float, float)
+        ``(low, high)`` goodput for each input, fractions of 1.
+    goodput : float
+        Goodput at the point values, drawn as a vertical line.
+    box : (float, float), optional
+        The range with all inputs free (:func:`goodput.uncertainty.propagate`),
+        drawn as a last, hatched bar.
+
+    Returns
+    -------
+    Figure
+        Goodput (percent) on the x axis, one bar per input, each labelled with
+        its width in percentage points.
+    """
+    rows = [(label, pair, COLOURS["checkpoint"], "") for label, pair in zip(labels, ranges, strict=True)]
+    if box is not None:
+        rows.append(("all three together", box, COLOURS["goodput"], "//"))
+    fig = _figure(7.0, 1.2 + 0.6 * len(rows))
+    ax = fig.add_subplot()
+    for row, (_, (low, high), colour, hatch) in enumerate(rows):
+        ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
+        ax.text(high, row, f"  {100 * (high - low):.1f} points", va="center", fontsize=8)
+    ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
+    ax.set_yticks(np.arange(len(rows)), [r[0] for r in rows], fontsize=9)
+    ax.invert_yaxis()
+    low_all = min(r[1][0] for r in rows)
+    high_all = max(r[1][1] for r in rows)
+    pad = (high_all - low_all) * 0.25 or 0.01
+    ax.set_xlim(low_all - pad / 3, high_all + pad)
+    ax.set_xlabel("first-order goodput (share of wall time)")
+    _pct_axis(ax.xaxis, decimals=0)
+    ax.grid(axis="y", visible=False)
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+    return fig
