@@ -32,6 +32,7 @@ arrays as well as on floats. The symbolic functions (:func:`goodput_series`,
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -39,6 +40,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from goodput import model
 from goodput.errors import InputError
 from goodput.model import X
 
@@ -258,40 +260,9 @@ def daly_interval(checkpoint_cost: X, mtbi: X) -> X:
     return _out(np.where(c < 2.0 * m, estimate, m * np.ones_like(estimate)))  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True)
-class ExactLosses:
-    """Where the wall time goes in the exact exponential model, as fractions that sum with goodput to one.
-
-    Parameters
-    ----------
-    interval : float
-        T, minutes of work between checkpoints.
-    checkpoint_overhead : float
-        Completed checkpoints: e^{-R/M} (C/M) / (e^{(T+C)/M} - 1).
-    lost_work : float
-        Work and partial checkpoints discarded by failures:
-        e^{-R/M} (1 - x/(e^x - 1)) with x = (T+C)/M.
-    restart_loss : float
-        Restarts, including restarts cut short by a failure: 1 - e^{-R/M}.
-    """
-
-    interval: float
-    checkpoint_overhead: float
-    lost_work: float
-    restart_loss: float
-
-    @property
-    def total(self) -> float:
-        """Sum of the three losses."""
-        return self.checkpoint_overhead + self.lost_work + self.restart_loss
-
-    @property
-    def goodput(self) -> float:
-        """One minus the total loss, equal to :func:`exact_goodput` at this interval."""
-        return 1.0 - self.total
-
-
-def exact_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> ExactLosses:
+def exact_losses(
+    checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None
+) -> model.Losses:
     """Break the exact goodput into checkpoint overhead, lost work and restart.
 
     Per segment (T minutes of work and its C-minute checkpoint) let x = (T+C)/M.
@@ -303,7 +274,10 @@ def exact_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: 
     failure-free minutes, which takes M (e^{R/M} - 1) on average counting
     interrupted restarts. With the kept T and C, the four parts add up to the
     wall time per segment M e^{R/M} (e^x - 1); dividing by it gives the
-    fractions listed in :class:`ExactLosses`.
+    fractions: checkpoint overhead e^{-R/M} (C/M) / (e^x - 1); lost work (work
+    and partial checkpoints discarded by failures) e^{-R/M} (1 - x/(e^x - 1));
+    restart (including restarts cut short) 1 - e^{-R/M}; and goodput
+    e^{-R/M} (T/M) / (e^x - 1). They sum to one.
 
     Parameters
     ----------
@@ -318,8 +292,9 @@ def exact_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: 
 
     Returns
     -------
-    ExactLosses
-        The interval used and the three losses, as plain Python floats.
+    goodput.model.Losses
+        The interval used and the three losses, as plain Python floats (the same
+        type as the first-order breakdown, so the two can be set side by side).
 
     Raises
     ------
@@ -340,12 +315,326 @@ def exact_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: 
     survive_restart = np.exp(-r / m)
     with np.errstate(over="ignore"):
         per_failure_free = survive_restart / (m * np.expm1(x))
-    return ExactLosses(
+    return model.Losses(
         interval=t,
         checkpoint_overhead=float(c * per_failure_free),
         lost_work=float(survive_restart * _one_minus_x_over_expm1(np.asarray(x))),
         restart_loss=float(-np.expm1(-r / m)),
     )
+
+
+# --------------------------------------------------------------------------- comparisons with first order
+
+
+def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
+    """The second-order term of the exact goodput's expansion, the first correction to 1 - C/T - T/(2M) - R/M.
+
+    With C/T, T/M and R/M all of order eps (see :func:`goodput_series`), the
+    exact goodput is the first-order goodput plus
+
+        C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2) + O(eps^3).
+
+    Parameters
+    ----------
+    checkpoint_cost : float or ndarray
+        C, minutes per checkpoint.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+    restart : float or ndarray
+        R, minutes per restart.
+    interval : float or ndarray
+        T, minutes of work between checkpoints.
+
+    Returns
+    -------
+    float or ndarray
+        The term, as a fraction of wall time (positive: the first order underestimates goodput).
+
+    Raises
+    ------
+    InputError
+        If an input is zero, negative, NaN or infinite.
+
+    Examples
+    --------
+    >>> round(100 * second_order_term(1.0, 185.6, 5.0, 19.3), 2)
+    0.67
+    """
+    c = _positive(checkpoint_cost, "checkpoint_cost")
+    m = _positive(mtbi, "mtbi")
+    r = _positive(restart, "restart")
+    t = _positive(interval, "interval")
+    return _out(model.second_order_term(c, m, r, t))  # type: ignore[no-any-return]
+
+
+def goodput_with_lost_checkpoints(
+    checkpoint_cost: float, mtbi: float, restart: float, interval: float, probability: float
+) -> float:
+    """Exact goodput when some failures also destroy the latest checkpoint, e^{-R/M} (T/M) (1/(e^x - 1) - q).
+
+    Each failure, with probability q, also takes the most recent completed
+    checkpoint with it (the checkpoint storage shares its failure domain), so
+    the job falls back one interval further and the last kept segment must be
+    done again. Per completed segment there are on average e^x - 1 failures
+    (x = (T+C)/M), so the net kept segments per completed one are
+    1 - q (e^x - 1), and the goodput is :func:`exact_goodput` times that.
+    To first order it is the first-order goodput less q (T + C)/M.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions (exponential failures).
+    restart : float
+        R, minutes per restart.
+    interval : float
+        T, minutes of work between checkpoints.
+    probability : float
+        q in [0, 1]: the share of failures that also destroy the latest checkpoint.
+
+    Returns
+    -------
+    float
+        Fraction of wall time spent on work that is kept; 0 when the job falls
+        back as fast as it advances (q (e^x - 1) >= 1).
+
+    Raises
+    ------
+    InputError
+        If a duration is not a finite positive number or q is outside [0, 1].
+
+    Examples
+    --------
+    >>> round(goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.0), 3)
+    0.876
+    >>> round(goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.5), 3)
+    0.827
+    """
+    q = _probability(probability)
+    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
+    m = float(_positive(mtbi, "mtbi"))
+    r = float(_positive(restart, "restart"))
+    t = float(_positive(interval, "interval"))
+    with np.errstate(over="ignore"):
+        failures_per_segment = float(np.expm1((t + c) / m))
+    kept = 1.0 - q * failures_per_segment
+    if not kept > 0.0:
+        return 0.0
+    return float(exact_goodput(c, m, r, t)) * kept
+
+
+def _probability(value: Any) -> float:
+    """Return `value` as a float, raising InputError unless it is a probability in [0, 1]."""
+    what = "a probability from 0 to 1"
+    if isinstance(value, bool):
+        raise InputError("probability", value, what)
+    try:
+        q = float(value)
+    except (TypeError, ValueError):
+        raise InputError("probability", value, what) from None
+    if not 0.0 <= q <= 1.0:  # also refuses NaN
+        raise InputError("probability", value, what)
+    return q
+
+
+def numerical_optimal_interval(
+    checkpoint_cost: float, mtbi: float, restart: float, lost_checkpoint_probability: float = 0.0
+) -> float:
+    """The interval that maximizes exact goodput, found by a numerical minimizer rather than Lambert W.
+
+    Maximizes :func:`goodput_with_lost_checkpoints` (which is :func:`exact_goodput`
+    when `lost_checkpoint_probability` is 0) over T in (0, M] with SciPy's
+    bounded Brent method, to about 1e-9 relative. With q = 0 it checks
+    :func:`exact_optimal_interval`; with q > 0 it gives the interval re-tuned for
+    failures that destroy the latest checkpoint, about sqrt(2CM/(1 + 2q)) to first order.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions.
+    restart : float
+        R, minutes per restart. It scales goodput by e^{-R/M} for every T, so it
+        does not move the optimum; it is an argument so that this can be checked.
+    lost_checkpoint_probability : float, optional
+        q, the share of failures that also destroy the latest checkpoint (default 0).
+
+    Returns
+    -------
+    float
+        T*, minutes of work between checkpoints.
+
+    Raises
+    ------
+    InputError
+        If a duration is not a finite positive number or q is outside [0, 1].
+
+    Examples
+    --------
+    >>> round(numerical_optimal_interval(1.0, 185.6, 5.0), 2)
+    18.61
+    """
+    from scipy.optimize import minimize_scalar  # kept off the import path
+
+    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
+    m = float(_positive(mtbi, "mtbi"))
+    r = float(_positive(restart, "restart"))
+    q = _probability(lost_checkpoint_probability)
+    scale = min(math.sqrt(2.0 * c * m), m)  # Young's interval, capped at M: the optimum is below M
+
+    def negative_goodput(u: float) -> float:
+        return -goodput_with_lost_checkpoints(c, m, r, u * scale, q) / math.exp(-r / m)
+
+    upper = m / scale
+    found = minimize_scalar(negative_goodput, bounds=(1e-6, upper), method="bounded",
+                            options={"xatol": 1e-10, "maxiter": 500})
+    if not found.success:  # pragma: no cover - Brent's bounded method converges on a unimodal function
+        raise RuntimeError(f"the minimizer did not converge: {found.message}")
+    return float(found.x) * scale
+
+
+def first_order_error(checkpoint_cost: X, mtbi: X, restart: X) -> X:
+    """How far the first-order goodput at sqrt(2CM) falls short of the exact goodput at the exact optimum.
+
+    This is the error a plan makes by quoting 1 - sqrt(2C/M) - R/M
+    (:func:`goodput.model.goodput`) for a job that checkpoints at the best
+    interval: :func:`exact_goodput` at :func:`exact_optimal_interval` minus
+    it. For small C/M and R/M it is about the second-order term
+    (:func:`second_order_term`) at T*, 2C/(3M) + R sqrt(2C/M)/M + R^2/(2M^2) + ...
+
+    Parameters
+    ----------
+    checkpoint_cost : float or ndarray
+        C, minutes per checkpoint.
+    mtbi : float or ndarray
+        M, mean minutes between interruptions.
+    restart : float or ndarray
+        R, minutes per restart.
+
+    Returns
+    -------
+    float or ndarray
+        Exact minus first-order goodput, as a fraction of 1 (0.007 for 0.7 points); positive,
+        and growing without bound as M shrinks, since the first order then goes below zero.
+
+    Raises
+    ------
+    InputError
+        If an input is zero, negative, NaN or infinite.
+
+    Examples
+    --------
+    >>> round(100 * first_order_error(1.0, 185.6, 5.0), 1)
+    0.7
+    """
+    c = _positive(checkpoint_cost, "checkpoint_cost")
+    m = _positive(mtbi, "mtbi")
+    r = _positive(restart, "restart")
+    first = 1.0 - np.sqrt(2.0 * c / m) - r / m  # goodput.model.goodput at T*, on arrays of any shape
+    return _out(np.asarray(exact_goodput(c, m, r), dtype=np.float64) - first)  # type: ignore[no-any-return]
+
+
+def _gpus_for_mtbi(mtbi: float, rate_per_gpu_hour: float) -> float:
+    """Fleet size whose M is `mtbi` at `rate_per_gpu_hour` (the inverse of goodput.params.mtbi_from_rate)."""
+    return 60.0 / (rate_per_gpu_hour * mtbi)
+
+
+def first_order_error_threshold(
+    checkpoint_cost: float, restart: float, rate_per_gpu_hour: float, tolerance: float = 0.01
+) -> float:
+    """The fleet size beyond which the first-order goodput is off by more than `tolerance`.
+
+    At a constant per-GPU interruption rate, M = 60/(rate x GPUs) minutes.
+    :func:`first_order_error` grows as M shrinks; this finds the M where it equals
+    `tolerance` (Brent's method on log M) and returns the fleet size with that M.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    restart : float
+        R, minutes per restart.
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour.
+    tolerance : float, optional
+        The error in goodput, as a fraction of 1 (default 0.01: one point).
+
+    Returns
+    -------
+    float
+        GPUs (not rounded). For R -> 0 and a small tolerance e, M is about 2C/(3e).
+
+    Raises
+    ------
+    InputError
+        If an input is zero, negative, NaN or infinite, or the tolerance is not below 1.
+
+    Examples
+    --------
+    >>> round(first_order_error_threshold(1.0, 5.0, 2e-5) / 1000)
+    23
+    """
+    from scipy.optimize import brentq  # kept off the import path
+
+    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
+    r = float(_positive(restart, "restart"))
+    rate = float(_positive(rate_per_gpu_hour, "rate_per_gpu_hour"))
+    tol = float(_positive(tolerance, "tolerance"))
+    if tol >= 1.0:
+        raise InputError("tolerance", tolerance, "a fraction of 1 above 0 and below 1")
+
+    def excess(log_m: float) -> float:
+        return float(first_order_error(c, math.exp(log_m), r)) - tol
+
+    scale = c + r
+    low, high = math.log(scale) - 5.0, math.log(scale) + 5.0
+    while excess(low) <= 0.0:
+        low -= 5.0
+    while excess(high) >= 0.0:
+        high += 5.0
+    log_m = brentq(excess, low, high, xtol=1e-12, rtol=1e-12)
+    return _gpus_for_mtbi(math.exp(log_m), rate)
+
+
+def first_order_zero_fleet(checkpoint_cost: float, restart: float, rate_per_gpu_hour: float) -> float:
+    """The fleet size at which the first-order goodput at T* = sqrt(2CM) reaches zero.
+
+    1 - sqrt(2C/M) - R/M = 0 is a quadratic in s = 1/sqrt(M), R s^2 + sqrt(2C) s - 1 = 0,
+    whose positive root gives M = 1/s^2; at a constant per-GPU rate that is
+    60/(rate x M) GPUs. Beyond it the first-order formula says the job keeps no
+    work at all, while the exact model still gives it a positive goodput.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    restart : float
+        R, minutes per restart.
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour.
+
+    Returns
+    -------
+    float
+        GPUs (not rounded).
+
+    Raises
+    ------
+    InputError
+        If an input is zero, negative, NaN or infinite.
+
+    Examples
+    --------
+    >>> round(first_order_zero_fleet(5.0, 5.0, 2e-5))
+    160770
+    """
+    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
+    r = float(_positive(restart, "restart"))
+    rate = float(_positive(rate_per_gpu_hour, "rate_per_gpu_hour"))
+    root = 2.0 / (math.sqrt(2.0 * c) + math.sqrt(2.0 * c + 4.0 * r))  # (-b + sqrt(b^2 + 4R)) / (2R), rationalized
+    return _gpus_for_mtbi(1.0 / root**2, rate)
 
 
 # --------------------------------------------------------------------------- symbolic part

@@ -812,6 +812,61 @@ def simulate(
     >>> abs(r.goodput - 0.876) < 4 * r.stderr + 0.001
     True
     """
+    runs = _simulate_runs(
+        checkpoint_cost, mtbi, restart, interval, horizon, failures=failures, shape=shape, hazard=hazard,
+        burst_probability=burst_probability, burst_window=burst_window, reference_period=reference_period,
+        replicas=replicas, seed=seed, chunk_size=chunk_size, progress=progress,
+    )
+    fractions, n_runs = runs.fractions, runs.fractions.shape[1]
+    means = fractions.mean(axis=1)
+    errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
+    return SimulationResult(
+        goodput=float(means[0]),
+        stderr=float(errors[0]),
+        checkpoint_overhead=float(means[1]),
+        lost_work=float(means[2]),
+        restart_loss=float(means[3]),
+        checkpoint_overhead_stderr=float(errors[1]),
+        lost_work_stderr=float(errors[2]),
+        restart_loss_stderr=float(errors[3]),
+        failures=runs.failures,
+        checkpoints=runs.checkpoints,
+        horizon=runs.horizon,
+        replicas=n_runs,
+        run_length=runs.horizon / n_runs,
+        seed=int(seed),
+    )
+
+
+@dataclass(frozen=True)
+class _Runs:
+    """Per-run fractions (goodput, checkpoint, lost work, restart by run) and totals of one simulation."""
+
+    fractions: npt.NDArray[np.float64]  # shape (4, replicas)
+    failures: int
+    checkpoints: int
+    horizon: float
+
+
+def _simulate_runs(
+    checkpoint_cost: float,
+    mtbi: float,
+    restart: float,
+    interval: float | Schedule,
+    horizon: float,
+    *,
+    failures: str,
+    shape: float,
+    hazard: str,
+    burst_probability: float,
+    burst_window: float,
+    reference_period: float | None,
+    replicas: int,
+    seed: int,
+    chunk_size: int,
+    progress: Progress,
+) -> _Runs:
+    """Check the inputs of :func:`simulate`, run it, and return what each run did."""
     c = _positive(checkpoint_cost, "checkpoint_cost")
     r_min = _positive(restart, "restart")
     h_min = _positive(horizon, "horizon")
@@ -855,21 +910,230 @@ def simulate(
     restarting = totals.restart * proc.unit - r_min
     lost = run_length - kept - checkpointing - restarting
     fractions = np.stack([kept, checkpointing, lost, restarting]) / run_length
-    means = fractions.mean(axis=1)
-    errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
-    return SimulationResult(
-        goodput=float(means[0]),
-        stderr=float(errors[0]),
-        checkpoint_overhead=float(means[1]),
-        lost_work=float(means[2]),
-        restart_loss=float(means[3]),
-        checkpoint_overhead_stderr=float(errors[1]),
-        lost_work_stderr=float(errors[2]),
-        restart_loss_stderr=float(errors[3]),
-        failures=int(totals.failures.sum()),
-        checkpoints=round(float(totals.count.sum())),
-        horizon=h_min,
-        replicas=n_runs,
-        run_length=run_length,
+    return _Runs(fractions, int(totals.failures.sum()), round(float(totals.count.sum())), h_min)
+
+
+# --------------------------------------------------------------------------- comparisons and schedules
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Outcome of :func:`compare_intervals`: goodput of each interval on the same failures, and the differences.
+
+    Parameters
+    ----------
+    goodput : tuple of float
+        Goodput with each interval or schedule, in the order given.
+    stderr : tuple of float
+        Standard error of each goodput (over the independent runs).
+    difference : tuple of float
+        Each goodput minus the first (so the first is 0).
+    difference_stderr : tuple of float
+        Standard error of each difference, from the paired per-run differences;
+        smaller than that of the difference of two independent simulations,
+        since both alternatives see the same failures.
+    failures : int
+        Failures that happened, over all runs (the same for every interval).
+    horizon : float
+        Total simulated wall time in minutes (all runs).
+    replicas : int
+        Number of independent runs.
+    seed : int
+        The seed of the random generator.
+    """
+
+    goodput: tuple[float, ...]
+    stderr: tuple[float, ...]
+    difference: tuple[float, ...]
+    difference_stderr: tuple[float, ...]
+    failures: int
+    horizon: float
+    replicas: int
+    seed: int
+
+
+def compare_intervals(
+    checkpoint_cost: float,
+    mtbi: float,
+    restart: float,
+    intervals: Sequence[float | Schedule],
+    horizon: float,
+    *,
+    failures: str = "exponential",
+    shape: float = 1.0,
+    hazard: str = "renewal",
+    burst_probability: float = 0.0,
+    burst_window: float = DEFAULT_BURST_WINDOW,
+    reference_period: float | None = None,
+    replicas: int = DEFAULT_REPLICAS,
+    seed: int = 0,
+) -> Comparison:
+    """Simulate several intervals or schedules on the same failures and measure their differences precisely.
+
+    Each interval is simulated by :func:`simulate` with the same seed. The draws
+    of the failure process do not depend on the interval, so every interval sees
+    the same failures (common random numbers): a difference in goodput is
+    measured run by run, and its standard error is that of the paired per-run
+    differences, not the larger one of each goodput.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        C, M and R in minutes, as for :func:`simulate`.
+    intervals : sequence of float or schedule
+        The alternatives: each a fixed interval T in minutes or a schedule of
+        ``(until, interval)`` pairs (see :func:`normalize_schedule`). At least one.
+    horizon : float
+        Total simulated wall time in minutes, split into `replicas` runs.
+    failures, shape, hazard, burst_probability, burst_window, reference_period, replicas, seed
+        As for :func:`simulate`.
+
+    Returns
+    -------
+    Comparison
+        Goodput of each alternative and its difference from the first, with standard errors.
+
+    Raises
+    ------
+    InputError
+        For no alternatives, or any input :func:`simulate` refuses.
+
+    Examples
+    --------
+    >>> c = compare_intervals(1.0, 185.6, 5.0, [18.6, 40.0], 1_000 * 185.6, seed=1)
+    >>> c.difference[1] < 0 and c.difference_stderr[1] < c.stderr[1]
+    True
+    """
+    if isinstance(intervals, (str, bytes)) or not isinstance(intervals, Sequence) or len(intervals) == 0:
+        raise InputError("intervals", intervals, "a list of at least one interval or schedule")
+    per_run = []
+    counts = []
+    for interval in intervals:
+        runs = _simulate_runs(
+            checkpoint_cost, mtbi, restart, interval, horizon, failures=failures, shape=shape, hazard=hazard,
+            burst_probability=burst_probability, burst_window=burst_window, reference_period=reference_period,
+            replicas=replicas, seed=seed, chunk_size=CHUNK_SIZE, progress=None,
+        )
+        per_run.append(runs.fractions[0])
+        counts.append(runs.failures)
+    if len(set(counts)) != 1:  # pragma: no cover - the sampler draws the same failures whatever the interval
+        raise RuntimeError(f"the alternatives saw different failures: {counts}")
+    goodput = np.stack(per_run)
+    paired = goodput - goodput[0]
+    root = math.sqrt(goodput.shape[1])
+    return Comparison(
+        goodput=tuple(float(g) for g in goodput.mean(axis=1)),
+        stderr=tuple(float(s) / root for s in goodput.std(axis=1, ddof=1)),
+        difference=tuple(float(d) for d in paired.mean(axis=1)),
+        difference_stderr=tuple(float(s) / root for s in paired.std(axis=1, ddof=1)),
+        failures=counts[0],
+        horizon=float(horizon),
+        replicas=int(replicas),
         seed=int(seed),
     )
+
+
+def run_age_mtbi(mtbi: float, shape: float, start: float, end: float, reference_period: float) -> float:
+    """The mean time between failures over run ages [start, end) under the run-age hazard.
+
+    With cumulative hazard (t/lam)^k and lam from :func:`run_age_scale`, the
+    expected failures in [start, end) are (end/lam)^k - (start/lam)^k, and this
+    returns (end - start) divided by that count. For k < 1 it is shorter than M
+    early in the run and longer late; over [0, reference_period) it is M.
+
+    Parameters
+    ----------
+    mtbi : float
+        M, minutes: the reference period divided by its expected number of failures.
+    shape : float
+        Weibull shape k.
+    start, end : float
+        Run ages in minutes, 0 <= start < end.
+    reference_period : float
+        P, minutes of run age over which M is the average (one run, in the book).
+
+    Returns
+    -------
+    float
+        Minutes per failure over [start, end). For k = 1/2 and start = 0 it is
+        M sqrt(end/P).
+
+    Raises
+    ------
+    InputError
+        If an input is not a finite positive number (start may be 0) or start >= end.
+
+    Examples
+    --------
+    >>> round(run_age_mtbi(186.0, 0.5, 0.0, 0.25 * 77_760, 77_760), 6)
+    93.0
+    """
+    lam = run_age_scale(mtbi, shape, reference_period)
+    k = float(shape)
+    b = _positive(end, "end")
+    if isinstance(start, bool) or not isinstance(start, (int, float, np.floating, np.integer)) or not (
+        0.0 <= float(start) < b
+    ):
+        raise InputError("start", start, "a number of minutes from 0 to below end")
+    a = float(start)
+    return float((b - a) / ((b / lam) ** k - (a / lam) ** k))
+
+
+def run_age_schedule(
+    checkpoint_cost: float, mtbi: float, shape: float, boundaries: Sequence[float], reference_period: float
+) -> list[tuple[float, float]]:
+    """An interval schedule that follows the run-age hazard: each period's interval is the exact optimum for its M.
+
+    The run is cut at `boundaries` (run ages in minutes) into periods; in each,
+    the interval is :func:`goodput.exact.exact_optimal_interval` for the mean
+    time between failures over that period (:func:`run_age_mtbi`), the last
+    period running from the last boundary to `reference_period`. The result is
+    a schedule for :func:`simulate`. It is a heuristic, not the optimal
+    aperiodic policy; with shape 1 it is the fixed exact optimum.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, the average over the reference period, minutes.
+    shape : float
+        Weibull shape k of the run-age hazard.
+    boundaries : sequence of float
+        Increasing run ages in minutes, each above 0 and below `reference_period`.
+    reference_period : float
+        P, the run length in minutes over which M is the average.
+
+    Returns
+    -------
+    list of (float, float)
+        ``(until, interval)`` pairs; the last until is ``math.inf``.
+
+    Raises
+    ------
+    InputError
+        If an input is not a finite positive number or the boundaries do not
+        increase within (0, reference_period).
+
+    Examples
+    --------
+    >>> [(u, round(t, 1)) for u, t in run_age_schedule(1.0, 186.0, 0.5, [19_440], 77_760)]
+    [(19440, 13.0), (inf, 23.0)]
+    """
+    from goodput.exact import exact_optimal_interval
+
+    period = _positive(reference_period, "reference_period")
+    cuts = list(boundaries)
+    previous = 0.0
+    for position, cut in enumerate(cuts):
+        value = _positive(cut, f"boundaries[{position}]")
+        if value <= previous or value >= period:
+            raise InputError(f"boundaries[{position}]", cut, "run ages that increase within (0, reference_period)")
+        previous = value
+    starts = [0.0, *cuts]
+    ends = [*cuts, period]
+    untils = [*cuts, math.inf]
+    return [
+        (until, float(exact_optimal_interval(checkpoint_cost, run_age_mtbi(mtbi, shape, a, b, period))))
+        for until, a, b in zip(untils, starts, ends, strict=True)
+    ]

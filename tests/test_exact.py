@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy.optimize import minimize_scalar
 
+from goodput import model
 from goodput.errors import InputError
 from goodput.exact import (
     daly_interval,
@@ -22,7 +23,13 @@ from goodput.exact import (
     exact_losses,
     exact_optimal_interval,
     exact_wall_time_per_work,
+    first_order_error,
+    first_order_error_threshold,
+    first_order_zero_fleet,
     goodput_series,
+    goodput_with_lost_checkpoints,
+    numerical_optimal_interval,
+    second_order_term,
     symbolic_optimum,
 )
 
@@ -263,3 +270,95 @@ def test_bad_element_in_an_array_raises() -> None:
     """One bad element in an array is enough to refuse it."""
     with pytest.raises(InputError, match="checkpoint_cost"):
         exact_goodput(np.array([1.0, -1.0]), 185.6, 5.0)
+
+
+# --------------------------------------------------------------------------- comparisons with first order
+
+
+def test_second_order_term_is_the_symbolic_one() -> None:
+    """second_order_term is the SymPy second-order term of goodput_series, evaluated."""
+    import sympy
+
+    series = goodput_series()
+    c, m, r, t = series.symbols
+    for values in [(1.0, 185.6, 5.0, 19.3), (0.2, 50.0, 3.0, 4.0), (5.0, 30.0, 1.0, 12.0)]:
+        symbolic = float(series.second_order.subs(dict(zip((c, m, r, t), values, strict=True))))
+        assert_allclose(second_order_term(*values), symbolic, rtol=1e-13)
+    assert isinstance(second_order_term(1.0, np.array([100.0, 200.0]), 5.0, 20.0), np.ndarray)
+    assert sympy.simplify(series.first_order - (1 - c / t - t / (2 * m) - r / m)) == 0
+
+
+def test_second_order_leaves_a_third_order_remainder() -> None:
+    """exact - first order - second order is O(eps^3): halving eps (T, R by 1/2, C by 1/4) divides it by about 8."""
+    def remainder(eps: float) -> float:
+        c, m, r, t = 1.0 * eps**2, 1.0, 0.5 * eps, 0.8 * eps
+        first = 1.0 - c / t - t / (2 * m) - r / m
+        return float(exact_goodput(c, m, r, t)) - first - float(second_order_term(c, m, r, t))
+
+    ratios = [remainder(eps) / remainder(eps / 2) for eps in (0.04, 0.02, 0.01)]
+    assert_allclose(ratios, 8.0, rtol=0.05)
+
+
+def test_lost_checkpoints_reduce_to_exact_and_to_first_order() -> None:
+    """q = 0 is the exact goodput; for small x the loss from q is q (T + C)/M; at q = 1/(e^x - 1) nothing is kept."""
+    assert goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.0) == pytest.approx(exact_goodput(1.0, 185.6, 5.0, 18.6))
+    cost, mtbi, restart, interval, q = 0.01, 1000.0, 0.1, 4.0, 0.3
+    loss = exact_goodput(cost, mtbi, restart, interval) - goodput_with_lost_checkpoints(cost, mtbi, restart, interval, q)
+    assert loss == pytest.approx(q * (interval + cost) / mtbi, rel=5e-3)  # relative error of order x = 0.004
+    assert goodput_with_lost_checkpoints(5.0, 20.0, 5.0, 15.0, 1.0 / math.expm1(1.0)) == pytest.approx(0.0, abs=1e-12)
+    assert goodput_with_lost_checkpoints(1.0, 10.0, 5.0, 30.0, 1.0) == 0.0
+
+
+def test_numerical_optimum_is_the_lambert_w_optimum_for_any_restart() -> None:
+    """With q = 0 the minimizer finds M (1 + W0(-e^{-(1 + C/M)})) for C/M from 1e-4 to 1, whatever R is."""
+    for ratio in RATIOS[::4]:
+        expected = exact_optimal_interval(ratio * 185.6, 185.6)
+        for restart in (0.01, 5.0, 500.0):
+            assert_allclose(numerical_optimal_interval(ratio * 185.6, 185.6, restart), expected, rtol=1e-6)
+
+
+def test_numerical_optimum_with_lost_checkpoints_tends_to_first_order() -> None:
+    """With lost checkpoints the optimum is about sqrt(2CM/(1 + 2q)) for small C/M, and shorter than with q = 0."""
+    for q in (0.1, 0.5, 1.0):
+        found = numerical_optimal_interval(1e-4, 1.0, 1e-3, q)
+        assert found == pytest.approx(math.sqrt(2e-4 / (1 + 2 * q)), rel=0.02)
+        assert found < exact_optimal_interval(1e-4, 1.0)
+
+
+def test_first_order_error_is_exact_minus_first_order() -> None:
+    """The error is exact goodput at T* minus 1 - sqrt(2C/M) - R/M, about 2C/(3M) when R is negligible."""
+    assert first_order_error(1.0, 185.6, 5.0) == pytest.approx(
+        exact_goodput(1.0, 185.6, 5.0) - float(model.goodput(1.0, 185.6, 5.0)), abs=1e-15
+    )
+    assert first_order_error(1e-4, 1.0, 1e-12) == pytest.approx(2e-4 / 3, rel=0.02)
+    errors = first_order_error(1.0, np.logspace(4, 0, 9), 5.0)
+    assert np.all(np.diff(errors) > 0.0)  # grows as M shrinks
+
+
+def test_first_order_error_threshold() -> None:
+    """At the threshold fleet the error is the tolerance; with R -> 0 and a small tolerance e, M is about 2C/(3e)."""
+    rate = 2e-5
+    gpus = first_order_error_threshold(1.0, 5.0, rate)
+    assert first_order_error(1.0, 60.0 / (rate * gpus), 5.0) == pytest.approx(0.01, rel=1e-9)
+    assert first_order_error(1.0, 60.0 / (rate * gpus * 0.99), 5.0) < 0.01
+    tiny = first_order_error_threshold(1.0, 1e-9, rate, tolerance=1e-5)
+    assert 60.0 / (rate * tiny) == pytest.approx(2.0 / 3e-5, rel=0.01)
+    assert first_order_error_threshold(5.0, 5.0, rate) < gpus < first_order_error_threshold(1 / 6, 5.0, rate)
+    with pytest.raises(InputError, match="tolerance"):
+        first_order_error_threshold(1.0, 5.0, rate, tolerance=1.0)
+
+
+def test_first_order_zero_fleet() -> None:
+    """For C = R = 1 min, 1 - sqrt(2/M) - 1/M = 0 at M = 2 + sqrt(3) min; the goodput there is zero."""
+    rate = 2e-5
+    gpus = first_order_zero_fleet(1.0, 1.0, rate)
+    assert 60.0 / (rate * gpus) == pytest.approx(2.0 + math.sqrt(3.0), rel=1e-12)
+    m = 60.0 / (rate * first_order_zero_fleet(5.0, 5.0, rate))
+    assert float(model.goodput(5.0, m, 5.0)) == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, math.nan, "x", True])
+def test_bad_probability_raises(bad: object) -> None:
+    """A share of failures outside [0, 1] is refused, naming it."""
+    with pytest.raises(InputError, match="probability"):
+        goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, bad)  # type: ignore[arg-type]

@@ -13,11 +13,14 @@ from goodput.errors import InputError
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.simulate import (
     SimulationResult,
+    compare_intervals,
     effective_mtbi,
     estimated_seconds,
     expected_failures,
     normalize_schedule,
+    run_age_mtbi,
     run_age_scale,
+    run_age_schedule,
     segments_in,
     simulate,
     weibull_scale,
@@ -391,3 +394,59 @@ def test_hazard_spellings() -> None:
         for h in ("run age", "run-age", "Run_Age")
     }
     assert len(results) == 1
+
+
+# --------------------------------------------------------------------------- paired comparisons and run-age schedules
+
+
+def test_compare_intervals_sees_the_same_failures() -> None:
+    """Every alternative sees the same failures: an interval against itself differs by exactly zero."""
+    c = compare_intervals(1.0, 185.6, 5.0, [18.6, 18.6, [(1440.0, 10.0), (math.inf, 25.0)]], 500 * 185.6, seed=3)
+    assert c.difference[0] == 0.0 and c.difference[1] == 0.0 and c.difference_stderr[1] == 0.0
+    alone = simulate(1.0, 185.6, 5.0, [(1440.0, 10.0), (math.inf, 25.0)], 500 * 185.6, seed=3)
+    assert c.goodput[2] == pytest.approx(alone.goodput, abs=1e-15) and c.failures == alone.failures
+
+
+def test_compare_intervals_measures_the_exact_difference() -> None:
+    """For exponential failures the paired difference matches exact_goodput(T1) - exact_goodput(T0) within 4 stderr,
+    and its standard error is smaller than that of the difference of two independent estimates."""
+    t0 = exact_optimal_interval(1.0, 185.6)
+    c = compare_intervals(1.0, 185.6, 5.0, [t0, 2.0 * t0, 0.5 * t0], 20_000 * 185.6, seed=5)
+    for i, t in enumerate((2.0 * t0, 0.5 * t0), start=1):
+        expected = exact_goodput(1.0, 185.6, 5.0, t) - exact_goodput(1.0, 185.6, 5.0, t0)
+        assert abs(c.difference[i] - expected) <= 4.0 * c.difference_stderr[i]
+        assert c.difference_stderr[i] < 0.75 * math.hypot(c.stderr[0], c.stderr[i])  # unpaired stderr
+
+
+def test_compare_intervals_refuses_no_alternatives() -> None:
+    """An empty list of intervals is refused, naming it."""
+    with pytest.raises(InputError, match="intervals"):
+        compare_intervals(1.0, 185.6, 5.0, [], 1000.0)
+
+
+def test_run_age_mtbi() -> None:
+    """Over the whole reference period it is M; for k = 1/2 over [0, a] it is M sqrt(a/P); for k = 1 it is M."""
+    period = 54 * 1440.0
+    assert run_age_mtbi(185.6, 0.5, 0.0, period, period) == pytest.approx(185.6, rel=1e-12)
+    for a in (0.01 * period, 0.25 * period, 2.0 * period):
+        assert run_age_mtbi(185.6, 0.5, 0.0, a, period) == pytest.approx(185.6 * math.sqrt(a / period), rel=1e-12)
+    assert run_age_mtbi(185.6, 1.0, 3000.0, 9000.0, period) == pytest.approx(185.6, rel=1e-12)
+    with pytest.raises(InputError, match="start"):
+        run_age_mtbi(185.6, 0.5, 9000.0, 3000.0, period)
+
+
+def test_run_age_schedule() -> None:
+    """Each period gets the exact optimum for its own M; with shape 1 every period gets the fixed optimum."""
+    period = 54 * 1440.0
+    cuts = [1440.0, 7 * 1440.0]
+    schedule = run_age_schedule(1.0, 185.6, 0.5, cuts, period)
+    assert [u for u, _ in schedule] == [*cuts, math.inf]
+    first = exact_optimal_interval(1.0, 185.6 * math.sqrt(1440.0 / period))
+    assert schedule[0][1] == pytest.approx(first, rel=1e-12)
+    assert schedule[0][1] < schedule[1][1] < schedule[2][1]
+    flat = run_age_schedule(1.0, 185.6, 1.0, cuts, period)
+    assert all(t == pytest.approx(exact_optimal_interval(1.0, 185.6), rel=1e-12) for _, t in flat)
+    with pytest.raises(InputError, match="boundaries"):
+        run_age_schedule(1.0, 185.6, 0.5, [7 * 1440.0, 1440.0], period)
+    with pytest.raises(InputError, match="boundaries"):
+        run_age_schedule(1.0, 185.6, 0.5, [period], period)

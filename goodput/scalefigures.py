@@ -1,0 +1,232 @@
+"""Figures for the chapters beyond first order: the exact optimum, fleet size, and failures that are not independent.
+
+Same conventions as :mod:`goodput.figures` (and built with its helpers):
+functions of explicit inputs that return a matplotlib Figure built without
+pyplot state, no title (the book's caption is the title), every axis labelled
+with its unit, and line styles and markers as well as colours so they read
+when printed in grey.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from itertools import pairwise
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter
+
+from goodput import exact, model
+from goodput.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis
+from goodput.simulate import run_age_mtbi
+
+#: Colour, marker and line style of each interval estimate.
+_ESTIMATES = {
+    "young": (COLOURS["lost"], "s", "--", "Young, √(2CM)"),
+    "daly": (COLOURS["checkpoint"], "^", ":", "Daly's estimate"),
+    "exact": (COLOURS["total"], "o", "-", "exact optimum (Lambert W)"),
+}
+
+#: Colours and markers for up to four checkpoint costs.
+_COST_STYLES = (
+    (COLOURS["lost"], "s"),
+    (COLOURS["checkpoint"], "o"),
+    (COLOURS["restart"], "^"),
+    (COLOURS["accent"], "D"),
+)
+
+
+def _gpus_label(x: float, _: Any) -> str:
+    """Tick labels for a fleet-size axis: 1,000, 10k, 100k, 1M."""
+    if x >= 1e6:
+        return f"{x / 1e6:g}M"
+    if x >= 1e4:
+        return f"{x / 1e3:g}k"
+    return f"{x:,.0f}"
+
+
+def optimum_estimates(
+    mtbi: float, restart: float, ratios: npt.ArrayLike, mark: float | None = None
+) -> Figure:
+    """Young's, Daly's and the exact optimum interval across C/M, and the exact goodput each leaves.
+
+    Parameters
+    ----------
+    mtbi : float
+        M in minutes (the checkpoint cost is C = ratio x M).
+    restart : float
+        R in minutes; it scales every goodput by the same e^{-R/M}.
+    ratios : array_like
+        Values of C/M to draw, increasing (for example from 1e-4 to 1).
+    mark : float, optional
+        A C/M to mark on both panels (the book's own inputs).
+
+    Returns
+    -------
+    Figure
+        Left: each interval as a multiple of the exact optimum, against C/M.
+        Right: how many points of exact goodput Young's and Daly's intervals give
+        up against the exact optimum, against C/M.
+    """
+    c_over_m = np.asarray(ratios, dtype=np.float64)
+    cost = c_over_m * mtbi
+    m = np.full_like(cost, mtbi)
+    r = np.full_like(cost, restart)
+    intervals = {
+        "young": np.asarray(model.optimal_interval(cost, m)),
+        "daly": np.asarray(exact.daly_interval(cost, m)),
+        "exact": np.asarray(exact.exact_optimal_interval(cost, m)),
+    }
+    best = np.asarray(exact.exact_goodput(cost, m, r))
+    fig = _figure(WIDTH + 0.6, 3.6)
+    left, right = fig.subplots(1, 2)
+    for key, (colour, marker, style, label) in _ESTIMATES.items():
+        left.semilogx(c_over_m, intervals[key] / intervals["exact"], color=colour, ls=style, marker=marker, ms=4,
+                      markevery=4, label=label)
+        if key != "exact":
+            shortfall = 100.0 * (best - np.asarray(exact.exact_goodput(cost, m, r, intervals[key])))
+            right.semilogx(c_over_m, shortfall, color=colour, ls=style, marker=marker, ms=4, markevery=4)
+    left.set_ylabel("interval / exact optimum T*")
+    left.set_ylim(0.9, max(1.1, float(np.max(intervals["young"] / intervals["exact"])) * 1.05))
+    right.set_ylabel("exact goodput given up (points)")
+    right.set_ylim(bottom=min(0.0, right.get_ylim()[0]))
+    for ax in (left, right):
+        ax.set_xlabel("checkpoint cost C / M (log scale)")
+        if mark is not None:
+            ax.axvline(mark, color="0.4", lw=0.8, ls="-.")
+    if mark is not None:
+        left.annotate("this book's C/M", (mark, 1.0), xycoords=("data", "axes fraction"), xytext=(4, -4),
+                      textcoords="offset points", ha="left", va="top", fontsize=9, color="0.3")
+    _legend_below(left, ncols=3)
+    return fig
+
+
+def goodput_vs_fleet(
+    rate_per_gpu_hour: float,
+    restart: float,
+    costs: Sequence[float],
+    simulated: Mapping[float, tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]],
+    gpus: tuple[float, float] = (1e3, 1e6),
+) -> Figure:
+    """First-order, exact and simulated goodput at the optimum against fleet size, one colour per checkpoint cost.
+
+    Parameters
+    ----------
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour; M = 60 / (rate x GPUs) minutes.
+    restart : float
+        R in minutes.
+    costs : sequence of float
+        Checkpoint costs C in minutes, one colour each (at most four).
+    simulated : mapping of float to (array_like, array_like, array_like)
+        For each cost in `costs`: fleet sizes, simulated goodput at the exact
+        optimum, and its standard error (drawn as error bars).
+    gpus : (float, float), optional
+        The range of fleet sizes drawn (default 1,000 to 1,000,000).
+
+    Returns
+    -------
+    Figure
+        Goodput (share of wall time) against GPUs on a logarithmic axis: the
+        first-order goodput at √(2CM) dashed (it leaves the axes where it goes
+        below zero), the exact goodput at the exact optimum solid, and simulated
+        points with error bars.
+    """
+    n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
+    m = 60.0 / (rate_per_gpu_hour * n)
+    r = np.full_like(m, restart)
+    fig = _figure(WIDTH, 4.0)
+    ax = fig.add_subplot()
+    for i, cost in enumerate(costs):
+        colour, marker = _COST_STYLES[i % len(_COST_STYLES)]
+        c = np.full_like(m, cost)
+        ax.semilogx(n, model.goodput(c, m, r), color=colour, ls="--", lw=1.4)
+        ax.semilogx(n, exact.exact_goodput(c, m, r), color=colour, ls="-")
+        if cost in simulated:
+            at, value, error = (np.asarray(a, dtype=np.float64) for a in simulated[cost])
+            ax.errorbar(at, value, yerr=error, fmt=marker, color=colour, mfc="white", ms=6, capsize=3, zorder=3)
+    ax.axhline(0.0, color="0.3", lw=0.8)
+    ax.set_ylim(-0.1, 1.0)
+    ax.set_xlim(gpus[0] / 1.2, gpus[1] * 1.2)
+    ax.set_xlabel("GPUs in the job (log scale)")
+    ax.set_ylabel("goodput at the optimum (share of wall time)")
+    ax.xaxis.set_major_formatter(FuncFormatter(_gpus_label))
+    _pct_axis(ax.yaxis)
+    handles = [
+        Line2D([], [], color=_COST_STYLES[i % len(_COST_STYLES)][0], marker=_COST_STYLES[i % len(_COST_STYLES)][1],
+               mfc="white", label=f"C = {cost * 60:.0f} s" if cost < 1 else f"C = {cost:g} min")
+        for i, cost in enumerate(costs)
+    ]
+    handles += [
+        Line2D([], [], color="0.2", ls="--", lw=1.4, label="first order at √(2CM)"),
+        Line2D([], [], color="0.2", ls="-", label="exact at the exact optimum"),
+        Line2D([], [], color="0.2", ls="", marker="o", mfc="white", label="simulated (± 1 standard error)"),
+    ]
+    fig.legend(handles=handles, loc="outside lower center", ncols=3)
+    return fig
+
+
+def run_age_profile(
+    mtbi: float,
+    shape: float,
+    run_length: float,
+    schedules: Mapping[str, Sequence[tuple[float, float]]],
+    fixed_interval: float,
+) -> Figure:
+    """Failures per day of run age under the run-age hazard, and the interval schedule that follows them.
+
+    Parameters
+    ----------
+    mtbi : float
+        M in minutes, the average over the run.
+    shape : float
+        Weibull shape k of the run-age hazard.
+    run_length : float
+        The run length in minutes (the reference period of the hazard).
+    schedules : mapping of str to sequence of (float, float)
+        Label of each schedule and its ``(until, interval)`` pairs in minutes,
+        the last until infinite (at most three).
+    fixed_interval : float
+        The fixed interval it is compared with, in minutes.
+
+    Returns
+    -------
+    Figure
+        Left: expected failures in each day of the run, against run age in days,
+        with the constant rate of the same M. Right: each schedule's interval and
+        the fixed interval against run age in days.
+    """
+    day = 1440.0
+    days = int(np.ceil(run_length / day))
+    edges = np.minimum(np.arange(days + 1) * day, run_length)
+    per_day = [day / run_age_mtbi(mtbi, shape, a, b, run_length) for a, b in pairwise(edges)]
+    fig = _figure(WIDTH + 0.6, 3.4)
+    left, right = fig.subplots(1, 2)
+    left.bar(edges[:-1] / day, per_day, width=1.0, align="edge", color=COLOURS["lost"], hatch="\\\\",
+             edgecolor="white", label=f"run-age hazard, shape {shape:g}")
+    left.axhline(day / mtbi, color=COLOURS["total"], ls="--", label="constant rate, same M")
+    left.set_ylabel("expected failures per day")
+    left.legend(loc="upper right")
+    top = fixed_interval
+    styles = ((COLOURS["checkpoint"], "-"), (COLOURS["lost"], ":"), (COLOURS["restart"], "-."))
+    for (label, schedule), (colour, style) in zip(schedules.items(), styles, strict=False):
+        untils = [u if np.isfinite(u) else run_length for u, _ in schedule]
+        starts = [0.0, *untils[:-1]]
+        xs: list[float] = []
+        ys: list[float] = []
+        for a, b, (_, interval) in zip(starts, untils, schedule, strict=True):
+            xs += [a / day, b / day]
+            ys += [interval, interval]
+        right.plot(xs, ys, color=colour, ls=style, lw=2.2, label=label)
+        top = max(top, *ys)
+    right.axhline(fixed_interval, color=COLOURS["total"], ls="--", label="fixed exact optimum")
+    right.set_ylim(0, top * 1.45)
+    right.set_ylabel("checkpoint interval (minutes of work)")
+    right.legend(loc="upper right")
+    for ax in (left, right):
+        ax.set_xlabel("run age (days)")
+        ax.set_xlim(0, run_length / day)
+    return fig
