@@ -28,10 +28,12 @@ if TYPE_CHECKING:
 #: at run time: the formulas are plain arithmetic, so ``goodput plan`` starts fast.
 X = TypeVar("X", float, "npt.NDArray[np.float64]")
 
-#: Largest (T + C)/M and R/M for which the first-order formulas are quoted.
-#: At this edge the first-order goodput is within about 2 points of the exact
-#: exponential model (see ``tests/test_model.py``).
-FIRST_ORDER_LIMIT = 0.25
+#: Largest second-order term (a fraction of wall time) for which first-order numbers are quoted at
+#: all. Where the leading term the formula drops is under this, its goodput is within about as much
+#: of the exact exponential model (``tests/test_model.py`` checks this over a grid).
+FIRST_ORDER_TOLERANCE = 0.03
+#: Second-order term above which a quoted first-order number carries a caution (one point).
+FIRST_ORDER_CAUTION = 0.01
 
 
 def optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
@@ -227,12 +229,40 @@ def losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float 
     )
 
 
+def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
+    """The leading term the first-order goodput drops: the exact goodput's second-order correction.
+
+    With C/T, T/M and R/M all small (of order eps), the exact goodput for
+    exponential failures (:mod:`goodput.exact`) is the first-order goodput plus
+
+        C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2) + O(eps^3).
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart, interval : float or ndarray
+        C, M, R and T in minutes.
+
+    Returns
+    -------
+    float or ndarray
+        The term, as a fraction of wall time (positive: first order underestimates goodput).
+
+    Examples
+    --------
+    >>> round(100 * second_order_term(1.0, 185.6, 5.0, 19.3), 2)
+    0.67
+    """
+    c, m, r, t = checkpoint_cost, mtbi, restart, interval
+    return (c / t) ** 2 + c * r / (m * t) + (r / m) ** 2 / 2.0 + r * t / (2.0 * m * m) + (t / m) ** 2 / 12.0
+
+
 def range_problem(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> str | None:
     """Say why the first-order formulas do not apply to these inputs, if they do not.
 
-    The formulas drop terms of order (T + C)/M and R/M. Beyond
-    :data:`FIRST_ORDER_LIMIT`, or where they give a goodput of zero or less,
-    their number is not worth quoting; use the exact model instead.
+    The formulas keep only the first order in C/T, T/M and R/M. Where the
+    leading dropped term (:func:`second_order_term`) exceeds
+    :data:`FIRST_ORDER_TOLERANCE`, or where they give a goodput of zero or
+    less, their number is not worth quoting; use the exact model instead.
 
     Parameters
     ----------
@@ -253,15 +283,41 @@ def range_problem(checkpoint_cost: float, mtbi: float, restart: float, interval:
     b = losses(checkpoint_cost, mtbi, restart, interval)
     if b.goodput <= 0.0:
         return f"the first-order goodput is {100 * b.goodput:.0f}%, below zero: the formula does not apply here"
-    reach = (b.interval + checkpoint_cost) / mtbi
-    if reach > FIRST_ORDER_LIMIT:
+    dropped = float(second_order_term(checkpoint_cost, mtbi, restart, b.interval))
+    if dropped > FIRST_ORDER_TOLERANCE:
         return (
-            f"interval plus checkpoint cost is {reach:.2f} of M (limit {FIRST_ORDER_LIMIT}): "
-            "the first-order formula is outside its range"
+            f"the first-order formula drops terms worth {100 * dropped:.1f} points here "
+            f"(tolerance {100 * FIRST_ORDER_TOLERANCE:g}): it is outside its range"
         )
-    if restart / mtbi > FIRST_ORDER_LIMIT:
-        return f"restart is {restart / mtbi:.2f} of M (limit {FIRST_ORDER_LIMIT}): the first-order formula is outside its range"
     return None
+
+
+def range_caution(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> str | None:
+    """Say how far off a first-order number that is still quoted may be, when that is over one point.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        C, M and R in minutes.
+    interval : float, optional
+        T in minutes; the optimum when omitted.
+
+    Returns
+    -------
+    str or None
+        A sentence when the dropped second-order term lies between
+        :data:`FIRST_ORDER_CAUTION` and :data:`FIRST_ORDER_TOLERANCE`, else ``None``.
+    """
+    if range_problem(checkpoint_cost, mtbi, restart, interval) is not None:
+        return None
+    t = float(optimal_interval(checkpoint_cost, mtbi)) if interval is None else interval
+    dropped = float(second_order_term(checkpoint_cost, mtbi, restart, t))
+    if dropped <= FIRST_ORDER_CAUTION:
+        return None
+    return (
+        f"first order drops terms worth {100 * dropped:.1f} points here, so it underestimates goodput by about "
+        "that much; the exact model (--model exact) is closer"
+    )
 
 
 def check_inputs(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> None:

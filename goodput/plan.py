@@ -36,6 +36,8 @@ class Plan:
         Why the first-order numbers should not be quoted, or ``None``.
     model : {"first-order", "exact"}
         Which model computed the losses and the optimum.
+    caution : str or None
+        How far off a first-order number may be, when that is more than a point.
     """
 
     checkpoint_cost: float
@@ -45,6 +47,7 @@ class Plan:
     optimal_interval: float
     problem: str | None
     model: str = "first-order"
+    caution: str | None = None
 
     @property
     def interval(self) -> float:
@@ -70,6 +73,7 @@ class Plan:
             "goodput": self.goodput,
             "model": self.model,
             "problem": self.problem,
+            "caution": self.caution,
         }
 
 
@@ -122,14 +126,14 @@ def make_plan(
     if which == "exact":
         from goodput.exact import exact_losses, exact_optimal_interval
 
-        e = exact_losses(checkpoint_cost, mtbi, restart, interval)
-        losses = model.Losses(e.interval, e.checkpoint_overhead, e.lost_work, e.restart_loss)
+        losses = exact_losses(checkpoint_cost, mtbi, restart, interval)
         best = float(exact_optimal_interval(checkpoint_cost, mtbi))
-        problem = None
+        problem = caution = None
     else:
         losses = model.losses(checkpoint_cost, mtbi, restart, interval)
         best = float(model.optimal_interval(checkpoint_cost, mtbi))
         problem = model.range_problem(checkpoint_cost, mtbi, restart, interval)
+        caution = model.range_caution(checkpoint_cost, mtbi, restart, interval)
     return Plan(
         checkpoint_cost=float(checkpoint_cost),
         mtbi=float(mtbi),
@@ -138,6 +142,7 @@ def make_plan(
         optimal_interval=best,
         problem=problem,
         model=which,
+        caution=caution,
     )
 
 
@@ -326,6 +331,8 @@ def render(plan: Plan, fmt: str = "table", sources: Mapping[str, str] | None = N
                     lines.append(f"| {key} | {value} |")
             lines.append("")
         lines.append("Levers: inputs halved and the interval re-optimized; the interval lever moves T to the optimum.")
+        if plan.caution:
+            lines += ["", f"> Note: {plan.caution}."]
         return "\n".join(lines)
     width = max(len(k) for _, rows in sections for k, _, _ in rows)
     vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
@@ -336,6 +343,8 @@ def render(plan: Plan, fmt: str = "table", sources: Mapping[str, str] | None = N
             if key == "goodput":
                 lines.append("  " + "-" * (width + 2 + vwidth))
             lines.append(f"  {key:<{width}}  {value:>{vwidth}}" + (f"   {note}" if note else ""))
+    if plan.caution:
+        lines += ["", f"note: {plan.caution}."]
     return "\n".join(lines)
 
 

@@ -77,11 +77,21 @@ def test_table_and_markdown() -> None:
     assert "419 interruptions in 54 days (worked example)" in table.stdout
     assert "86.9%" in table.stdout
     assert "halve C" in table.stdout
-    md = run("plan", "--format", "markdown", "--checkpoint-cost", "5", "--interval", "15").stdout
+    md = run("plan", "--format", "markdown", "--checkpoint-cost", "2", "--interval", "30").stdout
     assert md.startswith("### Checkpoint plan")
-    assert "| checkpoint cost, C | 5 min | --checkpoint-cost |" in md
-    assert "| **goodput** | **59.9%** |" in md
-    assert "The interval in use, 15 min, gives 59.9%" in md
+    assert "| checkpoint cost, C | 2 min | --checkpoint-cost |" in md
+    g = model.goodput(2.0, 1296 * 60 / 419, 5.0, 30.0)
+    assert f"| **goodput** | **{g:.1%}** |" in md
+    assert f"The interval in use, 30 min, gives {g:.1%}" in md
+    assert "> Note: first order drops terms worth" in md
+
+
+def test_far_outside_first_order_is_refused() -> None:
+    """C = 5 min every 15 min: first order says 59.9% but drops 12 points (exact 69.1%), so it prints no number."""
+    result = run("plan", "--checkpoint-cost", "5", "--interval", "15")
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert "outside its range" in result.stderr
 
 
 @pytest.mark.parametrize(
