@@ -7,6 +7,7 @@ The book's answer page and the ``goodput plan`` command both go through
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -336,15 +337,19 @@ def render(plan: Plan, fmt: str = "table", sources: Mapping[str, str] | None = N
         return "\n".join(lines)
     width = max(len(k) for _, rows in sections for k, _, _ in rows)
     vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
-    lines = [recommendation(plan)]
+    lines = textwrap.wrap(recommendation(plan), width=78)
     for name, rows in sections:
-        lines += ["", f"{name}:" if name != "inputs" else "inputs:"]
+        lines += ["", f"{name}:"]
         for key, value, note in rows:
             if key == "goodput":
                 lines.append("  " + "-" * (width + 2 + vwidth))
-            lines.append(f"  {key:<{width}}  {value:>{vwidth}}" + (f"   {note}" if note else ""))
+            # Notes longer than a short tag (the inputs' sources) go on their own line, to keep the table narrow.
+            short = note if len(note) <= 20 else ""
+            lines.append(f"  {key:<{width}}  {value:>{vwidth}}" + (f"   {short}" if short else ""))
+            if note and not short:
+                lines.append(f"    from {note}")
     if plan.caution:
-        lines += ["", f"note: {plan.caution}."]
+        lines += ["", *textwrap.wrap(f"note: {plan.caution}.", width=78)]
     return "\n".join(lines)
 
 
