@@ -118,7 +118,7 @@ def book_table(
     Returns
     -------
     pandas.io.formats.style.Styler
-        Renders as ``<table class="book-table">``, styled by the book's stylesheet.
+        Renders as ``<table class="book-table">``, styled by the book's stylesheet; missing values are blank.
     """
     import pandas as pd
 
@@ -126,7 +126,7 @@ def book_table(
     numeric = [c for c in frame.columns if c in formats or c in right or pd.api.types.is_numeric_dtype(frame[c])]
     styler = frame.style.hide(axis="index").set_table_attributes('class="book-table"')
     if formats:
-        styler = styler.format(cast(Any, formats))
+        styler = styler.format(cast(Any, formats), na_rep="")
     classes = pd.DataFrame(
         [["num" if c in numeric else "" for c in frame.columns]] * len(frame), index=frame.index, columns=frame.columns
     )

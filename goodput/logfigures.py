@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from goodput.figures import COLOURS, HATCHES, _figure, _pct_axis
+from goodput.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis
 
 #: Colour and hatch of each loss named by :func:`goodput.logs.loss_comparison`.
 _LOSS_STYLE = {
@@ -43,7 +43,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
         each bar labelled with its value.
     """
     names = list(losses)
-    fig = _figure(7.0, 1.2 + 0.75 * len(names))
+    fig = _figure(WIDTH, 1.2 + 0.75 * len(names))
     ax = fig.add_subplot()
     height = 0.38
     top = max(max(pair) for pair in losses.values())
@@ -55,7 +55,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
                 linewidth=1.2)
         for y, value, what in ((row - height / 2, measured, "measured"), (row + height / 2, predicted, "predicted")):
             text = f"{what} {value:.1%}" if value > 0 or what == "measured" else "predicted: not in the model"
-            ax.text(value + top * 0.01, y, text, va="center", fontsize=8)
+            ax.text(value + top * 0.01, y, text, va="center", fontsize=9)
     ax.set_yticks(np.arange(len(names)), names)
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.45)
@@ -66,7 +66,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
         Patch(facecolor=COLOURS["goodput"], edgecolor="white", label="measured from the logs (filled)"),
         Patch(facecolor="white", edgecolor=COLOURS["total"], label="first-order model (outlined)"),
     ]
-    ax.legend(handles=handles, loc="lower right", fontsize=8)
+    ax.legend(handles=handles, loc="lower right")
     return fig
 
 
@@ -96,11 +96,11 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
     rows = [(label, pair, COLOURS["checkpoint"], "") for label, pair in zip(labels, ranges, strict=True)]
     if box is not None:
         rows.append(("all three together", box, COLOURS["goodput"], "//"))
-    fig = _figure(7.0, 1.2 + 0.6 * len(rows))
+    fig = _figure(WIDTH, 1.2 + 0.6 * len(rows))
     ax = fig.add_subplot()
     for row, (_, (low, high), colour, hatch) in enumerate(rows):
         ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
-        ax.text(high, row, f"  {100 * (high - low):.1f} points", va="center", fontsize=8)
+        ax.text(high, row, f"  {100 * (high - low):.1f} points", va="center", fontsize=9)
     ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
     ax.set_yticks(np.arange(len(rows)), [r[0] for r in rows], fontsize=9)
     ax.invert_yaxis()
@@ -111,5 +111,5 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
     ax.set_xlabel("first-order goodput (share of wall time)")
     _pct_axis(ax.xaxis, decimals=0)
     ax.grid(axis="y", visible=False)
-    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=8)
+    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0))
     return fig
