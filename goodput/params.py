@@ -264,6 +264,10 @@ def params_from_mapping(data: object, source: str = "parameters", base: Path | N
                 raise InputError(f"ranges: key {key!r}", pair, f"one of {', '.join(_RANGE_KEYS)}{_suggest(str(key), _RANGE_KEYS)}")
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise InputError(f"ranges.{key}", pair, "a pair [LOW, HIGH] of durations")
+            if key == "mtbi" and how == "interruptions":
+                raise InputError(
+                    "ranges.mtbi", pair, "no stated range when M is given as a count (its interval comes from the count)"
+                )
             low, high = (parse_duration(v, f"ranges.{key}") for v in pair)
             if low > high:
                 raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")

@@ -100,6 +100,7 @@ def _without(*keys: str) -> dict:
         ({**GOOD, "ranges": {"restart": ["8 min", "3 min"]}}, "ranges.restart.*LOW no greater than HIGH"),
         ({**GOOD, "ranges": {"restrat": ["3 min", "8 min"]}}, "did you mean 'restart'"),
         ({**GOOD, "ranges": {"restart": ["3", "8 min"]}}, "ranges.restart.*needs a unit"),
+        ({**GOOD, "ranges": {"mtbi": ["2 h", "4 h"]}}, "ranges.mtbi.*comes from the count"),
         ([1, 2], "mapping"),
         (None, "mapping"),
     ],
