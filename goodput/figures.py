@@ -310,7 +310,7 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
 
 
 def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float]) -> Figure:
-    """Goodput against the interval for several checkpoint costs: the shallow optimum.
+    """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
     Parameters
     ----------
@@ -319,20 +319,22 @@ def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], mar
     restart : float
         R in minutes.
     costs : sequence of float
-        Checkpoint costs (minutes), one curve each.
+        Checkpoint costs (minutes), one colour each.
     marks : sequence of float
-        Intervals (minutes) to mark on every curve.
+        Intervals (minutes) to mark on every exact curve.
 
     Returns
     -------
     Figure
-        Goodput (percent) against T in minutes, optimum of each curve marked and labelled.
+        Goodput (percent) against T in minutes: the exact model of exponential failures as solid
+        lines with its optimum marked and labelled, the first-order formula dashed beside it.
     """
+    from goodput.exact import exact_goodput, exact_optimal_interval
+
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     t: Any = np.linspace(5, 90, 400, dtype=np.float64)
     fig = _figure(WIDTH, 3.8)
     ax = fig.add_subplot()
-    styles = ["-", "--", ":", "-."]
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
     for mark in marks:
         ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
@@ -340,18 +342,21 @@ def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], mar
                 fontsize=9.5, color="0.3")
     for i, cost in enumerate(costs):
         colour = colours[i % 4]
-        ax.plot(t, model.goodput(cost, mtbi, restart, t), ls=styles[i % 4], color=colour, label=f"C = {cost:g} min")
-        best = float(model.optimal_interval(cost, mtbi))
-        gbest = float(model.goodput(cost, mtbi, restart))
+        ax.plot(t, exact_goodput(cost, mtbi, restart, t), ls="-", lw=2.0, color=colour, label=f"C = {cost:g} min")
+        ax.plot(t, model.goodput(cost, mtbi, restart, t), ls="--", lw=1.2, color=colour, alpha=0.8)
+        best = float(exact_optimal_interval(cost, mtbi))
+        gbest = float(exact_goodput(cost, mtbi, restart, best))
         ax.plot([best], [gbest], "o", color=colour, ms=7, zorder=3)
         ax.annotate(f"T* = {best:.0f} min, {gbest:.1%}", (best, gbest), xytext=(0, 9), textcoords="offset points",
                     ha="center", va="bottom", fontsize=9.5, color=colour, bbox=_LABEL_BOX)
         for mark in marks:
-            ax.plot([mark], [float(model.goodput(cost, mtbi, restart, mark))], "s", mfc="white", mec=colour, ms=6,
+            ax.plot([mark], [float(exact_goodput(cost, mtbi, restart, mark))], "s", mfc="white", mec=colour, ms=6,
                     zorder=3)
     handles, _ = ax.get_legend_handles_labels()
     handles += [
-        Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="optimum T*"),
+        Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
+        Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order"),
+        Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
         Line2D([], [], ls="", marker="s", mfc="white", mec="0.2", ms=6,
                label=" and ".join(f"{m:g}" for m in marks) + " min" if marks else "marked interval"),
     ]
