@@ -147,7 +147,7 @@ def make_plan(
     )
 
 
-def plan_for(params: Params, *, slow: bool = False, interval: float | None = None) -> Plan:
+def plan_for(params: Params, *, slow: bool = False, interval: float | None = None, which: str = "first-order") -> Plan:
     """Plan for a fleet described by a parameters file.
 
     Parameters
@@ -158,6 +158,8 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
         Use ``slow_checkpoint_cost`` instead of ``checkpoint_cost``.
     interval : float, optional
         The interval in use, in minutes; the optimum when omitted.
+    which : {"first-order", "exact"}
+        The model (see :func:`make_plan`).
 
     Returns
     -------
@@ -165,7 +167,36 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
         See :func:`make_plan`.
     """
     cost = params.slow_checkpoint_cost if slow else params.checkpoint_cost
-    return make_plan(cost, params.mtbi, params.restart, interval)
+    return make_plan(cost, params.mtbi, params.restart, interval, which=which)
+
+
+def first_order_warning(params: Params) -> str | None:
+    """A warning for pages that quote first-order numbers, when these inputs put them out of range.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    str or None
+        Markdown text naming the problem for the fast or the slow checkpoint, or
+        ``None`` when the first-order formula applies to both.
+    """
+    problems = [
+        f"with the {label} checkpoint, {plan.problem}"
+        for label, plan in (("fast", plan_for(params)), ("slow", plan_for(params, slow=True)))
+        if plan.problem
+    ]
+    if not problems:
+        return None
+    return (
+        "**Warning: these inputs are beyond the first-order formula's range** ("
+        + "; ".join(problems)
+        + "). The first-order numbers on this page do not describe this fleet; the chapters on the exact "
+        "model and on fleet size give the numbers to use."
+    )
 
 
 def file_sources(params: Params) -> dict[str, str]:

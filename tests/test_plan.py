@@ -72,3 +72,14 @@ def test_make_plan_refuses_bad_inputs() -> None:
     """A negative checkpoint cost is an InputError, not a number."""
     with pytest.raises(InputError, match="checkpoint_cost"):
         make_plan(-1.0, 186.0, 5.0)
+
+
+def test_first_order_warning(worked) -> None:
+    """No warning for the worked example; at 16x the fleet (M = 11.6 min) the first-order goodput is below zero."""
+    from goodput.plan import first_order_warning
+
+    assert first_order_warning(worked) is None
+    big = worked.replace(gpus=16 * worked.gpus, mtbi=worked.mtbi / 16)
+    text = first_order_warning(big)
+    assert text is not None
+    assert "below zero" in text
