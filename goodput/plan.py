@@ -184,18 +184,16 @@ def first_order_warning(params: Params) -> str | None:
         Markdown text naming the problem for the fast or the slow checkpoint, or
         ``None`` when the first-order formula applies to both.
     """
-    problems = [
-        f"with the {label} checkpoint, {plan.problem}"
-        for label, plan in (("fast", plan_for(params)), ("slow", plan_for(params, slow=True)))
-        if plan.problem
-    ]
-    if not problems:
+    plans = {"fast": plan_for(params), "slow": plan_for(params, slow=True)}
+    out = [label for label, plan in plans.items() if plan.problem]
+    if not out:
         return None
+    which = "both checkpoint costs" if len(out) == 2 else f"the {out[0]} checkpoint"
+    problems = "; ".join(f"with the {label} checkpoint, {plans[label].problem}" for label in out)
     return (
-        "**Warning: these inputs are beyond the first-order formula's range** ("
-        + "; ".join(problems)
-        + "). The first-order numbers on this page do not describe this fleet; the chapters on the exact "
-        "model and on fleet size give the numbers to use."
+        f"**Warning: for {which}, these inputs are beyond the first-order formula's range** ({problems}). "
+        f"The first-order numbers on this page for {which} do not describe this fleet; the chapters on the "
+        "exact model and on fleet size give the numbers to use."
     )
 
 
