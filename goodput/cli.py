@@ -168,7 +168,7 @@ def _mtbi(args: argparse.Namespace, params: Params) -> tuple[float, str]:
     if args.rate is not None:
         return mtbi_from_rate(args.rate, gpus), f"--rate {args.rate:g} per GPU-hour x {gpus:,} GPUs"
     if args.gpus:
-        return params.mtbi * params.gpus / gpus, f"{params.describe_mtbi()}, rescaled to {gpus:,} GPUs"
+        return mtbi_from_rate(params.rate_per_gpu_hour, gpus), f"{params.describe_mtbi()}, rescaled to {gpus:,} GPUs"
     return params.mtbi, params.describe_mtbi()
 
 

@@ -98,7 +98,7 @@ class Params:
     @property
     def rate_per_gpu_hour(self) -> float:
         """Interruptions per GPU-hour implied by M and the fleet size."""
-        return 60.0 / (self.mtbi * self.gpus)
+        return rate_from_mtbi(self.mtbi, self.gpus)
 
     def describe(self) -> list[tuple[str, str]]:
         """The inputs as (key, value) rows for a table of what a book or plan was built from."""
@@ -187,6 +187,24 @@ def mtbi_from_rate(rate_per_gpu_hour: float, gpus: int) -> float:
         Mean time between interruptions of the job in minutes, ``60 / (rate * gpus)``.
     """
     return 60.0 / (rate_per_gpu_hour * gpus)
+
+
+def rate_from_mtbi(mtbi: float, gpus: int) -> float:
+    """The per-GPU interruption rate that gives a job of `gpus` GPUs the mean time M; inverse of :func:`mtbi_from_rate`.
+
+    Parameters
+    ----------
+    mtbi : float
+        M, mean minutes between interruptions of the job.
+    gpus : int
+        GPUs in the job.
+
+    Returns
+    -------
+    float
+        Interruptions per GPU-hour, ``60 / (M * gpus)``.
+    """
+    return 60.0 / (mtbi * gpus)
 
 
 def params_from_mapping(data: object, source: str = "parameters", base: Path | None = None) -> Params:

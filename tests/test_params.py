@@ -139,3 +139,11 @@ def test_round_trip_through_a_file(tmp_path) -> None:
     params = load_params(path)
     assert params.gpus == 32768
     assert params.source == str(path)
+
+
+def test_rate_and_mtbi_are_inverse() -> None:
+    """rate_from_mtbi(mtbi_from_rate(r, N), N) = r; 419 interruptions over 16,384 GPUs x 1,296 h give 1.97e-5."""
+    from goodput.params import mtbi_from_rate, rate_from_mtbi
+
+    assert_allclose(rate_from_mtbi(mtbi_from_rate(2.0e-5, 16384), 16384), 2.0e-5)
+    assert_allclose(rate_from_mtbi(1296 * 60 / 419, 16384), 419 / (16384 * 1296))
