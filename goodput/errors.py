@@ -1,13 +1,51 @@
-"""The one exception type for bad input.
+"""The one exception type for bad input, and how its message quotes what the user wrote.
 
 Every check in the package raises :class:`InputError` with a message that names
-the input, the value it was given and what was expected, so the command line
-can print it as one line and exit with status 2.
+the input, quotes the value as the user gave it (cut to :data:`QUOTE_LENGTH`
+characters, so that a huge value cannot flood a terminal) and says what was
+expected. The command line prints it as one line and exits with status 2.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+#: Longest quotation of a value in a message, in characters.
+QUOTE_LENGTH = 60
+
+
+def quote(value: Any, length: int = QUOTE_LENGTH) -> str:
+    """Quote a value for a message, on one line and cut to `length` characters.
+
+    Parameters
+    ----------
+    value : Any
+        What the user gave: a string is quoted as written, anything else by its ``repr``.
+    length : int, optional
+        Most characters of the value to show (default :data:`QUOTE_LENGTH`).
+
+    Returns
+    -------
+    str
+        The quotation, with ``...`` and the full length where it was cut (a path is cut
+        from the left, so that its file name shows).
+
+    Examples
+    --------
+    >>> quote("1:30")
+    "'1:30'"
+    >>> quote("x" * 100, length=5)
+    "'xxxxx...' (100 characters)"
+    """
+    text = value if isinstance(value, str) else repr(value)
+    cut = len(text) > length
+    if cut and isinstance(value, str) and "/" in text and "\n" not in text:  # a path: keep its file name
+        shown = "..." + text[-length:]
+    else:
+        shown = text[:length] + ("..." if cut else "")
+    if isinstance(value, str):
+        shown = repr(shown)  # escapes line breaks and control characters
+    return f"{shown} ({len(text):,} characters)" if cut else shown
 
 
 class InputError(ValueError):
@@ -16,9 +54,9 @@ class InputError(ValueError):
     Parameters
     ----------
     name : str
-        The input's name as the user wrote it: a key, a flag or ``file:row``.
+        The input's name as the user wrote it: a key, a flag or ``file:line N``.
     value : Any
-        The value that was given.
+        The value that was given (quoted with :func:`quote`).
     expected : str
         What would have been accepted, phrased for the user.
 
@@ -32,4 +70,4 @@ class InputError(ValueError):
         self.name = name
         self.value = value
         self.expected = expected
-        super().__init__(f"{name}: got {value!r}, expected {expected}")
+        super().__init__(f"{name}: got {quote(value)}, expected {expected}")

@@ -10,37 +10,57 @@ A parameters file is YAML with these keys (durations are strings with a unit)::
     price_per_gpu_hour: 2.5
     month: 720 h
 
+and, optionally::
+
+    logs: {steps: steps.csv, events: events.csv}          # or just {events: events.csv}
+    ranges: {checkpoint_cost: [45 s, 2 min], restart: [3 min, 8 min], mtbi: [...]}
+    drain: 5 min                 # a checkpoint is durable only this long after its snapshot
+    persistent: {cost: 5 min, restart: 10 min, every: 4}  # a second, persistent tier
+    fast_survives: 0.8           # share of interruptions the fast tier survives (with persistent:)
+
 Exactly one of ``interruptions``, ``rate_per_gpu_hour`` and ``mtbi`` gives the
 mean time between interruptions M. Unknown keys, missing keys, unknown units
 and impossible values raise :class:`~goodput.errors.InputError`.
+
+A parameters file is data a person typed, so it is read as such (:func:`read_yaml`):
+every value is kept as the text that was written and checked by
+:mod:`goodput.validate` (``020000`` is twenty thousand, ``4:33:04`` is refused,
+not read as sexagesimal); a key given twice, an anchor or alias, a tag, a file that
+is not UTF-8 or larger than :data:`MAX_FILE_BYTES` are refused.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
+import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from goodput import validate
 from goodput.errors import InputError
-from goodput.units import parse_duration, positive_number
+from goodput.units import parse_duration
 
 #: The worked example shipped with the package (same values as ``book/params.yml``).
 WORKED_EXAMPLE = Path(__file__).with_name("worked_example.yml")
 
-#: Environment variable naming the parameters file the book is built from.
-PARAMS_ENV = "GOODPUT_PARAMS"
+#: Largest parameters file read, in bytes: a real one is well under a kilobyte.
+MAX_FILE_BYTES = 64 * 1024
+#: Deepest nesting of mappings and lists accepted.
+MAX_DEPTH = 4
 
 _REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
 _MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
-_OPTIONAL = ("logs", "ranges")
+_OPTIONAL = ("logs", "ranges", "drain", "persistent", "fast_survives")
 _KNOWN = _REQUIRED + _MTBI_KEYS + _OPTIONAL
 _INTERRUPTION_KEYS = ("count", "window")
 _LOG_KEYS = ("steps", "events")
 _RANGE_KEYS = ("checkpoint_cost", "restart", "mtbi")
+_PERSISTENT_KEYS = ("cost", "restart", "every")
 
 
 @dataclass(frozen=True)
@@ -71,13 +91,25 @@ class Params:
     window : float or None
         The observation window in minutes, when M was given that way.
     source : str
-        Where the values came from (a file path, or a note of command-line overrides).
+        Where the values came from: a file's name, ``"worked example"``, or a note of overrides.
+    path : Path or None
+        The parameters file, when the values came from one.
+    sha256 : str or None
+        SHA-256 of the parameters file's bytes, in hex.
     steps_log, events_log : Path or None
         The job's step and event logs (``logs: {steps: FILE, events: FILE}``),
         relative paths taken from the parameters file's folder.
     ranges : dict of str to (float, float)
         Stated ranges (minutes) of ``checkpoint_cost``, ``restart`` and, when M is
         not given as a count, ``mtbi`` (``ranges: {restart: [3 min, 8 min]}``).
+    drain : float
+        D: minutes after a (persistent) checkpoint's snapshot until it is durable; 0 for none.
+    persistent_cost, persistent_restart : float or None
+        C_p and R_p of a persistent tier, when there is one.
+    persistent_every : int or None
+        n, every n-th checkpoint persistent, when fixed; ``None`` lets the plan choose it.
+    fast_survives : float or None
+        s, the share of interruptions the fast tier survives (with a persistent tier).
     """
 
     gpus: int
@@ -91,51 +123,26 @@ class Params:
     interruption_count: int | None = None
     window: float | None = None
     source: str = "worked example"
+    path: Path | None = None
+    sha256: str | None = None
     steps_log: Path | None = None
     events_log: Path | None = None
     ranges: dict[str, tuple[float, float]] = dataclasses.field(default_factory=dict)
+    drain: float = 0.0
+    persistent_cost: float | None = None
+    persistent_restart: float | None = None
+    persistent_every: int | None = None
+    fast_survives: float | None = None
 
     @property
     def rate_per_gpu_hour(self) -> float:
         """Interruptions per GPU-hour implied by M and the fleet size."""
-        return rate_from_mtbi(self.mtbi, self.gpus)
+        return float(rate_from_mtbi(self.mtbi, self.gpus))
 
-    def describe(self) -> list[tuple[str, str]]:
-        """The inputs as (key, value) rows for a table of what a book or plan was built from."""
-        from goodput.units import format_minutes
-
-        how = {
-            "interruptions": f"{self.interruption_count} in {(self.window or 0) / (24 * 60):g} days",
-            "rate_per_gpu_hour": f"{self.rate_per_gpu_hour:.3g}",
-            "mtbi": format_minutes(self.mtbi),
-        }[self.mtbi_source]
-        rows = [
-            ("params file", self.source),
-            ("gpus", f"{self.gpus:,}"),
-            (self.mtbi_source, how),
-            ("mean time between interruptions, M (derived)", format_minutes(self.mtbi)),
-            ("checkpoint_cost", format_minutes(self.checkpoint_cost)),
-            ("slow_checkpoint_cost", format_minutes(self.slow_checkpoint_cost)),
-            ("restart", format_minutes(self.restart)),
-            ("price_per_gpu_hour", f"${self.price_per_gpu_hour:g}"),
-            ("month", format_minutes(self.month)),
-        ]
-        rows += [
-            (f"ranges.{key}", f"{format_minutes(low)} to {format_minutes(high)}")
-            for key, (low, high) in self.ranges.items()
-        ]
-        if self.steps_log is not None and self.events_log is not None:
-            rows += [("logs.steps", self.steps_log.name), ("logs.events", self.events_log.name)]
-        return rows
-
-    def describe_mtbi(self) -> str:
-        """Say how M was given, for a table of inputs with their sources."""
-        if self.mtbi_source == "interruptions" and self.interruption_count and self.window:
-            days = self.window / (24 * 60)
-            return f"{self.interruption_count} interruptions in {days:g} days ({self.source})"
-        if self.mtbi_source == "rate_per_gpu_hour":
-            return f"rate_per_gpu_hour x {self.gpus:,} GPUs ({self.source})"
-        return f"mtbi ({self.source})"
+    @property
+    def tiered(self) -> bool:
+        """Whether the inputs describe a drain or a persistent tier (not one immediately safe checkpoint)."""
+        return self.drain > 0.0 or self.persistent_cost is not None
 
     def replace(self, **changes: Any) -> Params:
         """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
@@ -145,12 +152,6 @@ class Params:
 def _suggest(key: str, choices: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(key, choices, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _positive_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < 1:
-        raise InputError(name, value, "a whole number of at least 1")
-    return int(value)
 
 
 def mtbi_from_count(count: int, window: float) -> float:
@@ -171,44 +172,148 @@ def mtbi_from_count(count: int, window: float) -> float:
     return window / count
 
 
-def mtbi_from_rate(rate_per_gpu_hour: float, gpus: int) -> float:
+def mtbi_from_rate(rate_per_gpu_hour: Any, gpus: Any) -> Any:
     """M from a per-GPU interruption rate, assuming GPUs fail independently.
 
     Parameters
     ----------
-    rate_per_gpu_hour : float
+    rate_per_gpu_hour : float or ndarray
         Interruptions per GPU-hour.
-    gpus : int
+    gpus : int or ndarray
         GPUs in the job; the job is interrupted when any of them is.
 
     Returns
     -------
-    float
+    float or ndarray
         Mean time between interruptions of the job in minutes, ``60 / (rate * gpus)``.
     """
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
-def rate_from_mtbi(mtbi: float, gpus: int) -> float:
-    """The per-GPU interruption rate that gives a job of `gpus` GPUs the mean time M; inverse of :func:`mtbi_from_rate`.
+def rate_from_mtbi(mtbi: Any, gpus: Any) -> Any:
+    """The per-GPU interruption rate that gives a job of `gpus` GPUs the mean time M.
+
+    Its own inverse with :func:`mtbi_from_rate`: the same formula, 60 / (M x GPUs),
+    also gives the fleet size whose M is `mtbi` at a per-GPU rate (pass the rate as `gpus`).
 
     Parameters
     ----------
-    mtbi : float
+    mtbi : float or ndarray
         M, mean minutes between interruptions of the job.
-    gpus : int
+    gpus : int or ndarray
         GPUs in the job.
 
     Returns
     -------
-    float
+    float or ndarray
         Interruptions per GPU-hour, ``60 / (M * gpus)``.
     """
     return 60.0 / (mtbi * gpus)
 
 
-def params_from_mapping(data: object, source: str = "parameters", base: Path | None = None) -> Params:
-    """Check a mapping of raw values (as read from YAML) and build :class:`Params`.
+# --------------------------------------------------------------------------- reading YAML as typed
+
+
+def read_yaml(text: str, source: str) -> object:
+    r"""Parse YAML as data a person typed: every scalar a string, no aliases, no tags, no duplicate keys.
+
+    Parameters
+    ----------
+    text : str
+        The document.
+    source : str
+        Its name, for messages.
+
+    Returns
+    -------
+    object
+        Nested dicts and lists of strings (an empty value is ``""``).
+
+    Raises
+    ------
+    InputError
+        For invalid YAML, an anchor, alias or tag, a key that is not plain text, a key
+        given twice, or nesting deeper than :data:`MAX_DEPTH`.
+
+    Examples
+    --------
+    >>> read_yaml("gpus: 020000\nrestart: 1:30", "x")
+    {'gpus': '020000', 'restart': '1:30'}
+    """
+    import yaml
+
+    def line(mark: Any) -> str:
+        return f"{source}: line {mark.line + 1}" if mark is not None else source
+
+    try:
+        depth = 0
+        for event in yaml.parse(text, Loader=yaml.BaseLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise InputError(line(event.start_mark), getattr(event, "anchor", None), "plain values: anchors and aliases (& and *) "
+                                 "are not accepted in a parameters file")
+            tag = getattr(event, "tag", None)
+            if tag is not None and not (isinstance(event, yaml.ScalarEvent) and tag == "!"):
+                raise InputError(line(event.start_mark), tag, "plain values: tags (!!) are not accepted")
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise InputError(line(event.start_mark), f"nesting {depth} deep",
+                                     f"at most {MAX_DEPTH} levels of mappings and lists")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        return yaml.load(text, Loader=_strict_loader())
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or "unreadable YAML"
+        raise InputError(line(where), problem, "valid YAML") from None
+
+
+@functools.cache
+def _strict_loader() -> type:
+    """The YAML loader class of :func:`read_yaml`, built on first use (importing this module does not import YAML)."""
+    import yaml
+
+    class StrictLoader(yaml.BaseLoader):
+        """BaseLoader (every scalar a string) that refuses a key given twice or a key that is not text."""
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Hashable, Any]:
+            if not isinstance(node, yaml.MappingNode):  # pragma: no cover - the composer only sends mappings here
+                raise InputError("parameters", node.id, "a mapping")
+            mapping: dict[Hashable, Any] = {}
+            for key_node, value_node in node.value:
+                where = f"line {key_node.start_mark.line + 1}"
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise InputError(where, "a key that is a list or mapping", "a plain key such as 'gpus'")
+                key = self.construct_scalar(key_node)
+                if key in mapping:
+                    raise InputError(where, key, "each key once (this key is given twice)")
+                mapping[key] = self.construct_object(value_node, deep=True)
+            return mapping
+
+    return StrictLoader
+
+
+# --------------------------------------------------------------------------- checking the values
+
+
+def _mapping(value: object, name: str, keys: tuple[str, ...], *, required: tuple[str, ...] = (), shape: str) -> Mapping[str, Any]:
+    """Check that `value` is a mapping whose keys are among `keys`, with `required` present."""
+    if not isinstance(value, Mapping):
+        raise InputError(name, value, shape)
+    for key in value:
+        if key not in keys:
+            raise InputError(f"{name}: key {key!r}", value[key], f"one of {', '.join(keys)}{_suggest(str(key), keys)}")
+    for key in required:
+        if key not in value:
+            raise InputError(f"{name}.{key}", None, f"a value (the key is missing): {shape}")
+    return value
+
+
+def params_from_mapping(
+    data: object, source: str = "parameters", base: Path | None = None, *, path: Path | None = None,
+    sha256: str | None = None,
+) -> Params:
+    """Check a mapping of raw values (as read from YAML, or Python values) and build :class:`Params`.
 
     Parameters
     ----------
@@ -218,6 +323,10 @@ def params_from_mapping(data: object, source: str = "parameters", base: Path | N
         Where the mapping came from, kept in :attr:`Params.source`.
     base : Path, optional
         Folder that relative log paths are taken from (the parameters file's folder).
+    path : Path, optional
+        The parameters file, kept in :attr:`Params.path`.
+    sha256 : str, optional
+        The hash of the file's bytes, kept in :attr:`Params.sha256`.
 
     Returns
     -------
@@ -230,7 +339,8 @@ def params_from_mapping(data: object, source: str = "parameters", base: Path | N
         For an unknown or missing key, an unknown unit, or an impossible value.
     """
     if not isinstance(data, Mapping):
-        raise InputError(source, type(data).__name__, "a mapping of keys such as 'gpus: 16384'")
+        shown = "an empty file" if data in (None, "") else type(data).__name__
+        raise InputError(source, shown, "a mapping of keys such as 'gpus: 16384'")
     for key in data:
         if key not in _KNOWN:
             raise InputError(f"{source}: key {key!r}", data[key], f"one of {', '.join(_KNOWN)}{_suggest(str(key), _KNOWN)}")
@@ -241,45 +351,41 @@ def params_from_mapping(data: object, source: str = "parameters", base: Path | N
     if len(given) != 1:
         raise InputError(
             f"{source}: mean time between interruptions",
-            given or None,
+            ", ".join(given) if given else "none of them",
             "exactly one of interruptions, rate_per_gpu_hour or mtbi",
         )
 
-    gpus = _positive_int(data["gpus"], "gpus")
+    gpus = validate.whole(data["gpus"], "gpus")
     count: int | None = None
     window: float | None = None
     how = given[0]
     if how == "interruptions":
-        spec = data["interruptions"]
-        if not isinstance(spec, Mapping) or set(spec) != set(_INTERRUPTION_KEYS):
-            raise InputError("interruptions", spec, "a mapping {count: N, window: DURATION}")
-        count = _positive_int(spec["count"], "interruptions.count")
+        spec = _mapping(data["interruptions"], "interruptions", _INTERRUPTION_KEYS, required=_INTERRUPTION_KEYS,
+                        shape="a mapping {count: N, window: DURATION}")
+        count = validate.whole(spec["count"], "interruptions.count")
         window = parse_duration(spec["window"], "interruptions.window")
         mtbi = mtbi_from_count(count, window)
     elif how == "rate_per_gpu_hour":
-        mtbi = mtbi_from_rate(positive_number(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus)
+        mtbi = float(mtbi_from_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus))
     else:
         mtbi = parse_duration(data["mtbi"], "mtbi")
 
     steps_log = events_log = None
     if "logs" in data:
-        spec = data["logs"]
-        if not isinstance(spec, Mapping) or set(spec) != set(_LOG_KEYS):
-            raise InputError("logs", spec, "a mapping {steps: FILE, events: FILE}")
+        spec = _mapping(data["logs"], "logs", _LOG_KEYS, required=("events",),
+                        shape="a mapping {steps: FILE, events: FILE} (steps optional)")
+        logs: dict[str, Path] = {}
         for key in _LOG_KEYS:
-            if not isinstance(spec[key], str) or not spec[key].strip():
-                raise InputError(f"logs.{key}", spec[key], "a file path")
-        steps_log = (base / spec["steps"]) if base else Path(spec["steps"])
-        events_log = (base / spec["events"]) if base else Path(spec["events"])
+            if key in spec:
+                if not isinstance(spec[key], str) or not spec[key].strip():
+                    raise InputError(f"logs.{key}", spec[key], "a file path")
+                logs[key] = (base / spec[key]) if base else Path(spec[key])
+        steps_log, events_log = logs.get("steps"), logs["events"]
 
     ranges: dict[str, tuple[float, float]] = {}
     if "ranges" in data:
-        spec = data["ranges"]
-        if not isinstance(spec, Mapping):
-            raise InputError("ranges", spec, f"a mapping of {', '.join(_RANGE_KEYS)} to [LOW, HIGH]")
+        spec = _mapping(data["ranges"], "ranges", _RANGE_KEYS, shape=f"a mapping of {', '.join(_RANGE_KEYS)} to [LOW, HIGH]")
         for key, pair in spec.items():
-            if key not in _RANGE_KEYS:
-                raise InputError(f"ranges: key {key!r}", pair, f"one of {', '.join(_RANGE_KEYS)}{_suggest(str(key), _RANGE_KEYS)}")
             if not isinstance(pair, (list, tuple)) or len(pair) != 2:
                 raise InputError(f"ranges.{key}", pair, "a pair [LOW, HIGH] of durations")
             if key == "mtbi" and how == "interruptions":
@@ -291,22 +397,89 @@ def params_from_mapping(data: object, source: str = "parameters", base: Path | N
                 raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
             ranges[str(key)] = (low, high)
 
+    checkpoint_cost = parse_duration(data["checkpoint_cost"], "checkpoint_cost")
+    restart = parse_duration(data["restart"], "restart")
+    drain = parse_duration(data["drain"], "drain", allow_zero=True) if "drain" in data else 0.0
+    persistent_cost = persistent_restart = None
+    persistent_every: int | None = None
+    if "persistent" in data:
+        spec = _mapping(data["persistent"], "persistent", _PERSISTENT_KEYS, required=("cost",),
+                        shape="a mapping {cost: DURATION, restart: DURATION, every: N} (restart and every optional)")
+        persistent_cost, persistent_restart, persistent_every = tier_inputs(
+            checkpoint_cost, restart, spec["cost"], spec.get("restart"), spec.get("every"), prefix="persistent.",
+            parse=lambda value, name: parse_duration(value, name),
+        )
+    fast_survives = None
+    if "fast_survives" in data:
+        if persistent_cost is None:
+            raise InputError("fast_survives", data["fast_survives"],
+                             "a persistent tier as well (persistent: {cost: ...}): the share only matters with two tiers")
+        fast_survives = validate.share(data["fast_survives"], "fast_survives")
+    elif persistent_cost is not None:
+        raise InputError("fast_survives", None,
+                         "a value with a persistent tier: the share of interruptions the fast tier survives, 0 to 1")
+
     return Params(
         gpus=gpus,
         mtbi=mtbi,
         mtbi_source=how,
-        checkpoint_cost=parse_duration(data["checkpoint_cost"], "checkpoint_cost"),
+        checkpoint_cost=checkpoint_cost,
         slow_checkpoint_cost=parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost"),
-        restart=parse_duration(data["restart"], "restart"),
-        price_per_gpu_hour=positive_number(data["price_per_gpu_hour"], "price_per_gpu_hour"),
+        restart=restart,
+        price_per_gpu_hour=validate.positive(data["price_per_gpu_hour"], "price_per_gpu_hour"),
         month=parse_duration(data["month"], "month"),
         interruption_count=count,
         window=window,
         source=source,
+        path=path,
+        sha256=sha256,
         steps_log=steps_log,
         events_log=events_log,
         ranges=ranges,
+        drain=drain,
+        persistent_cost=persistent_cost,
+        persistent_restart=persistent_restart,
+        persistent_every=persistent_every,
+        fast_survives=fast_survives,
     )
+
+
+def tier_inputs(
+    checkpoint_cost: float, restart: float, cost: object, persistent_restart: object, every: object, *, prefix: str,
+    parse: Any,
+) -> tuple[float, float, int | None]:
+    """Check a persistent tier's cost, restart and cadence against the fast tier's.
+
+    Parameters
+    ----------
+    checkpoint_cost, restart : float
+        C and R of the fast tier, minutes.
+    cost, persistent_restart, every : object
+        C_p, R_p (``None``: the same as R) and n (``None``: to be chosen) as given.
+    prefix : str
+        How the inputs are named in messages (``"persistent."`` or ``"--persistent-"``).
+    parse : callable
+        ``parse(value, name)`` reading a duration in minutes.
+
+    Returns
+    -------
+    tuple of (float, float, int or None)
+        C_p, R_p and n.
+
+    Raises
+    ------
+    InputError
+        If C_p < C, R_p < R, or n is not a whole number of at least 1.
+    """
+    cost_p = float(parse(cost, f"{prefix}cost"))
+    if cost_p < checkpoint_cost:
+        raise InputError(f"{prefix}cost", cost, f"a persistent checkpoint no cheaper than the fast one ({checkpoint_cost:g} min)")
+    restart_p = restart if persistent_restart is None else float(parse(persistent_restart, f"{prefix}restart"))
+    if restart_p < restart:
+        raise InputError(f"{prefix}restart", persistent_restart,
+                         f"a persistent restart no shorter than the fast restart ({restart:g} min)")
+    n = None if every is None else validate.whole(every, f"{prefix}every")
+    return cost_p, restart_p, n
 
 
 def load_params(path: str | os.PathLike[str] | None = None) -> Params:
@@ -320,57 +493,29 @@ def load_params(path: str | os.PathLike[str] | None = None) -> Params:
     Returns
     -------
     Params
-        The checked inputs, with :attr:`Params.source` set to the path.
+        The checked inputs, with :attr:`Params.source` the file's name (``"worked example"``
+        for the shipped one), :attr:`Params.path` and :attr:`Params.sha256` set.
 
     Raises
     ------
     InputError
-        If the file cannot be read, is not valid YAML, or its values are not usable.
+        If the file cannot be read, is too large, is not UTF-8 or valid YAML, or its values are not usable.
     """
-    import yaml
-
     file = WORKED_EXAMPLE if path is None else Path(path)
     try:
-        text = file.read_text(encoding="utf-8")
+        with open(file, "rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise InputError("params file", str(file), f"a readable file ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError("params file", str(file), f"a parameters file of at most {MAX_FILE_BYTES // 1024} KB")
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        line = f" (line {where.line + 1})" if where is not None else ""
-        raise InputError("params file", str(file), f"valid YAML{line}") from None
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise InputError(f"{file}: line {line}", raw[exc.start : exc.start + 4], "UTF-8 text (this byte is not UTF-8)") from None
+    source = "worked example" if path is None else file.name
+    data = read_yaml(text, source)
     return params_from_mapping(
-        data, source="worked example" if path is None else str(file), base=file.resolve().parent
+        data, source=source, base=file.resolve().parent, path=file, sha256=hashlib.sha256(raw).hexdigest()
     )
-
-
-def book_params_path() -> Path:
-    """The parameters file the book is built from.
-
-    Returns
-    -------
-    Path
-        ``$GOODPUT_PARAMS`` when set, else ``params.yml`` beside the chapters
-        (``book/params.yml``).
-    """
-    env = os.environ.get(PARAMS_ENV)
-    if env:
-        return Path(env).resolve()
-    return Path(__file__).resolve().parent.parent / "book" / "params.yml"
-
-
-def book_params() -> Params:
-    """Read the parameters the book is built from (see :func:`book_params_path`).
-
-    Returns
-    -------
-    Params
-        The checked inputs.
-    """
-    path = book_params_path()
-    params = load_params(path)
-    root = Path(__file__).resolve().parent.parent
-    if path.is_relative_to(root):
-        params = params.replace(source=str(path.relative_to(root)))
-    return params

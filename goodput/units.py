@@ -1,7 +1,9 @@
-"""Durations: parse strings such as ``"90 s"``, ``"5min"`` or ``"54 days"`` into minutes.
+"""Durations: read ``"90 s"``, ``"5min"`` or ``"54 days"`` into minutes, and write minutes as a person would.
 
 The package works in minutes throughout. Anything a user types goes through
-:func:`parse_duration`, which refuses what it cannot read instead of guessing.
+:func:`parse_duration`, which refuses what it cannot read instead of guessing;
+everything the package writes goes through :func:`format_duration`, the one
+formatter of durations ("40 s", "1 min 30 s", "19.3 min", "5.5 h", "54 days").
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import math
 import re
 
 from goodput.errors import InputError
+from goodput.validate import NUMBER
 
 #: Minutes in one of each accepted unit; keys are the spellings accepted.
 MINUTES_PER_UNIT: dict[str, float] = {
@@ -21,15 +24,17 @@ MINUTES_PER_UNIT: dict[str, float] = {
     **dict.fromkeys(("y", "yr", "year", "years"), 365.0 * 24.0 * 60.0),
 }
 
-_DURATION = re.compile(
-    r"^\s*(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?|[-+]?nan|[-+]?inf(?:inity)?)\s*(?P<unit>[a-z]*)\s*$",
-    re.IGNORECASE,
-)
+#: Minutes in a day and in a (365-day) year.
+DAY = MINUTES_PER_UNIT["day"]
+YEAR = MINUTES_PER_UNIT["year"]
+
+_DURATION = re.compile(rf"\s*(?P<number>{NUMBER.pattern}|[-+]?\.?(?:nan|inf(?:inity)?))\s*(?P<unit>[a-z]*)\s*",
+                       re.ASCII | re.IGNORECASE)
 
 _EXPECTED = "a duration such as '90 s', '5 min', '3.1 h' or '54 days'"
 
 
-def parse_duration(value: object, name: str, *, bare_unit: str | None = None) -> float:
+def parse_duration(value: object, name: str, *, bare_unit: str | None = None, allow_zero: bool = False) -> float:
     """Read a duration and return it in minutes.
 
     Parameters
@@ -37,22 +42,25 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None) ->
     value : object
         A string with a number and a unit (``"90 s"``, ``"1 min"``, ``"5min"``,
         ``"3.1 h"``, ``"54 days"``), or a bare number when `bare_unit` is set.
+        Numbers are read as a person means them (see :mod:`goodput.validate`).
     name : str
         The input's name, used in the error message.
     bare_unit : str, optional
         Unit assumed for a number without a unit. ``None`` (the default, used
         for parameter files) makes a bare number an error.
+    allow_zero : bool, optional
+        Accept a duration of zero (a drain that takes no time).
 
     Returns
     -------
     float
-        The duration in minutes, finite and strictly positive.
+        The duration in minutes, finite and greater than zero (or zero, when allowed).
 
     Raises
     ------
     InputError
-        If the value is not a number with a known unit, or is zero, negative,
-        NaN or infinite.
+        If the value is not a number with a known unit, or is negative, NaN,
+        infinite, or zero when zero is not allowed.
 
     Examples
     --------
@@ -70,13 +78,10 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None) ->
             raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
         number, unit = float(value), bare_unit
     elif isinstance(value, str):
-        match = _DURATION.match(value)
+        match = _DURATION.fullmatch(value)
         if match is None:
             raise InputError(name, value, _EXPECTED)
-        try:
-            number = float(match["number"])
-        except ValueError:
-            raise InputError(name, value, _EXPECTED) from None
+        number = float(match["number"].replace(".", "") if not NUMBER.fullmatch(match["number"]) else match["number"])
         unit = match["unit"].lower()
         if not unit:
             if bare_unit is None:
@@ -85,70 +90,89 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None) ->
     else:
         raise InputError(name, value, _EXPECTED)
     if unit not in MINUTES_PER_UNIT:
-        known = "s, min, h, days, weeks, years"
-        raise InputError(name, value, f"a known unit ({known}), not {unit!r}")
-    if not math.isfinite(number) or number <= 0:
-        raise InputError(name, value, "a finite duration greater than zero")
-    return number * MINUTES_PER_UNIT[unit]
+        raise InputError(name, value, f"a known unit (s, min, h, days, weeks, years), not {unit!r}")
+    minutes = number * MINUTES_PER_UNIT[unit]
+    if not math.isfinite(minutes) or minutes < 0 or (minutes == 0 and not allow_zero):
+        raise InputError(name, value, "a finite duration of zero or more" if allow_zero else
+                         "a finite duration greater than zero")
+    return minutes
 
 
-def positive_number(value: object, name: str) -> float:
-    """Check that `value` is a finite number greater than zero and return it as a float.
+def significant(x: float, digits: int = 3) -> str:
+    """Write a non-negative number with `digits` significant digits, without an exponent where it is readable.
 
     Parameters
     ----------
-    value : object
-        The value to check; numeric strings such as ``"2.5e-5"`` are accepted.
-    name : str
-        The input's name, used in the error message.
+    x : float
+        The number.
+    digits : int, optional
+        Significant digits (default 3); numbers of more integer digits are rounded
+        to a whole number and written with thousands separators.
 
     Returns
     -------
-    float
-        The value as a Python float.
+    str
+        For example ``"19.3"``, ``"186"``, ``"1,296"``, ``"0.78"``.
 
-    Raises
-    ------
-    InputError
-        If the value is not a number, or is zero, negative, NaN or infinite.
+    Examples
+    --------
+    >>> significant(1296.0), significant(5.0), significant(0.0123)
+    ('1,296', '5', '0.0123')
     """
-    if isinstance(value, bool):
-        raise InputError(name, value, "a finite number greater than zero")
-    try:
-        number = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise InputError(name, value, "a finite number greater than zero") from None
-    if not math.isfinite(number) or number <= 0:
-        raise InputError(name, value, "a finite number greater than zero")
-    return number
+    if x >= 10**digits:
+        return f"{round(x):,}"
+    return f"{x:.{digits}g}"
 
 
-def format_minutes(minutes: float, digits: int = 3) -> str:
-    """Format a duration in minutes with a unit that reads naturally.
+def format_duration(minutes: float, digits: int = 3) -> str:
+    """Write a duration in minutes the way a person writes it.
 
     Parameters
     ----------
     minutes : float
-        The duration in minutes.
+        The duration in minutes (negative durations keep their sign).
     digits : int, optional
         Significant digits (default 3).
 
     Returns
     -------
     str
-        Seconds below one minute, minutes below two hours, hours beyond.
+        Seconds below a minute ("40 s"); minutes and whole seconds below ten minutes
+        when the seconds are whole ("1 min 30 s"); minutes below five hours
+        ("19.3 min", "186 min"); hours below two days ("5.5 h"); days below a year
+        ("54 days"); years beyond. ``"unbounded"`` for infinity, ``"undefined"`` for NaN.
 
     Examples
     --------
-    >>> format_minutes(19.287)
+    >>> format_duration(19.287)
     '19.3 min'
-    >>> format_minutes(0.25)
-    '15 s'
-    >>> format_minutes(185.6)
+    >>> format_duration(2 / 3)
+    '40 s'
+    >>> format_duration(1.5)
+    '1 min 30 s'
+    >>> format_duration(185.6)
     '186 min'
+    >>> format_duration(77760.0)
+    '54 days'
     """
-    if minutes < 1.0:
-        return f"{minutes * 60.0:.{digits}g} s"
-    if minutes < 600.0:
-        return f"{minutes:.{digits}g} min"
-    return f"{minutes / 60.0:.{digits}g} h"
+    if math.isnan(minutes):
+        return "undefined"
+    if minutes < 0:
+        return "-" + format_duration(-minutes, digits)
+    if math.isinf(minutes):
+        return "unbounded"
+    seconds = minutes * 60.0
+    if round(seconds, 9) < 60.0:
+        return f"{significant(seconds, digits)} s"
+    if minutes < 10.0 and abs(seconds - round(seconds)) < 1e-6:
+        whole_minutes, rest = divmod(round(seconds), 60)
+        return f"{whole_minutes} min" + (f" {rest} s" if rest else "")
+    if minutes < 300.0:
+        return f"{significant(minutes, digits)} min"
+    if minutes < 2 * DAY:
+        return f"{significant(minutes / 60.0, digits)} h"
+    if minutes < YEAR:
+        days = significant(minutes / DAY, digits)
+        return f"{days} days"
+    years = significant(minutes / YEAR, digits)
+    return f"{years} year" + ("" if years == "1" else "s")

@@ -8,8 +8,9 @@ import pytest
 import yaml
 from numpy.testing import assert_allclose
 
+from goodput.book.paths import book_params_path, book_root
 from goodput.errors import InputError
-from goodput.params import WORKED_EXAMPLE, book_params_path, load_params, params_from_mapping
+from goodput.params import MAX_FILE_BYTES, WORKED_EXAMPLE, load_params, params_from_mapping
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,14 +60,20 @@ def test_book_params_file_is_the_worked_example() -> None:
     assert book.steps_log == ROOT / "book" / "data" / "sample-steps.csv"
     assert book.events_log == ROOT / "book" / "data" / "sample-events.csv"
     assert book.steps_log.exists() and book.events_log.exists()
-    same = {"source": "x", "steps_log": None, "events_log": None}
+    same = {"source": "x", "path": None, "sha256": None, "steps_log": None, "events_log": None}
     assert book.replace(**same) == load_params(WORKED_EXAMPLE).replace(**same)
 
 
 def test_book_params_path_follows_the_environment(monkeypatch, tmp_path) -> None:
-    """GOODPUT_PARAMS, when set, names the file the book is built from."""
+    """GOODPUT_PARAMS, when set, names the file the book is built from; else book/params.yml under the book's root,
+    found from the working directory (a chapter runs in book/), not from where the package is installed."""
     monkeypatch.delenv("GOODPUT_PARAMS", raising=False)
+    monkeypatch.chdir(ROOT / "book")
+    assert book_root() == ROOT
     assert book_params_path() == ROOT / "book" / "params.yml"
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match="inside the book"):
+        book_root()
     monkeypatch.setenv("GOODPUT_PARAMS", str(tmp_path / "fleet.yml"))
     assert book_params_path() == tmp_path / "fleet.yml"
 
@@ -94,7 +101,7 @@ def _without(*keys: str) -> dict:
         ({**GOOD, "interruptions": {"count": -3, "window": "54 days"}}, "interruptions.count"),
         ({**GOOD, "interruptions": {"count": 419, "window": 54}}, "interruptions.window.*needs a unit"),
         ({**GOOD, "month": 720}, "month.*needs a unit"),
-        ({**GOOD, "logs": {"steps": "s.csv"}}, "logs.*steps: FILE, events: FILE"),
+        ({**GOOD, "logs": {"steps": "s.csv"}}, "logs.events.*missing"),
         ({**GOOD, "logs": {"steps": "s.csv", "events": 3}}, "logs.events.*file path"),
         ({**GOOD, "ranges": {"restart": ["3 min"]}}, "ranges.restart.*pair"),
         ({**GOOD, "ranges": {"restart": ["8 min", "3 min"]}}, "ranges.restart.*LOW no greater than HIGH"),
@@ -117,7 +124,7 @@ def test_unreadable_and_malformed_files(tmp_path) -> None:
         load_params(tmp_path / "missing.yml")
     bad = tmp_path / "bad.yml"
     bad.write_text("gpus: [16384\nrestart: 5 min\n")
-    with pytest.raises(InputError, match=r"valid YAML \(line \d+\)"):
+    with pytest.raises(InputError, match=r"bad.yml: line \d+: .*valid YAML"):
         load_params(bad)
 
 
@@ -138,7 +145,8 @@ def test_round_trip_through_a_file(tmp_path) -> None:
     path.write_text(yaml.safe_dump({**GOOD, "gpus": 32768}))
     params = load_params(path)
     assert params.gpus == 32768
-    assert params.source == str(path)
+    assert params.source == "fleet.yml"
+    assert params.path == path and len(params.sha256) == 64
 
 
 def test_rate_and_mtbi_are_inverse() -> None:
@@ -147,3 +155,66 @@ def test_rate_and_mtbi_are_inverse() -> None:
 
     assert_allclose(rate_from_mtbi(mtbi_from_rate(2.0e-5, 16384), 16384), 2.0e-5)
     assert_allclose(rate_from_mtbi(1296 * 60 / 419, 16384), 419 / (16384 * 1296))
+
+
+BASE = (ROOT / "book" / "params.yml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (BASE + "restart: 6 min\n", "line .*'restart'.*each key once"),
+        ("x: &a [1, 2]\ny: *a\n" + BASE, "anchors and aliases"),
+        ("gpus: !!int 16384\n" + BASE.replace("gpus: 16384", ""), "tags"),
+        (BASE.replace("restart: 5 min", "restart: 1:30"), "restart: got '1:30'"),
+        (BASE.replace("gpus: 16384", "gpus: .inf"), "gpus: got '.inf', expected a whole number"),
+        (BASE.replace("count: 419", "count: .nan"), "interruptions.count: got '.nan'"),
+        (BASE.replace("gpus: 16384", "gpus: 0x4000"), "gpus: got '0x4000'"),
+        (BASE.replace("gpus: 16384", "gpus: \u0661\u0666\u0663\u0668\u0664"), "gpus"),
+        ("a: [[[[[[1]]]]]]\n", "levels of mappings and lists"),
+        (BASE.replace("gpus: 16384", "gpus: yes"), "gpus: got 'yes'"),
+    ],
+)
+def test_a_params_file_is_read_as_typed(tmp_path, text: str, message: str) -> None:
+    """Duplicate keys, aliases, tags, sexagesimal and other YAML 1.1 readings, infinities and deep nesting are
+    refused with the line or key and the value as written."""
+    path = tmp_path / "p.yml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        load_params(path)
+
+
+def test_leading_zeros_are_decimal(tmp_path) -> None:
+    """gpus: 020000 is twenty thousand, as a person means it, not octal 8,192."""
+    path = tmp_path / "p.yml"
+    path.write_text(BASE.replace("gpus: 16384", "gpus: 020000"), encoding="utf-8")
+    assert load_params(path).gpus == 20000
+
+
+@pytest.mark.parametrize("raw", [b"gpus: 16384 # caf\xe9\n", bytes(range(256))])
+def test_a_file_that_is_not_utf8_is_refused(tmp_path, raw: bytes) -> None:
+    """A Latin-1 accent in a comment or random bytes: one InputError naming the line, not a traceback."""
+    path = tmp_path / "p.yml"
+    path.write_bytes(raw)
+    with pytest.raises(InputError, match="UTF-8"):
+        load_params(path)
+
+
+def test_an_alias_bomb_is_refused_quickly_with_a_short_message(tmp_path) -> None:
+    """A 'billion laughs' file of a few hundred bytes is refused at its first alias, and the message is short."""
+    lines = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    lines += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 10)]
+    path = tmp_path / "bomb.yml"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match="anchors and aliases") as caught:
+        load_params(path)
+    assert len(str(caught.value)) < 300
+
+
+def test_a_huge_file_is_refused_before_it_is_parsed(tmp_path) -> None:
+    """A file of 500,000 keys is refused by its size, without reading it as YAML."""
+    path = tmp_path / "big.yml"
+    path.write_text("".join(f"k{i}: 1\n" for i in range(500_000)))
+    assert path.stat().st_size > MAX_FILE_BYTES
+    with pytest.raises(InputError, match="at most 64 KB"):
+        load_params(path)

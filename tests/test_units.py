@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from goodput.errors import InputError
-from goodput.units import format_minutes, parse_duration, positive_number
+from goodput.units import format_duration, parse_duration
 
 
 @pytest.mark.parametrize(
@@ -76,16 +76,52 @@ def test_seconds_and_minutes_agree(x: float) -> None:
     assert_allclose(parse_duration(f"{x!r} min", "x"), parse_duration(f"{60 * x!r} s", "x"), rtol=1e-12)
 
 
-def test_positive_number() -> None:
-    """Rates and prices are finite and strictly positive."""
-    assert positive_number("2.0e-5", "rate") == 2.0e-5
-    for bad in (0, -1, math.nan, math.inf, "x", None, True):
-        with pytest.raises(InputError, match="rate"):
-            positive_number(bad, "rate")
+@pytest.mark.parametrize(
+    ("minutes", "text"),
+    [
+        (0.5, "30 s"),
+        (2 / 3, "40 s"),
+        (0.0105, "0.63 s"),
+        (1.0, "1 min"),
+        (1.5, "1 min 30 s"),
+        (6.37, "6.37 min"),
+        (19.2657, "19.3 min"),
+        (185.6, "186 min"),
+        (1200.0, "20 h"),
+        (54 * 1440.0, "54 days"),
+        (1296 * 60.0, "54 days"),
+        (2 * 525600.0, "2 years"),
+        (525600.0, "1 year"),
+        (math.inf, "unbounded"),
+    ],
+)
+def test_format_duration_writes_durations_as_people_do(minutes: float, text: str) -> None:
+    """Seconds below a minute, minutes and seconds for whole seconds under ten minutes, minutes below five hours,
+    hours below two days, days below a year, then years; never an exponent or a key path."""
+    assert format_duration(minutes) == text
 
 
-def test_format_minutes_picks_a_readable_unit() -> None:
-    """Below a minute in seconds, below ten hours in minutes, beyond in hours."""
-    assert format_minutes(0.5) == "30 s"
-    assert format_minutes(19.2657) == "19.3 min"
-    assert format_minutes(1200.0) == "20 h"
+@given(st.floats(min_value=1e-3, max_value=1e7, allow_nan=False))
+def test_formatted_durations_read_back_within_rounding(minutes: float) -> None:
+    """What format_duration writes, parse_duration reads back to within its three significant digits."""
+    text = format_duration(minutes)
+    if " min " in text:  # "1 min 30 s": minutes and seconds
+        whole, rest = text.split(" min ")
+        back = parse_duration(f"{whole} min", "x") + parse_duration(rest, "x")
+    else:
+        back = parse_duration(text.replace(",", ""), "x")
+    assert_allclose(back, minutes, rtol=5e-3)
+
+
+def test_zero_is_a_duration_only_where_allowed() -> None:
+    """A drain of zero is no drain; a restart of zero is an error."""
+    assert parse_duration("0 s", "drain", allow_zero=True) == 0.0
+    with pytest.raises(InputError, match="greater than zero"):
+        parse_duration("0 s", "restart")
+
+
+@pytest.mark.parametrize("text", ["1:30", "0x10 min", "\u0661\u0662 min", "1,5 min", "1_000 s", ".inf min"])
+def test_durations_are_read_as_people_type_them(text: str) -> None:
+    """Sexagesimal, hexadecimal, digits of other scripts, separators and YAML's .inf are refused, not guessed."""
+    with pytest.raises(InputError, match="duration"):
+        parse_duration(text, "restart")
