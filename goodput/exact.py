@@ -25,27 +25,23 @@ The wall time splits into four parts that sum to one (see :func:`exact_losses`):
     lost work            e^{-R/M} (1 - x / (e^{x} - 1))
     restart              1 - e^{-R/M}
 
-Every numerical function here takes minutes and works elementwise on NumPy
-arrays as well as on floats. The symbolic functions (:func:`goodput_series`,
-:func:`symbolic_optimum`) import SymPy when called; importing this module does not.
+Every function here takes minutes and works elementwise on NumPy arrays as
+well as on floats. The symbolic derivations of these results are in
+:mod:`goodput.symbolic`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from goodput import model
+from goodput import model, validate
 from goodput.errors import InputError
 from goodput.model import X
-
-if TYPE_CHECKING:
-    import sympy
+from goodput.params import rate_from_mtbi
 
 #: Below this C/M the optimum starts from its series rather than from W0, which is
 #: ill-conditioned next to its branch point -1/e.
@@ -56,19 +52,6 @@ _POLISH_BELOW = 0.5
 
 #: Below this x = (T+C)/M, 1 - x/(e^x - 1) is computed from its Taylor series.
 _SMALL_X = 1e-2
-
-
-def _positive(value: Any, name: str) -> npt.NDArray[np.float64]:
-    """Return `value` as a float array, raising InputError unless every element is finite and > 0."""
-    if isinstance(value, bool):
-        raise InputError(name, value, "a finite number of minutes greater than zero")
-    try:
-        array = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError(name, value, "a finite number of minutes greater than zero") from None
-    if not np.all(np.isfinite(array) & (array > 0.0)):
-        raise InputError(name, value, "a finite number of minutes greater than zero")
-    return array
 
 
 def _out(array: npt.NDArray[np.float64]) -> Any:
@@ -109,10 +92,10 @@ def exact_wall_time_per_work(checkpoint_cost: X, mtbi: X, restart: X, interval: 
     InputError
         If an input is zero, negative, NaN or infinite.
     """
-    c = _positive(checkpoint_cost, "checkpoint_cost")
-    m = _positive(mtbi, "mtbi")
-    r = _positive(restart, "restart")
-    t = _positive(interval, "interval")
+    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
+    m = validate.positive_array(mtbi, "mtbi")
+    r = validate.positive_array(restart, "restart")
+    t = validate.positive_array(interval, "interval")
     with np.errstate(over="ignore"):
         wall = np.exp(r / m) * m * np.expm1((t + c) / m) / t
     return _out(wall)  # type: ignore[no-any-return]
@@ -153,8 +136,8 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     """
     from scipy.special import lambertw  # kept off the import path
 
-    c = _positive(checkpoint_cost, "checkpoint_cost")
-    m = _positive(mtbi, "mtbi")
+    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
+    m = validate.positive_array(mtbi, "mtbi")
     ratio = np.broadcast_to(c / m, np.broadcast(c, m).shape).astype(np.float64)
     closed = np.array(1.0 + lambertw(-np.exp(-(1.0 + ratio)), 0).real, dtype=np.float64)
     # Polish with Newton's method on phi(t) = -t - log(1 - t) = C/M (t = T/M), with
@@ -211,10 +194,10 @@ def exact_goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = 
     >>> round(exact_goodput(1.0, 185.6, 5.0), 3)
     0.876
     """
-    c = _positive(checkpoint_cost, "checkpoint_cost")
-    m = _positive(mtbi, "mtbi")
-    r = _positive(restart, "restart")
-    t = _positive(exact_optimal_interval(c, m) if interval is None else interval, "interval")
+    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
+    m = validate.positive_array(mtbi, "mtbi")
+    r = validate.positive_array(restart, "restart")
+    t = validate.positive_array(exact_optimal_interval(c, m) if interval is None else interval, "interval")
     with np.errstate(over="ignore"):
         value = t * np.exp(-r / m) / (m * np.expm1((t + c) / m))
     return _out(value)  # type: ignore[no-any-return]
@@ -253,8 +236,8 @@ def daly_interval(checkpoint_cost: X, mtbi: X) -> X:
     >>> round(daly_interval(1.0, 185.6), 2)
     18.61
     """
-    c = _positive(checkpoint_cost, "checkpoint_cost")
-    m = _positive(mtbi, "mtbi")
+    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
+    m = validate.positive_array(mtbi, "mtbi")
     half = c / (2.0 * m)
     estimate = np.sqrt(2.0 * c * m) * (1.0 + np.sqrt(half) / 3.0 + half / 9.0) - c
     return _out(np.where(c < 2.0 * m, estimate, m * np.ones_like(estimate)))  # type: ignore[no-any-return]
@@ -307,10 +290,10 @@ def exact_losses(
     >>> [round(100 * v, 1) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, b.goodput)]
     [4.7, 5.1, 2.7, 87.6]
     """
-    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
-    m = float(_positive(mtbi, "mtbi"))
-    r = float(_positive(restart, "restart"))
-    t = float(_positive(exact_optimal_interval(c, m) if interval is None else interval, "interval"))
+    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
+    m = float(validate.positive_array(mtbi, "mtbi"))
+    r = float(validate.positive_array(restart, "restart"))
+    t = float(validate.positive_array(exact_optimal_interval(c, m) if interval is None else interval, "interval"))
     x = np.float64((t + c) / m)
     survive_restart = np.exp(-r / m)
     with np.errstate(over="ignore"):
@@ -360,10 +343,10 @@ def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X
     >>> round(100 * second_order_term(1.0, 185.6, 5.0, 19.3), 2)
     0.67
     """
-    c = _positive(checkpoint_cost, "checkpoint_cost")
-    m = _positive(mtbi, "mtbi")
-    r = _positive(restart, "restart")
-    t = _positive(interval, "interval")
+    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
+    m = validate.positive_array(mtbi, "mtbi")
+    r = validate.positive_array(restart, "restart")
+    t = validate.positive_array(interval, "interval")
     return _out(model.second_order_term(c, m, r, t))  # type: ignore[no-any-return]
 
 
@@ -411,31 +394,17 @@ def goodput_with_lost_checkpoints(
     >>> round(goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.5), 3)
     0.827
     """
-    q = _probability(probability)
-    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
-    m = float(_positive(mtbi, "mtbi"))
-    r = float(_positive(restart, "restart"))
-    t = float(_positive(interval, "interval"))
+    q = validate.share(probability, "probability")
+    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
+    m = float(validate.positive_array(mtbi, "mtbi"))
+    r = float(validate.positive_array(restart, "restart"))
+    t = float(validate.positive_array(interval, "interval"))
     with np.errstate(over="ignore"):
         failures_per_segment = float(np.expm1((t + c) / m))
     kept = 1.0 - q * failures_per_segment
     if not kept > 0.0:
         return 0.0
     return float(exact_goodput(c, m, r, t)) * kept
-
-
-def _probability(value: Any) -> float:
-    """Return `value` as a float, raising InputError unless it is a probability in [0, 1]."""
-    what = "a probability from 0 to 1"
-    if isinstance(value, bool):
-        raise InputError("probability", value, what)
-    try:
-        q = float(value)
-    except (TypeError, ValueError):
-        raise InputError("probability", value, what) from None
-    if not 0.0 <= q <= 1.0:  # also refuses NaN
-        raise InputError("probability", value, what)
-    return q
 
 
 def numerical_optimal_interval(
@@ -478,10 +447,10 @@ def numerical_optimal_interval(
     """
     from scipy.optimize import minimize_scalar  # kept off the import path
 
-    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
-    m = float(_positive(mtbi, "mtbi"))
-    r = float(_positive(restart, "restart"))
-    q = _probability(lost_checkpoint_probability)
+    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
+    m = float(validate.positive_array(mtbi, "mtbi"))
+    r = float(validate.positive_array(restart, "restart"))
+    q = validate.share(lost_checkpoint_probability, "lost_checkpoint_probability")
     scale = min(math.sqrt(2.0 * c * m), m)  # Young's interval, capped at M: the optimum is below M
 
     def negative_goodput(u: float) -> float:
@@ -529,16 +498,11 @@ def first_order_error(checkpoint_cost: X, mtbi: X, restart: X) -> X:
     >>> round(100 * first_order_error(1.0, 185.6, 5.0), 1)
     0.7
     """
-    c = _positive(checkpoint_cost, "checkpoint_cost")
-    m = _positive(mtbi, "mtbi")
-    r = _positive(restart, "restart")
+    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
+    m = validate.positive_array(mtbi, "mtbi")
+    r = validate.positive_array(restart, "restart")
     first = 1.0 - np.sqrt(2.0 * c / m) - r / m  # goodput.model.goodput at T*, on arrays of any shape
     return _out(np.asarray(exact_goodput(c, m, r), dtype=np.float64) - first)  # type: ignore[no-any-return]
-
-
-def _gpus_for_mtbi(mtbi: float, rate_per_gpu_hour: float) -> float:
-    """Fleet size whose M is `mtbi` at `rate_per_gpu_hour` (the inverse of goodput.params.mtbi_from_rate)."""
-    return 60.0 / (rate_per_gpu_hour * mtbi)
 
 
 def first_order_error_threshold(
@@ -578,10 +542,10 @@ def first_order_error_threshold(
     """
     from scipy.optimize import brentq  # kept off the import path
 
-    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
-    r = float(_positive(restart, "restart"))
-    rate = float(_positive(rate_per_gpu_hour, "rate_per_gpu_hour"))
-    tol = float(_positive(tolerance, "tolerance"))
+    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
+    r = float(validate.positive_array(restart, "restart"))
+    rate = float(validate.positive_array(rate_per_gpu_hour, "rate_per_gpu_hour"))
+    tol = float(validate.positive_array(tolerance, "tolerance"))
     if tol >= 1.0:
         raise InputError("tolerance", tolerance, "a fraction of 1 above 0 and below 1")
 
@@ -595,7 +559,7 @@ def first_order_error_threshold(
     while excess(high) >= 0.0:
         high += 5.0
     log_m = brentq(excess, low, high, xtol=1e-12, rtol=1e-12)
-    return _gpus_for_mtbi(math.exp(log_m), rate)
+    return float(rate_from_mtbi(math.exp(log_m), rate))
 
 
 def first_order_zero_fleet(checkpoint_cost: float, restart: float, rate_per_gpu_hour: float) -> float:
@@ -630,158 +594,43 @@ def first_order_zero_fleet(checkpoint_cost: float, restart: float, rate_per_gpu_
     >>> round(first_order_zero_fleet(5.0, 5.0, 2e-5))
     160770
     """
-    c = float(_positive(checkpoint_cost, "checkpoint_cost"))
-    r = float(_positive(restart, "restart"))
-    rate = float(_positive(rate_per_gpu_hour, "rate_per_gpu_hour"))
+    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
+    r = float(validate.positive_array(restart, "restart"))
+    rate = float(validate.positive_array(rate_per_gpu_hour, "rate_per_gpu_hour"))
     root = 2.0 / (math.sqrt(2.0 * c) + math.sqrt(2.0 * c + 4.0 * r))  # (-b + sqrt(b^2 + 4R)) / (2R), rationalized
-    return _gpus_for_mtbi(1.0 / root**2, rate)
+    return float(rate_from_mtbi(1.0 / root**2, rate))
 
 
-# --------------------------------------------------------------------------- symbolic part
+# --------------------------------------------------------------------------- choosing a model
+
+#: The two models of a single checkpoint tier: first order (:mod:`goodput.model`) and exact (this module).
+MODELS = ("first-order", "exact")
 
 
-@dataclass(frozen=True)
-class SeriesExpansion:
-    """Exact goodput expanded around small losses (SymPy expressions in C, M, R, T).
-
-    The scaling T = eps t, C = eps^2 c, R = eps r with M fixed makes each of
-    C/T, T/M and R/M of order eps; goodput is expanded in eps and each order is
-    written back in the original variables (where eps drops out).
+def model_functions(which: str) -> tuple[Any, Any]:
+    """The goodput and optimum-interval functions of the named model.
 
     Parameters
     ----------
-    exact : sympy.Expr
-        T / (M e^{R/M} (e^{(T+C)/M} - 1)).
-    first_order : sympy.Expr
-        The expansion through first order: 1 - C/T - T/(2M) - R/M.
-    second_order : sympy.Expr
-        The next (second-order) term alone.
-    symbols : tuple of sympy.Symbol
-        (C, M, R, T), all positive.
-    """
-
-    exact: sympy.Expr
-    first_order: sympy.Expr
-    second_order: sympy.Expr
-    symbols: tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]
-
-
-@dataclass(frozen=True)
-class SymbolicOptimum:
-    """The exact optimum derived with SymPy.
-
-    Parameters
-    ----------
-    objective : sympy.Expr
-        Wall time per minute of work, M e^{R/M} (e^{(T+C)/M} - 1) / T.
-    derivative : sympy.Expr
-        Its derivative with respect to T.
-    solution : sympy.Expr
-        The root of the derivative, M (1 + LambertW(-e^{-1 - C/M})).
-    symbols : tuple of sympy.Symbol
-        (C, M, R, T), all positive.
-    """
-
-    objective: sympy.Expr
-    derivative: sympy.Expr
-    solution: sympy.Expr
-    symbols: tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]
-
-
-def _symbols() -> tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]:
-    import sympy
-
-    c, m, r, t = sympy.symbols("C M R T", positive=True)
-    return c, m, r, t
-
-
-@lru_cache(maxsize=1)
-def goodput_series() -> SeriesExpansion:
-    """Expand the exact goodput to second order and show the first order is 1 - C/T - T/(2M) - R/M.
+    which : {"first-order", "exact"}
+        The model.
 
     Returns
     -------
-    SeriesExpansion
-        The exact expression, the first-order expression and the second-order
-        term, C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2).
-
-    Notes
-    -----
-    Imports SymPy; takes about a second. The result is cached.
-    """
-    import sympy
-
-    c, m, r, t = _symbols()
-    eps, ts, cs, rs = sympy.symbols("epsilon t c r", positive=True)
-    exact = t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))
-    scaled = exact.subs({t: eps * ts, c: eps**2 * cs, r: eps * rs}, simultaneous=True)
-    expansion = sympy.expand(sympy.series(scaled, eps, 0, 3).removeO())
-    back = {ts: t / eps, cs: c / eps**2, rs: r / eps}
-    orders = [sympy.expand(expansion.coeff(eps, k) * eps**k).subs(back, simultaneous=True) for k in range(3)]
-    first = sympy.expand(orders[0] + orders[1])
-    second = sympy.expand(orders[2])
-    return SeriesExpansion(exact=exact, first_order=first, second_order=second, symbols=(c, m, r, t))
-
-
-@lru_cache(maxsize=1)
-def symbolic_optimum() -> SymbolicOptimum:
-    """Differentiate the wall time per work with SymPy and solve for the optimum interval.
-
-    Returns
-    -------
-    SymbolicOptimum
-        Objective, derivative and the Lambert-W solution M (1 + W(-e^{-1 - C/M})).
-
-    Notes
-    -----
-    Imports SymPy; takes about a second. When :func:`sympy.solve` returns no
-    Lambert-W root (it depends on the SymPy version), the closed form found by
-    substituting u = T/M - 1 is used instead; the tests check either way that
-    it is a root of the derivative. The result is cached.
-    """
-    import sympy
-
-    c, m, r, t = _symbols()
-    objective = m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1) / t
-    derivative = sympy.diff(objective, t)
-    closed = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
-    try:
-        roots = sympy.solve(derivative, t)
-    except NotImplementedError:
-        roots = []
-    lambert = [root for root in roots if root.has(sympy.LambertW)]
-    solution = lambert[0] if len(lambert) == 1 else closed
-    return SymbolicOptimum(objective=objective, derivative=derivative, solution=solution, symbols=(c, m, r, t))
-
-
-def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int = 30) -> float:
-    """Evaluate the SymPy solution of :func:`symbolic_optimum` numerically.
-
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    digits : int, optional
-        Working precision in decimal digits (default 30), so the result is
-        accurate to double precision even when W is near its branch point.
-
-    Returns
-    -------
-    float
-        The optimum interval in minutes (the real part; the root is real).
+    tuple of callables
+        ``goodput(C, M, R, interval=None)`` and ``optimal_interval(C, M)``, both elementwise.
 
     Raises
     ------
     InputError
-        If an input is zero, negative, NaN or infinite.
-    """
-    import sympy
+        For an unknown model.
 
-    c_value = float(_positive(checkpoint_cost, "checkpoint_cost"))
-    m_value = float(_positive(mtbi, "mtbi"))
-    opt = symbolic_optimum()
-    c, m, _, _ = opt.symbols
-    value = opt.solution.subs({c: sympy.Float(c_value, digits), m: sympy.Float(m_value, digits)}).evalf(digits)
-    return float(sympy.re(value))
+    Examples
+    --------
+    >>> goodput, optimum = model_functions("exact")
+    >>> round(optimum(1.0, 185.6), 2)
+    18.61
+    """
+    if validate.choice(which, "model", MODELS) == "exact":
+        return exact_goodput, exact_optimal_interval
+    return model.goodput, model.optimal_interval

@@ -14,11 +14,10 @@ minutes and works elementwise on NumPy arrays as well as on floats.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from goodput.errors import InputError
+from goodput import validate
 
 if TYPE_CHECKING:
     import numpy as np
@@ -256,44 +255,49 @@ def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X
     return (c / t) ** 2 + c * r / (m * t) + (r / m) ** 2 / 2.0 + r * t / (2.0 * m * m) + (t / m) ** 2 / 12.0
 
 
-def range_problem(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> str | None:
-    """Say why the first-order formulas do not apply to these inputs, if they do not.
-
-    The formulas keep only the first order in C/T, T/M and R/M. Where the
-    leading dropped term (:func:`second_order_term`) exceeds
-    :data:`FIRST_ORDER_TOLERANCE`, or where they give a goodput of zero or
-    less, their number is not worth quoting; use the exact model instead.
+@dataclass(frozen=True)
+class RangeCheck:
+    """How far the first-order numbers of one plan can be trusted.
 
     Parameters
     ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    restart : float
-        R, minutes per restart.
-    interval : float, optional
-        T, minutes of work between checkpoints; the optimum when omitted.
-
-    Returns
-    -------
-    str or None
-        A sentence naming the problem, or ``None`` when the inputs are in range.
+    goodput : float
+        The first-order goodput, 1 - C/T - T/(2M) - R/M.
+    dropped : float
+        The leading term the formula drops (:func:`second_order_term`), a fraction of wall time.
     """
-    b = losses(checkpoint_cost, mtbi, restart, interval)
-    if b.goodput <= 0.0:
-        return f"the first-order goodput is {100 * b.goodput:.0f}%, below zero: the formula does not apply here"
-    dropped = float(second_order_term(checkpoint_cost, mtbi, restart, b.interval))
-    if dropped > FIRST_ORDER_TOLERANCE:
-        return (
-            f"the first-order formula drops terms worth {100 * dropped:.1f} points here "
-            f"(tolerance {100 * FIRST_ORDER_TOLERANCE:g}): it is outside its range"
-        )
-    return None
+
+    goodput: float
+    dropped: float
+
+    @property
+    def status(self) -> str:
+        """The verdict: ``"below zero"``, ``"out of range"``, ``"caution"`` or ``"ok"``.
+
+        Out of range is a dropped term above :data:`FIRST_ORDER_TOLERANCE`, caution
+        one above :data:`FIRST_ORDER_CAUTION`.
+        """
+        if self.goodput <= 0.0:
+            return "below zero"
+        if self.dropped > FIRST_ORDER_TOLERANCE:
+            return "out of range"
+        if self.dropped > FIRST_ORDER_CAUTION:
+            return "caution"
+        return "ok"
+
+    @property
+    def quotable(self) -> bool:
+        """Whether a first-order number may be quoted at all (status ``"ok"`` or ``"caution"``)."""
+        return self.status in ("ok", "caution")
 
 
-def range_caution(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> str | None:
-    """Say how far off a first-order number that is still quoted may be, when that is over one point.
+def range_check(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> RangeCheck:
+    """Judge the first-order formulas for these inputs by the term they drop.
+
+    The formulas keep only the first order in C/T, T/M and R/M. Where the leading
+    dropped term exceeds :data:`FIRST_ORDER_TOLERANCE`, or where they give a goodput of
+    zero or less, their number is not worth quoting; between
+    :data:`FIRST_ORDER_CAUTION` and the tolerance it is quoted with a caution.
 
     Parameters
     ----------
@@ -304,20 +308,16 @@ def range_caution(checkpoint_cost: float, mtbi: float, restart: float, interval:
 
     Returns
     -------
-    str or None
-        A sentence when the dropped second-order term lies between
-        :data:`FIRST_ORDER_CAUTION` and :data:`FIRST_ORDER_TOLERANCE`, else ``None``.
+    RangeCheck
+        The first-order goodput and the dropped term; its :attr:`RangeCheck.status` is the verdict.
+
+    Examples
+    --------
+    >>> range_check(1.0, 185.6, 5.0).status, range_check(5.0, 185.6, 5.0).status
+    ('ok', 'caution')
     """
-    if range_problem(checkpoint_cost, mtbi, restart, interval) is not None:
-        return None
-    t = float(optimal_interval(checkpoint_cost, mtbi)) if interval is None else interval
-    dropped = float(second_order_term(checkpoint_cost, mtbi, restart, t))
-    if dropped <= FIRST_ORDER_CAUTION:
-        return None
-    return (
-        f"first order drops terms worth {100 * dropped:.1f} points here, so it underestimates goodput by about "
-        "that much; the exact model (--model exact) is closer"
-    )
+    b = losses(checkpoint_cost, mtbi, restart, interval)
+    return RangeCheck(goodput=b.goodput, dropped=float(second_order_term(checkpoint_cost, mtbi, restart, b.interval)))
 
 
 def check_inputs(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> None:
@@ -339,8 +339,7 @@ def check_inputs(checkpoint_cost: float, mtbi: float, restart: float, interval: 
     if interval is not None:
         named["interval"] = interval
     for name, value in named.items():
-        if not math.isfinite(value) or value <= 0:
-            raise InputError(name, value, "a finite number of minutes greater than zero")
+        validate.positive(value, name, validate.POSITIVE_MINUTES)
 
 
 def capacity_per_month(goodput_points: float, gpus: int, price_per_gpu_hour: float, month_minutes: float) -> float:

@@ -19,7 +19,7 @@ How it is computed
     of array operations; gaps are drawn in chunks of at most :data:`CHUNK_SIZE`
     so memory stays bounded whatever the horizon.
 
-Failure processes (``failures``, ``shape``, ``hazard``)
+Failure processes (:class:`FailureProcess`: ``kind``, ``shape``, ``hazard``)
     ``"exponential"``
         A Poisson process with mean time between failures M (``mtbi``).
     ``"weibull"`` with ``hazard="renewal"``
@@ -80,6 +80,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from goodput import validate
 from goodput.errors import InputError
 
 #: Most gaps drawn and processed at once (about 8 MB of float64 per array).
@@ -97,9 +98,19 @@ DEFAULT_REPLICAS = 32
 #: Default burst window in minutes.
 DEFAULT_BURST_WINDOW = 10.0
 
-#: Rough cost of one simulated failure in seconds on a slow 2-core machine, by
-#: kind of run; see :func:`estimated_seconds`.
-SECONDS_PER_FAILURE = {"exponential": 1.5e-8, "weibull": 4.0e-8, "bursts": 3.5e-8, "general": 8.0e-8}
+#: Smallest and largest Weibull shape accepted (beyond them the draws overflow or the mean is meaningless).
+MIN_SHAPE, MAX_SHAPE = 0.1, 20.0
+
+#: Each run must last at least this many times T + C + R: shorter runs are biased by their
+#: start (a run begins computing, with no restart) and their end (an unfinished segment),
+#: by about (T/2 + R) / run length, a point or more below 100 cycles.
+MIN_RUN_RHYTHMS = 100.0
+
+#: Most failures one simulation may draw (about a minute of work on a slow machine).
+MAX_FAILURES = 2.0e9
+
+#: Seconds a simulation runs before its progress bar appears (tqdm's ``delay``).
+PROGRESS_DELAY_S = 2.0
 
 _MINUTES_PER_DAY = 1440.0
 
@@ -185,42 +196,94 @@ class _Process:
 # --------------------------------------------------------------------------- checks
 
 
-def _positive(value: Any, name: str, what: str = "a finite number of minutes greater than zero") -> float:
-    if isinstance(value, bool):
-        raise InputError(name, value, what)
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        raise InputError(name, value, what) from None
-    if not math.isfinite(number) or number <= 0.0:
-        raise InputError(name, value, what)
-    return number
+def _positive(value: Any, name: str) -> float:
+    return validate.positive(value, name, validate.POSITIVE_MINUTES)
 
 
-def _whole(value: Any, name: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise InputError(name, value, f"a whole number of at least {least}")
-    return int(value)
+def _burst_probability(value: Any) -> float:
+    return validate.share(value, "burst_probability", open_high=True)
 
 
-def _choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
-    key = value.strip().lower().replace(" ", "-").replace("_", "-") if isinstance(value, str) else value
-    if key not in choices:
-        raise InputError(name, value, "one of " + ", ".join(repr(c) for c in choices))
-    return str(key)
+def _shape(value: Any) -> float:
+    k = validate.positive(value, "shape", f"a Weibull shape from {MIN_SHAPE:g} to {MAX_SHAPE:g}")
+    if not MIN_SHAPE <= k <= MAX_SHAPE:
+        raise InputError("shape", value, f"a Weibull shape from {MIN_SHAPE:g} to {MAX_SHAPE:g}")
+    return k
 
 
-def _probability(value: Any) -> float:
-    what = "a probability in [0, 1)"
-    if isinstance(value, bool):
-        raise InputError("burst_probability", value, what)
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        raise InputError("burst_probability", value, what) from None
-    if not (0.0 <= p < 1.0):  # also refuses NaN
-        raise InputError("burst_probability", value, what)
-    return p
+@dataclass(frozen=True)
+class FailureProcess:
+    """How interruptions arrive: the failure process a simulation draws from (see the module docstring).
+
+    Parameters
+    ----------
+    kind : {"exponential", "weibull"}
+        Poisson failures, or Weibull gaps / a Weibull run-age hazard.
+    shape : float
+        Weibull shape k (1 for exponential; from :data:`MIN_SHAPE` to :data:`MAX_SHAPE`).
+    hazard : {"renewal", "run-age"}
+        Whether a Weibull hazard restarts at each failure or follows the age of the run.
+    burst_probability : float
+        p in [0, 1): probability that a failure is followed by another within `burst_window`.
+    burst_window : float
+        w, minutes within which a follow-up failure comes.
+    reference_period : float or None
+        For ``hazard="run-age"``: the run age over which M is the average gap (default: one run).
+
+    Raises
+    ------
+    InputError
+        For an unknown kind or hazard, a shape out of range or other than 1 for exponential
+        failures, a probability outside [0, 1), or bursts with the run-age hazard.
+
+    Examples
+    --------
+    >>> FailureProcess("weibull", shape=0.5, hazard="run age").hazard
+    'run-age'
+    """
+
+    kind: str = "exponential"
+    shape: float = 1.0
+    hazard: str = "renewal"
+    burst_probability: float = 0.0
+    burst_window: float = DEFAULT_BURST_WINDOW
+    reference_period: float | None = None
+
+    def __post_init__(self) -> None:
+        kind = validate.choice(self.kind, "failures", FAILURE_PROCESSES)
+        k = _shape(self.shape)
+        if kind == "exponential" and k != 1.0:
+            raise InputError("shape", self.shape, "1 for exponential failures (a shape applies to Weibull failures)")
+        hazard = validate.choice(self.hazard, "hazard", HAZARDS)
+        p = _burst_probability(self.burst_probability)
+        if hazard == "run-age" and p > 0.0:
+            raise InputError("burst_probability", self.burst_probability, "0 with the run-age hazard (bursts need renewal)")
+        period = None if self.reference_period is None else _positive(self.reference_period, "reference_period")
+        for name, value in (("kind", kind), ("shape", k), ("hazard", hazard), ("burst_probability", p),
+                            ("burst_window", _positive(self.burst_window, "burst_window")), ("reference_period", period)):
+            object.__setattr__(self, name, value)
+
+    @property
+    def exponential(self) -> bool:
+        """Whether this is a Poisson process without bursts (the exact model's assumption)."""
+        return self.kind == "exponential" and self.burst_probability == 0.0
+
+    def describe(self) -> str:
+        """The process in a few words, for a table or a log line.
+
+        Returns
+        -------
+        str
+            For example ``"exponential"`` or ``"Weibull, shape 0.5, run-age hazard"``.
+        """
+        text = "exponential" if self.kind == "exponential" else f"Weibull, shape {self.shape:g}, {self.hazard} hazard"
+        if self.burst_probability > 0.0:
+            text += f", bursts (p = {self.burst_probability:g}, within {self.burst_window:g} min)"
+        return text
+
+
+#: Independent Poisson failures: the default process.
+EXPONENTIAL = FailureProcess()
 
 
 def normalize_schedule(interval: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -302,7 +365,7 @@ def weibull_scale(mtbi: float, shape: float) -> float:
     float
         lam = M / Gamma(1 + 1/k), in minutes.
     """
-    return _positive(mtbi, "mtbi") / math.gamma(1.0 + 1.0 / _positive(shape, "shape", "a finite number above 0"))
+    return _positive(mtbi, "mtbi") / math.gamma(1.0 + 1.0 / _shape(shape))
 
 
 def run_age_scale(mtbi: float, shape: float, reference_period: float) -> float:
@@ -323,7 +386,7 @@ def run_age_scale(mtbi: float, shape: float, reference_period: float) -> float:
         lam = P (M/P)^(1/k), in minutes.
     """
     m = _positive(mtbi, "mtbi")
-    k = _positive(shape, "shape", "a finite number above 0")
+    k = _shape(shape)
     p = _positive(reference_period, "reference_period")
     return float(p * (m / p) ** (1.0 / k))
 
@@ -345,60 +408,36 @@ def effective_mtbi(mtbi: float, burst_probability: float = 0.0, burst_window: fl
     float
         The mean gap between consecutive failures, minutes.
     """
-    p = _probability(burst_probability)
+    p = _burst_probability(burst_probability)
     return (1.0 - p) * _positive(mtbi, "mtbi") + p * _positive(burst_window, "burst_window") / 2.0
 
 
-def _process(
-    mtbi: float,
-    failures: str,
-    shape: float,
-    hazard: str,
-    burst_probability: float,
-    burst_window: float,
-    run_length: float,
-    reference_period: float | None,
-) -> _Process:
+def _process(mtbi: float, process: FailureProcess, run_length: float) -> _Process:
     m = _positive(mtbi, "mtbi")
-    kind = _choice(failures, "failures", FAILURE_PROCESSES)
-    k = _positive(shape, "shape", "a finite number above 0")
-    if kind == "exponential" and k != 1.0:
-        raise InputError("shape", shape, "1 for exponential failures (use failures='weibull' for another shape)")
-    how = _choice(hazard, "hazard", HAZARDS)
-    p = _probability(burst_probability)
-    w = _positive(burst_window, "burst_window")
-    period = run_length if reference_period is None else _positive(reference_period, "reference_period")
-    if how == "run-age":
-        if p > 0.0:
-            raise InputError("burst_probability", burst_probability, "0 with hazard='run-age' (bursts need renewal)")
+    if not isinstance(process, FailureProcess):
+        raise InputError("process", process, "a FailureProcess")
+    k, p = process.shape, process.burst_probability
+    period = run_length if process.reference_period is None else process.reference_period
+    if process.hazard == "run-age":
         unit = run_age_scale(m, k, period)
-        return _Process(True, unit, 1.0 / k, k, 0.0, w / unit, math.nan, 1.0)
+        return _Process(True, unit, 1.0 / k, k, 0.0, process.burst_window / unit, math.nan, 1.0)
     unit = weibull_scale(m, k)
     base_mean = math.gamma(1.0 + 1.0 / k)
     base_square = math.gamma(1.0 + 2.0 / k)
-    wu = w / unit
+    wu = process.burst_window / unit
     mean = (1.0 - p) * base_mean + p * wu / 2.0
     square = (1.0 - p) * base_square + p * wu * wu / 3.0
     return _Process(False, unit, 1.0 / k, k, p, wu, mean, max(square / (mean * mean) - 1.0, 1.0))
 
 
 def expected_failures(
-    mtbi: float,
-    horizon: float,
-    *,
-    failures: str = "exponential",
-    shape: float = 1.0,
-    hazard: str = "renewal",
-    burst_probability: float = 0.0,
-    burst_window: float = DEFAULT_BURST_WINDOW,
-    replicas: int = DEFAULT_REPLICAS,
-    reference_period: float | None = None,
+    mtbi: float, horizon: float, *, process: FailureProcess = EXPONENTIAL, replicas: int = DEFAULT_REPLICAS
 ) -> float:
     """Expected number of failures a :func:`simulate` call will draw: a cheap measure of its work.
 
     Parameters
     ----------
-    mtbi, horizon, failures, shape, hazard, burst_probability, burst_window, replicas, reference_period
+    mtbi, horizon, process, replicas
         As for :func:`simulate`.
 
     Returns
@@ -413,60 +452,14 @@ def expected_failures(
     28318966
     """
     h = _positive(horizon, "horizon")
-    n = _whole(replicas, "replicas", 2)
-    proc = _process(mtbi, failures, shape, hazard, burst_probability, burst_window, h / n, reference_period)
-    run = h / n / proc.unit
+    n = validate.whole(replicas, "replicas", 2)
+    return _expected_count(_process(mtbi, process, h / n), h / n, n)
+
+
+def _expected_count(proc: _Process, run_length: float, n_runs: int) -> float:
+    run = run_length / proc.unit
     per_run = run**proc.shape if proc.run_age else run / proc.mean_gap
-    return n * per_run
-
-
-def estimated_seconds(
-    mtbi: float,
-    horizon: float,
-    interval: float | Schedule | None = None,
-    *,
-    failures: str = "exponential",
-    shape: float = 1.0,
-    hazard: str = "renewal",
-    burst_probability: float = 0.0,
-    burst_window: float = DEFAULT_BURST_WINDOW,
-    replicas: int = DEFAULT_REPLICAS,
-    reference_period: float | None = None,
-) -> float:
-    """Rough run time of :func:`simulate` in seconds, to decide whether to show a progress bar.
-
-    Parameters
-    ----------
-    mtbi, horizon, interval, failures, shape, hazard, burst_probability, burst_window, replicas, reference_period
-        As for :func:`simulate`; `interval` only matters through whether it is a
-        schedule (``None``: a fixed interval).
-
-    Returns
-    -------
-    float
-        :func:`expected_failures` times :data:`SECONDS_PER_FAILURE` for the kind of
-        run (within a factor of a few; machines differ).
-    """
-    count = expected_failures(
-        mtbi,
-        horizon,
-        failures=failures,
-        shape=shape,
-        hazard=hazard,
-        burst_probability=burst_probability,
-        burst_window=burst_window,
-        replicas=replicas,
-        reference_period=reference_period,
-    )
-    untils, _ = normalize_schedule(1.0 if interval is None else interval)
-    short_runs = count < 4096 * _whole(replicas, "replicas", 2)  # then every chunk reaches the horizon
-    if short_runs or len(untils) > 1 or _choice(hazard, "hazard", HAZARDS) == "run-age":
-        kind = "general"
-    elif _probability(burst_probability) > 0.0:
-        kind = "bursts"
-    else:
-        kind = _choice(failures, "failures", FAILURE_PROCESSES)
-    return count * SECONDS_PER_FAILURE[kind]
+    return n_runs * per_run
 
 
 # --------------------------------------------------------------------------- the per-gap arithmetic
@@ -725,6 +718,7 @@ def _progress(progress: Progress, horizon: float) -> tuple[Callable[[float], Non
         bar = tqdm(
             total=horizon / _MINUTES_PER_DAY,
             file=sys.stderr,
+            delay=PROGRESS_DELAY_S,
             desc="simulating",
             unit="day",
             bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} simulated days [{elapsed}<{remaining}]",
@@ -745,12 +739,7 @@ def simulate(
     interval: float | Schedule,
     horizon: float,
     *,
-    failures: str = "exponential",
-    shape: float = 1.0,
-    hazard: str = "renewal",
-    burst_probability: float = 0.0,
-    burst_window: float = DEFAULT_BURST_WINDOW,
-    reference_period: float | None = None,
+    process: FailureProcess = EXPONENTIAL,
     replicas: int = DEFAULT_REPLICAS,
     seed: int = 0,
     chunk_size: int = CHUNK_SIZE,
@@ -771,19 +760,8 @@ def simulate(
         ``(until, interval)`` pairs (see :func:`normalize_schedule`).
     horizon : float
         Total simulated wall time in minutes, split into `replicas` runs.
-    failures : {"exponential", "weibull"}, optional
-        The failure process (default exponential).
-    shape : float, optional
-        Weibull shape k (default 1; must be 1 for exponential).
-    hazard : {"renewal", "run-age"}, optional
-        Whether the Weibull hazard restarts at each failure or follows the age of the run.
-    burst_probability : float, optional
-        p in [0, 1): probability that a failure is followed by another within `burst_window`.
-    burst_window : float, optional
-        w, minutes within which a follow-up failure comes (default 10).
-    reference_period : float, optional
-        For ``hazard="run-age"``: the run age over which M is the average gap
-        (default: the length of one run). Ignored otherwise.
+    process : FailureProcess, optional
+        How failures arrive (default: independent, exponential).
     replicas : int, optional
         Independent runs (at least 2, default 32); the standard errors are over them.
     seed : int, optional
@@ -791,8 +769,9 @@ def simulate(
     chunk_size : int, optional
         Most gaps drawn at once (default :data:`CHUNK_SIZE`); bounds memory.
     progress : bool or callable, optional
-        ``True`` shows a tqdm bar on stderr; a callable is called after each
-        chunk with the simulated minutes it covered. See :func:`estimated_seconds`.
+        ``True`` shows a tqdm bar on stderr once the run has taken
+        :data:`PROGRESS_DELAY_S` seconds; a callable is called after each chunk
+        with the simulated minutes it covered.
 
     Returns
     -------
@@ -802,9 +781,9 @@ def simulate(
     Raises
     ------
     InputError
-        For a zero, negative, NaN or infinite duration, a shape that is not
-        positive, a probability outside [0, 1), an unknown process or hazard, a
-        bad schedule, fewer than 2 replicas, or bursts with ``hazard="run-age"``.
+        For a zero, negative, NaN or infinite duration, a bad schedule, fewer than 2
+        replicas, runs shorter than :data:`MIN_RUN_RHYTHMS` times T + C + R (the
+        estimate would be biased), or more than :data:`MAX_FAILURES` expected failures.
 
     Examples
     --------
@@ -813,9 +792,8 @@ def simulate(
     True
     """
     runs = _simulate_runs(
-        checkpoint_cost, mtbi, restart, interval, horizon, failures=failures, shape=shape, hazard=hazard,
-        burst_probability=burst_probability, burst_window=burst_window, reference_period=reference_period,
-        replicas=replicas, seed=seed, chunk_size=chunk_size, progress=progress,
+        checkpoint_cost, mtbi, restart, interval, horizon, process=process, replicas=replicas, seed=seed,
+        chunk_size=chunk_size, progress=progress,
     )
     fractions, n_runs = runs.fractions, runs.fractions.shape[1]
     means = fractions.mean(axis=1)
@@ -855,12 +833,7 @@ def _simulate_runs(
     interval: float | Schedule,
     horizon: float,
     *,
-    failures: str,
-    shape: float,
-    hazard: str,
-    burst_probability: float,
-    burst_window: float,
-    reference_period: float | None,
+    process: FailureProcess,
     replicas: int,
     seed: int,
     chunk_size: int,
@@ -868,15 +841,26 @@ def _simulate_runs(
 ) -> _Runs:
     """Check the inputs of :func:`simulate`, run it, and return what each run did."""
     c = _positive(checkpoint_cost, "checkpoint_cost")
+    m = _positive(mtbi, "mtbi")
     r_min = _positive(restart, "restart")
     h_min = _positive(horizon, "horizon")
-    n_runs = _whole(replicas, "replicas", 2)
-    chunk = _whole(chunk_size, "chunk_size", 1)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InputError("seed", seed, "a whole number of at least 0")
+    n_runs = validate.whole(replicas, "replicas", 2)
+    chunk = validate.whole(chunk_size, "chunk_size", 1)
+    seed = validate.whole(seed, "seed", 0)
     untils, intervals = normalize_schedule(interval)
     run_length = h_min / n_runs
-    proc = _process(mtbi, failures, shape, hazard, burst_probability, burst_window, run_length, reference_period)
+    rhythm = max(intervals) + c + r_min
+    if run_length < MIN_RUN_RHYTHMS * rhythm:
+        raise InputError(
+            "horizon", f"{h_min:.6g} min",
+            f"at least {MIN_RUN_RHYTHMS * n_runs * rhythm:.4g} min: each of the {n_runs} runs at least "
+            f"{MIN_RUN_RHYTHMS:g} times T + C + R, or its estimate is biased by its start and end",
+        )
+    proc = _process(m, process, run_length)
+    expected = _expected_count(proc, run_length, n_runs)
+    if expected > MAX_FAILURES:
+        raise InputError("horizon", f"{h_min:.6g} min",
+                         f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {expected:.2g})")
     update, close = _progress(progress, h_min)
 
     plan = _Plan.build(proc, run_length, r_min, c, untils, intervals)
@@ -959,12 +943,7 @@ def compare_intervals(
     intervals: Sequence[float | Schedule],
     horizon: float,
     *,
-    failures: str = "exponential",
-    shape: float = 1.0,
-    hazard: str = "renewal",
-    burst_probability: float = 0.0,
-    burst_window: float = DEFAULT_BURST_WINDOW,
-    reference_period: float | None = None,
+    process: FailureProcess = EXPONENTIAL,
     replicas: int = DEFAULT_REPLICAS,
     seed: int = 0,
 ) -> Comparison:
@@ -985,7 +964,7 @@ def compare_intervals(
         ``(until, interval)`` pairs (see :func:`normalize_schedule`). At least one.
     horizon : float
         Total simulated wall time in minutes, split into `replicas` runs.
-    failures, shape, hazard, burst_probability, burst_window, reference_period, replicas, seed
+    process, replicas, seed
         As for :func:`simulate`.
 
     Returns
@@ -1010,9 +989,8 @@ def compare_intervals(
     counts = []
     for interval in intervals:
         runs = _simulate_runs(
-            checkpoint_cost, mtbi, restart, interval, horizon, failures=failures, shape=shape, hazard=hazard,
-            burst_probability=burst_probability, burst_window=burst_window, reference_period=reference_period,
-            replicas=replicas, seed=seed, chunk_size=CHUNK_SIZE, progress=None,
+            checkpoint_cost, mtbi, restart, interval, horizon, process=process, replicas=replicas, seed=seed,
+            chunk_size=CHUNK_SIZE, progress=None,
         )
         per_run.append(runs.fractions[0])
         counts.append(runs.failures)
@@ -1071,11 +1049,9 @@ def run_age_mtbi(mtbi: float, shape: float, start: float, end: float, reference_
     lam = run_age_scale(mtbi, shape, reference_period)
     k = float(shape)
     b = _positive(end, "end")
-    if isinstance(start, bool) or not isinstance(start, (int, float, np.floating, np.integer)) or not (
-        0.0 <= float(start) < b
-    ):
+    a = validate.non_negative(start, "start", "a number of minutes from 0 to below end")
+    if a >= b:
         raise InputError("start", start, "a number of minutes from 0 to below end")
-    a = float(start)
     return float((b - a) / ((b / lam) ** k - (a / lam) ** k))
 
 

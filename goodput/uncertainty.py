@@ -3,7 +3,7 @@
 M estimated from 419 interruptions is a count over a window, so it carries
 Poisson counting error; C and R are medians or means of measured samples, or
 ranges stated by whoever knows the platform. This module turns each into an
-interval and carries the intervals through the first-order model.
+interval and carries the intervals through the first-order or the exact model.
 
 Intervals
 ---------
@@ -31,7 +31,10 @@ with M; goodput at the optimum, ``1 - sqrt(2C/M) - R/M``, and goodput at a
 fixed interval T, ``1 - C/T - T/(2M) - R/M``, both decrease with C and R and
 increase with M. A function monotone in each coordinate takes its minimum and
 maximum over a box at corners, so the eight corners suffice and no grid is
-needed. The range says what the inputs allow; it is not a probability.
+needed. The exact model of exponential failures is monotone in the same
+directions (its goodput at a fixed T is T e^{-R/M} / (M (e^{(T+C)/M} - 1)),
+and M (e^{a/M} - 1) falls as M grows), so ``which="exact"`` uses the same
+corners. The range says what the inputs allow; it is not a probability.
 
 :func:`monte_carlo` is the probabilistic alternative: M drawn from the
 Jeffreys posterior of the Poisson rate, C and R uniform over their ranges,
@@ -57,10 +60,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
+from scipy.special import gammaincinv, stdtrit
 
-from goodput import model
+from goodput import model, validate
 from goodput.errors import InputError
+from goodput.exact import MODELS, model_functions
 
 if TYPE_CHECKING:
     from goodput.params import Params
@@ -70,9 +74,7 @@ Range = tuple[float, float]
 
 
 def _check_confidence(confidence: float) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.0 < confidence < 1.0:
-        raise InputError("confidence", confidence, "a number strictly between 0 and 1, such as 0.95")
-    return float(confidence)
+    return validate.share(confidence, "confidence", open_low=True, open_high=True)
 
 
 def poisson_interval(count: int, exposure: float, confidence: float = 0.95) -> Range:
@@ -108,14 +110,12 @@ def poisson_interval(count: int, exposure: float, confidence: float = 0.95) -> R
     >>> round(low, 1), round(high, 1)
     (168.6, 204.7)
     """
-    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or count < 0:
-        raise InputError("count", count, "a whole number of failures, zero or more")
-    if isinstance(exposure, bool) or not isinstance(exposure, (int, float)) or not math.isfinite(exposure) or exposure <= 0:
-        raise InputError("exposure", exposure, "a finite time greater than zero")
+    k = validate.whole(count, "count", 0)
+    exposure = validate.positive(exposure, "exposure", "a finite time greater than zero")
     alpha = 1.0 - _check_confidence(confidence)
-    k = int(count)
-    low = 2.0 * exposure / float(stats.chi2.ppf(1.0 - alpha / 2.0, 2 * k + 2))
-    high = math.inf if k == 0 else 2.0 * exposure / float(stats.chi2.ppf(alpha / 2.0, 2 * k))
+    # chi2.ppf(p, 2k) = 2 gammaincinv(k, p): the Garwood ends, with scipy.special (scipy.stats is slow to import).
+    low = exposure / float(gammaincinv(k + 1, 1.0 - alpha / 2.0))
+    high = math.inf if k == 0 else exposure / float(gammaincinv(k, alpha / 2.0))
     return low, high
 
 
@@ -124,7 +124,8 @@ def median_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
 
     With ``n`` sorted samples ``x[0] <= ... <= x[n-1]`` and ``B ~ Binomial(n, 1/2)``,
     ``(x[j-1], x[n-j])`` covers the median with probability ``1 - 2 P(B <= j - 1)``;
-    ``j`` is the largest rank for which that is at least `confidence`.
+    ``j`` is the largest rank for which that is at least `confidence`. This is
+    :func:`scipy.stats.quantile_test`'s interval for the median.
 
     Parameters
     ----------
@@ -150,13 +151,15 @@ def median_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
     >>> median_interval(range(20))
     (5.0, 14.0)
     """
-    x = np.sort(np.asarray(samples, dtype=np.float64).ravel())
+    x = np.asarray(samples, dtype=np.float64).ravel()
     if x.size == 0 or not np.all(np.isfinite(x)):
         raise InputError("samples", f"{x.size} values", "at least one finite value")
-    alpha = 1.0 - _check_confidence(confidence)
-    n = x.size
-    j = max(int(stats.binom.ppf(alpha / 2.0, n, 0.5)), 1)
-    return float(x[j - 1]), float(x[n - j])
+    from scipy import stats  # kept off the import path: about two seconds
+
+    found = stats.quantile_test(x, q=float(np.median(x)), p=0.5).confidence_interval(_check_confidence(confidence))
+    if np.isnan(found.low) or np.isnan(found.high):  # too few samples for the level: the whole range
+        return float(x.min()), float(x.max())
+    return float(found.low), float(found.high)
 
 
 def mean_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
@@ -184,7 +187,7 @@ def mean_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
         raise InputError("samples", f"{x.size} values", "at least two finite values")
     alpha = 1.0 - _check_confidence(confidence)
     mean = float(x.mean())
-    half = float(stats.t.ppf(1.0 - alpha / 2.0, x.size - 1)) * float(x.std(ddof=1)) / math.sqrt(x.size)
+    half = float(stdtrit(x.size - 1, 1.0 - alpha / 2.0)) * float(x.std(ddof=1)) / math.sqrt(x.size)
     return mean - half, mean + half
 
 
@@ -231,6 +234,8 @@ class Propagation:
     goodput_range : tuple of float
         Lowest and highest goodput over the box (at corners
         ``(C_high, M_low, R_high)`` and ``(C_low, M_high, R_low)``).
+    model : {"first-order", "exact"}
+        The model of goodput and of the optimum.
     """
 
     checkpoint_cost: float
@@ -244,6 +249,7 @@ class Propagation:
     optimal_interval_range: Range
     goodput: float
     goodput_range: Range
+    model: str = "first-order"
 
     def to_dict(self) -> dict[str, Any]:
         """The fields as plain, JSON-serializable Python values (ranges as lists)."""
@@ -262,6 +268,7 @@ def propagate(
     mtbi_range: Range | None = None,
     restart_range: Range | None = None,
     interval: float | None = None,
+    which: str = "first-order",
 ) -> Propagation:
     """Carry ranges of C, M and R through to T* and first-order goodput.
 
@@ -277,6 +284,8 @@ def propagate(
         A fixed T in minutes, say the one chosen from the point values. When
         omitted, each combination of inputs is taken at its own optimum, so the
         range is what the best cadence could reach.
+    which : {"first-order", "exact"}, optional
+        The model of goodput and of the optimum (default first order).
 
     Returns
     -------
@@ -304,10 +313,11 @@ def propagate(
     if interval is not None:
         model.check_inputs(checkpoint_cost, mtbi, restart, interval)
         interval = float(interval)
+    goodput, optimum = model_functions(which)
     corners = np.array(list(itertools.product(c_range, m_range, r_range)), dtype=np.float64)
     c, m, r = corners.T
-    t_star = model.optimal_interval(c, m)
-    good = model.goodput(c, m, r, None if interval is None else np.full_like(c, interval))
+    t_star = optimum(c, m)
+    good = goodput(c, m, r, None if interval is None else np.full_like(c, interval))
     return Propagation(
         checkpoint_cost=float(checkpoint_cost),
         mtbi=float(mtbi),
@@ -316,10 +326,11 @@ def propagate(
         mtbi_range=m_range,
         restart_range=r_range,
         interval=interval,
-        optimal_interval=float(model.optimal_interval(float(checkpoint_cost), float(mtbi))),
+        optimal_interval=float(optimum(float(checkpoint_cost), float(mtbi))),
         optimal_interval_range=(float(t_star.min()), float(t_star.max())),
-        goodput=float(model.goodput(float(checkpoint_cost), float(mtbi), float(restart), interval)),
+        goodput=float(goodput(float(checkpoint_cost), float(mtbi), float(restart), interval)),
         goodput_range=(float(good.min()), float(good.max())),
+        model=validate.choice(which, "model", MODELS),
     )
 
 
@@ -355,6 +366,7 @@ def monte_carlo(
     confidence: float = 0.95,
     draws: int = 100_000,
     seed: int = 0,
+    which: str = "first-order",
 ) -> MonteCarlo:
     """Seeded Monte Carlo alternative to :func:`propagate`.
 
@@ -377,6 +389,8 @@ def monte_carlo(
         Number of draws (default 100,000).
     seed : int, optional
         Seed of :func:`numpy.random.default_rng` (default 0).
+    which : {"first-order", "exact"}, optional
+        The model of goodput and of the optimum (default first order).
 
     Returns
     -------
@@ -387,14 +401,14 @@ def monte_carlo(
     alpha = 1.0 - confidence
     c_low, c_high = _pair("checkpoint_cost_range", checkpoint_cost_range)
     r_low, r_high = _pair("restart_range", restart_range)
-    if isinstance(draws, bool) or not isinstance(draws, int) or draws < 1:
-        raise InputError("draws", draws, "a whole number of draws, at least 1")
-    rng = np.random.default_rng(seed)
+    draws = validate.whole(draws, "draws", 1)
+    goodput, optimum = model_functions(which)
+    rng = np.random.default_rng(validate.whole(seed, "seed", 0))
     m = 1.0 / rng.gamma(count + 0.5, 1.0 / exposure, size=draws)
     c = rng.uniform(c_low, c_high, size=draws)
     r = rng.uniform(r_low, r_high, size=draws)
-    t_star = model.optimal_interval(c, m)
-    good = model.goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
+    t_star = optimum(c, m)
+    good = goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
     q = [100 * alpha / 2, 50.0, 100 * (1 - alpha / 2)]
 
     def pct(values: npt.NDArray[np.float64]) -> tuple[float, float, float]:
@@ -407,12 +421,9 @@ def monte_carlo(
 #: The three inputs a range can be given for, in the order tables show them.
 INPUTS = ("checkpoint_cost", "mtbi", "restart")
 
-#: How each input is named in tables.
-INPUT_NAMES = {"checkpoint_cost": "checkpoint cost, C", "mtbi": "mean time between interruptions, M",
-               "restart": "restart time, R"}
-#: How each input is named in a sentence.
-INPUT_WORDS = {"checkpoint_cost": "the checkpoint cost C", "mtbi": "the mean time between interruptions M",
-               "restart": "the restart time R"}
+#: Where a range can come from: M's Poisson interval from a count, a range stated in the
+#: inputs file, or none (the input is taken as exact).
+ORIGINS = ("count", "stated", "none")
 
 
 @dataclass(frozen=True)
@@ -427,15 +438,18 @@ class InputRange:
         The value the plan uses.
     low, high : float
         The range; both equal to `point` when the input is taken as exact.
-    how : str
-        Where the range came from, in words (for a table of inputs).
+    origin : str
+        One of :data:`ORIGINS`.
+    confidence : float
+        The confidence level of a Poisson interval (origin ``"count"``).
     """
 
     name: str
     point: float
     low: float
     high: float
-    how: str
+    origin: str
+    confidence: float = 0.95
 
     @property
     def exact(self) -> bool:
@@ -455,7 +469,7 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
     (:func:`poisson_interval` of the count over the window); M given as a rate
     or as ``mtbi`` gets ``ranges.mtbi`` when the file states one. C and R get
     ``ranges.checkpoint_cost`` and ``ranges.restart``. An input with no range is
-    exact (``low == high``), and `how` says so.
+    exact (``low == high``, origin ``"none"``).
 
     Parameters
     ----------
@@ -476,7 +490,6 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
         is not in (0, 1).
     """
     confidence = _check_confidence(confidence)
-    source = params.source
     out: dict[str, InputRange] = {}
     points = {"checkpoint_cost": params.checkpoint_cost, "mtbi": params.mtbi, "restart": params.restart}
     for name in INPUTS:
@@ -484,22 +497,23 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
         count, window = params.interruption_count, params.window
         if name == "mtbi" and params.mtbi_source == "interruptions" and count and window:
             low, high = poisson_interval(count, window, confidence)
-            how = (f"the {confidence:.0%} exact Poisson interval of {count} interruptions "
-                   f"in {window / (24 * 60):g} days")
+            origin = "count"
         elif name in params.ranges:
             low, high = (float(v) for v in params.ranges[name])
             if not low <= point <= high:
                 raise InputError(f"ranges.{name}", f"[{low:g} min, {high:g} min]",
                                  f"a range containing {name} itself, {point:g} min")
-            how = f"the stated range ranges.{name} in {source}"
+            origin = "stated"
         else:
             low = high = point
-            how = f"none in {source}: taken as exact"
-        out[name] = InputRange(name=name, point=point, low=low, high=high, how=how)
+            origin = "none"
+        out[name] = InputRange(name=name, point=point, low=low, high=high, origin=origin, confidence=confidence)
     return out
 
 
-def propagate_params(params: Params, *, interval: float | None = None, confidence: float = 0.95) -> Propagation:
+def propagate_params(
+    params: Params, *, interval: float | None = None, confidence: float = 0.95, which: str = "first-order"
+) -> Propagation:
     """Carry a fleet's input ranges (:func:`input_ranges`) through to T* and goodput.
 
     Parameters
@@ -511,6 +525,8 @@ def propagate_params(params: Params, *, interval: float | None = None, confidenc
         each corner at its own optimum when omitted.
     confidence : float, optional
         Confidence level of M's Poisson interval (default 0.95).
+    which : {"first-order", "exact"}, optional
+        The model (see :func:`propagate`).
 
     Returns
     -------
@@ -526,6 +542,7 @@ def propagate_params(params: Params, *, interval: float | None = None, confidenc
         mtbi_range=ranges["mtbi"].bounds,
         restart_range=ranges["restart"].bounds,
         interval=interval,
+        which=which,
     )
 
 
@@ -603,14 +620,15 @@ def one_at_a_time(propagation: Propagation) -> list[Swing]:
     p = propagation
     point = {"checkpoint_cost": p.checkpoint_cost, "mtbi": p.mtbi, "restart": p.restart}
     bounds = {"checkpoint_cost": p.checkpoint_cost_range, "mtbi": p.mtbi_range, "restart": p.restart_range}
+    goodput, optimum = model_functions(p.model)
     swings = []
     for name in INPUTS:
         ends = []
         for value in bounds[name]:
             x = dict(point, **{name: value})
             ends.append((
-                float(model.goodput(x["checkpoint_cost"], x["mtbi"], x["restart"], p.interval)),
-                float(model.optimal_interval(x["checkpoint_cost"], x["mtbi"])),
+                float(goodput(x["checkpoint_cost"], x["mtbi"], x["restart"], p.interval)),
+                float(optimum(x["checkpoint_cost"], x["mtbi"])),
             ))
         (g_low, t_low), (g_high, t_high) = ends
         swings.append(Swing(name, *bounds[name], g_low, g_high, t_low, t_high))

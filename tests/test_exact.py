@@ -1,4 +1,4 @@
-"""Tests of the exact exponential model, its Lambert-W optimum, Daly's estimate and the symbolic derivations."""
+"""Tests of the exact exponential model, its Lambert-W optimum and Daly's estimate (the SymPy derivations: test_symbolic.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from goodput import model
 from goodput.errors import InputError
 from goodput.exact import (
     daly_interval,
-    evaluate_symbolic_optimum,
     exact_goodput,
     exact_losses,
     exact_optimal_interval,
@@ -26,11 +25,9 @@ from goodput.exact import (
     first_order_error,
     first_order_error_threshold,
     first_order_zero_fleet,
-    goodput_series,
     goodput_with_lost_checkpoints,
     numerical_optimal_interval,
     second_order_term,
-    symbolic_optimum,
 )
 
 #: C/M from 1e-4 to 1, the range the optimum is checked over.
@@ -189,52 +186,6 @@ def test_huge_losses_do_not_warn() -> None:
     assert_allclose(b.restart_loss, 1.0)
 
 
-def test_series_first_order_is_youngs_formula() -> None:
-    """Expanding T/[M e^{R/M}(e^{(T+C)/M} - 1)] with T = eps t, C = eps^2 c, R = eps r gives
-    1 - C/T - T/(2M) - R/M at first order, exactly (SymPy simplifies the difference to 0)."""
-    import sympy
-
-    series = goodput_series()
-    c, m, r, t = series.symbols
-    assert sympy.simplify(series.first_order - (1 - c / t - t / (2 * m) - r / m)) == 0
-    assert sympy.simplify(series.exact - t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))) == 0
-
-
-def test_series_second_order_term_is_the_next_term() -> None:
-    """Exact - (first + second order) shrinks as eps^3 when C/T, T/M and R/M all shrink as eps (numerically)."""
-    series = goodput_series()
-    c, m, r, t = series.symbols
-    residuals = []
-    for eps in (0.02, 0.01, 0.005):
-        point = {c: 3.0 * eps**2, m: 1.0, r: 0.7 * eps, t: 1.3 * eps}
-        exact = float(series.exact.subs(point).evalf(40))
-        approx = float((series.first_order + series.second_order).subs(point).evalf(40))
-        residuals.append(abs(exact - approx))
-    assert_allclose(np.array(residuals[:-1]) / np.array(residuals[1:]), 8.0, rtol=0.1)
-
-
-def test_symbolic_optimum_is_a_root_of_the_derivative() -> None:
-    """SymPy's solution is M (1 + W(-e^{-1 - C/M})) and makes the derivative vanish (using W e^W = z)."""
-    import sympy
-
-    opt = symbolic_optimum()
-    c, m, _, t = opt.symbols
-    z = -sympy.exp(-1 - c / m)
-    assert sympy.simplify(opt.solution - m * (1 + sympy.LambertW(z))) == 0
-    w = sympy.Symbol("w")
-    at_root = sympy.expand_power_exp(sympy.expand(opt.derivative.subs(t, opt.solution).subs(sympy.LambertW(z), w)))
-    assert sympy.simplify(at_root.subs(sympy.exp(w), z / w)) == 0
-    assert sympy.simplify(opt.derivative - sympy.diff(opt.objective, t)) == 0
-
-
-def test_symbolic_optimum_evaluates_to_the_numerical_one() -> None:
-    """The SymPy closed form evaluated at 30 digits equals exact_optimal_interval, C/M from 1e-6 to 1."""
-    for ratio in (1e-6, 1e-4, 1e-2, 0.3, 1.0):
-        assert_allclose(
-            evaluate_symbolic_optimum(ratio * 185.6, 185.6), exact_optimal_interval(ratio * 185.6, 185.6), rtol=1e-13
-        )
-
-
 def test_importing_exact_does_not_import_sympy_or_matplotlib() -> None:
     """`import goodput.exact` keeps SymPy and matplotlib off the import path."""
     code = "import sys, goodput.exact; print('sympy' in sys.modules, 'matplotlib' in sys.modules)"
@@ -273,19 +224,6 @@ def test_bad_element_in_an_array_raises() -> None:
 
 
 # --------------------------------------------------------------------------- comparisons with first order
-
-
-def test_second_order_term_is_the_symbolic_one() -> None:
-    """second_order_term is the SymPy second-order term of goodput_series, evaluated."""
-    import sympy
-
-    series = goodput_series()
-    c, m, r, t = series.symbols
-    for values in [(1.0, 185.6, 5.0, 19.3), (0.2, 50.0, 3.0, 4.0), (5.0, 30.0, 1.0, 12.0)]:
-        symbolic = float(series.second_order.subs(dict(zip((c, m, r, t), values, strict=True))))
-        assert_allclose(second_order_term(*values), symbolic, rtol=1e-13)
-    assert isinstance(second_order_term(1.0, np.array([100.0, 200.0]), 5.0, 20.0), np.ndarray)
-    assert sympy.simplify(series.first_order - (1 - c / t - t / (2 * m) - r / m)) == 0
 
 
 def test_second_order_leaves_a_third_order_remainder() -> None:

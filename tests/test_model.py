@@ -13,6 +13,7 @@ from scipy.optimize import minimize_scalar
 
 from goodput import model
 from goodput.errors import InputError
+from goodput.report import first_order_caution, first_order_problem
 
 M_BRIEF = 186.0  # minutes: the brief's rounded M
 positive = st.floats(min_value=1e-3, max_value=1e3, allow_nan=False, allow_infinity=False)
@@ -132,15 +133,16 @@ def exact_goodput(c: float, m: float, r: float, t: float) -> float:
 def test_first_order_is_within_about_a_point_of_exact_wherever_it_is_quoted(
     c_over_m: float, t_factor: float, r_over_m: float
 ) -> None:
-    """Where range_problem lets first order through (dropped second-order term <= 3 points, goodput > 0),
+    """Where range_check lets first order through (dropped second-order term <= 3 points, goodput > 0),
     it is within 3.2 points of the exact exponential model T / [M e^(R/M) (e^((T+C)/M) - 1)]; where no caution
     is raised either (dropped term <= 1 point), within 1.05 points."""
     m = 1.0
     t = t_factor * model.optimal_interval(c_over_m, m)
-    assume(model.range_problem(c_over_m, m, r_over_m, t) is None)
+    check = model.range_check(c_over_m, m, r_over_m, t)
+    assume(check.quotable)
     error = abs(model.goodput(c_over_m, m, r_over_m, t) - exact_goodput(c_over_m, m, r_over_m, t))
     assert error < 0.032
-    if model.range_caution(c_over_m, m, r_over_m, t) is None:
+    if check.status == "ok":
         assert error < 0.0105
 
 
@@ -148,7 +150,7 @@ def test_worked_example_is_in_range_and_the_dropped_term_is_its_error() -> None:
     """At C = 1, M = 185.6, R = 5, T* the dropped term is 0.67 points, and exact minus first order is about that."""
     m = 1296 * 60 / 419
     t = model.optimal_interval(1.0, m)
-    assert model.range_problem(1.0, m, 5.0) is None
+    assert model.range_check(1.0, m, 5.0).status == "ok"
     dropped = model.second_order_term(1.0, m, 5.0, t)
     assert 0.006 < dropped < 0.007
     assert_allclose(exact_goodput(1.0, m, 5.0, t) - model.goodput(1.0, m, 5.0, t), dropped, rtol=0.05)
@@ -157,16 +159,20 @@ def test_worked_example_is_in_range_and_the_dropped_term_is_its_error() -> None:
 def test_slow_checkpoint_is_quoted_with_a_caution() -> None:
     """C = 5 min at T* = 43 min: the dropped term is 2.5 points (exact 76.4% vs first order 74.1%), so cautioned."""
     m = 1296 * 60 / 419
-    assert model.range_problem(5.0, m, 5.0) is None
-    assert "2.5 points" in model.range_caution(5.0, m, 5.0)
-    assert model.range_caution(1.0, m, 5.0) is None
+    slow = model.range_check(5.0, m, 5.0)
+    assert slow.status == "caution"
+    assert round(100 * slow.dropped, 1) == 2.5
+    assert "2.5 points" in first_order_caution(slow)
+    assert first_order_caution(model.range_check(1.0, m, 5.0)) is None
 
 
 def test_out_of_range_is_reported() -> None:
     """A large dropped term (C/M = 0.05), a large restart (R/M = 0.5), or a negative goodput each give a reason."""
-    assert "outside its range" in model.range_problem(0.05, 1.0, 0.01)
-    assert "outside its range" in model.range_problem(1e-4, 1.0, 0.5)
-    assert "below zero" in model.range_problem(5.0, 186.0 / 16, 5.0)
+    assert model.range_check(0.05, 1.0, 0.01).status == "out of range"
+    assert model.range_check(1e-4, 1.0, 0.5).status == "out of range"
+    assert model.range_check(5.0, 186.0 / 16, 5.0).status == "below zero"
+    assert "outside its range" in first_order_problem(model.range_check(0.05, 1.0, 0.01))
+    assert "below zero" in first_order_problem(model.range_check(5.0, 186.0 / 16, 5.0))
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.nan, math.inf])

@@ -1,8 +1,6 @@
-"""Plans, levers and the rendered table: the same numbers as the model, in every format."""
+"""Plans and levers: the same numbers as the model, with one model for every recommendation."""
 
 from __future__ import annotations
-
-import json
 
 import pytest
 from hypothesis import given
@@ -11,14 +9,15 @@ from numpy.testing import assert_allclose
 
 from goodput import model
 from goodput.errors import InputError
-from goodput.plan import LEVERS, headline, levers, make_plan, plan_for, render
+from goodput.exact import exact_goodput, exact_optimal_interval
+from goodput.plan import LEVERS, RECOMMENDED_MODEL, headline, levers, make_plan, plan_for
 
 positive = st.floats(min_value=0.05, max_value=50, allow_nan=False)
 
 
 def test_headline_is_the_brief(worked) -> None:
-    """Worked example: M 186 min, T* 19.3 min, 5.2/5.2/2.7%, 86.9%, slow 74.1%, 12.8 points, $3.8M a month."""
-    h = headline(worked)
+    """Worked example at first order: M 186 min, T* 19.3 min, 5.2/5.2/2.7%, 86.9%, slow 74.1%, 12.8 points, $3.8M."""
+    h = headline(worked, which="first-order")
     assert round(h["mtbi"]) == 186
     assert round(h["interval"], 1) == 19.3
     assert [round(100 * h[k], 1) for k in ("checkpoint_overhead", "lost_work", "restart_loss", "goodput")] == [
@@ -32,7 +31,7 @@ def test_headline_is_the_brief(worked) -> None:
 
 def test_plan_uses_the_given_interval(worked) -> None:
     """With T given, the losses are those of T; the optimum is still reported."""
-    p = plan_for(worked, interval=40.0)
+    p = plan_for(worked, interval=40.0, which="first-order")
     assert p.interval == 40.0
     assert_allclose(p.optimal_interval, model.optimal_interval(1.0, worked.mtbi))
     assert_allclose(p.goodput, model.goodput(1.0, worked.mtbi, 5.0, 40.0))
@@ -42,7 +41,7 @@ def test_plan_uses_the_given_interval(worked) -> None:
 def test_levers_add_up(c: float, r: float, t: float) -> None:
     """An input lever (optimum to optimum) plus the interval fix equals the whole gain from (T, inputs) to (T*', inputs')."""
     m = 186.0
-    gains = levers(c, m, r, t)
+    gains = levers(c, m, r, t, which="first-order")
     assert list(gains) == list(LEVERS)
     start = model.goodput(c, m, r, t)
     assert_allclose(start + gains["set the interval right"] + gains["halve C"], model.goodput(c / 2, m, r), atol=1e-12)
@@ -51,35 +50,36 @@ def test_levers_add_up(c: float, r: float, t: float) -> None:
     assert gains["halve the failure rate"] > 0
 
 
-def test_render_formats(worked) -> None:
-    """table and markdown show the rounded worked numbers; json has the documented keys as fractions of 1."""
-    p = plan_for(worked)
-    table = render(p, "table")
-    for text in ("186 min", "19.3 min", "5.2%", "2.7%", "86.9%"):
-        assert text in table
-    md = render(p, "markdown", {"M": "count over window"})
-    assert "| mean time between interruptions, M | 186 min | count over window |" in md.splitlines()
-    assert md.splitlines().count("|---|---:|") == 2  # the losses and the levers tables
-    data = json.loads(render(p, "json"))
-    assert set(data["levers"]) == set(LEVERS)
-    for key in ("mtbi_min", "interval_min", "checkpoint_overhead", "lost_work", "restart_loss", "goodput"):
-        assert isinstance(data[key], float)
-    assert_allclose(data["goodput"], p.goodput)
-    assert_allclose(1 - data["checkpoint_overhead"] - data["lost_work"] - data["restart_loss"], data["goodput"])
-
-
 def test_make_plan_refuses_bad_inputs() -> None:
     """A negative checkpoint cost is an InputError, not a number."""
     with pytest.raises(InputError, match="checkpoint_cost"):
         make_plan(-1.0, 186.0, 5.0)
 
 
-def test_first_order_warning(worked) -> None:
-    """No warning for the worked example; at 16x the fleet (M = 11.6 min) the first-order goodput is below zero."""
-    from goodput.plan import first_order_warning
+def test_every_recommendation_comes_from_the_exact_model(worked) -> None:
+    """The recommended model is the exact one: T* = M (1 + W0(-e^-(1 + C/M))) = 18.6 min and goodput 87.6% for the
+    worked example, where first order gives 19.3 min and 86.9%."""
+    assert RECOMMENDED_MODEL == "exact"
+    p = plan_for(worked)
+    assert p.model == "exact"
+    assert_allclose(p.interval, exact_optimal_interval(1.0, worked.mtbi))
+    assert_allclose(p.goodput, exact_goodput(1.0, worked.mtbi, 5.0))
+    assert (round(p.interval, 1), round(100 * p.goodput, 1)) == (18.6, 87.6)
 
-    assert first_order_warning(worked) is None
+
+def test_exact_levers_add_up_too(worked) -> None:
+    """By the exact model as well, an input lever plus the interval fix is the whole gain."""
+    gains = levers(1.0, worked.mtbi, 5.0, 40.0)
+    start = exact_goodput(1.0, worked.mtbi, 5.0, 40.0)
+    assert_allclose(start + gains["set the interval right"] + gains["halve C"], exact_goodput(0.5, worked.mtbi, 5.0))
+
+
+def test_first_order_plans_say_when_they_are_out_of_range(worked) -> None:
+    """The worked example is in range; at 16x the fleet (M = 11.6 min) first order drops 33 points with the fast
+    checkpoint and goes below zero with the slow one: both refused, while the exact model still answers."""
+    assert not plan_for(worked, which="first-order").refused
     big = worked.replace(gpus=16 * worked.gpus, mtbi=worked.mtbi / 16)
-    text = first_order_warning(big)
-    assert text is not None
-    assert "below zero" in text
+    fast, slow = plan_for(big, which="first-order"), plan_for(big, slow=True, which="first-order")
+    assert fast.refused and fast.check.status == "out of range"
+    assert slow.refused and slow.check.status == "below zero"
+    assert not plan_for(big).refused and 0 < plan_for(big, slow=True).goodput < 1

@@ -12,10 +12,10 @@ from scipy.integrate import quad
 from goodput.errors import InputError
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.simulate import (
+    FailureProcess,
     SimulationResult,
     compare_intervals,
     effective_mtbi,
-    estimated_seconds,
     expected_failures,
     normalize_schedule,
     run_age_mtbi,
@@ -109,14 +109,15 @@ def test_worked_example_goodput() -> None:
 def test_without_failures_the_arithmetic_is_deterministic() -> None:
     """With M far beyond the run no failure happens: a run of L minutes keeps floor(L/(T + C)) segments, spends no
     time restarting (a run starts by computing) and loses only the unfinished segment at its end."""
-    result = simulate(1.0, 1e15, 5.0, 19.0, 4 * 1000.0, replicas=4, seed=0)
+    run = 2510.0
+    result = simulate(1.0, 1e15, 5.0, 19.0, 4 * run, replicas=4, seed=0)
     assert result.failures == 0
-    segments = math.floor(1000.0 / 20.0)
+    segments = math.floor(run / 20.0)
     assert result.checkpoints == 4 * segments
-    assert_allclose(result.goodput, segments * 19.0 / 1000.0, rtol=1e-12)
-    assert_allclose(result.checkpoint_overhead, segments * 1.0 / 1000.0, rtol=1e-12)
+    assert_allclose(result.goodput, segments * 19.0 / run, rtol=1e-12)
+    assert_allclose(result.checkpoint_overhead, segments * 1.0 / run, rtol=1e-12)
     assert result.restart_loss == 0.0
-    assert_allclose(result.lost_work, (1000.0 - segments * 20.0) / 1000.0, atol=1e-12)
+    assert_allclose(result.lost_work, (run - segments * 20.0) / run, atol=1e-12)
     assert result.stderr == 0.0
 
 
@@ -144,8 +145,8 @@ def test_weibull_shape_one_is_exponential(hazard: str) -> None:
     """Weibull with shape 1 has scale M under both conventions, so it reproduces the exponential case:
     identical to failures='exponential' with the same seed, and within 4 standard errors of the exact model."""
     interval = exact_optimal_interval(2.0, 100.0)
-    weibull = simulate(2.0, 100.0, 5.0, interval, 1e8, failures="weibull", shape=1.0, hazard=hazard, seed=8)
-    exponential = simulate(2.0, 100.0, 5.0, interval, 1e8, hazard=hazard, seed=8)
+    weibull = simulate(2.0, 100.0, 5.0, interval, 1e8, process=FailureProcess("weibull", shape=1.0, hazard=hazard), seed=8)
+    exponential = simulate(2.0, 100.0, 5.0, interval, 1e8, process=FailureProcess(hazard=hazard), seed=8)
     assert_allclose(weibull.goodput, exponential.goodput, rtol=1e-12)
     assert weibull.failures == exponential.failures
     assert_within(weibull, exact_fractions(2.0, 100.0, 5.0, interval))
@@ -156,7 +157,7 @@ def test_weibull_shape_one_is_exponential(hazard: str) -> None:
 def test_exponential_run_age_matches_renewal_statistically() -> None:
     """The run-age sampler (t_i = lam S_i^{1/k}) with k = 1 is a Poisson process of mean gap M: same exact goodput."""
     interval = exact_optimal_interval(2.0, 100.0)
-    result = simulate(2.0, 100.0, 5.0, interval, 1e8, failures="weibull", hazard="run-age", seed=21)
+    result = simulate(2.0, 100.0, 5.0, interval, 1e8, process=FailureProcess("weibull", hazard="run-age"), seed=21)
     assert_within(result, exact_fractions(2.0, 100.0, 5.0, interval))
 
 
@@ -175,7 +176,7 @@ def test_weibull_renewal_matches_renewal_reward(shape: float) -> None:
         mtbi,
         scale * 45.0 ** (1 / shape),
     )
-    result = simulate(cost, mtbi, restart, interval, mtbi * 1e6, failures="weibull", shape=shape, seed=13)
+    result = simulate(cost, mtbi, restart, interval, mtbi * 1e6, process=FailureProcess("weibull", shape=shape), seed=13)
     assert_within(result, expected)
     assert_allclose(weibull_scale(mtbi, shape), scale, rtol=1e-15)
 
@@ -184,7 +185,7 @@ def test_decreasing_hazard_renewal_differs_from_exponential() -> None:
     """With shape 0.5 (same mean gap) the renewal-reward goodput differs from the exponential one by far more
     than the simulation's standard error, and the simulation sees the difference (a test that could fail)."""
     interval = exact_optimal_interval(2.0, 100.0)
-    weibull = simulate(2.0, 100.0, 5.0, interval, 1e8, failures="weibull", shape=0.5, seed=3)
+    weibull = simulate(2.0, 100.0, 5.0, interval, 1e8, process=FailureProcess("weibull", shape=0.5), seed=3)
     exponential = exact_goodput(2.0, 100.0, 5.0, interval)
     assert abs(weibull.goodput - exponential) > 10.0 * weibull.stderr
 
@@ -193,7 +194,7 @@ def test_decreasing_hazard_renewal_differs_from_exponential() -> None:
 def test_run_age_failure_count(shape: float, ratio: float) -> None:
     """Run-age hazard (t/lam)^k with lam = P (M/P)^{1/k}: a run of length L has on average (L/lam)^k failures,
     which is L/M when L = P and 4^k P/M when L = 4P (more failures early for k < 1, fewer than L/M)."""
-    mtbi, replicas, reference = 100.0, 400, 5000.0
+    mtbi, replicas, reference = 100.0, 400, 10_000.0
     run = ratio * reference
     result = simulate(
         1.0,
@@ -201,10 +202,7 @@ def test_run_age_failure_count(shape: float, ratio: float) -> None:
         5.0,
         15.0,
         run * replicas,
-        failures="weibull",
-        shape=shape,
-        hazard="run-age",
-        reference_period=reference,
+        process=FailureProcess("weibull", shape=shape, hazard="run-age", reference_period=reference),
         replicas=replicas,
         seed=17,
     )
@@ -215,10 +213,7 @@ def test_run_age_failure_count(shape: float, ratio: float) -> None:
         expected_failures(
             mtbi,
             run * replicas,
-            failures="weibull",
-            shape=shape,
-            hazard="run-age",
-            reference_period=reference,
+            process=FailureProcess("weibull", shape=shape, hazard="run-age", reference_period=reference),
             replicas=replicas,
         ),
         mean,
@@ -229,7 +224,7 @@ def test_run_age_failure_count(shape: float, ratio: float) -> None:
 def test_run_age_default_reference_is_the_run() -> None:
     """By default the reference period is one run, so a run of length L has L/M failures on average for any shape."""
     result = simulate(
-        1.0, 100.0, 5.0, 15.0, 500 * 8000.0, failures="weibull", shape=0.5, hazard="run-age", replicas=500, seed=19
+        1.0, 100.0, 5.0, 15.0, 500 * 8000.0, process=FailureProcess("weibull", shape=0.5, hazard="run-age"), replicas=500, seed=19
     )
     mean = 500 * 8000.0 / 100.0
     assert abs(result.failures - mean) < 4.0 * math.sqrt(mean)
@@ -238,7 +233,7 @@ def test_run_age_default_reference_is_the_run() -> None:
 def test_bursts_with_zero_probability_are_exponential() -> None:
     """p = 0 is the plain exponential process (same seed, same result)."""
     base = simulate(1.0, 185.6, 5.0, 19.0, 1e8, seed=6)
-    assert simulate(1.0, 185.6, 5.0, 19.0, 1e8, burst_probability=0.0, burst_window=30.0, seed=6) == base
+    assert simulate(1.0, 185.6, 5.0, 19.0, 1e8, process=FailureProcess(burst_probability=0.0, burst_window=30.0), seed=6) == base
 
 
 def test_bursts_match_renewal_reward_and_lower_goodput() -> None:
@@ -254,7 +249,7 @@ def test_bursts_match_renewal_reward_and_lower_goodput() -> None:
     mean = effective_mtbi(mtbi, p, window)
     assert_allclose(mean, (1 - p) * mtbi + p * window / 2)
     expected = renewal_reward(1.0, 5.0, interval, survival, mean, 45.0 * mtbi)
-    bursty = simulate(1.0, mtbi, 5.0, interval, mtbi * 2e6, burst_probability=p, burst_window=window, seed=9)
+    bursty = simulate(1.0, mtbi, 5.0, interval, mtbi * 2e6, process=FailureProcess(burst_probability=p, burst_window=window), seed=9)
     assert_within(bursty, expected)
     assert_allclose(bursty.observed_mtbi, mean, rtol=5.0 / math.sqrt(bursty.failures))
     plain = simulate(1.0, mtbi, 5.0, interval, mtbi * 2e6, seed=10)
@@ -319,20 +314,46 @@ def test_progress_reports_the_whole_horizon() -> None:
     assert_allclose(sum(seen), 3.2e8, rtol=1e-9)
 
 
-def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    """progress=True draws a tqdm bar on stderr and nothing on stdout."""
+def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """progress=True draws a tqdm bar on stderr and nothing on stdout, once PROGRESS_DELAY_S has passed (here 0)."""
+    monkeypatch.setattr("goodput.simulate.PROGRESS_DELAY_S", 0.0)
     simulate(1.0, 185.6, 5.0, 19.0, 1e7, progress=True, seed=1)
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "simulated days" in captured.err
 
 
-def test_expected_failures_and_time_estimate() -> None:
-    """Expected failures is horizon / ((1 - p) M + p w/2) for renewal processes; the time estimate grows with it."""
+def test_a_short_simulation_shows_no_bar(capsys: pytest.CaptureFixture[str]) -> None:
+    """Below PROGRESS_DELAY_S of work no bar appears at all (tqdm's delay decides, no guess of machine speed)."""
+    simulate(1.0, 185.6, 5.0, 19.0, 1e6, progress=True, seed=1)
+    assert capsys.readouterr().err == ""
+
+
+def test_expected_failures() -> None:
+    """Expected failures is horizon / ((1 - p) M + p w/2) for renewal processes."""
     assert_allclose(expected_failures(185.6, 1e9), 1e9 / 185.6)
-    assert_allclose(expected_failures(100.0, 1e9, burst_probability=0.5, burst_window=10.0), 1e9 / 52.5)
-    assert_allclose(expected_failures(100.0, 1e9, failures="weibull", shape=0.5), 1e9 / 100.0, rtol=1e-12)
-    assert estimated_seconds(185.6, 1e10) > 10 * estimated_seconds(185.6, 1e8) > 0.0
+    assert_allclose(expected_failures(100.0, 1e9, process=FailureProcess(burst_probability=0.5, burst_window=10.0)), 1e9 / 52.5)
+    assert_allclose(expected_failures(100.0, 1e9, process=FailureProcess("weibull", shape=0.5)), 1e9 / 100.0, rtol=1e-12)
+
+
+def test_runs_too_short_for_the_rhythm_are_refused() -> None:
+    """Each run must last 100 times T + C + R (24.6 min here): 32 runs of a 3-hour horizon would be biased by
+    their start and end, so it is refused by name instead."""
+    with pytest.raises(InputError, match=r"horizon.*biased"):
+        simulate(1.0, 185.6, 5.0, 18.6, 180.0)
+
+
+def test_an_m_beyond_any_run_gives_no_failure_not_nonsense() -> None:
+    """M of 1e300 years: no failure happens, goodput is T/(T + C) less the unfinished segment at each run's end."""
+    result = simulate(1.0, 1e300 * 525_600, 5.0, 18.6, 1e8, seed=0)
+    assert result.failures == 0
+    assert_allclose(result.goodput, 18.6 / 19.6, rtol=1e-3)
+
+
+def test_unbounded_work_is_refused_before_it_starts() -> None:
+    """A horizon implying more than MAX_FAILURES failures (here M = 1 s over 10,000 years) is refused at once."""
+    with pytest.raises(InputError, match="at most"):
+        simulate(1e-4, 1 / 60, 1e-3, 1e-3, 1e4 * 525_600)
 
 
 BAD = [
@@ -355,6 +376,7 @@ BAD = [
     ({"failures": "weibull", "shape": 0.0}, "shape"),
     ({"failures": "weibull", "shape": -0.5}, "shape"),
     ({"failures": "weibull", "shape": math.nan}, "shape"),
+    ({"failures": "weibull", "shape": 0.01}, "shape"),
     ({"shape": 0.5}, "shape"),
     ({"hazard": "calendar"}, "hazard"),
     ({"burst_probability": 1.0}, "burst_probability"),
@@ -371,26 +393,35 @@ BAD = [
 ]
 
 
+#: The simulator's keyword for each field of FailureProcess, as BAD names them.
+PROCESS = {"failures": "kind", "shape": "shape", "hazard": "hazard", "burst_probability": "burst_probability",
+           "burst_window": "burst_window", "reference_period": "reference_period"}
+
+
+def _process(change: dict[str, object]) -> FailureProcess:
+    return FailureProcess(**{PROCESS[k]: v for k, v in change.items() if k in PROCESS})  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(("change", "name"), BAD)
 def test_bad_inputs_raise(change: dict[str, object], name: str) -> None:
-    """Negative, zero, NaN or infinite durations, a shape <= 0, a probability outside [0, 1), an unknown process
-    or hazard, a bad schedule or too few replicas raise InputError naming the argument."""
+    """Negative, zero, NaN or infinite durations, a shape outside [0.1, 20], a probability outside [0, 1), an
+    unknown process or hazard, a bad schedule or too few replicas raise InputError naming the argument."""
     args: dict[str, object] = {
         "checkpoint_cost": 1.0,
         "mtbi": 185.6,
         "restart": 5.0,
         "interval": 19.0,
         "horizon": 1e6,
-    } | change
+    } | {k: v for k, v in change.items() if k not in PROCESS}
     with pytest.raises(InputError) as caught:
-        simulate(**args)  # type: ignore[arg-type]
+        simulate(**args, process=_process(change))  # type: ignore[arg-type]
     assert caught.value.name == name
 
 
 def test_hazard_spellings() -> None:
     """'run age', 'run-age' and 'run_age' name the same convention."""
     results = {
-        simulate(1.0, 100.0, 5.0, 15.0, 1e6, failures="weibull", shape=0.5, hazard=h, seed=1).goodput
+        simulate(1.0, 100.0, 5.0, 15.0, 1e6, process=FailureProcess("weibull", shape=0.5, hazard=h), seed=1).goodput
         for h in ("run age", "run-age", "Run_Age")
     }
     assert len(results) == 1
@@ -401,9 +432,9 @@ def test_hazard_spellings() -> None:
 
 def test_compare_intervals_sees_the_same_failures() -> None:
     """Every alternative sees the same failures: an interval against itself differs by exactly zero."""
-    c = compare_intervals(1.0, 185.6, 5.0, [18.6, 18.6, [(1440.0, 10.0), (math.inf, 25.0)]], 500 * 185.6, seed=3)
+    c = compare_intervals(1.0, 185.6, 5.0, [18.6, 18.6, [(1440.0, 10.0), (math.inf, 25.0)]], 600 * 185.6, seed=3)
     assert c.difference[0] == 0.0 and c.difference[1] == 0.0 and c.difference_stderr[1] == 0.0
-    alone = simulate(1.0, 185.6, 5.0, [(1440.0, 10.0), (math.inf, 25.0)], 500 * 185.6, seed=3)
+    alone = simulate(1.0, 185.6, 5.0, [(1440.0, 10.0), (math.inf, 25.0)], 600 * 185.6, seed=3)
     assert c.goodput[2] == pytest.approx(alone.goodput, abs=1e-15) and c.failures == alone.failures
 
 

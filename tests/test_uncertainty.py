@@ -14,6 +14,7 @@ from scipy import stats
 
 from goodput import model
 from goodput.errors import InputError
+from goodput.report import range_origin
 from goodput.uncertainty import mean_interval, median_interval, monte_carlo, poisson_interval, propagate
 
 LLAMA_WINDOW = 54 * 24 * 60.0  # minutes
@@ -192,7 +193,7 @@ def test_input_ranges_from_a_count_use_the_poisson_interval(worked) -> None:
     r = input_ranges(worked)
     assert list(r) == ["checkpoint_cost", "mtbi", "restart"]
     assert r["mtbi"].bounds == poisson_interval(419, LLAMA_WINDOW)
-    assert "Poisson" in r["mtbi"].how and "419" in r["mtbi"].how
+    assert r["mtbi"].origin == "count" and "Poisson" in range_origin(r["mtbi"])
     assert r["checkpoint_cost"].bounds == worked.ranges["checkpoint_cost"] == (0.75, 2.0)
     assert r["restart"].bounds == worked.ranges["restart"] == (3.0, 8.0)
 
@@ -203,10 +204,10 @@ def test_input_ranges_from_a_rate_use_a_stated_range_or_are_exact(worked) -> Non
 
     rate = worked.replace(mtbi_source="rate_per_gpu_hour", interruption_count=None, window=None)
     stated = input_ranges(rate.replace(ranges={"mtbi": (150.0, 250.0)}))
-    assert stated["mtbi"].bounds == (150.0, 250.0) and "ranges.mtbi" in stated["mtbi"].how
+    assert stated["mtbi"].bounds == (150.0, 250.0) and stated["mtbi"].origin == "stated"
     bare = input_ranges(rate.replace(ranges={}))
     for item in bare.values():
-        assert item.exact and item.low == item.point == item.high and "exact" in item.how
+        assert item.exact and item.low == item.point == item.high and "exact" in range_origin(item)
 
 
 def test_input_ranges_refuse_a_range_without_its_point(worked) -> None:

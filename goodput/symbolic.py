@@ -1,0 +1,246 @@
+"""Every symbolic derivation, with SymPy: the first-order optimum, the exact model's series and optimum.
+
+The book shows each step of :func:`derive_first_order`, so the reader sees
+SymPy do the calculus rather than being told the result; :func:`goodput_series`
+shows that the first-order formula is the exact model's expansion, and
+:func:`symbolic_optimum` derives the exact optimum's Lambert-W form. SymPy is
+imported when a function is called, not when this module is imported.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from goodput import validate
+
+if TYPE_CHECKING:
+    import sympy
+
+
+@dataclass(frozen=True)
+class FirstOrderDerivation:
+    """Each step of minimizing f(T) = C/T + T/(2M), as SymPy expressions.
+
+    Parameters
+    ----------
+    symbols : dict of str to sympy.Symbol
+        ``T``, ``C`` and ``M``, declared positive.
+    overhead : sympy.Expr
+        f(T) = C/T + T/(2M).
+    derivative : sympy.Expr
+        df/dT.
+    roots : list of sympy.Expr
+        Every solution of df/dT = 0 with T, C, M left unconstrained (both signs).
+    optimum : sympy.Expr
+        The positive root, sqrt(2CM).
+    second_derivative : sympy.Expr
+        d2f/dT2, evaluated at the optimum.
+    terms_difference : sympy.Expr
+        C/T - T/(2M) at the optimum, simplified (zero: the two terms are equal).
+    minimum : sympy.Expr
+        f at the optimum, simplified.
+    """
+
+    symbols: dict[str, Any]
+    overhead: Any
+    derivative: Any
+    roots: list[Any]
+    optimum: Any
+    second_derivative: Any
+    terms_difference: Any
+    minimum: Any
+
+
+def derive_first_order() -> FirstOrderDerivation:
+    """Differentiate f(T) = C/T + T/(2M), solve df/dT = 0 and check the result.
+
+    Returns
+    -------
+    FirstOrderDerivation
+        The expressions at each step. ``optimum`` is sqrt(2) sqrt(C) sqrt(M),
+        ``second_derivative`` is positive for positive C and M, and
+        ``terms_difference`` simplifies to zero.
+
+    Examples
+    --------
+    >>> d = derive_first_order()
+    >>> d.optimum
+    sqrt(2)*sqrt(C)*sqrt(M)
+    >>> d.terms_difference
+    0
+    """
+    import sympy as sp
+
+    t, c, m = sp.symbols("T C M", positive=True)
+    f = c / t + t / (2 * m)
+    dfdt = sp.diff(f, t)
+    # Solve with unconstrained symbols so that both roots appear, then keep the positive one.
+    tu, cu, mu = sp.symbols("T C M")
+    roots = sp.solve(sp.Eq(dfdt.subs({t: tu, c: cu, m: mu}), 0), tu)
+    positive = [sp.simplify(r.subs({cu: c, mu: m})) for r in roots]
+    optimum = next(r for r in positive if r.is_positive)
+    second = sp.simplify(sp.diff(f, t, 2).subs(t, optimum))
+    difference = sp.simplify((c / t - t / (2 * m)).subs(t, optimum))
+    minimum = sp.simplify(f.subs(t, optimum))
+    return FirstOrderDerivation(
+        symbols={"T": t, "C": c, "M": m},
+        overhead=f,
+        derivative=dfdt,
+        roots=[r.subs({cu: c, mu: m}) for r in roots],
+        optimum=optimum,
+        second_derivative=second,
+        terms_difference=difference,
+        minimum=minimum,
+    )
+
+
+# --------------------------------------------------------------------------- the exact model
+
+
+@dataclass(frozen=True)
+class SeriesExpansion:
+    """Exact goodput expanded around small losses (SymPy expressions in C, M, R, T).
+
+    The scaling T = eps t, C = eps^2 c, R = eps r with M fixed makes each of
+    C/T, T/M and R/M of order eps; goodput is expanded in eps and each order is
+    written back in the original variables (where eps drops out).
+
+    Parameters
+    ----------
+    exact : sympy.Expr
+        T / (M e^{R/M} (e^{(T+C)/M} - 1)).
+    first_order : sympy.Expr
+        The expansion through first order: 1 - C/T - T/(2M) - R/M.
+    second_order : sympy.Expr
+        The next (second-order) term alone.
+    symbols : tuple of sympy.Symbol
+        (C, M, R, T), all positive.
+    """
+
+    exact: sympy.Expr
+    first_order: sympy.Expr
+    second_order: sympy.Expr
+    symbols: tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]
+
+
+@dataclass(frozen=True)
+class SymbolicOptimum:
+    """The exact optimum derived with SymPy.
+
+    Parameters
+    ----------
+    objective : sympy.Expr
+        Wall time per minute of work, M e^{R/M} (e^{(T+C)/M} - 1) / T.
+    derivative : sympy.Expr
+        Its derivative with respect to T.
+    solution : sympy.Expr
+        The root of the derivative, M (1 + LambertW(-e^{-1 - C/M})).
+    symbols : tuple of sympy.Symbol
+        (C, M, R, T), all positive.
+    """
+
+    objective: sympy.Expr
+    derivative: sympy.Expr
+    solution: sympy.Expr
+    symbols: tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]
+
+
+def _symbols() -> tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]:
+    import sympy
+
+    c, m, r, t = sympy.symbols("C M R T", positive=True)
+    return c, m, r, t
+
+
+@lru_cache(maxsize=1)
+def goodput_series() -> SeriesExpansion:
+    """Expand the exact goodput to second order and show the first order is 1 - C/T - T/(2M) - R/M.
+
+    Returns
+    -------
+    SeriesExpansion
+        The exact expression, the first-order expression and the second-order
+        term, C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2).
+
+    Notes
+    -----
+    Imports SymPy; takes about a second. The result is cached.
+    """
+    import sympy
+
+    c, m, r, t = _symbols()
+    eps, ts, cs, rs = sympy.symbols("epsilon t c r", positive=True)
+    exact = t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))
+    scaled = exact.subs({t: eps * ts, c: eps**2 * cs, r: eps * rs}, simultaneous=True)
+    expansion = sympy.expand(sympy.series(scaled, eps, 0, 3).removeO())
+    back = {ts: t / eps, cs: c / eps**2, rs: r / eps}
+    orders = [sympy.expand(expansion.coeff(eps, k) * eps**k).subs(back, simultaneous=True) for k in range(3)]
+    first = sympy.expand(orders[0] + orders[1])
+    second = sympy.expand(orders[2])
+    return SeriesExpansion(exact=exact, first_order=first, second_order=second, symbols=(c, m, r, t))
+
+
+@lru_cache(maxsize=1)
+def symbolic_optimum() -> SymbolicOptimum:
+    """Differentiate the wall time per work with SymPy and solve for the optimum interval.
+
+    Returns
+    -------
+    SymbolicOptimum
+        Objective, derivative and the Lambert-W solution M (1 + W(-e^{-1 - C/M})).
+
+    Notes
+    -----
+    Imports SymPy; takes about a second. When :func:`sympy.solve` returns no
+    Lambert-W root (it depends on the SymPy version), the closed form found by
+    substituting u = T/M - 1 is used instead; the tests check either way that
+    it is a root of the derivative. The result is cached.
+    """
+    import sympy
+
+    c, m, r, t = _symbols()
+    objective = m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1) / t
+    derivative = sympy.diff(objective, t)
+    closed = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
+    try:
+        roots = sympy.solve(derivative, t)
+    except NotImplementedError:
+        roots = []
+    lambert = [root for root in roots if root.has(sympy.LambertW)]
+    solution = lambert[0] if len(lambert) == 1 else closed
+    return SymbolicOptimum(objective=objective, derivative=derivative, solution=solution, symbols=(c, m, r, t))
+
+
+def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int = 30) -> float:
+    """Evaluate the SymPy solution of :func:`symbolic_optimum` numerically.
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, minutes per checkpoint.
+    mtbi : float
+        M, mean minutes between interruptions.
+    digits : int, optional
+        Working precision in decimal digits (default 30), so the result is
+        accurate to double precision even when W is near its branch point.
+
+    Returns
+    -------
+    float
+        The optimum interval in minutes (the real part; the root is real).
+
+    Raises
+    ------
+    InputError
+        If an input is zero, negative, NaN or infinite.
+    """
+    import sympy
+
+    c_value = validate.positive(checkpoint_cost, "checkpoint_cost", validate.POSITIVE_MINUTES)
+    m_value = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    opt = symbolic_optimum()
+    c, m, _, _ = opt.symbols
+    value = opt.solution.subs({c: sympy.Float(c_value, digits), m: sympy.Float(m_value, digits)}).evalf(digits)
+    return float(sympy.re(value))
