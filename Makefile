@@ -9,7 +9,7 @@ ifdef GOODPUT_PARAMS
 export GOODPUT_PARAMS := $(abspath $(GOODPUT_PARAMS))
 endif
 
-.PHONY: book test lint bench clean
+.PHONY: book test test-fast lint bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "goodput needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -26,9 +26,15 @@ book: $(STAMP)  ## build the HTML book from clean into _build/html
 test: $(STAMP)  ## run the whole test suite, including a clean build of the book
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)  ## ruff and mypy
+test-fast: $(STAMP)  ## the unit tests alone: no book build, no browser, no wheel install (well under a minute)
+	$(BIN)/python -m pytest -m "not book and not browser and not packaging and not pdf"
+
+lint: $(STAMP)  ## ruff and mypy on the package, the tests and the chapters (as Python, through jupytext)
 	$(BIN)/ruff check goodput tests benchmarks
 	$(BIN)/mypy
+	rm -rf _build/lint && mkdir -p _build/lint
+	for f in book/*.md; do $(BIN)/jupytext --quiet --to py:percent -o _build/lint/$$(basename $$f .md).py $$f || exit 1; done
+	$(BIN)/ruff check --config pyproject.toml --extend-ignore D,E402 _build/lint
 
 bench: $(STAMP)  ## benchmarks: ratios measured side by side in one run
 	for script in benchmarks/*.py; do $(BIN)/python $$script || exit 1; done

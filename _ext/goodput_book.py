@@ -110,10 +110,10 @@ def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[st
                 if "thebe" not in str(getattr(asset, "filename", "") or "")
                 and "THEBE" not in str(getattr(asset, "attributes", {}).get("body", ""))
             ]
-    from goodput.provenance import book_provenance
+    from goodput.book.paths import book_provenance
 
     cite = context["pathto"]("book/cite") if "book/cite" in app.env.found_docs and pagename != "book/cite" else None
-    footer = html.escape(book_provenance().summary())
+    footer = html.escape(book_provenance(app.srcdir).summary())
     if cite:
         footer += f' · <a href="{cite}">How to cite this book</a>'
     context["theme_extra_footer"] = f'<p class="goodput-provenance">{footer}</p>'

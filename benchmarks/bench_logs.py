@@ -2,7 +2,7 @@
 
 Generates, into a temporary directory, a 30-day run with one-second steps
 (about 2.6 million step rows; C = 1 min, R = 5 min, M = 186 min, a checkpoint
-every 1,200 steps = 20 min) with :func:`goodput.samplelogs.write_logs`, once
+every 1,200 steps = 20 min) with :func:`goodput.logs.samples.write_logs`, once
 with a seconds clock and once with ISO-8601 timestamps. Then, interleaved and
 repeated, keeping the best (minimum) of each:
 
@@ -10,8 +10,8 @@ repeated, keeping the best (minimum) of each:
     of reading the bytes; for ISO-8601 the times stay strings);
 (a') for ISO-8601 only, (a) plus ``pandas.to_datetime(format="ISO8601")`` of
     the three time columns: the least any reader of timestamps must do;
-(b) :func:`goodput.logs.read_steps` + :func:`goodput.logs.read_events` +
-    :func:`goodput.logs.measure`, with every check of the files.
+(b) :func:`goodput.logs.read.read_steps` + :func:`goodput.logs.read.read_events` +
+    :func:`goodput.logs.measure.measure`, with every check of the files.
 
 It prints the times, rows per second and the ratio (b)/(a). Target: seconds,
 not minutes. Run it with ``python benchmarks/bench_logs.py [--repeats 3] [--days 30]``.
@@ -26,8 +26,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from goodput.logs import measure, read_events, read_steps
-from goodput.samplelogs import SampleSpec, write_logs
+from goodput.logs.measure import measure
+from goodput.logs.read import read_events, read_steps
+from goodput.logs.samples import SampleSpec, write_logs
 
 
 def pandas_read(directory: Path, parse_iso: bool = False) -> float:

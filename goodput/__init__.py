@@ -1,22 +1,78 @@
 """goodput: how often to checkpoint a large training job, and what goodput that leaves.
 
-The package behind the book. Modules, one idea each:
+The package behind the book, in three layers; a module imports only from its own
+layer or the ones below it (``tests/test_layout.py`` checks):
 
-- :mod:`goodput.units` and :mod:`goodput.params`: the inputs and their parsing;
-- :mod:`goodput.model`: the first-order model (T* = sqrt(2CM), three losses);
-- :mod:`goodput.exact`: the exact model of exponential failures, its Lambert-W optimum, Daly;
-- :mod:`goodput.simulate`: the Monte Carlo simulator that tests both models;
-- :mod:`goodput.plan`: one plan for a fleet, the levers, and how it is printed;
-- :mod:`goodput.derivation`: the symbolic derivation with SymPy;
-- :mod:`goodput.logs` and :mod:`goodput.samplelogs`: measuring C, M and R from logs, and sample logs;
-- :mod:`goodput.uncertainty`: intervals of the inputs carried to T* and goodput;
-- :mod:`goodput.sources`: published figures the book cites;
-- :mod:`goodput.figures`, :mod:`goodput.scalefigures`, :mod:`goodput.logfigures`: the book's figures;
-- :mod:`goodput.provenance`: the version and inputs a build was made from;
-- :mod:`goodput.cli`: the ``goodput`` command.
+**numbers**
+    :mod:`~goodput.errors`, :mod:`~goodput.validate` (one set of input checks),
+    :mod:`~goodput.units` (durations), :mod:`~goodput.params` (the inputs file),
+    :mod:`~goodput.model` (first order: T* = sqrt(2CM), three losses),
+    :mod:`~goodput.exact` (the exact model of exponential failures, Lambert-W optimum, Daly),
+    :mod:`~goodput.symbolic` (every SymPy derivation), :mod:`~goodput.simulate` (Monte Carlo),
+    :mod:`~goodput.uncertainty` (intervals carried to T* and goodput), :mod:`~goodput.plan`
+    (one plan for one fleet, the levers, which model a recommendation comes from),
+    :mod:`~goodput.sources` (published figures), :mod:`~goodput.provenance` (what a result
+    was computed from), :mod:`goodput.logs` (reading logs and measuring C, M and R from them).
+**words**
+    :mod:`~goodput.report` (plans and measurements as text, Markdown and JSON; the phrases
+    the book quotes) and :mod:`goodput.pages` (each page's numbers and sentences).
+**book**
+    :mod:`goodput.book` (figures, tables styled for the page, where the book's inputs are)
+    and :mod:`~goodput.cli` (the ``goodput`` command).
 
-Importing the package is cheap: SymPy, matplotlib and pandas load only in the
-modules that use them.
+The names below are the public API, re-exported here. Importing the package is
+cheap: each name's module is imported on first use (PEP 562), so SymPy, SciPy,
+matplotlib and pandas load only where they are used.
 """
 
-__version__ = "0.1.0"
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.2.0"
+
+#: Public name -> the module that defines it.
+_EXPORTS = {
+    "InputError": "goodput.errors",
+    "parse_duration": "goodput.units",
+    "format_duration": "goodput.units",
+    "Params": "goodput.params",
+    "load_params": "goodput.params",
+    "optimal_interval": "goodput.model",
+    "losses": "goodput.model",
+    "range_check": "goodput.model",
+    "exact_goodput": "goodput.exact",
+    "exact_optimal_interval": "goodput.exact",
+    "exact_losses": "goodput.exact",
+    "daly_interval": "goodput.exact",
+    "Plan": "goodput.plan",
+    "make_plan": "goodput.plan",
+    "plan_for": "goodput.plan",
+    "levers": "goodput.plan",
+    "RECOMMENDED_MODEL": "goodput.plan",
+    "simulate": "goodput.simulate",
+    "FailureProcess": "goodput.simulate",
+    "poisson_interval": "goodput.uncertainty",
+    "propagate": "goodput.uncertainty",
+    "measure": "goodput.logs.measure",
+    "render_plan": "goodput.report",
+    "plan_report": "goodput.report",
+}
+
+__all__ = [  # noqa: PLE0604 - the names of _EXPORTS, which are strings
+    "__version__", *_EXPORTS,
+]
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name's module on first use."""
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(_EXPORTS[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'goodput' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -2,93 +2,108 @@
 
 Usage::
 
-    goodput plan [--params FILE] [--gpus N --rate PER_GPU_HOUR | --mtbi DURATION]
+    goodput plan [--params FILE] [--gpus N] [--rate PER_GPU_HOUR | --mtbi DURATION]
                  [--checkpoint-cost DURATION] [--restart DURATION] [--interval DURATION]
-                 [--format table|markdown|json]
+                 [--model exact|first-order] [--format table|markdown|json]
     goodput measure (--steps STEPS.csv --events EVENTS.csv | --params FILE) [--interval DURATION]
-                    [--format table|json]
+                    [--model exact|first-order] [--format table|json]
     goodput simulate [plan inputs] [--interval DURATION] [--horizon DURATION] [--seed N]
                      [--failures exponential|weibull] [--shape K] [--hazard renewal|run-age]
                      [--format table|json]
 
-Bad usage or bad input prints one line on stderr and exits with status 2.
-A plan outside the first-order formula's range prints why on stderr and exits 1.
+Exit status: 0 a result; 1 refused, because the model does not apply to these
+inputs (the reason on stderr, no number on stdout); 2 bad usage or bad input
+(one line on stderr naming it); 74 the output could not be written; 130
+interrupted (Ctrl-C); 141 the reader of the output went away (a closed pipe).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
+from goodput import validate
 from goodput.errors import InputError
 
 if TYPE_CHECKING:
-    from goodput.logs import Measurement
     from goodput.params import Params
 
+EXIT_OK = 0
+EXIT_REFUSED = 1
 EXIT_USAGE = 2
-EXIT_OUT_OF_RANGE = 1
+EXIT_WRITE_ERROR = 74
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
+
+EXIT_CODES = f"""exit status:
+  {EXIT_OK}    a result
+  {EXIT_REFUSED}    refused: the model does not apply to these inputs (why, on stderr)
+  {EXIT_USAGE}    bad usage or bad input (one line on stderr naming it)
+  {EXIT_WRITE_ERROR}   the output could not be written
+  {EXIT_INTERRUPTED}  interrupted
+  {EXIT_BROKEN_PIPE}  the output's reader went away (a closed pipe)"""
+
+
+class Refused(Exception):
+    """The model does not apply to these inputs: the command prints why and exits with status 1."""
+
+
+class _Once(argparse.Action):
+    """Store an option's value, refusing the option when it is given twice (a second value would silently win)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        seen: set[str] = namespace.__dict__.setdefault("_given", set())
+        if self.dest in seen:
+            parser.error(f"{option_string} is given more than once; give it once")
+        seen.add(self.dest)
+        setattr(namespace, self.dest, values)
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit status 2."""
+    """An argument parser whose errors are one line on stderr and exit status 2, and whose options are given once."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _duration(name: str):  # type: ignore[no-untyped-def]
+def _typed(read: Callable[[str, str], Any], name: str) -> Callable[[str], Any]:
+    """An argparse type from a reader ``read(text, name)`` that raises InputError."""
+
+    def parse(text: str) -> Any:
+        try:
+            return read(text, name)
+        except InputError as exc:
+            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
+
+    parse.__name__ = name
+    return parse
+
+
+def _duration(name: str, *, allow_zero: bool = False) -> Callable[[str], float]:
     """Argument type for a duration flag: a bare number means minutes."""
     from goodput.units import parse_duration
 
-    def parse(text: str) -> float:
-        try:
-            return parse_duration(text, name, bare_unit="min")
-        except InputError as exc:
-            raise argparse.ArgumentTypeError(f"got {exc.value!r}, expected {exc.expected}") from None
-
-    return parse
-
-
-def _positive(name: str, kind: type = float):  # type: ignore[no-untyped-def]
-    """Argument type for a positive number (``kind`` int or float)."""
-    from goodput.units import positive_number
-
-    def parse(text: str) -> float | int:
-        try:
-            value = positive_number(text, name)
-            if kind is int:
-                if value != int(value):
-                    raise InputError(name, text, "a whole number of at least 1")
-                return int(value)
-            return value
-        except InputError as exc:
-            raise argparse.ArgumentTypeError(f"got {exc.value!r}, expected {exc.expected}") from None
-
-    return parse
-
-
-def _seed(text: str) -> int:
-    """Argument type for a random seed: a whole number, zero or more."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"got {text!r}, expected a whole number of zero or more") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"got {text!r}, expected a whole number of zero or more")
-    return value
+    return _typed(lambda text, n: parse_duration(text, n, bare_unit="min", allow_zero=allow_zero), name)
 
 
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
     """The inputs every planning subcommand takes: a params file and flags that override it."""
     parser.add_argument("--params", metavar="FILE", help="parameters file (YAML, as book/params.yml)")
-    parser.add_argument("--gpus", type=_positive("--gpus", int), metavar="N", help="GPUs in the job")
+    parser.add_argument("--gpus", type=_typed(validate.whole, "--gpus"), metavar="N",
+                        help="GPUs in the job (alone: the file's per-GPU rate, M rescaled)")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument("--rate", type=_positive("--rate"), metavar="PER_GPU_HOUR", help="interruptions per GPU-hour")
+    how.add_argument("--rate", type=_typed(validate.positive, "--rate"), metavar="PER_GPU_HOUR",
+                     help="interruptions per GPU-hour")
     how.add_argument("--mtbi", type=_duration("--mtbi"), metavar="DURATION", help="mean time between interruptions")
     parser.add_argument("--checkpoint-cost", type=_duration("--checkpoint-cost"), metavar="DURATION")
     parser.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
@@ -103,18 +118,23 @@ def build_parser() -> argparse.ArgumentParser:
     argparse.ArgumentParser
         The ``goodput`` parser.
     """
-    parser = _Parser(prog="goodput", description="How often to checkpoint, and what goodput that leaves.")
+    from goodput.exact import MODELS
+    from goodput.plan import RECOMMENDED_MODEL
+
+    parser = _Parser(prog="goodput", description="How often to checkpoint, and what goodput that leaves.",
+                     epilog=EXIT_CODES)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     plan = sub.add_parser(
         "plan",
-        help="the optimum interval and the three losses for one fleet",
+        help="the optimum interval and the losses for one fleet",
         description="Print the checkpoint interval and the goodput it leaves. Flags override the params file; "
         "with neither, the book's worked example is used. A bare number as a duration means minutes.",
+        epilog=EXIT_CODES,
     )
     _add_inputs(plan)
-    plan.add_argument("--model", choices=("first-order", "exact"), default="first-order",
-                      help="first-order: T* = sqrt(2CM); exact: exponential failures, Lambert-W optimum")
+    plan.add_argument("--model", choices=MODELS, default=RECOMMENDED_MODEL,
+                      help="exact (default): exponential failures, Lambert-W optimum; first-order: T* = sqrt(2CM)")
     plan.add_argument("--format", choices=("table", "markdown", "json"), default="table")
     plan.set_defaults(run=_run_plan)
 
@@ -124,16 +144,18 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate the checkpointed job (failures may strike during checkpoints and restarts) and "
         "print the simulated goodput, its standard error and the loss breakdown. Inputs as for plan; without "
         "--interval the exact optimum is used.",
+        epilog=EXIT_CODES,
     )
     _add_inputs(simulate)
     simulate.add_argument("--horizon", type=_duration("--horizon"), metavar="DURATION", default=100 * 365 * 24 * 60.0,
                           help="simulated wall time (default: 100 years)")
-    simulate.add_argument("--seed", type=_seed, metavar="N", default=0, help="random seed (default 0)")
+    simulate.add_argument("--seed", type=_typed(lambda t, n: validate.whole(t, n, 0), "--seed"), metavar="N",
+                          default=0, help="random seed (default 0)")
     simulate.add_argument("--failures", choices=("exponential", "weibull"), default="exponential")
-    simulate.add_argument("--shape", type=_positive("--shape"), metavar="K", default=None,
+    simulate.add_argument("--shape", type=_typed(validate.positive, "--shape"), metavar="K", default=None,
                           help="Weibull shape (k < 1: more failures early); needs --failures weibull")
-    simulate.add_argument("--hazard", choices=("renewal", "run-age"), default="renewal",
-                          help="Weibull hazard restarts at each restart (renewal) or follows the run's age")
+    simulate.add_argument("--hazard", choices=("renewal", "run-age"), default=None,
+                          help="Weibull hazard restarts at each failure (renewal, default) or follows the run's age")
     simulate.add_argument("--format", choices=("table", "json"), default="table")
     simulate.set_defaults(run=_run_simulate)
 
@@ -143,85 +165,99 @@ def build_parser() -> argparse.ArgumentParser:
         description="Measure the checkpoint cost, the mean time between interruptions, the restart time and "
         "goodput from a job's logs, and compare measured with predicted goodput. The log formats are "
         "documented in the book's chapter on measuring from logs.",
+        epilog=EXIT_CODES,
     )
     measure.add_argument("--steps", metavar="STEPS.csv", help="step log: step,start,end,checkpoint")
     measure.add_argument("--events", metavar="EVENTS.csv", help="event log: time,event (start|failure|stop)")
     measure.add_argument("--params", metavar="FILE", help="take the log paths from this file's logs: key")
     measure.add_argument("--interval", type=_duration("--interval"), metavar="DURATION",
                          help="interval in use for the prediction (default: measured from the logs)")
+    measure.add_argument("--model", choices=MODELS, default=RECOMMENDED_MODEL, help="the model of the prediction")
     measure.add_argument("--format", choices=("table", "json"), default="table")
     measure.set_defaults(run=_run_measure)
     return parser
 
 
-def _mtbi(args: argparse.Namespace, params: Params) -> tuple[float, str]:
-    """M after the command-line overrides, and where it came from.
+# --------------------------------------------------------------------------- inputs
 
-    ``--rate`` uses ``--gpus`` (or the file's GPU count); ``--gpus`` alone
-    keeps the file's per-GPU rate and rescales M to the new fleet size.
+
+def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
+    """The inputs after the command-line overrides, and where each came from.
+
+    ``--rate`` uses ``--gpus`` (or the file's GPU count); ``--gpus`` alone keeps the
+    file's per-GPU rate and rescales M; ``--mtbi`` gives M as is (``--gpus`` then only
+    sets the fleet size the capacity is counted for). An input given on the command line
+    drops the file's range of it.
     """
-    from goodput.params import mtbi_from_rate
-
-    gpus = args.gpus or params.gpus
-    if args.mtbi is not None:
-        return float(args.mtbi), "--mtbi"
-    if args.rate is not None:
-        return mtbi_from_rate(args.rate, gpus), f"--rate {args.rate:g} per GPU-hour x {gpus:,} GPUs"
-    if args.gpus:
-        return mtbi_from_rate(params.rate_per_gpu_hour, gpus), f"{params.describe_mtbi()}, rescaled to {gpus:,} GPUs"
-    return params.mtbi, params.describe_mtbi()
-
-
-def _inputs(args: argparse.Namespace) -> tuple[float, float, float, dict[str, str]]:
-    """C, M and R after the command-line overrides, and where each came from."""
-    from goodput.params import load_params
-    from goodput.plan import file_sources
+    from goodput.params import load_params, mtbi_from_rate
+    from goodput.report import file_sources, mtbi_origin
 
     params = load_params(args.params)
-    mtbi, m_source = _mtbi(args, params)
-    cost = params.checkpoint_cost if args.checkpoint_cost is None else args.checkpoint_cost
-    restart = params.restart if args.restart is None else args.restart
-    sources = {**file_sources(params), "M": m_source, "T": "--interval"}
-    if args.checkpoint_cost is not None:
-        sources["C"] = "--checkpoint-cost"
-    if args.restart is not None:
-        sources["R"] = "--restart"
-    return cost, mtbi, restart, sources
+    sources = file_sources(params)
+    gpus = args.gpus or params.gpus
+    ranges = dict(params.ranges)
+    if args.mtbi is not None or args.rate is not None or args.gpus:
+        if args.mtbi is not None:
+            mtbi, how, sources["M"] = float(args.mtbi), "mtbi", "--mtbi"
+        else:
+            rate = params.rate_per_gpu_hour if args.rate is None else args.rate
+            mtbi, how = float(mtbi_from_rate(rate, gpus)), "rate_per_gpu_hour"
+            sources["M"] = (f"--rate {rate:g} per GPU-hour x {gpus:,} GPUs" if args.rate is not None
+                            else f"{mtbi_origin(params)}, rescaled to {gpus:,} GPUs")
+        ranges.pop("mtbi", None)
+        params = params.replace(gpus=gpus, mtbi=mtbi, mtbi_source=how, interruption_count=None, window=None)
+    for flag, key, symbol in (("checkpoint_cost", "checkpoint_cost", "C"), ("restart", "restart", "R")):
+        value = getattr(args, flag)
+        if value is not None:
+            params = params.replace(**{key: value})
+            ranges.pop(key, None)
+            sources[symbol] = "--" + flag.replace("_", "-")
+    if args.interval is not None:
+        sources["T"] = "--interval"
+    return params.replace(ranges=ranges), sources
 
 
-def _run_plan(args: argparse.Namespace) -> int:
-    from goodput.plan import make_plan, render
+def _provenance(params: Params) -> Any:
+    from goodput.provenance import package_commit, provenance
 
-    cost, mtbi, restart, sources = _inputs(args)
-    plan = make_plan(cost, mtbi, restart, args.interval, which=args.model)
-    if plan.problem is not None:
-        print(f"goodput: {plan.problem}; no first-order number is printed (try --model exact)", file=sys.stderr)
-        return EXIT_OUT_OF_RANGE
-    print(render(plan, args.format, sources))
-    return 0
+    return provenance(params, commit=package_commit())
 
 
-#: Show a progress bar when a simulation is expected to take longer than this (seconds).
-PROGRESS_AFTER_S = 2.0
+# --------------------------------------------------------------------------- subcommands
 
 
-def _run_simulate(args: argparse.Namespace) -> int:
+def _run_plan(args: argparse.Namespace) -> str:
+    from goodput.plan import plan_for
+    from goodput.report import first_order_problem, plan_report, render_plan
+
+    params, sources = _inputs(args)
+    plan = plan_for(params, interval=args.interval, which=args.model)
+    if plan.refused:
+        raise Refused(f"{first_order_problem(plan.check)}; no first-order number is printed (the default, "
+                      "--model exact, applies at any fleet size)")
+    return render_plan(plan_report(plan, params, sources, _provenance(params)), args.format)
+
+
+def _run_simulate(args: argparse.Namespace) -> str:
     from goodput.exact import exact_goodput, exact_optimal_interval
-    from goodput.simulate import estimated_seconds, simulate
-    from goodput.units import format_minutes
+    from goodput.report import percent
+    from goodput.simulate import FailureProcess, simulate
+    from goodput.units import format_duration
 
     if args.shape is not None and args.failures != "weibull":
         raise InputError("--shape", args.shape, "--failures weibull as well (a shape only applies to Weibull)")
-    cost, mtbi, restart, _ = _inputs(args)
+    if args.hazard is not None and args.failures != "weibull":
+        raise InputError("--hazard", args.hazard, "--failures weibull as well (a hazard only applies to Weibull)")
+    process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
+    params, _ = _inputs(args)
+    cost, mtbi, restart = params.checkpoint_cost, params.mtbi, params.restart
     interval = float(exact_optimal_interval(cost, mtbi)) if args.interval is None else args.interval
-    options = {"failures": args.failures, "shape": args.shape or 1.0, "hazard": args.hazard}
-    slow = estimated_seconds(mtbi, args.horizon, **options) > PROGRESS_AFTER_S
-    result = simulate(cost, mtbi, restart, interval, args.horizon, seed=args.seed, progress=slow or None, **options)
-    expected = float(exact_goodput(cost, mtbi, restart, interval))
+    result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
+    expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
         import json
 
-        data = {
+        return json.dumps({
             "goodput": result.goodput,
             "stderr": result.stderr,
             "failures": result.failures,
@@ -232,36 +268,34 @@ def _run_simulate(args: argparse.Namespace) -> int:
             "mtbi_min": mtbi,
             "horizon_min": args.horizon,
             "seed": args.seed,
-            "failure_process": args.failures,
-            "shape": args.shape or 1.0,
-            "hazard": args.hazard,
-            "exact_goodput": expected if args.failures == "exponential" else None,
-        }
-        print(json.dumps(data, indent=2))
-        return 0
-    years = args.horizon / (365 * 24 * 60)
-    process = args.failures if args.failures == "exponential" else f"Weibull, shape {args.shape or 1.0:g}, {args.hazard}"
+            "failure_process": process.kind,
+            "shape": process.shape,
+            "hazard": process.hazard,
+            "exact_goodput": expected,
+        }, indent=2)
     lines = [
-        f"Simulated {years:,.6g} years of wall time ({result.failures:,} failures, {process}; seed {args.seed})",
-        (f"C = {format_minutes(cost)}, M = {format_minutes(mtbi)}, R = {format_minutes(restart)}, "
-        f"T = {format_minutes(interval)}"),
+        (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
+        f"{process.describe()}; seed {args.seed})"),
+        (f"C = {format_duration(cost)}, M = {format_duration(mtbi)}, R = {format_duration(restart)}, "
+        f"T = {format_duration(interval)}"),
         "",
-        f"  checkpoint overhead   {result.checkpoint_overhead:7.2%}",
-        f"  lost work             {result.lost_work:7.2%}",
-        f"  restart               {result.restart_loss:7.2%}",
+        f"  checkpoint overhead   {percent(result.checkpoint_overhead, 2):>7}",
+        f"  lost work             {percent(result.lost_work, 2):>7}",
+        f"  restart               {percent(result.restart_loss, 2):>7}",
         "  " + "-" * 29,
-        f"  goodput               {result.goodput:7.2%}  standard error {100 * result.stderr:.2g} points",
+        f"  goodput               {percent(result.goodput, 2):>7}  standard error {100 * result.stderr:.2g} points",
     ]
-    if args.failures == "exponential":
-        z = (result.goodput - expected) / result.stderr if result.stderr > 0 else float("nan")
-        lines.append(f"  exact model           {expected:7.2%}  ({z:+.1f} standard errors from the simulation)")
-    print("\n".join(lines))
-    return 0
+    if expected is not None:
+        z = (result.goodput - expected) / result.stderr
+        lines.append(f"  exact model           {percent(expected, 2):>7}  ({z:+.1f} standard errors from the simulation)")
+    return "\n".join(lines)
 
 
 def _log_paths(args: argparse.Namespace) -> tuple[str, str]:
     """The step and event logs named by --steps/--events, or by the params file's logs: key."""
     if args.steps and args.events:
+        if args.params:
+            raise InputError("--params", args.params, "either --params or --steps and --events, not both")
         return args.steps, args.events
     if args.steps or args.events:
         raise InputError("--steps/--events", args.steps or args.events, "both --steps and --events")
@@ -275,76 +309,22 @@ def _log_paths(args: argparse.Namespace) -> tuple[str, str]:
     raise InputError("goodput measure", "no logs", "--steps FILE --events FILE, or --params FILE with a logs: key")
 
 
-def _interval_text(low: float, high: float, digits: int = 3) -> str:
-    from goodput.units import format_minutes
-
-    if math.isnan(low) or math.isnan(high):
-        return "no interval"
-    return f"[{format_minutes(low, digits)}, {format_minutes(high, digits) if high != float('inf') else 'inf'}]"
-
-
-def render_measurement(m: Measurement, fmt: str = "table") -> str:
-    """Print a measurement as a terminal table or one JSON object.
-
-    Parameters
-    ----------
-    m : goodput.logs.Measurement
-        The measurement.
-    fmt : {"table", "json"}
-        Output format.
-
-    Returns
-    -------
-    str
-        The rendered measurement, without a trailing newline.
-    """
-    import json
-
-    from goodput.units import format_minutes
-
-    if fmt == "json":
-        return json.dumps(m.to_dict(), indent=2)
-    pct = f"{m.confidence:.0%}"
-    rows = [
-        ("checkpoint cost, C", format_minutes(m.checkpoint_cost_min), f"{pct} CI {_interval_text(*m.checkpoint_cost_interval_min)}"),
-        ("mean time between interruptions, M", format_minutes(m.mtbi_min) if m.failures else "no failure",
-         f"{pct} CI {_interval_text(*m.mtbi_interval_min)}; {m.failures} failures in {format_minutes(m.exposure_min)}"),
-        ("restart time, R", format_minutes(m.restart_min) if m.restart_samples else "no restart",
-         f"{pct} CI {_interval_text(*m.restart_interval_min)}; median {format_minutes(m.restart_median_min)}"
-         if m.restart_samples else ""),
-        ("checkpoint interval, T", format_minutes(m.interval_min),
-         f"{m.interval_source}; optimum sqrt(2CM) {format_minutes(m.optimal_interval_min)}"
-         if m.failures else m.interval_source),
-        ("lost work per failure", format_minutes(m.lost_work_per_failure_min) if m.failures else "-", ""),
-    ]
-    width = max(len(r[0]) for r in rows)
-    vwidth = max(len(r[1]) for r in rows)
-    lines = [f"Measured from {m.steps_source} and {m.events_source}", "", "inputs:"]
-    lines += [f"  {k:<{width}}  {v:>{vwidth}}   {note}".rstrip() for k, v, note in rows]
-    losses = [
-        ("checkpoint", m.checkpoint_loss_measured, m.checkpoint_loss_predicted),
-        ("lost work", m.lost_work_loss_measured, m.lost_work_loss_predicted),
-        ("restart", m.restart_loss_measured, m.restart_loss_predicted),
-        ("unmodelled", m.unmodelled_loss, None),
-        ("goodput", m.measured_goodput, m.predicted_goodput),
-    ]
-    lines += ["", f"  {'share of wall time':<{width}}  {'measured':>9}  {'predicted':>9}"]
-    for name, measured, predicted in losses:
-        if name == "goodput":
-            lines.append("  " + "-" * (width + 22))
-        right = f"{predicted:.1%}" if predicted is not None and not math.isnan(predicted) else "-"
-        lines.append(f"  {name:<{width}}  {measured:>9.1%}  {right:>9}")
-    if m.model_note:
-        lines += ["", f"note: {m.model_note}"]
-    return "\n".join(lines)
-
-
-def _run_measure(args: argparse.Namespace) -> int:
-    from goodput.logs import measure
+def _run_measure(args: argparse.Namespace) -> str:
+    from goodput.logs.measure import measure
+    from goodput.report import render_measurement
 
     steps, events = _log_paths(args)
-    print(render_measurement(measure(steps, events, args.interval), args.format))
-    return 0
+    return render_measurement(measure(steps, events, args.interval, which=args.model), args.format)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _say(message: str) -> None:
+    """One line on stderr (cut to a terminal's width of text, never a flood)."""
+    line = " ".join(message.split())
+    sys.stderr.write(f"goodput: {line[:400]}\n")
+    sys.stderr.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -358,21 +338,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        Exit status: 0 on success, 1 when the plan is outside the model's range, 2 on bad input.
+        Exit status (see :data:`EXIT_CODES`): 0 a result, 1 refused, 2 bad input,
+        74 a write error, 130 interrupted, 141 a closed pipe.
     """
     parser = build_parser()
-    args = parser.parse_args(argv)
     try:
-        status: int = args.run(args)
-        return status
+        try:
+            args = parser.parse_args(argv)
+        except SystemExit as exc:  # --help (0) or a usage error (2), already printed
+            return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
+        text = args.run(args)
     except InputError as exc:
-        print(f"goodput: error: {exc}", file=sys.stderr)
+        _say(f"error: {exc}")
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
+    except Refused as exc:
+        _say(str(exc))
+        return EXIT_REFUSED
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    return _write(text)
+
+
+def _discard_stdout() -> None:
+    """Point stdout at the null device, so that the output still buffered is not written (and fails) again at exit."""
+    try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
 
+
+def _write(text: str) -> int:
+    """Write the result to stdout: a closed pipe ends quietly, any other write error in one line."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
+        _discard_stdout()
+        return EXIT_BROKEN_PIPE
+    except OSError as exc:
+        _discard_stdout()
+        _say(f"error: cannot write the output ({exc.strerror or exc})")
+        return EXIT_WRITE_ERROR
+    except KeyboardInterrupt:
+        _say("interrupted")
+        return EXIT_INTERRUPTED
+    return EXIT_OK
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -1,47 +1,45 @@
-"""What a built book was made from: the package version, the inputs file and the commit.
+"""What a result was computed from: the package version, the inputs file with its hash, and the commit.
 
-The book prints this in the footer of every page and on its "How to cite" page,
-so that a number quoted from it can be traced to the version and the inputs that
-produced it. :data:`goodput.__version__` is the one place the version is written.
+Every output meant to be quoted (the book's pages and footers, ``goodput plan
+--format markdown`` and ``json``) carries this, so that a number in a planning
+document can be traced to the version and the inputs that produced it.
+:data:`goodput.__version__` is the one place the version is written. Nothing here
+looks for a repository from the package's own location: the commit is that of a
+folder the caller names (the book's root), and is ``None`` where there is none.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import goodput
-from goodput.params import PARAMS_ENV, book_params_path
-
-#: The repository root (the folder holding ``_config.yml`` and ``book/``).
-ROOT = Path(__file__).resolve().parent.parent
+from goodput.params import Params
 
 
 @dataclass(frozen=True)
 class Provenance:
-    """The version and inputs a book was built from.
+    """The version and inputs a result was computed from.
 
-    Attributes
+    Parameters
     ----------
     version : str
         :data:`goodput.__version__`.
-    params_label : str
-        The inputs file, relative to the repository when it lies inside it
-        (``book/params.yml``), else its name followed by ``(GOODPUT_PARAMS)``.
-    params_sha256 : str
+    params_name : str
+        The inputs file's name (no folder: a local path means nothing to a reader),
+        or ``"worked example"`` for the inputs shipped with the package.
+    params_sha256 : str or None
         SHA-256 of the inputs file's bytes, in hex.
     commit : str or None
-        The Git commit of the sources, as ``git describe --always --dirty`` gives it
-        (12 hex digits, ``-dirty`` when tracked files have uncommitted changes), when
-        it can be found; else the first 12 digits of ``$GITHUB_SHA``, else ``None``.
+        The Git commit of the sources, as ``git describe --always --dirty`` gives it,
+        when known; else the first 12 digits of ``$GITHUB_SHA``, else ``None``.
     """
 
     version: str
-    params_label: str
-    params_sha256: str
+    params_name: str
+    params_sha256: str | None
     commit: str | None
 
     def summary(self) -> str:
@@ -50,26 +48,41 @@ class Provenance:
         Returns
         -------
         str
-            For example ``goodput 0.1.0 · inputs book/params.yml (sha256 1a2b3c4d5e6f) · commit 0ee9960ad7d2``.
+            For example ``goodput 0.2.0 · inputs params.yml (sha256 1a2b3c4d5e6f) · commit 0ee9960ad7d2``.
         """
-        parts = [f"goodput {self.version}", f"inputs {self.params_label} (sha256 {self.params_sha256[:12]})"]
+        inputs = f"inputs {self.params_name}"
+        if self.params_sha256:
+            inputs += f" (sha256 {self.params_sha256[:12]})"
+        parts = [f"goodput {self.version}", inputs]
         if self.commit:
             parts.append(f"commit {self.commit}")
         return " · ".join(parts)
 
-
-def _label(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return f"{path.name} ({PARAMS_ENV})"
+    def to_dict(self) -> dict[str, str | None]:
+        """The fields as a JSON-ready mapping."""
+        return {"version": self.version, "inputs": self.params_name, "inputs_sha256": self.params_sha256,
+                "commit": self.commit}
 
 
-def _commit() -> str | None:
-    if (ROOT / ".git").exists():
+def commit_of(folder: str | os.PathLike[str] | None) -> str | None:
+    """The Git commit of a folder's work tree, if it is one.
+
+    Parameters
+    ----------
+    folder : str or path-like or None
+        A folder inside a Git work tree (the book's root), or ``None``.
+
+    Returns
+    -------
+    str or None
+        ``git describe --always --dirty --abbrev=12`` there (``-dirty`` when tracked
+        files have uncommitted changes); else the first 12 digits of ``$GITHUB_SHA``;
+        else ``None``.
+    """
+    if folder is not None and Path(folder).is_dir():
         try:
             described = subprocess.run(
-                ["git", "-C", str(ROOT), "describe", "--always", "--dirty", "--abbrev=12"],
+                ["git", "-C", str(folder), "describe", "--always", "--dirty", "--abbrev=12"],
                 capture_output=True, text=True, check=True, timeout=10,
             ).stdout.strip()
         except (OSError, subprocess.SubprocessError):
@@ -80,19 +93,39 @@ def _commit() -> str | None:
     return sha[:12] if sha else None
 
 
-def book_provenance(params_path: str | os.PathLike[str] | None = None) -> Provenance:
-    """The provenance of a book built from ``params_path`` (default: the book's inputs file).
+def provenance(params: Params, commit: str | None = None) -> Provenance:
+    """The provenance of a result computed from `params`.
 
     Parameters
     ----------
-    params_path : str or path-like, optional
-        The inputs file; ``None`` means :func:`goodput.params.book_params_path`.
+    params : Params
+        The inputs (their file's name and hash are taken from it).
+    commit : str, optional
+        The commit of the sources, if known (see :func:`commit_of`).
 
     Returns
     -------
     Provenance
-        Version, inputs file label and hash, and commit.
+        Version, inputs file name and hash, and commit.
     """
-    path = book_params_path() if params_path is None else Path(params_path)
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return Provenance(version=goodput.__version__, params_label=_label(path), params_sha256=digest, commit=_commit())
+    name = params.path.name if params.path is not None and params.source != "worked example" else params.source
+    return Provenance(version=goodput.__version__, params_name=name, params_sha256=params.sha256, commit=commit)
+
+
+def package_commit() -> str | None:
+    """The commit of the package's own sources, when they are tracked files of a Git work tree.
+
+    Returns
+    -------
+    str or None
+        :func:`commit_of` the package's folder when its ``__init__.py`` is tracked by Git
+        (an editable install in a clone); ``None`` for an installed wheel, even one
+        installed inside a clone (its files are not tracked).
+    """
+    folder = Path(goodput.__file__).resolve().parent
+    try:
+        subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", "__init__.py"],
+                       capture_output=True, check=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return commit_of(folder)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,17 +28,17 @@ def worked() -> Params:
     return load_params()
 
 
-@pytest.fixture(scope="session")
-def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the book from clean into a temporary folder and return the HTML folder.
+def build_book(out: Path, params: Path | None = None) -> Path:
+    """Build the book from clean into `out`, strictly, from `params` (default: book/params.yml); return the HTML folder.
 
     The build is strict (``-W -n --keep-going``: any warning or unresolved reference fails it),
-    starts from an empty output folder and executes every chapter, and ignores a GOODPUT_PARAMS
-    set in the environment, so the tests see the book as built from book/params.yml.
+    starts from an empty output folder and executes every chapter. A GOODPUT_PARAMS set in the
+    environment is ignored unless `params` is given.
     """
-    out = tmp_path_factory.mktemp("book")
     exe = Path(sys.executable).parent / "jupyter-book"
     env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
+    if params is not None:
+        env["GOODPUT_PARAMS"] = str(params)
     result = subprocess.run(
         [str(exe), "build", str(ROOT), "--path-output", str(out), "-W", "-n", "--keep-going"],
         capture_output=True, text=True, check=False, env=env,
@@ -44,3 +47,28 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, log[-5000:]
     assert "build succeeded" in log
     return out / "_build" / "html"
+
+
+def _page_text(html_dir: Path, page: str) -> str:
+    """The visible text of a built page, whitespace collapsed."""
+    raw = (html_dir / "book" / f"{page}.html").read_text(encoding="utf-8")
+    raw = re.sub(r"<(script|style)\b.*?</\1>", " ", raw, flags=re.DOTALL)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", raw)))
+
+
+@pytest.fixture(scope="session")
+def page_text() -> Callable[[Path, str], str]:
+    """``page_text(html_dir, page)``: the visible text of a built page, whitespace collapsed."""
+    return _page_text
+
+
+@pytest.fixture(scope="session")
+def book_builder() -> Callable[..., Path]:
+    """``book_builder(out, params=None)``: :func:`build_book`, for tests that build from another inputs file."""
+    return build_book
+
+
+@pytest.fixture(scope="session")
+def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The book built from clean from book/params.yml (see :func:`build_book`): its HTML folder."""
+    return build_book(tmp_path_factory.mktemp("book"))

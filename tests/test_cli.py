@@ -1,12 +1,19 @@
-"""The goodput command: the book's numbers from a terminal, and one clear line for every kind of bad input."""
+"""The goodput command: the book's numbers from a terminal, and one clear line for every kind of bad input.
+
+The command runs in-process (``goodput.cli.main``), with its output captured; one test starts the
+installed console script to check that it exists.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -14,12 +21,25 @@ import yaml
 from numpy.testing import assert_allclose
 
 from goodput import model
+from goodput.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "goodput.cli", *args], capture_output=True, text=True, check=False)
+@dataclass
+class Result:
+    """What a run of the command left: its exit status and what it wrote."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run(*args: str) -> Result:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return Result(code, out.getvalue(), err.getvalue())
 
 
 def plan_json(*args: str) -> dict:
@@ -28,9 +48,9 @@ def plan_json(*args: str) -> dict:
     return json.loads(result.stdout)
 
 
-def test_default_is_the_worked_example() -> None:
-    """No file, no flags: M = 185.6 min, T* = sqrt(2 x 1 x 185.6), goodput 86.9%."""
-    data = plan_json()
+def test_default_is_the_worked_example_by_first_order() -> None:
+    """No file, --model first-order: M = 185.6 min, T* = sqrt(2 x 1 x 185.6), goodput 86.9%."""
+    data = plan_json("--model", "first-order")
     m = 1296 * 60 / 419
     assert_allclose(data["mtbi_min"], m)
     assert_allclose(data["interval_min"], (2 * m) ** 0.5)
@@ -43,52 +63,54 @@ def test_params_file_is_read(tmp_path) -> None:
     f = tmp_path / "fleet.yml"
     text = (ROOT / "book" / "params.yml").read_text().replace("interruptions: {count: 419, window: 54 days}", "mtbi: 3 h")
     f.write_text(text)
-    assert_allclose(plan_json("--params", str(f))["interval_min"], 360**0.5)
+    assert_allclose(plan_json("--params", str(f), "--model", "first-order")["interval_min"], 360**0.5)
 
 
 def test_flags_override_the_file() -> None:
     """--gpus with --rate: M = 60 / (2e-5 x 16,384) = 183 min; --mtbi, --checkpoint-cost and --restart replace inputs."""
     assert_allclose(plan_json("--gpus", "16384", "--rate", "2e-5")["mtbi_min"], 60 / (2e-5 * 16384))
-    data = plan_json("--mtbi", "3h", "--checkpoint-cost", "90 s", "--restart", "2")
+    data = plan_json("--mtbi", "3h", "--checkpoint-cost", "90 s", "--restart", "2", "--model", "first-order")
     assert_allclose(data["interval_min"], (2 * 1.5 * 180) ** 0.5)
     assert_allclose(data["restart_loss"], 2 / 180)
 
 
 def test_gpus_alone_keeps_the_per_gpu_rate() -> None:
-    """Doubling --gpus halves M and shortens the optimum by sqrt(2)."""
-    base = plan_json()
-    doubled = plan_json("--gpus", "32768")
+    """Doubling --gpus halves M and shortens the first-order optimum by sqrt(2)."""
+    base = plan_json("--model", "first-order")
+    doubled = plan_json("--gpus", "32768", "--model", "first-order")
     assert_allclose(doubled["mtbi_min"], base["mtbi_min"] / 2)
     assert_allclose(base["interval_min"] / doubled["interval_min"], 2**0.5)
 
 
 def test_interval_flag_and_bare_minutes() -> None:
-    """--interval 40 (bare number = minutes) at the worked example gives 84.0%."""
-    data = plan_json("--interval", "40")
+    """--interval 40 (bare number = minutes) at the worked example gives 84.0% at first order."""
+    data = plan_json("--interval", "40", "--model", "first-order")
     assert data["interval_min"] == 40.0
     assert round(100 * data["goodput"], 1) == 84.0
 
 
 def test_table_and_markdown() -> None:
-    """The table and the Markdown section give the recommendation, the inputs with their sources, losses and levers."""
+    """The table and the Markdown section give the recommendation (exact model), the inputs with their sources,
+    losses, levers, the first-order cross-check (19.3 min, 86.9%) and what the result was computed from."""
     table = run("plan")
     assert table.returncode == 0
-    assert table.stdout.startswith("Checkpoint every 19.3 min of work")
+    assert table.stdout.startswith("Checkpoint every 18.6 min of work")
     assert "419 interruptions in 54 days (worked example)" in table.stdout
-    assert "86.9%" in table.stdout
-    assert "halve C" in table.stdout
-    md = run("plan", "--format", "markdown", "--checkpoint-cost", "2", "--interval", "30").stdout
+    assert "86.9% at 19.3 min" in table.stdout and "87.6%" in table.stdout
+    assert "halve C" in table.stdout and "goodput 0.2.0" in table.stdout
+    assert max(len(line) for line in table.stdout.splitlines()) <= 80
+    md = run("plan", "--format", "markdown", "--checkpoint-cost", "2", "--interval", "30", "--model", "first-order").stdout
     assert md.startswith("### Checkpoint plan")
     assert "| checkpoint cost, C | 2 min | --checkpoint-cost |" in md
     g = model.goodput(2.0, 1296 * 60 / 419, 5.0, 30.0)
-    assert f"| **goodput** | **{g:.1%}** |" in md
+    assert f"| **goodput** | **{g:.1%}** | first order |" in md
     assert f"The interval in use, 30 min, gives {g:.1%}" in md
-    assert "> Note: first order drops terms worth" in md
+    assert "> Caution: first order drops terms worth" in md and "(`--model exact`)" in md
 
 
 def test_far_outside_first_order_is_refused() -> None:
     """C = 5 min every 15 min: first order says 59.9% but drops 12 points (exact 69.1%), so it prints no number."""
-    result = run("plan", "--checkpoint-cost", "5", "--interval", "15")
+    result = run("plan", "--checkpoint-cost", "5", "--interval", "15", "--model", "first-order")
     assert result.returncode == 1
     assert result.stdout == ""
     assert "outside its range" in result.stderr
@@ -149,7 +171,7 @@ def test_unknown_key_in_params_file_exits_2(tmp_path) -> None:
 
 def test_out_of_range_prints_no_number() -> None:
     """262,144 GPUs with a 5-minute checkpoint: first-order goodput is below zero, so the command refuses to print it."""
-    result = run("plan", "--gpus", "262144", "--checkpoint-cost", "5 min")
+    result = run("plan", "--gpus", "262144", "--checkpoint-cost", "5 min", "--model", "first-order")
     assert result.returncode == 1
     assert result.stdout == ""
     assert "below zero" in result.stderr
@@ -220,16 +242,15 @@ def test_measure_needs_both_logs() -> None:
 
 
 def test_plan_loads_no_heavy_library() -> None:
-    """`goodput plan` imports neither NumPy, SciPy, SymPy, pandas nor matplotlib: its arithmetic needs none of them.
-
-    (Its speed is measured in benchmarks/bench_cli.py; this test checks the cause, not the clock.)
+    """`goodput plan` imports neither scipy.stats, SymPy, pandas nor matplotlib: its arithmetic needs NumPy and
+    scipy.special only. (Its speed is measured in benchmarks/bench_cli.py; this test checks the cause, not the clock.)
     """
     code = (
         "import sys, contextlib, io\n"
         "from goodput.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    assert main(['plan']) == 0\n"
-        "print(sorted(m for m in ('numpy', 'scipy', 'sympy', 'pandas', 'matplotlib') if m in sys.modules))\n"
+        "print(sorted(m for m in ('scipy.stats', 'sympy', 'pandas', 'matplotlib') if m in sys.modules))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]"
@@ -290,3 +311,62 @@ def test_simulate_bad_usage_exits_2(args: list[str], needle: str) -> None:
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert needle in result.stderr
+
+
+# --------------------------------------------------------------------------- hostile and careless input
+
+
+def test_a_flag_given_twice_is_refused() -> None:
+    """A repeated flag would silently let the last value win: it is bad usage instead."""
+    result = run("plan", "--restart", "5", "--restart", "8")
+    assert result.returncode == 2 and "--restart is given more than once" in result.stderr
+
+
+def test_hazard_without_weibull_is_refused() -> None:
+    """--hazard only applies to Weibull failures; with exponential ones it would be ignored, so it is refused."""
+    result = run("simulate", "--hazard", "run-age", "--horizon", "5 years")
+    assert result.returncode == 2 and "--failures weibull" in result.stderr
+
+
+def test_gpus_with_mtbi_sets_the_fleet_size_only() -> None:
+    """--mtbi gives M as is; --gpus with it sets the GPU count the capacity is counted for (not ignored)."""
+    data = plan_json("--mtbi", "3 h", "--gpus", "1000")
+    assert data["mtbi_min"] == 180.0 and data["gpus"] == 1000
+    assert_allclose(data["capacity"]["lost_gpu_hours_per_month"], (1 - data["goodput"]) * 1000 * 720)
+
+
+def test_a_full_disk_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Writing the result to a full device (the kernel's /dev/full) gives one line and status 74, no traceback."""
+    err = io.StringIO()
+    with open("/dev/full", "w") as full, contextlib.redirect_stderr(err):
+        monkeypatch.setattr(sys, "stdout", full)
+        code = main(["plan"])
+    assert code == 74
+    assert err.getvalue().count("\n") == 1 and "cannot write the output" in err.getvalue()
+
+
+def test_ctrl_c_is_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupt during a long simulation ends with one line and status 130."""
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("goodput.simulate.simulate", interrupted)
+    result = run("simulate")
+    assert result.returncode == 130 and result.stderr.strip() == "goodput: interrupted"
+
+
+def test_help_states_the_exit_codes() -> None:
+    """`goodput --help` and `goodput plan --help` list the exit statuses."""
+    for args in (["--help"], ["plan", "--help"]):
+        result = run(*args)
+        assert result.returncode == 0
+        for code in ("0", "1", "2", "74", "130"):
+            assert f"  {code} " in result.stdout
+
+
+def test_json_names_no_interval_source_when_none_was_given() -> None:
+    """Without --interval the JSON's sources say nothing of one, and they hold no absolute path."""
+    data = plan_json("--params", str(ROOT / "book" / "params.yml"))
+    assert "T" not in data["sources"]
+    assert not any("/" in value for value in data["sources"].values())
+    assert data["provenance"]["inputs"] == "params.yml" and len(data["provenance"]["inputs_sha256"]) == 64

@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def test_readme_headline_matches_the_package() -> None:
     """M, T*, the three losses, goodput, the slow-checkpoint goodput, the points and the capacity, as rounded."""
     params = load_params(ROOT / "book" / "params.yml")
-    h = headline(params)
-    bad = plan_for(params, interval=40.0)
+    h = headline(params, which="first-order")
+    bad = plan_for(params, interval=40.0, which="first-order")
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     expected = [
         f"**{h['mtbi']:.0f} min**",

@@ -47,7 +47,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -56,11 +55,12 @@ import numpy as np
 import numpy.typing as npt
 
 from goodput.errors import InputError
+from goodput.logs.read import OFFSET
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from goodput.logs import Measurement
+    from goodput.logs.measure import Measurement
 
 #: Decimal places accepted for written times, and the NumPy unit of each for ISO-8601.
 _ISO_UNITS: dict[int, Literal["s", "ms", "us"]] = {0: "s", 3: "ms", 6: "us"}
@@ -184,7 +184,7 @@ class SampleSpec:
         if self.decimals not in _ISO_UNITS:
             raise InputError("decimals", self.decimals, "0, 3 or 6")
         expected = "an ISO-8601 UTC time without an offset, such as '2025-01-06T00:00:00' ('Z' is added when written)"
-        if re.search(r"\d\d:\d\d(?::\d\d(?:\.\d*)?)?\s*(?:Z|[+-]\d\d(?::?\d\d)?)\s*$", self.origin, re.IGNORECASE):
+        if OFFSET.search(self.origin):
             raise InputError("origin", self.origin, expected)
         try:
             np.datetime64(self.origin, "us")
@@ -432,33 +432,26 @@ def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
 
 
 def _format_times(seconds: npt.NDArray[np.float64], spec: SampleSpec) -> npt.NDArray[Any]:
-    """Times as strings, rounded to `spec.decimals` places of a second (vectorized)."""
+    """Times as strings, rounded to `spec.decimals` places of a second."""
     scale = 10**spec.decimals
     ticks = np.rint(seconds * scale).astype(np.int64)
-    string = np.dtypes.StringDType()
     if spec.clock == "iso8601":
         unit = _ISO_UNITS[spec.decimals]
         stamps = np.datetime64(spec.origin, unit) + ticks.astype(f"timedelta64[{unit}]")
-        iso: npt.NDArray[Any] = np.strings.add(np.datetime_as_string(stamps, unit=unit).astype(string), "Z")
+        iso: npt.NDArray[Any] = np.char.add(np.datetime_as_string(stamps, unit=unit), "Z")
         return iso
-    whole: npt.NDArray[Any] = (ticks // scale).astype(string)
+    whole, frac = np.divmod(ticks, scale)
     if spec.decimals == 0:
-        return whole
-    frac = np.strings.zfill((ticks % scale).astype(string), spec.decimals)
-    decimal: npt.NDArray[Any] = np.strings.add(np.strings.add(whole, "."), frac)
+        plain: npt.NDArray[Any] = whole.astype(str)
+        return plain
+    decimal: npt.NDArray[Any] = np.char.add(np.char.add(whole.astype(str), "."), np.char.zfill(frac.astype(str), spec.decimals))
     return decimal
 
 
-def _write_csv(path: Path, header: str, columns: list[npt.NDArray[Any]]) -> None:
-    string = np.dtypes.StringDType()
-    line = columns[0].astype(string)
-    for column in columns[1:]:
-        line = np.strings.add(np.strings.add(line, ","), column.astype(string))
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        out.write(header + "\n")
-        if line.size:
-            out.write("\n".join(line.tolist()))
-            out.write("\n")
+def _write_csv(path: Path, columns: dict[str, npt.NDArray[Any]]) -> None:
+    import pandas as pd
+
+    pd.DataFrame(columns).to_csv(path, index=False, lineterminator="\n", encoding="utf-8")
 
 
 def write_logs(
@@ -487,12 +480,9 @@ def write_logs(
     logs = simulate_logs(spec)
     spec = logs.truth.spec
     out = Path(directory)
-    _write_csv(
-        out / steps_name,
-        "step,start,end,checkpoint",
-        [logs.step, _format_times(logs.start_s, spec), _format_times(logs.end_s, spec), logs.checkpoint],
-    )
-    _write_csv(out / events_name, "time,event", [_format_times(logs.event_time_s, spec), logs.event])
+    _write_csv(out / steps_name, {"step": logs.step, "start": _format_times(logs.start_s, spec),
+                                  "end": _format_times(logs.end_s, spec), "checkpoint": logs.checkpoint})
+    _write_csv(out / events_name, {"time": _format_times(logs.event_time_s, spec), "event": logs.event})
     return logs.truth
 
 
@@ -550,7 +540,7 @@ def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED
         events_name="sample-events.csv",
     )
     text = yaml.safe_dump(truth.to_dict(), sort_keys=False, default_flow_style=False)
-    header = "# Truth of sample-steps.csv and sample-events.csv, written by goodput.samplelogs.write_sample_logs.\n"
+    header = "# Truth of sample-steps.csv and sample-events.csv, written by goodput.logs.samples.write_sample_logs.\n"
     (Path(directory) / "truth.yml").write_text(header + text, encoding="utf-8", newline="\n")
     return truth
 

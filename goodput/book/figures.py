@@ -1,4 +1,4 @@
-"""The book's figures and tables: functions of explicit inputs that return a matplotlib Figure or a pandas Styler.
+"""The book's figures: functions of explicit inputs that return a matplotlib Figure.
 
 Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot
 state), carry no title (the book's caption is the title), label every axis
@@ -8,15 +8,18 @@ text or larger, so that at the width of the book's text column the smallest
 label reads at about the size of a footnote. Legends sit where no data is, and
 usually below the axes.
 
-:func:`book_table` formats a pandas table the same way for every chapter:
-no index, numbers right-aligned with a stated precision, and a caption.
+Each figure function draws under the book's style (:func:`styled`, a
+:func:`matplotlib.rc_context`), so that drawing a figure changes no global
+setting. Tables are in :mod:`goodput.book.tables`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar, cast
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
@@ -24,10 +27,6 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from goodput import model
-
-if TYPE_CHECKING:
-    import pandas as pd
-    from pandas.io.formats.style import Styler
 
 #: A colour-blind-safe palette (Okabe and Ito), one colour per role.
 COLOURS = {
@@ -45,7 +44,8 @@ HATCHES = {"checkpoint": "//", "lost": "\\\\", "restart": "..", "goodput": ""}
 #: Width of a one-panel figure, inches.
 WIDTH = 6.4
 
-_RC: dict[str, Any] = {
+#: The book's matplotlib settings, applied per figure with :func:`matplotlib.rc_context`.
+STYLE: dict[str, Any] = {
     "font.size": 10.5,
     "axes.labelsize": 10.5,
     "xtick.labelsize": 10,
@@ -74,15 +74,27 @@ class BookFigure(Figure):
         import io
 
         buffer = io.BytesIO()
-        self.savefig(buffer, format="png", dpi=150)
+        with matplotlib.rc_context(cast(Any, STYLE)):
+            self.savefig(buffer, format="png", dpi=150)
         return buffer.getvalue()
 
 
 def _figure(width: float = WIDTH, height: float = 3.4) -> BookFigure:
-    import matplotlib
-
-    matplotlib.rcParams.update(cast(Any, _RC))
     return BookFigure(figsize=(width, height), layout="constrained")
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def styled(function: F) -> F:
+    """Draw a figure under the book's style (:data:`STYLE`), leaving matplotlib's global settings alone."""
+
+    @functools.wraps(function)
+    def draw(*args: Any, **kwargs: Any) -> Any:
+        with matplotlib.rc_context(cast(Any, STYLE)):
+            return function(*args, **kwargs)
+
+    return cast(F, draw)
 
 
 def _pct_axis(axis: Any, decimals: int = 0) -> None:
@@ -95,49 +107,7 @@ def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
     ax.figure.legend(handles, labels, loc="outside lower center", ncols=ncols, **kwargs)
 
 
-def book_table(
-    frame: pd.DataFrame,
-    formats: Mapping[str, str] | None = None,
-    caption: str | None = None,
-    right: Sequence[str] = (),
-) -> Styler:
-    """A pandas table as the book shows it: no index, stated precision, numbers right-aligned, a caption.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table. Put units in the column names ("M (min)") or in the values ("186 min").
-    formats : mapping of str to str, optional
-        Format string per column, for example ``{"goodput": "{:.1%}"}``.
-    caption : str, optional
-        Shown above the table.
-    right : sequence of str, optional
-        Further columns to right-align (numeric and formatted columns always are), such as
-        numbers held as text ("16,384", "19.3 min").
-
-    Returns
-    -------
-    pandas.io.formats.style.Styler
-        Renders as ``<table class="book-table">``, styled by the book's stylesheet; missing values are blank.
-    """
-    import pandas as pd
-
-    formats = dict(formats or {})
-    numeric = [c for c in frame.columns if c in formats or c in right or pd.api.types.is_numeric_dtype(frame[c])]
-    styler = frame.style.hide(axis="index").set_table_attributes('class="book-table"')
-    if formats:
-        styler = styler.format(cast(Any, formats), na_rep="")
-    classes = pd.DataFrame(
-        [["num" if c in numeric else "" for c in frame.columns]] * len(frame), index=frame.index, columns=frame.columns
-    )
-    styler = styler.set_td_classes(classes)
-    styler = styler.set_table_styles({c: [{"selector": "", "props": [("text-align", "right")]}] for c in numeric},
-                                     overwrite=False)
-    if caption:
-        styler = styler.set_caption(caption)
-    return styler
-
-
+@styled
 def root_causes(components: Sequence[str], categories: Sequence[str], counts: Sequence[int]) -> Figure:
     """Horizontal bars of interruptions by root cause, shaded by category.
 
@@ -175,6 +145,7 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
     return fig
 
 
+@styled
 def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] = ()) -> Figure:
     """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms.
 
@@ -234,6 +205,7 @@ def _loss_value(losses: model.Losses, key: str) -> float:
                   "restart": losses.restart_loss}[key])
 
 
+@styled
 def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
     """Stacked horizontal bars of the three named losses for each case, with the goodput left over.
 
@@ -275,6 +247,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
     return fig
 
 
+@styled
 def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost.
 
@@ -309,6 +282,7 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
     return fig
 
 
+@styled
 def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float]) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
@@ -369,6 +343,7 @@ def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], mar
     return fig
 
 
+@styled
 def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
     """Grouped horizontal bars: goodput points gained by each lever, for each scenario.
 
@@ -410,6 +385,7 @@ def _plain_number(x: float, _: Any) -> str:
     return f"{x:,.0f}" if x >= 1 else f"{x:g}"
 
 
+@styled
 def fleet_scaling(
     gpus: np.ndarray,
     mtbi: np.ndarray,

@@ -20,7 +20,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
 from goodput import exact, model
-from goodput.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis
+from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.simulate import run_age_mtbi
 
 #: Colour, marker and line style of each interval estimate.
@@ -48,6 +48,7 @@ def _gpus_label(x: float, _: Any) -> str:
     return f"{x:,.0f}"
 
 
+@styled
 def optimum_estimates(
     mtbi: float, restart: float, ratios: npt.ArrayLike, mark: float | None = None
 ) -> Figure:
@@ -104,6 +105,7 @@ def optimum_estimates(
     return fig
 
 
+@styled
 def goodput_vs_fleet(
     rate_per_gpu_hour: float,
     restart: float,
@@ -169,6 +171,7 @@ def goodput_vs_fleet(
     return fig
 
 
+@styled
 def run_age_profile(
     mtbi: float,
     shape: float,

@@ -15,7 +15,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 
-from goodput.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis
+from goodput.book.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis, styled
 
 #: Colour and hatch of each loss named by :func:`goodput.logs.loss_comparison`.
 _LOSS_STYLE = {
@@ -26,6 +26,7 @@ _LOSS_STYLE = {
 }
 
 
+@styled
 def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     """Paired horizontal bars: each loss as measured from logs (filled) and as the model predicts it (outlined).
 
@@ -70,6 +71,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     return fig
 
 
+@styled
 def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]], goodput: float,
                    box: tuple[float, float] | None = None) -> Figure:
     """Tornado chart: the range of goodput when each input alone moves over its range.

@@ -1,0 +1,99 @@
+"""Where the book is and which inputs file it is built from.
+
+The book is built from its root folder (the one holding ``_config.yml`` and
+``_toc.yml``); chapters run with their own folder as the working directory. The
+inputs file is ``$GOODPUT_PARAMS`` when set, else ``book/params.yml``. Nothing
+here depends on where the package is installed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from goodput.errors import InputError
+from goodput.params import Params, load_params
+from goodput.provenance import Provenance, commit_of, provenance
+
+#: Environment variable naming the parameters file the book is built from.
+PARAMS_ENV = "GOODPUT_PARAMS"
+
+
+def book_root(start: str | os.PathLike[str] | None = None) -> Path:
+    """The book's root folder: the nearest folder at or above `start` holding ``_config.yml`` and ``_toc.yml``.
+
+    Parameters
+    ----------
+    start : str or path-like, optional
+        Where to start looking (default: the working directory).
+
+    Returns
+    -------
+    Path
+        The root folder.
+
+    Raises
+    ------
+    InputError
+        If no folder above `start` holds a book.
+    """
+    here = Path.cwd() if start is None else Path(start)
+    for folder in (here.resolve(), *here.resolve().parents):
+        if (folder / "_config.yml").is_file() and (folder / "_toc.yml").is_file():
+            return folder
+    raise InputError("book", str(here), "a folder inside the book (one holding _config.yml and _toc.yml above it)")
+
+
+def book_params_path(start: str | os.PathLike[str] | None = None) -> Path:
+    """The parameters file the book is built from.
+
+    Parameters
+    ----------
+    start : str or path-like, optional
+        A folder inside the book (default: the working directory).
+
+    Returns
+    -------
+    Path
+        ``$GOODPUT_PARAMS`` when set, else ``book/params.yml`` under :func:`book_root`.
+    """
+    env = os.environ.get(PARAMS_ENV)
+    if env:
+        return Path(env).resolve()
+    return book_root(start) / "book" / "params.yml"
+
+
+def book_params(start: str | os.PathLike[str] | None = None) -> Params:
+    """Read the parameters the book is built from (see :func:`book_params_path`).
+
+    Parameters
+    ----------
+    start : str or path-like, optional
+        A folder inside the book (default: the working directory).
+
+    Returns
+    -------
+    Params
+        The checked inputs.
+    """
+    return load_params(book_params_path(start))
+
+
+def book_provenance(start: str | os.PathLike[str] | None = None) -> Provenance:
+    """The version, inputs file (with its hash) and commit the book is built from.
+
+    Parameters
+    ----------
+    start : str or path-like, optional
+        A folder inside the book (default: the working directory).
+
+    Returns
+    -------
+    Provenance
+        See :func:`goodput.provenance.provenance`; the commit is the book root's.
+    """
+    try:
+        root: Path | None = book_root(start)
+    except InputError:
+        root = None
+    return provenance(book_params(start), commit=commit_of(root))

@@ -1,0 +1,634 @@
+"""Words: plans and measurements as text, Markdown tables and JSON, and the phrases the book quotes.
+
+Everything here takes numbers computed by the numbers layer (:mod:`goodput.plan`,
+:mod:`goodput.uncertainty`, :mod:`goodput.logs`) and writes them for a person:
+durations through :func:`goodput.units.format_duration`, shares as percentages,
+differences as points, money rounded to what a planning document quotes, flags in
+code spans. The command prints :func:`render_plan` and :func:`render_measurement`;
+the book's pages (:mod:`goodput.pages`) build their sentences from the phrases here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from goodput import model
+from goodput.plan import Plan, make_plan, plan_levers
+from goodput.units import format_duration, significant
+
+if TYPE_CHECKING:
+    from goodput.logs.measure import Measurement
+    from goodput.params import Params
+    from goodput.provenance import Provenance
+    from goodput.uncertainty import InputRange
+
+#: Output formats of :func:`render_plan`.
+FORMATS = ("table", "markdown", "json")
+
+
+# --------------------------------------------------------------------------- numbers as words
+
+
+def percent(x: float, digits: int = 1) -> str:
+    """A fraction of 1 as a percentage (``0.869`` -> ``"86.9%"``).
+
+    Parameters
+    ----------
+    x : float
+        The fraction.
+    digits : int, optional
+        Decimal places (default 1).
+
+    Returns
+    -------
+    str
+        The percentage; ``"undefined"`` for NaN.
+    """
+    return "undefined" if math.isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def points(x: float, digits: int = 1) -> str:
+    """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``).
+
+    Parameters
+    ----------
+    x : float
+        The difference, a fraction of 1.
+    digits : int, optional
+        Decimal places (default 1).
+
+    Returns
+    -------
+    str
+        The points, singular for exactly one.
+    """
+    text = f"{100 * x:.{digits}f}"
+    return f"{text} point" + ("" if float(text) == 1.0 else "s")
+
+
+def money(dollars: float) -> str:
+    """US dollars as a planning document quotes them: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
+
+    Parameters
+    ----------
+    dollars : float
+        The amount.
+
+    Returns
+    -------
+    str
+        Two significant digits in thousands or millions.
+
+    Examples
+    --------
+    >>> money(3.78e6), money(4.2e5), money(-1.5e6)
+    ('$3.8M', '$420K', '-$1.5M')
+    """
+    if dollars < 0:
+        return "-" + money(-dollars)
+    if dollars >= 9.95e5:
+        return f"${dollars / 1e6:.{1 if dollars < 9.95e6 else 0}f}M"
+    if dollars >= 1e3:
+        return f"${significant(dollars / 1e3, 2)}K"
+    return f"${dollars:.0f}"
+
+
+def count(n: int, thing: str, plural: str | None = None) -> str:
+    """``"1 failure"``, ``"2 failures"``, ``"16,384 GPUs"``.
+
+    Parameters
+    ----------
+    n : int
+        How many.
+    thing : str
+        The singular noun.
+    plural : str, optional
+        The plural, when it is not `thing` + "s".
+
+    Returns
+    -------
+    str
+        The count with its noun.
+    """
+    return f"{n:,} {thing if n == 1 else plural or thing + 's'}"
+
+
+def code(text: str) -> str:
+    """A flag or a command in a Markdown code span, so that it pastes into a shell unchanged."""
+    return f"`{text}`"
+
+
+def cell(text: str) -> str:
+    """Text made safe for a Markdown table cell (a ``|`` would end the cell)."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+#: How each of the inputs a range can be given for is named in a table, and in a sentence.
+INPUT_NAMES = {"checkpoint_cost": "checkpoint cost, C", "mtbi": "mean time between interruptions, M",
+               "restart": "restart time, R"}
+INPUT_WORDS = {"checkpoint_cost": "the checkpoint cost C", "mtbi": "the mean time between interruptions M",
+               "restart": "the restart time R"}
+
+#: How each model is named in prose.
+MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
+#: How each model's optimum is named.
+OPTIMUM_NAMES = {"exact": "exact optimum for exponential failures", "first-order": "first order, T* = √(2CM)"}
+
+
+# --------------------------------------------------------------------------- how far first order holds
+
+
+def first_order_problem(check: model.RangeCheck) -> str | None:
+    """Why first-order numbers should not be quoted for these inputs, or ``None``.
+
+    Parameters
+    ----------
+    check : model.RangeCheck
+        From :func:`goodput.model.range_check`.
+
+    Returns
+    -------
+    str or None
+        A clause such as "the first-order goodput is -12%, below zero", without a final stop.
+    """
+    if check.status == "below zero":
+        return f"the first-order goodput is {100 * check.goodput:.0f}%, below zero: the formula does not apply here"
+    if check.status == "out of range":
+        return (f"the first-order formula drops terms worth {points(check.dropped)} here (more than "
+                f"{points(model.FIRST_ORDER_TOLERANCE, 0)}): it is outside its range")
+    return None
+
+
+def first_order_caution(check: model.RangeCheck) -> str | None:
+    """How far off a first-order number that may still be quoted is, when that is over a point; else ``None``.
+
+    Parameters
+    ----------
+    check : model.RangeCheck
+        From :func:`goodput.model.range_check`.
+
+    Returns
+    -------
+    str or None
+        A clause without a final stop.
+    """
+    if check.status != "caution":
+        return None
+    return (f"first order drops terms worth {points(check.dropped)} here, so it underestimates goodput by "
+            "about that much")
+
+
+# --------------------------------------------------------------------------- inputs and where they came from
+
+
+def mtbi_origin(params: Params) -> str:
+    """How M was given, in words: ``"419 interruptions in 54 days"``, ``"1.5e-05 per GPU-hour x 32,768 GPUs"``.
+
+    Parameters
+    ----------
+    params : Params
+        The inputs.
+
+    Returns
+    -------
+    str
+        The phrase.
+    """
+    if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
+        return f"{count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
+    if params.mtbi_source == "rate_per_gpu_hour":
+        return f"{params.rate_per_gpu_hour:.3g} per GPU-hour x {count(params.gpus, 'GPU')}"
+    return "given as M"
+
+
+def file_sources(params: Params) -> dict[str, str]:
+    """Where each input of a plan built from a parameters file came from.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    dict of str to str
+        Keyed ``"M"``, ``"C"`` and ``"R"``.
+    """
+    return {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
+
+
+def range_origin(r: InputRange) -> str:
+    """Where an input's range came from, in words (for a table of inputs or a sentence).
+
+    Parameters
+    ----------
+    r : InputRange
+        From :func:`goodput.uncertainty.input_ranges`.
+
+    Returns
+    -------
+    str
+        ``"the 95% exact Poisson interval of the count"``, ``"the range you stated"`` or
+        ``"none given: taken as exact"``.
+    """
+    if r.origin == "count":
+        return f"the {r.confidence:.0%} exact Poisson interval of the interruption count"
+    if r.origin == "stated":
+        return "the range stated in the inputs file"
+    return "none given: taken as exact"
+
+
+def range_text(r: InputRange) -> str:
+    """An input's range as ``"45 s to 2 min"``, or ``"exact (no range given)"``."""
+    return "exact (no range given)" if r.exact else f"{format_duration(r.low)} to {format_duration(r.high)}"
+
+
+def input_rows(params: Params) -> list[tuple[str, str]]:
+    """The inputs as (name, value) rows, for a table of what a book or a plan was built from.
+
+    Parameters
+    ----------
+    params : Params
+        The inputs.
+
+    Returns
+    -------
+    list of (str, str)
+        Named as a planning document would name them; durations as a person writes them.
+    """
+    rows = [
+        ("inputs file", params.source),
+        ("GPUs", f"{params.gpus:,}"),
+        ("interruptions", mtbi_origin(params)),
+        ("mean time between interruptions, M", format_duration(params.mtbi)),
+        ("checkpoint cost, C", format_duration(params.checkpoint_cost)),
+        ("slow checkpoint cost (comparison)", format_duration(params.slow_checkpoint_cost)),
+        ("restart time, R", format_duration(params.restart)),
+    ]
+    if params.drain > 0:
+        rows.append(("drain until durable, D", format_duration(params.drain)))
+    if params.persistent_cost is not None:
+        rows.append(("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)))
+        rows.append(("persistent restart, R_p", format_duration(params.persistent_restart or params.restart)))
+        if params.fast_survives is not None:
+            rows.append(("share of interruptions the fast tier survives, s", f"{params.fast_survives:.0%}"))
+        if params.persistent_every is not None:
+            rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
+    rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", format_duration(params.month))]
+    names = {"checkpoint_cost": "range of C", "restart": "range of R", "mtbi": "range of M"}
+    rows += [(names[key], f"{format_duration(low)} to {format_duration(high)}") for key, (low, high) in params.ranges.items()]
+    if params.events_log is not None:
+        rows.append(("event log", params.events_log.name))
+    if params.steps_log is not None:
+        rows.append(("step log", params.steps_log.name))
+    return rows
+
+
+# --------------------------------------------------------------------------- one plan
+
+
+def recommendation(plan: Plan) -> str:
+    """One sentence: the interval to use and the goodput it leaves.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+
+    Returns
+    -------
+    str
+        Plain text, suitable for a terminal or a Markdown document.
+
+    Examples
+    --------
+    >>> recommendation(make_plan(1.0, 185.6, 5.0))
+    'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
+    """
+    best = f"Checkpoint every {format_duration(plan.optimal_interval)} of work ({OPTIMUM_NAMES[plan.model]})"
+    if plan.at_optimum:
+        return f"{best}: goodput {percent(plan.goodput)}."
+    at_best = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, which=plan.model).goodput
+    return (
+        f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
+        f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less)."
+    )
+
+
+@dataclass(frozen=True)
+class PlanReport:
+    """A plan with everything a planning document quotes beside it.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan, by the model asked for.
+    cross_check : Plan
+        The same inputs by the other model (first order beside the exact model, or the reverse).
+    gpus : int
+        GPUs in the job.
+    price_per_gpu_hour : float
+        US dollars per GPU-hour.
+    month : float
+        Minutes in the accounting month.
+    sources : mapping of str to str
+        Where each input came from, keyed ``"M"``, ``"C"``, ``"R"`` and, when an interval was given, ``"T"``.
+    ranges : mapping of str to InputRange
+        The range of each of C, M and R (see :func:`goodput.uncertainty.input_ranges`).
+    provenance : Provenance or None
+        Version, inputs file and hash, commit.
+    """
+
+    plan: Plan
+    cross_check: Plan
+    gpus: int
+    price_per_gpu_hour: float
+    month: float
+    sources: Mapping[str, str] = field(default_factory=dict)
+    ranges: Mapping[str, InputRange] = field(default_factory=dict)
+    provenance: Provenance | None = None
+
+    @property
+    def lost_capacity(self) -> float:
+        """US dollars a month of GPU time the losses take at list price: (1 - goodput) x GPUs x price x hours."""
+        return model.capacity_per_month(1.0 - self.plan.goodput, self.gpus, self.price_per_gpu_hour, self.month)
+
+    @property
+    def lost_gpu_hours(self) -> float:
+        """GPU-hours a month the losses take."""
+        return (1.0 - self.plan.goodput) * self.gpus * self.month / 60.0
+
+
+def plan_report(
+    plan: Plan, params: Params, sources: Mapping[str, str] | None = None, provenance: Provenance | None = None
+) -> PlanReport:
+    """Put a plan together with its cross-check, ranges, capacity and provenance.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+    params : Params
+        The inputs it was made from (for the GPU count, price, month and ranges).
+    sources : mapping of str to str, optional
+        Where each input came from (default: the inputs file, :func:`file_sources`).
+    provenance : Provenance, optional
+        What it was computed from.
+
+    Returns
+    -------
+    PlanReport
+        Ready for :func:`render_plan`.
+    """
+    from goodput.uncertainty import input_ranges
+
+    other = "first-order" if plan.model == "exact" else "exact"
+    given = None if plan.at_optimum else plan.interval
+    cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other)
+    ranges = input_ranges(params.replace(checkpoint_cost=plan.checkpoint_cost, restart=plan.restart, mtbi=plan.mtbi)) \
+        if _same_inputs(plan, params) else {}
+    return PlanReport(plan=plan, cross_check=cross, gpus=params.gpus, price_per_gpu_hour=params.price_per_gpu_hour,
+                      month=params.month, sources=dict(sources or file_sources(params)), ranges=ranges,
+                      provenance=provenance)
+
+
+def _same_inputs(plan: Plan, params: Params) -> bool:
+    """Whether the plan's C, M and R are the file's (so the file's ranges apply to them)."""
+    return (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
+
+
+def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """The rows of each section as (name, value, note)."""
+    plan, sources = report.plan, report.sources
+    first = plan.model == "first-order"
+    interval_note = OPTIMUM_NAMES[plan.model] if plan.at_optimum else sources.get("T", "given")
+    inputs = [
+        ("GPUs", f"{report.gpus:,}", ""),
+        ("mean time between interruptions, M", format_duration(plan.mtbi), sources.get("M", "")),
+        ("checkpoint cost, C", format_duration(plan.checkpoint_cost), sources.get("C", "")),
+        ("restart time, R", format_duration(plan.restart), sources.get("R", "")),
+        ("checkpoint interval, T", format_duration(plan.interval), interval_note),
+    ]
+    for key, name in (("mtbi", "range of M"), ("checkpoint_cost", "range of C"), ("restart", "range of R")):
+        if key in report.ranges and not report.ranges[key].exact:
+            inputs.append((name, range_text(report.ranges[key]), range_origin(report.ranges[key])))
+    losses = [
+        ("checkpoint overhead" + (", C/T" if first else ""), percent(plan.losses.checkpoint_overhead), ""),
+        ("lost work" + (", T/(2M)" if first else ""), percent(plan.losses.lost_work), ""),
+        ("restart" + (", R/M" if first else ""), percent(plan.losses.restart_loss), ""),
+        ("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]),
+    ]
+    gains = plan_levers(plan)
+    lever_rows = [(name, f"+{100 * gain:.1f} points", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
+    cross = report.cross_check
+    checks = [
+        (f"by {MODEL_NAMES[cross.model]}", f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
+         "optimum" if cross.at_optimum else "same interval"),
+        ("capacity the losses take", f"{money(report.lost_capacity)} a month",
+         f"{report.lost_gpu_hours:,.0f} GPU-hours at ${report.price_per_gpu_hour:g}"),
+    ]
+    return [("inputs", inputs), ("losses", losses), ("levers", lever_rows), ("cross-check", checks)]
+
+
+def _notes(report: PlanReport) -> list[str]:
+    """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
+    notes = ["Levers: an input halved with the interval re-optimized; the interval lever moves T to the optimum."]
+    if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
+        notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
+    return notes
+
+
+def plan_dict(report: PlanReport) -> dict[str, Any]:
+    """The plan as one JSON-ready mapping (the keys of ``goodput plan --format json``).
+
+    Parameters
+    ----------
+    report : PlanReport
+        The plan and its context.
+
+    Returns
+    -------
+    dict
+        Minutes (keys ending ``_min``), fractions of 1, the model, its cross-check, levers,
+        ranges (``[low, high]`` in minutes or ``null``), capacity, sources and provenance.
+    """
+    plan = report.plan
+    data: dict[str, Any] = {
+        "gpus": report.gpus,
+        "mtbi_min": plan.mtbi,
+        "checkpoint_cost_min": plan.checkpoint_cost,
+        "restart_min": plan.restart,
+        "interval_min": plan.interval,
+        "optimal_interval_min": plan.optimal_interval,
+        "checkpoint_overhead": plan.losses.checkpoint_overhead,
+        "lost_work": plan.losses.lost_work,
+        "restart_loss": plan.losses.restart_loss,
+        "goodput": plan.goodput,
+        "model": plan.model,
+        "problem": first_order_problem(plan.check) if plan.model == "first-order" else None,
+        "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
+        "cross_check": {"model": report.cross_check.model, "interval_min": report.cross_check.interval,
+                        "optimal_interval_min": report.cross_check.optimal_interval,
+                        "goodput": report.cross_check.goodput},
+        "levers": plan_levers(plan),
+        "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in report.ranges.items()},
+        "capacity": {"lost_gpu_hours_per_month": report.lost_gpu_hours, "lost_usd_per_month": report.lost_capacity,
+                     "price_per_gpu_hour": report.price_per_gpu_hour, "month_min": report.month},
+        "sources": dict(report.sources),
+        "provenance": report.provenance.to_dict() if report.provenance else None,
+    }
+    return data
+
+
+def render_plan(report: PlanReport, fmt: str = "table") -> str:
+    """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object.
+
+    Every format carries the same content: the recommendation, the inputs (with
+    where each came from and their ranges), the losses and goodput, the goodput
+    each lever would gain, the other model's cross-check, the capacity the losses
+    take, and provenance.
+
+    Parameters
+    ----------
+    report : PlanReport
+        The plan and its context (see :func:`plan_report`).
+    fmt : {"table", "markdown", "json"}
+        Output format.
+
+    Returns
+    -------
+    str
+        The rendered plan, without a trailing newline.
+    """
+    if fmt == "json":
+        return json.dumps(plan_dict(report), indent=2)
+    sections = _sections(report)
+    notes = _notes(report)
+    where = report.provenance.summary() if report.provenance else None
+    if fmt == "markdown":
+        lines = ["### Checkpoint plan", "", f"**Recommendation.** {recommendation(report.plan)}", ""]
+        headers = {
+            "inputs": "| input | value | source |\n|---|---:|---|",
+            "losses": "| loss | share of wall time | |\n|---|---:|---|",
+            "levers": "| lever | goodput gained | |\n|---|---:|---|",
+            "cross-check": "| cross-check | value | |\n|---|---:|---|",
+        }
+        for name, rows in sections:
+            lines.append(headers[name])
+            for key, value, note in rows:
+                if key == "goodput":
+                    lines.append(f"| **{key}** | **{value}** | {cell(note)} |")
+                else:
+                    lines.append(f"| {cell(key)} | {cell(value)} | {cell(note)} |")
+            lines.append("")
+        lines += [f"> {note}" for note in notes]
+        if where:
+            lines += ["", f"*{where}*"]
+        return "\n".join(lines)
+    width = max(len(k) for _, rows in sections for k, _, _ in rows)
+    vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
+    lines = textwrap.wrap(recommendation(report.plan), width=78)
+    for name, rows in sections:
+        lines += ["", f"{name}:"]
+        for key, value, note in rows:
+            if key == "goodput":
+                lines.append("  " + "-" * (width + 2 + vwidth))
+            # Notes longer than a short tag (the inputs' sources) go on their own line, to keep the table narrow.
+            short = note if len(note) <= 20 else ""
+            lines.append(f"  {key:<{width}}  {value:>{vwidth}}" + (f"   {short}" if short else ""))
+            if note and not short:
+                lines.append(f"    {note}")
+    lines.append("")
+    for note in notes:
+        lines += textwrap.wrap(note.replace("`", ""), width=78)
+    if where:
+        lines += ["", *textwrap.wrap(where, width=78)]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- measurements
+
+
+def _interval_text(low: float, high: float, digits: int = 3) -> str:
+    if math.isnan(low) or math.isnan(high):
+        return "no interval"
+    return f"{format_duration(low, digits)} to {format_duration(high, digits)}"
+
+
+def render_measurement(m: Measurement, fmt: str = "table") -> str:
+    """Print a measurement as a terminal table or one JSON object.
+
+    Parameters
+    ----------
+    m : goodput.logs.measure.Measurement
+        The measurement.
+    fmt : {"table", "json"}
+        Output format.
+
+    Returns
+    -------
+    str
+        The rendered measurement, without a trailing newline.
+    """
+    if fmt == "json":
+        return json.dumps({**m.to_dict(), "model_note": measurement_note(m)}, indent=2)
+    pct = f"{m.confidence:.0%}"
+    rows = [
+        ("checkpoint cost, C", format_duration(m.checkpoint_cost_min),
+         f"{pct} interval {_interval_text(*m.checkpoint_cost_interval_min)}"),
+        ("mean time between interruptions, M", format_duration(m.mtbi_min) if m.failures else "no failure",
+         (f"{pct} interval {_interval_text(*m.mtbi_interval_min)}; {count(m.failures, 'failure')} in "
+         f"{format_duration(m.exposure_min)}")),
+        ("restart time, R", format_duration(m.restart_min) if m.restart_samples else "no restart",
+         f"{pct} interval {_interval_text(*m.restart_interval_min)}; median {format_duration(m.restart_median_min)}"
+         if m.restart_samples else ""),
+        ("checkpoint interval, T", format_duration(m.interval_min),
+         f"{m.interval_source}; optimum √(2CM) {format_duration(m.optimal_interval_min)}"
+         if m.failures else m.interval_source),
+        ("lost work per failure", format_duration(m.lost_work_per_failure_min) if m.failures else "-", ""),
+    ]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    lines = [f"Measured from {m.steps_source} and {m.events_source}", "", "inputs:"]
+    lines += [f"  {k:<{width}}  {v:>{vwidth}}   {note}".rstrip() for k, v, note in rows]
+    losses: Sequence[tuple[str, float, float | None]] = [
+        ("checkpoint", m.checkpoint_loss_measured, m.checkpoint_loss_predicted),
+        ("lost work", m.lost_work_loss_measured, m.lost_work_loss_predicted),
+        ("restart", m.restart_loss_measured, m.restart_loss_predicted),
+        ("unmodelled", m.unmodelled_loss, None),
+        ("goodput", m.measured_goodput, m.predicted_goodput),
+    ]
+    lines += ["", f"  {'share of wall time':<{width}}  {'measured':>9}  {'predicted':>9}"]
+    for name, measured, predicted in losses:
+        if name == "goodput":
+            lines.append("  " + "-" * (width + 22))
+        right = percent(predicted) if predicted is not None and not math.isnan(predicted) else "-"
+        lines.append(f"  {name:<{width}}  {percent(measured):>9}  {right:>9}")
+    lines += ["", f"predicted by {MODEL_NAMES[m.prediction_model]}"]
+    if note := measurement_note(m):
+        lines.append(f"note: {note}")
+    return "\n".join(lines)
+
+
+def measurement_note(m: Measurement) -> str | None:
+    """Why a first-order prediction from these measurements should not be trusted, if it should not.
+
+    Parameters
+    ----------
+    m : goodput.logs.measure.Measurement
+        The measurement.
+
+    Returns
+    -------
+    str or None
+        A sentence, only for first-order predictions outside the formula's range.
+    """
+    if m.prediction_model != "first-order" or m.prediction_check is None:
+        return None
+    problem = first_order_problem(m.prediction_check)
+    return f"{problem}; the exact model (the default) applies" if problem else None
