@@ -295,6 +295,9 @@ def _advance(tiers: _Tiers, run_length: float, state: _State, gap: Floats, soft:
     cycles, rest = np.divmod(x, tiers.cycle)
     done = np.floor(rest / tiers.segment)
     np.minimum(done, tiers.every - 1, out=done)  # the n-th snapshot ends only at the end of the cycle
+    # Within the same cycle a run never goes back before the checkpoint it resumed from: with no compute (an
+    # interruption during the restart) floor(j (T + C)/(T + C)) may round to j - 1.
+    np.copyto(done, np.maximum(done, state.index), where=cycles == 0.0)
     state.segments += cycles * tiers.every + done - state.index
     state.persistent += cycles
     if tiers.drain > 0.0:
@@ -363,7 +366,10 @@ def _progress(progress: Progress, horizon: float) -> tuple[Callable[[float], Non
             delay=PROGRESS_DELAY,
             bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} simulated days [{elapsed}<{remaining}]",
         )
-        return (lambda minutes: bar.update(minutes / _MINUTES_PER_DAY)), bar.close
+        def update(minutes: float) -> None:
+            bar.update(min(minutes / _MINUTES_PER_DAY, bar.total - bar.n))  # sums of floats may overshoot
+
+        return update, bar.close
     if callable(progress):
         return progress, lambda: None
     raise InputError("progress", progress, "True, False, None or a callable taking simulated minutes")
