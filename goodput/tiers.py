@@ -1,0 +1,508 @@
+"""Checkpoints that are not yet safe: asynchronous drains, and a fast tier beside a persistent one.
+
+The scheme (:class:`Tiers`)
+    Every T minutes of work the job checkpoints. Most checkpoints are fast (the
+    snapshot blocks training for C; a restart from one takes R) and survive only a
+    share s of interruptions ("soft" ones: a software fault, or a lost node when a
+    peer holds a copy). Every n-th checkpoint is persistent instead (it blocks for
+    C_p; a restart from it takes R_p) and survives every interruption, but only
+    once it is durable: its background write (the drain) takes D after the
+    snapshot, and an interruption before then leaves the previous persistent
+    checkpoint as the one to go back to. One tier with a drain is n = 1, s = 0,
+    C_p = C, R_p = R; with no drain either it is the single-level model of
+    :mod:`goodput.model` and :mod:`goodput.exact`. The full statement of the
+    model, event by event, is in the book's chapter "Checkpoints that are not yet
+    safe" (and the Monte Carlo simulator :mod:`goodput.simulate_tiers` follows it
+    independently).
+
+First order (small C/T, T/M, R/M, D/M)
+    loss = [(n - 1) C + C_p]/(nT) + s T/(2M) + (1 - s) nT/(2M)
+           + [s R + (1 - s) R_p]/M + (1 - s) D/M,
+
+    the four named losses being checkpoint overhead, lost work, restart and
+    drain. For given n the best interval is
+    T* = max(sqrt(2M [(n - 1) C + C_p] / (n [s + (1 - s) n])), D), and for
+    continuous n the best cadence is n* = sqrt(s (C_p - C) / ((1 - s) C)); the
+    best whole n is one of its neighbours (the loss is convex in n). The
+    derivation is :func:`goodput.symbolic.derive_tiers`.
+
+Exact (exponential failures)
+    A semi-Markov chain whose states are the moments compute starts: position i
+    in the cycle with the cycle's persistent checkpoint durable (``D_i``,
+    i = 0..n-1), or position 0 with it still draining (``P``). From each, one
+    attempt at the next segment (T plus its snapshot) succeeds with probability
+    e^{-L/M}; an interruption during it, soft or hard, leads through the restarts
+    of the model (a hard interruption during an R-restart turns it into an
+    R_p-restart) back to the checkpoint it survives. Goodput is the long-run rate
+    of progress, sum(pi r) / sum(pi t) over the chain's stationary distribution pi
+    with the expected progress r and wall time t of each step; progress can go
+    back (a hard interruption loses the work since the durable checkpoint), and
+    the renewal-reward theorem holds all the same. With one tier and no drain it
+    is the single-level exact goodput; with one tier and a drain it is that times
+    e^{-D/M}.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from goodput import validate
+from goodput.errors import InputError
+
+#: Most fast checkpoints per persistent one that the optimum is searched over.
+MAX_EVERY = 10_000
+
+
+@dataclass(frozen=True)
+class Tiers:
+    """A checkpoint scheme: the fast tier, the persistent tier and the drain (minutes).
+
+    Parameters
+    ----------
+    checkpoint_cost : float
+        C, the fast checkpoint's blocking snapshot.
+    restart : float
+        R, a restart from the fast tier.
+    drain : float, optional
+        D, from a persistent checkpoint's snapshot until it is durable (default 0).
+    persistent_cost : float, optional
+        C_p >= C; ``None`` (the default) for one tier (C_p = C).
+    persistent_restart : float, optional
+        R_p >= R; ``None`` means R.
+    fast_survives : float, optional
+        s in [0, 1], the share of interruptions the fast tier survives (default 0; one tier: 0).
+    every : int, optional
+        n, every n-th checkpoint persistent (default 1; one tier: 1).
+
+    Raises
+    ------
+    InputError
+        For a duration that is not finite and positive (D may be 0), C_p < C, R_p < R,
+        s outside [0, 1], n not a whole number from 1 to :data:`MAX_EVERY`, or a fast-tier
+        share or cadence given without a persistent tier.
+
+    Examples
+    --------
+    >>> Tiers(1.0, 5.0, drain=5.0).one_tier
+    True
+    """
+
+    checkpoint_cost: float
+    restart: float
+    drain: float = 0.0
+    persistent_cost: float | None = None
+    persistent_restart: float | None = None
+    fast_survives: float = 0.0
+    every: int = 1
+
+    def __post_init__(self) -> None:
+        c = validate.positive(self.checkpoint_cost, "checkpoint_cost", validate.POSITIVE_MINUTES)
+        r = validate.positive(self.restart, "restart", validate.POSITIVE_MINUTES)
+        d = validate.non_negative(self.drain, "drain", "a finite number of minutes, zero or more")
+        n = validate.whole(self.every, "persistent_every")
+        if n > MAX_EVERY:
+            raise InputError("persistent_every", self.every, f"a whole number from 1 to {MAX_EVERY:,}")
+        s = validate.share(self.fast_survives, "fast_survives")
+        if self.persistent_cost is None:
+            if self.persistent_restart is not None or s != 0.0 or n != 1:
+                raise InputError("persistent_cost", None, "a value: a persistent restart, a share the fast tier "
+                                 "survives or a cadence only apply with a persistent tier")
+            cp, rp = c, r
+        else:
+            cp = validate.positive(self.persistent_cost, "persistent_cost", validate.POSITIVE_MINUTES)
+            if cp < c:
+                raise InputError("persistent_cost", self.persistent_cost,
+                                 f"a persistent checkpoint no cheaper than the fast one ({c:g} min)")
+            rp = r if self.persistent_restart is None else validate.positive(
+                self.persistent_restart, "persistent_restart", validate.POSITIVE_MINUTES)
+            if rp < r:
+                raise InputError("persistent_restart", self.persistent_restart,
+                                 f"a persistent restart no shorter than the fast restart ({r:g} min)")
+        for name, value in (("checkpoint_cost", c), ("restart", r), ("drain", d), ("fast_survives", s), ("every", n)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "persistent_cost", None if self.persistent_cost is None else cp)
+        object.__setattr__(self, "persistent_restart", None if self.persistent_cost is None else rp)
+
+    @property
+    def one_tier(self) -> bool:
+        """Whether there is no persistent tier beside the fast one."""
+        return self.persistent_cost is None
+
+    @property
+    def cp(self) -> float:
+        """C_p (C for one tier)."""
+        return self.checkpoint_cost if self.persistent_cost is None else self.persistent_cost
+
+    @property
+    def rp(self) -> float:
+        """R_p (R for one tier)."""
+        return self.restart if self.persistent_restart is None else self.persistent_restart
+
+    @property
+    def single_level(self) -> bool:
+        """Whether this is the single-level model: one tier and no drain."""
+        return self.one_tier and self.drain == 0.0
+
+    def with_every(self, every: int) -> Tiers:
+        """The same scheme with every `every`-th checkpoint persistent."""
+        return Tiers(self.checkpoint_cost, self.restart, self.drain, self.persistent_cost, self.persistent_restart,
+                     self.fast_survives, every)
+
+    def check_interval(self, interval: float) -> float:
+        """Check an interval against the scheme: finite, positive and no shorter than the drain.
+
+        Parameters
+        ----------
+        interval : float
+            T in minutes.
+
+        Returns
+        -------
+        float
+            T.
+
+        Raises
+        ------
+        InputError
+            If T is not a finite positive number of minutes or is shorter than D (one drain in flight at a time).
+        """
+        t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
+        if t < self.drain:
+            raise InputError("interval", interval, f"at least the drain, {self.drain:g} min: one drain is in flight "
+                             "at a time, so the next checkpoint cannot start before it ends")
+        return t
+
+
+@dataclass(frozen=True)
+class TierLosses:
+    """Where the wall time goes under a checkpoint scheme, as fractions of wall time (they sum to one).
+
+    Parameters
+    ----------
+    interval : float
+        T, minutes of work between two checkpoints of any tier.
+    every : int
+        n, every n-th checkpoint persistent.
+    checkpoint_overhead : float
+        Snapshots of the checkpoints of kept work.
+    lost_work : float
+        Work and snapshots discarded by interruptions, beyond those of the drain.
+    restart_loss : float
+        Restarts, including those cut short.
+    drain_loss : float
+        Work and snapshots discarded because a persistent checkpoint was not yet durable.
+    """
+
+    interval: float
+    every: int
+    checkpoint_overhead: float
+    lost_work: float
+    restart_loss: float
+    drain_loss: float
+
+    @property
+    def total(self) -> float:
+        """Sum of the four losses."""
+        return self.checkpoint_overhead + self.lost_work + self.restart_loss + self.drain_loss
+
+    @property
+    def goodput(self) -> float:
+        """One minus the total loss."""
+        return 1.0 - self.total
+
+
+# --------------------------------------------------------------------------- first order
+
+
+def first_order_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
+    """The four losses to first order (see the module docstring).
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme.
+    mtbi : float
+        M in minutes.
+    interval : float
+        T in minutes (no shorter than the drain).
+
+    Returns
+    -------
+    TierLosses
+        The losses; with one tier and no drain, C/T, T/(2M) and R/M.
+
+    Examples
+    --------
+    >>> b = first_order_losses(Tiers(1.0, 5.0, drain=5.0), 185.6, 19.3)
+    >>> round(100 * b.drain_loss, 1)
+    2.7
+    """
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    t = tiers.check_interval(interval)
+    n, s, c, r = tiers.every, tiers.fast_survives, tiers.checkpoint_cost, tiers.restart
+    return TierLosses(
+        interval=t,
+        every=n,
+        checkpoint_overhead=((n - 1) * c + tiers.cp) / (n * t),
+        lost_work=(s + (1.0 - s) * n) * t / (2.0 * m),
+        restart_loss=(s * r + (1.0 - s) * tiers.rp) / m,
+        drain_loss=(1.0 - s) * tiers.drain / m,
+    )
+
+
+def first_order_optimal_interval(tiers: Tiers, mtbi: float) -> float:
+    """The interval that minimizes the first-order loss for the scheme's n, no shorter than the drain.
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme.
+    mtbi : float
+        M in minutes.
+
+    Returns
+    -------
+    float
+        T* = max(sqrt(2M [(n - 1) C + C_p] / (n [s + (1 - s) n])), D); sqrt(2CM) for one tier and no drain.
+    """
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    n, s = tiers.every, tiers.fast_survives
+    free = math.sqrt(2.0 * m * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * (s + (1.0 - s) * n)))
+    return max(free, tiers.drain)
+
+
+def first_order_every(tiers: Tiers) -> float:
+    """The continuous cadence that minimizes the first-order loss at the optimum interval (drain aside).
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme (its own n is ignored).
+
+    Returns
+    -------
+    float
+        n* = sqrt(s (C_p - C) / ((1 - s) C)); infinite when s = 1 (the persistent tier is never needed),
+        0 when s = 0 or C_p = C (a fast tier that saves nothing).
+    """
+    s, c = tiers.fast_survives, tiers.checkpoint_cost
+    if s >= 1.0:
+        return math.inf
+    return math.sqrt(s * (tiers.cp - c) / ((1.0 - s) * c))
+
+
+# --------------------------------------------------------------------------- exact
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """The embedded chain's per-state quantities (state 0..n-1 = D_i, state n = P)."""
+
+    weight: np.ndarray  # stationary weights (any scale)
+    reward: np.ndarray  # expected progress per step, minutes of work
+    time: np.ndarray  # expected wall time per step
+    restart: np.ndarray  # expected restart time per step
+    drain: np.ndarray  # expected time of work and snapshots lost to the drain per step
+
+
+def _restart_phases(tiers: Tiers, m: float) -> tuple[float, float, float]:
+    """After a soft interruption: the expected R-phase time, the chance it ends well, and the R_p-phase time."""
+    s = tiers.fast_survives
+    fail = -math.expm1(-tiers.restart / m)
+    ends = math.exp(-tiers.restart / m) + (1.0 - s) * fail  # the R-phase ends: done, or a hard interruption
+    return m * fail / ends, math.exp(-tiers.restart / m) / ends, m * math.expm1(tiers.rp / m)
+
+
+def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
+    n, s = tiers.every, tiers.fast_survives
+    rho, ok, rho_p = _restart_phases(tiers, m)
+    soft_restart = rho + (1.0 - ok) * rho_p  # expected restart time after a soft interruption
+    cycle_time = n * t + (n - 1) * tiers.checkpoint_cost + tiers.cp  # work and snapshots of one cycle
+    states = n + 1
+    length = np.full(states, t + tiers.checkpoint_cost)
+    length[n - 1] = t + tiers.cp  # D_{n-1} attempts the persistent segment
+    length[n] = length[0]  # P attempts the cycle's first segment
+    with np.errstate(over="ignore"):
+        keep = np.exp(-length / m)  # the attempt succeeds
+    fail = -np.expm1(-length / m)
+    stay = fail * s * ok  # a soft interruption, restarted from the same checkpoint
+    back = fail * (s * (1.0 - ok) + (1.0 - s))  # back to the durable persistent checkpoint, D_0
+    restart = fail * (s * soft_restart + (1.0 - s) * rho_p)
+    time = m * fail + restart
+    position = np.arange(states, dtype=np.float64)
+    reward = keep * t - back * position * t
+    drain = np.zeros(states)
+    pending = tiers.drain > 0.0
+    if pending:  # P: an interruption before the drain ends, and a later one
+        early = -math.expm1(-tiers.drain / m)
+        stay[n] = early * s * ok
+        lost = early * (s * (1.0 - ok) + (1.0 - s))
+        reward[n] = keep[n] * t - lost * n * t
+        drain[n] = lost * cycle_time
+    # Stationary weights with w(D_0) = 1: the chain runs D_0 -> D_1 -> ... -> D_{n-1} -> P (or D_0) -> D_1 ...,
+    # staying put on a soft interruption and falling back to D_0 otherwise.
+    w = np.zeros(states)
+    w[0] = 1.0
+    if n == 1:
+        if pending:  # D_0 -> P, and P -> P on success
+            w[1] = keep[0] / (1.0 - stay[1] - keep[1])
+    else:
+        # w_i = (keep_0 w_0 + keep_P w_P) G_i for i >= 1, with G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i / (1 - stay_{i+1})
+        gain = np.empty(n)
+        gain[1] = 1.0 / (1.0 - stay[1])
+        for i in range(1, n - 1):
+            gain[i + 1] = gain[i] * keep[i] / (1.0 - stay[i + 1])
+        into_first = keep[0]
+        if pending:  # w_P (1 - stay_P) = w_{n-1} keep_{n-1} = (keep_0 + keep_P w_P) G_{n-1} keep_{n-1}
+            loop = gain[n - 1] * keep[n - 1]
+            w[n] = keep[0] * loop / (1.0 - stay[n] - keep[n] * loop)
+            into_first += keep[n] * w[n]
+        w[1:n] = into_first * gain[1:n]
+    if not pending:
+        w[n] = 0.0
+    return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
+
+
+def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
+    """The four losses for exponential failures, from the chain of the module docstring.
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme.
+    mtbi : float
+        M in minutes.
+    interval : float
+        T in minutes (no shorter than the drain).
+
+    Returns
+    -------
+    TierLosses
+        The losses. With one tier and no drain they equal :func:`goodput.exact.exact_losses`.
+
+    Examples
+    --------
+    >>> b = exact_losses(Tiers(1.0, 5.0), 185.6, 18.6)
+    >>> round(100 * b.goodput, 1)
+    87.6
+    """
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    t = tiers.check_interval(interval)
+    steps = _steps(tiers, m, t)
+    wall = float(steps.weight @ steps.time)
+    progress = float(steps.weight @ steps.reward) / wall
+    n = tiers.every
+    return TierLosses(
+        interval=t,
+        every=n,
+        checkpoint_overhead=progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t),
+        lost_work=1.0 - progress - progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
+        - float(steps.weight @ steps.restart) / wall - float(steps.weight @ steps.drain) / wall,
+        restart_loss=float(steps.weight @ steps.restart) / wall,
+        drain_loss=float(steps.weight @ steps.drain) / wall,
+    )
+
+
+def exact_goodput(tiers: Tiers, mtbi: float, interval: float) -> float:
+    """Goodput for exponential failures (see :func:`exact_losses`).
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme.
+    mtbi : float
+        M in minutes.
+    interval : float
+        T in minutes.
+
+    Returns
+    -------
+    float
+        The long-run share of wall time spent on work that is kept.
+    """
+    return exact_losses(tiers, mtbi, interval).goodput
+
+
+def exact_optimal_interval(tiers: Tiers, mtbi: float) -> float:
+    """The interval that maximizes exact goodput for the scheme's n, no shorter than the drain.
+
+    A coarse scan in log T around the first-order optimum brackets the maximum, and
+    Brent's bounded method refines it to about 1e-9 relative.
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme.
+    mtbi : float
+        M in minutes.
+
+    Returns
+    -------
+    float
+        T* in minutes. With one tier it is the single-level Lambert-W optimum (the drain
+        multiplies goodput by e^{-D/M} whatever T is), raised to D if that is longer.
+    """
+    from scipy.optimize import minimize_scalar  # kept off the import path
+
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    guess = first_order_optimal_interval(tiers, m)
+    low = max(tiers.drain, guess / 30.0)
+    high = max(low * 1.0001, min(guess * 30.0, 30.0 * m))
+    grid = np.geomspace(low, high, 49)
+    values = np.array([exact_goodput(tiers, m, float(t)) for t in grid])
+    best = int(np.argmax(values))
+    a = math.log(grid[max(best - 1, 0)])
+    b = math.log(grid[min(best + 1, grid.size - 1)])
+    if b - a < 1e-12:
+        return float(grid[best])
+    found = minimize_scalar(lambda u: -exact_goodput(tiers, m, math.exp(u)), bounds=(a, b), method="bounded",
+                            options={"xatol": 1e-10})
+    t = float(math.exp(found.x))
+    if best == 0 and tiers.drain > 0 and grid[0] == tiers.drain and -found.fun <= exact_goodput(tiers, m, tiers.drain):
+        return tiers.drain  # the optimum is the constraint T >= D (Brent's bounded method never lands on a bound)
+    return t
+
+
+def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
+    """The whole cadence n >= 1 that gives the most goodput, each n at its own best interval.
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme (its n is ignored; one tier has only n = 1).
+    mtbi : float
+        M in minutes.
+    which : {"exact", "first-order"}
+        The model that judges.
+
+    Returns
+    -------
+    Tiers
+        The scheme with the best n. When it is 1, the fast checkpoints between persistent ones do not pay.
+    """
+    if tiers.one_tier:
+        return tiers
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    which = validate.choice(which, "model", ("first-order", "exact"))
+
+    def value(n: int) -> float:
+        scheme = tiers.with_every(n)
+        if which == "exact":
+            return exact_goodput(scheme, m, exact_optimal_interval(scheme, m))
+        return first_order_losses(scheme, m, first_order_optimal_interval(scheme, m)).goodput
+
+    guess = first_order_every(tiers)
+    centre = max(1, min(MAX_EVERY, round(guess))) if math.isfinite(guess) else MAX_EVERY
+    best_n, best = centre, value(centre)
+    for step in (-1, 1):  # walk away from the first-order cadence while goodput improves (it is unimodal in n)
+        n = centre + step
+        while 1 <= n <= MAX_EVERY:
+            v = value(n)
+            if v <= best:
+                break
+            best_n, best = n, v
+            n += step
+    return tiers.with_every(best_n)
