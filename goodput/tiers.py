@@ -152,7 +152,13 @@ class Tiers:
                      self.fast_survives, every)
 
     def check_interval(self, interval: float) -> float:
-        """Check an interval against the scheme: finite, positive and no shorter than the drain.
+        """Check an interval against the scheme: finite, positive, and long enough for the drain to end in time.
+
+        The model needs the drain to end by the end of the next checkpoint's snapshot,
+        D <= T + (C, or C_p when n = 1): then a checkpoint is "safe once the next one is
+        written" at the longest. Fleets keep one drain in flight at a time, T >= D, which
+        :func:`goodput.plan` asks of a plan; the looser bound here lets the model answer
+        the question of a checkpoint lost with the job (D = T + C).
 
         Parameters
         ----------
@@ -167,12 +173,13 @@ class Tiers:
         Raises
         ------
         InputError
-            If T is not a finite positive number of minutes or is shorter than D (one drain in flight at a time).
+            If T is not a finite positive number of minutes or the drain cannot end in time.
         """
         t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
-        if t < self.drain:
-            raise InputError("interval", interval, f"at least the drain, {self.drain:g} min: one drain is in flight "
-                             "at a time, so the next checkpoint cannot start before it ends")
+        snapshot = self.checkpoint_cost if self.every > 1 else self.cp
+        if t + snapshot < self.drain * (1.0 - 1e-12):
+            raise InputError("interval", interval, f"at least the drain less the next snapshot, "
+                             f"{self.drain - snapshot:g} min, so that a drain ends before the next checkpoint does")
         return t
 
 
@@ -346,23 +353,23 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     # staying put on a soft interruption and falling back to D_0 otherwise.
     w = np.zeros(states)
     w[0] = 1.0
-    if n == 1:
-        if pending:  # D_0 -> P, and P -> P on success
-            w[1] = keep[0] / (1.0 - stay[1] - keep[1])
-    else:
-        # w_i = (keep_0 w_0 + keep_P w_P) G_i for i >= 1, with G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i / (1 - stay_{i+1})
-        gain = np.empty(n)
-        gain[1] = 1.0 / (1.0 - stay[1])
-        for i in range(1, n - 1):
-            gain[i + 1] = gain[i] * keep[i] / (1.0 - stay[i + 1])
-        into_first = keep[0]
-        if pending:  # w_P (1 - stay_P) = w_{n-1} keep_{n-1} = (keep_0 + keep_P w_P) G_{n-1} keep_{n-1}
-            loop = gain[n - 1] * keep[n - 1]
-            w[n] = keep[0] * loop / (1.0 - stay[n] - keep[n] * loop)
-            into_first += keep[n] * w[n]
-        w[1:n] = into_first * gain[1:n]
-    if not pending:
-        w[n] = 0.0
+    gain = np.ones(n)
+    for i in range(1, n - 1):  # w_i = (keep_0 w_0 + keep_P w_P) G_i: G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i/(1 - stay_{i+1})
+        gain[i + 1] = gain[i] * keep[i] / (1.0 - stay[i + 1])
+    if n > 1:
+        gain[1:] /= 1.0 - stay[1]
+    if pending:
+        # w_P (1 - stay_P) = (keep_0 w_0 + keep_P w_P) loop, with loop = G_{n-1} keep_{n-1} (or 1 when n = 1:
+        # D_0 -> P and P -> P on success). When P never falls back to D_0 (every interruption before the drain
+        # soft, and none after it), D_0 is left for good: the chain lives on P and the positions after it.
+        loop = gain[n - 1] * keep[n - 1] if n > 1 else 1.0
+        leave = 1.0 - stay[n] - keep[n] * loop
+        if leave > 1e-14:
+            w[n] = keep[0] * loop / leave
+        else:
+            w[0], w[n] = 0.0, 1.0
+    if n > 1:
+        w[1:n] = (keep[0] * w[0] + (keep[n] * w[n] if pending else 0.0)) * gain[1:n]
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
 
 

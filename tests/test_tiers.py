@@ -188,7 +188,22 @@ def test_impossible_schemes_are_refused_by_name(kwargs: dict[str, float], name: 
     assert caught.value.name == name
 
 
-def test_an_interval_shorter_than_the_drain_is_refused() -> None:
-    """One drain in flight at a time: T >= D."""
+def test_a_drain_that_cannot_end_in_time_is_refused() -> None:
+    """The model needs the drain to end by the end of the next snapshot, D <= T + C (a plan asks T >= D)."""
+    assert exact_goodput(Tiers(1.0, 5.0, drain=10.0), M, 9.0) > 0  # ends with the next snapshot
     with pytest.raises(InputError, match="at least the drain"):
         exact_losses(Tiers(1.0, 5.0, drain=10.0), M, 5.0)
+
+
+def test_a_checkpoint_lost_with_the_job_is_the_two_tier_model() -> None:
+    """A share q of interruptions also takes the latest checkpoint, which is safe only once the next one is written:
+    the two-tier model with s = 1 - q and a drain of T + C. To first order it costs q (T + C)/M, and the exact
+    model at q = 0 is the single-level one."""
+    t, q = 18.6, 0.1
+    lost = Tiers(C, R, drain=t + C, persistent_cost=C, fast_survives=1 - q)
+    first = first_order_losses(lost, M, t)
+    assert_allclose(first.drain_loss, q * (t + C) / M)
+    safe = Tiers(C, R, drain=t + C, persistent_cost=C, fast_survives=1.0)
+    assert_allclose(exact_goodput(safe, M, t), exact.exact_goodput(C, M, R, t), rtol=1e-12)
+    cost = exact.exact_goodput(C, M, R, t) - exact_goodput(lost, M, t)
+    assert_allclose(cost, q * (t + C) / M, rtol=0.1)
