@@ -513,3 +513,57 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
             best_n, best = n, v
             n += step
     return tiers.with_every(best_n)
+
+
+def fast_tier_pays_from(tiers: Tiers, mtbi: float, *, tolerance: float = 1e-4) -> float | None:
+    """The least share of interruptions the fast tier must survive for fast checkpoints to pay (exact model).
+
+    Below it the best cadence (:func:`best_every`, each n at its own best interval) is n = 1,
+    every checkpoint persistent; above it, n >= 2. The best n does not fall as s grows, so
+    the threshold is found by bisection on s.
+
+    Parameters
+    ----------
+    tiers : Tiers
+        The scheme (its s and n are ignored).
+    mtbi : float
+        M in minutes.
+    tolerance : float, optional
+        Width of the final bracket on s (default 1e-4).
+
+    Returns
+    -------
+    float or None
+        The upper end of the final bracket (a share at which n >= 2 is best); ``None`` for one tier or
+        when C_p = C (a fast checkpoint that costs as much as a persistent one never pays).
+
+    Examples
+    --------
+    >>> s = fast_tier_pays_from(Tiers(1.0, 5.0, persistent_cost=5.0), 185.6)
+    >>> 0.3 < s < 0.5
+    True
+    """
+    if tiers.one_tier or tiers.cp <= tiers.checkpoint_cost:
+        return None
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+
+    def pays(s: float) -> bool:
+        scheme = Tiers(tiers.checkpoint_cost, tiers.restart, tiers.drain, tiers.persistent_cost,
+                       tiers.persistent_restart, s, 1)
+        return best_every(scheme, m).every > 1
+
+    # At s = 0 fast checkpoints survive nothing and n = 1 is best. First order puts the threshold where
+    # n* = 1.5 (halfway to 2), at s / (1 - s) = 2.25 C / (C_p - C): bracket from there, moving up if need be.
+    ratio = 2.25 * tiers.checkpoint_cost / (tiers.cp - tiers.checkpoint_cost)
+    low, high = 0.0, ratio / (1.0 + ratio)
+    while not pays(high):
+        low, high = high, 1.0 - (1.0 - high) / 2.0
+        if 1.0 - high < 1e-12:
+            return None
+    while high - low > tolerance:
+        middle = 0.5 * (low + high)
+        if pays(middle):
+            high = middle
+        else:
+            low = middle
+    return high

@@ -19,6 +19,7 @@ from goodput.tiers import (
     exact_goodput,
     exact_losses,
     exact_optimal_interval,
+    fast_tier_pays_from,
     first_order_every,
     first_order_losses,
     first_order_optimal_interval,
@@ -207,3 +208,26 @@ def test_a_checkpoint_lost_with_the_job_is_the_two_tier_model() -> None:
     assert_allclose(exact_goodput(safe, M, t), exact.exact_goodput(C, M, R, t), rtol=1e-12)
     cost = exact.exact_goodput(C, M, R, t) - exact_goodput(lost, M, t)
     assert_allclose(cost, q * (t + C) / M, rtol=0.1)
+
+
+@pytest.mark.parametrize("ratio", [2.0, 5.0, 30.0])
+def test_the_fast_tier_pays_from_the_share_where_the_best_cadence_leaves_one(ratio: float) -> None:
+    """Just below the threshold s the best whole n (exact) is 1; at it, n >= 2. It lies near the first-order share where
+    n* = sqrt(s (C_p - C) / ((1 - s) C)) = 1.5, and it falls as the persistent checkpoint gets dearer."""
+    scheme = Tiers(C, R, persistent_cost=C * ratio, persistent_restart=8.0)
+    s = fast_tier_pays_from(scheme, M)
+    assert s is not None
+
+    def best(share: float) -> int:
+        return best_every(Tiers(C, R, 0.0, C * ratio, 8.0, share), M).every
+
+    assert best(s) >= 2 and best(s - 2e-4) == 1
+    first_order = 2.25 / (ratio - 1 + 2.25)
+    assert abs(s - first_order) < 0.1
+    assert fast_tier_pays_from(Tiers(C, R, persistent_cost=C * ratio * 2), M) < s  # type: ignore[operator]
+
+
+def test_a_fast_tier_that_costs_as_much_never_pays() -> None:
+    """C_p = C (or one tier): no share makes fast checkpoints worth it, so there is no threshold."""
+    assert fast_tier_pays_from(Tiers(C, R, persistent_cost=C), M) is None
+    assert fast_tier_pays_from(Tiers(C, R, drain=5.0), M) is None
