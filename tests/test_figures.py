@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from goodput import model, sources
-from goodput.book import figures, log_figures, scale_figures
+from goodput.book import figures, log_figures, scale_figures, tier_figures
 from goodput.exact import exact_optimal_interval
 from goodput.plan import levers
 from goodput.simulate import run_age_schedule
@@ -56,6 +56,10 @@ FIGURES = {
     ),
     "run_age_profile": lambda: scale_figures.run_age_profile(
         M, 0.5, RUN, {"two periods": run_age_schedule(1.0, M, 0.5, [7 * 1440.0], RUN)}, exact_optimal_interval(1.0, M)
+    ),
+    "goodput_against_survival": lambda: tier_figures.goodput_against_survival(
+        152.6, 2 / 3, 12.0, [2.0, 6.0], persistent_restart=15.0, drain=6.0, marks={"fleet": (6.0, 0.7)},
+        shares=[0.0, 0.4, 0.7, 0.9],
     ),
 }
 
