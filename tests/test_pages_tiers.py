@@ -88,7 +88,7 @@ def test_the_root_cause_table_sums_to_the_snapshot() -> None:
     table = page.root_cause_table()
     assert len(table) == 18 and table["count"].sum() == 419
     assert table["count"].is_monotonic_decreasing
-    assert table.loc[table["loses the local copy"] == "yes", "count"].sum() == LOST
+    assert table.loc[table["loses the copy"] == "yes", "count"].sum() == LOST
     assert_allclose(table["share"].sum(), 1.0)
 
 
@@ -158,8 +158,9 @@ def test_the_worked_schemes_table() -> None:
     g0 = float(exact.exact_goodput(wp.checkpoint_cost, wp.mtbi, wp.restart))
     assert table.loc[0, "goodput, exact"] == percent(g0)
     assert table.loc[1, "goodput, exact"] == percent(g0 * math.exp(-page.WORKED_DRAIN / wp.mtbi))
-    assert table.loc[5, "above the synchronous write (exact)"] == "-"
-    assert table.loc[0, "above the synchronous write (exact)"] == "11.1 points"
+    assert table.loc[5, "above the sync write"] == "-"
+    assert table.loc[0, "above the sync write"] == "11.1 points"
+    assert list(table["n"]) == ["-", "1", "1", "1", "9", "-"]
 
 
 def test_a_copy_on_the_node_alone_does_not_pay_a_copy_on_a_peer_does() -> None:
@@ -225,6 +226,8 @@ def test_a_tiered_fleet_gets_its_own_plan(tiered: Params) -> None:
     assert_allclose(n.safe, exact.exact_goodput(40 / 60, tiered.mtbi, 12.0))
     text = page.fleet(tiered)
     assert "every 3rd checkpoint persistent" in text and percent(n.plan.exact.goodput) in text
+    assert "survives 70% of interruptions" in text
+    assert page.inputs_snippet(tiered) == ""
     assert "The fast tier pays" in text
     assert f"(1 - s) D/M = {points(0.3 * 6.0 / tiered.mtbi)}" in text
     assert "24,576 GPUs" in text
@@ -276,7 +279,7 @@ def test_the_figure_marks_the_fleet(tiered: Params) -> None:
 def test_the_inputs_snippet_describes_the_local_first_path() -> None:
     """The YAML the page shows, added to the worked example's inputs, is the local-first scheme: n = 1, C_p = C,
     D = 5 min, s = 1 - q to three decimals."""
-    snippet = page.inputs_snippet(load_params()).split("\n", 1)[1].rsplit("```", 1)[0]
+    snippet = page.inputs_snippet(load_params()).split("```yaml\n", 1)[1].rsplit("```", 1)[0]
     text = (ROOT / "goodput" / "worked_example.yml").read_text(encoding="utf-8") + snippet
     p = params_from_mapping(read_yaml(text, "snippet"), source="snippet")
     assert page.fleet_tiers(p) == page.local_first(1.0, 5.0, 5.0, round(1 - LOST / 419, 3))

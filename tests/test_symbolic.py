@@ -123,6 +123,8 @@ def test_tiers_cadence_is_sqrt_s_extra_cost_over_hard_share_c() -> None:
     d = derive_tiers()
     sym = d.symbols
     n, c, delta, s, h = (sym[k] for k in ("n", "C", "Delta_C", "s", "h"))
+    a, b, _ = d.interval_terms
+    assert sp.simplify(2 * sym["M"] * a * b - d.cadence_product) == 0
     assert d.loss_at_interval_check == 0
     assert sp.simplify(d.cadence_derivative - (h * c - s * delta / n**2)) == 0
     assert sp.simplify(d.every - sp.sqrt(s * delta / (h * c))) == 0

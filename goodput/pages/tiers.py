@@ -112,11 +112,11 @@ def root_cause_table() -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns "component", "category (paper)", "count", "share", "loses the local copy" (yes/no) and
+        Columns "component", "category (paper)", "count", "share", "loses the copy" (yes/no) and
         "why", largest count first.
     """
     table = sources.llama3_root_causes()
-    table["loses the local copy"] = ["yes" if LOSES_LOCAL_COPY[c][0] else "no" for c in table["component"]]
+    table["loses the copy"] = ["yes" if LOSES_LOCAL_COPY[c][0] else "no" for c in table["component"]]
     table["why"] = [LOSES_LOCAL_COPY[c][1] for c in table["component"]]
     table = table.rename(columns={"category": "category (paper)"})
     return table.sort_values("count", ascending=False, kind="stable", ignore_index=True)
@@ -230,6 +230,11 @@ def _capacity(difference: float, params: Params) -> str:
     return money(model.capacity_per_month(difference, params.gpus, params.price_per_gpu_hour, params.month))
 
 
+def _share(x: float) -> str:
+    """A share as the inputs file would give it: "70%" for 0.7, "23.4%" for 0.234."""
+    return percent(x, 0) if abs(100 * x - round(100 * x)) < 1e-9 else percent(x)
+
+
 def _seconds_or_less(minutes: float) -> str:
     return "less than a second" if abs(minutes) * 60.0 < 1.0 else format_duration(abs(minutes))
 
@@ -314,9 +319,10 @@ def worked_schemes() -> pd.DataFrame:
         One row per scheme: the brief's 1-minute checkpoint as if safe at once; drained for
         :data:`WORKED_DRAIN` with every interruption losing the copy; with only the node-taking ones losing it;
         with a copy on a peer (:data:`PEER_SURVIVES`); a fast copy on a peer beside the brief's synchronous
-        write every n-th checkpoint; and the synchronous write alone. Columns: scheme, s, n, interval (exact),
-        goodput (first order), goodput (exact), points above the synchronous write (exact) and the capacity
-        that is worth (exact, a month at list price).
+        write every n-th checkpoint; and the synchronous write alone. Columns: "scheme", "s", "n" (every n-th
+        checkpoint persistent; "-" for one immediately safe checkpoint), "T (exact)", "goodput, first order",
+        "goodput, exact", "above the sync write" (exact points) and "a month" (the capacity those points are
+        worth, exact, at list price).
     """
     import pandas as pd
 
@@ -325,10 +331,10 @@ def worked_schemes() -> pd.DataFrame:
     drain, slow = format_duration(d), format_duration(cs)
     cases = [
         (f"{format_duration(c)} checkpoint, safe at once (the brief)", Tiers(c, r), "-"),
-        (f"the same, durable {drain} later; every interruption loses it", local_first(c, r, d, 0.0), percent(0.0, 0)),
-        ("the same; only interruptions that take the node lose it", local_first(c, r, d, s), percent(s)),
-        ("the same, with a copy on a peer (assumed share)", local_first(c, r, d, PEER_SURVIVES), percent(PEER_SURVIVES, 0)),
-        (f"fast copy on a peer, {slow} synchronous write every n-th", Tiers(c, r, 0.0, cs, r, PEER_SURVIVES),
+        (f"drained in {drain}; any interruption loses it", local_first(c, r, d, 0.0), percent(0.0, 0)),
+        ("drained; only node-taking ones lose it", local_first(c, r, d, s), percent(s)),
+        ("drained; a peer holds a copy too", local_first(c, r, d, PEER_SURVIVES), percent(PEER_SURVIVES, 0)),
+        (f"peer copy, {slow} synchronous write every n-th", Tiers(c, r, 0.0, cs, r, PEER_SURVIVES),
          percent(PEER_SURVIVES, 0)),
     ]
     reference = (f"{slow} synchronous write, safe at once (the brief)", Tiers(cs, r), "-")
@@ -339,13 +345,13 @@ def worked_schemes() -> pd.DataFrame:
         above = name != reference[0]
         rows.append({
             "scheme": name,
-            "fast copy survives, s": share,
-            "every n-th persistent": "-" if o.scheme.single_level else str(o.scheme.every),
-            "interval T (exact)": format_duration(o.exact.interval),
+            "s": share,
+            "n": "-" if o.scheme.single_level else str(o.scheme.every),
+            "T (exact)": format_duration(o.exact.interval),
             "goodput, first order": percent(o.first_order.goodput),
             "goodput, exact": percent(o.exact.goodput),
-            "above the synchronous write (exact)": points(o.exact.goodput - sync) if above else "-",
-            "capacity a month (exact)": _capacity(o.exact.goodput - sync, params) if above else "-",
+            "above the sync write": points(o.exact.goodput - sync) if above else "-",
+            "a month": _capacity(o.exact.goodput - sync, params) if above else "-",
         })
     return pd.DataFrame(rows)
 
@@ -463,20 +469,19 @@ def _latex(*lines: str) -> str:
 
 
 def derivation_interval() -> str:
-    """The loss, its derivative in T, the root T*(n) and the curvature there, as one LaTeX block."""
+    """The loss's derivative in T, the root T*(n), the curvature there and P(n), as one LaTeX block."""
     import sympy as sp
 
     from goodput.symbolic import derive_tiers
 
     d = derive_tiers()
     return _latex(
-        r"L(T, n) &= " + sp.latex(d.plain(d.loss)),
         r"\frac{\partial L}{\partial T} &= " + sp.latex(d.plain(d.loss_derivative)),
         r"\frac{\partial L}{\partial T} = 0 \;&\Rightarrow\; T^{*}(n) = " + sp.latex(d.plain(d.interval)),
         r"\left.\frac{\partial^2 L}{\partial T^2}\right|_{T^{*}(n)} &= "
         + sp.latex(d.plain(d.interval_curvature)) + r" > 0",
-        r"\left(L(T^{*}(n), n) - \text{rest}\right)^2 - \frac{2P(n)}{M} &= "
-        + sp.latex(d.loss_at_interval_check) + r",\quad P(n) = " + sp.latex(d.plain(d.cadence_product)),
+        r"P(n) = 2Mab &= " + sp.latex(d.plain(2 * d.symbols["M"] * d.interval_terms[0] * d.interval_terms[1])),
+        r"\left(L(T^{*}(n), n) - \text{rest}\right)^2 - \frac{2P(n)}{M} &= " + sp.latex(d.loss_at_interval_check),
     )
 
 
@@ -495,9 +500,8 @@ def derivation_cadence() -> str:
         r"\frac{dP}{dn} = 0 \;&\Rightarrow\; n^{*} = " + sp.latex(d.plain(d.every)),
         r"\left.\frac{d^2 P}{dn^2}\right|_{n^{*}} &= " + sp.latex(d.plain(d.cadence_curvature)) + r" > 0",
         r"P(n^{*}) - \left(" + sp.latex(young_sum) + r"\right)^2 &= " + sp.latex(d.cadence_minimum_check),
-        r"T^{*}(n^{*})^2 \,\frac{s}{2CM} &= " + sp.latex(d.interval_at_every_check)
-        + r",\qquad \left(n^{*}\,T^{*}(n^{*})\right)^2 \frac{1 - s}{2(C_p - C)M} = "
-        + sp.latex(d.persistent_period_check),
+        r"T^{*}(n^{*})^2 \,\frac{s}{2CM} &= " + sp.latex(d.interval_at_every_check),
+        r"\left(n^{*}\,T^{*}(n^{*})\right)^2 \frac{1 - s}{2(C_p - C)M} &= " + sp.latex(d.persistent_period_check),
     )
 
 
@@ -698,7 +702,7 @@ def fleet(params: Params) -> str:
                    else "with every checkpoint persistent")
         lines.append(
             f"The inputs file ({params.source}) gives two tiers: a fast checkpoint of {format_duration(c)} that "
-            f"survives {percent(s)} of interruptions (restart {format_duration(r)}), and a persistent one of "
+            f"survives {_share(s)} of interruptions (restart {format_duration(r)}), and a persistent one of "
             f"{format_duration(t.cp)} (restart {format_duration(t.rp)})"
             + (f", durable {format_duration(t.drain)} after its snapshot" if t.drain > 0 else ", durable at once")
             + f". By the exact model this fleet should checkpoint every {format_duration(ex.interval)} of work "
@@ -763,7 +767,7 @@ def survival_figure(params: Params) -> dict[str, Any]:
             "mtbi": params.mtbi, "checkpoint_cost": c, "restart": params.restart,
             "persistent_restart": params.persistent_restart, "drain": params.drain,
             "ratios": tuple(sorted({*FIGURE_RATIOS, round(ratio, 6)})),
-            "marks": {f"this fleet (s = {percent(params.fast_survives or 0.0, 0)})": (round(ratio, 6),
+            "marks": {f"this fleet (s = {_share(params.fast_survives or 0.0)})": (round(ratio, 6),
                                                                                     params.fast_survives or 0.0)},
         }
     ratio = params.slow_checkpoint_cost / c
@@ -780,7 +784,7 @@ def survival_figure(params: Params) -> dict[str, Any]:
 
 
 def inputs_snippet(params: Params) -> str:
-    """How an inputs file describes a local-first checkpoint drained every time, with this fleet's C, as Markdown.
+    """How an inputs file describes a local-first checkpoint drained every time, as Markdown (empty if it does already).
 
     Parameters
     ----------
@@ -790,14 +794,20 @@ def inputs_snippet(params: Params) -> str:
     Returns
     -------
     str
-        A fenced YAML block: the drain, a persistent tier at the same cost written every time, and the share
-        of interruptions that leave the local copy (Llama 3's, to be replaced by the fleet's own).
+        A sentence and a fenced YAML block: the drain, a persistent tier at the same cost written every time, and
+        the share of interruptions that leave the local copy (Llama 3's, to be replaced by the fleet's own); ``""``
+        when the inputs already give a drain or a persistent tier.
     """
+    if params.tiered:
+        return ""
     c = format_duration(params.checkpoint_cost)
     return (
+        "An inputs file describes a local-first path that drains every checkpoint like this, with its own "
+        "checkpoint cost and, in place of Llama 3's share, the share of its own interruptions that leave the "
+        "node:\n\n"
         "```yaml\n"
-        f"drain: {format_duration(WORKED_DRAIN)}                 # until the local copy is on shared storage\n"
-        f"persistent: {{cost: {c}, every: 1}}  # every checkpoint is drained; no extra stall\n"
-        f"fast_survives: {1 - lost_share():.3f}         # interruptions that leave the node (Llama 3's share)\n"
+        f"drain: {format_duration(WORKED_DRAIN)}             # until the copy is on shared storage\n"
+        f"persistent: {{cost: {c}, every: 1}}  # every checkpoint drained\n"
+        f"fast_survives: {1 - lost_share():.3f}     # leave the node (Llama 3)\n"
         "```"
     )
