@@ -784,7 +784,7 @@ def survival_figure(params: Params) -> dict[str, Any]:
 
 
 def inputs_snippet(params: Params) -> str:
-    """How an inputs file describes a local-first checkpoint drained every time, as Markdown (empty if it does already).
+    """How an inputs file describes a local-first checkpoint drained every time, as Markdown.
 
     Parameters
     ----------
@@ -795,11 +795,13 @@ def inputs_snippet(params: Params) -> str:
     -------
     str
         A sentence and a fenced YAML block: the drain, a persistent tier at the same cost written every time, and
-        the share of interruptions that leave the local copy (Llama 3's, to be replaced by the fleet's own); ``""``
-        when the inputs already give a drain or a persistent tier.
+        the share of interruptions that leave the local copy (Llama 3's, to be replaced by the fleet's own). When
+        the inputs already give a drain or a persistent tier, one sentence saying where the numbers above came from.
     """
     if params.tiered:
-        return ""
+        return ("The numbers above come from the drain, the tiers and the share of interruptions the fast copy "
+                "survives as the inputs file gives them: measure them again when the storage path or the fleet "
+                "changes.")
     c = format_duration(params.checkpoint_cost)
     return (
         "An inputs file describes a local-first path that drains every checkpoint like this, with its own "
