@@ -106,8 +106,8 @@ MIN_SHAPE, MAX_SHAPE = 0.1, 20.0
 #: by about (T/2 + R) / run length, a point or more below 100 cycles.
 MIN_RUN_RHYTHMS = 100.0
 
-#: Most failures one simulation may draw (about a minute of work on a slow machine).
-MAX_FAILURES = 2.0e9
+#: Most failures one simulation may draw (seconds to a minute of work on a slow machine).
+MAX_FAILURES = 2.0e8
 
 #: Seconds a simulation runs before its progress bar appears (tqdm's ``delay``).
 PROGRESS_DELAY_S = 2.0
@@ -716,8 +716,8 @@ def progress_bar(
     Parameters
     ----------
     progress : bool, callable or None
-        ``True`` for a tqdm bar on stderr, shown once the run has taken
-        :data:`PROGRESS_DELAY_S` seconds; a callable taking simulated minutes; or nothing.
+        ``True`` for a tqdm bar on stderr when it is a terminal, shown once the run has
+        taken :data:`PROGRESS_DELAY_S` seconds; a callable taking simulated minutes; or nothing.
     horizon : float
         Total simulated minutes (the bar's end).
     desc : str, optional
@@ -742,6 +742,7 @@ def progress_bar(
             total=horizon / _MINUTES_PER_DAY,
             file=sys.stderr,
             delay=PROGRESS_DELAY_S,
+            disable=None,  # no bar when stderr is not a terminal (a log file, a pipe, a test)
             desc=desc,
             unit="day",
             bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} simulated days [{elapsed}<{remaining}]",
