@@ -40,6 +40,13 @@ Exact (exponential failures)
     the renewal-reward theorem holds all the same. With one tier and no drain it
     is the single-level exact goodput; with one tier and a drain it is that times
     e^{-D/M}.
+
+A checkpoint lost with the job
+    When a share q of interruptions also takes the latest checkpoint (its storage
+    shares the job's failure domain), the latest checkpoint is a fast tier that
+    survives 1 - q of interruptions and the one before it a persistent tier, safe
+    once the next one is written: :func:`lost_checkpoint_tiers`, whose drain T + C
+    moves with the interval (:func:`lost_checkpoint_optimal_interval`).
 """
 
 from __future__ import annotations
