@@ -151,7 +151,7 @@ def test_fleet_24k_numbers(fleets: dict[str, Params]) -> None:
     assert [label.split("\n")[0] for label in figure["labels"]] == ["restart time, R", "checkpoint cost, C"]
     assert figure["exact"] == ["mean time between interruptions, M"] and figure["box_label"] == "both together"
     table = page.swings_table(params)
-    assert list(table["input moved alone"]) == ["restart time, R", "checkpoint cost, C", "both together"]
+    assert list(table["input"]) == ["restart time, R", "checkpoint cost, C", "both together"]
 
 
 def test_fleet_32k_numbers(fleets: dict[str, Params]) -> None:

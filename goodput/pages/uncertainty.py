@@ -384,13 +384,13 @@ def swings_table(params: Params) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns "input moved alone", "over", "goodput", "width (points)" (a number) and "T*",
+        Columns "input" (moved alone), "over", "goodput", "width (points)" (a number) and "T*",
         goodput by the recommended model at the recommended interval, T* its optimum.
     """
     import pandas as pd
 
     ranges = ranges_for(params)
-    columns = ["input moved alone", "over", "goodput", "width (points)", "T*"]
+    columns = ["input", "over", "goodput", "width (points)", "T*"]
 
     def row(name: str, over: str, goodput: tuple[float, float], interval: tuple[float, float]) -> tuple[Any, ...]:
         return (name, over, span_cell(percent(goodput[0]), percent(goodput[1])), 100 * (goodput[1] - goodput[0]),
