@@ -133,6 +133,10 @@ def test_worked_example_numbers(fleets: dict[str, Params]) -> None:
     assert "19.3 min" in text["first_order_text"] and "86.9%" in text["first_order_text"]
     assert "19.3 min" not in text["range_text"] and "86.9%" not in text["range_text"]
     assert text["exact_text"] == "Every input has a range."
+    assert text["dominant_text"].startswith(
+        "With the others at their point values and the interval fixed at 18.6 min, the checkpoint cost C alone moves "
+        "goodput 5.7 points over its range, from 83.1% to 88.8% by the exact model; the restart time R 2.4 points and "
+        "the mean time between interruptions M 1.4 points.")
 
 
 def test_fleet_24k_numbers(fleets: dict[str, Params]) -> None:
@@ -143,6 +147,8 @@ def test_fleet_24k_numbers(fleets: dict[str, Params]) -> None:
     text = all_text(params)
     assert "1.6 × 10⁻⁵ interruptions per GPU-hour on 24,576 GPUs" in text["m_text"]
     assert "taken as exact at 153 min" in text["m_text"]
+    assert text["cr_text"] == ("The checkpoint cost C has the range you gave, 30 s to 1 min 30 s, around 40 s. "
+                               "The restart time R has the range you gave, 8 min to 20 min, around 12 min.")
     assert text["exact_text"].startswith("Taken as exact, for want of a range: the mean time between interruptions M.")
     assert "(13.8 min at the point values)" in text["range_text"]
     assert "both inputs at their worst" in text["range_text"]
@@ -177,6 +183,7 @@ def test_no_range_at_all(fleets: dict[str, Params]) -> None:
     assert text["range_text"].startswith("With no range on any input, the exact model gives one optimum, 13.8 min")
     assert "gives 14.3 min and 82.8% for the same inputs" in text["first_order_text"]
     assert text["dominant_text"].startswith("No input has a range")
+    assert text["cr_text"] == "You gave no range for C or R, so they are taken as exact at 40 s and 12 min."
     assert "C and R have no range to draw from either" in text["mc_text"]
     figure = page.swings_figure(params)
     assert figure["labels"] == [] and figure["ranges"] == [] and figure["box"] is None and len(figure["exact"]) == 3
@@ -208,7 +215,8 @@ def test_single_value_range_is_exact() -> None:
     """A range given as one value ([12 min, 12 min]) is no range: the input is named as taken as exact."""
     params = fleet("f.yml", ranges={"checkpoint_cost": ["30 s", "90 s"], "restart": ["12 min", "12 min"]})
     text = page.inputs_section(params)
-    assert text["r_text"] == "The range you gave for the restart time R is the single value 12 min, so it is taken as exact."
+    assert text["cr_text"].endswith("The range you gave for the restart time R is the single value 12 min, so it is "
+                                    "taken as exact.")
     assert text["exact_text"].startswith("Taken as exact, for want of a range: the mean time between interruptions M "
                                          "and the restart time R.")
     assert [label.split("\n")[0] for label in page.swings_figure(params)["labels"]] == ["checkpoint cost, C"]

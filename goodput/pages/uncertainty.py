@@ -226,18 +226,24 @@ def exact_text(exact: list[str]) -> str:
 
 
 def inputs_section(params: Params) -> dict[str, str]:
-    """The section on each input's range: a sentence per input and one on those taken as exact.
+    """The section on each input's range: M's sentence, C's and R's, and one on those taken as exact.
 
     Returns
     -------
     dict
-        ``m_text``, ``c_text``, ``r_text`` and ``exact_text``.
+        ``m_text``, ``cr_text`` (one sentence each for C and R, or one for both when neither has a
+        range) and ``exact_text``.
     """
     inputs = input_ranges(params, CONFIDENCE)
+    c, r = inputs["checkpoint_cost"], inputs["restart"]
+    if c.origin == r.origin == "none":
+        cr_text = (f"You gave no range for C or R, so they are taken as exact at {format_duration(c.point)} and "
+                   f"{format_duration(r.point)}.")
+    else:
+        cr_text = f"{input_text(c, params)} {input_text(r, params)}"
     return {
         "m_text": input_text(inputs["mtbi"], params),
-        "c_text": input_text(inputs["checkpoint_cost"], params),
-        "r_text": input_text(inputs["restart"], params),
+        "cr_text": cr_text,
         "exact_text": exact_text([name for name in INPUTS if inputs[name].exact]),
     }
 
@@ -356,9 +362,9 @@ def dominant(params: Params) -> dict[str, str]:
     interval = format_duration(ranges.plan.optimal_interval)
     swings = ranges.swings
     if not swings:
-        text = ("No input has a range, so no input's range can matter yet: the figure below shows only the point "
-                "value. Measuring the inputs, or stating how far each may be off, is what gives this section "
-                "something to show.")
+        text = ("No input has a range, so there is nothing to take one at a time: both show only the point value. "
+                "Measuring the inputs, or stating how far each may be off, is what gives this section something "
+                "to show.")
     elif len(swings) == 1:
         s = swings[0]
         text = (f"Only {INPUT_WORDS[s.name]} has a range, so the whole width comes from it: with the interval fixed "
@@ -368,11 +374,11 @@ def dominant(params: Params) -> dict[str, str]:
     else:
         top, rest = swings[0], swings[1:]
         others = join_words([f"{INPUT_WORDS[s.name]} {points(s.goodput_swing)}" for s in rest])
-        text = (f"Moving one input at a time over its range, the others at their point values and the interval "
-                f"fixed at {interval}, shows where the width comes from, by {MODEL_NAMES[MODEL]}. Over its range, "
-                f"{INPUT_WORDS[top.name]} alone moves goodput {points(top.goodput_swing)}, from "
-                f"{percent(top.goodput_range[0])} to {percent(top.goodput_range[1])}; {others}. Narrowing the "
-                "widest range, by measuring that input, is what makes the plan more certain.")
+        text = (f"With the others at their point values and the interval fixed at {interval}, "
+                f"{INPUT_WORDS[top.name]} alone moves goodput {points(top.goodput_swing)} over its range, from "
+                f"{percent(top.goodput_range[0])} to {percent(top.goodput_range[1])} by {MODEL_NAMES[MODEL]}; "
+                f"{others}. Narrowing the widest range, by measuring that input, is what makes the plan more "
+                "certain.")
     if ranges.exact and swings:
         text += f" Taken as exact, and so left out: {_words(ranges.exact)}."
     return {"dominant_text": text}
