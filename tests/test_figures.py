@@ -28,10 +28,10 @@ TABLE = sources.LLAMA3_ROOT_CAUSES
 
 def _swings():
     p = propagate(1.0, 186.0, 5.0, checkpoint_cost_range=(0.75, 2.0), mtbi_range=(168.6, 204.7),
-                  restart_range=(3.0, 8.0), interval=19.3)
+                  restart_range=(3.0, 8.0), interval=19.3, which="exact")
     swings = one_at_a_time(p)
     return log_figures.goodput_swings([s.name for s in swings], [s.goodput_range for s in swings], p.goodput,
-                                      box=p.goodput_range)
+                                      box=p.goodput_range, box_label="all three together")
 
 
 #: Each figure's builder, by name.
@@ -49,7 +49,13 @@ FIGURES = {
         "unmodelled": (0.016, 0.0),
     }),
     "goodput_swings": _swings,
-    "goodput_swings_exact_inputs": lambda: log_figures.goodput_swings(["C", "M", "R"], [(0.87, 0.87)] * 3, 0.87),
+    "goodput_swings_one_exact": lambda: log_figures.goodput_swings(
+        ["restart time, R", "checkpoint cost, C"], [(0.80, 0.86), (0.79, 0.85)], 0.84, box=(0.75, 0.87),
+        exact=["mean time between interruptions, M"],
+    ),
+    "goodput_swings_no_range": lambda: log_figures.goodput_swings(
+        [], [], 0.87, exact=["checkpoint cost, C", "mean time between interruptions, M", "restart time, R"],
+    ),
     "optimum_estimates": lambda: scale_figures.optimum_estimates(M, R, np.logspace(-4, 0, 21), mark=1 / M),
     "goodput_vs_fleet": lambda: scale_figures.goodput_vs_fleet(
         2e-5, 5.0, [5.0, 1.0, 1 / 6], {1.0: ([1e3, 1e5], [0.97, 0.65], [0.001, 0.002])}
@@ -84,3 +90,18 @@ def test_schedule_drawn_to_the_end_of_the_run() -> None:
     fig = scale_figures.run_age_profile(M, 0.5, RUN, {"s": [(1440.0, 10.0), (math.inf, 20.0)]}, 18.6)
     line = fig.axes[1].get_lines()[0]
     assert max(line.get_xdata()) == pytest.approx(RUN / 1440.0)
+
+
+def test_swings_draw_no_bar_for_an_input_without_a_range() -> None:
+    """Only inputs with a range get a bar; those taken as exact are named under the axes, not drawn with zero width;
+    with none at all, the one row is labelled as the point values and the x axis names the model."""
+    fig = FIGURES["goodput_swings_one_exact"]()
+    ax = fig.axes[0]
+    widths = [patch.get_width() for patch in ax.patches]
+    assert len(widths) == 3 and min(widths) > 0
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["restart time, R", "checkpoint cost, C", "all together"]
+    assert "mean time between interruptions, M" in fig.get_supxlabel()
+    assert ax.get_xlabel().startswith("goodput by the exact model")
+    empty = FIGURES["goodput_swings_no_range"]().axes[0]
+    assert len(empty.patches) == 0
+    assert [t.get_text() for t in empty.get_yticklabels()] == ["point values (no range given)"]
