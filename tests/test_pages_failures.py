@@ -16,6 +16,7 @@ from numpy.testing import assert_allclose
 
 from goodput import exact, tiers
 from goodput.pages import failures
+from goodput.pages.common import elastic_restart
 from goodput.params import Params, load_params
 from goodput.units import format_duration
 
@@ -225,7 +226,7 @@ def test_elastic_gain_is_the_exact_model_with_a_shorter_restart(inputs: Params) 
     e^{(R - R')/M} - 1, with R' = min(1 min, R/2); the restart loss falls from 1 - e^{-R/M} to 1 - e^{-R'/M}."""
     c, m, r = inputs.checkpoint_cost, inputs.mtbi, inputs.restart
     fast = min(1.0, r / 2)
-    assert failures.elastic_restart(inputs) == fast
+    assert elastic_restart(inputs.restart) == fast
     words = failures.elastic(inputs)
     g = exact.exact_goodput(c, m, r)
     assert words["elastic_gain"] == f"{100 * g * math.expm1((r - fast) / m):.1f} points"

@@ -15,6 +15,7 @@ import pytest
 
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.pages import measuring as page
+from goodput.pages.common import elastic_restart
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
 from goodput.uncertainty import poisson_interval
@@ -53,7 +54,7 @@ def test_elastic_gain_is_the_exact_models_and_the_failures_chapters(fleets: dict
     """Elastic restart R_e = min(1 min, R/2), as in the failures chapter. At the exact optimum goodput is e^{-R/M}
     times a factor free of R, and the optimum does not depend on R, so G(R_e) / G(R) = e^{(R - R_e)/M} and the
     interval stays put."""
-    assert page.elastic_restart(5.0) == 1.0 and page.elastic_restart(1.5) == 0.75
+    assert elastic_restart(5.0) == 1.0 and elastic_restart(1.5) == 0.75
     for params in fleets.values():
         c, m, r = params.checkpoint_cost, params.mtbi, params.restart
         r_e = min(1.0, r / 2)  # the failures chapter's definition

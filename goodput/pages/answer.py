@@ -78,7 +78,7 @@ def numbers(params: Params) -> dict[str, str]:
 
 
 def _mtbi_how(params: Params) -> str:
-    """How M was given, for the sentence "M = 186 min, from ...". """
+    """How M was given, for the sentence "M = 186 min, from ..."."""
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         return (f"{count(params.interruption_count, 'unexpected interruption')} in {format_duration(params.window)} "
                 "on this fleet")

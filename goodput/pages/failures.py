@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from goodput import exact, tiers
+from goodput.pages.common import elastic_restart
 from goodput.params import Params
 from goodput.plan import levers
 from goodput.report import percent
@@ -60,8 +61,6 @@ BURST_WINDOW = DEFAULT_BURST_WINDOW
 BURST_INTERRUPTIONS = 400_000
 #: Assumed share of interruptions that also take the latest checkpoint.
 LOST_SHARE = 0.1
-#: An elastic continuation's effective restart, minutes (or half of R, when R is under twice this).
-ELASTIC_RESTART = 1.0
 #: Seeds of the simulations.
 SEEDS = {"early": 11, "early_slow": 12, "renewal": 13, "bursts": 21, "independent": 22}
 #: A simulated difference is called a change when it is at least this many standard errors from zero.
@@ -553,11 +552,6 @@ def lost_checkpoint(params: Params) -> dict[str, str]:
     }
 
 
-def elastic_restart(params: Params) -> float:
-    """The effective restart of an elastic continuation, minutes: :data:`ELASTIC_RESTART`, or R/2 if that is less."""
-    return min(ELASTIC_RESTART, params.restart / 2.0)
-
-
 def elastic(params: Params) -> dict[str, str]:
     """Elastic continuation as a shorter restart, by the exact model.
 
@@ -569,10 +563,10 @@ def elastic(params: Params) -> dict[str, str]:
     """
     c, _, m, r = _inputs(params)
     full = exact.exact_losses(c, m, r)
-    fast = exact.exact_losses(c, m, elastic_restart(params))
+    fast = exact.exact_losses(c, m, elastic_restart(params.restart))
     change = fast.lost_work - full.lost_work
     return {
-        "elastic_r": format_duration(elastic_restart(params)),
+        "elastic_r": format_duration(elastic_restart(params.restart)),
         "g_full": percent(full.goodput),
         "g_elastic": percent(fast.goodput),
         "elastic_gain": _pts(fast.goodput - full.goodput, 1),
@@ -597,7 +591,7 @@ def elastic_table(params: Params) -> pd.DataFrame:
 
     c, _, m, r = _inputs(params)
     columns = {}
-    for name, restart in (("full restart", r), ("elastic", elastic_restart(params))):
+    for name, restart in (("full restart", r), ("elastic", elastic_restart(params.restart))):
         b = exact.exact_losses(c, m, restart)
         columns[name] = [format_duration(restart), format_duration(b.interval), _pct(b.checkpoint_overhead),
                          _pct(b.lost_work), _pct(b.restart_loss), _pct(b.goodput)]

@@ -6,7 +6,7 @@ takeaways, labelled. The illustrations that are not the fleet's own inputs (a do
 interruptions, a failure rate three times the settled one, PyTorch's published asynchronous
 checkpoint, an elastic restart) are named as such and combined only with the fleet's inputs.
 
-The elastic restart is :func:`elastic_restart`, the definition the failures chapter uses
+The elastic restart is :func:`goodput.pages.common.elastic_restart`, the definition the failures chapter uses
 (``min(1 min, R/2)``), so the two pages give the same gain.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
+from goodput.pages.common import elastic_restart
 from goodput.pages.uncertainty import how_mtbi_given, rate_text
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, plan_for
@@ -33,26 +34,8 @@ EARLY_FACTOR = 3.0
 #: PyTorch Distributed Checkpoint, 7B model: blocking time of a synchronous and an asynchronous save, in seconds
 #: (PyTorch blog, 2024).
 SYNC_SECONDS, ASYNC_SECONDS = 148.8, 6.3
-#: The longest effective restart of an elastic job that continues on fewer nodes, in minutes.
-ELASTIC_RESTART_CAP = 1.0
 #: Below this share of wall time, goodput is written as "less than 0.1%".
 TINY = 0.001
-
-
-def elastic_restart(restart: float) -> float:
-    """The effective restart of an elastic job: 1 min, or half the full restart if that is shorter.
-
-    Parameters
-    ----------
-    restart : float
-        R, the full restart, in minutes.
-
-    Returns
-    -------
-    float
-        ``min(1 min, R / 2)``: always shorter than R.
-    """
-    return min(ELASTIC_RESTART_CAP, restart / 2.0)
 
 
 def share(x: float) -> str:
