@@ -74,12 +74,13 @@ def test_a_fleet_unlike_the_worked_example(fleet: Params) -> None:
     assert f"2CM = {2 * (40 / 60) * m:.0f} min²" in d["d_values"]
     assert f"T* = √(2CM) = {format_duration(math.sqrt(2 * 40 / 60 * m))}" in d["d_values"]
     assert "underestimates goodput" in d["d_range"]
-    assert pages.warning(fleet).startswith("**Warning: for the slow checkpoint")
+    (warning,) = pages.warnings(fleet)
+    assert warning.startswith("**Warning: for the slow checkpoint")
 
 
 def test_no_warning_for_the_worked_example(book: Params) -> None:
     """The worked example is within first order's range for both checkpoints: no warning."""
-    assert pages.warning(book) == ""
+    assert pages.warnings(book) == []
 
 
 def test_out_of_range_says_so_beside_the_numbers(book: Params) -> None:

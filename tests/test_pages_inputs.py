@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scipy.stats import chi2
 
 from goodput import sources
 from goodput.pages import inputs as pages
@@ -161,19 +162,38 @@ def test_published_rates_name_what_is_counted(book: Params) -> None:
 
 def test_published_fleets_table_turns_each_rate_into_m_at_this_size(fleet: Params) -> None:
     """One row for this build, then nine; M at 24,576 GPUs = 60/(rate x 24,576) with the count's interval; rows
-    with no count say there is no counting interval."""
+    with no count say there is no counting interval; each row says what kind of thing it counts."""
     table = pages.published_fleets_table(fleet, TABLE)
+    rate, m = "rate per GPU-hour (95% interval)", "M at 24,576 GPUs (95% interval)"
+    assert list(table.columns) == ["fleet", "GPUs", "window", "unplanned interruptions", rate, m, "counts"]
     assert len(table) == 10 and table["fleet"].iloc[0] == "this build: fleet24k.yml"
-    column = "M at 24,576 GPUs"
-    assert table[column].iloc[0] == "153 min" and table["95% interval"].iloc[0] == "none: not a count"
+    assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "1.6e-5 (no counting interval)"
     llama = table[table["fleet"] == "Llama 3 405B"].iloc[0]
-    assert llama[column].startswith(format_duration(60 / (419 / (16384 * 54 * 24) * 24576)) + " (")
+    exposure = 16384 * 54 * 24.0
+    low, high = chi2.ppf(0.025, 2 * 419) / (2 * exposure), chi2.ppf(0.975, 2 * 420) / (2 * exposure)  # Garwood
+    assert llama[rate] == f"1.97e-5 ({pages.rate_text(low)} to {pages.rate_text(high)})"
+    assert llama[m].startswith(format_duration(60 / (419 / (16384 * 54 * 24) * 24576)) + " (")
     assert llama["unplanned interruptions"] == "419" and llama["window"] == "54 days"
+    assert llama["counts"] == "one job's interruptions"
     bloom = table[table["fleet"] == "BLOOM-176B"].iloc[0]
-    assert bloom["95% interval"].startswith("none: stated frequency") and bloom["unplanned interruptions"] == "not counted"
-    assert "(" not in bloom[column]
-    rsc = table[table["fleet"] == "Meta RSC-1 (as reported)"].iloc[0]
-    assert rsc["GPUs"] == "not stated" and rsc["95% interval"] == "none: rate as reported"
+    assert bloom[rate] == "1.55e-5 (no counting interval)" and bloom["unplanned interruptions"] == "not counted"
+    assert "(" not in bloom[m] and bloom["counts"] == "a frequency stated in words"
+    rsc = table[table["fleet"] == "Meta RSC-1"].iloc[0]
+    assert rsc["GPUs"] == "not stated" and rsc["counts"] == "a cluster's rate, as reported"
+    assert table["counts"].iloc[-1] == "GPU events on a whole machine"
+
+
+def test_published_sources_say_what_each_counts() -> None:
+    """Each record's own what-counts text, its rate's basis (the count, or the stated frequency or published rate)
+    and how it was read: Llama 3 in the primary source, the Meta clusters as reported by others."""
+    sources_table = pages.published_fleets_sources(TABLE)
+    assert len(sources_table) == 9
+    rows = sources_table.set_index("fleet")
+    assert rows.loc["Llama 3 405B", "read"] == "read in the primary source"
+    assert rows.loc["Meta RSC-2", "read"] == "as reported by others"
+    assert rows.loc["BLOOM-176B", "rate from"] == "stated frequency: 1 per week"
+    assert rows.loc["GLM-130B", "rate from"] == "the count"
+    assert rows.loc["IDEFICS-80B", "what counts"].startswith("restarts forced by GPU memory errors")
 
 
 def test_figure_inputs_are_the_records_and_this_build(fleet: Params) -> None:

@@ -19,9 +19,13 @@ from goodput.symbolic import derive_first_order
 from goodput.units import format_duration, significant
 
 
-def warning(params: Params) -> str:
-    """The first-order warning for these inputs in Markdown, or an empty string when first order applies."""
-    return first_order_warning(params) or ""
+def warnings(params: Params) -> list[str]:
+    """The first-order warning for these inputs in Markdown, as a list: empty when first order applies.
+
+    A list, so that the chapter displays each warning there is and nothing otherwise.
+    """
+    warning = first_order_warning(params)
+    return [warning] if warning else []
 
 
 def minimization() -> list[str]:

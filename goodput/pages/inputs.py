@@ -448,6 +448,18 @@ def _extreme_text(which: str, fleet: fleets.PublishedFleet) -> str:
     return text
 
 
+#: What each kind of record counts, as a table cell (:data:`goodput.fleets.KINDS`).
+KIND_CELLS = {
+    "job interruptions": "one job's interruptions",
+    "stated frequency": "a frequency stated in words",
+    "cluster rate": "a cluster's rate, as reported",
+    "machine-wide events": "GPU events on a whole machine",
+}
+#: What each grade of a record means, as a table cell.
+GRADE_CELLS = {"P": "read in the primary source", "S": "as reported by others",
+               "D": "counted or computed from primary sources"}
+
+
 def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.DataFrame:
     """The published fleets beside this build's: GPUs, window, count, rate with its interval, M at this size.
 
@@ -461,28 +473,28 @@ def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.D
     Returns
     -------
     pandas.DataFrame
-        One row for this build, then one per published record, all text: ``fleet``, ``GPUs``,
-        ``window``, ``unplanned interruptions``, ``rate per GPU-hour``, ``95% interval``,
-        ``M at N GPUs`` (with its interval where counted) and ``what counts``.
+        One row for this build, then one per published record, all text: ``fleet``, ``GPUs``, ``window``,
+        ``unplanned interruptions``, ``rate per GPU-hour (95% interval)``, ``M at N GPUs (95% interval)``
+        and ``counts`` (what kind of record it is; :func:`published_fleets_sources` says more).
     """
     import pandas as pd
 
-    m_column = f"M at {params.gpus:,} GPUs"
-    own_interval = "none: not a count"
+    rate_column, m_column = "rate per GPU-hour (95% interval)", f"M at {params.gpus:,} GPUs (95% interval)"
+    own_rate = f"{rate_text(params.rate_per_gpu_hour)} (no counting interval)"
     own_m = format_duration(params.mtbi)
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         lo, hi = fleets.rate_interval(params.interruption_count, params.gpus * params.window / 60.0)
-        own_interval = rate_range_text(lo, hi)
-        own_m += f" ({duration_range_text(float(mtbi_from_rate(hi, params.gpus)), float(mtbi_from_rate(lo, params.gpus)))})"
+        own_rate = f"{rate_text(params.rate_per_gpu_hour)} ({rate_range_text(lo, hi)})"
+        m_lo, m_hi = float(mtbi_from_rate(hi, params.gpus)), float(mtbi_from_rate(lo, params.gpus))
+        own_m += f" ({duration_range_text(m_lo, m_hi)})"
     rows = [{
         "fleet": f"this build: {params.source}",
         "GPUs": f"{params.gpus:,}",
         "window": format_duration(params.window) if params.window else "not given",
         "unplanned interruptions": f"{params.interruption_count:,}" if params.interruption_count else "not given",
-        "rate per GPU-hour": rate_text(params.rate_per_gpu_hour),
-        "95% interval": own_interval,
+        rate_column: own_rate,
         m_column: own_m,
-        "what counts": "the interruptions in this build's inputs file",
+        "counts": "this build's inputs",
     }]
     for f in fleets.read_published_fleets(path):
         interval = f.rate_interval()
@@ -490,18 +502,42 @@ def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.D
         m = format_duration(f.mtbi_at(params.gpus))
         if m_interval is not None:
             m += f" ({duration_range_text(*m_interval)})"
-        basis = {"stated frequency": "none: " + f.rate_basis, "cluster rate": "none: rate as reported"}
         rows.append({
-            "fleet": short_name(f) + (" (as reported)" if f.grade == "S" else ""),
+            "fleet": short_name(f),
             "GPUs": f"{f.gpus:,}" if f.gpus is not None else "not stated",
             "window": format_duration(f.window_days * DAY) if f.window_days is not None else "not stated",
             "unplanned interruptions": f"{f.unplanned:,}" if f.unplanned is not None else "not counted",
-            "rate per GPU-hour": rate_text(f.rate),
-            "95% interval": rate_range_text(*interval) if interval is not None else basis.get(f.kind, "none"),
+            rate_column: rate_text(f.rate) + (f" ({rate_range_text(*interval)})" if interval is not None
+                                              else " (no counting interval)"),
             m_column: m,
-            "what counts": f.what_counts,
+            "counts": KIND_CELLS[f.kind],
         })
     return pd.DataFrame(rows)
+
+
+def published_fleets_sources(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """What each published record counts, where its rate comes from, and how it was read.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The table of published fleets.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``fleet``, ``GPUs`` (their type), ``what counts`` (in the record's own words),
+        ``rate from`` (a count, or the stated frequency or published rate) and ``read``.
+    """
+    import pandas as pd
+
+    return pd.DataFrame([{
+        "fleet": short_name(f),
+        "GPUs": f.gpu_type,
+        "what counts": f.what_counts,
+        "rate from": "the count" if f.counted else f.rate_basis,
+        "read": GRADE_CELLS[f.grade],
+    } for f in fleets.read_published_fleets(path)])
 
 
 def published_rates_figure(params: Params, path: str | os.PathLike[str]) -> dict[str, object]:

@@ -28,9 +28,13 @@ if TYPE_CHECKING:
 _ROWS = (("checkpoint overhead", "C/T"), ("lost work", "T/(2M)"), ("restart", "R/M"))
 
 
-def warning(params: Params) -> str:
-    """The first-order warning for these inputs in Markdown, or an empty string when first order applies."""
-    return first_order_warning(params) or ""
+def warnings(params: Params) -> list[str]:
+    """The first-order warning for these inputs in Markdown, as a list: empty when first order applies.
+
+    A list, so that the chapter displays each warning there is and nothing otherwise.
+    """
+    warning = first_order_warning(params)
+    return [warning] if warning else []
 
 
 def _values(plan: Plan) -> list[float]:
@@ -215,6 +219,6 @@ def leaves_out(params: Params) -> dict[str, str]:
         text = (f"{where}, {caution}. A few times that fleet puts it out of range, and the exact model is "
                 "needed.")
     else:
-        text = (f"{where}, the terms it drops are worth {points(check.dropped)}, so it holds. At several times that "
-                "fleet it does not, and the exact model is needed.")
+        text = (f"{where}, the terms the first-order formula drops are worth {points(check.dropped)}, so it holds. "
+                "At several times that fleet it does not, and the exact model is needed.")
     return {"o_range": text}
