@@ -45,9 +45,11 @@ def book() -> Params:
 
 
 def test_rate_text_reads_as_the_inputs_file_writes_it() -> None:
-    """1.9732e-5 -> 1.97e-5, 2e-5 -> 2e-5 (no trailing zeros, no exponent padding), 0.32768 -> 0.328."""
+    """1.9732e-5 -> 1.97e-5, 2e-5 -> 2e-5 (no trailing zeros, no exponent padding), 0.32768 -> 0.328; per million
+    GPU-hours 1.9732e-5 -> 19.7; a range of minutes shares its unit when both ends have it."""
     assert [pages.rate_text(x) for x in (1.9732e-5, 2e-5, 0.32768, 6.31e-4, 1.6e-5)] == \
         ["1.97e-5", "2e-5", "0.328", "6.31e-4", "1.6e-5"]
+    assert [pages.per_million(x) for x in (1.9732e-5, 9.042e-6, 7.113e-5, 1.6e-5)] == ["19.7", "9.04", "71.1", "16"]
     assert pages.duration_range_text(168.6, 204.7) == "169 to 205 min"
     assert pages.duration_range_text(0.75, 2.0) == "45 s to 2 min"
 
@@ -134,7 +136,7 @@ def test_published_rates_spread_for_the_fleet(fleet: Params) -> None:
     at 24,576 GPUs, C = 40 s and R = 12 min, T* and goodput by the exact model at M = 60/(rate x 24,576)."""
     pr = pages.published_rates(fleet, TABLE)
     low, high = 3 / (512 * 27 * 24), 105 / (992 * 62 * 24)
-    assert "from 9.04e-6 per GPU-hour (IDEFICS-80B) to 7.11e-5 (OPT-175B)" in pr["pr_spread"]
+    assert "from 9.04 per million GPU-hours (IDEFICS-80B) to 71.1 (OPT-175B)" in pr["pr_spread"]
     assert f"{high / low:.1f} times" in pr["pr_spread"] and "7.9 times" in pr["pr_spread"]
     for rate in (low, high):
         m = 60 / (rate * 24576)
@@ -144,7 +146,8 @@ def test_published_rates_spread_for_the_fleet(fleet: Params) -> None:
     gap = make_plan(40 / 60, 60 / (low * 24576), 12.0).goodput - make_plan(40 / 60, 60 / (high * 24576), 12.0).goodput
     assert f"{100 * gap:.1f} points" in pr["pr_effect"] and "exact model" in pr["pr_effect"]
     assert "$2.1 per GPU-hour" in pr["pr_effect"]
-    assert pr["pr_own"].startswith("Of the 9 published rates, 4 are lower than this build's own, 1.6e-5")
+    assert pr["pr_own"].startswith("Of the 9 published rates, 4 are lower than this build's own, 16,")
+    assert "this build's rate, 1.6e-5 per GPU-hour, is 16." in pr["pr_intro"]
 
 
 def test_published_rates_name_what_is_counted(book: Params) -> None:
@@ -153,33 +156,34 @@ def test_published_rates_name_what_is_counted(book: Params) -> None:
     pr = pages.published_rates(book, TABLE)
     assert "5 count the interruptions of one job" in pr["pr_counting"]
     assert "1 states a frequency" in pr["pr_counting"] and "2 are rates per node-day" in pr["pr_counting"]
-    assert "It rests on 3 interruptions" in pr["pr_counting"] and "a factor of 14" in pr["pr_counting"]
-    assert "both counts lower bounds" in pr["pr_counting"]
-    assert "the 7 A100 records alone run from 9.04e-6 to 7.11e-5" in pr["pr_generation"]
-    assert "Llama 3 405B (H100, 1.97e-5) sits inside that range" in pr["pr_generation"]
+    assert "It rests on 3 interruptions" in pr["pr_extremes"] and "a factor of 14" in pr["pr_extremes"]
+    assert "from 1.86 to 26.4 per million GPU-hours" in pr["pr_extremes"]
+    assert "both counts lower bounds" in pr["pr_extremes"]
+    assert "the 7 A100 records alone run from 9.04 to 71.1 per million GPU-hours" in pr["pr_generation"]
+    assert "Llama 3 405B (H100, 19.7) sits inside that range" in pr["pr_generation"]
     assert "Llama 3 405B has the same" in pr["pr_own"]
 
 
 def test_published_fleets_table_turns_each_rate_into_m_at_this_size(fleet: Params) -> None:
-    """One row for this build, then nine; M at 24,576 GPUs = 60/(rate x 24,576) with the count's interval; rows
-    with no count say there is no counting interval; each row says what kind of thing it counts."""
+    """One row for this build, then nine; rates per million GPU-hours with the Garwood interval of the count;
+    M at 24,576 GPUs = 60/(rate x 24,576) with its interval; each row says what kind of thing it counts."""
     table = pages.published_fleets_table(fleet, TABLE)
-    rate, m = "rate per GPU-hour (95% interval)", "M at 24,576 GPUs (95% interval)"
-    assert list(table.columns) == ["fleet", "GPUs", "window", "unplanned interruptions", rate, m, "counts"]
+    rate, m = "per million GPU-hours (95% interval)", "M at 24,576 GPUs (95% interval)"
+    assert list(table.columns) == ["fleet", "GPUs", "window", "interruptions", rate, m, "counts"]
     assert len(table) == 10 and table["fleet"].iloc[0] == "this build: fleet24k.yml"
-    assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "1.6e-5 (no counting interval)"
+    assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "16" and table["window"].iloc[0] == ""
     llama = table[table["fleet"] == "Llama 3 405B"].iloc[0]
     exposure = 16384 * 54 * 24.0
     low, high = chi2.ppf(0.025, 2 * 419) / (2 * exposure), chi2.ppf(0.975, 2 * 420) / (2 * exposure)  # Garwood
-    assert llama[rate] == f"1.97e-5 ({pages.rate_text(low)} to {pages.rate_text(high)})"
-    assert llama[m].startswith(format_duration(60 / (419 / (16384 * 54 * 24) * 24576)) + " (")
-    assert llama["unplanned interruptions"] == "419" and llama["window"] == "54 days"
+    assert llama[rate] == f"19.7 ({1e6 * low:.3g} to {1e6 * high:.3g})" == "19.7 (17.9 to 21.7)"
+    assert llama[m].startswith(format_duration(60 / (419 / exposure * 24576)) + " (")
+    assert llama["interruptions"] == "419" and llama["window"] == "54 days"
     assert llama["counts"] == "one job's interruptions"
     bloom = table[table["fleet"] == "BLOOM-176B"].iloc[0]
-    assert bloom[rate] == "1.55e-5 (no counting interval)" and bloom["unplanned interruptions"] == "not counted"
+    assert bloom[rate] == "15.5" and bloom["interruptions"] == "not counted"
     assert "(" not in bloom[m] and bloom["counts"] == "a frequency stated in words"
     rsc = table[table["fleet"] == "Meta RSC-1"].iloc[0]
-    assert rsc["GPUs"] == "not stated" and rsc["counts"] == "a cluster's rate, as reported"
+    assert rsc["GPUs"] == "" and rsc["counts"] == "a cluster's rate, as reported"
     assert table["counts"].iloc[-1] == "GPU events on a whole machine"
 
 
@@ -189,7 +193,7 @@ def test_published_sources_say_what_each_counts() -> None:
     sources_table = pages.published_fleets_sources(TABLE)
     assert len(sources_table) == 9
     rows = sources_table.set_index("fleet")
-    assert rows.loc["Llama 3 405B", "read"] == "read in the primary source"
+    assert rows.loc["Llama 3 405B", "read"] == "primary source"
     assert rows.loc["Meta RSC-2", "read"] == "as reported by others"
     assert rows.loc["BLOOM-176B", "rate from"] == "stated frequency: 1 per week"
     assert rows.loc["GLM-130B", "rate from"] == "the count"
@@ -202,7 +206,7 @@ def test_figure_inputs_are_the_records_and_this_build(fleet: Params) -> None:
     assert len(fig["rates"]) == len(fig["labels"]) == len(fig["kinds"]) == 9
     assert sum(i is not None for i in fig["intervals"]) == 6
     assert fig["gpus"] == 24576 and fig["mtbi"] == pytest.approx(60 / (1.6e-5 * 24576))
-    assert fig["label"] == "this build, 1.6e-5" and "24,576 GPUs" in fig["mark"]
+    assert fig["label"] == "this build, 16" and "24,576 GPUs" in fig["mark"]
 
 
 def test_inputs_table_interval_is_the_exact_models(book: Params, fleet: Params) -> None:

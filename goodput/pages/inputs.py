@@ -78,6 +78,16 @@ def rate_text(rate: float, digits: int = 3) -> str:
     return f"{mantissa}e{int(exponent)}"
 
 
+def per_million(rate: float) -> str:
+    """A rate per GPU-hour as interruptions per million GPU-hours, three significant digits (1.97e-5 -> ``19.7``)."""
+    return significant(rate * 1e6)
+
+
+def per_million_range(low: float, high: float) -> str:
+    """A range of rates per GPU-hour, per million GPU-hours: ``17.9 to 21.7``."""
+    return f"{per_million(low)} to {per_million(high)}"
+
+
 def rate_range_text(low: float, high: float) -> str:
     """A range of rates: ``1.79e-5 to 2.17e-5``."""
     return f"{rate_text(low)} to {rate_text(high)}"
@@ -346,19 +356,20 @@ def published_rates(params: Params, path: str | os.PathLike[str]) -> dict[str, s
     -------
     dict of str to str
         ``pr_intro``, ``pr_spread`` (lowest, highest, their ratio), ``pr_own`` (where this build's rate
-        sits), ``pr_counting`` and ``pr_generation`` (what may explain the spread, from the records' own
-        columns), ``pr_effect`` (M, the exact interval and goodput at this build's GPUs, C and R for the
+        sits), ``pr_counting``, ``pr_extremes`` and ``pr_generation`` (what may explain the spread, from the
+        records' own columns), ``pr_effect`` (M, the exact interval and goodput at this build's GPUs, C and R for the
         lowest and the highest rate), and ``pr_gpus`` (this build's GPU count).
     """
     records = fleets.read_published_fleets(path)
     low, high = fleets.extremes(records)
     gpus = f"{params.gpus:,}"
     own = params.rate_per_gpu_hour
-    intro = (f"The table sets this build's rate, {rate_text(own)} interruptions per GPU-hour, beside "
+    intro = (f"Rates in this section are interruptions per million GPU-hours, so that they read as plain numbers: "
+             f"this build's rate, {rate_text(own)} per GPU-hour, is {per_million(own)}. The table sets it beside "
              f"{len(records)} published records, each turned into the M it would give a job of this build's "
              f"{gpus} GPUs, M = 60 min / (rate × GPUs).")
-    spread = (f"The published rates run from {rate_text(low.rate)} per GPU-hour ({short_name(low)}) to "
-              f"{rate_text(high.rate)} ({short_name(high)}): the highest is {high.rate / low.rate:.1f} times the "
+    spread = (f"The published rates run from {per_million(low.rate)} per million GPU-hours ({short_name(low)}) to "
+              f"{per_million(high.rate)} ({short_name(high)}): the highest is {high.rate / low.rate:.1f} times the "
               f"lowest. At {gpus} GPUs that is an interruption every {format_duration(low.mtbi_at(params.gpus))} "
               f"at one end and every {format_duration(high.mtbi_at(params.gpus))} at the other.")
     same = [f for f in records if abs(f.rate - own) <= _SAME_RATE * own]
@@ -366,8 +377,8 @@ def published_rates(params: Params, path: str | os.PathLike[str]) -> dict[str, s
     above = len(records) - below - len(same)
 
     lower = "none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are"
-    own_text = (f"Of the {len(records)} published rates, {lower} lower than this build's own, {rate_text(own)} per "
-                f"GPU-hour, and {above or 'none'} higher")
+    own_text = (f"Of the {len(records)} published rates, {lower} lower than this build's own, {per_million(own)}, "
+                f"and {above or 'none'} higher")
     if same:
         own_text += "; " + _and([short_name(f) for f in same]) + (" has" if len(same) == 1 else " have") + " the same"
     own_text += "."
@@ -382,13 +393,10 @@ def published_rates(params: Params, path: str | os.PathLike[str]) -> dict[str, s
                                 "count GPU hardware events on whole machines, which are not job interruptions"),
     }
     listed = [f"{len(v)} {kind_words[k][len(v) > 1]}" for k, v in kinds.items() if v]
-    counting = (f"Part of the spread is what is counted: of the {len(records)} records, " + _and(listed) + ". "
-                + _extreme_text("highest", high) + " " + _extreme_text("lowest", low))
+    counting = f"Part of the spread is what is counted: of the {len(records)} records, " + _and(listed) + "."
+    extremes = _extreme_text("highest", high) + " " + _extreme_text("lowest", low)
     if high.lower_bound and low.lower_bound:
-        counting += " The table's notes call both counts lower bounds."
-    counting += (" Software and operations (how fast a bad host is found and drained, whether a hang is caught "
-                 "and counted) differ from one team and year to the next, and the records cannot separate them "
-                 "from the hardware.")
+        extremes += " The notes to the data call both counts lower bounds: events nobody wrote down are missing."
     models: dict[str, list[fleets.PublishedFleet]] = {}
     for f in records:
         if f.gpu_model:
@@ -398,16 +406,20 @@ def published_rates(params: Params, path: str | os.PathLike[str]) -> dict[str, s
         main, group = max(models.items(), key=lambda item: len(item[1]))
         g_low, g_high = fleets.extremes(group)
         generation = (f"GPU generation explains little of it: the {len(group)} {main} records alone run from "
-                      f"{rate_text(g_low.rate)} to {rate_text(g_high.rate)}, {g_high.rate / g_low.rate:.1f} times "
+                      f"{per_million_range(g_low.rate, g_high.rate)} per million GPU-hours, "
+                      f"{g_high.rate / g_low.rate:.1f} times "
                       "apart")
         others = [f for name, fs in models.items() if name != main for f in fs]
         if others:
             inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
-            described = _and([f"{short_name(f)} ({f.gpu_model}, {rate_text(f.rate)})" for f in others])
+            described = _and([f"{short_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others])
             where = ("inside that range" if len(inside) == len(others)
                      else "outside it" if not inside else "partly inside it")
             generation += f", and {described} {'sits' if len(others) == 1 else 'sit'} {where}"
-        generation += "."
+        generation += ". "
+    generation += ("Software and operations (how fast a bad host is found and drained, whether a hang is caught and "
+                   "counted) differ from one team and year to the next, and the records cannot separate them from "
+                   "the hardware.")
     m_low, t_low, g_low_fleet = _plan_at(params, low.rate)
     m_high, t_high, g_high_fleet = _plan_at(params, high.rate)
     gap = g_low_fleet - g_high_fleet
@@ -422,7 +434,7 @@ def published_rates(params: Params, path: str | os.PathLike[str]) -> dict[str, s
               f"{points(gap)} of goodput, {money(worth)} a month of GPU time at ${params.price_per_gpu_hour:g} "
               "per GPU-hour, which only a count of your own fleet's interruptions can settle.")
     return {"pr_intro": intro, "pr_spread": spread, "pr_own": own_text, "pr_counting": counting,
-            "pr_generation": generation, "pr_effect": effect, "pr_gpus": gpus}
+            "pr_extremes": extremes, "pr_generation": generation, "pr_effect": effect, "pr_gpus": gpus}
 
 
 def _and(items: list[str]) -> str:
@@ -444,7 +456,7 @@ def _extreme_text(which: str, fleet: fleets.PublishedFleet) -> str:
         factor = "an unbounded factor" if lo == 0.0 else f"a factor of {hi / lo:.0f}" if hi / lo >= 10 \
             else f"a factor of {hi / lo:.1f}"
         text += (f" It rests on {count(fleet.unplanned, 'interruption')}, so its 95% counting interval alone runs "
-                 f"from {rate_range_text(lo, hi)} per GPU-hour, {factor}.")
+                 f"from {per_million_range(lo, hi)} per million GPU-hours, {factor}.")
     return text
 
 
@@ -456,8 +468,7 @@ KIND_CELLS = {
     "machine-wide events": "GPU events on a whole machine",
 }
 #: What each grade of a record means, as a table cell.
-GRADE_CELLS = {"P": "read in the primary source", "S": "as reported by others",
-               "D": "counted or computed from primary sources"}
+GRADE_CELLS = {"P": "primary source", "S": "as reported by others", "D": "counted from primary sources"}
 
 
 def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.DataFrame:
@@ -474,24 +485,25 @@ def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.D
     -------
     pandas.DataFrame
         One row for this build, then one per published record, all text: ``fleet``, ``GPUs``, ``window``,
-        ``unplanned interruptions``, ``rate per GPU-hour (95% interval)``, ``M at N GPUs (95% interval)``
-        and ``counts`` (what kind of record it is; :func:`published_fleets_sources` says more).
+        ``interruptions`` (unplanned), ``per million GPU-hours (95% interval)`` (the rate, with its counting
+        interval where there is a count), ``M at N GPUs (95% interval)`` and ``counts`` (what kind of record
+        it is; :func:`published_fleets_sources` says more). GPUs or a window the source does not give are blank.
     """
     import pandas as pd
 
-    rate_column, m_column = "rate per GPU-hour (95% interval)", f"M at {params.gpus:,} GPUs (95% interval)"
-    own_rate = f"{rate_text(params.rate_per_gpu_hour)} (no counting interval)"
+    rate_column, m_column = "per million GPU-hours (95% interval)", f"M at {params.gpus:,} GPUs (95% interval)"
+    own_rate = per_million(params.rate_per_gpu_hour)
     own_m = format_duration(params.mtbi)
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         lo, hi = fleets.rate_interval(params.interruption_count, params.gpus * params.window / 60.0)
-        own_rate = f"{rate_text(params.rate_per_gpu_hour)} ({rate_range_text(lo, hi)})"
+        own_rate += f" ({per_million_range(lo, hi)})"
         m_lo, m_hi = float(mtbi_from_rate(hi, params.gpus)), float(mtbi_from_rate(lo, params.gpus))
         own_m += f" ({duration_range_text(m_lo, m_hi)})"
     rows = [{
         "fleet": f"this build: {params.source}",
         "GPUs": f"{params.gpus:,}",
-        "window": format_duration(params.window) if params.window else "not given",
-        "unplanned interruptions": f"{params.interruption_count:,}" if params.interruption_count else "not given",
+        "window": format_duration(params.window) if params.window else "",
+        "interruptions": f"{params.interruption_count:,}" if params.interruption_count else "",
         rate_column: own_rate,
         m_column: own_m,
         "counts": "this build's inputs",
@@ -504,11 +516,10 @@ def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.D
             m += f" ({duration_range_text(*m_interval)})"
         rows.append({
             "fleet": short_name(f),
-            "GPUs": f"{f.gpus:,}" if f.gpus is not None else "not stated",
-            "window": format_duration(f.window_days * DAY) if f.window_days is not None else "not stated",
-            "unplanned interruptions": f"{f.unplanned:,}" if f.unplanned is not None else "not counted",
-            rate_column: rate_text(f.rate) + (f" ({rate_range_text(*interval)})" if interval is not None
-                                              else " (no counting interval)"),
+            "GPUs": f"{f.gpus:,}" if f.gpus is not None else "",
+            "window": format_duration(f.window_days * DAY) if f.window_days is not None else "",
+            "interruptions": f"{f.unplanned:,}" if f.unplanned is not None else "not counted",
+            rate_column: per_million(f.rate) + (f" ({per_million_range(*interval)})" if interval is not None else ""),
             m_column: m,
             "counts": KIND_CELLS[f.kind],
         })
@@ -552,14 +563,14 @@ def published_rates_figure(params: Params, path: str | os.PathLike[str]) -> dict
     """
     records = fleets.read_published_fleets(path)
     return {
-        "labels": [f"{short_name(f)}, {rate_text(f.rate)}" for f in records],
+        "labels": [f"{short_name(f)}, {per_million(f.rate)}" for f in records],
         "rates": [f.rate for f in records],
         "intervals": [f.rate_interval() for f in records],
         "kinds": [f.kind for f in records],
         "gpus": params.gpus,
         "mtbi": params.mtbi,
         "rate": params.rate_per_gpu_hour,
-        "label": f"this build, {rate_text(params.rate_per_gpu_hour)}",
+        "label": f"this build, {per_million(params.rate_per_gpu_hour)}",
         "mark": f"this build: {params.gpus:,} GPUs,\nM = {format_duration(params.mtbi)}",
     }
 
