@@ -168,7 +168,7 @@ def test_published_fleets_table_turns_each_rate_into_m_at_this_size(fleet: Param
     """One row for this build, then nine; rates per million GPU-hours with the Garwood interval of the count;
     M at 24,576 GPUs = 60/(rate x 24,576) with its interval; each row says what kind of thing it counts."""
     table = pages.published_fleets_table(fleet, TABLE)
-    rate, m = "per million GPU-hours (95% interval)", "M at 24,576 GPUs (95% interval)"
+    rate, m = "rate per million GPU-hours", "M at 24,576 GPUs"
     assert list(table.columns) == ["fleet", "GPUs", "window", "interruptions", rate, m, "counts"]
     assert len(table) == 10 and table["fleet"].iloc[0] == "this build: fleet24k.yml"
     assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "16" and table["window"].iloc[0] == ""
@@ -178,13 +178,13 @@ def test_published_fleets_table_turns_each_rate_into_m_at_this_size(fleet: Param
     assert llama[rate] == f"19.7 ({1e6 * low:.3g} to {1e6 * high:.3g})" == "19.7 (17.9 to 21.7)"
     assert llama[m].startswith(format_duration(60 / (419 / exposure * 24576)) + " (")
     assert llama["interruptions"] == "419" and llama["window"] == "54 days"
-    assert llama["counts"] == "one job's interruptions"
+    assert llama["counts"] == "one job"
     bloom = table[table["fleet"] == "BLOOM-176B"].iloc[0]
     assert bloom[rate] == "15.5" and bloom["interruptions"] == "not counted"
-    assert "(" not in bloom[m] and bloom["counts"] == "a frequency stated in words"
+    assert "(" not in bloom[m] and bloom["counts"] == "stated in words"
     rsc = table[table["fleet"] == "Meta RSC-1"].iloc[0]
-    assert rsc["GPUs"] == "" and rsc["counts"] == "a cluster's rate, as reported"
-    assert table["counts"].iloc[-1] == "GPU events on a whole machine"
+    assert rsc["GPUs"] == "" and rsc["counts"] == "a cluster, as reported"
+    assert table["counts"].iloc[-1] == "a machine's GPU events"
 
 
 def test_published_sources_say_what_each_counts() -> None:

@@ -462,10 +462,10 @@ def _extreme_text(which: str, fleet: fleets.PublishedFleet) -> str:
 
 #: What each kind of record counts, as a table cell (:data:`goodput.fleets.KINDS`).
 KIND_CELLS = {
-    "job interruptions": "one job's interruptions",
-    "stated frequency": "a frequency stated in words",
-    "cluster rate": "a cluster's rate, as reported",
-    "machine-wide events": "GPU events on a whole machine",
+    "job interruptions": "one job",
+    "stated frequency": "stated in words",
+    "cluster rate": "a cluster, as reported",
+    "machine-wide events": "a machine's GPU events",
 }
 #: What each grade of a record means, as a table cell.
 GRADE_CELLS = {"P": "primary source", "S": "as reported by others", "D": "counted from primary sources"}
@@ -485,13 +485,13 @@ def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.D
     -------
     pandas.DataFrame
         One row for this build, then one per published record, all text: ``fleet``, ``GPUs``, ``window``,
-        ``interruptions`` (unplanned), ``per million GPU-hours (95% interval)`` (the rate, with its counting
-        interval where there is a count), ``M at N GPUs (95% interval)`` and ``counts`` (what kind of record
+        ``interruptions`` (unplanned), ``rate per million GPU-hours`` (with its 95% counting interval in
+        parentheses where there is a count), ``M at N GPUs`` (the same) and ``counts`` (what kind of record
         it is; :func:`published_fleets_sources` says more). GPUs or a window the source does not give are blank.
     """
     import pandas as pd
 
-    rate_column, m_column = "per million GPU-hours (95% interval)", f"M at {params.gpus:,} GPUs (95% interval)"
+    rate_column, m_column = "rate per million GPU-hours", f"M at {params.gpus:,} GPUs"
     own_rate = per_million(params.rate_per_gpu_hour)
     own_m = format_duration(params.mtbi)
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
@@ -506,7 +506,7 @@ def published_fleets_table(params: Params, path: str | os.PathLike[str]) -> pd.D
         "interruptions": f"{params.interruption_count:,}" if params.interruption_count else "",
         rate_column: own_rate,
         m_column: own_m,
-        "counts": "this build's inputs",
+        "counts": "this build",
     }]
     for f in fleets.read_published_fleets(path):
         interval = f.rate_interval()
