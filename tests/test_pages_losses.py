@@ -50,7 +50,7 @@ def test_fleet_table_and_sentences(fleet: Params) -> None:
     words = pages.for_these_inputs(fleet)
     assert "fleet24k.yml" in words["l_intro"] and "C = 40 s, M = 153 min and R = 12 min" in words["l_intro"]
     slow = plan_for(fleet, slow=True)
-    assert words["l_slow"].startswith("With the slow 4 min checkpoint first order is out of its range")
+    assert words["l_slow"].startswith("With the slow 4 min checkpoint, first order is out of its range")
     assert f"{100 * slow.goodput:.1f}%" in words["l_slow"]
     assert list(pages.breakdown_cases(fleet)) == ["C = 40 s, first order\nT* = 14.3 min",
                                                   "C = 40 s, exact model\nT = 13.8 min",

@@ -173,14 +173,15 @@ def fleet_inputs(params: Params) -> dict[str, str]:
     else:
         how = f"This build's inputs give M directly: {m}, which on {gpus} is {rate} interruptions per GPU-hour."
     r = input_ranges(params)["mtbi"]
+    given = "A rate" if params.mtbi_source == "rate_per_gpu_hour" else "An M given directly"
     if r.origin == "count":
         span = f"The count's {r.confidence:.0%} exact Poisson interval for M is {duration_range_text(r.low, r.high)}."
     elif r.origin == "stated":
-        span = (f"A rate or an M carries no counting interval; the range of M stated in the inputs file is "
+        span = (f"{given} carries no counting interval; the range of M stated in the inputs file is "
                 f"{duration_range_text(r.low, r.high)}.")
     else:
-        span = ("A rate or an M carries no counting interval, and the inputs file states no range for M, so the "
-                "book takes it as exact.")
+        span = (f"{given} carries no counting interval, and the inputs file states no range for M, so the book "
+                "takes it as exact.")
     return {
         "fleet_m": how,
         "fleet_m_range": span,

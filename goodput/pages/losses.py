@@ -96,7 +96,7 @@ def for_these_inputs(params: Params) -> dict[str, str]:
                  "columns agree to within a point.")
     cost = format_duration(params.slow_checkpoint_cost)
     if slow_first.refused:
-        slow_words = (f"With the slow {cost} checkpoint first order is out of its range; the exact model puts the "
+        slow_words = (f"With the slow {cost} checkpoint, first order is out of its range; the exact model puts the "
                       f"optimum at {format_duration(slow_exact.interval)} and leaves {percent(slow_exact.goodput)}.")
     else:
         slow_words = (f"The same arithmetic with the slow {cost} checkpoint puts the first-order optimum at "
