@@ -40,6 +40,8 @@ FIGURES = {
                                                [n for _, _, n in TABLE]),
     "overhead": lambda: figures.overhead_curve(1.0, M, marks=[40.0]),
     "breakdown": lambda: figures.loss_breakdown({"a": model.losses(1.0, M, R), "b": model.losses(5.0, M, R)}),
+    "breakdown_narrow_segments": lambda: figures.loss_breakdown({"a": model.losses(0.2, 400.0, 0.5),
+                                                                 "b": model.losses(3.0, 60.0, 12.0)}),
     "cost": lambda: figures.goodput_vs_cost(M, R, [1.0, 5.0]),
     "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0]),
     "levers": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0), "y": levers(5.0, M, R, 15.0)}),
@@ -59,6 +61,11 @@ FIGURES = {
     "optimum_estimates": lambda: scale_figures.optimum_estimates(M, R, np.logspace(-4, 0, 21), mark=1 / M),
     "goodput_vs_fleet": lambda: scale_figures.goodput_vs_fleet(
         2e-5, 5.0, [5.0, 1.0, 1 / 6], {1.0: ([1e3, 1e5], [0.97, 0.65], [0.001, 0.002])}
+    ),
+    "published_rates": lambda: figures.published_rates(
+        ["a, 1e-5", "b, 7e-5", "c, 2e-5", "d, 1.2e-5"], [1e-5, 7e-5, 2e-5, 1.2e-5], [(5e-6, 2e-5), None, None, None],
+        ["job interruptions", "stated frequency", "cluster rate", "machine-wide events"], 16384, M, 1.97e-5,
+        "this build, 1.97e-5", "16,384 GPUs,\nM = 186 min",
     ),
     "run_age_profile": lambda: scale_figures.run_age_profile(
         M, 0.5, RUN, {"two periods": run_age_schedule(1.0, M, 0.5, [7 * 1440.0], RUN)}, exact_optimal_interval(1.0, M)
@@ -105,3 +112,39 @@ def test_swings_draw_no_bar_for_an_input_without_a_range() -> None:
     empty = FIGURES["goodput_swings_no_range"]().axes[0]
     assert len(empty.patches) == 0
     assert [t.get_text() for t in empty.get_yticklabels()] == ["point values (no range given)"]
+
+
+def test_breakdown_labels_fit_their_segments_or_move_after_the_bar() -> None:
+    """No share printed inside a segment is wider than the segment; a share that would not fit (the 0.1% restart
+    of the first bar) is printed after the bar, beside the total lost and the goodput."""
+    fig = figures.loss_breakdown({"a": model.losses(0.2, 400.0, 0.5), "b": model.losses(3.0, 60.0, 12.0)})
+    fig.draw_without_rendering()
+    ax = fig.axes[0]
+    texts = [t for t in ax.texts if t.get_bbox_patch() is not None]
+    bars = [p.get_window_extent() for p in ax.patches]
+    for text in texts:
+        box = text.get_bbox_patch().get_window_extent()
+        segment = next(b for b in bars if b.x0 <= box.x0 + box.width / 2 <= b.x1 and b.y0 <= box.y0 + box.height / 2 <= b.y1)
+        assert box.width <= segment.width
+    notes = [t.get_text() for t in ax.texts if t.get_bbox_patch() is None]
+    assert any("restart 0.1%" in note and "goodput" in note for note in notes)
+    assert all(t.get_window_extent().x1 <= ax.get_window_extent().x1 + 1 for t in ax.texts)
+
+
+def test_spread_labels_keep_order_and_distance() -> None:
+    """Labels closer than the gap are spread to exactly the gap, in their order, centred on where they would sit;
+    labels already apart stay put."""
+    out = figures._spread_labels([1.0, 1.0, 1.0, 5.0], 0.5)
+    assert out == pytest.approx([0.5, 1.0, 1.5, 5.0])
+    out = figures._spread_labels([3.0, 1.0, 1.1], 0.4)
+    assert out[1] < out[2] and out[2] - out[1] == pytest.approx(0.4) and (out[1] + out[2]) / 2 == pytest.approx(1.05)
+    assert out[0] == pytest.approx(3.0)
+
+
+def test_root_cause_categories_have_distinct_colours() -> None:
+    """Each of the six Table 5 categories gets its own colour, and no orange sits beside the vermillion."""
+    fig = FIGURES["root_causes"]()
+    handles = fig.axes[0].get_legend().legend_handles
+    colours = [tuple(h.get_facecolor()) for h in handles]
+    assert len(colours) == len(set(colours)) == 6
+    assert matplotlib.colors.to_rgba(figures.COLOURS["second"]) not in colours
