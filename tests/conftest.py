@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,10 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     The build is strict (``-W -n --keep-going``: any warning or unresolved reference fails it),
     starts from an empty output folder and executes every chapter, and ignores a GOODPUT_PARAMS
     set in the environment, so the tests see the book as built from book/params.yml.
+
+    It is the build ``make book`` runs, fast path included: _ext/goodput_execute.py executes the
+    chapters in parallel into a jupyter-cache it empties first and deletes after. So the log must
+    show every chapter with code executed by this build, and no cache may be left behind.
     """
     out = tmp_path_factory.mktemp("book")
     exe = Path(sys.executable).parent / "jupyter-book"
@@ -43,4 +48,18 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     log = result.stdout + result.stderr
     assert result.returncode == 0, log[-5000:]
     assert "build succeeded" in log
+    executed = set(re.findall(r"\[goodput\] \S*?(book/\w+)\.md: executed in [\d.]+ seconds", log))
+    assert executed == executable_chapters(), log[-5000:]
+    assert not (out / "_build" / ".jupyter_cache").exists()
     return out / "_build" / "html"
+
+
+def executable_chapters() -> set[str]:
+    """The chapters in _toc.yml that are text notebooks with code cells, as ``book/<name>``."""
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    chapters = set(re.findall(r"^\s*(?:root|- file):\s*(\S+)", toc, flags=re.MULTILINE))
+    return {
+        chapter for chapter in chapters
+        if (text := (ROOT / f"{chapter}.md").read_text(encoding="utf-8")).startswith("---\njupytext:")
+        and "```{code-cell}" in text
+    }
