@@ -12,7 +12,8 @@ waiting on one kernel at a time. This extension
   reader and configuration and starts executing them all, each in a fresh kernel, one more at a
   time than the machine has cores (``GOODPUT_BUILD_JOBS`` overrides), as MyST-NB would (same
   working folder, timeout and error settings; each kernel inherits the build's environment,
-  ``GOODPUT_PARAMS`` included), in the order Sphinx will read them;
+  ``GOODPUT_PARAMS`` included), in the order Sphinx will read them; with ``GOODPUT_FIGURES=svg``
+  (``make pdf``) each kernel first runs _ext/svg_figures.py, so that figures display as SVG;
 - at ``source-read``, just before Sphinx parses a chapter, waits for that chapter's execution and
   stores the executed notebook in the cache, where MyST-NB finds it by the hash of its code and
   merges its outputs in. So Sphinx reads one chapter while the next ones execute. A chapter that
@@ -44,6 +45,12 @@ from sphinx.errors import ExtensionError
 from sphinx.util import logging
 
 logger = logging.getLogger(__name__)
+
+#: Environment variable: ``svg`` makes every kernel display matplotlib figures as SVG only (the
+#: print edition, ``make pdf``); unset or ``png``, figures display as they choose (PNG).
+FIGURES_ENV = "GOODPUT_FIGURES"
+#: The kernel start-up file that registers the SVG display of figures.
+SVG_STARTUP = Path(__file__).resolve().parent / "svg_figures.py"
 
 #: Environment variable: how many chapters to execute at a time (default: one more than the usable
 #: cores, so that a core is not idle while a kernel starts or stops).
@@ -88,6 +95,16 @@ def jobs() -> int:
     except AttributeError:  # not on Linux
         cores = os.cpu_count() or 1
     return max(1, cores) + 1
+
+
+def kernel_arguments() -> list[str]:
+    """Extra command-line arguments for every kernel: the SVG start-up file when $GOODPUT_FIGURES is svg."""
+    wanted = os.environ.get(FIGURES_ENV, "").strip().lower()
+    if wanted in ("", "png"):
+        return []
+    if wanted == "svg":
+        return [f"--IPKernelApp.exec_files={SVG_STARTUP}", "--InlineBackend.figure_formats=svg"]
+    raise ExtensionError(f"{FIGURES_ENV}={wanted!r}: expected svg or png")
 
 
 def _cache_path(app: Sphinx) -> Path | None:
@@ -141,7 +158,7 @@ def _to_execute(env: BuildEnvironment, docnames: list[str]) -> list[Chapter]:
     return chapters
 
 
-def _execute(chapter: Chapter, timeout: int | None, allow_errors: bool) -> Chapter:
+def _execute(chapter: Chapter, timeout: int | None, allow_errors: bool, arguments: list[str]) -> Chapter:
     """Execute one notebook in a fresh kernel, in its own folder, as MyST-NB's cache client would."""
     from jupyter_cache.executors.utils import single_nb_execution
 
@@ -153,6 +170,7 @@ def _execute(chapter: Chapter, timeout: int | None, allow_errors: bool) -> Chapt
             # Every output has arrived once the last cell has replied: stop the kernel at once
             # rather than wait for it to exit, so that the next chapter starts sooner.
             shutdown_kernel="immediate",
+            extra_arguments=arguments,
         )
     except Exception:  # noqa: BLE001 - a kernel that died or would not start: reported as the chapter's failure
         chapter.error = traceback.format_exc()
@@ -173,12 +191,14 @@ def start_execution(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> 
         return
     nb_config = env.mystnb_config  # type: ignore[attr-defined]
     workers = min(jobs(), len(chapters))
+    arguments = kernel_arguments()
     run = Run(ThreadPoolExecutor(max_workers=workers, thread_name_prefix="goodput-execute"), workers, time.perf_counter())
     app.goodput_run = run  # type: ignore[attr-defined]
-    logger.info(f"[goodput] executing {len(chapters)} notebooks, {workers} at a time")
+    logger.info(f"[goodput] executing {len(chapters)} notebooks, {workers} at a time"
+                + (" (figures as SVG)" if arguments else ""))
     for chapter in chapters:
         run.futures[chapter.docname] = run.pool.submit(
-            _execute, chapter, nb_config.execution_timeout, nb_config.execution_allow_errors
+            _execute, chapter, nb_config.execution_timeout, nb_config.execution_allow_errors, arguments
         )
     if app.parallel > 1:  # Sphinx reads in forked processes: collect everything now, in this one
         for docname in list(run.futures):
