@@ -1,4 +1,4 @@
-# The two commands users need: `make book` and `make test`.
+# The two commands users need: `make book` and `make test`; `make pdf` prints the book to one PDF.
 # Both create .venv if missing and install the package (editable) with the pinned book stack.
 PYTHON ?= python3
 VENV   := .venv
@@ -9,7 +9,7 @@ ifdef GOODPUT_PARAMS
 export GOODPUT_PARAMS := $(abspath $(GOODPUT_PARAMS))
 endif
 
-.PHONY: book test lint bench clean
+.PHONY: book pdf test lint bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "goodput needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -23,11 +23,17 @@ book: $(STAMP)  ## build the HTML book from clean into _build/html
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
+# The whole book as one PDF, printed by Debian's Chromium (checked first, before any install).
+pdf:  ## build the book from clean as one page and print it to _build/pdf/goodput.pdf
+	@$(PYTHON) _ext/make_pdf.py --check-browser
+	@$(MAKE) --no-print-directory $(STAMP)
+	$(BIN)/python _ext/make_pdf.py
+
 test: $(STAMP)  ## run the whole test suite, including a clean build of the book
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)  ## ruff and mypy
-	$(BIN)/ruff check goodput tests benchmarks
+	$(BIN)/ruff check goodput tests benchmarks _ext
 	$(BIN)/mypy
 
 bench: $(STAMP)  ## benchmarks: ratios measured side by side in one run
