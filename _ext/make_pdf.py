@@ -395,7 +395,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     chromium = find_chromium()
     if chromium is None:
-        raise SystemExit(INSTALL_HINT)
+        wanted = os.environ.get("GOODPUT_CHROMIUM")
+        raise SystemExit(f"make pdf: GOODPUT_CHROMIUM={wanted} is not an executable Chromium" if wanted else INSTALL_HINT)
     if args.check_browser:
         return
     try:
