@@ -84,7 +84,7 @@ table { max-width: 100% !important; font-size: 8.5pt; }
 table td, table th { word-break: normal; overflow-wrap: break-word; }
 mjx-container[display="true"] { overflow: visible !important; }
 a { text-decoration: none; }
-figcaption, .caption, p.caption, .caption-text { color: #222 !important; }
+figcaption, .caption, p.caption, .caption-text, table caption { color: #222 !important; }
 .goodput-title { break-after: page; min-height: 240mm; display: flex; flex-direction: column;
   justify-content: center; }
 .goodput-title h1 { font-size: 2.6rem !important; line-height: 1.15; margin-bottom: 0.5rem !important; }
