@@ -9,6 +9,9 @@ Loaded by Jupyter Book through ``sphinx.local_extensions`` in ``_config.yml``. I
   always loads sphinx-thebe, which names a CDN URL, and this book has no live kernels;
 - sets the Sphinx version from :data:`goodput.__version__` and writes the version, the
   inputs file (with its hash) and the commit into the footer of every page;
+- in the one-page (``singlehtml``) build that ``make pdf`` prints, makes links between chapters
+  links within the page, and writes the page as ``index.html``, where its links to ``_static/``
+  and ``_images/`` resolve;
 - registers the citation styles: author-year in round brackets in the text, and a
   bibliography sorted by author whose anchors are the BibTeX keys (``#cite-young1974``).
 """
@@ -119,6 +122,36 @@ def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[st
     context["theme_extra_footer"] = f'<p class="goodput-provenance">{footer}</p>'
 
 
+def single_page_links(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """In the one-page build, make links to the page itself ``#anchor`` links.
+
+    Sphinx's ``singlehtml`` builder writes a link to a label in another chapter as
+    ``<root_doc>.html#label``; with the root document in a folder (``book/answer``) that is a path
+    relative to the page's own folder, and leads nowhere. On the one page every anchor is local.
+    """
+    if app.builder.name != "singlehtml" or "body" not in context:
+        return
+    own = f'href="{app.config.root_doc}{app.builder.out_suffix}#'
+    context["body"] = context["body"].replace(own, 'href="#')
+
+
+def place_single_page(app: Sphinx) -> None:
+    """Move the one-page book to ``index.html`` at the top of the output, where its links work.
+
+    Sphinx's ``singlehtml`` builder writes the whole book to ``<root_doc>.html``
+    (``book/answer.html``) but writes its links to ``_static/`` and ``_images/`` as if the page were
+    at the top of the output folder; there, as ``index.html``, they all resolve.
+    """
+    outdir = Path(app.outdir)
+    page = outdir / f"{app.config.root_doc}{app.builder.out_suffix}"
+    if page.is_file():
+        page.replace(outdir / "index.html")
+        for folder in page.parents:
+            if folder == outdir or any(folder.iterdir()):
+                break
+            folder.rmdir()
+
+
 def write_index(app: Sphinx, exception: Exception | None) -> None:
     """Write the site's index.html: a redirect to the first page, with a title and an empty favicon.
 
@@ -127,6 +160,9 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     handler, which then leaves an existing index.html alone.
     """
     if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    if app.builder.name == "singlehtml":
+        place_single_page(app)
         return
     target = f"{app.config.root_doc}.html"
     title = html.escape(str(app.config.html_title or app.config.project))
@@ -200,6 +236,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
     app.connect("doctree-resolved", describe_figures, priority=900)
     app.connect("html-page-context", page_context, priority=900)
+    app.connect("html-page-context", single_page_links, priority=900)
     app.connect("build-finished", write_index, priority=100)
     app.add_css_file("goodput-book.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

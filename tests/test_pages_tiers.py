@@ -8,7 +8,6 @@ import math
 from pathlib import Path
 
 import pytest
-import yaml
 from numpy.testing import assert_allclose
 
 from goodput import exact, sources
@@ -23,32 +22,21 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Table 5 counts of the components that lose the local copy: every GPU and Host component and unplanned host
 #: maintenance; software bugs, dependencies, network switches and cables and NCCL timeouts leave it.
 LOST = 148 + 72 + 19 + 17 + 6 + 6 + 32 + 7 + 3 + 3 + 2 + 2 + 2 + 2
-#: The fleet unlike the worked example, with tier keys.
-TIERED = """\
-gpus: 24576
-rate_per_gpu_hour: 1.6e-5
-checkpoint_cost: 40 s
-slow_checkpoint_cost: 4 min
-restart: 12 min
-price_per_gpu_hour: 2.1
-month: 730 h
-drain: 6 min
-persistent: {cost: 4 min, restart: 15 min}
-fast_survives: 0.7
-"""
+#: The fleet unlike the worked example, with tier keys (examples/fleet-24k.yml).
+FLEET_24K = ROOT / "examples" / "fleet-24k.yml"
 
 
 @pytest.fixture(scope="module")
-def tiered(tmp_path_factory: pytest.TempPathFactory) -> Params:
+def tiered() -> Params:
     """24,576 GPUs at 1.6e-5 per GPU-hour (M = 152.6 min), C = 40 s, R = 12 min, a 4-minute persistent tier restarting
     in 15 min and durable 6 min later, fast tier surviving 70%, $2.1 a GPU-hour."""
-    path = tmp_path_factory.mktemp("fleet") / "fleet-24k-tiers.yml"
-    path.write_text(TIERED, encoding="utf-8")
-    return load_params(path)
+    return load_params(FLEET_24K)
 
 
-def _fleet(text: str, **changes: object) -> Params:
-    data = yaml.safe_load(text)
+def _fleet(**changes: object) -> Params:
+    """examples/fleet-24k.yml with some keys changed (None removes a key)."""
+    data = read_yaml(FLEET_24K.read_text(encoding="utf-8"), "fleet-24k.yml")
+    assert isinstance(data, dict)
     data.update(changes)
     return params_from_mapping({k: v for k, v in data.items() if v is not None}, source="test.yml")
 
@@ -237,7 +225,7 @@ def test_a_tiered_fleet_gets_its_own_plan(tiered: Params) -> None:
 
 def test_a_fleet_that_fixes_its_cadence_keeps_it(tiered: Params) -> None:
     """With every: 1 in the file the plan keeps n = 1 and says the fast tier does not pay."""
-    fixed = _fleet(TIERED, persistent={"cost": "4 min", "restart": "15 min", "every": "1"})
+    fixed = _fleet(persistent={"cost": "4 min", "restart": "15 min", "every": "1"})
     n = page.fleet_numbers(fixed)
     assert n is not None and n.every_given and n.plan.scheme.every == 1
     assert "does not pay" in page.fleet(fixed)
@@ -245,7 +233,7 @@ def test_a_fleet_that_fixes_its_cadence_keeps_it(tiered: Params) -> None:
 
 def test_a_drain_alone_costs_e_to_the_minus_d_over_m(tiered: Params) -> None:
     """A drain without a persistent tier: goodput G0 e^{-D/M}; the text gives D/M to first order."""
-    alone = _fleet(TIERED, persistent=None, fast_survives=None)
+    alone = _fleet(persistent=None, fast_survives=None)
     n = page.fleet_numbers(alone)
     assert n is not None and n.plan.scheme.one_tier
     assert_allclose(n.plan.exact.goodput, n.safe * math.exp(-6.0 / alone.mtbi), rtol=1e-9)
