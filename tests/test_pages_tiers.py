@@ -13,7 +13,7 @@ from numpy.testing import assert_allclose
 from goodput import exact, sources
 from goodput.pages import tiers as page
 from goodput.params import Params, load_params, params_from_mapping, read_yaml
-from goodput.plan import headline
+from goodput.plan import headline, plan_for
 from goodput.report import money, percent, points
 from goodput.tiers import Tiers, best_every, exact_goodput, exact_optimal_interval, fast_tier_pays_from
 from goodput.units import format_duration
@@ -209,6 +209,8 @@ def test_a_tiered_fleet_gets_its_own_plan(tiered: Params) -> None:
     assert n.plan.scheme.every == best.every == 3
     t_best = exact_optimal_interval(best, tiered.mtbi)
     assert_allclose(n.plan.exact.goodput, exact_goodput(best, tiered.mtbi, t_best), rtol=1e-12)
+    recommended = plan_for(tiered)
+    assert (n.plan.exact.goodput, n.plan.exact.interval) == (recommended.goodput, recommended.interval)
     assert n.all_persistent is not None and n.all_persistent < n.plan.exact.goodput
     assert n.without_drain > n.plan.exact.goodput
     assert_allclose(n.safe, exact.exact_goodput(40 / 60, tiered.mtbi, 12.0))

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from goodput import exact, model, sources
 from goodput.params import Params, load_params
-from goodput.plan import headline
+from goodput.plan import headline, plan_for
 from goodput.report import money, percent, points
 from goodput.tiers import (
     TierLosses,
@@ -564,7 +564,8 @@ class FleetNumbers:
     Parameters
     ----------
     plan : Outcome
-        The fleet's scheme at its best (or given) cadence and interval.
+        The fleet's scheme at its best (or given) cadence and interval: the plan every page quotes
+        (:func:`goodput.plan.plan_for`), with first order at its own best cadence and interval beside it.
     every_given : bool
         Whether the inputs file fixed n.
     safe : float
@@ -591,6 +592,14 @@ class FleetNumbers:
     drain_binds: bool
 
 
+def _recommended(params: Params) -> Outcome:
+    """The fleet's plan as every page quotes it (:func:`goodput.plan.plan_for`, exact), with first order beside it."""
+    exact_plan, first_plan = plan_for(params), plan_for(params, which="first-order")
+    if not (exact_plan.tiers and isinstance(exact_plan.losses, TierLosses) and isinstance(first_plan.losses, TierLosses)):
+        raise ValueError(f"{params.source}: no drain or persistent tier to plan")  # pragma: no cover - callers check
+    return Outcome(scheme=exact_plan.tiers, exact=exact_plan.losses, first_order=first_plan.losses)
+
+
 def fleet_numbers(params: Params) -> FleetNumbers | None:
     """The numbers of :func:`fleet` for a fleet whose inputs give a drain or a persistent tier.
 
@@ -609,7 +618,7 @@ def fleet_numbers(params: Params) -> FleetNumbers | None:
         return None
     m = params.mtbi
     given = params.persistent_every is not None
-    plan = outcome(tiers, m, choose_every=not given)
+    plan = _recommended(params)
     no_drain = Tiers(tiers.checkpoint_cost, tiers.restart, 0.0, tiers.persistent_cost, tiers.persistent_restart,
                      tiers.fast_survives, tiers.every)
     without = outcome(no_drain, m, choose_every=not given).exact.goodput
