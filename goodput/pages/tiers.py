@@ -740,10 +740,10 @@ def fleet(params: Params) -> str:
                 f" (first order: (1 - s) D/M = {points((1 - s) * t.drain / m)})."
             )
         lines.append(
-            f"Against a single checkpoint of {format_duration(c)} safe at once, restarting in "
-            f"{format_duration(r)} ({percent(numbers.safe)} by the exact model), these tiers cost "
+            f"Were every {format_duration(c)} checkpoint safe at once and every restart {format_duration(r)}, the "
+            f"exact model would give {percent(numbers.safe)}: checkpoints that are not yet safe cost this fleet "
             f"{points(numbers.safe - ex.goodput)}, worth {_capacity(numbers.safe - ex.goodput, params)} a month of "
-            f"this fleet's {params.gpus:,} GPUs at list price."
+            f"its {params.gpus:,} GPUs at list price."
         )
     if numbers.drain_binds:
         lines.append(f"The drain sets the interval here: the optimum would be shorter than "
