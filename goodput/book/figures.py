@@ -28,6 +28,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from goodput import model
+from goodput.tiers import TierLosses
 
 #: A colour-blind-safe palette (Okabe and Ito), one colour per role.
 COLOURS = {
@@ -37,10 +38,11 @@ COLOURS = {
     "goodput": "#BBBBBB",
     "total": "#000000",
     "accent": "#CC79A7",
+    "drain": "#CC79A7",
     "second": "#E69F00",
 }
 #: Hatches paired with the colours above for grey print.
-HATCHES = {"checkpoint": "//", "lost": "\\\\", "restart": "..", "goodput": ""}
+HATCHES = {"checkpoint": "//", "lost": "\\\\", "restart": "..", "drain": "xx", "goodput": ""}
 
 #: Width of a one-panel figure, inches.
 WIDTH = 6.4
@@ -199,22 +201,24 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     return fig
 
 
-_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"))
+_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"),
+               ("drain", "not yet durable"))
 
 
-def _loss_value(losses: model.Losses, key: str) -> float:
+def _loss_value(losses: model.Losses | TierLosses, key: str) -> float:
     return float({"checkpoint": losses.checkpoint_overhead, "lost": losses.lost_work,
-                  "restart": losses.restart_loss}[key])
+                  "restart": losses.restart_loss, "drain": getattr(losses, "drain_loss", 0.0)}[key])
 
 
 @styled
-def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
-    """Stacked horizontal bars of the three named losses for each case, with the goodput left over.
+def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
+    """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
     Parameters
     ----------
-    cases : mapping of str to Losses
-        Label of each bar (say which model computed it) and its losses.
+    cases : mapping of str to Losses or TierLosses
+        Label of each bar (say which model computed it) and its losses; the loss to checkpoints
+        not yet durable is drawn when some case has a drain.
 
     Returns
     -------
@@ -227,12 +231,13 @@ def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
     """
     fig = _figure(WIDTH, 1.5 + 0.8 * len(cases))
     ax = fig.add_subplot()
-    widest = max(sum(_loss_value(b, k) for k, _ in _LOSS_PARTS) for b in cases.values())
+    parts = [(k, n) for k, n in _LOSS_PARTS if k != "drain" or any(_loss_value(b, k) > 0 for b in cases.values())]
+    widest = max(sum(_loss_value(b, k) for k, _ in parts) for b in cases.values())
     inside: list[tuple[Any, Any, int, str, float]] = []
-    totals: list[tuple[float, model.Losses]] = []
+    totals: list[tuple[float, model.Losses | TierLosses]] = []
     for row, b in enumerate(cases.values()):
         left = 0.0
-        for key, name in _LOSS_PARTS:
+        for key, name in parts:
             width = _loss_value(b, key)
             bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key],
                           edgecolor="white", label=name if row == 0 else None)
@@ -247,7 +252,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
     ax.set_xlabel("share of wall time lost")
     _pct_axis(ax.xaxis)
     ax.grid(axis="y", visible=False)
-    _legend_below(ax, ncols=3)
+    _legend_below(ax, ncols=len(parts))
     # A share that does not fit inside its segment (with its white box) moves to the note after the bar.
     fig.draw_without_rendering()
     moved: dict[int, list[str]] = {row: [] for row in range(len(cases))}

@@ -19,6 +19,7 @@ from goodput.pages.inputs import inputs_name
 from goodput.params import Params, load_params
 from goodput.plan import Plan, plan_for
 from goodput.report import first_order_caution, first_order_problem, percent, points
+from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
@@ -113,15 +114,15 @@ def for_these_inputs(params: Params) -> dict[str, str]:
     return {"l_intro": intro, "l_range": check, "l_slow": slow_words, "l_exact": exact_words}
 
 
-def breakdown_cases(params: Params) -> dict[str, model.Losses]:
+def breakdown_cases(params: Params) -> dict[str, model.Losses | TierLosses]:
     """The bars of the loss figure: the fast and the slow checkpoint, by first order (where it holds) and exactly.
 
     Returns
     -------
-    dict of str to goodput.model.Losses
-        Label (cost, model and interval) to losses, fast checkpoint first.
+    dict of str to goodput.model.Losses or goodput.tiers.TierLosses
+        Label (cost, model and interval) to losses, fast checkpoint first (with its drain, if any).
     """
-    cases: dict[str, model.Losses] = {}
+    cases: dict[str, model.Losses | TierLosses] = {}
     for slow in (False, True):
         cost = format_duration(params.slow_checkpoint_cost if slow else params.checkpoint_cost)
         first, exact = plan_for(params, slow=slow, which="first-order"), plan_for(params, slow=slow)
