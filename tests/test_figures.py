@@ -41,9 +41,14 @@ FIGURES = {
     "overhead": lambda: figures.overhead_curve(1.0, M, marks=[40.0]),
     "breakdown": lambda: figures.loss_breakdown({"a": model.losses(1.0, M, R), "b": model.losses(5.0, M, R)}),
     "cost": lambda: figures.goodput_vs_cost(M, R, [1.0, 5.0]),
-    "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0]),
+    "cost_no_marks": lambda: figures.goodput_vs_cost(M, R, []),
+    "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0], marks_label="the debate"),
+    "interval_no_marks": lambda: figures.goodput_vs_interval(60 / (1.6e-5 * 24576), 12.0, [2 / 3, 4.0]),
     "levers": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0), "y": levers(5.0, M, R, 15.0)}),
-    "fleet": lambda: figures.fleet_scaling(SIZES, MS, model.optimal_interval(1.0, MS), model.goodput(1.0, MS, R)),
+    "levers_first_order": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0, which="first-order")},
+                                                      which="first-order"),
+    "fleet": lambda: figures.fleet_scaling(1.97e-5, 1.0, R, SIZES, fleet=16384, in_range=[True, True, False]),
+    "fleet_unmarked": lambda: figures.fleet_scaling(1.6e-5, 2 / 3, 12.0, SIZES),
     "measured_vs_predicted": lambda: log_figures.measured_vs_predicted({
         "checkpoint overhead": (0.043, 0.05), "lost work": (0.051, 0.052), "restart": (0.025, 0.026),
         "unmodelled": (0.016, 0.0),
@@ -52,7 +57,7 @@ FIGURES = {
     "goodput_swings_exact_inputs": lambda: log_figures.goodput_swings(["C", "M", "R"], [(0.87, 0.87)] * 3, 0.87),
     "optimum_estimates": lambda: scale_figures.optimum_estimates(M, R, np.logspace(-4, 0, 21), mark=1 / M),
     "goodput_vs_fleet": lambda: scale_figures.goodput_vs_fleet(
-        2e-5, 5.0, [5.0, 1.0, 1 / 6], {1.0: ([1e3, 1e5], [0.97, 0.65], [0.001, 0.002])}
+        2e-5, 5.0, [5.0, 1.0, 1 / 6], {1.0: ([1e3, 1e5], [0.97, 0.65], [0.001, 0.002])}, fleet=24576
     ),
     "run_age_profile": lambda: scale_figures.run_age_profile(
         M, 0.5, RUN, {"two periods": run_age_schedule(1.0, M, 0.5, [7 * 1440.0], RUN)}, exact_optimal_interval(1.0, M)
