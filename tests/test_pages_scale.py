@@ -63,10 +63,11 @@ def test_limit_follows_two_c_over_three_e_for_a_tiny_restart() -> None:
 
 
 @pytest.mark.parametrize(("error", "words"), [
-    (0.005, "within 1 point of the exact model"),
-    (0.01, "within 1 point of the exact model"),
-    (0.02, "between 1 point and 3 points below the exact model: quote it only with that caution"),
-    (0.05, "more than 3 points below the exact model: quote the exact model"),
+    (0.005, "close enough to quote"),
+    (0.01, "close enough to quote"),
+    (0.02, "to be quoted only with a caution"),
+    (0.03, "to be quoted only with a caution"),
+    (0.05, "too far off to quote"),
 ])
 def test_error_verdict_has_three_cases(error: float, words: str) -> None:
     """Up to 1 point first order is close; up to 3 points it needs a caution; beyond, the exact model is quoted."""
@@ -80,15 +81,16 @@ def test_thresholds_are_the_package_thresholds(worked: Params) -> None:
     t = scale.thresholds(worked)
     assert t["slow_one_point"] == "7,491" and t["fast_one_point"] == "22,862"
     assert t["fast_three_points"] == f"{exact.first_order_error_threshold(1.0, 5.0, worked.rate_per_gpu_hour, 0.03):,.0f}"
-    assert t["own_fast"] == "with C = 1 min it is 0.7 points below the exact goodput, within 1 point of the exact model"
-    assert t["own_slow"].startswith("with C = 5 min it is 2.4 points below the exact goodput, between 1 point and 3")
+    assert t["own_fast"] == "with C = 1 min first order is 0.7 points below the exact goodput, close enough to quote"
+    assert t["own_slow"] == ("with C = 5 min first order is 2.4 points below the exact goodput, to be quoted only with "
+                             "a caution")
 
 
 def test_fleet_verdicts_follow_its_own_errors(fleet: Params) -> None:
     """24k fleet: C = 40 s is 1.3 points off (between 1 and 3); C = 4 min is 3.6 points off (more than 3)."""
     t = scale.thresholds(fleet)
-    assert "1.3 points below" in t["own_fast"] and "between 1 point and 3 points" in t["own_fast"]
-    assert "3.6 points below" in t["own_slow"] and "more than 3 points" in t["own_slow"]
+    assert t["own_fast"].endswith("1.3 points below the exact goodput, to be quoted only with a caution")
+    assert t["own_slow"].endswith("3.6 points below the exact goodput, too far off to quote")
     assert t["fast_one_point"] == "20,808"
 
 
@@ -96,9 +98,9 @@ def test_thresholds_table_has_one_row_per_cost(inputs: Params) -> None:
     """Three rows (slow, fast, 10 s), thresholds as GPU counts matching the sentences, M there as durations."""
     table = scale.thresholds_table(inputs)
     frame, words = table["frame"], scale.thresholds(inputs)
-    assert list(frame["off by over 1 point beyond (GPUs)"]) == [words[f"{k}_one_point"] for k in ("slow", "fast",
-                                                                                                   "async")]
-    assert all(text.endswith(("s", "min", "h", "days")) for text in frame["M at 1 point"])
+    assert list(frame["1 point: GPUs"]) == [words[f"{k}_one_point"] for k in ("slow", "fast", "async")]
+    assert list(frame["3 points: GPUs"]) == [words[f"{k}_three_points"] for k in ("slow", "fast", "async")]
+    assert all(text.endswith(("s", "min", "h", "days")) for text in frame["1 point: M"])
     assert "R = " in table["caption"]
 
 
@@ -112,7 +114,8 @@ def test_plan_at_scale_exact_below_young_and_above_first_order(inputs: Params) -
     assert abs(p.simulated - p.exact_goodput) < 4 * p.stderr
     assert p.exact_at_first <= p.exact_goodput
     words = scale.plan_at_scale(inputs)
-    assert words["plan_verdict"] == "first order is more than 3 points below the exact model: quote the exact model"
+    assert words["plan_verdict"] == "first order is too far off to quote there"
+    assert words["plan_gap"] == f"{100 * (p.exact_goodput - p.first_goodput):.1f} points"
 
 
 def test_beyond_zero_is_a_power_of_two_past_the_zero(inputs: Params) -> None:

@@ -131,6 +131,9 @@ def first_order_limits(checkpoint_cost: float, restart: float, rate_per_gpu_hour
 def error_verdict(error: float) -> str:
     """What a first-order error (exact minus first order, a fraction of 1) means for quoting first order.
 
+    Up to one point (:data:`model.FIRST_ORDER_CAUTION`) first order is close enough to quote; up to three
+    points (:data:`model.FIRST_ORDER_TOLERANCE`) only with a caution; beyond, not at all.
+
     Parameters
     ----------
     error : float
@@ -139,14 +142,13 @@ def error_verdict(error: float) -> str:
     Returns
     -------
     str
-        A clause without a final stop: within one point, off by one to three points, or off by more than three.
+        ``"close enough to quote"``, ``"to be quoted only with a caution"`` or ``"too far off to quote"``.
     """
-    one, three = points(model.FIRST_ORDER_CAUTION, 0), points(model.FIRST_ORDER_TOLERANCE, 0)
     if error <= model.FIRST_ORDER_CAUTION:
-        return f"within {one} of the exact model"
+        return "close enough to quote"
     if error <= model.FIRST_ORDER_TOLERANCE:
-        return f"between {one} and {three} below the exact model: quote it only with that caution"
-    return f"more than {three} below the exact model: quote the exact model"
+        return "to be quoted only with a caution"
+    return "too far off to quote"
 
 
 def close_enough(error: float) -> bool:
@@ -287,8 +289,8 @@ def thresholds(params: Params) -> dict[str, str]:
         out[f"{key}_zero"] = gpus_text(limits.zero)
     for key, cost in (("fast", params.checkpoint_cost), ("slow", params.slow_checkpoint_cost)):
         error = float(exact.first_order_error(cost, params.mtbi, params.restart))
-        out[f"own_{key}"] = (f"with C = {format_duration(cost)} it is {points(error)} below the exact goodput, "
-                             f"{error_verdict(error)}")
+        out[f"own_{key}"] = (f"with C = {format_duration(cost)} first order is {points(error)} below the exact "
+                             f"goodput, {error_verdict(error)}")
     return out
 
 
@@ -301,15 +303,15 @@ def thresholds_table(params: Params) -> dict[str, Any]:
         limits = first_order_limits(cost, params.restart, params.rate_per_gpu_hour)
         rows.append({
             "checkpoint cost": format_duration(cost),
-            "off by over 1 point beyond (GPUs)": gpus_text(limits.one_point),
-            "M at 1 point": format_duration(limits.mtbi_at(limits.one_point)),
-            "off by over 3 points beyond (GPUs)": gpus_text(limits.three_points),
-            "M at 3 points": format_duration(limits.mtbi_at(limits.three_points)),
-            "first-order goodput zero at (GPUs)": gpus_text(limits.zero),
+            "1 point: GPUs": gpus_text(limits.one_point),
+            "1 point: M": format_duration(limits.mtbi_at(limits.one_point)),
+            "3 points: GPUs": gpus_text(limits.three_points),
+            "3 points: M": format_duration(limits.mtbi_at(limits.three_points)),
+            "zero: GPUs": gpus_text(limits.zero),
         })
     frame: pd.DataFrame = pd.DataFrame(rows)
-    caption = (f"Fleet sizes beyond which the first-order goodput at √(2CM) is more than one point and more than "
-               f"three points below the exact goodput at the exact optimum, and at which it reaches zero, at "
+    caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
+               f"and more than 3 points below the exact goodput at the exact optimum, and at which it reaches zero, at "
                f"{rate_text(params.rate_per_gpu_hour)} interruptions per GPU-hour and R = "
                f"{format_duration(params.restart)}.")
     return {"frame": frame, "caption": caption, "right": list(frame.columns)}
@@ -389,7 +391,7 @@ def plan_at_scale(params: Params) -> dict[str, str]:
         "plan_cost": format_duration(params.checkpoint_cost),
         "plan_first_interval": format_duration(p.first_interval),
         "plan_first_goodput": percent(p.first_goodput),
-        "plan_verdict": f"first order is {error_verdict(error)}",
+        "plan_verdict": f"first order is {error_verdict(error)} there",
         "plan_exact_interval": format_duration(p.exact_interval),
         "plan_exact_goodput": percent(p.exact_goodput),
         "plan_gap": points(p.exact_goodput - p.first_goodput),
