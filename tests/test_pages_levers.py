@@ -198,13 +198,15 @@ def test_fleet_verdict_for_the_24k_fleet(fleet: Params) -> None:
 
 
 def test_fleet_table_has_the_fleets_own_row(fleet: Params, worked: Params) -> None:
-    """The table's sizes are 1,024 to 131,072 GPUs and the fleet's own (added when it is not a power of two),
-    marked once; its error column is exact minus first order at each size."""
-    frame = pages.fleet_table(fleet)["frame"]
-    assert len(frame) == 9 and list(frame["GPUs"]).count("24,576 (this fleet)") == 1
+    """The table's sizes are 1,024 to 131,072 GPUs and the fleet's own (added when it is not a power of two), named
+    in the caption; its error column is exact minus first order at each size, in points."""
+    table = pages.fleet_table(fleet)
+    frame = table["frame"]
+    assert len(frame) == 9 and list(frame["GPUs"]).count("24,576") == 1
+    assert table["caption"].endswith("This fleet is the row of 24,576 GPUs.")
     assert len(pages.fleet_table(worked)["frame"]) == 8
-    row = frame[frame["GPUs"] == "24,576 (this fleet)"].iloc[0]
-    assert row["first order low by"] == "1.3 points"
+    row = frame[frame["GPUs"] == "24,576"].iloc[0]
+    assert row["first order low by (points)"] == "1.3"
     assert row["exact goodput"] == "84.1%"
 
 

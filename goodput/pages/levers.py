@@ -332,18 +332,19 @@ def fleet_table(params: Params) -> dict[str, Any]:
         m = float(mtbi_from_rate(rate, n))
         error = float(exact.first_order_error(c, m, r))
         rows.append({
-            "GPUs": gpus_text(n) + (" (this fleet)" if n == params.gpus else ""),
+            "GPUs": gpus_text(n),
             "M": format_duration(m),
             "exact T*": format_duration(float(exact.exact_optimal_interval(c, m))),
             "exact goodput": percent(float(exact.exact_goodput(c, m, r))),
             "first-order T*": format_duration(float(model.optimal_interval(c, m))),
             "first-order goodput": percent(float(model.goodput(c, m, r))),
-            "first order low by": points(error),
+            "first order low by (points)": f"{100 * error:.1f}",
         })
     frame = pd.DataFrame(rows)
     caption = (f"M, the optimum interval T* and goodput at T* by fleet size, by the exact model and by first order, "
                f"and how far first order's goodput is below the exact one, at {rate_text(rate)} interruptions per "
-               f"GPU-hour, C = {format_duration(c)} and R = {format_duration(r)}.")
+               f"GPU-hour, C = {format_duration(c)} and R = {format_duration(r)}. This fleet is the row of "
+               f"{count(params.gpus, 'GPU')}.")
     return {"frame": frame, "caption": caption, "right": list(frame.columns)}
 
 
