@@ -43,7 +43,7 @@ def inputs(request: pytest.FixtureRequest, worked: Params, fleet: Params) -> Par
 def test_inputs_are_named_for_what_they_are(worked: Params, fleet: Params) -> None:
     """The worked example is called so; another fleet's numbers are called this build's inputs, with its file."""
     assert pages.opening(worked)["inputs"] == "the brief's worked example"
-    assert pages.opening(fleet)["inputs"] == "this build's inputs (fleet-24k.yml)"
+    assert pages.opening(fleet)["inputs"] == "the inputs of fleet-24k.yml"
     assert pages.opening(fleet)["cost"] == "40 s" and pages.opening(fleet)["restart"] == "12 min"
     assert "fleet-24k.yml" in pages.breakdown_table(fleet)["caption"]
 
@@ -101,7 +101,11 @@ def test_estimates_at_the_fleets_ratio(fleet: Params) -> None:
     """The fleet's C/M is (2/3)/M; Daly's interval is exact.daly_interval, and the figure marks that C/M."""
     words = pages.estimates(fleet)
     assert words["ratio"] == f"{(2 / 3) / fleet.mtbi:.4f}"
-    assert words["daly"] == format_duration(float(exact.daly_interval(2 / 3, fleet.mtbi)), 6)
+    daly = float(exact.daly_interval(2 / 3, fleet.mtbi))
+    assert words["daly"] == format_duration(daly, 6)
+    # Daly's estimate lies just below the exact optimum for 0 < C <= M (goodput.exact.daly_interval).
+    shortfall = float(exact.exact_optimal_interval(2 / 3, fleet.mtbi)) - daly
+    assert words["daly_diff"] == f"{format_duration(shortfall, 2)} shorter"
     assert_allclose(pages.estimates_figure(fleet)["mark"], (2 / 3) / fleet.mtbi)
     frame = pages.estimates_table(fleet)["frame"]
     assert list(frame["C/M"]) == ["0.0001", "0.001", "0.01", "0.1", "0.3", "1"]

@@ -26,7 +26,7 @@ RESTART_FACTORS = (0.01, 1.0, 10.0)
 
 def inputs_name(params: Params) -> str:
     """How the page names the inputs its numbers come from: the brief's worked example, or this build's file."""
-    return "the brief's worked example" if is_worked_example(params) else f"this build's inputs ({params.source})"
+    return "the brief's worked example" if is_worked_example(params) else f"the inputs of {params.source}"
 
 
 def opening(params: Params) -> dict[str, str]:
@@ -237,17 +237,21 @@ def estimates(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        ``ratio`` (the fleet's C/M), ``daly`` (Daly's interval), ``young_short`` (points Young's interval gives
-        up here), and at C = M and C/M = 0.1: ``young_excess_at_1``, ``young_short_at_1``,
+        ``ratio`` (the fleet's C/M), ``daly`` (Daly's interval), ``daly_diff`` (how far it is from the exact
+        optimum, "shorter" or "longer"), ``young_short`` (points Young's interval gives up here), and at C = M
+        and C/M = 0.1: ``young_excess_at_1``, ``young_short_at_1``,
         ``young_short_at_01``, ``daly_rel_at_1``, ``daly_short_at_1``.
     """
     c, m, r = params.checkpoint_cost, params.mtbi, params.restart
     e = _estimates(params)
     at_1, at_01 = RATIOS.index(1.0), RATIOS.index(0.1)
     young_here = float(exact.exact_goodput(c, m, r) - exact.exact_goodput(c, m, r, model.optimal_interval(c, m)))
+    daly = float(exact.daly_interval(c, m))
+    diff = daly - float(exact.exact_optimal_interval(c, m))
     return {
         "ratio": f"{c / m:.4f}",
-        "daly": format_duration(float(exact.daly_interval(c, m)), 6),
+        "daly": format_duration(daly, 6),
+        "daly_diff": f"{format_duration(abs(diff), 2)} {'longer' if diff > 0 else 'shorter'}",
         "young_short": points(young_here, 4),
         "young_excess_at_1": f"{float(e['t_y'][at_1] / e['t_e'][at_1] - 1):.0%}",
         "young_short_at_1": points(float(e["short_y"][at_1]), 2),
