@@ -47,6 +47,8 @@ FIGURES = {
     "levers": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0), "y": levers(5.0, M, R, 15.0)}),
     "levers_first_order": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0, which="first-order")},
                                                       which="first-order"),
+    "levers_uneven": lambda: figures.lever_gains({"x": {**levers(1.0, M, R, 40.0), "shorten the drain": 0.01},
+                                                  "y": levers(5.0, M, R, 15.0)}),
     "fleet": lambda: figures.fleet_scaling(1.97e-5, 1.0, R, SIZES, fleet=16384, in_range=[True, True, False]),
     "fleet_unmarked": lambda: figures.fleet_scaling(1.6e-5, 2 / 3, 12.0, SIZES),
     "measured_vs_predicted": lambda: log_figures.measured_vs_predicted({

@@ -7,6 +7,7 @@ C = 40 s, R = 12 min); the page calls its inputs the brief's worked example only
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from numpy.testing import assert_allclose
@@ -46,6 +47,9 @@ def test_inputs_are_named_for_what_they_are(worked: Params, fleet: Params) -> No
     assert pages.opening(fleet)["inputs"] == "the inputs of fleet-24k.yml"
     assert pages.opening(fleet)["cost"] == "40 s" and pages.opening(fleet)["restart"] == "12 min"
     assert "fleet-24k.yml" in pages.breakdown_table(fleet)["caption"]
+    assert pages.opening(fleet)["tier_note"] == ""
+    tiered = load_params(Path(__file__).resolve().parent.parent / "examples" / "fleet-24k.yml")
+    assert "drain and persistent tier are left out" in pages.opening(tiered)["tier_note"]
 
 
 def test_series_first_order_part_is_the_packages() -> None:

@@ -107,8 +107,9 @@ def test_badly_chosen_interval_is_twice_and_half_the_exact_optimum(inputs: Param
     best = float(exact.exact_optimal_interval(inputs.checkpoint_cost, inputs.mtbi))
     assert words["interval_best"] == format_duration(best)
     assert words["interval_long"] == format_duration(2 * best)
-    assert words["interval_short"] == format_duration(best / 2)
+    assert words["interval_shorter"].startswith(f" Checkpointing twice as often, every {format_duration(best / 2)},")
     assert words["interval_verdict"].endswith("the checkpoint cost is where the goodput is.")
+    assert words["interval_scheme"] == f"the {format_duration(inputs.checkpoint_cost)} checkpoint"
 
 
 def test_badly_chosen_interval_other_verdict_when_the_slow_checkpoint_is_hardly_slower(worked: Params) -> None:
@@ -161,6 +162,8 @@ def test_lever_sentences(fleet: Params) -> None:
     G (e^{R/(2M)} - 1) at each checkpoint's optimum, so more with the fast checkpoint than with the slow."""
     words = pages.lever_section(fleet)
     assert words["levers_top"].startswith("halve the failure rate, ")
+    assert (words["levers_fast"], words["levers_slow"]) == ("the 40 s checkpoint", "the 4 min checkpoint")
+    assert words["levers_tiers"] == ""
     g_fast = float(exact.exact_goodput(2 / 3, fleet.mtbi, 12.0))
     assert words["levers_fast_halve_R"] == f"{100 * g_fast * math.expm1(6.0 / fleet.mtbi):.1f} points"
     assert "with the fast checkpoint and" in words["levers_restart"]
@@ -325,3 +328,57 @@ def test_debate_table_and_figure_are_the_worked_examples(fleet: Params) -> None:
     assert args["marks"] == [15.0, 45.0] and args["costs"] == [1.0, 5.0]
     legend = _legend_texts(figures.goodput_vs_interval(**args))
     assert "the debate: 15 min and 45 min" in legend
+
+
+# --------------------------------------------------------------------------- a fleet with a drain and two tiers
+
+
+@pytest.fixture(scope="module")
+def tiered() -> Params:
+    """examples/fleet-24k.yml: a 40 s snapshot durable 6 min later, a persistent tier (4 min) every n-th checkpoint."""
+    return load_params(ROOT / "examples" / "fleet-24k.yml")
+
+
+def test_tiered_fleet_numbers_are_the_recommendations(tiered: Params) -> None:
+    """With a drain and a persistent tier the page's goodput and interval are plan_for's (the tier model), and the
+    checkpoint is described with its drain and its persistent cadence."""
+    plan = plan_for(tiered)
+    assert plan.tiers is not None
+    words = pages.cheaper_checkpoint(tiered)
+    assert words["cost_goodput"] == f"{plan.goodput:.1%}"
+    assert words["cost_fast_interval"] == format_duration(plan.interval)
+    assert words["cost_scheme"].startswith("a snapshot of 40 s, durable 6 min later, with every ")
+    assert words["cost_scheme"].endswith("checkpoint also written to the persistent tier in 4 min")
+    interval = pages.badly_chosen_interval(tiered)
+    assert interval["interval_scheme"] == "the 40 s snapshot with its drain and persistent tier"
+    assert interval["interval_goodput"] == f"{plan.goodput:.1%}"
+
+
+def test_tiered_fleet_shorter_interval_left_out_below_the_drain(tiered: Params) -> None:
+    """An interval below the drain is impossible; with a 20-minute drain, half the optimum is below it, so the
+    shorter interval is left out rather than planned."""
+    long_drain = tiered.replace(drain=20.0)
+    best = plan_for(long_drain).interval
+    assert best / 2 < 20.0
+    assert pages.badly_chosen_interval(long_drain)["interval_shorter"] == ""
+
+
+def test_tiered_fleet_levers_include_the_tier_levers(tiered: Params) -> None:
+    """The fast scenario's levers are plan_levers of the tier plan at 2 T*: the input levers of the plan, plus
+    shortening the drain and making the fast tier survive more failures; the slow one has neither."""
+    fast, slow = pages.lever_scenarios(tiered).values()
+    plan = plan_levers(plan_for(tiered))
+    for lever in (*LEVERS[:3], "shorten the drain", "make the fast tier survive more failures"):
+        assert_allclose(fast[lever], plan[lever], atol=1e-12)
+    assert "shorten the drain" not in slow
+    words = pages.lever_section(tiered)
+    assert words["levers_tiers"].startswith(" The drain and the persistent tier add levers of their own")
+    assert "e^(−R/M)" not in words["levers_restart"]
+    figures.lever_gains(**pages.lever_figure(tiered))
+
+
+def test_tiered_fleet_size_section_says_it_is_single_tier(tiered: Params, fleet: Params) -> None:
+    """The fleet-size section takes one immediately safe checkpoint and says so for a fleet with tiers only."""
+    assert "drain and persistent tier are left out" in pages.fleet_size(tiered)["fleet_note"]
+    assert pages.fleet_size(fleet)["fleet_note"] == ""
+    assert pages.fleet_size(tiered)["fleet_g"] == f"{exact.exact_goodput(2 / 3, tiered.mtbi, 12.0):.1%}"

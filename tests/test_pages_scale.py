@@ -145,7 +145,14 @@ def test_opening_names_the_fleets_inputs(fleet: Params) -> None:
     """The opening shows the fleet's rate, restart and costs as people write them."""
     words = scale.opening(fleet)
     assert words == {"rate": "1.6e-05", "restart": "12 min", "smallest": "1,000", "largest": "1,000,000",
-                     "gpus": "24,576", "slow_text": "4 min", "fast_text": "40 s", "async_text": "10 s"}
+                     "gpus": "24,576", "slow_text": "4 min", "fast_text": "40 s", "async_text": "10 s",
+                     "tier_note": ""}
+
+
+def test_opening_says_when_it_leaves_tiers_out() -> None:
+    """examples/fleet-24k.yml has a drain and a persistent tier: the chapter says it follows one tier only."""
+    tiered = load_params(Path(__file__).resolve().parent.parent / "examples" / "fleet-24k.yml")
+    assert "drain and persistent tier are left out" in scale.opening(tiered)["tier_note"]
 
 
 def test_fleet_file_is_not_the_worked_example(fleet: Params, worked: Params) -> None:

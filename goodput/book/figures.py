@@ -386,7 +386,8 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     Parameters
     ----------
     gains : mapping of str to mapping of str to float
-        Scenario label, then lever name to gain (fraction of 1).
+        Scenario label, then lever name to gain (fraction of 1). A lever missing from a scenario (one
+        that does not apply to it, such as shortening a drain it does not have) gets no bar there.
     which : {"exact", "first-order"}, optional
         The model that computed the gains, named on the x axis (default: the exact model).
 
@@ -396,7 +397,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
         Points of goodput gained per lever, each bar labelled with its value.
     """
     scenarios = list(gains)
-    names = list(next(iter(gains.values())))
+    names = list(dict.fromkeys(name for g in gains.values() for name in g))
     fig = _figure(WIDTH, 1.6 + 0.75 * len(names))
     ax = fig.add_subplot()
     height = 0.8 / len(scenarios)
@@ -404,8 +405,9 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     hatches = ["", "//", ".."]
     top = max(100 * v for g in gains.values() for v in g.values())
     for j, scenario in enumerate(scenarios):
-        y = np.arange(len(names)) + j * height
-        values = [100 * gains[scenario][n] for n in names]
+        rows = [i for i, n in enumerate(names) if n in gains[scenario]]
+        y = np.array(rows, dtype=float) + j * height
+        values = [100 * gains[scenario][names[i]] for i in rows]
         ax.barh(y, values, height=height * 0.92, color=colours[j % 3], hatch=hatches[j % 3], edgecolor="white",
                 label=scenario)
         for yi, v in zip(y, values, strict=True):

@@ -40,9 +40,12 @@ def opening(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        ``inputs`` (their name), ``cost``, ``mtbi``, ``restart``.
+        ``inputs`` (their name), ``cost``, ``mtbi``, ``restart``, and ``tier_note`` (a sentence when the inputs
+        describe a drain or a persistent tier, which this chapter's model leaves out; empty otherwise).
     """
-    return {"inputs": inputs_name(params), "cost": format_duration(params.checkpoint_cost),
+    note = (" Their drain and persistent tier are left out: the model here is one checkpoint that is safe as soon "
+            "as it is taken.") if params.tiered else ""
+    return {"inputs": inputs_name(params), "tier_note": note, "cost": format_duration(params.checkpoint_cost),
             "mtbi": format_duration(params.mtbi), "restart": format_duration(params.restart)}
 
 

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 from goodput import exact, model
 from goodput.pages.scale import close_enough, error_verdict, first_order_limits, gpus_text, rate_text
 from goodput.params import Params, load_params, mtbi_from_rate
-from goodput.plan import LEVERS, headline, levers, plan_for
-from goodput.report import count, money, percent, points
+from goodput.plan import LEVERS, Plan, headline, plan_for, plan_levers
+from goodput.report import count, money, ordinal, percent, points
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
@@ -69,6 +69,61 @@ def is_worked_example(params: Params) -> bool:
 
 def _duration_cost(cost: float) -> str:
     return f"C = {format_duration(cost)}"
+
+
+def single_tier(params: Params) -> Params:
+    """The same inputs with one checkpoint that is safe as soon as it is taken: no drain, no persistent tier."""
+    return params.replace(drain=0.0, persistent_cost=None, persistent_restart=None, persistent_every=None,
+                          fast_survives=None)
+
+
+def scheme_text(plan: Plan) -> str:
+    """The fast checkpoint of a plan as a phrase: "a checkpoint of 1 min", or its snapshot, drain and persistent tier.
+
+    Parameters
+    ----------
+    plan : Plan
+        A plan from :func:`goodput.plan.plan_for`.
+
+    Returns
+    -------
+    str
+        For a plan with a drain or two tiers, e.g. "a snapshot of 40 s, durable 6 min later, with every 3rd
+        checkpoint also written to the persistent tier in 4 min".
+    """
+    s = plan.tiers
+    if s is None:
+        return f"a checkpoint of {format_duration(plan.checkpoint_cost)}"
+    text = f"a snapshot of {format_duration(s.checkpoint_cost)}"
+    if s.drain > 0:
+        text += f", durable {format_duration(s.drain)} later"
+    if not s.one_tier:
+        which = "every checkpoint" if s.every == 1 else f"every {ordinal(s.every)} checkpoint"
+        text += f", with {which} also written to the persistent tier in {format_duration(s.persistent_cost or 0.0)}"
+    return text
+
+
+def _tier_parts(plan: Plan) -> str:
+    """What a plan adds to one checkpoint: drain, persistent tier, or both; empty for a single tier."""
+    s = plan.tiers
+    if s is None:
+        return ""
+    return " and ".join((["drain"] if s.drain > 0 else []) + ([] if s.one_tier else ["persistent tier"]))
+
+
+def scheme_name(plan: Plan) -> str:
+    """The fast checkpoint of a plan, named short: "the 1 min checkpoint", "the 40 s snapshot with its drain"."""
+    if plan.tiers is None:
+        return f"the {format_duration(plan.checkpoint_cost)} checkpoint"
+    return f"the {format_duration(plan.checkpoint_cost)} snapshot with its {_tier_parts(plan)}"
+
+
+def tier_note(params: Params) -> str:
+    """A sentence for sections that leave a fleet's drain and persistent tier out; empty for a single tier."""
+    if not params.tiered:
+        return ""
+    return (" This section takes one checkpoint that is safe as soon as it is taken; this fleet's drain and "
+            "persistent tier are left out of it (they are in the goodput of the sections above).")
 
 
 # --------------------------------------------------------------------------- the opening
@@ -118,6 +173,7 @@ def cheaper_checkpoint(params: Params) -> dict[str, str]:
     gpu_hours = h["points"] * params.gpus * params.month / 60.0
     return {
         "cost_fast": format_duration(params.checkpoint_cost),
+        "cost_scheme": scheme_text(plan_for(params)),
         "cost_slow": format_duration(params.slow_checkpoint_cost),
         "cost_fast_interval": format_duration(h["interval"]),
         "cost_slow_interval": format_duration(h["slow_interval"]),
@@ -144,6 +200,9 @@ def cost_figure(params: Params) -> dict[str, Any]:
 def badly_chosen_interval(params: Params) -> dict[str, str]:
     """The fleet's fast checkpoint at twice and at half its exact optimum, against the slower checkpoint's cost.
 
+    With a drain, an interval shorter than the drain is not possible (one drain is in flight at a time), so
+    the shorter interval is left out when half the optimum is below the drain.
+
     Parameters
     ----------
     params : Params
@@ -152,15 +211,21 @@ def badly_chosen_interval(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        Keys prefixed ``interval_``: the optimum and its goodput, the two intervals off by :data:`OFF_BY` and
-        the points each loses, and ``interval_verdict``, which compares the worse of them with the points the
-        slower checkpoint costs.
+        Keys prefixed ``interval_``: the checkpoint's name, the optimum and its goodput, the longer interval
+        and the points it loses, ``interval_shorter`` (a sentence on the shorter one, or empty), and
+        ``interval_verdict``, which compares the worse of them with the points the slower checkpoint costs.
     """
     best = plan_for(params)
     slow = plan_for(params, slow=True)
     long_ = plan_for(params, interval=OFF_BY * best.interval)
-    short = plan_for(params, interval=best.interval / OFF_BY)
-    worse = max(best.goodput - long_.goodput, best.goodput - short.goodput)
+    losses = [best.goodput - long_.goodput]
+    shorter = ""
+    if best.interval / OFF_BY >= (best.tiers.drain if best.tiers else 0.0):
+        short = plan_for(params, interval=best.interval / OFF_BY)
+        losses.append(best.goodput - short.goodput)
+        shorter = (f" Checkpointing twice as often, every {format_duration(short.interval)}, gives "
+                   f"{percent(short.goodput)}, {points(best.goodput - short.goodput)} less.")
+    worse = max(losses)
     cheaper = best.goodput - slow.goodput
     factor = f"{OFF_BY:g}"
     if cheaper > worse:
@@ -173,15 +238,13 @@ def badly_chosen_interval(params: Params) -> dict[str, str]:
                    f"{points(cheaper)} at its own best interval, no more than an interval off by a factor of "
                    f"{factor}: for this fleet, setting the interval right is worth as much as a cheaper checkpoint.")
     return {
-        "interval_fast": format_duration(params.checkpoint_cost),
+        "interval_scheme": scheme_name(best),
         "interval_best": format_duration(best.interval),
         "interval_goodput": percent(best.goodput),
         "interval_long": format_duration(long_.interval),
         "interval_long_goodput": percent(long_.goodput),
         "interval_long_points": points(best.goodput - long_.goodput),
-        "interval_short": format_duration(short.interval),
-        "interval_short_goodput": percent(short.goodput),
-        "interval_short_points": points(best.goodput - short.goodput),
+        "interval_shorter": shorter,
         "interval_verdict": verdict,
     }
 
@@ -195,15 +258,20 @@ def interval_figure(params: Params) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the levers
 
 
-def _scenarios(params: Params) -> dict[str, tuple[float, float]]:
-    """Two ways the fleet could run: (C, interval in use), labelled."""
-    fast = plan_for(params).interval * OFF_BY
-    slow = plan_for(params, slow=True).interval / OFF_BY
+def _scenarios(params: Params) -> dict[str, Plan]:
+    """Two ways the fleet could run, labelled.
+
+    Its fast checkpoint at :data:`OFF_BY` times its optimum, and its slow one at its optimum divided by it.
+    """
+    fast_best, slow_best = plan_for(params), plan_for(params, slow=True)
+    fast = plan_for(params, interval=fast_best.interval * OFF_BY)
+    slow = plan_for(params, slow=True, interval=slow_best.interval / OFF_BY)
+    tiers = f" with {_tier_parts(fast)}" if fast.tiers else ""
     return {
-        f"{_duration_cost(params.checkpoint_cost)}, every {format_duration(fast)} ({OFF_BY:g} × its T*)":
-            (params.checkpoint_cost, fast),
-        f"{_duration_cost(params.slow_checkpoint_cost)}, every {format_duration(slow)} (its T* / {OFF_BY:g})":
-            (params.slow_checkpoint_cost, slow),
+        f"{_duration_cost(params.checkpoint_cost)}{tiers}, every {format_duration(fast.interval)} "
+        f"({OFF_BY:g} × its T*)": fast,
+        f"{_duration_cost(params.slow_checkpoint_cost)}, every {format_duration(slow.interval)} "
+        f"(its T* / {OFF_BY:g})": slow,
     }
 
 
@@ -218,10 +286,10 @@ def lever_scenarios(params: Params) -> dict[str, dict[str, float]]:
     Returns
     -------
     dict of str to dict of str to float
-        Scenario label (the checkpoint cost and the interval in use), then :data:`goodput.plan.LEVERS`.
+        Scenario label (the checkpoint and the interval in use), then :data:`goodput.plan.LEVERS` and, for a
+        fleet with a drain or a persistent tier, the levers those add (:func:`goodput.plan.plan_levers`).
     """
-    return {label: levers(cost, params.mtbi, params.restart, interval)
-            for label, (cost, interval) in _scenarios(params).items()}
+    return {label: plan_levers(plan) for label, plan in _scenarios(params).items()}
 
 
 def lever_figure(params: Params) -> dict[str, Any]:
@@ -240,25 +308,32 @@ def lever_section(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        Keys prefixed ``levers_``: the two intervals in use, each lever's gain in each scenario
-        (``levers_fast_halve_C`` ...), the largest lever with the fast checkpoint, and a sentence on R.
+        Keys prefixed ``levers_``: the two checkpoints and intervals in use, each lever's gain in each scenario
+        (``levers_fast_halve_C`` ...), the largest input lever with the fast checkpoint, a sentence on R and
+        one on the drain and persistent-tier levers (empty without them).
     """
     scenarios = _scenarios(params)
-    (fast_label, (_, fast_t)), (slow_label, (_, slow_t)) = scenarios.items()
+    (fast_label, fast), (slow_label, slow) = scenarios.items()
     gains = lever_scenarios(params)
-    out = {"levers_fast_interval": format_duration(fast_t), "levers_slow_interval": format_duration(slow_t),
-           "levers_fast": format_duration(params.checkpoint_cost),
-           "levers_slow": format_duration(params.slow_checkpoint_cost)}
+    out = {"levers_fast_interval": format_duration(fast.interval), "levers_slow_interval": format_duration(slow.interval),
+           "levers_fast": scheme_name(fast), "levers_slow": f"the {format_duration(params.slow_checkpoint_cost)} checkpoint"}
     for key, label in (("fast", fast_label), ("slow", slow_label)):
         for lever in LEVERS:
             out[f"levers_{key}_{lever.replace(' ', '_')}"] = points(gains[label][lever])
     inputs_only = {k: v for k, v in gains[fast_label].items() if k != "set the interval right"}
     top = max(inputs_only, key=lambda k: inputs_only[k])
     out["levers_top"] = f"{top}, {points(inputs_only[top])}"
-    out["levers_restart"] = (
-        f"Halving the restart time is worth {points(gains[fast_label]['halve R'])} with the fast checkpoint and "
-        f"{points(gains[slow_label]['halve R'])} with the slow one: in the exact model R scales goodput by "
-        "e^(−R/M) whatever the interval, so halving it gains in proportion to the goodput that is left")
+    restart = (f"Halving the restart time is worth {points(gains[fast_label]['halve R'])} with the fast checkpoint and "
+               f"{points(gains[slow_label]['halve R'])} with the slow one")
+    if fast.tiers is None:
+        restart += (": in the exact model R scales goodput by e^(−R/M) whatever the interval, so halving it gains in "
+                    "proportion to the goodput that is left")
+    out["levers_restart"] = restart
+    tiers = [f"{lever} {points(gains[fast_label][lever])}" for lever in ("shorten the drain",
+                                                                          "make the fast tier survive more failures")
+             if lever in gains[fast_label]]
+    out["levers_tiers"] = (" The drain and the persistent tier add levers of their own (each halves what it names): "
+                           + " and ".join(f"to {t}" for t in tiers) + ".") if tiers else ""
     return out
 
 
@@ -285,8 +360,9 @@ def fleet_size(params: Params) -> dict[str, str]:
         (:func:`goodput.pages.scale.first_order_limits`) and the verdict for this fleet.
     """
     c, r = params.checkpoint_cost, params.restart
-    doubled = params.replace(gpus=2 * params.gpus, mtbi=params.mtbi / 2)
-    now, then = plan_for(params), plan_for(doubled)
+    single = single_tier(params)
+    doubled = single.replace(gpus=2 * params.gpus, mtbi=params.mtbi / 2)
+    now, then = plan_for(single), plan_for(doubled)
     limits = first_order_limits(c, r, params.rate_per_gpu_hour)
     error = float(exact.first_order_error(c, params.mtbi, r))
     return {
@@ -308,6 +384,7 @@ def fleet_size(params: Params) -> dict[str, str]:
         "fleet_three_points": gpus_text(limits.three_points),
         "fleet_error": points(error),
         "fleet_verdict": error_verdict(error),
+        "fleet_note": tier_note(params),
     }
 
 

@@ -170,10 +170,16 @@ def opening(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        ``rate``, ``restart``, ``smallest``, ``largest``, ``gpus`` and ``slow_text``, ``fast_text``, ``async_text``.
+        ``rate``, ``restart``, ``smallest``, ``largest``, ``gpus``, ``slow_text``, ``fast_text``, ``async_text``,
+        and ``tier_note`` (a sentence when the inputs describe a drain or a persistent tier, which this chapter
+        leaves out; empty otherwise).
     """
+    note = (" This fleet's drain and persistent tier are left out here: the chapter follows one checkpoint of each "
+            "cost that is safe as soon as it is taken, so its numbers for the fast checkpoint are not the "
+            "recommendation's, which count them.") if params.tiered else ""
     out = {"rate": rate_text(params.rate_per_gpu_hour), "restart": format_duration(params.restart),
-           "smallest": gpus_text(SMALLEST), "largest": gpus_text(LARGEST), "gpus": gpus_text(params.gpus)}
+           "smallest": gpus_text(SMALLEST), "largest": gpus_text(LARGEST), "gpus": gpus_text(params.gpus),
+           "tier_note": note}
     out |= {f"{key}_text": format_duration(cost) for key, cost in costs(params).items()}
     return out
 
