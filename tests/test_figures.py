@@ -42,8 +42,12 @@ FIGURES = {
     "breakdown": lambda: figures.loss_breakdown({"a": model.losses(1.0, M, R), "b": model.losses(5.0, M, R)}),
     "cost": lambda: figures.goodput_vs_cost(M, R, [1.0, 5.0]),
     "cost_no_marks": lambda: figures.goodput_vs_cost(M, R, []),
+    "cost_tiered_point": lambda: figures.goodput_vs_cost(M, R, [5.0], points=[(1.0, 0.8, "with a drain")]),
     "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0], marks_label="the debate"),
     "interval_no_marks": lambda: figures.goodput_vs_interval(60 / (1.6e-5 * 24576), 12.0, [2 / 3, 4.0]),
+    "interval_curves": lambda: figures.goodput_vs_interval(
+        M, R, [5.0], curves={"tiers": (np.linspace(6, 50, 20), np.linspace(0.7, 0.8, 20), None, (20.0, 0.8))}
+    ),
     "levers": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0), "y": levers(5.0, M, R, 15.0)}),
     "levers_first_order": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0, which="first-order")},
                                                       which="first-order"),

@@ -382,3 +382,20 @@ def test_tiered_fleet_size_section_says_it_is_single_tier(tiered: Params, fleet:
     assert "drain and persistent tier are left out" in pages.fleet_size(tiered)["fleet_note"]
     assert pages.fleet_size(fleet)["fleet_note"] == ""
     assert pages.fleet_size(tiered)["fleet_g"] == f"{exact.exact_goodput(2 / 3, tiered.mtbi, 12.0):.1%}"
+
+
+def test_tiered_fleet_figures_show_the_plans_goodput(tiered: Params) -> None:
+    """With tiers, the cost figure draws the fleet's checkpoint at the plan's goodput, off the single-tier curves,
+    and the interval figure draws its curve through plan_for, peaking at the plan's interval and goodput."""
+    plan = plan_for(tiered)
+    cost = pages.cost_figure(tiered)
+    assert cost["marks"] == [5.0]
+    ((c, g, label),) = cost["points"]
+    assert (c, g) == (pytest.approx(2 / 3), plan.goodput) and "drain and persistent tier" in label
+    interval = pages.interval_figure(tiered)
+    ((label, (t, exact_g, first_g, best)),) = interval["curves"].items()
+    assert best == (plan.interval, plan.goodput)
+    assert max(exact_g) <= plan.goodput + 1e-9 and min(t) >= tiered.drain
+    assert all(f < e for f, e in zip(first_g, exact_g, strict=True))
+    figures.goodput_vs_cost(**cost)
+    figures.goodput_vs_interval(**interval)

@@ -258,8 +258,15 @@ def _cost_label(cost: float) -> str:
     return f"C = {format_duration(cost)}"
 
 
+#: A curve computed elsewhere (for a checkpoint scheme with a drain or a persistent tier): x values, the exact
+#: model's goodput, first order's goodput (or None), and the exact optimum as (x, goodput), or None.
+Curve = tuple[npt.ArrayLike, npt.ArrayLike, "npt.ArrayLike | None", "tuple[float, float] | None"]
+
+
 @styled
-def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figure:
+def goodput_vs_cost(
+    mtbi: float, restart: float, marks: Sequence[float], points: Sequence[tuple[float, float, str]] = (),
+) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
     Parameters
@@ -270,6 +277,9 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
         R in minutes.
     marks : sequence of float
         Checkpoint costs (minutes) to mark and label on the exact curve: the fleet's own.
+    points : sequence of (float, float, str), optional
+        Further points (cost in minutes, goodput, legend label) that are not on these curves, such as a
+        fleet's checkpoint with a drain or a persistent tier, whose goodput comes from another model.
 
     Returns
     -------
@@ -279,7 +289,8 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
     """
     from goodput.exact import exact_goodput
 
-    top = max(marks) * 1.6 if marks else 0.05 * mtbi
+    costs = [*marks, *(c for c, _, _ in points)]
+    top = max(costs) * 1.6 if costs else 0.05 * mtbi
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     c: Any = np.linspace(top / 200, top, 400, dtype=np.float64)
     exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
@@ -291,22 +302,28 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
     for i, mark in enumerate(marks):
         g = float(exact_goodput(mark, mtbi, restart))
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
-                label="this fleet's checkpoint costs" if i == 0 else None)
+                label=("this fleet's checkpoint costs" if len(marks) > 1 else "this fleet's checkpoint cost")
+                if i == 0 else None)
         ax.annotate(f"{_cost_label(mark)}: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points",
                     bbox=_LABEL_BOX)
     low = float(np.min(exact_curve))
+    for cost, g, label in points:
+        ax.plot([cost], [g], "D", color=COLOURS["second"], ms=7, zorder=3, label=label)
+        ax.annotate(f"{g:.1%}", (cost, g), xytext=(8, -4), textcoords="offset points", va="top", bbox=_LABEL_BOX)
+        low = min(low, g)
     ax.set_ylim(max(0.0, low - 0.08), 1.0)
     ax.set_xlim(0, c[-1] * 1.02)
     ax.set_xlabel("checkpoint cost C (minutes)")
     ax.set_ylabel("goodput (share of wall time)")
     _pct_axis(ax.yaxis)
-    _legend_below(ax, ncols=3)
+    _legend_below(ax, ncols=2 if points else 3)
     return fig
 
 
 @styled
 def goodput_vs_interval(
-    mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float] = (), marks_label: str | None = None
+    mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float] = (), marks_label: str | None = None,
+    curves: Mapping[str, Curve] | None = None,
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
@@ -317,12 +334,16 @@ def goodput_vs_interval(
     restart : float
         R in minutes.
     costs : sequence of float
-        Checkpoint costs (minutes), one colour each.
+        Checkpoint costs (minutes) of one immediately safe checkpoint each, one colour each.
     marks : sequence of float, optional
         Intervals (minutes) to mark on every exact curve, such as the two sides of a debate;
         none by default.
     marks_label : str, optional
         What the marked intervals are, for the legend (default: the intervals themselves).
+    curves : mapping of str to Curve, optional
+        Further curves computed elsewhere, by legend label (a checkpoint with a drain or a persistent
+        tier, whose goodput comes from the tier model): intervals, exact goodput, first-order goodput
+        or None, and the exact optimum or None. Drawn in the next colours, in the same styles.
 
     Returns
     -------
@@ -334,7 +355,9 @@ def goodput_vs_interval(
     """
     from goodput.exact import exact_goodput, exact_optimal_interval
 
+    curves = dict(curves or {})
     optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
+    optima += [best[0] for *_, best in curves.values() if best is not None]
     right = max([2.5 * max(optima), *(1.15 * m for m in marks)])
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     t: Any = np.linspace(min(optima) / 4, right, 400, dtype=np.float64)
@@ -345,22 +368,26 @@ def goodput_vs_interval(
         ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
         ax.text(mark, 1.0, format_duration(mark), transform=ax.get_xaxis_transform(), ha="center", va="bottom",
                 fontsize=9.5, color="0.3")
+    drawn: dict[str, Curve] = {
+        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t), model.goodput(cost, mtbi, restart, t),
+                            (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
+        for i, cost in enumerate(costs)
+    } | curves
     lowest = 1.0
-    for i, cost in enumerate(costs):
+    for i, (label, (x, exact_g, first_g, best)) in enumerate(drawn.items()):
         colour = colours[i % 4]
-        curve = np.asarray(exact_goodput(cost, mtbi, restart, t))
-        lowest = min(lowest, float(np.min(curve)))
-        ax.plot(t, curve, ls="-", lw=2.0, color=colour, label=_cost_label(cost))
-        ax.plot(t, model.goodput(cost, mtbi, restart, t), ls="--", lw=1.2, color=colour, alpha=0.8)
-        best = optima[i]
-        gbest = float(exact_goodput(cost, mtbi, restart, best))
-        ax.plot([best], [gbest], "o", color=colour, ms=7, zorder=3)
-        ax.annotate(f"T* = {format_duration(best)}, {gbest:.1%}", (best, gbest), xytext=(0, 9),
-                    textcoords="offset points", ha="center", va="bottom", fontsize=9.5, color=colour,
-                    bbox=_LABEL_BOX)
+        xs, ex = np.asarray(x, dtype=np.float64), np.asarray(exact_g, dtype=np.float64)
+        lowest = min(lowest, float(np.min(ex)))
+        ax.plot(xs, ex, ls="-", lw=2.0, color=colour, label=label)
+        if first_g is not None:
+            ax.plot(xs, np.asarray(first_g, dtype=np.float64), ls="--", lw=1.2, color=colour, alpha=0.8)
+        if best is not None:
+            ax.plot([best[0]], [best[1]], "o", color=colour, ms=7, zorder=3)
+            ax.annotate(f"T* = {format_duration(best[0])}, {best[1]:.1%}", best, xytext=(0, 9),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=9.5, color=colour,
+                        bbox=_LABEL_BOX, zorder=5)
         for mark in marks:
-            ax.plot([mark], [float(exact_goodput(cost, mtbi, restart, mark))], "s", mfc="white", mec=colour, ms=6,
-                    zorder=3)
+            ax.plot([mark], [float(np.interp(mark, xs, ex))], "s", mfc="white", mec=colour, ms=6, zorder=3)
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
@@ -375,7 +402,7 @@ def goodput_vs_interval(
     ax.set_xlabel("checkpoint interval T (minutes of work)")
     ax.set_ylabel("goodput (share of wall time)")
     _pct_axis(ax.yaxis)
-    fig.legend(handles=handles, loc="outside lower center", ncols=4)
+    fig.legend(handles=handles, loc="outside lower center", ncols=2 if curves else 4)
     return fig
 
 

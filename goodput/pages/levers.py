@@ -189,9 +189,18 @@ def cheaper_checkpoint(params: Params) -> dict[str, str]:
 
 
 def cost_figure(params: Params) -> dict[str, Any]:
-    """The arguments of :func:`goodput.book.figures.goodput_vs_cost`: the fleet's M and R, its two costs marked."""
-    return {"mtbi": params.mtbi, "restart": params.restart,
-            "marks": [params.checkpoint_cost, params.slow_checkpoint_cost]}
+    """The arguments of :func:`goodput.book.figures.goodput_vs_cost`: the fleet's M and R, its two costs marked.
+
+    For a fleet with a drain or a persistent tier, its checkpoint's goodput (from the plan) is a separate
+    point, off the curves of one immediately safe checkpoint; the slow checkpoint stays on them.
+    """
+    best = plan_for(params)
+    if best.tiers is None:
+        return {"mtbi": params.mtbi, "restart": params.restart,
+                "marks": [params.checkpoint_cost, params.slow_checkpoint_cost]}
+    label = f"this fleet: {_duration_cost(params.checkpoint_cost)} with its {_tier_parts(best)} (exact)"
+    return {"mtbi": params.mtbi, "restart": params.restart, "marks": [params.slow_checkpoint_cost],
+            "points": [(params.checkpoint_cost, best.goodput, label)]}
 
 
 # --------------------------------------------------------------------------- a badly chosen interval
@@ -249,10 +258,30 @@ def badly_chosen_interval(params: Params) -> dict[str, str]:
     }
 
 
+#: Points on a curve computed through the plan (for a checkpoint with a drain or a persistent tier).
+CURVE_POINTS = 120
+
+
 def interval_figure(params: Params) -> dict[str, Any]:
-    """The arguments of :func:`goodput.book.figures.goodput_vs_interval` for the fleet: its two costs, no marks."""
-    return {"mtbi": params.mtbi, "restart": params.restart,
-            "costs": [params.checkpoint_cost, params.slow_checkpoint_cost]}
+    """The arguments of :func:`goodput.book.figures.goodput_vs_interval` for the fleet: its two costs, no marks.
+
+    For a fleet with a drain or a persistent tier, its checkpoint's curve is computed through
+    :func:`goodput.plan.plan_for` at each interval (by both models, from the drain up), so it is the curve of
+    the plan the page quotes; the slow checkpoint is one immediately safe checkpoint.
+    """
+    best = plan_for(params)
+    if best.tiers is None:
+        return {"mtbi": params.mtbi, "restart": params.restart,
+                "costs": [params.checkpoint_cost, params.slow_checkpoint_cost]}
+    import numpy as np
+
+    low = max(best.tiers.drain, best.interval / 4)
+    t = np.linspace(low, 2.5 * best.interval, CURVE_POINTS)
+    exact_g = [plan_for(params, interval=float(x)).goodput for x in t]
+    first_g = [plan_for(params, interval=float(x), which="first-order").goodput for x in t]
+    label = f"{_duration_cost(params.checkpoint_cost)} with its {_tier_parts(best)}"
+    return {"mtbi": params.mtbi, "restart": params.restart, "costs": [params.slow_checkpoint_cost],
+            "curves": {label: (t, exact_g, first_g, (best.interval, best.goodput))}}
 
 
 # --------------------------------------------------------------------------- the levers
