@@ -147,8 +147,8 @@ def opening(params: Params) -> dict[str, str]:
                 "example's numbers by the exact model, and the last reproduces the brief's own first-order "
                 "arithmetic beside them.")
     else:
-        note = (f"The last section does not use {params.source}: it recomputes the brief's worked example from "
-                "the brief's own inputs, whatever file the book is built from.")
+        note = (f"That section does not use {params.source}: it is computed from the brief's own inputs whatever "
+                "file the book is built from.")
     return {"fleet": f"{count(params.gpus, 'GPU')}, from {params.source}", "inputs_note": note}
 
 
