@@ -43,9 +43,20 @@ FIGURES = {
     "breakdown_narrow_segments": lambda: figures.loss_breakdown({"a": model.losses(0.2, 400.0, 0.5),
                                                                  "b": model.losses(3.0, 60.0, 12.0)}),
     "cost": lambda: figures.goodput_vs_cost(M, R, [1.0, 5.0]),
-    "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0]),
+    "cost_no_marks": lambda: figures.goodput_vs_cost(M, R, []),
+    "cost_tiered_point": lambda: figures.goodput_vs_cost(M, R, [5.0], points=[(1.0, 0.8, "with a drain")]),
+    "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0], marks_label="the debate"),
+    "interval_no_marks": lambda: figures.goodput_vs_interval(60 / (1.6e-5 * 24576), 12.0, [2 / 3, 4.0]),
+    "interval_curves": lambda: figures.goodput_vs_interval(
+        M, R, [5.0], curves={"tiers": (np.linspace(6, 50, 20), np.linspace(0.7, 0.8, 20), None, (20.0, 0.8))}
+    ),
     "levers": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0), "y": levers(5.0, M, R, 15.0)}),
-    "fleet": lambda: figures.fleet_scaling(SIZES, MS, model.optimal_interval(1.0, MS), model.goodput(1.0, MS, R)),
+    "levers_first_order": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0, which="first-order")},
+                                                      which="first-order"),
+    "levers_uneven": lambda: figures.lever_gains({"x": {**levers(1.0, M, R, 40.0), "shorten the drain": 0.01},
+                                                  "y": levers(5.0, M, R, 15.0)}),
+    "fleet": lambda: figures.fleet_scaling(1.97e-5, 1.0, R, SIZES, fleet=16384, in_range=[True, True, False]),
+    "fleet_unmarked": lambda: figures.fleet_scaling(1.6e-5, 2 / 3, 12.0, SIZES),
     "measured_vs_predicted": lambda: log_figures.measured_vs_predicted({
         "checkpoint overhead": (0.043, 0.05), "lost work": (0.051, 0.052), "restart": (0.025, 0.026),
         "unmodelled": (0.016, 0.0),
@@ -60,7 +71,7 @@ FIGURES = {
     ),
     "optimum_estimates": lambda: scale_figures.optimum_estimates(M, R, np.logspace(-4, 0, 21), mark=1 / M),
     "goodput_vs_fleet": lambda: scale_figures.goodput_vs_fleet(
-        2e-5, 5.0, [5.0, 1.0, 1 / 6], {1.0: ([1e3, 1e5], [0.97, 0.65], [0.001, 0.002])}
+        2e-5, 5.0, [5.0, 1.0, 1 / 6], {1.0: ([1e3, 1e5], [0.97, 0.65], [0.001, 0.002])}, fleet=24576
     ),
     "published_rates": lambda: figures.published_rates(
         ["a, 1e-5", "b, 7e-5", "c, 2e-5", "d, 1.2e-5"], [1e-5, 7e-5, 2e-5, 1.2e-5], [(5e-6, 2e-5), None, None, None],

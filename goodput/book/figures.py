@@ -22,6 +22,7 @@ from typing import Any, TypeVar, cast
 
 import matplotlib
 import numpy as np
+import numpy.typing as npt
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -29,6 +30,7 @@ from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from goodput import model
 from goodput.tiers import TierLosses
+from goodput.units import format_duration
 
 #: A colour-blind-safe palette (Okabe and Ito), one colour per role.
 COLOURS = {
@@ -280,9 +282,25 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     return fig
 
 
+#: How each model is named in a figure's legend or axis label.
+_MODEL_LABELS = {"exact": "the exact model", "first-order": "first order"}
+
+
+def _cost_label(cost: float) -> str:
+    """A checkpoint cost for a legend: ``"C = 40 s"``, ``"C = 1 min"``."""
+    return f"C = {format_duration(cost)}"
+
+
+#: A curve computed elsewhere (for a checkpoint scheme with a drain or a persistent tier): x values, the exact
+#: model's goodput, first order's goodput (or None), and the exact optimum as (x, goodput), or None.
+Curve = tuple[npt.ArrayLike, npt.ArrayLike, "npt.ArrayLike | None", "tuple[float, float] | None"]
+
+
 @styled
-def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figure:
-    """Goodput at the optimum interval against the checkpoint cost.
+def goodput_vs_cost(
+    mtbi: float, restart: float, marks: Sequence[float], points: Sequence[tuple[float, float, str]] = (),
+) -> Figure:
+    """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
     Parameters
     ----------
@@ -291,32 +309,55 @@ def goodput_vs_cost(mtbi: float, restart: float, marks: Sequence[float]) -> Figu
     restart : float
         R in minutes.
     marks : sequence of float
-        Checkpoint costs (minutes) to mark and label.
+        Checkpoint costs (minutes) to mark and label on the exact curve: the fleet's own.
+    points : sequence of (float, float, str), optional
+        Further points (cost in minutes, goodput, legend label) that are not on these curves, such as a
+        fleet's checkpoint with a drain or a persistent tier, whose goodput comes from another model.
 
     Returns
     -------
     Figure
-        Goodput (percent) against C in minutes.
+        Goodput (percent) against C in minutes: the exact model at its optimum solid, first order
+        at T* = √(2CM) dashed, each marked cost labelled with its exact goodput.
     """
+    from goodput.exact import exact_goodput
+
+    costs = [*marks, *(c for c, _, _ in points)]
+    top = max(costs) * 1.6 if costs else 0.05 * mtbi
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    c: Any = np.linspace(0.05, max(marks) * 1.6, 400, dtype=np.float64)
+    c: Any = np.linspace(top / 200, top, 400, dtype=np.float64)
+    exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
     fig = _figure(WIDTH, 3.4)
     ax = fig.add_subplot()
-    ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["total"], label="goodput at T* = √(2CM)")
-    for mark in marks:
-        g = float(model.goodput(mark, mtbi, restart))
-        ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7)
-        ax.annotate(f"C = {mark:g} min: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points")
+    ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
+    ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["checkpoint"], ls="--", lw=1.4,
+            label="first order, at T* = √(2CM)")
+    for i, mark in enumerate(marks):
+        g = float(exact_goodput(mark, mtbi, restart))
+        ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
+                label=("this fleet's checkpoint costs" if len(marks) > 1 else "this fleet's checkpoint cost")
+                if i == 0 else None)
+        ax.annotate(f"{_cost_label(mark)}: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points",
+                    bbox=_LABEL_BOX)
+    low = float(np.min(exact_curve))
+    for cost, g, label in points:
+        ax.plot([cost], [g], "D", color=COLOURS["second"], ms=7, zorder=3, label=label)
+        ax.annotate(f"{g:.1%}", (cost, g), xytext=(8, -4), textcoords="offset points", va="top", bbox=_LABEL_BOX)
+        low = min(low, g)
+    ax.set_ylim(max(0.0, low - 0.08), 1.0)
     ax.set_xlim(0, c[-1] * 1.02)
     ax.set_xlabel("checkpoint cost C (minutes)")
     ax.set_ylabel("goodput (share of wall time)")
     _pct_axis(ax.yaxis)
-    ax.legend(loc="upper right")
+    _legend_below(ax, ncols=2 if points else 3)
     return fig
 
 
 @styled
-def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float]) -> Figure:
+def goodput_vs_interval(
+    mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float] = (), marks_label: str | None = None,
+    curves: Mapping[str, Curve] | None = None,
+) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
     Parameters
@@ -326,64 +367,89 @@ def goodput_vs_interval(mtbi: float, restart: float, costs: Sequence[float], mar
     restart : float
         R in minutes.
     costs : sequence of float
-        Checkpoint costs (minutes), one colour each.
-    marks : sequence of float
-        Intervals (minutes) to mark on every exact curve.
+        Checkpoint costs (minutes) of one immediately safe checkpoint each, one colour each.
+    marks : sequence of float, optional
+        Intervals (minutes) to mark on every exact curve, such as the two sides of a debate;
+        none by default.
+    marks_label : str, optional
+        What the marked intervals are, for the legend (default: the intervals themselves).
+    curves : mapping of str to Curve, optional
+        Further curves computed elsewhere, by legend label (a checkpoint with a drain or a persistent
+        tier, whose goodput comes from the tier model): intervals, exact goodput, first-order goodput
+        or None, and the exact optimum or None. Drawn in the next colours, in the same styles.
 
     Returns
     -------
     Figure
         Goodput (percent) against T in minutes: the exact model of exponential failures as solid
         lines with its optimum marked and labelled, the first-order formula dashed beside it.
+        The axes follow the inputs: T from a quarter of the smallest optimum to two and a half
+        times the largest (or past the last mark).
     """
     from goodput.exact import exact_goodput, exact_optimal_interval
 
+    curves = dict(curves or {})
+    optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
+    optima += [best[0] for *_, best in curves.values() if best is not None]
+    right = max([2.5 * max(optima), *(1.15 * m for m in marks)])
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    t: Any = np.linspace(5, 90, 400, dtype=np.float64)
+    t: Any = np.linspace(min(optima) / 4, right, 400, dtype=np.float64)
     fig = _figure(WIDTH, 3.8)
     ax = fig.add_subplot()
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
     for mark in marks:
         ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
-        ax.text(mark, 1.0, f"{mark:g} min", transform=ax.get_xaxis_transform(), ha="center", va="bottom",
+        ax.text(mark, 1.0, format_duration(mark), transform=ax.get_xaxis_transform(), ha="center", va="bottom",
                 fontsize=9.5, color="0.3")
-    for i, cost in enumerate(costs):
+    drawn: dict[str, Curve] = {
+        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t), model.goodput(cost, mtbi, restart, t),
+                            (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
+        for i, cost in enumerate(costs)
+    } | curves
+    lowest = 1.0
+    for i, (label, (x, exact_g, first_g, best)) in enumerate(drawn.items()):
         colour = colours[i % 4]
-        ax.plot(t, exact_goodput(cost, mtbi, restart, t), ls="-", lw=2.0, color=colour, label=f"C = {cost:g} min")
-        ax.plot(t, model.goodput(cost, mtbi, restart, t), ls="--", lw=1.2, color=colour, alpha=0.8)
-        best = float(exact_optimal_interval(cost, mtbi))
-        gbest = float(exact_goodput(cost, mtbi, restart, best))
-        ax.plot([best], [gbest], "o", color=colour, ms=7, zorder=3)
-        ax.annotate(f"T* = {best:.0f} min, {gbest:.1%}", (best, gbest), xytext=(0, 9), textcoords="offset points",
-                    ha="center", va="bottom", fontsize=9.5, color=colour, bbox=_LABEL_BOX)
+        xs, ex = np.asarray(x, dtype=np.float64), np.asarray(exact_g, dtype=np.float64)
+        lowest = min(lowest, float(np.min(ex)))
+        ax.plot(xs, ex, ls="-", lw=2.0, color=colour, label=label)
+        if first_g is not None:
+            ax.plot(xs, np.asarray(first_g, dtype=np.float64), ls="--", lw=1.2, color=colour, alpha=0.8)
+        if best is not None:
+            ax.plot([best[0]], [best[1]], "o", color=colour, ms=7, zorder=3)
+            ax.annotate(f"T* = {format_duration(best[0])}, {best[1]:.1%}", best, xytext=(0, 9),
+                        textcoords="offset points", ha="center", va="bottom", fontsize=9.5, color=colour,
+                        bbox=_LABEL_BOX, zorder=5)
         for mark in marks:
-            ax.plot([mark], [float(exact_goodput(cost, mtbi, restart, mark))], "s", mfc="white", mec=colour, ms=6,
-                    zorder=3)
+            ax.plot([mark], [float(np.interp(mark, xs, ex))], "s", mfc="white", mec=colour, ms=6, zorder=3)
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
         Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order"),
         Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
-        Line2D([], [], ls="", marker="s", mfc="white", mec="0.2", ms=6,
-               label=" and ".join(f"{m:g}" for m in marks) + " min" if marks else "marked interval"),
     ]
-    ax.set_ylim(0.4, 1.0)
-    ax.set_xlim(0, t[-1] + 2)
+    if marks:
+        handles.append(Line2D([], [], ls="", marker="s", mfc="white", mec="0.2", ms=6,
+                              label=marks_label or " and ".join(format_duration(m) for m in marks)))
+    ax.set_ylim(max(0.0, lowest - 0.05), 1.0)
+    ax.set_xlim(0, t[-1] * 1.02)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
     ax.set_ylabel("goodput (share of wall time)")
     _pct_axis(ax.yaxis)
-    ax.legend(handles=handles, loc="lower right", ncols=2)
+    fig.legend(handles=handles, loc="outside lower center", ncols=2 if curves else 4)
     return fig
 
 
 @styled
-def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
+def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") -> Figure:
     """Grouped horizontal bars: goodput points gained by each lever, for each scenario.
 
     Parameters
     ----------
     gains : mapping of str to mapping of str to float
-        Scenario label, then lever name to gain (fraction of 1).
+        Scenario label, then lever name to gain (fraction of 1). A lever missing from a scenario (one
+        that does not apply to it, such as shortening a drain it does not have) gets no bar there.
+    which : {"exact", "first-order"}, optional
+        The model that computed the gains, named on the x axis (default: the exact model).
 
     Returns
     -------
@@ -391,7 +457,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
         Points of goodput gained per lever, each bar labelled with its value.
     """
     scenarios = list(gains)
-    names = list(next(iter(gains.values())))
+    names = list(dict.fromkeys(name for g in gains.values() for name in g))
     fig = _figure(WIDTH, 1.6 + 0.75 * len(names))
     ax = fig.add_subplot()
     height = 0.8 / len(scenarios)
@@ -399,18 +465,19 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
     hatches = ["", "//", ".."]
     top = max(100 * v for g in gains.values() for v in g.values())
     for j, scenario in enumerate(scenarios):
-        y = np.arange(len(names)) + j * height
-        values = [100 * gains[scenario][n] for n in names]
+        rows = [i for i, n in enumerate(names) if n in gains[scenario]]
+        y = np.array(rows, dtype=float) + j * height
+        values = [100 * gains[scenario][names[i]] for i in rows]
         ax.barh(y, values, height=height * 0.92, color=colours[j % 3], hatch=hatches[j % 3], edgecolor="white",
                 label=scenario)
         for yi, v in zip(y, values, strict=True):
-            ax.text(v + top * 0.01, yi, f"{v:.1f}", va="center", fontsize=9.5)
+            ax.text(max(v, 0.0) + top * 0.01, yi, f"{v:.1f}", va="center", fontsize=9.5)
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
-    ax.set_xlim(0, top * 1.1)
-    ax.set_xlabel("goodput gained (percentage points)")
+    ax.set_xlim(0, top * 1.12)
+    ax.set_xlabel(f"goodput gained, by {_MODEL_LABELS[which]} (percentage points)")
     ax.grid(axis="y", visible=False)
-    _legend_below(ax, ncols=min(len(scenarios), 2))
+    _legend_below(ax, ncols=1)
     return fig
 
 
@@ -420,54 +487,71 @@ def _plain_number(x: float, _: Any) -> str:
 
 @styled
 def fleet_scaling(
-    gpus: np.ndarray,
-    mtbi: np.ndarray,
-    interval: np.ndarray,
-    goodput: np.ndarray,
-    in_range: np.ndarray | None = None,
+    rate_per_gpu_hour: float,
+    checkpoint_cost: float,
+    restart: float,
+    gpus: npt.ArrayLike,
+    fleet: float | None = None,
+    in_range: npt.ArrayLike | None = None,
 ) -> Figure:
-    """M, T* and goodput against fleet size, at a constant per-GPU failure rate.
+    """M, the optimum interval and goodput against fleet size at a constant per-GPU rate, by both models.
 
     Parameters
     ----------
-    gpus : ndarray
-        Fleet sizes.
-    mtbi, interval : ndarray
-        M and T* in minutes for each fleet size.
-    goodput : ndarray
-        First-order goodput at T* for each fleet size.
-    in_range : ndarray of bool, optional
-        Whether the first-order model holds at each size; sizes beyond its range are drawn
-        as open markers on a dotted line.
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour; M = 60 / (rate x GPUs) minutes.
+    checkpoint_cost : float
+        C in minutes.
+    restart : float
+        R in minutes.
+    gpus : array_like
+        Fleet sizes, increasing.
+    fleet : float, optional
+        The fleet's own size, marked on both panels.
+    in_range : array_like of bool, optional
+        Whether first order is close enough to quote at each size; sizes where it is not are
+        drawn as open markers on the first-order curves.
 
     Returns
     -------
     Figure
-        Two panels: minutes against GPUs (both axes logarithmic), and goodput against GPUs.
+        Two panels against GPUs (log scale): M and the optimum interval (minutes, log scale),
+        and goodput at the optimum. The exact model is solid, first order dashed.
     """
-    gpus, mtbi, interval, goodput = (np.asarray(a, dtype=float) for a in (gpus, mtbi, interval, goodput))
-    ok = np.ones(gpus.shape, dtype=bool) if in_range is None else np.asarray(in_range, dtype=bool)
-    fig = _figure(WIDTH + 0.6, 3.6)
+    from goodput.exact import exact_goodput, exact_optimal_interval
+
+    n = np.asarray(gpus, dtype=np.float64)
+    m = 60.0 / (rate_per_gpu_hour * n)
+    c, r = np.full_like(m, checkpoint_cost), np.full_like(m, restart)
+    ok = np.ones(n.shape, dtype=bool) if in_range is None else np.asarray(in_range, dtype=bool)
+    fig = _figure(WIDTH + 0.6, 3.9)
     left, right = fig.subplots(1, 2)
-    left.loglog(gpus, mtbi, color=COLOURS["total"], marker="o", ms=4, label="M, mean time between\ninterruptions")
-    left.loglog(gpus, interval, color=COLOURS["checkpoint"], ls="--", marker="s", ms=4, label="T* = √(2CM)")
+    left.loglog(n, m, color=COLOURS["total"], ls=":", marker="o", ms=4, label="M, mean time between interruptions")
+    left.loglog(n, exact_optimal_interval(c, m), color=COLOURS["checkpoint"], marker="s", ms=4,
+                label="T*, exact model")
+    left.loglog(n, model.optimal_interval(c, m), color=COLOURS["checkpoint"], ls="--", lw=1.4,
+                label="T* = √(2CM), first order")
     left.set_ylabel("minutes (log scale)")
     left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
-    left.legend(loc="upper right")
-    last = int(np.flatnonzero(ok).max()) if ok.any() else -1
-    right.semilogx(gpus[: last + 1], goodput[: last + 1], color=COLOURS["lost"], marker="o", ms=5,
-                   label="first-order model in range")
+    first = np.asarray(model.goodput(c, m, r))
+    right.semilogx(n, exact_goodput(c, m, r), color=COLOURS["lost"], marker="o", ms=5,
+                   label="goodput, exact model")
+    right.semilogx(n, first, color=COLOURS["lost"], ls="--", lw=1.4, label="goodput, first order")
     if not ok.all():
-        start = max(last, 0)
-        right.semilogx(gpus[start:], goodput[start:], color=COLOURS["lost"], ls=":")
-        right.semilogx(gpus[~ok], goodput[~ok], color=COLOURS["lost"], ls=":", marker="o", ms=5, mfc="white",
-                       label="beyond its range")
-        right.legend(loc="lower left")
-    right.set_ylabel("first-order goodput at T*")
+        right.semilogx(n[~ok], first[~ok], ls="", marker="o", ms=5, mfc="white", mec=COLOURS["lost"],
+                       label="first order off by too much to quote")
+    right.set_ylabel("goodput at the optimum")
+    right.set_ylim(max(-0.1, float(np.min(first)) - 0.05), 1.0)
     _pct_axis(right.yaxis)
     for ax in (left, right):
         ax.set_xlabel("GPUs in the job (log scale)")
         ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
+        if fleet is not None:
+            ax.axvline(fleet, color="0.3", lw=1.0, ls="-.")
+    if fleet is not None:
+        left.plot([], [], color="0.3", lw=1.0, ls="-.", label=f"this fleet, {fleet:,.0f} GPUs")
+    handles = [h for ax in (left, right) for h in ax.get_legend_handles_labels()[0]]
+    fig.legend(handles=handles, loc="outside lower center", ncols=3)
     return fig
 
 

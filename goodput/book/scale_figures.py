@@ -22,6 +22,7 @@ from matplotlib.ticker import FuncFormatter
 from goodput import exact, model
 from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.simulate import run_age_mtbi
+from goodput.units import format_duration
 
 #: Colour, marker and line style of each interval estimate.
 _ESTIMATES = {
@@ -63,7 +64,7 @@ def optimum_estimates(
     ratios : array_like
         Values of C/M to draw, increasing (for example from 1e-4 to 1).
     mark : float, optional
-        A C/M to mark on both panels (the book's own inputs).
+        A C/M to mark on both panels (the fleet's own, from the book's inputs file).
 
     Returns
     -------
@@ -99,7 +100,7 @@ def optimum_estimates(
         if mark is not None:
             ax.axvline(mark, color="0.4", lw=0.8, ls="-.")
     if mark is not None:
-        left.annotate("this book's C/M", (mark, 1.0), xycoords=("data", "axes fraction"), xytext=(4, -4),
+        left.annotate("this fleet's C/M", (mark, 1.0), xycoords=("data", "axes fraction"), xytext=(4, -4),
                       textcoords="offset points", ha="left", va="top", fontsize=9, color="0.3")
     _legend_below(left, ncols=3)
     return fig
@@ -112,6 +113,7 @@ def goodput_vs_fleet(
     costs: Sequence[float],
     simulated: Mapping[float, tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]],
     gpus: tuple[float, float] = (1e3, 1e6),
+    fleet: float | None = None,
 ) -> Figure:
     """First-order, exact and simulated goodput at the optimum against fleet size, one colour per checkpoint cost.
 
@@ -128,6 +130,8 @@ def goodput_vs_fleet(
         optimum, and its standard error (drawn as error bars).
     gpus : (float, float), optional
         The range of fleet sizes drawn (default 1,000 to 1,000,000).
+    fleet : float, optional
+        The fleet's own size, marked with a vertical line.
 
     Returns
     -------
@@ -151,6 +155,8 @@ def goodput_vs_fleet(
             at, value, error = (np.asarray(a, dtype=np.float64) for a in simulated[cost])
             ax.errorbar(at, value, yerr=error, fmt=marker, color=colour, mfc="white", ms=6, capsize=3, zorder=3)
     ax.axhline(0.0, color="0.3", lw=0.8)
+    if fleet is not None:
+        ax.axvline(fleet, color="0.3", lw=1.0, ls="-.")
     ax.set_ylim(-0.1, 1.0)
     ax.set_xlim(gpus[0] / 1.2, gpus[1] * 1.2)
     ax.set_xlabel("GPUs in the job (log scale)")
@@ -159,7 +165,7 @@ def goodput_vs_fleet(
     _pct_axis(ax.yaxis)
     handles = [
         Line2D([], [], color=_COST_STYLES[i % len(_COST_STYLES)][0], marker=_COST_STYLES[i % len(_COST_STYLES)][1],
-               mfc="white", label=f"C = {cost * 60:.0f} s" if cost < 1 else f"C = {cost:g} min")
+               mfc="white", label=f"C = {format_duration(cost)}")
         for i, cost in enumerate(costs)
     ]
     handles += [
@@ -167,6 +173,8 @@ def goodput_vs_fleet(
         Line2D([], [], color="0.2", ls="-", label="exact at the exact optimum"),
         Line2D([], [], color="0.2", ls="", marker="o", mfc="white", label="simulated (± 1 standard error)"),
     ]
+    if fleet is not None:
+        handles.append(Line2D([], [], color="0.3", lw=1.0, ls="-.", label=f"this fleet, {fleet:,.0f} GPUs"))
     fig.legend(handles=handles, loc="outside lower center", ncols=3)
     return fig
 
