@@ -10,7 +10,10 @@ Loaded by Jupyter Book through ``sphinx.local_extensions`` in ``_config.yml``. I
 - sets the Sphinx version from :data:`goodput.__version__` and writes the version, the
   inputs file (with its hash) and the commit into the footer of every page;
 - registers the citation styles: author-year in round brackets in the text, and a
-  bibliography sorted by author whose anchors are the BibTeX keys (``#cite-young1974``).
+  bibliography sorted by author whose anchors are the BibTeX keys (``#cite-young1974``);
+- writes the calculator's formulas, generated from the package's SymPy expressions by
+  :mod:`goodput.book.calculator`, into ``_static/goodput-formulas.js``, and loads them with the
+  Lambert-W solver and the calculator's script on the calculator page only.
 """
 
 from __future__ import annotations
@@ -119,6 +122,27 @@ def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[st
     context["theme_extra_footer"] = f'<p class="goodput-provenance">{footer}</p>'
 
 
+#: The calculator page and its scripts, in load order (the formulas are generated; the others are in static/).
+CALCULATOR_PAGE = "book/calculator"
+CALCULATOR_SCRIPTS = ("goodput-lambertw.js", "goodput-formulas.js", "goodput-calculator.js")
+
+
+def write_calculator_formulas(app: Sphinx) -> None:
+    """Generate the calculator's JavaScript formulas into ``<outdir>/_static`` (see goodput.book.calculator)."""
+    if app.builder.format != "html":
+        return
+    from goodput.book.calculator import write_formulas
+
+    write_formulas(Path(app.outdir) / "_static")
+
+
+def calculator_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """Load the calculator's scripts on its page, and on no other."""
+    if pagename == CALCULATOR_PAGE:
+        for priority, script in enumerate(CALCULATOR_SCRIPTS, start=600):
+            app.add_js_file(script, priority=priority)
+
+
 def write_index(app: Sphinx, exception: Exception | None) -> None:
     """Write the site's index.html: a redirect to the first page, with a title and an empty favicon.
 
@@ -197,9 +221,11 @@ def setup(app: Sphinx) -> dict[str, Any]:
     _register_citation_styles()
     app.connect("config-inited", set_version)
     app.connect("builder-inited", copy_mathjax)
+    app.connect("builder-inited", write_calculator_formulas)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
     app.connect("doctree-resolved", describe_figures, priority=900)
     app.connect("html-page-context", page_context, priority=900)
+    app.connect("html-page-context", calculator_scripts)
     app.connect("build-finished", write_index, priority=100)
     app.add_css_file("goodput-book.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
