@@ -131,9 +131,13 @@ def write_calculator_formulas(app: Sphinx) -> None:
     """Generate the calculator's JavaScript formulas into ``<outdir>/_static`` (see goodput.book.calculator)."""
     if app.builder.format != "html":
         return
+    import time
+
     from goodput.book.calculator import write_formulas
 
-    write_formulas(Path(app.outdir) / "_static")
+    start = time.perf_counter()
+    written = write_formulas(Path(app.outdir) / "_static")
+    logger.info("goodput: calculator formulas generated into %s in %.2f s", written.name, time.perf_counter() - start)
 
 
 def calculator_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:

@@ -11,6 +11,7 @@ goodput.validate; tests/test_calculator.py runs the same table through the page'
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -195,7 +196,7 @@ def test_generated_script_has_every_formula_and_the_package_constants() -> None:
     assert consts["first_order_tolerance"] == model.FIRST_ORDER_TOLERANCE
     assert consts["first_order_caution"] == model.FIRST_ORDER_CAUTION
     assert consts["max_every"] == tiers.MAX_EVERY
-    assert set(consts["python_whitespace"]) == {ch for ch in map(chr, range(0x3001)) if ch.isspace()}
+    assert set(consts["python_whitespace"]) == {ch for ch in map(chr, range(sys.maxunicode + 1)) if ch.isspace()}
     assert consts["file_defaults"] == {"price_per_gpu_hour": "2.5", "month": "720 h", "gpus": "16384"}
     assert json.dumps(consts, sort_keys=True, ensure_ascii=True) in script
 

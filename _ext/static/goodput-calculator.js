@@ -271,7 +271,7 @@
     x.rate = read("rate_per_gpu_hour", positive);
     x.mtbi = read("mtbi", duration);
     if (given("rate_per_gpu_hour") && given("mtbi")) {
-      errors.mtbi = "exactly one of a per-GPU rate (with GPUs) or M, not both";
+      errors.mtbi = errors.rate_per_gpu_hour = "exactly one of a per-GPU rate (with GPUs) or M, not both";
     } else if (!given("rate_per_gpu_hour") && !given("mtbi")) {
       errors.mtbi = "a value: M, or a per-GPU rate with GPUs";
     } else if (given("rate_per_gpu_hour")) {
@@ -513,7 +513,7 @@
     yHigh = Math.min(1, yHigh + 0.02);
     const top = yHigh;
     yLow = Math.max(0, Math.max(yLow, top - 0.6));
-    const W = 640, H = 340, left = 62, right = 16, upper = 14, lower = 52;
+    const W = 640, H = 360, left = 62, right = 16, upper = 40, lower = 52;
     const px = (t) => left + (Math.log(t / low) / Math.log(high / low)) * (W - left - right);
     const py = (g) => upper + (1 - (Math.max(g, yLow) - yLow) / (top - yLow)) * (H - upper - lower);
     const svg = el("svg", { viewBox: "0 0 " + W + " " + H, role: "img", class: "gc-svg",
@@ -545,15 +545,22 @@
     // the chosen interval
     if (x.T !== null && x.T >= low && x.T <= high) {
       svg.appendChild(el("line", { x1: px(x.T), y1: upper, x2: px(x.T), y2: H - lower, class: "gc-chosen" }));
-      svg.appendChild(el("text", { x: px(x.T) + 4, y: upper + 12, class: "gc-label" }, "T = " + formatDuration(x.T)));
+      const onRight = px(x.T) < (left + W - right) / 2;
+      svg.appendChild(el("text", { x: px(x.T) + (onRight ? 4 : -4), y: H - lower - 8, class: "gc-label",
+        "text-anchor": onRight ? "start" : "end" }, "T = " + formatDuration(x.T)));
     }
     // curves, optima, legend
     models.forEach((m, i) => {
-      const d = series[i].map(([t, g], j) => (j ? "L" : "M") + px(t).toFixed(1) + " " + py(g).toFixed(1)).join(" ");
+      let d = "", pen = "M";  // a curve that falls below the axis is cut there, not drawn along it
+      for (const [t, g] of series[i]) {
+        if (g < yLow) { pen = "M"; continue; }
+        d += pen + px(t).toFixed(1) + " " + py(g).toFixed(1) + " ";
+        pen = "L";
+      }
       svg.appendChild(el("path", { d: d, class: "gc-line " + m.cls }));
       const best = m.plan.optimal_interval_min;
       svg.appendChild(el("circle", { cx: px(best), cy: py(m.at(best)), r: 4.5, class: "gc-dot " + m.cls }));
-      const ly = upper + 14 + 18 * i, lx = W - right - 230;
+      const ly = 14, lx = left + 290 * i;  // the legend, above the plot
       svg.appendChild(el("line", { x1: lx, y1: ly - 4, x2: lx + 28, y2: ly - 4, class: "gc-line " + m.cls }));
       svg.appendChild(el("text", { x: lx + 34, y: ly, class: "gc-legend" },
         m.name + ", optimum " + formatDuration(best)));
