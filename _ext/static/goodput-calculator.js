@@ -445,7 +445,8 @@
     }
     if (result.kind === "drain") {
       return "With a drain, goodput and checkpoint overhead are the single-level ones times e<sup>−D/M</sup>, " +
-        "the optimum is no shorter than D, and first order adds the loss D/M.";
+        "the optimum is no shorter than D, and first order adds the loss D/M (its range check counts the " +
+        "drain's terms of second order too).";
     }
     return "";
   }
