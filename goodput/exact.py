@@ -61,9 +61,9 @@ def _out(array: npt.NDArray[np.float64]) -> Any:
 
 def _one_minus_x_over_expm1(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """1 - x/(e^x - 1), accurate for tiny x (series) and safe for huge x (tends to 1)."""
-    x2 = x * x
-    series = x / 2.0 - x2 / 12.0 + x2 * x2 / 720.0 - x2 * x2 * x2 / 30240.0 + x2 * x2 * x2 * x2 / 1209600.0
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        x2 = x * x
+        series = x / 2.0 - x2 / 12.0 + x2 * x2 / 720.0 - x2 * x2 * x2 / 30240.0 + x2 * x2 * x2 * x2 / 1209600.0
         direct = 1.0 - x / np.expm1(x)
     return np.where(x < _SMALL_X, series, direct)
 

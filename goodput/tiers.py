@@ -53,7 +53,7 @@ from goodput import validate
 from goodput.errors import InputError
 
 #: Most fast checkpoints per persistent one that the optimum is searched over.
-MAX_EVERY = 10_000
+MAX_EVERY = 1_000
 
 
 @dataclass(frozen=True)
@@ -353,9 +353,11 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     # staying put on a soft interruption and falling back to D_0 otherwise.
     w = np.zeros(states)
     w[0] = 1.0
+    # w_i = (keep_0 w_0 + keep_P w_P) G_i for i >= 1: G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i/(1 - stay_{i+1})
     gain = np.ones(n)
-    for i in range(1, n - 1):  # w_i = (keep_0 w_0 + keep_P w_P) G_i: G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i/(1 - stay_{i+1})
-        gain[i + 1] = gain[i] * keep[i] / (1.0 - stay[i + 1])
+    if n > 2:
+        with np.errstate(under="ignore"):
+            gain[2:] = np.cumprod(keep[1 : n - 1] / (1.0 - stay[2:n]))
     if n > 1:
         gain[1:] /= 1.0 - stay[1]
     if pending:
