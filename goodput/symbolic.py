@@ -288,9 +288,8 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
         and the three losses) and its ``second_order_term``; the exact model for one tier
         (``exact_*``: the Lambert-W optimum and the losses of :func:`goodput.exact.exact_losses`);
         one tier with a drain, exactly (``drain_exact_*``: goodput and checkpoint overhead times
-        e^{-D/M}, the drain's loss, T* = max(T_W, D)) and the second-order term first order
-        then drops (``drain_second_order_term``); and the first order of the two-tier scheme of
-        :mod:`goodput.tiers` (``tiers_*``), of which one tier with a drain is n = 1, s = 0.
+        e^{-D/M}, the drain's loss, T* = max(T_W, D)); and the first order of the two-tier scheme
+        of :mod:`goodput.tiers` (``tiers_*``), of which one tier with a drain is n = 1, s = 0.
 
     Notes
     -----
@@ -338,7 +337,6 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
         "drain_exact_checkpoint_overhead": f("C M R T D", exact_overhead * sympy.exp(-d / m)),
         "drain_exact_drain_loss": f("C M R T D", survive_restart * -expm1(-d / m) * x / expm1(x)),
         "drain_exact_goodput": f("C M R T D", exact_goodput * sympy.exp(-d / m)),
-        "drain_second_order_term": f("C M R T D", second + (d / m) * first_losses + (d / m) ** 2 / 2),
         # first order, two tiers and a drain (goodput.tiers)
         "tiers_optimal_interval": f(
             "C Cp s n M D", sympy.Max(sympy.sqrt(2 * m * ((n - 1) * c + cp) / (n * (s + (1 - s) * n))), d)),

@@ -23,6 +23,7 @@ from scipy.special import lambertw
 from goodput import exact, model, tiers, validate
 from goodput.book import calculator
 from goodput.errors import InputError
+from goodput.plan import LEVERS, TIER_LEVERS, make_plan
 from goodput.symbolic import calculator_formulas, derive_first_order, goodput_series, symbolic_optimum
 from goodput.units import MINUTES_PER_UNIT, parse_duration
 
@@ -110,7 +111,7 @@ def test_formulas_are_the_derivations() -> None:
 
 
 def test_drain_formulas_sum_to_one_and_expand_to_first_order() -> None:
-    """With a drain the four exact parts sum to one, and the goodput's expansion is 1 - C/T - T/(2M) - R/M - D/M plus drain_second_order_term."""
+    """With a drain the five exact parts sum to one, and the goodput's expansion to first order is 1 - C/T - T/(2M) - R/M - D/M."""
     f = calculator_formulas()
     names = ("drain_exact_goodput", "drain_exact_checkpoint_overhead", "exact_lost_work", "exact_restart_loss",
              "drain_exact_drain_loss")
@@ -123,10 +124,12 @@ def test_drain_formulas_sum_to_one_and_expand_to_first_order() -> None:
         {t: eps * ts, c: eps**2 * cs, r: eps * rs, d: eps * ds}, simultaneous=True)
     expansion = sp.expand(sp.series(scaled, eps, 0, 3).removeO())
     back = {ts: t / eps, cs: c / eps**2, rs: r / eps, ds: d / eps}
-    orders = [sp.expand(expansion.coeff(eps, k) * eps**k).subs(back, simultaneous=True) for k in range(3)]
+    orders = [sp.expand(expansion.coeff(eps, k) * eps**k).subs(back, simultaneous=True) for k in range(2)]
     assert sp.expand(orders[0] + orders[1] - (1 - c / t - t / (2 * m) - r / m - d / m)) == 0
-    second = f["drain_second_order_term"].expression.xreplace(symbols)
-    assert sp.expand(orders[2] - second) == 0
+    first = f["tiers_goodput"].expression
+    named = {str(x): x for x in first.free_symbols}
+    one_tier = first.subs({named["n"]: 1, named["s"]: 0, named["Cp"]: named["C"], named["Rp"]: named["R"]})
+    assert sp.expand(one_tier.xreplace({named[k]: symbols[k] for k in "CMRTD"}) - orders[0] - orders[1]) == 0
 
 
 # ------------------------------------------------------------------ the formulas against the numeric modules
@@ -196,6 +199,7 @@ def test_generated_script_has_every_formula_and_the_package_constants() -> None:
     assert consts["first_order_tolerance"] == model.FIRST_ORDER_TOLERANCE
     assert consts["first_order_caution"] == model.FIRST_ORDER_CAUTION
     assert consts["max_every"] == tiers.MAX_EVERY
+    assert consts["levers"] == list(LEVERS) and consts["tier_levers"] == list(TIER_LEVERS)
     assert set(consts["python_whitespace"]) == {ch for ch in map(chr, range(sys.maxunicode + 1)) if ch.isspace()}
     assert consts["file_defaults"] == {"price_per_gpu_hour": "2.5", "month": "720 h", "gpus": "16384"}
     assert json.dumps(consts, sort_keys=True, ensure_ascii=True) in script
@@ -217,3 +221,6 @@ def test_messages_are_the_package_words() -> None:
     with pytest.raises(InputError) as info:
         validate.whole("0", "x", 3)
     assert info.value.expected == words["whole"].replace("{least}", "3")
+    with pytest.raises(InputError) as info:
+        make_plan(1.0, 186.0, 5.0, 2.5, drain=7.25)
+    assert info.value.expected == words["interval_drain"].replace("{drain}", "7.25")

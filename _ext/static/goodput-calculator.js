@@ -183,7 +183,8 @@
       restart_loss: F.tiers_restart_loss(R, R, 0, M),
       drain_loss: F.tiers_drain_loss(0, M, D),
       goodput: F.tiers_goodput(C, C, R, R, 0, 1, M, t, D),
-      dropped: F.drain_second_order_term(C, M, R, t, D),
+      // goodput.plan's check of a tiered plan: the exact goodput less the first-order one, at the same interval
+      dropped: F.drain_exact_goodput(C, M, R, t, D) - F.tiers_goodput(C, C, R, R, 0, 1, M, t, D),
     } : {
       checkpoint_overhead: F.first_order_checkpoint_overhead(C, t),
       lost_work: F.first_order_lost_work(M, t),
@@ -204,7 +205,8 @@
     const t = T === null ? best : T;
     const goodput = F.tiers_goodput(x.C, x.Cp, x.R, x.Rp, x.s, n, x.M, t, x.D);
     return {
-      every: n,
+      persistent_every: n,
+      persistent_interval_min: n * t,
       optimal_interval_min: best,
       interval_min: t,
       checkpoint_overhead: F.tiers_checkpoint_overhead(x.C, x.Cp, n, t),
@@ -234,15 +236,19 @@
     return bestN;
   }
 
-  // goodput.plan.levers, by the model of `plan(C, M, R, T)` (T null: the optimum).
-  function levers(plan, C, M, R, T) {
-    const best = plan(C, M, R, null).goodput;
-    const names = K.levers;
+  // goodput.plan.plan_levers, by the model of `plan(x, T)` (x: the inputs; T null: the optimum). Each input
+  // lever re-optimizes the interval (and n, where the plan chose it); the interval lever moves T to the optimum.
+  function levers(plan, x) {
+    const best = plan(x, null).goodput;
+    const at = (changes) => plan(Object.assign({}, x, changes), null).goodput - best;
+    const names = K.levers, tierNames = K.tier_levers;
     const out = {};
-    out[names[0]] = plan(C / 2, M, R, null).goodput - best;
-    out[names[1]] = plan(C, M, R / 2, null).goodput - best;
-    out[names[2]] = plan(C, 2 * M, R, null).goodput - best;
-    out[names[3]] = best - plan(C, M, R, T).goodput;
+    out[names[0]] = at({ C: x.C / 2 });
+    out[names[1]] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
+    out[names[2]] = at({ M: 2 * x.M });
+    out[names[3]] = best - plan(x, x.T).goodput;
+    if (x.D > 0) { out[tierNames[0]] = at({ D: x.D / 2 }); }
+    if (x.tiers && x.s < 1) { out[tierNames[1]] = at({ s: x.s + (1 - x.s) / 2 }); }
     return out;
   }
 
@@ -314,34 +320,34 @@
     return { inputs: x };
   }
 
-  // The plan for checked inputs: {kind, exact, first, levers...}, or {errors} when the interval is too short.
+  // The two-tier first-order plan of goodput.plan: n as given, or the best whole n by first order.
+  function tiersFirstOrder(x, T) {
+    return tiersPlan(x, x.n !== null ? x.n : bestEvery(x), T);
+  }
+
+  // The plan for checked inputs: {kind, inputs, exact, first}, or {errors} when the interval is shorter than the drain.
   function compute(x) {
     const kind = x.tiers ? "tiers" : (x.D > 0 ? "drain" : "single");
+    if (x.T !== null && x.T < x.D) {  // goodput.plan: one drain in flight at a time
+      return { errors: { interval: MESSAGES.interval_drain.replace("{drain}", formatG(x.D, 6)) } };
+    }
     if (kind === "tiers") {
-      const n = x.n !== null ? x.n : bestEvery(x);
-      const snapshot = n > 1 ? x.C : x.Cp;
-      if (x.T !== null && x.T + snapshot < x.D * (1 - 1e-12)) { return { errors: { interval: tooShort(x.D - snapshot) } }; }
-      const first = tiersPlan(x, n, x.T);
+      const first = tiersFirstOrder(x, x.T);
       first.mtbi_min = x.M;
+      first.levers = levers(tiersFirstOrder, x);
       return { kind: kind, inputs: x, first: first, exact: { mtbi_min: x.M, tiersNotComputed: true } };
     }
-    if (x.T !== null && x.T + x.C < x.D * (1 - 1e-12)) { return { errors: { interval: tooShort(x.D - x.C) } }; }
     const exact = exactPlan(x.C, x.M, x.R, x.D, x.T);
     const first = firstOrderPlan(x.C, x.M, x.R, x.D, x.T);
     exact.mtbi_min = first.mtbi_min = x.M;
-    exact.levers = levers((c, m, r, t) => exactPlan(c, m, r, x.D, t), x.C, x.M, x.R, exact.interval_min);
-    first.levers = levers((c, m, r, t) => firstOrderPlan(c, m, r, x.D, t), x.C, x.M, x.R, first.interval_min);
+    exact.levers = levers((y, t) => exactPlan(y.C, y.M, y.R, y.D, t), x);
+    first.levers = levers((y, t) => firstOrderPlan(y.C, y.M, y.R, y.D, t), x);
     return { kind: kind, inputs: x, first: first, exact: exact };
-  }
-
-  function tooShort(minutes) {
-    return "at least the drain less the next snapshot, " + formatG(minutes, 6) +
-      " min, so that a drain ends before the next checkpoint does";
   }
 
   // ------------------------------------------------------------------ the page
 
-  const DURATION_OUTPUTS = new Set(["mtbi_min", "optimal_interval_min", "interval_min"]);
+  const DURATION_OUTPUTS = new Set(["mtbi_min", "optimal_interval_min", "interval_min", "persistent_interval_min"]);
 
   function show(element, value, text) {
     element.textContent = text;
@@ -374,7 +380,7 @@
       }
       let text;
       if (DURATION_OUTPUTS.has(key)) { text = formatDuration(value); }
-      else if (key === "every") { text = String(value); }
+      else if (key === "persistent_every") { text = value.toLocaleString("en-US"); }
       else if (key === "levers") { text = gain(value); }
       else { text = percent(value); }
       show(element, value, text);
@@ -405,8 +411,7 @@
       if (p.status !== "ok") { return ""; }
       return "By first order (the two-tier model is not computed exactly here): checkpoint every " +
         span("first-order", "optimal_interval_min", p.optimal_interval_min, formatDuration(p.optimal_interval_min)) +
-        " of work, every " + span("first-order", "every", p.every, String(p.every)) +
-        (p.every === 1 ? "st" : p.every === 2 ? "nd" : p.every === 3 ? "rd" : "th") +
+        " of work, every " + span("first-order", "persistent_every", p.persistent_every, ordinal(p.persistent_every)) +
         " checkpoint persistent: goodput " + span("first-order", "goodput", p.goodput, percent(p.goodput)) + ".";
     }
     const e = result.exact;
@@ -416,6 +421,12 @@
     if (result.inputs.T === null) { return head + span("exact", "goodput", e.goodput, percent(e.goodput)) + "."; }
     return head + percent(atBest) + ". The interval evaluated, " + formatDuration(e.interval_min) + ", gives " +
       span("exact", "goodput", e.goodput, percent(e.goodput)) + " (" + gain(atBest - e.goodput).slice(1) + " less).";
+  }
+
+  // goodput.report.ordinal.
+  function ordinal(n) {
+    const suffix = (n % 100 >= 10 && n % 100 <= 20) ? "th" : ({ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th");
+    return n.toLocaleString("en-US") + suffix;
   }
 
   function points(x) { const t = (100 * x).toFixed(1); return t + (Number(t) === 1 ? " point" : " points"); }
@@ -439,9 +450,10 @@
 
   function note(result) {
     if (result.kind === "tiers") {
-      return "With a persistent tier the page computes first order only (the exact two-tier model is " +
-        "<code>goodput.tiers</code> in the package); its range is not checked beyond a goodput above zero, " +
-        "and no levers are shown. " + (result.inputs.n === null ? "n is the best by first order." : "");
+      return "With a persistent tier the page computes first order only: the exact two-tier model, and with it " +
+        "the check of how far first order holds, is <code>goodput plan</code>'s (the package's " +
+        "<code>goodput.tiers</code>); here first order is refused only at a goodput of zero or less. " +
+        (result.inputs.n === null ? "n is the best whole n by first order, re-chosen for each lever." : "");
     }
     if (result.kind === "drain") {
       return "With a drain, goodput and checkpoint overhead are the single-level ones times e<sup>−D/M</sup>, " +
@@ -473,15 +485,14 @@
     const models = [];
     if (result.exact && !result.exact.tiersNotComputed) {
       models.push({ name: "exact model", cls: "gc-exact", plan: result.exact,
-        at: (t) => exactPlan(x.C, x.M, x.R, x.D, t).goodput, lowest: Math.max(x.D - x.C, 0) });
+        at: (t) => exactPlan(x.C, x.M, x.R, x.D, t).goodput, lowest: x.D });
     }
     const p = result.first;
     if (p.status === "ok" || p.status === "caution") {
       const at = result.kind === "tiers"
-        ? (t) => tiersPlan(x, p.every, t).goodput
+        ? (t) => tiersPlan(x, p.persistent_every, t).goodput
         : (t) => firstOrderPlan(x.C, x.M, x.R, x.D, t).goodput;
-      const snapshot = result.kind === "tiers" && p.every === 1 ? x.Cp : x.C;
-      models.push({ name: "first order", cls: "gc-first", plan: p, at: at, lowest: Math.max(x.D - snapshot, 0) });
+      models.push({ name: "first order", cls: "gc-first", plan: p, at: at, lowest: x.D });
     }
     return models;
   }

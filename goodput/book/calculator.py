@@ -28,7 +28,7 @@ from typing import Any
 from goodput import validate
 from goodput.errors import InputError
 from goodput.params import WORKED_EXAMPLE, read_yaml
-from goodput.plan import LEVERS
+from goodput.plan import LEVERS, TIER_LEVERS, make_plan
 from goodput.units import MINUTES_PER_UNIT, parse_duration
 
 #: The generated file's name under the site's ``_static/``.
@@ -72,6 +72,7 @@ def messages() -> dict[str, str]:
         "positive": _expected(lambda: validate.positive("0", "x")),
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
         "share": _expected(lambda: validate.share("2", "x")),
+        "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
     }
 
 
@@ -118,6 +119,7 @@ def constants() -> dict[str, Any]:
         "first_order_tolerance": FIRST_ORDER_TOLERANCE,
         "first_order_caution": FIRST_ORDER_CAUTION,
         "levers": list(LEVERS),
+        "tier_levers": list(TIER_LEVERS),
         "max_every": MAX_EVERY,
         "file_defaults": file_defaults(),
         "file_default_notes": FILE_DEFAULTS,
