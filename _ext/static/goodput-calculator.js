@@ -457,8 +457,8 @@
     }
     if (result.kind === "drain") {
       return "With a drain, goodput and checkpoint overhead are the single-level ones times e<sup>−D/M</sup>, " +
-        "the optimum is no shorter than D, and first order adds the loss D/M (its range check counts the " +
-        "drain's terms of second order too).";
+        "the optimum is no shorter than D, and first order adds the loss D/M; how far first order holds is " +
+        "judged, as goodput plan judges it, by its distance from the exact model.";
     }
     return "";
   }
