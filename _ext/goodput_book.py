@@ -128,16 +128,42 @@ CALCULATOR_SCRIPTS = ("goodput-lambertw.js", "goodput-formulas.js", "goodput-cal
 
 
 def write_calculator_formulas(app: Sphinx) -> None:
-    """Generate the calculator's JavaScript formulas into ``<outdir>/_static`` (see goodput.book.calculator)."""
+    """Generate the calculator's JavaScript formulas into ``<outdir>/_static`` (see goodput.book.calculator).
+
+    Importing SymPy and printing the formulas takes about half a second of CPU; it runs in a thread
+    beside the reading of the chapters (which mostly waits for their kernels), and
+    :func:`finish_calculator_formulas` waits for it before the build ends.
+    """
     if app.builder.format != "html":
         return
+    import threading
     import time
 
-    from goodput.book.calculator import write_formulas
+    def generate() -> None:
+        try:
+            from goodput.book.calculator import write_formulas
 
-    start = time.perf_counter()
-    written = write_formulas(Path(app.outdir) / "_static")
-    logger.info("goodput: calculator formulas generated into %s in %.2f s", written.name, time.perf_counter() - start)
+            wall, cpu = time.perf_counter(), time.thread_time()
+            written = write_formulas(Path(app.outdir) / "_static")
+            logger.info("goodput: calculator formulas generated into %s in %.2f s (%.2f s of CPU)", written.name,
+                        time.perf_counter() - wall, time.thread_time() - cpu)
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
+            app.goodput_formulas_error = exc  # type: ignore[attr-defined]
+
+    thread = threading.Thread(target=generate, name="goodput-calculator-formulas", daemon=True)
+    app.goodput_formulas_thread = thread  # type: ignore[attr-defined]
+    thread.start()
+
+
+def finish_calculator_formulas(app: Sphinx, exception: Exception | None) -> None:
+    """Wait for the calculator's formulas, and fail the build if they could not be generated."""
+    thread = getattr(app, "goodput_formulas_thread", None)
+    if thread is None:
+        return
+    thread.join()
+    error = getattr(app, "goodput_formulas_error", None)
+    if error is not None and exception is None:
+        raise ExtensionError(f"the calculator's formulas could not be generated: {error}") from error
 
 
 def calculator_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
@@ -230,6 +256,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-resolved", describe_figures, priority=900)
     app.connect("html-page-context", page_context, priority=900)
     app.connect("html-page-context", calculator_scripts)
+    app.connect("build-finished", finish_calculator_formulas, priority=50)
     app.connect("build-finished", write_index, priority=100)
     app.add_css_file("goodput-book.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
