@@ -1,4 +1,4 @@
-# The two commands users need: `make book` and `make test`.
+# The two commands users need: `make book` and `make test`; `make pdf` prints the book to one PDF.
 # Both create .venv if missing and install the package (editable) with the pinned book stack.
 PYTHON ?= python3
 VENV   := .venv
@@ -9,7 +9,7 @@ ifdef GOODPUT_PARAMS
 export GOODPUT_PARAMS := $(abspath $(GOODPUT_PARAMS))
 endif
 
-.PHONY: book test test-fast lint bench clean
+.PHONY: book pdf test test-fast lint bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "goodput needs Python 3.11 or newer; set PYTHON=python3.11")'
@@ -23,14 +23,20 @@ book: $(STAMP)  ## build the HTML book from clean into _build/html
 	$(BIN)/jupyter-book build . -W -n --keep-going
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
+# The whole book as one PDF, printed by Debian's Chromium (checked first, before any install).
+pdf:  ## build the book from clean as one page and print it to _build/pdf/goodput.pdf
+	@$(PYTHON) _ext/make_pdf.py --check-browser
+	@$(MAKE) --no-print-directory $(STAMP)
+	$(BIN)/python _ext/make_pdf.py
+
 test: $(STAMP)  ## run the whole test suite, including a clean build of the book
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)  ## the unit tests alone: no book build, no browser, no wheel install (well under a minute)
 	$(BIN)/python -m pytest -m "not book and not browser and not packaging and not pdf"
 
-lint: $(STAMP)  ## ruff and mypy on the package, the tests and the chapters (as Python, through jupytext)
-	$(BIN)/ruff check goodput tests benchmarks
+lint: $(STAMP)  ## ruff and mypy on the package, the tests, the extensions and the chapters (through jupytext)
+	$(BIN)/ruff check goodput tests benchmarks _ext
 	$(BIN)/mypy
 	rm -rf _build/lint && mkdir -p _build/lint
 	for f in book/*.md; do $(BIN)/jupytext --quiet --to py:percent -o _build/lint/$$(basename $$f .md).py $$f || exit 1; done

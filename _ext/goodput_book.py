@@ -9,6 +9,9 @@ Loaded by Jupyter Book through ``sphinx.local_extensions`` in ``_config.yml``. I
   always loads sphinx-thebe, which names a CDN URL, and this book has no live kernels;
 - sets the Sphinx version from :data:`goodput.__version__` and writes the version, the
   inputs file (with its hash) and the commit into the footer of every page;
+- in the one-page (``singlehtml``) build that ``make pdf`` prints, makes links between chapters
+  links within the page, and writes the page as ``index.html``, where its links to ``_static/``
+  and ``_images/`` resolve;
 - registers the citation styles: author-year in round brackets in the text, and a
   bibliography sorted by author whose anchors are the BibTeX keys (``#cite-young1974``);
 - writes the calculator's formulas, generated from the package's SymPy expressions by
@@ -172,6 +175,35 @@ def calculator_scripts(app: Sphinx, pagename: str, templatename: str, context: d
         for priority, script in enumerate(CALCULATOR_SCRIPTS, start=600):
             app.add_js_file(script, priority=priority)
 
+def single_page_links(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """In the one-page build, make links to the page itself ``#anchor`` links.
+
+    Sphinx's ``singlehtml`` builder writes a link to a label in another chapter as
+    ``<root_doc>.html#label``; with the root document in a folder (``book/answer``) that is a path
+    relative to the page's own folder, and leads nowhere. On the one page every anchor is local.
+    """
+    if app.builder.name != "singlehtml" or "body" not in context:
+        return
+    own = f'href="{app.config.root_doc}{app.builder.out_suffix}#'
+    context["body"] = context["body"].replace(own, 'href="#')
+
+
+def place_single_page(app: Sphinx) -> None:
+    """Move the one-page book to ``index.html`` at the top of the output, where its links work.
+
+    Sphinx's ``singlehtml`` builder writes the whole book to ``<root_doc>.html``
+    (``book/answer.html``) but writes its links to ``_static/`` and ``_images/`` as if the page were
+    at the top of the output folder; there, as ``index.html``, they all resolve.
+    """
+    outdir = Path(app.outdir)
+    page = outdir / f"{app.config.root_doc}{app.builder.out_suffix}"
+    if page.is_file():
+        page.replace(outdir / "index.html")
+        for folder in page.parents:
+            if folder == outdir or any(folder.iterdir()):
+                break
+            folder.rmdir()
+
 
 def write_index(app: Sphinx, exception: Exception | None) -> None:
     """Write the site's index.html: a redirect to the first page, with a title and an empty favicon.
@@ -181,6 +213,9 @@ def write_index(app: Sphinx, exception: Exception | None) -> None:
     handler, which then leaves an existing index.html alone.
     """
     if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    if app.builder.name == "singlehtml":
+        place_single_page(app)
         return
     target = f"{app.config.root_doc}.html"
     title = html.escape(str(app.config.html_title or app.config.project))
@@ -257,6 +292,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("html-page-context", page_context, priority=900)
     app.connect("html-page-context", calculator_scripts)
     app.connect("build-finished", finish_calculator_formulas, priority=50)
+    app.connect("html-page-context", single_page_links, priority=900)
     app.connect("build-finished", write_index, priority=100)
     app.add_css_file("goodput-book.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -270,8 +270,10 @@ def range_origin(r: InputRange) -> str:
 
 
 def range_text(r: InputRange) -> str:
-    """An input's range as ``"45 s to 2 min"``, or ``"exact (no range given)"``."""
-    return "exact (no range given)" if r.exact else f"{format_duration(r.low)} to {format_duration(r.high)}"
+    """An input's range as ``"45 s to 2 min"``, ``"exact (no range given)"``, or a stated range of one value."""
+    if not r.exact:
+        return f"{format_duration(r.low)} to {format_duration(r.high)}"
+    return "exact (no range given)" if r.origin == "none" else f"{format_duration(r.low)} (a range of one value)"
 
 
 def input_rows(params: Params) -> list[tuple[str, str]]:

@@ -347,3 +347,181 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
         "tiers_drain_loss": f("s M D", tier_drain),
         "tiers_goodput": f("C Cp R Rp s n M T D", 1 - tier_overhead - tier_lost - tier_restart - tier_drain),
     }
+
+
+# --------------------------------------------------------------------------- drains and two tiers (goodput.tiers)
+
+
+@dataclass(frozen=True)
+class TiersDerivation:
+    """Each step of minimizing the first-order loss of a fast tier beside a persistent one, as SymPy expressions.
+
+    The loss per unit of wall time (see :mod:`goodput.tiers`) is
+
+        L(T, n) = [(n-1)C + C_p]/(nT) + sT/(2M) + (1-s)nT/(2M) + [sR + (1-s)R_p]/M + (1-s)D/M.
+
+    SymPy works with two positive symbols in place of 1 - s and C_p - C: ``h``, the share of
+    interruptions the fast tier does not survive, and ``Delta_C``, what a persistent checkpoint
+    costs beyond a fast one. Nothing in the minimization uses s + h = 1, so every result holds
+    with h = 1 - s; :meth:`plain` writes an expression back in s and C_p.
+
+    Parameters
+    ----------
+    symbols : dict of str to sympy.Symbol or sympy.Expr
+        ``T``, ``n``, ``C``, ``Delta_C``, ``R``, ``R_p``, ``s``, ``h``, ``M`` and ``D`` (positive
+        symbols); ``C_p`` (the expression C + Delta_C) and ``C_p_symbol`` (a symbol, for printing).
+    loss : sympy.Expr
+        L(T, n).
+    interval_terms : tuple of sympy.Expr
+        (a, b, rest) with L = a/T + bT + rest: a = [(n-1)C + C_p]/n, b = [s + (1-s)n]/(2M) and
+        rest = [sR + (1-s)R_p]/M + (1-s)D/M, which does not depend on T or n.
+    loss_derivative : sympy.Expr
+        dL/dT.
+    interval : sympy.Expr
+        T*(n), the positive root of dL/dT = 0: sqrt(2M [(n-1)C + C_p] / (n [s + (1-s)n])).
+    interval_curvature : sympy.Expr
+        d2L/dT2 at T*(n) (positive).
+    cadence_product : sympy.Expr
+        P(n) = [(n-1)C + C_p][s + (1-s)n]/n, expanded: at T*(n) the T-terms a/T + bT are 2 sqrt(ab) = sqrt(2P/M).
+    loss_at_interval_check : sympy.Expr
+        (L(T*(n), n) - rest)^2 - 2P(n)/M, simplified (zero).
+    cadence_derivative : sympy.Expr
+        dP/dn = (1-s)C - s(C_p - C)/n^2.
+    every : sympy.Expr
+        n*, the positive root of dP/dn = 0: sqrt(s (C_p - C) / ((1-s) C)). The square root is
+        increasing, so n* also minimizes L(T*(n), n).
+    cadence_curvature : sympy.Expr
+        d2P/dn2 at n* (positive).
+    cadence_minimum : sympy.Expr
+        P(n*), simplified.
+    cadence_minimum_check : sympy.Expr
+        P(n*) - (sqrt(sC) + sqrt((1-s)(C_p - C)))^2, simplified (zero).
+    minimum : sympy.Expr
+        L at (T*(n*), n*): sqrt(2 P(n*)/M) + rest, which by the check above is
+        sqrt(2sC/M) + sqrt(2(1-s)(C_p - C)/M) + rest.
+    interval_at_every : sympy.Expr
+        T*(n*), as SymPy writes it.
+    interval_at_every_check : sympy.Expr
+        T*(n*)^2 s/(2CM), simplified (one: T*(n*) = sqrt(2CM/s), Young's interval for the
+        interruptions the fast tier survives).
+    persistent_period_check : sympy.Expr
+        (n* T*(n*))^2 (1-s)/(2(C_p - C)M), simplified (one: the persistent checkpoints come every
+        sqrt(2(C_p - C)M/(1-s)) of work, Young's interval for the extra cost and the other interruptions).
+    one_tier_loss, one_tier_interval : sympy.Expr
+        L and T*(1) with C_p = C, s = 0, n = 1, R_p = R: C/T + T/(2M) + (R + D)/M and sqrt(2CM).
+    two_tier_loss : sympy.Expr
+        L with D = 0.
+    drain_factor : sympy.Expr
+        e^{-D/M}, what a drain multiplies the exact single-level goodput by.
+    drain_cost : sympy.Expr
+        1 - e^{-D/M}: the share of goodput a drain costs.
+    drain_cost_series : sympy.Expr
+        Its expansion through second order in D/M: D/M - D^2/(2M^2).
+    drain_interval_shift : sympy.Expr
+        d/dT ln(G e^{-D/M}) - d/dT ln G for the single-level exact goodput
+        G = T e^{-R/M} / (M (e^{(T+C)/M} - 1)), simplified (zero: the drain does not move the exact optimum).
+    """
+
+    symbols: dict[str, Any]
+    loss: Any
+    interval_terms: tuple[Any, Any, Any]
+    loss_derivative: Any
+    interval: Any
+    interval_curvature: Any
+    cadence_product: Any
+    loss_at_interval_check: Any
+    cadence_derivative: Any
+    every: Any
+    cadence_curvature: Any
+    cadence_minimum: Any
+    cadence_minimum_check: Any
+    minimum: Any
+    interval_at_every: Any
+    interval_at_every_check: Any
+    persistent_period_check: Any
+    one_tier_loss: Any
+    one_tier_interval: Any
+    two_tier_loss: Any
+    drain_factor: Any
+    drain_cost: Any
+    drain_cost_series: Any
+    drain_interval_shift: Any
+
+    def plain(self, expression: Any) -> Any:
+        """`expression` written back in s and C_p (h -> 1 - s, Delta_C -> C_p - C), as the book prints it."""
+        sym = self.symbols
+        return expression.subs({sym["h"]: 1 - sym["s"], sym["Delta_C"]: sym["C_p_symbol"] - sym["C"]})
+
+
+@lru_cache(maxsize=1)
+def derive_tiers() -> TiersDerivation:
+    """Minimize the two-tier first-order loss over T, then over a continuous n, and check the reductions.
+
+    Returns
+    -------
+    TiersDerivation
+        The expressions at each step (see its fields): T*(n) = sqrt(2M [(n-1)C + C_p] / (n [s + (1-s)n])),
+        n* = sqrt(s (C_p - C) / ((1-s) C)); one tier without a drain gives sqrt(2CM).
+
+    Notes
+    -----
+    Imports SymPy; takes a few seconds. The result is cached. The minimization over n goes
+    through P(n) = 2M a(n) b(n): at T*(n) the T-terms a/T + bT are 2 sqrt(ab), and the
+    square root is increasing, so the n that minimizes P minimizes the loss.
+
+    Examples
+    --------
+    >>> d = derive_tiers()
+    >>> d.plain(d.every)
+    sqrt(s)*sqrt(-C + C_p)/(sqrt(C)*sqrt(1 - s))
+    """
+    import sympy as sp
+
+    t, n, c, delta, r, rp, s, h, m, d = sp.symbols("T n C Delta_C R R_p s h M D", positive=True)
+    cp_symbol = sp.Symbol("C_p", positive=True)
+    cp = c + delta
+    a = ((n - 1) * c + cp) / n
+    b = (s + h * n) / (2 * m)
+    rest = (s * r + h * rp) / m + h * d / m
+    loss = ((n - 1) * c + cp) / (n * t) + s * t / (2 * m) + h * n * t / (2 * m) + rest
+    dldt = sp.diff(loss, t)
+    interval = next(root for root in sp.solve(sp.Eq(dldt, 0), t) if root.is_positive)
+    product = sp.expand(sp.simplify(2 * m * a * b))
+    dpdn = sp.diff(product, n)
+    every = next(root for root in sp.solve(sp.Eq(dpdn, 0), n) if root.is_positive)
+    p_star = sp.simplify(product.subs(n, every))
+    t_star = interval.subs(n, every)
+    one = {delta: 0, s: 0, h: 1, n: 1, rp: r}
+    # The drain in the exact model: the single-level exact goodput G times e^{-D/M}.
+    exact = t * sp.exp(-r / m) / (m * (sp.exp((t + c) / m) - 1))
+    factor = sp.exp(-d / m)
+    x = sp.Symbol("x", positive=True)
+    series = sp.series((1 - factor).subs(d, x * m), x, 0, 3).removeO().subs(x, d / m)
+    return TiersDerivation(
+        symbols={"T": t, "n": n, "C": c, "C_p": cp, "C_p_symbol": cp_symbol, "Delta_C": delta, "R": r, "R_p": rp,
+                 "s": s, "h": h, "M": m, "D": d},
+        loss=loss,
+        interval_terms=(a, b, rest),
+        loss_derivative=dldt,
+        interval=interval,
+        interval_curvature=sp.simplify(sp.diff(loss, t, 2).subs(t, interval)),
+        cadence_product=product,
+        loss_at_interval_check=sp.simplify((loss.subs(t, interval) - rest) ** 2 - 2 * product / m),
+        cadence_derivative=dpdn,
+        every=every,
+        cadence_curvature=sp.simplify(sp.diff(product, n, 2).subs(n, every)),
+        cadence_minimum=p_star,
+        cadence_minimum_check=sp.simplify(p_star - (sp.sqrt(s * c) + sp.sqrt(h * delta)) ** 2),
+        minimum=sp.sqrt(2 * p_star / m) + rest,
+        interval_at_every=t_star,
+        interval_at_every_check=sp.simplify(t_star**2 * s / (2 * c * m)),
+        persistent_period_check=sp.simplify((every * t_star) ** 2 * h / (2 * delta * m)),
+        one_tier_loss=sp.simplify(loss.subs(one)),
+        one_tier_interval=sp.simplify(interval.subs(one)),
+        two_tier_loss=loss.subs(d, 0),
+        drain_factor=factor,
+        drain_cost=1 - factor,
+        drain_cost_series=sp.expand(series),
+        drain_interval_shift=sp.simplify(sp.diff(sp.expand_log(sp.log(exact * factor), force=True), t)
+                                         - sp.diff(sp.expand_log(sp.log(exact), force=True), t)),
+    )

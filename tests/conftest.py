@@ -36,6 +36,10 @@ def build_book(out: Path, params: Path | None = None) -> Path:
     The build is strict (``-W -n --keep-going``: any warning or unresolved reference fails it),
     starts from an empty output folder and executes every chapter. A GOODPUT_PARAMS set in the
     environment is ignored unless `params` is given.
+
+    It is the build ``make book`` runs, fast path included: _ext/goodput_execute.py executes the
+    chapters in parallel into a jupyter-cache it empties first and deletes after. So the log must
+    show every chapter with code executed by this build, and no cache may be left behind.
     """
     exe = Path(sys.executable).parent / "jupyter-book"
     env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
@@ -48,7 +52,21 @@ def build_book(out: Path, params: Path | None = None) -> Path:
     log = result.stdout + result.stderr
     assert result.returncode == 0, log[-5000:]
     assert "build succeeded" in log
+    executed = set(re.findall(r"\[goodput\] \S*?(book/\w+)\.md: executed in [\d.]+ seconds", log))
+    assert executed == executable_chapters(), log[-5000:]
+    assert not (out / "_build" / ".jupyter_cache").exists()
     return out / "_build" / "html"
+
+
+def executable_chapters() -> set[str]:
+    """The chapters in _toc.yml that are text notebooks with code cells, as ``book/<name>``."""
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    chapters = set(re.findall(r"^\s*(?:root|- file):\s*(\S+)", toc, flags=re.MULTILINE))
+    return {
+        chapter for chapter in chapters
+        if (text := (ROOT / f"{chapter}.md").read_text(encoding="utf-8")).startswith("---\njupytext:")
+        and "```{code-cell}" in text
+    }
 
 
 def _page_text(html_dir: Path, page: str) -> str:

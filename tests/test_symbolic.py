@@ -97,3 +97,96 @@ def test_second_order_term_is_the_symbolic_one() -> None:
         assert_allclose(second_order_term(*values), symbolic, rtol=1e-13)
     assert isinstance(second_order_term(1.0, np.array([100.0, 200.0]), 5.0, 20.0), np.ndarray)
     assert sympy.simplify(series.first_order - (1 - c / t - t / (2 * m) - r / m)) == 0
+
+
+# --------------------------------------------------------------------------- drains and two tiers
+
+
+def test_tiers_interval_is_the_root_of_the_derivative() -> None:
+    """dL/dT = 0 at T*(n) = sqrt(2M [(n-1)C + C_p] / (n [s + (1-s)n])), and d2L/dT2 > 0 there."""
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    sym = d.symbols
+    t, n, c, cp, s, h, m = (sym[k] for k in ("T", "n", "C", "C_p", "s", "h", "M"))
+    want = sp.sqrt(2 * m * ((n - 1) * c + cp) / (n * (s + h * n)))
+    assert sp.simplify(d.interval - want) == 0
+    assert sp.simplify(d.loss_derivative.subs(t, d.interval)) == 0
+    assert d.interval_curvature.is_positive
+
+
+def test_tiers_cadence_is_sqrt_s_extra_cost_over_hard_share_c() -> None:
+    """L(T*(n), n) = sqrt(2P/M) + rest with P(n) = [(n-1)C + C_p][s + (1-s)n]/n; dP/dn = (1-s)C - s(C_p - C)/n^2,
+    whose positive root is n* = sqrt(s (C_p - C) / ((1-s) C)), a minimum (d2P/dn2 > 0)."""
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    sym = d.symbols
+    n, c, delta, s, h = (sym[k] for k in ("n", "C", "Delta_C", "s", "h"))
+    a, b, _ = d.interval_terms
+    assert sp.simplify(2 * sym["M"] * a * b - d.cadence_product) == 0
+    assert d.loss_at_interval_check == 0
+    assert sp.simplify(d.cadence_derivative - (h * c - s * delta / n**2)) == 0
+    assert sp.simplify(d.every - sp.sqrt(s * delta / (h * c))) == 0
+    assert d.cadence_curvature.is_positive
+    assert str(d.plain(d.every)) == "sqrt(s)*sqrt(-C + C_p)/(sqrt(C)*sqrt(1 - s))"
+
+
+def test_tiers_minimum_is_a_sum_of_two_young_terms() -> None:
+    """At n*: P(n*) = (sqrt(sC) + sqrt((1-s)(C_p - C)))^2, so the loss is sqrt(2sC/M) + sqrt(2(1-s)(C_p - C)/M) + rest;
+    the fast interval is sqrt(2CM/s) and the persistent period n* T* = sqrt(2(C_p - C)M/(1-s))."""
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    assert d.cadence_minimum_check == 0
+    assert d.interval_at_every_check == 1
+    assert d.persistent_period_check == 1
+    sym = d.symbols
+    c, delta, s, h, m = (sym[k] for k in ("C", "Delta_C", "s", "h", "M"))
+    point = {c: 1.0, delta: 4.0, s: 0.8, h: 0.2, m: 185.6, sym["R"]: 5.0, sym["R_p"]: 12.0, sym["D"]: 3.0}
+    want = math.sqrt(2 * 0.8 * 1.0 / 185.6) + math.sqrt(2 * 0.2 * 4.0 / 185.6) + (0.8 * 5 + 0.2 * 12 + 0.2 * 3) / 185.6
+    assert_allclose(float(d.minimum.subs(point)), want, rtol=1e-13)
+
+
+def test_tiers_reduce_to_one_tier_with_a_drain_and_to_two_tiers() -> None:
+    """C_p = C, s = 0, n = 1, R_p = R: L = C/T + T/(2M) + (R + D)/M and T* = sqrt(2CM); D = 0: no drain term."""
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    sym = d.symbols
+    t, c, r, m, dd = (sym[k] for k in ("T", "C", "R", "M", "D"))
+    assert sp.simplify(d.one_tier_loss - (c / t + t / (2 * m) + (r + dd) / m)) == 0
+    assert sp.simplify(d.one_tier_interval - sp.sqrt(2 * c * m)) == 0
+    assert not d.two_tier_loss.has(dd)
+    assert sp.simplify(d.loss - d.two_tier_loss - sym["h"] * dd / m) == 0
+
+
+def test_drain_costs_one_minus_e_to_the_minus_d_over_m_and_d_over_m_to_first_order() -> None:
+    """The drain multiplies exact goodput by e^{-D/M}: it costs 1 - e^{-D/M} = D/M - D^2/(2M^2) + ..., and the log
+    derivative in T is unchanged (the interval does not move)."""
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    dd, m = d.symbols["D"], d.symbols["M"]
+    assert sp.simplify(d.drain_cost - (1 - sp.exp(-dd / m))) == 0
+    assert sp.simplify(d.drain_cost_series - (dd / m - dd**2 / (2 * m**2))) == 0
+    assert d.drain_interval_shift == 0
+
+
+def test_tiers_first_order_functions_are_the_symbolic_expressions() -> None:
+    """goodput.tiers' first-order losses, optimum interval and cadence equal the SymPy loss, T*(n) and n* evaluated at
+    the same inputs."""
+    from goodput.symbolic import derive_tiers
+    from goodput.tiers import Tiers, first_order_every, first_order_losses, first_order_optimal_interval
+
+    d = derive_tiers()
+    sym = d.symbols
+    for c, r, drain, cp, rp, s, n, m, t in [(1.0, 5.0, 5.0, 5.0, 5.0, 0.234, 1, 185.6, 19.3),
+                                          (40 / 60, 12.0, 6.0, 4.0, 15.0, 0.7, 3, 152.6, 16.9),
+                                          (0.5, 2.0, 0.0, 8.0, 10.0, 0.95, 7, 90.0, 9.0)]:
+        tiers = Tiers(c, r, drain, cp, rp, s, n)
+        point = {sym["C"]: c, sym["Delta_C"]: cp - c, sym["R"]: r, sym["R_p"]: rp, sym["s"]: s, sym["h"]: 1 - s,
+                 sym["n"]: n, sym["M"]: m, sym["D"]: drain, sym["T"]: t}
+        assert_allclose(1 - first_order_losses(tiers, m, t).goodput, float(d.loss.subs(point)), rtol=1e-13)
+        assert_allclose(first_order_optimal_interval(tiers, m), max(float(d.interval.subs(point)), drain), rtol=1e-13)
+        assert_allclose(first_order_every(tiers), float(d.every.subs(point)), rtol=1e-13)

@@ -16,6 +16,7 @@ setting. Tables are in :mod:`goodput.book.tables`.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
@@ -27,6 +28,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from goodput import model
+from goodput.tiers import TierLosses
 
 #: A colour-blind-safe palette (Okabe and Ito), one colour per role.
 COLOURS = {
@@ -36,10 +38,11 @@ COLOURS = {
     "goodput": "#BBBBBB",
     "total": "#000000",
     "accent": "#CC79A7",
+    "drain": "#CC79A7",
     "second": "#E69F00",
 }
 #: Hatches paired with the colours above for grey print.
-HATCHES = {"checkpoint": "//", "lost": "\\\\", "restart": "..", "goodput": ""}
+HATCHES = {"checkpoint": "//", "lost": "\\\\", "restart": "..", "drain": "xx", "goodput": ""}
 
 #: Width of a one-panel figure, inches.
 WIDTH = 6.4
@@ -127,7 +130,8 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
     ax = fig.add_subplot()
     order = np.argsort(counts, kind="stable")
     total = float(sum(counts))
-    palette = [COLOURS[k] for k in ("checkpoint", "lost", "restart", "accent", "second", "goodput")]
+    # Six categories, six colours no two of which are alike (no orange beside the vermillion), each with a hatch.
+    palette = [COLOURS[k] for k in ("checkpoint", "lost", "restart", "accent", "total", "goodput")]
     hatches = ["", "//", "\\\\", "..", "xx", "--"]
     names = list(dict.fromkeys(categories))
     style = {name: (palette[i % len(palette)], hatches[i % len(hatches)]) for i, name in enumerate(names)}
@@ -197,53 +201,82 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     return fig
 
 
-_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"))
+_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"),
+               ("drain", "not yet durable"))
 
 
-def _loss_value(losses: model.Losses, key: str) -> float:
+def _loss_value(losses: model.Losses | TierLosses, key: str) -> float:
     return float({"checkpoint": losses.checkpoint_overhead, "lost": losses.lost_work,
-                  "restart": losses.restart_loss}[key])
+                  "restart": losses.restart_loss, "drain": getattr(losses, "drain_loss", 0.0)}[key])
 
 
 @styled
-def loss_breakdown(cases: Mapping[str, model.Losses]) -> Figure:
-    """Stacked horizontal bars of the three named losses for each case, with the goodput left over.
+def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
+    """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
     Parameters
     ----------
-    cases : mapping of str to Losses
-        Label of each bar and its losses.
+    cases : mapping of str to Losses or TierLosses
+        Label of each bar (say which model computed it) and its losses; the loss to checkpoints
+        not yet durable is drawn when some case has a drain.
 
     Returns
     -------
     Figure
         Each bar is the wall time lost, split into checkpoint overhead, lost work and
-        restart, each labelled with its share; the goodput (what is left) is printed at
-        the end of the bar. Only the lost part is drawn, so that a loss of a few percent
-        is wide enough to read.
+        restart. A share is printed inside its segment where it fits; where it does not, it is
+        printed after the bar, beside the total lost and the goodput (what is left), so that no
+        two labels overlap. Only the lost part is drawn, so that a loss of a few percent is wide
+        enough to read.
     """
-    fig = _figure(WIDTH, 1.5 + 0.75 * len(cases))
+    fig = _figure(WIDTH, 1.5 + 0.8 * len(cases))
     ax = fig.add_subplot()
-    widest = max(sum(_loss_value(b, k) for k, _ in _LOSS_PARTS) for b in cases.values())
+    parts = [(k, n) for k, n in _LOSS_PARTS if k != "drain" or any(_loss_value(b, k) > 0 for b in cases.values())]
+    widest = max(sum(_loss_value(b, k) for k, _ in parts) for b in cases.values())
+    inside: list[tuple[Any, Any, int, str, float]] = []
+    totals: list[tuple[float, model.Losses | TierLosses]] = []
     for row, b in enumerate(cases.values()):
         left = 0.0
-        for key, name in _LOSS_PARTS:
+        for key, name in parts:
             width = _loss_value(b, key)
-            ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key], edgecolor="white",
-                    label=name if row == 0 else None)
-            if width > 0.06 * widest:
-                ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=9.5,
-                        bbox=_LABEL_BOX)
+            bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key],
+                          edgecolor="white", label=name if row == 0 else None)
+            text = ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=9.5,
+                           bbox=_LABEL_BOX)
+            inside.append((text, bar.patches[0], row, name, width))
             left += width
-        ax.text(left + 0.02 * widest, row, f"lost {left:.1%}\ngoodput {b.goodput:.1%}", va="center",
-                ha="left", fontsize=10, linespacing=1.3)
+        totals.append((left, b))
     ax.set_yticks(range(len(cases)), list(cases))
     ax.set_ylim(len(cases) - 0.5, -0.5)
     ax.set_xlim(0, widest * 1.4)
     ax.set_xlabel("share of wall time lost")
     _pct_axis(ax.xaxis)
     ax.grid(axis="y", visible=False)
-    _legend_below(ax, ncols=3)
+    _legend_below(ax, ncols=len(parts))
+    # A share that does not fit inside its segment (with its white box) moves to the note after the bar.
+    fig.draw_without_rendering()
+    moved: dict[int, list[str]] = {row: [] for row in range(len(cases))}
+    for text, patch, row, name, width in inside:
+        box = text.get_bbox_patch()
+        needed = (box.get_window_extent() if box is not None else text.get_window_extent()).width
+        if needed > patch.get_window_extent().width - 2.0:
+            text.remove()
+            moved[row].append(f"{name} {width:.1%}")
+    notes = []
+    for row, (left, b) in enumerate(totals):
+        lines = [*moved[row], f"lost {left:.1%}", f"goodput {b.goodput:.1%}"]
+        notes.append(ax.text(left + 0.02 * widest, row, "\n".join(lines), va="center", ha="left", fontsize=10,
+                             linespacing=1.25))
+    # Widen the axis until every note ends inside it.
+    for _ in range(3):
+        fig.draw_without_rendering()
+        right = ax.get_window_extent().x1
+        over = max(note.get_window_extent().x1 for note in notes) - right
+        if over <= 0:
+            break
+        x0, x1 = ax.get_xlim()
+        span = ax.get_window_extent().width
+        ax.set_xlim(x0, x1 * (1.0 + (over + 6.0) / span))
     return fig
 
 
@@ -435,4 +468,157 @@ def fleet_scaling(
     for ax in (left, right):
         ax.set_xlabel("GPUs in the job (log scale)")
         ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
+    return fig
+
+
+#: Line style of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).
+_KIND_STYLES = {"job interruptions": "-", "stated frequency": "--", "cluster rate": ":", "machine-wide events": "-."}
+#: What the legend calls each kind.
+_KIND_NAMES = {
+    "job interruptions": "interruptions of one job, counted",
+    "stated frequency": "a frequency stated in words",
+    "cluster rate": "a cluster's rate, as reported",
+    "machine-wide events": "GPU events on a whole machine",
+}
+
+
+def _spread_labels(positions: Sequence[float], gap: float) -> list[float]:
+    """Move label positions apart so that neighbours are at least `gap` apart, each crowd centred on its lines.
+
+    Parameters
+    ----------
+    positions : sequence of float
+        Where each label would sit (any order), in a scale where `gap` is the least distance.
+    gap : float
+        The least distance between two labels.
+
+    Returns
+    -------
+    list of float
+        The new positions, in the order given. Labels keep their order; a run of labels that would
+        overlap is spaced `gap` apart around the mean of where its labels would sit.
+    """
+    order = sorted(range(len(positions)), key=lambda i: positions[i])
+    # Each cluster: the indices (into `order`) it holds; merged with its neighbour while they overlap.
+    clusters: list[list[int]] = [[k] for k in range(len(order))]
+
+    def first(cluster: list[int]) -> float:
+        centre = sum(float(positions[order[k]]) for k in cluster) / len(cluster)
+        return centre - gap * (len(cluster) - 1) / 2
+
+    merged = True
+    while merged:
+        merged = False
+        for j in range(len(clusters) - 1):
+            a, b = clusters[j], clusters[j + 1]
+            if first(a) + gap * (len(a) - 1) > first(b) - gap + 1e-12:
+                clusters[j : j + 2] = [a + b]
+                merged = True
+                break
+    out = [0.0] * len(order)
+    for cluster in clusters:
+        start = first(cluster)
+        for offset, k in enumerate(cluster):
+            out[order[k]] = start + gap * offset
+    return out
+
+
+@styled
+def published_rates(
+    labels: Sequence[str],
+    rates: Sequence[float],
+    intervals: Sequence[tuple[float, float] | None],
+    kinds: Sequence[str],
+    gpus: float,
+    mtbi: float,
+    rate: float,
+    label: str,
+    mark: str,
+) -> Figure:
+    """M against the number of GPUs for each published per-GPU rate, with this build's fleet marked.
+
+    Parameters
+    ----------
+    labels : sequence of str
+        Each record's name (with its rate), written at the right end of its line.
+    rates : sequence of float
+        Interruptions per GPU-hour of each record.
+    intervals : sequence of (float, float) or None
+        Each rate's 95% counting interval, drawn as a band, or ``None`` for a rate with no count.
+    kinds : sequence of str
+        What each record counts (:data:`goodput.fleets.KINDS`), drawn as the line style.
+    gpus : float
+        This build's GPUs.
+    mtbi : float
+        This build's M, minutes.
+    rate : float
+        This build's rate per GPU-hour (its line runs through the marked fleet).
+    label : str
+        How this build's line is named at its right end (with its rate).
+    mark : str
+        The text beside the star that marks this build's fleet (its GPUs and M).
+
+    Returns
+    -------
+    Figure
+        M = 60 / (rate x GPUs) in minutes against GPUs, both axes logarithmic: one line per record, labelled
+        at its right end (labels moved apart where lines are close, with a leader to their line), a shaded
+        band for each counting interval, this build's rate as a thick line and its fleet as a star.
+    """
+    from goodput.params import mtbi_from_rate
+
+    n_low = min(256.0, gpus / 4.0)
+    n_high = max(131072.0, gpus * 4.0)
+    sizes: Any = np.geomspace(n_low, n_high, 200)
+    fig = _figure(WIDTH, 5.0)
+    ax = fig.add_subplot()
+    cycle = [COLOURS[k] for k in ("lost", "checkpoint", "restart", "accent", "second")]
+    order = sorted(range(len(rates)), key=lambda i: -rates[i])
+    colours: dict[int, str] = {}
+    for j, i in enumerate(order):
+        colour = colours[i] = cycle[j % len(cycle)]
+        ax.plot(sizes, mtbi_from_rate(rates[i], sizes), color=colour, ls=_KIND_STYLES.get(kinds[i], "-"), lw=1.5)
+        interval = intervals[i]
+        if interval is not None:
+            low, high = interval
+            top = mtbi_from_rate(low, sizes) if low > 0 else np.full_like(sizes, np.inf)
+            ax.fill_between(sizes, mtbi_from_rate(high, sizes), top, color=colour, alpha=0.08, lw=0)
+    ax.plot(sizes, mtbi_from_rate(rate, sizes), color=COLOURS["total"], lw=2.8, alpha=0.75, zorder=4)
+    ax.axvline(gpus, color=COLOURS["total"], lw=0.7, ls=":", alpha=0.6)
+    ax.plot([gpus], [mtbi], marker="*", ms=15, color=COLOURS["total"], mec="white", mew=0.8, zorder=6, ls="")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(n_low, n_high)
+    m_all = [float(mtbi_from_rate(r, s)) for r in (*rates, rate) for s in (n_low, n_high)]
+    y_low, y_high = min(m_all) / 1.6, max(m_all) * 1.6
+    ax.set_ylim(y_low, y_high)
+    # Labels at the right end of each line, in a column outside the axes, moved apart where lines are close.
+    decades = math.log10(y_high / y_low)
+    gap = decades * (10.5 / 72) / (0.72 * 5.0)  # one label's height (about 10.5 pt) in decades of this axis
+    names = [*labels, label]
+    at_end = [math.log10(float(mtbi_from_rate(r, n_high))) for r in (*rates, rate)]
+    placed = _spread_labels(at_end, gap)
+    for i, (name, y_line, y_text) in enumerate(zip(names, at_end, placed, strict=True)):
+        own = i == len(labels)
+        ax.annotate(name, xy=(n_high, 10**y_line), xycoords="data", xytext=(1.05, 10**y_text),
+                    textcoords=("axes fraction", "data"), va="center", ha="left", fontsize=9,
+                    fontweight="bold" if own else "normal", color=COLOURS["total"] if own else colours[i],
+                    annotation_clip=False,
+                    arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.6, "shrinkA": 2, "shrinkB": 0,
+                                "relpos": (0.0, 0.5)})
+    right = math.log(gpus / n_low) / math.log(n_high / n_low) > 0.5  # the mark's text on the side with more room
+    ax.annotate(mark, (gpus, mtbi), xytext=(-12 if right else 12, 8), textcoords="offset points",
+                ha="right" if right else "left", va="bottom", fontsize=9, bbox=_LABEL_BOX, zorder=7)
+    ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
+    ax.yaxis.set_major_formatter(FuncFormatter(_plain_number))
+    ax.set_xlabel("GPUs in the job (log scale)")
+    ax.set_ylabel("M, mean time between interruptions\n(minutes, log scale)")
+    ax.grid(which="minor", visible=False)
+    shown = list(dict.fromkeys(k for k in kinds if k in _KIND_STYLES))
+    handles: list[Any] = [Line2D([], [], color="0.3", ls=_KIND_STYLES[k], lw=1.5, label=_KIND_NAMES[k]) for k in shown]
+    if any(i is not None for i in intervals):
+        handles.append(Patch(facecolor="0.3", alpha=0.15, label="95% counting interval"))
+    handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",
+                          label="this build's rate and fleet"))
+    fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig

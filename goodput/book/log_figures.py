@@ -9,11 +9,13 @@ printed in grey.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.patches import Patch
+from matplotlib.ticker import MaxNLocator
 
 from goodput.book.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis, styled
 
@@ -73,21 +75,32 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
 
 @styled
 def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]], goodput: float,
-                   box: tuple[float, float] | None = None) -> Figure:
-    """Tornado chart: the range of goodput when each input alone moves over its range.
+                   box: tuple[float, float] | None = None, *, box_label: str = "all together",
+                   exact: Sequence[str] = (), model: str = "the exact model") -> Figure:
+    """Tornado chart: the range of goodput when each input with a range moves alone over it.
+
+    Only inputs with a range are drawn: an input taken as exact has no bar (a bar of zero width
+    says nothing) and is named in a note under the axes instead. With no input at all, the figure
+    shows the point value alone, labelled as such.
 
     Parameters
     ----------
     labels : sequence of str
-        One label per input, widest range first (the order of
+        One label per input with a range, widest range first (the order of
         :func:`goodput.uncertainty.one_at_a_time`).
     ranges : sequence of (float, float)
         ``(low, high)`` goodput for each input, fractions of 1.
     goodput : float
         Goodput at the point values, drawn as a vertical line.
     box : (float, float), optional
-        The range with all inputs free (:func:`goodput.uncertainty.propagate`),
+        The range with all those inputs free (:func:`goodput.uncertainty.propagate`),
         drawn as a last, hatched bar.
+    box_label : str, optional
+        The label of that bar (``"all three together"``).
+    exact : sequence of str, optional
+        The inputs taken as exact, for want of a range, named under the axes.
+    model : str, optional
+        The model goodput comes from, named on the x axis (``"the exact model"``).
 
     Returns
     -------
@@ -95,23 +108,35 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
         Goodput (percent) on the x axis, one bar per input, each labelled with
         its width in percentage points.
     """
-    rows = [(label, pair, COLOURS["checkpoint"], "") for label, pair in zip(labels, ranges, strict=True)]
+    rows = [(label, pair, COLOURS["checkpoint"], HATCHES["checkpoint"])
+            for label, pair in zip(labels, ranges, strict=True)]
     if box is not None:
-        rows.append(("all three together", box, COLOURS["goodput"], "//"))
-    fig = _figure(WIDTH, 1.2 + 0.6 * len(rows))
+        rows.append((box_label, box, COLOURS["goodput"], "xx"))
+    fig = _figure(WIDTH, 1.5 + 0.6 * max(len(rows), 1))
     ax = fig.add_subplot()
-    for row, (_, (low, high), colour, hatch) in enumerate(rows):
-        ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
-        ax.text(high, row, f"  {100 * (high - low):.1f} points", va="center", fontsize=9)
+    if rows:
+        for row, (_, (low, high), colour, hatch) in enumerate(rows):
+            ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
+            ax.text(high, row, f"  {100 * (high - low):.1f} points", va="center", fontsize=9)
+        ax.set_yticks(np.arange(len(rows)), [r[0] for r in rows], fontsize=9)
+        low_all = min(r[1][0] for r in rows)
+        high_all = max(r[1][1] for r in rows)
+        pad = (high_all - low_all) * 0.25 or 0.01
+        ax.set_xlim(low_all - pad / 3, high_all + pad)
+    else:
+        ax.plot([goodput], [0], marker="D", color=COLOURS["total"], ls="none")
+        ax.text(goodput, 0, f"  {goodput:.1%}: no input has a range, so nothing moves", va="center", fontsize=9)
+        ax.set_yticks([0], ["point values (no range given)"], fontsize=9)
+        ax.set_xlim(goodput - 0.03, goodput + 0.05)
+        ax.set_ylim(-0.8, 0.8)
     ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
-    ax.set_yticks(np.arange(len(rows)), [r[0] for r in rows], fontsize=9)
     ax.invert_yaxis()
-    low_all = min(r[1][0] for r in rows)
-    high_all = max(r[1][1] for r in rows)
-    pad = (high_all - low_all) * 0.25 or 0.01
-    ax.set_xlim(low_all - pad / 3, high_all + pad)
-    ax.set_xlabel("first-order goodput (share of wall time)")
+    ax.set_xlabel(f"goodput by {model} (share of wall time)")
+    ax.xaxis.set_major_locator(MaxNLocator(nbins=7, steps=[1, 2, 5, 10]))  # whole percents
     _pct_axis(ax.xaxis, decimals=0)
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0))
+    if exact:
+        note = "Taken as exact (no range given), so not drawn: " + "; ".join(exact) + "."
+        fig.supxlabel("\n".join(textwrap.wrap(note, 90)), fontsize=9, x=0.02, ha="left")
     return fig

@@ -1,4 +1,4 @@
-"""Sentences more than one page uses."""
+"""What more than one page uses: sentences, and the book's assumptions that two pages must share."""
 
 from __future__ import annotations
 
@@ -32,3 +32,29 @@ def first_order_warning(params: Params) -> str | None:
         f"The first-order numbers on this page for {which} do not describe this fleet; the recommendation, "
         "which comes from the exact model, does."
     )
+
+
+#: Minutes an elastic job takes to continue on fewer nodes after an interruption, instead of a full restart
+#: (an assumption of the book's: the failures and measuring chapters both use it, through :func:`elastic_restart`).
+ELASTIC_RESTART = 1.0
+
+
+def elastic_restart(restart: float) -> float:
+    """The effective restart of an elastic job: :data:`ELASTIC_RESTART`, or half the full restart if that is shorter.
+
+    Parameters
+    ----------
+    restart : float
+        R, the full restart, in minutes.
+
+    Returns
+    -------
+    float
+        ``min(1 min, R / 2)``: always shorter than R.
+
+    Examples
+    --------
+    >>> elastic_restart(5.0), elastic_restart(1.5)
+    (1.0, 0.75)
+    """
+    return min(ELASTIC_RESTART, restart / 2.0)

@@ -1,0 +1,299 @@
+"""Published interruption rates of large training runs, and what each implies for another fleet.
+
+The records are the book's table of published fleets (``book/data/fleets/published-fleets.csv``,
+described in the README beside it); this module reads the file it is given and computes,
+for each record:
+
+- the per-GPU-hour rate. Where the record has a count of unplanned interruptions, GPUs and a
+  window, the rate is computed from them, ``count / (GPUs x window in hours)``, and carries
+  the exact (Garwood) Poisson interval of the count (:func:`rate_interval`). Where it has no
+  count (a frequency stated in words, or a rate reported by someone else) the table's rate is
+  used as given, and there is no counting interval;
+- the mean time between interruptions that rate implies for a job of another size,
+  ``M = 60 / (rate x GPUs)`` minutes (:func:`goodput.params.mtbi_from_rate`), assuming GPUs
+  fail independently.
+
+The records do not all count the same thing: :attr:`PublishedFleet.kind` says which of
+:data:`KINDS` each one is, read from the table's own ``rate_basis`` and ``what_counts`` columns.
+Numbers only: how the book words them is in :mod:`goodput.pages.inputs`.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from goodput import validate
+from goodput.errors import InputError
+from goodput.params import mtbi_from_rate
+from goodput.uncertainty import poisson_interval
+
+#: The columns the table must have (others are ignored).
+COLUMNS = (
+    "fleet", "gpus", "gpu_type", "window_start", "window_end", "window_days", "unplanned", "planned",
+    "what_counts", "source_key", "source_location", "grade", "rate_per_gpu_hour", "rate_basis", "note",
+)  # fmt: skip
+
+#: What a record counts, in the order the book lists them:
+#: interruptions of one job, counted; a frequency stated in words; a rate per node-day reported
+#: for a whole cluster; hardware events counted on a whole machine (not interruptions of a job).
+KINDS = ("job interruptions", "stated frequency", "cluster rate", "machine-wide events")
+
+#: Grades of a record: read in the primary source, only seen quoted, or arithmetic from primary figures.
+GRADES = ("P", "S", "D")
+
+#: Largest table read, in bytes: the shipped one is a few kilobytes.
+MAX_FILE_BYTES = 1024 * 1024
+
+#: A GPU model in the ``gpu_type`` column: a letter and two or three digits (A100, H100, V100).
+_GPU_MODEL = re.compile(r"\b([A-Z]\d{2,3})\b")
+
+
+@dataclass(frozen=True)
+class PublishedFleet:
+    """One published record of a fleet's interruptions.
+
+    Parameters
+    ----------
+    fleet : str
+        The record's name, as the table gives it.
+    gpus : int or None
+        GPUs in the job (or machine); ``None`` where the source gives none.
+    gpu_type : str
+        The GPU model and packaging, as the table gives it.
+    window_start, window_end : str or None
+        ISO dates of the observation window, where given.
+    window_days : float or None
+        Length of the window in days, where given.
+    unplanned : int or None
+        Unplanned interruptions counted in the window; ``None`` where none were counted.
+    planned : int or None
+        Planned interruptions, where counted.
+    what_counts : str
+        What the record counts as an interruption, in the table's words.
+    source_keys : tuple of str
+        BibTeX keys of the sources (``book/references.bib``).
+    grade : {"P", "S", "D"}
+        Read in the primary source, only seen quoted, or arithmetic from primary figures.
+    table_rate : float
+        The table's ``rate_per_gpu_hour``, as rounded there.
+    rate_basis : str
+        How the table's rate was obtained: ``"count"``, or a stated frequency or published rate.
+    note : str
+        The table's note on the record.
+    """
+
+    fleet: str
+    gpus: int | None
+    gpu_type: str
+    window_start: str | None
+    window_end: str | None
+    window_days: float | None
+    unplanned: int | None
+    planned: int | None
+    what_counts: str
+    source_keys: tuple[str, ...]
+    grade: str
+    table_rate: float
+    rate_basis: str
+    note: str
+
+    @property
+    def counted(self) -> bool:
+        """Whether the rate comes from a count over a known number of GPU-hours (and so has a counting interval)."""
+        return (self.rate_basis == "count" and self.unplanned is not None and self.gpus is not None
+                and self.window_days is not None)
+
+    @property
+    def gpu_hours(self) -> float | None:
+        """GPU-hours observed, ``GPUs x window_days x 24``; ``None`` without GPUs or a window."""
+        if self.gpus is None or self.window_days is None:
+            return None
+        return self.gpus * self.window_days * 24.0
+
+    @property
+    def rate(self) -> float:
+        """Unplanned interruptions per GPU-hour: ``count / GPU-hours`` where counted, else the table's rate."""
+        if self.counted:
+            assert self.unplanned is not None and self.gpu_hours is not None
+            return self.unplanned / self.gpu_hours
+        return self.table_rate
+
+    @property
+    def lower_bound(self) -> bool:
+        """Whether the table's note calls the count a lower bound (events may have gone unrecorded)."""
+        return "lower bound" in self.note.lower()
+
+    @property
+    def kind(self) -> str:
+        """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``.
+
+        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts
+        ``published rate`` is a cluster rate; a count whose ``what_counts`` says it is "not job
+        interruptions" is machine-wide events; any other count is job interruptions.
+        """
+        if self.rate_basis.startswith("stated frequency"):
+            return "stated frequency"
+        if self.rate_basis.startswith("published rate"):
+            return "cluster rate"
+        if "not job interruptions" in self.what_counts:
+            return "machine-wide events"
+        return "job interruptions"
+
+    @property
+    def gpu_model(self) -> str | None:
+        """The GPU model named in ``gpu_type`` (``"A100"``, ``"H100"``), or ``None`` where it names none."""
+        found = _GPU_MODEL.search(self.gpu_type)
+        return found.group(1) if found else None
+
+    def rate_interval(self, confidence: float = 0.95) -> tuple[float, float] | None:
+        """The exact Poisson interval of the rate (see :func:`rate_interval`); ``None`` where nothing was counted."""
+        if not self.counted:
+            return None
+        assert self.unplanned is not None and self.gpu_hours is not None
+        return rate_interval(self.unplanned, self.gpu_hours, confidence)
+
+    def mtbi_at(self, gpus: float) -> float:
+        """M in minutes this record's rate implies for a job of `gpus` GPUs: ``60 / (rate x gpus)``."""
+        return float(mtbi_from_rate(self.rate, validate.positive(gpus, "gpus")))
+
+    def mtbi_interval_at(self, gpus: float, confidence: float = 0.95) -> tuple[float, float] | None:
+        """The interval of M at `gpus` GPUs from the rate's counting interval (ends swapped); ``None`` if uncounted.
+
+        For a count of zero the rate's lower end is 0, so M's upper end is infinite.
+        """
+        interval = self.rate_interval(confidence)
+        if interval is None:
+            return None
+        low, high = interval
+        gpus = validate.positive(gpus, "gpus")
+        return float(mtbi_from_rate(high, gpus)), (math.inf if low == 0.0 else float(mtbi_from_rate(low, gpus)))
+
+
+def rate_interval(count: int, gpu_hours: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Exact (Garwood) two-sided interval of a rate per GPU-hour from a count over GPU-hours.
+
+    Parameters
+    ----------
+    count : int
+        Interruptions counted, zero or more.
+    gpu_hours : float
+        GPU-hours observed.
+    confidence : float, optional
+        Two-sided confidence level (default 0.95).
+
+    Returns
+    -------
+    tuple of float
+        ``(low, high)`` interruptions per GPU-hour: the reciprocals of the ends of
+        :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption,
+        that is ``chi2(a/2; 2k) / 2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; ``low`` is 0
+        for a count of zero.
+
+    Examples
+    --------
+    >>> low, high = rate_interval(419, 16384 * 54 * 24)
+    >>> f"{low:.3g} {high:.3g}"
+    '1.79e-05 2.17e-05'
+    """
+    long_end, short_end = poisson_interval(count, gpu_hours, confidence)
+    return (0.0 if math.isinf(short_end) else 1.0 / short_end), 1.0 / long_end
+
+
+def _count(value: str, name: str) -> int | None:
+    """A whole number of zero or more, or ``None`` for an empty cell."""
+    return validate.whole(value.strip(), name, 0) if value.strip() else None
+
+
+def _positive(value: str, name: str) -> float | None:
+    """A number greater than zero, or ``None`` for an empty cell."""
+    return validate.positive(value.strip(), name) if value.strip() else None
+
+
+def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet, ...]:
+    """Read the table of published fleets.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The CSV file (the book passes ``book/data/fleets/published-fleets.csv`` under its root).
+
+    Returns
+    -------
+    tuple of PublishedFleet
+        One record per row, in the file's order.
+
+    Raises
+    ------
+    InputError
+        If the file cannot be read, lacks a column of :data:`COLUMNS`, has no rows, or a
+        row's GPUs, window, counts or rate are not numbers of the right kind.
+    """
+    file = Path(path)
+    try:
+        raw = file.read_bytes()
+    except OSError as exc:
+        raise InputError("published fleets", str(file), f"a readable file ({exc.strerror or exc})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError("published fleets", str(file), f"a table of at most {MAX_FILE_BYTES // 1024} KB")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError("published fleets", str(file), "UTF-8 text") from None
+    reader = csv.DictReader(text.splitlines())
+    missing = [c for c in COLUMNS if c not in (reader.fieldnames or ())]
+    if missing:
+        raise InputError(f"{file.name}: columns", ", ".join(missing), f"the columns {', '.join(COLUMNS)}")
+    fleets = []
+    for line, row in enumerate(reader, start=2):
+        where = f"{file.name}: line {line}"
+        grade = row["grade"].strip()
+        if grade not in GRADES:
+            raise InputError(f"{where}: grade", grade, "one of " + ", ".join(GRADES))
+        fleets.append(PublishedFleet(
+            fleet=row["fleet"].strip(),
+            gpus=_count(row["gpus"], f"{where}: gpus"),
+            gpu_type=row["gpu_type"].strip(),
+            window_start=row["window_start"].strip() or None,
+            window_end=row["window_end"].strip() or None,
+            window_days=_positive(row["window_days"], f"{where}: window_days"),
+            unplanned=_count(row["unplanned"], f"{where}: unplanned"),
+            planned=_count(row["planned"], f"{where}: planned"),
+            what_counts=row["what_counts"].strip(),
+            source_keys=tuple(k.strip() for k in row["source_key"].split(";") if k.strip()),
+            grade=grade,
+            table_rate=validate.positive(row["rate_per_gpu_hour"], f"{where}: rate_per_gpu_hour"),
+            rate_basis=row["rate_basis"].strip(),
+            note=row["note"].strip(),
+        ))
+    if not fleets:
+        raise InputError("published fleets", str(file), "at least one row")
+    return tuple(fleets)
+
+
+def extremes(fleets: Sequence[PublishedFleet]) -> tuple[PublishedFleet, PublishedFleet]:
+    """The records with the lowest and the highest rate.
+
+    Parameters
+    ----------
+    fleets : sequence of PublishedFleet
+        The records (at least one).
+
+    Returns
+    -------
+    tuple of PublishedFleet
+        ``(lowest, highest)``; the first in the table's order on a tie.
+    """
+    if not fleets:
+        raise InputError("published fleets", "none", "at least one record")
+    return min(fleets, key=lambda f: f.rate), max(fleets, key=lambda f: f.rate)
+
+
+def rates_below(rate: float, fleets: Sequence[PublishedFleet]) -> int:
+    """How many of the records have a rate below `rate` (interruptions per GPU-hour)."""
+    return sum(1 for f in fleets if f.rate < rate)

@@ -1,0 +1,240 @@
+"""The print edition: the PDF ``make pdf`` writes, read back with poppler's command-line tools.
+
+The session fixture ``book_pdf`` runs the script ``make pdf`` runs (_ext/make_pdf.py) into a
+temporary folder: a clean, strict one-page build of the whole book (every chapter executed,
+figures as SVG) printed by Debian's Chromium. The tests read the PDF with Debian's
+``poppler-utils`` (``pdftotext``, ``pdfinfo``, ``pdfimages``; .ci/run installs it) and, for the
+link annotations and the drawing of figures, with a few regular expressions and ``zlib`` over the
+file itself: the worked numbers of the answer page, the references, no TeX left unset, the title
+page, page numbers, vector figures, and links that stay within the PDF.
+
+Without Chromium or poppler-utils the tests are skipped with the reason, except under CI=true,
+where they fail (as in tests/test_browser.py). The build ignores a GOODPUT_PARAMS set in the
+environment, so the tests see the book of book/params.yml.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.pdf
+
+#: What the answer page shows (the worked example of book/params.yml); tests/test_book.py checks the HTML.
+ANSWER_NUMBERS = ("186 min", "19.3 min", "86.9%", "74.1%", "12.8 points", "$3.8M")
+#: TeX that must not survive typesetting.
+RAW_TEX = ("\\frac", "\\sqrt", "$$", "\\begin", "\\end{", "\\left", "\\right", "\\mathrm", "\\cdot")
+
+
+def load_make_pdf() -> ModuleType:
+    """_ext/make_pdf.py as a module (it is a script, not part of the package)."""
+    spec = importlib.util.spec_from_file_location("make_pdf", ROOT / "_ext" / "make_pdf.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def missing(reason: str) -> None:
+    """Skip with the reason, or fail under CI=true, where a missing tool is a broken set-up."""
+    if in_ci():
+        pytest.fail(f"CI is set and {reason}; .ci/run installs chromium and poppler-utils", pytrace=False)
+    pytest.skip(reason)
+
+
+@dataclass
+class BookPdf:
+    """The printed book: the file, its text page by page, and how long ``make pdf`` took."""
+
+    path: Path
+    pages: list[str]
+    seconds: float
+    html: Path
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.pages)
+
+
+@pytest.fixture(scope="session")
+def book_pdf(tmp_path_factory: pytest.TempPathFactory) -> BookPdf:
+    """Run _ext/make_pdf.py (what ``make pdf`` runs) into a temporary folder, and read the PDF's text."""
+    make_pdf = load_make_pdf()
+    if make_pdf.find_chromium() is None:
+        missing("no Chromium is installed; install Debian's: apt-get install chromium")
+    for tool in ("pdftotext", "pdfinfo", "pdfimages"):
+        if shutil.which(tool) is None:
+            missing(f"{tool} is not installed; install Debian's poppler-utils: apt-get install poppler-utils")
+    out = tmp_path_factory.mktemp("pdf")
+    env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
+    start = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "_ext" / "make_pdf.py"), "--build-dir", str(out)],
+        capture_output=True, text=True, check=False, env=env,
+    )
+    seconds = time.perf_counter() - start
+    assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
+    pdf = out / "goodput.pdf"
+    assert pdf.is_file(), result.stdout
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = text.split("\f")
+    if pages and not pages[-1].strip():
+        pages.pop()
+    return BookPdf(pdf, pages, seconds, out / "_build" / "singlehtml")
+
+
+def chapter_title(source: Path) -> str:
+    """A chapter's title: its first level-1 heading outside code."""
+    fenced = False
+    for line in source.read_text(encoding="utf-8").splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and line.startswith("# "):
+            return line[2:].strip()
+    raise AssertionError(f"{source} has no title")
+
+
+def collapsed(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+def test_pdf_shows_the_worked_numbers(book_pdf: BookPdf) -> None:
+    """The answer page's worked numbers are in the PDF's text: 186 min, 19.3 min, 86.9%, 74.1%, 12.8 points, $3.8M."""
+    text = collapsed(book_pdf.text)
+    absent = [number for number in ANSWER_NUMBERS if number not in text]
+    assert not absent, absent
+
+
+def test_pdf_has_every_chapter_in_toc_order_and_the_references(book_pdf: BookPdf) -> None:
+    """Every chapter starts a page, in _toc.yml's order, and the last is the references, with Young (1974)."""
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    chapters = re.findall(r"^\s*(?:root|- file):\s*(\S+)", toc, flags=re.MULTILINE)
+    titles = [chapter_title(ROOT / f"{chapter}.md") for chapter in chapters]
+    firsts = [collapsed(page).strip() for page in book_pdf.pages]
+    starts = [next((i for i, page in enumerate(firsts) if page.startswith(title)), -1) for title in titles]
+    assert -1 not in starts, [t for t, s in zip(titles, starts, strict=True) if s == -1]
+    assert starts == sorted(starts), list(zip(titles, starts, strict=True))
+    references = collapsed("\n".join(book_pdf.pages[starts[-1]:]))
+    assert titles[-1] == "References"
+    assert "Young" in references and "1974" in references and "Daly" in references
+
+
+def test_no_tex_is_left_unset(book_pdf: BookPdf) -> None:
+    """MathJax typeset every formula: no \\frac, \\sqrt, $$ or \\begin (or other TeX command) in the PDF's text."""
+    found = {tex: book_pdf.text.count(tex) for tex in RAW_TEX if tex in book_pdf.text}
+    assert not found, found
+    assert "√(2CM)" in book_pdf.text or "√" in book_pdf.text
+
+
+def test_title_page_says_what_the_book_was_built_from(book_pdf: BookPdf) -> None:
+    """Page 1 has the book's title, the goodput version, the inputs file with its full SHA-256, and the commit."""
+    import yaml
+
+    from goodput import __version__
+
+    made = load_make_pdf().provenance(ROOT / "book" / "params.yml")
+    title = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
+    first = collapsed(book_pdf.pages[0])
+    assert collapsed(title) in first
+    assert f"goodput {__version__}" in first and made.version == __version__
+    assert "book/params.yml" in first
+    assert made.params_sha256 in first and re.fullmatch(r"[0-9a-f]{64}", made.params_sha256)
+    if made.commit:
+        assert made.commit in first
+
+
+def test_every_page_is_numbered(book_pdf: BookPdf) -> None:
+    """Each page's footer reads "n / N", with n its page number and N the page count pdfinfo reports."""
+    info = subprocess.run(["pdfinfo", str(book_pdf.path)], capture_output=True, text=True, check=True).stdout
+    count = int(re.search(r"^Pages:\s+(\d+)", info, flags=re.MULTILINE).group(1))  # type: ignore[union-attr]
+    assert count == len(book_pdf.pages) >= 30
+    unnumbered = [i for i, page in enumerate(book_pdf.pages, start=1)
+                  if not re.search(rf"\b{i} / {count}\s*$", page.rstrip())]
+    assert not unnumbered, unnumbered
+    assert re.search(r"Page size:\s+59[45]\.\d+ x 84[12]\.\d+ pts \(A4\)", info), info
+
+
+def _page_contents(pdf: bytes) -> list[bytes]:
+    """Each page's content stream, decompressed, in page order (enough PDF for what Chromium writes)."""
+    objects = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(.*?)\s*endobj", pdf, re.DOTALL)}
+    catalog = next(body for body in objects.values() if re.search(rb"/Type\s*/Catalog", body))
+
+    def pages(obj: int) -> list[int]:
+        body = objects[obj]
+        if re.search(rb"/Type\s*/Pages", body):
+            kids = re.search(rb"/Kids\s*\[(.*?)\]", body, re.DOTALL)
+            return [p for kid in re.findall(rb"(\d+) 0 R", kids.group(1) if kids else b"") for p in pages(int(kid))]
+        return [obj]
+
+    streams = []
+    for page in pages(int(re.search(rb"/Pages (\d+) 0 R", catalog).group(1))):  # type: ignore[union-attr]
+        refs = re.search(rb"/Contents\s*(\[.*?\]|\d+ 0 R)", objects[page], re.DOTALL)
+        data = b""
+        for ref in re.findall(rb"(\d+) 0 R", refs.group(1) if refs else b""):
+            stream = objects[int(ref)]
+            head = re.match(rb"<<(.*?)>>\s*stream\r?\n", stream, re.DOTALL)
+            assert head is not None
+            raw = stream[head.end():stream.rfind(b"endstream")]
+            data += zlib.decompress(raw) if b"FlateDecode" in head.group(1) else raw
+        streams.append(data)
+    return streams
+
+
+def test_figures_are_vectors(book_pdf: BookPdf) -> None:
+    """At least 7 numbered figures; each page with a figure caption draws it as vector paths, and no raster is under 200 dpi."""
+    captions = sorted({int(n) for n in re.findall(r"Fig\. (\d+) ", book_pdf.text)})
+    assert len(captions) >= 7 and captions == list(range(1, len(captions) + 1)), captions
+    assert list(book_pdf.html.joinpath("_images").glob("*.svg")) and not list(book_pdf.html.joinpath("_images").glob("*.png"))
+    contents = _page_contents(book_pdf.path.read_bytes())
+    assert len(contents) == len(book_pdf.pages)
+    # A caption starts a line with "Fig. N"; so may a sentence that names the figure. One of the
+    # pages where a line starts with "Fig. N" must draw the figure: hundreds of line and curve segments.
+    segments = [len(re.findall(rb"\s[lc]\s", content)) for content in contents]
+    undrawn = []
+    for number in captions:
+        pages = [i for i, page in enumerate(book_pdf.pages) if re.search(rf"^\s*Fig\. {number} ", page, flags=re.MULTILINE)]
+        if not any(segments[i] >= 500 for i in pages):
+            undrawn.append((number, [(i + 1, segments[i]) for i in pages]))
+    assert not undrawn, undrawn
+    listing = subprocess.run(["pdfimages", "-list", str(book_pdf.path)], capture_output=True, text=True, check=True).stdout
+    low = [line for line in listing.splitlines()[2:] if min(int(line.split()[12]), int(line.split()[13])) < 200]
+    assert not low, low
+
+
+def test_links_stay_within_the_pdf(book_pdf: BookPdf) -> None:
+    """Cross-references, citations and the contents are /Link annotations to named destinations of the PDF.
+
+    The contents page (page 2) links to every chapter, each entry's page number is the page its
+    link lands on, and that page starts with the chapter's title; the PDF also has an outline.
+    """
+    pdf = book_pdf.path.read_bytes()
+    listing = subprocess.run(["pdfinfo", "-dests", str(book_pdf.path)], capture_output=True, text=True, check=True).stdout
+    dests = {m.group(2): int(m.group(1)) for m in re.finditer(r'^\s*(\d+)\s+\[.*?\]\s+"(.*)"$', listing, flags=re.MULTILINE)}
+    names = [re.sub(r"#([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), n.decode("latin-1"))
+             for n in re.findall(rb"/Subtype /Link[^>]*?/Dest /([^\s/>\]\[()]+)", pdf)]
+    assert len(names) >= 100, len(names)
+    unknown = sorted({name for name in names if name not in dests})
+    assert not unknown, unknown
+    assert {"cite-young1974", "equation-eq-optimum"} <= set(names), sorted(set(names))[:20]
+    assert b"/Outlines" in pdf
+    contents = re.sub(r"^.*\s\d+ / \d+\s*$", "", book_pdf.pages[1], flags=re.MULTILINE)  # not the footer
+    entries = re.findall(r"^\s*(\S.*?\S)\s+(\d+)\s*$", contents.split("Contents", 1)[1], flags=re.MULTILINE)
+    assert len(entries) >= 13, entries
+    for title, page in entries:
+        assert collapsed(book_pdf.pages[int(page) - 1]).strip().startswith(title), (title, page)
