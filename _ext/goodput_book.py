@@ -13,7 +13,10 @@ Loaded by Jupyter Book through ``sphinx.local_extensions`` in ``_config.yml``. I
   links within the page, and writes the page as ``index.html``, where its links to ``_static/``
   and ``_images/`` resolve;
 - registers the citation styles: author-year in round brackets in the text, and a
-  bibliography sorted by author whose anchors are the BibTeX keys (``#cite-young1974``).
+  bibliography sorted by author whose anchors are the BibTeX keys (``#cite-young1974``);
+- writes the calculator's formulas, generated from the package's SymPy expressions by
+  :mod:`goodput.book.calculator`, into ``_static/goodput-formulas.js``, and loads them with the
+  Lambert-W solver and the calculator's script on the calculator page only.
 """
 
 from __future__ import annotations
@@ -121,6 +124,56 @@ def page_context(app: Sphinx, pagename: str, templatename: str, context: dict[st
         footer += f' · <a href="{cite}">How to cite this book</a>'
     context["theme_extra_footer"] = f'<p class="goodput-provenance">{footer}</p>'
 
+
+#: The calculator page and its scripts, in load order (the formulas are generated; the others are in static/).
+CALCULATOR_PAGE = "book/calculator"
+CALCULATOR_SCRIPTS = ("goodput-lambertw.js", "goodput-formulas.js", "goodput-calculator.js")
+
+
+def write_calculator_formulas(app: Sphinx) -> None:
+    """Generate the calculator's JavaScript formulas into ``<outdir>/_static`` (see goodput.book.calculator).
+
+    Importing SymPy and printing the formulas takes about half a second of CPU; it runs in a thread
+    beside the reading of the chapters (which mostly waits for their kernels), and
+    :func:`finish_calculator_formulas` waits for it before the build ends.
+    """
+    if app.builder.format != "html":
+        return
+    import threading
+    import time
+
+    def generate() -> None:
+        try:
+            from goodput.book.calculator import write_formulas
+
+            wall, cpu = time.perf_counter(), time.thread_time()
+            written = write_formulas(Path(app.outdir) / "_static")
+            logger.info("goodput: calculator formulas generated into %s in %.2f s (%.2f s of CPU)", written.name,
+                        time.perf_counter() - wall, time.thread_time() - cpu)
+        except BaseException as exc:  # noqa: BLE001 - handed to the main thread, which raises it
+            app.goodput_formulas_error = exc  # type: ignore[attr-defined]
+
+    thread = threading.Thread(target=generate, name="goodput-calculator-formulas", daemon=True)
+    app.goodput_formulas_thread = thread  # type: ignore[attr-defined]
+    thread.start()
+
+
+def finish_calculator_formulas(app: Sphinx, exception: Exception | None) -> None:
+    """Wait for the calculator's formulas, and fail the build if they could not be generated."""
+    thread = getattr(app, "goodput_formulas_thread", None)
+    if thread is None:
+        return
+    thread.join()
+    error = getattr(app, "goodput_formulas_error", None)
+    if error is not None and exception is None:
+        raise ExtensionError(f"the calculator's formulas could not be generated: {error}") from error
+
+
+def calculator_scripts(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """Load the calculator's scripts on its page, and on no other."""
+    if pagename == CALCULATOR_PAGE:
+        for priority, script in enumerate(CALCULATOR_SCRIPTS, start=600):
+            app.add_js_file(script, priority=priority)
 
 def single_page_links(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     """In the one-page build, make links to the page itself ``#anchor`` links.
@@ -233,9 +286,12 @@ def setup(app: Sphinx) -> dict[str, Any]:
     _register_citation_styles()
     app.connect("config-inited", set_version)
     app.connect("builder-inited", copy_mathjax)
+    app.connect("builder-inited", write_calculator_formulas)
     app.connect("doctree-resolved", drop_thebe_config, priority=900)
     app.connect("doctree-resolved", describe_figures, priority=900)
     app.connect("html-page-context", page_context, priority=900)
+    app.connect("html-page-context", calculator_scripts)
+    app.connect("build-finished", finish_calculator_formulas, priority=50)
     app.connect("html-page-context", single_page_links, priority=900)
     app.connect("build-finished", write_index, priority=100)
     app.add_css_file("goodput-book.css")

@@ -246,6 +246,109 @@ def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int =
     return float(sympy.re(value))
 
 
+# --------------------------------------------------------------------------- the calculator's formulas
+# The in-page calculator (book/calculator.md) runs these expressions as JavaScript that
+# goodput.book.calculator generates from them with sympy.jscode at build time, so the page
+# and the package cannot drift. tests/test_calculator_formulas.py checks each one against
+# the derivations above and against the numeric modules (goodput.model, goodput.exact,
+# goodput.tiers). Written with expm1 where the numeric modules use it, so that the page
+# keeps the package's precision; ``LambertW`` is printed as the page's own solver.
+
+
+@dataclass(frozen=True)
+class CalculatorFormula:
+    """One named formula of the calculator: its arguments, in order, and its SymPy expression.
+
+    Parameters
+    ----------
+    arguments : tuple of str
+        The names of the expression's symbols, in the order the generated function takes them.
+    expression : sympy.Expr
+        The formula.
+    """
+
+    arguments: tuple[str, ...]
+    expression: Any
+
+
+@lru_cache(maxsize=1)
+def calculator_formulas() -> dict[str, CalculatorFormula]:
+    """Every formula the in-page calculator evaluates, by name, as SymPy expressions.
+
+    Symbols (minutes, except where said): ``C`` checkpoint cost, ``M`` mean time between
+    interruptions, ``R`` restart, ``T`` interval, ``D`` drain, ``Cp`` and ``Rp`` the
+    persistent tier's cost and restart, ``s`` the share of interruptions the fast tier
+    survives, ``n`` every n-th checkpoint persistent, ``rate`` interruptions per GPU-hour,
+    ``gpus`` GPUs.
+
+    Returns
+    -------
+    dict of str to CalculatorFormula
+        ``mtbi_from_rate``; first order for one tier (``first_order_*``: Young's optimum
+        and the three losses) and its ``second_order_term``; the exact model for one tier
+        (``exact_*``: the Lambert-W optimum and the losses of :func:`goodput.exact.exact_losses`);
+        one tier with a drain, exactly (``drain_exact_*``: goodput and checkpoint overhead times
+        e^{-D/M}, the drain's loss, T* = max(T_W, D)); and the first order of the two-tier scheme
+        of :mod:`goodput.tiers` (``tiers_*``), of which one tier with a drain is n = 1, s = 0.
+
+    Notes
+    -----
+    Imports SymPy; takes a few tenths of a second. The result is cached.
+    """
+    import sympy
+    from sympy.codegen.cfunctions import expm1
+
+    c, m, r, t, d, cp, rp = sympy.symbols("C M R T D Cp Rp", positive=True)
+    s = sympy.Symbol("s", nonnegative=True)
+    n = sympy.Symbol("n", positive=True, integer=True)
+    rate, gpus = sympy.symbols("rate gpus", positive=True)
+    x = (t + c) / m  # a segment and its checkpoint, in units of M
+    survive_restart = sympy.exp(-r / m)
+    exact_goodput = survive_restart * (t / m) / expm1(x)
+    exact_overhead = survive_restart * (c / m) / expm1(x)
+    lambert_optimum = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
+    second = (c / t) ** 2 + c * r / (m * t) + (r / m) ** 2 / 2 + r * t / (2 * m**2) + (t / m) ** 2 / 12
+    first_losses = c / t + t / (2 * m) + r / m
+    tier_overhead = ((n - 1) * c + cp) / (n * t)
+    tier_lost = (s + (1 - s) * n) * t / (2 * m)
+    tier_restart = (s * r + (1 - s) * rp) / m
+    tier_drain = (1 - s) * d / m
+
+    def f(arguments: str, expression: Any) -> CalculatorFormula:
+        return CalculatorFormula(tuple(arguments.split()), expression)
+
+    return {
+        "mtbi_from_rate": f("rate gpus", 60 / (rate * gpus)),
+        # first order, one tier (goodput.model)
+        "first_order_optimal_interval": f("C M", sympy.sqrt(2 * c * m)),
+        "first_order_checkpoint_overhead": f("C T", c / t),
+        "first_order_lost_work": f("M T", t / (2 * m)),
+        "first_order_restart_loss": f("M R", r / m),
+        "first_order_goodput": f("C M R T", 1 - first_losses),
+        "second_order_term": f("C M R T", second),
+        # exact, one tier (goodput.exact)
+        "exact_optimal_interval": f("C M", lambert_optimum),
+        "exact_checkpoint_overhead": f("C M R T", exact_overhead),
+        "exact_lost_work": f("C M R T", survive_restart * (1 - x / expm1(x))),
+        "exact_restart_loss": f("M R", -expm1(-r / m)),
+        "exact_goodput": f("C M R T", exact_goodput),
+        # exact, one tier with a drain (goodput.tiers with n = 1, s = 0); lost work and restart are unchanged
+        "drain_exact_optimal_interval": f("C M D", sympy.Max(lambert_optimum, d)),
+        "drain_exact_checkpoint_overhead": f("C M R T D", exact_overhead * sympy.exp(-d / m)),
+        "drain_exact_drain_loss": f("C M R T D", survive_restart * -expm1(-d / m) * x / expm1(x)),
+        "drain_exact_goodput": f("C M R T D", exact_goodput * sympy.exp(-d / m)),
+        # first order, two tiers and a drain (goodput.tiers)
+        "tiers_optimal_interval": f(
+            "C Cp s n M D", sympy.Max(sympy.sqrt(2 * m * ((n - 1) * c + cp) / (n * (s + (1 - s) * n))), d)),
+        "tiers_every": f("C Cp s", sympy.sqrt(s * (cp - c) / ((1 - s) * c))),
+        "tiers_checkpoint_overhead": f("C Cp n T", tier_overhead),
+        "tiers_lost_work": f("s n M T", tier_lost),
+        "tiers_restart_loss": f("R Rp s M", tier_restart),
+        "tiers_drain_loss": f("s M D", tier_drain),
+        "tiers_goodput": f("C Cp R Rp s n M T D", 1 - tier_overhead - tier_lost - tier_restart - tier_drain),
+    }
+
+
 # --------------------------------------------------------------------------- drains and two tiers (goodput.tiers)
 
 

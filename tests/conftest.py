@@ -1,14 +1,16 @@
-"""Shared fixtures: the worked example's inputs, a clean build of the book, and a hypothesis profile for CI."""
+"""Shared fixtures: the worked example's inputs, a clean build of the book, headless Chromium, and a hypothesis profile for CI."""
 
 from __future__ import annotations
 
 import html
 import os
 import re
+import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -90,3 +92,58 @@ def book_builder() -> Callable[..., Path]:
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The book built from clean from book/params.yml (see :func:`build_book`): its HTML folder."""
     return build_book(tmp_path_factory.mktemp("book"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Headless Chromium, for tests/test_browser.py and tests/test_calculator.py: one browser per session.
+
+#: Flags that keep Chromium from calling home; Playwright adds a fresh temporary --user-data-dir.
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+#: Where a Chromium is looked for, after $GOODPUT_CHROMIUM.
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+def find_chromium() -> str | None:
+    """The Chromium to drive: $GOODPUT_CHROMIUM if set, else the first of CHROMIUM_CANDIDATES found."""
+    wanted = os.environ.get("GOODPUT_CHROMIUM")
+    for candidate in ([wanted] if wanted else list(CHROMIUM_CANDIDATES)):
+        path = candidate if os.path.isabs(candidate) else shutil.which(candidate)
+        if path and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def no_browser(reason: str) -> None:
+    """Skip with the reason, or fail under CI=true, where a missing browser is a broken set-up."""
+    if in_ci():
+        pytest.fail(f"CI is set and {reason}; .ci/run installs Debian's chromium before `make test`", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """A headless Chromium (Debian's), launched by Playwright with a fresh temporary profile.
+
+    Session-scoped and requested before ``built_book``, so that without a browser the tests are
+    skipped (or fail, under CI) before the book is built for them.
+    """
+    path = find_chromium()
+    if path is None:
+        no_browser("no Chromium is installed (looked for $GOODPUT_CHROMIUM, " + ", ".join(CHROMIUM_CANDIDATES)
+                   + "); install Debian's: apt-get install chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        no_browser("the playwright package is not installed (pip install -c constraints.txt -e '.[test]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()

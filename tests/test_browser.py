@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import http.server
-import os
 import re
 import shutil
 import threading
@@ -33,13 +32,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 pytestmark = pytest.mark.book
 
-#: Flags that keep Chromium from calling home; Playwright adds a fresh temporary --user-data-dir.
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-]
-#: Where a Chromium is looked for, after $GOODPUT_CHROMIUM.
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 #: What the answer page must show a reader (the worked example of book/params.yml).
 ANSWER_NUMBERS = ("186 min", "19.3 min", "5.2%", "2.7%", "86.9%", "74.1%", "12.8 points", "$3.8M")
 #: Schemes a page may use without touching the network.
@@ -50,27 +42,6 @@ def site_pages(html_dir: Path) -> list[str]:
     """The site's pages, relative to its root: index, search, genindex and the chapters (not _static's templates)."""
     return sorted(p.relative_to(html_dir).as_posix() for p in html_dir.rglob("*.html")
                   if not p.relative_to(html_dir).parts[0].startswith("_"))
-
-
-def find_chromium() -> str | None:
-    """The Chromium to drive: $GOODPUT_CHROMIUM if set, else the first of CHROMIUM_CANDIDATES found."""
-    wanted = os.environ.get("GOODPUT_CHROMIUM")
-    for candidate in ([wanted] if wanted else list(CHROMIUM_CANDIDATES)):
-        path = candidate if os.path.isabs(candidate) else shutil.which(candidate)
-        if path and os.access(path, os.X_OK):
-            return path
-    return None
-
-
-def in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
-
-def no_browser(reason: str) -> None:
-    """Skip with the reason, or fail under CI=true, where a missing browser is a broken set-up."""
-    if in_ci():
-        pytest.fail(f"CI is set and {reason}; .ci/run installs Debian's chromium before `make test`", pytrace=False)
-    pytest.skip(reason)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,29 +95,6 @@ class Visit:
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
-
-
-@pytest.fixture(scope="session")
-def chromium() -> Iterator[Any]:
-    """A headless Chromium (Debian's), launched by Playwright with a fresh temporary profile.
-
-    Session-scoped and requested before ``built_book``, so that without a browser the tests are
-    skipped (or fail, under CI) before the book is built for them.
-    """
-    path = find_chromium()
-    if path is None:
-        no_browser("no Chromium is installed (looked for $GOODPUT_CHROMIUM, " + ", ".join(CHROMIUM_CANDIDATES)
-                   + "); install Debian's: apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        no_browser("the playwright package is not installed (pip install -c constraints.txt -e '.[test]')")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=path, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture(scope="module")

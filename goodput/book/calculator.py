@@ -1,0 +1,193 @@
+"""The in-page calculator's JavaScript formulas, generated from the package at build time.
+
+The calculator page (``book/calculator.md``) computes in the reader's browser, offline, with
+JavaScript. So that it cannot drift from the package, none of its formulas is typed in
+JavaScript: :func:`formulas_js` prints each expression of
+:func:`goodput.symbolic.calculator_formulas` with :func:`sympy.jscode` as a function of
+``goodputFormulas``, and puts beside them, as ``goodputConstants``, what the page's input
+checks must agree on, taken from the package itself: the minutes in each unit of
+:data:`goodput.units.MINUTES_PER_UNIT`, the number pattern of :data:`goodput.validate.NUMBER`,
+the whitespace Python's ``str.strip`` removes, the words of each input error (asked of the
+package's own checks), the first-order tolerances of :mod:`goodput.model`, the levers of
+:mod:`goodput.plan`, the largest cadence of :mod:`goodput.tiers`, and the defaults the
+downloaded ``params.yml`` uses for what the form does not ask (the worked example's price and
+month). The one numeric routine written by hand in JavaScript is the Lambert-W solver
+(``_ext/static/goodput-lambertw.js``), which the generated functions call as ``lambertW0``.
+
+:func:`write_formulas` is called by the book's Sphinx extension (``_ext/goodput_book.py``)
+when the builder starts, and writes ``_static/goodput-formulas.js`` into the built site.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from goodput import validate
+from goodput.errors import InputError
+from goodput.params import WORKED_EXAMPLE, read_yaml
+from goodput.plan import LEVERS, TIER_LEVERS, make_plan
+from goodput.units import MINUTES_PER_UNIT, parse_duration
+
+#: The generated file's name under the site's ``_static/``.
+FORMULAS_FILE = "goodput-formulas.js"
+
+#: How SymPy functions with no JavaScript built-in are printed.
+JS_FUNCTIONS = {"expm1": "Math.expm1", "log1p": "Math.log1p", "LambertW": "lambertW0"}
+
+#: Inputs of the downloaded params.yml that the form does not ask for: where each comes from.
+FILE_DEFAULTS = {
+    "slow_checkpoint_cost": "the checkpoint cost you typed (the form has no slow write path; edit it to compare one)",
+    "price_per_gpu_hour": "the worked example's price",
+    "month": "the worked example's accounting month",
+    "gpus": "the worked example's GPU count, when you give M directly and leave GPUs empty",
+}
+
+
+def _expected(check: Callable[[], object]) -> str:
+    """What a check of the package says it expected, from the InputError it raises."""
+    try:
+        check()
+    except InputError as exc:
+        return str(exc.expected)
+    raise AssertionError("the check accepted its probe")  # pragma: no cover - the probes are all bad values
+
+
+def messages() -> dict[str, str]:
+    """The words of each input error, asked of the package's own checks (``{unit}`` and ``{least}`` to fill).
+
+    Returns
+    -------
+    dict of str to str
+        Keyed by the kind of error.
+    """
+    return {
+        "duration": _expected(lambda: parse_duration("x", "x")),
+        "duration_needs_unit": _expected(lambda: parse_duration("1", "x")),
+        "duration_unit": _expected(lambda: parse_duration("1 zz", "x")).replace("'zz'", "'{unit}'"),
+        "duration_positive": _expected(lambda: parse_duration("0 s", "x")),
+        "duration_non_negative": _expected(lambda: parse_duration("-1 s", "x", allow_zero=True)),
+        "positive": _expected(lambda: validate.positive("0", "x")),
+        "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
+        "share": _expected(lambda: validate.share("2", "x")),
+        "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
+    }
+
+
+#: Past this code point no character is whitespace to Python (U+3000, the ideographic space, is the last);
+#: tests/test_calculator_formulas.py checks it over all of Unicode, so the build need not.
+LAST_WHITESPACE = 0x3000
+
+
+def python_whitespace() -> str:
+    """Every character Python's ``str.strip()`` removes (what :func:`goodput.validate.finite` strips)."""
+    return "".join(ch for ch in map(chr, range(LAST_WHITESPACE + 1)) if ch.isspace())
+
+
+def file_defaults() -> dict[str, str]:
+    """The values the downloaded params.yml gives the inputs the form does not ask for, as typed in the worked example.
+
+    Returns
+    -------
+    dict of str to str
+        ``price_per_gpu_hour``, ``month`` and ``gpus`` (used only when M is given directly and
+        GPUs left empty). ``slow_checkpoint_cost`` is not here: it is the checkpoint cost typed.
+    """
+    example = read_yaml(WORKED_EXAMPLE.read_text(encoding="utf-8"), "worked example")
+    assert isinstance(example, dict)
+    return {key: str(example[key]) for key in ("price_per_gpu_hour", "month", "gpus")}
+
+
+def constants() -> dict[str, Any]:
+    """What the page's checks and words share with the package (see the module docstring).
+
+    Returns
+    -------
+    dict
+        JSON-ready.
+    """
+    from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
+    from goodput.tiers import MAX_EVERY
+
+    return {
+        "minutes_per_unit": MINUTES_PER_UNIT,
+        "number_pattern": validate.NUMBER.pattern,
+        "python_whitespace": python_whitespace(),
+        "messages": messages(),
+        "first_order_tolerance": FIRST_ORDER_TOLERANCE,
+        "first_order_caution": FIRST_ORDER_CAUTION,
+        "levers": list(LEVERS),
+        "tier_levers": list(TIER_LEVERS),
+        "max_every": MAX_EVERY,
+        "file_defaults": file_defaults(),
+        "file_default_notes": FILE_DEFAULTS,
+    }
+
+
+def function_js(name: str, arguments: tuple[str, ...], expression: Any) -> str:
+    """One formula as a JavaScript function expression assigned to ``F.<name>``.
+
+    Parameters
+    ----------
+    name : str
+        The formula's name.
+    arguments : tuple of str
+        Its arguments, in order.
+    expression : sympy.Expr
+        The formula.
+
+    Returns
+    -------
+    str
+        ``F.name = function (a, b) { return ...; };``
+    """
+    import sympy
+
+    body = sympy.jscode(expression, user_functions=JS_FUNCTIONS)
+    return f"F.{name} = function ({', '.join(arguments)}) {{ return {body}; }};"
+
+
+def formulas_js() -> str:
+    """The whole generated script: the formulas as ``globalThis.goodputFormulas``, the constants as ``goodputConstants``.
+
+    Returns
+    -------
+    str
+        JavaScript (ES2015), to be loaded after ``goodput-lambertw.js``.
+    """
+    from goodput.symbolic import calculator_formulas
+
+    functions = "\n".join(f"  {function_js(name, f.arguments, f.expression)}" for name, f in calculator_formulas().items())
+    return (
+        "// Generated by goodput.book.calculator from goodput.symbolic.calculator_formulas() at build time.\n"
+        "// Do not edit: change the SymPy expressions and rebuild. The formulas are sympy.jscode's printing.\n"
+        "(function (root) {\n"
+        '  "use strict";\n'
+        "  const lambertW0 = root.goodputLambertW0;  // the hand-written solver, goodput-lambertw.js\n"
+        "  const F = {};\n"
+        f"{functions}\n"
+        "  root.goodputFormulas = Object.freeze(F);\n"
+        f"  root.goodputConstants = Object.freeze({json.dumps(constants(), ensure_ascii=True, sort_keys=True)});\n"
+        "})(globalThis);\n"
+    )
+
+
+def write_formulas(folder: str | Path) -> Path:
+    """Write :data:`FORMULAS_FILE` into `folder` (the site's ``_static``), creating it if needed.
+
+    Parameters
+    ----------
+    folder : str or Path
+        Where to write.
+
+    Returns
+    -------
+    Path
+        The file written.
+    """
+    target = Path(folder) / FORMULAS_FILE
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(formulas_js(), encoding="utf-8")
+    return target
