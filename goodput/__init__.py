@@ -43,7 +43,7 @@ _EXPORTS = {
     "load_params": "goodput.params",
     "optimal_interval": "goodput.model",
     "losses": "goodput.model",
-    "range_check": "goodput.model",
+    "range_check": "goodput.exact",
     "exact_goodput": "goodput.exact",
     "exact_optimal_interval": "goodput.exact",
     "exact_losses": "goodput.exact",

@@ -442,6 +442,46 @@ def first_order_error(checkpoint_cost: X, mtbi: X, restart: X) -> X:
     return _out(np.asarray(exact_goodput(c, m, r), dtype=np.float64) - first)  # type: ignore[no-any-return]
 
 
+def range_check(
+    checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None
+) -> model.RangeCheck:
+    """Judge the first-order numbers of a plan by how far they are from the exact model's.
+
+    With no interval, the plan is at the optimum and the error is :func:`first_order_error`:
+    the exact goodput at the exact optimum less the first-order goodput at sqrt(2CM), what a
+    plan quoting first order misstates. With an interval, both models are taken at it. Where
+    the error exceeds :data:`goodput.model.FIRST_ORDER_TOLERANCE` (three points), or first
+    order gives a goodput of zero or less, its number is not quoted; above
+    :data:`goodput.model.FIRST_ORDER_CAUTION` (one point) it is quoted with a caution. The
+    error is close to :func:`goodput.model.second_order_term`, the leading term first order drops.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        C, M and R in minutes.
+    interval : float, optional
+        T in minutes; each model's optimum when omitted.
+
+    Returns
+    -------
+    goodput.model.RangeCheck
+        The first-order goodput and its error; :attr:`~goodput.model.RangeCheck.status` is the verdict.
+
+    Examples
+    --------
+    >>> range_check(1.0, 185.6, 5.0).status, range_check(5.0, 185.6, 5.0).status
+    ('ok', 'caution')
+    >>> round(100 * range_check(5.0, 185.6, 5.0).error, 1)
+    2.4
+    """
+    first = model.losses(checkpoint_cost, mtbi, restart, interval)
+    if interval is None:
+        error = float(first_order_error(checkpoint_cost, mtbi, restart))
+    else:
+        error = float(exact_goodput(checkpoint_cost, mtbi, restart, interval)) - first.goodput
+    return model.RangeCheck(goodput=first.goodput, error=error)
+
+
 def first_order_error_threshold(
     checkpoint_cost: float, restart: float, rate_per_gpu_hour: float, tolerance: float = 0.01
 ) -> float:

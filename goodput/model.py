@@ -27,11 +27,10 @@ if TYPE_CHECKING:
 #: at run time: the formulas are plain arithmetic, so ``goodput plan`` starts fast.
 X = TypeVar("X", float, "npt.NDArray[np.float64]")
 
-#: Largest second-order term (a fraction of wall time) for which first-order numbers are quoted at
-#: all. Where the leading term the formula drops is under this, its goodput is within about as much
-#: of the exact exponential model (``tests/test_model.py`` checks this over a grid).
+#: Largest error of first order against the exact model (a fraction of wall time, three points) for
+#: which first-order numbers are quoted at all (see :class:`RangeCheck`).
 FIRST_ORDER_TOLERANCE = 0.03
-#: Second-order term above which a quoted first-order number carries a caution (one point).
+#: Error above which a quoted first-order number carries a caution (one point).
 FIRST_ORDER_CAUTION = 0.01
 
 
@@ -258,31 +257,33 @@ def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X
 
 @dataclass(frozen=True)
 class RangeCheck:
-    """How far the first-order numbers of one plan can be trusted.
+    """How far the first-order numbers of one plan can be trusted: the one measure the book and the command use.
 
     Parameters
     ----------
     goodput : float
         The first-order goodput, 1 - C/T - T/(2M) - R/M.
-    dropped : float
-        The leading term the formula drops (:func:`second_order_term`), a fraction of wall time.
+    error : float
+        How far the exact model's goodput lies above it, a fraction of wall time (see
+        :func:`goodput.exact.range_check`; about :func:`second_order_term`, the leading term first
+        order drops).
     """
 
     goodput: float
-    dropped: float
+    error: float
 
     @property
     def status(self) -> str:
         """The verdict: ``"below zero"``, ``"out of range"``, ``"caution"`` or ``"ok"``.
 
-        Out of range is a dropped term above :data:`FIRST_ORDER_TOLERANCE`, caution
-        one above :data:`FIRST_ORDER_CAUTION`.
+        Out of range is an error above :data:`FIRST_ORDER_TOLERANCE`, caution one
+        above :data:`FIRST_ORDER_CAUTION`.
         """
         if self.goodput <= 0.0:
             return "below zero"
-        if self.dropped > FIRST_ORDER_TOLERANCE:
+        if self.error > FIRST_ORDER_TOLERANCE:
             return "out of range"
-        if self.dropped > FIRST_ORDER_CAUTION:
+        if self.error > FIRST_ORDER_CAUTION:
             return "caution"
         return "ok"
 
@@ -290,35 +291,6 @@ class RangeCheck:
     def quotable(self) -> bool:
         """Whether a first-order number may be quoted at all (status ``"ok"`` or ``"caution"``)."""
         return self.status in ("ok", "caution")
-
-
-def range_check(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> RangeCheck:
-    """Judge the first-order formulas for these inputs by the term they drop.
-
-    The formulas keep only the first order in C/T, T/M and R/M. Where the leading
-    dropped term exceeds :data:`FIRST_ORDER_TOLERANCE`, or where they give a goodput of
-    zero or less, their number is not worth quoting; between
-    :data:`FIRST_ORDER_CAUTION` and the tolerance it is quoted with a caution.
-
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart : float
-        C, M and R in minutes.
-    interval : float, optional
-        T in minutes; the optimum when omitted.
-
-    Returns
-    -------
-    RangeCheck
-        The first-order goodput and the dropped term; its :attr:`RangeCheck.status` is the verdict.
-
-    Examples
-    --------
-    >>> range_check(1.0, 185.6, 5.0).status, range_check(5.0, 185.6, 5.0).status
-    ('ok', 'caution')
-    """
-    b = losses(checkpoint_cost, mtbi, restart, interval)
-    return RangeCheck(goodput=b.goodput, dropped=float(second_order_term(checkpoint_cost, mtbi, restart, b.interval)))
 
 
 def check_inputs(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> None:

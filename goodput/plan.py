@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from goodput import model, tiers
 from goodput.errors import InputError, Refused
-from goodput.exact import MODELS, exact_losses, exact_optimal_interval, model_functions
+from goodput.exact import MODELS, exact_losses, exact_optimal_interval, model_functions, range_check
 from goodput.model import Losses, RangeCheck
 from goodput.params import Params
 from goodput.tiers import TierLosses, Tiers
@@ -45,8 +45,9 @@ class Plan:
     model : {"first-order", "exact"}
         Which model computed the losses and the optimum.
     check : model.RangeCheck
-        How far the first-order formulas hold for these inputs and this interval (for a
-        scheme with a drain or two tiers, ``dropped`` is the exact minus the first-order goodput).
+        How far first order is from the exact model for these inputs and this interval
+        (:func:`goodput.exact.range_check`; for a scheme with a drain or two tiers, the exact
+        minus the first-order goodput of the scheme at the same interval).
     tiers : Tiers or None
         The drain and the persistent tier, when the plan has them (``losses`` is then a
         :class:`~goodput.tiers.TierLosses` and ``tiers.every`` is the n used).
@@ -157,7 +158,7 @@ def make_plan(
         losses=losses,
         optimal_interval=best,
         model=which,
-        check=model.range_check(checkpoint_cost, mtbi, restart, interval),
+        check=range_check(checkpoint_cost, mtbi, restart, interval),
     )
 
 
@@ -185,18 +186,17 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
                          "a time, so the next checkpoint cannot start before it ends")
     exact_best = tiers.exact_optimal_interval(scheme, mtbi)
     first_best = tiers.first_order_optimal_interval(scheme, mtbi)
-    best = exact_best if which == "exact" else first_best
-    used = best if interval is None else float(interval)
-    first = tiers.first_order_losses(scheme, mtbi, used)
-    exact = tiers.exact_losses(scheme, mtbi, used)
+    # Each model at its own optimum, or both at the interval given: as goodput.exact.range_check judges one tier.
+    first = tiers.first_order_losses(scheme, mtbi, first_best if interval is None else float(interval))
+    exact = tiers.exact_losses(scheme, mtbi, exact_best if interval is None else float(interval))
     return Plan(
         checkpoint_cost=scheme.checkpoint_cost,
         mtbi=mtbi,
         restart=scheme.restart,
         losses=exact if which == "exact" else first,
-        optimal_interval=best,
+        optimal_interval=exact_best if which == "exact" else first_best,
         model=which,
-        check=RangeCheck(goodput=first.goodput, dropped=exact.goodput - first.goodput),
+        check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput),
         tiers=scheme,
         every_chosen=chosen,
     )

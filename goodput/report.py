@@ -175,7 +175,7 @@ def first_order_problem(check: model.RangeCheck) -> str | None:
     Parameters
     ----------
     check : model.RangeCheck
-        From :func:`goodput.model.range_check`.
+        From :func:`goodput.exact.range_check`.
 
     Returns
     -------
@@ -185,7 +185,7 @@ def first_order_problem(check: model.RangeCheck) -> str | None:
     if check.status == "below zero":
         return f"the first-order goodput is {100 * check.goodput:.0f}%, below zero: the formula does not apply here"
     if check.status == "out of range":
-        return (f"the first-order formula drops terms worth {points(check.dropped)} here (more than "
+        return (f"first order is {points(check.error)} below the exact model here (more than "
                 f"{points(model.FIRST_ORDER_TOLERANCE, 0)}): it is outside its range")
     return None
 
@@ -196,7 +196,7 @@ def first_order_caution(check: model.RangeCheck) -> str | None:
     Parameters
     ----------
     check : model.RangeCheck
-        From :func:`goodput.model.range_check`.
+        From :func:`goodput.exact.range_check`.
 
     Returns
     -------
@@ -205,8 +205,7 @@ def first_order_caution(check: model.RangeCheck) -> str | None:
     """
     if check.status != "caution":
         return None
-    return (f"first order drops terms worth {points(check.dropped)} here, so it underestimates goodput by "
-            "about that much")
+    return f"first order is {points(check.error)} below the exact model here, so it underestimates goodput by that much"
 
 
 # --------------------------------------------------------------------------- inputs and where they came from

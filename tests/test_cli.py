@@ -105,7 +105,7 @@ def test_table_and_markdown() -> None:
     g = model.goodput(2.0, 1296 * 60 / 419, 5.0, 30.0)
     assert f"| **goodput** | **{g:.1%}** | first order |" in md
     assert f"The interval in use, 30 min, gives {g:.1%}" in md
-    assert "> Caution: first order drops terms worth" in md and "(`--model exact`)" in md
+    assert "> Caution: first order is" in md and "below the exact model" in md and "(`--model exact`)" in md
 
 
 def test_far_outside_first_order_is_refused() -> None:

@@ -52,7 +52,7 @@ def test_worked_example_values_are_first_order_and_labelled(book: Params) -> Non
     assert d["d_term"] == f"{50 * f_star:.1f}%" == "5.2%" and d["d_f_star"] == f"{100 * f_star:.1f}%"
     assert d["d_half_cost"] == d["d_double_cost"] == f"{100 * f_star / 4:.1f} points" == "2.6 points"
     assert d["d_half"] == "9.63 min" and d["d_double"] == "38.5 min"
-    assert "worth 0.7 points" in d["d_range"]
+    assert "0.7 points below the exact model" in d["d_range"]
 
 
 def test_the_recommended_interval_is_the_exact_models(book: Params, fleet: Params) -> None:

@@ -149,10 +149,10 @@
   // ------------------------------------------------------------------ the models
 
   // A range check of goodput.model.RangeCheck: "below zero", "out of range", "caution" or "ok".
-  function rangeStatus(goodput, dropped) {
+  function rangeStatus(goodput, error) {
     if (goodput <= 0) { return "below zero"; }
-    if (dropped > K.first_order_tolerance) { return "out of range"; }
-    if (dropped > K.first_order_caution) { return "caution"; }
+    if (error > K.first_order_tolerance) { return "out of range"; }
+    if (error > K.first_order_caution) { return "caution"; }
     return "ok";
   }
 
@@ -183,19 +183,19 @@
       restart_loss: F.tiers_restart_loss(R, R, 0, M),
       drain_loss: F.tiers_drain_loss(0, M, D),
       goodput: F.tiers_goodput(C, C, R, R, 0, 1, M, t, D),
-      // goodput.plan's check of a tiered plan: the exact goodput less the first-order one, at the same interval
-      dropped: F.drain_exact_goodput(C, M, R, t, D) - F.tiers_goodput(C, C, R, R, 0, 1, M, t, D),
     } : {
       checkpoint_overhead: F.first_order_checkpoint_overhead(C, t),
       lost_work: F.first_order_lost_work(M, t),
       restart_loss: F.first_order_restart_loss(M, R),
       drain_loss: null,
       goodput: F.first_order_goodput(C, M, R, t),
-      dropped: F.second_order_term(C, M, R, t),
     };
+    // goodput.exact.range_check: how far first order lies below the exact model, each at its own optimum when
+    // no interval is given, both at the interval otherwise.
+    plan.error = exactPlan(C, M, R, D, T).goodput - plan.goodput;
     plan.optimal_interval_min = best;
     plan.interval_min = t;
-    plan.status = rangeStatus(plan.goodput, plan.dropped);
+    plan.status = rangeStatus(plan.goodput, plan.error);
     return plan;
   }
 
@@ -438,12 +438,12 @@
         "%, below zero, so no first-order number is shown" + (result.exact ? "; the exact model applies." : ".");
     }
     if (p.status === "out of range") {
-      return "First order is outside its range: it drops terms worth " + points(p.dropped) + " here (more than " +
+      return "First order is outside its range: it is " + points(p.error) + " below the exact model here (more than " +
         points(K.first_order_tolerance).replace(".0", "") + "), so no first-order number is shown; the exact model applies.";
     }
     if (p.status === "caution") {
-      return "Caution: first order drops terms worth " + points(p.dropped) +
-        " here, so it underestimates goodput by about that much; the exact model is closer.";
+      return "Caution: first order is " + points(p.error) +
+        " below the exact model here, so it underestimates goodput by that much; the exact model is closer.";
     }
     return "";
   }

@@ -214,7 +214,7 @@ class Measurement:
             return value
 
         out = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name != "prediction_check"}
-        out["prediction_first_order_dropped"] = plain(self.prediction_check.dropped) if self.prediction_check else None
+        out["prediction_first_order_error"] = plain(self.prediction_check.error) if self.prediction_check else None
         out["gap"] = plain(self.gap)
         return out
 

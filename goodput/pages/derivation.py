@@ -74,7 +74,7 @@ def range_sentence(params: Params) -> str:
                 "not to be used.")
     if caution := first_order_caution(check):
         return f"For these inputs {caution}."
-    return (f"For these inputs the terms first order drops are worth {points(check.dropped)}, so its numbers "
+    return (f"For these inputs first order is {points(check.error)} below the exact model, so its numbers "
             "hold to within a point.")
 
 

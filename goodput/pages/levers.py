@@ -509,7 +509,7 @@ def brief_example(params: Params) -> dict[str, str]:
     else:
         conclusion = (f"The cheaper checkpoint is worth {first_ratio:.1f} times the interval fix by first order and "
                       f"{exact_ratio:.1f} times by the exact model: the brief's conclusion does not hold by both.")
-    slow_check = model.range_check(cs, m, r)
+    slow_check = exact.range_check(cs, m, r)
     error = float(exact.first_order_error(cs, m, r))
     if is_worked_example(params):
         build = "These are also the inputs this build was made from."
@@ -622,11 +622,11 @@ def debate() -> dict[str, str]:
     short, long_ = DEBATE
     better_short = slow["short"] > slow["long"]
     better = short if better_short else long_
-    check = model.range_check(slow["cost"], w.mtbi, w.restart, short)
+    check = exact.range_check(slow["cost"], w.mtbi, w.restart, short)
     if not check.quotable:
-        status = f"refuses to quote it: the terms first order drops are worth {points(check.dropped)} there"
+        status = f"refuses to quote it: first order is {points(check.error)} below the exact model there"
     elif check.status == "caution":
-        status = f"quotes it with a caution: the terms first order drops are worth {points(check.dropped)} there"
+        status = f"quotes it with a caution: first order is {points(check.error)} below the exact model there"
     else:
         status = "quotes it without a caution"
     return {

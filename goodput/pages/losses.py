@@ -93,7 +93,7 @@ def for_these_inputs(params: Params) -> dict[str, str]:
     elif caution := first_order_caution(first.check):
         check = f"For these inputs {caution}."
     else:
-        check = (f"For these inputs the terms first order drops are worth {points(first.check.dropped)}, so the two "
+        check = (f"For these inputs first order is {points(first.check.error)} below the exact model, so the two "
                  "columns agree to within a point.")
     cost = format_duration(params.slow_checkpoint_cost)
     if slow_first.refused:
@@ -220,6 +220,6 @@ def leaves_out(params: Params) -> dict[str, str]:
         text = (f"{where}, {caution}. A few times that fleet puts it out of range, and the exact model is "
                 "needed.")
     else:
-        text = (f"{where}, the terms the first-order formula drops are worth {points(check.dropped)}, so it holds. "
+        text = (f"{where}, first order is {points(check.error)} below the exact model, so it holds. "
                 "At several times that fleet it does not, and the exact model is needed.")
     return {"o_range": text}
