@@ -178,6 +178,7 @@ def _is_number(text: str) -> bool:
 def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("error", pd.errors.ParserWarning)
+        warnings.simplefilter("error", RuntimeWarning)  # a cast pandas cannot make ('inf' as a step): read as text
         try:
             return pd.read_csv(
                 path,
@@ -254,7 +255,7 @@ def _read_table(path: Path, source: str, numeric: dict[str, str], text: tuple[st
     dtypes = {c: ("int64" if k == "step" else "float64") for c, k in numeric.items()} | {c: "str" for c in text}
     try:
         frame = _read_csv(path, source, dtypes)
-    except (ValueError, TypeError, OverflowError) as exc:
+    except (ValueError, TypeError, OverflowError, RuntimeWarning) as exc:
         if isinstance(exc, InputError):
             raise
         raw = _read_csv(path, source, dict.fromkeys(list(numeric) + list(text), "str"))
