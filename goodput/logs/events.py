@@ -10,8 +10,9 @@ W, wall time; exposure; planned downtime
 M, mean time between interruptions
     Exposure over failures, with the exact Poisson (Garwood) interval.
 R, restart time
-    From each failure to the next ``start``: mean, Student's t interval,
-    median and quartiles. This is the restart as far as the event log sees it;
+    From each failure to the next ``start``: mean, Student's t interval (cut
+    at zero: a few restarts far longer than the rest can put its lower end
+    below zero, and no restart is shorter than that), median and quartiles. This is the restart as far as the event log sees it;
     the model's R runs on to the first step of the new attempt, so it also
     holds the startup after the ``start`` (loading the checkpoint, warming up),
     which only a step log shows: here R is a lower bound. A failure and a
@@ -79,7 +80,7 @@ class EventMeasurement:
     restart_min : float
         Mean failure-to-start time over the recorded restarts (``nan`` if none).
     restart_interval_min : tuple of float
-        Student's t interval of that mean (``nan`` below two samples).
+        Student's t interval of that mean, cut at zero (``nan`` below two samples).
     restart_median_min : float
         Median restart.
     restart_iqr_min : tuple of float
@@ -96,6 +97,10 @@ class EventMeasurement:
         The Weibull fit to the gaps.
     fit_problem : str or None
         Why there is no fit (one of :data:`goodput.logs.fit.FIT_PROBLEMS`).
+    end_states : tuple of (str, int)
+        For Slurm accounting, how many attempts ended in each state (empty otherwise).
+    failure_states : tuple of str
+        For Slurm accounting, the states counted as failures (empty otherwise).
     """
 
     events_source: str
@@ -121,6 +126,8 @@ class EventMeasurement:
     open_gap_min: float
     fit: WeibullFit | None
     fit_problem: str | None
+    end_states: tuple[tuple[str, int], ...] = ()
+    failure_states: tuple[str, ...] = ()
 
     @property
     def gaps(self) -> Array:
@@ -168,7 +175,8 @@ class EventMeasurement:
 
         full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
         full |= {"prediction_first_order_dropped": None, "gap": None, "steps_source": None}
-        mine = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name != "fit"}
+        mine = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
+        mine["end_states"] = dict(self.end_states)
         extra = {
             "failure_gap_median_min": plain(self.gap_median_min),
             "failure_gap_iqr_min": plain(self.gap_iqr_min),
@@ -184,6 +192,10 @@ def _iqr(values: Array) -> Interval:
         return math.nan, math.nan
     low, high = np.percentile(values, [25.0, 75.0])
     return float(low), float(high)
+
+
+def _at_least_zero(interval: Interval) -> Interval:
+    return max(interval[0], 0.0), interval[1]
 
 
 def load_events(path: str | os.PathLike[str], log_format: str | None = None) -> tuple[EventLog, str]:
@@ -273,10 +285,16 @@ def measure_events(
     InputError
         If the file is bad (naming its line), or the log spans no time.
     """
+    states: tuple[tuple[str, int], ...] = ()
+    failing: tuple[str, ...] = ()
     if isinstance(events, EventLog):
         log, kind = events, log_format or "events"
+    elif (log_format or ("sacct" if is_sacct(events) else "events")) == "sacct":
+        accounting = read_sacct(Path(events))
+        log, kind = accounting.events, "sacct"
+        states, failing = tuple(accounting.state_counts().items()), accounting.failure_states
     else:
-        log, kind = load_events(Path(events), log_format)
+        log, kind = read_events(Path(events)), "events"
     t, code = log.time, log.event
     wall = float(t[-1] - t[0])
     if not wall > 0.0:
@@ -311,7 +329,8 @@ def measure_events(
         mtbi_min=exposure / n_fail if n_fail else math.inf,
         mtbi_interval_min=poisson_interval(n_fail, exposure, confidence),
         restart_min=float(recorded.mean()) if recorded.size else math.nan,
-        restart_interval_min=mean_interval(recorded, confidence) if recorded.size >= 2 else (math.nan, math.nan),
+        restart_interval_min=_at_least_zero(mean_interval(recorded, confidence)) if recorded.size >= 2 else
+        (math.nan, math.nan),
         restart_median_min=float(np.median(recorded)) if recorded.size else math.nan,
         restart_iqr_min=_iqr(recorded),
         restart_samples=int(recorded.size),
@@ -320,4 +339,6 @@ def measure_events(
         open_gap_min=open_gap,
         fit=fit,
         fit_problem=problem,
+        end_states=states,
+        failure_states=failing,
     )
