@@ -18,7 +18,7 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 from goodput.errors import InputError
-from goodput.logs.events import NOT_MEASURED, exposure_clock, failure_gaps, load_events, measure_events
+from goodput.logs.events import NOT_MEASURED, as_planned, exposure_clock, failure_gaps, load_events, measure_events
 from goodput.logs.fit import fit_weibull
 from goodput.logs.measure import measure
 from goodput.logs.read import read_events, read_steps
@@ -175,3 +175,14 @@ def test_a_malformed_step_row_raises_only_input_error(tmp_path: Path, cells: lis
     lines = [*GOOD_STEPS[:where], ",".join(cells), *GOOD_STEPS[where:]]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     _check_only_input_error(path, read_steps)
+
+
+def test_as_planned_turns_failures_into_stops(tmp_path: Path) -> None:
+    """Counting the failure at 250 min as planned: 2 failures, its recovery becomes planned downtime (0 here,
+    the restart was at the same instant), and the gaps 100 and 150 merge into 100 + 150 + 290."""
+    log = read_events(write_events(tmp_path, HAND))
+    m = measure_events(as_planned(log, [250.0]))
+    assert (m.failures, m.planned_stops) == (2, 2)
+    assert_allclose(m.failure_gaps_min, [100, 440])
+    with pytest.raises(InputError, match="time of a failure"):
+        as_planned(log, [251.0])

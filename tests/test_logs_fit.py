@@ -20,6 +20,7 @@ from goodput.logs.fit import (
     power,
     shape_effect,
     shape_test,
+    survival_curve,
 )
 
 
@@ -143,3 +144,14 @@ def test_shape_one_has_no_effect_and_small_shapes_cost_less_at_a_fixed_interval(
     assert abs(effect.difference[0]) < 4 * effect.difference_stderr[0]
     assert effect.difference[1] > 4 * effect.difference_stderr[1]
     assert_allclose(effect.difference_stderr[0], math.hypot(effect.stderr[0], effect.exponential_stderr))
+
+
+def test_survival_curve_is_kaplan_meier() -> None:
+    """Uncensored: 1 - the empirical CDF; with open gaps: scipy.stats.ecdf's Kaplan-Meier estimate."""
+    x = sample(0.8, 25, 14)
+    t, s = survival_curve(x)
+    assert_allclose(s, 1 - np.arange(1, 26) / 25)
+    c = np.array([x.max() / 2, x.max() * 2])
+    t, s = survival_curve(x, c)
+    km = stats.ecdf(stats.CensoredData(uncensored=x, right=c)).sf
+    assert_allclose(s, km.evaluate(t), rtol=1e-12)

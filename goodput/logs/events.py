@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -218,6 +219,35 @@ def load_events(path: str | os.PathLike[str], log_format: str | None = None) -> 
     if kind == "sacct":
         return read_sacct(path).events, kind
     return read_events(path), kind
+
+
+def as_planned(events: EventLog, times: Sequence[float]) -> EventLog:
+    """The same log with the failures at these times counted as planned stops (a sensitivity check).
+
+    Parameters
+    ----------
+    events : EventLog
+        The log.
+    times : sequence of float
+        Times of failures on the log's clock (minutes after its origin).
+
+    Returns
+    -------
+    EventLog
+        A copy in which each ``failure`` at one of `times` is a ``stop``.
+
+    Raises
+    ------
+    InputError
+        If a time is not the time of a failure in the log.
+    """
+    code = events.event.copy()
+    for when in times:
+        hit = np.flatnonzero((code == FAILURE) & np.isclose(events.time, when, rtol=0.0, atol=1e-6))
+        if hit.size == 0:
+            raise InputError(events.source, f"{when:g} min", "the time of a failure in the log")
+        code[hit[0]] = STOP
+    return replace(events, event=code)
 
 
 def exposure_clock(events: EventLog) -> Array:

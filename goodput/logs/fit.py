@@ -307,6 +307,38 @@ def shape_test(gaps: npt.ArrayLike, shape: float, censored: npt.ArrayLike = ()) 
     return stat, float(chdtrc(1, stat))
 
 
+def survival_curve(gaps: npt.ArrayLike, censored: npt.ArrayLike = ()) -> tuple[Array, Array]:
+    """The Kaplan-Meier estimate of the share of gaps longer than t, from complete and open gaps.
+
+    At each distinct complete gap t the estimate is multiplied by ``1 - d/n``,
+    d the gaps ending at t and n those still open just before t (complete or
+    censored gaps of length t or more); an open gap only leaves the count.
+
+    Parameters
+    ----------
+    gaps, censored : array_like
+        As for :func:`fit_weibull`.
+
+    Returns
+    -------
+    tuple of ndarray
+        The distinct complete gaps, sorted, and the survival just after each
+        (a step function, 1 before the first).
+
+    Examples
+    --------
+    >>> t, s = survival_curve([1.0, 2.0, 3.0], [2.5])
+    >>> t.tolist(), s.round(4).tolist()
+    ([1.0, 2.0, 3.0], [0.75, 0.5, 0.0])
+    """
+    t, c = _gaps(gaps, censored)
+    times = np.unique(t)
+    every = np.concatenate([t, c])
+    at_risk = np.array([np.count_nonzero(every >= x) for x in times], dtype=np.float64)
+    ending = np.array([np.count_nonzero(t == x) for x in times], dtype=np.float64)
+    return times, np.cumprod(1.0 - ending / at_risk).astype(np.float64)
+
+
 # ---------------------------------------------------------------- how far to trust it, by simulation
 
 
