@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from goodput import model, sources
-from goodput.book import figures, log_figures, scale_figures
+from goodput.book import figures, log_figures, scale_figures, shape_figures
 from goodput.exact import exact_optimal_interval
 from goodput.plan import levers
 from goodput.simulate import run_age_schedule
@@ -56,6 +56,9 @@ FIGURES = {
     ),
     "run_age_profile": lambda: scale_figures.run_age_profile(
         M, 0.5, RUN, {"two periods": run_age_schedule(1.0, M, 0.5, [7 * 1440.0], RUN)}, exact_optimal_interval(1.0, M)
+    ),
+    "gap_survival": lambda: shape_figures.gap_survival(
+        [0.4, 1.2, 3.4, 8.5], [0.8, 0.6, 0.4, 0.0], {"Weibull fit": (1.4, 4.6), "exponential": (1.0, 4.3)}
     ),
 }
 
