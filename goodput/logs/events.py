@@ -90,6 +90,8 @@ class EventMeasurement:
         Restarts measured.
     restarts_unrecorded : int
         Failures followed by a ``start`` at the same instant (left out).
+    restarts_min : tuple of float
+        The restarts measured, in order.
     failure_gaps_min : tuple of float
         Complete gaps between failures on the exposure clock, in order.
     open_gap_min : float
@@ -123,6 +125,7 @@ class EventMeasurement:
     restart_iqr_min: Interval
     restart_samples: int
     restarts_unrecorded: int
+    restarts_min: tuple[float, ...]
     failure_gaps_min: tuple[float, ...]
     open_gap_min: float
     fit: WeibullFit | None
@@ -365,6 +368,7 @@ def measure_events(
         restart_iqr_min=_iqr(recorded),
         restart_samples=int(recorded.size),
         restarts_unrecorded=int(restart_each.size - recorded.size),
+        restarts_min=tuple(float(r) for r in recorded),
         failure_gaps_min=tuple(float(g) for g in gaps),
         open_gap_min=open_gap,
         fit=fit,

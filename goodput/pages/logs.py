@@ -352,7 +352,7 @@ def gap(params: Params, root: Path) -> dict[str, str]:
         "ck_pred": percent(m.checkpoint_loss_predicted),
         "ck_expected": percent(expected),
         "ck_relation": "below" if m.checkpoint_loss_measured < m.checkpoint_loss_predicted else "above",
-        "g_meas": percent(m.measured_goodput),
+        "ck_goodput": percent(m.measured_goodput),
         "ck_adds": adds("checkpoint overhead"),
         "lw_adds": adds("lost work"),
         "rs_adds": adds("restart"),
@@ -440,7 +440,7 @@ def events_only(params: Params, root: Path) -> dict[str, str]:
     e = events_measurement(path)
     if logs.fleet_events is None:
         whose = "Your inputs file names no event log; on the sample event log bundled with the book"
-    elif logs.sample:
+    elif logs.fleet_events == (root / SAMPLE_EVENTS).resolve():
         whose = "On the sample event log your inputs file names"
     else:
         whose = f"On the event log your inputs file names, {path.name}"
@@ -641,7 +641,6 @@ def shape(params: Params, root: Path) -> dict[str, str]:
         "trust_coverage": f"{cover:.0%}",
         "trust_power": f"{detect:.0%}",
         "trust_size": f"{size:.0%}",
-        "glm11_failures": count(clear.failures, "failure"),
         "infant_conclusion": _infant_conclusion(fit),
         "shape_conclusion": _shape_conclusion([fit, clear.fit]),
     }
@@ -840,24 +839,32 @@ def own(params: Params, root: Path) -> dict[str, str]:
         t_lo, t_hi = r.optimal_interval_range
         g_lo, g_hi = r.goodput_range
         text = (f"Carried through {MODEL_NAMES[RECOMMENDED_MODEL]} with their intervals, the measured C, M and R put "
-                f"the best interval between {_range(t_lo, t_hi)} and the goodput at it between {percent(g_lo)} and "
-                f"{percent(g_hi)}.")
+                f"the best interval between {format_duration(t_lo)} and {format_duration(t_hi)} and the goodput at it "
+                f"between {percent(g_lo)} and {percent(g_hi)}.")
     else:
         text = "These logs have too few failures or restarts to give M and R an interval."
     return {"own_files": f"{logs.steps.name} and {logs.events.name}", "own_params": params.source,
             "own_range_text": text}
 
 
+def _typed_minutes(minutes: float) -> str:
+    """A duration as an inputs file accepts it: minutes to four significant digits ("1.017 min", "4.81 min")."""
+    return f"{minutes:.4g} min" if minutes < 1000 else f"{minutes:.0f} min"
+
+
 def inputs_lines(params: Params, root: Path) -> str:
-    """The lines of an inputs file that would plan with what the logs measured (M as a count, C and R with ranges)."""
+    """The lines of an inputs file that would plan with what the logs measured (M as a count, C and R with ranges).
+
+    Durations are written in minutes, the form the inputs file reads back exactly (a person's "1 min 1 s" is not).
+    """
     m = full_measurement(params, root)
     low_c, high_c = m.checkpoint_cost_interval_min
     low_r, high_r = m.restart_interval_min
     return (f"interruptions: {{count: {m.failures}, window: {m.exposure_min:.0f} min}}\n"
-            f"checkpoint_cost: {format_duration(m.checkpoint_cost_min, 4)}\n"
-            f"restart: {format_duration(m.restart_min, 4)}\n"
-            f"ranges: {{checkpoint_cost: [{format_duration(low_c, 4)}, {format_duration(high_c, 4)}], "
-            f"restart: [{format_duration(low_r, 4)}, {format_duration(high_r, 4)}]}}")
+            f"checkpoint_cost: {_typed_minutes(m.checkpoint_cost_min)}\n"
+            f"restart: {_typed_minutes(m.restart_min)}\n"
+            f"ranges: {{checkpoint_cost: [{_typed_minutes(low_c)}, {_typed_minutes(high_c)}], "
+            f"restart: [{_typed_minutes(low_r)}, {_typed_minutes(high_r)}]}}")
 
 
 #: The bundled data files the page reads, relative to the root.
