@@ -139,9 +139,9 @@ def test_glm_counts_are_the_data_sets() -> None:
 def test_glm_table_has_both_columns() -> None:
     """The comparison table: one row per quantity, the team's notes next to the measurement."""
     table = pages_logs.glm_table(load_params(BOOK_PARAMS), ROOT)
-    assert list(table.columns) == ["quantity", "the team's notes", "measured here", "note"]
+    assert list(table.columns) == ["quantity", "the team's notes and paper", "measured here", "note"]
     row = table.set_index("quantity").loc["failures"]
-    assert row["the team's notes"] == "11 + 2 ambiguous" and row["measured here"] == "13"
+    assert row["the team's notes and paper"] == "11 + 2 ambiguous" and row["measured here"] == "13"
 
 
 def test_shape_section_reports_the_fit_and_its_interval() -> None:
@@ -151,7 +151,7 @@ def test_shape_section_reports_the_fit_and_its_interval() -> None:
     fit = measure_events(ROOT / pages_logs.GLM_EVENTS).fit
     assert fit is not None
     low, high = fit.shape_interval
-    assert values["glm_k"] == f"{fit.shape:.2g}" and values["glm_k_range"] == f"{low:.2g} to {high:.2g}"
+    assert values["glm_k"] == f"{fit.shape:.3g}" and values["glm_k_range"] == f"{low:.2g} to {high:.2g}"
     assert values["infant_where"] == "outside" and values["sample_k_inside"] == "inside"
     for key in ("trust_coverage", "trust_power", "trust_size"):
         assert str(values[key]).endswith("%")

@@ -461,7 +461,7 @@ def _events_summary(e: EventMeasurement) -> str:
     else:
         r_text = "no restart time is recorded"
     if e.fit is not None:
-        k_text = (f"the gaps between failures have a Weibull shape of {significant(e.fit.shape, 2)} "
+        k_text = (f"the gaps between failures have a Weibull shape of {significant(e.fit.shape, 3)} "
                   f"({shape_interval_text(e.fit)}). {shape_verdict(e.fit)}")
     else:
         k_text = f"no shape can be fitted. {shape_verdict(None, e.fit_problem)}"
@@ -480,6 +480,18 @@ def _glm_fit(root: Path) -> WeibullFit:
     if fit is None:  # pragma: no cover - the bundled log has 13 gaps
         raise ValueError("GLM-130B's event log gives no Weibull fit")
     return fit
+
+
+def rate_text(rate: float) -> str:
+    """A rate per GPU-hour as the book writes it: ``"1.22e-5"``.
+
+    Examples
+    --------
+    >>> rate_text(1.2164e-5)
+    '1.22e-5'
+    """
+    mantissa, exponent = f"{rate:.2e}".split("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def _date(text: str, *, year: bool = False) -> str:
@@ -544,8 +556,8 @@ def glm(params: Params, root: Path) -> dict[str, str]:
         "glm_m_hours": f"{e.mtbi_min / 60:.0f} h",
         "glm_m_range": _range(*e.mtbi_interval_min),
         "glm_conf": f"{e.confidence:.0%}",
-        "glm_rate": f"{rate:.2e}".replace("e-0", "e-"),
-        "glm_rate_published": f"{float(row['rate_per_gpu_hour']):.2e}".replace("e-0", "e-"),
+        "glm_rate": rate_text(rate),
+        "glm_rate_published": rate_text(float(row["rate_per_gpu_hour"])),
         "glm_r": format_duration(e.restart_min),
         "glm_r_median": format_duration(e.restart_median_min),
         "glm_r_range": _range(*e.restart_interval_min),
@@ -582,13 +594,13 @@ def glm_table(params: Params, root: Path) -> pd.DataFrame:
         ("M, mean time between interruptions", "not given",
          f"{format_duration(e.mtbi_min)} ({_range(*e.mtbi_interval_min)})",
          f"{e.confidence:.0%} exact Poisson interval"),
-        ("failures per GPU-hour", f"{float(row['rate_per_gpu_hour']):.3g}", f"{rate:.3g}",
+        ("failures per GPU-hour", rate_text(float(row["rate_per_gpu_hour"])), rate_text(rate),
          f"over the calendar window, against the exposure; {gpus:,} GPUs"),
         ("R, failure to relaunch", "not given",
          f"mean {format_duration(e.restart_min)}, median {format_duration(e.restart_median_min)}",
          f"{count(e.restart_samples, 'restart')}; {e.restarts_unrecorded} not timed in the notes"),
     ]
-    return pd.DataFrame(rows, columns=["quantity", "the team's notes", "measured here", "note"])
+    return pd.DataFrame(rows, columns=["quantity", "the team's notes and paper", "measured here", "note"])
 
 
 # ---------------------------------------------------------------- the shape
@@ -626,7 +638,7 @@ def shape(params: Params, root: Path) -> dict[str, str]:
         "glm_gap_median": format_duration(e.gap_median_min),
         "glm_gap_range": _range(*e.gap_range_min),
         "glm_open": format_duration(e.open_gap_min),
-        "glm_k": significant(fit.shape, 2),
+        "glm_k": significant(fit.shape, 3),
         "glm_k_range": shape_interval_text(fit),
         "glm_k_method": fit.method,
         "glm_scale": format_duration(fit.scale),
@@ -645,10 +657,10 @@ def shape(params: Params, root: Path) -> dict[str, str]:
         "shape_conclusion": _shape_conclusion([fit, clear.fit]),
     }
     if clear.fit is not None:
-        out |= {"glm11_k": significant(clear.fit.shape, 2), "glm11_k_range": shape_interval_text(clear.fit),
+        out |= {"glm11_k": significant(clear.fit.shape, 3), "glm11_k_range": shape_interval_text(clear.fit),
                 "glm11_p": p_value_text(clear.fit.p_value)}
     if sample is not None:
-        out |= {"sample_k": significant(sample.shape, 2), "sample_k_range": shape_interval_text(sample),
+        out |= {"sample_k": significant(sample.shape, 3), "sample_k_range": shape_interval_text(sample),
                 "sample_gaps": count(sample.gaps, "gap"),
                 "sample_k_inside": "inside" if sample.exponential_inside else "outside"}
     return out
@@ -686,7 +698,7 @@ def glm_survival(params: Params, root: Path) -> dict[str, object]:
         "times": times.tolist(),
         "survival": survival.tolist(),
         "curves": {
-            f"Weibull fit, shape {significant(fit.shape, 2)}": (fit.shape, fit.scale / _DAY),
+            f"Weibull fit, shape {significant(fit.shape, 3)}": (fit.shape, fit.scale / _DAY),
             "exponential, fitted to the same gaps": (1.0, exp_mean),
             f"Weibull shape {INFANT_SHAPE:g}, same mean (the failures chapter)": (
                 INFANT_SHAPE, exp_mean / math.gamma(1.0 + 1.0 / INFANT_SHAPE)),
