@@ -8,7 +8,9 @@ layer or the ones below it (``tests/test_layout.py`` checks):
     :mod:`~goodput.units` (durations), :mod:`~goodput.params` (the inputs file),
     :mod:`~goodput.model` (first order: T* = sqrt(2CM), three losses),
     :mod:`~goodput.exact` (the exact model of exponential failures, Lambert-W optimum, Daly),
-    :mod:`~goodput.symbolic` (every SymPy derivation), :mod:`~goodput.simulate` (Monte Carlo),
+    :mod:`~goodput.tiers` (drains and a fast tier beside a persistent one),
+    :mod:`~goodput.symbolic` (every SymPy derivation), :mod:`~goodput.simulate` and
+    :mod:`~goodput.simulate_tiers` (Monte Carlo, the second independent of the exact drain and tier model),
     :mod:`~goodput.uncertainty` (intervals carried to T* and goodput), :mod:`~goodput.plan`
     (one plan for one fleet, the levers, which model a recommendation comes from),
     :mod:`~goodput.sources` (published figures), :mod:`~goodput.provenance` (what a result
@@ -51,7 +53,9 @@ _EXPORTS = {
     "plan_for": "goodput.plan",
     "levers": "goodput.plan",
     "RECOMMENDED_MODEL": "goodput.plan",
+    "Tiers": "goodput.tiers",
     "simulate": "goodput.simulate",
+    "simulate_tiers": "goodput.simulate_tiers",
     "FailureProcess": "goodput.simulate",
     "poisson_interval": "goodput.uncertainty",
     "propagate": "goodput.uncertainty",

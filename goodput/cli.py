@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from goodput import validate
-from goodput.errors import InputError
+from goodput.errors import InputError, Refused
 
 if TYPE_CHECKING:
     from goodput.params import Params
@@ -45,10 +45,6 @@ EXIT_CODES = f"""exit status:
   {EXIT_WRITE_ERROR}   the output could not be written
   {EXIT_INTERRUPTED}  interrupted
   {EXIT_BROKEN_PIPE}  the output's reader went away (a closed pipe)"""
-
-
-class Refused(Exception):
-    """The model does not apply to these inputs: the command prints why and exits with status 1."""
 
 
 class _Once(argparse.Action):
@@ -108,6 +104,14 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint-cost", type=_duration("--checkpoint-cost"), metavar="DURATION")
     parser.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
     parser.add_argument("--interval", type=_duration("--interval"), metavar="DURATION", help="default: the optimum")
+    tiers = parser.add_argument_group("checkpoints that are not yet safe (a drain, a persistent tier)")
+    tiers.add_argument("--drain", type=_duration("--drain", allow_zero=True), metavar="DURATION",
+                       help="time after a checkpoint's snapshot until it is durable")
+    tiers.add_argument("--persistent-cost", metavar="DURATION", help="C_p: a persistent checkpoint's blocking cost")
+    tiers.add_argument("--persistent-restart", metavar="DURATION", help="R_p: a restart from the persistent tier")
+    tiers.add_argument("--fast-survives", type=_typed(validate.share, "--fast-survives"), metavar="FRACTION",
+                       help="share of interruptions the fast tier survives (0 to 1)")
+    tiers.add_argument("--persistent-every", metavar="N", help="every N-th checkpoint persistent (default: the best N)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -221,7 +225,46 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             sources[symbol] = "--" + flag.replace("_", "-")
     if args.interval is not None:
         sources["T"] = "--interval"
-    return params.replace(ranges=ranges), sources
+    return _tier_overrides(args, params.replace(ranges=ranges), sources)
+
+
+def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
+    """Apply --drain and the persistent-tier flags over the file's values, checked as the file's are."""
+    from goodput.params import tier_inputs
+    from goodput.units import parse_duration
+
+    flags = {"--persistent-restart": args.persistent_restart, "--fast-survives": args.fast_survives,
+             "--persistent-every": args.persistent_every}
+    if args.drain is not None:
+        params = params.replace(drain=args.drain)
+        sources["D"] = "--drain"
+    elif params.drain > 0:
+        sources["D"] = params.source
+    if args.persistent_cost is None and params.persistent_cost is None:
+        for flag, value in flags.items():
+            if value is not None:
+                raise InputError(flag, value, "--persistent-cost as well (or a persistent: tier in the params file)")
+        return params, sources
+    cost = params.persistent_cost if args.persistent_cost is None else args.persistent_cost
+    restart = params.persistent_restart if args.persistent_restart is None else args.persistent_restart
+    every = params.persistent_every if args.persistent_every is None else args.persistent_every
+    survives = params.fast_survives if args.fast_survives is None else args.fast_survives
+    if survives is None:
+        raise InputError("--persistent-cost", args.persistent_cost,
+                         "--fast-survives as well: the share of interruptions the fast tier survives, 0 to 1")
+
+    def parse(value: object, name: str) -> float:
+        return value if isinstance(value, float) else parse_duration(value, name, bare_unit="min")
+
+    cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
+                                       prefix="--persistent-", parse=parse)
+    for key, flag, given in (("C_p", "--persistent-cost", args.persistent_cost),
+                             ("R_p", "--persistent-restart", args.persistent_restart),
+                             ("s", "--fast-survives", args.fast_survives), ("n", "--persistent-every", args.persistent_every)):
+        sources[key] = flag if given is not None else params.source
+    params = params.replace(persistent_cost=cost_p, persistent_restart=restart_p, persistent_every=n,
+                            fast_survives=survives)
+    return params, sources
 
 
 def _provenance(params: Params) -> Any:
@@ -257,6 +300,11 @@ def _run_simulate(args: argparse.Namespace) -> str:
         raise InputError("--hazard", args.hazard, "--failures weibull as well (a hazard only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
+    if params.tiered:
+        if not process.exponential:
+            raise InputError("--failures", args.failures, "exponential failures with a drain or a persistent tier "
+                             "(the tier simulator draws Poisson interruptions)")
+        return _simulate_tiers(args, params)
     cost, mtbi, restart = params.checkpoint_cost, params.mtbi, params.restart
     interval = float(exact_optimal_interval(cost, mtbi)) if args.interval is None else args.interval
     result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
@@ -292,9 +340,58 @@ def _run_simulate(args: argparse.Namespace) -> str:
         "  " + "-" * 29,
         f"  goodput               {percent(result.goodput, 2):>7}  standard error {100 * result.stderr:.2g} points",
     ]
-    if expected is not None:
+    if expected is not None and result.stderr == 0:
+        lines.append(f"  exact model           {percent(expected, 2):>7}  (no failure was drawn: nothing to compare)")
+    elif expected is not None:
         z = (result.goodput - expected) / result.stderr
         lines.append(f"  exact model           {percent(expected, 2):>7}  ({z:+.1f} standard errors from the simulation)")
+    return "\n".join(lines)
+
+
+def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
+    """Simulate a fleet with a drain or two tiers, at the plan's interval and n, against the exact model."""
+    from goodput.plan import plan_for
+    from goodput.report import percent
+    from goodput.simulate_tiers import simulate_tiers
+    from goodput.units import format_duration
+
+    plan = plan_for(params, interval=args.interval)
+    s = plan.tiers
+    assert s is not None  # params.tiered
+    result = simulate_tiers(
+        s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, args.horizon, drain=s.drain,
+        persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart, fast_survives=s.fast_survives,
+        persistent_every=s.every, seed=args.seed, progress=True,
+    )
+    if args.format == "json":
+        import json
+
+        return json.dumps({
+            "goodput": result.goodput, "stderr": result.stderr, "failures": result.failures,
+            "hard_failures": result.hard_failures, "checkpoint_overhead": result.checkpoint_overhead,
+            "lost_work": result.lost_work, "restart_loss": result.restart_loss, "drain_loss": result.drain_loss,
+            "interval_min": plan.interval, "mtbi_min": plan.mtbi, "drain_min": s.drain,
+            "persistent_cost_min": s.cp, "persistent_restart_min": s.rp, "fast_survives": s.fast_survives,
+            "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
+            "failure_process": "exponential", "exact_goodput": plan.goodput,
+        }, indent=2)
+    z = (result.goodput - plan.goodput) / result.stderr if result.stderr > 0 else 0.0
+    lines = [
+        (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
+        f"{result.hard_failures:,} the fast tier did not survive; seed {args.seed})"),
+        f"C = {format_duration(s.checkpoint_cost)}, M = {format_duration(plan.mtbi)}, R = {format_duration(s.restart)}, "
+        f"T = {format_duration(plan.interval)}, D = {format_duration(s.drain)}"
+        + ("" if s.one_tier else f", C_p = {format_duration(s.cp)}, R_p = {format_duration(s.rp)}, "
+           f"s = {s.fast_survives:g}, n = {s.every}"),
+        "",
+        f"  checkpoint overhead   {percent(result.checkpoint_overhead, 2):>7}",
+        f"  lost work             {percent(result.lost_work, 2):>7}",
+        f"  restart               {percent(result.restart_loss, 2):>7}",
+        f"  not yet durable       {percent(result.drain_loss, 2):>7}",
+        "  " + "-" * 29,
+        f"  goodput               {percent(result.goodput, 2):>7}  standard error {100 * result.stderr:.2g} points",
+        f"  exact model           {percent(plan.goodput, 2):>7}  ({z:+.1f} standard errors from the simulation)",
+    ]
     return "\n".join(lines)
 
 

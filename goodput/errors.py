@@ -44,7 +44,9 @@ def quote(value: Any, length: int = QUOTE_LENGTH) -> str:
     else:
         shown = text[:length] + ("..." if cut else "")
     if isinstance(value, str):
-        shown = repr(shown)  # escapes line breaks and control characters
+        shown = repr(shown)  # escapes line breaks and control characters, which can lengthen it
+        if len(shown) > length + 20:
+            shown, cut = shown[: length + 16] + "...'", True
     return f"{shown} ({len(text):,} characters)" if cut else shown
 
 
@@ -71,3 +73,17 @@ class InputError(ValueError):
         self.value = value
         self.expected = expected
         super().__init__(f"{name}: got {quote(value)}, expected {expected}")
+
+
+class Refused(Exception):
+    """The model does not apply to these inputs (the command prints why and exits with status 1).
+
+    Parameters
+    ----------
+    reason : str
+        Why, as a sentence a person reads.
+    """
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)

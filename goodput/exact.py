@@ -61,9 +61,9 @@ def _out(array: npt.NDArray[np.float64]) -> Any:
 
 def _one_minus_x_over_expm1(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """1 - x/(e^x - 1), accurate for tiny x (series) and safe for huge x (tends to 1)."""
-    x2 = x * x
-    series = x / 2.0 - x2 / 12.0 + x2 * x2 / 720.0 - x2 * x2 * x2 / 30240.0 + x2 * x2 * x2 * x2 / 1209600.0
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        x2 = x * x
+        series = x / 2.0 - x2 / 12.0 + x2 * x2 / 720.0 - x2 * x2 * x2 / 30240.0 + x2 * x2 * x2 * x2 / 1209600.0
         direct = 1.0 - x / np.expm1(x)
     return np.where(x < _SMALL_X, series, direct)
 
@@ -350,73 +350,13 @@ def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X
     return _out(model.second_order_term(c, m, r, t))  # type: ignore[no-any-return]
 
 
-def goodput_with_lost_checkpoints(
-    checkpoint_cost: float, mtbi: float, restart: float, interval: float, probability: float
-) -> float:
-    """Exact goodput when some failures also destroy the latest checkpoint, e^{-R/M} (T/M) (1/(e^x - 1) - q).
-
-    Each failure, with probability q, also takes the most recent completed
-    checkpoint with it (the checkpoint storage shares its failure domain), so
-    the job falls back one interval further and the last kept segment must be
-    done again. Per completed segment there are on average e^x - 1 failures
-    (x = (T+C)/M), so the net kept segments per completed one are
-    1 - q (e^x - 1), and the goodput is :func:`exact_goodput` times that.
-    To first order it is the first-order goodput less q (T + C)/M.
-
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions (exponential failures).
-    restart : float
-        R, minutes per restart.
-    interval : float
-        T, minutes of work between checkpoints.
-    probability : float
-        q in [0, 1]: the share of failures that also destroy the latest checkpoint.
-
-    Returns
-    -------
-    float
-        Fraction of wall time spent on work that is kept; 0 when the job falls
-        back as fast as it advances (q (e^x - 1) >= 1).
-
-    Raises
-    ------
-    InputError
-        If a duration is not a finite positive number or q is outside [0, 1].
-
-    Examples
-    --------
-    >>> round(goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.0), 3)
-    0.876
-    >>> round(goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.5), 3)
-    0.827
-    """
-    q = validate.share(probability, "probability")
-    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
-    m = float(validate.positive_array(mtbi, "mtbi"))
-    r = float(validate.positive_array(restart, "restart"))
-    t = float(validate.positive_array(interval, "interval"))
-    with np.errstate(over="ignore"):
-        failures_per_segment = float(np.expm1((t + c) / m))
-    kept = 1.0 - q * failures_per_segment
-    if not kept > 0.0:
-        return 0.0
-    return float(exact_goodput(c, m, r, t)) * kept
-
-
-def numerical_optimal_interval(
-    checkpoint_cost: float, mtbi: float, restart: float, lost_checkpoint_probability: float = 0.0
-) -> float:
+def numerical_optimal_interval(checkpoint_cost: float, mtbi: float, restart: float) -> float:
     """The interval that maximizes exact goodput, found by a numerical minimizer rather than Lambert W.
 
-    Maximizes :func:`goodput_with_lost_checkpoints` (which is :func:`exact_goodput`
-    when `lost_checkpoint_probability` is 0) over T in (0, M] with SciPy's
-    bounded Brent method, to about 1e-9 relative. With q = 0 it checks
-    :func:`exact_optimal_interval`; with q > 0 it gives the interval re-tuned for
-    failures that destroy the latest checkpoint, about sqrt(2CM/(1 + 2q)) to first order.
+    Maximizes :func:`exact_goodput` over T in (0, M] with SciPy's bounded Brent
+    method, to about 1e-9 relative: a check of :func:`exact_optimal_interval`.
+    (A checkpoint that some interruptions take with the job is the two-tier model
+    of :mod:`goodput.tiers`: :func:`goodput.tiers.lost_checkpoint_optimal_interval`.)
 
     Parameters
     ----------
@@ -427,8 +367,6 @@ def numerical_optimal_interval(
     restart : float
         R, minutes per restart. It scales goodput by e^{-R/M} for every T, so it
         does not move the optimum; it is an argument so that this can be checked.
-    lost_checkpoint_probability : float, optional
-        q, the share of failures that also destroy the latest checkpoint (default 0).
 
     Returns
     -------
@@ -438,7 +376,7 @@ def numerical_optimal_interval(
     Raises
     ------
     InputError
-        If a duration is not a finite positive number or q is outside [0, 1].
+        If a duration is not a finite positive number.
 
     Examples
     --------
@@ -450,11 +388,10 @@ def numerical_optimal_interval(
     c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
     m = float(validate.positive_array(mtbi, "mtbi"))
     r = float(validate.positive_array(restart, "restart"))
-    q = validate.share(lost_checkpoint_probability, "lost_checkpoint_probability")
     scale = min(math.sqrt(2.0 * c * m), m)  # Young's interval, capped at M: the optimum is below M
 
     def negative_goodput(u: float) -> float:
-        return -goodput_with_lost_checkpoints(c, m, r, u * scale, q) / math.exp(-r / m)
+        return -float(exact_goodput(c, m, r, u * scale)) / math.exp(-r / m)
 
     upper = m / scale
     found = minimize_scalar(negative_goodput, bounds=(1e-6, upper), method="bounded",

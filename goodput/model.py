@@ -252,7 +252,8 @@ def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X
     0.67
     """
     c, m, r, t = checkpoint_cost, mtbi, restart, interval
-    return (c / t) ** 2 + c * r / (m * t) + (r / m) ** 2 / 2.0 + r * t / (2.0 * m * m) + (t / m) ** 2 / 12.0
+    ct, rm, tm = c / t, r / m, t / m  # ratios first: no product of extreme inputs underflows or overflows on its own
+    return ct * ct + ct * rm + rm * rm / 2.0 + rm * tm / 2.0 + tm * tm / 12.0
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput import model
+from goodput import model, tiers
+from goodput.errors import InputError, Refused
 from goodput.exact import MODELS, exact_losses, exact_optimal_interval, model_functions
 from goodput.model import Losses, RangeCheck
 from goodput.params import Params
+from goodput.tiers import TierLosses, Tiers
+from goodput.units import format_duration
 from goodput.validate import choice
 
 #: The model every recommendation comes from: the exact model of exponential failures,
@@ -42,16 +45,24 @@ class Plan:
     model : {"first-order", "exact"}
         Which model computed the losses and the optimum.
     check : model.RangeCheck
-        How far the first-order formulas hold for these inputs and this interval.
+        How far the first-order formulas hold for these inputs and this interval (for a
+        scheme with a drain or two tiers, ``dropped`` is the exact minus the first-order goodput).
+    tiers : Tiers or None
+        The drain and the persistent tier, when the plan has them (``losses`` is then a
+        :class:`~goodput.tiers.TierLosses` and ``tiers.every`` is the n used).
+    every_chosen : bool
+        Whether n was chosen by the plan (the best whole n) rather than given.
     """
 
     checkpoint_cost: float
     mtbi: float
     restart: float
-    losses: Losses
+    losses: Losses | TierLosses
     optimal_interval: float
     model: str
     check: RangeCheck
+    tiers: Tiers | None = None
+    every_chosen: bool = False
 
     @property
     def interval(self) -> float:
@@ -62,6 +73,11 @@ class Plan:
     def goodput(self) -> float:
         """Goodput as a fraction of 1."""
         return self.losses.goodput
+
+    @property
+    def drain_loss(self) -> float:
+        """The share of wall time lost because checkpoints were not yet durable (0 without a drain)."""
+        return self.losses.drain_loss if isinstance(self.losses, TierLosses) else 0.0
 
     @property
     def at_optimum(self) -> bool:
@@ -76,7 +92,8 @@ class Plan:
 
 def make_plan(
     checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
-    which: str = RECOMMENDED_MODEL,
+    which: str = RECOMMENDED_MODEL, drain: float = 0.0, persistent_cost: float | None = None,
+    persistent_restart: float | None = None, fast_survives: float | None = None, persistent_every: int | None = None,
 ) -> Plan:
     """Plan a checkpoint interval and compute the goodput it leaves.
 
@@ -91,9 +108,15 @@ def make_plan(
     interval : float, optional
         T, minutes of work between checkpoints; the model's optimum when omitted.
     which : {"exact", "first-order"}
-        The exact model of exponential failures (:mod:`goodput.exact`, Lambert-W
-        optimum; the default) or the first-order model (:mod:`goodput.model`,
-        T* = sqrt(2CM)).
+        The exact model of exponential failures (the default) or the first-order model.
+    drain : float, optional
+        D, minutes after a checkpoint's snapshot until it is durable (default 0).
+    persistent_cost, persistent_restart : float, optional
+        C_p and R_p of a persistent tier beside the fast one (see :mod:`goodput.tiers`).
+    fast_survives : float, optional
+        s, the share of interruptions the fast tier survives (with a persistent tier).
+    persistent_every : int, optional
+        n, every n-th checkpoint persistent; the best whole n when omitted.
 
     Returns
     -------
@@ -103,7 +126,9 @@ def make_plan(
     Raises
     ------
     InputError
-        If an input is zero, negative, NaN or infinite, or the model is unknown.
+        If an input is impossible, the model unknown, or the interval shorter than the drain.
+    Refused
+        If a checkpoint, interval, drain or restart is over :data:`MAX_RATIO` times M (no work is kept).
 
     Examples
     --------
@@ -113,8 +138,14 @@ def make_plan(
     """
     model.check_inputs(checkpoint_cost, mtbi, restart, interval)
     which = choice(which, "model", MODELS)
+    _check_scale(float(mtbi), checkpoint_cost, restart, interval or 0.0, drain or 0.0, persistent_cost or 0.0,
+                 persistent_restart or 0.0)
+    if drain or persistent_cost is not None or fast_survives is not None or persistent_every is not None:
+        scheme = Tiers(checkpoint_cost, restart, drain, persistent_cost, persistent_restart, fast_survives or 0.0,
+                       persistent_every or 1)
+        return _tier_plan(scheme, float(mtbi), interval, which, chosen=persistent_every is None and not scheme.one_tier)
     if which == "exact":
-        losses = exact_losses(checkpoint_cost, mtbi, restart, interval)
+        losses: Losses | TierLosses = exact_losses(checkpoint_cost, mtbi, restart, interval)
         best = float(exact_optimal_interval(checkpoint_cost, mtbi))
     else:
         losses = model.losses(checkpoint_cost, mtbi, restart, interval)
@@ -130,15 +161,57 @@ def make_plan(
     )
 
 
+#: Largest ratio of a checkpoint, interval, drain or restart to M that is planned: beyond it the job keeps less
+#: than e^{-MAX_RATIO} of its time (about 1e-260), and e^{ratio} no longer fits in a float.
+MAX_RATIO = 600.0
+
+
+def _check_scale(mtbi: float, *durations: float) -> None:
+    """Refuse inputs so far out of scale that the job keeps essentially no work."""
+    longest = max(float(d) for d in durations)
+    if longest / mtbi > MAX_RATIO:
+        raise Refused(
+            f"interruptions come every {format_duration(mtbi)}, against a checkpoint, interval or restart of "
+            f"{format_duration(longest)}: the job would keep essentially no work, so there is no plan to make"
+        )
+
+
+def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *, chosen: bool) -> Plan:
+    """A plan for a scheme with a drain or two tiers (n chosen when `chosen`)."""
+    if chosen:
+        scheme = tiers.best_every(scheme, mtbi, which=which)
+    if interval is not None and interval < scheme.drain:
+        raise InputError("interval", interval, f"at least the drain, {scheme.drain:g} min: one drain is in flight at "
+                         "a time, so the next checkpoint cannot start before it ends")
+    exact_best = tiers.exact_optimal_interval(scheme, mtbi)
+    first_best = tiers.first_order_optimal_interval(scheme, mtbi)
+    best = exact_best if which == "exact" else first_best
+    used = best if interval is None else float(interval)
+    first = tiers.first_order_losses(scheme, mtbi, used)
+    exact = tiers.exact_losses(scheme, mtbi, used)
+    return Plan(
+        checkpoint_cost=scheme.checkpoint_cost,
+        mtbi=mtbi,
+        restart=scheme.restart,
+        losses=exact if which == "exact" else first,
+        optimal_interval=best,
+        model=which,
+        check=RangeCheck(goodput=first.goodput, dropped=exact.goodput - first.goodput),
+        tiers=scheme,
+        every_chosen=chosen,
+    )
+
+
 def plan_for(params: Params, *, slow: bool = False, interval: float | None = None, which: str = RECOMMENDED_MODEL) -> Plan:
     """Plan for a fleet described by a parameters file.
 
     Parameters
     ----------
     params : Params
-        The fleet's inputs.
+        The fleet's inputs, with their drain and persistent tier if they give them.
     slow : bool, optional
-        Use ``slow_checkpoint_cost`` instead of ``checkpoint_cost``.
+        The comparison case instead: ``slow_checkpoint_cost``, written synchronously
+        (immediately durable: no drain, one tier).
     interval : float, optional
         The interval in use, in minutes; the optimum when omitted.
     which : {"exact", "first-order"}
@@ -149,18 +222,25 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
     Plan
         See :func:`make_plan`.
     """
-    cost = params.slow_checkpoint_cost if slow else params.checkpoint_cost
-    return make_plan(cost, params.mtbi, params.restart, interval, which=which)
+    if slow:
+        return make_plan(params.slow_checkpoint_cost, params.mtbi, params.restart, interval, which=which)
+    return make_plan(
+        params.checkpoint_cost, params.mtbi, params.restart, interval, which=which, drain=params.drain,
+        persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,
+        fast_survives=params.fast_survives, persistent_every=params.persistent_every,
+    )
 
 
-#: The levers, in the order the book shows them.
+#: The levers of a single checkpoint tier, in the order the book shows them.
 LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval right")
+#: The levers a drain or a persistent tier adds, where they apply.
+TIER_LEVERS = ("shorten the drain", "make the fast tier survive more failures")
 
 
 def levers(
     checkpoint_cost: float, mtbi: float, restart: float, interval: float, *, which: str = RECOMMENDED_MODEL
 ) -> dict[str, float]:
-    """Goodput gained by each lever, in fractions of 1.
+    """Goodput gained by each lever of a single checkpoint tier, in fractions of 1.
 
     The three input levers are measured optimum to optimum: goodput at the best
     interval for the changed input minus goodput at the best interval for the
@@ -198,7 +278,13 @@ def levers(
 
 
 def plan_levers(plan: Plan) -> dict[str, float]:
-    """The levers of a plan, by its own model (see :func:`levers`).
+    """The levers of a plan, by its own model, with the drain and fast-tier levers where they apply.
+
+    For a plan with a drain or two tiers each input lever re-optimizes the interval (and
+    n, when the plan chose it): halve the fast checkpoint's cost C, halve the fast restart R,
+    halve the failure rate, halve the drain ("shorten the drain"), halve the share of
+    interruptions the fast tier does not survive ("make the fast tier survive more failures");
+    the interval lever moves T to the optimum.
 
     Parameters
     ----------
@@ -208,9 +294,35 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     Returns
     -------
     dict of str to float
-        Goodput gained by each lever, fractions of 1.
+        Goodput gained by each lever, fractions of 1, keyed by :data:`LEVERS` and the
+        :data:`TIER_LEVERS` that apply.
     """
-    return levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
+    if plan.tiers is None:
+        return levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
+    scheme, m = plan.tiers, plan.mtbi
+
+    def best(changed: Tiers, mtbi: float) -> float:
+        return _tier_plan(changed, mtbi, None, plan.model, chosen=plan.every_chosen).goodput
+
+    def changed(**kwargs: float) -> Tiers:
+        fields = {"checkpoint_cost": scheme.checkpoint_cost, "restart": scheme.restart, "drain": scheme.drain,
+                  "persistent_cost": scheme.persistent_cost, "persistent_restart": scheme.persistent_restart,
+                  "fast_survives": scheme.fast_survives, "every": scheme.every} | kwargs
+        return Tiers(**fields)  # type: ignore[arg-type]
+
+    at_best = best(scheme, m)
+    gains = {
+        "halve C": best(changed(checkpoint_cost=scheme.checkpoint_cost / 2), m) - at_best,
+        "halve R": best(changed(restart=scheme.restart / 2), m) - at_best,
+        "halve the failure rate": best(scheme, 2 * m) - at_best,
+        "set the interval right": at_best - plan.goodput,
+    }
+    if scheme.drain > 0:
+        gains["shorten the drain"] = best(changed(drain=scheme.drain / 2), m) - at_best
+    if not scheme.one_tier and scheme.fast_survives < 1.0:
+        more = scheme.fast_survives + (1.0 - scheme.fast_survives) / 2
+        gains["make the fast tier survive more failures"] = best(changed(fast_survives=more), m) - at_best
+    return gains
 
 
 def headline(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:

@@ -10,6 +10,7 @@ folder the caller names (the book's root), and is ``None`` where there is none.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 from dataclasses import dataclass
@@ -112,6 +113,7 @@ def provenance(params: Params, commit: str | None = None) -> Provenance:
     return Provenance(version=goodput.__version__, params_name=name, params_sha256=params.sha256, commit=commit)
 
 
+@functools.cache
 def package_commit() -> str | None:
     """The commit of the package's own sources, when they are tracked files of a Git work tree.
 

@@ -101,6 +101,32 @@ def money(dollars: float) -> str:
     return f"${dollars:.0f}"
 
 
+def scientific(x: float, digits: int = 2) -> str:
+    """A small rate as people write it: ``1.6e-5``, not ``1.6e-05``.
+
+    Parameters
+    ----------
+    x : float
+        The number.
+    digits : int, optional
+        Significant digits (default 2).
+
+    Returns
+    -------
+    str
+        The number in e-notation without padding zeros in the exponent.
+
+    Examples
+    --------
+    >>> scientific(1.97e-5, 3), scientific(2e-5)
+    ('1.97e-5', '2e-5')
+    """
+    mantissa, exponent = f"{x:.{digits}g}".split("e") if "e" in f"{x:.{digits}g}" else (f"{x:.{digits}g}", "")
+    if not exponent:
+        return mantissa
+    return f"{mantissa}e{int(exponent)}"
+
+
 def count(n: int, thing: str, plural: str | None = None) -> str:
     """``"1 failure"``, ``"2 failures"``, ``"16,384 GPUs"``.
 
@@ -205,7 +231,7 @@ def mtbi_origin(params: Params) -> str:
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         return f"{count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
     if params.mtbi_source == "rate_per_gpu_hour":
-        return f"{params.rate_per_gpu_hour:.3g} per GPU-hour x {count(params.gpus, 'GPU')}"
+        return f"{scientific(params.rate_per_gpu_hour, 3)} per GPU-hour x {count(params.gpus, 'GPU')}"
     return "given as M"
 
 
@@ -296,7 +322,7 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
 
 
 def recommendation(plan: Plan) -> str:
-    """One sentence: the interval to use and the goodput it leaves.
+    """One sentence: the interval to use and the goodput it leaves (and the persistent cadence, with two tiers).
 
     Parameters
     ----------
@@ -313,14 +339,52 @@ def recommendation(plan: Plan) -> str:
     >>> recommendation(make_plan(1.0, 185.6, 5.0))
     'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
     """
-    best = f"Checkpoint every {format_duration(plan.optimal_interval)} of work ({OPTIMUM_NAMES[plan.model]})"
+    best = f"Checkpoint every {format_duration(plan.optimal_interval)} of work"
+    scheme = plan.tiers
+    if scheme is not None and not scheme.one_tier:
+        if scheme.every == 1:
+            best += ", every checkpoint to the persistent tier"
+        else:
+            best += (f", every {ordinal(scheme.every)} one to the persistent tier "
+                     f"(every {format_duration(scheme.every * plan.optimal_interval)})")
+    best += f" ({OPTIMUM_NAMES[plan.model]})"
     if plan.at_optimum:
-        return f"{best}: goodput {percent(plan.goodput)}."
-    at_best = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, which=plan.model).goodput
-    return (
-        f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
-        f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less)."
-    )
+        text = f"{best}: goodput {percent(plan.goodput)}."
+    else:
+        at_best = _at_best(plan).goodput
+        text = (f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
+                f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less).")
+    if scheme is not None and not scheme.one_tier and scheme.every == 1 and plan.every_chosen:
+        text += " Fast checkpoints between persistent ones do not pay here."
+    return text
+
+
+def _at_best(plan: Plan) -> Plan:
+    """The same plan at its model's optimum interval."""
+    s = plan.tiers
+    if s is None:
+        return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, which=plan.model)
+    return make_plan(s.checkpoint_cost, plan.mtbi, s.restart, which=plan.model, drain=s.drain,
+                     persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
+                     fast_survives=None if s.one_tier else s.fast_survives,
+                     persistent_every=None if plan.every_chosen else s.every)
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st ...
+
+    Parameters
+    ----------
+    n : int
+        A positive whole number.
+
+    Returns
+    -------
+    str
+        Its ordinal.
+    """
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
 
 
 @dataclass(frozen=True)
@@ -392,7 +456,14 @@ def plan_report(
 
     other = "first-order" if plan.model == "exact" else "exact"
     given = None if plan.at_optimum else plan.interval
-    cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other)
+    s = plan.tiers
+    if s is None:
+        cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other)
+    else:
+        cross = make_plan(s.checkpoint_cost, plan.mtbi, s.restart, given, which=other, drain=s.drain,
+                          persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
+                          fast_survives=None if s.one_tier else s.fast_survives,
+                          persistent_every=None if s.one_tier else s.every)
     ranges = input_ranges(params.replace(checkpoint_cost=plan.checkpoint_cost, restart=plan.restart, mtbi=plan.mtbi)) \
         if _same_inputs(plan, params) else {}
     return PlanReport(plan=plan, cross_check=cross, gpus=params.gpus, price_per_gpu_hour=params.price_per_gpu_hour,
@@ -415,17 +486,33 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         ("mean time between interruptions, M", format_duration(plan.mtbi), sources.get("M", "")),
         ("checkpoint cost, C", format_duration(plan.checkpoint_cost), sources.get("C", "")),
         ("restart time, R", format_duration(plan.restart), sources.get("R", "")),
-        ("checkpoint interval, T", format_duration(plan.interval), interval_note),
     ]
+    s = plan.tiers
+    if s is not None and s.drain > 0:
+        inputs.append(("drain until durable, D", format_duration(s.drain), sources.get("D", "")))
+    if s is not None and not s.one_tier:
+        inputs += [
+            ("persistent checkpoint cost, C_p", format_duration(s.cp), sources.get("C_p", "")),
+            ("persistent restart, R_p", format_duration(s.rp), sources.get("R_p", "")),
+            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", sources.get("s", "")),
+            ("every n-th checkpoint persistent, n", f"{s.every:,}", "best n" if plan.every_chosen else
+             sources.get("n", "given")),
+        ]
+    inputs.append(("checkpoint interval, T", format_duration(plan.interval), interval_note))
+    if s is not None and not s.one_tier and s.every > 1:
+        inputs.append(("persistent interval, nT", format_duration(s.every * plan.interval), ""))
     for key, name in (("mtbi", "range of M"), ("checkpoint_cost", "range of C"), ("restart", "range of R")):
         if key in report.ranges and not report.ranges[key].exact:
             inputs.append((name, range_text(report.ranges[key]), range_origin(report.ranges[key])))
+    single = first and s is None
     losses = [
-        ("checkpoint overhead" + (", C/T" if first else ""), percent(plan.losses.checkpoint_overhead), ""),
-        ("lost work" + (", T/(2M)" if first else ""), percent(plan.losses.lost_work), ""),
-        ("restart" + (", R/M" if first else ""), percent(plan.losses.restart_loss), ""),
-        ("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]),
+        ("checkpoint overhead" + (", C/T" if single else ""), percent(plan.losses.checkpoint_overhead), ""),
+        ("lost work" + (", T/(2M)" if single else ""), percent(plan.losses.lost_work), ""),
+        ("restart" + (", R/M" if single else ""), percent(plan.losses.restart_loss), ""),
     ]
+    if s is not None and (s.drain > 0 or not s.one_tier):
+        losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
+    losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     gains = plan_levers(plan)
     lever_rows = [(name, f"+{100 * gain:.1f} points", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
     cross = report.cross_check
@@ -472,6 +559,7 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "lost_work": plan.losses.lost_work,
         "restart_loss": plan.losses.restart_loss,
         "goodput": plan.goodput,
+        **_tier_keys(plan),
         "model": plan.model,
         "problem": first_order_problem(plan.check) if plan.model == "first-order" else None,
         "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
@@ -486,6 +574,21 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "provenance": report.provenance.to_dict() if report.provenance else None,
     }
     return data
+
+
+def _tier_keys(plan: Plan) -> dict[str, float | int]:
+    """The JSON keys a drain or a persistent tier adds (none for a single immediately safe checkpoint)."""
+    s = plan.tiers
+    if s is None:
+        return {}
+    out: dict[str, float | int] = {}
+    if s.drain > 0:
+        out |= {"drain_min": s.drain, "drain_loss": plan.drain_loss}
+    if not s.one_tier:
+        out |= {"drain_loss": plan.drain_loss, "persistent_cost_min": s.cp, "persistent_restart_min": s.rp,
+                "fast_survives": s.fast_survives, "persistent_every": s.every,
+                "persistent_interval_min": s.every * plan.interval}
+    return out
 
 
 def render_plan(report: PlanReport, fmt: str = "table") -> str:

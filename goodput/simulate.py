@@ -106,8 +106,8 @@ MIN_SHAPE, MAX_SHAPE = 0.1, 20.0
 #: by about (T/2 + R) / run length, a point or more below 100 cycles.
 MIN_RUN_RHYTHMS = 100.0
 
-#: Most failures one simulation may draw (about a minute of work on a slow machine).
-MAX_FAILURES = 2.0e9
+#: Most failures one simulation may draw (seconds to a minute of work on a slow machine).
+MAX_FAILURES = 2.0e8
 
 #: Seconds a simulation runs before its progress bar appears (tqdm's ``delay``).
 PROGRESS_DELAY_S = 2.0
@@ -708,8 +708,31 @@ def _step(
     state.done[live] = last >= plan.horizon
 
 
-def _progress(progress: Progress, horizon: float) -> tuple[Callable[[float], None] | None, Callable[[], None]]:
-    """Turn the `progress` argument into (update(minutes), close())."""
+def progress_bar(
+    progress: Progress, horizon: float, desc: str = "simulating"
+) -> tuple[Callable[[float], None] | None, Callable[[], None]]:
+    """Turn a simulator's `progress` argument into (update(minutes), close()).
+
+    Parameters
+    ----------
+    progress : bool, callable or None
+        ``True`` for a tqdm bar on stderr when it is a terminal, shown once the run has
+        taken :data:`PROGRESS_DELAY_S` seconds; a callable taking simulated minutes; or nothing.
+    horizon : float
+        Total simulated minutes (the bar's end).
+    desc : str, optional
+        The bar's label.
+
+    Returns
+    -------
+    tuple
+        ``update(minutes)`` (or ``None``) and ``close()``.
+
+    Raises
+    ------
+    InputError
+        For any other `progress`.
+    """
     if progress is None or progress is False:
         return None, lambda: None
     if progress is True:
@@ -719,11 +742,15 @@ def _progress(progress: Progress, horizon: float) -> tuple[Callable[[float], Non
             total=horizon / _MINUTES_PER_DAY,
             file=sys.stderr,
             delay=PROGRESS_DELAY_S,
-            desc="simulating",
+            disable=None,  # no bar when stderr is not a terminal (a log file, a pipe, a test)
+            desc=desc,
             unit="day",
             bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} simulated days [{elapsed}<{remaining}]",
         )
-        return (lambda minutes: bar.update(minutes / _MINUTES_PER_DAY)), bar.close
+        def update(minutes: float) -> None:
+            bar.update(min(minutes / _MINUTES_PER_DAY, bar.total - bar.n))  # sums of floats may overshoot
+
+        return update, bar.close
     if callable(progress):
         return progress, lambda: None
     raise InputError("progress", progress, "True, False, None or a callable taking simulated minutes")
@@ -861,7 +888,7 @@ def _simulate_runs(
     if expected > MAX_FAILURES:
         raise InputError("horizon", f"{h_min:.6g} min",
                          f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {expected:.2g})")
-    update, close = _progress(progress, h_min)
+    update, close = progress_bar(progress, h_min)
 
     plan = _Plan.build(proc, run_length, r_min, c, untils, intervals)
     totals = _Totals.zeros(n_runs)

@@ -64,28 +64,21 @@ Standard errors
 from __future__ import annotations
 
 import math
-import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from goodput import validate
 from goodput.errors import InputError
+from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, progress_bar
 
 #: Most random values drawn at once per kind (gaps, soft/hard draws): about 2 MB of float64 each.
 BLOCK_SIZE = 2**18
 
 #: Default number of independent runs the horizon is split into.
 DEFAULT_REPLICAS = 256
-
-#: Seconds of wall-clock time before the progress bar appears (shorter simulations show none).
-PROGRESS_DELAY = 2.0
-
-_MINUTES_PER_DAY = 1440.0
-
-Progress = bool | Callable[[float], None] | None
 
 Floats = npt.NDArray[np.float64]
 
@@ -153,35 +146,16 @@ class TierResult:
 # --------------------------------------------------------------------------- checks
 
 
-def _number(value: Any, name: str, what: str) -> float:
-    if isinstance(value, bool):
-        raise InputError(name, value, what)
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        raise InputError(name, value, what) from None
-
-
 def _positive(value: Any, name: str) -> float:
-    what = "a finite number of minutes greater than zero"
-    number = _number(value, name, what)
-    if not math.isfinite(number) or number <= 0.0:
-        raise InputError(name, value, what)
-    return number
+    return validate.positive(value, name, validate.POSITIVE_MINUTES)
 
 
 def _at_least(value: Any, name: str, least: float, other: str) -> float:
     what = f"a finite number of minutes at least {other} ({least:g})"
-    number = _number(value, name, what)
-    if not math.isfinite(number) or number < least:  # also refuses NaN
+    number = validate.finite(value, name, what)
+    if number < least:
         raise InputError(name, value, what)
     return number
-
-
-def _whole(value: Any, name: str, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
-        raise InputError(name, value, f"a whole number of at least {least}")
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -223,16 +197,13 @@ class _Tiers:
         r = _positive(restart, "restart")
         t = _positive(interval, "interval")
         d_what = f"a number of minutes from 0 up to the interval ({t:g})"
-        d = _number(drain, "drain", d_what)
-        if not (0.0 <= d <= t):  # also refuses NaN and infinity
+        d = validate.non_negative(drain, "drain", d_what)
+        if d > t:
             raise InputError("drain", drain, d_what)
         cp = c if persistent_cost is None else _at_least(persistent_cost, "persistent_cost", c, "checkpoint_cost")
         rp = r if persistent_restart is None else _at_least(persistent_restart, "persistent_restart", r, "restart")
-        s_what = "a probability in [0, 1]"
-        s = _number(fast_survives, "fast_survives", s_what)
-        if not (0.0 <= s <= 1.0):
-            raise InputError("fast_survives", fast_survives, s_what)
-        n = _whole(persistent_every, "persistent_every", 1)
+        s = validate.share(fast_survives, "fast_survives")
+        n = validate.whole(persistent_every, "persistent_every", 1)
         return cls(t, c, cp, r, rp, d, n, s)
 
 
@@ -351,30 +322,6 @@ def _replay(
     return _fractions(tiers, run_length, state), state.failures, state.hard
 
 
-def _progress(progress: Progress, horizon: float) -> tuple[Callable[[float], None] | None, Callable[[], None]]:
-    """Turn the `progress` argument into (update(minutes), close())."""
-    if progress is None or progress is False:
-        return None, lambda: None
-    if progress is True:
-        from tqdm import tqdm  # only when a bar is wanted
-
-        bar = tqdm(
-            total=horizon / _MINUTES_PER_DAY,
-            file=sys.stderr,
-            desc="simulating tiers",
-            unit="day",
-            delay=PROGRESS_DELAY,
-            bar_format="{desc}: {percentage:3.0f}%|{bar}| {n:.0f}/{total:.0f} simulated days [{elapsed}<{remaining}]",
-        )
-        def update(minutes: float) -> None:
-            bar.update(min(minutes / _MINUTES_PER_DAY, bar.total - bar.n))  # sums of floats may overshoot
-
-        return update, bar.close
-    if callable(progress):
-        return progress, lambda: None
-    raise InputError("progress", progress, "True, False, None or a callable taking simulated minutes")
-
-
 # --------------------------------------------------------------------------- the simulator
 
 
@@ -429,7 +376,7 @@ def simulate_tiers(
         Seed of :func:`numpy.random.default_rng` (default 0). Same inputs and seed, same result.
     progress : bool or callable, optional
         ``True`` shows a tqdm bar on stderr (only if the simulation takes longer
-        than :data:`PROGRESS_DELAY` seconds); a callable is called after each
+        than :data:`goodput.simulate.PROGRESS_DELAY_S` seconds); a callable is called after each
         block of steps with the simulated minutes it covered (over all runs).
 
     Returns
@@ -457,11 +404,20 @@ def simulate_tiers(
     )
     m = _positive(mtbi, "mtbi")
     h = _positive(horizon, "horizon")
-    n_runs = _whole(replicas, "replicas", 2)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise InputError("seed", seed, "a whole number of at least 0")
-    update, close = _progress(progress, h)
+    n_runs = validate.whole(replicas, "replicas", 2)
+    seed = validate.whole(seed, "seed", 0)
     run_length = h / n_runs
+    rhythm = tiers.cycle + tiers.persistent_restart
+    if run_length < MIN_RUN_RHYTHMS * rhythm:
+        raise InputError(
+            "horizon", f"{h:.6g} min",
+            f"at least {MIN_RUN_RHYTHMS * n_runs * rhythm:.4g} min: each of the {n_runs} runs at least "
+            f"{MIN_RUN_RHYTHMS:g} times a cycle and a persistent restart, or its estimate is biased by its ends",
+        )
+    if h / m > MAX_FAILURES:
+        raise InputError("horizon", f"{h:.6g} min",
+                         f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {h / m:.2g})")
+    update, close = progress_bar(progress, h, "simulating tiers")
 
     # Steps per block: all of a run's gaps if they are few (6 standard deviations of the Poisson count), else as
     # many as fit in a block. Fixed for given inputs, so the draws depend only on the seed and the inputs.

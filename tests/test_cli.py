@@ -370,3 +370,67 @@ def test_json_names_no_interval_source_when_none_was_given() -> None:
     assert "T" not in data["sources"]
     assert not any("/" in value for value in data["sources"].values())
     assert data["provenance"]["inputs"] == "params.yml" and len(data["provenance"]["inputs_sha256"]) == 64
+
+
+# --------------------------------------------------------------------------- drains and two tiers
+
+
+def test_drain_flag_multiplies_goodput_by_e_to_the_minus_d_over_m() -> None:
+    """--drain 5: the exact goodput is the single-level one times e^{-D/M}, at the same interval, and the JSON
+    adds drain_min and drain_loss; first order adds D/M to the losses."""
+    m = 1296 * 60 / 419
+    base, drained = plan_json(), plan_json("--drain", "5 min")
+    assert_allclose(drained["goodput"], base["goodput"] * math.exp(-5 / m), rtol=1e-9)
+    assert drained["drain_min"] == 5.0 and drained["drain_loss"] > 0
+    first = plan_json("--drain", "5 min", "--model", "first-order")
+    assert_allclose(first["drain_loss"], 5 / m)
+
+
+def test_tier_flags_override_the_file_and_choose_n() -> None:
+    """--persistent-cost with --fast-survives: the best whole n is chosen unless --persistent-every fixes it, and
+    persistent_interval_min is n times the interval."""
+    data = plan_json("--persistent-cost", "5 min", "--persistent-restart", "10 min", "--fast-survives", "0.8")
+    assert data["persistent_every"] >= 2
+    assert_allclose(data["persistent_interval_min"], data["persistent_every"] * data["interval_min"])
+    fixed = plan_json("--persistent-cost", "5 min", "--fast-survives", "0.8", "--persistent-every", "1")
+    assert fixed["persistent_every"] == 1 and fixed["goodput"] <= data["goodput"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["--fast-survives", "0.5"], "--persistent-cost as well"),
+        (["--persistent-every", "3"], "--persistent-cost as well"),
+        (["--persistent-cost", "5 min"], "--fast-survives as well"),
+        (["--persistent-cost", "30 s", "--fast-survives", "0.5"], "no cheaper than the fast one"),
+        (["--persistent-cost", "5 min", "--persistent-restart", "1 min", "--fast-survives", "0.5"],
+         "no shorter than the fast restart"),
+        (["--persistent-cost", "5 min", "--fast-survives", "1.5"], "--fast-survives"),
+        (["--persistent-cost", "5 min", "--fast-survives", "0.5", "--persistent-every", "0"], "--persistent-every"),
+        (["--drain", "-1 min"], "--drain"),
+        (["--drain", "30 min", "--interval", "20 min"], "at least the drain"),
+    ],
+)
+def test_bad_tier_flags_exit_2_naming_the_flag(args: list[str], needle: str) -> None:
+    """A tier flag without the persistent cost, a persistent tier cheaper or faster than the fast one, a share
+    outside [0, 1], n below 1, a negative drain, or an interval shorter than the drain: exit 2, one line."""
+    result = run("plan", *args)
+    assert result.returncode == 2, result.stdout
+    assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_with_tiers_agrees_with_the_exact_model() -> None:
+    """goodput simulate with a drain and a persistent tier runs the tier simulator at the plan's interval and n,
+    within 4 standard errors of the exact model."""
+    result = run("simulate", "--drain", "5 min", "--persistent-cost", "4 min", "--fast-survives", "0.7",
+                 "--horizon", "50 years", "--format", "json", "--seed", "2")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert abs(data["goodput"] - data["exact_goodput"]) < 4 * data["stderr"]
+    assert data["drain_loss"] > 0 and data["hard_failures"] > 0
+
+
+def test_out_of_scale_inputs_are_refused_not_overflowed() -> None:
+    """M of 1e-300 s against a 1-minute checkpoint: the job keeps no work; status 1 and one line, no overflow."""
+    result = run("plan", "--mtbi", "1e-300 s")
+    assert result.returncode == 1 and "keep essentially no work" in result.stderr

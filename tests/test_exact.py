@@ -25,7 +25,6 @@ from goodput.exact import (
     first_order_error,
     first_order_error_threshold,
     first_order_zero_fleet,
-    goodput_with_lost_checkpoints,
     numerical_optimal_interval,
     second_order_term,
 )
@@ -237,30 +236,12 @@ def test_second_order_leaves_a_third_order_remainder() -> None:
     assert_allclose(ratios, 8.0, rtol=0.05)
 
 
-def test_lost_checkpoints_reduce_to_exact_and_to_first_order() -> None:
-    """q = 0 is the exact goodput; for small x the loss from q is q (T + C)/M; at q = 1/(e^x - 1) nothing is kept."""
-    assert goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, 0.0) == pytest.approx(exact_goodput(1.0, 185.6, 5.0, 18.6))
-    cost, mtbi, restart, interval, q = 0.01, 1000.0, 0.1, 4.0, 0.3
-    loss = exact_goodput(cost, mtbi, restart, interval) - goodput_with_lost_checkpoints(cost, mtbi, restart, interval, q)
-    assert loss == pytest.approx(q * (interval + cost) / mtbi, rel=5e-3)  # relative error of order x = 0.004
-    assert goodput_with_lost_checkpoints(5.0, 20.0, 5.0, 15.0, 1.0 / math.expm1(1.0)) == pytest.approx(0.0, abs=1e-12)
-    assert goodput_with_lost_checkpoints(1.0, 10.0, 5.0, 30.0, 1.0) == 0.0
-
-
 def test_numerical_optimum_is_the_lambert_w_optimum_for_any_restart() -> None:
     """With q = 0 the minimizer finds M (1 + W0(-e^{-(1 + C/M)})) for C/M from 1e-4 to 1, whatever R is."""
     for ratio in RATIOS[::4]:
         expected = exact_optimal_interval(ratio * 185.6, 185.6)
         for restart in (0.01, 5.0, 500.0):
             assert_allclose(numerical_optimal_interval(ratio * 185.6, 185.6, restart), expected, rtol=1e-6)
-
-
-def test_numerical_optimum_with_lost_checkpoints_tends_to_first_order() -> None:
-    """With lost checkpoints the optimum is about sqrt(2CM/(1 + 2q)) for small C/M, and shorter than with q = 0."""
-    for q in (0.1, 0.5, 1.0):
-        found = numerical_optimal_interval(1e-4, 1.0, 1e-3, q)
-        assert found == pytest.approx(math.sqrt(2e-4 / (1 + 2 * q)), rel=0.02)
-        assert found < exact_optimal_interval(1e-4, 1.0)
 
 
 def test_first_order_error_is_exact_minus_first_order() -> None:
@@ -294,9 +275,3 @@ def test_first_order_zero_fleet() -> None:
     m = 60.0 / (rate * first_order_zero_fleet(5.0, 5.0, rate))
     assert float(model.goodput(5.0, m, 5.0)) == pytest.approx(0.0, abs=1e-12)
 
-
-@pytest.mark.parametrize("bad", [-0.1, 1.5, math.nan, "x", True])
-def test_bad_probability_raises(bad: object) -> None:
-    """A share of failures outside [0, 1] is refused, naming it."""
-    with pytest.raises(InputError, match="probability"):
-        goodput_with_lost_checkpoints(1.0, 185.6, 5.0, 18.6, bad)  # type: ignore[arg-type]

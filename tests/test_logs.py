@@ -108,13 +108,13 @@ def test_tiny_logs_give_hand_computed_answers(tmp_path: Path, clock: str) -> Non
         atol=1e-12,
     )
     c, mt, r, t = 0.5, w / 60.0, 1.5, 21.0 / 60.0
-    assert_allclose(
-        [m.checkpoint_loss_predicted, m.lost_work_loss_predicted, m.restart_loss_predicted, m.predicted_goodput],
-        [c / t, t / (2 * mt), r / mt, float(model.goodput(c, mt, r, t))],
-        rtol=1e-9,
-    )
-    assert not m.prediction_check.quotable  # a 21 s interval against a 5.5 min M is far outside the formula's range
-    assert_allclose(m.gap, m.predicted_goodput - m.measured_goodput)
+    # A 21 s interval against a 5.5 min M is far outside the first-order formula's range (its goodput would be
+    # 1 - C/T - T/(2M) - R/M < 0): the prediction is refused, not printed, as `goodput plan` refuses it.
+    assert float(model.goodput(c, mt, r, t)) < 0 and not m.prediction_check.quotable
+    assert all(math.isnan(x) for x in (m.checkpoint_loss_predicted, m.predicted_goodput))
+    exact = measure(steps, events)
+    assert_allclose(exact.predicted_goodput, exact_goodput(c, mt, r, t), rtol=1e-9)
+    assert_allclose(exact.gap, exact.predicted_goodput - exact.measured_goodput)
 
 
 def test_to_dict_is_plain_json(tmp_path: Path) -> None:
@@ -131,11 +131,14 @@ def test_to_dict_is_plain_json(tmp_path: Path) -> None:
 
 
 def test_given_interval_is_used(tmp_path: Path) -> None:
-    """With T given, the predicted checkpoint overhead is C/T at that T and T* = sqrt(2CM) is unchanged."""
-    m = measure(*write_pair(tmp_path, *tiny_text()), interval=2.0, which="first-order")
-    assert m.interval_source == "given"
-    assert_allclose([m.interval_min, m.checkpoint_loss_predicted], [2.0, 0.5 / 2.0])
-    assert_allclose(m.optimal_interval_min, math.sqrt(2 * 0.5 * 333.0 / 60.0))
+    """With T given, the prediction is at that T (exact checkpoint overhead e^{-R/M}(C/M)/(e^x - 1)) and the optimum
+    is unchanged by it (first order: T* = sqrt(2CM))."""
+    paths = write_pair(tmp_path, *tiny_text())
+    m = measure(*paths, interval=2.0)
+    assert m.interval_source == "given" and m.interval_min == 2.0
+    c, mt, r = 0.5, 333.0 / 60.0, 1.5
+    assert_allclose(m.checkpoint_loss_predicted, math.exp(-r / mt) * (c / mt) / math.expm1((2.0 + c) / mt))
+    assert_allclose(measure(*paths, which="first-order").optimal_interval_min, math.sqrt(2 * c * mt))
 
 
 def test_no_failure_gives_infinite_m_with_a_lower_bound(tmp_path: Path) -> None:
@@ -469,3 +472,19 @@ def test_recovery_says_when_a_truth_is_outside() -> None:
     table = recovery(m, wrong)
     assert not table.loc["M", "agrees"] and not table.loc["failures", "agrees"]
     assert table.drop(["M", "failures"])["agrees"].all()
+
+
+def test_a_column_given_twice_is_refused(tmp_path: Path) -> None:
+    """A header with 'checkpoint' twice would let one copy be silently ignored: it is refused, naming the column."""
+    steps, events = tiny_text()
+    steps = ["step,start,end,checkpoint,checkpoint"] + [line + ",0" for line in steps[1:]]
+    with pytest.raises(InputError, match="column checkpoint.*each column once"):
+        measure(*write_pair(tmp_path, steps, events))
+
+
+def test_a_step_number_beyond_int64_names_its_line(tmp_path: Path) -> None:
+    """A step number of 30 digits does not fit a 64-bit integer: refused with the file and line, not a crash."""
+    steps, events = tiny_text()
+    steps[2] = "9" * 30 + steps[2][steps[2].index(","):]
+    with pytest.raises(InputError, match=r"s\.csv:line 3"):
+        measure(*write_pair(tmp_path, steps, events))

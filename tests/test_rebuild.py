@@ -1,97 +1,76 @@
-"""The book rebuilt from another fleet's inputs file shows that fleet's numbers, not the worked example's.
+"""The book rebuilt from another fleet's inputs file tells that fleet's story, with one recommendation.
 
 Builds the whole book from clean, strictly (``-W -n --keep-going``, every chapter executed), with
-``GOODPUT_PARAMS=examples/fleet-32k.yml``: 32,768 GPUs, M given as a per-GPU rate (not a count), a
-90-second checkpoint, an 8-minute restart, stated ranges of C, M and R, and the sample logs.
+``GOODPUT_PARAMS=examples/fleet-24k.yml``: 24,576 GPUs, M from a per-GPU rate (not a count), a 40-second
+checkpoint drained to shared storage in 6 minutes, a persistent tier, a 12-minute restart, another price,
+and no logs and no ranges.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from goodput.params import load_params
-from goodput.plan import headline
-from goodput.uncertainty import propagate_params
+from goodput.plan import plan_for
+from goodput.report import percent, recommendation
+from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
-FLEET = ROOT / "examples" / "fleet-32k.yml"
+FLEET = ROOT / "examples" / "fleet-24k.yml"
 pytestmark = pytest.mark.book
 
-
-def shown(h: dict[str, float]) -> dict[str, str]:
-    """The answer page's numbers as it formats them (see book/answer.md)."""
-    return {
-        "M": f"M = {h['mtbi']:.0f} min",
-        "T*": f"{h['interval']:.1f} min of work",
-        "checkpoint overhead": f"checkpoint overhead {h['checkpoint_overhead']:.1%}",
-        "lost work": f"lost work {h['lost_work']:.1%}",
-        "restart": f"restart {h['restart_loss']:.1%}",
-        "goodput": f"Goodput {h['goodput']:.1%}",
-        "slow goodput": f"leaves {h['slow_goodput']:.1%}",
-        "slow interval": f"interval of {h['slow_interval']:.0f} min",
-        "points": f"{100 * h['points']:.1f} points less",
-        "capacity": f"${h['capacity'] / 1e6:.1f}M",
-    }
+#: What the worked example's pages show, none of which may appear in the fleet's answer and planning pages.
+WORKED = ("186 min", "18.6 min", "87.6%", "19.3 min", "86.9%", "74.1%", "12.8 points", "$3.8M", "$3.3M", "16,384")
 
 
 @pytest.fixture(scope="module")
 def fleet_book(tmp_path_factory: pytest.TempPathFactory, book_builder) -> Path:
-    """The book built from clean with GOODPUT_PARAMS=examples/fleet-32k.yml: its HTML folder."""
-    return book_builder(tmp_path_factory.mktemp("fleet-32k"), FLEET)
+    """The book built from clean with GOODPUT_PARAMS=examples/fleet-24k.yml: its HTML folder."""
+    return book_builder(tmp_path_factory.mktemp("fleet-24k"), FLEET)
 
 
-def test_the_fleet_file_differs_from_the_worked_example() -> None:
-    """The example fleet is a different fleet: another GPU count, M from a rate, and every shown number changed."""
-    fleet, worked = load_params(FLEET), load_params(ROOT / "book" / "params.yml")
-    assert fleet.gpus != worked.gpus and fleet.mtbi_source == "rate_per_gpu_hour" != worked.mtbi_source
-    assert fleet.steps_log is not None and fleet.steps_log.resolve() == (ROOT / "book/data/sample-steps.csv")
-    new, old = shown(headline(fleet, which="first-order")), shown(headline(worked, which="first-order"))
-    assert all(new[key] != old[key] for key in new), {k: (new[k], old[k]) for k in new if new[k] == old[k]}
+def test_the_fleet_file_is_unlike_the_worked_example() -> None:
+    """A sub-minute checkpoint, a restart over 10 minutes, another price and GPU count, M from a rate, tiers."""
+    fleet, worked = load_params(FLEET), load_params()
+    assert fleet.checkpoint_cost < 1 and fleet.restart > 10 and fleet.price_per_gpu_hour != worked.price_per_gpu_hour
+    assert fleet.gpus != worked.gpus and fleet.mtbi_source == "rate_per_gpu_hour" and fleet.tiered
 
 
-def test_answer_page_shows_the_fleet_numbers(fleet_book: Path, page_text) -> None:
-    """Every headline number on the answer page is goodput's for examples/fleet-32k.yml, formatted as the page does."""
-    text = page_text(fleet_book, "answer")
-    for key, value in shown(headline(load_params(FLEET), which="first-order")).items():
-        assert value in text, (key, value)
-    assert "32,768" in text
+def test_answer_and_planning_pages_give_the_fleet_one_recommendation(fleet_book: Path, page_text) -> None:
+    """Both pages state the same recommendation, the exact tier model's interval and goodput for this fleet."""
+    plan = plan_for(load_params(FLEET))
+    sentence = recommendation(plan)
+    for page in ("answer", "planning"):
+        text = page_text(fleet_book, page)
+        assert sentence in text, page
+        assert format_duration(plan.interval) in text and percent(plan.goodput) in text, page
+        assert "24,576" in text
+
+
+def test_no_worked_number_appears_in_the_fleet_pages(fleet_book: Path, page_text) -> None:
+    """None of the worked example's headline strings appears on the fleet's answer or planning page."""
+    for page in ("answer", "planning"):
+        text = page_text(fleet_book, page)
+        for value in WORKED:
+            assert value not in text, (page, value)
+
+
+def test_durations_read_as_people_write_them(fleet_book: Path, page_text) -> None:
+    """The 40-second checkpoint reads "40 s", never "0.666667 min"; no duration carries four or more decimals;
+    no key path or package function name appears in the prose."""
+    for page in ("answer", "planning"):
+        text = page_text(fleet_book, page)
+        assert "40 s" in text and "0.666" not in text
+        assert not re.search(r"\d\.\d{4,} (min|s|h)\b", text)
+        assert not re.search(r"ranges\.[a-z]|goodput\.[a-z]", text.replace("goodput.__version__", ""))
 
 
 def test_answer_page_names_the_file_it_was_built_from(fleet_book: Path, page_text) -> None:
-    """The answer page (its opening and its 'Built from' table) names examples/fleet-32k.yml."""
+    """The answer page's opening and its 'Built from' table name fleet-24k.yml, and say no input has a range."""
     text = page_text(fleet_book, "answer")
-    assert "This build was made from fleet-32k.yml" in text
-    assert "inputs file fleet-32k.yml" in text
-
-
-def test_no_worked_number_is_left_where_it_was(fleet_book: Path, page_text) -> None:
-    """None of the worked example's headline strings (T* 19.3 min, 86.9%, 186 min, ...) appears in its place."""
-    text = page_text(fleet_book, "answer")
-    for key, value in shown(headline(load_params(ROOT / "book" / "params.yml"), which="first-order")).items():
-        assert value not in text, (key, value)
-    assert "For a job on 16,384 GPUs" not in text
-
-
-def test_answer_and_planning_pages_show_the_fleet_ranges(fleet_book: Path, page_text) -> None:
-    """The uncertainty range of T* and goodput is the one propagated from the fleet file's stated ranges: by first
-    order on the answer page (beside the brief's arithmetic), by the recommended exact model on the planning page."""
-    params = load_params(FLEET)
-    for page, which in (("answer", "first-order"), ("planning", "exact")):
-        h = headline(params, which=which)
-        fixed = propagate_params(params, interval=h["interval"], which=which)
-        best = propagate_params(params, which=which)
-        t_lo, t_hi = best.optimal_interval_range
-        g_lo, g_hi = fixed.goodput_range
-        text = page_text(fleet_book, page)
-        assert f"between {t_lo:.1f} and {t_hi:.1f} min" in text, page
-        assert f"between {g_lo:.1%} and {g_hi:.1%}" in text, page
-    assert "the range stated in the inputs file" in page_text(fleet_book, "answer")  # M from a rate: not a count
-
-
-def test_logs_chapter_names_the_logs_of_the_fleet_file(fleet_book: Path, page_text) -> None:
-    """The logs chapter says it measured the files named by the fleet file's logs: key."""
-    text = page_text(fleet_book, "logs")
-    assert "This build measured book/data/sample-steps.csv and book/data/sample-events.csv" in text
-    assert "fleet-32k.yml" in text
+    assert "This build was made from fleet-24k.yml" in text
+    assert "inputs file fleet-24k.yml" in text
+    assert "no input a range" in text

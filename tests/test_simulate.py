@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import math
 
 import numpy as np
@@ -314,13 +315,24 @@ def test_progress_reports_the_whole_horizon() -> None:
     assert_allclose(sum(seen), 3.2e8, rtol=1e-9)
 
 
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def test_progress_bar_goes_to_stderr(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    """progress=True draws a tqdm bar on stderr and nothing on stdout, once PROGRESS_DELAY_S has passed (here 0)."""
+    """progress=True draws a tqdm bar on stderr when it is a terminal, once PROGRESS_DELAY_S has passed (here 0),
+    and nothing on stdout; on a stderr that is not a terminal (a log file, a pipe) it draws nothing."""
     monkeypatch.setattr("goodput.simulate.PROGRESS_DELAY_S", 0.0)
     simulate(1.0, 185.6, 5.0, 19.0, 1e7, progress=True, seed=1)
-    captured = capsys.readouterr()
-    assert captured.out == ""
-    assert "simulated days" in captured.err
+    assert capsys.readouterr().err == ""
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    simulate(1.0, 185.6, 5.0, 19.0, 1e7, progress=True, seed=1)
+    assert "simulated days" in terminal.getvalue()
+    assert capsys.readouterr().out == ""
 
 
 def test_a_short_simulation_shows_no_bar(capsys: pytest.CaptureFixture[str]) -> None:

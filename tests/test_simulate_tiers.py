@@ -472,14 +472,15 @@ def test_any_inputs_follow_the_reference_path(
 
 
 def test_without_interruptions_the_arithmetic_is_deterministic() -> None:
-    """With M far beyond the run: cycles of 11 + 11 + 14 minutes (T = 10, C = 1, C_p = 4, n = 3); 1000 minutes hold
-    27 cycles and 2 fast segments, so goodput 830/1000, checkpoint (56 + 27 x 4)/1000, lost 6/1000."""
-    result = simulate_tiers(1.0, 1e15, 5.0, 10.0, 4 * 1000.0, drain=3.0, persistent_cost=4.0, persistent_every=3,
+    """With M far beyond the run: cycles of 11 + 11 + 14 minutes (T = 10, C = 1, C_p = 4, n = 3); 4,200 minutes
+    hold 116 cycles, 2 fast segments and 2 minutes of an unfinished one, so goodput (116 x 30 + 20)/4200,
+    checkpoint (116 x 6 + 2)/4200, lost 2/4200."""
+    result = simulate_tiers(1.0, 1e15, 5.0, 10.0, 4 * 4200.0, drain=3.0, persistent_cost=4.0, persistent_every=3,
                             replicas=4)  # fmt: skip
     assert result.failures == 0
-    assert_allclose(result.goodput, 0.83, rtol=1e-12)
-    assert_allclose(result.checkpoint_overhead, 0.164, rtol=1e-12)
-    assert_allclose(result.lost_work, 0.006, atol=1e-12)
+    assert_allclose(result.goodput, 3500 / 4200, rtol=1e-12)
+    assert_allclose(result.checkpoint_overhead, 698 / 4200, rtol=1e-12)
+    assert_allclose(result.lost_work, 2 / 4200, atol=1e-12)
     assert result.restart_loss == 0.0 and result.drain_loss == 0.0 and result.stderr == 0.0
 
 
@@ -519,7 +520,7 @@ def test_progress_reports_the_whole_horizon(capsys: pytest.CaptureFixture[str]) 
     simulate_tiers(1.0, 10.0, 1.0, 5.0, 2e7, replicas=1024, progress=seen.append)
     assert len(seen) > 3
     assert_allclose(sum(seen), 2e7, rtol=1e-9)
-    simulate_tiers(1.0, 10.0, 1.0, 5.0, 1e5, progress=True)
+    simulate_tiers(1.0, 10.0, 1.0, 5.0, 2e5, progress=True)
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
 
@@ -543,7 +544,7 @@ BAD = [
     ({"fast_survives": -0.1}, "fast_survives"),
     ({"fast_survives": math.nan}, "fast_survives"),
     ({"persistent_every": 0}, "persistent_every"),
-    ({"persistent_every": 2.0}, "persistent_every"),
+    ({"persistent_every": 2.5}, "persistent_every"),
     ({"persistent_every": True}, "persistent_every"),
     ({"replicas": 1}, "replicas"),
     ({"seed": -1}, "seed"),
@@ -557,7 +558,7 @@ def test_bad_inputs_raise(change: dict[str, object], name: str) -> None:
     whole number of at least 1, fewer than 2 replicas, a negative seed or a bad progress raise InputError naming
     the input, with its value in the message."""
     args: dict[str, object] = {
-        "checkpoint_cost": 1.0, "mtbi": 185.6, "restart": 5.0, "interval": 19.0, "horizon": 1e5,
+        "checkpoint_cost": 1.0, "mtbi": 185.6, "restart": 5.0, "interval": 19.0, "horizon": 1e6,
     } | change  # fmt: skip
     with pytest.raises(InputError) as caught:
         simulate_tiers(**args)  # type: ignore[arg-type]
@@ -568,5 +569,5 @@ def test_bad_inputs_raise(change: dict[str, object], name: str) -> None:
 def test_edge_inputs_are_accepted() -> None:
     """D = 0 and D = T, C_p = C, R_p = R, s = 0 and 1, and numpy integers for n are all valid."""
     for drain in (0.0, 19.0):
-        simulate_tiers(1.0, 185.6, 5.0, 19.0, 1e5, drain=drain, persistent_cost=1.0, persistent_restart=5.0,
+        simulate_tiers(1.0, 185.6, 5.0, 19.0, 2e6, drain=drain, persistent_cost=1.0, persistent_restart=5.0,
                        fast_survives=1.0, persistent_every=np.int64(3))  # type: ignore[arg-type]  # fmt: skip

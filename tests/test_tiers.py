@@ -4,6 +4,8 @@ single-level model, its monotone properties, and the independent Monte Carlo sim
 from __future__ import annotations
 
 import math
+import random
+import statistics
 
 import pytest
 from hypothesis import given
@@ -22,6 +24,8 @@ from goodput.tiers import (
     first_order_every,
     first_order_losses,
     first_order_optimal_interval,
+    lost_checkpoint_optimal_interval,
+    lost_checkpoint_tiers,
 )
 
 M, C, R = 185.6, 1.0, 5.0
@@ -207,3 +211,77 @@ def test_a_checkpoint_lost_with_the_job_is_the_two_tier_model() -> None:
     assert_allclose(exact_goodput(safe, M, t), exact.exact_goodput(C, M, R, t), rtol=1e-12)
     cost = exact.exact_goodput(C, M, R, t) - exact_goodput(lost, M, t)
     assert_allclose(cost, q * (t + C) / M, rtol=0.1)
+
+
+def _lost_with_the_job(c: float, m: float, r: float, t: float, q: float, interruptions: int, seed: int) -> float:
+    """Goodput of a job whose latest checkpoint a share q of interruptions also takes, event by event.
+
+    The latest checkpoint is safe once the next one is written; until then a hard interruption (during compute or
+    a restart) sends the job back to the one before it, which is safe. Restarts take R whatever the checkpoint."""
+    rng = random.Random(seed)
+    clock, progress, pending = 0.0, 0, False
+    for _ in range(interruptions):
+        gap = rng.expovariate(1.0 / m)
+        while gap >= t + c:  # segments completed before the next interruption
+            clock += t + c
+            gap -= t + c
+            progress += 1
+            pending = True  # the new checkpoint is not yet safe; the one before it now is
+        clock += gap
+        if rng.random() < q and pending:
+            progress, pending = progress - 1, False
+        while (gap := rng.expovariate(1.0 / m)) < r:  # restarts cut short, each interruption possibly hard
+            clock += gap
+            if rng.random() < q and pending:
+                progress, pending = progress - 1, False
+        clock += r
+    return progress * t / clock
+
+
+def test_a_checkpoint_lost_with_the_job_matches_an_event_by_event_simulation() -> None:
+    """lost_checkpoint_tiers(C, R, q, T) at M: the exact goodput is within 4 standard errors of a direct simulation
+    of the rule "a hard interruption takes the latest checkpoint unless the next one is already written"."""
+    c, m, r, t, q = 1.0, 20.0, 2.0, 6.0, 0.5
+    runs = [_lost_with_the_job(c, m, r, t, q, 4_000, seed) for seed in range(20)]
+    mean, se = sum(runs) / len(runs), statistics.stdev(runs) / math.sqrt(len(runs))
+    assert abs(mean - exact_goodput(lost_checkpoint_tiers(c, r, q, t), m, t)) < 4 * se + 1e-3
+
+
+@given(q=share, t=st.floats(min_value=2.0, max_value=60.0))
+def test_a_lost_checkpoint_costs_more_as_q_grows_and_nothing_at_q_zero(q: float, t: float) -> None:
+    """Goodput of lost_checkpoint_tiers is the single-level exact goodput at q = 0 and falls as q grows."""
+    at = exact_goodput(lost_checkpoint_tiers(C, R, q, t), M, t)
+    assert_allclose(exact_goodput(lost_checkpoint_tiers(C, R, 0.0, t), M, t), exact.exact_goodput(C, M, R, t),
+                    rtol=1e-12)
+    assert at <= exact_goodput(lost_checkpoint_tiers(C, R, q / 2, t), M, t) + 1e-15
+
+
+def test_the_lost_checkpoint_cost_is_q_t_plus_c_over_m_to_first_order() -> None:
+    """For small x = (T + C)/M the cost is q (T + C)/M, to a relative error of order x."""
+    c, m, r, t, q = 0.01, 1000.0, 0.1, 4.0, 0.3
+    cost = exact.exact_goodput(c, m, r, t) - exact_goodput(lost_checkpoint_tiers(c, r, q, t), m, t)
+    assert_allclose(cost, q * (t + c) / m, rtol=5e-3)
+
+
+def test_the_interval_for_a_lost_checkpoint_keeps_the_drain_tied_to_it() -> None:
+    """At q = 0 it is the Lambert-W optimum; at q = 1 (every interruption takes the latest checkpoint) goodput is
+    the single-level one times e^{-(T+C)/M}, whose optimum solves 1/T = 1/M + e^x/(M (e^x - 1)); for small C/M it
+    tends to sqrt(2CM/(1 + 2q)); and it is the maximum of goodput over T with the drain moving with T."""
+    assert_allclose(lost_checkpoint_optimal_interval(C, M, R, 0.0), exact.exact_optimal_interval(C, M), rtol=1e-6)
+    t1 = lost_checkpoint_optimal_interval(C, M, R, 1.0)
+    x = (t1 + C) / M
+    assert_allclose(1.0 / t1, 1.0 / M + math.exp(x) / (M * math.expm1(x)), rtol=1e-6)
+    for q in (0.1, 0.5, 1.0):
+        assert_allclose(lost_checkpoint_optimal_interval(1e-4, 1.0, 1e-3, q), math.sqrt(2e-4 / (1 + 2 * q)), rtol=0.02)
+    best = lost_checkpoint_optimal_interval(C, M, R, 0.1)
+    at = exact_goodput(lost_checkpoint_tiers(C, R, 0.1, best), M, best)
+    for other in (0.98 * best, 1.02 * best):
+        assert exact_goodput(lost_checkpoint_tiers(C, R, 0.1, other), M, other) < at
+    assert best < exact.exact_optimal_interval(C, M)
+
+
+@pytest.mark.parametrize("bad", [-0.1, 1.5, math.nan, "x", True])
+def test_a_lost_share_outside_zero_one_is_refused(bad: object) -> None:
+    """A share of interruptions outside [0, 1] is refused, naming it."""
+    with pytest.raises(InputError, match="lost_share"):
+        lost_checkpoint_tiers(C, R, bad, 18.6)  # type: ignore[arg-type]

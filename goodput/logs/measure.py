@@ -464,6 +464,8 @@ def _predict(cost: float, mtbi: float, restart: float, interval: float, which: s
         best = float(model_functions(which)[1](cost, mtbi))
         return _Prediction(which, best, math.nan, math.nan, math.nan, None)
     plan = make_plan(cost, mtbi, restart, interval, which=which)
+    if plan.refused:  # first order outside its range: no number, only the reason (the plan command refuses too)
+        return _Prediction(which, plan.optimal_interval, math.nan, math.nan, math.nan, plan.check)
     b = plan.losses
     return _Prediction(which, plan.optimal_interval, b.checkpoint_overhead, b.lost_work, b.restart_loss, plan.check)
 

@@ -160,6 +160,8 @@ def _peek(path: Path, source: str, columns: tuple[str, ...]) -> tuple[list[str],
     if not header or not any(cell.strip() for cell in header):
         raise InputError(source, "an empty file", f"a header line '{wanted}' and at least one row")
     for column in columns:
+        if header.count(column) > 1:
+            raise InputError(f"{source}: column {column}", ",".join(header), "each column once in the header")
         if column not in header:
             raise InputError(f"{source}: column {column}", ",".join(header), f"a header with the columns {wanted}")
     if first is None:
@@ -178,7 +180,7 @@ def _is_number(text: str) -> bool:
 def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("error", pd.errors.ParserWarning)
-        warnings.simplefilter("error", RuntimeWarning)  # a cast pandas cannot make ('inf' as a step): read as text
+        warnings.simplefilter("error", RuntimeWarning)  # e.g. 'inf' cast to a step number: read as text instead
         try:
             return pd.read_csv(
                 path,
@@ -200,7 +202,7 @@ def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
 
 #: What each kind of column accepts, for messages.
 _EXPECTED = {
-    "step": "a whole step number",
+    "step": "a whole step number (below 2^63)",
     "flag": "a checkpoint flag, 0 or 1",
     "seconds": "a time in seconds (a finite number, like the first row's)",
 }
@@ -210,8 +212,8 @@ def _bad_rows(kind: str, values: Array) -> npt.NDArray[np.bool_]:
     """Mask of values a column of this kind refuses (values already numeric; NaN = unparsable)."""
     bad: npt.NDArray[np.bool_]
     with np.errstate(invalid="ignore"):
-        if kind == "step":
-            bad = ~np.isfinite(values) | (values != np.round(values))
+        if kind == "step":  # a whole number that fits a 64-bit integer
+            bad = ~np.isfinite(values) | (values != np.round(values)) | (np.abs(values) >= 2.0**63)
         elif kind == "flag":
             bad = ~((values == 0) | (values == 1))
         else:

@@ -1,0 +1,107 @@
+"""Words: plans rendered as a table, Markdown and JSON carry the same numbers as the plan, in a person's units."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from numpy.testing import assert_allclose
+
+from goodput import model
+from goodput.params import load_params
+from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for
+from goodput.report import money, ordinal, percent, plan_report, points, recommendation, render_plan, scientific
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TIERED = """gpus: 24576
+rate_per_gpu_hour: 1.6e-5
+checkpoint_cost: 40 s
+slow_checkpoint_cost: 5 min
+drain: 6 min
+restart: 12 min
+price_per_gpu_hour: 2.1
+month: 720 h
+persistent: {cost: 4 min, restart: 15 min}
+fast_survives: 0.7
+"""
+
+
+@pytest.fixture
+def tiered(tmp_path: Path):
+    path = tmp_path / "fleet24k.yml"
+    path.write_text(TIERED)
+    return load_params(path)
+
+
+def test_numbers_as_words() -> None:
+    """Shares as percentages, differences in points (singular for one), money to two digits, ordinals, e-notation."""
+    assert percent(0.8692) == "86.9%" and points(0.128) == "12.8 points" and points(0.01) == "1.0 point"
+    assert money(3.78e6) == "$3.8M" and money(4.2e5) == "$420K" and money(12.4e6) == "$12M"
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 102)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "102nd"]
+    assert scientific(1.6e-5) == "1.6e-5"
+
+
+def test_render_formats(worked) -> None:
+    """Table and Markdown show the rounded worked numbers (first order: 186 min, 19.3 min, 5.2%, 2.7%, 86.9%);
+    JSON has the documented keys as fractions of 1, adding up to one, and the levers of LEVERS."""
+    p = plan_for(worked, which="first-order")
+    report = plan_report(p, worked)
+    table = render_plan(report, "table")
+    for text in ("186 min", "19.3 min", "5.2%", "2.7%", "86.9%", "16,384"):
+        assert text in table
+    md = render_plan(report, "markdown")
+    assert "| mean time between interruptions, M | 186 min | 419 interruptions in 54 days (worked example) |" in md
+    data = json.loads(render_plan(report, "json"))
+    assert set(data["levers"]) == set(LEVERS)
+    for key in ("mtbi_min", "interval_min", "checkpoint_overhead", "lost_work", "restart_loss", "goodput"):
+        assert isinstance(data[key], float)
+    assert_allclose(data["goodput"], p.goodput)
+    assert_allclose(1 - data["checkpoint_overhead"] - data["lost_work"] - data["restart_loss"], data["goodput"])
+    assert data["gpus"] == 16384 and data["model"] == "first-order" and data["cross_check"]["model"] == "exact"
+    assert data["ranges"]["checkpoint_cost"] == [0.75, 2.0] and data["ranges"]["mtbi"][0] < 185.6 < data["ranges"]["mtbi"][1]
+    assert_allclose(data["capacity"]["lost_usd_per_month"], (1 - p.goodput) * 16384 * 2.5 * 720)
+
+
+def test_recommendation_names_the_model_and_the_interval_in_use() -> None:
+    """At the optimum one sentence; with another interval, the goodput it gives and the points it costs."""
+    assert recommendation(make_plan(1.0, 185.6, 5.0)).startswith("Checkpoint every 18.6 min of work (exact optimum")
+    g = float(model.goodput(1.0, 185.6, 5.0, 40.0))
+    text = recommendation(make_plan(1.0, 185.6, 5.0, 40.0, which="first-order"))
+    assert "first order, T* = √(2CM)" in text and f"The interval in use, 40 min, gives {g:.1%}" in text
+
+
+def test_a_tiered_plan_carries_every_tier_key(tiered) -> None:
+    """With a drain and a persistent tier, JSON adds drain_min, drain_loss, persistent_cost_min,
+    persistent_restart_min, fast_survives, persistent_every and persistent_interval_min (= n T); the four losses
+    and goodput add up to one; the levers add the drain and the fast tier; the recommendation names the cadence."""
+    p = plan_for(tiered)
+    data = json.loads(render_plan(plan_report(p, tiered), "json"))
+    assert data["drain_min"] == 6.0 and data["persistent_cost_min"] == 4.0 and data["persistent_restart_min"] == 15.0
+    assert data["fast_survives"] == 0.7 and data["persistent_every"] == p.tiers.every
+    assert_allclose(data["persistent_interval_min"], p.tiers.every * data["interval_min"])
+    total = data["checkpoint_overhead"] + data["lost_work"] + data["restart_loss"] + data["drain_loss"]
+    assert_allclose(total + data["goodput"], 1.0)
+    assert set(data["levers"]) == set(LEVERS) | set(TIER_LEVERS)
+    text = recommendation(p)
+    assert f"every {ordinal(p.tiers.every)} one to the persistent tier" in text
+    table = render_plan(plan_report(p, tiered), "table")
+    assert "not yet durable (drain)" in table and "persistent interval, nT" in table
+    assert max(len(line) for line in table.splitlines()) <= 80
+
+
+def test_a_single_tier_plan_has_no_tier_keys(worked) -> None:
+    """Without a drain or a persistent tier the JSON has exactly the single-level keys (no null tier keys)."""
+    data = json.loads(render_plan(plan_report(plan_for(worked), worked), "json"))
+    assert not {"drain_min", "drain_loss", "persistent_cost_min", "persistent_every"} & set(data)
+
+
+def test_markdown_cells_survive_a_pipe_in_a_file_name(tmp_path: Path) -> None:
+    """A '|' in the inputs file's name does not break the Markdown table."""
+    path = tmp_path / "a|b.yml"
+    path.write_text((ROOT / "book" / "params.yml").read_text().replace("logs:", "# logs:"))
+    params = load_params(path)
+    md = render_plan(plan_report(plan_for(params), params), "markdown")
+    assert "a\\|b.yml" in md
