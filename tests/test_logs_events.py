@@ -42,7 +42,7 @@ def write_events(tmp_path: Path, rows: list[tuple[float, str]]) -> Path:
 
 def test_hand_built_log(tmp_path: Path) -> None:
     """W = 700, planned downtime 60, exposure 640, 3 failures: M = 640/3 with the Garwood interval; R from the two
-    recorded restarts (10 and 30 min), one left out; gaps on the exposure clock 100, 150, 290 and 100 open."""
+    recorded restarts (10 and 30 min, a Student's t interval cut at zero), one left out; gaps on the exposure clock 100, 150, 290 and 100 open."""
     m = measure_events(write_events(tmp_path, HAND))
     assert (m.wall_min, m.planned_downtime_min, m.exposure_min) == (700, 60, 640)
     assert (m.attempts, m.failures, m.planned_stops) == (5, 3, 1)
@@ -51,7 +51,7 @@ def test_hand_built_log(tmp_path: Path) -> None:
     assert (m.restart_samples, m.restarts_unrecorded) == (2, 1)
     assert_allclose([m.restart_min, m.restart_median_min], [20, 20])
     t = stats.t.ppf(0.975, 1) * np.std([10, 30], ddof=1) / math.sqrt(2)
-    assert_allclose(m.restart_interval_min, (20 - t, 20 + t))
+    assert_allclose(m.restart_interval_min, (max(20 - t, 0.0), 20 + t))  # t interval, cut at zero
     assert_allclose(m.failure_gaps_min, [100, 150, 290])
     assert_allclose(m.open_gap_min, 100)
     assert m.fit is not None and m.fit_problem is None
