@@ -478,7 +478,7 @@ def test_a_column_given_twice_is_refused(tmp_path: Path) -> None:
     """A header with 'checkpoint' twice would let one copy be silently ignored: it is refused, naming the column."""
     steps, events = tiny_text()
     steps = ["step,start,end,checkpoint,checkpoint"] + [line + ",0" for line in steps[1:]]
-    with pytest.raises(InputError, match="column checkpoint.*each column once"):
+    with pytest.raises(InputError, match=r"column checkpoint.*each column once"):
         measure(*write_pair(tmp_path, steps, events))
 
 
