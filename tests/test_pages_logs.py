@@ -170,15 +170,28 @@ def test_survival_figure_inputs() -> None:
 
 def test_shape_goodput_exponential_matches_the_exact_model(tmp_path: Path) -> None:
     """The simulated exponential goodput at the recommended interval is within 4 standard errors of the exact
-    model's, for the worked example and for a fleet unlike it."""
+    model's, for the worked example and for a fleet unlike it; for those (no drain, one tier) the interval is
+    plan_for's recommendation."""
     for path in (BOOK_PARAMS, fleet(tmp_path, None)):
         params = load_params(path)
         values = pages_logs.shape_goodput(params, ROOT)
-        effect = pages_logs._effect(params.checkpoint_cost, params.mtbi, params.restart,
-                                    plan_for(params).interval, pages_logs._shapes(ROOT))
-        assert abs(effect.exponential - plan_for(params).goodput) < 4 * effect.exponential_stderr
-        assert values["sim_t"] == format_duration(plan_for(params).interval)
-        assert values["sim_g_model"] == percent(plan_for(params).goodput, 2)
+        plan = plan_for(params)
+        effect = pages_logs._effect(params.checkpoint_cost, params.mtbi, params.restart, plan.interval,
+                                    pages_logs._shapes(ROOT))
+        assert abs(effect.exponential - plan.goodput) < 4 * effect.exponential_stderr
+        assert values["sim_t"] == format_duration(plan.interval)
+        assert values["sim_g_model"] == percent(plan.goodput, 2)
+        assert "recommends" in values["sim_scope"]
+
+
+def test_tiered_fleet_is_compared_as_one_level() -> None:
+    """A fleet with a drain and a persistent tier (examples/fleet-24k.yml): the Weibull simulator draws a one-level
+    job, so the comparison is at that job's exact optimum, and the page says so."""
+    params = load_params(ROOT / "examples" / "fleet-24k.yml")
+    assert params.tiered
+    values = pages_logs.shape_goodput(params, ROOT)
+    one = pages_logs.one_level_plan(params)
+    assert values["sim_t"] == format_duration(one.interval) and "beyond the Weibull simulator" in values["sim_scope"]
 
 
 def test_shape_goodput_table_rows() -> None:
