@@ -69,6 +69,7 @@ def test_no_logs_named_says_plainly_these_are_not_your_logs(tmp_path: Path) -> N
     text = pages_logs.intro(params, ROOT)["logs_origin"]
     assert "names no logs" in text and "not your fleet's" in text
     assert "names no event log" in pages_logs.events_only(params, ROOT)["events_only_text"]
+    assert "names no logs" in pages_logs.own(params, ROOT)["own_measured"]
 
 
 def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_path: Path) -> None:
@@ -78,6 +79,7 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     logs = pages_logs.logs_for(params, ROOT)
     assert logs.sample and not logs.fleet_pair and logs.fleet_events is not None
     assert "no step log" in pages_logs.intro(params, ROOT)["logs_origin"]
+    assert "sample logs" in pages_logs.own(params, ROOT)["own_measured"]
     text = pages_logs.events_only(params, ROOT)["events_only_text"]
     e = measure_events(ROOT / pages_logs.GLM_EVENTS)
     assert "glm130b-events.csv" in text and "13 failures" in text and format_duration(e.mtbi_min) in text

@@ -854,7 +854,7 @@ def sacct(params: Params, root: Path) -> dict[str, str]:
 
 
 def own(params: Params, root: Path) -> dict[str, str]:
-    """What this build measured for which inputs file, and the range its measured inputs give T* and goodput."""
+    """Which logs this build measured and why, and the range their measured inputs give T* and goodput."""
     logs = logs_for(params, root)
     m = full_measurement(params, root)
     if m.failures and m.restart_samples >= 2:
@@ -868,8 +868,13 @@ def own(params: Params, root: Path) -> dict[str, str]:
                 f"between {percent(g_lo)} and {percent(g_hi)}.")
     else:
         text = "These logs have too few failures or restarts to give M and R an interval."
-    return {"own_files": f"{logs.steps.name} and {logs.events.name}", "own_params": params.source,
-            "own_range_text": text}
+    if logs.fleet_pair:
+        measured = f"This build measured {logs.steps.name} and {logs.events.name}, the logs {params.source} names."
+    else:
+        missing = "no step log" if logs.fleet_events is not None else "no logs"
+        measured = (f"This build measured the sample logs bundled with the book, {logs.steps.name} and "
+                    f"{logs.events.name}: {params.source} names {missing}.")
+    return {"own_measured": measured, "own_range_text": text}
 
 
 def _typed_minutes(minutes: float) -> str:
