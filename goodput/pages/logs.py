@@ -759,9 +759,9 @@ def shape_goodput(params: Params, root: Path) -> dict[str, str]:
         return points(x, 2)
 
     if max(abs(x) for x in glm_spread) < SMALL_EFFECT:
-        verdict = (f"Over the whole interval of GLM-130B's shape the change is {points(SMALL_EFFECT, 1)} or less "
-                   "either way: for a fleet that fails like GLM-130B, the exponential model's interval and goodput "
-                   "hold.")
+        verdict = (f"Over the whole interval of GLM-130B's shape the change is at most "
+                   f"{points(max(abs(x) for x in glm_spread), 2)} either way: for a fleet that fails like GLM-130B, "
+                   "the exponential model's interval and goodput hold.")
     else:
         verdict = ("Across the interval of GLM-130B's shape the change reaches "
                    f"{points(max(abs(x) for x in glm_spread), 1)}: enough to simulate this fleet's own shape "
