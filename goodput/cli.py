@@ -5,8 +5,8 @@ Usage::
     goodput plan [--params FILE] [--gpus N] [--rate PER_GPU_HOUR | --mtbi DURATION]
                  [--checkpoint-cost DURATION] [--restart DURATION] [--interval DURATION]
                  [--model exact|first-order] [--format table|markdown|json]
-    goodput measure (--steps STEPS.csv --events EVENTS.csv | --params FILE) [--interval DURATION]
-                    [--model exact|first-order] [--format table|json]
+    goodput measure (--steps STEPS.csv --events EVENTS.csv | --events EVENTS.csv | --sacct FILE | --params FILE)
+                    [--interval DURATION] [--model exact|first-order] [--format table|json]
     goodput simulate [plan inputs] [--interval DURATION] [--horizon DURATION] [--seed N]
                      [--failures exponential|weibull] [--shape K] [--hazard renewal|run-age]
                      [--format table|json]
@@ -165,18 +165,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     measure = sub.add_parser(
         "measure",
-        help="measure C, M, R and goodput from step and event logs",
+        help="measure C, M, R and goodput from step and event logs, or M, R and the failures' shape from events alone",
         description="Measure the checkpoint cost, the mean time between interruptions, the restart time and "
-        "goodput from a job's logs, and compare measured with predicted goodput. The log formats are "
-        "documented in the book's chapter on measuring from logs.",
+        "goodput from a job's logs, and compare measured with predicted goodput. With an event log alone (or "
+        "Slurm's accounting, --sacct), measure M, R, the failures and the Weibull shape of the gaps between them, "
+        "and say what needs a step log. The log formats are documented in the book's chapter on measuring from "
+        "logs.",
         epilog=EXIT_CODES,
     )
-    measure.add_argument("--steps", metavar="STEPS.csv", help="step log: step,start,end,checkpoint")
-    measure.add_argument("--events", metavar="EVENTS.csv", help="event log: time,event (start|failure|stop)")
+    measure.add_argument("--steps", metavar="STEPS.csv", help="step log: step,start,end,checkpoint (needs --events)")
+    measure.add_argument("--events", metavar="EVENTS.csv",
+                         help="event log: time,event (start|failure|stop); alone: M, R and the failures' shape")
+    measure.add_argument("--sacct", metavar="FILE",
+                         help="Slurm accounting, alone: sacct --duplicates --parsable2 "
+                         "--format=JobID,Start,End,Elapsed,State")
     measure.add_argument("--params", metavar="FILE", help="take the log paths from this file's logs: key")
     measure.add_argument("--interval", type=_duration("--interval"), metavar="DURATION",
-                         help="interval in use for the prediction (default: measured from the logs)")
-    measure.add_argument("--model", choices=MODELS, default=RECOMMENDED_MODEL, help="the model of the prediction")
+                         help="interval in use for the prediction (default: measured from the logs; needs --steps)")
+    measure.add_argument("--model", choices=MODELS, default=RECOMMENDED_MODEL,
+                         help="the model of the prediction (with a step log)")
     measure.add_argument("--format", choices=("table", "json"), default="table")
     measure.set_defaults(run=_run_measure)
     return parser
@@ -388,30 +395,50 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
     return "\n".join(lines)
 
 
-def _log_paths(args: argparse.Namespace) -> tuple[str, str]:
-    """The step and event logs named by --steps/--events, or by the params file's logs: key."""
-    if args.steps and args.events:
-        if args.params:
-            raise InputError("--params", args.params, "either --params or --steps and --events, not both")
-        return args.steps, args.events
-    if args.steps or args.events:
-        raise InputError("--steps/--events", args.steps or args.events, "both --steps and --events")
+def _log_paths(args: argparse.Namespace) -> tuple[str | None, str, str | None]:
+    """The step log (or None), the event log and how to read it (None: recognise sacct by its header).
+
+    From --steps/--events, --events alone, --sacct alone, or the params file's logs: key.
+    """
+    given = [flag for flag in ("steps", "events", "sacct") if getattr(args, flag)]
+    if args.params and given:
+        raise InputError("--params", args.params, f"either --params or --{given[0]}, not both")
+    if args.sacct:
+        if len(given) > 1:
+            raise InputError("--sacct", args.sacct, "--sacct alone: Slurm accounting is measured without a step log")
+        return None, args.sacct, "sacct"
+    if args.steps and not args.events:
+        raise InputError("--steps", args.steps, "--events EVENTS.csv as well: a step log is measured with its events")
+    if args.events:
+        return args.steps, args.events, None
     if args.params:
         from goodput.params import load_params
 
         params = load_params(args.params)
-        if params.steps_log is not None and params.events_log is not None:
-            return str(params.steps_log), str(params.events_log)
-        raise InputError("--params", args.params, "a params file with a logs: {steps, events} key")
-    raise InputError("goodput measure", "no logs", "--steps FILE --events FILE, or --params FILE with a logs: key")
+        if params.events_log is not None:
+            return (str(params.steps_log) if params.steps_log is not None else None), str(params.events_log), None
+        raise InputError("--params", args.params, "a params file with a logs: {events, steps} key")
+    raise InputError("goodput measure", "no logs",
+                     "--steps FILE --events FILE, --events FILE, --sacct FILE, or --params FILE with a logs: key")
 
 
 def _run_measure(args: argparse.Namespace) -> str:
+    from goodput.logs.events import measure_events
     from goodput.logs.measure import measure
-    from goodput.report import render_measurement
+    from goodput.logs.sacct import is_sacct
+    from goodput.report import render_event_measurement, render_measurement
 
-    steps, events = _log_paths(args)
-    return render_measurement(measure(steps, events, args.interval, which=args.model), args.format)
+    steps, events, log_format = _log_paths(args)
+    if steps is None:
+        if args.interval is not None:
+            raise InputError("--interval", args.interval, "a step log (--steps) as well: without one there is no "
+                             "checkpoint cost, so no prediction at an interval")
+        return render_event_measurement(measure_events(events, log_format=log_format), args.format)
+    if is_sacct(events):
+        raise InputError(events, "Slurm accounting output", "a CSV event log (time,event) to go with a step log; "
+                         "Slurm accounting is measured alone (--sacct)")
+    return render_measurement(measure(steps, events, args.interval, which=args.model), args.format,
+                              shape=measure_events(events))
 
 
 # --------------------------------------------------------------------------- running

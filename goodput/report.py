@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from goodput.plan import Plan, make_plan, plan_levers
 from goodput.units import format_duration, significant
 
 if TYPE_CHECKING:
+    from goodput.logs.events import EventMeasurement
+    from goodput.logs.fit import WeibullFit
     from goodput.logs.measure import Measurement
     from goodput.params import Params
     from goodput.provenance import Provenance
@@ -664,7 +667,7 @@ def _interval_text(low: float, high: float, digits: int = 3) -> str:
     return f"{format_duration(low, digits)} to {format_duration(high, digits)}"
 
 
-def render_measurement(m: Measurement, fmt: str = "table") -> str:
+def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasurement | None = None) -> str:
     """Print a measurement as a terminal table or one JSON object.
 
     Parameters
@@ -673,6 +676,10 @@ def render_measurement(m: Measurement, fmt: str = "table") -> str:
         The measurement.
     fmt : {"table", "json"}
         Output format.
+    shape : goodput.logs.events.EventMeasurement, optional
+        The same event log measured alone: adds the gaps between failures and
+        their Weibull shape (JSON keys ``failure_gaps_min``, ``open_gap_min``,
+        ``weibull``, ``fit_problem`` and ``shape_verdict``).
 
     Returns
     -------
@@ -680,7 +687,12 @@ def render_measurement(m: Measurement, fmt: str = "table") -> str:
         The rendered measurement, without a trailing newline.
     """
     if fmt == "json":
-        return json.dumps({**m.to_dict(), "model_note": measurement_note(m)}, indent=2)
+        data = {**m.to_dict(), "model_note": measurement_note(m)}
+        if shape is not None:
+            extra = shape.to_dict()
+            data |= {key: extra[key] for key in ("failure_gaps_min", "open_gap_min", "weibull", "fit_problem")}
+            data["shape_verdict"] = shape_verdict(shape.fit, shape.fit_problem)
+        return json.dumps(data, indent=2)
     pct = f"{m.confidence:.0%}"
     rows = [
         ("checkpoint cost, C", format_duration(m.checkpoint_cost_min),
@@ -716,6 +728,8 @@ def render_measurement(m: Measurement, fmt: str = "table") -> str:
     lines += ["", f"predicted by {MODEL_NAMES[m.prediction_model]}"]
     if note := measurement_note(m):
         lines.append(f"note: {note}")
+    if shape is not None:
+        lines += ["", *_shape_section(shape)]
     return "\n".join(lines)
 
 
@@ -736,3 +750,158 @@ def measurement_note(m: Measurement) -> str | None:
         return None
     problem = first_order_problem(m.prediction_check)
     return f"{problem}; the exact model (the default) applies" if problem else None
+
+
+# --------------------------------------------------------------------------- an event log alone, and the failures' shape
+
+#: Why no Weibull fit was made, for each code of :data:`goodput.logs.fit.FIT_PROBLEMS`.
+FIT_PROBLEM_WORDS = {
+    "too few gaps": "fewer than three gaps between failures",
+    "zero gap": "two failures at the same instant (a gap of zero, which no Weibull shape can fit)",
+    "equal gaps": "gaps between failures that are all equal",
+}
+
+
+def p_value_text(p: float) -> str:
+    """A p-value as a reader quotes it: two significant digits, or "below 0.001".
+
+    Examples
+    --------
+    >>> p_value_text(0.18889), p_value_text(0.00002)
+    ('p = 0.19', 'p below 0.001')
+    """
+    return "p below 0.001" if p < 0.001 else f"p = {significant(p, 2)}"
+
+
+def shape_interval_text(fit: WeibullFit) -> str:
+    """The shape's interval as "0.84 to 2.1" (an end the search did not reach is "0" or "no upper end")."""
+    low, high = fit.shape_interval
+    return (f"{significant(low, 2) if low > 0 else '0'} to "
+            f"{significant(high, 2) if math.isfinite(high) else 'no upper end'}")
+
+
+def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:
+    """One sentence on the shape of the failure process, for a terminal or a page.
+
+    Parameters
+    ----------
+    fit : goodput.logs.fit.WeibullFit or None
+        The fit, or ``None`` when none could be made.
+    problem : str, optional
+        Why not (a code of :data:`goodput.logs.fit.FIT_PROBLEMS`).
+
+    Returns
+    -------
+    str
+        Whether the likelihood-ratio test rejects exponential gaps at the fit's
+        level, which way the shape leans, and, when the interval is wide (its
+        ends more than a factor 1.5 apart), that the sample is small.
+    """
+    if fit is None:
+        return f"No Weibull fit: {FIT_PROBLEM_WORDS.get(problem or '', 'no gaps to fit')}."
+    level = 1.0 - fit.confidence
+    lean = ("failures bunch soon after the last one (a hazard that falls, shape below 1)" if fit.shape < 1.0 else
+            "failures come more evenly spaced than at random (a hazard that rises, shape above 1)")
+    if fit.p_value < level:
+        text = f"The likelihood-ratio test rejects exponential gaps ({p_value_text(fit.p_value)}): {lean}."
+    else:
+        text = (f"Consistent with exponential gaps ({p_value_text(fit.p_value)}; shape 1 lies inside the "
+                f"{fit.confidence:.0%} interval).")
+    low, high = fit.shape_interval
+    if not (low > 0 and math.isfinite(high)) or high / low > 1.5:
+        text += (f" With {count(fit.gaps, 'gap')} between failures the interval of the shape, "
+                 f"{shape_interval_text(fit)}, is wide: a small sample.")
+    return text
+
+
+def _wrap(text: str, first: str = "  ", rest: str = "    ") -> list[str]:
+    """Wrap a sentence for a terminal without splitting a number from its unit ("20.6 h")."""
+    glued = re.sub(r"(\d) (?=(?:s|min|h|days?|years?|points?|failures?|gaps?)\b)", "\\1\u00a0", text)
+    return [line.replace("\u00a0", " ") for line in
+            textwrap.wrap(glued, width=78, initial_indent=first, subsequent_indent=rest)]
+
+
+def _shape_section(e: EventMeasurement) -> list[str]:
+    """Lines on the gaps between failures and their Weibull fit, for a terminal."""
+    lines = ["failure process (gaps between failures on the exposure clock):"]
+    texts = []
+    if e.failure_gaps_min:
+        low, high = e.gap_iqr_min
+        shortest, longest = e.gap_range_min
+        texts.append(f"gaps: median {format_duration(e.gap_median_min)}, quartiles {format_duration(low)} to "
+                     f"{format_duration(high)}, from {format_duration(shortest)} to {format_duration(longest)} "
+                     f"({count(len(e.failure_gaps_min), 'gap')}, and {format_duration(e.open_gap_min)} since the "
+                     "last failure).")
+    fit = e.fit
+    if fit is not None:
+        texts.append(f"Weibull shape k = {significant(fit.shape, 3)}, {fit.confidence:.0%} interval "
+                     f"{shape_interval_text(fit)} ({fit.method}); scale {format_duration(fit.scale)}, "
+                     f"mean gap {format_duration(fit.mean)}.")
+        texts.append(f"Exponential (k = 1): likelihood-ratio statistic {fit.lr_statistic:.2f}, "
+                     f"{p_value_text(fit.p_value)}.")
+    texts.append(shape_verdict(fit, e.fit_problem))
+    for text in texts:
+        lines += _wrap(text)
+    if fit is not None and significant(fit.shape, 2) != "1":
+        lines += ["  What this shape does to goodput:",
+                  f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2)} --hazard renewal"]
+    return lines
+
+
+def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
+    """Print what an event log alone measures: M, R, the failures and the gaps between them, and their shape.
+
+    Parameters
+    ----------
+    e : goodput.logs.events.EventMeasurement
+        The measurement.
+    fmt : {"table", "json"}
+        Output format.
+
+    Returns
+    -------
+    str
+        The rendered measurement, without a trailing newline; it says what
+        needs a step log (C, T, measured and predicted goodput).
+    """
+    missing = ("Not measurable without a step log: the checkpoint cost C, the interval in use T, and measured and "
+               "predicted goodput (add --steps STEPS.csv).")
+    if fmt == "json":
+        return json.dumps({**e.to_dict(), "shape_verdict": shape_verdict(e.fit, e.fit_problem),
+                           "model_note": missing}, indent=2)
+    pct = f"{e.confidence:.0%}"
+    restart_note = ""
+    if e.restart_samples:
+        restart_note = (f"{pct} interval {_interval_text(*e.restart_interval_min)}; median "
+                        f"{format_duration(e.restart_median_min)}; {count(e.restart_samples, 'restart')}, failure to "
+                        "the next start")
+        if e.restarts_unrecorded:
+            restart_note += f" ({e.restarts_unrecorded} with no time recorded left out)"
+    rows = [
+        ("mean time between interruptions, M", format_duration(e.mtbi_min) if e.failures else "no failure",
+         (f"{pct} interval {_interval_text(*e.mtbi_interval_min)}" if e.failures else
+          f"{pct} lower bound {format_duration(e.mtbi_interval_min[0])}")
+         + f"; {count(e.failures, 'failure')} in {format_duration(e.exposure_min)} of exposure"),
+        ("restart time, R (at least)", format_duration(e.restart_min) if e.restart_samples else "no restart",
+         restart_note),
+    ]
+    width = max(len(r[0]) for r in rows)
+    vwidth = max(len(r[1]) for r in rows)
+    how = "Slurm accounting" if e.log_format == "sacct" else "an event log"
+    lines = [f"Measured from {e.events_source} ({how}, no step log)", "", "inputs:"]
+    for key, value, note in rows:
+        lines.append(f"  {key:<{width}}  {value:>{vwidth}}")
+        lines += _wrap(note, "    ", "    ")
+    lines += ["", "time:",
+              *_wrap(f"wall {format_duration(e.wall_min)}: running {format_duration(e.running_min)}, "
+                     f"failure to restart {format_duration(e.recovery_min)}, planned downtime "
+                     f"{format_duration(e.planned_downtime_min)}; {count(e.attempts, 'attempt')}, "
+                     f"{count(e.failures, 'failure')}, {count(e.planned_stops, 'planned stop')}.")]
+    if e.end_states:
+        failed = ", ".join(f"{state} {n}" for state, n in e.end_states if state in e.failure_states)
+        other = ", ".join(f"{state} {n}" for state, n in e.end_states if state not in e.failure_states)
+        lines += _wrap(f"Attempts ended {failed or 'in no failure state'} (counted as failures)"
+                       + (f"; {other} (planned, or still running)." if other else "."))
+    lines += ["", *_shape_section(e), ""]
+    lines += _wrap(missing + " R here ends at the next start; the model's R runs on to the first step.", "", "")
+    return "\n".join(lines)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from goodput import model, sources
-from goodput.book import figures, log_figures, scale_figures, tier_figures
+from goodput.book import figures, log_figures, scale_figures, shape_figures, tier_figures
 from goodput.exact import exact_optimal_interval
 from goodput.plan import levers
 from goodput.simulate import run_age_schedule
@@ -84,6 +84,9 @@ FIGURES = {
     "goodput_against_survival": lambda: tier_figures.goodput_against_survival(
         152.6, 2 / 3, 12.0, [2.0, 6.0], persistent_restart=15.0, drain=6.0, marks={"fleet": (6.0, 0.7)},
         shares=[0.0, 0.4, 0.7, 0.9],
+    ),
+    "gap_survival": lambda: shape_figures.gap_survival(
+        [0.4, 1.2, 3.4, 8.5], [0.8, 0.6, 0.4, 0.0], {"Weibull fit": (1.4, 4.6), "exponential": (1.0, 4.3)}
     ),
 }
 

@@ -1,0 +1,63 @@
+"""Figures of the shape of a failure process: gaps between failures against fitted distributions.
+
+Same conventions as :mod:`goodput.book.figures`: functions of explicit inputs returning a
+matplotlib Figure, no title, labelled axes with units, line styles as well as colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from goodput.book.figures import COLOURS, _figure, _legend_below, _pct_axis, styled
+
+#: Colour and line style of the fitted curves, in the order they are given.
+_CURVE_STYLES = ((COLOURS["checkpoint"], "-"), (COLOURS["total"], "--"), (COLOURS["lost"], ":"),
+                 (COLOURS["restart"], "-."))
+
+
+@styled
+def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapping[str, tuple[float, float]],
+                 unit: str = "days", data_label: str = "gaps in the log (Kaplan-Meier)") -> Figure:
+    """The share of gaps between failures longer than t: the log's steps against Weibull curves.
+
+    Parameters
+    ----------
+    times : sequence of float
+        The distinct complete gaps, sorted, in `unit`.
+    survival : sequence of float
+        The estimated share of gaps longer than each (Kaplan-Meier, as from
+        :func:`goodput.logs.fit.survival_curve`).
+    curves : mapping of str to (float, float)
+        Legend label to (shape, scale in `unit`) of a Weibull survival ``exp(-(t/scale)^shape)``;
+        the first is drawn solid, the next dashed, then dotted.
+    unit : str, optional
+        Unit of the times, for the x axis label (default ``"days"``).
+    data_label : str, optional
+        Legend label of the log's steps.
+
+    Returns
+    -------
+    Figure
+        Gap on the x axis, share of gaps longer on the y axis (percent).
+    """
+    t = np.asarray(times, dtype=np.float64)
+    s = np.asarray(survival, dtype=np.float64)
+    fig = _figure(height=3.6)
+    ax = fig.add_subplot()
+    top = float(t.max()) * 1.15 if t.size else 1.0
+    grid = np.linspace(0.0, top, 400)
+    for (label, (shape, scale)), (colour, style) in zip(curves.items(), _CURVE_STYLES, strict=False):
+        ax.plot(grid, np.exp(-np.power(grid / scale, shape)), color=colour, linestyle=style, label=label)
+    ax.step(np.concatenate([[0.0], t]), np.concatenate([[1.0], s]), where="post", color=COLOURS["total"],
+            linewidth=1.2, label=data_label)
+    ax.plot(t, s, linestyle="none", marker="o", markersize=4, color=COLOURS["total"])
+    ax.set_xlim(0.0, top)
+    ax.set_ylim(0.0, 1.02)
+    ax.set_xlabel(f"gap between failures ({unit}, exposure clock)")
+    ax.set_ylabel("share of gaps longer")
+    _pct_axis(ax.yaxis)
+    _legend_below(ax, ncols=2)
+    return fig

@@ -1,0 +1,378 @@
+"""Measure what an event log alone can give: M, R, the failures and the gaps between them, and their shape.
+
+Without a step log there is no checkpoint cost C, no interval T and no measured
+goodput; the event log (:mod:`goodput.logs.read`, or Slurm's accounting read by
+:mod:`goodput.logs.sacct`) still gives:
+
+W, wall time; exposure; planned downtime
+    As in :mod:`goodput.logs.measure`: exposure is wall time less the planned
+    downtime from each ``stop`` to the next ``start``.
+M, mean time between interruptions
+    Exposure over failures, with the exact Poisson (Garwood) interval.
+R, restart time
+    From each failure to the next ``start``: mean, Student's t interval (cut
+    at zero: a few restarts far longer than the rest can put its lower end
+    below zero, and no restart is shorter than that), median and quartiles. This is the restart as far as the event log sees it;
+    the model's R runs on to the first step of the new attempt, so it also
+    holds the startup after the ``start`` (loading the checkpoint, warming up),
+    which only a step log shows: here R is a lower bound. A failure and a
+    ``start`` at the same instant mean the restart time was not recorded (no
+    restart takes no time): those are counted and left out of the samples.
+Gaps between failures
+    On the exposure clock (see :mod:`goodput.logs.fit`): the first from the
+    log's first ``start``, the time after the last failure open (censored).
+The shape
+    A Weibull fit to the gaps (:func:`goodput.logs.fit.fit_weibull`): shape
+    with its profile-likelihood interval and the likelihood-ratio test of
+    exponential gaps; or, when no fit can be made, why (:data:`goodput.logs.fit.FIT_PROBLEMS`).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from goodput.errors import InputError
+from goodput.logs.fit import WeibullFit, fit_problem, fit_weibull
+from goodput.logs.measure import Measurement
+from goodput.logs.read import FAILURE, START, STOP, Array, EventLog, read_events
+from goodput.logs.sacct import is_sacct, read_sacct
+from goodput.uncertainty import mean_interval, poisson_interval
+
+Interval = tuple[float, float]
+
+#: The formats an event log can come in.
+FORMATS = ("events", "sacct")
+
+#: What an event log alone cannot measure: the keys of :class:`~goodput.logs.measure.Measurement` left ``null``.
+NOT_MEASURED = ("checkpoint_cost_min", "interval_min", "measured_goodput", "predicted_goodput")
+
+
+@dataclass(frozen=True)
+class EventMeasurement:
+    """What an event log alone measures (minutes; definitions in the module docstring).
+
+    Parameters
+    ----------
+    events_source : str
+        The file measured.
+    log_format : {"events", "sacct"}
+        How it was read.
+    confidence : float
+        Level of the intervals.
+    wall_min, exposure_min, planned_downtime_min : float
+        Wall time, exposure and planned downtime.
+    running_min : float
+        Time inside attempts (``start`` to its end).
+    recovery_min : float
+        Time from failures to the next ``start``.
+    attempts, failures, planned_stops : int
+        Counts (planned stops exclude a final ``stop``).
+    mtbi_min : float
+        M (``inf`` without a failure).
+    mtbi_interval_min : tuple of float
+        Garwood interval of M.
+    restart_min : float
+        Mean failure-to-start time over the recorded restarts (``nan`` if none).
+    restart_interval_min : tuple of float
+        Student's t interval of that mean, cut at zero (``nan`` below two samples).
+    restart_median_min : float
+        Median restart.
+    restart_iqr_min : tuple of float
+        Its quartiles.
+    restart_samples : int
+        Restarts measured.
+    restarts_unrecorded : int
+        Failures followed by a ``start`` at the same instant (left out).
+    restarts_min : tuple of float
+        The restarts measured, in order.
+    failure_gaps_min : tuple of float
+        Complete gaps between failures on the exposure clock, in order.
+    open_gap_min : float
+        Exposure after the last failure (all of it without a failure): censored.
+    fit : WeibullFit or None
+        The Weibull fit to the gaps.
+    fit_problem : str or None
+        Why there is no fit (one of :data:`goodput.logs.fit.FIT_PROBLEMS`).
+    end_states : tuple of (str, int)
+        For Slurm accounting, how many attempts ended in each state (empty otherwise).
+    failure_states : tuple of str
+        For Slurm accounting, the states counted as failures (empty otherwise).
+    """
+
+    events_source: str
+    log_format: str
+    confidence: float
+    wall_min: float
+    exposure_min: float
+    planned_downtime_min: float
+    running_min: float
+    recovery_min: float
+    attempts: int
+    failures: int
+    planned_stops: int
+    mtbi_min: float
+    mtbi_interval_min: Interval
+    restart_min: float
+    restart_interval_min: Interval
+    restart_median_min: float
+    restart_iqr_min: Interval
+    restart_samples: int
+    restarts_unrecorded: int
+    restarts_min: tuple[float, ...]
+    failure_gaps_min: tuple[float, ...]
+    open_gap_min: float
+    fit: WeibullFit | None
+    fit_problem: str | None
+    end_states: tuple[tuple[str, int], ...] = ()
+    failure_states: tuple[str, ...] = ()
+
+    @property
+    def gaps(self) -> Array:
+        """The complete gaps as an array."""
+        return np.asarray(self.failure_gaps_min, dtype=np.float64)
+
+    @property
+    def gap_median_min(self) -> float:
+        """Median complete gap (``nan`` without one)."""
+        return float(np.median(self.gaps)) if self.gaps.size else math.nan
+
+    @property
+    def gap_iqr_min(self) -> Interval:
+        """Quartiles of the complete gaps."""
+        return _iqr(self.gaps)
+
+    @property
+    def gap_range_min(self) -> Interval:
+        """Shortest and longest complete gap."""
+        g = self.gaps
+        return (float(g.min()), float(g.max())) if g.size else (math.nan, math.nan)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready values, keyed as ``goodput measure`` with a step log keys them where they apply.
+
+        Returns
+        -------
+        dict
+            The fields, the gap summaries, ``weibull`` (the fit, or ``null``),
+            ``steps_source`` and every other key of a full measurement as ``null``
+            (not measurable without a step log), and ``not_measured`` naming the
+            main ones. Infinite or undefined numbers are ``null``.
+        """
+
+        def plain(value: Any) -> Any:
+            if isinstance(value, tuple):
+                return [plain(v) for v in value]
+            if isinstance(value, (bool, np.bool_)):
+                return bool(value)
+            if isinstance(value, (int, np.integer)):
+                return int(value)
+            if isinstance(value, (float, np.floating)):
+                return float(value) if math.isfinite(value) else None
+            return value
+
+        full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
+        full |= {"prediction_first_order_dropped": None, "gap": None, "steps_source": None}
+        mine = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
+        mine["end_states"] = dict(self.end_states)
+        extra = {
+            "failure_gap_median_min": plain(self.gap_median_min),
+            "failure_gap_iqr_min": plain(self.gap_iqr_min),
+            "failure_gap_range_min": plain(self.gap_range_min),
+            "weibull": self.fit.to_dict() if self.fit else None,
+            "not_measured": list(NOT_MEASURED),
+        }
+        return full | mine | extra
+
+
+def _iqr(values: Array) -> Interval:
+    if values.size == 0:
+        return math.nan, math.nan
+    low, high = np.percentile(values, [25.0, 75.0])
+    return float(low), float(high)
+
+
+def _at_least_zero(interval: Interval) -> Interval:
+    return max(interval[0], 0.0), interval[1]
+
+
+def load_events(path: str | os.PathLike[str], log_format: str | None = None) -> tuple[EventLog, str]:
+    """Read an event log, as CSV or as sacct output.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    log_format : {"events", "sacct"}, optional
+        How to read it; by default sacct when its first line has a ``|`` and a
+        JobID field (:func:`goodput.logs.sacct.is_sacct`), else the CSV event log.
+
+    Returns
+    -------
+    tuple of (EventLog, str)
+        The log and the format it was read as.
+    """
+    kind = log_format or ("sacct" if is_sacct(path) else "events")
+    if kind == "sacct":
+        return read_sacct(path).events, kind
+    return read_events(path), kind
+
+
+def as_planned(events: EventLog, times: Sequence[float]) -> EventLog:
+    """The same log with the failures at these times counted as planned stops (a sensitivity check).
+
+    Parameters
+    ----------
+    events : EventLog
+        The log.
+    times : sequence of float
+        Times of failures on the log's clock (minutes after its origin).
+
+    Returns
+    -------
+    EventLog
+        A copy in which each ``failure`` at one of `times` is a ``stop``.
+
+    Raises
+    ------
+    InputError
+        If a time is not the time of a failure in the log.
+    """
+    code = events.event.copy()
+    for when in times:
+        hit = np.flatnonzero((code == FAILURE) & np.isclose(events.time, when, rtol=0.0, atol=1e-6))
+        if hit.size == 0:
+            raise InputError(events.source, f"{when:g} min", "the time of a failure in the log")
+        code[hit[0]] = STOP
+    return replace(events, event=code)
+
+
+def exposure_clock(events: EventLog) -> Array:
+    """Each event's time on the exposure clock: minutes since the first event, less the planned downtime before it.
+
+    Parameters
+    ----------
+    events : EventLog
+        The log.
+
+    Returns
+    -------
+    ndarray
+        One time per event; a ``start`` after a planned stop has the same exposure time as the stop.
+    """
+    t = events.time - events.time[0]
+    after_stop = np.zeros(t.size, dtype=bool)
+    after_stop[1:] = (events.event[1:] == START) & (events.event[:-1] == STOP)
+    down = np.where(after_stop, np.diff(t, prepend=0.0), 0.0)
+    return np.asarray(t - np.cumsum(down), dtype=np.float64)
+
+
+def failure_gaps(events: EventLog) -> tuple[Array, float]:
+    """The complete gaps between failures on the exposure clock, and the open one after the last.
+
+    Parameters
+    ----------
+    events : EventLog
+        The log.
+
+    Returns
+    -------
+    tuple of (ndarray, float)
+        The gaps (the first from the log's start), and the exposure after the
+        last failure (all the exposure without a failure).
+    """
+    clock = exposure_clock(events)
+    at = clock[events.event == FAILURE]
+    gaps = np.diff(at, prepend=0.0)
+    last = float(at[-1]) if at.size else 0.0
+    return gaps, float(clock[-1]) - last
+
+
+def measure_events(
+    events: EventLog | str | os.PathLike[str], *, confidence: float = 0.95, log_format: str | None = None
+) -> EventMeasurement:
+    """Measure M, R, the gaps between failures and their Weibull shape from an event log alone.
+
+    Parameters
+    ----------
+    events : EventLog or path
+        The log, or its file (CSV event log or sacct output, see :func:`load_events`).
+    confidence : float, optional
+        Level of the intervals (default 0.95).
+    log_format : {"events", "sacct"}, optional
+        How to read a file (default: recognised from its first line).
+
+    Returns
+    -------
+    EventMeasurement
+        The estimates (definitions in the module docstring).
+
+    Raises
+    ------
+    InputError
+        If the file is bad (naming its line), or the log spans no time.
+    """
+    states: tuple[tuple[str, int], ...] = ()
+    failing: tuple[str, ...] = ()
+    if isinstance(events, EventLog):
+        log, kind = events, log_format or "events"
+    elif (log_format or ("sacct" if is_sacct(events) else "events")) == "sacct":
+        accounting = read_sacct(Path(events))
+        log, kind = accounting.events, "sacct"
+        states, failing = tuple(accounting.state_counts().items()), accounting.failure_states
+    else:
+        log, kind = read_events(Path(events)), "events"
+    t, code = log.time, log.event
+    wall = float(t[-1] - t[0])
+    if not wall > 0.0:
+        raise InputError(log.source, "events that span no time", "a log whose last event is later than its first")
+    a_start, a_end, a_kind = t[0::2], t[1::2], code[1::2]
+    ends_stop = a_kind == STOP
+    between = a_start[1:] - a_end[:-1]
+    planned = float(between[ends_stop[:-1]].sum())
+    failed = np.flatnonzero(a_kind == FAILURE)
+    n_fail = int(failed.size)
+    exposure = wall - planned
+    if not exposure > 0.0:
+        raise InputError(log.source, "attempts that span no time", "a log in which the job runs for some time")
+    followed = failed[failed + 1 < a_start.size]
+    restart_each = a_start[followed + 1] - a_end[followed]
+    recorded = restart_each[restart_each > 0.0]
+    gaps, open_gap = failure_gaps(log)
+    problem = fit_problem(gaps, [open_gap])
+    fit = fit_weibull(gaps, [open_gap], confidence) if problem is None else None
+    return EventMeasurement(
+        events_source=log.source,
+        log_format=kind,
+        confidence=float(confidence),
+        wall_min=wall,
+        exposure_min=exposure,
+        planned_downtime_min=planned,
+        running_min=float((a_end - a_start).sum()),
+        recovery_min=float(restart_each.sum()),
+        attempts=int(a_start.size),
+        failures=n_fail,
+        planned_stops=int(ends_stop[:-1].sum()),
+        mtbi_min=exposure / n_fail if n_fail else math.inf,
+        mtbi_interval_min=poisson_interval(n_fail, exposure, confidence),
+        restart_min=float(recorded.mean()) if recorded.size else math.nan,
+        restart_interval_min=_at_least_zero(mean_interval(recorded, confidence)) if recorded.size >= 2 else
+        (math.nan, math.nan),
+        restart_median_min=float(np.median(recorded)) if recorded.size else math.nan,
+        restart_iqr_min=_iqr(recorded),
+        restart_samples=int(recorded.size),
+        restarts_unrecorded=int(restart_each.size - recorded.size),
+        restarts_min=tuple(float(r) for r in recorded),
+        failure_gaps_min=tuple(float(g) for g in gaps),
+        open_gap_min=open_gap,
+        fit=fit,
+        fit_problem=problem,
+        end_states=states,
+        failure_states=failing,
+    )

@@ -1,0 +1,492 @@
+"""The shape of the failure process: a Weibull fit to the gaps between failures, and a test of exponential.
+
+The gaps
+--------
+The gaps are times between consecutive failures on the exposure clock of
+:mod:`goodput.logs.measure`: wall time less planned downtime (a ``stop`` to the
+next ``start``). Restart time counts, as it does in M. The first gap runs from
+the log's first ``start`` to the first failure (the job is new then, as after a
+failure); the time from the last failure to the end of the log is a gap still
+open, *right-censored*: it says only that the next failure came later. A
+planned stop does not renew the process: the gap runs on across it.
+
+The fit
+-------
+Weibull gaps with shape k and scale lam have survival ``exp(-(t/lam)^k)`` and
+mean ``lam Gamma(1 + 1/k)``; k < 1 is a hazard that falls with the time since
+the last failure (failures bunch), k = 1 is the exponential (Poisson failures),
+k > 1 a hazard that rises (failures more regular than at random).
+
+With r complete gaps ``t_i`` and censored gaps ``c_j`` the log-likelihood is
+``r log k - r k log lam + (k - 1) sum log t_i - sum (t/lam)^k`` (the last sum
+over all gaps). For a fixed k it is largest at ``lam^k = S(k)/r`` with
+``S(k) = sum t^k`` over all gaps, which leaves the profile log-likelihood
+``l(k) = r log k - r log(S(k)/r) + (k - 1) sum log t_i - r``. Its derivative,
+``r [1/k - A(k)] + sum log t_i`` with ``A(k)`` the mean of ``log t`` weighted by
+``t^k``, falls strictly with k (``A`` rises, at the rate of a weighted
+variance), so the maximum likelihood shape is the one root of the score
+equation, found by bracketing (:func:`scipy.optimize.brentq`). This is the
+estimate :func:`scipy.stats.weibull_min.fit` (location fixed at 0) converges to,
+without its general-purpose optimizer; the tests check the two agree.
+
+Interval and test
+-----------------
+The interval of k is the *profile-likelihood* interval: the shapes whose
+profile log-likelihood is within ``chi2(confidence; 1) / 2`` of the maximum
+(Wilks). The likelihood-ratio test of exponential gaps compares
+``2 [l(k_hat) - l(1)]`` with a chi-square with one degree of freedom. Both
+rest on the chi-square approximation, which is rough for a dozen gaps:
+:func:`coverage` and :func:`power` measure, by a seeded simulation, how often
+the interval covers the true shape and how often the test would detect a given
+shape with that many gaps.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from scipy.optimize import brentq
+from scipy.special import chdtrc, chdtri, gammaln
+
+from goodput import validate
+from goodput.errors import InputError
+
+Array = npt.NDArray[np.float64]
+
+#: Fewest complete gaps a fit is made from.
+MIN_GAPS = 3
+
+#: Shapes searched for the estimate and the ends of its interval; an end beyond them is reported as 0 or inf.
+SHAPE_SEARCH = (1e-3, 1e3)
+
+#: Why a fit could not be made (a code; the words are in :mod:`goodput.report`).
+FIT_PROBLEMS = ("too few gaps", "zero gap", "equal gaps")
+
+
+@dataclass(frozen=True)
+class WeibullFit:
+    """A Weibull distribution fitted to the gaps between failures by maximum likelihood.
+
+    Parameters
+    ----------
+    shape : float
+        k, the maximum likelihood shape.
+    scale : float
+        lam, minutes.
+    mean : float
+        ``lam Gamma(1 + 1/k)``, the mean gap of the fitted distribution, minutes.
+    shape_interval : tuple of float
+        Profile-likelihood interval of k (0 or ``inf`` where the likelihood
+        does not fall far enough within :data:`SHAPE_SEARCH`).
+    confidence : float
+        Confidence level of the interval.
+    gaps : int
+        Complete gaps fitted.
+    censored : int
+        Open (right-censored) gaps fitted.
+    log_likelihood : float
+        At the estimate (gaps in minutes).
+    log_likelihood_exponential : float
+        At the best exponential (k = 1).
+    lr_statistic : float
+        ``2 (log_likelihood - log_likelihood_exponential)``.
+    p_value : float
+        Of the likelihood-ratio test of k = 1 (chi-square, one degree of freedom).
+    method : str
+        How the interval was found: ``"profile likelihood"``.
+    """
+
+    shape: float
+    scale: float
+    mean: float
+    shape_interval: tuple[float, float]
+    confidence: float
+    gaps: int
+    censored: int
+    log_likelihood: float
+    log_likelihood_exponential: float
+    lr_statistic: float
+    p_value: float
+    method: str = "profile likelihood"
+
+    @property
+    def exponential_inside(self) -> bool:
+        """Whether k = 1 lies inside the interval of the shape."""
+        low, high = self.shape_interval
+        return low <= 1.0 <= high
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fit as JSON-ready values (an infinite end of the interval becomes ``None``)."""
+
+        def plain(value: Any) -> Any:
+            if isinstance(value, tuple):
+                return [plain(v) for v in value]
+            if isinstance(value, float):
+                return value if math.isfinite(value) else None
+            return value
+
+        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
+
+
+def _gaps(gaps: npt.ArrayLike, censored: npt.ArrayLike) -> tuple[Array, Array]:
+    t = np.asarray(gaps, dtype=np.float64).ravel()
+    c = np.asarray(censored, dtype=np.float64).ravel()
+    for name, values in (("gaps", t), ("censored", c)):
+        if not np.all(np.isfinite(values)) or np.any(values < 0.0):
+            raise InputError(name, f"{values.size} values", "finite gaps, zero or more")
+    return t, c
+
+
+def fit_problem(gaps: npt.ArrayLike, censored: npt.ArrayLike = ()) -> str | None:
+    """Why no Weibull fit can be made to these gaps, or ``None`` when one can.
+
+    Parameters
+    ----------
+    gaps : array_like
+        Complete gaps (any unit).
+    censored : array_like, optional
+        Open gaps.
+
+    Returns
+    -------
+    str or None
+        One of :data:`FIT_PROBLEMS`: fewer than :data:`MIN_GAPS` complete gaps;
+        a complete gap of zero (the likelihood then grows without bound as k
+        falls to 0); or complete gaps all equal and no open gap longer (it grows
+        without bound as k rises).
+
+    Examples
+    --------
+    >>> fit_problem([1.0, 2.0]), fit_problem([1.0, 0.0, 2.0]), fit_problem([2.0, 2.0, 2.0]), fit_problem([1, 2, 4])
+    ('too few gaps', 'zero gap', 'equal gaps', None)
+    """
+    t, c = _gaps(gaps, censored)
+    if t.size < MIN_GAPS:
+        return FIT_PROBLEMS[0]
+    if np.any(t == 0.0):
+        return FIT_PROBLEMS[1]
+    if np.all(t == t[0]) and not np.any(c > t[0]):
+        return FIT_PROBLEMS[2]
+    return None
+
+
+class _Profile:
+    """The profile log-likelihood of the shape, for gaps rescaled to a geometric mean of 1 (k is scale-free)."""
+
+    def __init__(self, gaps: Array, censored: Array) -> None:
+        self.unit = float(np.exp(np.log(gaps).mean()))
+        self.log_t = np.log(gaps / self.unit)
+        positive = censored[censored > 0.0]  # an open gap of zero says nothing
+        self.log_all = np.concatenate([self.log_t, np.log(positive / self.unit)])
+        self.r = gaps.size
+        self.sum_log = float(self.log_t.sum())  # 0 by the rescaling, up to rounding
+
+    def log_s(self, k: float) -> float:
+        """The logarithm of S(k), by log-sum-exp."""
+        z = k * self.log_all
+        top = float(z.max())
+        return top + math.log(float(np.exp(z - top).sum()))
+
+    def __call__(self, k: float) -> float:
+        """l(k), up to the constant the rescaling adds (the same at every k)."""
+        return self.r * math.log(k) - self.r * (self.log_s(k) - math.log(self.r)) + (k - 1.0) * self.sum_log - self.r
+
+    def score(self, k: float) -> float:
+        """dl/dk / r: 1/k - A(k) + mean log t."""
+        z = k * self.log_all
+        w = np.exp(z - z.max())
+        return 1.0 / k - float((w * self.log_all).sum() / w.sum()) + self.sum_log / self.r
+
+    @property
+    def shift(self) -> float:
+        """The log-likelihood with gaps in their own unit less the rescaled one: ``-r log(unit)``, at every k.
+
+        Each complete gap's density picks up the factor 1/unit of the change of
+        variable; survival terms do not change.
+        """
+        return -self.r * math.log(self.unit)
+
+
+def _root(f: Any, low: float, high: float) -> float:
+    return float(brentq(f, low, high, xtol=1e-12, rtol=1e-10, maxiter=500))
+
+
+def fit_weibull(gaps: npt.ArrayLike, censored: npt.ArrayLike = (), confidence: float = 0.95) -> WeibullFit:
+    """Fit a Weibull distribution (location 0) to gaps between failures by maximum likelihood.
+
+    Parameters
+    ----------
+    gaps : array_like
+        Complete gaps in minutes (at least :data:`MIN_GAPS`, all above zero).
+    censored : array_like, optional
+        Open gaps in minutes: the time since the last failure when the log ends.
+    confidence : float, optional
+        Of the profile-likelihood interval of the shape (default 0.95).
+
+    Returns
+    -------
+    WeibullFit
+        Shape, scale, mean, the shape's interval and the likelihood-ratio test of k = 1.
+
+    Raises
+    ------
+    InputError
+        For gaps that are negative or not finite, or when :func:`fit_problem` names a problem.
+
+    Examples
+    --------
+    >>> f = fit_weibull([10.0, 20.0, 40.0, 80.0])
+    >>> round(f.shape, 3), f.gaps, f.censored
+    (1.449, 4, 0)
+    """
+    t, c = _gaps(gaps, censored)
+    if (problem := fit_problem(t, c)) is not None:
+        raise InputError("gaps", f"{t.size} complete gaps", f"a sample a Weibull fit can be made from ({problem})")
+    level = validate.share(confidence, "confidence", open_low=True, open_high=True)
+    prof = _Profile(t, c)
+    low, high = SHAPE_SEARCH
+    k = _root(prof.score, low, high) if prof.score(high) < 0.0 else high
+    top = prof(k)
+    drop = float(chdtri(1, 1.0 - level)) / 2.0  # chi2 quantile: chdtri(df, upper tail)
+
+    def below(x: float) -> float:
+        return prof(x) - (top - drop)
+
+    k_low = _root(below, low, k) if below(low) < 0.0 else 0.0
+    k_high = _root(below, k, high) if below(high) < 0.0 else math.inf
+    scale = prof.unit * math.exp((prof.log_s(k) - math.log(prof.r)) / k)
+    exp1 = prof(1.0)
+    shift = prof.shift
+    stat = max(0.0, 2.0 * (top - exp1))
+    return WeibullFit(
+        shape=k,
+        scale=scale,
+        mean=scale * math.exp(float(gammaln(1.0 + 1.0 / k))),
+        shape_interval=(k_low, k_high),
+        confidence=level,
+        gaps=int(t.size),
+        censored=int(np.count_nonzero(c > 0.0)),
+        log_likelihood=top + shift,
+        log_likelihood_exponential=exp1 + shift,
+        lr_statistic=stat,
+        p_value=float(chdtrc(1, stat)),
+    )
+
+
+def shape_test(gaps: npt.ArrayLike, shape: float, censored: npt.ArrayLike = ()) -> tuple[float, float]:
+    """Likelihood-ratio test of one Weibull shape against the best one: its statistic and p-value.
+
+    Parameters
+    ----------
+    gaps, censored : array_like
+        As for :func:`fit_weibull`.
+    shape : float
+        The shape tested (1 is the exponential; :attr:`WeibullFit.p_value` is this test at 1).
+
+    Returns
+    -------
+    tuple of float
+        ``2 [l(k_hat) - l(shape)]`` and its chi-square (one degree of freedom) p-value.
+
+    Examples
+    --------
+    >>> stat, p = shape_test([10.0, 20.0, 40.0, 80.0], 1.0)
+    >>> round(p, 6) == round(fit_weibull([10.0, 20.0, 40.0, 80.0]).p_value, 6)
+    True
+    """
+    k = validate.positive(shape, "shape")
+    fit = fit_weibull(gaps, censored)
+    t, c = _gaps(gaps, censored)
+    prof = _Profile(t, c)
+    stat = max(0.0, 2.0 * (fit.log_likelihood - prof.shift - prof(k)))
+    return stat, float(chdtrc(1, stat))
+
+
+def survival_curve(gaps: npt.ArrayLike, censored: npt.ArrayLike = ()) -> tuple[Array, Array]:
+    """The Kaplan-Meier estimate of the share of gaps longer than t, from complete and open gaps.
+
+    At each distinct complete gap t the estimate is multiplied by ``1 - d/n``,
+    d the gaps ending at t and n those still open just before t (complete or
+    censored gaps of length t or more); an open gap only leaves the count.
+
+    Parameters
+    ----------
+    gaps, censored : array_like
+        As for :func:`fit_weibull`.
+
+    Returns
+    -------
+    tuple of ndarray
+        The distinct complete gaps, sorted, and the survival just after each
+        (a step function, 1 before the first).
+
+    Examples
+    --------
+    >>> t, s = survival_curve([1.0, 2.0, 3.0], [2.5])
+    >>> t.tolist(), s.round(4).tolist()
+    ([1.0, 2.0, 3.0], [0.75, 0.5, 0.0])
+    """
+    t, c = _gaps(gaps, censored)
+    times = np.unique(t)
+    every = np.concatenate([t, c])
+    at_risk = np.array([np.count_nonzero(every >= x) for x in times], dtype=np.float64)
+    ending = np.array([np.count_nonzero(t == x) for x in times], dtype=np.float64)
+    return times, np.cumprod(1.0 - ending / at_risk).astype(np.float64)
+
+
+# ---------------------------------------------------------------- how far to trust it, by simulation
+
+
+def _simulated(shape: float, gaps: int, trials: int, seed: int) -> npt.NDArray[np.float64]:
+    """`trials` samples of `gaps` Weibull(shape, scale 1) draws, by inversion from one seeded generator."""
+    rng = np.random.default_rng(seed)
+    u = rng.random((trials, gaps))
+    return np.power(-np.log1p(-u), 1.0 / shape)
+
+
+def coverage(shape: float, gaps: int, *, confidence: float = 0.95, trials: int = 2000, seed: int = 0) -> float:
+    """How often the profile-likelihood interval covers the true shape, for samples of this size.
+
+    Parameters
+    ----------
+    shape : float
+        The true shape.
+    gaps : int
+        Complete gaps per sample (no censoring).
+    confidence : float, optional
+        Nominal level of the interval (default 0.95).
+    trials : int, optional
+        Samples simulated (default 2000).
+    seed : int, optional
+        Seed of :func:`numpy.random.default_rng` (default 0).
+
+    Returns
+    -------
+    float
+        The share of samples whose interval contains `shape`.
+    """
+    hits = 0
+    for sample in _simulated(shape, gaps, trials, seed):
+        low, high = fit_weibull(sample, confidence=confidence).shape_interval
+        hits += low <= shape <= high
+    return hits / trials
+
+
+def power(shape: float, gaps: int, *, level: float = 0.05, trials: int = 2000, seed: int = 0) -> float:
+    """How often the likelihood-ratio test rejects exponential gaps when the truth is Weibull(`shape`).
+
+    Parameters
+    ----------
+    shape : float
+        The true shape (1 gives the test's actual size).
+    gaps : int
+        Complete gaps per sample (no censoring).
+    level : float, optional
+        The test rejects when its p-value is below this (default 0.05).
+    trials : int, optional
+        Samples simulated (default 2000).
+    seed : int, optional
+        Seed of :func:`numpy.random.default_rng` (default 0).
+
+    Returns
+    -------
+    float
+        The share of samples with a p-value below `level`.
+    """
+    rejected = sum(fit_weibull(sample).p_value < level for sample in _simulated(shape, gaps, trials, seed))
+    return rejected / trials
+
+
+# ---------------------------------------------------------------- what a shape does to goodput
+
+
+@dataclass(frozen=True)
+class ShapeEffect:
+    """Simulated goodput with Weibull renewal failures of several shapes, against exponential failures.
+
+    Parameters
+    ----------
+    shapes : tuple of float
+        The Weibull shapes simulated (renewal hazard, mean gap M).
+    goodput, stderr : tuple of float
+        Simulated goodput and its standard error, for each shape.
+    exponential, exponential_stderr : float
+        The same for exponential failures with the same M.
+    difference, difference_stderr : tuple of float
+        Goodput with each shape less the exponential's, and its standard error
+        (the simulations are independent, so the errors add in quadrature).
+    interval : float
+        T, minutes.
+    horizon : float
+        Simulated wall time of each simulation, minutes.
+    seed : int
+        Seed of the first simulation; the i-th shape uses ``seed + 1 + i``.
+    """
+
+    shapes: tuple[float, ...]
+    goodput: tuple[float, ...]
+    stderr: tuple[float, ...]
+    exponential: float
+    exponential_stderr: float
+    difference: tuple[float, ...]
+    difference_stderr: tuple[float, ...]
+    interval: float
+    horizon: float
+    seed: int
+
+
+def shape_effect(
+    checkpoint_cost: float,
+    mtbi: float,
+    restart: float,
+    interval: float,
+    shapes: Sequence[float],
+    *,
+    failures: float = 200_000,
+    seed: int = 0,
+) -> ShapeEffect:
+    """Simulate goodput at one interval with Weibull renewal failures of each shape, and with exponential ones.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart, interval : float
+        C, M, R and T in minutes.
+    shapes : sequence of float
+        Weibull shapes (each within the simulator's range).
+    failures : float, optional
+        Length of each simulation, in mean gaps: the horizon is ``failures * M``
+        (default 200,000).
+    seed : int, optional
+        Seed of the exponential simulation; shape i uses ``seed + 1 + i``.
+
+    Returns
+    -------
+    ShapeEffect
+        Goodput and standard errors per shape, and each difference from exponential failures.
+    """
+    from goodput.simulate import FailureProcess, simulate
+
+    horizon = float(failures) * mtbi
+    base = simulate(checkpoint_cost, mtbi, restart, interval, horizon, seed=seed)
+    results = [
+        simulate(checkpoint_cost, mtbi, restart, interval, horizon,
+                 process=FailureProcess("weibull", shape=k, hazard="renewal"), seed=seed + 1 + i)
+        for i, k in enumerate(shapes)
+    ]
+    return ShapeEffect(
+        shapes=tuple(float(k) for k in shapes),
+        goodput=tuple(r.goodput for r in results),
+        stderr=tuple(r.stderr for r in results),
+        exponential=base.goodput,
+        exponential_stderr=base.stderr,
+        difference=tuple(r.goodput - base.goodput for r in results),
+        difference_stderr=tuple(math.hypot(r.stderr, base.stderr) for r in results),
+        interval=float(interval),
+        horizon=horizon,
+        seed=int(seed),
+    )

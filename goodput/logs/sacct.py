@@ -1,0 +1,395 @@
+"""Read Slurm's accounting output (``sacct --parsable2``) into the event log the package measures.
+
+What to run
+-----------
+For one training job, or a chain of jobs that continue one another::
+
+    export SLURM_TIME_FORMAT='%FT%T%z'
+    sacct --duplicates --parsable2 --format=JobID,JobName,Start,End,Elapsed,State,ExitCode -j 1234,1301 > job.sacct
+
+``--duplicates`` keeps every run of a requeued job (without it sacct shows only
+the last); ``--parsable2`` separates fields with ``|``; the time format adds
+the UTC offset, without which sacct writes local wall-clock time and an attempt
+that spans a daylight-saving change is off by an hour. ``--parsable`` (a
+trailing ``|``) is read as well.
+
+The format
+----------
+A header line naming the fields, then one line per record; the fields
+``JobID``, ``Start``, ``End`` and ``State`` are required, ``Elapsed`` or
+``ElapsedRaw`` are used for a job still running, any others are ignored.
+
+- A record whose JobID has a step (``1234.batch``, ``1234.extern``, ``1234.0``)
+  is a job step and is skipped: the job's own record (``1234``, an array task
+  ``1234_7``, a heterogeneous job's leader ``1234+0``) says how the attempt ended.
+  Other components of a heterogeneous job (``1234+1``) run alongside the leader
+  and are skipped too.
+- A record without a Start (``Unknown``, ``None`` or empty: the job never ran,
+  e.g. PENDING, or cancelled while pending) is not an attempt and is skipped.
+- Every other record is one attempt, from Start to End, ending the way its
+  State says (:data:`STATE_EVENTS`). A RUNNING record has no End yet: it ends at
+  Start + Elapsed, the moment sacct was run, as a planned ``stop`` (the log was
+  cut there), and must be the last attempt.
+
+Times are ISO-8601 (sacct's default, ``2024-03-01T10:00:00``, local time),
+ISO-8601 with a UTC offset in every row, or Unix seconds
+(``SLURM_TIME_FORMAT=%s``); one kind in a file. Attempts are ordered by their
+start and must not overlap (records of two jobs that ran at the same time are
+not one training job's attempts).
+
+Which states are failures
+-------------------------
+The model's interruption is a stop nobody chose, which loses the work since the
+last checkpoint. A planned stop is one whose moment somebody chose or knew in
+advance, so the job can checkpoint first; planned downtime is not exposure.
+
+failure: NODE_FAIL, FAILED, BOOT_FAIL, OUT_OF_MEMORY, PREEMPTED
+    A node died; the program exited with an error (a crashed rank, an NCCL
+    timeout, a GPU fault the driver turned into an exit); the nodes did not
+    boot; memory ran out; the scheduler took the nodes for another job. Slurm
+    records a node failure as NODE_FAIL even when it requeues the job.
+    Preemption is here because the job did not choose the moment and, unless
+    the cluster grants a grace period that the job uses to checkpoint, it loses
+    the work since the last checkpoint just as a crash does; its rate is set by
+    the scheduler's policy, not by the number of GPUs.
+stop (planned): COMPLETED, CANCELLED, TIMEOUT, DEADLINE, REQUEUED
+    The job ended itself; a person or a script cancelled it (``scancel``); it
+    reached the time limit or deadline it was submitted with, known from the
+    start; it was requeued with ``scontrol requeue`` (by a person, or by the
+    job's own handler of the time-limit signal after it saved a checkpoint).
+    A watchdog that cancels or requeues a hung job records CANCELLED or
+    REQUEUED as well, though the hang was a failure: if yours does, pass
+    those states in `failure_states`.
+
+Any other state (SUSPENDED, RESIZING, REVOKED, SPECIAL_EXIT, ...) is refused,
+naming the line. A bad row names the file and line, counting the header as
+line 1, as the CSV readers do.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+from goodput.errors import InputError
+from goodput.logs.read import CLOCKS, FAILURE, START, STOP, EventLog
+
+#: Fields the reader needs.
+REQUIRED = ("JobID", "Start", "End", "State")
+
+#: What each state an attempt can end in becomes: ``"failure"``, ``"stop"``, or ``"running"`` (cut when sacct ran).
+STATE_EVENTS = {
+    "NODE_FAIL": "failure",
+    "FAILED": "failure",
+    "BOOT_FAIL": "failure",
+    "OUT_OF_MEMORY": "failure",
+    "PREEMPTED": "failure",
+    "COMPLETED": "stop",
+    "CANCELLED": "stop",
+    "TIMEOUT": "stop",
+    "DEADLINE": "stop",
+    "REQUEUED": "stop",
+    "RUNNING": "running",
+}
+
+#: The states counted as failures by default.
+FAILURE_STATES = tuple(state for state, event in STATE_EVENTS.items() if event == "failure")
+
+#: Written for a time sacct does not have.
+MISSING_TIMES = ("", "unknown", "none")
+
+#: A job's own record (not a step): 1234, an array task 1234_7 or 1234_[1-3], a heterogeneous component 1234+0.
+_JOB = re.compile(r"^(\d+)(?:_(?:\d+|\[[^\]]*\]))?(?:\+(\d+))?$", re.ASCII)
+#: A job step: the job's id, a dot and the step's name or number.
+_STEP = re.compile(r"^\d+(?:_(?:\d+|\[[^\]]*\]))?(?:\+\d+)?\.[A-Za-z0-9_-]+$", re.ASCII)
+#: [DD-][HH:]MM:SS[.frac], sacct's Elapsed.
+_ELAPSED = re.compile(r"^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+(?:\.\d*)?)$", re.ASCII)
+#: Unix time 0.
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+#: A UTC offset (or Z) at the end of a time.
+_OFFSET = re.compile(r"(?:Z|[+-]\d\d(?::?\d\d)?)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One run of the job, from a job record.
+
+    Parameters
+    ----------
+    job_id : str
+        The record's JobID.
+    state : str
+        Its State, without a ``by UID`` or a trailing ``+``.
+    start, end : float
+        Minutes on the log's clock (see :class:`~goodput.logs.read.EventLog`).
+    event : int
+        How it ended: :data:`~goodput.logs.read.FAILURE` or :data:`~goodput.logs.read.STOP`.
+    line : int
+        The record's line in the file (the header is line 1).
+    """
+
+    job_id: str
+    state: str
+    start: float
+    end: float
+    event: int
+    line: int
+
+
+@dataclass(frozen=True)
+class SacctLog:
+    """Slurm accounting records read as the job's attempts and its event log.
+
+    Parameters
+    ----------
+    source : str
+        The file.
+    events : EventLog
+        The attempts as an event log (``start``, then ``failure`` or ``stop``).
+    attempts : tuple of Attempt
+        In time order.
+    steps_skipped : int
+        Job-step records (and heterogeneous components other than the leader) skipped.
+    never_started : int
+        Job records without a Start, skipped.
+    running : bool
+        Whether the last attempt was still running (cut at Start + Elapsed).
+    failure_states : tuple of str
+        The states counted as failures.
+    """
+
+    source: str
+    events: EventLog
+    attempts: tuple[Attempt, ...]
+    steps_skipped: int
+    never_started: int
+    running: bool
+    failure_states: tuple[str, ...]
+
+    def state_counts(self) -> dict[str, int]:
+        """How many attempts ended in each state, in the order of :data:`STATE_EVENTS`."""
+        counts = dict.fromkeys(STATE_EVENTS, 0)
+        for attempt in self.attempts:
+            counts[attempt.state] += 1
+        return {state: n for state, n in counts.items() if n}
+
+
+def is_sacct(path: str | os.PathLike[str]) -> bool:
+    """Whether a file looks like sacct's parsable output: its first line has a ``|`` and a JobID field.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+
+    Returns
+    -------
+    bool
+        False for an unreadable file too (the reader that is then used says why).
+    """
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as file:
+            first = file.readline(4096)
+    except OSError:
+        return False
+    return "|" in first and "jobid" in [f.strip().lower() for f in first.split("|")]
+
+
+def _lines(path: Path, source: str) -> list[str]:
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise InputError(source, str(path), f"a readable file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(source, str(path), "a UTF-8 text file") from None
+    return text.splitlines()
+
+
+def _state(text: str) -> str:
+    words = text.strip().split()
+    return words[0].rstrip("+").upper() if words else ""
+
+
+def _elapsed_minutes(text: str) -> float | None:
+    """Minutes from sacct's Elapsed ([DD-][HH:]MM:SS) or ElapsedRaw (seconds); None if it is neither."""
+    text = text.strip()
+    if text.isascii() and text.isdigit():
+        return int(text) / 60.0
+    match = _ELAPSED.match(text)
+    if match is None:
+        return None
+    days, hours, minutes, seconds = match.groups()
+    return ((int(days or 0) * 24 + int(hours or 0)) * 60 + int(minutes)) + float(seconds) / 60.0
+
+
+class _Clock:
+    """Parses the times of one file, all of one kind (decided by the first): ISO-8601 with or without offsets, or seconds."""
+
+    def __init__(self) -> None:
+        self.kind: str | None = None
+
+    def micro(self, text: str, where: str, column: str) -> int:
+        """Whole microseconds since 1970 (UTC with offsets; on the wall clock without), or Unix seconds x 1e6."""
+        text = text.strip()
+        kind = CLOCKS[0] if (text.isascii() and text.isdigit()) else CLOCKS[2] if _OFFSET.search(text) else CLOCKS[1]
+        if self.kind is None:
+            self.kind = kind
+        like = {CLOCKS[0]: "Unix seconds", CLOCKS[1]: "an ISO-8601 time without a UTC offset",
+                CLOCKS[2]: "an ISO-8601 time with a UTC offset"}
+        if kind != self.kind:
+            raise InputError(where, text, f"{like[self.kind]} in {column}, like the first record's (one kind of time "
+                                          "in a file)")
+        if kind == CLOCKS[0]:
+            return int(text) * 1_000_000
+        try:
+            when = datetime.fromisoformat(text)
+        except ValueError:
+            raise InputError(where, text, f"a time such as 2024-03-01T10:00:00 in {column} (sacct's default; "
+                                          "set SLURM_TIME_FORMAT=standard or '%FT%T%z')") from None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return (when - _EPOCH) // timedelta(microseconds=1)
+
+
+def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = FAILURE_STATES) -> SacctLog:
+    """Read ``sacct --parsable2`` output into the job's attempts and an event log (rules in the module docstring).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    failure_states : collection of str, optional
+        States counted as failures (default :data:`FAILURE_STATES`); every
+        other state of :data:`STATE_EVENTS` but RUNNING is a planned stop.
+
+    Returns
+    -------
+    SacctLog
+        The attempts in time order and the event log they make.
+
+    Raises
+    ------
+    InputError
+        Naming the file and line: an unreadable or empty file, no header with
+        the required fields, a row with more or fewer fields than the header, a
+        JobID that is not one, a state this reader does not map, a time that is
+        not one or not of the file's kind, a job that ends before it starts, an
+        End missing for a job that is not running, a running job without its
+        Elapsed time or not the last attempt, attempts that overlap, or no
+        attempt at all.
+    """
+    file = Path(path)
+    source = str(path)
+    failing = {_state(s) for s in failure_states}
+    unknown = sorted(failing - set(STATE_EVENTS) - {"RUNNING"})
+    if unknown or "RUNNING" in failing:
+        raise InputError("failure_states", ", ".join(sorted(failing)),
+                         f"states from {', '.join(s for s in STATE_EVENTS if s != 'RUNNING')}")
+    lines = _lines(file, source)
+    first = next((i for i, line in enumerate(lines) if line.strip()), None)
+    wanted = "|".join(REQUIRED)
+    if first is None:
+        raise InputError(source, "an empty file", f"a header line such as {wanted} and at least one record")
+    header_line = lines[first]
+    trailing = header_line.rstrip().endswith("|")  # --parsable: every line ends with a '|'
+    header = [h.strip() for h in (header_line.rstrip()[:-1] if trailing else header_line).split("|")]
+    column = {name.lower(): i for i, name in enumerate(header)}
+    for name in REQUIRED:
+        if name.lower() not in column:
+            raise InputError(f"{source}:line {first + 1}", header_line,
+                             f"a header line naming the fields {wanted} (sacct --parsable2 --format=...)")
+    elapsed_at = column.get("elapsedraw", column.get("elapsed"))
+    clock = _Clock()
+    rows: list[tuple[int, int | None, str, str, int, float | None]] = []
+    steps = never = 0
+    for index in range(first + 1, len(lines)):
+        line = lines[index]
+        where = f"{source}:line {index + 1}"
+        if not line.strip() or line.strip() == header_line.strip():  # a blank line, or the header again (files put together)
+            continue
+        text = line.rstrip("\r\n")
+        if trailing:
+            if not text.endswith("|"):
+                raise InputError(where, text, "a line ending in '|', like the header (sacct --parsable)")
+            text = text[:-1]
+        cells = text.split("|")
+        if len(cells) != len(header):
+            raise InputError(where, text, f"{len(header)} fields separated by '|', as the header has "
+                                          f"(a '|' inside a job name would split it)")
+        job = cells[column["jobid"]].strip()
+        if _STEP.match(job):
+            steps += 1
+            continue
+        match = _JOB.match(job)
+        if match is None:
+            raise InputError(where, job, "a JobID such as 1234, 1234_7, 1234+0 or a step such as 1234.batch")
+        if match[2] is not None and match[2] != "0":  # a heterogeneous job's other components
+            steps += 1
+            continue
+        state = _state(cells[column["state"]])
+        if state not in STATE_EVENTS and state != "PENDING":
+            raise InputError(where, cells[column["state"]].strip(),
+                             f"a job state this reader maps: {', '.join(STATE_EVENTS)} (or PENDING, skipped)")
+        start_text = cells[column["start"]].strip()
+        if start_text.lower() in MISSING_TIMES:
+            never += 1
+            continue
+        if state == "PENDING":
+            raise InputError(where, start_text, "no Start for a PENDING job (it has not started)")
+        start = clock.micro(start_text, where, "Start")
+        end_text = cells[column["end"]].strip()
+        elapsed = None
+        if end_text.lower() in MISSING_TIMES:
+            if state != "RUNNING":
+                raise InputError(where, end_text or "an empty End",
+                                 f"an End time for a job that ended {state} (only a RUNNING job has none)")
+            raw = cells[elapsed_at] if elapsed_at is not None else ""
+            elapsed = _elapsed_minutes(raw)
+            if elapsed is None:
+                raise InputError(where, raw or "no Elapsed field",
+                                 "the Elapsed time of a RUNNING job ([DD-][HH:]MM:SS, or ElapsedRaw seconds): "
+                                 "add Elapsed to --format, so the attempt can end when sacct ran")
+            end: int | None = None
+        else:
+            end = clock.micro(end_text, where, "End")
+            if end < start:
+                raise InputError(where, text, "an End no earlier than the Start (with local times, no UTC offset, a "
+                                              "daylight-saving change can do this: SLURM_TIME_FORMAT='%FT%T%z')")
+        rows.append((start, end, job, state, index + 1, elapsed))
+    if not rows:
+        raise InputError(source, f"{steps} step records and {never} records that never started",
+                         "at least one job record with a Start time")
+    rows.sort(key=lambda row: (row[0], row[4]))
+    kind = clock.kind or CLOCKS[1]
+    origin = 0 if kind == CLOCKS[0] else rows[0][0]  # a seconds clock keeps its own zero, as in read_events
+    attempts: list[Attempt] = []
+    running = False
+    for position, (start_us, end_us, job_id, final, at, took) in enumerate(rows):
+        begin = (start_us - origin) / 6.0e7
+        if final == "RUNNING":
+            if position != len(rows) - 1:
+                raise InputError(f"{source}:line {at}", f"{job_id} RUNNING",
+                                 f"the last attempt to be the running one (line {rows[-1][4]} starts later)")
+            running = True
+        finish = begin + (took or 0.0) if end_us is None else (end_us - origin) / 6.0e7
+        if attempts and begin < attempts[-1].end:
+            before = attempts[-1]
+            raise InputError(f"{source}:line {at}", f"{job_id} starting before {before.job_id} (line {before.line}) ended",
+                             "attempts one after another: records of one training job, which never overlap")
+        event = FAILURE if final in failing else STOP
+        attempts.append(Attempt(job_id=job_id, state=final, start=begin, end=finish, event=event, line=at))
+    time = np.empty(2 * len(attempts))
+    time[0::2] = [a.start for a in attempts]
+    time[1::2] = [a.end for a in attempts]
+    code = np.empty(2 * len(attempts), dtype=np.int8)
+    code[0::2] = START
+    code[1::2] = [a.event for a in attempts]
+    events = EventLog(source=source, time=time, event=code, clock=kind, origin_us=int(origin))
+    return SacctLog(source=source, events=events, attempts=tuple(attempts), steps_skipped=steps, never_started=never,
+                    running=running, failure_states=tuple(s for s in STATE_EVENTS if s in failing))
