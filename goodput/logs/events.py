@@ -178,7 +178,7 @@ class EventMeasurement:
             return value
 
         full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
-        full |= {"prediction_first_order_dropped": None, "gap": None, "steps_source": None}
+        full |= {"prediction_first_order_error": None, "gap": None, "steps_source": None}
         mine = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
         mine["end_states"] = dict(self.end_states)
         extra = {
