@@ -309,6 +309,46 @@ def exact_losses(
 # --------------------------------------------------------------------------- comparisons with first order
 
 
+def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> float | None:
+    """The largest checkpoint cost whose exact goodput, at its own optimum, still reaches a target.
+
+    The exact goodput at the optimum falls as C grows and tends to e^{-R/M} as C tends to
+    zero, so a cost exists only for a target below e^{-R/M}; it is found by Brent's method
+    to about 1e-12 minutes. The first-order counterpart is
+    :func:`goodput.model.checkpoint_cost_for_goodput`.
+
+    Parameters
+    ----------
+    target : float
+        Goodput to reach, as a fraction of 1.
+    mtbi : float
+        M, mean minutes between interruptions.
+    restart : float
+        R, minutes per restart.
+
+    Returns
+    -------
+    float or None
+        C in minutes (at most M); ``None`` when no checkpoint cost reaches ``target``.
+
+    Examples
+    --------
+    >>> c = checkpoint_cost_for_goodput(0.9, 185.6, 5.0)
+    >>> round(c * 60, 1), round(float(exact_goodput(c, 185.6, 5.0)), 9)
+    (33.4, 0.9)
+    """
+    from scipy.optimize import brentq
+
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    r = validate.positive(restart, "restart", validate.POSITIVE_MINUTES)
+    goal = validate.share(target, "target")
+    if goal >= math.exp(-r / m):
+        return None
+    if float(exact_goodput(m, m, r)) >= goal:
+        return m
+    return float(brentq(lambda c: float(exact_goodput(c, m, r)) - goal, 1e-9 * m, m, xtol=1e-12))
+
+
 def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
     """The second-order term of the exact goodput's expansion, the first correction to 1 - C/T - T/(2M) - R/M.
 

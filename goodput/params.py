@@ -148,6 +148,11 @@ class Params:
         """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
         return dataclasses.replace(self, **changes)
 
+    def without_tiers(self) -> Params:
+        """The same inputs with one checkpoint that is safe as soon as it is taken: no drain, no persistent tier."""
+        return self.replace(drain=0.0, persistent_cost=None, persistent_restart=None, persistent_every=None,
+                            fast_survives=None)
+
 
 def _suggest(key: str, choices: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(key, choices, n=1)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from goodput import model
 from goodput.plan import Plan, make_plan, plan_levers
-from goodput.units import format_duration, significant
+from goodput.units import format_duration, format_rate, significant
 
 if TYPE_CHECKING:
     from goodput.logs.events import EventMeasurement
@@ -99,32 +99,6 @@ def money(dollars: float) -> str:
     if dollars >= 1e3:
         return f"${significant(dollars / 1e3, 2)}K"
     return f"${dollars:.0f}"
-
-
-def scientific(x: float, digits: int = 2) -> str:
-    """A small rate as people write it: ``1.6e-5``, not ``1.6e-05``.
-
-    Parameters
-    ----------
-    x : float
-        The number.
-    digits : int, optional
-        Significant digits (default 2).
-
-    Returns
-    -------
-    str
-        The number in e-notation without padding zeros in the exponent.
-
-    Examples
-    --------
-    >>> scientific(1.97e-5, 3), scientific(2e-5)
-    ('1.97e-5', '2e-5')
-    """
-    mantissa, exponent = f"{x:.{digits}g}".split("e") if "e" in f"{x:.{digits}g}" else (f"{x:.{digits}g}", "")
-    if not exponent:
-        return mantissa
-    return f"{mantissa}e{int(exponent)}"
 
 
 def count(n: int, thing: str, plural: str | None = None) -> str:
@@ -215,7 +189,7 @@ def first_order_caution(check: model.RangeCheck) -> str | None:
 
 
 def mtbi_origin(params: Params) -> str:
-    """How M was given, in words: ``"419 interruptions in 54 days"``, ``"1.5e-05 per GPU-hour x 32,768 GPUs"``.
+    """How M was given, in words: ``"419 interruptions in 54 days"``, ``"1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``.
 
     Parameters
     ----------
@@ -230,7 +204,7 @@ def mtbi_origin(params: Params) -> str:
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         return f"{count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
     if params.mtbi_source == "rate_per_gpu_hour":
-        return f"{scientific(params.rate_per_gpu_hour, 3)} per GPU-hour x {count(params.gpus, 'GPU')}"
+        return f"{format_rate(params.rate_per_gpu_hour)} interruptions per GPU-hour on {count(params.gpus, 'GPU')}"
     return "given as M"
 
 

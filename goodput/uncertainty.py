@@ -119,6 +119,31 @@ def poisson_interval(count: int, exposure: float, confidence: float = 0.95) -> R
     return low, high
 
 
+def quartiles(samples: npt.ArrayLike) -> Range:
+    """The lower and upper quartile of a sample: the middle half of what a log measured.
+
+    Parameters
+    ----------
+    samples : array_like
+        Values (any number, none included).
+
+    Returns
+    -------
+    tuple of float
+        ``(25th percentile, 75th percentile)``, linearly interpolated; ``(nan, nan)`` for no samples.
+
+    Examples
+    --------
+    >>> quartiles([1.0, 2.0, 3.0, 4.0, 5.0]), quartiles([])
+    ((2.0, 4.0), (nan, nan))
+    """
+    x = np.asarray(samples, dtype=np.float64).ravel()
+    if x.size == 0:
+        return math.nan, math.nan
+    low, high = np.percentile(x, [25.0, 75.0])
+    return float(low), float(high)
+
+
 def median_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
     """Distribution-free confidence interval for a median, from order statistics.
 

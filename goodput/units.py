@@ -124,6 +124,36 @@ def significant(x: float, digits: int = 3) -> str:
     return f"{x:.{digits}g}"
 
 
+def format_rate(rate: float, digits: int = 3) -> str:
+    """Write a rate (interruptions per GPU-hour) the way the inputs file takes it.
+
+    Parameters
+    ----------
+    rate : float
+        The rate, zero or more.
+    digits : int, optional
+        Significant digits (default 3); trailing zeros are dropped.
+
+    Returns
+    -------
+    str
+        E-notation below 0.001, without the exponent's padding zero (``1.97e-5``, ``2e-5``);
+        :func:`significant` from 0.001 up (``0.328``).
+
+    Examples
+    --------
+    >>> format_rate(1.9732e-5), format_rate(2e-5), format_rate(0.32768), format_rate(0.0)
+    ('1.97e-5', '2e-5', '0.328', '0')
+    """
+    if rate == 0.0:
+        return "0"
+    if abs(rate) >= 1e-3:
+        return significant(rate, digits)
+    mantissa, exponent = f"{rate:.{digits - 1}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def format_duration(minutes: float, digits: int = 3) -> str:
     """Write a duration in minutes the way a person writes it.
 

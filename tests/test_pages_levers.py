@@ -55,15 +55,6 @@ def _legend_texts(fig) -> list[str]:
 # --------------------------------------------------------------------------- which inputs
 
 
-def test_worked_example_is_recognised_whatever_the_file(worked: Params, fleet: Params) -> None:
-    """book/params.yml and the shipped example are the worked example; the two fleets are not."""
-    assert pages.is_worked_example(worked)
-    assert pages.is_worked_example(load_params(ROOT / "book" / "params.yml"))
-    assert not pages.is_worked_example(fleet)
-    assert not pages.is_worked_example(load_params(ROOT / "examples" / "fleet-32k.yml"))
-    assert not pages.is_worked_example(worked.replace(gpus=2 * worked.gpus, mtbi=worked.mtbi / 2))
-
-
 def test_opening_says_which_inputs(worked: Params, fleet: Params) -> None:
     """The default build is told its inputs are the worked example; a fleet build that the last section is not its."""
     assert "are the brief's worked example" in pages.opening(worked)["inputs_note"]

@@ -80,7 +80,7 @@ def test_fleet_24k_numbers(fleets: dict[str, Params]) -> None:
     term 1 - e^{-12/152.6} is 7.6%; elastic R = 1 min gives e^{11/152.6} = 1.075 times the goodput."""
     params = fleets["24k"]
     text = all_text(params)
-    assert "M = 153 min (1.6 × 10⁻⁵ interruptions per GPU-hour on 24,576 GPUs), C = 40 s and R = 12 min" \
+    assert "M = 153 min (1.6e-5 interruptions per GPU-hour on 24,576 GPUs), C = 40 s and R = 12 min" \
         in text["inputs_text"]
     assert text["restart_loss"] == "7.6%"
     assert "Checkpoint every 13.8 min of work" in text["take_interval"]

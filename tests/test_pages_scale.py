@@ -144,7 +144,7 @@ def test_figure_marks_the_fleet_and_the_simulations_agree(fleet: Params) -> None
 def test_opening_names_the_fleets_inputs(fleet: Params) -> None:
     """The opening shows the fleet's rate, restart and costs as people write them."""
     words = scale.opening(fleet)
-    assert words == {"rate": "1.6e-05", "restart": "12 min", "smallest": "1,000", "largest": "1,000,000",
+    assert words == {"rate": "1.6e-5", "restart": "12 min", "smallest": "1,000", "largest": "1,000,000",
                      "gpus": "24,576", "slow_text": "4 min", "fast_text": "40 s", "async_text": "10 s",
                      "tier_note": ""}
 

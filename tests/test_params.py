@@ -218,3 +218,14 @@ def test_a_huge_file_is_refused_before_it_is_parsed(tmp_path) -> None:
     assert path.stat().st_size > MAX_FILE_BYTES
     with pytest.raises(InputError, match="at most 64 KB"):
         load_params(path)
+
+
+def test_without_tiers_keeps_the_fleet_and_drops_only_the_scheme() -> None:
+    """The 24k example's drain and persistent tier go; GPUs, M, both C, R, price and month stay."""
+    tiered = load_params(ROOT / "examples" / "fleet-24k.yml")
+    assert tiered.tiered
+    single = tiered.without_tiers()
+    assert not single.tiered
+    assert (single.drain, single.persistent_cost, single.persistent_restart, single.fast_survives) == (0.0, None, None, None)
+    for name in ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month"):
+        assert getattr(single, name) == getattr(tiered, name), name

@@ -15,7 +15,7 @@ from scipy import stats
 from goodput import model
 from goodput.errors import InputError
 from goodput.report import range_origin
-from goodput.uncertainty import mean_interval, median_interval, monte_carlo, poisson_interval, propagate
+from goodput.uncertainty import mean_interval, median_interval, monte_carlo, poisson_interval, propagate, quartiles
 
 LLAMA_WINDOW = 54 * 24 * 60.0  # minutes
 PROPERTY = settings(derandomize=True, database=None, deadline=None, max_examples=60)
@@ -264,3 +264,12 @@ def test_one_at_a_time_is_sorted_and_inside_the_box() -> None:
     for s in swings:
         assert p.goodput_range[0] - 1e-15 <= s.goodput_range[0] <= p.goodput <= s.goodput_range[1]
         assert s.goodput_range[1] <= p.goodput_range[1] + 1e-15
+
+
+def test_quartiles_of_a_uniform_grid_and_of_nothing() -> None:
+    """0, 1, ..., 100 has quartiles 25 and 75; an empty sample has none (nan, nan); order does not matter."""
+    grid = np.arange(101.0)
+    assert quartiles(grid) == (25.0, 75.0)
+    assert quartiles(grid[::-1]) == (25.0, 75.0)
+    low, high = quartiles(np.array([]))
+    assert math.isnan(low) and math.isnan(high)

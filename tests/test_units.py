@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from goodput.errors import InputError
-from goodput.units import format_duration, parse_duration
+from goodput.units import format_duration, format_rate, parse_duration
 
 
 @pytest.mark.parametrize(
@@ -125,3 +125,20 @@ def test_durations_are_read_as_people_type_them(text: str) -> None:
     """Sexagesimal, hexadecimal, digits of other scripts, separators and YAML's .inf are refused, not guessed."""
     with pytest.raises(InputError, match="duration"):
         parse_duration(text, "restart")
+
+
+@pytest.mark.parametrize(
+    ("rate", "text"),
+    [(1.9732e-5, "1.97e-5"), (2e-5, "2e-5"), (1.6e-5, "1.6e-5"), (6.31e-4, "6.31e-4"), (0.32768, "0.328"), (0.0, "0")],
+)
+def test_format_rate_writes_rates_as_the_inputs_file_takes_them(rate: float, text: str) -> None:
+    """Three significant digits, trailing zeros dropped, e-notation below 0.001 with no padded exponent."""
+    assert format_rate(rate) == text
+
+
+@given(st.floats(min_value=1e-9, max_value=10.0, allow_nan=False))
+def test_formatted_rates_read_back_within_rounding(rate: float) -> None:
+    """What format_rate writes is a number float() reads back to within three significant digits, never 'e-05'."""
+    text = format_rate(rate)
+    assert "e-0" not in text and "e+" not in text
+    assert_allclose(float(text.replace(",", "")), rate, rtol=5e-3)

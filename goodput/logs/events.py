@@ -43,7 +43,7 @@ from goodput.logs.fit import WeibullFit, fit_problem, fit_weibull
 from goodput.logs.measure import Measurement
 from goodput.logs.read import FAILURE, START, STOP, Array, EventLog, read_events
 from goodput.logs.sacct import is_sacct, read_sacct
-from goodput.uncertainty import mean_interval, poisson_interval
+from goodput.uncertainty import mean_interval, poisson_interval, quartiles
 
 Interval = tuple[float, float]
 
@@ -146,7 +146,7 @@ class EventMeasurement:
     @property
     def gap_iqr_min(self) -> Interval:
         """Quartiles of the complete gaps."""
-        return _iqr(self.gaps)
+        return quartiles(self.gaps)
 
     @property
     def gap_range_min(self) -> Interval:
@@ -189,13 +189,6 @@ class EventMeasurement:
             "not_measured": list(NOT_MEASURED),
         }
         return full | mine | extra
-
-
-def _iqr(values: Array) -> Interval:
-    if values.size == 0:
-        return math.nan, math.nan
-    low, high = np.percentile(values, [25.0, 75.0])
-    return float(low), float(high)
 
 
 def _at_least_zero(interval: Interval) -> Interval:
@@ -365,7 +358,7 @@ def measure_events(
         restart_interval_min=_at_least_zero(mean_interval(recorded, confidence)) if recorded.size >= 2 else
         (math.nan, math.nan),
         restart_median_min=float(np.median(recorded)) if recorded.size else math.nan,
-        restart_iqr_min=_iqr(recorded),
+        restart_iqr_min=quartiles(recorded),
         restart_samples=int(recorded.size),
         restarts_unrecorded=int(restart_each.size - recorded.size),
         restarts_min=tuple(float(r) for r in recorded),

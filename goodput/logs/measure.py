@@ -63,7 +63,7 @@ from goodput.exact import model_functions
 from goodput.logs.read import FAILURE, STOP, Array, EventLog, StepLog, _raw_line, _where, read_events, read_steps
 from goodput.model import RangeCheck
 from goodput.plan import RECOMMENDED_MODEL, make_plan
-from goodput.uncertainty import mean_interval, median_interval, poisson_interval
+from goodput.uncertainty import mean_interval, median_interval, poisson_interval, quartiles
 
 # ---------------------------------------------------------------- measuring
 
@@ -219,13 +219,6 @@ class Measurement:
         return out
 
 
-def _iqr(values: Array) -> Interval:
-    if values.size == 0:
-        return math.nan, math.nan
-    low, high = np.percentile(values, [25.0, 75.0])
-    return float(low), float(high)
-
-
 def _median(values: Array) -> float:
     return float(np.median(values)) if values.size else math.nan
 
@@ -347,7 +340,7 @@ def measure(
             "checkpoint steps that pause longer than ordinary steps: no checkpoint cost can be measured here",
         )
     c_ci = median_interval(stalls, confidence)
-    c_iqr = _iqr(stalls)
+    c_iqr = quartiles(stalls)
     ckpt_loss = float((stalls[survived[:-1][is_ck]] - g0).sum()) / wall
 
     # interval: from the step after one checkpoint to the end of the next checkpoint step, same attempt
@@ -421,14 +414,14 @@ def measure(
         restart_min=r_mean,
         restart_interval_min=r_ci,
         restart_median_min=_median(restarts),
-        restart_iqr_min=_iqr(restarts),
+        restart_iqr_min=quartiles(restarts),
         restart_samples=int(restarts.size),
         lost_work_per_failure_min=float(lost.mean()) if n_fail else math.nan,
-        lost_work_iqr_min=_iqr(lost),
+        lost_work_iqr_min=quartiles(lost),
         redone_step_min=redone_min,
         interval_min=float(interval),
         interval_measured_min=t_measured,
-        interval_iqr_min=_iqr(work),
+        interval_iqr_min=quartiles(work),
         interval_source="given" if given else "measured",
         optimal_interval_min=prediction.optimal_interval,
         measured_goodput=measured_goodput,

@@ -11,10 +11,10 @@ from goodput.params import Params
 from goodput.plan import RECOMMENDED_MODEL, headline, plan_for
 from goodput.report import (
     INPUT_WORDS,
-    count,
     first_order_caution,
     first_order_problem,
     money,
+    mtbi_origin,
     percent,
     points,
     range_origin,
@@ -79,11 +79,10 @@ def numbers(params: Params) -> dict[str, str]:
 
 def _mtbi_how(params: Params) -> str:
     """How M was given, for the sentence "M = 186 min, from ..."."""
-    if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
-        return (f"{count(params.interruption_count, 'unexpected interruption')} in {format_duration(params.window)} "
-                "on this fleet")
+    if params.mtbi_source == "interruptions":
+        return f"{mtbi_origin(params)} on this fleet"
     if params.mtbi_source == "rate_per_gpu_hour":
-        return f"a rate of {params.rate_per_gpu_hour:.3g} interruptions per GPU-hour over {params.gpus:,} GPUs"
+        return f"a rate of {mtbi_origin(params)}"
     return "the inputs file, which gives M directly"
 
 
@@ -110,8 +109,7 @@ def first_order(params: Params) -> dict[str, str]:
     >>> f["fo_interval"], f["fo_goodput"], f["fo_slow_goodput"], f["fo_points"], f["fo_capacity"]
     ('19.3 min', '86.9%', '74.1%', '12.8 points', '$3.8M')
     """
-    single = params.replace(drain=0.0, persistent_cost=None, persistent_restart=None, persistent_every=None,
-                            fast_survives=None)
+    single = params.without_tiers()
     h = headline(single, which="first-order")
     fast = plan_for(single, which="first-order")
     slow = plan_for(single, slow=True, which="first-order")

@@ -2,9 +2,42 @@
 
 from __future__ import annotations
 
-from goodput.params import Params
+from goodput.params import Params, load_params
 from goodput.plan import plan_for
 from goodput.report import first_order_problem
+
+
+def worked_example() -> Params:
+    """The brief's worked example: the inputs shipped with the package, whatever the book is built from."""
+    return load_params()
+
+
+def is_worked_example(params: Params) -> bool:
+    """Whether a fleet's inputs are the brief's worked example (same GPUs, M, both C, R, price and month, one tier).
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    bool
+        True for ``book/params.yml`` as shipped, whatever the file is called.
+    """
+    w = worked_example()
+    fields = ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
+    return all(getattr(params, f) == getattr(w, f) for f in fields) and not params.tiered
+
+
+def inputs_name(params: Params) -> str:
+    """The inputs file as a sentence names it: ``"params.yml (the brief's worked example)"``, ``"fleet-32k.yml"``."""
+    return f"{params.source} (the brief's worked example)" if is_worked_example(params) else params.source
+
+
+def inputs_phrase(params: Params) -> str:
+    """The inputs as a noun phrase: ``"the brief's worked example"`` or ``"the inputs of fleet-32k.yml"``."""
+    return "the brief's worked example" if is_worked_example(params) else f"the inputs of {params.source}"
 
 
 def first_order_warning(params: Params) -> str | None:

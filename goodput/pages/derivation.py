@@ -10,8 +10,7 @@ these inputs put first order out of its range, :func:`warning` says so at the to
 from __future__ import annotations
 
 from goodput import model
-from goodput.pages.common import first_order_warning
-from goodput.pages.inputs import inputs_name
+from goodput.pages.common import first_order_warning, inputs_name
 from goodput.params import Params
 from goodput.plan import plan_for
 from goodput.report import first_order_caution, first_order_problem, percent, points

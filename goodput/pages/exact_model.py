@@ -2,7 +2,7 @@
 
 The derivations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the numbers are the
 fleet's, from the book's inputs file, and are called the brief's worked example only when
-the file is that example (:func:`goodput.pages.levers.is_worked_example`).
+the file is that example (:func:`goodput.pages.common.is_worked_example`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from goodput import exact, model, symbolic
-from goodput.pages.levers import is_worked_example
+from goodput.pages.common import inputs_phrase
 from goodput.params import Params
 from goodput.report import percent, points
 from goodput.units import format_duration
@@ -22,11 +22,6 @@ if TYPE_CHECKING:
 RATIOS = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0)
 #: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
 RESTART_FACTORS = (0.01, 1.0, 10.0)
-
-
-def inputs_name(params: Params) -> str:
-    """How the page names the inputs its numbers come from: the brief's worked example, or this build's file."""
-    return "the brief's worked example" if is_worked_example(params) else f"the inputs of {params.source}"
 
 
 def opening(params: Params) -> dict[str, str]:
@@ -45,7 +40,7 @@ def opening(params: Params) -> dict[str, str]:
     """
     note = (" Their drain and persistent tier are left out: the model here is one checkpoint that is safe as soon "
             "as it is taken.") if params.tiered else ""
-    return {"inputs": inputs_name(params), "tier_note": note, "cost": format_duration(params.checkpoint_cost),
+    return {"inputs": inputs_phrase(params), "tier_note": note, "cost": format_duration(params.checkpoint_cost),
             "mtbi": format_duration(params.mtbi), "restart": format_duration(params.restart)}
 
 
@@ -134,7 +129,7 @@ def breakdown_table(params: Params) -> dict[str, Any]:
         "": ["interval T*", "checkpoint overhead", "lost work", "restart", "goodput"],
         "first order": column(first), "exact": column(ex),
     })
-    caption = (f"Where the wall time goes at each model's own optimum ({inputs_name(params)}: "
+    caption = (f"Where the wall time goes at each model's own optimum ({inputs_phrase(params)}: "
                f"C = {format_duration(params.checkpoint_cost)}, M = {format_duration(params.mtbi)}, "
                f"R = {format_duration(params.restart)}).")
     return {"frame": frame, "caption": caption, "right": ["first order", "exact"]}
@@ -280,7 +275,7 @@ def estimates_table(params: Params) -> dict[str, Any]:
     })
     caption = (f"Young's, Daly's and the exact optimum interval as multiples of M, the exact goodput at the optimum, "
                f"and the points of exact goodput each estimate gives up (M = {format_duration(params.mtbi)} and "
-               f"R = {format_duration(params.restart)}, {inputs_name(params)}).")
+               f"R = {format_duration(params.restart)}, {inputs_phrase(params)}).")
     return {"frame": frame, "caption": caption, "right": list(frame.columns)}
 
 

@@ -11,8 +11,9 @@ mixed in one number:
 - **published fleets** (``book/data/fleets/published-fleets.csv``, read by :mod:`goodput.fleets`),
   each turned into the M it implies at this build's fleet size.
 
-Phrases other pages may want (:func:`rate_text`, :func:`is_worked_example`, :func:`inputs_name`) are
-defined here until they move to :mod:`goodput.report`.
+Phrases other pages share (:func:`goodput.pages.common.is_worked_example`,
+:func:`goodput.pages.common.inputs_name`) live in :mod:`goodput.pages.common`; rates are written by
+:func:`goodput.units.format_rate`.
 """
 
 from __future__ import annotations
@@ -23,11 +24,12 @@ from typing import TYPE_CHECKING
 
 from goodput import fleets, sources
 from goodput.model import capacity_per_month
+from goodput.pages.common import is_worked_example
 from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate
 from goodput.plan import make_plan, plan_for
 from goodput.report import count, money, percent, points
 from goodput.uncertainty import input_ranges
-from goodput.units import DAY, format_duration, significant
+from goodput.units import DAY, format_duration, format_rate, significant
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -49,35 +51,6 @@ _SAME_RATE = 1e-3
 # --------------------------------------------------------------------------- phrases
 
 
-def rate_text(rate: float, digits: int = 3) -> str:
-    """A rate per GPU-hour as the inputs file takes it: ``1.97e-5``, ``2e-5``, ``0.328``.
-
-    Parameters
-    ----------
-    rate : float
-        The rate.
-    digits : int, optional
-        Significant digits (default 3).
-
-    Returns
-    -------
-    str
-        Scientific notation below 0.001, without the exponent's leading zero; plain above.
-
-    Examples
-    --------
-    >>> rate_text(1.9732e-5), rate_text(2e-5), rate_text(0.32768)
-    ('1.97e-5', '2e-5', '0.328')
-    """
-    if rate == 0.0:
-        return "0"
-    if abs(rate) >= 1e-3:
-        return significant(rate, digits)
-    mantissa, exponent = f"{rate:.{digits - 1}e}".split("e")
-    mantissa = mantissa.rstrip("0").rstrip(".")
-    return f"{mantissa}e{int(exponent)}"
-
-
 def per_million(rate: float) -> str:
     """A rate per GPU-hour as interruptions per million GPU-hours, three significant digits (1.97e-5 -> ``19.7``)."""
     return significant(rate * 1e6)
@@ -90,7 +63,7 @@ def per_million_range(low: float, high: float) -> str:
 
 def rate_range_text(low: float, high: float) -> str:
     """A range of rates: ``1.79e-5 to 2.17e-5``."""
-    return f"{rate_text(low)} to {rate_text(high)}"
+    return f"{format_rate(low)} to {format_rate(high)}"
 
 
 def duration_range_text(low: float, high: float) -> str:
@@ -101,22 +74,6 @@ def duration_range_text(low: float, high: float) -> str:
     if lo_unit == hi_unit and " " not in lo_unit and lo_unit:
         return f"{lo_number} to {hi}"
     return f"{lo} to {hi}"
-
-
-def is_worked_example(params: Params) -> bool:
-    """Whether these inputs are the brief's worked example's (GPUs, M, C, slow C, R, price and month all equal)."""
-    worked = load_params()
-
-    def key(p: Params) -> tuple[object, ...]:
-        return (p.gpus, p.mtbi, p.checkpoint_cost, p.slow_checkpoint_cost, p.restart, p.price_per_gpu_hour,
-                p.month, p.tiered)
-
-    return key(params) == key(worked)
-
-
-def inputs_name(params: Params) -> str:
-    """How a sentence names this build's inputs: ``"params.yml (the brief's worked example)"`` or ``"fleet-32k.yml"``."""
-    return f"{params.source} (the brief's worked example)" if is_worked_example(params) else params.source
 
 
 def short_name(fleet: fleets.PublishedFleet) -> str:
@@ -162,7 +119,7 @@ def fleet_inputs(params: Params) -> dict[str, str]:
     """
     gpus = count(params.gpus, "GPU")
     m = format_duration(params.mtbi)
-    rate = rate_text(params.rate_per_gpu_hour)
+    rate = format_rate(params.rate_per_gpu_hour)
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         how = (f"This build's inputs give M as a count: {count(params.interruption_count, 'interruption')} in "
                f"{format_duration(params.window)} on {gpus}, so M = {format_duration(params.window)} / "
@@ -222,7 +179,7 @@ def worked_example_m() -> dict[str, str]:
     arithmetic = (
         f"The brief's worked example writes this product as {BRIEF_PER_HOUR:g} per hour and its inverse as "
         f"{format_duration(BRIEF_MTBI)}. Its own figures give neither: "
-        f"{rate_text(BRIEF_RATE)} × {gpus:,} is {rate_text(per_hour)} per hour, not {BRIEF_PER_HOUR:g}, and one "
+        f"{format_rate(BRIEF_RATE)} × {gpus:,} is {format_rate(per_hour)} per hour, not {BRIEF_PER_HOUR:g}, and one "
         f"over that is {format_duration(m_rate)}; one over {BRIEF_PER_HOUR:g} per hour would be "
         f"{format_duration(m_brief_product, 4)}. The {format_duration(BRIEF_MTBI)} is the count's: "
         f"{format_duration(window)} over {unexpected:,} interruptions."
@@ -243,9 +200,9 @@ def worked_example_m() -> dict[str, str]:
         "w_m_count": format_duration(m_count, 4),
         "w_m_count_rounded": format_duration(m_count),
         "w_gpu_hours": f"{gpu_hours:,.0f}",
-        "w_rate": rate_text(rate),
-        "w_rate_rounded": rate_text(BRIEF_RATE),
-        "w_per_hour": rate_text(per_hour),
+        "w_rate": format_rate(rate),
+        "w_rate_rounded": format_rate(BRIEF_RATE),
+        "w_per_hour": format_rate(per_hour),
         "w_m_rate": format_duration(m_rate),
         "w_arithmetic": arithmetic,
         "w_decision": decision,
@@ -366,7 +323,7 @@ def published_rates(params: Params, path: str | os.PathLike[str]) -> dict[str, s
     gpus = f"{params.gpus:,}"
     own = params.rate_per_gpu_hour
     intro = (f"Rates in this section are interruptions per million GPU-hours, so that they read as plain numbers: "
-             f"this build's rate, {rate_text(own)} per GPU-hour, is {per_million(own)}. The table sets it beside "
+             f"this build's rate, {format_rate(own)} per GPU-hour, is {per_million(own)}. The table sets it beside "
              f"{len(records)} published records, each turned into the M it would give a job of this build's "
              f"{gpus} GPUs, M = 60 min / (rate × GPUs).")
     spread = (f"The published rates run from {per_million(low.rate)} per million GPU-hours ({short_name(low)}) to "

@@ -21,11 +21,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from goodput import exact, model
-from goodput.pages.scale import close_enough, error_verdict, first_order_limits, gpus_text, rate_text
-from goodput.params import Params, load_params, mtbi_from_rate
+from goodput.pages.common import is_worked_example, worked_example
+from goodput.pages.scale import close_enough, error_verdict, first_order_limits, gpus_text
+from goodput.params import Params, mtbi_from_rate
 from goodput.plan import LEVERS, Plan, headline, plan_for, plan_levers
 from goodput.report import count, money, ordinal, percent, points
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -44,37 +45,8 @@ OFF_BY = 2.0
 FLEET_SIZES = tuple(1024 * 2**k for k in range(8))
 
 
-def worked_example() -> Params:
-    """The brief's worked example: the inputs shipped with the package, whatever the book is built from."""
-    return load_params()
-
-
-def is_worked_example(params: Params) -> bool:
-    """Whether a fleet's inputs are the brief's worked example (same GPUs, M, both C, R, price and month).
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    bool
-        True for ``book/params.yml`` as shipped, whatever the file is called.
-    """
-    w = worked_example()
-    fields = ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
-    return all(getattr(params, f) == getattr(w, f) for f in fields) and not params.tiered
-
-
 def _duration_cost(cost: float) -> str:
     return f"C = {format_duration(cost)}"
-
-
-def single_tier(params: Params) -> Params:
-    """The same inputs with one checkpoint that is safe as soon as it is taken: no drain, no persistent tier."""
-    return params.replace(drain=0.0, persistent_cost=None, persistent_restart=None, persistent_every=None,
-                          fast_survives=None)
 
 
 def scheme_text(plan: Plan) -> str:
@@ -389,13 +361,13 @@ def fleet_size(params: Params) -> dict[str, str]:
         (:func:`goodput.pages.scale.first_order_limits`) and the verdict for this fleet.
     """
     c, r = params.checkpoint_cost, params.restart
-    single = single_tier(params)
+    single = params.without_tiers()
     doubled = single.replace(gpus=2 * params.gpus, mtbi=params.mtbi / 2)
     now, then = plan_for(single), plan_for(doubled)
     limits = first_order_limits(c, r, params.rate_per_gpu_hour)
     error = float(exact.first_order_error(c, params.mtbi, r))
     return {
-        "fleet_rate": rate_text(params.rate_per_gpu_hour),
+        "fleet_rate": format_rate(params.rate_per_gpu_hour),
         "fleet_gpus": count(params.gpus, "GPU"),
         "fleet_gpus2": count(doubled.gpus, "GPU"),
         "fleet_m": format_duration(params.mtbi),
@@ -448,7 +420,7 @@ def fleet_table(params: Params) -> dict[str, Any]:
         })
     frame = pd.DataFrame(rows)
     caption = (f"M, the optimum interval T* and goodput at T* by fleet size, by the exact model and by first order, "
-               f"and how far first order's goodput is below the exact one, at {rate_text(rate)} interruptions per "
+               f"and how far first order's goodput is below the exact one, at {format_rate(rate)} interruptions per "
                f"GPU-hour, C = {format_duration(c)} and R = {format_duration(r)}. This fleet is the row of "
                f"{count(params.gpus, 'GPU')}.")
     return {"frame": frame, "caption": caption, "right": list(frame.columns)}

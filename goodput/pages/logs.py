@@ -56,7 +56,7 @@ from goodput.report import (
     shape_verdict,
 )
 from goodput.uncertainty import propagate
-from goodput.units import MINUTES_PER_UNIT, format_duration, significant
+from goodput.units import MINUTES_PER_UNIT, format_duration, format_rate, significant
 
 #: The bundled sample logs, their truth, and the other data the page reads, relative to the book's root.
 SAMPLE_STEPS = "book/data/sample-steps.csv"
@@ -482,18 +482,6 @@ def _glm_fit(root: Path) -> WeibullFit:
     return fit
 
 
-def rate_text(rate: float) -> str:
-    """A rate per GPU-hour as the book writes it: ``"1.22e-5"``.
-
-    Examples
-    --------
-    >>> rate_text(1.2164e-5)
-    '1.22e-5'
-    """
-    mantissa, exponent = f"{rate:.2e}".split("e")
-    return f"{mantissa}e{int(exponent)}"
-
-
 def _date(text: str, *, year: bool = False) -> str:
     day = pd.Timestamp(text)
     return f"{day.day} {day:%B}" + (f" {day.year}" if year else "")
@@ -556,8 +544,8 @@ def glm(params: Params, root: Path) -> dict[str, str]:
         "glm_m_hours": f"{e.mtbi_min / 60:.0f} h",
         "glm_m_range": _range(*e.mtbi_interval_min),
         "glm_conf": f"{e.confidence:.0%}",
-        "glm_rate": rate_text(rate),
-        "glm_rate_published": rate_text(float(row["rate_per_gpu_hour"])),
+        "glm_rate": format_rate(rate),
+        "glm_rate_published": format_rate(float(row["rate_per_gpu_hour"])),
         "glm_r": format_duration(e.restart_min),
         "glm_r_median": format_duration(e.restart_median_min),
         "glm_r_range": _range(*e.restart_interval_min),
@@ -594,7 +582,7 @@ def glm_table(params: Params, root: Path) -> pd.DataFrame:
         ("M, mean time between interruptions", "not given",
          f"{format_duration(e.mtbi_min)} ({_range(*e.mtbi_interval_min)})",
          f"{e.confidence:.0%} exact Poisson interval"),
-        ("failures per GPU-hour", rate_text(float(row["rate_per_gpu_hour"])), rate_text(rate),
+        ("failures per GPU-hour", format_rate(float(row["rate_per_gpu_hour"])), format_rate(rate),
          f"over the calendar window, against the exposure; {gpus:,} GPUs"),
         ("R, failure to relaunch", "not given",
          f"mean {format_duration(e.restart_min)}, median {format_duration(e.restart_median_min)}",

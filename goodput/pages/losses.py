@@ -9,13 +9,11 @@ build and labelled as such.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING
 
 from goodput import model, sources
-from goodput.exact import exact_goodput
-from goodput.pages.common import first_order_warning
-from goodput.pages.inputs import inputs_name
+from goodput.exact import checkpoint_cost_for_goodput, exact_losses
+from goodput.pages.common import first_order_warning, inputs_name
 from goodput.params import Params, load_params
 from goodput.plan import Plan, plan_for
 from goodput.report import first_order_caution, first_order_problem, percent, points
@@ -132,31 +130,6 @@ def breakdown_cases(params: Params) -> dict[str, model.Losses | TierLosses]:
     return cases
 
 
-def _goodput_without_restart(checkpoint_cost: float, mtbi: float, restart: float) -> float:
-    """The exact goodput at its optimum if restarts took no time.
-
-    The exact goodput is e^{-R/M} T / (M (e^{(T+C)/M} - 1)) and its optimum T* does not depend on R,
-    so the goodput with R = 0 is the goodput at R times e^{R/M}.
-    """
-    return float(exact_goodput(checkpoint_cost, mtbi, restart)) * math.exp(restart / mtbi)
-
-
-def _exact_cost_for_goodput(target: float, mtbi: float, restart: float) -> float | None:
-    """The largest checkpoint cost (minutes) at which the exact goodput at its optimum reaches `target`, if any.
-
-    Exact goodput at the optimum falls as C grows and tends to e^{-R/M} as C tends to zero, so there
-    is such a cost only for a target below e^{-R/M}; it is found by Brent's method.
-    """
-    from scipy.optimize import brentq
-
-    if target >= math.exp(-restart / mtbi):
-        return None
-    low, high = 1e-9 * mtbi, mtbi
-    if float(exact_goodput(high, mtbi, restart)) >= target:
-        return high
-    return float(brentq(lambda c: float(exact_goodput(c, mtbi, restart)) - target, low, high, xtol=1e-12))
-
-
 def against_reports() -> dict[str, str]:
     """The brief's worked example against what Llama 3 reports, from the worked example's own inputs.
 
@@ -174,8 +147,9 @@ def against_reports() -> dict[str, str]:
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     first = plan_for(worked, which="first-order")
     exact = plan_for(worked)
-    no_restart = _goodput_without_restart(c, m, r)
-    needed = _exact_cost_for_goodput(reported, m, r)
+    at_optimum = exact_losses(c, m, r)
+    no_restart = at_optimum.goodput / (1.0 - at_optimum.restart_loss)  # T* does not depend on R
+    needed = checkpoint_cost_for_goodput(reported, m, r)
     if reported > exact.goodput:
         gap = (f"Its arithmetic does not support that explanation. A loss the model leaves out would make a real run "
                f"do worse than the model, and Llama 3 did better: {points(reported - first.goodput)} above the worked "

@@ -16,12 +16,12 @@ import math
 
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.pages.common import elastic_restart
-from goodput.pages.uncertainty import how_mtbi_given, rate_text
+from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, plan_for
-from goodput.report import MODEL_NAMES, count, percent, points
+from goodput.report import MODEL_NAMES, count, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 
 #: The model every number on the page comes from.
 MODEL = RECOMMENDED_MODEL
@@ -43,15 +43,6 @@ def share(x: float) -> str:
     return "less than 0.1%" if x < TINY else percent(x)
 
 
-def mtbi_note(params: Params) -> str:
-    """How M was given, for a parenthesis after its value: ``"419 interruptions in 54 days"``, ``"given as M itself"``."""
-    if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
-        return f"{count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
-    if params.mtbi_source == "rate_per_gpu_hour":
-        return f"{rate_text(params.rate_per_gpu_hour)} interruptions per GPU-hour on {count(params.gpus, 'GPU')}"
-    return "given as M itself"
-
-
 def source_phrase(params: Params) -> str:
     """Where the inputs came from, after "from": ``"params.yml"``, or ``"the worked example"``."""
     return "the worked example" if params.source == "worked example" else params.source
@@ -66,7 +57,7 @@ def intro(params: Params) -> dict[str, str]:
         ``inputs_text``: one paragraph.
     """
     return {"inputs_text": (
-        f"This build's inputs are M = {format_duration(params.mtbi)} ({mtbi_note(params)}), "
+        f"This build's inputs are M = {format_duration(params.mtbi)} ({mtbi_origin(params)}), "
         f"C = {format_duration(params.checkpoint_cost)} and R = {format_duration(params.restart)}, from "
         f"{source_phrase(params)}. The numbers on this page are {MODEL_NAMES[MODEL]}'s, the model the recommendation "
         "comes from, unless they are labelled first order."
@@ -198,7 +189,7 @@ def mistakes(params: Params) -> dict[str, str]:
         survive = math.exp(-(wrong + c) / m)
         reach = ("fewer than one in a thousand" if survive < TINY else f"{survive:.0%}")
         per_gpu_text = (
-            f"At this build's rate of {rate_text(params.rate_per_gpu_hour)} interruptions per GPU-hour, one GPU "
+            f"At this build's rate of {format_rate(params.rate_per_gpu_hour)} interruptions per GPU-hour, one GPU "
             f"is interrupted about every {format_duration(m_gpu)}. The exact optimum computed from that would be "
             f"{format_duration(wrong)}; the job, interrupted every {format_duration(m)}, would then keep "
             f"{share(kept)} of its wall time instead of {share(fast.goodput)}, since {reach} of its attempts "

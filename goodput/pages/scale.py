@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from goodput import exact, model
 from goodput.params import Params, mtbi_from_rate
 from goodput.report import percent, points
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,11 +45,6 @@ PLAN_SEED = 99
 def gpus_text(n: float) -> str:
     """A fleet size as a count of GPUs, ``"22,862"`` (rounded to a whole GPU)."""
     return f"{n:,.0f}"
-
-
-def rate_text(rate_per_gpu_hour: float) -> str:
-    """A per-GPU interruption rate with three significant digits, ``"1.97e-05"``."""
-    return f"{rate_per_gpu_hour:.3g}"
 
 
 def costs(params: Params) -> dict[str, float]:
@@ -177,7 +172,7 @@ def opening(params: Params) -> dict[str, str]:
     note = (" This fleet's drain and persistent tier are left out here: the chapter follows one checkpoint of each "
             "cost that is safe as soon as it is taken, so its numbers for the fast checkpoint are not the "
             "recommendation's, which count them.") if params.tiered else ""
-    out = {"rate": rate_text(params.rate_per_gpu_hour), "restart": format_duration(params.restart),
+    out = {"rate": format_rate(params.rate_per_gpu_hour), "restart": format_duration(params.restart),
            "smallest": gpus_text(SMALLEST), "largest": gpus_text(LARGEST), "gpus": gpus_text(params.gpus),
            "tier_note": note}
     out |= {f"{key}_text": format_duration(cost) for key, cost in costs(params).items()}
@@ -318,7 +313,7 @@ def thresholds_table(params: Params) -> dict[str, Any]:
     frame: pd.DataFrame = pd.DataFrame(rows)
     caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
                f"and more than 3 points below the exact goodput at the exact optimum, and at which it reaches zero, at "
-               f"{rate_text(params.rate_per_gpu_hour)} interruptions per GPU-hour and R = "
+               f"{format_rate(params.rate_per_gpu_hour)} interruptions per GPU-hour and R = "
                f"{format_duration(params.restart)}.")
     return {"frame": frame, "caption": caption, "right": list(frame.columns)}
 
@@ -421,7 +416,7 @@ def plan_table(params: Params) -> dict[str, Any]:
         "exact model": [format_duration(p.exact_interval), percent(p.exact_goodput)],
         "simulated at the exact interval": ["", f"{percent(p.simulated)} ± {points(p.stderr, 2)}"],
     })
-    caption = (f"A {gpus_text(PLAN_GPUS)}-GPU plan at {rate_text(params.rate_per_gpu_hour)} interruptions per "
+    caption = (f"A {gpus_text(PLAN_GPUS)}-GPU plan at {format_rate(params.rate_per_gpu_hour)} interruptions per "
                f"GPU-hour: C = {format_duration(params.checkpoint_cost)}, R = {format_duration(params.restart)}, "
                f"M = {format_duration(p.mtbi)}.")
     return {"frame": frame, "caption": caption, "right": ["first order", "exact model",

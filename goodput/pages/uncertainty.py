@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from goodput.params import Params
 from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
-from goodput.report import INPUT_NAMES, INPUT_WORDS, MODEL_NAMES, count, percent, points, range_origin, range_text
+from goodput.report import INPUT_NAMES, INPUT_WORDS, MODEL_NAMES, mtbi_origin, percent, points, range_origin, range_text
 from goodput.uncertainty import (
     INPUTS,
     InputRange,
@@ -43,7 +43,6 @@ NEGLIGIBLE = 0.0005
 #: Each input's symbol.
 SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R"}
 
-_SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
 # --------------------------------------------------------------------------- small phrases
@@ -61,20 +60,10 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def rate_text(rate: float) -> str:
-    """A per-GPU-hour rate as a person writes it: ``1.5e-05`` -> ``"1.5 × 10⁻⁵"``."""
-    mantissa, exponent = f"{rate:.2e}".split("e")
-    digits = mantissa.rstrip("0").rstrip(".")
-    return f"{digits} × 10{str(int(exponent)).translate(_SUPERSCRIPT)}"
-
-
 def how_mtbi_given(params: Params) -> str:
-    """How M was given, as a phrase after "M is given": ``"as 1.5 × 10⁻⁵ interruptions per GPU-hour on 32,768 GPUs"``."""
-    if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
-        return f"as a count, {count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
-    if params.mtbi_source == "rate_per_gpu_hour":
-        return f"as a rate, {rate_text(params.rate_per_gpu_hour)} interruptions per GPU-hour on {count(params.gpus, 'GPU')}"
-    return f"as a duration, {format_duration(params.mtbi)}"
+    """How M was given, as a phrase after "M is given": ``"as a rate, 1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
+    how = {"interruptions": "a count", "rate_per_gpu_hour": "a rate"}.get(params.mtbi_source)
+    return f"as {how}, {mtbi_origin(params)}" if how else f"as a duration, {format_duration(params.mtbi)}"
 
 
 def span(low: str, high: str) -> str:
