@@ -1,4 +1,4 @@
-"""Shared fixtures: the worked example's inputs, a clean build of the book, headless Chromium, and a hypothesis profile for CI."""
+"""Shared fixtures: the worked example's inputs, a 24,576-GPU fleet unlike it, a clean build of the book, headless Chromium, and a hypothesis profile for CI."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from hypothesis import settings
 
-from goodput.params import Params, load_params
+from goodput.params import Params, load_params, params_from_mapping
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -28,6 +29,41 @@ settings.load_profile("ci" if os.environ.get("CI") else "dev")
 def worked() -> Params:
     """The worked example shipped with the package."""
     return load_params()
+
+
+@pytest.fixture(scope="session")
+def book() -> Params:
+    """book/params.yml, read as the book reads it (the worked example's values, from that file)."""
+    return load_params(ROOT / "book" / "params.yml")
+
+
+#: A fleet unlike the worked example in every input: 24,576 GPUs at 1.6e-5 interruptions per GPU-hour
+#: (M = 60 / (1.6e-5 x 24,576) = 153 min, from a rate, with no range), C = 40 s (slow 4 min), R = 12 min,
+#: $2.1 per GPU-hour over a 730 h month; one tier. Tests take it through the fixtures below.
+FLEET_24K: Mapping[str, object] = {
+    "gpus": 24576, "rate_per_gpu_hour": 1.6e-5, "checkpoint_cost": "40 s", "slow_checkpoint_cost": "4 min",
+    "restart": "12 min", "price_per_gpu_hour": 2.1, "month": "730 h",
+}
+
+
+@pytest.fixture(scope="session")
+def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
+    """:data:`FLEET_24K` read from a file named fleet-24k.yml, as a reader's would be (its source is that name)."""
+    path = tmp_path_factory.mktemp("fleet") / "fleet-24k.yml"
+    path.write_text(yaml.safe_dump(dict(FLEET_24K), sort_keys=False), encoding="utf-8")
+    return load_params(path)
+
+
+def _fleet_variant(source: str, **changes: object) -> Params:
+    data = {**FLEET_24K, **changes}
+    return params_from_mapping({key: value for key, value in data.items() if value is not None}, source=source)
+
+
+@pytest.fixture(scope="session")
+def fleet_variant() -> Callable[..., Params]:
+    """``fleet_variant(source, **changes)``: :data:`FLEET_24K` with some keys changed or added (None removes one),
+    checked as the inputs named `source`."""
+    return _fleet_variant
 
 
 def build_book(out: Path, params: Path | None = None) -> Path:

@@ -15,28 +15,13 @@ from goodput.plan import plan_for
 from goodput.provenance import Provenance
 from goodput.units import format_duration
 
-FLEET = """gpus: 24576
-rate_per_gpu_hour: 1.6e-5
-checkpoint_cost: 40 s
-slow_checkpoint_cost: 5 min
-restart: 12 min
-price_per_gpu_hour: 2.1
-month: 730 h
-"""
+ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def fleet(tmp_path: Path):
-    path = tmp_path / "fleet-24k.yml"
-    path.write_text(FLEET)
-    return load_params(path)
-
-
-@pytest.fixture
-def tiered(tmp_path: Path):
-    path = tmp_path / "tiered.yml"
-    path.write_text(FLEET + "drain: 6 min\npersistent: {cost: 4 min, restart: 15 min}\nfast_survives: 0.7\n")
-    return load_params(path)
+@pytest.fixture(scope="module")
+def tiered():
+    """The 24,576-GPU fleet with a 6 min drain and a persistent tier (examples/fleet-24k.yml)."""
+    return load_params(ROOT / "examples" / "fleet-24k.yml")
 
 
 def test_the_answer_is_the_exact_model(worked) -> None:

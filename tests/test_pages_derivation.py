@@ -5,30 +5,11 @@ unlike it (24,576 GPUs, 1.6e-5 per GPU-hour, C = 40 s, R = 12 min): first order 
 from __future__ import annotations
 
 import math
-from pathlib import Path
-
-import pytest
 
 from goodput.pages import derivation as pages
-from goodput.params import Params, load_params
+from goodput.params import Params
 from goodput.plan import plan_for
 from goodput.units import format_duration
-
-ROOT = Path(__file__).resolve().parent.parent
-FLEET = "gpus: 24576\nrate_per_gpu_hour: 1.6e-5\ncheckpoint_cost: 40 s\nslow_checkpoint_cost: 4 min\nrestart: 12 min\n" \
-        "price_per_gpu_hour: 2.1\nmonth: 720 h\n"
-
-
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
-    path = tmp_path_factory.mktemp("fleet") / "fleet24k.yml"
-    path.write_text(FLEET, encoding="utf-8")
-    return load_params(path)
-
-
-@pytest.fixture(scope="module")
-def book() -> Params:
-    return load_params(ROOT / "book" / "params.yml")
 
 
 def test_sympy_steps_are_latex_of_the_derivation() -> None:
@@ -70,7 +51,7 @@ def test_a_fleet_unlike_the_worked_example(fleet: Params) -> None:
     (a caution), and the slow 4-minute checkpoint is out of range, so the page carries the warning."""
     d = pages.for_these_inputs(fleet)
     m = 60 / (1.6e-5 * 24576)
-    assert "fleet24k.yml" in d["d_values"] and "brief" not in d["d_values"]
+    assert "fleet-24k.yml" in d["d_values"] and "brief" not in d["d_values"]
     assert f"2CM = {2 * (40 / 60) * m:.0f} min²" in d["d_values"]
     assert f"T* = √(2CM) = {format_duration(math.sqrt(2 * 40 / 60 * m))}" in d["d_values"]
     assert "underestimates goodput" in d["d_range"]

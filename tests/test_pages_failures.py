@@ -17,31 +17,13 @@ from numpy.testing import assert_allclose
 from goodput import exact, tiers
 from goodput.pages import failures
 from goodput.pages.common import elastic_restart
-from goodput.params import Params, load_params
+from goodput.params import Params
 from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FLEET = """\
-gpus: 24576
-rate_per_gpu_hour: 1.6e-5
-checkpoint_cost: 40 s
-slow_checkpoint_cost: 4 min
-restart: 12 min
-price_per_gpu_hour: 2.1
-month: 730 h
-"""
-
 SECTIONS = (failures.introduction, failures.run_age, failures.run_age_simulated, failures.renewal, failures.bursts,
             failures.lost_checkpoint, failures.elastic, failures.takeaways)
-
-
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
-    """The fleet unlike the worked example, read from a file as a reader's would be."""
-    path = tmp_path_factory.mktemp("fleet") / "fleet-24k.yml"
-    path.write_text(FLEET, encoding="utf-8")
-    return load_params(path)
 
 
 @pytest.fixture(scope="module", params=["worked", "fleet"])

@@ -14,34 +14,12 @@ from scipy.stats import chi2
 
 from goodput import sources
 from goodput.pages import inputs as pages
-from goodput.params import Params, load_params
+from goodput.params import Params
 from goodput.plan import make_plan, plan_for
 from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLE = ROOT / pages.PUBLISHED_FLEETS
-
-FLEET = """\
-gpus: 24576
-rate_per_gpu_hour: 1.6e-5
-checkpoint_cost: 40 s
-slow_checkpoint_cost: 4 min
-restart: 12 min
-price_per_gpu_hour: 2.1
-month: 720 h
-"""
-
-
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
-    path = tmp_path_factory.mktemp("fleet") / "fleet24k.yml"
-    path.write_text(FLEET, encoding="utf-8")
-    return load_params(path)
-
-
-@pytest.fixture(scope="module")
-def book() -> Params:
-    return load_params(ROOT / "book" / "params.yml")
 
 
 def test_rates_per_million_and_duration_ranges() -> None:
@@ -53,7 +31,7 @@ def test_rates_per_million_and_duration_ranges() -> None:
 
 def test_the_page_names_the_file_it_read(fleet: Params) -> None:
     """The 24,576-GPU fleet's page says which file the build read."""
-    assert pages.inputs_file(fleet)["params_file_is"] == "This build read fleet24k.yml:"
+    assert pages.inputs_file(fleet)["params_file_is"] == "This build read fleet-24k.yml:"
 
 
 def test_worked_example_m_from_its_own_count_and_rate() -> None:
@@ -164,7 +142,7 @@ def test_published_fleets_table_turns_each_rate_into_m_at_this_size(fleet: Param
     table = pages.published_fleets_table(fleet, TABLE)
     rate, m = "rate per million GPU-hours", "M at 24,576 GPUs"
     assert list(table.columns) == ["fleet", "GPUs", "window", "interruptions", rate, m, "counts"]
-    assert len(table) == 10 and table["fleet"].iloc[0] == "this build: fleet24k.yml"
+    assert len(table) == 10 and table["fleet"].iloc[0] == "this build: fleet-24k.yml"
     assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "16" and table["window"].iloc[0] == ""
     llama = table[table["fleet"] == "Llama 3 405B"].iloc[0]
     exposure = 16384 * 54 * 24.0

@@ -5,30 +5,13 @@ beside them, and the worked example against Llama 3 from the worked example's ow
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 
 from goodput.exact import checkpoint_cost_for_goodput, exact_optimal_interval
 from goodput.pages import losses as pages
-from goodput.params import Params, load_params
+from goodput.params import Params
 from goodput.plan import plan_for
-
-ROOT = Path(__file__).resolve().parent.parent
-FLEET = "gpus: 24576\nrate_per_gpu_hour: 1.6e-5\ncheckpoint_cost: 40 s\nslow_checkpoint_cost: 4 min\nrestart: 12 min\n" \
-        "price_per_gpu_hour: 2.1\nmonth: 720 h\n"
-
-
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
-    path = tmp_path_factory.mktemp("fleet") / "fleet24k.yml"
-    path.write_text(FLEET, encoding="utf-8")
-    return load_params(path)
-
-
-@pytest.fixture(scope="module")
-def book() -> Params:
-    return load_params(ROOT / "book" / "params.yml")
 
 
 def test_worked_example_table(book: Params) -> None:
@@ -48,7 +31,7 @@ def test_fleet_table_and_sentences(fleet: Params) -> None:
     assert table["first order"].iloc[3] == f"{100 * 12 / m:.1f}%" == "7.9%"
     assert table["exact model"].iloc[3] == f"{100 * -math.expm1(-12 / m):.1f}%" == "7.6%"
     words = pages.for_these_inputs(fleet)
-    assert "fleet24k.yml" in words["l_intro"] and "C = 40 s, M = 153 min and R = 12 min" in words["l_intro"]
+    assert "fleet-24k.yml" in words["l_intro"] and "C = 40 s, M = 153 min and R = 12 min" in words["l_intro"]
     slow = plan_for(fleet, slow=True)
     assert words["l_slow"].startswith("With the slow 4 min checkpoint, first order is out of its range")
     assert f"{100 * slow.goodput:.1f}%" in words["l_slow"]

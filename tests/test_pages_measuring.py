@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -16,26 +17,21 @@ import pytest
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.pages import measuring as page
 from goodput.pages.common import elastic_restart
-from goodput.params import Params, load_params, params_from_mapping
+from goodput.params import Params, load_params
 from goodput.plan import plan_for
 from goodput.uncertainty import poisson_interval
 
 ROOT = Path(__file__).resolve().parent.parent
 
-FLEET_24K = {
-    "gpus": 24576, "rate_per_gpu_hour": 1.6e-5, "checkpoint_cost": "40 s", "slow_checkpoint_cost": "4 min",
-    "restart": "12 min", "price_per_gpu_hour": 2.1, "month": "730 h",
-}
-
 
 @pytest.fixture(scope="module")
-def fleets() -> dict[str, Params]:
+def fleets(fleet_variant: Callable[..., Params]) -> dict[str, Params]:
     """The worked example, the 32k example fleet, and the 24k fleet with and without ranges."""
     return {
         "worked": load_params(),
         "fleet-32k": load_params(ROOT / "examples" / "fleet-32k.yml"),
-        "24k": params_from_mapping({**FLEET_24K, "ranges": {"restart": ["8 min", "20 min"]}}, source="fleet-24k.yml"),
-        "24k-no-ranges": params_from_mapping(FLEET_24K, source="fleet-24k-no-ranges.yml"),
+        "24k": fleet_variant("fleet-24k.yml", ranges={"restart": ["8 min", "20 min"]}),
+        "24k-no-ranges": fleet_variant("fleet-24k-no-ranges.yml"),
     }
 
 
@@ -128,7 +124,7 @@ def test_asynchronous_checkpoint(fleets: dict[str, Params]) -> None:
     assert f"from {g_sync:.1%} to {g_async:.1%}" in out["async_text"]
 
 
-def test_per_gpu_mistake(fleets: dict[str, Params]) -> None:
+def test_per_gpu_mistake(fleets: dict[str, Params], fleet_variant: Callable[..., Params]) -> None:
     """One GPU's M is 60/rate minutes (5.79 years at 1.97e-5); the exact optimum from it is about sqrt(2 C M_gpu)
     (41.1 h), and at that interval the job keeps T e^{-R/M} / (M (e^{(T+C)/M} - 1)) of its time, which is tiny."""
     params = fleets["worked"]
@@ -140,11 +136,11 @@ def test_per_gpu_mistake(fleets: dict[str, Params]) -> None:
     assert wrong == pytest.approx(math.sqrt(2 * params.checkpoint_cost * m_gpu), rel=0.01)
     assert exact_goodput(params.checkpoint_cost, params.mtbi, params.restart, wrong) < 0.001
     assert "keep less than 0.1% of its wall time instead of 87.6%" in text
-    one = params_from_mapping({**FLEET_24K, "gpus": 1}, source="one.yml")
+    one = fleet_variant("one.yml", gpus=1)
     assert "cannot make that mistake" in page.mistakes(one)["per_gpu_text"]
 
 
-def test_slow_checkpoint_and_takeaways(fleets: dict[str, Params]) -> None:
+def test_slow_checkpoint_and_takeaways(fleets: dict[str, Params], fleet_variant: Callable[..., Params]) -> None:
     """The slow checkpoint's cost is exact goodput at each optimum, fast minus slow (11.1 points in the worked
     example); takeaways give the exact interval and goodput first and label Young's √(2CM) and 1 - C/T - T/(2M) - R/M
     as first order (19.3 min and 86.9% in the worked example)."""
@@ -161,16 +157,15 @@ def test_slow_checkpoint_and_takeaways(fleets: dict[str, Params]) -> None:
                                     "gives 86.9%.")
     twice = exact_goodput(1.0, params.mtbi, 5.0, 2 * fast.optimal_interval)
     assert f"an interval twice the optimum costs {100 * (fast.goodput - twice):.1f} points" in text["take_cost"]
-    same = params_from_mapping({**FLEET_24K, "slow_checkpoint_cost": "40 s"}, source="same.yml")
+    same = fleet_variant("same.yml", slow_checkpoint_cost="40 s")
     assert "no slower than the fast one" in page.mistakes(same)["slow_text"]
 
 
-def test_first_order_out_of_range_is_not_quoted() -> None:
+def test_first_order_out_of_range_is_not_quoted(fleet_variant: Callable[..., Params]) -> None:
     """Where first order is out of its range (C = 20 min against M = 60 min), the takeaways say so instead of
     quoting its T* or goodput."""
-    given = {k: v for k, v in FLEET_24K.items() if k != "rate_per_gpu_hour"}
-    params = params_from_mapping({**given, "mtbi": "60 min", "checkpoint_cost": "20 min",
-                                  "slow_checkpoint_cost": "30 min"}, source="bad.yml")
+    params = fleet_variant("bad.yml", rate_per_gpu_hour=None, mtbi="60 min", checkpoint_cost="20 min",
+                           slow_checkpoint_cost="30 min")
     assert plan_for(params, which="first-order").refused
     text = page.takeaways(params)
     assert "outside its range" in text["take_interval"] and "outside its range" in text["take_goodput"]

@@ -16,23 +16,6 @@ from goodput import exact, model
 from goodput.pages import scale
 from goodput.params import Params, load_params, mtbi_from_rate
 
-FLEET_24K = """\
-gpus: 24576
-rate_per_gpu_hour: 1.6e-5
-checkpoint_cost: 40 s
-slow_checkpoint_cost: 4 min
-restart: 12 min
-price_per_gpu_hour: 2.1
-month: 730 h
-"""
-
-
-@pytest.fixture(scope="module")
-def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
-    path = tmp_path_factory.mktemp("fleet") / "fleet-24k.yml"
-    path.write_text(FLEET_24K)
-    return load_params(path)
-
 
 @pytest.fixture(params=["worked", "fleet"])
 def inputs(request: pytest.FixtureRequest, worked: Params, fleet: Params) -> Params:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -18,31 +19,21 @@ import pytest
 from goodput import model
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.pages import uncertainty as page
-from goodput.params import Params, load_params, params_from_mapping
+from goodput.params import Params, load_params
 from goodput.uncertainty import monte_carlo, one_at_a_time, poisson_interval, propagate
 
 ROOT = Path(__file__).resolve().parent.parent
 
-#: A fleet unlike the worked example: 24,576 GPUs at 1.6e-5 per GPU-hour, C = 40 s, R = 12 min.
-FLEET_24K = {
-    "gpus": 24576, "rate_per_gpu_hour": 1.6e-5, "checkpoint_cost": "40 s", "slow_checkpoint_cost": "4 min",
-    "restart": "12 min", "price_per_gpu_hour": 2.1, "month": "730 h",
-}
-
-
-def fleet(source: str, **changes: object) -> Params:
-    return params_from_mapping({**FLEET_24K, **changes}, source=source)
-
 
 @pytest.fixture(scope="module")
-def fleets() -> dict[str, Params]:
+def fleets(fleet_variant: Callable[..., Params]) -> dict[str, Params]:
     """The worked example, the 32k example fleet, and the 24k fleet with C and R ranges, none, and R's alone."""
     return {
         "worked": load_params(),
         "fleet-32k": load_params(ROOT / "examples" / "fleet-32k.yml"),
-        "24k": fleet("fleet-24k.yml", ranges={"checkpoint_cost": ["30 s", "90 s"], "restart": ["8 min", "20 min"]}),
-        "24k-no-ranges": fleet("fleet-24k-no-ranges.yml"),
-        "24k-restart-only": fleet("fleet-24k-r.yml", ranges={"restart": ["8 min", "20 min"]}),
+        "24k": fleet_variant("fleet-24k.yml", ranges={"checkpoint_cost": ["30 s", "90 s"], "restart": ["8 min", "20 min"]}),
+        "24k-no-ranges": fleet_variant("fleet-24k-no-ranges.yml"),
+        "24k-restart-only": fleet_variant("fleet-24k-r.yml", ranges={"restart": ["8 min", "20 min"]}),
     }
 
 
@@ -211,9 +202,9 @@ def test_restart_range_alone(fleets: dict[str, Params]) -> None:
     assert len(page.swings_table(params)) == 1
 
 
-def test_single_value_range_is_exact() -> None:
+def test_single_value_range_is_exact(fleet_variant: Callable[..., Params]) -> None:
     """A range given as one value ([12 min, 12 min]) is no range: the input is named as taken as exact."""
-    params = fleet("f.yml", ranges={"checkpoint_cost": ["30 s", "90 s"], "restart": ["12 min", "12 min"]})
+    params = fleet_variant("f.yml", ranges={"checkpoint_cost": ["30 s", "90 s"], "restart": ["12 min", "12 min"]})
     text = page.inputs_section(params)
     assert text["cr_text"].endswith("The range you gave for the restart time R is the single value 12 min, so it is "
                                     "taken as exact.")
@@ -256,12 +247,11 @@ def test_prose_has_no_key_paths_names_or_empty_ranges(fleets: dict[str, Params],
         assert "none in" not in sentence, (key, sentence)
 
 
-def test_rate_and_how_m_was_given(fleets: dict[str, Params]) -> None:
+def test_rate_and_how_m_was_given(fleets: dict[str, Params], fleet_variant: Callable[..., Params]) -> None:
     """M is said to be given as a count, a rate (written as the inputs file takes it) or a duration."""
     assert page.how_mtbi_given(fleets["worked"]) == "as a count, 419 interruptions in 54 days"
     assert page.how_mtbi_given(fleets["fleet-32k"]).startswith("as a rate, 1.5e-5 interruptions per GPU-hour")
-    given = params_from_mapping({k: v for k, v in FLEET_24K.items() if k != "rate_per_gpu_hour"} | {"mtbi": "6 h"},
-                                source="m.yml")
+    given = fleet_variant("m.yml", rate_per_gpu_hour=None, mtbi="6 h")
     assert page.how_mtbi_given(given) == "as a duration, 6 h"
 
 
