@@ -32,6 +32,7 @@ def test_the_answer_is_the_exact_model(worked) -> None:
     assert n["goodput"] == f"{exact_goodput(1.0, worked.mtbi, 5.0):.1%}" == "87.6%"
     assert (n["points"], n["capacity"], n["mtbi"], n["drain_text"]) == ("11.1 points", "$3.3M", "186 min", "")
     assert n["recommendation"].startswith("Checkpoint every 18.6 min of work (exact optimum")
+    assert n["params_file"].endswith("(the brief's worked example)")
 
 
 def test_the_brief_arithmetic_is_first_order_and_labelled(worked) -> None:
@@ -51,6 +52,7 @@ def test_a_fleet_gets_its_own_numbers_and_no_worked_ones(fleet) -> None:
     plan = plan_for(fleet)
     assert n["interval"] == format_duration(plan.interval) and n["goodput"] == f"{plan.goodput:.1%}"
     assert (n["cost"], n["restart"], n["mtbi"], n["gpus"]) == ("40 s", "12 min", "153 min", "24,576")
+    assert n["params_file"] == "fleet-24k.yml"
     text = " ".join(list(n.values()) + list(answer.first_order(fleet).values()))
     for worked_string in ("18.6 min", "87.6%", "19.3 min", "86.9%", "$3.8M", "16,384"):
         assert worked_string not in text
@@ -84,6 +86,8 @@ def test_planning_page_tables(tiered, worked) -> None:
     assert {"shorten the drain", "make the fast tier survive more failures"} <= set(levers["lever"])
     assert values["top_lever"] == levers["lever"].iloc[0]
     assert planning.summary(worked)["interval"] == answer.numbers(worked)["interval"]  # one recommendation
+    assert planning.summary(worked)["params_file"].endswith("(the brief's worked example)")
+    assert planning.summary(tiered)["params_file"] == "fleet-24k.yml"
 
 
 def test_each_build_cites_its_own_inputs() -> None:

@@ -7,6 +7,7 @@ writes them), for :func:`goodput.book.glue_all`.
 
 from __future__ import annotations
 
+from goodput.pages.common import inputs_name
 from goodput.params import Params
 from goodput.plan import RECOMMENDED_MODEL, headline, plan_for
 from goodput.report import (
@@ -35,6 +36,7 @@ def numbers(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
+        ``params_file`` (the inputs file, named as the brief's worked example when it is),
         ``recommendation`` (one sentence), ``gpus``, ``mtbi`` and ``mtbi_hours``, ``mtbi_how`` (how M was
         given), ``cost``, ``restart``, ``interval``, the losses (``checkpoint_overhead``, ``lost_work``,
         ``restart_loss`` and, with a drain or two tiers, ``drain_text``), ``goodput``, the slow checkpoint's
@@ -54,6 +56,7 @@ def numbers(params: Params) -> dict[str, str]:
     drain = (f", and {percent(plan.drain_loss)} lost because a checkpoint was not yet durable"
              if plan.tiers is not None else "")
     return {
+        "params_file": inputs_name(params),
         "recommendation": recommendation(plan),
         "gpus": f"{params.gpus:,}",
         "mtbi": format_duration(params.mtbi),

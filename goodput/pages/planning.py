@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from goodput.pages.common import inputs_name
 from goodput.params import Params
 from goodput.plan import RECOMMENDED_MODEL, plan_for, plan_levers
 from goodput.report import (
@@ -61,7 +62,7 @@ def summary(params: Params) -> dict[str, str]:
         if caution := first_order_caution(first.check):
             cross += f" Caution: {caution}."
     return {
-        "params_file": params.source,
+        "params_file": inputs_name(params),
         "gpus": f"{params.gpus:,}",
         "recommendation": recommendation(plan),
         "model_note": (f"The recommendation comes from {MODEL_NAMES[RECOMMENDED_MODEL]} of exponential failures, "
