@@ -36,6 +36,12 @@ directions (its goodput at a fixed T is T e^{-R/M} / (M (e^{(T+C)/M} - 1)),
 and M (e^{a/M} - 1) falls as M grows), so ``which="exact"`` uses the same
 corners. The range says what the inputs allow; it is not a probability.
 
+A fleet with a drain or a persistent tier passes its scheme (``scheme=``, a
+:class:`~goodput.tiers.Tiers` with its cadence n): each corner is then the
+same scheme with that corner's C and R (drain, C_p, R_p, s and n held), by
+the tier model of :mod:`goodput.tiers`, whose goodput moves in the same
+directions with C, M and R.
+
 :func:`monte_carlo` is the probabilistic alternative: M drawn from the
 Jeffreys posterior of the Poisson rate, C and R uniform over their ranges,
 with a seeded generator; it returns percentiles.
@@ -53,6 +59,7 @@ dominates the range of goodput (a tornado table).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
@@ -62,9 +69,10 @@ import numpy as np
 import numpy.typing as npt
 from scipy.special import gammaincinv, stdtrit
 
-from goodput import model, validate
+from goodput import model, tiers, validate
 from goodput.errors import InputError
 from goodput.exact import MODELS, model_functions
+from goodput.tiers import Tiers
 
 if TYPE_CHECKING:
     from goodput.params import Params
@@ -275,13 +283,48 @@ class Propagation:
     goodput: float
     goodput_range: Range
     model: str = "first-order"
+    scheme: Tiers | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The fields as plain, JSON-serializable Python values (ranges as lists)."""
+        """The fields as plain, JSON-serializable Python values (ranges as lists, the scheme as a mapping)."""
         return {
-            key: list(value) if isinstance(value, tuple) else value
+            key: list(value) if isinstance(value, tuple) else dataclasses.asdict(value) if isinstance(value, Tiers)
+            else value
             for key, value in self.__dict__.items()
         }
+
+    def goodput_at(self, checkpoint_cost: float, mtbi: float, restart: float) -> float:
+        """Goodput with other inputs, at the propagation's fixed interval or at their own optimum."""
+        return _goodput(self.model, self.scheme, checkpoint_cost, mtbi, restart, self.interval)
+
+    def optimal_interval_at(self, checkpoint_cost: float, mtbi: float, restart: float) -> float:
+        """T* with other inputs, by the propagation's model (and scheme)."""
+        return _optimum(self.model, self.scheme, checkpoint_cost, mtbi, restart)
+
+
+def _at_corner(scheme: Tiers, checkpoint_cost: float, restart: float) -> Tiers:
+    """The scheme with another C and R; C_p and R_p are kept no smaller than them."""
+    if scheme.one_tier:
+        return dataclasses.replace(scheme, checkpoint_cost=checkpoint_cost, restart=restart)
+    return dataclasses.replace(scheme, checkpoint_cost=checkpoint_cost, restart=restart,
+                               persistent_cost=max(scheme.cp, checkpoint_cost),
+                               persistent_restart=max(scheme.rp, restart))
+
+
+def _optimum(which: str, scheme: Tiers | None, c: float, m: float, r: float) -> float:
+    if scheme is None:
+        return float(model_functions(which)[1](c, m))
+    corner = _at_corner(scheme, c, r)
+    return tiers.exact_optimal_interval(corner, m) if which == "exact" else tiers.first_order_optimal_interval(corner, m)
+
+
+def _goodput(which: str, scheme: Tiers | None, c: float, m: float, r: float, interval: float | None) -> float:
+    if scheme is None:
+        return float(model_functions(which)[0](c, m, r, interval))
+    corner = _at_corner(scheme, c, r)
+    t = _optimum(which, scheme, c, m, r) if interval is None else interval
+    losses = tiers.exact_losses if which == "exact" else tiers.first_order_losses
+    return losses(corner, m, t).goodput
 
 
 def propagate(
@@ -294,6 +337,7 @@ def propagate(
     restart_range: Range | None = None,
     interval: float | None = None,
     which: str = "first-order",
+    scheme: Tiers | None = None,
 ) -> Propagation:
     """Carry ranges of C, M and R through to T* and first-order goodput.
 
@@ -311,6 +355,9 @@ def propagate(
         range is what the best cadence could reach.
     which : {"first-order", "exact"}, optional
         The model of goodput and of the optimum (default first order).
+    scheme : Tiers, optional
+        A drain or a persistent tier (with its cadence): each corner is this scheme
+        with the corner's C and R. ``None`` (the default): one checkpoint, safe at once.
 
     Returns
     -------
@@ -338,24 +385,27 @@ def propagate(
     if interval is not None:
         model.check_inputs(checkpoint_cost, mtbi, restart, interval)
         interval = float(interval)
-    goodput, optimum = model_functions(which)
-    corners = np.array(list(itertools.product(c_range, m_range, r_range)), dtype=np.float64)
-    c, m, r = corners.T
-    t_star = optimum(c, m)
-    good = goodput(c, m, r, None if interval is None else np.full_like(c, interval))
+    which = validate.choice(which, "model", MODELS)
+    if scheme is not None and interval is not None:
+        scheme.check_interval(interval)
+    corners = list(itertools.product(c_range, m_range, r_range))
+    t_star = [_optimum(which, scheme, c, m, r) for c, m, r in corners]
+    good = [_goodput(which, scheme, c, m, r, interval) for c, m, r in corners]
+    c0, m0, r0 = float(checkpoint_cost), float(mtbi), float(restart)
     return Propagation(
-        checkpoint_cost=float(checkpoint_cost),
-        mtbi=float(mtbi),
-        restart=float(restart),
+        checkpoint_cost=c0,
+        mtbi=m0,
+        restart=r0,
         checkpoint_cost_range=c_range,
         mtbi_range=m_range,
         restart_range=r_range,
         interval=interval,
-        optimal_interval=float(optimum(float(checkpoint_cost), float(mtbi))),
-        optimal_interval_range=(float(t_star.min()), float(t_star.max())),
-        goodput=float(goodput(float(checkpoint_cost), float(mtbi), float(restart), interval)),
-        goodput_range=(float(good.min()), float(good.max())),
-        model=validate.choice(which, "model", MODELS),
+        optimal_interval=_optimum(which, scheme, c0, m0, r0),
+        optimal_interval_range=(min(t_star), max(t_star)),
+        goodput=_goodput(which, scheme, c0, m0, r0, interval),
+        goodput_range=(min(good), max(good)),
+        model=which,
+        scheme=scheme,
     )
 
 
@@ -537,7 +587,8 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
 
 
 def propagate_params(
-    params: Params, *, interval: float | None = None, confidence: float = 0.95, which: str = "first-order"
+    params: Params, *, interval: float | None = None, confidence: float = 0.95, which: str = "first-order",
+    scheme: Tiers | None = None,
 ) -> Propagation:
     """Carry a fleet's input ranges (:func:`input_ranges`) through to T* and goodput.
 
@@ -552,12 +603,23 @@ def propagate_params(
         Confidence level of M's Poisson interval (default 0.95).
     which : {"first-order", "exact"}, optional
         The model (see :func:`propagate`).
+    scheme : Tiers, optional
+        The fleet's scheme with its cadence, as its plan has it (``plan.tiers``); needed
+        when the inputs have a drain or a persistent tier.
 
     Returns
     -------
     Propagation
         See :func:`propagate`.
+
+    Raises
+    ------
+    InputError
+        For inputs with a drain or a persistent tier and no scheme (their ranges would
+        otherwise be carried through a model without them).
     """
+    if params.tiered and scheme is None:
+        raise InputError("scheme", None, "the plan's scheme (plan.tiers) for inputs with a drain or a persistent tier")
     ranges = input_ranges(params, confidence)
     return propagate(
         params.checkpoint_cost,
@@ -568,6 +630,7 @@ def propagate_params(
         restart_range=ranges["restart"].bounds,
         interval=interval,
         which=which,
+        scheme=scheme,
     )
 
 
@@ -645,16 +708,13 @@ def one_at_a_time(propagation: Propagation) -> list[Swing]:
     p = propagation
     point = {"checkpoint_cost": p.checkpoint_cost, "mtbi": p.mtbi, "restart": p.restart}
     bounds = {"checkpoint_cost": p.checkpoint_cost_range, "mtbi": p.mtbi_range, "restart": p.restart_range}
-    goodput, optimum = model_functions(p.model)
     swings = []
     for name in INPUTS:
         ends = []
         for value in bounds[name]:
             x = dict(point, **{name: value})
-            ends.append((
-                float(goodput(x["checkpoint_cost"], x["mtbi"], x["restart"], p.interval)),
-                float(optimum(x["checkpoint_cost"], x["mtbi"])),
-            ))
+            c, m, r = x["checkpoint_cost"], x["mtbi"], x["restart"]
+            ends.append((p.goodput_at(c, m, r), p.optimal_interval_at(c, m, r)))
         (g_low, t_low), (g_high, t_high) = ends
         swings.append(Swing(name, *bounds[name], g_low, g_high, t_low, t_high))
     order = {name: i for i, name in enumerate(INPUTS)}

@@ -66,12 +66,21 @@ def test_a_tiered_fleet_names_its_drain_loss(tiered) -> None:
     assert "drain and tiers are in the recommendation" in answer.first_order(tiered)["fo_note"]
 
 
+def test_first_order_gives_no_number_where_it_is_out_of_range(tiered) -> None:
+    """The 24k example's slow checkpoint (5 min against M = 153 min, R = 12 min) puts first order more than 3 points
+    below the exact model: no goodput for it, and no points or capacity between the two checkpoints."""
+    f = answer.first_order(tiered)
+    assert "outside its range, so it gives no number for it, nor for the difference" in f["fo_text"]
+    assert "points less" not in f["fo_text"] and "$" not in f["fo_text"]
+    assert f["fo_points"] == f["fo_capacity"] == f["fo_slow_goodput"] == "no number"
+
+
 def test_how_sure_says_when_no_input_has_a_range(fleet, worked) -> None:
     """No ranges in the file and M from a rate: single values, said in words; the worked example's count gives M a
     Poisson interval and its stated ranges give C and R theirs."""
-    assert "no input a range" in answer.how_sure(fleet)["sure_top"]
+    assert "no input a range" in answer.how_sure(fleet)["sure_top_text"]
     sure = answer.how_sure(worked)
-    assert "Poisson interval" in sure["sure_ranges"] and "moves goodput the most" in sure["sure_top"]
+    assert "Poisson interval" in sure["sure_ranges"] and "moves goodput the most" in sure["sure_top_text"]
     assert "ranges." not in sure["sure_ranges"] and "params.yml" not in sure["sure_ranges"]
 
 

@@ -10,6 +10,9 @@ from pathlib import Path
 
 from goodput.pages import common
 from goodput.params import load_params
+from goodput.plan import plan_for
+from goodput.report import ordinal, percent
+from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,3 +38,19 @@ def test_pages_name_the_inputs_by_file_and_say_when_they_are_the_worked_example(
     assert common.inputs_name(fleet) == "fleet-24k.yml"
     assert common.inputs_phrase(book) == "the brief's worked example"
     assert common.inputs_phrase(fleet) == "the inputs of fleet-24k.yml"
+
+
+def test_carried_ranges_are_around_the_recommendation() -> None:
+    """With no range in the file, T* and goodput are single values ("at ..."), and for a fleet with a drain and a
+    persistent tier they are its plan's (tier model, cadence held), not the one-tier model's."""
+    tiered = load_params(ROOT / "examples" / "fleet-24k.yml")
+    plan = plan_for(tiered)
+    r = common.carried_ranges(tiered)
+    assert r["t_span"] == f"at {format_duration(plan.interval)}"
+    assert r["g_span"] == f"at {percent(plan.goodput)}"
+    assert f"every {ordinal(plan.tiers.every)} checkpoint" in r["scheme_note"]
+    assert "no input a range" in r["top_text"]
+    ranged = common.carried_ranges(tiered.replace(ranges={"checkpoint_cost": (0.5, 1.0), "restart": (10.0, 15.0)}))
+    low, high = (float(x.rstrip("%")) for x in ranged["g_span"].removeprefix("between ").split(" and "))
+    assert low < 100 * plan.goodput < high
+    assert common.carried_ranges(load_params(ROOT / "book" / "params.yml"))["scheme_note"] == ""

@@ -261,3 +261,14 @@ def test_join_words_and_span() -> None:
     assert page.span("5 min", "5 min") == "at 5 min" and page.span("4 min", "5 min") == "between 4 min and 5 min"
     assert page.span_cell("5 min", "5 min") == "5 min" and page.span_cell("4 min", "5 min") == "4 min to 5 min"
 
+
+
+def test_a_tiered_fleets_ranges_are_its_schemes() -> None:
+    """For the 24k example (drain, persistent tier, best cadence) the page's point goodput is the plan's, the model
+    sentence says the scheme is in every range, and there is no one-tier Monte Carlo reading."""
+    tiered = load_params(Path(__file__).resolve().parent.parent / "examples" / "fleet-24k.yml")
+    ranges = page.ranges_for(tiered)
+    assert ranges.fixed.goodput == pytest.approx(ranges.plan.goodput, rel=1e-12)
+    assert ranges.fixed.scheme == ranges.plan.tiers
+    assert "drain and persistent tier are part of every range" in page.intro(tiered)["model_text"]
+    assert "outside it" in page.probabilistic(tiered)["mc_text"]

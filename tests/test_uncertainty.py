@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -12,10 +14,23 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats
 
-from goodput import model
+from goodput import model, tiers
 from goodput.errors import InputError
+from goodput.exact import exact_goodput
+from goodput.params import load_params
+from goodput.plan import plan_for
 from goodput.report import range_origin
-from goodput.uncertainty import mean_interval, median_interval, monte_carlo, poisson_interval, propagate, quartiles
+from goodput.tiers import Tiers
+from goodput.uncertainty import (
+    mean_interval,
+    median_interval,
+    monte_carlo,
+    one_at_a_time,
+    poisson_interval,
+    propagate,
+    propagate_params,
+    quartiles,
+)
 
 LLAMA_WINDOW = 54 * 24 * 60.0  # minutes
 PROPERTY = settings(derandomize=True, database=None, deadline=None, max_examples=60)
@@ -273,3 +288,68 @@ def test_quartiles_of_a_uniform_grid_and_of_nothing() -> None:
     assert quartiles(grid[::-1]) == (25.0, 75.0)
     low, high = quartiles(np.array([]))
     assert math.isnan(low) and math.isnan(high)
+
+
+# --------------------------------------------------------------------------- a drain or a persistent tier
+
+TIERED_24K = Tiers(40 / 60, 12.0, drain=6.0, persistent_cost=4.0, persistent_restart=15.0, fast_survives=0.7, every=3)
+
+
+def test_a_one_tier_scheme_without_a_drain_propagates_as_the_single_level_model() -> None:
+    """Tiers(C, R) is the single-level exact model, so its ranges are propagate's without a scheme (to 1e-7)."""
+    box = {"checkpoint_cost_range": (0.75, 1.5), "mtbi_range": (168.6, 204.7), "restart_range": (3.0, 8.0)}
+    for interval in (None, 18.6):
+        plain = propagate(1.0, 185.6, 5.0, interval=interval, which="exact", **box)
+        tiered = propagate(1.0, 185.6, 5.0, interval=interval, which="exact", scheme=Tiers(1.0, 5.0), **box)
+        assert_allclose(tiered.goodput_range, plain.goodput_range, rtol=1e-7)
+        assert_allclose(tiered.optimal_interval_range, plain.optimal_interval_range, rtol=1e-7)
+
+
+def test_a_tiered_fleets_range_is_its_own_plans() -> None:
+    """At the point values the tiered propagation gives the tier model's goodput (74.0% for the 24k example at
+    16.9 min), not the single-tier one; the range holds it, and its ends are the corners (C, R high, M low) and
+    (C, R low, M high), since tier goodput falls with C and R and rises with M; M's swing alone is the tier
+    goodput at its two ends."""
+    t, m = 16.9, 153.0
+    box = {"checkpoint_cost_range": (0.5, 1.0), "mtbi_range": (130.0, 180.0), "restart_range": (10.0, 15.0)}
+    p = propagate(40 / 60, m, 12.0, interval=t, which="exact", scheme=TIERED_24K, **box)
+    assert p.goodput == pytest.approx(tiers.exact_goodput(TIERED_24K, m, t), rel=1e-12)
+    assert p.goodput < float(exact_goodput(40 / 60, m, 12.0, t)) - 0.05  # the scheme costs more than 5 points
+    low, high = p.goodput_range
+    corner = dataclasses.replace(TIERED_24K, checkpoint_cost=1.0, restart=15.0)
+    assert low == pytest.approx(tiers.exact_goodput(corner, 130.0, t), rel=1e-12)
+    assert low < p.goodput < high
+    swings = {s.name: s for s in one_at_a_time(p)}
+    m_swing = tiers.exact_goodput(TIERED_24K, 180.0, t) - tiers.exact_goodput(TIERED_24K, 130.0, t)
+    assert swings["mtbi"].goodput_swing == pytest.approx(m_swing, rel=1e-12)
+    assert max(s.goodput_swing for s in swings.values()) <= high - low
+    assert p.to_dict()["scheme"]["every"] == 3
+
+
+def test_tiered_inputs_need_their_scheme() -> None:
+    """Carrying a tiered fleet's ranges through the one-tier model would contradict its plan: refused."""
+    fleet = load_params(Path(__file__).resolve().parent.parent / "examples" / "fleet-24k.yml")
+    with pytest.raises(InputError, match="scheme"):
+        propagate_params(fleet, which="exact")
+    plan = plan_for(fleet)
+    p = propagate_params(fleet, interval=plan.interval, which="exact", scheme=plan.tiers)
+    assert p.goodput == pytest.approx(plan.goodput, rel=1e-12)
+
+
+@PROPERTY
+@given(
+    c=st.floats(0.1, 5.0), r=st.floats(1.0, 30.0), m=st.floats(60.0, 2000.0), d=st.floats(0.0, 10.0),
+    s=st.floats(0.0, 1.0), n=st.integers(1, 6), grow=st.floats(1.01, 2.0),
+)
+def test_tier_goodput_is_monotone_in_c_m_and_r(c, r, m, d, s, n, grow) -> None:
+    """The corners give the range only if tier goodput at a fixed T falls as C or R grows and rises as M grows."""
+    scheme = Tiers(c, r, drain=d, persistent_cost=3 * c, persistent_restart=2 * r, fast_survives=s, every=n)
+    t = max(d, 20.0)
+    g = tiers.exact_goodput(scheme, m, t)
+    bigger_c = Tiers(c * grow, r, drain=d, persistent_cost=max(3 * c, c * grow), persistent_restart=2 * r,
+                     fast_survives=s, every=n)
+    bigger_r = Tiers(c, r * grow, drain=d, persistent_cost=3 * c, persistent_restart=max(2 * r, r * grow),
+                     fast_survives=s, every=n)
+    assert tiers.exact_goodput(bigger_c, m, t) <= g + 1e-12
+    assert tiers.exact_goodput(bigger_r, m, t) <= g + 1e-12
+    assert tiers.exact_goodput(scheme, m * grow, t) >= g - 1e-12

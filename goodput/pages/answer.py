@@ -7,11 +7,12 @@ writes them), for :func:`goodput.book.glue_all`.
 
 from __future__ import annotations
 
-from goodput.pages.common import inputs_name
+from goodput.pages.common import carried_ranges, inputs_name
 from goodput.params import Params
 from goodput.plan import RECOMMENDED_MODEL, headline, plan_for
 from goodput.report import (
     INPUT_WORDS,
+    MODEL_NAMES,
     first_order_caution,
     first_order_problem,
     money,
@@ -21,7 +22,7 @@ from goodput.report import (
     range_origin,
     recommendation,
 )
-from goodput.uncertainty import input_ranges, one_at_a_time, propagate_params
+from goodput.uncertainty import input_ranges
 from goodput.units import format_duration
 
 
@@ -101,9 +102,11 @@ def first_order(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        ``fo_interval``, ``fo_checkpoint_overhead``, ``fo_lost_work``, ``fo_restart_loss``, ``fo_goodput``,
-        ``fo_slow_interval``, ``fo_slow_goodput``, ``fo_points``, ``fo_capacity``, and ``fo_note``: a
-        sentence on how far first order is from the exact model here (or why it gives no number).
+        ``fo_text`` (the first-order interval, losses and goodput, and the slower checkpoint's goodput and
+        the points and capacity between them, each only where first order is in its range), the same
+        numbers alone (``fo_interval``, ``fo_goodput``, ``fo_slow_goodput``, ``fo_points``, ``fo_capacity``;
+        "no number" where it gives none), and ``fo_note``: how far first order is from the exact model
+        here, and for a tiered fleet that these numbers leave its scheme aside.
 
     Examples
     --------
@@ -117,38 +120,44 @@ def first_order(params: Params) -> dict[str, str]:
     fast = plan_for(single, which="first-order")
     slow = plan_for(single, slow=True, which="first-order")
     exact_fast = plan_for(single)
+    slow_cost = format_duration(slow.checkpoint_cost)
+    if fast.refused:
+        text = f"For these inputs {first_order_problem(fast.check)}, so this page gives no first-order number."
+    else:
+        text = (f"For these inputs they give an interval of {format_duration(fast.interval)}, losses of "
+                f"{percent(fast.losses.checkpoint_overhead)}, {percent(fast.losses.lost_work)} and "
+                f"{percent(fast.losses.restart_loss)}, and goodput {percent(fast.goodput)}.")
+        if slow.refused:
+            text += (f" For the slower checkpoint of {slow_cost}, {first_order_problem(slow.check)}, so it gives no "
+                     "number for it, nor for the difference.")
+        else:
+            text += (f" The slower checkpoint of {slow_cost}, at its first-order optimum of "
+                     f"{format_duration(slow.interval)}, leaves {percent(slow.goodput)}: {points(h['points'])} less, "
+                     f"worth {money(h['capacity'])} a month.")
     notes = []
-    for label, plan in (("the checkpoint of", fast), ("the slower checkpoint of", slow)):
-        cost = format_duration(plan.checkpoint_cost)
-        if plan.refused:
-            notes.append(f"For {label} {cost}, {first_order_problem(plan.check)}.")
-        elif caution := first_order_caution(plan.check):
-            notes.append(f"For {label} {cost}, {caution}.")
-    gap = exact_fast.goodput - fast.goodput
-    note = (f"First order is {points(abs(gap))} {'below' if gap > 0 else 'above'} the exact model's "
-            f"{percent(exact_fast.goodput)} here, mostly because it leaves out interruptions that strike during a "
-            "checkpoint or a restart.")
-    if notes:
-        note += " " + " ".join(notes)
-    if single.tiered != params.tiered:
-        note += (" These first-order numbers are for a checkpoint that is safe as soon as it is taken; this fleet's "
-                 "drain and tiers are in the recommendation above.")
+    if not fast.refused:
+        gap = exact_fast.goodput - fast.goodput
+        notes.append(f"First order is {points(abs(gap))} {'below' if gap > 0 else 'above'} the exact model's "
+                     f"{percent(exact_fast.goodput)} here, mostly because it leaves out interruptions that strike "
+                     "during a checkpoint or a restart.")
+        if not slow.refused and (caution := first_order_caution(slow.check)):
+            notes.append(f"For the slower checkpoint of {slow_cost}, {caution}.")
+    if params.tiered:
+        notes.append("These first-order numbers are for a checkpoint that is safe as soon as it is taken; this "
+                     "fleet's drain and tiers are in the recommendation above.")
     return {
+        "fo_text": text,
         "fo_interval": format_duration(fast.interval),
-        "fo_checkpoint_overhead": percent(fast.losses.checkpoint_overhead),
-        "fo_lost_work": percent(fast.losses.lost_work),
-        "fo_restart_loss": percent(fast.losses.restart_loss),
-        "fo_goodput": percent(fast.goodput) if not fast.refused else "no number (out of range)",
-        "fo_slow_interval": format_duration(slow.interval),
-        "fo_slow_goodput": percent(slow.goodput) if not slow.refused else "no number (out of range)",
-        "fo_points": points(h["points"]),
-        "fo_capacity": money(h["capacity"]),
-        "fo_note": note,
+        "fo_goodput": "no number" if fast.refused else percent(fast.goodput),
+        "fo_slow_goodput": "no number" if slow.refused or fast.refused else percent(slow.goodput),
+        "fo_points": "no number" if slow.refused or fast.refused else points(h["points"]),
+        "fo_capacity": "no number" if slow.refused or fast.refused else money(h["capacity"]),
+        "fo_note": " ".join(notes),
     }
 
 
 def how_sure(params: Params) -> dict[str, str]:
-    """How far the inputs' ranges move T* and goodput, by the recommended model.
+    """How far the inputs' ranges move T* and goodput, by the recommended model and plan.
 
     Parameters
     ----------
@@ -158,31 +167,11 @@ def how_sure(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        ``sure_ranges`` (where each range came from), ``sure_t_lo``/``sure_t_hi`` (T* over the ranges),
-        ``sure_g_lo``/``sure_g_hi`` (goodput at the recommended interval over the ranges) and ``sure_top``
-        (which range matters most, or that none was given).
+        ``sure_ranges`` (where each range came from), ``sure_model``, and :func:`~goodput.pages.common.carried_ranges`
+        under ``sure_`` names: ``sure_t_span`` (T* over the ranges), ``sure_g_span`` (goodput at the recommended
+        interval), ``sure_scheme_note`` and ``sure_top_text``.
     """
-    plan = plan_for(params)
     ranges = input_ranges(params)
-    fixed = propagate_params(params, interval=plan.interval, which=RECOMMENDED_MODEL)
-    best = propagate_params(params, which=RECOMMENDED_MODEL)
-    top = one_at_a_time(fixed)[0]
     origins = "; ".join(f"{INPUT_WORDS[name]}: {range_origin(r)}" for name, r in ranges.items())
-    if all(r.exact for r in ranges.values()):
-        top_text = ("This inputs file gives no input a range, so these are single values: state ranges in the "
-                    "inputs file, or give M as a count, to get real ones.")
-    else:
-        top_text = (f"The range of {INPUT_WORDS[top.name]} moves goodput the most, "
-                    f"{points(top.goodput_swing)} on its own.")
-    tier_note = (" (the ranges are carried through the single-tier exact model; the drain and the persistent tier "
-                 "are taken as given)") if params.tiered else ""
-    return {
-        "sure_ranges": origins,
-        "sure_t_lo": format_duration(best.optimal_interval_range[0]),
-        "sure_t_hi": format_duration(best.optimal_interval_range[1]),
-        "sure_g_lo": percent(fixed.goodput_range[0]),
-        "sure_g_hi": percent(fixed.goodput_range[1]),
-        "sure_top": top_text,
-        "sure_tier_note": tier_note,
-        "sure_model": "the exact model" if RECOMMENDED_MODEL == "exact" else "first order",
-    }
+    carried = {f"sure_{key}": value for key, value in carried_ranges(params).items()}
+    return {"sure_ranges": origins, "sure_model": MODEL_NAMES[RECOMMENDED_MODEL]} | carried

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from goodput.params import Params, load_params
-from goodput.plan import plan_for
-from goodput.report import first_order_problem
+from goodput.plan import RECOMMENDED_MODEL, plan_for
+from goodput.report import INPUT_WORDS, first_order_problem, ordinal, percent, points
+from goodput.uncertainty import input_ranges, one_at_a_time, propagate_params
+from goodput.units import format_duration
 
 
 def worked_example() -> Params:
@@ -38,6 +40,58 @@ def inputs_name(params: Params) -> str:
 def inputs_phrase(params: Params) -> str:
     """The inputs as a noun phrase: ``"the brief's worked example"`` or ``"the inputs of fleet-32k.yml"``."""
     return "the brief's worked example" if is_worked_example(params) else f"the inputs of {params.source}"
+
+
+def span(low: str, high: str) -> str:
+    """``"between low and high"``, or ``"at low"`` when the two read the same."""
+    return f"at {low}" if low == high else f"between {low} and {high}"
+
+
+def carried_ranges(params: Params) -> dict[str, str]:
+    """The inputs' ranges carried through the recommended plan: where T* and goodput may lie, and why.
+
+    A fleet with a drain or a persistent tier is carried through its own scheme (drain, persistent
+    tier and cadence held as the plan has them), so the range is around the recommendation's goodput.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    dict of str to str
+        ``t_span`` ("between 15.4 min and 27.3 min", or "at 16.9 min" when no range moves it),
+        ``g_span`` (goodput at the recommended interval, likewise), ``scheme_note`` (what was held,
+        for a tiered fleet; empty otherwise) and ``top_text`` (which input's range moves goodput the
+        most, or that no input has a range).
+
+    Examples
+    --------
+    >>> r = carried_ranges(load_params())
+    >>> r["t_span"], r["g_span"]
+    ('between 15.4 min and 27.3 min', 'between 81.0% and 90.3%')
+    """
+    plan = plan_for(params)
+    fixed = propagate_params(params, interval=plan.interval, which=RECOMMENDED_MODEL, scheme=plan.tiers)
+    best = propagate_params(params, which=RECOMMENDED_MODEL, scheme=plan.tiers)
+    if all(r.exact for r in input_ranges(params).values()):
+        top_text = ("This inputs file gives no input a range, so these are single values: state ranges in the "
+                    "inputs file, or give M as a count, to get real ones.")
+    else:
+        top = one_at_a_time(fixed)[0]
+        top_text = f"The range of {INPUT_WORDS[top.name]} moves goodput the most, {points(top.goodput_swing)} on its own."
+    scheme_note = ""
+    if plan.tiers is not None:
+        held = "the drain" if plan.tiers.one_tier else (
+            f"the drain, the persistent tier and its cadence (every {ordinal(plan.tiers.every)} checkpoint)")
+        scheme_note = f" (with {held} as planned)"
+    return {
+        "t_span": span(*(format_duration(t) for t in best.optimal_interval_range)),
+        "g_span": span(*(percent(g) for g in fixed.goodput_range)),
+        "scheme_note": scheme_note,
+        "top_text": top_text,
+    }
 
 
 def first_order_warning(params: Params) -> str | None:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from goodput.pages.common import inputs_name
+from goodput.pages.common import carried_ranges, inputs_name
 from goodput.params import Params
 from goodput.plan import RECOMMENDED_MODEL, plan_for, plan_levers
 from goodput.report import (
-    INPUT_WORDS,
     MODEL_NAMES,
     file_sources,
     first_order_caution,
@@ -24,7 +23,7 @@ from goodput.report import (
     range_text,
     recommendation,
 )
-from goodput.uncertainty import input_ranges, one_at_a_time, propagate_params
+from goodput.uncertainty import input_ranges
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
@@ -167,7 +166,7 @@ def levers_table(params: Params) -> tuple[pd.DataFrame, dict[str, str]]:
 
 
 def how_sure(params: Params) -> dict[str, str]:
-    """The range of T* and goodput over the inputs' ranges, by the recommended model, and the input that dominates.
+    """The range of T* and goodput over the inputs' ranges, by the recommended plan, and the input that dominates.
 
     Parameters
     ----------
@@ -177,21 +176,7 @@ def how_sure(params: Params) -> dict[str, str]:
     Returns
     -------
     dict of str to str
-        ``t_lo``, ``t_hi``, ``g_lo``, ``g_hi``, ``m_range_how`` and ``top_text``.
+        ``m_range_how`` (where M's range came from) and :func:`~goodput.pages.common.carried_ranges`'s
+        ``t_span``, ``g_span``, ``scheme_note`` and ``top_text``.
     """
-    plan = plan_for(params)
-    fixed = propagate_params(params, interval=plan.interval, which=RECOMMENDED_MODEL)
-    best = propagate_params(params, which=RECOMMENDED_MODEL)
-    top = one_at_a_time(fixed)[0]
-    if top.goodput_swing > 0:
-        top_text = f"The widest single contribution is the range of {INPUT_WORDS[top.name]}, {points(top.goodput_swing)}."
-    else:
-        top_text = "No input has a range here, so the range of goodput is a single value."
-    return {
-        "t_lo": format_duration(best.optimal_interval_range[0]),
-        "t_hi": format_duration(best.optimal_interval_range[1]),
-        "g_lo": percent(fixed.goodput_range[0]),
-        "g_hi": percent(fixed.goodput_range[1]),
-        "m_range_how": range_origin(input_ranges(params)["mtbi"]),
-        "top_text": top_text,
-    }
+    return {"m_range_how": range_origin(input_ranges(params)["mtbi"])} | carried_ranges(params)

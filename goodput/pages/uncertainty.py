@@ -132,8 +132,9 @@ def ranges_for(params: Params, which: str = MODEL) -> Ranges:
     """
     plan = plan_for(params, which=which)
     inputs = input_ranges(params, CONFIDENCE)
-    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which)
-    best = propagate_params(params, confidence=CONFIDENCE, which=which)
+    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
+                             scheme=plan.tiers)
+    best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
     swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
     return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings)
 
@@ -163,6 +164,8 @@ def intro(params: Params) -> dict[str, str]:
         "model_text": (
             f"Every range on this page is {MODEL_NAMES[MODEL]}'s, the model the recommendation comes from; "
             "first-order values appear once, labelled, as a cross-check."
+            + (" This fleet's drain and persistent tier are part of every range: each combination of inputs is "
+               "its scheme with that combination's C and R, cadence held as planned." if params.tiered else "")
         ),
     }
 
@@ -434,10 +437,15 @@ def probabilistic(params: Params) -> dict[str, str]:
     -------
     dict
         ``mc_text``: percentiles of goodput and T*, whether they lie inside the box, and what the
-        draws assume; or, when M is not a count, why there is no such reading.
+        draws assume; or, when M is not a count or the fleet has a drain or a persistent tier,
+        why there is no such reading.
     """
     ranges = ranges_for(params)
     count_, window = params.interruption_count, params.window
+    if params.tiered:
+        return {"mc_text": ("The Monte Carlo reading draws one checkpoint that is safe as soon as it is taken; this "
+                            "fleet's drain and persistent tier are outside it, so for this fleet the range above, "
+                            "carried through its own scheme, is the one this book gives.")}
     if not (params.mtbi_source == "interruptions" and count_ and window):
         text = (f"This build's M is given {how_mtbi_given(params)}, not as a count, so there is no count to draw "
                 "its rate from")
