@@ -143,6 +143,25 @@ MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
 OPTIMUM_NAMES = {"exact": "exact optimum for exponential failures", "first-order": "first order, T* = √(2CM)"}
 
 
+def optimum_name(plan: Plan) -> str:
+    """How a plan's optimum is named: :data:`OPTIMUM_NAMES`, except that a drain or a persistent tier has its own first order.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan.
+
+    Returns
+    -------
+    str
+        ``"exact optimum for exponential failures"``, ``"first order, T* = √(2CM)"`` or, for a first-order
+        plan of a scheme with a drain or a persistent tier, ``"first order of this checkpoint scheme"``.
+    """
+    if plan.model == "first-order" and plan.tiers is not None:
+        return "first order of this checkpoint scheme"
+    return OPTIMUM_NAMES[plan.model]
+
+
 # --------------------------------------------------------------------------- how far first order holds
 
 
@@ -322,7 +341,7 @@ def recommendation(plan: Plan) -> str:
         else:
             best += (f", every {ordinal(scheme.every)} one to the persistent tier "
                      f"(every {format_duration(scheme.every * plan.optimal_interval)})")
-    best += f" ({OPTIMUM_NAMES[plan.model]})"
+    best += f" ({optimum_name(plan)})"
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
@@ -455,7 +474,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     """The rows of each section as (name, value, note)."""
     plan, sources = report.plan, report.sources
     first = plan.model == "first-order"
-    interval_note = OPTIMUM_NAMES[plan.model] if plan.at_optimum else sources.get("T", "given")
+    interval_note = optimum_name(plan) if plan.at_optimum else sources.get("T", "given")
     inputs = [
         ("GPUs", f"{report.gpus:,}", ""),
         ("mean time between interruptions, M", format_duration(plan.mtbi), sources.get("M", "")),

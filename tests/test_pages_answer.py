@@ -97,6 +97,8 @@ def test_planning_page_tables(tiered, worked) -> None:
     assert planning.summary(worked)["interval"] == answer.numbers(worked)["interval"]  # one recommendation
     assert planning.summary(worked)["params_file"].endswith("(the brief's worked example)")
     assert planning.summary(tiered)["params_file"] == "fleet-24k.yml"
+    assert "First order of this checkpoint scheme" in planning.summary(tiered)["model_note"]
+    assert "Young's √(2CM), the brief's arithmetic" in planning.summary(worked)["model_note"]
 
 
 def test_each_build_cites_its_own_inputs() -> None:

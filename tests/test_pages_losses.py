@@ -5,6 +5,7 @@ beside them, and the worked example against Llama 3 from the worked example's ow
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -13,11 +14,13 @@ from goodput.pages import losses as pages
 from goodput.params import Params
 from goodput.plan import plan_for
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 def test_worked_example_table(book: Params) -> None:
     """First order at T* = 19.3 min: C/T = T/(2M) = 5.2%, R/M = 5/185.6 = 2.7%, goodput 86.9%; the exact model at
     18.6 min: 4.7%, 5.1%, 2.7%, 87.6%."""
-    table = pages.losses_table(book)
+    table = pages.losses_table(book)["frame"]
     assert table["first order"].tolist() == ["19.3 min", "5.2%", "5.2%", f"{100 * 5 / 185.6:.1f}%", "13.1%", "86.9%"]
     assert table["exact model"].tolist() == ["18.6 min", "4.7%", "5.1%", "2.7%", "12.4%", "87.6%"]
     assert table["first-order term"].tolist()[:4] == ["T* = √(2CM)", "C/T", "T/(2M)", "R/M"]
@@ -27,7 +30,7 @@ def test_fleet_table_and_sentences(fleet: Params) -> None:
     """24,576 GPUs at 1.6e-5: M = 152.6 min, R/M = 12/152.6 = 7.9% by first order, 1 - exp(-R/M) = 7.6% exactly;
     the slow 4-minute checkpoint is beyond first order, so only the exact model speaks for it."""
     m = 60 / (1.6e-5 * 24576)
-    table = pages.losses_table(fleet)
+    table = pages.losses_table(fleet)["frame"]
     assert table["first order"].iloc[3] == f"{100 * 12 / m:.1f}%" == "7.9%"
     assert table["exact model"].iloc[3] == f"{100 * -math.expm1(-12 / m):.1f}%" == "7.6%"
     words = pages.for_these_inputs(fleet)
@@ -43,7 +46,7 @@ def test_fleet_table_and_sentences(fleet: Params) -> None:
 def test_refused_first_order_column_says_out_of_range(book: Params) -> None:
     """M = 20 min, C = 5 min: the first-order goodput is not worth quoting, so the column says so."""
     params = book.replace(mtbi=20.0, checkpoint_cost=5.0)
-    assert set(pages.losses_table(params)["first order"]) == {"out of range"}
+    assert set(pages.losses_table(params)["frame"]["first order"]) == {"out of range"}
     assert "leaves the first-order column out" in pages.for_these_inputs(params)["l_range"]
 
 

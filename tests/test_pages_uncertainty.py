@@ -272,3 +272,5 @@ def test_a_tiered_fleets_ranges_are_its_schemes() -> None:
     assert ranges.fixed.scheme == ranges.plan.tiers
     assert "drain and persistent tier are part of every range" in page.intro(tiered)["model_text"]
     assert "outside it" in page.probabilistic(tiered)["mc_text"]
+    first = page.first_order_paragraph(ranges, page.ranges_for(tiered, "first-order"))
+    assert "first-order formulas of this fleet's scheme" in first and "the formula the brief uses" not in first

@@ -11,7 +11,7 @@ from numpy.testing import assert_allclose
 from goodput import model
 from goodput.params import load_params
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for
-from goodput.report import money, ordinal, percent, plan_report, points, recommendation, render_plan
+from goodput.report import money, optimum_name, ordinal, percent, plan_report, points, recommendation, render_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,3 +104,12 @@ def test_markdown_cells_survive_a_pipe_in_a_file_name(tmp_path: Path) -> None:
     params = load_params(path)
     md = render_plan(plan_report(plan_for(params), params), "markdown")
     assert "a\\|b.yml" in md
+
+
+def test_a_first_order_plan_of_a_scheme_is_not_called_young(worked, tiered) -> None:
+    """√(2CM) names the first-order optimum of one checkpoint safe at once; a drain or a persistent tier has its own."""
+    assert optimum_name(plan_for(worked, which="first-order")) == "first order, T* = √(2CM)"
+    assert optimum_name(plan_for(worked)) == "exact optimum for exponential failures"
+    scheme = plan_for(tiered, which="first-order")
+    assert optimum_name(scheme) == "first order of this checkpoint scheme"
+    assert "√(2CM)" not in render_plan(plan_report(scheme, tiered), "table")

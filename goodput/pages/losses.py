@@ -9,7 +9,7 @@ build and labelled as such.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 from goodput import model, sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
@@ -19,9 +19,6 @@ from goodput.plan import Plan, plan_for
 from goodput.report import first_order_caution, first_order_problem, percent, points
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 #: What the table calls each loss, with its first-order term.
 _ROWS = (("checkpoint overhead", "C/T"), ("lost work", "T/(2M)"), ("restart", "R/M"))
@@ -36,12 +33,13 @@ def warnings(params: Params) -> list[str]:
     return [warning] if warning else []
 
 
-def _values(plan: Plan) -> list[float]:
+def _values(plan: Plan, tiered: bool) -> list[float]:
     b = plan.losses
-    return [b.checkpoint_overhead, b.lost_work, b.restart_loss, b.total, b.goodput]
+    drain = [plan.drain_loss] if tiered else []
+    return [b.checkpoint_overhead, b.lost_work, b.restart_loss, *drain, b.total, b.goodput]
 
 
-def losses_table(params: Params) -> pd.DataFrame:
+def losses_table(params: Params) -> dict[str, Any]:
     """The three losses at this build's fast checkpoint: the first-order terms at T* beside the exact model.
 
     Parameters
@@ -51,23 +49,40 @@ def losses_table(params: Params) -> pd.DataFrame:
 
     Returns
     -------
-    pandas.DataFrame
-        Rows for the interval, the three losses, their total and goodput; columns ``at the optimum``,
-        ``first-order term``, ``first order`` (at T* = sqrt(2CM); ``"out of range"`` where first order
-        should not be quoted for these inputs) and ``exact model`` (at its own optimum), all text.
+    dict
+        ``frame``: rows for the interval, the three losses (and, with a drain or a persistent tier, the
+        loss to checkpoints not yet durable), their total and goodput; columns ``at the optimum``,
+        ``first-order term`` (one tier only), ``first order`` (at its optimum; ``"out of range"`` where
+        first order should not be quoted for these inputs) and ``exact model`` (at its own optimum), all
+        text. ``caption`` and ``right`` (the columns to right-align), for
+        :func:`goodput.book.tables.book_table`.
     """
     import pandas as pd
 
     first = plan_for(params, which="first-order")
     exact = plan_for(params)
-    names = [("interval, T", "T* = √(2CM)"), *_ROWS, ("total loss", ""), ("goodput", "")]
-    first_values = [format_duration(first.interval), *(percent(v) for v in _values(first))]
-    return pd.DataFrame({
+    tiered = params.tiered
+    if tiered:  # the scheme's first-order losses are not the three single-level terms
+        names = [("interval, T", "first-order optimum"), *((n, "") for n, _ in _ROWS),
+                 ("not yet durable (drain)", ""), ("total loss", ""), ("goodput", "")]
+    else:
+        names = [("interval, T", "T* = √(2CM)"), *_ROWS, ("total loss", ""), ("goodput", "")]
+    first_values = [format_duration(first.interval), *(percent(v) for v in _values(first, tiered))]
+    columns = {
         "at the optimum": [n for n, _ in names],
         "first-order term": [t for _, t in names],
         "first order": ["out of range"] * len(names) if first.refused else first_values,
-        "exact model": [format_duration(exact.interval), *(percent(v) for v in _values(exact))],
-    })
+        "exact model": [format_duration(exact.interval), *(percent(v) for v in _values(exact, tiered))],
+    }
+    if tiered:
+        del columns["first-order term"]
+        caption = ("The interval and the four losses (shares of wall time) at this build's fast checkpoint: this "
+                   "scheme's first-order losses at their optimum, and the exact model at its own optimum, the "
+                   "interval to use.")
+    else:
+        caption = ("The interval and the three losses (shares of wall time) at this build's fast checkpoint: the "
+                   "first-order terms at their optimum, and the exact model at its own optimum, the interval to use.")
+    return {"frame": pd.DataFrame(columns), "caption": caption, "right": ["first order", "exact model"]}
 
 
 def for_these_inputs(params: Params) -> dict[str, str]:
@@ -83,9 +98,18 @@ def for_these_inputs(params: Params) -> dict[str, str]:
     first, exact = plan_for(params, which="first-order"), plan_for(params)
     slow_first, slow_exact = plan_for(params, slow=True, which="first-order"), plan_for(params, slow=True)
     intro = (f"This build's inputs, {inputs_name(params)}, have C = {format_duration(params.checkpoint_cost)}, "
-             f"M = {format_duration(params.mtbi)} and R = {format_duration(params.restart)}. The table sets the "
-             f"first-order terms at their optimum T* = √(2CM) = {format_duration(first.interval)} beside the exact "
-             f"model at its own optimum, {format_duration(exact.interval)}, the interval this book recommends.")
+             f"M = {format_duration(params.mtbi)} and R = {format_duration(params.restart)}. ")
+    if params.tiered:
+        young = plan_for(params.without_tiers(), which="first-order")
+        intro += (f"They also have a drain and a persistent tier, so the table sets this scheme's first-order "
+                  f"losses (the chapter on checkpoints that are not yet safe) at their optimum, {format_duration(first.interval)}, not the three terms "
+                  f"above at Young's √(2CM) = {format_duration(young.interval)}, which would be for one checkpoint "
+                  f"safe as soon as it is taken; beside them, the exact model at its own optimum, "
+                  f"{format_duration(exact.interval)}, the interval this book recommends.")
+    else:
+        intro += (f"The table sets the first-order terms at their optimum T* = √(2CM) = "
+                  f"{format_duration(first.interval)} beside the exact model at its own optimum, "
+                  f"{format_duration(exact.interval)}, the interval this book recommends.")
     if problem := first_order_problem(first.check):
         check = f"For these inputs {problem}, so the table leaves the first-order column out."
     elif caution := first_order_caution(first.check):
@@ -106,7 +130,10 @@ def for_these_inputs(params: Params) -> dict[str, str]:
     b = exact.losses
     exact_words = (f"By the exact model the losses at {format_duration(exact.interval)} are "
                    f"{percent(b.checkpoint_overhead)} checkpoint overhead, {percent(b.lost_work)} lost work and "
-                   f"{percent(b.restart_loss)} restart, leaving {percent(exact.goodput)}. The exact model counts "
+                   f"{percent(b.restart_loss)} restart"
+                   + (f", with {percent(exact.drain_loss)} lost because a checkpoint was not yet durable"
+                      if params.tiered else "")
+                   + f", leaving {percent(exact.goodput)}. The exact model counts "
                    "interruptions that strike during a checkpoint or a restart, which first order leaves out, so "
                    "at its optimum the two balanced losses are no longer exactly equal.")
     return {"l_intro": intro, "l_range": check, "l_slow": slow_words, "l_exact": exact_words}

@@ -16,7 +16,7 @@ import math
 
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.pages.common import elastic_restart
-from goodput.pages.uncertainty import how_mtbi_given
+from goodput.pages.uncertainty import capital, how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, plan_for
 from goodput.report import MODEL_NAMES, count, mtbi_origin, percent, points
@@ -211,12 +211,16 @@ def takeaways(params: Params) -> dict[str, str]:
     slow = plan_for(params, slow=True, which=MODEL)
     c, m, r = plan.checkpoint_cost, plan.mtbi, plan.restart
     interval = format_duration(plan.optimal_interval)
-    if first.refused:
-        young = "Young's first-order T* = √(2CM) is outside its range for these inputs."
-        first_goodput = "first order, 1 − C/T − T/(2M) − R/M, is outside its range here"
+    if first.tiers is None:
+        young_name, first_name = "Young's first-order T* = √(2CM)", "first order, 1 − C/T − T/(2M) − R/M,"
     else:
-        young = f"Young's first-order T* = √(2CM) gives {format_duration(first.optimal_interval)}."
-        first_goodput = f"first order, 1 − C/T − T/(2M) − R/M, gives {percent(first.goodput)}"
+        young_name = first_name = "first order of this checkpoint scheme"
+    if first.refused:
+        young = f"{capital(young_name)} is outside its range for these inputs."
+        first_goodput = f"{first_name} is outside its range here"
+    else:
+        young = f"{capital(young_name)} gives {format_duration(first.optimal_interval)}."
+        first_goodput = f"{first_name} gives {percent(first.goodput)}"
     twice = float(exact_goodput(c, m, r, 2 * plan.optimal_interval))
     slow_twice = float(exact_goodput(slow.checkpoint_cost, m, r, 2 * slow.optimal_interval))
     if slow.checkpoint_cost > c:

@@ -52,12 +52,13 @@ def summary(params: Params) -> dict[str, str]:
     """
     plan = plan_for(params)
     first = plan_for(params, which="first-order")
+    label = ("First order (Young's √(2CM), the brief's arithmetic)" if first.tiers is None
+             else "First order of this checkpoint scheme")
     if first.refused:
-        cross = (f"First order (Young's √(2CM)) is out of range for these inputs: "
-                 f"{first_order_problem(first.check)}.")
+        cross = f"{label} is out of range for these inputs: {first_order_problem(first.check)}."
     else:
-        cross = (f"First order (Young's √(2CM), the brief's arithmetic) puts the optimum at "
-                 f"{format_duration(first.interval)} and goodput at {percent(first.goodput)}.")
+        cross = (f"{label} puts the optimum at {format_duration(first.interval)} and goodput at "
+                 f"{percent(first.goodput)}.")
         if caution := first_order_caution(first.check):
             cross += f" Caution: {caution}."
     return {

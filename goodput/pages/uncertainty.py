@@ -316,7 +316,9 @@ def first_order_paragraph(ranges: Ranges, first: Ranges) -> str:
     str
         First order's T* and goodput (ranges when there are any); that it is out of range, when it is.
     """
-    label = "First order (Young's T* = √(2CM), the formula the brief uses)"
+    label = ("First order (Young's T* = √(2CM), the formula the brief uses)" if first.plan.tiers is None else
+             "First order (the first-order formulas of this fleet's scheme, which reduce to Young's √(2CM) for one "
+             "checkpoint that is safe at once)")
     if first.plan.refused:
         return f"{label} is outside its range for these inputs, so this page gives no first-order number."
     interval, goodput = format_duration(first.plan.optimal_interval), percent(first.plan.goodput)
