@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from goodput.errors import InputError
+from goodput.logs import json_ready
 from goodput.logs.fit import WeibullFit, fit_problem, fit_weibull
 from goodput.logs.measure import Measurement
 from goodput.logs.read import FAILURE, START, STOP, Array, EventLog, read_events
@@ -165,26 +166,14 @@ class EventMeasurement:
             (not measurable without a step log), and ``not_measured`` naming the
             main ones. Infinite or undefined numbers are ``null``.
         """
-
-        def plain(value: Any) -> Any:
-            if isinstance(value, tuple):
-                return [plain(v) for v in value]
-            if isinstance(value, (bool, np.bool_)):
-                return bool(value)
-            if isinstance(value, (int, np.integer)):
-                return int(value)
-            if isinstance(value, (float, np.floating)):
-                return float(value) if math.isfinite(value) else None
-            return value
-
         full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
         full |= {"prediction_first_order_error": None, "gap": None, "steps_source": None}
-        mine = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
+        mine = {f.name: json_ready(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
         mine["end_states"] = dict(self.end_states)
         extra = {
-            "failure_gap_median_min": plain(self.gap_median_min),
-            "failure_gap_iqr_min": plain(self.gap_iqr_min),
-            "failure_gap_range_min": plain(self.gap_range_min),
+            "failure_gap_median_min": json_ready(self.gap_median_min),
+            "failure_gap_iqr_min": json_ready(self.gap_iqr_min),
+            "failure_gap_range_min": json_ready(self.gap_range_min),
             "weibull": self.fit.to_dict() if self.fit else None,
             "not_measured": list(NOT_MEASURED),
         }

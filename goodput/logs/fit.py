@@ -55,6 +55,7 @@ from scipy.special import chdtrc, chdtri, gammaln
 
 from goodput import validate
 from goodput.errors import InputError
+from goodput.logs import json_ready
 
 Array = npt.NDArray[np.float64]
 
@@ -122,15 +123,7 @@ class WeibullFit:
 
     def to_dict(self) -> dict[str, Any]:
         """The fit as JSON-ready values (an infinite end of the interval becomes ``None``)."""
-
-        def plain(value: Any) -> Any:
-            if isinstance(value, tuple):
-                return [plain(v) for v in value]
-            if isinstance(value, float):
-                return value if math.isfinite(value) else None
-            return value
-
-        return {f.name: plain(getattr(self, f.name)) for f in fields(self)}
+        return {f.name: json_ready(getattr(self, f.name)) for f in fields(self)}
 
 
 def _gaps(gaps: npt.ArrayLike, censored: npt.ArrayLike) -> tuple[Array, Array]:

@@ -60,6 +60,7 @@ import pandas as pd
 from goodput import model, validate
 from goodput.errors import InputError
 from goodput.exact import model_functions
+from goodput.logs import json_ready
 from goodput.logs.read import FAILURE, STOP, Array, EventLog, StepLog, _raw_line, _where, read_events, read_steps
 from goodput.model import RangeCheck
 from goodput.plan import RECOMMENDED_MODEL, make_plan
@@ -201,21 +202,9 @@ class Measurement:
             Floats, ints, strings, ``None`` and lists of two; an infinite or
             undefined value (no failure, no restart) becomes ``None``.
         """
-
-        def plain(value: Any) -> Any:
-            if isinstance(value, tuple):
-                return [plain(v) for v in value]
-            if isinstance(value, (bool, np.bool_)):
-                return bool(value)
-            if isinstance(value, (int, np.integer)):
-                return int(value)
-            if isinstance(value, (float, np.floating)):
-                return float(value) if math.isfinite(value) else None
-            return value
-
-        out = {f.name: plain(getattr(self, f.name)) for f in fields(self) if f.name != "prediction_check"}
-        out["prediction_first_order_error"] = plain(self.prediction_check.error) if self.prediction_check else None
-        out["gap"] = plain(self.gap)
+        out = {f.name: json_ready(getattr(self, f.name)) for f in fields(self) if f.name != "prediction_check"}
+        out["prediction_first_order_error"] = json_ready(self.prediction_check.error) if self.prediction_check else None
+        out["gap"] = json_ready(self.gap)
         return out
 
 
