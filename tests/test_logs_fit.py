@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats
@@ -124,6 +124,7 @@ def test_power_rises_with_the_sample_and_the_size_is_near_the_level() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(min_value=1e-3, max_value=1e6), min_size=3, max_size=30),
        st.lists(st.floats(min_value=0.0, max_value=1e6), max_size=3))
+@example(gaps=[1.0, 1.0, 8.0], censored=[5e-324])  # an open gap so short that dividing it by the unit underflows
 def test_any_positive_sample_fits_or_names_its_problem(gaps: list[float], censored: list[float]) -> None:
     """Any gaps above zero either fit (estimate inside its interval, p in [0, 1]) or are refused with a named problem."""
     problem = fit_problem(gaps, censored)

@@ -172,10 +172,11 @@ class _Profile:
     """The profile log-likelihood of the shape, for gaps rescaled to a geometric mean of 1 (k is scale-free)."""
 
     def __init__(self, gaps: Array, censored: Array) -> None:
-        self.unit = float(np.exp(np.log(gaps).mean()))
-        self.log_t = np.log(gaps / self.unit)
+        log_unit = float(np.log(gaps).mean())
+        self.unit = math.exp(log_unit)
+        self.log_t = np.log(gaps) - log_unit  # logarithms first: a tiny gap over the unit would underflow to 0
         positive = censored[censored > 0.0]  # an open gap of zero says nothing
-        self.log_all = np.concatenate([self.log_t, np.log(positive / self.unit)])
+        self.log_all = np.concatenate([self.log_t, np.log(positive) - log_unit])
         self.r = gaps.size
         self.sum_log = float(self.log_t.sum())  # 0 by the rescaling, up to rounding
 
