@@ -67,10 +67,10 @@ kernelspec:
 
 from myst_nb import glue
 
-from goodput.params import book_params
+from goodput.params import load_params
 from goodput.plan import headline
 
-glue("goodput", headline(book_params())["goodput"], display=False)
+glue("goodput", headline(load_params())["goodput"], display=False)
 ```
 
 Goodput is {glue:text}`goodput:.1%`.
