@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from goodput.params import Params, load_params
-from goodput.plan import RECOMMENDED_MODEL, plan_for
+from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
 from goodput.report import INPUT_WORDS, first_order_problem, ordinal, percent, points
-from goodput.uncertainty import input_ranges, one_at_a_time, propagate_params
+from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
 from goodput.units import format_duration
+
+#: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
+CONFIDENCE = 0.95
 
 
 def worked_example() -> Params:
@@ -47,6 +52,67 @@ def span(low: str, high: str) -> str:
     return f"at {low}" if low == high else f"between {low} and {high}"
 
 
+@dataclass(frozen=True)
+class Ranges:
+    """A fleet's input ranges carried through one model.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan at the model's optimum (the recommended interval, for the exact model).
+    inputs : dict of str to InputRange
+        Each input's range (:func:`goodput.uncertainty.input_ranges`).
+    fixed : Propagation
+        Goodput over the box at the plan's interval.
+    best : Propagation
+        T* and goodput over the box with each corner at its own optimum.
+    swings : list of Swing
+        One input at a time at the plan's interval, widest first, inputs with a range only.
+    """
+
+    plan: Plan
+    inputs: dict[str, InputRange]
+    fixed: Propagation
+    best: Propagation
+    swings: list[Swing]
+
+    @property
+    def ranged(self) -> list[str]:
+        """The inputs with a range, in :data:`goodput.uncertainty.INPUTS` order."""
+        return [name for name in INPUTS if not self.inputs[name].exact]
+
+    @property
+    def exact(self) -> list[str]:
+        """The inputs taken as exact, for want of a range."""
+        return [name for name in INPUTS if self.inputs[name].exact]
+
+
+
+def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
+    """The ranges of T* and goodput for a fleet by one model.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+    which : {"exact", "first-order"}
+        The model (default: the recommended one).
+
+    Returns
+    -------
+    Ranges
+        T* over the box with each corner at its own optimum; goodput at the model's optimum
+        interval for the point values; the swings of the inputs that have a range.
+    """
+    plan = plan_for(params, which=which)
+    inputs = input_ranges(params, CONFIDENCE)
+    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
+                             scheme=plan.tiers)
+    best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
+    swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
+    return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings)
+
+
 def carried_ranges(params: Params) -> dict[str, str]:
     """The inputs' ranges carried through the recommended plan: where T* and goodput may lie, and why.
 
@@ -72,14 +138,13 @@ def carried_ranges(params: Params) -> dict[str, str]:
     >>> r["t_span"], r["g_span"]
     ('between 15.4 min and 27.3 min', 'between 81.0% and 90.3%')
     """
-    plan = plan_for(params)
-    fixed = propagate_params(params, interval=plan.interval, which=RECOMMENDED_MODEL, scheme=plan.tiers)
-    best = propagate_params(params, which=RECOMMENDED_MODEL, scheme=plan.tiers)
-    if all(r.exact for r in input_ranges(params).values()):
+    ranges = ranges_for(params)
+    plan, fixed, best = ranges.plan, ranges.fixed, ranges.best
+    if not ranges.ranged:
         top_text = ("This inputs file gives no input a range, so these are single values: state ranges in the "
                     "inputs file, or give M as a count, to get real ones.")
     else:
-        top = one_at_a_time(fixed)[0]
+        top = ranges.swings[0]
         top_text = f"The range of {INPUT_WORDS[top.name]} moves goodput the most, {points(top.goodput_swing)} on its own."
     scheme_note = ""
     if plan.tiers is not None:

@@ -10,21 +10,17 @@ page says so instead of showing ranges of zero width.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from goodput.pages.common import CONFIDENCE, Ranges, ranges_for, span
 from goodput.params import Params
-from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
+from goodput.plan import RECOMMENDED_MODEL
 from goodput.report import INPUT_NAMES, INPUT_WORDS, MODEL_NAMES, mtbi_origin, percent, points, range_origin, range_text
 from goodput.uncertainty import (
     INPUTS,
     InputRange,
-    Propagation,
-    Swing,
     input_ranges,
     monte_carlo,
-    one_at_a_time,
-    propagate_params,
 )
 from goodput.units import format_duration
 
@@ -33,8 +29,6 @@ if TYPE_CHECKING:
 
 #: The model every range on the page comes from.
 MODEL = RECOMMENDED_MODEL
-#: Confidence level of M's Poisson interval and central probability of the Monte Carlo percentiles.
-CONFIDENCE = 0.95
 #: Draws and seed of the Monte Carlo reading.
 DRAWS, SEED = 100_000, 0
 #: Below this (a fraction of 1) a difference of goodput rounds to 0.0 points and is called negligible.
@@ -66,77 +60,12 @@ def how_mtbi_given(params: Params) -> str:
     return f"as {how}, {mtbi_origin(params)}" if how else f"as a duration, {format_duration(params.mtbi)}"
 
 
-def span(low: str, high: str) -> str:
-    """``"between low and high"``, or ``"at low"`` when the two read the same."""
-    return f"at {low}" if low == high else f"between {low} and {high}"
-
-
 def span_cell(low: str, high: str) -> str:
     """``"low to high"`` for a table cell, or ``"low"`` when the two read the same."""
     return low if low == high else f"{low} to {high}"
 
 
 # --------------------------------------------------------------------------- the numbers, once
-
-
-@dataclass(frozen=True)
-class Ranges:
-    """A fleet's input ranges carried through one model.
-
-    Parameters
-    ----------
-    plan : Plan
-        The plan at the model's optimum (the recommended interval, for the exact model).
-    inputs : dict of str to InputRange
-        Each input's range (:func:`goodput.uncertainty.input_ranges`).
-    fixed : Propagation
-        Goodput over the box at the plan's interval.
-    best : Propagation
-        T* and goodput over the box with each corner at its own optimum.
-    swings : list of Swing
-        One input at a time at the plan's interval, widest first, inputs with a range only.
-    """
-
-    plan: Plan
-    inputs: dict[str, InputRange]
-    fixed: Propagation
-    best: Propagation
-    swings: list[Swing]
-
-    @property
-    def ranged(self) -> list[str]:
-        """The inputs with a range, in :data:`goodput.uncertainty.INPUTS` order."""
-        return [name for name in INPUTS if not self.inputs[name].exact]
-
-    @property
-    def exact(self) -> list[str]:
-        """The inputs taken as exact, for want of a range."""
-        return [name for name in INPUTS if self.inputs[name].exact]
-
-
-def ranges_for(params: Params, which: str = MODEL) -> Ranges:
-    """The ranges of T* and goodput for a fleet by one model.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-    which : {"exact", "first-order"}
-        The model (default: the recommended one).
-
-    Returns
-    -------
-    Ranges
-        T* over the box with each corner at its own optimum; goodput at the model's optimum
-        interval for the point values; the swings of the inputs that have a range.
-    """
-    plan = plan_for(params, which=which)
-    inputs = input_ranges(params, CONFIDENCE)
-    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
-                             scheme=plan.tiers)
-    best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
-    swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
-    return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings)
 
 
 def _words(names: list[str]) -> str:
