@@ -61,11 +61,6 @@ def per_million_range(low: float, high: float) -> str:
     return f"{per_million(low)} to {per_million(high)}"
 
 
-def rate_range_text(low: float, high: float) -> str:
-    """A range of rates: ``1.79e-5 to 2.17e-5``."""
-    return f"{format_rate(low)} to {format_rate(high)}"
-
-
 def duration_range_text(low: float, high: float) -> str:
     """A range of durations in minutes: ``169 to 205 min`` when both ends share a unit, else ``40 s to 2 min``."""
     lo, hi = format_duration(low), format_duration(high)
