@@ -6,8 +6,11 @@ words layers imports from here.
 
 from __future__ import annotations
 
+import dataclasses
 import numbers
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 
 def glue_all(values: Mapping[str, object]) -> None:
@@ -30,3 +33,58 @@ def glue_all(values: Mapping[str, object]) -> None:
         if isinstance(value, bool) or not isinstance(value, (str, numbers.Real)):
             raise TypeError(f"glue {key!r}: {type(value).__name__} is not text or a number")
         glue(key, value if isinstance(value, (str, int)) else float(value), display=False)
+
+
+def variant_text(page: Any, key: str, book: Path | None = None) -> str:
+    """The Markdown of the variant a page's field chooses, filled from the page's other fields.
+
+    Parameters
+    ----------
+    page : dataclass
+        A chapter's page object (``goodput.pages.NAME.Page``).
+    key : str
+        The field holding a :class:`goodput.pages.Variant`.
+    book : Path, optional
+        The book's ``book/`` folder (default: found from the working directory).
+
+    Returns
+    -------
+    str
+        ``book/variants/NAME/KEY.VARIANT.md`` with ``{field}`` placeholders replaced.
+    """
+    from goodput.book.paths import book_root
+
+    folder = (book_root() / "book") if book is None else book
+    chapter = type(page).__module__.rsplit(".", 1)[-1]
+    variant = getattr(page, key).name
+    path = folder / "variants" / chapter / f"{key}.{variant}.md"
+    values = {f.name: getattr(page, f.name) for f in dataclasses.fields(page)
+              if isinstance(getattr(page, f.name), str)}
+    return path.read_text(encoding="utf-8").strip().format_map(values)
+
+
+def glue_page(page: Any) -> None:
+    """Glue every field of a chapter's page object under its name, the chapter's glue keys.
+
+    Text and numbers are glued as they are (quote them with ``{glue:text}``); a
+    :class:`goodput.pages.Variant` is glued as the Markdown of the variant it names
+    (quote it with ``{glue:md}``).
+
+    Parameters
+    ----------
+    page : dataclass
+        A ``goodput.pages.NAME.Page``.
+    """
+    from IPython.display import Markdown
+    from myst_nb import glue
+
+    from goodput.pages import Variant
+
+    values: dict[str, object] = {}
+    for f in dataclasses.fields(page):
+        value = getattr(page, f.name)
+        if isinstance(value, Variant):
+            glue(f.name, Markdown(variant_text(page, f.name)), display=False)
+        else:
+            values[f.name] = value
+    glue_all(values)

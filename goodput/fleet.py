@@ -1,0 +1,237 @@
+"""The fleet's one plan: its full checkpoint scheme computed once, and everything a page says of "this fleet".
+
+:func:`fleet_plan` takes the fleet's inputs and computes, by the recommended (exact) model and with the
+fleet's whole scheme (drain, persistent tier and cadence when the inputs give them), the plan, the
+same scheme by first order (with the one measure of how far first order is off and its verdict), the
+slow checkpoint it is compared with, the levers, the losses in order and their worth in dollars. Every
+chapter's page object, figure, lever, range and the command are built from it; a method that knows
+only part of the scheme (a one-tier model) must not call its number the fleet's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from goodput import model
+from goodput.params import Params
+from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
+from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
+
+#: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
+CONFIDENCE = 0.95
+
+#: The losses of a plan, in the order the book lists them (the drain's only where the plan has one).
+LOSSES = ("checkpoint_overhead", "lost_work", "restart_loss", "drain_loss")
+
+
+@dataclass(frozen=True)
+class Ranges:
+    """A fleet's input ranges carried through its own scheme by one model.
+
+    Parameters
+    ----------
+    plan : Plan
+        The plan at the model's optimum (the recommended interval, for the exact model).
+    inputs : dict of str to InputRange
+        Each input's range (:func:`goodput.uncertainty.input_ranges`).
+    fixed : Propagation
+        Goodput over the box at the plan's interval.
+    best : Propagation
+        T* and goodput over the box with each corner at its own optimum.
+    swings : list of Swing
+        One input at a time at the plan's interval, widest first, inputs with a range only.
+    """
+
+    plan: Plan
+    inputs: dict[str, InputRange]
+    fixed: Propagation
+    best: Propagation
+    swings: list[Swing]
+
+    @property
+    def ranged(self) -> list[str]:
+        """The inputs with a range, in :data:`goodput.uncertainty.INPUTS` order."""
+        return [name for name in INPUTS if not self.inputs[name].exact]
+
+    @property
+    def exact(self) -> list[str]:
+        """The inputs taken as exact, for want of a range."""
+        return [name for name in INPUTS if self.inputs[name].exact]
+
+
+def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
+    """The ranges of T* and goodput for a fleet by one model, carried through the fleet's scheme.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+    which : {"exact", "first-order"}
+        The model (default: the recommended one).
+
+    Returns
+    -------
+    Ranges
+        T* over the box with each corner at its own optimum; goodput at the model's optimum
+        interval for the point values; the swings of the inputs that have a range.
+    """
+    plan = plan_for(params, which=which)
+    inputs = input_ranges(params, CONFIDENCE)
+    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
+                             scheme=plan.tiers)
+    best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
+    swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
+    return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings)
+
+
+@dataclass(frozen=True)
+class FleetPlan:
+    """Everything the book and the command say of one fleet, from its full scheme.
+
+    Build it with :func:`fleet_plan`. Values are plain numbers (minutes, fractions of 1, dollars);
+    the words layer formats them.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+    plan : Plan
+        The recommendation: the exact model of the fleet's whole scheme at its optimum (and best
+        persistent cadence, unless the inputs fix it).
+    first_order : Plan
+        The same scheme by first order at first order's own optimum. Its numbers may be quoted only
+        where :attr:`first_order_quotable`; otherwise no first-order number is shown anywhere.
+    slow : Plan
+        The comparison case: the slow checkpoint written synchronously (one tier, no drain), exact model.
+    slow_first_order : Plan
+        The slow checkpoint by first order.
+    levers : dict of str to float
+        Goodput gained by each lever of the scheme (:func:`goodput.plan.plan_levers`), fractions of 1.
+    """
+
+    params: Params
+    plan: Plan
+    first_order: Plan
+    slow: Plan
+    slow_first_order: Plan
+    levers: dict[str, float]
+
+    # ------------------------------------------------------------------ the recommendation
+    @property
+    def interval(self) -> float:
+        """The recommended interval T in minutes."""
+        return self.plan.interval
+
+    @property
+    def goodput(self) -> float:
+        """Goodput at the recommended interval, a fraction of 1."""
+        return self.plan.goodput
+
+    @property
+    def tiered(self) -> bool:
+        """Whether the plan has a drain or a persistent tier."""
+        return self.plan.tiers is not None
+
+    @property
+    def losses(self) -> dict[str, float]:
+        """The plan's losses by name (:data:`LOSSES`; the drain's only with a drain or tiers), fractions of 1."""
+        out = {name: float(getattr(self.plan.losses, name)) for name in LOSSES[:3]}
+        if self.tiered:
+            out["drain_loss"] = self.plan.drain_loss
+        return out
+
+    @property
+    def largest_loss(self) -> str:
+        """The name of the largest loss (a key of :attr:`losses`)."""
+        return max(self.losses, key=lambda name: self.losses[name])
+
+    @property
+    def levers_ranked(self) -> list[tuple[str, float]]:
+        """The levers, largest gain first."""
+        return sorted(self.levers.items(), key=lambda item: -item[1])
+
+    @property
+    def largest_lever(self) -> str:
+        """The name of the lever that gains the most goodput."""
+        return self.levers_ranked[0][0]
+
+    # ------------------------------------------------------------------ first order, one measure and one policy
+    @property
+    def first_order_gap(self) -> float:
+        """How far first order is off for this scheme: the exact minus the first-order goodput at the
+        recommended interval (:attr:`goodput.plan.Plan.check`), a fraction of 1."""
+        return self.plan.check.error
+
+    @property
+    def first_order_status(self) -> str:
+        """The verdict on first order for this fleet (:attr:`goodput.model.RangeCheck.status`)."""
+        return self.plan.check.status
+
+    @property
+    def first_order_quotable(self) -> bool:
+        """Whether any first-order number may be quoted for this fleet."""
+        return self.plan.check.quotable
+
+    # ------------------------------------------------------------------ the slow checkpoint and money
+    @property
+    def slow_points(self) -> float:
+        """Goodput the fast scheme keeps over the slow checkpoint, a fraction of 1 (never below 0)."""
+        return max(0.0, self.plan.goodput - self.slow.goodput)
+
+    def dollars(self, points: float) -> float:
+        """What a goodput difference is worth a month at the fleet's price, in US dollars (capacity, not cash).
+
+        Parameters
+        ----------
+        points : float
+            A goodput difference, a fraction of 1.
+
+        Returns
+        -------
+        float
+            :func:`goodput.model.capacity_per_month` for the fleet.
+        """
+        p = self.params
+        return model.capacity_per_month(points, p.gpus, p.price_per_gpu_hour, p.month)
+
+    @property
+    def lost_dollars(self) -> float:
+        """All the fleet's losses at the plan, in US dollars a month."""
+        return self.dollars(1.0 - self.plan.goodput)
+
+    @cached_property
+    def ranges(self) -> Ranges:
+        """The inputs' ranges carried through the fleet's scheme by the exact model (computed on first use)."""
+        return ranges_for(self.params)
+
+
+def fleet_plan(params: Params) -> FleetPlan:
+    """The fleet's one plan.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+
+    Returns
+    -------
+    FleetPlan
+        The recommendation, first order of the same scheme, the slow checkpoint and the levers.
+
+    Examples
+    --------
+    >>> from goodput.params import load_params
+    >>> f = fleet_plan(load_params())
+    >>> round(f.interval, 1), round(100 * f.goodput, 1), f.first_order_quotable
+    (18.6, 87.6, True)
+    """
+    plan = plan_for(params)
+    return FleetPlan(
+        params=params,
+        plan=plan,
+        first_order=plan_for(params, which="first-order"),
+        slow=plan_for(params, slow=True),
+        slow_first_order=plan_for(params, slow=True, which="first-order"),
+        levers=plan_levers(plan),
+    )
