@@ -1,0 +1,111 @@
+"""A tiered fleet's book tells that fleet's story with one set of numbers, and its name stays text.
+
+Builds the whole book from clean, strictly, from ``tests/data/tiered-48k <img src=x onerror=alert(1)> & co.yml``: a fleet unlike
+both shipped examples (49,152 GPUs, M from a rate, a 20 s snapshot drained in 3 min, a persistent tier
+chosen every 5th checkpoint, an 18 min restart that is its largest loss, first order out of range), in a
+file whose name holds markup, which every page must show as text.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.params import load_params
+from goodput.report import percent
+from goodput.units import format_duration
+
+ROOT = Path(__file__).resolve().parent.parent
+FLEET = ROOT / "tests" / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+pytestmark = pytest.mark.book
+
+#: The pages that speak of "this fleet" and must quote its plan.
+PLAN_PAGES = ("answer", "planning", "tiers", "levers")
+
+
+@pytest.fixture(scope="module")
+def fleet() -> FleetPlan:
+    return fleet_plan(load_params(FLEET))
+
+
+@pytest.fixture(scope="module")
+def fleet_book(tmp_path_factory: pytest.TempPathFactory, book_builder) -> Path:
+    return book_builder(tmp_path_factory.mktemp("tiered"), FLEET)
+
+
+def test_the_fleet_is_unlike_the_examples(fleet: FleetPlan) -> None:
+    """Restart is the largest loss, the cadence is above 3, first order is out of range."""
+    assert fleet.largest_loss == "restart_loss"
+    assert fleet.plan.tiers is not None and fleet.plan.tiers.every > 3
+    assert not fleet.first_order_quotable
+    assert fleet.params.gpus not in (16384, 24576, 32768)
+
+
+def test_pages_quote_the_plan(fleet_book: Path, page_text, fleet: FleetPlan) -> None:
+    """Every page about this fleet quotes the plan's interval and goodput; none quotes the one-tier model's."""
+    single = fleet_plan(fleet.params.without_tiers())
+    for page in PLAN_PAGES:
+        text = page_text(fleet_book, page)
+        assert format_duration(fleet.interval) in text, page
+        assert percent(fleet.goodput) in text, page
+        assert percent(single.goodput) not in text, page
+
+
+def test_no_first_order_number_where_first_order_is_out_of_range(fleet_book: Path, page_text,
+                                                                 fleet: FleetPlan) -> None:
+    """First order is out of range for this fleet: its goodput and interval appear on no page."""
+    for page in sorted((fleet_book / "book").glob("*.html")):
+        text = page_text(fleet_book, page.stem)
+        assert percent(fleet.first_order.goodput) not in text, page.stem
+        assert f"by first order {percent(fleet.first_order.goodput)}" not in text, page.stem
+
+
+IMPOSSIBLE = re.compile(r"(?<![\w.])[-−]\s?\d[\d,.]*\s?(points|%)|\$\s?[-−]\d|[-−]\$\d|\bnan\b|\binf\b|\$nan|"
+                        r"(?<![\d.])(1\d\d|[2-9]\d\d)\.\d%", re.IGNORECASE)
+
+
+def test_no_impossible_number_on_any_page(fleet_book: Path, page_text) -> None:
+    """No negative points, percentages or dollars, no NaN or infinity, no goodput above 100%, on any page."""
+    for page in sorted((fleet_book / "book").glob("*.html")):
+        text = page_text(fleet_book, page.stem)
+        found = IMPOSSIBLE.findall(text)
+        assert not found, (page.stem, IMPOSSIBLE.search(text))
+
+
+def test_the_answer_names_the_fleets_largest_lever(fleet_book: Path, page_text, fleet: FleetPlan) -> None:
+    """The answer page's finding names the lever that gains the most for this fleet, not the worked example's."""
+    text = page_text(fleet_book, "answer")
+    assert fleet.largest_lever in text
+
+
+def test_the_file_name_is_text_on_every_page(fleet_book: Path, page_text) -> None:
+    """The inputs file's name, markup and all, is shown as text: escaped in the HTML, never parsed as a tag."""
+    for page in sorted((fleet_book / "book").glob("*.html")):
+        raw = page.read_text(encoding="utf-8")
+        assert "<img src=x" not in raw, page.stem
+    assert FLEET.name in page_text(fleet_book, "answer")
+
+
+#: What the worked example's pages show, none of which may appear in the fleet's answer and planning pages.
+WORKED = ("186 min", "18.6 min", "87.6%", "19.3 min", "86.9%", "74.1%", "12.8 points", "$3.8M", "$3.3M", "16,384")
+
+
+def test_no_worked_number_on_the_fleets_plan_pages(fleet_book: Path, page_text) -> None:
+    """None of the worked example's headline strings appears on the fleet's answer or planning page."""
+    for page in ("answer", "planning"):
+        text = page_text(fleet_book, page)
+        for value in WORKED:
+            assert value not in text, (page, value)
+
+
+def test_durations_read_as_people_write_them(fleet_book: Path, page_text) -> None:
+    """The 20-second snapshot reads "20 s", never "0.333 min"; no duration carries four or more decimals;
+    no key path or package function name appears in the prose."""
+    for page in PLAN_PAGES:
+        text = page_text(fleet_book, page)
+        assert "20 s" in text and "0.333" not in text, page
+        assert not re.search(r"\d\.\d{4,} (min|s|h)\b", text), page
+        assert not re.search(r"ranges\.[a-z]|goodput\.[a-z]", text.replace("goodput.__version__", "")), page
