@@ -1,0 +1,318 @@
+"""From the model and the storage a planner knows to the checkpoint's size and its times.
+
+A checkpoint of a model trained with mixed-precision Adam holds, per parameter, the bf16 weights
+(2 bytes), fp32 master weights (4) and the two fp32 moments (4 + 4): 14 bytes; 12 without the bf16
+copy, 16 with fp32 gradients kept. Its size is parameters x bytes per parameter.
+
+A transfer of S bytes at an achieved bandwidth B takes S / B; the achieved bandwidth is the stated
+one times an efficiency (1 when the figure given is measured, a fraction of the datasheet's
+otherwise). So:
+
+- without a snapshot, the checkpoint is a synchronous write to shared storage: C = S / B_write;
+- with a snapshot to host memory, C is the copy of each node's share, S / (nodes x B_d2h per node),
+  and the checkpoint is durable only once drained to shared storage, D = S / B_write;
+- loading the checkpoint after an interruption takes S / B_read, part of the restart.
+
+Sizes and bandwidths are read as people write them: ``"2.3 TB"``, ``"329 GiB"``; ``"20 Gb/s"`` is
+bits, ``"2.5 GB/s"`` bytes, ``"900 MiB/s"``. Bits and bytes are told apart by the case of the ``b``
+and nothing else is guessed: ``"20 gb/s"`` is refused, as is a bandwidth without ``/s``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from goodput import validate
+from goodput.errors import InputError
+
+#: Bytes per parameter of the common checkpoint layouts (mixed-precision Adam).
+BYTES_PER_PARAMETER = {
+    "bf16 weights, fp32 master weights and two fp32 moments": 14.0,
+    "fp32 master weights and two fp32 moments (no bf16 copy)": 12.0,
+    "the 14 bytes and fp32 gradients": 16.0,
+}
+#: The default: bf16 weights + fp32 master weights + first and second moments, 2 + 4 + 4 + 4.
+DEFAULT_BYTES_PER_PARAMETER = 14.0
+
+_PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
+           "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+_QUANTITY = re.compile(
+    r"\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*"
+    r"(?P<prefix>[kKMGTP]i?|)(?P<unit>B|b|bit|bits|byte|bytes)?(?P<per>\s*/\s*s|ps)?\s*",
+    re.ASCII,
+)
+_SIZE_EXPECTED = "a size such as '2.3 TB', '329 GB' or '650 GiB' (B is bytes; 1 TB = 1e12 B, 1 TiB = 2^40 B)"
+_BANDWIDTH_EXPECTED = ("a bandwidth such as '2.5 GB/s' (bytes), '20 Gb/s' (bits), '1.2 TB/s' or '900 MiB/s': "
+                       "B is bytes, b is bits, and a bandwidth ends in /s")
+
+
+def _quantity(value: object, name: str, expected: str) -> tuple[float, str, bool]:
+    """A number, its multiplier and unit, and whether it is per second, or an InputError."""
+    if isinstance(value, bool) or not isinstance(value, str):
+        raise InputError(name, value, f"{expected} (a number needs a unit)")
+    match = _QUANTITY.fullmatch(value)
+    if match is None or match["unit"] is None:
+        raise InputError(name, value, expected)
+    number = float(match["number"]) * _PREFIX[match["prefix"]]
+    unit = match["unit"]
+    is_bits = unit in ("b", "bit", "bits")
+    return number / 8.0 if is_bits else number, unit, match["per"] is not None
+
+
+def parse_size(value: object, name: str) -> float:
+    """Read a size in bytes.
+
+    Parameters
+    ----------
+    value : object
+        ``"2.3 TB"``, ``"329 GB"``, ``"650 GiB"``, ``"900 MB"``: a number and a unit in bytes.
+    name : str
+        The input's name, for the error message.
+
+    Returns
+    -------
+    float
+        Bytes, finite and greater than zero.
+
+    Raises
+    ------
+    InputError
+        For a bare number, a size in bits, a rate, or a size that is zero, negative or not finite.
+
+    Examples
+    --------
+    >>> parse_size("2.3 TB", "checkpoint_size"), parse_size("1 GiB", "host_memory")
+    (2300000000000.0, 1073741824.0)
+    """
+    number, unit, per = _quantity(value, name, _SIZE_EXPECTED)
+    if per or unit in ("b", "bit", "bits"):
+        raise InputError(name, value, _SIZE_EXPECTED)
+    return validate.positive(number, name, _SIZE_EXPECTED)
+
+
+def parse_bandwidth(value: object, name: str) -> float:
+    """Read a bandwidth in bytes per second.
+
+    Parameters
+    ----------
+    value : object
+        ``"2.5 GB/s"``, ``"20 Gb/s"`` (bits: 2.5 GB/s), ``"20 Gbps"``, ``"1.2 TB/s"``, ``"900 MiB/s"``.
+    name : str
+        The input's name, for the error message.
+
+    Returns
+    -------
+    float
+        Bytes per second, finite and greater than zero.
+
+    Raises
+    ------
+    InputError
+        For a bare number, a size without ``/s``, or a zero, negative or infinite bandwidth.
+
+    Examples
+    --------
+    >>> parse_bandwidth("20 Gb/s", "write_bandwidth"), parse_bandwidth("2.5 GB/s", "write_bandwidth")
+    (2500000000.0, 2500000000.0)
+    """
+    number, _, per = _quantity(value, name, _BANDWIDTH_EXPECTED)
+    if not per:
+        raise InputError(name, value, _BANDWIDTH_EXPECTED)
+    return validate.positive(number, name, _BANDWIDTH_EXPECTED)
+
+
+def _scaled(x: float, units: tuple[str, ...]) -> str:
+    """Three significant digits in the largest decimal unit that keeps the number at 1 or more."""
+    exponent = min(len(units) - 1, max(0, math.floor(math.log10(x) / 3)) if x > 0 else 0)
+    value = x / 1000.0**exponent
+    return f"{value:.3g} {units[exponent]}"
+
+
+def format_size(size: float) -> str:
+    """Write a size in bytes with decimal units: ``"2.46 TB"``.
+
+    Examples
+    --------
+    >>> format_size(176.25e9 * 14), format_size(329e9)
+    ('2.47 TB', '329 GB')
+    """
+    return _scaled(size, ("B", "kB", "MB", "GB", "TB", "PB"))
+
+
+def format_bandwidth(bytes_per_s: float) -> str:
+    """Write a bandwidth in bytes per second with decimal units: ``"2.5 GB/s"``.
+
+    Examples
+    --------
+    >>> format_bandwidth(2.5e9), format_bandwidth(40e9)
+    ('2.5 GB/s', '40 GB/s')
+    """
+    return _scaled(bytes_per_s, ("B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"))
+
+
+def checkpoint_size(parameters: float, bytes_per_parameter: float = DEFAULT_BYTES_PER_PARAMETER) -> float:
+    """A checkpoint's size in bytes: parameters x bytes per parameter.
+
+    Parameters
+    ----------
+    parameters : float
+        The model's parameter count.
+    bytes_per_parameter : float, optional
+        14 by default (see :data:`BYTES_PER_PARAMETER`).
+
+    Returns
+    -------
+    float
+        Bytes.
+
+    Examples
+    --------
+    >>> format_size(checkpoint_size(530e9, 12))
+    '6.36 TB'
+    """
+    p = validate.positive(parameters, "parameters")
+    b = validate.positive(bytes_per_parameter, "bytes_per_parameter")
+    return p * b
+
+
+def transfer_minutes(size: float, bandwidth: float, efficiency: float = 1.0) -> float:
+    """Minutes to move `size` bytes at `bandwidth` bytes per second, of which a share `efficiency` is achieved.
+
+    Examples
+    --------
+    >>> round(transfer_minutes(checkpoint_size(530e9, 12), parse_bandwidth("20 Gb/s", "bw")), 1)
+    42.4
+    """
+    s = validate.positive(size, "checkpoint_size")
+    b = validate.positive(bandwidth, "bandwidth")
+    e = validate.share(efficiency, "bandwidth_efficiency", open_low=True)
+    return s / (b * e) / 60.0
+
+
+@dataclass(frozen=True)
+class Storage:
+    """What a planner knows of the checkpoint and the storage, in bytes and bytes per second.
+
+    Parameters
+    ----------
+    size : float
+        The checkpoint's size in bytes.
+    nodes : int
+        Nodes in the job (GPUs / GPUs per node).
+    write_bandwidth : float
+        The shared storage's aggregate write bandwidth, stated.
+    read_bandwidth : float or None
+        Its aggregate read bandwidth, stated (None: the load time is not derived).
+    efficiency : float
+        The share of the stated bandwidths achieved (1: the figures are measured).
+    read_efficiency : float or None
+        The share of the read bandwidth achieved, where it differs from `efficiency` (None: the same).
+    snapshot_bandwidth : float or None
+        Device-to-host bandwidth per node of a snapshot to host memory (None: no snapshot, the
+        checkpoint is a synchronous write).
+    host_memory : float or None
+        Host memory free per node for the snapshot, in bytes (None: not checked).
+    double_buffered : bool
+        Whether the snapshot keeps two copies in host memory (the next snapshot may start before
+        the previous one has drained).
+    """
+
+    size: float
+    nodes: int
+    write_bandwidth: float
+    read_bandwidth: float | None = None
+    efficiency: float = 1.0
+    read_efficiency: float | None = None
+    snapshot_bandwidth: float | None = None
+    host_memory: float | None = None
+    double_buffered: bool = False
+
+    def __post_init__(self) -> None:
+        validate.positive(self.size, "checkpoint_size")
+        validate.whole(self.nodes, "nodes")
+        validate.positive(self.write_bandwidth, "write_bandwidth")
+        validate.share(self.efficiency, "bandwidth_efficiency", open_low=True)
+        if self.read_bandwidth is not None:
+            validate.positive(self.read_bandwidth, "read_bandwidth")
+        if self.read_efficiency is not None:
+            validate.share(self.read_efficiency, "read_efficiency", open_low=True)
+        if self.snapshot_bandwidth is not None:
+            validate.positive(self.snapshot_bandwidth, "snapshot_bandwidth")
+        if self.host_memory is not None:
+            validate.positive(self.host_memory, "host_memory")
+            if self.snapshot_bandwidth is not None and self.host_memory_needed > self.host_memory:
+                raise InputError("host_memory", f"{format_size(self.host_memory)} per node",
+                                 f"at least {format_size(self.host_memory_needed)} per node, the snapshot's share of "
+                                 f"the checkpoint{' twice (double-buffered)' if self.double_buffered else ''}")
+
+    @property
+    def write_minutes(self) -> float:
+        """Minutes to write the whole checkpoint to shared storage at the achieved bandwidth."""
+        return transfer_minutes(self.size, self.write_bandwidth, self.efficiency)
+
+    @property
+    def checkpoint_cost(self) -> float:
+        """C in minutes: the snapshot to host memory if there is one, else the synchronous write."""
+        if self.snapshot_bandwidth is None:
+            return self.write_minutes
+        return transfer_minutes(self.size / self.nodes, self.snapshot_bandwidth)
+
+    @property
+    def drain(self) -> float:
+        """D in minutes: the write to shared storage after a snapshot (0 without one)."""
+        return 0.0 if self.snapshot_bandwidth is None else self.write_minutes
+
+    @property
+    def load(self) -> float | None:
+        """Minutes to read the checkpoint back after an interruption (None without a read bandwidth)."""
+        if self.read_bandwidth is None:
+            return None
+        efficiency = self.efficiency if self.read_efficiency is None else self.read_efficiency
+        return transfer_minutes(self.size, self.read_bandwidth, efficiency)
+
+    @property
+    def host_memory_needed(self) -> float:
+        """Bytes of host memory a snapshot needs per node: its share of the checkpoint, twice if double-buffered."""
+        return self.size / self.nodes * (2.0 if self.double_buffered else 1.0)
+
+
+def bandwidth_for_goodput(goodput_at: Callable[[float], float], target: float, low: float = 1e6,
+                          high: float = 1e15) -> float | None:
+    """The least bandwidth at which a goodput reaches `target`, by bisection on its logarithm.
+
+    Parameters
+    ----------
+    goodput_at : callable
+        Goodput (a fraction of 1) at a bandwidth in bytes per second; never falling as it rises.
+    target : float
+        The goodput to reach, a fraction of 1.
+    low, high : float, optional
+        The bandwidths searched between, bytes per second (1 MB/s to 1 PB/s).
+
+    Returns
+    -------
+    float or None
+        Bytes per second within a relative 1e-9 of the least that reaches `target`, `low` if even
+        that does, or None if not even `high` does (the target needs more than bandwidth).
+
+    Examples
+    --------
+    >>> round(bandwidth_for_goodput(lambda b: 1 - 1e9 / b, 0.9) / 1e10, 6)
+    1.0
+    """
+    t = validate.share(target, "target_goodput", open_low=True, open_high=True)
+    if goodput_at(low) >= t:
+        return low
+    if goodput_at(high) < t:
+        return None
+    lo, hi = math.log(low), math.log(high)
+    while hi - lo > 1e-9:
+        mid = (lo + hi) / 2.0
+        if goodput_at(math.exp(mid)) >= t:
+            hi = mid
+        else:
+            lo = mid
+    return math.exp(hi)
