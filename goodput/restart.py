@@ -1,0 +1,304 @@
+"""What a restart is made of, how many hot spares to hold, and recovery without going back to a checkpoint.
+
+**The restart's parts.** A restart is detection, replacing the failed nodes, starting the processes and
+the collective communication (a fixed part and a part per node), loading the checkpoint and warming
+up; R is their sum (:class:`RestartParts`).
+
+**Hot spares.** A share of the interruptions takes a node out for repair; a pool of c spare nodes
+replaces it at once. Node-taking interruptions arrive at rate a/M (a the share, M the mean time
+between interruptions) and each node is repaired in a mean time r, exponentially distributed. The
+job runs while at most c nodes are in repair; a node-taking interruption that finds all c spares in
+use (c nodes already in repair) waits for the first of the c + 1 repairs to end, r / (c + 1) on
+average, and no interruption strikes a job that is waiting. The nodes in repair are then a birth and
+death process on 0..c+1 whose stationary law is a truncated Poisson law of mean ρ = a r / M, and an
+interruption (Poisson arrivals see time averages, over the states where the job runs) finds the
+pool empty with the Erlang loss probability B(c, ρ). So the expected restart is
+
+    R(c) = R_parts + a B(c, ρ) r / (c + 1),
+
+with the limits R(∞) = R_parts and R(0) = R_parts + a r (every node-taking interruption waits for
+its repair). Spares are GPUs that do not train: the share of all the GPUs bought that does useful
+work is goodput(R(c)) x N / (N + c g), N GPUs in the job and g per node; :func:`best_spares` maximizes it.
+
+**Recovery without rollback.** A share p of interruptions is recovered just in time (Gupta et al.,
+EuroSys 2024): the data-parallel replicas still hold the state, so the job replays about one step
+and pays a short recovery R_j, with no checkpoint load and no lost work. The others roll back to the
+last checkpoint as before. Planned stops with notice, at a rate q, cost a checkpoint and a restart
+but no lost work. With rollback interruptions at rate (1 - p)/M over the job's running time and
+restarts (a failure during a restart starts it over), and the just-in-time recoveries and planned
+stops as pauses that strike only while the job computes or checkpoints, the expected wall time per
+segment of T minutes of work is
+
+    (e^{x'} - 1) (M' e^{R/M'} + M' (p/M) R_j + M' q (C + R)),    M' = M / (1 - p),  x' = (T + C)/M',
+
+so goodput is T divided by it; the optimum is the exact model's with M' for M, and to first order
+T* = sqrt(2 C M / (1 - p)). Failures during a just-in-time recovery or a planned stop are left out
+(they take seconds to minutes, against M of tens of minutes).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+
+from goodput import validate
+from goodput.exact import exact_optimal_interval
+
+
+@dataclass(frozen=True)
+class RestartParts:
+    """A restart, part by part, in minutes.
+
+    Parameters
+    ----------
+    detect : float
+        From the interruption to knowing the job must restart.
+    replace : float
+        Putting a healthy node in place of the failed one (from the spare pool; waits for repairs
+        are counted apart, see :func:`spare_wait`).
+    startup : float
+        Starting the processes and the collective communication, the fixed part.
+    startup_per_node : float
+        The part of the start-up that grows with the job, per node.
+    load : float
+        Loading the checkpoint.
+    warmup : float
+        From the loaded checkpoint to the first step at full speed.
+    nodes : int
+        Nodes in the job (for the start-up per node).
+    """
+
+    detect: float = 0.0
+    replace: float = 0.0
+    startup: float = 0.0
+    startup_per_node: float = 0.0
+    load: float = 0.0
+    warmup: float = 0.0
+    nodes: int = 1
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if f.name != "nodes":
+                validate.non_negative(getattr(self, f.name), f.name)
+        validate.whole(self.nodes, "nodes")
+        if self.total <= 0.0:
+            validate.positive(self.total, "restart", "parts that add up to more than zero minutes")
+
+    @property
+    def parts(self) -> dict[str, float]:
+        """Each part in minutes, the start-up per node multiplied out: detect, replace, startup, load, warmup."""
+        return {"detect": self.detect, "replace": self.replace,
+                "startup": self.startup + self.startup_per_node * self.nodes, "load": self.load,
+                "warmup": self.warmup}
+
+    @property
+    def total(self) -> float:
+        """R, the sum of the parts, in minutes."""
+        return sum(self.parts.values())
+
+    @property
+    def largest(self) -> str:
+        """The name of the largest part."""
+        parts = self.parts
+        return max(parts, key=lambda name: parts[name])
+
+
+def erlang_b(servers: int, load: float) -> float:
+    """The Erlang loss probability B(c, ρ): the chance that c servers offered a load ρ are all busy.
+
+    Computed by the stable recurrence B(0) = 1, B(k) = ρ B(k-1) / (k + ρ B(k-1)).
+
+    Parameters
+    ----------
+    servers : int
+        c, zero or more.
+    load : float
+        ρ, the offered load (arrival rate x mean holding time), zero or more.
+
+    Returns
+    -------
+    float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> erlang_b(0, 0.3), round(erlang_b(1, 1.0), 3), round(erlang_b(5, 2.0), 4)
+    (1.0, 0.5, 0.0367)
+    """
+    c = validate.whole(servers, "spares", least=0)
+    rho = validate.non_negative(load, "load")
+    b = 1.0
+    for k in range(1, c + 1):
+        b = rho * b / (k + rho * b)
+    return b
+
+
+def spare_wait(spares: int, mtbi: float, repair: float, takes_node: float) -> float:
+    """The expected wait for a repair per interruption, in minutes: a B(c, ρ) r / (c + 1).
+
+    Parameters
+    ----------
+    spares : int
+        c, spare nodes in the pool.
+    mtbi : float
+        M, mean minutes between interruptions of the job.
+    repair : float
+        r, mean minutes to repair a node.
+    takes_node : float
+        a, the share of interruptions that take a node out.
+
+    Returns
+    -------
+    float
+        Minutes, zero or more.
+
+    Examples
+    --------
+    >>> spare_wait(0, 60.0, 240.0, 0.5)
+    120.0
+    """
+    m = validate.positive(mtbi, "mtbi")
+    r = validate.positive(repair, "repair")
+    a = validate.share(takes_node, "takes_node")
+    c = validate.whole(spares, "spares", least=0)
+    return a * erlang_b(c, a * r / m) * r / (c + 1)
+
+
+def _wall_per_segment(checkpoint_cost: float, mtbi: float, restart: float, interval: float, just_in_time: float,
+                      jit_recovery: float, planned_per_minute: float) -> float:
+    """Expected wall minutes per segment of `interval` minutes of work (see the module docstring)."""
+    c, r, t = checkpoint_cost, restart, interval
+    m_roll = mtbi / (1.0 - just_in_time)
+    x = (t + c) / m_roll
+    pauses = m_roll * (just_in_time / mtbi) * jit_recovery + m_roll * planned_per_minute * (c + r)
+    return math.expm1(x) * (m_roll * math.exp(r / m_roll) + pauses)
+
+
+def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
+                     just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0) -> float:
+    """Goodput with a share of interruptions recovered just in time and planned stops with notice.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        C, M and R in minutes (M counts every unplanned interruption, recovered just in time or not).
+    interval : float, optional
+        T in minutes; the optimum (:func:`recovery_optimal_interval`) when omitted.
+    just_in_time : float, optional
+        p, the share of interruptions recovered without going back to a checkpoint, in [0, 1).
+    jit_recovery : float, optional
+        R_j, minutes a just-in-time recovery costs (the replayed step included).
+    planned_rate : float, optional
+        q, planned stops per hour, each costing a checkpoint and a restart but no lost work.
+
+    Returns
+    -------
+    float
+        Goodput, a fraction of 1; with p = q = 0 the exact model's.
+
+    Examples
+    --------
+    >>> from goodput.exact import exact_goodput
+    >>> round(recovery_goodput(1.0, 185.6, 5.0), 6) == round(float(exact_goodput(1.0, 185.6, 5.0)), 6)
+    True
+    """
+    p = validate.share(just_in_time, "just_in_time", open_high=True)
+    rj = validate.non_negative(jit_recovery, "jit_recovery")
+    q = validate.non_negative(planned_rate, "planned_rate") / 60.0
+    t = recovery_optimal_interval(checkpoint_cost, mtbi, just_in_time=p) if interval is None else interval
+    return t / _wall_per_segment(checkpoint_cost, mtbi, restart, t, p, rj, q)
+
+
+def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
+    """The optimum T with a share p recovered just in time: the exact model's with M / (1 - p) for M.
+
+    Neither the just-in-time recovery's cost nor planned stops move it: they multiply the wall
+    time per segment by a factor that does not depend on T.
+
+    Examples
+    --------
+    >>> round(recovery_optimal_interval(1.0, 185.6, just_in_time=0.75), 1)
+    37.9
+    """
+    p = validate.share(just_in_time, "just_in_time", open_high=True)
+    return float(exact_optimal_interval(checkpoint_cost, mtbi / (1.0 - p)))
+
+
+def first_order_recovery_interval(checkpoint_cost: float, mtbi: float, just_in_time: float = 0.0) -> float:
+    """First order's optimum with a share p recovered just in time: √(2CM/(1 - p)).
+
+    Examples
+    --------
+    >>> round(first_order_recovery_interval(1.0, 185.6, 0.5), 2)
+    27.25
+    """
+    p = validate.share(just_in_time, "just_in_time", open_high=True)
+    return math.sqrt(2.0 * checkpoint_cost * mtbi / (1.0 - p))
+
+
+@dataclass(frozen=True)
+class SparesChoice:
+    """Goodput against the number of spare nodes, and the best count.
+
+    Parameters
+    ----------
+    counts : list of int
+        Spare counts tried, 0 upwards.
+    restart : list of float
+        The expected restart R(c) for each, minutes.
+    goodput : list of float
+        Goodput of the job at its optimum interval for each.
+    useful : list of float
+        The share of all GPUs bought (the job's and the spares') doing kept work.
+    best : int
+        The count with the largest useful share.
+    """
+
+    counts: list[int]
+    restart: list[float]
+    goodput: list[float]
+    useful: list[float]
+    best: int
+
+
+def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
+                gpus_per_node: int = 8, most: int | None = None) -> SparesChoice:
+    """How many spare nodes maximize the share of all GPUs that does kept work.
+
+    Parameters
+    ----------
+    parts : float
+        R_parts, the restart without waits for repairs, minutes.
+    checkpoint_cost, mtbi : float
+        C and M, minutes.
+    repair : float
+        r, mean minutes to repair a node.
+    takes_node : float
+        a, the share of interruptions that take a node out.
+    gpus : int
+        GPUs in the job.
+    gpus_per_node : int, optional
+        g (default 8).
+    most : int, optional
+        The largest count tried (default: enough that the wait is under a second per interruption,
+        and at least 8).
+
+    Returns
+    -------
+    SparesChoice
+        The counts tried and the best.
+    """
+    from goodput.exact import exact_goodput
+
+    n = validate.whole(gpus, "gpus")
+    g = validate.whole(gpus_per_node, "gpus_per_node")
+    top = most if most is not None else 8
+    if most is None:
+        while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < 10_000:
+            top *= 2
+    counts = list(range(top + 1))
+    restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
+    goodput = [float(exact_goodput(checkpoint_cost, mtbi, r)) for r in restart]
+    useful = [gp * n / (n + c * g) for gp, c in zip(goodput, counts, strict=True)]
+    best = max(counts, key=lambda c: useful[c])
+    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=best)

@@ -1,0 +1,108 @@
+"""The restart's parts, hot spares and recovery without rollback: closed forms, limits and simulation."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import sympy as sp
+from hypothesis import given
+from hypothesis import strategies as st
+
+from goodput.errors import InputError
+from goodput.exact import exact_goodput, exact_optimal_interval
+from goodput.restart import (
+    RestartParts,
+    best_spares,
+    erlang_b,
+    first_order_recovery_interval,
+    recovery_goodput,
+    recovery_optimal_interval,
+    spare_wait,
+)
+from goodput.simulate_restart import simulate_recovery, simulate_spare_waits
+
+
+def test_parts_add_up_and_name_the_largest() -> None:
+    """R is the sum of the parts, the start-up per node multiplied out (Aurora: about 6 s a node)."""
+    parts = RestartParts(detect=1.0, replace=2.0, startup=0.5, startup_per_node=0.1, load=3.0, warmup=1.0, nodes=256)
+    assert parts.total == pytest.approx(1 + 2 + 0.5 + 25.6 + 3 + 1)
+    assert parts.largest == "startup"
+    with pytest.raises(InputError, match="detect"):
+        RestartParts(detect=-1.0, load=2.0)
+    with pytest.raises(InputError, match="restart"):
+        RestartParts()
+
+
+def test_erlang_b_against_its_closed_form() -> None:
+    """B(c, ρ) = (ρ^c / c!) / Σ_k ρ^k / k!."""
+    for c in range(12):
+        for rho in (0.01, 0.5, 2.0, 9.0):
+            closed = rho**c / math.factorial(c) / sum(rho**k / math.factorial(k) for k in range(c + 1))
+            assert erlang_b(c, rho) == pytest.approx(closed, rel=1e-12)
+
+
+def test_spares_limits() -> None:
+    """No spares: every node-taking interruption waits a whole repair; many spares: no wait."""
+    assert spare_wait(0, 42.0, 600.0, 0.4) == pytest.approx(0.4 * 600.0)
+    assert spare_wait(200, 42.0, 600.0, 0.4) < 1e-9
+
+
+@given(c=st.integers(0, 30), m=st.floats(5, 1e4), r=st.floats(1, 1e4), a=st.floats(0, 1))
+def test_more_spares_never_wait_longer(c: int, m: float, r: float, a: float) -> None:
+    assert spare_wait(c + 1, m, r, a) <= spare_wait(c, m, r, a) * (1 + 1e-12) + 1e-15
+
+
+@pytest.mark.parametrize(("spares", "mtbi", "repair", "takes"), [
+    (0, 42.0, 240.0, 0.5), (1, 42.0, 240.0, 0.5), (3, 42.0, 240.0, 0.5), (6, 30.0, 600.0, 0.8),
+    (2, 120.0, 60.0, 1.0), (10, 20.0, 1440.0, 0.3),
+])
+def test_spares_model_agrees_with_a_simulation_of_failures_and_repairs(spares: int, mtbi: float, repair: float,
+                                                                       takes: float) -> None:
+    """Within three standard errors over a grid of pool sizes, repair times and rates."""
+    sim = simulate_spare_waits(spares, mtbi, repair, takes)
+    model = spare_wait(spares, mtbi, repair, takes)
+    assert abs(sim.mean - model) <= 3 * sim.stderr + 1e-9, (sim, model)
+
+
+def test_best_spares_trades_waits_against_idle_gpus() -> None:
+    """The best count beats none and beats twice as many; the useful share is goodput x N / (N + c g)."""
+    choice = best_spares(parts=15.0, checkpoint_cost=0.5, mtbi=42.0, repair=720.0, takes_node=0.6, gpus=65536)
+    assert 0 < choice.best < choice.counts[-1]
+    assert choice.useful[choice.best] >= choice.useful[0]
+    assert choice.useful[choice.best] >= max(choice.useful)
+    c = choice.best
+    assert choice.useful[c] == pytest.approx(choice.goodput[c] * 65536 / (65536 + 8 * c))
+
+
+def test_first_order_optimum_with_just_in_time_recovery_derived_symbolically() -> None:
+    """Minimizing C/T + (1 - p) T/(2M) gives T* = √(2CM/(1 - p))."""
+    c, m, t, kept = sp.symbols("C M T kept", positive=True)  # kept = 1 - p, the share that rolls back
+    loss = c / t + kept * t / (2 * m)
+    solutions = sp.solve(sp.diff(loss, t), t)
+    assert len(solutions) == 1
+    assert sp.simplify(solutions[0] - sp.sqrt(2 * c * m / kept)) == 0
+    assert sp.diff(loss, t, 2).subs(t, solutions[0]).is_positive
+    assert first_order_recovery_interval(1.0, 185.6, 0.5) == pytest.approx(math.sqrt(2 * 185.6 / 0.5))
+
+
+def test_recovery_model_reduces_to_the_exact_model() -> None:
+    for t in (5.0, 18.6, 60.0):
+        assert recovery_goodput(1.0, 185.6, 5.0, t) == pytest.approx(float(exact_goodput(1.0, 185.6, 5.0, t)))
+    assert recovery_optimal_interval(1.0, 185.6) == pytest.approx(float(exact_optimal_interval(1.0, 185.6)))
+
+
+@pytest.mark.parametrize(("p", "rj", "q"), [(0.0, 0.0, 0.0), (0.6, 0.2, 0.0), (0.9, 0.5, 0.0), (0.5, 0.1, 0.05)])
+def test_recovery_model_agrees_with_the_simulator(p: float, rj: float, q: float) -> None:
+    """Goodput at the optimum within three standard errors of a segment-by-segment simulation."""
+    c, m, r = 0.5, 42.0, 15.0
+    t = recovery_optimal_interval(c, m, just_in_time=p)
+    sim = simulate_recovery(c, m, r, t, just_in_time=p, jit_recovery=rj, planned_rate=q, segments=20_000)
+    model = recovery_goodput(c, m, r, t, just_in_time=p, jit_recovery=rj, planned_rate=q)
+    assert abs(sim.mean - model) <= 3 * sim.stderr, (sim, model)
+
+
+def test_recovery_raises_goodput_and_lengthens_the_interval() -> None:
+    base = recovery_goodput(0.5, 42.0, 15.0)
+    assert recovery_goodput(0.5, 42.0, 15.0, just_in_time=0.7, jit_recovery=0.2) > base
+    assert recovery_optimal_interval(0.5, 42.0, just_in_time=0.7) > recovery_optimal_interval(0.5, 42.0)
