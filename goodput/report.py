@@ -121,6 +121,19 @@ def count(n: int, thing: str, plural: str | None = None) -> str:
     return f"{n:,} {thing if n == 1 else plural or thing + 's'}"
 
 
+def join_words(words: Sequence[str]) -> str:
+    """A list as a sentence writes it: ``"a"``, ``"a and b"``, ``"a, b and c"``.
+
+    Examples
+    --------
+    >>> join_words(["a"]), join_words(["a", "b"]), join_words(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def code(text: str) -> str:
     """A flag or a command in a Markdown code span, so that it pastes into a shell unchanged."""
     return f"`{text}`"
