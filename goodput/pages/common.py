@@ -12,9 +12,25 @@ from goodput.params import Params, load_params
 from goodput.report import INPUT_WORDS, join_words, percent, points, range_origin
 from goodput.units import format_duration, significant
 
-__all__ = ["CONFIDENCE", "Ranges", "ranges_for", "worked_example", "is_worked_example", "inputs_name",
-           "inputs_phrase", "span", "LOSS_WORDS", "losses_text", "first_order_variant", "gap", "ranges_text", "t_span", "g_span",
-           "large_count", "elastic_restart"]
+__all__ = [
+    "CONFIDENCE",
+    "LOSS_WORDS",
+    "Ranges",
+    "elastic_restart",
+    "first_order_variant",
+    "g_span",
+    "gap",
+    "inputs_name",
+    "inputs_phrase",
+    "is_worked_example",
+    "large_count",
+    "losses_text",
+    "ranges_for",
+    "ranges_text",
+    "span",
+    "t_span",
+    "worked_example",
+]
 
 
 def worked_example() -> Params:

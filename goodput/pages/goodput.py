@@ -133,8 +133,11 @@ def _column(plan: Plan, tiered: bool) -> list[str]:
 
 
 def losses_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The interval, the losses, their total and goodput at the fleet's plan (column ``exact model``), with the
-    scheme's first order at its own optimum beside it (``first order``) only where it may be quoted."""
+    """The interval, the losses, their total and goodput: the fleet's plan, and first order beside it where quotable.
+
+    Columns ``at the optimum``, ``first order`` (the scheme's, at its own optimum; only where it may be
+    quoted) and ``exact model`` (the plan).
+    """
     import pandas as pd
 
     tiered = fleet.tiered
@@ -147,8 +150,10 @@ def losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 
 def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
-    """The bars of the loss figure: the fleet's plan and the slow checkpoint by the exact model, each by first
-    order too where it may be quoted; label (cost, model, interval) to losses."""
+    """The bars of the loss figure, label (cost, model, interval) to losses.
+
+    The fleet's plan and the slow checkpoint by the exact model, each by first order too where it may be quoted.
+    """
     p = fleet.params
     fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
     cases: dict[str, model.Losses | TierLosses] = {}

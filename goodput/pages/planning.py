@@ -165,8 +165,10 @@ def losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 
 def levers_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The plan's levers, largest first: the goodput each gains and its worth a month (columns ``lever``,
-    ``goodput gained``, ``worth a month``)."""
+    """The plan's levers, largest first, with the goodput each gains and its worth a month.
+
+    Columns ``lever``, ``goodput gained``, ``worth a month``.
+    """
     import pandas as pd
 
     rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
