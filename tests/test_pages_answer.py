@@ -100,3 +100,13 @@ def test_any_accepted_inputs_give_a_page_with_no_impossible_number(fleet_variant
     for text in _strings(page):
         assert "nan" not in text.lower() and "-$" not in text and "-" not in text.split(" point")[0][-6:], text
     assert points(0.0) == "0.0 points"
+
+
+def test_the_calculator_link_carries_the_fleets_inputs(fleet_65k: FleetPlan) -> None:
+    """The link the book layer gives is put in the page as an HTML attribute (its & escaped), unchanged otherwise."""
+    from goodput.book.calculator import link
+
+    url = link(fleet_65k.params)
+    page = answer.build(fleet_65k, url)
+    assert page.calculator_url == url.replace("&", "&amp;") and page.calculator == Variant("link")
+    assert "persistent_cost=3+min" in page.calculator_url and "drain=4+min" in page.calculator_url
