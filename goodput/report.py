@@ -315,7 +315,7 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
             rows.append(("share of interruptions the fast tier survives, s", f"{params.fast_survives:.0%}"))
         if params.persistent_every is not None:
             rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
-    rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", format_duration(params.month))]
+    rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
     names = {"checkpoint_cost": "range of C", "restart": "range of R", "mtbi": "range of M"}
     rows += [(names[key], f"{format_duration(low)} to {format_duration(high)}") for key, (low, high) in params.ranges.items()]
     if params.events_log is not None:
