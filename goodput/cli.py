@@ -262,6 +262,8 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
                              ("R_p", "--persistent-restart", args.persistent_restart),
                              ("s", "--fast-survives", args.fast_survives), ("n", "--persistent-every", args.persistent_every)):
         sources[key] = flag if given is not None else params.source
+    if every is None:  # n is the plan's choice, as the plan's table says
+        sources["n"] = "best n"
     params = params.replace(persistent_cost=cost_p, persistent_restart=restart_p, persistent_every=n,
                             fast_survives=survives)
     return params, sources

@@ -205,6 +205,13 @@ class FleetPlan:
         """The inputs' ranges carried through the fleet's scheme by the exact model (computed on first use)."""
         return ranges_for(self.params)
 
+    # ------------------------------------------------------------------ answer, planning (pg-answer)
+    @property
+    def lost_gpu_hours(self) -> float:
+        """GPU-hours a month all the fleet's losses take at the plan (:func:`goodput.model.capacity_per_month` at $1)."""
+        p = self.params
+        return model.capacity_per_month(1.0 - self.plan.goodput, p.gpus, 1.0, p.month)
+
 
 def fleet_plan(params: Params) -> FleetPlan:
     """The fleet's one plan.

@@ -121,6 +121,19 @@ def count(n: int, thing: str, plural: str | None = None) -> str:
     return f"{n:,} {thing if n == 1 else plural or thing + 's'}"
 
 
+def join_words(words: Sequence[str]) -> str:
+    """A list as a sentence writes it: ``"a"``, ``"a and b"``, ``"a, b and c"``.
+
+    Examples
+    --------
+    >>> join_words(["a"]), join_words(["a", "b"]), join_words(["a", "b", "c"])
+    ('a', 'a and b', 'a, b and c')
+    """
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
 def code(text: str) -> str:
     """A flag or a command in a Markdown code span, so that it pastes into a shell unchanged."""
     return f"`{text}`"
@@ -302,7 +315,7 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
             rows.append(("share of interruptions the fast tier survives, s", f"{params.fast_survives:.0%}"))
         if params.persistent_every is not None:
             rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
-    rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", format_duration(params.month))]
+    rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
     names = {"checkpoint_cost": "range of C", "restart": "range of R", "mtbi": "range of M"}
     rows += [(names[key], f"{format_duration(low)} to {format_duration(high)}") for key, (low, high) in params.ranges.items()]
     if params.events_log is not None:

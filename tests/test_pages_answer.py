@@ -1,110 +1,112 @@
-"""The answer, planning and citation pages: one recommendation (the exact model's) on each, the brief's first-order
-arithmetic labelled beside it, and a citation that names the inputs of the build."""
+"""The answer page: the fleet's one plan, its largest loss and levers chosen by the numbers, first order quoted only
+where the one measure allows it, and the worked example's numbers where the build is the worked example."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import dataclasses
+import math
 
 import pytest
 
+from goodput import model
 from goodput.exact import exact_goodput, exact_optimal_interval
-from goodput.pages import answer, planning
-from goodput.pages.cite import citation
-from goodput.params import load_params
-from goodput.plan import plan_for
-from goodput.provenance import Provenance
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.pages import Variant, answer
+from goodput.params import Params, params_from_mapping
+from goodput.report import money, percent, points
 from goodput.units import format_duration
 
-ROOT = Path(__file__).resolve().parent.parent
+#: The planner's tiered fleet of issue 18 (restart its largest loss).
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
 
 
 @pytest.fixture(scope="module")
-def tiered():
-    """The 24,576-GPU fleet with a 6 min drain and a persistent tier (examples/fleet-24k.yml)."""
-    return load_params(ROOT / "examples" / "fleet-24k.yml")
+def fleet_65k() -> FleetPlan:
+    return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
 
 
-def test_the_answer_is_the_exact_model(worked) -> None:
-    """Worked example: T* = M (1 + W0(-e^{-1-C/M})) = 18.6 min, goodput T e^{-R/M}/(M(e^{(T+C)/M} - 1)) = 87.6%;
-    the slow checkpoint's exact optimum 11.1 points lower, $3.3M a month at $2.5 per GPU-hour over 720 h."""
-    n = answer.numbers(worked)
-    assert n["interval"] == format_duration(exact_optimal_interval(1.0, worked.mtbi)) == "18.6 min"
-    assert n["goodput"] == f"{exact_goodput(1.0, worked.mtbi, 5.0):.1%}" == "87.6%"
-    assert (n["points"], n["capacity"], n["mtbi"], n["drain_text"]) == ("11.1 points", "$3.3M", "186 min", "")
-    assert n["recommendation"].startswith("Checkpoint every 18.6 min of work (exact optimum")
-    assert n["params_file"].endswith("(the brief's worked example)")
+def _strings(page: answer.Page) -> list[str]:
+    return [v for v in (getattr(page, f.name) for f in dataclasses.fields(page)) if isinstance(v, str)]
 
 
-def test_the_brief_arithmetic_is_first_order_and_labelled(worked) -> None:
-    """Worked example by first order: √(2 x 1 x 185.6) = 19.3 min, 86.9%; slow 74.1%, 12.8 points, $3.8M; and the
-    note says how far it is from the exact model (0.7 points below)."""
-    f = answer.first_order(worked)
-    assert (f["fo_interval"], f["fo_goodput"], f["fo_slow_goodput"], f["fo_points"], f["fo_capacity"]) == (
+def test_the_worked_example(book: Params) -> None:
+    """Exact: T* = M (1 + W0(-e^{-1-C/M})) = 18.6 min, 87.6%; the slow checkpoint 11.1 points lower, $3.3M a month.
+    First order: √(2 x 1 x 185.6) = 19.3 min, 86.9%, 0.7 points below; slow 74.1%, 12.8 points, $3.8M."""
+    worked = book
+    page = answer.build(fleet_plan(worked))
+    assert page.interval == format_duration(exact_optimal_interval(1.0, worked.mtbi)) == "18.6 min"
+    assert page.goodput == f"{exact_goodput(1.0, worked.mtbi, 5.0):.1%}" == "87.6%"
+    assert (page.slow_points, page.slow_dollars, page.mtbi) == ("11.1 points", "$3.3M", "186 min")
+    assert (page.fo_interval, page.fo_goodput, page.fo_slow_goodput, page.fo_points, page.fo_dollars) == (
         "19.3 min", "86.9%", "74.1%", "12.8 points", "$3.8M")
-    assert "0.7 points below the exact model's 87.6%" in f["fo_note"]
-    assert "2.4 points below the exact model" in f["fo_note"]  # the slow checkpoint, cautioned
+    assert format_duration(math.sqrt(2 * 1.0 * worked.mtbi)) == page.fo_interval
+    assert (page.first_order, page.fo_slow, page.gap, page.gap_side) == (Variant("ok"), Variant("quoted"),
+                                                                          "0.7 points", "below")
+    assert page.fo_slow_gap == "2.4 points"
+    assert page.params_file == "params.yml (the worked example)" and page.scheme == Variant("single")
+    assert (page.ranges, page.t_span, page.g_span) == (Variant("given"), "between 15.4 min and 27.3 min",
+                                                        "between 81.0% and 90.3%")
+    assert page.cost_lever == Variant("top")  # halving C is one of its two largest levers
 
 
-def test_a_fleet_gets_its_own_numbers_and_no_worked_ones(fleet) -> None:
-    """A 24,576-GPU fleet (M = 60/(1.6e-5 x 24,576) = 153 min, C = 40 s, R = 12 min): its exact optimum and goodput,
-    durations as people write them, none of the worked example's strings."""
-    n = answer.numbers(fleet)
-    plan = plan_for(fleet)
-    assert n["interval"] == format_duration(plan.interval) and n["goodput"] == f"{plan.goodput:.1%}"
-    assert (n["cost"], n["restart"], n["mtbi"], n["gpus"]) == ("40 s", "12 min", "153 min", "24,576")
-    assert n["params_file"] == "fleet-24k.yml"
-    text = " ".join(list(n.values()) + list(answer.first_order(fleet).values()))
+def test_the_tiered_fleet_tells_its_own_story(fleet_65k: FleetPlan) -> None:
+    """65,536 GPUs at 2.2e-5 per GPU-hour (M = 41.6 min): every 5.91 min, every 4th persistent, 44.2%; restart is
+    the largest loss (35.9%); halving the failure rate and R are the largest levers; halving C gains 1.3 points."""
+    page = answer.build(fleet_65k)
+    assert (page.interval, page.goodput, page.mtbi) == ("5.91 min", "44.2%", "41.6 min")
+    assert "every 4th one to the persistent tier" in page.recommendation
+    assert (page.largest_loss, page.largest_loss_share) == ("restart", "35.9%")
+    assert (page.lever_1, page.lever_2, page.halve_c_points) == ("halve the failure rate", "halve R", "1.3 points")
+    assert page.cost_lever == Variant("minor") and page.scheme == Variant("tiered")
+    gain = fleet_65k.levers["halve the failure rate"]
+    assert page.lever_1_dollars == money(gain * 65536 * 3.2 * 730) == "$29M"
+    assert (page.lost_dollars, page.lost_gpu_hours) == ("$85M", "26.7 million")
+    assert page.drain == "4 min" and page.fast_lost == "25%"
+
+
+def test_no_first_order_number_where_first_order_is_out_of_range(fleet_65k: FleetPlan) -> None:
+    """The scheme's first order is 18.5 points below its exact model (more than 3): the page says so and quotes
+    no first-order interval, goodput, points or dollars, for the fast or the slow checkpoint."""
+    page = answer.build(fleet_65k)
+    assert fleet_65k.first_order_gap > model.FIRST_ORDER_TOLERANCE
+    assert (page.first_order, page.fo_slow, page.gap) == (Variant("out_of_range"), Variant("none"), "18.5 points")
+    first = fleet_65k.first_order
+    for number in (percent(first.goodput), format_duration(first.interval), percent(fleet_65k.slow_first_order.goodput)):
+        assert not any(number in text for text in _strings(page)), number
+    assert page.fo_interval == page.fo_goodput == page.fo_points == page.fo_dollars == answer.NOT_QUOTED
+
+
+def test_a_fleet_gets_its_own_numbers_and_no_worked_ones(fleet: Params) -> None:
+    """A one-tier 24,576-GPU fleet with no ranges: its own plan, single values for the ranges, no worked strings."""
+    page = answer.build(fleet_plan(fleet))
+    assert (page.cost, page.restart, page.mtbi, page.gpus, page.params_file) == ("40 s", "12 min", "153 min",
+                                                                                "24,576", "fleet-24k.yml")
+    assert page.ranges == Variant("none") and page.scheme == Variant("single")
+    assert page.t_span == f"at {page.interval}" and page.g_span == f"at {page.goodput}"
     for worked_string in ("18.6 min", "87.6%", "19.3 min", "86.9%", "$3.8M", "16,384"):
-        assert worked_string not in text
+        assert not any(worked_string in text for text in _strings(page)), worked_string
 
 
-def test_a_tiered_fleet_names_its_drain_loss(tiered) -> None:
-    """With a drain and a persistent tier the losses sentence adds the share lost to checkpoints not yet durable,
-    and the first-order note says its numbers leave the tiers aside."""
-    n = answer.numbers(tiered)
-    assert "not yet durable" in n["drain_text"] and "persistent tier" in n["recommendation"]
-    assert "drain and tiers are in the recommendation" in answer.first_order(tiered)["fo_note"]
+@pytest.mark.parametrize("changes", [
+    {"rate_per_gpu_hour": None, "mtbi": "2 min"},
+    {"slow_checkpoint_cost": "1 s"},
+    {"rate_per_gpu_hour": None, "interruptions": {"count": 1, "window": "1 s"}, "restart": "5 min"},
+])
+def test_any_accepted_inputs_give_a_page_with_no_impossible_number(fleet_variant, changes) -> None:
+    """Hostile but accepted inputs: the page builds, and no value is NaN, negative points or negative dollars."""
+    page = answer.build(fleet_plan(fleet_variant("hostile.yml", **changes)))
+    for text in _strings(page):
+        assert "nan" not in text.lower() and "-$" not in text and "-" not in text.split(" point")[0][-6:], text
+    assert points(0.0) == "0.0 points"
 
 
-def test_first_order_gives_no_number_where_it_is_out_of_range(tiered) -> None:
-    """The 24k example's slow checkpoint (5 min against M = 153 min, R = 12 min) puts first order more than 3 points
-    below the exact model: no goodput for it, and no points or capacity between the two checkpoints."""
-    f = answer.first_order(tiered)
-    assert "outside its range, so it gives no number for it, nor for the difference" in f["fo_text"]
-    assert "points less" not in f["fo_text"] and "$" not in f["fo_text"]
-    assert f["fo_points"] == f["fo_capacity"] == f["fo_slow_goodput"] == "no number"
+def test_the_calculator_link_carries_the_fleets_inputs(fleet_65k: FleetPlan) -> None:
+    """The link the book layer gives is put in the page as an HTML attribute (its & escaped), unchanged otherwise."""
+    from goodput.book.calculator import link
 
-
-def test_how_sure_says_when_no_input_has_a_range(fleet, worked) -> None:
-    """No ranges in the file and M from a rate: single values, said in words; the worked example's count gives M a
-    Poisson interval and its stated ranges give C and R theirs."""
-    assert "no input a range" in answer.how_sure(fleet)["sure_top_text"]
-    sure = answer.how_sure(worked)
-    assert "Poisson interval" in sure["sure_ranges"] and "moves goodput the most" in sure["sure_top_text"]
-    assert "ranges." not in sure["sure_ranges"] and "params.yml" not in sure["sure_ranges"]
-
-
-def test_planning_page_tables(tiered, worked) -> None:
-    """The planning page's inputs table names the tier inputs when there are some, its losses table adds the drain,
-    and its levers table lists the drain and fast-tier levers, largest first."""
-    inputs = planning.inputs_table(tiered)
-    assert "drain until durable, D" in set(inputs["input"]) and "every n-th checkpoint persistent, n" in set(inputs["input"])
-    losses, _ = planning.losses_table(tiered)
-    assert "not yet durable (drain)" in set(losses["share of wall time"])
-    levers, values = planning.levers_table(tiered)
-    assert {"shorten the drain", "make the fast tier survive more failures"} <= set(levers["lever"])
-    assert values["top_lever"] == levers["lever"].iloc[0]
-    assert planning.summary(worked)["interval"] == answer.numbers(worked)["interval"]  # one recommendation
-    assert planning.summary(worked)["params_file"].endswith("(the brief's worked example)")
-    assert planning.summary(tiered)["params_file"] == "fleet-24k.yml"
-    assert "First order of this checkpoint scheme" in planning.summary(tiered)["model_note"]
-    assert "Young's √(2CM), the brief's arithmetic" in planning.summary(worked)["model_note"]
-
-
-def test_each_build_cites_its_own_inputs() -> None:
-    """Two builds from different inputs files are two citations: the key and the note carry the inputs' hash."""
-    cff = {"title": "Goodput", "authors": [{"name": "The goodput authors"}], "preferred-citation": {"year": 2026}}
-    a = citation(cff, Provenance("0.2.0", "params.yml", "a" * 64, "abc123"), 16384)
-    b = citation(cff, Provenance("0.2.0", "fleet.yml", "b" * 64, "abc123"), 24576)
-    assert a["key"] != b["key"] and "a" * 64 in a["bibtex"] and "fleet.yml" in b["bibtex"]
-    assert "version = {0.2.0}" in a["bibtex"] and "commit abc123" in a["bibtex"]
+    url = link(fleet_65k.params)
+    page = answer.build(fleet_65k, url)
+    assert page.calculator_url == url.replace("&", "&amp;") and page.calculator == Variant("link")
+    assert "persistent_cost=3+min" in page.calculator_url and "drain=4+min" in page.calculator_url

@@ -1,4 +1,4 @@
-"""What several pages share: which inputs are the brief's worked example, and how a page names the inputs.
+"""What several pages say alike: which inputs are the worked example, first order's one verdict, ranges in words.
 
 The worked example is recognised by its numbers (GPUs, M, both checkpoint costs, R, price and month,
 one tier), not by its file name, so a copy of book/params.yml under another name is still it.
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from goodput.pages import common
+from goodput.fleet import fleet_plan
+from goodput.pages import Variant, common
 from goodput.params import load_params
-from goodput.plan import plan_for
-from goodput.report import ordinal, percent
+from goodput.report import percent
 from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,27 +30,42 @@ def test_the_worked_example_is_recognised_by_its_numbers(tmp_path: Path) -> None
     assert not common.is_worked_example(book.replace(drain=6.0))  # a drain makes it another scheme
 
 
-def test_pages_name_the_inputs_by_file_and_say_when_they_are_the_worked_example() -> None:
-    """The worked example is named as such beside its file; another fleet by its file alone."""
+def test_pages_name_the_inputs_file_as_given(tmp_path: Path) -> None:
+    """The worked example is named as such beside its file; another fleet by its file alone, its case kept."""
     book = load_params(ROOT / "book" / "params.yml")
     fleet = load_params(ROOT / "examples" / "fleet-24k.yml")
-    assert common.inputs_name(book) == "params.yml (the brief's worked example)"
+    assert common.inputs_name(book) == "params.yml (the worked example)"
     assert common.inputs_name(fleet) == "fleet-24k.yml"
-    assert common.inputs_phrase(book) == "the brief's worked example"
-    assert common.inputs_phrase(fleet) == "the inputs of fleet-24k.yml"
+    assert common.inputs_phrase(book) == "the worked example"
+    named = tmp_path / "FleetA.yml"
+    named.write_text((ROOT / "examples" / "fleet-24k.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    assert common.inputs_name(load_params(named)) == "FleetA.yml"
 
 
-def test_carried_ranges_are_around_the_recommendation() -> None:
-    """With no range in the file, T* and goodput are single values ("at ..."), and for a fleet with a drain and a
-    persistent tier they are its plan's (tier model, cadence held), not the one-tier model's."""
-    tiered = load_params(ROOT / "examples" / "fleet-24k.yml")
-    plan = plan_for(tiered)
-    r = common.carried_ranges(tiered)
-    assert r["t_span"] == f"at {format_duration(plan.interval)}"
-    assert r["g_span"] == f"at {percent(plan.goodput)}"
-    assert f"every {ordinal(plan.tiers.every)} checkpoint" in r["scheme_note"]
-    assert "no input a range" in r["top_text"]
-    ranged = common.carried_ranges(tiered.replace(ranges={"checkpoint_cost": (0.5, 1.0), "restart": (10.0, 15.0)}))
-    low, high = (float(x.rstrip("%")) for x in ranged["g_span"].removeprefix("between ").split(" and "))
-    assert low < 100 * plan.goodput < high
-    assert common.carried_ranges(load_params(ROOT / "book" / "params.yml"))["scheme_note"] == ""
+def test_ranges_are_carried_through_the_fleets_scheme() -> None:
+    """With no range in the file T* and goodput are single values at the tiered plan's; with ranges of C and R the
+    goodput range brackets the plan's goodput, and each range is quoted with its values."""
+    tiered = fleet_plan(load_params(ROOT / "examples" / "fleet-24k.yml"))
+    assert common.t_span(tiered) == f"at {format_duration(tiered.interval)}"
+    assert common.g_span(tiered) == f"at {percent(tiered.goodput)}"
+    ranged = fleet_plan(tiered.params.replace(ranges={"checkpoint_cost": (0.5, 1.0), "restart": (10.0, 15.0)}))
+    low, high = (float(x.rstrip("%")) for x in common.g_span(ranged).removeprefix("between ").split(" and "))
+    assert low < 100 * ranged.goodput < high
+    assert "the checkpoint cost C from 30 s to 1 min" in common.ranges_text(ranged)
+    assert "the restart time R from 10 min to 15 min" in common.ranges_text(ranged)
+
+
+def test_first_order_verdict_is_the_fleets_one_measure() -> None:
+    """The worked example's first order is 0.7 points below the exact model (ok); the 24k tiered fleet's verdict is
+    its scheme's, the same status FleetPlan gives."""
+    worked = fleet_plan(load_params())
+    assert common.first_order_variant(worked) == Variant("ok") and common.gap(worked) == "0.7 points"
+    tiered = fleet_plan(load_params(ROOT / "examples" / "fleet-24k.yml"))
+    assert common.first_order_variant(tiered).name == tiered.first_order_status.replace(" ", "_")
+
+
+def test_large_counts_read_as_people_write_them() -> None:
+    """26,700,466 GPU-hours read "26.7 million"; below a million, three significant digits with separators."""
+    assert common.large_count(26_700_466) == "26.7 million"
+    assert common.large_count(238_412.5) == "238,000"
+    assert common.large_count(999.6) == "1,000"

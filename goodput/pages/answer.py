@@ -1,88 +1,101 @@
-"""The answer page: the fleet's recommendation, the same inputs by first order (the brief's arithmetic), and how sure.
+"""The answer page (book/answer.md): the fleet's recommendation, its largest loss and levers, first order, how sure.
 
-Every function takes the book's :class:`~goodput.params.Params` and returns the page's
-values as text (durations, percentages, points and money already written as a person
-writes them), for :func:`goodput.book.glue_all`.
+Every value comes from the fleet's one plan (:class:`goodput.fleet.FleetPlan`), formatted once.
 """
 
 from __future__ import annotations
 
-from goodput.pages.common import carried_ranges, inputs_name
-from goodput.params import Params
-from goodput.plan import RECOMMENDED_MODEL, headline, plan_for
-from goodput.report import (
-    INPUT_WORDS,
-    MODEL_NAMES,
-    first_order_caution,
-    first_order_problem,
-    money,
-    mtbi_origin,
-    percent,
-    points,
-    range_origin,
-    recommendation,
+import html
+from dataclasses import dataclass
+
+from goodput import model
+from goodput.fleet import FleetPlan
+from goodput.pages import Variant
+from goodput.pages.common import (
+    LOSS_WORDS,
+    first_order_variant,
+    g_span,
+    gap,
+    inputs_name,
+    large_count,
+    losses_text,
+    ranges_text,
+    t_span,
 )
-from goodput.uncertainty import input_ranges
+from goodput.params import Params
+from goodput.plan import Plan
+from goodput.report import INPUT_WORDS, join_words, money, mtbi_origin, percent, points, recommendation
 from goodput.units import format_duration
 
-
-def numbers(params: Params) -> dict[str, str]:
-    """The recommendation and its numbers, by the recommended (exact) model.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        ``params_file`` (the inputs file, named as the brief's worked example when it is),
-        ``recommendation`` (one sentence), ``gpus``, ``mtbi`` and ``mtbi_hours``, ``mtbi_how`` (how M was
-        given), ``cost``, ``restart``, ``interval``, the losses (``checkpoint_overhead``, ``lost_work``,
-        ``restart_loss`` and, with a drain or two tiers, ``drain_text``), ``goodput``, the slow checkpoint's
-        ``slow_cost``, ``slow_interval``, ``slow_goodput``, the ``points`` between them and their ``capacity``
-        a month at ``price`` over a ``month_hours``-hour month.
-
-    Examples
-    --------
-    >>> from goodput.params import load_params
-    >>> n = numbers(load_params())
-    >>> n["interval"], n["goodput"], n["points"], n["capacity"]
-    ('18.6 min', '87.6%', '11.1 points', '$3.3M')
-    """
-    plan = plan_for(params)
-    h = headline(params)
-    b = plan.losses
-    drain = (f", and {percent(plan.drain_loss)} lost because a checkpoint was not yet durable"
-             if plan.tiers is not None else "")
-    return {
-        "params_file": inputs_name(params),
-        "recommendation": recommendation(plan),
-        "gpus": f"{params.gpus:,}",
-        "mtbi": format_duration(params.mtbi),
-        "mtbi_hours": f"{params.mtbi / 60:.1f} h",
-        "mtbi_how": _mtbi_how(params),
-        "cost": format_duration(params.checkpoint_cost),
-        "restart": format_duration(params.restart),
-        "interval": format_duration(h["interval"]),
-        "checkpoint_overhead": percent(b.checkpoint_overhead),
-        "lost_work": percent(b.lost_work),
-        "restart_loss": percent(b.restart_loss),
-        "drain_text": drain,
-        "goodput": percent(h["goodput"]),
-        "slow_cost": format_duration(params.slow_checkpoint_cost),
-        "slow_interval": format_duration(h["slow_interval"]),
-        "slow_goodput": percent(h["slow_goodput"]),
-        "points": points(h["points"]),
-        "capacity": money(h["capacity"]),
-        "price": f"${params.price_per_gpu_hour:g}",
-        "month_hours": f"{params.month / 60:,.0f}",
-    }
+NOT_QUOTED = "not quoted"
 
 
-def _mtbi_how(params: Params) -> str:
-    """How M was given, for the sentence "M = 186 min, from ..."."""
+@dataclass(frozen=True)
+class Page:
+    """The answer page's values; each field is a glue key of book/answer.md."""
+
+    params_file: str
+    calculator: Variant
+    calculator_url: str
+    recommendation: str
+    gpus: str
+    mtbi: str
+    mtbi_how: str
+    interval: str
+    cost: str
+    restart: str
+    scheme: Variant
+    drain: str
+    persistent_cost: str
+    persistent_restart: str
+    fast_lost: str
+    losses_text: str
+    goodput: str
+    lost_dollars: str
+    lost_gpu_hours: str
+    price: str
+    month_hours: str
+    slow_cost: str
+    slow_interval: str
+    slow_goodput: str
+    slow_points: str
+    slow_dollars: str
+    largest_loss: str
+    largest_loss_share: str
+    lever_1: str
+    lever_1_points: str
+    lever_1_dollars: str
+    lever_2: str
+    lever_2_points: str
+    lever_2_dollars: str
+    cost_lever: Variant
+    halve_c_points: str
+    halve_c_dollars: str
+    first_order: Variant
+    fo_model: str
+    gap: str
+    gap_side: str
+    tolerance: str
+    caution_level: str
+    fo_interval: str
+    fo_goodput: str
+    fo_losses: str
+    fo_slow: Variant
+    fo_slow_interval: str
+    fo_slow_goodput: str
+    fo_slow_gap: str
+    fo_points: str
+    fo_dollars: str
+    ranges: Variant
+    ranges_text: str
+    t_span: str
+    g_span: str
+    top_input: str
+    top_swing: str
+
+
+def mtbi_how(params: Params) -> str:
+    """How M was given, after "from": ``"419 interruptions in 54 days on this fleet"``."""
     if params.mtbi_source == "interruptions":
         return f"{mtbi_origin(params)} on this fleet"
     if params.mtbi_source == "rate_per_gpu_hour":
@@ -90,88 +103,109 @@ def _mtbi_how(params: Params) -> str:
     return "the inputs file, which gives M directly"
 
 
-def first_order(params: Params) -> dict[str, str]:
-    """The same inputs by first order (Young's T* = √(2CM) and C/T, T/(2M), R/M: the brief's arithmetic).
+def scheme_variant(plan: Plan) -> Variant:
+    """``single`` (safe when taken), ``drain``, ``persistent`` (a second tier, no drain) or ``tiered`` (both)."""
+    s = plan.tiers
+    if s is None:
+        return Variant("single")
+    if s.one_tier:
+        return Variant("drain")
+    return Variant("tiered" if s.drain > 0 else "persistent")
+
+
+def plan_losses(plan: Plan) -> str:
+    """A first-order plan's losses in the book's order: ``"checkpoint overhead 5.2%, lost work 5.2% and restart 2.7%"``."""
+    names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.tiers is not None else [])
+    values = [getattr(plan.losses, n) if n != "drain_loss" else plan.drain_loss for n in names]
+    return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
+
+
+def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
+    """The answer page of a fleet.
 
     Parameters
     ----------
-    params : Params
-        The fleet's inputs (its drain and persistent tier, if any, aside: first order here is
-        the single-level formula the brief uses).
-
-    Returns
-    -------
-    dict of str to str
-        ``fo_text`` (the first-order interval, losses and goodput, and the slower checkpoint's goodput and
-        the points and capacity between them, each only where first order is in its range), the same
-        numbers alone (``fo_interval``, ``fo_goodput``, ``fo_slow_goodput``, ``fo_points``, ``fo_capacity``;
-        "no number" where it gives none), and ``fo_note``: how far first order is from the exact model
-        here, and for a tiered fleet that these numbers leave its scheme aside.
+    fleet : FleetPlan
+        The fleet's one plan.
+    calculator_url : str
+        The calculator opened on the fleet's inputs (``goodput.book.calculator.link``: the book layer knows it).
 
     Examples
     --------
+    >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
-    >>> f = first_order(load_params())
-    >>> f["fo_interval"], f["fo_goodput"], f["fo_slow_goodput"], f["fo_points"], f["fo_capacity"]
-    ('19.3 min', '86.9%', '74.1%', '12.8 points', '$3.8M')
+    >>> page = build(fleet_plan(load_params()))
+    >>> page.interval, page.goodput, page.fo_interval, page.fo_goodput, page.fo_points, page.fo_dollars
+    ('18.6 min', '87.6%', '19.3 min', '86.9%', '12.8 points', '$3.8M')
     """
-    single = params.without_tiers()
-    h = headline(single, which="first-order")
-    fast = plan_for(single, which="first-order")
-    slow = plan_for(single, slow=True, which="first-order")
-    exact_fast = plan_for(single)
-    slow_cost = format_duration(slow.checkpoint_cost)
-    if fast.refused:
-        text = f"For these inputs {first_order_problem(fast.check)}, so this page gives no first-order number."
-    else:
-        text = (f"For these inputs they give an interval of {format_duration(fast.interval)}, losses of "
-                f"{percent(fast.losses.checkpoint_overhead)}, {percent(fast.losses.lost_work)} and "
-                f"{percent(fast.losses.restart_loss)}, and goodput {percent(fast.goodput)}.")
-        if slow.refused:
-            text += (f" For the slower checkpoint of {slow_cost}, {first_order_problem(slow.check)}, so it gives no "
-                     "number for it, nor for the difference.")
-        else:
-            text += (f" The slower checkpoint of {slow_cost}, at its first-order optimum of "
-                     f"{format_duration(slow.interval)}, leaves {percent(slow.goodput)}: {points(h['points'])} less, "
-                     f"worth {money(h['capacity'])} a month.")
-    notes = []
-    if not fast.refused:
-        gap = exact_fast.goodput - fast.goodput
-        notes.append(f"First order is {points(abs(gap))} {'below' if gap > 0 else 'above'} the exact model's "
-                     f"{percent(exact_fast.goodput)} here, mostly because it leaves out interruptions that strike "
-                     "during a checkpoint or a restart.")
-        if not slow.refused and (caution := first_order_caution(slow.check)):
-            notes.append(f"For the slower checkpoint of {slow_cost}, {caution}.")
-    if params.tiered:
-        notes.append("These first-order numbers are for a checkpoint that is safe as soon as it is taken; this "
-                     "fleet's drain and tiers are in the recommendation above.")
-    return {
-        "fo_text": text,
-        "fo_interval": format_duration(fast.interval),
-        "fo_goodput": "no number" if fast.refused else percent(fast.goodput),
-        "fo_slow_goodput": "no number" if slow.refused or fast.refused else percent(slow.goodput),
-        "fo_points": "no number" if slow.refused or fast.refused else points(h["points"]),
-        "fo_capacity": "no number" if slow.refused or fast.refused else money(h["capacity"]),
-        "fo_note": " ".join(notes),
-    }
-
-
-def how_sure(params: Params) -> dict[str, str]:
-    """How far the inputs' ranges move T* and goodput, by the recommended model and plan.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        ``sure_ranges`` (where each range came from), ``sure_model``, and :func:`~goodput.pages.common.carried_ranges`
-        under ``sure_`` names: ``sure_t_span`` (T* over the ranges), ``sure_g_span`` (goodput at the recommended
-        interval), ``sure_scheme_note`` and ``sure_top_text``.
-    """
-    ranges = input_ranges(params)
-    origins = "; ".join(f"{INPUT_WORDS[name]}: {range_origin(r)}" for name, r in ranges.items())
-    carried = {f"sure_{key}": value for key, value in carried_ranges(params).items()}
-    return {"sure_ranges": origins, "sure_model": MODEL_NAMES[RECOMMENDED_MODEL]} | carried
+    p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
+    ranked = fleet.levers_ranked
+    (l1, g1), (l2, g2) = ranked[0], ranked[1]
+    halve_c = fleet.levers["halve C"]
+    fast_ok = fleet.first_order_quotable
+    slow_fo = fleet.slow_first_order
+    slow_ok = fast_ok and slow_fo.check.quotable
+    slow_fo_points = max(0.0, fleet.first_order.goodput - slow_fo.goodput)
+    r = fleet.ranges
+    top = r.swings[0] if r.swings else None
+    return Page(
+        params_file=inputs_name(p),
+        calculator=Variant("link"),
+        calculator_url=html.escape(calculator_url),
+        recommendation=recommendation(plan),
+        gpus=f"{p.gpus:,}",
+        mtbi=format_duration(p.mtbi),
+        mtbi_how=mtbi_how(p),
+        interval=format_duration(fleet.interval),
+        cost=format_duration(p.checkpoint_cost),
+        restart=format_duration(p.restart),
+        scheme=scheme_variant(plan),
+        drain=format_duration(s.drain) if s is not None else "none",
+        persistent_cost=format_duration(s.cp) if s is not None and not s.one_tier else "none",
+        persistent_restart=format_duration(s.rp) if s is not None and not s.one_tier else "none",
+        fast_lost=f"{1.0 - s.fast_survives:.0%}" if s is not None and not s.one_tier else "none",
+        losses_text=losses_text(fleet),
+        goodput=percent(fleet.goodput),
+        lost_dollars=money(fleet.lost_dollars),
+        lost_gpu_hours=large_count(fleet.lost_gpu_hours),
+        price=f"${p.price_per_gpu_hour:g}",
+        month_hours=f"{p.month / 60:,.0f}",
+        slow_cost=format_duration(p.slow_checkpoint_cost),
+        slow_interval=format_duration(fleet.slow.interval),
+        slow_goodput=percent(fleet.slow.goodput),
+        slow_points=points(fleet.slow_points),
+        slow_dollars=money(fleet.dollars(fleet.slow_points)),
+        largest_loss=LOSS_WORDS[fleet.largest_loss],
+        largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
+        lever_1=l1,
+        lever_1_points=points(g1),
+        lever_1_dollars=money(fleet.dollars(g1)),
+        lever_2=l2,
+        lever_2_points=points(g2),
+        lever_2_dollars=money(fleet.dollars(g2)),
+        cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"),
+        halve_c_points=points(halve_c),
+        halve_c_dollars=money(fleet.dollars(halve_c)),
+        first_order=first_order_variant(fleet),
+        fo_model=("Young's formula" if s is None
+                  else "first order of this checkpoint scheme (its drain and tiers included)"),
+        gap=gap(fleet) if fleet.first_order_status != "below zero" else NOT_QUOTED,
+        gap_side="below" if fleet.first_order_gap >= 0 else "above",
+        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
+        fo_interval=format_duration(fleet.first_order.interval) if fast_ok else NOT_QUOTED,
+        fo_goodput=percent(fleet.first_order.goodput) if fast_ok else NOT_QUOTED,
+        fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
+        fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
+        fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,
+        fo_slow_goodput=percent(slow_fo.goodput) if slow_ok else NOT_QUOTED,
+        fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
+        fo_points=points(slow_fo_points) if slow_ok else NOT_QUOTED,
+        fo_dollars=money(fleet.dollars(slow_fo_points)) if slow_ok else NOT_QUOTED,
+        ranges=Variant("given" if r.ranged else "none"),
+        ranges_text=ranges_text(fleet),
+        t_span=t_span(fleet),
+        g_span=g_span(fleet),
+        top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
+        top_swing=points(top.goodput_swing) if top else "none",
+    )

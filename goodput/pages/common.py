@@ -1,26 +1,45 @@
-"""What more than one page uses: sentences, and the book's assumptions that two pages must share."""
+"""What several pages say alike: how the inputs are named, first order's verdict, the ranges in words.
+
+The numbers are the fleet's one plan (:mod:`goodput.fleet`); ``Ranges``, ``ranges_for`` and
+``CONFIDENCE`` live there and are imported here only for the pages that still take them from here.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
+from goodput.pages import Variant
 from goodput.params import Params, load_params
-from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
-from goodput.report import INPUT_WORDS, first_order_problem, ordinal, percent, points
-from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
-from goodput.units import format_duration
+from goodput.report import INPUT_WORDS, join_words, percent, points, range_origin
+from goodput.units import format_duration, significant
 
-#: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
-CONFIDENCE = 0.95
+__all__ = [
+    "CONFIDENCE",
+    "LOSS_WORDS",
+    "Ranges",
+    "elastic_restart",
+    "first_order_variant",
+    "g_span",
+    "gap",
+    "inputs_name",
+    "inputs_phrase",
+    "is_worked_example",
+    "large_count",
+    "losses_text",
+    "ranges_for",
+    "ranges_text",
+    "span",
+    "t_span",
+    "worked_example",
+]
 
 
 def worked_example() -> Params:
-    """The brief's worked example: the inputs shipped with the package, whatever the book is built from."""
+    """The worked example: the inputs shipped with the package, whatever the book is built from."""
     return load_params()
 
 
 def is_worked_example(params: Params) -> bool:
-    """Whether a fleet's inputs are the brief's worked example (same GPUs, M, both C, R, price and month, one tier).
+    """Whether a fleet's inputs are the worked example's (same GPUs, M, both C, R, price and month, one tier).
 
     Parameters
     ----------
@@ -38,13 +57,13 @@ def is_worked_example(params: Params) -> bool:
 
 
 def inputs_name(params: Params) -> str:
-    """The inputs file as a sentence names it: ``"params.yml (the brief's worked example)"``, ``"fleet-32k.yml"``."""
-    return f"{params.source} (the brief's worked example)" if is_worked_example(params) else params.source
+    """The inputs file as named, with ``" (the worked example)"`` when it is: ``"params.yml (the worked example)"``."""
+    return f"{params.source} (the worked example)" if is_worked_example(params) else params.source
 
 
 def inputs_phrase(params: Params) -> str:
-    """The inputs as a noun phrase: ``"the brief's worked example"`` or ``"the inputs of fleet-32k.yml"``."""
-    return "the brief's worked example" if is_worked_example(params) else f"the inputs of {params.source}"
+    """The inputs as a noun phrase: ``"the worked example"`` or ``"the inputs of fleet-32k.yml"``."""
+    return "the worked example" if is_worked_example(params) else f"the inputs of {params.source}"
 
 
 def span(low: str, high: str) -> str:
@@ -52,138 +71,70 @@ def span(low: str, high: str) -> str:
     return f"at {low}" if low == high else f"between {low} and {high}"
 
 
-@dataclass(frozen=True)
-class Ranges:
-    """A fleet's input ranges carried through one model.
+#: How each loss of :data:`goodput.fleet.LOSSES` is named in a sentence or a table.
+LOSS_WORDS = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
+              "drain_loss": "checkpoints not yet durable (the drain)"}
 
-    Parameters
-    ----------
-    plan : Plan
-        The plan at the model's optimum (the recommended interval, for the exact model).
-    inputs : dict of str to InputRange
-        Each input's range (:func:`goodput.uncertainty.input_ranges`).
-    fixed : Propagation
-        Goodput over the box at the plan's interval.
-    best : Propagation
-        T* and goodput over the box with each corner at its own optimum.
-    swings : list of Swing
-        One input at a time at the plan's interval, widest first, inputs with a range only.
+
+def losses_text(fleet: FleetPlan, *, largest_first: bool = True) -> str:
+    """The plan's losses in a sentence: ``"lost work 5.1%, checkpoint overhead 4.7% and restart 2.7%"``."""
+    losses = fleet.losses
+    names = sorted(losses, key=lambda n: -losses[n]) if largest_first else list(losses)
+    return join_words([f"{LOSS_WORDS[n]} {percent(losses[n])}" for n in names])
+
+
+def first_order_variant(fleet: FleetPlan) -> Variant:
+    """The paragraph first order's one verdict for the fleet chooses: ``ok``, ``caution``, ``out_of_range``, ``below_zero``.
+
+    The verdict is :attr:`goodput.fleet.FleetPlan.first_order_status` (the scheme's first order against its
+    exact model); only ``ok`` and ``caution`` may quote a first-order number.
     """
-
-    plan: Plan
-    inputs: dict[str, InputRange]
-    fixed: Propagation
-    best: Propagation
-    swings: list[Swing]
-
-    @property
-    def ranged(self) -> list[str]:
-        """The inputs with a range, in :data:`goodput.uncertainty.INPUTS` order."""
-        return [name for name in INPUTS if not self.inputs[name].exact]
-
-    @property
-    def exact(self) -> list[str]:
-        """The inputs taken as exact, for want of a range."""
-        return [name for name in INPUTS if self.inputs[name].exact]
+    return Variant(fleet.first_order_status.replace(" ", "_"))
 
 
-
-def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
-    """The ranges of T* and goodput for a fleet by one model.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-    which : {"exact", "first-order"}
-        The model (default: the recommended one).
-
-    Returns
-    -------
-    Ranges
-        T* over the box with each corner at its own optimum; goodput at the model's optimum
-        interval for the point values; the swings of the inputs that have a range.
-    """
-    plan = plan_for(params, which=which)
-    inputs = input_ranges(params, CONFIDENCE)
-    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
-                             scheme=plan.tiers)
-    best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
-    swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
-    return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings)
+def gap(fleet: FleetPlan) -> str:
+    """How far first order is off for the fleet, the one measure, in points (``"0.7 points"``)."""
+    return points(abs(fleet.first_order_gap))
 
 
-def carried_ranges(params: Params) -> dict[str, str]:
-    """The inputs' ranges carried through the recommended plan: where T* and goodput may lie, and why.
-
-    A fleet with a drain or a persistent tier is carried through its own scheme (drain, persistent
-    tier and cadence held as the plan has them), so the range is around the recommendation's goodput.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        ``t_span`` ("between 15.4 min and 27.3 min", or "at 16.9 min" when no range moves it),
-        ``g_span`` (goodput at the recommended interval, likewise), ``scheme_note`` (what was held,
-        for a tiered fleet; empty otherwise) and ``top_text`` (which input's range moves goodput the
-        most, or that no input has a range).
+def ranges_text(fleet: FleetPlan) -> str:
+    """The inputs' ranges with their values and where each came from, then those taken as exact, for a sentence.
 
     Examples
     --------
-    >>> r = carried_ranges(load_params())
-    >>> r["t_span"], r["g_span"]
-    ('between 15.4 min and 27.3 min', 'between 81.0% and 90.3%')
+    >>> from goodput.fleet import fleet_plan
+    >>> ranges_text(fleet_plan(load_params())).split("; ")[0]
+    'the checkpoint cost C from 45 s to 2 min (the range stated in the inputs file)'
     """
-    ranges = ranges_for(params)
-    plan, fixed, best = ranges.plan, ranges.fixed, ranges.best
-    if not ranges.ranged:
-        top_text = ("This inputs file gives no input a range, so these are single values: state ranges in the "
-                    "inputs file, or give M as a count, to get real ones.")
-    else:
-        top = ranges.swings[0]
-        top_text = f"The range of {INPUT_WORDS[top.name]} moves goodput the most, {points(top.goodput_swing)} on its own."
-    scheme_note = ""
-    if plan.tiers is not None:
-        held = "the drain" if plan.tiers.one_tier else (
-            f"the drain, the persistent tier and its cadence (every {ordinal(plan.tiers.every)} checkpoint)")
-        scheme_note = f" (with {held} as planned)"
-    return {
-        "t_span": span(*(format_duration(t) for t in best.optimal_interval_range)),
-        "g_span": span(*(percent(g) for g in fixed.goodput_range)),
-        "scheme_note": scheme_note,
-        "top_text": top_text,
-    }
+    r = fleet.ranges
+    given = [f"{INPUT_WORDS.get(name, name)} from {format_duration(r.inputs[name].low)} to "
+             f"{format_duration(r.inputs[name].high)} ({range_origin(r.inputs[name])})" for name in r.ranged]
+    exact = [f"{INPUT_WORDS.get(name, name)} taken as exact (no range given)" for name in r.exact]
+    return "; ".join(given + exact)
 
 
-def first_order_warning(params: Params) -> str | None:
-    """A warning for pages that show first-order numbers, when these inputs put them out of range.
+def t_span(fleet: FleetPlan) -> str:
+    """Where the best interval lies over the inputs' ranges, through the fleet's scheme: ``"between 15.4 min and 27.3 min"``."""
+    return span(*(format_duration(t) for t in fleet.ranges.best.optimal_interval_range))
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
 
-    Returns
-    -------
-    str or None
-        Markdown naming the problem for the fast or the slow checkpoint, or ``None`` when
-        the first-order formula applies to both.
+def g_span(fleet: FleetPlan) -> str:
+    """Where goodput at the recommended interval lies over the inputs' ranges: ``"between 81.0% and 90.3%"``."""
+    return span(*(percent(g) for g in fleet.ranges.fixed.goodput_range))
+
+
+def large_count(x: float) -> str:
+    """A large count as a planning document writes it: ``"26.7 million"``, ``"238,000"``, ``"950"``.
+
+    Examples
+    --------
+    >>> large_count(26_700_466), large_count(238_412.5), large_count(3.2e9), large_count(950.4)
+    ('26.7 million', '238,000', '3.2 billion', '950')
     """
-    plans = {"fast": plan_for(params, which="first-order"), "slow": plan_for(params, slow=True, which="first-order")}
-    out = [label for label, plan in plans.items() if plan.refused]
-    if not out:
-        return None
-    which = "both checkpoint costs" if len(out) == 2 else f"the {out[0]} checkpoint"
-    problems = "; ".join(f"with the {label} checkpoint, {first_order_problem(plans[label].check)}" for label in out)
-    return (
-        f"**Warning: for {which}, these inputs are beyond the first-order formula's range** ({problems}). "
-        f"The first-order numbers on this page for {which} do not describe this fleet; the recommendation, "
-        "which comes from the exact model, does."
-    )
+    for size, word in ((1e9, "billion"), (1e6, "million")):
+        if x >= size:
+            return f"{significant(x / size)} {word}"
+    return f"{float(f'{x:.3g}'):,.0f}"
 
 
 #: Minutes an elastic job takes to continue on fewer nodes after an interruption, instead of a full restart

@@ -1,40 +1,99 @@
-"""The derivation chapter (book/derivation.md): Young's first-order optimum, derived by SymPy and evaluated.
+"""The derivation chapter (book/derivation.md): Young's first-order optimum, derived by SymPy and checked.
 
-The page derives the first-order interval T* = sqrt(2CM) and evaluates it at this build's inputs,
-always labelled as first order; the interval the book recommends comes from the exact model
-(:func:`goodput.plan.plan_for`), and the page says so with that model's number beside it. Where
-these inputs put first order out of its range, :func:`warning` says so at the top of the page and
-:func:`for_these_inputs` repeats it beside the numbers.
+The worked check evaluates the one-tier first-order model, labelled so, at this build's C and M where the
+fleet's first order may be quoted (:attr:`goodput.fleet.FleetPlan.first_order_quotable`), and at the
+worked example's otherwise; the interval the book recommends is the fleet's plan, quoted beside it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from goodput import model
-from goodput.pages.common import first_order_warning, inputs_name
+from goodput.fleet import FleetPlan
+from goodput.pages import Variant
+from goodput.pages.common import first_order_variant, gap, inputs_name, worked_example
 from goodput.params import Params
-from goodput.plan import plan_for
-from goodput.report import first_order_caution, first_order_problem, percent, points
+from goodput.report import percent, points, recommendation
 from goodput.symbolic import derive_first_order
 from goodput.units import format_duration, significant
 
 
-def warnings(params: Params) -> list[str]:
-    """The first-order warning for these inputs in Markdown, as a list: empty when first order applies.
+@dataclass(frozen=True)
+class Page:
+    """The derivation chapter's values; each field is a glue key of book/derivation.md."""
 
-    A list, so that the chapter displays each warning there is and nothing otherwise.
+    check: Variant
+    params_file: str
+    c: str
+    m: str
+    two_cm: str
+    t_star: str
+    t_symbolic: str
+    term: str
+    f_star: str
+    half: str
+    double: str
+    half_cost: str
+    double_cost: str
+    first_order: Variant
+    gap: str
+    gap_side: str
+    tolerance: str
+    caution_level: str
+    recommendation: str
+
+
+def check_params(fleet: FleetPlan) -> Params:
+    """The inputs of the chapter's worked check: the fleet's where its first order may be quoted, else the worked example's."""
+    return fleet.params if fleet.first_order_quotable else worked_example()
+
+
+def build(fleet: FleetPlan) -> Page:
+    """The derivation chapter of a fleet.
+
+    Examples
+    --------
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> page = build(fleet_plan(load_params()))
+    >>> page.t_star, page.term, page.f_star, page.half_cost, page.double_cost
+    ('19.3 min', '5.2%', '10.4%', '2.6 points', '2.6 points')
     """
-    warning = first_order_warning(params)
-    return [warning] if warning else []
+    p = check_params(fleet)
+    c, m = p.checkpoint_cost, p.mtbi
+    d = derive_first_order()
+    t_star = float(model.optimal_interval(c, m))
+    f_star = float(model.overhead(t_star, c, m))
+    if not fleet.first_order_quotable:
+        which = "worked"
+    else:
+        which = "fleet" if fleet.plan.tiers is None else "fleet_tiered"
+    return Page(
+        check=Variant(which),
+        params_file=inputs_name(fleet.params),
+        c=format_duration(c),
+        m=format_duration(m),
+        two_cm=significant(2 * c * m),
+        t_star=format_duration(t_star),
+        t_symbolic=format_duration(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), 6),
+        term=percent(float(model.checkpoint_overhead(t_star, c))),
+        f_star=percent(f_star),
+        half=format_duration(t_star / 2),
+        double=format_duration(2 * t_star),
+        half_cost=points(float(model.overhead(t_star / 2, c, m)) - f_star),
+        double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star),
+        first_order=first_order_variant(fleet),
+        gap=gap(fleet) if fleet.first_order_status != "below zero" else "not quoted",
+        gap_side="below" if fleet.first_order_gap >= 0 else "above",
+        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
+        recommendation=recommendation(fleet.plan),
+    )
 
 
 def minimization() -> list[str]:
-    """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each).
-
-    Returns
-    -------
-    list of str
-        f(T), df/dT, and the roots of df/dT = 0.
-    """
+    """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each): f(T), df/dT, the roots."""
     import sympy as sp
 
     d = derive_first_order()
@@ -57,63 +116,3 @@ def optimum() -> list[str]:
         r"\left.\left(\frac{C}{T} - \frac{T}{2M}\right)\right|_{T^{*}} = " + sp.latex(d.terms_difference),
         r"f(T^{*}) = " + sp.latex(d.minimum),
     ]
-
-
-def range_sentence(params: Params) -> str:
-    """How far first order holds at this build's fast checkpoint: a caution, a refusal, or that it holds.
-
-    Returns
-    -------
-    str
-        A sentence naming the terms first order drops at its optimum.
-    """
-    check = plan_for(params, which="first-order").check
-    if problem := first_order_problem(check):
-        return (f"For these inputs {problem}; the first-order numbers above are shown to follow the derivation, "
-                "not to be used.")
-    if caution := first_order_caution(check):
-        return f"For these inputs {caution}."
-    return (f"For these inputs first order is {points(check.error)} below the exact model, so its numbers "
-            "hold to within a point.")
-
-
-def for_these_inputs(params: Params) -> dict[str, str]:
-    """T* and the interval-dependent loss at this build's C and M (first order), and the exact model's interval.
-
-    Parameters
-    ----------
-    params : Params
-        This build's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        ``d_values`` (the inputs, 2CM and T*, by first order and by the symbolic solution), ``d_term`` and
-        ``d_f_star`` (each term and their sum at T*), ``d_half``/``d_double`` with ``d_half_cost``/
-        ``d_double_cost`` (what halving and doubling the interval costs, first order), ``d_range``
-        (how far first order holds here) and ``d_exact`` (the interval to use, by the exact model).
-    """
-    c, m = params.checkpoint_cost, params.mtbi
-    d = derive_first_order()
-    t_star = float(model.optimal_interval(c, m))
-    symbolic = float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m}))
-    f_star = float(model.overhead(t_star, c, m))
-    half, double = t_star / 2, 2 * t_star
-    exact = plan_for(params)
-    values = (f"This build's inputs, {inputs_name(params)}, have C = {format_duration(c)} and "
-              f"M = {format_duration(m)}, so 2CM = {significant(2 * c * m)} min² and first order gives "
-              f"T* = √(2CM) = {format_duration(t_star)}; the symbolic solution evaluated at the same inputs gives "
-              f"{format_duration(symbolic, 6)}.")
-    return {
-        "d_values": values,
-        "d_term": percent(float(model.checkpoint_overhead(t_star, c))),
-        "d_f_star": percent(f_star),
-        "d_half": format_duration(half),
-        "d_double": format_duration(double),
-        "d_half_cost": points(float(model.overhead(half, c, m)) - f_star),
-        "d_double_cost": points(float(model.overhead(double, c, m)) - f_star),
-        "d_range": range_sentence(params),
-        "d_exact": (f"The exact model, which also counts interruptions during checkpoints and restarts, puts the "
-                    f"best interval for these inputs at {format_duration(exact.interval)}, with goodput "
-                    f"{percent(exact.goodput)}: that is the interval this book recommends."),
-    }

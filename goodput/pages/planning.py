@@ -1,183 +1,175 @@
-"""The planning page: the plan in the shape a planning document needs, by the recommended model.
+"""The planning page (book/planning.md): the fleet's plan in the shape a planning document needs.
 
-The page's tables are returned as pandas DataFrames of text, its sentences as a mapping
-for :func:`goodput.book.glue_all`; the plan is :func:`goodput.plan.plan_for` of the book's
-inputs, so it is the answer page's and the command's plan.
+One :class:`Page` of values from the fleet's one plan (:class:`goodput.fleet.FleetPlan`), and its three
+tables as text (inputs with sources and ranges, losses, levers with their worth), for
+:func:`goodput.book.tables.book_table`.
 """
 
 from __future__ import annotations
 
+import html
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from goodput.pages.common import carried_ranges, inputs_name
-from goodput.params import Params
-from goodput.plan import RECOMMENDED_MODEL, plan_for, plan_levers
-from goodput.report import (
-    MODEL_NAMES,
-    file_sources,
-    first_order_caution,
-    first_order_problem,
-    percent,
-    points,
-    range_origin,
-    range_text,
-    recommendation,
+from goodput import model
+from goodput.fleet import FleetPlan
+from goodput.pages import Variant
+from goodput.pages.common import (
+    LOSS_WORDS,
+    first_order_variant,
+    g_span,
+    gap,
+    inputs_name,
+    large_count,
+    losses_text,
+    ranges_text,
+    t_span,
 )
-from goodput.uncertainty import input_ranges
+from goodput.report import INPUT_WORDS, file_sources, money, percent, points, range_text, recommendation
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-def summary(params: Params) -> dict[str, str]:
-    """The recommendation, the model it comes from, and the first-order cross-check.
+@dataclass(frozen=True)
+class Page:
+    """The planning page's values; each field is a glue key of book/planning.md."""
+
+    params_file: str
+    gpus: str
+    calculator: Variant
+    calculator_url: str
+    recommendation: str
+    first_order: Variant
+    fo_model: str
+    fo_interval: str
+    fo_goodput: str
+    gap: str
+    gap_side: str
+    tolerance: str
+    caution_level: str
+    interval: str
+    goodput: str
+    mtbi: str
+    cost: str
+    restart: str
+    losses_text: str
+    lost_dollars: str
+    lost_gpu_hours: str
+    top_lever: str
+    top_gain: str
+    top_dollars: str
+    second_lever: str
+    second_gain: str
+    second_dollars: str
+    ranges: Variant
+    ranges_text: str
+    t_span: str
+    g_span: str
+    top_input: str
+    top_swing: str
+
+
+def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
+    """The planning page of a fleet.
 
     Parameters
     ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        ``params_file``, ``gpus``, ``recommendation``, ``model_note`` (which model, and how far first order is
-        from it here), ``interval``, ``goodput``, ``mtbi``, ``cost``, ``restart``.
+    fleet : FleetPlan
+        The fleet's one plan.
+    calculator_url : str
+        The calculator opened on the fleet's inputs (``goodput.book.calculator.link``).
 
     Examples
     --------
+    >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
-    >>> summary(load_params())["interval"]
-    '18.6 min'
+    >>> page = build(fleet_plan(load_params()))
+    >>> page.interval, page.goodput, page.first_order.name, page.gap, page.fo_interval
+    ('18.6 min', '87.6%', 'ok', '0.7 points', '19.3 min')
     """
-    plan = plan_for(params)
-    first = plan_for(params, which="first-order")
-    label = ("First order (Young's √(2CM), the brief's arithmetic)" if first.tiers is None
-             else "First order of this checkpoint scheme")
-    if first.refused:
-        cross = f"{label} is out of range for these inputs: {first_order_problem(first.check)}."
-    else:
-        cross = (f"{label} puts the optimum at {format_duration(first.interval)} and goodput at "
-                 f"{percent(first.goodput)}.")
-        if caution := first_order_caution(first.check):
-            cross += f" Caution: {caution}."
-    return {
-        "params_file": inputs_name(params),
-        "gpus": f"{params.gpus:,}",
-        "recommendation": recommendation(plan),
-        "model_note": (f"The recommendation comes from {MODEL_NAMES[RECOMMENDED_MODEL]} of exponential failures, "
-                       f"which also counts interruptions during checkpoints and restarts. {cross}"),
-        "interval": format_duration(plan.interval),
-        "goodput": percent(plan.goodput),
-        "mtbi": format_duration(plan.mtbi),
-        "cost": format_duration(plan.checkpoint_cost),
-        "restart": format_duration(plan.restart),
-    }
+    p, plan = fleet.params, fleet.plan
+    (l1, g1), (l2, g2) = fleet.levers_ranked[:2]
+    quotable = fleet.first_order_quotable
+    r = fleet.ranges
+    top = r.swings[0] if r.swings else None
+    return Page(
+        params_file=inputs_name(p),
+        gpus=f"{p.gpus:,}",
+        calculator=Variant("link"),
+        calculator_url=html.escape(calculator_url),
+        recommendation=recommendation(plan),
+        first_order=first_order_variant(fleet),
+        fo_model="Young's formula" if plan.tiers is None else "first order of this checkpoint scheme",
+        fo_interval=format_duration(fleet.first_order.interval) if quotable else "not quoted",
+        fo_goodput=percent(fleet.first_order.goodput) if quotable else "not quoted",
+        gap=gap(fleet) if fleet.first_order_status != "below zero" else "not quoted",
+        gap_side="below" if fleet.first_order_gap >= 0 else "above",
+        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
+        interval=format_duration(fleet.interval),
+        goodput=percent(fleet.goodput),
+        mtbi=format_duration(p.mtbi),
+        cost=format_duration(p.checkpoint_cost),
+        restart=format_duration(p.restart),
+        losses_text=losses_text(fleet, largest_first=False),
+        lost_dollars=money(fleet.lost_dollars),
+        lost_gpu_hours=large_count(fleet.lost_gpu_hours),
+        top_lever=l1,
+        top_gain=points(g1),
+        top_dollars=money(fleet.dollars(g1)),
+        second_lever=l2,
+        second_gain=points(g2),
+        second_dollars=money(fleet.dollars(g2)),
+        ranges=Variant("given" if r.ranged else "none"),
+        ranges_text=ranges_text(fleet),
+        t_span=t_span(fleet),
+        g_span=g_span(fleet),
+        top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
+        top_swing=points(top.goodput_swing) if top else "none",
+    )
 
 
-def inputs_table(params: Params) -> pd.DataFrame:
-    """The inputs with their values, ranges and sources.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``input``, ``value``, ``range``, ``source``.
-    """
+def inputs_table(fleet: FleetPlan) -> pd.DataFrame:
+    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
     import pandas as pd
 
-    plan = plan_for(params)
-    ranges = input_ranges(params)
-    sources = file_sources(params)
+    p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
+    ranges, sources = fleet.ranges.inputs, file_sources(p)
     rows = [
-        ("mean time between interruptions, M", format_duration(plan.mtbi), range_text(ranges["mtbi"]), sources["M"]),
-        ("checkpoint cost, C", format_duration(plan.checkpoint_cost), range_text(ranges["checkpoint_cost"]),
-         sources["C"]),
-        ("restart time, R", format_duration(plan.restart), range_text(ranges["restart"]), sources["R"]),
+        ("mean time between interruptions, M", format_duration(p.mtbi), range_text(ranges["mtbi"]), sources["M"]),
+        ("checkpoint cost, C", format_duration(p.checkpoint_cost), range_text(ranges["checkpoint_cost"]), sources["C"]),
+        ("restart time, R", format_duration(p.restart), range_text(ranges["restart"]), sources["R"]),
     ]
-    s = plan.tiers
     if s is not None and s.drain > 0:
-        rows.append(("drain until durable, D", format_duration(s.drain), "", params.source))
+        rows.append(("drain until durable, D", format_duration(s.drain), "", p.source))
     if s is not None and not s.one_tier:
         rows += [
-            ("persistent checkpoint cost, C_p", format_duration(s.cp), "", params.source),
-            ("persistent restart, R_p", format_duration(s.rp), "", params.source),
-            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", "", params.source),
-            ("every n-th checkpoint persistent, n", f"{s.every:,}", "",
-             "the best n" if plan.every_chosen else params.source),
+            ("persistent checkpoint cost, C_p", format_duration(s.cp), "", p.source),
+            ("persistent restart, R_p", format_duration(s.rp), "", p.source),
+            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", "", p.source),
+            ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
         ]
     rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
     return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
 
 
-def losses_table(params: Params) -> tuple[pd.DataFrame, dict[str, str]]:
-    """Where the wall time goes at the recommended interval.
+def losses_table(fleet: FleetPlan) -> pd.DataFrame:
+    """Where the wall time goes at the plan (columns ``share of wall time``, ``value``), goodput last."""
+    import pandas as pd
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
+    rows = [(LOSS_WORDS[name], percent(share)) for name, share in fleet.losses.items()]
+    rows.append(("goodput", percent(fleet.goodput)))
+    return pd.DataFrame(rows, columns=["share of wall time", "value"])
 
-    Returns
-    -------
-    tuple of (pandas.DataFrame, dict of str to str)
-        The table (``share of wall time``, ``value``) and its sentence's values ``ckpt``, ``lost``, ``rst``,
-        ``drain_text``.
+
+def levers_table(fleet: FleetPlan) -> pd.DataFrame:
+    """The plan's levers, largest first, with the goodput each gains and its worth a month.
+
+    Columns ``lever``, ``goodput gained``, ``worth a month``.
     """
     import pandas as pd
 
-    plan = plan_for(params)
-    b = plan.losses
-    rows = [("checkpoint overhead", percent(b.checkpoint_overhead)), ("lost work", percent(b.lost_work)),
-            ("restart", percent(b.restart_loss))]
-    drain = ""
-    if plan.tiers is not None:
-        rows.append(("not yet durable (drain)", percent(plan.drain_loss)))
-        drain = f" and checkpoints not yet durable {percent(plan.drain_loss)}"
-    rows.append(("goodput", percent(plan.goodput)))
-    values = {"ckpt": percent(b.checkpoint_overhead), "lost": percent(b.lost_work), "rst": percent(b.restart_loss),
-              "drain_text": drain}
-    return pd.DataFrame(rows, columns=["share of wall time", "value"]), values
-
-
-def levers_table(params: Params) -> tuple[pd.DataFrame, dict[str, str]]:
-    """The levers of the recommended plan, largest first, and the two largest in words.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    tuple of (pandas.DataFrame, dict of str to str)
-        The table (``lever``, ``goodput gained``) and ``top_lever``, ``top_gain``, ``second_lever``, ``second_gain``.
-    """
-    import pandas as pd
-
-    gains = plan_levers(plan_for(params))
-    ranked = sorted(gains, key=lambda name: -gains[name])
-    table = pd.DataFrame([(name, f"+{points(gains[name])}") for name in ranked], columns=["lever", "goodput gained"])
-    return table, {"top_lever": ranked[0], "top_gain": points(gains[ranked[0]]),
-                   "second_lever": ranked[1], "second_gain": points(gains[ranked[1]])}
-
-
-def how_sure(params: Params) -> dict[str, str]:
-    """The range of T* and goodput over the inputs' ranges, by the recommended plan, and the input that dominates.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        ``m_range_how`` (where M's range came from) and :func:`~goodput.pages.common.carried_ranges`'s
-        ``t_span``, ``g_span``, ``scheme_note`` and ``top_text``.
-    """
-    return {"m_range_how": range_origin(input_ranges(params)["mtbi"])} | carried_ranges(params)
+    rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
+    return pd.DataFrame(rows, columns=["lever", "goodput gained", "worth a month"])

@@ -1,0 +1,69 @@
+"""The planning page: the answer page's one plan in tables, first order by the same measure, and its copy of the
+command's output the command's own."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import pytest
+import yaml
+
+from goodput.cli import main
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.pages import Variant, answer, planning
+from goodput.params import Params, params_from_mapping
+from goodput.report import money, points
+
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+
+
+@pytest.fixture(scope="module")
+def fleet_65k() -> FleetPlan:
+    return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
+
+
+def test_planning_and_answer_pages_give_one_plan_and_one_first_order_measure(fleet_65k: FleetPlan, book: Params) -> None:
+    """Same recommendation, interval, goodput and first-order gap on both pages, for a tiered and the worked fleet."""
+    for fleet in (fleet_65k, fleet_plan(book)):
+        a, p = answer.build(fleet), planning.build(fleet)
+        assert (a.recommendation, a.interval, a.goodput, a.gap, a.first_order) == (
+            p.recommendation, p.interval, p.goodput, p.gap, p.first_order)
+    p = planning.build(fleet_65k)
+    assert (p.interval, p.goodput, p.gap, p.first_order) == ("5.91 min", "44.2%", "18.5 points", Variant("out_of_range"))
+    assert p.fo_interval == p.fo_goodput == "not quoted"
+    w = planning.build(fleet_plan(book))
+    assert (w.fo_interval, w.fo_goodput, w.gap, w.first_order) == ("19.3 min", "86.9%", "0.7 points", Variant("ok"))
+
+
+def test_tables_carry_the_scheme_and_the_levers_worth(fleet_65k: FleetPlan) -> None:
+    """The inputs table names D, C_p, R_p, s and the best n = 4; the losses table adds the drain's 1.7%; the levers
+    table is largest first, each with its gain x GPUs x price x hours."""
+    inputs = planning.inputs_table(fleet_65k).set_index("input")
+    assert inputs.loc["every n-th checkpoint persistent, n", "value"] == "4"
+    assert inputs.loc["every n-th checkpoint persistent, n", "source"] == "best n"
+    assert inputs.loc["drain until durable, D", "value"] == "4 min"
+    assert inputs.loc["persistent restart, R_p", "value"] == "25 min"
+    losses = planning.losses_table(fleet_65k).set_index("share of wall time")["value"]
+    assert (losses["restart"], losses["checkpoints not yet durable (the drain)"], losses["goodput"]) == (
+        "35.9%", "1.7%", "44.2%")
+    levers = planning.levers_table(fleet_65k)
+    assert list(levers["lever"][:2]) == ["halve the failure rate", "halve R"]
+    gain = fleet_65k.levers["halve R"]
+    assert levers["worth a month"][1] == money(gain * 65536 * 3.2 * 730) and levers["goodput gained"][1] == f"+{points(gain)}"
+
+
+def test_the_command_fills_every_source_and_says_best_n(tmp_path) -> None:
+    """The page shows the command's own Markdown: every tier input has its source, and n is "best n" in JSON too."""
+    path = tmp_path / "fleet-65k.yml"
+    path.write_text(yaml.safe_dump(FLEET_65K), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["plan", "--params", str(path), "--format", "json"]) == 0
+    sources = json.loads(out.getvalue())["sources"]
+    assert {key: sources[key] for key in ("D", "C_p", "R_p", "s")} == dict.fromkeys(("D", "C_p", "R_p", "s"),
+                                                                                   "fleet-65k.yml")
+    assert sources["n"] == "best n"
