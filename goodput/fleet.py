@@ -159,8 +159,11 @@ class FleetPlan:
     # ------------------------------------------------------------------ first order, one measure and one policy
     @property
     def first_order_gap(self) -> float:
-        """How far first order is off for this scheme: the exact minus the first-order goodput at the
-        recommended interval (:attr:`goodput.plan.Plan.check`), a fraction of 1."""
+        """How far first order is off for this scheme, a fraction of 1.
+
+        The one measure (:attr:`goodput.plan.Plan.check`): the exact minus the first-order goodput of
+        the scheme, each model at its own optimum.
+        """
         return self.plan.check.error
 
     @property

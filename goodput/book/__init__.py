@@ -84,7 +84,7 @@ def glue_page(page: Any) -> None:
     for f in dataclasses.fields(page):
         value = getattr(page, f.name)
         if isinstance(value, Variant):
-            glue(f.name, Markdown(variant_text(page, f.name)), display=False)
+            glue(f.name, Markdown(variant_text(page, f.name)), display=False)  # type: ignore[no-untyped-call]
         else:
             values[f.name] = value
     glue_all(values)
