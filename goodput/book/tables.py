@@ -9,6 +9,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from pandas.io.formats.style import Styler
 
+    from goodput.fleet import FleetPlan
+
 
 def book_table(
     frame: pd.DataFrame,
@@ -51,3 +53,105 @@ def book_table(
     if caption:
         styler = styler.set_caption(caption)
     return styler
+
+
+# --------------------------------------------------------------------------- the levers chapter
+
+
+def lever_table(fleet: FleetPlan) -> Styler:
+    """The fleet's levers, largest first: what each changes, goodput after it, its gain and that gain's worth a month.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan (:attr:`~goodput.fleet.FleetPlan.levers`, by the exact model of its whole scheme).
+
+    Returns
+    -------
+    Styler
+        One row per lever.
+    """
+    import pandas as pd
+
+    from goodput import tiers
+    from goodput.pages.levers import gain_text
+    from goodput.report import money, percent
+    from goodput.units import format_duration as d
+
+    plan, p = fleet.plan, fleet.params
+    s = plan.tiers
+    best_t = d(plan.optimal_interval)
+    what = {"halve C": f"C {d(p.checkpoint_cost)} → {d(p.checkpoint_cost / 2)}",
+            "halve R": f"R {d(p.restart)} → {d(p.restart / 2)}",
+            "halve the failure rate": f"M {d(p.mtbi)} → {d(2 * p.mtbi)}",
+            "set the interval right": f"T {d(plan.interval)} → {best_t}"}
+    if s is not None:
+        more = s.fast_survives + (1 - s.fast_survives) / 2
+        best_n = tiers.best_every(s, p.mtbi).every if not s.one_tier else 1
+        what |= {"shorten the drain": f"D {d(s.drain)} → {d(s.drain / 2)}",
+                 "make the fast tier survive more failures": f"s {s.fast_survives:.0%} → {more:.1%}",
+                 "halve C_p": f"C_p {d(s.cp)} → {d(max(s.cp / 2, s.checkpoint_cost))}",
+                 "halve R_p": f"R_p {d(s.rp)} → {d(max(s.rp / 2, s.restart))}",
+                 "drain the persistent write as well":
+                     f"C_p {d(s.cp)} → {d(s.checkpoint_cost)}, durable after {d(max(s.drain, s.cp))}",
+                 "set the persistent cadence right": f"n {s.every} → {best_n}"}
+    rows = [{"lever": name, "what changes": what[name], "goodput after": percent(plan.goodput + gain),
+             "gain": gain_text(gain), "worth a month (this lever's gain)": money(max(0.0, fleet.dollars(gain)))}
+            for name, gain in fleet.levers_ranked]
+    frame = pd.DataFrame(rows)
+    caption = (f"The levers of this fleet's plan (goodput {percent(plan.goodput)}), by the exact model of its whole "
+               f"scheme, largest first; each input lever re-plans the interval (and the cadence where the plan "
+               f"chooses it). Dollars: the capacity one lever's gain is worth a month at "
+               f"${p.price_per_gpu_hour:g} per GPU-hour on {p.gpus:,} GPUs.")
+    return book_table(frame, caption=caption, right=["goodput after", "gain", "worth a month (this lever's gain)"])
+
+
+def fleet_size_table(fleet: FleetPlan) -> Styler:
+    """The fleet's scheme planned at other sizes at its per-GPU rate (:attr:`~goodput.fleet.FleetPlan.by_size`)."""
+    import pandas as pd
+
+    from goodput.report import percent
+    from goodput.units import format_duration, format_rate
+
+    p = fleet.params
+    two_tier = fleet.plan.tiers is not None and not fleet.plan.tiers.one_tier
+    rows = []
+    for gpus, plan in fleet.by_size.items():
+        row = {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi),
+               "T*": format_duration(plan.interval)}
+        if two_tier and plan.tiers is not None:
+            row["every n-th persistent"] = str(plan.tiers.every)
+        row["goodput"] = percent(plan.goodput)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    caption = (f"M, the plan's interval T*{' and cadence n' if two_tier else ''} and its goodput by fleet size, by "
+               f"the exact model of this fleet's scheme at {format_rate(p.rate_per_gpu_hour)} interruptions per "
+               "GPU-hour, every other input this fleet's.")
+    return book_table(frame, caption=caption, right=list(frame.columns))
+
+
+def debate_table() -> Styler:
+    """The worked example's debate: its slow and fast checkpoint every 15 and every 45 minutes, exact model."""
+    import pandas as pd
+
+    from goodput import exact
+    from goodput.pages.levers import DEBATE
+    from goodput.params import load_params
+    from goodput.report import percent, points
+    from goodput.units import format_duration
+
+    w = load_params()
+    short, long_ = DEBATE
+    rows = []
+    for cost in (w.checkpoint_cost, w.slow_checkpoint_cost):
+        at_short, at_long = (float(exact.exact_goodput(cost, w.mtbi, w.restart, t)) for t in DEBATE)
+        best = float(exact.exact_optimal_interval(cost, w.mtbi))
+        rows.append({"checkpoint cost": format_duration(cost), f"every {format_duration(short)}": percent(at_short),
+                     f"every {format_duration(long_)}": percent(at_long), "difference": points(abs(at_long - at_short)),
+                     "at the exact optimum": f"{percent(float(exact.exact_goodput(cost, w.mtbi, w.restart)))} every "
+                                             f"{format_duration(best)}"})
+    frame = pd.DataFrame(rows)
+    caption = (f"The worked example (M = {format_duration(w.mtbi)}, R = {format_duration(w.restart)}), by the exact "
+               f"model: goodput with a checkpoint every {format_duration(short)} or every {format_duration(long_)}, "
+               "and at the optimum.")
+    return book_table(frame, caption=caption, right=list(frame.columns[1:]))
