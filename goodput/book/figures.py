@@ -579,6 +579,23 @@ def fleet_levers(fleet: FleetPlan) -> Figure:
     return lever_gains({label: dict(fleet.levers_ranked)})
 
 
+# --------------------------------------------------------------------------- the uncertainty chapter's figure
+
+
+def fleet_swings(fleet: FleetPlan) -> Figure:
+    """:func:`goodput.book.log_figures.goodput_swings` for a fleet's ranges, through its scheme (exact model)."""
+    from goodput.book.log_figures import goodput_swings
+    from goodput.report import INPUT_NAMES, range_text
+
+    r = fleet.ranges
+    return goodput_swings(
+        [f"{INPUT_NAMES[s.name]}\n{range_text(r.inputs[s.name])}" for s in r.swings],
+        [s.goodput_range for s in r.swings], fleet.goodput,
+        r.fixed.goodput_range if len(r.swings) > 1 else None, box_label="all together",
+        exact=[INPUT_NAMES[name] for name in r.exact], model="the exact model",
+    )
+
+
 #: Line style of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).
 _KIND_STYLES = {"job interruptions": "-", "stated frequency": "--", "cluster rate": ":", "machine-wide events": "-."}
 #: What the legend calls each kind.

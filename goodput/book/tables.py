@@ -155,3 +155,52 @@ def debate_table() -> Styler:
                f"model: goodput with a checkpoint every {format_duration(short)} or every {format_duration(long_)}, "
                "and at the optimum.")
     return book_table(frame, caption=caption, right=list(frame.columns[1:]))
+
+
+# --------------------------------------------------------------------------- the uncertainty chapter
+
+
+def inputs_range_table(fleet: FleetPlan) -> Styler:
+    """Each input's value, its range (or that it has none) and where the range comes from."""
+    import pandas as pd
+
+    from goodput.report import INPUT_NAMES, range_origin, range_text
+    from goodput.units import format_duration
+
+    rows = [(INPUT_NAMES[name], format_duration(r.point), range_text(r), range_origin(r))
+            for name, r in fleet.ranges.inputs.items()]
+    frame = pd.DataFrame(rows, columns=["input", "value", "range", "where the range comes from"])
+    return book_table(frame, right=["value", "range"], caption="Each input, its range, and where the range comes from.")
+
+
+def swings_table(fleet: FleetPlan) -> Styler:
+    """One row per input with a range moved alone, then all of them together; one row of point values if none.
+
+    Goodput by the exact model of the fleet's scheme at the recommended interval, and T* its optimum.
+    """
+    import pandas as pd
+
+    from goodput.report import INPUT_NAMES, percent, range_text
+    from goodput.units import format_duration
+
+    r = fleet.ranges
+
+    def cell(low: str, high: str) -> str:
+        return low if low == high else f"{low} to {high}"
+
+    def row(name: str, over: str, goodput: tuple[float, float], interval: tuple[float, float]) -> tuple[str, ...]:
+        return (name, over, cell(percent(goodput[0]), percent(goodput[1])), f"{100 * (goodput[1] - goodput[0]):.1f}",
+                cell(format_duration(interval[0]), format_duration(interval[1])))
+
+    if not r.swings:
+        rows = [row("none: no input has a range", "point values", (fleet.goodput,) * 2, (fleet.interval,) * 2)]
+    else:
+        rows = [row(INPUT_NAMES[s.name], range_text(r.inputs[s.name]), s.goodput_range, s.optimal_interval_range)
+                for s in r.swings]
+        if len(r.swings) > 1:
+            rows.append(row("all together", "their ranges", r.fixed.goodput_range, r.best.optimal_interval_range))
+    frame = pd.DataFrame(rows, columns=["input", "over", "goodput", "width (points)", "T*"])
+    caption = ("Goodput by the exact model of this fleet's scheme at the recommended interval, and the exact optimum "
+               "T*, for each input with a range moved alone over it (the others at their point values) and, when "
+               "more than one has a range, for all of them together. Inputs taken as exact are not listed.")
+    return book_table(frame, right=["over", "goodput", "width (points)", "T*"], caption=caption)
