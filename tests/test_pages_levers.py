@@ -156,6 +156,12 @@ def test_variants_fill_and_figures_draw(tiered: FleetPlan, example: FleetPlan) -
     assert not any("first order" in t for t in texts(figures.fleet_cost(tiered)) + texts(figures.fleet_interval(tiered)))
     assert any("first order" in t for t in texts(figures.fleet_cost(example)))
 
+    def dashed(fig) -> int:
+        return sum(line.get_linestyle() == "--" and len(line.get_xdata()) > 1 for ax in fig.axes for line in ax.lines)
+
+    assert dashed(figures.fleet_cost(tiered)) == dashed(figures.fleet_interval(tiered)) == 0
+    assert dashed(figures.fleet_interval(example)) == 2
+
 
 def test_the_fleet_size_table_is_by_size(tiered: FleetPlan) -> None:
     frame = tables.fleet_size_table(tiered).data

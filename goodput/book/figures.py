@@ -409,7 +409,8 @@ def goodput_vs_interval(
         ax.text(mark, 1.0, format_duration(mark), transform=ax.get_xaxis_transform(), ha="center", va="bottom",
                 fontsize=9.5, color="0.3")
     drawn: dict[str, Curve] = {
-        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t), model.goodput(cost, mtbi, restart, t),
+        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t),
+                            model.goodput(cost, mtbi, restart, t) if first_order else None,
                             (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
         for i, cost in enumerate(costs)
     } | curves

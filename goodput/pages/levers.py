@@ -75,6 +75,7 @@ class Page:
     largest_loss: str
     largest_loss_share: str
     price: str
+    s_now: str
     s_more: str
     drained_after: str
     fast_cost: str
@@ -171,6 +172,7 @@ def build(fleet: FleetPlan) -> Page:
         largest_loss=LOSS_WORDS[fleet.largest_loss],
         largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
         price=f"${p.price_per_gpu_hour:g}",
+        s_now=percent(s.fast_survives if s else 0.0),
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         fast_cost=format_duration(p.checkpoint_cost),

@@ -189,7 +189,7 @@ def build(fleet: FleetPlan) -> Page:
         half = plan_for(p, interval=plan.interval / 2)
         half_clause = f"and half of it, every {d(half.interval)}, {points(max(0.0, plan.goodput - half.goodput))}"
     else:
-        half_clause = f"and half of it, {d(plan.interval / 2)}, is shorter than the drain of {d(plan.tiers.drain)}" \
+        half_clause = f"and half of it, {d(plan.interval / 2)}, is shorter than its drain of {d(plan.tiers.drain)}" \
             if plan.tiers else ""
 
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
