@@ -18,7 +18,7 @@ from goodput.pages.common import elastic_restart
 from goodput.pages.levers import LOSS_WORDS, cadence_text, gain_text
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import Plan, plan_for
-from goodput.report import count, money, mtbi_origin, percent, points
+from goodput.report import count, join_words, money, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 
@@ -70,7 +70,7 @@ def scheme_inputs(params: Params) -> str:
         parts.append(f"a fast copy that survives {percent(params.fast_survives, 0)} of interruptions")
     if not parts:
         return ""
-    return ", with " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0])
+    return ", with " + join_words(parts)
 
 
 @dataclass(frozen=True)
