@@ -16,6 +16,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import elastic_restart
 from goodput.pages.levers import LOSS_WORDS, cadence_text, gain_text
+from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import Plan, plan_for
 from goodput.report import count, join_words, money, mtbi_origin, percent, points
@@ -213,8 +214,7 @@ def build(fleet: FleetPlan) -> Page:
         own_count=Variant("count" if own else "other"),
         own_n=count(n or 0, "interruption"), own_low=d(own_low), own_high=d(own_high),
         own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
-        m_how=("as a rate, " + mtbi_origin(p)) if p.mtbi_source == "rate_per_gpu_hour" else
-        ("as a count, " + mtbi_origin(p)) if p.mtbi_source == "interruptions" else f"as a duration, {d(m)}",
+        m_how=how_mtbi_given(fleet),
         early=Variant("planned" if early and keep else "refused"),
         early_factor=f"{EARLY_FACTOR:g}", early_m=d(m / EARLY_FACTOR),
         early_t=(d(early.interval) + cadence_text(early)) if early else "",
