@@ -103,6 +103,7 @@ class Page:
     m: str
     m2: str
     interval2: str
+    cadence2: str
     ratio: str
     goodput2: str
     debate_short: str
@@ -199,7 +200,8 @@ def build(fleet: FleetPlan) -> Page:
         gpus2=count(2 * p.gpus, "GPU"),
         m=format_duration(p.mtbi),
         m2=format_duration(doubled.mtbi),
-        interval2=format_duration(doubled.interval) + cadence_text(doubled),
+        interval2=format_duration(doubled.interval),
+        cadence2=cadence_text(doubled),
         ratio=f"{plan.interval / doubled.interval:.2f}",
         goodput2=percent(doubled.goodput),
         debate_short=format_duration(d_short),
