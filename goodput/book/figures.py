@@ -466,7 +466,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     """
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
-    fig = _figure(WIDTH, 1.6 + 0.75 * len(names))
+    fig = _figure(WIDTH, 1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
     ax = fig.add_subplot()
     height = 0.8 / len(scenarios)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"]]
