@@ -189,7 +189,7 @@ def swings_table(fleet: FleetPlan) -> Styler:
         return low if low == high else f"{low} to {high}"
 
     def row(name: str, over: str, goodput: tuple[float, float], interval: tuple[float, float]) -> tuple[str, ...]:
-        return (name, over, cell(percent(goodput[0]), percent(goodput[1])), f"{100 * (goodput[1] - goodput[0]):.1f}",
+        return (name, over, cell(percent(goodput[0]), percent(goodput[1])),
                 cell(format_duration(interval[0]), format_duration(interval[1])))
 
     if not r.swings:
@@ -199,8 +199,8 @@ def swings_table(fleet: FleetPlan) -> Styler:
                 for s in r.swings]
         if len(r.swings) > 1:
             rows.append(row("all together", "their ranges", r.fixed.goodput_range, r.best.optimal_interval_range))
-    frame = pd.DataFrame(rows, columns=["input", "over", "goodput", "width (points)", "T*"])
+    frame = pd.DataFrame(rows, columns=["input", "over", "goodput", "T*"])
     caption = ("Goodput by the exact model of this fleet's scheme at the recommended interval, and the exact optimum "
                "T*, for each input with a range moved alone over it (the others at their point values) and, when "
                "more than one has a range, for all of them together. Inputs taken as exact are not listed.")
-    return book_table(frame, right=["over", "goodput", "width (points)", "T*"], caption=caption)
+    return book_table(frame, right=["over", "goodput", "T*"], caption=caption)
