@@ -300,7 +300,7 @@ Curve = tuple[npt.ArrayLike, npt.ArrayLike, "npt.ArrayLike | None", "tuple[float
 @styled
 def goodput_vs_cost(
     mtbi: float, restart: float, marks: Sequence[float], points: Sequence[tuple[float, float, str]] = (),
-    first_order: bool = True,
+    first_order: bool = True, marks_label: str | None = None,
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
@@ -317,6 +317,8 @@ def goodput_vs_cost(
         fleet's checkpoint with a drain or a persistent tier, whose goodput comes from another model.
     first_order : bool, optional
         Whether to draw first order's curve (leave it out where the fleet's first order is not quotable).
+    marks_label : str, optional
+        What the marked costs are, for the legend (default: this fleet's checkpoint cost or costs).
 
     Returns
     -------
@@ -340,8 +342,8 @@ def goodput_vs_cost(
     for i, mark in enumerate(marks):
         g = float(exact_goodput(mark, mtbi, restart))
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
-                label=("this fleet's checkpoint costs" if len(marks) > 1 else "this fleet's checkpoint cost")
-                if i == 0 else None)
+                label=(marks_label or ("this fleet's checkpoint costs" if len(marks) > 1 else
+                                       "this fleet's checkpoint cost")) if i == 0 else None)
         ax.annotate(f"{_cost_label(mark)}: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points",
                     bbox=_LABEL_BOX)
     low = float(np.min(exact_curve))
@@ -550,7 +552,7 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
                                first_order=fleet.first_order_quotable)
     label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
     return goodput_vs_cost(p.mtbi, p.restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
-                           first_order=fleet.first_order_quotable)
+                           first_order=fleet.first_order_quotable, marks_label="this fleet's synchronous checkpoint")
 
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
