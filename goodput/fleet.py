@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from goodput import model
-from goodput.params import Params
+from goodput.errors import Refused
+from goodput.params import Params, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
 from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
 
@@ -23,6 +24,9 @@ CONFIDENCE = 0.95
 
 #: The losses of a plan, in the order the book lists them (the drain's only where the plan has one).
 LOSSES = ("checkpoint_overhead", "lost_work", "restart_loss", "drain_loss")
+
+#: Fleet sizes the levers chapter plans the fleet's scheme at (:attr:`FleetPlan.by_size`; its own size is added).
+FLEET_SIZES = tuple(1024 * 2**k for k in range(8))
 
 
 @dataclass(frozen=True)
@@ -214,6 +218,25 @@ class FleetPlan:
         """GPU-hours a month all the fleet's losses take at the plan (:func:`goodput.model.capacity_per_month` at $1)."""
         p = self.params
         return model.capacity_per_month(1.0 - self.plan.goodput, p.gpus, 1.0, p.month)
+
+    # ------------------------------------------------------------------ levers (by fleet size)
+    @cached_property
+    def by_size(self) -> dict[int, Plan]:
+        """The fleet's scheme planned, by the exact model, at other sizes at its own per-GPU rate (computed on first use).
+
+        Keyed by GPUs: :data:`FLEET_SIZES`, the fleet's own size and twice it; each at M = 60 / (rate x GPUs),
+        every other input the fleet's (its cadence chosen again where the plan chose it). A size at which the
+        model refuses to plan (:class:`~goodput.errors.Refused`: no work would be kept) is left out.
+        """
+        p = self.params
+        out = {}
+        for n in sorted({*FLEET_SIZES, p.gpus, 2 * p.gpus}):
+            try:
+                out[n] = self.plan if n == p.gpus else plan_for(p.replace(gpus=n, mtbi=float(mtbi_from_rate(
+                    p.rate_per_gpu_hour, n))))
+            except Refused:  # so many interruptions that no work is kept: no plan at that size
+                continue
+        return out
 
 
 def fleet_plan(params: Params) -> FleetPlan:

@@ -8,6 +8,7 @@ The words that present a plan are in :mod:`goodput.report`.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from goodput import model, tiers
@@ -233,8 +234,9 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
 
 #: The levers of a single checkpoint tier, in the order the book shows them.
 LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval right")
-#: The levers a drain or a persistent tier adds, where they apply.
-TIER_LEVERS = ("shorten the drain", "make the fast tier survive more failures")
+#: The levers a drain or a persistent tier adds, where they apply (see :func:`plan_levers`).
+TIER_LEVERS = ("shorten the drain", "make the fast tier survive more failures", "halve C_p", "halve R_p",
+               "drain the persistent write as well", "set the persistent cadence right")
 
 
 def levers(
@@ -278,13 +280,21 @@ def levers(
 
 
 def plan_levers(plan: Plan) -> dict[str, float]:
-    """The levers of a plan, by its own model, with the drain and fast-tier levers where they apply.
+    """The levers of a plan, by its own model, with those of the drain and the persistent tier where they apply.
 
-    For a plan with a drain or two tiers each input lever re-optimizes the interval (and
-    n, when the plan chose it): halve the fast checkpoint's cost C, halve the fast restart R,
-    halve the failure rate, halve the drain ("shorten the drain"), halve the share of
-    interruptions the fast tier does not survive ("make the fast tier survive more failures");
-    the interval lever moves T to the optimum.
+    For a plan with a drain or two tiers each input lever changes one input and re-optimizes the
+    interval (and n, when the plan chose it), and is measured from the plan's scheme at its own best
+    interval: halve the fast checkpoint's cost C, halve the fast restart R, halve the failure rate
+    (M doubled), halve the drain D ("shorten the drain", with a drain), halve the share of
+    interruptions the fast tier does not survive ("make the fast tier survive more failures", with
+    s < 1). With a persistent tier dearer than the fast one: halve C_p and halve R_p (never below C
+    and R), and "drain the persistent write as well": the persistent checkpoint blocks training for
+    the fast snapshot's C only, its write to the persistent tier runs in the background like the
+    fast one's, and it is durable max(D, C_p) after the snapshot (the drain, or the write's own time
+    if that is longer); R_p, s and the rest unchanged. The interval lever moves T to the optimum for
+    the plan's n; with two tiers, "set the persistent cadence right" moves n to the best whole n
+    (each at its best interval), zero when the plan chose n. The interval and cadence levers add up
+    to the best of the scheme minus the plan.
 
     Parameters
     ----------
@@ -296,32 +306,45 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     dict of str to float
         Goodput gained by each lever, fractions of 1, keyed by :data:`LEVERS` and the
         :data:`TIER_LEVERS` that apply.
+
+    Examples
+    --------
+    >>> p = make_plan(1.0, 60.0, 5.0, drain=2.0, persistent_cost=3.0, persistent_restart=10.0, fast_survives=0.5)
+    >>> gains = plan_levers(p)
+    >>> all(gains[name] >= 0 for name in TIER_LEVERS)
+    True
     """
     if plan.tiers is None:
         return levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
     scheme, m = plan.tiers, plan.mtbi
 
-    def best(changed: Tiers, mtbi: float) -> float:
-        return _tier_plan(changed, mtbi, None, plan.model, chosen=plan.every_chosen).goodput
+    def best(changed: Tiers, mtbi: float = m, *, chosen: bool = plan.every_chosen) -> float:
+        return _tier_plan(changed, mtbi, None, plan.model, chosen=chosen).goodput
 
     def changed(**kwargs: float) -> Tiers:
-        fields = {"checkpoint_cost": scheme.checkpoint_cost, "restart": scheme.restart, "drain": scheme.drain,
-                  "persistent_cost": scheme.persistent_cost, "persistent_restart": scheme.persistent_restart,
-                  "fast_survives": scheme.fast_survives, "every": scheme.every} | kwargs
-        return Tiers(**fields)  # type: ignore[arg-type]
+        return dataclasses.replace(scheme, **kwargs)  # type: ignore[arg-type]
 
-    at_best = best(scheme, m)
+    at_best = best(scheme)
     gains = {
-        "halve C": best(changed(checkpoint_cost=scheme.checkpoint_cost / 2), m) - at_best,
-        "halve R": best(changed(restart=scheme.restart / 2), m) - at_best,
+        "halve C": best(changed(checkpoint_cost=scheme.checkpoint_cost / 2)) - at_best,
+        "halve R": best(changed(restart=scheme.restart / 2)) - at_best,
         "halve the failure rate": best(scheme, 2 * m) - at_best,
         "set the interval right": at_best - plan.goodput,
     }
     if scheme.drain > 0:
-        gains["shorten the drain"] = best(changed(drain=scheme.drain / 2), m) - at_best
-    if not scheme.one_tier and scheme.fast_survives < 1.0:
+        gains["shorten the drain"] = best(changed(drain=scheme.drain / 2)) - at_best
+    if scheme.one_tier:
+        return gains
+    if scheme.fast_survives < 1.0:
         more = scheme.fast_survives + (1.0 - scheme.fast_survives) / 2
-        gains["make the fast tier survive more failures"] = best(changed(fast_survives=more), m) - at_best
+        gains["make the fast tier survive more failures"] = best(changed(fast_survives=more)) - at_best
+    if scheme.cp > scheme.checkpoint_cost:
+        gains["halve C_p"] = best(changed(persistent_cost=max(scheme.cp / 2, scheme.checkpoint_cost))) - at_best
+        drained = changed(persistent_cost=scheme.checkpoint_cost, drain=max(scheme.drain, scheme.cp))
+        gains["drain the persistent write as well"] = best(drained) - at_best
+    if scheme.rp > scheme.restart:
+        gains["halve R_p"] = best(changed(persistent_restart=max(scheme.rp / 2, scheme.restart))) - at_best
+    gains["set the persistent cadence right"] = best(scheme, chosen=True) - at_best
     return gains
 
 

@@ -134,6 +134,26 @@ def join_words(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def large_count(x: float, thing: str) -> str:
+    """A large quantity as a planner reads it: ``"26.7 million GPU-hours"``, ``"940,000 GPU-hours"``.
+
+    Examples
+    --------
+    >>> large_count(26_700_466, "GPU-hours"), large_count(943_718.4, "GPU-hours"), large_count(2.3e9, "GPU-hours")
+    ('26.7 million GPU-hours', '944,000 GPU-hours', '2.3 billion GPU-hours')
+    >>> large_count(1_580_123, "GPU-hours")
+    '1.58 million GPU-hours'
+    """
+    if x >= 9.995e8:
+        return f"{significant(x / 1e9, 3)} billion {thing}"
+    if x >= 9.995e5:
+        return f"{significant(x / 1e6, 3)} million {thing}"
+    if x >= 1000:
+        digits = len(f"{x:.0f}") - 3  # three significant digits, thousands separated
+        return f"{round(x, -digits):,.0f} {thing}"
+    return f"{significant(x, 3)} {thing}"
+
+
 def code(text: str) -> str:
     """A flag or a command in a Markdown code span, so that it pastes into a shell unchanged."""
     return f"`{text}`"

@@ -419,16 +419,20 @@ class MonteCarlo:
         Number of draws.
     seed : int
         Seed of the generator.
-    optimal_interval : tuple of float
-        ``(low, median, high)`` of T* in minutes.
+    optimal_interval : tuple of float, or None
+        ``(low, median, high)`` of T* in minutes; None through a scheme (where each draw's optimum
+        would need a search of its own, and only goodput at the interval in use is drawn).
     goodput : tuple of float
-        ``(low, median, high)`` of first-order goodput.
+        ``(low, median, high)`` of goodput by the model asked for.
+    scheme : Tiers or None
+        The drain and persistent tier the draws went through, if any.
     """
 
     draws: int
     seed: int
-    optimal_interval: tuple[float, float, float]
+    optimal_interval: tuple[float, float, float] | None
     goodput: tuple[float, float, float]
+    scheme: Tiers | None = None
 
 
 def monte_carlo(
@@ -442,11 +446,15 @@ def monte_carlo(
     draws: int = 100_000,
     seed: int = 0,
     which: str = "first-order",
+    scheme: Tiers | None = None,
 ) -> MonteCarlo:
     """Seeded Monte Carlo alternative to :func:`propagate`.
 
     The rate 1/M is drawn from its Jeffreys posterior, Gamma(count + 1/2,
     scale 1/exposure); C and R uniformly from their ranges, independently.
+    With a scheme (a drain or a persistent tier), each draw is that scheme with
+    the draw's C and R (as :func:`propagate` takes its corners), at the given
+    interval, by the tier model; only goodput is drawn then.
 
     Parameters
     ----------
@@ -466,11 +474,18 @@ def monte_carlo(
         Seed of :func:`numpy.random.default_rng` (default 0).
     which : {"first-order", "exact"}, optional
         The model of goodput and of the optimum (default first order).
+    scheme : Tiers, optional
+        The fleet's drain and persistent tier with its cadence (``plan.tiers``); needs `interval`.
 
     Returns
     -------
     MonteCarlo
-        ``(low, median, high)`` percentiles of T* and of goodput.
+        ``(low, median, high)`` percentiles of T* (one tier only) and of goodput.
+
+    Raises
+    ------
+    InputError
+        For a scheme without an interval.
     """
     poisson_interval(count, exposure, confidence)  # checks count, exposure and confidence
     alpha = 1.0 - confidence
@@ -482,14 +497,21 @@ def monte_carlo(
     m = 1.0 / rng.gamma(count + 0.5, 1.0 / exposure, size=draws)
     c = rng.uniform(c_low, c_high, size=draws)
     r = rng.uniform(r_low, r_high, size=draws)
-    t_star = optimum(c, m)
-    good = goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
     q = [100 * alpha / 2, 50.0, 100 * (1 - alpha / 2)]
 
     def pct(values: npt.NDArray[np.float64]) -> tuple[float, float, float]:
         low, mid, high = np.percentile(values, q)
         return float(low), float(mid), float(high)
 
+    if scheme is not None:
+        if interval is None:
+            raise InputError("interval", None, "the interval in use, to draw goodput through a scheme")
+        scheme.check_interval(interval)
+        good = np.array([_goodput(which, scheme, float(ci), float(mi), float(ri), float(interval))
+                         for ci, mi, ri in zip(c, m, r, strict=True)])
+        return MonteCarlo(draws=draws, seed=seed, optimal_interval=None, goodput=pct(good), scheme=scheme)
+    t_star = optimum(c, m)
+    good = goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
     return MonteCarlo(draws=draws, seed=seed, optimal_interval=pct(t_star), goodput=pct(good))
 
 

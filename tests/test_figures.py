@@ -15,6 +15,8 @@ import pytest
 from goodput import model, sources
 from goodput.book import figures, log_figures, scale_figures, shape_figures, tier_figures
 from goodput.exact import exact_optimal_interval
+from goodput.fleet import fleet_plan
+from goodput.params import load_params
 from goodput.plan import levers
 from goodput.simulate import run_age_schedule
 from goodput.uncertainty import one_at_a_time, propagate
@@ -55,8 +57,9 @@ FIGURES = {
                                                       which="first-order"),
     "levers_uneven": lambda: figures.lever_gains({"x": {**levers(1.0, M, R, 40.0), "shorten the drain": 0.01},
                                                   "y": levers(5.0, M, R, 15.0)}),
-    "fleet": lambda: figures.fleet_scaling(1.97e-5, 1.0, R, SIZES, fleet=16384, in_range=[True, True, False]),
-    "fleet_unmarked": lambda: figures.fleet_scaling(1.6e-5, 2 / 3, 12.0, SIZES),
+    "fleet": lambda: figures.fleet_scaling(fleet_plan(load_params())),
+    "fleet_tiered": lambda: figures.fleet_scaling(fleet_plan(load_params().replace(drain=5.0, persistent_cost=4.0,
+                                                                                     persistent_restart=15.0))),
     "measured_vs_predicted": lambda: log_figures.measured_vs_predicted({
         "checkpoint overhead": (0.043, 0.05), "lost work": (0.051, 0.052), "restart": (0.025, 0.026),
         "unmodelled": (0.016, 0.0),

@@ -29,6 +29,7 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
 from goodput import model
+from goodput.fleet import FleetPlan
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -299,6 +300,7 @@ Curve = tuple[npt.ArrayLike, npt.ArrayLike, "npt.ArrayLike | None", "tuple[float
 @styled
 def goodput_vs_cost(
     mtbi: float, restart: float, marks: Sequence[float], points: Sequence[tuple[float, float, str]] = (),
+    first_order: bool = True, marks_label: str | None = None,
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
@@ -313,6 +315,10 @@ def goodput_vs_cost(
     points : sequence of (float, float, str), optional
         Further points (cost in minutes, goodput, legend label) that are not on these curves, such as a
         fleet's checkpoint with a drain or a persistent tier, whose goodput comes from another model.
+    first_order : bool, optional
+        Whether to draw first order's curve (leave it out where the fleet's first order is not quotable).
+    marks_label : str, optional
+        What the marked costs are, for the legend (default: this fleet's checkpoint cost or costs).
 
     Returns
     -------
@@ -330,13 +336,14 @@ def goodput_vs_cost(
     fig = _figure(WIDTH, 3.4)
     ax = fig.add_subplot()
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
-    ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["checkpoint"], ls="--", lw=1.4,
-            label="first order, at T* = √(2CM)")
+    if first_order:
+        ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["checkpoint"], ls="--", lw=1.4,
+                label="first order, at T* = √(2CM)")
     for i, mark in enumerate(marks):
         g = float(exact_goodput(mark, mtbi, restart))
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
-                label=("this fleet's checkpoint costs" if len(marks) > 1 else "this fleet's checkpoint cost")
-                if i == 0 else None)
+                label=(marks_label or ("this fleet's checkpoint costs" if len(marks) > 1 else
+                                       "this fleet's checkpoint cost")) if i == 0 else None)
         ax.annotate(f"{_cost_label(mark)}: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points",
                     bbox=_LABEL_BOX)
     low = float(np.min(exact_curve))
@@ -356,7 +363,7 @@ def goodput_vs_cost(
 @styled
 def goodput_vs_interval(
     mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float] = (), marks_label: str | None = None,
-    curves: Mapping[str, Curve] | None = None,
+    curves: Mapping[str, Curve] | None = None, first_order: bool = True,
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
@@ -377,6 +384,8 @@ def goodput_vs_interval(
         Further curves computed elsewhere, by legend label (a checkpoint with a drain or a persistent
         tier, whose goodput comes from the tier model): intervals, exact goodput, first-order goodput
         or None, and the exact optimum or None. Drawn in the next colours, in the same styles.
+    first_order : bool, optional
+        Whether to draw first order's curves (leave them out where the fleet's first order is not quotable).
 
     Returns
     -------
@@ -402,7 +411,8 @@ def goodput_vs_interval(
         ax.text(mark, 1.0, format_duration(mark), transform=ax.get_xaxis_transform(), ha="center", va="bottom",
                 fontsize=9.5, color="0.3")
     drawn: dict[str, Curve] = {
-        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t), model.goodput(cost, mtbi, restart, t),
+        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t),
+                            model.goodput(cost, mtbi, restart, t) if first_order else None,
                             (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
         for i, cost in enumerate(costs)
     } | curves
@@ -424,7 +434,7 @@ def goodput_vs_interval(
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
-        Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order"),
+        *([Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order")] if first_order else []),
         Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
     ]
     if marks:
@@ -458,12 +468,13 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     """
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
-    fig = _figure(WIDTH, 1.6 + 0.75 * len(names))
+    fig = _figure(WIDTH, 1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
     ax = fig.add_subplot()
     height = 0.8 / len(scenarios)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"]]
     hatches = ["", "//", ".."]
-    top = max(100 * v for g in gains.values() for v in g.values())
+    top = max(0.1, *(100 * v for g in gains.values() for v in g.values()))
+    bottom = min(0.0, *(100 * v for g in gains.values() for v in g.values()))
     for j, scenario in enumerate(scenarios):
         rows = [i for i, n in enumerate(names) if n in gains[scenario]]
         y = np.array(rows, dtype=float) + j * height
@@ -474,7 +485,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
             ax.text(max(v, 0.0) + top * 0.01, yi, f"{v:.1f}", va="center", fontsize=9.5)
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
-    ax.set_xlim(0, top * 1.12)
+    ax.set_xlim(bottom * 1.12, top * 1.12)
     ax.set_xlabel(f"goodput gained, by {_MODEL_LABELS[which]} (percentage points)")
     ax.grid(axis="y", visible=False)
     _legend_below(ax, ncols=1)
@@ -486,73 +497,106 @@ def _plain_number(x: float, _: Any) -> str:
 
 
 @styled
-def fleet_scaling(
-    rate_per_gpu_hour: float,
-    checkpoint_cost: float,
-    restart: float,
-    gpus: npt.ArrayLike,
-    fleet: float | None = None,
-    in_range: npt.ArrayLike | None = None,
-) -> Figure:
-    """M, the optimum interval and goodput against fleet size at a constant per-GPU rate, by both models.
+def fleet_scaling(fleet: FleetPlan) -> Figure:
+    """M, the optimum interval and goodput against fleet size at the fleet's per-GPU rate, through its scheme.
 
     Parameters
     ----------
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour; M = 60 / (rate x GPUs) minutes.
-    checkpoint_cost : float
-        C in minutes.
-    restart : float
-        R in minutes.
-    gpus : array_like
-        Fleet sizes, increasing.
-    fleet : float, optional
-        The fleet's own size, marked on both panels.
-    in_range : array_like of bool, optional
-        Whether first order is close enough to quote at each size; sizes where it is not are
-        drawn as open markers on the first-order curves.
+    fleet : FleetPlan
+        The fleet's plan; the sizes are :attr:`~goodput.fleet.FleetPlan.by_size`, each planned by the exact
+        model of the fleet's whole scheme.
 
     Returns
     -------
     Figure
-        Two panels against GPUs (log scale): M and the optimum interval (minutes, log scale),
-        and goodput at the optimum. The exact model is solid, first order dashed.
+        Two panels against GPUs (log scale): M and the optimum interval (minutes, log scale), and goodput
+        at the optimum. The fleet's own size is the dash-dotted line.
     """
-    from goodput.exact import exact_goodput, exact_optimal_interval
-
-    n = np.asarray(gpus, dtype=np.float64)
-    m = 60.0 / (rate_per_gpu_hour * n)
-    c, r = np.full_like(m, checkpoint_cost), np.full_like(m, restart)
-    ok = np.ones(n.shape, dtype=bool) if in_range is None else np.asarray(in_range, dtype=bool)
-    fig = _figure(WIDTH + 0.6, 3.9)
+    plans = fleet.by_size
+    n = np.array(list(plans), dtype=np.float64)
+    m = np.array([plan.mtbi for plan in plans.values()])
+    t = np.array([plan.interval for plan in plans.values()])
+    g = np.array([plan.goodput for plan in plans.values()])
+    fig = _figure(WIDTH, 3.9)
     left, right = fig.subplots(1, 2)
     left.loglog(n, m, color=COLOURS["total"], ls=":", marker="o", ms=4, label="M, mean time between interruptions")
-    left.loglog(n, exact_optimal_interval(c, m), color=COLOURS["checkpoint"], marker="s", ms=4,
-                label="T*, exact model")
-    left.loglog(n, model.optimal_interval(c, m), color=COLOURS["checkpoint"], ls="--", lw=1.4,
-                label="T* = √(2CM), first order")
+    left.loglog(n, t, color=COLOURS["checkpoint"], marker="s", ms=4, label="T*, the plan's interval")
     left.set_ylabel("minutes (log scale)")
     left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
-    first = np.asarray(model.goodput(c, m, r))
-    right.semilogx(n, exact_goodput(c, m, r), color=COLOURS["lost"], marker="o", ms=5,
-                   label="goodput, exact model")
-    right.semilogx(n, first, color=COLOURS["lost"], ls="--", lw=1.4, label="goodput, first order")
-    if not ok.all():
-        right.semilogx(n[~ok], first[~ok], ls="", marker="o", ms=5, mfc="white", mec=COLOURS["lost"],
-                       label="first order off by too much to quote")
+    right.semilogx(n, g, color=COLOURS["lost"], marker="o", ms=5, label="goodput at T*")
     right.set_ylabel("goodput at the optimum")
-    right.set_ylim(max(-0.1, float(np.min(first)) - 0.05), 1.0)
+    right.set_ylim(max(0.0, float(np.min(g)) - 0.05), 1.0)
     _pct_axis(right.yaxis)
     for ax in (left, right):
-        ax.set_xlabel("GPUs in the job (log scale)")
+        ax.set_xlabel("GPUs (log scale)")
         ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
-        if fleet is not None:
-            ax.axvline(fleet, color="0.3", lw=1.0, ls="-.")
-    if fleet is not None:
-        left.plot([], [], color="0.3", lw=1.0, ls="-.", label=f"this fleet, {fleet:,.0f} GPUs")
+        ax.axvline(fleet.params.gpus, color="0.3", lw=1.0, ls="-.")
+        ax.tick_params(axis="x", labelrotation=30)
+    left.plot([], [], color="0.3", lw=1.0, ls="-.", label=f"this fleet, {fleet.params.gpus:,} GPUs")
     handles = [h for ax in (left, right) for h in ax.get_legend_handles_labels()[0]]
-    fig.legend(handles=handles, loc="outside lower center", ncols=3)
+    fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig
+
+
+# --------------------------------------------------------------------------- the levers chapter's fleet figures
+
+
+def fleet_cost(fleet: FleetPlan) -> Figure:
+    """:func:`goodput_vs_cost` for a fleet: its M and R, its checkpoint costs marked (its scheme as a diamond).
+
+    First order's curve is drawn only where the fleet's first order is quotable.
+    """
+    p, plan = fleet.params, fleet.plan
+    if plan.tiers is None:
+        return goodput_vs_cost(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
+                               first_order=fleet.first_order_quotable)
+    label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
+    return goodput_vs_cost(p.mtbi, p.restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
+                           first_order=fleet.first_order_quotable, marks_label="this fleet's synchronous checkpoint")
+
+
+def fleet_interval(fleet: FleetPlan) -> Figure:
+    """:func:`goodput_vs_interval` for a fleet: its scheme (at the plan's cadence) and its slow checkpoint.
+
+    First order's curves are drawn only where the fleet's first order is quotable.
+    """
+    from goodput import tiers
+
+    p, plan = fleet.params, fleet.plan
+    quotable = fleet.first_order_quotable
+    if plan.tiers is None:
+        return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
+                                   first_order=quotable)
+    scheme = plan.tiers
+    t = np.linspace(max(scheme.drain, plan.interval / 4), 2.5 * plan.interval, 120)
+    exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x)) for x in t]
+    first_g = [tiers.first_order_losses(scheme, p.mtbi, float(x)).goodput for x in t] if quotable else None
+    label = f"this fleet's scheme ({_cost_label(p.checkpoint_cost)})"
+    return goodput_vs_interval(p.mtbi, p.restart, [p.slow_checkpoint_cost], first_order=quotable,
+                               curves={label: (t, exact_g, first_g, (plan.interval, plan.goodput))})
+
+
+def fleet_levers(fleet: FleetPlan) -> Figure:
+    """:func:`lever_gains` for a fleet's plan, largest lever first."""
+    label = f"this fleet's plan, every {format_duration(fleet.interval)}, {fleet.goodput:.1%}"
+    return lever_gains({label: dict(fleet.levers_ranked)})
+
+
+# --------------------------------------------------------------------------- the uncertainty chapter's figure
+
+
+def fleet_swings(fleet: FleetPlan) -> Figure:
+    """:func:`goodput.book.log_figures.goodput_swings` for a fleet's ranges, through its scheme (exact model)."""
+    from goodput.book.log_figures import goodput_swings
+    from goodput.report import INPUT_NAMES, range_text
+
+    r = fleet.ranges
+    return goodput_swings(
+        [f"{INPUT_NAMES[s.name]}\n{range_text(r.inputs[s.name])}" for s in r.swings],
+        [s.goodput_range for s in r.swings], fleet.goodput,
+        r.fixed.goodput_range if len(r.swings) > 1 else None, box_label="all together",
+        exact=[INPUT_NAMES[name] for name in r.exact], model="the exact model",
+    )
 
 
 #: Line style of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).

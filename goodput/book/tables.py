@@ -9,6 +9,8 @@ if TYPE_CHECKING:
     import pandas as pd
     from pandas.io.formats.style import Styler
 
+    from goodput.fleet import FleetPlan
+
 
 def book_table(
     frame: pd.DataFrame,
@@ -51,3 +53,154 @@ def book_table(
     if caption:
         styler = styler.set_caption(caption)
     return styler
+
+
+# --------------------------------------------------------------------------- the levers chapter
+
+
+def lever_table(fleet: FleetPlan) -> Styler:
+    """The fleet's levers, largest first: what each changes, goodput after it, its gain and that gain's worth a month.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan (:attr:`~goodput.fleet.FleetPlan.levers`, by the exact model of its whole scheme).
+
+    Returns
+    -------
+    Styler
+        One row per lever.
+    """
+    import pandas as pd
+
+    from goodput import tiers
+    from goodput.pages.levers import gain_text
+    from goodput.report import money, percent
+    from goodput.units import format_duration as d
+
+    plan, p = fleet.plan, fleet.params
+    s = plan.tiers
+    best_t = d(plan.optimal_interval)
+    what = {"halve C": f"C {d(p.checkpoint_cost)} → {d(p.checkpoint_cost / 2)}",
+            "halve R": f"R {d(p.restart)} → {d(p.restart / 2)}",
+            "halve the failure rate": f"M {d(p.mtbi)} → {d(2 * p.mtbi)}",
+            "set the interval right": f"T {d(plan.interval)} → {best_t}"}
+    if s is not None:
+        more = s.fast_survives + (1 - s.fast_survives) / 2
+        best_n = tiers.best_every(s, p.mtbi).every if not s.one_tier else 1
+        what |= {"shorten the drain": f"D {d(s.drain)} → {d(s.drain / 2)}",
+                 "make the fast tier survive more failures": f"s {s.fast_survives:.0%} → {more:.1%}",
+                 "halve C_p": f"C_p {d(s.cp)} → {d(max(s.cp / 2, s.checkpoint_cost))}",
+                 "halve R_p": f"R_p {d(s.rp)} → {d(max(s.rp / 2, s.restart))}",
+                 "drain the persistent write as well":
+                     f"C_p {d(s.cp)} → {d(s.checkpoint_cost)}, durable after {d(max(s.drain, s.cp))}",
+                 "set the persistent cadence right": f"n {s.every} → {best_n}"}
+    rows = [{"lever": name, "what changes": what[name], "goodput after": percent(plan.goodput + gain),
+             "gain": gain_text(gain), "worth a month (this lever's gain)": money(max(0.0, fleet.dollars(gain)))}
+            for name, gain in fleet.levers_ranked]
+    frame = pd.DataFrame(rows)
+    caption = (f"The levers of this fleet's plan (goodput {percent(plan.goodput)}), by the exact model of its whole "
+               f"scheme, largest first; each input lever re-plans the interval (and the cadence where the plan "
+               f"chooses it). Dollars: the capacity one lever's gain is worth a month at "
+               f"${p.price_per_gpu_hour:g} per GPU-hour on {p.gpus:,} GPUs.")
+    return book_table(frame, caption=caption, right=["goodput after", "gain", "worth a month (this lever's gain)"])
+
+
+def fleet_size_table(fleet: FleetPlan) -> Styler:
+    """The fleet's scheme planned at other sizes at its per-GPU rate (:attr:`~goodput.fleet.FleetPlan.by_size`)."""
+    import pandas as pd
+
+    from goodput.report import percent
+    from goodput.units import format_duration, format_rate
+
+    p = fleet.params
+    two_tier = fleet.plan.tiers is not None and not fleet.plan.tiers.one_tier
+    rows = []
+    for gpus, plan in fleet.by_size.items():
+        row = {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi),
+               "T*": format_duration(plan.interval)}
+        if two_tier and plan.tiers is not None:
+            row["every n-th persistent"] = str(plan.tiers.every)
+        row["goodput"] = percent(plan.goodput)
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    caption = (f"M, the plan's interval T*{' and cadence n' if two_tier else ''} and its goodput by fleet size, by "
+               f"the exact model of this fleet's scheme at {format_rate(p.rate_per_gpu_hour)} interruptions per "
+               "GPU-hour, every other input this fleet's.")
+    return book_table(frame, caption=caption, right=list(frame.columns))
+
+
+def debate_table() -> Styler:
+    """The worked example's debate: its slow and fast checkpoint every 15 and every 45 minutes, exact model."""
+    import pandas as pd
+
+    from goodput import exact
+    from goodput.pages.levers import DEBATE
+    from goodput.params import load_params
+    from goodput.report import percent, points
+    from goodput.units import format_duration
+
+    w = load_params()
+    short, long_ = DEBATE
+    rows = []
+    for cost in (w.checkpoint_cost, w.slow_checkpoint_cost):
+        at_short, at_long = (float(exact.exact_goodput(cost, w.mtbi, w.restart, t)) for t in DEBATE)
+        best = float(exact.exact_optimal_interval(cost, w.mtbi))
+        rows.append({"checkpoint cost": format_duration(cost), f"every {format_duration(short)}": percent(at_short),
+                     f"every {format_duration(long_)}": percent(at_long), "difference": points(abs(at_long - at_short)),
+                     "at the exact optimum": f"{percent(float(exact.exact_goodput(cost, w.mtbi, w.restart)))} every "
+                                             f"{format_duration(best)}"})
+    frame = pd.DataFrame(rows)
+    caption = (f"The worked example (M = {format_duration(w.mtbi)}, R = {format_duration(w.restart)}), by the exact "
+               f"model: goodput with a checkpoint every {format_duration(short)} or every {format_duration(long_)}, "
+               "and at the optimum.")
+    return book_table(frame, caption=caption, right=list(frame.columns[1:]))
+
+
+# --------------------------------------------------------------------------- the uncertainty chapter
+
+
+def inputs_range_table(fleet: FleetPlan) -> Styler:
+    """Each input's value, its range (or that it has none) and where the range comes from."""
+    import pandas as pd
+
+    from goodput.report import INPUT_NAMES, range_origin, range_text
+    from goodput.units import format_duration
+
+    rows = [(INPUT_NAMES[name], format_duration(r.point), range_text(r), range_origin(r))
+            for name, r in fleet.ranges.inputs.items()]
+    frame = pd.DataFrame(rows, columns=["input", "value", "range", "where the range comes from"])
+    return book_table(frame, right=["value", "range"], caption="Each input, its range, and where the range comes from.")
+
+
+def swings_table(fleet: FleetPlan) -> Styler:
+    """One row per input with a range moved alone, then all of them together; one row of point values if none.
+
+    Goodput by the exact model of the fleet's scheme at the recommended interval, and T* its optimum.
+    """
+    import pandas as pd
+
+    from goodput.report import INPUT_NAMES, percent, range_text
+    from goodput.units import format_duration
+
+    r = fleet.ranges
+
+    def cell(low: str, high: str) -> str:
+        return low if low == high else f"{low} to {high}"
+
+    def row(name: str, over: str, goodput: tuple[float, float], interval: tuple[float, float]) -> tuple[str, ...]:
+        return (name, over, cell(percent(goodput[0]), percent(goodput[1])),
+                cell(format_duration(interval[0]), format_duration(interval[1])))
+
+    if not r.swings:
+        rows = [row("none: no input has a range", "point values", (fleet.goodput,) * 2, (fleet.interval,) * 2)]
+    else:
+        rows = [row(INPUT_NAMES[s.name], range_text(r.inputs[s.name]), s.goodput_range, s.optimal_interval_range)
+                for s in r.swings]
+        if len(r.swings) > 1:
+            rows.append(row("all together", "their ranges", r.fixed.goodput_range, r.best.optimal_interval_range))
+    frame = pd.DataFrame(rows, columns=["input", "over", "goodput", "T*"])
+    caption = ("Goodput by the exact model of this fleet's scheme at the recommended interval, and the exact optimum "
+               "T*, for each input with a range moved alone over it (the others at their point values) and, when "
+               "more than one has a range, for all of them together. Inputs taken as exact are not listed.")
+    return book_table(frame, right=["over", "goodput", "T*"], caption=caption)

@@ -1,34 +1,30 @@
-"""The measuring chapter: where C, M and R come from, where the model is wrong, and common mistakes.
+"""The chapter "Measuring the inputs, and where the model is wrong" (``book/measuring.md``).
 
-Every number is the fleet's (the book's inputs file), by the exact model the recommendation
-comes from (:data:`goodput.plan.RECOMMENDED_MODEL`); first-order values appear only in the
-takeaways, labelled. The illustrations that are not the fleet's own inputs (a dozen
-interruptions, a failure rate three times the settled one, PyTorch's published asynchronous
-checkpoint, an elastic restart) are named as such and combined only with the fleet's inputs.
-
-The elastic restart is :func:`goodput.pages.common.elastic_restart`, the definition the failures chapter uses
-(``min(1 min, R/2)``), so the two pages give the same gain.
+Every number is the fleet's, from its :class:`~goodput.fleet.FleetPlan`: the exact model of its whole scheme, and
+each illustration (a dozen interruptions, an early failure rate three times the settled one, PyTorch's published
+asynchronous checkpoint, an elastic restart, one GPU's M) changes one input of that scheme and plans again, so
+that every difference is taken at the same scheme. A change so large that the model keeps no work is said so.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
-from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
+from goodput.errors import Refused
+from goodput.fleet import CONFIDENCE, FleetPlan
+from goodput.pages import Variant
 from goodput.pages.common import elastic_restart
-from goodput.pages.uncertainty import capital, how_mtbi_given
+from goodput.pages.levers import LOSS_WORDS, cadence_text, gain_text
+from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
-from goodput.plan import RECOMMENDED_MODEL, plan_for
-from goodput.report import MODEL_NAMES, count, mtbi_origin, percent, points
+from goodput.plan import Plan, plan_for
+from goodput.report import count, join_words, money, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 
-#: The model every number on the page comes from.
-MODEL = RECOMMENDED_MODEL
 #: A small count of interruptions, to show how little a few events pin M down.
 SMALL_COUNT = 12
-#: Confidence level of the Poisson intervals.
-CONFIDENCE = 0.95
 #: How many times the settled failure rate the first days of a run are taken to have.
 EARLY_FACTOR = 3.0
 #: PyTorch Distributed Checkpoint, 7B model: blocking time of a synchronous and an asynchronous save, in seconds
@@ -43,199 +39,203 @@ def share(x: float) -> str:
     return "less than 0.1%" if x < TINY else percent(x)
 
 
-def source_phrase(params: Params) -> str:
-    """Where the inputs came from, after "from": ``"params.yml"``, or ``"the worked example"``."""
-    return "the worked example" if params.source == "worked example" else params.source
+def plan_or_none(params: Params, interval: float | None = None) -> Plan | None:
+    """The fleet's scheme planned for changed inputs, or None where the model keeps no work (refused)."""
+    try:
+        return plan_for(params, interval=interval)
+    except Refused:
+        return None
 
 
-def intro(params: Params) -> dict[str, str]:
-    """Which inputs this build uses, and which model the page's numbers come from.
+def goodput_of(plan: Plan | None) -> float:
+    """A plan's goodput; 0 where the model refused (it keeps less than e^-600 of the time)."""
+    return 0.0 if plan is None else plan.goodput
+
+
+def with_cost(params: Params, cost: float) -> Params:
+    """The fleet with another fast checkpoint cost (a persistent checkpoint kept no cheaper than it)."""
+    if params.persistent_cost is None:
+        return params.replace(checkpoint_cost=cost)
+    return params.replace(checkpoint_cost=cost, persistent_cost=max(params.persistent_cost, cost))
+
+
+def scheme_inputs(params: Params) -> str:
+    """The scheme's inputs beyond C, M and R, as a clause: ", with a drain of 4 min, ..." or ""."""
+    parts = []
+    if params.drain > 0:
+        parts.append(f"a drain of {format_duration(params.drain)}")
+    if params.persistent_cost is not None:
+        parts.append(f"a persistent checkpoint of {format_duration(params.persistent_cost)} restarting in "
+                     f"{format_duration(params.persistent_restart or params.restart)}")
+    if params.fast_survives is not None:
+        parts.append(f"a fast copy that survives {percent(params.fast_survives, 0)} of interruptions")
+    if not parts:
+        return ""
+    return ", with " + join_words(parts)
+
+
+@dataclass(frozen=True)
+class Page:
+    """The values ``book/measuring.md`` quotes."""
+
+    m: str
+    m_origin: str
+    c: str
+    r: str
+    inputs_file: str
+    scheme_inputs: str
+    interval: str
+    cadence: str
+    goodput: str
+    dozen_time: str
+    dozen_below: str
+    dozen_above: str
+    dozen_low: str
+    dozen_high: str
+    dozen_t_low: str
+    dozen_t_high: str
+    dozen_rel: str
+    own_count: Variant
+    own_n: str
+    own_low: str
+    own_high: str
+    own_rel: str
+    m_how: str
+    early: Variant
+    early_factor: str
+    early_m: str
+    early_t: str
+    early_keep: str
+    early_follow: str
+    early_points: str
+    sync_time: str
+    async_time: str
+    sync_goodput: str
+    async_goodput: str
+    async_points: str
+    elastic_r: str
+    elastic_goodput: str
+    elastic_points: str
+    elastic_t: str
+    twice_interval: str
+    twice_points: str
+    half_clause: str
+    largest_loss: str
+    largest_loss_share: str
+    top_lever: str
+    top_points: str
+    top_dollars: str
+    slow_cost: str
+    slow_goodput: str
+    per_gpu: Variant
+    rate: str
+    m_gpu: str
+    wrong_t: str
+    wrong_kept: str
+    reach: str
+    restart_loss: str
+    halve_r: str
+    overhead: str
+    lost_work: str
+    first_order: Variant
+    fo_interval: str
+    fo_goodput: str
+
+
+def build(fleet: FleetPlan) -> Page:
+    """The measuring page of a fleet.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
 
     Returns
     -------
-    dict
-        ``inputs_text``: one paragraph.
+    Page
+        Its values, formatted.
+
+    Examples
+    --------
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> page = build(fleet_plan(load_params()))
+    >>> page.interval, page.goodput, page.twice_points, page.top_lever
+    ('18.6 min', '87.6%', '2.2 points', 'halve the failure rate')
     """
-    return {"inputs_text": (
-        f"This build's inputs are M = {format_duration(params.mtbi)} ({mtbi_origin(params)}), "
-        f"C = {format_duration(params.checkpoint_cost)} and R = {format_duration(params.restart)}, from "
-        f"{source_phrase(params)}. The numbers on this page are {MODEL_NAMES[MODEL]}'s, the model the recommendation "
-        "comes from, unless they are labelled first order."
-    )}
+    p, plan = fleet.params, fleet.plan
+    d = format_duration
+    m, c = p.mtbi, p.checkpoint_cost
 
-
-def count_example(params: Params) -> dict[str, str]:
-    """How little a dozen interruptions pin M down, at this fleet's M and C; and this build's own count, if any.
-
-    Returns
-    -------
-    dict
-        ``count_text``: the dozen's Poisson interval of M (relative to the estimate, which it does
-        not depend on) and the exact optimum at its ends; then the build's own count's interval,
-        or that M was not given as a count.
-    """
-    m, c = params.mtbi, params.checkpoint_cost
     low, high = poisson_interval(SMALL_COUNT, SMALL_COUNT * m, CONFIDENCE)
-    t, t_low, t_high = (float(exact_optimal_interval(c, x)) for x in (m, low, high))
-    text = (
-        f"For example, a dozen unexpected terminations, which this job sees in about "
-        f"{format_duration(SMALL_COUNT * m)} of running, give M a {CONFIDENCE:.0%} interval from "
-        f"{1 - low / m:.0%} below to {high / m - 1:.0%} above the count's estimate: {format_duration(low)} to "
-        f"{format_duration(high)} around {format_duration(m)}. The exact optimum interval, which grows about as "
-        f"√M, goes from {format_duration(t_low)} to {format_duration(t_high)} around {format_duration(t)}. A "
-        f"count's relative uncertainty is roughly one over its square root: {1 / math.sqrt(SMALL_COUNT):.0%} "
-        "for a dozen."
+    t_low, t_high = (plan_or_none(p.replace(mtbi=x)) for x in (low, high))
+    n, window = p.interruption_count, p.window
+    own = p.mtbi_source == "interruptions" and bool(n) and bool(window)
+    own_low, own_high = poisson_interval(n or 0, window or 0.0, CONFIDENCE) if own else (0.0, 0.0)
+
+    # An early failure rate: the plan re-made for it, and the settled interval (and cadence) kept through it.
+    early_params = p.replace(mtbi=m / EARLY_FACTOR)
+    early = plan_or_none(early_params)
+    kept_params = early_params if plan.tiers is None or plan.tiers.one_tier else \
+        early_params.replace(persistent_every=plan.tiers.every)
+    keep = plan_or_none(kept_params, interval=plan.interval)
+
+    sync = plan_or_none(with_cost(p, SYNC_SECONDS / 60.0))
+    async_ = plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0))
+    elastic = plan_or_none(p.replace(restart=elastic_restart(p.restart)))
+
+    twice = plan_for(p, interval=2 * plan.interval)
+    half_ok = plan.interval / 2 >= (plan.tiers.drain if plan.tiers else 0.0)
+    if half_ok:
+        half = plan_for(p, interval=plan.interval / 2)
+        half_clause = f"and half of it, every {d(half.interval)}, {points(max(0.0, plan.goodput - half.goodput))}"
+    else:
+        half_clause = f"and half of it, {d(plan.interval / 2)}, is shorter than its drain of {d(plan.tiers.drain)}" \
+            if plan.tiers else ""
+
+    m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
+    wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
+    wrong_t = wrong.interval if wrong else math.inf
+    kept = goodput_of(plan_or_none(p, interval=wrong_t)) if wrong else 0.0
+    survive = math.exp(-(wrong_t + c) / m) if math.isfinite(wrong_t) else 0.0
+
+    top, top_gain = fleet.levers_ranked[0]
+    first = fleet.first_order
+    elastic_t = (f"stays {d(plan.interval)}" if elastic and d(elastic.interval) == d(plan.interval) else
+                 f"moves from {d(plan.interval)} to {d(elastic.interval)}" if elastic else f"stays {d(plan.interval)}")
+    return Page(
+        m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme_inputs=scheme_inputs(p),
+        interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
+        dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
+        dozen_low=d(low), dozen_high=d(high),
+        dozen_t_low=d(t_low.interval) if t_low else "no plan (no work kept)",
+        dozen_t_high=d(t_high.interval) if t_high else "no plan (no work kept)",
+        dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}",
+        own_count=Variant("count" if own else "other"),
+        own_n=count(n or 0, "interruption"), own_low=d(own_low), own_high=d(own_high),
+        own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
+        m_how=how_mtbi_given(fleet),
+        early=Variant("planned" if early and keep else "refused"),
+        early_factor=f"{EARLY_FACTOR:g}", early_m=d(m / EARLY_FACTOR),
+        early_t=(d(early.interval) + cadence_text(early)) if early else "",
+        early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
+        early_points=points(max(0.0, goodput_of(early) - goodput_of(keep))),
+        sync_time=f"{SYNC_SECONDS:g} s", async_time=d(ASYNC_SECONDS / 60.0, 4),
+        sync_goodput=share(goodput_of(sync)), async_goodput=share(goodput_of(async_)),
+        async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
+        elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
+        elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
+        twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
+        half_clause=half_clause,
+        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
+        top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
+        slow_cost=d(p.slow_checkpoint_cost), slow_goodput=percent(fleet.slow.goodput),
+        per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
+        rate=format_rate(p.rate_per_gpu_hour), m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
+        reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
+        restart_loss=percent(fleet.losses["restart_loss"]), halve_r=gain_text(fleet.levers["halve R"]),
+        overhead=percent(fleet.losses["checkpoint_overhead"]), lost_work=percent(fleet.losses["lost_work"]),
+        first_order=Variant("quotable" if fleet.first_order_quotable else "refused"),
+        fo_interval=d(first.interval) if fleet.first_order_quotable else "",
+        fo_goodput=percent(first.goodput) if fleet.first_order_quotable else "",
     )
-    n, window = params.interruption_count, params.window
-    if params.mtbi_source == "interruptions" and n and window:
-        own_low, own_high = poisson_interval(n, window, CONFIDENCE)
-        text += (f" The {count(n, 'interruption')} this build's M comes from narrow it to "
-                 f"{format_duration(own_low)} to {format_duration(own_high)} ({1 / math.sqrt(n):.0%} by that rule).")
-    else:
-        text += (f" This build's M is given {how_mtbi_given(params)}, not as a count; the count behind it, "
-                 "if there is one, says how far to trust it.")
-    return {"count_text": text}
-
-
-def early_rate(params: Params) -> dict[str, str]:
-    """A failure rate three times the settled one early in a run: the exact optimum then, and the cost of not following it.
-
-    Returns
-    -------
-    dict
-        ``early_text``.
-    """
-    c, m, r = params.checkpoint_cost, params.mtbi, params.restart
-    early_m = m / EARLY_FACTOR
-    settled = plan_for(params, which=MODEL).optimal_interval
-    early_t = float(exact_optimal_interval(c, early_m))
-    keep = float(exact_goodput(c, early_m, r, settled))
-    follow = float(exact_goodput(c, early_m, r))
-    return {"early_text": (
-        f"If the failure rate in the first days is {EARLY_FACTOR:g} times the settled rate, M is "
-        f"{format_duration(early_m)} then and the exact optimum interval is {format_duration(early_t)}, not "
-        f"{format_duration(settled)}. Keeping the settled interval through that period gives {share(keep)} "
-        f"instead of {share(follow)} ({points(follow - keep)} less, by {MODEL_NAMES[MODEL]})."
-    )}
-
-
-def asynchronous(params: Params) -> dict[str, str]:
-    """PyTorch's published synchronous and asynchronous checkpoint stalls, as C with this fleet's M and R.
-
-    Returns
-    -------
-    dict
-        ``sync_time`` and ``async_time`` (the published stalls, in seconds as published) and
-        ``async_text`` (goodput with each as C, each at its exact optimum).
-    """
-    m, r = params.mtbi, params.restart
-    sync_c, async_c = SYNC_SECONDS / 60.0, ASYNC_SECONDS / 60.0
-    g_sync, g_async = float(exact_goodput(sync_c, m, r)), float(exact_goodput(async_c, m, r))
-    return {
-        "sync_time": f"{SYNC_SECONDS:g} s",  # as published; format_duration would write 2.48 min
-        "async_time": format_duration(async_c, 4),
-        "async_text": (
-            f"With this build's M and R, that change of C moves goodput from {share(g_sync)} to {share(g_async)} "
-            f"({points(g_async - g_sync)}), each at its exact optimum interval."
-        ),
-    }
-
-
-def elastic(params: Params) -> dict[str, str]:
-    """An elastic job's goodput by the exact model: R replaced by :func:`elastic_restart`, at the optimum.
-
-    Returns
-    -------
-    dict
-        ``elastic_text``: goodput with the full and the elastic restart, the gain, and that the
-        optimum interval does not move.
-    """
-    c, m, r = params.checkpoint_cost, params.mtbi, params.restart
-    r_elastic = elastic_restart(r)
-    full, fast = exact_losses(c, m, r), exact_losses(c, m, r_elastic)
-    return {"elastic_text": (
-        f"With an effective restart of {format_duration(r_elastic)} instead of {format_duration(r)}, "
-        f"{MODEL_NAMES[MODEL]}'s goodput at the optimum rises from {percent(full.goodput)} to "
-        f"{percent(fast.goodput)} ({points(fast.goodput - full.goodput)}); the optimum interval stays "
-        f"{format_duration(full.interval)}, since R does not move it."
-    )}
-
-
-def mistakes(params: Params) -> dict[str, str]:
-    """The common mistakes, with this fleet's numbers.
-
-    Returns
-    -------
-    dict
-        ``slow_text`` (what the slow checkpoint costs against the fast one), ``per_gpu_text``
-        (an interval computed from one GPU's mean time between interruptions) and
-        ``restart_loss`` (the restart term at the optimum).
-    """
-    c, m, r = params.checkpoint_cost, params.mtbi, params.restart
-    fast, slow = plan_for(params, which=MODEL), plan_for(params, slow=True, which=MODEL)
-    if slow.checkpoint_cost > fast.checkpoint_cost:
-        slow_text = (f"Here the slow checkpoint ({format_duration(slow.checkpoint_cost)}) leaves {share(slow.goodput)} "
-                     f"at its own optimum, against {share(fast.goodput)} with the fast one "
-                     f"({format_duration(fast.checkpoint_cost)}): {points(fast.goodput - slow.goodput)}.")
-    else:
-        slow_text = (f"This build's slow checkpoint ({format_duration(slow.checkpoint_cost)}) is no slower than "
-                     f"the fast one ({format_duration(fast.checkpoint_cost)}), so it has nothing to show here.")
-    if params.gpus == 1:
-        per_gpu_text = "With one GPU, the job's M is the GPU's, so this build cannot make that mistake."
-    else:
-        m_gpu = float(mtbi_from_rate(params.rate_per_gpu_hour, 1))
-        wrong = float(exact_optimal_interval(c, m_gpu))
-        kept = float(exact_goodput(c, m, r, wrong))
-        survive = math.exp(-(wrong + c) / m)
-        reach = ("fewer than one in a thousand" if survive < TINY else f"{survive:.0%}")
-        per_gpu_text = (
-            f"At this build's rate of {format_rate(params.rate_per_gpu_hour)} interruptions per GPU-hour, one GPU "
-            f"is interrupted about every {format_duration(m_gpu)}. The exact optimum computed from that would be "
-            f"{format_duration(wrong)}; the job, interrupted every {format_duration(m)}, would then keep "
-            f"{share(kept)} of its wall time instead of {share(fast.goodput)}, since {reach} of its attempts "
-            "at a segment of work would reach the checkpoint at its end."
-        )
-    return {"slow_text": slow_text, "per_gpu_text": per_gpu_text,
-            "restart_loss": percent(fast.losses.restart_loss)}
-
-
-def takeaways(params: Params) -> dict[str, str]:
-    """The key takeaways: the recommendation, the balance check, goodput and what moves it; first order labelled.
-
-    Returns
-    -------
-    dict
-        ``take_interval``, ``take_balance``, ``take_goodput`` and ``take_cost``.
-    """
-    plan, first = plan_for(params, which=MODEL), plan_for(params, which="first-order")
-    slow = plan_for(params, slow=True, which=MODEL)
-    c, m, r = plan.checkpoint_cost, plan.mtbi, plan.restart
-    interval = format_duration(plan.optimal_interval)
-    if first.tiers is None:
-        young_name, first_name = "Young's first-order T* = √(2CM)", "first order, 1 − C/T − T/(2M) − R/M,"
-    else:
-        young_name = first_name = "first order of this checkpoint scheme"
-    if first.refused:
-        young = f"{capital(young_name)} is outside its range for these inputs."
-        first_goodput = f"{first_name} is outside its range here"
-    else:
-        young = f"{capital(young_name)} gives {format_duration(first.optimal_interval)}."
-        first_goodput = f"{first_name} gives {percent(first.goodput)}"
-    twice = float(exact_goodput(c, m, r, 2 * plan.optimal_interval))
-    slow_twice = float(exact_goodput(slow.checkpoint_cost, m, r, 2 * slow.optimal_interval))
-    if slow.checkpoint_cost > c:
-        cost = (f"Cutting the checkpoint from {format_duration(slow.checkpoint_cost)} to {format_duration(c)} is "
-                f"worth {points(plan.goodput - slow.goodput)}; an interval twice the optimum costs "
-                f"{points(plan.goodput - twice)}, and {points(slow.goodput - slow_twice)} with the slow checkpoint.")
-    else:
-        cost = (f"An interval twice the optimum costs {points(plan.goodput - twice)}; a slower checkpoint costs "
-                "more, and makes the interval matter more.")
-    return {
-        "take_interval": (f"Checkpoint every {interval} of work at C = {format_duration(c)} and "
-                          f"M = {format_duration(m)}: {MODEL_NAMES[MODEL]}'s optimum. {young}"),
-        "take_balance": (f"At the first-order optimum, checkpoint overhead and lost work are equal, a check on any "
-                         f"proposed cadence; by {MODEL_NAMES[MODEL]} they come to "
-                         f"{percent(plan.losses.checkpoint_overhead)} and {percent(plan.losses.lost_work)} here."),
-        "take_goodput": f"Goodput is {percent(plan.goodput)} by {MODEL_NAMES[MODEL]}; {first_goodput}.",
-        "take_cost": cost,
-    }

@@ -1,0 +1,114 @@
+"""The levers of a tiered plan (goodput.plan.plan_levers): each is the scheme it names re-optimized minus the plan's
+scheme at its best, and a lever that improves an input never loses goodput."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from goodput import tiers
+from goodput.fleet import fleet_plan
+from goodput.params import params_from_mapping
+from goodput.plan import TIER_LEVERS, make_plan, plan_levers
+from goodput.tiers import Tiers
+
+#: The planner's tiered fleet of issue 18 (restart its largest loss).
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+
+#: Levers that make an input better (or move T or n to their optimum): they can only gain.
+IMPROVING = ("halve C", "halve R", "halve the failure rate", "set the interval right", "shorten the drain",
+             "make the fast tier survive more failures", "halve C_p", "halve R_p", "set the persistent cadence right")
+
+
+def best(scheme: Tiers, mtbi: float, *, choose: bool = True) -> float:
+    """The scheme's goodput at its best interval (and best n when `choose`), by the exact model, from goodput.tiers."""
+    if choose:
+        scheme = tiers.best_every(scheme, mtbi)
+    return tiers.exact_goodput(scheme, mtbi, tiers.exact_optimal_interval(scheme, mtbi))
+
+
+def test_every_tier_lever_is_its_scheme_re_optimized_minus_the_plan() -> None:
+    """A two-tier plan with n chosen: each lever equals goodput of the changed scheme at its best T and n minus the plan's."""
+    m = 41.6
+    plan = make_plan(25 / 60, m, 15.0, drain=4.0, persistent_cost=3.0, persistent_restart=25.0, fast_survives=0.75)
+    assert plan.tiers is not None and plan.every_chosen
+    s = plan.tiers
+    base = best(s, m)
+    assert base == pytest.approx(plan.goodput, abs=1e-12)
+    gains = plan_levers(plan)
+    r = dataclasses.replace
+    expected = {
+        "halve C": best(r(s, checkpoint_cost=s.checkpoint_cost / 2), m),
+        "halve R": best(r(s, restart=7.5), m),
+        "halve the failure rate": best(s, 2 * m),
+        "shorten the drain": best(r(s, drain=2.0), m),
+        "make the fast tier survive more failures": best(r(s, fast_survives=0.875), m),
+        "halve C_p": best(r(s, persistent_cost=1.5), m),
+        "halve R_p": best(r(s, persistent_restart=15.0), m),
+        # the persistent snapshot as cheap as the fast one; its 3 min write drained, durable after max(D, C_p) = 4 min
+        "drain the persistent write as well": best(r(s, persistent_cost=25 / 60, drain=4.0), m),
+        "set the persistent cadence right": base,
+        "set the interval right": base,
+    }
+    assert set(gains) == set(expected)
+    for name, value in expected.items():
+        assert gains[name] == pytest.approx(value - base, abs=1e-9), name
+
+
+def test_a_given_cadence_is_held_by_the_input_levers_and_moved_by_its_own() -> None:
+    """With n = 1 given, halving C_p keeps n = 1; the cadence lever is the best n minus n = 1, both at their best T."""
+    m = 60.0
+    plan = make_plan(0.5, m, 5.0, drain=3.0, persistent_cost=4.0, persistent_restart=12.0, fast_survives=0.8,
+                     persistent_every=1)
+    s = plan.tiers
+    assert s is not None and not plan.every_chosen
+    gains = plan_levers(plan)
+    at_one = best(s, m, choose=False)
+    assert gains["halve C_p"] == pytest.approx(best(dataclasses.replace(s, persistent_cost=2.0), m, choose=False)
+                                               - at_one, abs=1e-9)
+    assert gains["set the persistent cadence right"] == pytest.approx(best(s, m) - at_one, abs=1e-9)
+    assert gains["set the persistent cadence right"] > 0.001  # every 1st of 8x dearer checkpoints: n = 1 is wrong
+
+
+def test_the_persistent_write_drained_is_the_commands_53_7_percent_for_the_65k_fleet() -> None:
+    """Issue 18: a 25 s persistent write drained gives 53.7% against the plan's 44.2% (9.5 points, $14.6M a month)."""
+    fleet = fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
+    gain = fleet.levers["drain the persistent write as well"]
+    assert round(100 * fleet.goodput, 1) == 44.2
+    assert round(100 * (fleet.goodput + gain), 1) == 53.7
+    assert round(fleet.dollars(gain) / 1e6, 1) == 14.6
+
+
+def test_a_one_tier_scheme_with_a_drain_has_no_persistent_levers() -> None:
+    gains = plan_levers(make_plan(1.0, 185.6, 5.0, drain=5.0))
+    assert set(TIER_LEVERS) & set(gains) == {"shorten the drain"}
+
+
+minutes = st.floats(min_value=0.1, max_value=5.0)
+
+
+@settings(max_examples=10, deadline=None)
+@given(c=minutes, extra=st.floats(0.0, 10.0), r=st.floats(1.0, 20.0), rp_extra=st.floats(0.0, 30.0),
+       d=st.floats(0.0, 10.0), s=st.floats(0.0, 0.99), m=st.floats(30.0, 600.0),
+       n=st.one_of(st.none(), st.integers(1, 6)), off=st.floats(0.5, 2.0))
+def test_levers_that_improve_an_input_never_lose(c: float, extra: float, r: float, rp_extra: float, d: float,
+                                                 s: float, m: float, n: int | None, off: float) -> None:
+    """Property: at any interval in use, halving an input, moving T or n to the optimum never loses goodput; and
+    draining the persistent write gains when the drain is no shorter than the persistent write."""
+    plan = make_plan(c, m, r, drain=d, persistent_cost=c + extra, persistent_restart=r + rp_extra, fast_survives=s,
+                     persistent_every=n)
+    t = max(off * plan.interval, d)
+    at = make_plan(c, m, r, t, drain=d, persistent_cost=c + extra, persistent_restart=r + rp_extra, fast_survives=s,
+                   persistent_every=plan.tiers.every if n is None else n)  # type: ignore[union-attr]
+    for p in (plan, at):
+        gains = plan_levers(p)
+        for name in IMPROVING:
+            if name in gains:
+                assert gains[name] >= -1e-12, (name, gains[name])
+        if "drain the persistent write as well" in gains and d >= c + extra:
+            assert gains["drain the persistent write as well"] >= -1e-12
