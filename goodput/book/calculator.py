@@ -27,9 +27,12 @@ from typing import Any
 
 from goodput import validate
 from goodput.errors import InputError
-from goodput.params import WORKED_EXAMPLE, read_yaml
+from goodput.params import WORKED_EXAMPLE, Params, mtbi_from_rate, read_yaml
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan
 from goodput.units import MINUTES_PER_UNIT, parse_duration
+
+#: The calculator page, relative to the other chapters of the built book.
+PAGE = "calculator.html"
 
 #: The generated file's name under the site's ``_static/``.
 FORMULAS_FILE = "goodput-formulas.js"
@@ -191,3 +194,88 @@ def write_formulas(folder: str | Path) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(formulas_js(), encoding="utf-8")
     return target
+
+
+#: Units tried, in order, to write a duration of a link so that it reads back exactly.
+_LINK_UNITS = ("s", "min", "h", "days")
+
+
+def duration_text(minutes: float) -> str:
+    """A duration as the calculator and ``goodput plan`` read it, back to exactly `minutes`.
+
+    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie)
+    that :func:`goodput.units.parse_duration` reads back to the same float; otherwise the
+    minutes with every digit (``"0.4166666666666667 min"``).
+
+    Examples
+    --------
+    >>> duration_text(25 / 60), duration_text(180.0), duration_text(0.0)
+    ('25 s', '3 h', '0 days')
+    """
+    candidates = [f"{minutes / MINUTES_PER_UNIT[unit]:.15g} {unit}" for unit in reversed(_LINK_UNITS)]
+    exact = [text for text in candidates if parse_duration(text, "link", allow_zero=True) == minutes]
+    return min(exact, key=lambda text: len(text.split()[0])) if exact else f"{minutes!r} min"
+
+
+def link_query(params: Params) -> dict[str, str]:
+    """The calculator's inputs for a fleet, as the text its form reads (see :func:`link`).
+
+    Parameters
+    ----------
+    params : Params
+        The fleet.
+
+    Returns
+    -------
+    dict of str to str
+        ``gpus``, ``rate_per_gpu_hour`` or ``mtbi``, ``checkpoint_cost``, ``restart``,
+        ``price_per_gpu_hour``, ``month``, and with a drain or a persistent tier ``drain``,
+        ``persistent_cost``, ``persistent_restart``, ``fast_survives``, ``persistent_every``
+        (the last only when the fleet fixes n).
+    """
+    query = {"gpus": str(params.gpus)}
+    rate = f"{params.rate_per_gpu_hour!r}"
+    if params.mtbi_source == "rate_per_gpu_hour" and float(mtbi_from_rate(float(rate), params.gpus)) == params.mtbi:
+        query["rate_per_gpu_hour"] = rate
+    else:  # a count over a window, M itself, or a rate that would not give back M to the last digit
+        query["mtbi"] = duration_text(params.mtbi)
+    query["checkpoint_cost"] = duration_text(params.checkpoint_cost)
+    query["restart"] = duration_text(params.restart)
+    if params.drain > 0.0:
+        query["drain"] = duration_text(params.drain)
+    if params.persistent_cost is not None:
+        query["persistent_cost"] = duration_text(params.persistent_cost)
+        query["persistent_restart"] = duration_text(params.persistent_restart or params.restart)
+        query["fast_survives"] = f"{params.fast_survives!r}"
+        if params.persistent_every is not None:
+            query["persistent_every"] = str(params.persistent_every)
+    query["price_per_gpu_hour"] = f"{params.price_per_gpu_hour!r}"
+    query["month"] = duration_text(params.month)
+    return query
+
+
+def link(params: Params) -> str:
+    """The relative URL of the calculator opened on a fleet's inputs: ``calculator.html?gpus=...``.
+
+    Every input of the fleet's scheme is in the query, written so that the page (and
+    ``goodput plan``) reads back the same floats: the page then shows the fleet's plan.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet.
+
+    Returns
+    -------
+    str
+        ``calculator.html?`` and the URL-encoded query of :func:`link_query`.
+
+    Examples
+    --------
+    >>> from goodput.params import load_params
+    >>> link(load_params()).split("&")[:3]
+    ['calculator.html?gpus=16384', 'mtbi=185.58472553699283+min', 'checkpoint_cost=1+min']
+    """
+    from urllib.parse import urlencode
+
+    return f"{PAGE}?{urlencode(link_query(params))}"
