@@ -184,6 +184,20 @@ def test_tier_formulas_equal_goodput_tiers(fleet: dict[str, float], survives: fl
         assert close(formula("tiers_every")(c, cp, survives), tiers.first_order_every(scheme)) or survives == 0.0
 
 
+@pytest.mark.parametrize("fleet", fleets(20), ids=lambda f: f"C{f['C']:.3g}-M{f['M']:.4g}")
+@pytest.mark.parametrize("survives", [0.0, 0.37, 0.9, 1.0])
+def test_restart_phases_and_capacity_equal_the_package(fleet: dict[str, float], survives: float) -> None:
+    """The restart phases of the exact chain are goodput.tiers._restart_phases; capacity is goodput.model.capacity_per_month."""
+    c, m, r = (fleet[k] for k in "CMR")
+    scheme = tiers.Tiers(c, r, persistent_cost=3 * c, persistent_restart=2.5 * r, fast_survives=survives, every=2)
+    rho, ok, rho_p = tiers._restart_phases(scheme, m)
+    assert close(formula("tiers_restart_phase")(r, m, survives), rho)
+    assert close(formula("tiers_restart_ok")(r, m, survives), ok)
+    assert close(formula("tiers_persistent_restart_phase")(2.5 * r, m), rho_p)
+    assert close(formula("capacity_per_month")(0.013, 65536, 3.2, 730 * 60.0),
+                 model.capacity_per_month(0.013, 65536, 3.2, 730 * 60.0))
+
+
 # ------------------------------------------------------------------ the generated script
 
 

@@ -103,6 +103,32 @@ def file_defaults() -> dict[str, str]:
     return {key: str(example[key]) for key in ("price_per_gpu_hour", "month", "gpus")}
 
 
+#: What the page says when opened with no inputs in its address.
+WORKED_EXAMPLE_NOTE = (
+    "Opened without inputs in its address, the page shows the book's worked example (M rounded to three digits), "
+    "not your fleet: type your numbers, or open the page from a chapter's link, which carries its fleet's inputs."
+)
+
+
+def worked_example_inputs() -> dict[str, str]:
+    """The worked example as the form shows it when the page is opened bare: :func:`link_query` with M rounded.
+
+    Returns
+    -------
+    dict of str to str
+        The form's fields, M to three significant digits (``"186 min"``) as the book quotes it, the price
+        and the month as the worked example's file writes them.
+    """
+    from goodput.params import load_params
+    from goodput.units import format_duration
+
+    query = link_query(load_params())
+    if "mtbi" in query:
+        query["mtbi"] = format_duration(float(load_params().mtbi))
+    typed = file_defaults()
+    return query | {key: typed[key] for key in ("price_per_gpu_hour", "month")}
+
+
 def constants() -> dict[str, Any]:
     """What the page's checks and words share with the package (see the module docstring).
 
@@ -112,6 +138,8 @@ def constants() -> dict[str, Any]:
         JSON-ready.
     """
     from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
+    from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
+    from goodput.plan import MAX_RATIO
     from goodput.tiers import MAX_EVERY
 
     return {
@@ -124,6 +152,11 @@ def constants() -> dict[str, Any]:
         "levers": list(LEVERS),
         "tier_levers": list(TIER_LEVERS),
         "max_every": MAX_EVERY,
+        "max_ratio": MAX_RATIO,
+        "exact_polish_below": _POLISH_BELOW,
+        "exact_small_c_over_m": _SMALL_C_OVER_M,
+        "worked_example": worked_example_inputs(),
+        "worked_example_note": WORKED_EXAMPLE_NOTE,
         "file_defaults": file_defaults(),
         "file_default_notes": FILE_DEFAULTS,
     }
