@@ -137,8 +137,8 @@ def constants() -> dict[str, Any]:
     dict
         JSON-ready.
     """
-    from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
     from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
+    from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
     from goodput.plan import MAX_RATIO
     from goodput.tiers import MAX_EVERY
 
