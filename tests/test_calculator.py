@@ -710,3 +710,109 @@ def test_screenshots_in_light_and_dark_mode(context: Any, built_book: Path, them
     page.close()
     assert shot.stat().st_size > 10_000
     assert not problems, problems
+
+
+# ------------------------------------------------------------------ links, the bare page, refusals
+
+#: The tiered fleet of the planner's issue: 65,536 GPUs, M about 42 min, a drain and a persistent tier, $3.2.
+TIERED_FLEET = """\
+gpus: 65536
+rate_per_gpu_hour: 2.2e-5
+checkpoint_cost: 25 s
+slow_checkpoint_cost: 5 min
+restart: 15 min
+drain: 4 min
+persistent: {cost: 3 min, restart: 25 min}
+fast_survives: 0.75
+price_per_gpu_hour: 3.2
+month: 730 h
+"""
+
+
+@pytest.mark.book
+def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_path: Path) -> None:
+    """calculator.link(params), opened from a chapter's folder, shows plan_for's interval, cadence and goodput, and dollars.
+
+    A screenshot of it goes to _build/screenshots/calculator-tiered-fleet.png for a person to look at.
+    """
+    from goodput.report import money
+
+    path = tmp_path / "fleet.yml"
+    path.write_text(TIERED_FLEET, encoding="utf-8")
+    params = load_params(path)
+    plan = plan_for(params)
+    problems: list[str] = []
+    page = _open(context, (built_book / "book").as_uri() + "/" + calculator.link(params), problems)
+    shown = {(i["model"], i["output"], i["lever"]): i for i in page.evaluate(_READ) if i["value"] is not None}
+    assert plan.tiers is not None
+    assert shown[("exact", "persistent_every", "")]["value"] == plan.tiers.every
+    assert math.isclose(shown[("exact", "optimal_interval_min", "")]["value"], plan.interval, rel_tol=1e-6)
+    assert abs(shown[("exact", "goodput", "")]["value"] - plan.goodput) <= 1e-6
+    assert shown[("exact", "goodput", "")]["text"] == f"{100 * plan.goodput:.1f}%"
+    assert shown[("exact", "optimal_interval_min", "")]["text"] == format_duration(plan.interval)
+    lost = model.capacity_per_month(1 - plan.goodput, params.gpus, params.price_per_gpu_hour, params.month)
+    assert shown[("exact", "lost_capacity", "")]["text"] == f"{money(lost)} a month"
+    halve_r = plan_levers(plan)["halve R"]
+    assert money(model.capacity_per_month(halve_r, params.gpus, 3.2, params.month)) in \
+        shown[("exact", "levers", "halve R")]["text"]
+    # first order is out of range here: no first-order number, and the page says why
+    assert plan.check.status == "out of range"
+    assert not [k for k in shown if k[0] == "first-order" and k[1] != "mtbi_min"]
+    assert "no first-order number is shown" in page.inner_text("[data-role='warning']")
+    assert page.inner_text("[data-role='origin']").strip() == ""  # inputs came from the address
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "calculator-tiered-fleet.png"), full_page=True)
+    page.close()
+    assert not problems, problems
+
+
+@pytest.mark.book
+def test_opened_bare_it_says_it_shows_the_worked_example(context: Any, built_book: Path) -> None:
+    """With no query the page fills in the worked example and says so; its plan is the worked example's."""
+    problems: list[str] = []
+    page = _open(context, calculator_url(built_book), problems)
+    assert page.inner_text("[data-role='origin']") == calculator.WORKED_EXAMPLE_NOTE
+    values = {key: page.input_value(f"#gc-{key}") for key in calculator.worked_example_inputs()}
+    assert values == calculator.worked_example_inputs()
+    plan = plan_for(load_params())
+    shown = {(i["model"], i["output"]): i["text"] for i in page.evaluate(_READ) if i["value"] is not None}
+    assert shown[("exact", "optimal_interval_min")] == format_duration(plan.interval)
+    assert shown[("exact", "goodput")] == f"{100 * plan.goodput:.1f}%"
+    page.close()
+    assert not problems, problems
+
+
+@pytest.mark.book
+def test_a_parameter_given_twice_is_refused(context: Any, built_book: Path) -> None:
+    """gpus=16384&gpus=8 in the address: refused in the field's alert, not read as its first value; no plan, no file."""
+    problems: list[str] = []
+    url = calculator_url(built_book) + "?gpus=16384&gpus=8&rate_per_gpu_hour=2e-5&checkpoint_cost=1%20min&restart=5%20min"
+    page = _open(context, url, problems)
+    assert "not 2" in page.inner_text("#gc-gpus-error")
+    assert page.get_attribute("#gc-gpus", "aria-invalid") == "true"
+    assert all(i["value"] is None for i in page.evaluate(_READ))
+    assert page.locator("[data-role='download']").is_disabled()
+    page.fill("#gc-gpus", "16384")  # typing a value clears the refusal
+    assert page.inner_text("#gc-gpus-error") == ""
+    assert not page.locator("[data-role='download']").is_disabled()
+    page.close()
+    assert not problems, problems
+
+
+@pytest.mark.book
+def test_no_download_for_inputs_goodput_plan_refuses(context: Any, built_book: Path, tmp_path: Path) -> None:
+    """A checkpoint 1,200 times M: goodput plan refuses the file (no plan to make), and the page offers none, saying why."""
+    problems: list[str] = []
+    q = {"gpus": "100", "mtbi": "1 s", "checkpoint_cost": "20 min", "restart": "1 min"}
+    page = _open(context, calculator_url(built_book, q), problems)
+    assert page.locator("[data-role='download']").is_disabled()
+    note = page.inner_text("[data-role='file-note']")
+    assert "goodput plan refuses these inputs" in note and "no plan to make" in note
+    assert all(i["value"] is None for i in page.evaluate(_READ))
+    page.close()
+    path = tmp_path / "refused.yml"
+    path.write_text("gpus: 100\nmtbi: 1 s\ncheckpoint_cost: 20 min\nslow_checkpoint_cost: 20 min\nrestart: 1 min\n"
+                    "price_per_gpu_hour: 2.5\nmonth: 720 h\n", encoding="utf-8")
+    status, _ = _plan_json(path)
+    assert status != 0
+    assert not problems, problems
