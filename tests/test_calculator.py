@@ -666,7 +666,8 @@ def test_downloaded_params_round_trip_through_goodput_plan(context: Any, built_b
     assert params.gpus == int(q.get("gpus", "16384"))
     if x["scheme"] is not None:
         assert (params.persistent_cost, params.persistent_restart, params.fast_survives, params.persistent_every) == \
-            (x["scheme"].persistent_cost, x["scheme"].persistent_restart, x["scheme"].fast_survives, x["scheme"].every)
+            (x["scheme"].persistent_cost, x["scheme"].persistent_restart, x["scheme"].fast_survives,
+             int(q["persistent_every"]) if "persistent_every" in q else None)
     extra = ["--interval", q["interval"]] if "interval" in q else []
     for which in ("exact", "first-order"):
         status, plan = _plan_json(path, "--model", which, *extra)

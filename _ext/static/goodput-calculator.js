@@ -483,6 +483,7 @@
     x.monthDefault = !given("month");
     if (x.priceDefault) { x.price = Number(K.file_defaults.price_per_gpu_hour); }
     if (x.monthDefault) { x.month = parseDuration(K.file_defaults.month); }
+    x.monthText = x.monthDefault ? K.file_defaults.month : pythonStrip(raw.month).replace(/\s+/g, " ");
     x.D = read("drain", (v) => parseDuration(v, { allowZero: true }));
     if (x.D === null) { x.D = 0; }
     x.Cp = read("persistent_cost", duration);
@@ -642,12 +643,12 @@
   function recommendation(result) {
     const e = result.exact;
     let head = "Checkpoint every " + span("exact", "optimal_interval_min", e.optimal_interval_min,
-      formatDuration(e.optimal_interval_min)) + " of work";
+      formatDuration(e.optimal_interval_min)) + " of work (exact optimum for exponential failures)";
     if (result.kind === "tiers") {
       head += ", every " + span("exact", "persistent_every", e.persistent_every, ordinal(e.persistent_every)) +
         " checkpoint persistent" + (result.inputs.n === null ? " (the best whole n)" : "");
     }
-    head += " (exact optimum for exponential failures): goodput ";
+    head += ": goodput ";
     if (result.inputs.T === null) { return head + span("exact", "goodput", e.goodput, percent(e.goodput)) + "."; }
     const atBest = e.goodput + e.levers[K.levers[3]];
     return head + percent(atBest) + ". The interval evaluated, " + formatDuration(e.interval_min) + ", gives " +
@@ -695,7 +696,7 @@
       parts.push("Dollars need the number of GPUs: give it to see what the losses and each lever are worth.");
     } else {
       parts.push("Dollars are capacity at list price: " + x.gpus.toLocaleString("en-US") + " GPUs at $" +
-        formatG(x.price, 6) + " per GPU-hour over a month of " + formatDuration(x.month) +
+        formatG(x.price, 6) + " per GPU-hour over a month of " + escapeHtml(x.monthText) +
         (x.priceDefault || x.monthDefault ? " (" + [x.priceDefault ? "the price" : "", x.monthDefault ? "the month" : ""]
           .filter(Boolean).join(" and ") + " the worked example's)" : "") + ".");
     }
