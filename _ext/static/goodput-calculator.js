@@ -138,12 +138,14 @@
   }
 
   // goodput.report.percent.
-  function percent(x) { return (100 * x).toFixed(1) + "%"; }
+  // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
+  function percent(x) { return (100 * Math.max(0, x)).toFixed(1) + "%"; }
 
   // A lever's gain as the command prints it: "+2.9 points".
+  // A lever gains nothing less than zero: optimizer noise below zero is written +0.0.
   function gain(x) {
-    const text = (100 * x).toFixed(1);
-    return (x >= 0 ? "+" : "") + text + (Number(text) === 1 ? " point" : " points");
+    const text = (100 * Math.max(0, x)).toFixed(1);
+    return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
   // ------------------------------------------------------------------ the models
