@@ -11,8 +11,13 @@ the whitespace Python's ``str.strip`` removes, the words of each input error (as
 package's own checks), the first-order tolerances of :mod:`goodput.model`, the levers of
 :mod:`goodput.plan`, the largest cadence of :mod:`goodput.tiers`, and the defaults the
 downloaded ``params.yml`` uses for what the form does not ask (the worked example's price and
-month). The one numeric routine written by hand in JavaScript is the Lambert-W solver
-(``_ext/static/goodput-lambertw.js``), which the generated functions call as ``lambertW0``.
+month). The numeric routines written by hand in JavaScript are the Lambert-W solver
+(``_ext/static/goodput-lambertw.js``), which the generated functions call as ``lambertW0``, and,
+in the page's script, ports of what the package computes by algorithm rather than by formula:
+the polish of the exact optimum (:func:`goodput.exact.exact_optimal_interval`), the two-tier
+chain of :mod:`goodput.tiers` with its search for the best interval and the best whole n.
+
+:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query.
 
 :func:`write_formulas` is called by the book's Sphinx extension (``_ext/goodput_book.py``)
 when the builder starts, and writes ``_static/goodput-formulas.js`` into the built site.
