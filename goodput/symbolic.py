@@ -279,7 +279,8 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
     interruptions, ``R`` restart, ``T`` interval, ``D`` drain, ``Cp`` and ``Rp`` the
     persistent tier's cost and restart, ``s`` the share of interruptions the fast tier
     survives, ``n`` every n-th checkpoint persistent, ``rate`` interruptions per GPU-hour,
-    ``gpus`` GPUs.
+    ``gpus`` GPUs, ``points`` a goodput difference (a fraction of 1), ``price`` US dollars per
+    GPU-hour, ``month`` the accounting month in minutes.
 
     Returns
     -------
@@ -288,8 +289,10 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
         and the three losses) and its ``second_order_term``; the exact model for one tier
         (``exact_*``: the Lambert-W optimum and the losses of :func:`goodput.exact.exact_losses`);
         one tier with a drain, exactly (``drain_exact_*``: goodput and checkpoint overhead times
-        e^{-D/M}, the drain's loss, T* = max(T_W, D)); and the first order of the two-tier scheme
-        of :mod:`goodput.tiers` (``tiers_*``), of which one tier with a drain is n = 1, s = 0.
+        e^{-D/M}, the drain's loss, T* = max(T_W, D)); the first order of the two-tier scheme
+        of :mod:`goodput.tiers` (``tiers_*``), of which one tier with a drain is n = 1, s = 0; the
+        restart phases of its exact chain (``tiers_restart_phase``, ``tiers_restart_ok``,
+        ``tiers_persistent_restart_phase``); and ``capacity_per_month``, a goodput difference in dollars.
 
     Notes
     -----
@@ -313,6 +316,9 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
     tier_lost = (s + (1 - s) * n) * t / (2 * m)
     tier_restart = (s * r + (1 - s) * rp) / m
     tier_drain = (1 - s) * d / m
+    restart_fails = -expm1(-r / m)
+    restart_ends = survive_restart + (1 - s) * restart_fails  # an R-restart ends: done, or a hard interruption
+    points, price, month = sympy.symbols("points price month", real=True)
 
     def f(arguments: str, expression: Any) -> CalculatorFormula:
         return CalculatorFormula(tuple(arguments.split()), expression)
@@ -346,6 +352,13 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
         "tiers_restart_loss": f("R Rp s M", tier_restart),
         "tiers_drain_loss": f("s M D", tier_drain),
         "tiers_goodput": f("C Cp R Rp s n M T D", 1 - tier_overhead - tier_lost - tier_restart - tier_drain),
+        # exact, two tiers and a drain (goodput.tiers): the restart phases after a soft interruption, from which
+        # the page's port of the semi-Markov chain builds each state's step (goodput.tiers._restart_phases)
+        "tiers_restart_phase": f("R M s", m * restart_fails / restart_ends),
+        "tiers_restart_ok": f("R M s", survive_restart / restart_ends),
+        "tiers_persistent_restart_phase": f("Rp M", m * expm1(rp / m)),
+        # dollars (goodput.model.capacity_per_month): a goodput difference as capacity at list price
+        "capacity_per_month": f("points gpus price month", points * gpus * price * (month / 60)),
     }
 
 

@@ -246,3 +246,62 @@ def test_screenshots_for_a_person(visits: dict[str, Visit]) -> None:
         shot = SCREENSHOTS / f"{name}.png"
         if visits[f"book/{name}.html"].url.startswith("file:"):
             assert shot.is_file() and shot.stat().st_size > 10_000, shot
+
+
+#: Query strings a shared link might carry (issue 21): a y-axis step below an ulp, first order below zero, the tier
+#: model's s = 1 limit with and without a cadence, a parameter twice, markup, overflow, underflow, malformed escapes.
+HOSTILE_QUERIES = (
+    "gpus=16384&mtbi=1e17%20min&checkpoint_cost=1%20min&restart=5%20min",
+    "gpus=16384&mtbi=1e300%20years&checkpoint_cost=1e-300%20s&restart=1e-300%20s",
+    "mtbi=3min&checkpoint_cost=5min&restart=5min",
+    "mtbi=2%20min&checkpoint_cost=5%20min&restart=1%20min&persistent_cost=20%20min&fast_survives=1&persistent_every=2",
+    "mtbi=2%20min&checkpoint_cost=5%20min&restart=1%20min&persistent_cost=20%20min&fast_survives=1",
+    "mtbi=2%20min&checkpoint_cost=1%20s&restart=1%20min&persistent_cost=20%20min&fast_survives=0.999",
+    "mtbi=1%20min&checkpoint_cost=0.5%20min&restart=599%20min",
+    "mtbi=1%20s&checkpoint_cost=20%20min&restart=1%20min",
+    "mtbi=186%20min&checkpoint_cost=1%20min&restart=5%20min&drain=1e4%20min&persistent_cost=2%20min&fast_survives=0.5",
+    "mtbi=186%20min&checkpoint_cost=1%20min&restart=5%20min&interval=1e-300%20min",
+    "mtbi=186%20min&checkpoint_cost=1%20min&restart=5%20min&interval=1e300%20min",
+    "gpus=16384&gpus=8&rate_per_gpu_hour=2e-5&checkpoint_cost=1%20min&restart=5%20min",
+    "gpus=1e400&rate_per_gpu_hour=2e-5&checkpoint_cost=1%20min&restart=5%20min",
+    "gpus=16384&rate_per_gpu_hour=1e-320&checkpoint_cost=1%20min&restart=5%20min",
+    "mtbi=nan%20min&checkpoint_cost=inf%20min&restart=-1%20min&price_per_gpu_hour=nan&month=-1%20h",
+    "mtbi=186%09min&checkpoint_cost=1%09min&restart=5%20min",
+    "mtbi=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E&checkpoint_cost=%22%3E%3Cscript%3Ealert(2)%3C/script%3E&restart=5%20min",
+    "mtbi=186%20min&checkpoint_cost=1%20min&restart=5%20min&persistent_cost=1e5%20min&fast_survives=0.5&persistent_every=1000",
+    "mtbi=%ZZ&checkpoint_cost=%&restart=%E0%A4%A",
+    "mtbi=" + "9" * 5000 + "%20min&checkpoint_cost=1%20min&restart=5%20min",
+)
+
+#: A negative number in the page's text: a minus (ASCII or U+2212) before a digit or a dollar amount.
+NEGATIVE = re.compile(r"(?<![\w.])[-\u2212]\s?\$?\d")
+
+
+@pytest.mark.browser
+def test_hostile_query_strings_load_with_no_nan_no_negative_no_dialog(chromium: Any, built_book: Path) -> None:
+    """Each hostile query finishes loading within 10 s, shows no NaN, Infinity or negative number, and opens no dialog."""
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    base = (built_book / "book" / "calculator.html").as_uri()
+    problems: list[str] = []
+    try:
+        for query in HOSTILE_QUERIES:
+            page = context.new_page()
+            page.on("dialog", lambda d, q=query: (problems.append(f"dialog {d.message!r}: {q[:80]}"), d.dismiss()))
+            page.on("pageerror", lambda e, q=query: problems.append(f"uncaught exception {e}: {q[:80]}"))
+            page.on("console", lambda m, q=query: m.type == "error" and problems.append(f"console error {m.text}: {q[:80]}"))
+            try:
+                page.goto(f"{base}?{query}", wait_until="load", timeout=10_000)
+                page.wait_for_selector("#goodput-calculator[data-ready='true']", timeout=10_000)
+                text = page.inner_text("#goodput-calculator")
+                for bad in ("NaN", "Infinity", "undefined"):
+                    if bad in text:
+                        problems.append(f"{bad} shown: {query[:80]}")
+                if found := NEGATIVE.search(text):
+                    problems.append(f"negative number {text[max(0, found.start() - 40):found.end() + 20]!r}: {query[:80]}")
+                if page.locator("#goodput-calculator img").count():
+                    problems.append(f"markup from the address became an element: {query[:80]}")
+            finally:
+                page.close()
+    finally:
+        context.close()
+    assert not problems, problems

@@ -184,6 +184,20 @@ def test_tier_formulas_equal_goodput_tiers(fleet: dict[str, float], survives: fl
         assert close(formula("tiers_every")(c, cp, survives), tiers.first_order_every(scheme)) or survives == 0.0
 
 
+@pytest.mark.parametrize("fleet", fleets(20), ids=lambda f: f"C{f['C']:.3g}-M{f['M']:.4g}")
+@pytest.mark.parametrize("survives", [0.0, 0.37, 0.9, 1.0])
+def test_restart_phases_and_capacity_equal_the_package(fleet: dict[str, float], survives: float) -> None:
+    """The restart phases of the exact chain are goodput.tiers._restart_phases; capacity is goodput.model.capacity_per_month."""
+    c, m, r = (fleet[k] for k in "CMR")
+    scheme = tiers.Tiers(c, r, persistent_cost=3 * c, persistent_restart=2.5 * r, fast_survives=survives, every=2)
+    rho, ok, rho_p = tiers._restart_phases(scheme, m)
+    assert close(formula("tiers_restart_phase")(r, m, survives), rho)
+    assert close(formula("tiers_restart_ok")(r, m, survives), ok)
+    assert close(formula("tiers_persistent_restart_phase")(2.5 * r, m), rho_p)
+    assert close(formula("capacity_per_month")(0.013, 65536, 3.2, 730 * 60.0),
+                 model.capacity_per_month(0.013, 65536, 3.2, 730 * 60.0))
+
+
 # ------------------------------------------------------------------ the generated script
 
 
@@ -224,3 +238,60 @@ def test_messages_are_the_package_words() -> None:
     with pytest.raises(InputError) as info:
         make_plan(1.0, 186.0, 5.0, 2.5, drain=7.25)
     assert info.value.expected == words["interval_drain"].replace("{drain}", "7.25")
+
+
+# ------------------------------------------------------------------ links with a fleet's numbers
+
+
+def _fleet_file(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "fleet.yml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+LINK_FLEETS = {
+    "worked example": None,
+    "tiered, rate": "gpus: 65536\nrate_per_gpu_hour: 2.2e-5\ncheckpoint_cost: 25 s\nslow_checkpoint_cost: 5 min\n"
+                    "restart: 15 min\ndrain: 4 min\npersistent: {cost: 3 min, restart: 25 min}\nfast_survives: 0.75\n"
+                    "price_per_gpu_hour: 3.2\nmonth: 730 h\n",
+    "fixed n, M": "gpus: 1000\nmtbi: 3.7 h\ncheckpoint_cost: 0.3 min\nslow_checkpoint_cost: 5 min\nrestart: 7 min\n"
+                  "drain: 0 s\npersistent: {cost: 130 s, every: 6}\nfast_survives: 0.2\nprice_per_gpu_hour: 1.75\n"
+                  "month: 31 days\n",
+    "odd rate": "gpus: 12345\nrate_per_gpu_hour: 3.3e-5\ncheckpoint_cost: 1.1 min\nslow_checkpoint_cost: 5 min\n"
+                "restart: 1.7 min\nprice_per_gpu_hour: 2\nmonth: 720 h\n",
+}
+
+
+@pytest.mark.parametrize("name", list(LINK_FLEETS))
+def test_link_carries_the_fleet(name: str, tmp_path: Path) -> None:
+    """calculator.link(params): a relative calculator.html URL whose query reads back to the same fleet, float for float."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from goodput.params import load_params, params_from_mapping
+
+    text = LINK_FLEETS[name]
+    params = load_params(None if text is None else _fleet_file(tmp_path, text))
+    url = calculator.link(params)
+    parts = urlsplit(url)
+    assert (parts.scheme, parts.netloc, parts.path) == ("", "", "calculator.html")
+    query = parse_qs(parts.query, keep_blank_values=True, strict_parsing=True)
+    assert all(len(values) == 1 for values in query.values())
+    mapping: dict[str, Any] = {key: values[0] for key, values in query.items()}
+    persistent = {key: mapping.pop(f"persistent_{key}") for key in ("cost", "restart", "every") if f"persistent_{key}" in mapping}
+    if persistent:
+        mapping["persistent"] = persistent
+    mapping["slow_checkpoint_cost"] = mapping["checkpoint_cost"]
+    back = params_from_mapping(mapping, source="link")
+    for field in ("gpus", "mtbi", "checkpoint_cost", "restart", "drain", "persistent_cost", "persistent_restart",
+                  "persistent_every", "fast_survives", "price_per_gpu_hour", "month"):
+        assert getattr(back, field) == getattr(params, field), field
+    assert ("persistent_every" in query) == (params.persistent_every is not None)
+
+
+def test_duration_text_reads_back_exactly() -> None:
+    """Every duration a link writes is read back by goodput.units to the same float, and stays short where it can."""
+    rng = np.random.default_rng(RNG_SEED)
+    for minutes in [0.0, 25 / 60, 1.0, 3.0, 730 * 60.0, 54 * 1440.0, *rng.lognormal(2.0, 3.0, 200)]:
+        assert parse_duration(calculator.duration_text(float(minutes)), "x", allow_zero=True) == float(minutes)
+    assert calculator.duration_text(25 / 60) == "25 s"
+    assert calculator.duration_text(4.0) == "4 min"

@@ -138,12 +138,14 @@
   }
 
   // goodput.report.percent.
-  function percent(x) { return (100 * x).toFixed(1) + "%"; }
+  // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
+  function percent(x) { return (100 * Math.max(0, x)).toFixed(1) + "%"; }
 
   // A lever's gain as the command prints it: "+2.9 points".
+  // A lever gains nothing less than zero: optimizer noise below zero is written +0.0.
   function gain(x) {
-    const text = (100 * x).toFixed(1);
-    return (x >= 0 ? "+" : "") + text + (Number(text) === 1 ? " point" : " points");
+    const text = (100 * Math.max(0, x)).toFixed(1);
+    return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
   // ------------------------------------------------------------------ the models
@@ -156,10 +158,28 @@
     return "ok";
   }
 
+  // goodput.exact.exact_optimal_interval: the generated Lambert-W optimum, polished as the package polishes it
+  // (Newton's method on phi(t) = -t - log(1 - t) = C/M, t = T/M; below C/M = 1e-4, where W0 is ill-conditioned
+  // next to its branch point, starting from the branch-point series instead), so that it holds at any C/M.
+  function exactOptimal(C, M) {
+    const q = C / M;
+    if (!(q < K.exact_polish_below)) { return F.exact_optimal_interval(C, M); }
+    const root = Math.sqrt(2 * q);
+    let t = q < K.exact_small_c_over_m ? root - 2 * q / 3 + q * root / 18 : F.exact_optimal_interval(C, M) / M;
+    for (let i = 0; i < 3; i++) {
+      let series = 0;
+      for (let n = 14; n > 1; n--) { series = (series + 1 / n) * t; }
+      series *= t;
+      const phi = t < 0.05 ? series : -t - Math.log1p(-t);
+      t = t - (phi - q) * (1 - t) / t;
+    }
+    return M * t;
+  }
+
   // The exact model for one tier (with a drain D >= 0): optimum, and losses at T (the optimum if null).
   function exactPlan(C, M, R, D, T) {
     const drain = D > 0;
-    const best = drain ? F.drain_exact_optimal_interval(C, M, D) : F.exact_optimal_interval(C, M);
+    const best = drain ? Math.max(exactOptimal(C, M), D) : exactOptimal(C, M);
     const t = T === null ? best : T;
     return {
       optimal_interval_min: best,
@@ -199,41 +219,210 @@
     return plan;
   }
 
-  // First order for two tiers (goodput.tiers.first_order_losses) at cadence n.
-  function tiersPlan(x, n, T) {
-    const best = F.tiers_optimal_interval(x.C, x.Cp, x.s, n, x.M, x.D);
-    const t = T === null ? best : T;
-    const goodput = F.tiers_goodput(x.C, x.Cp, x.R, x.Rp, x.s, n, x.M, t, x.D);
-    return {
-      persistent_every: n,
-      persistent_interval_min: n * t,
-      optimal_interval_min: best,
-      interval_min: t,
-      checkpoint_overhead: F.tiers_checkpoint_overhead(x.C, x.Cp, n, t),
-      lost_work: F.tiers_lost_work(x.s, n, x.M, t),
-      restart_loss: F.tiers_restart_loss(x.R, x.Rp, x.s, x.M),
-      drain_loss: F.tiers_drain_loss(x.s, x.M, x.D),
-      goodput: goodput,
-      status: goodput <= 0 ? "below zero" : "ok",
-    };
+  // ------------------------------------------------------------------ the exact tier model (a port of goodput.tiers)
+  //
+  // With a persistent tier the exact model is goodput.tiers' semi-Markov chain: the states are the moments
+  // compute starts, at position i of the cycle with its persistent checkpoint durable (D_i, i = 0..n-1), or at
+  // position 0 with it still draining (P). The restart phases after an interruption are generated formulas
+  // (tiers_restart_phase, tiers_restart_ok, tiers_persistent_restart_phase); the chain's bookkeeping, the search
+  // for the best interval (a scan in log T and Brent's bounded method, as scipy.optimize.minimize_scalar) and
+  // the walk for the best whole n follow goodput.tiers line for line. tests/test_calculator.py checks the page
+  // against goodput.plan.plan_for on random tiered fleets.
+
+  // goodput.tiers.Tiers for inputs x at cadence n (one tier with a drain: Cp = C, Rp = R, s = 0, n = 1).
+  function scheme(x, n) {
+    return { C: x.C, R: x.R, D: x.D, Cp: x.tiers ? x.Cp : x.C, Rp: x.tiers ? x.Rp : x.R, s: x.tiers ? x.s : 0, n: n };
   }
 
-  // goodput.tiers.best_every(which="first-order"): walk from the rounded continuous optimum while goodput improves.
-  function bestEvery(x) {
-    const value = (n) => F.tiers_goodput(x.C, x.Cp, x.R, x.Rp, x.s, n, x.M,
-      F.tiers_optimal_interval(x.C, x.Cp, x.s, n, x.M, x.D), x.D);
-    const guess = x.s >= 1 ? Infinity : F.tiers_every(x.C, x.Cp, x.s);
+  // goodput.tiers.first_order_losses and first_order_optimal_interval.
+  function tierFirstOptimal(sc, M) { return F.tiers_optimal_interval(sc.C, sc.Cp, sc.s, sc.n, M, sc.D); }
+
+  function tierFirstLosses(sc, M, T) {
+    const out = {
+      interval_min: T,
+      checkpoint_overhead: F.tiers_checkpoint_overhead(sc.C, sc.Cp, sc.n, T),
+      lost_work: F.tiers_lost_work(sc.s, sc.n, M, T),
+      restart_loss: F.tiers_restart_loss(sc.R, sc.Rp, sc.s, M),
+      drain_loss: F.tiers_drain_loss(sc.s, M, sc.D),
+    };
+    out.goodput = 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss);
+    return out;
+  }
+
+  // goodput.tiers._steps and exact_losses: the four losses at interval T.
+  function tierExactLosses(sc, M, T) {
+    const n = sc.n, s = sc.s, states = n + 1;
+    const rho = F.tiers_restart_phase(sc.R, M, s), ok = F.tiers_restart_ok(sc.R, M, s);
+    const rhoP = F.tiers_persistent_restart_phase(sc.Rp, M);
+    const softRestart = rho + (1 - ok) * rhoP;
+    const cycleTime = n * T + (n - 1) * sc.C + sc.Cp;
+    const keep = new Float64Array(states), stay = new Float64Array(states), reward = new Float64Array(states);
+    const time = new Float64Array(states), restart = new Float64Array(states), drain = new Float64Array(states);
+    const lengths = new Float64Array(states).fill(T + sc.C);
+    lengths[n - 1] = T + sc.Cp;  // D_{n-1} attempts the persistent segment
+    lengths[n] = lengths[0];  // P attempts the cycle's first segment
+    for (let i = 0; i < states; i++) {
+      const length = lengths[i];
+      const fail = -Math.expm1(-length / M);
+      keep[i] = Math.exp(-length / M);
+      stay[i] = fail * s * ok;
+      const back = fail * (s * (1 - ok) + (1 - s));
+      restart[i] = fail * (s * softRestart + (1 - s) * rhoP);
+      time[i] = M * fail + restart[i];
+      reward[i] = keep[i] * T - back * i * T;
+    }
+    const pending = sc.D > 0;
+    if (pending) {  // P: an interruption before the drain ends, and a later one
+      const early = -Math.expm1(-sc.D / M);
+      stay[n] = early * s * ok;
+      const lost = early * (s * (1 - ok) + (1 - s));
+      reward[n] = keep[n] * T - lost * n * T;
+      drain[n] = lost * cycleTime;
+    }
+    // stationary weights with w(D_0) = 1 (see goodput.tiers._steps)
+    const w = new Float64Array(states);
+    w[0] = 1;
+    const gain = new Float64Array(n).fill(1);
+    let product = 1;
+    for (let i = 2; i < n; i++) { product *= keep[i - 1] / (1 - stay[i]); gain[i] = product; }
+    if (n > 1) { for (let i = 1; i < n; i++) { gain[i] /= 1 - stay[1]; } }
+    if (pending) {
+      const loop = n > 1 ? gain[n - 1] * keep[n - 1] : 1;
+      const leave = 1 - stay[n] - keep[n] * loop;
+      if (leave > 1e-14) { w[n] = keep[0] * loop / leave; } else { w[0] = 0; w[n] = 1; }
+    }
+    if (n > 1) {
+      const into = keep[0] * w[0] + (pending ? keep[n] * w[n] : 0);
+      for (let i = 1; i < n; i++) { w[i] = into * gain[i]; }
+    }
+    let wall = 0, progress = 0, restartTime = 0, drainTime = 0;
+    for (let i = 0; i < states; i++) {
+      wall += w[i] * time[i]; progress += w[i] * reward[i]; restartTime += w[i] * restart[i]; drainTime += w[i] * drain[i];
+    }
+    progress /= wall;
+    const overhead = progress * ((n - 1) * sc.C + sc.Cp) / (n * T);
+    const out = {
+      interval_min: T,
+      checkpoint_overhead: overhead,
+      lost_work: 1 - progress - overhead - restartTime / wall - drainTime / wall,
+      restart_loss: restartTime / wall,
+      drain_loss: drainTime / wall,
+    };
+    out.goodput = 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss);
+    return out;
+  }
+
+  // scipy.optimize.minimize_scalar(method="bounded"): Brent's method on [a, b], at most 500 evaluations.
+  function minimizeBounded(f, a, b, xatol) {
+    const sqrtEps = Math.sqrt(2.2e-16), goldenMean = 0.5 * (3 - Math.sqrt(5));
+    const sign = (v) => (v > 0 ? 1 : v < 0 ? -1 : 0);
+    let fulc = a + goldenMean * (b - a), nfc = fulc, xf = fulc, rat = 0, e = 0, x = xf;
+    let fx = f(x), num = 1, ffulc = fx, fnfc = fx;
+    let xm = 0.5 * (a + b), tol1 = sqrtEps * Math.abs(xf) + xatol / 3, tol2 = 2 * tol1;
+    while (Math.abs(xf - xm) > (tol2 - 0.5 * (b - a))) {
+      let golden = true;
+      if (Math.abs(e) > tol1) {
+        golden = false;
+        let r = (xf - nfc) * (fx - ffulc), q = (xf - fulc) * (fx - fnfc), p = (xf - fulc) * q - (xf - nfc) * r;
+        q = 2 * (q - r);
+        if (q > 0) { p = -p; }
+        q = Math.abs(q);
+        r = e;
+        e = rat;
+        if (Math.abs(p) < Math.abs(0.5 * q * r) && p > q * (a - xf) && p < q * (b - xf)) {
+          rat = (p + 0) / q;
+          x = xf + rat;
+          if ((x - a) < tol2 || (b - x) < tol2) { rat = tol1 * (sign(xm - xf) + ((xm - xf) === 0 ? 1 : 0)); }
+        } else {
+          golden = true;
+        }
+      }
+      if (golden) {
+        e = xf >= xm ? a - xf : b - xf;
+        rat = goldenMean * e;
+      }
+      x = xf + (sign(rat) + (rat === 0 ? 1 : 0)) * Math.max(Math.abs(rat), tol1);
+      const fu = f(x);
+      num += 1;
+      if (fu <= fx) {
+        if (x >= xf) { a = xf; } else { b = xf; }
+        fulc = nfc; ffulc = fnfc; nfc = xf; fnfc = fx; xf = x; fx = fu;
+      } else {
+        if (x < xf) { a = x; } else { b = x; }
+        if (fu <= fnfc || nfc === xf) { fulc = nfc; ffulc = fnfc; nfc = x; fnfc = fu; }
+        else if (fu <= ffulc || fulc === xf || fulc === nfc) { fulc = x; ffulc = fu; }
+      }
+      xm = 0.5 * (a + b);
+      tol1 = sqrtEps * Math.abs(xf) + xatol / 3;
+      tol2 = 2 * tol1;
+      if (num >= 500) { break; }
+    }
+    return { x: xf, fun: fx };
+  }
+
+  // numpy.geomspace(low, high, count).
+  function geomspace(low, high, count) {
+    const a = Math.log10(low), step = (Math.log10(high) - a) / (count - 1), out = [];
+    for (let i = 0; i < count; i++) { out.push(Math.pow(10, i * step + a)); }
+    out[0] = low;
+    out[count - 1] = high;
+    return out;
+  }
+
+  // goodput.tiers.exact_optimal_interval.
+  function tierExactOptimal(sc, M) {
+    const g = (t) => tierExactLosses(sc, M, t).goodput;
+    const guess = tierFirstOptimal(sc, M);
+    const low = Math.max(sc.D, guess / 30);
+    const high = Math.max(low * 1.0001, Math.min(guess * 30, 30 * M));
+    const grid = geomspace(low, high, 49);
+    let best = 0, top = -Infinity;
+    grid.forEach((t, i) => { const v = g(t); if (v > top) { top = v; best = i; } });
+    const a = Math.log(grid[Math.max(best - 1, 0)]), b = Math.log(grid[Math.min(best + 1, grid.length - 1)]);
+    if (b - a < 1e-12) { return grid[best]; }
+    const found = minimizeBounded((u) => -g(Math.exp(u)), a, b, 1e-10);
+    if (best === 0 && sc.D > 0 && grid[0] === sc.D && -found.fun <= g(sc.D)) { return sc.D; }
+    return Math.exp(found.x);
+  }
+
+  // goodput.tiers.best_every(which="exact"): walk from the first-order cadence while goodput improves.
+  const everyCache = new Map();
+  function tierBestEvery(sc, M) {
+    const key = [sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M].join(",");
+    if (everyCache.has(key)) { return everyCache.get(key); }
+    const value = (n) => { const at = Object.assign({}, sc, { n: n }); return tierExactLosses(at, M, tierExactOptimal(at, M)).goodput; };
+    const guess = sc.s >= 1 ? Infinity : F.tiers_every(sc.C, sc.Cp, sc.s);
     const centre = Number.isFinite(guess) ? Math.max(1, Math.min(K.max_every, roundHalfEven(guess))) : K.max_every;
     let bestN = centre, best = value(centre);
     for (const step of [-1, 1]) {
       for (let n = centre + step; n >= 1 && n <= K.max_every; n += step) {
         const v = value(n);
-        if (v <= best) { break; }
+        if (!(v > best)) { break; }  // also stops on a NaN, which the package's v <= best would walk past
         bestN = n;
         best = v;
       }
     }
+    if (everyCache.size > 256) { everyCache.clear(); }
+    everyCache.set(key, bestN);
     return bestN;
+  }
+
+  // goodput.plan._tier_plan for both models at once: n as given, or the best whole n by the exact model; the
+  // exact plan, and first order at the same n (goodput plan's cross-check), each at its own optimum or both at T.
+  function tierPlans(x, T) {
+    const n = x.tiers ? (x.n !== null ? x.n : tierBestEvery(scheme(x, 1), x.M)) : 1;
+    const sc = scheme(x, n);
+    const exactBest = tierExactOptimal(sc, x.M), firstBest = tierFirstOptimal(sc, x.M);
+    const exact = tierExactLosses(sc, x.M, T === null ? exactBest : T);
+    const first = tierFirstLosses(sc, x.M, T === null ? firstBest : T);
+    for (const [plan, best] of [[exact, exactBest], [first, firstBest]]) {
+      plan.optimal_interval_min = best;
+      plan.persistent_every = n;
+      plan.persistent_interval_min = n * plan.interval_min;
+    }
+    first.error = exact.goodput - first.goodput;
+    first.status = rangeStatus(first.goodput, first.error);
+    return { exact: exact, first: first };
   }
 
   // goodput.plan.plan_levers, by the model of `plan(x, T)` (x: the inputs; T null: the optimum). Each input
@@ -243,7 +432,7 @@
     const at = (changes) => plan(Object.assign({}, x, changes), null).goodput - best;
     const names = K.levers, tierNames = K.tier_levers;
     const out = {};
-    out[names[0]] = at({ C: x.C / 2 });
+    out[names[0]] = at({ C: x.C / 2, Cp: x.tiers ? x.Cp : x.C / 2 });
     out[names[1]] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
     out[names[2]] = at({ M: 2 * x.M });
     out[names[3]] = best - plan(x, x.T).goodput;
@@ -255,9 +444,11 @@
   // ------------------------------------------------------------------ the form
 
   const FIELDS = ["gpus", "rate_per_gpu_hour", "mtbi", "checkpoint_cost", "restart", "interval", "drain",
-    "persistent_cost", "persistent_restart", "fast_survives", "persistent_every"];
-  // The worked example's inputs (M rounded as the book quotes it), shown when the address gives none.
-  const START = { gpus: "16384", mtbi: "186 min", checkpoint_cost: "1 min", restart: "5 min" };
+    "persistent_cost", "persistent_restart", "fast_survives", "persistent_every", "price_per_gpu_hour", "month"];
+  // The scheme's fields, folded away unless one is given.
+  const TIER_FIELDS = ["drain", "persistent_cost", "persistent_restart", "fast_survives", "persistent_every"];
+  // The worked example's inputs (generated from the package's worked example), shown when the address gives none.
+  const START = K.worked_example;
 
   // Check the typed values as goodput.params and goodput.tiers do. Returns {inputs} or {errors}.
   function readInputs(raw) {
@@ -288,6 +479,13 @@
     x.C = read("checkpoint_cost", duration);
     x.R = read("restart", duration);
     x.T = read("interval", duration);
+    x.price = read("price_per_gpu_hour", positive);
+    x.month = read("month", duration);
+    x.priceDefault = !given("price_per_gpu_hour");
+    x.monthDefault = !given("month");
+    if (x.priceDefault) { x.price = Number(K.file_defaults.price_per_gpu_hour); }
+    if (x.monthDefault) { x.month = parseDuration(K.file_defaults.month); }
+    x.monthText = x.monthDefault ? K.file_defaults.month : pythonStrip(raw.month).replace(/\s+/g, " ");
     x.D = read("drain", (v) => parseDuration(v, { allowZero: true }));
     if (x.D === null) { x.D = 0; }
     x.Cp = read("persistent_cost", duration);
@@ -320,28 +518,50 @@
     return { inputs: x };
   }
 
-  // The two-tier first-order plan of goodput.plan: n as given, or the best whole n by first order.
-  function tiersFirstOrder(x, T) {
-    return tiersPlan(x, x.n !== null ? x.n : bestEvery(x), T);
+  // goodput.plan._check_scale: inputs so far out of scale that the job keeps essentially no work have no plan.
+  function scaleProblem(x) {
+    const longest = Math.max(x.C, x.R, x.T || 0, x.D, x.Cp || 0, x.Rp || 0);
+    if (!(longest / x.M > K.max_ratio)) { return null; }
+    return "interruptions come every " + formatDuration(x.M) + ", against a checkpoint, interval or restart of " +
+      formatDuration(longest) + ": the job would keep essentially no work, so there is no plan to make";
   }
 
-  // The plan for checked inputs: {kind, inputs, exact, first}, or {errors} when the interval is shorter than the drain.
+  // The plan for checked inputs: {kind, inputs, exact, first}, or {errors} when the interval is shorter than the
+  // drain, or {refused} when goodput.plan refuses the inputs or its model gives no number.
   function compute(x) {
     const kind = x.tiers ? "tiers" : (x.D > 0 ? "drain" : "single");
     if (x.T !== null && x.T < x.D) {  // goodput.plan: one drain in flight at a time
       return { errors: { interval: MESSAGES.interval_drain.replace("{drain}", formatG(x.D, 6)) } };
     }
+    const problem = scaleProblem(x);
+    if (problem !== null) { return { refused: problem }; }
+    let exact, first;
     if (kind === "tiers") {
-      const first = tiersFirstOrder(x, x.T);
-      first.mtbi_min = x.M;
-      first.levers = levers(tiersFirstOrder, x);
-      return { kind: kind, inputs: x, first: first, exact: { mtbi_min: x.M, tiersNotComputed: true } };
+      const plans = tierPlans(x, x.T);
+      exact = plans.exact;
+      first = plans.first;
+      const n = exact.persistent_every;
+      const fixed = Object.assign({}, x, { n: n });
+      exact.levers = levers((y, t) => tierPlans(y, t).exact, x);
+      first.levers = levers((y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first, fixed);
+    } else {
+      exact = exactPlan(x.C, x.M, x.R, x.D, x.T);
+      first = firstOrderPlan(x.C, x.M, x.R, x.D, x.T);
+      exact.levers = levers((y, t) => exactPlan(y.C, y.M, y.R, y.D, t), x);
+      first.levers = levers((y, t) => firstOrderPlan(y.C, y.M, y.R, y.D, t), x);
     }
-    const exact = exactPlan(x.C, x.M, x.R, x.D, x.T);
-    const first = firstOrderPlan(x.C, x.M, x.R, x.D, x.T);
     exact.mtbi_min = first.mtbi_min = x.M;
-    exact.levers = levers((y, t) => exactPlan(y.C, y.M, y.R, y.D, t), x);
-    first.levers = levers((y, t) => firstOrderPlan(y.C, y.M, y.R, y.D, t), x);
+    const numbers = [exact.goodput, exact.optimal_interval_min, exact.interval_min].concat(Object.values(exact.levers));
+    if (!numbers.every(Number.isFinite) || !(exact.goodput >= 0 && exact.goodput <= 1)) {
+      return { refused: "the exact model gives no number for these inputs (goodput plan stops here as well)" };
+    }
+    for (const plan of [exact, first]) {
+      plan.lost_capacity = x.gpus === null ? null : F.capacity_per_month(1 - plan.goodput, x.gpus, x.price, x.month);
+      plan.lever_dollars = {};
+      for (const name of Object.keys(plan.levers)) {
+        plan.lever_dollars[name] = x.gpus === null ? null : F.capacity_per_month(plan.levers[name], x.gpus, x.price, x.month);
+      }
+    }
     return { kind: kind, inputs: x, first: first, exact: exact };
   }
 
@@ -359,8 +579,17 @@
     element.removeAttribute("data-value");
   }
 
-  function render(container, result) {
-    const outputs = container.querySelectorAll("[data-output]");
+  // goodput.report.money: "$3.8M", "$420K", "$950".
+  function money(dollars) {
+    if (dollars < 0) { return "-" + money(-dollars); }
+    if (dollars >= 9.95e5) { return "$" + (dollars / 1e6).toFixed(dollars < 9.95e6 ? 1 : 0) + "M"; }
+    if (dollars >= 1e3) { return "$" + significant(dollars / 1e3, 2) + "K"; }
+    return "$" + dollars.toFixed(0);
+  }
+
+  // result: the plan, or null; refusal: why there is none (a sentence), when the inputs were read but not planned.
+  function render(container, result, refusal) {
+    const outputs = container.querySelectorAll(".gc-table [data-output]");
     const kind = result && result.kind;
     container.setAttribute("data-kind", kind || "none");
     for (const row of container.querySelectorAll("[data-tiers-only]")) { row.hidden = kind !== "tiers"; }
@@ -369,36 +598,44 @@
       const key = element.getAttribute("data-output");
       const model = element.getAttribute("data-model");
       const plan = result ? (model === "exact" ? result.exact : result.first) : null;
+      // the first-order verdict of goodput.model.RangeCheck.status: no first-order number unless "ok" or "caution"
       const refused = plan && plan.status && plan.status !== "ok" && plan.status !== "caution" && key !== "mtbi_min";
+      const lever = element.getAttribute("data-lever");
       let value = null;
       if (plan && !refused) {
-        value = key === "levers" ? (plan.levers ? plan.levers[element.getAttribute("data-lever")] : null) : plan[key];
+        value = key === "levers" ? (plan.levers ? plan.levers[lever] : null) : plan[key];
       }
       if (value === null || value === undefined || !Number.isFinite(value)) {
-        blank(element, plan && plan.tiersNotComputed ? "not computed here" : "—");
+        blank(element, "—");
         continue;
       }
       let text;
       if (DURATION_OUTPUTS.has(key)) { text = formatDuration(value); }
       else if (key === "persistent_every") { text = value.toLocaleString("en-US"); }
-      else if (key === "levers") { text = gain(value); }
+      else if (key === "lost_capacity") { text = money(Math.max(0, value)) + " a month"; }
+      else if (key === "levers") {
+        const dollars = plan.lever_dollars[lever];
+        text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, dollars)) + " a month");
+      }
       else { text = percent(value); }
       show(element, value, text);
     }
     const say = (role, html) => { container.querySelector("[data-role='" + role + "']").innerHTML = html; };
     if (!result) {
       say("recommendation", "");
-      say("warning", "");
+      say("warning", refusal ? "No plan: " + escapeHtml(refusal) + "." : "");
       say("note", "");
-      say("file-note", "");
       drawCurve(container.querySelector("[data-role='curve']"), null);
       return;
     }
     say("recommendation", recommendation(result));
     say("warning", warning(result));
     say("note", note(result));
-    say("file-note", "");
     drawCurve(container.querySelector("[data-role='curve']"), result);
+  }
+
+  function escapeHtml(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
   }
 
   function span(model, key, value, text) {
@@ -406,21 +643,18 @@
   }
 
   function recommendation(result) {
-    if (result.kind === "tiers") {
-      const p = result.first;
-      if (p.status !== "ok") { return ""; }
-      return "By first order (the two-tier model is not computed exactly here): checkpoint every " +
-        span("first-order", "optimal_interval_min", p.optimal_interval_min, formatDuration(p.optimal_interval_min)) +
-        " of work, every " + span("first-order", "persistent_every", p.persistent_every, ordinal(p.persistent_every)) +
-        " checkpoint persistent: goodput " + span("first-order", "goodput", p.goodput, percent(p.goodput)) + ".";
-    }
     const e = result.exact;
-    const head = "Checkpoint every " + span("exact", "optimal_interval_min", e.optimal_interval_min,
-      formatDuration(e.optimal_interval_min)) + " of work (exact optimum for exponential failures): goodput ";
-    const atBest = exactPlan(result.inputs.C, result.inputs.M, result.inputs.R, result.inputs.D, null).goodput;
+    let head = "Checkpoint every " + span("exact", "optimal_interval_min", e.optimal_interval_min,
+      formatDuration(e.optimal_interval_min)) + " of work (exact optimum for exponential failures)";
+    if (result.kind === "tiers") {
+      head += ", every " + span("exact", "persistent_every", e.persistent_every, ordinal(e.persistent_every)) +
+        " checkpoint persistent" + (result.inputs.n === null ? " (the best whole n)" : "");
+    }
+    head += ": goodput ";
     if (result.inputs.T === null) { return head + span("exact", "goodput", e.goodput, percent(e.goodput)) + "."; }
+    const atBest = e.goodput + e.levers[K.levers[3]];
     return head + percent(atBest) + ". The interval evaluated, " + formatDuration(e.interval_min) + ", gives " +
-      span("exact", "goodput", e.goodput, percent(e.goodput)) + " (" + gain(atBest - e.goodput).slice(1) + " less).";
+      span("exact", "goodput", e.goodput, percent(e.goodput)) + " (" + points(Math.max(0, atBest - e.goodput)) + " less).";
   }
 
   // goodput.report.ordinal.
@@ -434,11 +668,11 @@
   function warning(result) {
     const p = result.first;
     if (p.status === "below zero") {
-      return "First order is outside its range: its goodput is " + (100 * p.goodput).toFixed(0) +
-        "%, below zero, so no first-order number is shown" + (result.exact ? "; the exact model applies." : ".");
+      return "First order is outside its range here: its goodput is zero or less, so no first-order number is " +
+        "shown; the exact model applies.";
     }
     if (p.status === "out of range") {
-      return "First order is outside its range: it is " + points(p.error) + " below the exact model here (more than " +
+      return "First order is outside its range here: it is " + points(p.error) + " below the exact model (more than " +
         points(K.first_order_tolerance).replace(".0", "") + "), so no first-order number is shown; the exact model applies.";
     }
     if (p.status === "caution") {
@@ -449,18 +683,26 @@
   }
 
   function note(result) {
+    const parts = [];
     if (result.kind === "tiers") {
-      return "With a persistent tier the page computes first order only: the exact two-tier model, and with it " +
-        "the check of how far first order holds, is <code>goodput plan</code>'s (the package's " +
-        "<code>goodput.tiers</code>); here first order is refused only at a goodput of zero or less. " +
-        (result.inputs.n === null ? "n is the best whole n by first order, re-chosen for each lever." : "");
+      parts.push("With a persistent tier the exact model is <code>goodput plan</code>'s two-tier chain (the package's " +
+        "<code>goodput.tiers</code>), ported to this page; first order is taken at the same n, as " +
+        "<code>goodput plan</code>'s cross-check takes it." +
+        (result.inputs.n === null ? " n is the best whole n by the exact model, re-chosen for each lever." : ""));
+    } else if (result.kind === "drain") {
+      parts.push("With a drain, goodput and checkpoint overhead are the single-level ones times e<sup>−D/M</sup>, " +
+        "the optimum is no shorter than D, and first order adds the loss D/M.");
     }
-    if (result.kind === "drain") {
-      return "With a drain, goodput and checkpoint overhead are the single-level ones times e<sup>−D/M</sup>, " +
-        "the optimum is no shorter than D, and first order adds the loss D/M; how far first order holds is " +
-        "judged, as goodput plan judges it, by its distance from the exact model.";
+    const x = result.inputs;
+    if (x.gpus === null) {
+      parts.push("Dollars need the number of GPUs: give it to see what the losses and each lever are worth.");
+    } else {
+      parts.push("Dollars are capacity at list price: " + x.gpus.toLocaleString("en-US") + " GPUs at $" +
+        formatG(x.price, 6) + " per GPU-hour over a month of " + escapeHtml(x.monthText) +
+        (x.priceDefault || x.monthDefault ? " (" + [x.priceDefault ? "the price" : "", x.monthDefault ? "the month" : ""]
+          .filter(Boolean).join(" and ") + " the worked example's)" : "") + ".");
     }
-    return "";
+    return parts.join(" ");
   }
 
   // ------------------------------------------------------------------ the curve (inline SVG)
@@ -483,15 +725,14 @@
   function curveModels(result) {
     const x = result.inputs;
     const models = [];
-    if (result.exact && !result.exact.tiersNotComputed) {
-      models.push({ name: "exact model", cls: "gc-exact", plan: result.exact,
-        at: (t) => exactPlan(x.C, x.M, x.R, x.D, t).goodput, lowest: x.D });
-    }
+    const tiered = result.kind === "tiers";
+    const n = result.exact.persistent_every;
+    const sc = tiered ? scheme(x, n) : null;
+    models.push({ name: "exact model", cls: "gc-exact", plan: result.exact, lowest: x.D,
+      at: tiered ? (t) => tierExactLosses(sc, x.M, t).goodput : (t) => exactPlan(x.C, x.M, x.R, x.D, t).goodput });
     const p = result.first;
     if (p.status === "ok" || p.status === "caution") {
-      const at = result.kind === "tiers"
-        ? (t) => tiersPlan(x, p.persistent_every, t).goodput
-        : (t) => firstOrderPlan(x.C, x.M, x.R, x.D, t).goodput;
+      const at = tiered ? (t) => tierFirstLosses(sc, x.M, t).goodput : (t) => firstOrderPlan(x.C, x.M, x.R, x.D, t).goodput;
       models.push({ name: "first order", cls: "gc-first", plan: p, at: at, lowest: x.D });
     }
     return models;
@@ -522,9 +763,10 @@
       series.push(points);
       for (const [, g] of points) { yLow = Math.min(yLow, g); yHigh = Math.max(yHigh, g); }
     }
+    if (!Number.isFinite(yLow) || !Number.isFinite(yHigh) || !Number.isFinite(high) || !(low > 0)) { return; }
     yHigh = Math.min(1, yHigh + 0.02);
     const top = yHigh;
-    yLow = Math.max(0, Math.max(yLow, top - 0.6));
+    yLow = Math.max(0, Math.min(Math.max(yLow, top - 0.6), top - 0.05));  // at least 5 points of goodput tall
     const W = 640, H = 360, left = 62, right = 16, upper = 40, lower = 52;
     const px = (t) => left + (Math.log(t / low) / Math.log(high / low)) * (W - left - right);
     const py = (g) => upper + (1 - (Math.max(g, yLow) - yLow) / (top - yLow)) * (H - upper - lower);
@@ -535,12 +777,14 @@
     const axis = el("g", { class: "gc-axis" });
     axis.appendChild(el("line", { x1: left, y1: H - lower, x2: W - right, y2: H - lower }));
     axis.appendChild(el("line", { x1: left, y1: upper, x2: left, y2: H - lower }));
-    const yStep = niceStep(top - yLow, 5);
-    for (let g = Math.ceil(yLow / yStep) * yStep; g <= top + 1e-12; g += yStep) {
+    const yStep = niceStep(top - yLow, 5), yFirst = Math.ceil(yLow / yStep) * yStep;
+    for (let i = 0; i <= 20; i++) {  // a bounded count of ticks: a step below an ulp would never move g
+      const g = yFirst + i * yStep;
+      if (!(g <= top + 1e-12)) { break; }
       axis.appendChild(el("line", { x1: left - 4, y1: py(g), x2: W - right, y2: py(g), class: "gc-grid" }));
       axis.appendChild(el("text", { x: left - 7, y: py(g) + 4, "text-anchor": "end" }, (100 * g).toFixed(yStep < 0.01 ? 1 : 0)));
     }
-    const decadeLow = Math.floor(Math.log10(low)), decadeHigh = Math.ceil(Math.log10(high));
+    const decadeLow = Math.floor(Math.log10(low)), decadeHigh = Math.min(Math.ceil(Math.log10(high)), decadeLow + 40);
     for (let k = decadeLow; k <= decadeHigh; k++) {
       for (const f of [1, 2, 5]) {
         const t = f * Math.pow(10, k);
@@ -582,15 +826,25 @@
 
   // ------------------------------------------------------------------ the address and the file
 
+  // The address's inputs into the form. Returns {given: whether the address gave any input, errors: {field: why}}
+  // for a field given more than once (refused, not read as its first value).
   function readAddress(form) {
     const query = new URLSearchParams(root.location.search);
     const any = FIELDS.some((key) => query.has(key));
+    const errors = {};
     for (const key of FIELDS) {
-      form.elements[key].value = any ? (query.get(key) || "") : (START[key] || "");
+      const values = query.getAll(key);
+      if (values.length > 1) {
+        errors[key] = "one value for " + key + " in the page's address, not " + values.length;
+        form.elements[key].value = "";
+        continue;
+      }
+      form.elements[key].value = any ? (values.length ? values[0] : "") : (START[key] || "");
     }
-    if (FIELDS.slice(6).some((key) => form.elements[key].value !== "")) {
+    if (TIER_FIELDS.some((key) => form.elements[key].value !== "" || errors[key])) {
       form.querySelector("details").open = true;
     }
+    return { given: any, errors: errors };
   }
 
   function writeAddress(raw) {
@@ -603,9 +857,15 @@
     try { root.history.replaceState(null, "", url); } catch (error) { /* an address that cannot change */ }
   }
 
+  // A value as YAML reads it back unchanged: plain when it is plainly safe, else a double-quoted (JSON) string,
+  // so that a tab between number and unit, which goodput plan accepts, reaches it intact.
+  function yamlValue(text) {
+    return /^[0-9A-Za-z.+][0-9A-Za-z.+ -]*$/.test(text) && !/ $/.test(text) ? text : JSON.stringify(text);
+  }
+
   // The inputs as a complete params.yml for `goodput plan --params` (see the page for the defaults).
   function paramsYaml(raw, x) {
-    const value = (key) => pythonStrip(raw[key]);
+    const value = (key) => yamlValue(pythonStrip(raw[key]));
     const defaults = K.file_defaults;
     const lines = ["# Inputs written by the goodput book's calculator page; read with: goodput plan --params params.yml"];
     lines.push("gpus: " + (x.gpus !== null ? value("gpus") : defaults.gpus +
@@ -614,19 +874,20 @@
     lines.push("checkpoint_cost: " + value("checkpoint_cost"));
     lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
     lines.push("restart: " + value("restart"));
-    lines.push("price_per_gpu_hour: " + defaults.price_per_gpu_hour + "  # not asked: the worked example's");
-    lines.push("month: " + defaults.month + "  # not asked: the worked example's");
-    if (raw.drain !== undefined && value("drain") !== "") { lines.push("drain: " + value("drain")); }
+    lines.push("price_per_gpu_hour: " + (x.priceDefault ? defaults.price_per_gpu_hour + "  # not given: the worked example's"
+      : value("price_per_gpu_hour")));
+    lines.push("month: " + (x.monthDefault ? defaults.month + "  # not given: the worked example's" : value("month")));
+    if (raw.drain !== undefined && pythonStrip(raw.drain) !== "") { lines.push("drain: " + value("drain")); }
     if (x.tiers) {
       const parts = ["cost: " + value("persistent_cost")];
-      if (value("persistent_restart") !== "") { parts.push("restart: " + value("persistent_restart")); }
-      if (value("persistent_every") !== "") { parts.push("every: " + value("persistent_every")); }
+      if (pythonStrip(raw.persistent_restart) !== "") { parts.push("restart: " + value("persistent_restart")); }
+      if (pythonStrip(raw.persistent_every) !== "") { parts.push("every: " + value("persistent_every")); }
       lines.push("persistent: {" + parts.join(", ") + "}");
       lines.push("fast_survives: " + value("fast_survives"));
     }
     if (x.T !== null) {
-      lines.push("# The interval evaluated is not a key of this file: goodput plan --params params.yml --interval '" +
-        value("interval") + "'");
+      lines.push("# The interval evaluated is not a key of this file: goodput plan --params params.yml --interval " +
+        JSON.stringify(pythonStrip(raw.interval)));
     }
     return lines.join("\n") + "\n";
   }
@@ -634,7 +895,11 @@
   function start(container) {
     const form = container.querySelector("form");
     const button = container.querySelector("[data-role='download']");
+    const say = (role, text) => { container.querySelector("[data-role='" + role + "']").textContent = text; };
     let current = null;
+    const address = readAddress(form);
+    const addressErrors = address.errors;
+    say("origin", address.given ? "" : K.worked_example_note);
     const raw = () => {
       const out = {};
       for (const key of FIELDS) { out[key] = form.elements[key].value; }
@@ -644,10 +909,14 @@
       const typed = raw();
       writeAddress(typed);
       let checked = readInputs(typed);
-      let result = null;
+      if (Object.keys(addressErrors).length) {
+        checked = { errors: Object.assign({}, checked.errors || {}, addressErrors) };
+      }
+      let result = null, refusal = null;
       if (checked.inputs) {
         result = compute(checked.inputs);
         if (result.errors) { checked = result; result = null; }
+        else if (result.refused) { refusal = result.refused; result = null; }
       }
       for (const key of FIELDS) {
         const message = checked.errors && checked.errors[key];
@@ -655,12 +924,22 @@
         alert.textContent = message ? "Expected " + message + "." : "";
         form.elements[key].setAttribute("aria-invalid", message ? "true" : "false");
       }
+      for (const [key, role] of [["price_per_gpu_hour", "price-hint"], ["month", "month-hint"]]) {
+        say(role, pythonStrip(typed[key]) === "" ? "Empty: the worked example's " +
+          (key === "month" ? "accounting month, " + K.file_defaults.month : "price, $" + K.file_defaults.price_per_gpu_hour +
+          " per GPU-hour") + ", is used." : "");
+      }
       current = result ? { raw: typed, inputs: checked.inputs } : null;
       button.disabled = !result;
-      render(container, result);
+      say("file-note", result ? "" : "No params.yml to download: " + (refusal ? "goodput plan refuses these inputs as well ("
+        + refusal + ")." : "correct the inputs marked above first."));
+      render(container, result, refusal);
       container.setAttribute("data-ready", "true");
     };
-    form.addEventListener("input", update);
+    form.addEventListener("input", (event) => {
+      if (event.target && event.target.name) { delete addressErrors[event.target.name]; }
+      update();
+    });
     form.addEventListener("submit", (event) => { event.preventDefault(); update(); });
     button.addEventListener("click", () => {
       if (!current) { return; }
@@ -673,14 +952,14 @@
       link.remove();
       setTimeout(() => URL.revokeObjectURL(link.href), 1000);
     });
-    readAddress(form);
     update();
   }
 
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, positive: positive, whole: whole, share: share,
     formatDuration: formatDuration, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
-    paramsYaml: paramsYaml, InputError: InputError,
+    paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
+    tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
   };
 
   if (typeof document !== "undefined") {

@@ -11,8 +11,13 @@ the whitespace Python's ``str.strip`` removes, the words of each input error (as
 package's own checks), the first-order tolerances of :mod:`goodput.model`, the levers of
 :mod:`goodput.plan`, the largest cadence of :mod:`goodput.tiers`, and the defaults the
 downloaded ``params.yml`` uses for what the form does not ask (the worked example's price and
-month). The one numeric routine written by hand in JavaScript is the Lambert-W solver
-(``_ext/static/goodput-lambertw.js``), which the generated functions call as ``lambertW0``.
+month). The numeric routines written by hand in JavaScript are the Lambert-W solver
+(``_ext/static/goodput-lambertw.js``), which the generated functions call as ``lambertW0``, and,
+in the page's script, ports of what the package computes by algorithm rather than by formula:
+the polish of the exact optimum (:func:`goodput.exact.exact_optimal_interval`), the two-tier
+chain of :mod:`goodput.tiers` with its search for the best interval and the best whole n.
+
+:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query.
 
 :func:`write_formulas` is called by the book's Sphinx extension (``_ext/goodput_book.py``)
 when the builder starts, and writes ``_static/goodput-formulas.js`` into the built site.
@@ -103,6 +108,32 @@ def file_defaults() -> dict[str, str]:
     return {key: str(example[key]) for key in ("price_per_gpu_hour", "month", "gpus")}
 
 
+#: What the page says when opened with no inputs in its address.
+WORKED_EXAMPLE_NOTE = (
+    "Opened without inputs in its address, the page shows the book's worked example (M rounded to three digits), "
+    "not your fleet: type your numbers, or open the page from a chapter's link, which carries its fleet's inputs."
+)
+
+
+def worked_example_inputs() -> dict[str, str]:
+    """The worked example as the form shows it when the page is opened bare: :func:`link_query` with M rounded.
+
+    Returns
+    -------
+    dict of str to str
+        The form's fields, M to three significant digits (``"186 min"``) as the book quotes it, the price
+        and the month as the worked example's file writes them.
+    """
+    from goodput.params import load_params
+    from goodput.units import format_duration
+
+    query = link_query(load_params())
+    if "mtbi" in query:
+        query["mtbi"] = format_duration(float(load_params().mtbi))
+    typed = file_defaults()
+    return query | {key: typed[key] for key in ("price_per_gpu_hour", "month")}
+
+
 def constants() -> dict[str, Any]:
     """What the page's checks and words share with the package (see the module docstring).
 
@@ -111,7 +142,9 @@ def constants() -> dict[str, Any]:
     dict
         JSON-ready.
     """
+    from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
     from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
+    from goodput.plan import MAX_RATIO
     from goodput.tiers import MAX_EVERY
 
     return {
@@ -124,6 +157,11 @@ def constants() -> dict[str, Any]:
         "levers": list(LEVERS),
         "tier_levers": list(TIER_LEVERS),
         "max_every": MAX_EVERY,
+        "max_ratio": MAX_RATIO,
+        "exact_polish_below": _POLISH_BELOW,
+        "exact_small_c_over_m": _SMALL_C_OVER_M,
+        "worked_example": worked_example_inputs(),
+        "worked_example_note": WORKED_EXAMPLE_NOTE,
         "file_defaults": file_defaults(),
         "file_default_notes": FILE_DEFAULTS,
     }
