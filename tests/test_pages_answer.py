@@ -58,7 +58,7 @@ def test_the_tiered_fleet_tells_its_own_story(fleet_65k: FleetPlan) -> None:
     assert (page.interval, page.goodput, page.mtbi) == ("5.91 min", "44.2%", "41.6 min")
     assert "every 4th one to the persistent tier" in page.recommendation
     assert (page.largest_loss, page.largest_loss_share) == ("restart", "35.9%")
-    assert (page.lever_1, page.lever_2, page.halve_c_points) == ("halve the failure rate", "halve R", "1.3 points")
+    assert (page.lever_1, page.lever_2, page.halve_c_points) == ("halve the failure rate", "drain the persistent write as well", "1.3 points")
     assert page.cost_lever == Variant("minor") and page.scheme == Variant("tiered")
     gain = fleet_65k.levers["halve the failure rate"]
     assert page.lever_1_dollars == money(gain * 65536 * 3.2 * 730) == "$29M"

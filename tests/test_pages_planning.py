@@ -51,8 +51,8 @@ def test_tables_carry_the_scheme_and_the_levers_worth(fleet_65k: FleetPlan) -> N
     assert (losses["restart"], losses["checkpoints not yet durable (the drain)"], losses["goodput"]) == (
         "35.9%", "1.7%", "44.2%")
     levers = planning.levers_table(fleet_65k)
-    assert list(levers["lever"][:2]) == ["halve the failure rate", "halve R"]
-    gain = fleet_65k.levers["halve R"]
+    assert list(levers["lever"][:2]) == ["halve the failure rate", "drain the persistent write as well"]
+    gain = fleet_65k.levers["drain the persistent write as well"]
     assert levers["worth a month"][1] == money(gain * 65536 * 3.2 * 730) and levers["goodput gained"][1] == f"+{points(gain)}"
 
 
