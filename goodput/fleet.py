@@ -160,7 +160,8 @@ class FleetPlan:
     @property
     def first_order_gap(self) -> float:
         """How far first order is off for this scheme: the exact minus the first-order goodput at the
-        recommended interval (:attr:`goodput.plan.Plan.check`), a fraction of 1."""
+        recommended interval (:attr:`goodput.plan.Plan.check`), a fraction of 1.
+        """
         return self.plan.check.error
 
     @property

@@ -168,7 +168,9 @@ def test_published_table_turns_each_rate_into_m_at_this_size(fleet: Params, reco
     assert llama[rate] == f"19.7 ({1e6 * low:.3g} to {1e6 * high:.3g})" == "19.7 (17.9 to 21.7)"
     assert input_tables.published_sources(records).set_index("fleet").loc["GLM-130B", "rate from"] == "the count"
     args = input_tables.published_rates_args(fleet, records)
-    assert len(args["rates"]) == 9 and sum(i is not None for i in args["intervals"]) == 6  # type: ignore[arg-type]
+    rates, intervals = args["rates"], args["intervals"]
+    assert isinstance(rates, list) and isinstance(intervals, list)
+    assert len(rates) == 9 and sum(i is not None for i in intervals) == 6
 
 
 def test_extreme_records(book: Params, records: tuple[PublishedFleet, ...]) -> None:

@@ -191,7 +191,7 @@ def test_survival_figure_steps_fall() -> None:
 
 
 def _value(text: str) -> float:
-    return float(text.split()[0].rstrip("%").replace("−", "-").lstrip("+"))
+    return float(text.split(maxsplit=1)[0].rstrip("%").replace("−", "-").lstrip("+"))
 
 
 def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:

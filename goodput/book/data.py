@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from goodput.fleets import PublishedFleet, read_published_fleets
-from goodput.params import Params
 from goodput.book.paths import (
     GLM_EVENTS,
     GLM_STOPS,
@@ -21,7 +20,12 @@ from goodput.book.paths import (
     SAMPLE_TRUTH,
     book_data,
 )
+from goodput.fleets import PublishedFleet, read_published_fleets
 from goodput.pages.logs import Sources
+
+if TYPE_CHECKING:
+    from goodput.logs.events import EventMeasurement
+from goodput.params import Params
 
 Start = str | os.PathLike[str] | None
 
@@ -38,7 +42,7 @@ def _glm_kinds(path: Path) -> dict[str, int]:
             .value_counts().items()}
 
 
-def _glm_clear(events: Path, stops: Path):  # type: ignore[no-untyped-def]
+def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
     """GLM-130B with the two ambiguous stops counted as planned: the eleven clear failures."""
     import pandas as pd
 

@@ -6,6 +6,7 @@ Each function takes what :func:`goodput.book.data.logs_sources` read and returns
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -113,7 +114,7 @@ def truth(sample: Measurement, known: SampleTruth) -> pd.DataFrame:
     table = recovery(sample, known)
 
     def cell(unit: str, x: float) -> str:
-        if x != x:  # NaN: the quantity has no interval
+        if math.isnan(x):  # the quantity has no interval
             return ""
         if unit == "min":
             return format_duration(x, 4)
@@ -142,8 +143,8 @@ def glm(data: Sources) -> pd.DataFrame:
         ("training window", f"{record.window_days:.0f} days, {record.window_start} to {record.window_end}",
          format_duration(e.wall_min), "the paper's dates; the log runs from the first start to its final stop"),
         ("running, failure to relaunch, planned downtime", "not given",
-         f"{format_duration(e.running_min)}, {format_duration(e.recovery_min)}, "
-         f"{format_duration(e.planned_downtime_min)}", "from the times of the stops and relaunches"),
+         ", ".join(format_duration(x) for x in (e.running_min, e.recovery_min, e.planned_downtime_min)),
+         "from the times of the stops and relaunches"),
         ("M, mean time between interruptions", "not given",
          f"{format_duration(e.mtbi_min)} ({span(*e.mtbi_interval_min)})", f"{e.confidence:.0%} exact Poisson interval"),
         ("failures per GPU-hour", format_rate(record.table_rate), format_rate(float(rate_from_mtbi(e.mtbi_min, gpus))),

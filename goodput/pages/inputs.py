@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
+from goodput.model import capacity_per_month
 from goodput.pages import Variant
+from goodput.pages.common import is_worked_example
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
-from goodput.model import capacity_per_month
-from goodput.pages.common import is_worked_example
 from goodput.report import count, money, ordinal, percent, points
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
@@ -203,7 +203,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     g_low, g_high = fleets.extremes(group)
     others = [f for name, fs in models.items() if name != main for f in fs]
     inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
-    extremes = {}
+    extremes: dict[str, str] = {}
     for which, f in (("high", high), ("low", low)):
         interval = f.rate_interval() or (f.rate, f.rate)
         extremes |= {f"{which}_what": f.what_counts.split(";")[0].rstrip(". "),

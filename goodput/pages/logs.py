@@ -319,7 +319,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     table = recovery(data.sample, data.truth)
     spec = data.truth.spec
     intervals, counted = table.loc[["C", "M", "R"]], table.drop(index=["C", "M", "R"])
-    truth = {k: float(table.loc[k, "truth"]) for k in ("C", "M", "R", "T")}
+    col = {name: table[name].to_dict() for name in ("truth", "measured", "low", "high", "agrees")}
+    truth = {k: float(col["truth"][k]) for k in ("C", "M", "R", "T")}
     # ---------------------------------------------------------------- GLM-130B and the shape
     glm, clear = data.glm, data.glm_clear
     fit, clear_fit, sample_fit = _fit(glm), _fit(clear), _fit(data.sample_events)
@@ -432,15 +433,15 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         truth_c=format_duration(truth["C"]),
         truth_m=format_duration(truth["M"]),
         truth_r=format_duration(truth["R"]),
-        meas_c=format_duration(float(table.loc["C", "measured"]), 4),
-        meas_m=format_duration(float(table.loc["M", "measured"]), 4),
-        meas_r=format_duration(float(table.loc["R", "measured"]), 4),
-        range_c=span(float(table.loc["C", "low"]), float(table.loc["C", "high"]), 4),
-        range_m=span(float(table.loc["M", "low"]), float(table.loc["M", "high"]), 4),
-        range_r=span(float(table.loc["R", "low"]), float(table.loc["R", "high"]), 4),
-        inside_c="inside" if table.loc["C", "agrees"] else "outside",
-        inside_m="inside" if table.loc["M", "agrees"] else "outside",
-        inside_r="inside" if table.loc["R", "agrees"] else "outside",
+        meas_c=format_duration(float(col["measured"]["C"]), 4),
+        meas_m=format_duration(float(col["measured"]["M"]), 4),
+        meas_r=format_duration(float(col["measured"]["R"]), 4),
+        range_c=span(float(col["low"]["C"]), float(col["high"]["C"]), 4),
+        range_m=span(float(col["low"]["M"]), float(col["high"]["M"]), 4),
+        range_r=span(float(col["low"]["R"]), float(col["high"]["R"]), 4),
+        inside_c="inside" if col["agrees"]["C"] else "outside",
+        inside_m="inside" if col["agrees"]["M"] else "outside",
+        inside_r="inside" if col["agrees"]["R"] else "outside",
         n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}",
         n_match=f"{int(counted['agrees'].sum())}",
