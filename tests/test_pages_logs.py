@@ -102,6 +102,7 @@ def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Bui
     page = quick(params)
     assert page.logs_origin == page.own_measured == Variant("fleet") and page.sample_which == Variant("other")
     assert (page.params_file, page.steps_name, page.events_name) == ("fleetA.yml", "Steps-A.csv", "events_B.CSV")
+    assert page.fleet_t == format_duration(plan_for(params).interval)  # the fleet's plan, beside what its logs measure
 
 
 def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_path: Path, quick: Build) -> None:
@@ -119,6 +120,7 @@ def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
     """No logs: the sample logs throughout. Slurm accounting as the event log: its 6 failures."""
     page = quick(inputs_file(tmp_path))
     assert page.logs_origin == page.own_measured == Variant("none") and page.fleet_events_name == ""
+    assert page.sample_which == Variant("same")  # the logs measured above are the sample logs
     sacct = quick(inputs_file(tmp_path, f"{{events: {ROOT / SAMPLE_SACCT}}}"))
     assert sacct.events_only_summary.startswith("6 failures")
 

@@ -257,6 +257,11 @@ class Page:
     sacct_attempts: str
     sacct_summary: str
     own_measured: Variant
+    fleet_c: str
+    fleet_m: str
+    fleet_r: str
+    fleet_t: str
+    fleet_g: str
     own_range: Variant
     own_t_low: str
     own_t_high: str
@@ -428,7 +433,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_pause_share=f"{spec.pause_probability:.1%}",
         sample_maint=format_duration(spec.maintenance_min),
         sample_maint_every=format_duration(spec.maintenance_every_min or 0.0),
-        sample_which=Variant("same" if data.which == "sample" else "other"),
+        sample_which=Variant("same" if data.sample is data.measured else "other"),
         truth_t=format_duration(truth["T"]),
         truth_c=format_duration(truth["C"]),
         truth_m=format_duration(truth["M"]),
@@ -526,6 +531,11 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sacct_attempts=count(len(data.sacct.attempts), "attempt"),
         sacct_summary=events_summary(data.sacct_events),
         own_measured=Variant(data.which),
+        fleet_c=format_duration(p.checkpoint_cost),
+        fleet_m=format_duration(p.mtbi),
+        fleet_r=format_duration(p.restart),
+        fleet_t=format_duration(fleet.interval),
+        fleet_g=percent(fleet.goodput),
         own_range=Variant("ranged" if own["own_t_low"] else "too_few"),
         **own,
     )
