@@ -235,20 +235,14 @@ class Page:
     sim_runs: str
     sim_seed: str
     sim_g_exp: str
-    sim_g_exp_se: str
     sim_k: str
     sim_g_k: str
-    sim_g_k_se: str
     sim_d_k: str
-    sim_d_k_se: str
     sim_k_low: str
     sim_k_high: str
     sim_d_low: str
-    sim_d_low_se: str
     sim_d_high: str
-    sim_d_high_se: str
     sim_d_infant: str
-    sim_d_infant_se: str
     sim_largest: str
     sim_refused: str
     sacct_records: str
@@ -342,8 +336,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     shapes = tuple(float(significant(k, 3)) for k in (fit.shape, max(low, MIN_SHAPE), min(high, MAX_SHAPE),
                                                        INFANT_SHAPE))
     sim: dict[str, str] = dict.fromkeys(
-        ("sim_g_exp", "sim_g_exp_se", "sim_g_k", "sim_g_k_se", "sim_d_k", "sim_d_k_se", "sim_d_low", "sim_d_low_se",
-         "sim_d_high", "sim_d_high_se", "sim_d_infant", "sim_d_infant_se", "sim_largest", "sim_refused"), "")
+        ("sim_g_exp", "sim_g_k", "sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant", "sim_largest", "sim_refused"), "")
     try:
         effect = shape_effect(p.checkpoint_cost, p.mtbi, p.restart, job.interval, list(shapes),
                               failures=SIM_FAILURES, seed=EFFECT_SEED)
@@ -354,12 +347,10 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         largest = max(abs(x) for x in d[:3])
         sim_result = "small" if largest < SMALL_EFFECT else "large"
         sim |= {
-            "sim_g_exp": percent(effect.exponential, 2), "sim_g_exp_se": points(effect.exponential_stderr, 2),
-            "sim_g_k": percent(effect.goodput[0], 2), "sim_g_k_se": points(effect.stderr[0], 2),
-            "sim_d_k": signed_points(d[0]), "sim_d_k_se": points(ds[0], 2),
-            "sim_d_low": signed_points(d[1]), "sim_d_low_se": points(ds[1], 2),
-            "sim_d_high": signed_points(d[2]), "sim_d_high_se": points(ds[2], 2),
-            "sim_d_infant": signed_points(d[3]), "sim_d_infant_se": points(ds[3], 2),
+            "sim_g_exp": f"{percent(effect.exponential, 2)} ± {points(effect.exponential_stderr, 2)}",
+            "sim_g_k": f"{percent(effect.goodput[0], 2)} ± {points(effect.stderr[0], 2)}",
+            **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
+               for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))},
             "sim_largest": points(largest, 2),
         }
     # ---------------------------------------------------------------- your own logs
