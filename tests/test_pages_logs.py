@@ -265,3 +265,14 @@ def test_rows_as_written(sources: pages.Sources) -> None:
     steps, events = log_tables.step_rows(sources.steps_path), log_tables.event_rows(sources.events_path)
     assert steps["line"].iloc[0] == 2 and "after the restart: back to a checkpoint" in steps["note"].tolist()
     assert events["line"].iloc[0] == 2 and "stop" in events["event"].str.strip().tolist()
+
+
+def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: Path, quick: Build) -> None:
+    """A step log with a bad checkpoint flag: the chapter still builds, on the sample logs, and quotes the reader's
+    one-line error (file, line, value, what was expected)."""
+    (tmp_path / "steps.csv").write_text("step,start,end,checkpoint\n1,0,10,0\n2,10,20,x\n", encoding="utf-8")
+    shutil.copy(ROOT / SAMPLE_EVENTS, tmp_path / "events.csv")
+    page = quick(inputs_file(tmp_path, "{steps: steps.csv, events: events.csv}"))
+    assert page.logs_origin == page.own_measured == Variant("unreadable") and page.sample_which == Variant("same")
+    assert "steps.csv" in page.logs_error and "line 3" in page.logs_error and "'x'" in page.logs_error
+    assert page.steps_name == "sample-steps.csv" and no_nan(page)

@@ -20,6 +20,7 @@ from goodput.book.paths import (
     SAMPLE_TRUTH,
     book_data,
 )
+from goodput.errors import InputError
 from goodput.fleets import PublishedFleet, read_published_fleets
 from goodput.pages.logs import Sources
 
@@ -81,13 +82,21 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
 
     sample_steps, sample_events = book_data(SAMPLE_STEPS, start), book_data(SAMPLE_EVENTS, start)
     named = params.events_log.resolve() if params.events_log is not None else None
-    if params.steps_log is not None and named is not None:
-        steps, events = params.steps_log.resolve(), named
-        which = "sample" if (steps, events) == (sample_steps, sample_events) else "fleet"
-    else:
+    which, error = "none", ""
+    steps, events = sample_steps, sample_events
+    fleet_events: EventMeasurement | None = None
+    try:
+        if params.steps_log is not None and named is not None:
+            steps, events = params.steps_log.resolve(), named
+            which = "sample" if (steps, events) == (sample_steps, sample_events) else "fleet"
+            measured = measure(steps, events, which="first-order")
+        elif named is not None:
+            which, fleet_events = "events", measure_events(named)
+    except InputError as problem:  # the logs the inputs file names cannot be read: say so, measure the samples
+        which, error, named = "unreadable", str(problem), None
         steps, events = sample_steps, sample_events
-        which = "events" if named is not None else "none"
-    measured = measure(steps, events, which="first-order")
+    if which not in ("sample", "fleet"):
+        measured = measure(steps, events, which="first-order")
     sample = measured if (steps, events) == (sample_steps, sample_events) else measure(
         sample_steps, sample_events, which="first-order")
     sample_alone = measure_events(sample_events)
@@ -97,7 +106,8 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
     return Sources(
         which=which, steps_path=steps, events_path=events, steps=read_steps(steps), events=read_events(events),
         measured=measured, sample=sample, truth=read_truth(book_data(SAMPLE_TRUTH, start)),
-        fleet_events_path=named, fleet_events=measure_events(named) if named is not None else sample_alone,
+        fleet_events_path=named, fleet_events=fleet_events or (measure_events(named) if named is not None
+                                                               else sample_alone), error=error,
         sample_events=sample_alone, glm=measure_events(glm_events), glm_clear=_glm_clear(glm_events, glm_stops),
         glm_record=glm_record, glm_kinds=_glm_kinds(glm_stops), sacct=read_sacct(sacct),
         sacct_events=measure_events(sacct),

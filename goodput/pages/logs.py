@@ -59,7 +59,8 @@ _CLOCK_WORDS = {"seconds": "times in seconds", "iso8601": "ISO-8601 times withou
 class Sources:
     """What the chapter reads, already read and measured (:func:`goodput.book.data.logs_sources`).
 
-    ``which`` is ``"sample"``, ``"fleet"``, ``"events"`` or ``"none"`` (module docstring); ``measured``
+    ``which`` is ``"sample"``, ``"fleet"``, ``"events"``, ``"none"`` (module docstring) or ``"unreadable"``
+    (the logs the inputs name are refused, with ``error`` saying why: the bundled sample logs are measured); ``measured``
     is the step and event logs measured (first-order prediction), ``sample`` the bundled sample logs
     measured, ``fleet_events`` the event log the inputs name measured alone (the sample's when they
     name none), ``glm_clear`` GLM-130B with its two ambiguous stops counted as planned.
@@ -82,6 +83,7 @@ class Sources:
     glm_kinds: dict[str, int]
     sacct: SacctLog
     sacct_events: EventMeasurement
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ class Page:
     """The logs chapter's glue keys."""
 
     logs_origin: Variant
+    logs_error: str
     params_file: str
     steps_name: str
     events_name: str
@@ -365,6 +368,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     fleet_events = data.fleet_events_path
     return Page(
         logs_origin=Variant(data.which),
+        logs_error=data.error,
         params_file=p.source,
         steps_name=data.steps_path.name,
         events_name=data.events_path.name,
