@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from goodput.book import log_tables
+from goodput.book import log_tables, variant_text
 from goodput.book.data import logs_sources
 from goodput.book.paths import GLM_EVENTS, SAMPLE_EVENTS, SAMPLE_SACCT, SAMPLE_STEPS
 from goodput.fleet import fleet_plan
@@ -276,3 +276,23 @@ def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: P
     assert page.logs_origin == page.own_measured == Variant("unreadable") and page.sample_which == Variant("same")
     assert "steps.csv" in page.logs_error and "line 3" in page.logs_error and "'x'" in page.logs_error
     assert page.steps_name == "sample-steps.csv" and no_nan(page)
+
+
+def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
+    """The sample logs cut before their first failure: M has only a lower end, R and the lost work are not
+    measured, and the page and the table say so rather than print an undefined mean."""
+    events = (ROOT / SAMPLE_EVENTS).read_text(encoding="utf-8").splitlines()
+    (tmp_path / "events.csv").write_text("\n".join([*events[:2], "2025-01-06T01:02:00Z,stop"]) + "\n", encoding="utf-8")
+    steps = (ROOT / SAMPLE_STEPS).read_text(encoding="utf-8").splitlines()
+    kept = [row for row in steps[1:] if row.split(",")[2] < "2025-01-06T01:02:00Z"]
+    (tmp_path / "steps.csv").write_text("\n".join([steps[0], *kept]) + "\n", encoding="utf-8")
+    params = inputs_file(tmp_path, "{steps: steps.csv, events: events.csv}")
+    page = quick(params)
+    assert page.failures == "0 failures" and page.m == "unbounded"
+    assert page.r_estimate == Variant("too_few") and page.lost_estimate == Variant("none")
+    assert page.own_range == Variant("too_few") and no_nan(page)
+    shown = [variant_text(page, f.name, ROOT / "book") for f in dataclasses.fields(page)
+             if isinstance(getattr(page, f.name), Variant)]
+    assert not any("undefined" in text for text in shown)
+    table = log_tables.estimates(logs_sources(params, ROOT).measured)
+    assert "undefined" not in " ".join(table.to_numpy().ravel())

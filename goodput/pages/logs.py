@@ -115,6 +115,7 @@ class Page:
     m: str
     m_range: str
     widest_name: str
+    r_estimate: Variant
     r: str
     r_n: str
     r_range: str
@@ -123,6 +124,7 @@ class Page:
     t: str
     t_quartiles: str
     t_opt: str
+    lost_estimate: Variant
     redone_steps: str
     lost: str
     lost_quartiles: str
@@ -392,7 +394,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         m=format_duration(m.mtbi_min),
         m_range=span(*m.mtbi_interval_min),
         widest_name=max(relative, key=lambda k: relative[k]),
-        r=format_duration(m.restart_min),
+        r_estimate=Variant("measured" if m.restart_samples >= 2 else "too_few"),
+        r=format_duration(m.restart_min) if m.restart_samples else "not timed",
         r_n=count(m.restart_samples, "restart"),
         r_range=span(*m.restart_interval_min),
         r_median=format_duration(m.restart_median_min),
@@ -400,6 +403,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         t=format_duration(m.interval_measured_min),
         t_quartiles=span(*m.interval_iqr_min),
         t_opt=format_duration(m.optimal_interval_min),
+        lost_estimate=Variant("measured" if m.failures else "none"),
         redone_steps=f"{m.redone_steps:,}",
         lost=format_duration(m.lost_work_per_failure_min),
         lost_quartiles=span(*m.lost_work_iqr_min),
