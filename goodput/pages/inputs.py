@@ -203,12 +203,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     g_low, g_high = fleets.extremes(group)
     others = [f for name, fs in models.items() if name != main for f in fs]
     inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
-    extremes: dict[str, str] = {}
-    for which, f in (("high", high), ("low", low)):
-        interval = f.rate_interval() or (f.rate, f.rate)
-        extremes |= {f"{which}_what": f.what_counts.split(";")[0].rstrip(". "),
-                     f"{which}_n": count(f.unplanned or 0, "interruption"),
-                     f"{which}_range": per_million_range(*interval), f"{which}_factor": _factor(*interval)}
+    (high_low, high_high), (low_low, low_high) = (f.rate_interval() or (f.rate, f.rate) for f in (high, low))
     # ------------------------------------------------------------ what the spread does to this fleet's plan
     m_low, m_high = float(mtbi_from_rate(low.rate, p.gpus)), float(mtbi_from_rate(high.rate, p.gpus))
     at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))
@@ -286,7 +281,14 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         n_stated=f"{kinds['stated frequency']}",
         n_cluster=f"{kinds['cluster rate']}",
         n_machine=f"{kinds['machine-wide events']}",
-        **extremes,
+        high_what=high.what_counts.split(";")[0].rstrip(". "),
+        high_n=count(high.unplanned or 0, "interruption"),
+        high_range=per_million_range(high_low, high_high),
+        high_factor=_factor(high_low, high_high),
+        low_what=low.what_counts.split(";")[0].rstrip(". "),
+        low_n=count(low.unplanned or 0, "interruption"),
+        low_range=per_million_range(low_low, low_high),
+        low_factor=_factor(low_low, low_high),
         gen_n=f"{len(group)}",
         gen_model=main,
         gen_range=per_million_range(g_low.rate, g_high.rate),
