@@ -1,25 +1,44 @@
-"""The inputs chapter's numbers and sentences (goodput.pages.inputs), for the worked example and for a fleet unlike it.
+"""The inputs chapter's page object (goodput.pages.inputs): values and verdicts for the worked example and fleets unlike it.
 
-The fleet unlike it: 24,576 GPUs, 1.6e-5 interruptions per GPU-hour (no count, no stated range of M),
-C = 40 s, R = 12 min, $2.1 per GPU-hour. The brief's worked example's section must show the same
-numbers whichever inputs file the book is built from, and never the fleet's.
+The fleet unlike it (conftest's fleet-24k.yml): 24,576 GPUs, 1.6e-5 interruptions per GPU-hour (no count, no
+stated range of M), C = 40 s, R = 12 min, $2.1 per GPU-hour. The worked example's aside shows the same numbers
+whichever inputs file the book is built from; the spread of published rates is carried through the fleet's own
+scheme (examples/fleet-24k.yml has a drain and a persistent tier).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from scipy.stats import chi2
 
 from goodput import sources
+from goodput.book import input_tables
+from goodput.book.data import published_fleets
+from goodput.fleet import fleet_plan
+from goodput.fleets import PublishedFleet
+from goodput.model import capacity_per_month
+from goodput.pages import Variant
 from goodput.pages import inputs as pages
-from goodput.params import Params
+from goodput.params import Params, load_params
 from goodput.plan import make_plan, plan_for
-from goodput.units import format_duration
+from goodput.report import money, percent, points
+from goodput.units import format_duration, format_rate
 
 ROOT = Path(__file__).resolve().parent.parent
-TABLE = ROOT / pages.PUBLISHED_FLEETS
+
+
+@pytest.fixture(scope="module")
+def records() -> tuple[PublishedFleet, ...]:
+    return published_fleets(ROOT)
+
+
+def build(params: Params, records: tuple[PublishedFleet, ...]) -> pages.Page:
+    return pages.build(fleet_plan(params), records)
 
 
 def test_rates_per_million_and_duration_ranges() -> None:
@@ -29,171 +48,148 @@ def test_rates_per_million_and_duration_ranges() -> None:
     assert pages.duration_range_text(0.75, 2.0) == "45 s to 2 min"
 
 
-def test_the_page_names_the_file_it_read(fleet: Params) -> None:
-    """The 24,576-GPU fleet's page says which file the build read."""
-    assert pages.inputs_file(fleet)["params_file_is"] == "This build read fleet-24k.yml:"
+def test_the_file_is_named_as_given(fleet_variant: Callable[..., Params], records: tuple[PublishedFleet, ...],
+                                    book: Params) -> None:
+    assert build(fleet_variant("FleetA.yml"), records).params_file == "FleetA.yml"
+    assert build(book, records).params_file_is == Variant("worked")
+    assert build(fleet_variant("FleetA.yml"), records).params_file_is == Variant("other")
 
 
-def test_worked_example_m_from_its_own_count_and_rate() -> None:
+def test_worked_example_m_from_its_own_count_and_rate(book: Params, records: tuple[PublishedFleet, ...]) -> None:
     """54 days / 419 = 185.6 min; 419 / (16,384 x 1,296 h) = 1.97e-5; 2e-5 x 16,384 = 0.328/h, whose inverse is
-    183 min; 1/0.32 h = 187.5 min: the brief's 0.32 and 186 min do not follow from its rate."""
-    w = pages.worked_example_m()
-    assert w["w_m_count"] == "185.6 min" and w["w_m_count_rounded"] == "186 min"
-    assert w["w_gpu_hours"] == f"{16384 * 54 * 24:,}" == "21,233,664"
-    assert w["w_rate"] == "1.97e-5" and w["w_rate_rounded"] == "2e-5"
-    assert w["w_per_hour"] == "0.328" and 2e-5 * 16384 == pytest.approx(0.32768)
-    assert w["w_m_rate"] == format_duration(60 / 0.32768) == "183 min"
-    assert "0.328 per hour, not 0.32" in w["w_arithmetic"]
-    assert "187.5 min" in w["w_arithmetic"] and "54 days over 419 interruptions" in w["w_arithmetic"]
-    assert (w["w_all"], w["w_planned"], w["w_unexpected"]) == ("466", "47", "419")
+    183 min; 1/0.32 h = 187.5 min: the analysis's 0.32 and 186 min do not follow from its rate."""
+    page = build(book, records)
+    assert page.w_m_count == "185.6 min" and page.w_m_count_rounded == "186 min"
+    assert 16384 * 54 * 24 == 21_233_664 and page.w_gpu_hours == "21.2 million"
+    assert page.w_rate == "1.97e-5" and page.w_rate_rounded == "2e-5"
+    assert page.w_per_hour == "0.328" and 2e-5 * 16384 == pytest.approx(0.32768)
+    assert page.w_m_rate == format_duration(60 / 0.32768) == "183 min"
+    assert page.w_brief_inverse == "187.5 min" and page.w_brief_per_hour == "0.32"
+    assert (page.w_all, page.w_planned, page.w_unexpected) == ("466", "47", "419")
 
 
-def test_worked_example_decision_is_first_order_at_its_own_inputs(fleet: Params) -> None:
-    """T* = sqrt(2 x 1 x 185.6) = 19.3 min from the count, sqrt(2 x 1 x 183.1) = 19.1 min from the rounded rate,
-    labelled first order; C and R are the worked example's (1 min, 5 min), never the fleet's."""
-    decision = pages.worked_example_m()["w_decision"]
-    assert "first order" in decision and "C = 1 min and R = 5 min" in decision
-    assert "19.3 min from the count and 19.1 min from the rounded rate" in decision
+def test_worked_example_decision_is_first_order_and_the_same_in_every_build(
+        book: Params, fleet: Params, records: tuple[PublishedFleet, ...]) -> None:
+    """T* = sqrt(2 x 1 x 185.6) = 19.3 min from the count, sqrt(2 x 1 x 183.1) = 19.1 min from the rounded rate;
+    the aside's values do not change with the fleet."""
+    page = build(book, records)
+    assert (page.w_t_count, page.w_t_rate) == ("19.3 min", "19.1 min")
+    assert math.sqrt(2 * 54 * 1440 / 419) == pytest.approx(19.27, abs=0.01)
     by_count = make_plan(1.0, 54 * 1440 / 419, 5.0, which="first-order").goodput
     by_rate = make_plan(1.0, 60 / 0.32768, 5.0, which="first-order").goodput
-    assert f"{100 * by_count:.1f}% against {100 * by_rate:.1f}%" in decision
-    text = " ".join(pages.worked_example_m().values())
-    assert "24,576" not in text and "40 s" not in text and "12 min" not in text
+    assert (page.w_g_count, page.w_g_rate) == (percent(by_count), percent(by_rate))
+    other = build(fleet, records)
+    for f in dataclasses.fields(page):
+        if f.name.startswith(("w_", "rc_")):
+            assert getattr(page, f.name) == getattr(other, f.name), f.name
 
 
-def test_table5_printed_share_disagrees_with_its_count() -> None:
-    """148 / 419 = 35.3% against a printed 30.1%; every other printed share is its count / 419 rounded to 0.1%;
-    the printed column sums to 94.9%."""
-    wrong = pages.printed_disagreements()
-    assert [(name, n) for name, n, _, _ in wrong] == [("Faulty GPU", 148)]
-    assert wrong[0][2] == pytest.approx(148 / 419)
-    text = pages.root_causes()["rc_printed"]
-    assert f"{100 * 148 / 419:.1f}%" == "35.3%"
-    assert "it prints 30.1% for “Faulty GPU”, but 148 of 419 is 35.3%" in text
-    assert f"adds up to {100 * sum(sources.LLAMA3_PRINTED_SHARES):.1f}%" in text and "94.9%" in text
-    table = pages.root_cause_table()
-    assert table["interruptions"].sum() == 419
-    assert table["share (from the counts)"].iloc[0] == pytest.approx(148 / 419)
-    assert table["share as printed"].iloc[0] == 0.301
+def test_table5_printed_share_disagrees_with_its_count(book: Params, records: tuple[PublishedFleet, ...]) -> None:
+    """148 / 419 = 35.3% against a printed 30.1%, the only such row (the chapter says so); the printed column sums
+    to 94.9%; the GPU category is 268 / 419 = 64%."""
+    page = build(book, records)
+    total = sum(n for _, _, n in sources.LLAMA3_ROOT_CAUSES)
+    off = [name for (name, _, n), printed in zip(sources.LLAMA3_ROOT_CAUSES, sources.LLAMA3_PRINTED_SHARES, strict=True)
+           if abs(n / total - printed) > 0.0005]
+    assert off == ["Faulty GPU"] == [page.rc_wrong_component]
+    assert (page.rc_wrong_share, page.rc_wrong_printed, page.rc_printed_sum) == ("35.3%", "30.1%", "94.9%")
+    assert (page.rc_gpu_share, page.rc_top_component, page.rc_top_share) == ("64%", "Faulty GPU", "35%")
+    table = input_tables.root_causes()
+    assert table["interruptions"].sum() == 419 and table["share (from the counts)"].iloc[0] == pytest.approx(148 / 419)
 
 
-def test_root_cause_shares_come_from_the_counts() -> None:
-    """The GPU category is 268 / 419 = 64%; the largest cause is Faulty GPU, 148 / 419 = 35%."""
-    rc = pages.root_causes()
-    assert rc["rc_gpu_share"] == "64%" and rc["rc_top_component"] == "Faulty GPU" and rc["rc_top_share"] == "35%"
-    components, categories, counts = pages.root_cause_columns()
-    assert len(components) == len(categories) == len(counts) == 18 and sum(counts) == 419
+def test_how_m_is_given_and_its_range(book: Params, fleet: Params, fleet_variant: Callable[..., Params],
+                                      records: tuple[PublishedFleet, ...]) -> None:
+    """A count: 186 min with its Garwood interval 169 to 205 min; a rate: 60 / (1.6e-5 x 24,576) = 153 min, exact;
+    a rate with a stated range; M given directly."""
+    page = build(book, records)
+    assert (page.fleet_m, page.fleet_m_range, page.fleet_m_span) == (Variant("count"), Variant("count"),
+                                                                     "169 to 205 min")
+    rate = build(fleet, records)
+    assert (rate.fleet_m, rate.fleet_m_range, rate.fleet_mtbi) == (Variant("rate"), Variant("none"), "153 min")
+    assert rate.fleet_mtbi == format_duration(60 / (1.6e-5 * 24576))
+    stated = build(fleet_variant("s.yml", ranges={"mtbi": ["2 h", "3 h"]}), records)
+    assert stated.fleet_m_range == Variant("stated") and stated.fleet_m_span == "120 to 180 min"
+    direct = build(fleet_variant("d.yml", rate_per_gpu_hour=None, mtbi="90 min"), records)
+    assert direct.fleet_m == Variant("mtbi") and direct.fleet_rate == format_rate(60 / (90 * 24576)) == "2.71e-5"
 
 
-def test_fleet_inputs_for_a_count(book: Params) -> None:
-    """A count: M = 54 days / 419 = 186 min, 1.97e-5 per GPU-hour, and the count's Garwood interval 169 to 205 min."""
-    f = pages.fleet_inputs(book)
-    assert "419 interruptions in 54 days on 16,384 GPUs" in f["fleet_m"] and "= 186 min" in f["fleet_m"]
-    assert "1.97e-5 interruptions per GPU-hour" in f["fleet_m"]
-    assert f["fleet_m_range"] == "The count's 95% exact Poisson interval for M is 169 to 205 min."
-    assert f["fleet_c"].startswith("This build's inputs take C = 1 min") and f["fleet_r"].endswith("R = 5 min.")
-
-
-def test_fleet_inputs_for_a_rate(fleet: Params) -> None:
-    """A rate: M = 60 / (1.6e-5 x 24,576) = 152.6 min, shown as 153 min; no counting interval and no stated range."""
-    f = pages.fleet_inputs(fleet)
-    assert f"= {format_duration(60 / (1.6e-5 * 24576))}." in f["fleet_m"] and "153 min" in f["fleet_m"]
-    assert "1.6e-5 interruptions per GPU-hour on 24,576 GPUs" in f["fleet_m"]
-    assert f["fleet_m_range"].startswith("A rate carries no counting interval") and "states no range for M" in f["fleet_m_range"]
-    assert "C = 40 s" in f["fleet_c"] and "4 min" in f["fleet_c"] and "R = 12 min" in f["fleet_r"]
-
-
-def test_published_rates_spread_for_the_fleet(fleet: Params) -> None:
+def test_published_spread_through_the_fleets_plan(fleet: Params, records: tuple[PublishedFleet, ...]) -> None:
     """Lowest IDEFICS-80B 3/(512 x 648 h) = 9.04e-6, highest OPT-175B 105/(992 x 1,488 h) = 7.11e-5: 7.9 times;
-    at 24,576 GPUs, C = 40 s and R = 12 min, T* and goodput by the exact model at M = 60/(rate x 24,576)."""
-    pr = pages.published_rates(fleet, TABLE)
+    each turned into M at 24,576 GPUs and the fleet's plan at that M; the goodput between them in points and
+    dollars at the fleet's price and month."""
+    page = build(fleet, records)
     low, high = 3 / (512 * 27 * 24), 105 / (992 * 62 * 24)
-    assert "from 9.04 per million GPU-hours (IDEFICS-80B) to 71.1 (OPT-175B)" in pr["pr_spread"]
-    assert f"{high / low:.1f} times" in pr["pr_spread"] and "7.9 times" in pr["pr_spread"]
-    for rate in (low, high):
-        m = 60 / (rate * 24576)
-        plan = make_plan(40 / 60, m, 12.0)
-        assert f"M = {format_duration(m)}" in pr["pr_effect"]
-        assert format_duration(plan.interval) in pr["pr_effect"] and f"{100 * plan.goodput:.1f}%" in pr["pr_effect"]
-    gap = make_plan(40 / 60, 60 / (low * 24576), 12.0).goodput - make_plan(40 / 60, 60 / (high * 24576), 12.0).goodput
-    assert f"{100 * gap:.1f} points" in pr["pr_effect"] and "exact model" in pr["pr_effect"]
-    assert "$2.1 per GPU-hour" in pr["pr_effect"]
-    assert pr["pr_own"].startswith("Of the 9 published rates, 4 are lower than this build's own, 16,")
-    assert "this build's rate, 1.6e-5 per GPU-hour, is 16." in pr["pr_intro"]
+    assert (page.pr_low, page.pr_high, page.pr_ratio) == ("9.04", "71.1", f"{high / low:.2g}")
+    at_low, at_high = (plan_for(fleet.replace(mtbi=60 / (r * 24576))) for r in (low, high))
+    assert (page.fx_g_low, page.fx_g_high) == (percent(at_low.goodput), percent(at_high.goodput))
+    assert page.fx_t_low == format_duration(at_low.interval)
+    gap = at_low.goodput - at_high.goodput
+    assert gap > 0 and page.fx_points == points(gap)
+    assert page.fx_dollars == money(capacity_per_month(gap, 24576, 2.1, 730 * 60)) and page.fx_price == "$2.1"
 
 
-def test_published_rates_name_what_is_counted(book: Params) -> None:
-    """Five job counts, one stated frequency, two cluster rates, one machine-wide count; IDEFICS rests on 3
-    interruptions, whose 95% interval spans a factor of 14; the A100 records alone span 7.9 times."""
-    pr = pages.published_rates(book, TABLE)
-    assert "5 count the interruptions of one job" in pr["pr_counting"]
-    assert "1 states a frequency" in pr["pr_counting"] and "2 are rates per node-day" in pr["pr_counting"]
-    assert "It rests on 3 interruptions" in pr["pr_extremes"] and "a factor of 14" in pr["pr_extremes"]
-    assert "from 1.86 to 26.4 per million GPU-hours" in pr["pr_extremes"]
-    assert "both counts lower bounds" in pr["pr_extremes"]
-    assert "the 7 A100 records alone run from 9.04 to 71.1 per million GPU-hours" in pr["pr_generation"]
-    assert "Llama 3 405B (H100, 19.7) sits inside that range" in pr["pr_generation"]
-    assert "Llama 3 405B has the same" in pr["pr_own"]
+def test_a_tiered_fleet_spread_uses_its_whole_scheme(records: tuple[PublishedFleet, ...]) -> None:
+    """examples/fleet-24k.yml (drain, persistent tier): the spread's plans are the full scheme's, not one tier's;
+    the page quotes the fleet's plan and its persistent cadence."""
+    params = load_params(ROOT / "examples" / "fleet-24k.yml")
+    page, fp = build(params, records), fleet_plan(params)
+    m_high = 60 / (105 / (992 * 62 * 24) * params.gpus)
+    full, one = plan_for(params.replace(mtbi=m_high)), plan_for(params.without_tiers().replace(mtbi=m_high))
+    assert page.fx_g_high == percent(full.goodput) != percent(one.goodput)
+    assert page.fleet_scheme == Variant("tiered") and page.fleet_interval == format_duration(fp.interval)
+    assert fp.plan.tiers is not None and f"every {fp.plan.tiers.every}" in page.fleet_persistent
+    table = input_tables.inputs(fp)
+    assert table["symbol"].tolist() == ["M", "C", "R", "D", "C_p", "R_p", "s", "T"]
+    assert table["this fleet"].iloc[-1] == format_duration(fp.interval)
 
 
-def test_published_fleets_table_turns_each_rate_into_m_at_this_size(fleet: Params) -> None:
-    """One row for this build, then nine; rates per million GPU-hours with the Garwood interval of the count;
-    M at 24,576 GPUs = 60/(rate x 24,576) with its interval; each row says what kind of thing it counts."""
-    table = pages.published_fleets_table(fleet, TABLE)
+def test_rates_compared_as_printed(fleet_variant: Callable[..., Params], book: Params,
+                                   records: tuple[PublishedFleet, ...]) -> None:
+    """The worked example's 1.97e-5 prints as 19.7, as do Llama 3's and Titan's: neither is called lower or higher."""
+    same = [f for f in records if pages.per_million(f.rate) == "19.7"]
+    assert len(same) == 2
+    page = build(book, records)
+    below = sum(1 for f in records if pages.per_million(f.rate) != "19.7" and f.rate < book.rate_per_gpu_hour)
+    assert page.pr_lower == f"{below} are" and page.pr_higher.startswith(f"{len(records) - below - 2} higher;")
+    fast = build(fleet_variant("f.yml", rate_per_gpu_hour=1e-3), records)
+    assert fast.pr_lower == f"{len(records)} are" and fast.pr_higher == "none higher"
+
+
+def test_published_table_turns_each_rate_into_m_at_this_size(fleet: Params, records: tuple[PublishedFleet, ...]) -> None:
+    """This fleet's row, then nine; Llama 3's rate with the Garwood interval of 419 over 16,384 x 1,296 GPU-hours."""
+    table = input_tables.published(fleet, records)
     rate, m = "rate per million GPU-hours", "M at 24,576 GPUs"
-    assert list(table.columns) == ["fleet", "GPUs", "window", "interruptions", rate, m, "counts"]
-    assert len(table) == 10 and table["fleet"].iloc[0] == "this build: fleet-24k.yml"
-    assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "16" and table["window"].iloc[0] == ""
+    assert len(table) == 10 and table["fleet"].iloc[0] == "this fleet: fleet-24k.yml"
+    assert table[m].iloc[0] == "153 min" and table[rate].iloc[0] == "16"
     llama = table[table["fleet"] == "Llama 3 405B"].iloc[0]
     exposure = 16384 * 54 * 24.0
-    low, high = chi2.ppf(0.025, 2 * 419) / (2 * exposure), chi2.ppf(0.975, 2 * 420) / (2 * exposure)  # Garwood
+    low, high = chi2.ppf(0.025, 2 * 419) / (2 * exposure), chi2.ppf(0.975, 2 * 420) / (2 * exposure)
     assert llama[rate] == f"19.7 ({1e6 * low:.3g} to {1e6 * high:.3g})" == "19.7 (17.9 to 21.7)"
-    assert llama[m].startswith(format_duration(60 / (419 / exposure * 24576)) + " (")
-    assert llama["interruptions"] == "419" and llama["window"] == "54 days"
-    assert llama["counts"] == "one job"
-    bloom = table[table["fleet"] == "BLOOM-176B"].iloc[0]
-    assert bloom[rate] == "15.5" and bloom["interruptions"] == "not counted"
-    assert "(" not in bloom[m] and bloom["counts"] == "stated in words"
-    rsc = table[table["fleet"] == "Meta RSC-1"].iloc[0]
-    assert rsc["GPUs"] == "" and rsc["counts"] == "a cluster, as reported"
-    assert table["counts"].iloc[-1] == "a machine's GPU events"
+    assert input_tables.published_sources(records).set_index("fleet").loc["GLM-130B", "rate from"] == "the count"
+    args = input_tables.published_rates_args(fleet, records)
+    rates, intervals = args["rates"], args["intervals"]
+    assert isinstance(rates, list) and isinstance(intervals, list)
+    assert len(rates) == 9 and sum(i is not None for i in intervals) == 6
 
 
-def test_published_sources_say_what_each_counts() -> None:
-    """Each record's own what-counts text, its rate's basis (the count, or the stated frequency or published rate)
-    and how it was read: Llama 3 in the primary source, the Meta clusters as reported by others."""
-    sources_table = pages.published_fleets_sources(TABLE)
-    assert len(sources_table) == 9
-    rows = sources_table.set_index("fleet")
-    assert rows.loc["Llama 3 405B", "read"] == "primary source"
-    assert rows.loc["Meta RSC-2", "read"] == "as reported by others"
-    assert rows.loc["BLOOM-176B", "rate from"] == "stated frequency: 1 per week"
-    assert rows.loc["GLM-130B", "rate from"] == "the count"
-    assert rows.loc["IDEFICS-80B", "what counts"].startswith("restarts forced by GPU memory errors")
+def test_extreme_records(book: Params, records: tuple[PublishedFleet, ...]) -> None:
+    """IDEFICS rests on 3 interruptions, whose interval spans a factor of 14; both extremes are lower bounds (the
+    chapter says so); the A100 records alone span 7.9 times."""
+    page = build(book, records)
+    assert (page.low_n, page.low_factor, page.low_range) == ("3 interruptions", "a factor of 14", "1.86 to 26.4")
+    low, high = (f for f in records if pages.short_name(f) in (page.pr_low_name, page.pr_high_name))
+    assert low.lower_bound and high.lower_bound
+    assert (page.gen_n, page.gen_model, page.gen_ratio, page.gen_where) == ("7", "A100", "7.9", "inside that range")
+    assert (page.n_job, page.n_stated, page.n_cluster, page.n_machine) == ("5", "1", "2", "1")
 
 
-def test_figure_inputs_are_the_records_and_this_build(fleet: Params) -> None:
-    """Nine lines, six with a counting interval; the marked fleet is this build's GPUs and M."""
-    fig = pages.published_rates_figure(fleet, TABLE)
-    assert len(fig["rates"]) == len(fig["labels"]) == len(fig["kinds"]) == 9
-    assert sum(i is not None for i in fig["intervals"]) == 6
-    assert fig["gpus"] == 24576 and fig["mtbi"] == pytest.approx(60 / (1.6e-5 * 24576))
-    assert fig["label"] == "this build, 16" and "24,576 GPUs" in fig["mark"]
-
-
-def test_inputs_table_interval_is_the_exact_models(book: Params, fleet: Params) -> None:
-    """The interval to use is plan_for's (the exact model): 18.6 min for the worked example."""
-    for params in (book, fleet):
-        table = pages.inputs_table(params)
-        row = table[table["symbol"] == "T"].iloc[0]
-        assert row["this build"] == format_duration(plan_for(params).interval)
-        assert "exact model" in row["measured or derived"]
-    assert pages.inputs_table(book)["this build"].tolist()[-1] == "18.6 min"
-    assert pages.inputs_table(fleet)["measured or derived"].iloc[0] == "derived: a per-GPU rate × GPUs"
-
-
-def test_inputs_file_text_is_the_file(tmp_path: Path) -> None:
-    """The file as written, trailing blank lines dropped."""
-    path = tmp_path / "x.yml"
-    path.write_text("gpus: 8\n\n\n", encoding="utf-8")
-    assert pages.inputs_file_text(path) == "gpus: 8"
+def test_any_accepted_inputs_build(fleet_variant: Callable[..., Params], records: tuple[PublishedFleet, ...]) -> None:
+    """One interruption in one second, or M = 2 min with a 1 s slow checkpoint: no NaN, no negative points."""
+    for params in (fleet_variant("c.yml", rate_per_gpu_hour=None, interruptions={"count": 1, "window": "1 s"},
+                                 restart="5 min"),
+                   fleet_variant("m.yml", rate_per_gpu_hour=None, mtbi="2 min", slow_checkpoint_cost="1 s")):
+        page = build(params, records)
+        values = [str(getattr(page, f.name)) for f in dataclasses.fields(page)]
+        assert not any("nan" in v.lower().split() or "$nan" in v for v in values)
+        assert not page.fx_points.startswith(("-", "−"))

@@ -1,31 +1,38 @@
-"""Unit tests of goodput.pages.logs, the chapter on measuring from logs.
+"""The logs chapter's page object (goodput.pages.logs): values and verdicts, for the worked example and fleets unlike it.
 
-Each test states the result it checks: which logs a build measures and how the page says so (issue #10),
-GLM-130B's numbers against the data set's own counts, the Weibull fit's numbers against the fit itself, and
-the simulated effect of a shape against the exact model. Builds are the worked example (book/params.yml, which
-names the sample logs), a fleet unlike it that names only an event log (GLM-130B's or Slurm accounting), and
-one that names no logs at all.
+Builds: the worked example (book/params.yml names the bundled sample logs), a fleet that names logs of its
+own (copies of the sample logs under other names), one that names only an event log (GLM-130B's, or Slurm
+accounting), one that names none, a tiered fleet (examples/fleet-24k.yml: the Weibull simulator knows one
+tier, so the page simulates a one-tier job and says so) and an inputs file the simulator refuses.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
+import shutil
+from collections.abc import Callable
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
+from goodput.book import log_tables, variant_text
+from goodput.book.data import logs_sources
+from goodput.book.paths import GLM_EVENTS, SAMPLE_EVENTS, SAMPLE_SACCT, SAMPLE_STEPS
+from goodput.fleet import fleet_plan
 from goodput.logs.events import measure_events
+from goodput.logs.fit import survival_curve
 from goodput.logs.measure import measure
-from goodput.pages import logs as pages_logs
-from goodput.params import load_params
+from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS
+from goodput.pages import Variant
+from goodput.pages import logs as pages
+from goodput.params import Params, load_params
 from goodput.plan import plan_for
 from goodput.report import percent
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 
 ROOT = Path(__file__).resolve().parent.parent
-BOOK_PARAMS = ROOT / "book" / "params.yml"
 
 FLEET = """\
 gpus: 24576
@@ -38,236 +45,254 @@ month: 730 h
 """
 
 
-def fleet(tmp_path: Path, logs: str | None) -> Path:
-    """A fleet unlike the worked example (C = 40 s, R = 12 min, 24,576 GPUs), with the given logs: line."""
-    path = tmp_path / "fleet.yml"
-    path.write_text(FLEET + (f"logs: {logs}\n" if logs else ""), encoding="utf-8")
-    return path
+def inputs_file(tmp_path: Path, logs: str | None = None, body: str = FLEET, name: str = "fleet.yml") -> Params:
+    """A fleet unlike the worked example (C = 40 s, R = 12 min, 24,576 GPUs), with the given ``logs:`` line."""
+    path = tmp_path / name
+    path.write_text(body + (f"logs: {logs}\n" if logs else ""), encoding="utf-8")
+    return load_params(path)
 
 
-def strings_and_numbers(values: dict[str, object]) -> bool:
-    return all(isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in values.values())
+Build = Callable[[Params], pages.Page]
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    """Build a fleet's page with 100 simulated samples for the shape's coverage and power (the book takes 2,000)."""
+
+    def build(params: Params) -> pages.Page:
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(pages, "TRIALS", 100)
+            return pages.build(fleet_plan(params), logs_sources(params, ROOT))
+
+    return build
+
+
+@pytest.fixture(scope="module")
+def sources() -> pages.Sources:
+    return logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)
+
+
+@pytest.fixture(scope="module")
+def page(sources: pages.Sources) -> pages.Page:
+    """The worked example's page, as the book builds it."""
+    return pages.build(fleet_plan(load_params(ROOT / "book" / "params.yml")), sources)
+
+
+def no_nan(page: pages.Page) -> bool:
+    return all(isinstance(v, (str, Variant)) and "nan" not in str(v).lower().split()
+               for v in (getattr(page, f.name) for f in dataclasses.fields(page)))
 
 
 # ---------------------------------------------------------------- which logs (issue #10)
 
 
-def test_worked_example_names_the_sample_logs_and_says_it_is_a_demonstration() -> None:
-    """book/params.yml names the bundled sample logs: the page measures them and says they are not a fleet's."""
-    params = load_params(BOOK_PARAMS)
-    logs = pages_logs.logs_for(params, ROOT)
-    assert logs.fleet_pair and logs.sample
-    text = pages_logs.intro(params, ROOT)["logs_origin"]
-    assert "demonstrates the method" in text and "not on a fleet's logs" in text
+def test_worked_example_measures_the_sample_logs_it_names(sources: pages.Sources, page: pages.Page) -> None:
+    assert sources.which == "sample" and sources.sample is sources.measured
+    assert page.logs_origin == page.own_measured == Variant("sample") and page.sample_which == Variant("same")
+    assert (page.steps_name, page.events_name) == ("sample-steps.csv", "sample-events.csv")
+    assert no_nan(page)
 
 
-def test_no_logs_named_says_plainly_these_are_not_your_logs(tmp_path: Path) -> None:
-    """A fleet naming no logs: the sample logs are measured and the page says they are not the fleet's."""
-    params = load_params(fleet(tmp_path, None))
-    logs = pages_logs.logs_for(params, ROOT)
-    assert not logs.fleet_pair and logs.sample and logs.fleet_events is None
-    text = pages_logs.intro(params, ROOT)["logs_origin"]
-    assert "names no logs" in text and "not your fleet's" in text
-    assert "names no event log" in pages_logs.events_only(params, ROOT)["events_only_text"]
-    assert "names no logs" in pages_logs.own(params, ROOT)["own_measured"]
+def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Build) -> None:
+    """Copies of the sample logs under mixed-case names: the page measures them, names them as written
+    (no capitalising, no lower-casing), and measures the sample logs again for the known truth."""
+    shutil.copy(ROOT / SAMPLE_STEPS, tmp_path / "Steps-A.csv")
+    shutil.copy(ROOT / SAMPLE_EVENTS, tmp_path / "events_B.CSV")
+    params = inputs_file(tmp_path, "{steps: Steps-A.csv, events: events_B.CSV}", name="fleetA.yml")
+    page = quick(params)
+    assert page.logs_origin == page.own_measured == Variant("fleet") and page.sample_which == Variant("other")
+    assert (page.params_file, page.steps_name, page.events_name) == ("fleetA.yml", "Steps-A.csv", "events_B.CSV")
+    assert page.fleet_t == format_duration(plan_for(params).interval)  # the fleet's plan, beside what its logs measure
 
 
-def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_path: Path) -> None:
-    """A fleet naming only GLM-130B's event log: C and goodput on the sample logs (said so), the events alone on
-    the fleet's log: 13 failures, M = exposure / 13."""
-    params = load_params(fleet(tmp_path, f"{{events: {ROOT / pages_logs.GLM_EVENTS}}}"))
-    logs = pages_logs.logs_for(params, ROOT)
-    assert logs.sample and not logs.fleet_pair and logs.fleet_events is not None
-    assert "no step log" in pages_logs.intro(params, ROOT)["logs_origin"]
-    assert "sample logs" in pages_logs.own(params, ROOT)["own_measured"]
-    text = pages_logs.events_only(params, ROOT)["events_only_text"]
-    e = measure_events(ROOT / pages_logs.GLM_EVENTS)
-    assert "glm130b-events.csv" in text and "13 failures" in text and format_duration(e.mtbi_min) in text
+def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_path: Path, quick: Build) -> None:
+    """GLM-130B's event log alone: C and goodput on the sample logs, the events alone on the fleet's log."""
+    page = quick(inputs_file(tmp_path, f"{{events: {ROOT / GLM_EVENTS}}}"))
+    e = measure_events(ROOT / GLM_EVENTS)
+    assert page.logs_origin == page.own_measured == Variant("events")
+    assert page.fleet_events_name == "glm130b-events.csv" and "glm130b-events.csv" in page.events_only_whose
+    assert page.events_only_summary.startswith(f"13 failures over {format_duration(e.exposure_min)}")
+    assert f"M = {format_duration(e.mtbi_min)}" in page.events_only_summary
+    assert page.steps_name == "sample-steps.csv"
 
 
-def test_fleet_naming_slurm_accounting(tmp_path: Path) -> None:
-    """An event log given as sacct output is recognised and measured alone: 6 failures in the bundled sample."""
-    params = load_params(fleet(tmp_path, f"{{events: {ROOT / pages_logs.SAMPLE_SACCT}}}"))
-    assert "6 failures" in pages_logs.events_only(params, ROOT)["events_only_text"]
+def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
+    """No logs: the sample logs throughout. Slurm accounting as the event log: its 6 failures."""
+    page = quick(inputs_file(tmp_path))
+    assert page.logs_origin == page.own_measured == Variant("none") and page.fleet_events_name == ""
+    assert page.sample_which == Variant("same")  # the logs measured above are the sample logs
+    sacct = quick(inputs_file(tmp_path, f"{{events: {ROOT / SAMPLE_SACCT}}}"))
+    assert sacct.events_only_summary.startswith("6 failures")
 
 
 # ---------------------------------------------------------------- the full measurement
 
 
-def test_estimators_are_the_measurement_written_as_durations() -> None:
-    """C, M and R on the page are format_duration of the measurement; goodputs are percentages."""
-    params = load_params(BOOK_PARAMS)
-    m = measure(ROOT / pages_logs.SAMPLE_STEPS, ROOT / pages_logs.SAMPLE_EVENTS, which="first-order")
-    values = pages_logs.estimators(params, ROOT)
-    assert values["c"] == format_duration(m.checkpoint_cost_min)
-    assert values["m"] == format_duration(m.mtbi_min)
-    assert values["r"] == format_duration(m.restart_min)
-    assert values["g_meas"] == percent(m.measured_goodput) and values["g_pred"] == percent(m.predicted_goodput)
-    assert strings_and_numbers(values)
+def test_estimators_are_the_measurement(page: pages.Page) -> None:
+    m = measure(ROOT / SAMPLE_STEPS, ROOT / SAMPLE_EVENTS, which="first-order")
+    assert (page.c, page.m, page.r) == tuple(format_duration(x) for x in (m.checkpoint_cost_min, m.mtbi_min,
+                                                                            m.restart_min))
+    assert page.g_meas == percent(m.measured_goodput) and page.g_pred == percent(m.predicted_goodput)
+    assert page.gap_side == ("above" if m.predicted_goodput >= m.measured_goodput else "below")
+    assert page.widest_name == "M"  # a count of failures has the widest relative interval here
 
 
-def test_loss_table_adds_up_to_the_gap() -> None:
-    """The four losses' contributions add to predicted minus measured goodput (the loss_comparison identity)."""
-    params = load_params(BOOK_PARAMS)
-    pairs = pages_logs.loss_pairs(params, ROOT)
-    m = pages_logs.full_measurement(params, ROOT)
-    total = sum(measured - predicted for measured, predicted in pairs.values())
-    assert total == pytest.approx(m.gap, abs=1e-12)
+def test_losses_add_up_to_the_gap(sources: pages.Sources) -> None:
+    """The four contributions add to predicted minus measured goodput (the loss_comparison identity)."""
+    pairs = log_tables.loss_pairs(sources.measured)
+    assert sum(a - b for a, b in pairs.values()) == pytest.approx(sources.measured.gap, abs=1e-12)
+    assert len(log_tables.losses(sources.measured)) == 5
 
 
-def test_truth_section_finds_every_true_input_inside() -> None:
-    """On the sample logs the three true inputs lie inside their intervals and the five counts match."""
-    values = pages_logs.truth(load_params(BOOK_PARAMS), ROOT)
-    assert (values["n_inside"], values["n_match"]) == (3, 5)
-    assert values["inside_c"] == values["inside_m"] == values["inside_r"] == "inside"
+def test_truth_is_inside_and_the_table_is_formatted(sources: pages.Sources, page: pages.Page) -> None:
+    """Three true inputs inside their intervals, five counts equal; the table prints durations, counts and a
+    percentage, not raw floats (1.01667, 4.95574, 0.865544)."""
+    assert (page.n_inside, page.n_interval_rows, page.n_match, page.n_counted_rows) == ("3", "3", "5", "5")
+    assert page.inside_c == page.inside_m == page.inside_r == "inside"
+    table = log_tables.truth(sources.sample, sources.truth).set_index("quantity")
+    assert table.loc["checkpoint cost", "interval high"] == format_duration(sources.sample.checkpoint_cost_interval_min[1], 4)
+    assert table.loc["unexpected interruptions", "measured"] == f"{sources.measured.failures:,}"
+    assert table.loc["goodput", "measured"] == percent(sources.measured.measured_goodput, 2)
+    assert not any("." in cell and cell.replace(".", "").isdigit() for cell in table.to_numpy().ravel())
 
 
 # ---------------------------------------------------------------- GLM-130B and the shape
 
 
-def test_glm_counts_are_the_data_sets() -> None:
-    """31 stops: 11 unplanned + 2 ambiguous (13 failures measured) and 18 planned; 768 GPUs, 6 May to 3 July 2022;
-    with the ambiguous stops planned, 11 failures over the same exposure (their downtime is zero)."""
-    values = pages_logs.glm(load_params(BOOK_PARAMS), ROOT)
-    assert (values["glm_stops"], values["glm_unplanned"], values["glm_ambiguous"], values["glm_planned"]) == (
-        "31", "11", "2", "18")
-    assert values["glm_failures"] == "13 failures" and values["glm_gpus"] == "768"
-    assert (values["glm_from"], values["glm_to"]) == ("6 May", "3 July 2022")
-    e = measure_events(ROOT / pages_logs.GLM_EVENTS)
-    assert values["glm_m"] == format_duration(e.mtbi_min)
-    assert values["glm11_m"] == format_duration(e.exposure_min / 11)
+def test_glm_counts_and_m(page: pages.Page) -> None:
+    """31 stops: 11 unplanned + 2 ambiguous (13 failures) and 18 planned on 768 GPUs; M = exposure / 13, and
+    exposure / 11 with the ambiguous stops planned; the rate is 13 over the GPU-hours exposed."""
+    e = measure_events(ROOT / GLM_EVENTS)
+    assert (page.glm_stops, page.glm_unplanned, page.glm_ambiguous, page.glm_planned) == ("31", "11", "2", "18")
+    assert page.glm_failures == "13 failures" and page.glm_gpus == "768"
+    assert (page.glm_from, page.glm_to) == ("6 May", "3 July 2022")
+    assert page.glm_m == format_duration(e.exposure_min / 13) and page.glm11_m == format_duration(e.exposure_min / 11)
+    assert page.glm_rate == format_rate(13 / (768 * e.exposure_min / 60))
+    table = log_tables.glm(logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)).set_index("quantity")
+    assert table.loc["failures", "measured here"] == "13"
 
 
-def test_glm_table_has_both_columns() -> None:
-    """The comparison table: one row per quantity, the team's notes next to the measurement."""
-    table = pages_logs.glm_table(load_params(BOOK_PARAMS), ROOT)
-    assert list(table.columns) == ["quantity", "the team's notes and paper", "measured here", "note"]
-    row = table.set_index("quantity").loc["failures"]
-    assert row["the team's notes and paper"] == "11 + 2 ambiguous" and row["measured here"] == "13"
+def test_shape_and_the_claims_the_chapter_makes_of_it(sources: pages.Sources, page: pages.Page) -> None:
+    """The fit's shape and interval; the chapter writes that shape 0.5 lies below GLM-130B's interval and that
+    neither counting rule shows a shape below 1: both hold of the fits. Coverage and the test's size are near
+    their nominal 95% and 5% at 2,000 samples; the sample logs (true shape 1) have 1 inside."""
+    fit, clear = sources.glm.fit, sources.glm_clear.fit
+    assert fit is not None and clear is not None
+    assert page.glm_k == f"{fit.shape:.3g}" and page.infant_where == "outside"
+    assert fit.shape_interval[0] > pages.INFANT_SHAPE and clear.shape_interval[0] > pages.INFANT_SHAPE
+    assert all(f.shape_interval[1] >= 1.0 for f in (fit, clear))
+    assert page.sample_k_inside == "inside"
+    assert 0.90 <= float(page.trust_coverage.rstrip("%")) / 100 <= 0.98
+    assert float(page.trust_size.rstrip("%")) / 100 <= 0.10
 
 
-def test_shape_section_reports_the_fit_and_its_interval() -> None:
-    """The page's shape, interval and p-value are the fit's; 0.5 lies outside GLM-130B's interval; the sample
-    logs (true shape 1) have 1 inside theirs; coverage and power are shares."""
-    values = pages_logs.shape(load_params(BOOK_PARAMS), ROOT)
-    fit = measure_events(ROOT / pages_logs.GLM_EVENTS).fit
-    assert fit is not None
-    low, high = fit.shape_interval
-    assert values["glm_k"] == f"{fit.shape:.3g}" and values["glm_k_range"] == f"{low:.2g} to {high:.2g}"
-    assert values["infant_where"] == "outside" and values["sample_k_inside"] == "inside"
-    for key in ("trust_coverage", "trust_power", "trust_size"):
-        assert str(values[key]).endswith("%")
-    assert "no infant mortality" in str(values["infant_conclusion"])
+def test_survival_figure_steps_fall() -> None:
+    e = measure_events(ROOT / GLM_EVENTS)
+    _, survival = survival_curve(e.gaps, [e.open_gap_min])
+    assert len(survival) == 13 and survival[0] < 1.0 and all(a >= b for a, b in itertools.pairwise(survival))
 
 
-def test_survival_figure_inputs() -> None:
-    """Kaplan-Meier steps fall from below 1 to the last complete gap; three curves, the fit first."""
-    data = pages_logs.glm_survival(load_params(BOOK_PARAMS), ROOT)
-    survival = data["survival"]
-    assert isinstance(survival, list) and len(survival) == 13 and survival[0] < 1.0
-    assert all(a >= b for a, b in itertools.pairwise(survival))
-    curves = data["curves"]
-    assert isinstance(curves, dict) and next(iter(curves)).startswith("Weibull fit")
+def _value(text: str) -> float:
+    return float(text.split(maxsplit=1)[0].rstrip("%").replace("−", "-").lstrip("+"))
 
 
-def test_shape_goodput_exponential_matches_the_exact_model(tmp_path: Path) -> None:
-    """The simulated exponential goodput at the recommended interval is within 4 standard errors of the exact
-    model's, for the worked example and for a fleet unlike it; for those (no drain, one tier) the interval is
-    plan_for's recommendation."""
-    for path in (BOOK_PARAMS, fleet(tmp_path, None)):
-        params = load_params(path)
-        values = pages_logs.shape_goodput(params, ROOT)
-        plan = plan_for(params)
-        effect = pages_logs._effect(params.checkpoint_cost, params.mtbi, params.restart, plan.interval,
-                                    pages_logs._shapes(ROOT))
-        assert abs(effect.exponential - plan.goodput) < 4 * effect.exponential_stderr
-        assert values["sim_t"] == format_duration(plan.interval)
-        assert values["sim_g_model"] == percent(plan.goodput, 2)
-        assert "recommends" in values["sim_scope"]
+def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
+    """A one-tier fleet is simulated at its own plan (18.6 min, 87.6%): exponential failures reproduce the exact
+    model within 4 standard errors (plus the rounding of two printed decimals)."""
+    plan = plan_for(load_params(ROOT / "book" / "params.yml"))
+    assert page.sim_scope == Variant("fleet") and page.sim_t == format_duration(plan.interval) == "18.6 min"
+    assert page.sim_g_model == percent(plan.goodput, 2)
+    goodput, stderr = page.sim_g_exp.split(" ± ")
+    assert abs(_value(goodput) - 100 * plan.goodput) <= 4 * _value(stderr) + 0.005
+    assert page.sim_result == Variant("small" if _value(page.sim_largest) < 0.5 else "large")
+    assert page.sim_total == "200,000" and page.sim_runs == "32"
 
 
-def test_tiered_fleet_is_compared_as_one_level() -> None:
-    """A fleet with a drain and a persistent tier (examples/fleet-24k.yml): the Weibull simulator draws a one-level
-    job, so the comparison is at that job's exact optimum, and the page says so."""
+def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build) -> None:
+    """examples/fleet-24k.yml has a drain and a persistent tier: the simulation is of a one-tier job with its
+    C, M and R at that job's optimum, never called the fleet's plan."""
     params = load_params(ROOT / "examples" / "fleet-24k.yml")
-    assert params.tiered
-    values = pages_logs.shape_goodput(params, ROOT)
-    one = pages_logs.one_level_plan(params)
-    assert values["sim_t"] == format_duration(one.interval) and "beyond the Weibull simulator" in values["sim_scope"]
+    page = quick(params)
+    one, full = plan_for(params.without_tiers()), plan_for(params)
+    assert page.sim_scope == Variant("one_tier")
+    assert page.sim_t == format_duration(one.interval) != format_duration(full.interval)
+    assert page.sim_g_model == percent(one.goodput, 2)
 
 
-def test_shape_goodput_table_rows() -> None:
-    """Five rows: exponential, GLM-130B's shape, the two ends of its interval and 0.5."""
-    table = pages_logs.shape_goodput_table(load_params(BOOK_PARAMS), ROOT)
-    assert len(table) == 5 and table["shape"].tolist()[-1] == "0.5"
+def test_inputs_the_simulator_refuses_still_build(tmp_path: Path, quick: Build) -> None:
+    """One interruption in one second: the simulator refuses the job, the page says so, no NaN anywhere."""
+    body = FLEET.replace("rate_per_gpu_hour: 1.6e-5", "interruptions: {count: 1, window: 1 s}").replace(
+        "restart: 12 min", "restart: 5 min")  # accepted by `goodput plan` (R/M = 300), goodput about 0%
+    page = quick(inputs_file(tmp_path, body=body))
+    assert page.sim_result == Variant("refused") and page.sim_refused and page.sim_g_exp == ""
+    assert no_nan(page)
 
 
-# ---------------------------------------------------------------- Slurm
+# ---------------------------------------------------------------- Slurm and your own logs
 
 
-def test_sacct_states_table_is_the_readers_mapping() -> None:
-    """One row per mapped state; the failures are exactly the reader's failure states."""
-    from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS
-
-    table = pages_logs.sacct_states_table()
-    assert table["state"].tolist() == list(STATE_EVENTS)
-    assert table.loc[table["counts as"] == "failure", "state"].tolist() == list(FAILURE_STATES)
-    assert table["why"].str.len().min() > 10
-
-
-def test_sacct_sample_attempts() -> None:
-    """The bundled sample: 10 attempts, 6 failures, the last still running."""
-    table = pages_logs.sacct_attempts(load_params(BOOK_PARAMS), ROOT)
+def test_sacct_sample(sources: pages.Sources, page: pages.Page) -> None:
+    """10 attempts, 6 failures, the last still running; the states table is the reader's mapping."""
+    table = log_tables.sacct_attempts(sources.sacct)
     assert len(table) == 10 and (table["counts as"] == "failure").sum() == 6
-    assert table["counts as"].iloc[-1] == "still running"
+    assert table["counts as"].iloc[-1] == "still running" and page.sacct_attempts == "10 attempts"
+    states = log_tables.sacct_states()
+    assert states["state"].tolist() == list(STATE_EVENTS)
+    assert states.loc[states["counts as"] == "failure", "state"].tolist() == list(FAILURE_STATES)
 
 
-# ---------------------------------------------------------------- every page function
+def test_measured_range_brackets_the_measured_plan(sources: pages.Sources, page: pages.Page) -> None:
+    """The range of T* from the measured intervals contains the exact optimum at the measured point values."""
+    from goodput.plan import make_plan
+
+    m = sources.measured
+    point = make_plan(m.checkpoint_cost_min, m.mtbi_min, m.restart_min)
+    assert page.own_range == Variant("ranged")
+    assert _value(page.own_t_low) <= round(point.interval, 1) <= _value(page.own_t_high)
 
 
-@pytest.mark.parametrize("name", ["intro", "formats", "exposure", "estimators", "gap", "truth", "events_only",
-                                  "glm", "shape", "shape_goodput", "sacct", "own"])
-def test_page_functions_return_text_and_numbers(tmp_path: Path, name: str) -> None:
-    """Every glued mapping holds only text and numbers, for the worked example and an events-only fleet."""
-    for path in (BOOK_PARAMS, fleet(tmp_path, f"{{events: {ROOT / pages_logs.GLM_EVENTS}}}")):
-        values = getattr(pages_logs, name)(load_params(path), ROOT)
-        assert values and strings_and_numbers(values)
-        assert not any(isinstance(v, float) and math.isnan(v) for v in values.values())
-
-
-def test_inputs_lines_are_a_valid_inputs_file(tmp_path: Path) -> None:
-    """The printed lines, added to a fleet's file, load: M as a count over the exposure, C and R with ranges."""
-    params = load_params(BOOK_PARAMS)
-    lines = pages_logs.inputs_lines(params, ROOT)
+def test_inputs_lines_load_back(tmp_path: Path, sources: pages.Sources) -> None:
+    """The printed lines make a valid inputs file whose M is the measured exposure over the failures."""
+    m = sources.measured
     body = FLEET.replace("rate_per_gpu_hour: 1.6e-5\n", "").replace("checkpoint_cost: 40 s\n", "")
-    body = body.replace("restart: 12 min\n", "")
-    path = tmp_path / "measured.yml"
-    path.write_text(body + lines + "\n", encoding="utf-8")
-    loaded = load_params(path)
-    m = pages_logs.full_measurement(params, ROOT)
+    loaded = inputs_file(tmp_path, body=body.replace("restart: 12 min\n", "") + log_tables.inputs_lines(m) + "\n")
     assert loaded.mtbi == pytest.approx(m.exposure_min / m.failures, rel=1e-3)
+    assert math.isclose(loaded.checkpoint_cost, m.checkpoint_cost_min, rel_tol=1e-3)
 
 
-def test_tables_are_frames() -> None:
-    """Every table function returns a non-empty DataFrame."""
-    params = load_params(BOOK_PARAMS)
-    for name in ("step_rows", "event_rows", "estimates_table", "loss_table", "truth_table", "glm_table",
-                 "shape_goodput_table", "sacct_attempts"):
-        table = getattr(pages_logs, name)(params, ROOT)
-        assert isinstance(table, pd.DataFrame) and len(table) > 0, name
+def test_rows_as_written(sources: pages.Sources) -> None:
+    """The step rows shown include a checkpoint and the first step after a restart, with file line numbers."""
+    steps, events = log_tables.step_rows(sources.steps_path), log_tables.event_rows(sources.events_path)
+    assert steps["line"].iloc[0] == 2 and "after the restart: back to a checkpoint" in steps["note"].tolist()
+    assert events["line"].iloc[0] == 2 and "stop" in events["event"].str.strip().tolist()
 
 
-def test_glue_keys_are_unique_across_the_chapter(tmp_path: Path) -> None:
-    """No two page functions glue the same key (myst-nb refuses a duplicate), and every key the chapter uses is
-    glued by one of them."""
-    import re
+def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: Path, quick: Build) -> None:
+    """A step log with a bad checkpoint flag: the chapter still builds, on the sample logs, and quotes the reader's
+    one-line error (file, line, value, what was expected)."""
+    (tmp_path / "steps.csv").write_text("step,start,end,checkpoint\n1,0,10,0\n2,10,20,x\n", encoding="utf-8")
+    shutil.copy(ROOT / SAMPLE_EVENTS, tmp_path / "events.csv")
+    page = quick(inputs_file(tmp_path, "{steps: steps.csv, events: events.csv}"))
+    assert page.logs_origin == page.own_measured == Variant("unreadable") and page.sample_which == Variant("same")
+    assert "steps.csv" in page.logs_error and "line 3" in page.logs_error and "'x'" in page.logs_error
+    assert page.steps_name == "sample-steps.csv" and no_nan(page)
 
-    params = load_params(BOOK_PARAMS)
-    seen: dict[str, str] = {}
-    for name in ("intro", "formats", "exposure", "estimators", "gap", "truth", "events_only", "glm", "shape",
-                 "shape_goodput", "sacct", "own"):
-        for key in getattr(pages_logs, name)(params, ROOT):
-            assert key not in seen, f"{key} glued by {seen.get(key)} and {name}"
-            seen[key] = name
-    used = set(re.findall(r"\{glue:text\}`(\w+)", (ROOT / "book" / "logs.md").read_text(encoding="utf-8")))
-    assert used <= set(seen), used - set(seen)
+
+def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
+    """The sample logs cut before their first failure: M has only a lower end, R and the lost work are not
+    measured, and the page and the table say so rather than print an undefined mean."""
+    events = (ROOT / SAMPLE_EVENTS).read_text(encoding="utf-8").splitlines()
+    (tmp_path / "events.csv").write_text("\n".join([*events[:2], "2025-01-06T01:02:00Z,stop"]) + "\n", encoding="utf-8")
+    steps = (ROOT / SAMPLE_STEPS).read_text(encoding="utf-8").splitlines()
+    kept = [row for row in steps[1:] if row.split(",")[2] < "2025-01-06T01:02:00Z"]
+    (tmp_path / "steps.csv").write_text("\n".join([steps[0], *kept]) + "\n", encoding="utf-8")
+    params = inputs_file(tmp_path, "{steps: steps.csv, events: events.csv}")
+    page = quick(params)
+    assert page.failures == "0 failures" and page.m == "unbounded"
+    assert page.r_estimate == Variant("too_few") and page.lost_estimate == Variant("none")
+    assert page.own_range == Variant("too_few") and no_nan(page)
+    shown = [variant_text(page, f.name, ROOT / "book") for f in dataclasses.fields(page)
+             if isinstance(getattr(page, f.name), Variant)]
+    assert not any("undefined" in text for text in shown)
+    table = log_tables.estimates(logs_sources(params, ROOT).measured)
+    assert "undefined" not in " ".join(table.to_numpy().ravel())

@@ -663,7 +663,7 @@ def published_rates(
     label: str,
     mark: str,
 ) -> Figure:
-    """M against the number of GPUs for each published per-GPU rate, with this build's fleet marked.
+    """M against the number of GPUs for each published per-GPU rate, with this fleet marked.
 
     Parameters
     ----------
@@ -680,18 +680,18 @@ def published_rates(
     mtbi : float
         This build's M, minutes.
     rate : float
-        This build's rate per GPU-hour (its line runs through the marked fleet).
+        This fleet's rate per GPU-hour (its line runs through the marked fleet).
     label : str
-        How this build's line is named at its right end (with its rate).
+        How this fleet's line is named at its right end (with its rate).
     mark : str
-        The text beside the star that marks this build's fleet (its GPUs and M).
+        The text beside the star that marks this fleet (its GPUs and M).
 
     Returns
     -------
     Figure
         M = 60 / (rate x GPUs) in minutes against GPUs, both axes logarithmic: one line per record, labelled
         at its right end (labels moved apart where lines are close, with a leader to their line), a shaded
-        band for each counting interval, this build's rate as a thick line and its fleet as a star.
+        band for each counting interval, this fleet's rate as a thick line and its size as a star.
     """
     from goodput.params import mtbi_from_rate
 
@@ -747,6 +747,6 @@ def published_rates(
     if any(i is not None for i in intervals):
         handles.append(Patch(facecolor="0.3", alpha=0.15, label="95% counting interval"))
     handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",
-                          label="this build's rate and fleet"))
+                          label="this fleet's rate and size"))
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -18,6 +19,9 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from goodput.book.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis, styled
+
+if TYPE_CHECKING:
+    from goodput.logs.events import EventMeasurement
 
 #: Colour and hatch of each loss named by :func:`goodput.logs.loss_comparison`.
 _LOSS_STYLE = {
@@ -140,3 +144,40 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
         note = "Taken as exact (no range given), so not drawn: " + "; ".join(exact) + "."
         fig.supxlabel("\n".join(textwrap.wrap(note, 90)), fontsize=9, x=0.02, ha="left")
     return fig
+
+
+def failure_gaps(e: EventMeasurement, infant_shape: float, name: str = "GLM-130B") -> Figure:
+    """The share of an event log's gaps between failures longer than t (Kaplan-Meier), against fitted curves.
+
+    Parameters
+    ----------
+    e : EventMeasurement
+        An event log measured alone, with a Weibull fit.
+    infant_shape : float
+        The shape of the third curve, drawn with the exponential's mean.
+    name : str, optional
+        Whose gaps they are, for the legend.
+
+    Returns
+    -------
+    Figure
+        :func:`goodput.book.shape_figures.gap_survival` in days: the steps, the Weibull fit, the exponential fitted
+        to the same gaps (its censored maximum-likelihood mean) and the Weibull of `infant_shape` with that mean.
+    """
+    import math
+
+    from goodput.book.shape_figures import gap_survival
+    from goodput.logs.fit import survival_curve
+
+    if e.fit is None:
+        raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
+    day = 1440.0
+    times, survival = survival_curve(e.gaps / day, [e.open_gap_min / day])
+    exp_mean = (e.gaps.sum() + e.open_gap_min) / e.gaps.size / day
+    curves = {
+        f"Weibull fit, shape {e.fit.shape:.3g}": (e.fit.shape, e.fit.scale / day),
+        "exponential, fitted to the same gaps": (1.0, exp_mean),
+        f"Weibull shape {infant_shape:g}, same mean (the failures chapter)": (
+            infant_shape, exp_mean / math.gamma(1.0 + 1.0 / infant_shape)),
+    }
+    return gap_survival(times.tolist(), survival.tolist(), curves, unit="days", data_label=f"{name}'s gaps (Kaplan-Meier)")

@@ -97,3 +97,35 @@ def book_provenance(start: str | os.PathLike[str] | None = None) -> Provenance:
     except InputError:
         root = None
     return provenance(book_params(start), commit=commit_of(root))
+
+
+# ------------------------------------------------------------------ the data the book ships (inputs and logs chapters)
+#: Published interruption records (read by :func:`goodput.fleets.read_published_fleets`), relative to the book's root.
+PUBLISHED_FLEETS = "book/data/fleets/published-fleets.csv"
+#: The bundled sample logs of a simulated job, and its truth.
+SAMPLE_STEPS = "book/data/sample-steps.csv"
+SAMPLE_EVENTS = "book/data/sample-events.csv"
+SAMPLE_TRUTH = "book/data/truth.yml"
+#: A hand-written sample of Slurm accounting.
+SAMPLE_SACCT = "book/data/sample-sacct.txt"
+#: GLM-130B's stops as an event log, and one row per stop with its kind.
+GLM_EVENTS = "book/data/fleets/glm130b-events.csv"
+GLM_STOPS = "book/data/fleets/glm130b-interruptions.csv"
+
+
+def book_data(name: str, start: str | os.PathLike[str] | None = None) -> Path:
+    """A data file the book ships, by its name relative to the book's root (one of the constants above).
+
+    Parameters
+    ----------
+    name : str
+        For example :data:`PUBLISHED_FLEETS`.
+    start : str or path-like, optional
+        A folder inside the book (default: the working directory).
+
+    Returns
+    -------
+    Path
+        The file's absolute path.
+    """
+    return (book_root(start) / name).resolve()
