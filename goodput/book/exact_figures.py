@@ -26,17 +26,22 @@ def _inputs(fleet: FleetPlan) -> str:
     return "the worked example" if same_as_worked_example(p) else f"the inputs file {html.escape(p.source)}"
 
 
+def _math(latex: str) -> Math:
+    from IPython.display import Math
+
+    return Math(latex)  # type: ignore[no-untyped-call]
+
+
 def series_equations() -> list[Math]:
     """G, its first-order part, its second-order term, and the first-order part minus the package's (zero)."""
     import sympy as sp
-    from IPython.display import Math
 
     from goodput import model, symbolic
 
     series = symbolic.goodput_series()
     c, m, r, t = series.symbols
     check = sp.simplify(series.first_order - model.goodput(c, m, r, t))
-    return [Math(text) for text in (
+    return [_math(text) for text in (
         r"G = " + sp.latex(series.exact),
         r"G_{\le 1} = " + sp.latex(series.first_order),
         r"G_{2} = " + sp.latex(series.second_order),
@@ -47,26 +52,24 @@ def series_equations() -> list[Math]:
 def optimum_equations() -> list[Math]:
     """The derivative of the wall time per kept work and its Lambert-W root."""
     import sympy as sp
-    from IPython.display import Math
 
     from goodput import symbolic
 
     optimum = symbolic.symbolic_optimum()
     return [
-        Math(r"\frac{d}{dT}\left[" + sp.latex(optimum.objective) + r"\right] = "
+        _math(r"\frac{d}{dT}\left[" + sp.latex(optimum.objective) + r"\right] = "
              + sp.latex(sp.factor(optimum.derivative))),
-        Math(r"T^{*} = " + sp.latex(optimum.solution)),
+        _math(r"T^{*} = " + sp.latex(optimum.solution)),
     ]
 
 
 def restart_equation() -> Math:
     """The derivative divided by e^{R/M}: it does not contain R."""
     import sympy as sp
-    from IPython.display import Math
 
     from goodput.pages.exact import restart_free_derivative
 
-    return Math(r"e^{-R/M}\,\frac{d}{dT}\left[\ldots\right] = " + str(sp.latex(restart_free_derivative()[0])))
+    return _math(r"e^{-R/M}\,\frac{d}{dT}\left[\ldots\right] = " + str(sp.latex(restart_free_derivative()[0])))
 
 
 def breakdown_table(fleet: FleetPlan) -> Styler:

@@ -187,7 +187,7 @@ def _latex(*lines: str) -> Math:
     body = r" \\[4pt] ".join(lines)
     for opening in ("(", "{"):  # SymPy writes C_p - C as -C + C_p
         body = body.replace(opening + "- C + C_{p}", opening + "C_{p} - C")
-    return Math(r"\begin{aligned}" + body + r"\end{aligned}")
+    return Math(r"\begin{aligned}" + body + r"\end{aligned}")  # type: ignore[no-untyped-call]
 
 
 def derivation_interval() -> Math:

@@ -195,7 +195,7 @@ def build(fleet: FleetPlan) -> Page:
         daly_short_at_1=points(float(sweep["short_d"][at_1]), 3),
     )
     # Where first order is not quotable, no first-order number is kept on the page, shown or not.
-    hidden = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, "not quoted")
+    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, "not quoted")
     if not fleet.first_order_quotable:
         hidden |= {"first_goodput": "not quoted", "exact_vs_first": "not quoted"}
     return replace(page, **hidden)

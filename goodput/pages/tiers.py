@@ -374,8 +374,8 @@ def build(fleet: FleetPlan) -> Page:
         half_drain=format_duration((scheme.drain if scheme is not None else 0.0) / 2),
         lever_drain=points(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
-        drain_sets=(f"is the drain itself: a checkpoint cannot start before the last drain ends, and the best "
-                    f"interval would be shorter" if scheme is not None and scheme.drain > 0
+        drain_sets=("is the drain itself: a checkpoint cannot start before the last drain ends, and the best "
+                    "interval would be shorter" if scheme is not None and scheme.drain > 0
                     and fleet.interval <= scheme.drain * (1 + 1e-9) else
                     f"is longer than the drain of {format_duration(scheme.drain if scheme else 0.0)}, so the drain "
                     f"does not set it"),
