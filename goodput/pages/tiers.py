@@ -156,13 +156,10 @@ class Page:
     lever_survive: str
     lever_survive_dollars: str
     # an untiered fleet: a drain as an illustration, and the inputs that describe one
-    ill_drain: str
-    ill_lost_share: str
     ill_interval: str
     ill_goodput: str
     ill_drain_loss: str
     ill_drain_dollars: str
-    snippet_cost: str
     snippet_survives: str
     # storage contention, at the interval the sentence names
     lim_whose: str
@@ -391,13 +388,10 @@ def build(fleet: FleetPlan) -> Page:
         survives_more=_share(s + (1.0 - s) / 2),
         lever_survive=points(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)),
-        ill_drain=format_duration(WORKED_DRAIN),
-        ill_lost_share=percent(q),
         ill_interval=format_duration(ill_interval),
         ill_goodput=percent(ill_goodput),
         ill_drain_loss=percent(ill_drain_loss),
         ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
-        snippet_cost=format_duration(c),
         snippet_survives=f"{1.0 - q:.3f}",
         lim_whose=whose,
         lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
