@@ -100,6 +100,7 @@ def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: Flee
     for name in (*pages.FIRST_ORDER_FIELDS, "first_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
     assert page.subject == "the one-tier model at this fleet's C, M and R"
+    assert (page.fo_subject, page.fo_status) == ("this fleet", "out of range")
     html = exact_figures.breakdown_table(fleet65k).to_html()
     assert "first order" not in re.sub(r"<caption.*?</caption>", "", html, flags=re.DOTALL)
     assert "44.2%" in html and "1.7%" in html and "5.91 min" in html

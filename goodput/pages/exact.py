@@ -42,6 +42,7 @@ class Page:
     mtbi: str
     restart: str
     fo_status: str
+    fo_subject: str
     young: Variant
     t_young: str
     g_first_at_young: str
@@ -118,7 +119,8 @@ def build(fleet: FleetPlan) -> Page:
     """
     p = fleet.params
     c, m, r = p.checkpoint_cost, p.mtbi, p.restart
-    quotable = fleet.first_order_quotable and exact.range_check(c, m, r).quotable
+    one_tier = exact.range_check(c, m, r)
+    quotable = fleet.first_order_quotable and one_tier.quotable
 
     # Both models at Young's interval, and the second-order term.
     t_young = float(model.optimal_interval(c, m))
@@ -159,8 +161,9 @@ def build(fleet: FleetPlan) -> Page:
         cost=format_duration(c),
         mtbi=format_duration(m),
         restart=format_duration(r),
-        fo_status=fleet.first_order_status if not fleet.first_order_quotable
-        else exact.range_check(c, m, r).status,
+        fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
+        fo_subject="this fleet" if not fleet.first_order_quotable or not tiered
+        else "the one-tier model at this fleet's C, M and R",
         young=Variant("quotable" if quotable else "refused"),
         t_young=format_duration(t_young),
         g_first_at_young=percent(first, 2),
