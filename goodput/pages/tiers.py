@@ -212,74 +212,6 @@ class Page:
     peer_saved: str
 
 
-def _categorization() -> dict[str, str]:
-    """Table 5's counts behind the share, and what the two judgment calls would change."""
-    rows = sources.LLAMA3_ROOT_CAUSES
-    total = sum(n for *_, n in rows)
-    lost = sum(n for c, _, n in rows if LOSES_LOCAL_COPY[c][0])
-    gpu = [c for c, category, _ in rows if category == "GPU"]
-    base = {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
-    return {
-        "total_count": f"{total:,}",
-        "lost_count": f"{lost:,}",
-        "lost_share": percent(lost / total),
-        "kept_share": percent(1 - lost / total),
-        "gpu_count": f"{sum(n for _, category, n in rows if category == 'GPU'):,}",
-        "gpu_share": percent(sum(n for _, category, n in rows if category == "GPU") / total),
-        "without_gpu_share": percent(lost_share({**base, **dict.fromkeys(gpu, False)})),
-        "network_count": f"{sum(n for _, category, n in rows if category == 'Network'):,}",
-        "with_network_share": percent(lost_share({**base, "Network switch/cable": True})),
-        "maintenance_count": f"{sum(n for c, _, n in rows if c == 'Host maintenance'):,}",
-    }
-
-
-def _worked(worked: FleetPlan) -> dict[str, str]:
-    """The worked example's asides, by the exact model: its local-first path drained, a fast tier, a peer copy."""
-    p = worked.params
-    c, cs, m, r, d = p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart, WORKED_DRAIN
-    s = 1.0 - lost_share()
-    t_drained, g_drained, drain_loss = at_best(local_first(c, r, d, s), m)
-    _, g_peer, peer_drain_loss = at_best(local_first(c, r, d, PEER_SURVIVES), m)
-    local = best_every(Tiers(c, r, 0.0, cs, r, s), m)
-    peer_scheme = Tiers(c, r, 0.0, cs, r, PEER_SURVIVES)
-    peer = best_every(peer_scheme, m)
-    t_tiers, g_tiers, _ = at_best(peer, m)
-    _, g_sync, _ = at_best(peer_scheme, m)
-    threshold = fast_tier_pays_from(peer_scheme, m)
-    slow = worked.slow.goodput
-    shift = abs(t_drained - worked.interval)
-    return {
-        "wx_cost": format_duration(c),
-        "wx_slow_cost": format_duration(cs),
-        "wx_drain": format_duration(d),
-        "wx_interval": format_duration(worked.interval),
-        "wx_interval_shift": "less than a second" if shift * 60 < 1 else format_duration(shift),
-        "wx_goodput": percent(worked.goodput),
-        "wx_goodput_drained": percent(g_drained),
-        "wx_drain_loss": percent(drain_loss),
-        "wx_points": points(max(0.0, worked.goodput - slow)),
-        "wx_points_drained": points(max(0.0, g_drained - slow)),
-        "wx_dollars_drained": money(worked.dollars(max(0.0, g_drained - slow))),
-        "ft_local_s": percent(s),
-        "ft_local_n": str(local.every),
-        "ft_local_verdict": ("does not pay: every checkpoint should be the persistent one" if local.every == 1
-                             else f"pays: every {ordinal(local.every)} checkpoint persistent"),
-        "ft_threshold": "never" if threshold is None else percent(threshold, 0),
-        "ft_peer_s": percent(PEER_SURVIVES, 0),
-        "ft_peer_n": str(peer.every),
-        "ft_peer_interval": format_duration(t_tiers),
-        "ft_peer_goodput": percent(g_tiers),
-        "ft_sync_goodput": percent(g_sync),
-        "ft_gain": points(max(0.0, g_tiers - g_sync)),
-        "ft_gain_dollars": money(worked.dollars(max(0.0, g_tiers - g_sync))),
-        "ft_drained_goodput": percent(g_peer),
-        "ft_drained_vs_tiers": points(max(0.0, g_peer - g_tiers)),
-        "peer_drain_loss": percent(peer_drain_loss),
-        "peer_goodput": percent(g_peer),
-        "peer_saved": points(max(0.0, g_peer - g_drained)),
-    }
-
-
 def _opening(fleet: FleetPlan, worked: bool) -> Variant:
     scheme = fleet.plan.tiers
     if scheme is None:
@@ -319,6 +251,27 @@ def build(fleet: FleetPlan) -> Page:
 
     # An untiered fleet: its own C, R and M with an assumed drain at Llama 3's share (an illustration).
     q = lost_share()
+
+    # Llama 3's Table 5: the counts behind the share, and what the two judgment calls would change.
+    rows = sources.LLAMA3_ROOT_CAUSES
+    total = sum(n for *_, n in rows)
+    lost = sum(n for c_, _, n in rows if LOSES_LOCAL_COPY[c_][0])
+    gpu = [c_ for c_, category, _ in rows if category == "GPU"]
+    gpu_count = sum(n for _, category, n in rows if category == "GPU")
+    base = {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
+
+    # The worked example's asides, by the exact model: its local-first path drained, a fast tier, a peer copy.
+    wp = wx.params
+    wc, wcs, wm, wr, wd = wp.checkpoint_cost, wp.slow_checkpoint_cost, wp.mtbi, wp.restart, WORKED_DRAIN
+    t_drained, g_drained, wx_drain_loss = at_best(local_first(wc, wr, wd, 1.0 - q), wm)
+    _, g_peer, peer_drain_loss = at_best(local_first(wc, wr, wd, PEER_SURVIVES), wm)
+    local = best_every(Tiers(wc, wr, 0.0, wcs, wr, 1.0 - q), wm)
+    peer_scheme = Tiers(wc, wr, 0.0, wcs, wr, PEER_SURVIVES)
+    peer = best_every(peer_scheme, wm)
+    t_tiers, g_tiers, _ = at_best(peer, wm)
+    _, g_sync, _ = at_best(peer_scheme, wm)
+    ft_threshold = fast_tier_pays_from(peer_scheme, wm)
+    shift = abs(t_drained - wx.interval)
     ill_scheme = local_first(c, r, WORKED_DRAIN, 1.0 - q)
     ill_interval, ill_goodput, ill_drain_loss = at_best(ill_scheme, m)
 
@@ -402,6 +355,42 @@ def build(fleet: FleetPlan) -> Page:
         lim_counted=percent(counted),
         lim_goodput=percent(slowed),
         lim_points=points(max(0.0, counted - slowed)),
-        **_categorization(),
-        **_worked(wx),
+        total_count=f"{total:,}",
+        lost_count=f"{lost:,}",
+        lost_share=percent(lost / total),
+        kept_share=percent(1 - lost / total),
+        gpu_count=f"{gpu_count:,}",
+        gpu_share=percent(gpu_count / total),
+        without_gpu_share=percent(lost_share({**base, **dict.fromkeys(gpu, False)})),
+        network_count=f"{sum(n for _, category, n in rows if category == 'Network'):,}",
+        with_network_share=percent(lost_share({**base, "Network switch/cable": True})),
+        maintenance_count=f"{sum(n for c_, _, n in rows if c_ == 'Host maintenance'):,}",
+        wx_cost=format_duration(wc),
+        wx_slow_cost=format_duration(wcs),
+        wx_drain=format_duration(wd),
+        wx_interval=format_duration(wx.interval),
+        wx_interval_shift="less than a second" if shift * 60 < 1 else format_duration(shift),
+        wx_goodput=percent(wx.goodput),
+        wx_goodput_drained=percent(g_drained),
+        wx_drain_loss=percent(wx_drain_loss),
+        wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
+        wx_points_drained=points(max(0.0, g_drained - wx.slow.goodput)),
+        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))),
+        ft_local_s=percent(1.0 - q),
+        ft_local_n=str(local.every),
+        ft_local_verdict=("does not pay: every checkpoint should be the persistent one" if local.every == 1
+                          else f"pays: every {ordinal(local.every)} checkpoint persistent"),
+        ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0),
+        ft_peer_s=percent(PEER_SURVIVES, 0),
+        ft_peer_n=str(peer.every),
+        ft_peer_interval=format_duration(t_tiers),
+        ft_peer_goodput=percent(g_tiers),
+        ft_sync_goodput=percent(g_sync),
+        ft_gain=points(max(0.0, g_tiers - g_sync)),
+        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))),
+        ft_drained_goodput=percent(g_peer),
+        ft_drained_vs_tiers=points(max(0.0, g_peer - g_tiers)),
+        peer_drain_loss=percent(peer_drain_loss),
+        peer_goodput=percent(g_peer),
+        peer_saved=points(max(0.0, g_peer - g_drained)),
     )
