@@ -170,7 +170,7 @@ def build(fleet: FleetPlan) -> Page:
         g_exact_at_young=percent(ex, 2),
         gap=points(abs(gap), 2),
         g2=points(abs(g2), 2),
-        rest=points(abs(gap - g2), 2),
+        rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",
         rest_share=percent(abs(gap - g2) / gap, 0) if gap > 0 else "none",
         breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
         first_goodput=percent(fleet.first_order.goodput),
