@@ -7,6 +7,7 @@ words layers imports from here.
 from __future__ import annotations
 
 import dataclasses
+import html
 import numbers
 from collections.abc import Mapping
 from pathlib import Path
@@ -50,7 +51,8 @@ def variant_text(page: Any, key: str, book: Path | None = None) -> str:
     Returns
     -------
     str
-        ``book/variants/NAME/KEY.VARIANT.md`` with ``{field}`` placeholders replaced.
+        ``book/variants/NAME/KEY.VARIANT.md`` with ``{field}`` placeholders replaced by the page's values,
+        HTML-escaped and with ``$`` escaped (so that money is not read as dollar math).
     """
     from goodput.book.paths import book_root
 
@@ -58,8 +60,10 @@ def variant_text(page: Any, key: str, book: Path | None = None) -> str:
     chapter = type(page).__module__.rsplit(".", 1)[-1]
     variant = getattr(page, key).name
     path = folder / "variants" / chapter / f"{key}.{variant}.md"
-    values = {f.name: getattr(page, f.name) for f in dataclasses.fields(page)
-              if isinstance(getattr(page, f.name), str)}
+    # Values are filled into Markdown: escape HTML (a file name as given may hold "<") and the dollar sign
+    # ("$2.6M ... $85M" would otherwise open and close dollar math).
+    values = {f.name: html.escape(getattr(page, f.name), quote=False).replace("$", r"\$")
+              for f in dataclasses.fields(page) if isinstance(getattr(page, f.name), str)}
     return path.read_text(encoding="utf-8").strip().format_map(values)
 
 

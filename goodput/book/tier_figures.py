@@ -1,13 +1,14 @@
-"""Figures of the chapter on checkpoints that are not yet safe: when a fast tier beside a persistent one pays.
+"""Figures, table and derivations of the chapter on checkpoints that are not yet safe (``book/tiers.md``).
 
 Drawn like :mod:`goodput.book.figures` (no pyplot state, no title, axes labelled with
 units, line styles as well as colours); every number is the exact model's
-(:mod:`goodput.tiers`).
+(:mod:`goodput.tiers`); the derivations are SymPy's (:func:`goodput.symbolic.derive_tiers`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -17,6 +18,15 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from goodput.book.figures import COLOURS, WIDTH, _figure, _pct_axis, styled
 from goodput.tiers import Tiers, best_every, exact_goodput, exact_optimal_interval
 from goodput.units import format_duration
+
+if TYPE_CHECKING:
+    from IPython.display import Math
+    from pandas.io.formats.style import Styler
+
+    from goodput.fleet import FleetPlan
+
+#: Persistent-to-fast cost ratios C_p/C the survival figure draws beside the fleet's own.
+FIGURE_RATIOS = (2.0, 5.0, 10.0, 30.0)
 
 #: One colour and line style per persistent-to-fast cost ratio, in order.
 _STYLES = (
@@ -116,3 +126,118 @@ def goodput_against_survival(
     for ax in (left, right):
         ax.set_xlim(grid[0], grid[-1] + 0.01)
     return fig
+
+
+def survival_figure(fleet: FleetPlan) -> Figure:
+    """:func:`goodput_against_survival` for the fleet: its M, C and R, its persistent tier and a mark at its s.
+
+    Without a persistent tier the persistent checkpoint is the fleet's slow (synchronous) one, durable at once
+    and restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share
+    the chapter assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is
+    marked.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Figure
+        The figure.
+    """
+    from goodput.pages.tiers import PEER_SURVIVES, lost_share
+    from goodput.report import percent
+
+    p, scheme = fleet.params, fleet.plan.tiers
+    c = p.checkpoint_cost
+    if scheme is not None and not scheme.one_tier and scheme.cp > c:
+        ratio = round(scheme.cp / c, 6)
+        return goodput_against_survival(
+            p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), persistent_restart=scheme.rp, drain=scheme.drain,
+            marks={f"this fleet (s = {percent(scheme.fast_survives, 0)})": (ratio, scheme.fast_survives)})
+    ratio = round(p.slow_checkpoint_cost / c, 6)
+    if ratio <= 1.0:
+        return goodput_against_survival(p.mtbi, c, p.restart, FIGURE_RATIOS)
+    kept = 1.0 - lost_share()
+    return goodput_against_survival(p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), marks={
+        f"copy on the node alone (Llama 3 share, {percent(kept, 0)})": (ratio, kept),
+        f"copy on a peer too (assumed {percent(PEER_SURVIVES, 0)})": (ratio, PEER_SURVIVES)})
+
+
+def root_cause_table() -> Styler:
+    """Llama 3's unexpected interruptions by root cause and whether each loses a node's local copy, as a table."""
+    from goodput import sources
+    from goodput.book.tables import book_table
+    from goodput.pages.tiers import LOSES_LOCAL_COPY
+
+    table = sources.llama3_root_causes()
+    table["loses the copy"] = ["yes" if LOSES_LOCAL_COPY[c][0] else "no" for c in table["component"]]
+    table["why"] = [LOSES_LOCAL_COPY[c][1] for c in table["component"]]
+    table = table.rename(columns={"category": "category (paper)"})
+    table = table.sort_values("count", ascending=False, kind="stable", ignore_index=True)
+    return book_table(table, formats={"share": "{:.1%}"}, caption=(
+        "Llama 3's unexpected interruptions by root cause (Table 5 of the paper, shares computed from its "
+        "counts), and whether each loses a node's local copy of a checkpoint."))
+
+
+def _latex(*lines: str) -> Math:
+    from IPython.display import Math
+
+    body = r" \\[4pt] ".join(lines)
+    for opening in ("(", "{"):  # SymPy writes C_p - C as -C + C_p
+        body = body.replace(opening + "- C + C_{p}", opening + "C_{p} - C")
+    return Math(r"\begin{aligned}" + body + r"\end{aligned}")  # type: ignore[no-untyped-call]
+
+
+def derivation_interval() -> Math:
+    """The loss's derivative in T, the root T*(n), the curvature there and P(n), as one aligned block."""
+    import sympy as sp
+
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    return _latex(
+        r"\frac{\partial L}{\partial T} &= " + sp.latex(d.plain(d.loss_derivative)),
+        r"\frac{\partial L}{\partial T} = 0 \;&\Rightarrow\; T^{*}(n) = " + sp.latex(d.plain(d.interval)),
+        r"\left.\frac{\partial^2 L}{\partial T^2}\right|_{T^{*}(n)} &= "
+        + sp.latex(d.plain(d.interval_curvature)) + r" > 0",
+        r"P(n) = 2Mab &= " + sp.latex(d.plain(2 * d.symbols["M"] * d.interval_terms[0] * d.interval_terms[1])),
+        r"\left(L(T^{*}(n), n) - \text{rest}\right)^2 - \frac{2P(n)}{M} &= " + sp.latex(d.loss_at_interval_check),
+    )
+
+
+def derivation_cadence() -> Math:
+    """dP/dn, its root n*, the curvature, P(n*) and the two Young-like intervals at n*, as one aligned block."""
+    import sympy as sp
+
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    sym = d.symbols
+    c, cp, s = sym["C"], sym["C_p_symbol"], sym["s"]
+    young_sum = sp.sqrt(s * c) + sp.sqrt((1 - s) * (cp - c))
+    return _latex(
+        r"\frac{dP}{dn} &= " + sp.latex(d.plain(sp.simplify(d.cadence_derivative))),
+        r"\frac{dP}{dn} = 0 \;&\Rightarrow\; n^{*} = " + sp.latex(d.plain(d.every)),
+        r"\left.\frac{d^2 P}{dn^2}\right|_{n^{*}} &= " + sp.latex(d.plain(d.cadence_curvature)) + r" > 0",
+        r"P(n^{*}) - \left(" + sp.latex(young_sum) + r"\right)^2 &= " + sp.latex(d.cadence_minimum_check),
+        r"T^{*}(n^{*})^2 \,\frac{s}{2CM} &= " + sp.latex(d.interval_at_every_check),
+        r"\left(n^{*}\,T^{*}(n^{*})\right)^2 \frac{1 - s}{2(C_p - C)M} &= " + sp.latex(d.persistent_period_check),
+    )
+
+
+def derivation_reductions() -> Math:
+    """The one-tier reduction and the drain's exact factor, its series and its effect on the interval."""
+    import sympy as sp
+
+    from goodput.symbolic import derive_tiers
+
+    d = derive_tiers()
+    return _latex(
+        r"L\big|_{C_p = C,\ s = 0,\ n = 1,\ R_p = R} &= " + sp.latex(d.one_tier_loss),
+        r"T^{*}(1)\big|_{C_p = C,\ s = 0} &= " + sp.latex(d.one_tier_interval),
+        r"1 - e^{-D/M} &= " + sp.latex(d.drain_cost_series, order="rev-lex") + r" + \dots",
+        r"\frac{\partial}{\partial T} \ln\!\left(G\, e^{-D/M}\right) - \frac{\partial}{\partial T} \ln G &= "
+        + sp.latex(d.drain_interval_shift),
+    )

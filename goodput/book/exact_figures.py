@@ -1,0 +1,154 @@
+"""Equations, tables and the figure of the chapter on the exact model (``book/exact.md``).
+
+The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its
+one plan's (:func:`goodput.fleet.fleet_plan`), with first order's column only where the one
+policy quotes it (:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the
+inputs file escape it (:func:`html.escape`), since a table caption is written into the page's HTML.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from IPython.display import Math
+    from matplotlib.figure import Figure
+    from pandas.io.formats.style import Styler
+
+    from goodput.fleet import FleetPlan
+
+
+def _inputs(fleet: FleetPlan) -> str:
+    from goodput.pages.tiers import same_as_worked_example
+
+    p = fleet.params
+    return "the worked example" if same_as_worked_example(p) else f"the inputs file {html.escape(p.source)}"
+
+
+def _math(latex: str) -> Math:
+    from IPython.display import Math
+
+    return Math(latex)  # type: ignore[no-untyped-call]
+
+
+def series_equations() -> list[Math]:
+    """G, its first-order part, its second-order term, and the first-order part minus the package's (zero)."""
+    import sympy as sp
+
+    from goodput import model, symbolic
+
+    series = symbolic.goodput_series()
+    c, m, r, t = series.symbols
+    check = sp.simplify(series.first_order - model.goodput(c, m, r, t))
+    return [_math(text) for text in (
+        r"G = " + sp.latex(series.exact),
+        r"G_{\le 1} = " + sp.latex(series.first_order),
+        r"G_{2} = " + sp.latex(series.second_order),
+        r"G_{\le 1} - \left(1 - \frac{C}{T} - \frac{T}{2M} - \frac{R}{M}\right) = " + sp.latex(check),
+    )]
+
+
+def optimum_equations() -> list[Math]:
+    """The derivative of the wall time per kept work and its Lambert-W root."""
+    import sympy as sp
+
+    from goodput import symbolic
+
+    optimum = symbolic.symbolic_optimum()
+    return [
+        _math(r"\frac{d}{dT}\left[" + sp.latex(optimum.objective) + r"\right] = "
+             + sp.latex(sp.factor(optimum.derivative))),
+        _math(r"T^{*} = " + sp.latex(optimum.solution)),
+    ]
+
+
+def restart_equation() -> Math:
+    """The derivative divided by e^{R/M}: it does not contain R."""
+    import sympy as sp
+
+    from goodput.pages.exact import restart_free_derivative
+
+    return _math(r"e^{-R/M}\,\frac{d}{dT}\left[\ldots\right] = " + str(sp.latex(restart_free_derivative()[0])))
+
+
+def breakdown_table(fleet: FleetPlan) -> Styler:
+    """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Styler
+        One row per loss (the drain's when the plan has one) and goodput; the exact model's column, and
+        first order's at its own optimum when :attr:`~goodput.fleet.FleetPlan.first_order_quotable`.
+    """
+    import pandas as pd
+
+    from goodput.book.tables import book_table
+    from goodput.fleet import LOSSES
+    from goodput.plan import Plan
+    from goodput.report import percent
+    from goodput.tiers import TierLosses
+    from goodput.units import format_duration
+
+    names = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
+             "drain_loss": "checkpoints not yet durable (the drain)"}
+    rows = [name for name in LOSSES if name in fleet.losses]
+
+    def column(plan: Plan) -> list[str]:
+        losses = plan.losses
+        values = [getattr(losses, name) if name != "drain_loss" or isinstance(losses, TierLosses) else 0.0
+                  for name in rows]
+        return [format_duration(plan.interval), *(percent(v) for v in values), percent(plan.goodput)]
+
+    columns = {"": ["interval T*", *(names[n] for n in rows), "goodput"], "exact": column(fleet.plan)}
+    if fleet.first_order_quotable:
+        columns["first order"] = column(fleet.first_order)
+    scheme = "its drain and tiers included" if fleet.tiered else "one checkpoint tier"
+    caption = (f"Where the fleet's wall time goes at each model's own optimum ({_inputs(fleet)}, {scheme})."
+               if fleet.first_order_quotable else
+               f"Where the fleet's wall time goes at its plan, by the exact model ({_inputs(fleet)}, {scheme}); "
+               f"first order is {fleet.first_order_status} for this fleet and is not shown.")
+    frame = pd.DataFrame(columns)
+    return book_table(frame, caption=caption, right=list(frame.columns[1:]))
+
+
+def estimates_table(fleet: FleetPlan) -> Styler:
+    """Young's, Daly's and the exact optimum across C/M at the fleet's M and R (the one-tier model)."""
+    import pandas as pd
+
+    from goodput.book.tables import book_table
+    from goodput.pages.exact import RATIOS, estimates_sweep
+    from goodput.report import percent
+    from goodput.units import format_duration
+
+    m, r = fleet.params.mtbi, fleet.params.restart
+    e = estimates_sweep(m, r)
+    frame = pd.DataFrame({
+        "C/M": [f"{x:g}" for x in RATIOS],
+        "Young T/M": [f"{x:.3f}" for x in e["t_y"] / m],
+        "Daly T/M": [f"{x:.3f}" for x in e["t_d"] / m],
+        "exact T*/M": [f"{x:.3f}" for x in e["t_e"] / m],
+        "goodput at T*": [percent(float(x)) for x in e["g_e"]],
+        "Young: points below": [f"{100 * x:.3f}" for x in e["short_y"]],
+        "Daly: points below": [f"{100 * x:.3f}" for x in e["short_d"]],
+    })
+    caption = (f"The one-tier model: Young's, Daly's and the exact optimum interval as multiples of M, the exact "
+               f"goodput at the optimum, and the points of exact goodput each estimate gives up "
+               f"(M = {format_duration(m)} and R = {format_duration(r)}, {_inputs(fleet)}).")
+    return book_table(frame, caption=caption, right=list(frame.columns))
+
+
+def estimates_figure(fleet: FleetPlan) -> Figure:
+    """:func:`goodput.book.scale_figures.optimum_estimates` for C/M from 1e-4 to 1 at the fleet's M and R, its C/M marked."""
+    import numpy as np
+
+    from goodput.book.scale_figures import optimum_estimates
+
+    p = fleet.params
+    ratio = p.checkpoint_cost / p.mtbi
+    return optimum_estimates(p.mtbi, p.restart, np.logspace(-4, 0, 41), mark=ratio if ratio <= 1.0 else None)

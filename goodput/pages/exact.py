@@ -1,0 +1,204 @@
+"""The chapter "Beyond first order: the exact model" (``book/exact.md``): the exact goodput, its optimum, Young and Daly.
+
+The fleet's table is its one plan's (:func:`goodput.fleet.fleet_plan`, the full scheme: drain and tiers when the
+inputs give them). The derivations, the Lambert-W optimum and the comparison with Young's and Daly's intervals
+are of the one-tier model; for a fleet with a drain or tiers they are taken at its C, M and R and labelled so.
+A first-order number is quoted only where the one policy allows it (:attr:`goodput.fleet.FleetPlan.first_order_quotable`
+and, for the one-tier comparisons, :attr:`goodput.model.RangeCheck.quotable` of the one-tier model).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from goodput import exact, model, symbolic
+from goodput.fleet import FleetPlan
+from goodput.pages import Variant
+from goodput.pages.tiers import same_as_worked_example
+from goodput.report import ordinal, percent, points
+from goodput.units import format_duration
+
+#: The values of C/M in the table of Young's, Daly's and the exact optimum.
+RATIOS = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0)
+#: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
+FIRST_ORDER_FIELDS = ("t_young", "g_first_at_young", "g_exact_at_young", "gap", "g2", "rest", "rest_share",
+                      "young_longer", "daly", "daly_diff", "young_short")
+#: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
+RESTART_FACTORS = (0.01, 1.0, 10.0)
+
+
+@dataclass(frozen=True)
+class Page:
+    """The chapter's values: the fleet's plan, and the one-tier model at its C, M and R."""
+
+    inputs: str
+    scope: Variant
+    subject: str
+    interval: str
+    cadence: str
+    goodput: str
+    cost: str
+    mtbi: str
+    restart: str
+    fo_status: str
+    fo_subject: str
+    young: Variant
+    t_young: str
+    g_first_at_young: str
+    g_exact_at_young: str
+    gap: str
+    g2: str
+    rest: str
+    rest_share: str
+    breakdown: Variant
+    first_goodput: str
+    exact_vs_first: str
+    t_lambert: str
+    t_symbolic: str
+    t_numerical: str
+    agreement: str
+    r_in_derivative: str
+    r_low: str
+    r_high: str
+    r_spread: str
+    r_moves: str
+    here: Variant
+    ratio: str
+    young_longer: str
+    daly: str
+    daly_diff: str
+    young_short: str
+    young_excess_at_1: str
+    young_short_at_1: str
+    young_short_at_01: str
+    daly_rel_at_1: str
+    daly_short_at_1: str
+
+
+def restart_free_derivative() -> Any:
+    """The derivative of the wall time per kept work divided by e^{R/M} (a SymPy expression), and R's symbol."""
+    import sympy as sp
+
+    optimum = symbolic.symbolic_optimum()
+    _, m, r, _ = optimum.symbols
+    return sp.simplify(optimum.derivative * sp.exp(-r / m)), r
+
+
+def estimates_sweep(mtbi: float, restart: float) -> dict[str, Any]:
+    """Young's, Daly's and the exact optimum, the exact goodput and what each estimate gives up, over :data:`RATIOS`."""
+    import numpy as np
+
+    costs = np.array(RATIOS) * mtbi
+    mtbis, restarts = np.full_like(costs, mtbi), np.full_like(costs, restart)
+    t_y = np.asarray(model.optimal_interval(costs, mtbis))
+    t_d = np.asarray(exact.daly_interval(costs, mtbis))
+    t_e = np.asarray(exact.exact_optimal_interval(costs, mtbis))
+    g_e = np.asarray(exact.exact_goodput(costs, mtbis, restarts))
+    return {"t_y": t_y, "t_d": t_d, "t_e": t_e, "g_e": g_e,
+            "short_y": g_e - np.asarray(exact.exact_goodput(costs, mtbis, restarts, t_y)),
+            "short_d": g_e - np.asarray(exact.exact_goodput(costs, mtbis, restarts, t_d))}
+
+
+def _relative(a: float, b: float) -> float:
+    return abs(a - b) / b if b > 0 else abs(a - b)
+
+
+def build(fleet: FleetPlan) -> Page:
+    """The chapter's values, from the fleet's plan and the one-tier model at its C, M and R.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan (:func:`goodput.fleet.fleet_plan`).
+
+    Returns
+    -------
+    Page
+        Every value the chapter quotes, formatted.
+    """
+    p = fleet.params
+    c, m, r = p.checkpoint_cost, p.mtbi, p.restart
+    one_tier = exact.range_check(c, m, r)
+    quotable = fleet.first_order_quotable and one_tier.quotable
+
+    # Both models at Young's interval, and the second-order term.
+    t_young = float(model.optimal_interval(c, m))
+    first = float(model.goodput(c, m, r, t_young))
+    ex = float(exact.exact_goodput(c, m, r, t_young))
+    g2 = float(exact.second_order_term(c, m, r, t_young))
+    gap = ex - first
+
+    # The exact optimum three ways, and R's (absent) effect on it.
+    t_lambert = float(exact.exact_optimal_interval(c, m))
+    t_symbolic = symbolic.evaluate_symbolic_optimum(c, m)
+    t_numerical = exact.numerical_optimal_interval(c, m, r)
+    rel = max(_relative(t_symbolic, t_lambert), _relative(t_numerical, t_lambert))
+    # Restarts so long that e^{-R/M} underflows are left out: the goodput is then zero at every interval.
+    restarts = [f * r for f in RESTART_FACTORS if f * r / m < 600.0] or [r]
+    found = [exact.numerical_optimal_interval(c, m, x) for x in restarts]
+    spread = max(found) - min(found)
+    derivative, r_symbol = restart_free_derivative()
+
+    # Young's and Daly's intervals at the fleet's C/M, and across C/M.
+    daly = float(exact.daly_interval(c, m))
+    daly_diff = daly - t_lambert
+    young_short = float(exact.exact_goodput(c, m, r) - exact.exact_goodput(c, m, r, t_young))
+    sweep = estimates_sweep(m, r)
+    at_1, at_01 = RATIOS.index(1.0), RATIOS.index(0.1)
+
+    scheme = fleet.plan.tiers
+    tiered = scheme is not None
+    every = scheme.every if scheme is not None and not scheme.one_tier else 1
+    diff = fleet.goodput - fleet.first_order.goodput
+    page = Page(
+        inputs="the worked example" if same_as_worked_example(p) else f"the inputs file {p.source}",
+        scope=Variant("tiered" if tiered else "one"),
+        subject="the one-tier model at this fleet's C, M and R" if tiered else "this fleet",
+        interval=format_duration(fleet.interval),
+        cadence="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
+        goodput=percent(fleet.goodput),
+        cost=format_duration(c),
+        mtbi=format_duration(m),
+        restart=format_duration(r),
+        fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
+        fo_subject="this fleet" if not fleet.first_order_quotable or not tiered
+        else "the one-tier model at this fleet's C, M and R",
+        young=Variant("quotable" if quotable else "refused"),
+        t_young=format_duration(t_young),
+        g_first_at_young=percent(first, 2),
+        g_exact_at_young=percent(ex, 2),
+        gap=points(abs(gap), 2),
+        g2=points(abs(g2), 2),
+        rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",
+        rest_share=percent(abs(gap - g2) / gap, 0) if gap > 0 else "none",
+        breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
+        first_goodput=percent(fleet.first_order.goodput),
+        exact_vs_first=f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}",
+        t_lambert=format_duration(t_lambert, 6),
+        t_symbolic=format_duration(t_symbolic, 6),
+        t_numerical=format_duration(t_numerical, 6),
+        agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",
+        r_in_derivative="contains" if derivative.has(r_symbol) else "does not contain",
+        r_low=format_duration(restarts[0]),
+        r_high=format_duration(restarts[-1]),
+        r_spread=f"{60.0 * spread:.1e} s",
+        r_moves="moves" if spread > 1e-6 * t_lambert else "does not move",
+        here=Variant("quotable" if quotable else "refused"),
+        ratio=f"{c / m:.2g}",
+        young_longer=(f"{format_duration(abs(t_young - t_lambert))} "
+                      f"{'longer' if t_young >= t_lambert else 'shorter'}"),
+        daly=format_duration(daly),
+        daly_diff=f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}",
+        young_short=points(max(0.0, young_short), 3),
+        young_excess_at_1=percent(float(sweep["t_y"][at_1] / sweep["t_e"][at_1] - 1), 0),
+        young_short_at_1=points(float(sweep["short_y"][at_1]), 1),
+        young_short_at_01=points(float(sweep["short_y"][at_01]), 2),
+        daly_rel_at_1=percent(abs(float(sweep["t_d"][at_1] / sweep["t_e"][at_1] - 1))),
+        daly_short_at_1=points(float(sweep["short_d"][at_1]), 3),
+    )
+    # Where first order is not quotable, no first-order number is kept on the page, shown or not.
+    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, "not quoted")
+    if not fleet.first_order_quotable:
+        hidden |= {"first_goodput": "not quoted", "exact_vs_first": "not quoted"}
+    return replace(page, **hidden)

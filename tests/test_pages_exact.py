@@ -1,0 +1,145 @@
+"""The exact-model chapter (goodput.pages.exact): the one-tier derivations and comparisons at the fleet's C, M and R,
+the fleet's table from its plan, first-order numbers only where the one policy quotes them, and a page for any
+inputs file the command accepts."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+
+import pytest
+from scipy.special import lambertw
+
+from goodput import exact, model
+from goodput.book import exact_figures
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.pages import Variant
+from goodput.pages import exact as pages
+from goodput.params import Params, params_from_mapping
+from goodput.report import percent
+from goodput.units import format_duration
+
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+WORKED = {"gpus": 16384, "interruptions": {"count": 419, "window": "54 days"}, "checkpoint_cost": "1 min",
+          "slow_checkpoint_cost": "5 min", "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"}
+
+
+@pytest.fixture(params=["worked", "fleet"])
+def inputs(request: pytest.FixtureRequest, worked: Params, fleet: Params) -> Params:
+    return worked if request.param == "worked" else fleet
+
+
+@pytest.fixture(scope="module")
+def fleet65k() -> FleetPlan:
+    return fleet_plan(params_from_mapping(FLEET_65K, source="fleet<65k>.yml"))
+
+
+def test_the_worked_example_quotes_first_order(worked: Params) -> None:
+    """Worked example: one tier, first order ok; Young's 19.3 min gives 86.92% by first order and 87.58% exact; at each
+    model's optimum exact 87.6% against 86.9%, 0.7 points more."""
+    page = pages.build(fleet_plan(worked))
+    assert (page.scope, page.young, page.breakdown, page.here) == (Variant("one"),) + (Variant("quotable"),) * 3
+    assert (page.inputs, page.interval, page.goodput) == ("the worked example", "18.6 min", "87.6%")
+    assert (page.t_young, page.g_first_at_young, page.g_exact_at_young) == ("19.3 min", "86.92%", "87.58%")
+    assert (page.first_goodput, page.exact_vs_first) == ("86.9%", "0.7 points more")
+
+
+def test_young_comparison_gap_is_mostly_second_order(inputs: Params) -> None:
+    """At sqrt(2CM), exact minus first order is the second-order term plus terms of third order, a small share."""
+    page = pages.build(fleet_plan(inputs))
+    c, m, r = inputs.checkpoint_cost, inputs.mtbi, inputs.restart
+    t = math.sqrt(2 * c * m)
+    gap = exact.exact_goodput(c, m, r, t) - model.goodput(c, m, r, t)
+    assert page.gap == f"{100 * gap:.2f} points"
+    assert page.t_young == format_duration(t)
+    assert int(page.rest_share.rstrip("%")) < 10
+
+
+def test_optimum_three_ways_and_restart_does_not_move_it(inputs: Params) -> None:
+    """T* = M (1 + W0(-e^{-(1 + C/M)})) by Lambert W, SymPy and a minimizer agree to six digits; Young's is longer;
+    R does not appear in the derivative divided by e^{R/M}, and the minimizer's optimum does not move with R."""
+    page = pages.build(fleet_plan(inputs))
+    c, m = inputs.checkpoint_cost, inputs.mtbi
+    closed = m * (1 + lambertw(-math.exp(-(1 + c / m))).real)
+    assert page.t_lambert == page.t_symbolic == page.t_numerical == format_duration(closed, 6)
+    assert page.young_longer.endswith("longer")
+    assert (page.r_in_derivative, page.r_moves) == ("does not contain", "does not move")
+    assert page.r_high == format_duration(10 * inputs.restart)
+
+
+def test_estimates_at_c_equal_m(worked: Params) -> None:
+    """At C = M: exact T*/M = 1 + W0(-e^{-2}) = 0.8414, Young's sqrt(2) is 68% longer, Daly's
+    sqrt(2)(1 + 1/(3 sqrt 2) + 1/18) - 1 = 0.8261 is 1.8% short."""
+    page = pages.build(fleet_plan(worked))
+    exact_t = 1 + lambertw(-math.exp(-2)).real
+    daly = math.sqrt(2) * (1 + 1 / (3 * math.sqrt(2)) + 1 / 18) - 1
+    assert page.young_excess_at_1 == percent(math.sqrt(2) / exact_t - 1, 0) == "68%"
+    assert page.daly_rel_at_1 == percent(1 - daly / exact_t) == "1.8%"
+
+
+def test_estimates_at_the_fleets_ratio(fleet: Params) -> None:
+    """The fleet's C/M is (2/3)/M; Daly's interval is just below the exact optimum (0 < C <= M)."""
+    page = pages.build(fleet_plan(fleet))
+    assert page.ratio == f"{(2 / 3) / fleet.mtbi:.2g}"
+    daly = float(exact.daly_interval(2 / 3, fleet.mtbi))
+    assert page.daly == format_duration(daly)
+    shortfall = float(exact.exact_optimal_interval(2 / 3, fleet.mtbi)) - daly
+    assert page.daly_diff == f"{format_duration(shortfall, 2)} shorter"
+
+
+def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: FleetPlan) -> None:
+    """Issue 18's fleet: its plan (5.91 min, every 4th persistent, 44.2%) is the scope; first order of its scheme is out
+    of range (18.5 points off), so every first-order field is "not quoted" and the table has no first-order column."""
+    assert fleet65k.first_order_status == "out of range"
+    page = pages.build(fleet65k)
+    assert (page.scope, page.young, page.breakdown, page.here) == (Variant("tiered"),) + (Variant("refused"),) * 3
+    assert (page.interval, page.cadence, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
+    for name in (*pages.FIRST_ORDER_FIELDS, "first_goodput", "exact_vs_first"):
+        assert getattr(page, name) == "not quoted"
+    assert page.subject == "the one-tier model at this fleet's C, M and R"
+    assert (page.fo_subject, page.fo_status) == ("this fleet", "out of range")
+    html = exact_figures.breakdown_table(fleet65k).to_html()
+    assert "first order" not in re.sub(r"<caption.*?</caption>", "", html, flags=re.DOTALL)
+    assert "44.2%" in html and "1.7%" in html and "5.91 min" in html
+
+
+def test_captions_escape_the_inputs_file_name(fleet65k: FleetPlan) -> None:
+    """The file name is shown as given, escaped for the HTML caption."""
+    for table in (exact_figures.breakdown_table(fleet65k), exact_figures.estimates_table(fleet65k)):
+        html = table.to_html()
+        assert "fleet&lt;65k&gt;.yml" in html and "fleet<65k>" not in html
+
+
+def test_a_fleet_with_first_order_in_range_shows_both_columns(fleet: Params) -> None:
+    """A one-tier fleet where first order is quotable: the table has both models at their own optimum."""
+    f = fleet_plan(fleet)
+    assert f.first_order_quotable
+    html = exact_figures.breakdown_table(f).to_html()
+    assert percent(f.first_order.goodput) in html and percent(f.goodput) in html
+
+
+ROBUST = {
+    "slow checkpoint of 1 s": {**WORKED, "slow_checkpoint_cost": "1 s"},
+    "one interruption in 1 s": {**WORKED, "interruptions": {"count": 1, "window": "1 s"}},
+    "M of 2 min": {**{k: v for k, v in WORKED.items() if k != "interruptions"}, "mtbi": "2 min"},
+}
+
+
+@pytest.mark.parametrize("name", list(ROBUST))
+def test_the_page_builds_for_any_inputs_with_no_impossible_number(name: str) -> None:
+    """No NaN, no negative number and no percentage above 100 in any field; the tables and figure draw."""
+    f = fleet_plan(params_from_mapping(ROBUST[name], source=f"{name}.yml"))
+    page = pages.build(f)
+    for field in dataclasses.fields(page):
+        value = getattr(page, field.name)
+        if isinstance(value, Variant):
+            continue
+        assert "nan" not in value.lower() and "undefined" not in value, (field.name, value)
+        assert not re.search(r"(?<![\de])-\d|-\$", value), (field.name, value)
+        for pct in re.findall(r"(\d+\.?\d*)%", value):
+            assert float(pct) <= 100.0, (field.name, value)
+    exact_figures.breakdown_table(f).to_html()
+    exact_figures.estimates_table(f).to_html()
