@@ -519,9 +519,10 @@ def fleet_scaling(
         and goodput at the optimum. The exact model is solid, first order dashed.
     """
     from goodput.exact import exact_goodput, exact_optimal_interval
+    from goodput.params import mtbi_from_rate
 
     n = np.asarray(gpus, dtype=np.float64)
-    m = 60.0 / (rate_per_gpu_hour * n)
+    m = mtbi_from_rate(rate_per_gpu_hour, n)
     c, r = np.full_like(m, checkpoint_cost), np.full_like(m, restart)
     ok = np.ones(n.shape, dtype=bool) if in_range is None else np.asarray(in_range, dtype=bool)
     fig = _figure(WIDTH + 0.6, 3.9)
