@@ -325,3 +325,67 @@ def plan_table(fleet: FleetPlan) -> Styler:
                f"GPU-hour, one checkpoint tier: C = {format_duration(p.checkpoint_cost)}, R = "
                f"{format_duration(p.restart)}, M = {format_duration(plan.mtbi)}.")
     return book_table(frame, caption=caption, right=list(frame.columns[1:]))
+
+
+# --------------------------------------------------------------------------- the failures chapter's figure and tables
+
+
+def run_age_figure(fleet: FleetPlan) -> Figure:
+    """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's one plan (its C, slow C, M and R are used, one tier).
+
+    Returns
+    -------
+    Figure
+        See :func:`run_age_profile`.
+    """
+    from goodput import hazards
+
+    p = fleet.params
+    age = hazards.run_age(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart)
+    schedules = {f"short for {format_duration(age.first)}, then relaxed": age.two_schedule,
+                 "six periods": age.six_schedule}
+    return run_age_profile(p.mtbi, hazards.SHAPE, age.length, schedules, age.fixed)
+
+
+def elastic_table(fleet: FleetPlan) -> Styler:
+    """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's one plan.
+
+    Returns
+    -------
+    Styler
+        The restarts, the interval, each loss and goodput, by the exact model of the whole scheme.
+    """
+    import pandas as pd
+
+    from goodput import hazards
+    from goodput.book.tables import book_table
+    from goodput.plan import plan_for
+    from goodput.report import percent
+
+    full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
+    rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
+    if fleet.tiered:
+        rows[1:1] = ["persistent restart, R_p"]
+        rows[-1:-1] = ["not yet durable (drain)"]
+    columns = {}
+    for name, plan in (("full restart", full), ("elastic", elastic)):
+        values = [format_duration(plan.restart), format_duration(plan.interval),
+                  percent(plan.losses.checkpoint_overhead, 2), percent(plan.losses.lost_work, 2),
+                  percent(plan.losses.restart_loss, 2), percent(plan.goodput, 2)]
+        if fleet.tiered:
+            values[1:1] = [format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
+            values[-1:-1] = [percent(plan.drain_loss, 2)]
+        columns[name] = values
+    caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "
+               "at its own optimum.")
+    return book_table(pd.DataFrame({"": rows, **columns}), caption=caption, right=["full restart", "elastic"])
