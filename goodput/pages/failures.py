@@ -117,6 +117,8 @@ class Page:
     burst_runs: str
     burst_independent: str
     burst_bursts: str
+    burst_renewal: str
+    burst_sigma: str
     burst_as_many: str
     burst_cost: Variant
     burst_cost_pm: str
@@ -204,6 +206,8 @@ def build(fleet: FleetPlan) -> Page:
     cheaper = burst_cost < same_count - hazards.SIGNIFICANT * burst_se
     bursts = "slower" if m_all >= m else "cheaper" if cheaper else "same"
     retune, retune_se = sim.bursts.difference[1], sim.bursts.difference_stderr[1]
+    renewal_reward = hazards.burst_goodput(c, m, r, age.fixed)
+    burst_dev = abs(sim.bursts.goodput[0] - renewal_reward) / sim.bursts.stderr[0] if sim.bursts.stderr[0] > 0 else 0.0
 
     # a checkpoint lost with the job
     lost = hazards.lost_checkpoint(c, m, r)
@@ -269,6 +273,8 @@ def build(fleet: FleetPlan) -> Page:
         burst_runs=f"{sim.bursts.replicas:,}",
         burst_independent=_share_pm(sim.independent.goodput, sim.independent.stderr),
         burst_bursts=_share_pm(sim.bursts.goodput[0], sim.bursts.stderr[0]),
+        burst_renewal=percent(renewal_reward, _digits(sim.bursts.stderr[0])),
+        burst_sigma=f"{burst_dev:.1f}",
         burst_as_many=percent(float(exact.exact_goodput(c, m_all, r)), 2),
         burst_cost=Variant(bursts),
         burst_cost_pm=(_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
