@@ -139,7 +139,7 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     page = scale.build(tiered)
     assert page.scope == Variant("tiered")
     assert (page.fleet_interval, page.fleet_goodput) == ("5.91 min", "44.2%")
-    assert "every 4th checkpoint persistent" in page.fleet_scheme
+    assert page.fleet_scheme == "a drain of 4 min, every 4th checkpoint persistent"
     assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
     assert points(tiered.first_order_gap) == "18.5 points"
     one_tier = exact.first_order_error(tiered.params.checkpoint_cost, tiered.params.mtbi, tiered.params.restart)

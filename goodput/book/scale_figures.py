@@ -380,11 +380,11 @@ def elastic_table(fleet: FleetPlan) -> Styler:
     columns = {}
     for name, plan in (("full restart", full), ("elastic", elastic)):
         values = [format_duration(plan.restart), format_duration(plan.interval),
-                  percent(plan.losses.checkpoint_overhead, 2), percent(plan.losses.lost_work, 2),
-                  percent(plan.losses.restart_loss, 2), percent(plan.goodput, 2)]
+                  percent(plan.losses.checkpoint_overhead), percent(plan.losses.lost_work),
+                  percent(plan.losses.restart_loss), percent(plan.goodput)]
         if fleet.tiered:
             values[1:1] = [format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
-            values[-1:-1] = [percent(plan.drain_loss, 2)]
+            values[-1:-1] = [percent(plan.drain_loss)]
         columns[name] = values
     caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "
                "at its own optimum.")

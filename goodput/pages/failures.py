@@ -146,6 +146,7 @@ class Page:
     elastic_rp: str
     restart_full: str
     restart_elastic: str
+    elastic_returned: str
     t_full: str
     t_elastic: str
     lost_full: str
@@ -303,10 +304,11 @@ def build(fleet: FleetPlan) -> Page:
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_full=percent(full.losses.restart_loss),
         restart_elastic=percent(elastic.losses.restart_loss),
+        elastic_returned=_pts(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
         t_full=format_duration(full.interval),
         t_elastic=format_duration(elastic.interval),
-        lost_full=percent(full.losses.lost_work, 2),
-        lost_elastic=percent(elastic.losses.lost_work, 2),
+        lost_full=percent(full.losses.lost_work),
+        lost_elastic=percent(elastic.losses.lost_work),
         lost_change=f"{'up' if lost_change >= 0 else 'down'} {_pts(abs(lost_change))}",
         take_early=(f"start with a short interval and relax it: worth {_pm(gain, gain_se)} here ({model_name}), with "
                     "no engineering" if helps else

@@ -144,9 +144,10 @@ def build(fleet: FleetPlan) -> Page:
     if scheme is None:
         words = "one checkpoint tier, as here"
     elif scheme.one_tier:
-        words = f"its drain of {format_duration(scheme.drain)} counted"
+        words = f"a drain of {format_duration(scheme.drain)}"
     else:
-        words = f"its drain and persistent tier counted, every {ordinal(scheme.every)} checkpoint persistent"
+        drain = f"a drain of {format_duration(scheme.drain)}, " if scheme.drain > 0 else ""
+        words = f"{drain}every {ordinal(scheme.every)} checkpoint persistent"
     out: dict[str, str | Variant] = {
         "scope": Variant("tiered" if fleet.tiered else "one_tier"),
         "fleet_interval": format_duration(fleet.interval),
