@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from goodput.hazards import ELASTIC_RESTART, elastic_restart  # noqa: F401 (re-exported: defined once, in the numbers)
 from goodput.params import Params, load_params
 from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
 from goodput.report import INPUT_WORDS, first_order_problem, ordinal, percent, points
@@ -184,29 +185,3 @@ def first_order_warning(params: Params) -> str | None:
         f"The first-order numbers on this page for {which} do not describe this fleet; the recommendation, "
         "which comes from the exact model, does."
     )
-
-
-#: Minutes an elastic job takes to continue on fewer nodes after an interruption, instead of a full restart
-#: (an assumption of the book's: the failures and measuring chapters both use it, through :func:`elastic_restart`).
-ELASTIC_RESTART = 1.0
-
-
-def elastic_restart(restart: float) -> float:
-    """The effective restart of an elastic job: :data:`ELASTIC_RESTART`, or half the full restart if that is shorter.
-
-    Parameters
-    ----------
-    restart : float
-        R, the full restart, in minutes.
-
-    Returns
-    -------
-    float
-        ``min(1 min, R / 2)``: always shorter than R.
-
-    Examples
-    --------
-    >>> elastic_restart(5.0), elastic_restart(1.5)
-    (1.0, 0.75)
-    """
-    return min(ELASTIC_RESTART, restart / 2.0)
