@@ -134,24 +134,22 @@ def join_words(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def large_count(x: float, thing: str) -> str:
-    """A large quantity as a planner reads it: ``"26.7 million GPU-hours"``, ``"940,000 GPU-hours"``.
+def large_count(x: float, thing: str = "") -> str:
+    """A large quantity as a planning document writes it: ``"26.7 million GPU-hours"``, ``"238,000"``, ``"950"``.
 
     Examples
     --------
-    >>> large_count(26_700_466, "GPU-hours"), large_count(943_718.4, "GPU-hours"), large_count(2.3e9, "GPU-hours")
-    ('26.7 million GPU-hours', '944,000 GPU-hours', '2.3 billion GPU-hours')
-    >>> large_count(1_580_123, "GPU-hours")
-    '1.58 million GPU-hours'
+    >>> large_count(26_700_466, "GPU-hours"), large_count(238_412.5), large_count(3.2e9), large_count(950.4)
+    ('26.7 million GPU-hours', '238,000', '3.2 billion', '950')
+    >>> large_count(1_580_123, "GPU-hours"), large_count(999.6)
+    ('1.58 million GPU-hours', '1,000')
     """
-    if x >= 9.995e8:
-        return f"{significant(x / 1e9, 3)} billion {thing}"
-    if x >= 9.995e5:
-        return f"{significant(x / 1e6, 3)} million {thing}"
-    if x >= 1000:
-        digits = len(f"{x:.0f}") - 3  # three significant digits, thousands separated
-        return f"{round(x, -digits):,.0f} {thing}"
-    return f"{significant(x, 3)} {thing}"
+    text = f"{float(f'{x:.3g}'):,.0f}"
+    for size, word in ((1e9, "billion"), (1e6, "million")):
+        if float(f"{x:.3g}") >= size:
+            text = f"{significant(float(f'{x:.3g}') / size)} {word}"
+            break
+    return f"{text} {thing}" if thing else text
 
 
 def code(text: str) -> str:

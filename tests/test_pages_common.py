@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from goodput import report
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant, common
 from goodput.params import load_params
@@ -66,6 +67,6 @@ def test_first_order_verdict_is_the_fleets_one_measure() -> None:
 
 def test_large_counts_read_as_people_write_them() -> None:
     """26,700,466 GPU-hours read "26.7 million"; below a million, three significant digits with separators."""
-    assert common.large_count(26_700_466) == "26.7 million"
-    assert common.large_count(238_412.5) == "238,000"
-    assert common.large_count(999.6) == "1,000"
+    assert report.large_count(26_700_466) == "26.7 million"
+    assert report.large_count(238_412.5) == "238,000"
+    assert report.large_count(999.6) == "1,000"

@@ -1,145 +1,164 @@
-"""The scale page's numbers and sentences (goodput.pages.scale): one measure of how far first order is off.
+"""The scale chapter (goodput.pages.scale, goodput.limits): first order's limits by fleet size, one measure, one verdict.
 
-Checked with the worked example and with a fleet unlike it (24,576 GPUs, 1.6e-5 interruptions per GPU-hour,
-C = 40 s, a 4-minute slow checkpoint, R = 12 min, $2.1 per GPU-hour).
+Checked with the worked example, a 24,576-GPU one-tier fleet unlike it, the planner's tiered 65,536-GPU fleet of
+issue 18, and inputs far out of scale (M = 2 min, a 1 s slow checkpoint with one interruption a second).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from pathlib import Path
 
 import pytest
 from numpy.testing import assert_allclose
 
-from goodput import exact, model
-from goodput.pages import scale
-from goodput.params import Params, load_params, mtbi_from_rate
+from goodput import exact, limits, model
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.pages import Variant, scale
+from goodput.params import Params, mtbi_from_rate, params_from_mapping
+from goodput.report import percent, points
+from goodput.units import format_duration
+
+#: The planner's tiered fleet of issue 18 (restart is its largest loss).
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+#: Inputs far out of scale: each chapter must still execute, with no impossible number.
+OUT_OF_SCALE = {
+    "mtbi 2 min": {"gpus": 16384, "mtbi": "2 min", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
+                   "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"},
+    "one a second": {"gpus": 16384, "interruptions": {"count": 1, "window": "1 s"}, "checkpoint_cost": "1 min",
+                     "slow_checkpoint_cost": "1 s", "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"},
+}
 
 
-@pytest.fixture(params=["worked", "fleet"])
-def inputs(request: pytest.FixtureRequest, worked: Params, fleet: Params) -> Params:
-    return worked if request.param == "worked" else fleet
+@pytest.fixture(scope="module")
+def tiered() -> FleetPlan:
+    return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
 
 
-def test_three_costs_are_the_fleets_and_a_10_second_one(fleet: Params) -> None:
-    """The chapter follows the inputs' slow and fast checkpoint and an asynchronous one of 10 s = 1/6 min."""
-    assert scale.costs(fleet) == {"slow": 4.0, "fast": pytest.approx(2 / 3), "async": pytest.approx(1 / 6)}
+@pytest.fixture(scope="module")
+def worked_page(worked: Params) -> scale.Page:
+    return scale.build(fleet_plan(worked))
 
 
-def test_limits_are_where_the_first_order_error_crosses_one_and_three_points(inputs: Params) -> None:
+# --------------------------------------------------------------------------- goodput.limits
+
+
+@pytest.mark.parametrize(("c", "r", "rate"), [(1.0, 5.0, 1.97e-5), (2 / 3, 12.0, 1.6e-5), (5.0, 15.0, 2.2e-5)])
+def test_limits_are_where_the_first_order_error_crosses_one_and_three_points(c: float, r: float, rate: float) -> None:
     """At the one-point size, exact minus first-order goodput (each at its optimum) is 0.01; at the three-point
     size 0.03; at the zero size 1 - sqrt(2C/M) - R/M = 0; and the three sizes increase in that order."""
-    c, r, rate = inputs.checkpoint_cost, inputs.restart, inputs.rate_per_gpu_hour
-    limits = scale.first_order_limits(c, r, rate)
-    assert_allclose(exact.first_order_error(c, limits.mtbi_at(limits.one_point), r), 0.01, rtol=1e-6)
-    assert_allclose(exact.first_order_error(c, limits.mtbi_at(limits.three_points), r), 0.03, rtol=1e-6)
-    assert_allclose(model.goodput(c, limits.mtbi_at(limits.zero), r), 0.0, atol=1e-9)
-    assert limits.one_point < limits.three_points < limits.zero
+    lim = limits.first_order_limits(c, r, rate)
+    assert_allclose(exact.first_order_error(c, lim.mtbi_at(lim.one_point), r), 0.01, rtol=1e-6)
+    assert_allclose(exact.first_order_error(c, lim.mtbi_at(lim.three_points), r), 0.03, rtol=1e-6)
+    assert_allclose(model.goodput(c, lim.mtbi_at(lim.zero), r), 0.0, atol=1e-9)
+    assert lim.one_point < lim.three_points < lim.zero
+    assert exact.range_check(c, lim.mtbi_at(0.99 * lim.one_point), r).status == "ok"
+    assert exact.range_check(c, lim.mtbi_at(1.01 * lim.one_point), r).status == "caution"
+    assert exact.range_check(c, lim.mtbi_at(1.01 * lim.three_points), r).status == "out of range"
 
 
 def test_limit_follows_two_c_over_three_e_for_a_tiny_restart() -> None:
     """With R -> 0 the error is about 2C/(3M), so it reaches e = 0.01 at M = 2C/(3e) and N = 60 / (rate M)."""
-    limits = scale.first_order_limits(1.0, 1e-9, 2e-5)
-    expected = 60.0 / (2e-5 * (2.0 / (3.0 * 0.01)))
-    assert_allclose(limits.one_point, expected, rtol=0.1)
+    lim = limits.first_order_limits(1.0, 1e-9, 2e-5)
+    assert_allclose(lim.one_point, mtbi_from_rate(2e-5, 2.0 / (3.0 * 0.01)), rtol=0.1)
 
 
-@pytest.mark.parametrize(("error", "words"), [
-    (0.005, "close enough to quote"),
-    (0.01, "close enough to quote"),
-    (0.02, "to be quoted only with a caution"),
-    (0.03, "to be quoted only with a caution"),
-    (0.05, "too far off to quote"),
-])
-def test_error_verdict_has_three_cases(error: float, words: str) -> None:
-    """Up to 1 point first order is close; up to 3 points it needs a caution; beyond, the exact model is quoted."""
-    assert scale.error_verdict(error) == words
-    assert scale.close_enough(error) == (error <= 0.03)
+def test_beyond_zero_is_a_power_of_two_past_the_zero() -> None:
+    """The size shown past the zero is the first power of two at least 1.25 times it; first order is below zero
+    there and the exact goodput positive."""
+    lim = limits.first_order_limits(5.0, 5.0, 1.97e-5)
+    big = limits.beyond_zero(lim)
+    assert big >= 1.25 * lim.zero > big / 2 and math.log2(big).is_integer()
+    assert model.goodput(5.0, lim.mtbi_at(big), 5.0) < 0 < exact.exact_goodput(5.0, lim.mtbi_at(big), 5.0)
 
 
-def test_thresholds_are_the_package_thresholds(worked: Params) -> None:
-    """Worked example: 7,491 GPUs (5 min) and 22,862 (1 min) for one point, from exact.first_order_error_threshold;
-    the job itself, at C = 1 min, is 0.7 points off, within one point; at C = 5 min 2.4 points, with a caution."""
-    t = scale.thresholds(worked)
-    assert t["slow_one_point"] == "7,491" and t["fast_one_point"] == "22,862"
-    assert t["fast_three_points"] == f"{exact.first_order_error_threshold(1.0, 5.0, worked.rate_per_gpu_hour, 0.03):,.0f}"
-    assert t["own_fast"] == "with C = 1 min first order is 0.7 points below the exact goodput, close enough to quote"
-    assert t["own_slow"] == ("with C = 5 min first order is 2.4 points below the exact goodput, to be quoted only with "
-                             "a caution")
-
-
-def test_fleet_verdicts_follow_its_own_errors(fleet: Params) -> None:
-    """24k fleet: C = 40 s is 1.3 points off (between 1 and 3); C = 4 min is 3.6 points off (more than 3)."""
-    t = scale.thresholds(fleet)
-    assert t["own_fast"].endswith("1.3 points below the exact goodput, to be quoted only with a caution")
-    assert t["own_slow"].endswith("3.6 points below the exact goodput, too far off to quote")
-    assert t["fast_one_point"] == "20,808"
-
-
-def test_thresholds_table_has_one_row_per_cost(inputs: Params) -> None:
-    """Three rows (slow, fast, 10 s), thresholds as GPU counts matching the sentences, M there as durations."""
-    table = scale.thresholds_table(inputs)
-    frame, words = table["frame"], scale.thresholds(inputs)
-    assert list(frame["1 point: GPUs"]) == [words[f"{k}_one_point"] for k in ("slow", "fast", "async")]
-    assert list(frame["3 points: GPUs"]) == [words[f"{k}_three_points"] for k in ("slow", "fast", "async")]
-    assert all(text.endswith(("s", "min", "h", "days")) for text in frame["1 point: M"])
-    assert "R = " in table["caption"]
-
-
-def test_plan_at_scale_exact_below_young_and_above_first_order(inputs: Params) -> None:
-    """At 100,000 GPUs: the exact optimum is below sqrt(2CM) (T* = sqrt(2CM)(1 - sqrt(2C/M)/3 + ...)), the exact
-    goodput above first order's, and the simulation within four standard errors of the exact goodput."""
-    p = scale.scale_plan(inputs)
-    assert_allclose(p.mtbi, 60 / (inputs.rate_per_gpu_hour * 100_000))
+def test_plan_at_size_exact_below_young_and_simulation_on_the_exact_model() -> None:
+    """At 100,000 GPUs: M = 60/(rate N); the exact optimum below sqrt(2CM) (T* = sqrt(2CM)(1 - sqrt(2C/M)/3 + ...)),
+    the exact goodput above first order's, the simulation within four standard errors of it, and the verdict
+    RangeCheck's for that error."""
+    p = limits.plan_at_size(1.97e-5, 1.0, 5.0)
+    assert_allclose(p.mtbi, 60 / (1.97e-5 * 100_000))
     assert p.exact_interval < p.first_interval
-    assert p.exact_goodput > p.first_goodput
-    assert abs(p.simulated - p.exact_goodput) < 4 * p.stderr
+    assert p.exact_goodput > p.check.goodput
+    assert p.simulated.sigmas < 4
     assert p.exact_at_first <= p.exact_goodput
-    words = scale.plan_at_scale(inputs)
-    assert words["plan_verdict"] == "first order is too far off to quote there"
-    assert words["plan_gap"] == f"{100 * (p.exact_goodput - p.first_goodput):.1f} points"
+    assert p.check == exact.range_check(1.0, p.mtbi, 5.0) and p.check.status == "out of range"
 
 
-def test_beyond_zero_is_a_power_of_two_past_the_zero(inputs: Params) -> None:
-    """The size shown is the first power of two at least 1.25 times the zero size; first order is below zero there
-    and the exact goodput is positive."""
-    big = scale.beyond_zero_size(inputs)
-    zero = exact.first_order_zero_fleet(inputs.slow_checkpoint_cost, inputs.restart, inputs.rate_per_gpu_hour)
-    assert big >= 1.25 * zero and big / 2 < 1.25 * zero and math.log2(big).is_integer()
-    m = mtbi_from_rate(inputs.rate_per_gpu_hour, big)
-    assert model.goodput(inputs.slow_checkpoint_cost, m, inputs.restart) < 0
-    words = scale.below_zero(inputs)
-    assert words["big_first"].startswith("-") and not words["big_exact"].startswith("-")
+def test_sizes_span_the_fleet_and_its_limits() -> None:
+    """Decades from at most 1,000 to at least 1,000,000, reaching a decade below the fleet and a third of each
+    one-point limit."""
+    assert limits.study_sizes(16384, []) == (1e3, 1e4, 1e5, 1e6)
+    lim = limits.first_order_limits(5.0, 5.0, 1.8e-3)
+    span = limits.study_sizes(16384, [lim])
+    assert span[0] <= lim.one_point / 3 and span[-1] == 1e6
 
 
-def test_figure_marks_the_fleet_and_the_simulations_agree(fleet: Params) -> None:
-    """The figure marks the fleet's own size; 12 simulated points (3 costs x 4 sizes), none more than 4 standard
-    errors from the exact goodput."""
-    args = scale.models_figure(fleet)
-    assert args["fleet"] == 24576.0
-    assert sorted(args["simulated"]) == sorted(scale.costs(fleet).values())
-    words = scale.models(fleet)
-    assert words["sim_count"] == "12"
-    assert float(words["max_sigma"]) < 4
+def test_a_point_with_no_work_kept_is_not_an_infinite_deviation() -> None:
+    """A simulation that keeps no work has a zero standard error; against an exact goodput under 0.01 points
+    it deviates by 0 standard errors, against a larger one by infinitely many."""
+    assert limits.SizePoint(1e6, 1.0, 0.0, 0.0, 1e-9).sigmas == 0.0
+    assert limits.SizePoint(1e6, 1.0, 0.0, 0.0, 0.2).sigmas == math.inf
+    assert limits.SizePoint(1e6, 1.0, 0.5, 0.01, 0.52).sigmas == pytest.approx(2.0)
 
 
-def test_opening_names_the_fleets_inputs(fleet: Params) -> None:
-    """The opening shows the fleet's rate, restart and costs as people write them."""
-    words = scale.opening(fleet)
-    assert words == {"rate": "1.6e-5", "restart": "12 min", "smallest": "1,000", "largest": "1,000,000",
-                     "gpus": "24,576", "slow_text": "4 min", "fast_text": "40 s", "async_text": "10 s",
-                     "tier_note": ""}
+# --------------------------------------------------------------------------- the page
 
 
-def test_opening_says_when_it_leaves_tiers_out() -> None:
-    """examples/fleet-24k.yml has a drain and a persistent tier: the chapter says it follows one tier only."""
-    tiered = load_params(Path(__file__).resolve().parent.parent / "examples" / "fleet-24k.yml")
-    assert "drain and persistent tier are left out" in scale.opening(tiered)["tier_note"]
+def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None:
+    """Worked example: one point at 7,491 GPUs (5 min) and 22,862 (1 min); the fleet's plan 0.7 points below,
+    close enough to quote; the slow checkpoint 2.4 points, quoted only with a caution."""
+    page = worked_page
+    assert (page.slow_one_point, page.fast_one_point) == ("7,491", "22,862")
+    assert page.fast_three_points == f"{exact.first_order_error_threshold(1.0, 5.0, 419 / (77760 * 16384) * 60, 0.03):,.0f}"
+    assert page.own_gap == "first order 0.7 points below the exact goodput"
+    assert page.own_verdict == scale.VERDICTS["ok"]
+    assert page.slow_gap == "first order 2.4 points below the exact goodput"
+    assert page.slow_verdict == scale.VERDICTS["caution"]
+    assert page.scope == Variant("one_tier")
+    assert (page.fleet_interval, page.fleet_goodput) == ("18.6 min", "87.6%")
 
 
-def test_fleet_file_is_not_the_worked_example(fleet: Params, worked: Params) -> None:
-    """The fleet used here differs from the worked example in every input the chapter uses."""
-    assert Path(fleet.source).name == "fleet-24k.yml"
-    for key in ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "mtbi"):
-        assert getattr(fleet, key) != getattr(worked, key)
+def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -> None:
+    """At 100,000 GPUs the exact model says 7.15 min and 64.9%, first order 7.8 min and 57.9%: 7.0 points off,
+    too far to quote; simulated within two standard errors."""
+    page = worked_page
+    assert (page.plan_exact_interval, page.plan_exact_goodput) == ("7.15 min", "64.9%")
+    assert (page.plan_first_interval, page.plan_first_goodput) == ("7.8 min", "57.9%")
+    assert page.plan_gap == "first order 7.0 points below the exact goodput"
+    assert page.plan_verdict == scale.VERDICTS["out of range"]
+    assert float(page.plan_sigma) < 2
+    assert page.sim_count == "12" and float(page.max_sigma) < 4
+
+
+def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> None:
+    """The 65,536-GPU fleet: the plan's 5.91 min and 44.2% with every 4th checkpoint persistent; first order's error
+    is the scheme's (18.5 points, FleetPlan.first_order_gap), not the one-tier model's, and too far off to quote."""
+    page = scale.build(tiered)
+    assert page.scope == Variant("tiered")
+    assert (page.fleet_interval, page.fleet_goodput) == ("5.91 min", "44.2%")
+    assert page.fleet_scheme == "a drain of 4 min, every 4th checkpoint persistent"
+    assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
+    assert points(tiered.first_order_gap) == "18.5 points"
+    one_tier = exact.first_order_error(tiered.params.checkpoint_cost, tiered.params.mtbi, tiered.params.restart)
+    assert points(one_tier) != points(tiered.first_order_gap)
+    assert page.own_verdict == scale.VERDICTS[tiered.first_order_status] == scale.VERDICTS["out of range"]
+    assert page.slow_verdict == scale.VERDICTS[tiered.slow.check.status]
+    assert page.fleet_goodput == percent(tiered.goodput) and page.fleet_interval == format_duration(tiered.interval)
+
+
+@pytest.mark.parametrize("name", sorted(OUT_OF_SCALE))
+def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
+    """M = 2 min (it once divided by a zero standard error) and one interruption a second: the page builds, with
+    no NaN, no infinity, no negative percentage and no gap quoted where first order's goodput is below zero."""
+    fleet = fleet_plan(params_from_mapping(OUT_OF_SCALE[name], source=f"{name}.yml"))
+    page = scale.build(fleet)
+    for field in dataclasses.fields(page):
+        value = getattr(page, field.name)
+        if isinstance(value, str):
+            assert not any(bad in value for bad in ("nan", "inf", "-")), (field.name, value)
+    assert fleet.first_order_status == "below zero"
+    assert page.own_gap == "first order's goodput at or below zero"
+    assert page.plan_gap == "first order's goodput at or below zero"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +21,14 @@ from matplotlib.ticker import FuncFormatter
 
 from goodput import exact, model
 from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.params import mtbi_from_rate
 from goodput.simulate import run_age_mtbi
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
+
+if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
+
+    from goodput.fleet import FleetPlan
 
 #: Colour, marker and line style of each interval estimate.
 _ESTIMATES = {
@@ -120,7 +126,7 @@ def goodput_vs_fleet(
     Parameters
     ----------
     rate_per_gpu_hour : float
-        Interruptions per GPU-hour; M = 60 / (rate x GPUs) minutes.
+        Interruptions per GPU-hour (M from :func:`goodput.params.mtbi_from_rate`).
     restart : float
         R in minutes.
     costs : sequence of float
@@ -142,7 +148,7 @@ def goodput_vs_fleet(
         points with error bars.
     """
     n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
-    m = 60.0 / (rate_per_gpu_hour * n)
+    m = mtbi_from_rate(rate_per_gpu_hour, n)
     r = np.full_like(m, restart)
     fig = _figure(WIDTH, 4.0)
     ax = fig.add_subplot()
@@ -241,3 +247,145 @@ def run_age_profile(
         ax.set_xlabel("run age (days)")
         ax.set_xlim(0, run_length / day)
     return fig
+
+
+# --------------------------------------------------------------------------- the scale chapter's figure and tables
+
+
+def fleet_sizes(fleet: FleetPlan) -> Figure:
+    """:func:`goodput_vs_fleet` for a fleet: its rate, restart and three checkpoint costs, its own size marked.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's one plan.
+
+    Returns
+    -------
+    Figure
+        See :func:`goodput_vs_fleet`; the simulations are :func:`goodput.pages.scale.simulated`'s.
+    """
+    from goodput.pages import scale
+
+    p = fleet.params
+    points: dict[float, tuple[list[float], list[float], list[float]]] = {}
+    for s in scale.simulated(fleet):
+        at, value, error = points.setdefault(s.checkpoint_cost, ([], [], []))
+        at.append(s.gpus)
+        value.append(s.simulated)
+        error.append(s.stderr)
+    span = scale.sizes(fleet)
+    return goodput_vs_fleet(p.rate_per_gpu_hour, p.restart, list(points), points, (span[0], span[-1]),
+                            fleet=float(p.gpus))
+
+
+def thresholds_table(fleet: FleetPlan) -> Styler:
+    """The fleet sizes (and M there) where first order is off by one point, by three, and reaches zero, by cost."""
+    import pandas as pd
+
+    from goodput.book.tables import book_table
+    from goodput.pages import scale
+
+    rows = [{
+        "checkpoint cost": format_duration(lim.checkpoint_cost),
+        "1 point: GPUs": scale.gpus_text(lim.one_point),
+        "1 point: M": format_duration(lim.mtbi_at(lim.one_point)),
+        "3 points: GPUs": scale.gpus_text(lim.three_points),
+        "3 points: M": format_duration(lim.mtbi_at(lim.three_points)),
+        "zero: GPUs": scale.gpus_text(lim.zero),
+    } for lim in scale.fleet_limits(fleet).values()]
+    frame = pd.DataFrame(rows)
+    p = fleet.params
+    caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
+               f"and more than 3 points below the exact goodput at the exact optimum, and at which it reaches zero, "
+               f"at {format_rate(p.rate_per_gpu_hour)} interruptions per GPU-hour and R = "
+               f"{format_duration(p.restart)}; one checkpoint tier.")
+    return book_table(frame, caption=caption, right=list(frame.columns))
+
+
+def plan_table(fleet: FleetPlan) -> Styler:
+    """The fast checkpoint at :data:`goodput.limits.PLAN_GPUS` GPUs by first order, the exact model and simulation."""
+    import pandas as pd
+
+    from goodput.book.tables import book_table
+    from goodput.pages import scale
+    from goodput.report import percent, points
+
+    plan = scale.at_scale(fleet)
+    p = fleet.params
+    first = percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing"
+    frame = pd.DataFrame({
+        "": ["interval", "goodput"],
+        "first order": [format_duration(plan.first_interval), first],
+        "exact model": [format_duration(plan.exact_interval), percent(plan.exact_goodput)],
+        "simulated at the exact interval": ["", (f"{percent(plan.simulated.simulated)} ± "
+                                                 f"{points(plan.simulated.stderr, 2)}")],
+    })
+    caption = (f"A {scale.gpus_text(plan.gpus)}-GPU job at {format_rate(p.rate_per_gpu_hour)} interruptions per "
+               f"GPU-hour, one checkpoint tier: C = {format_duration(p.checkpoint_cost)}, R = "
+               f"{format_duration(p.restart)}, M = {format_duration(plan.mtbi)}.")
+    return book_table(frame, caption=caption, right=list(frame.columns[1:]))
+
+
+# --------------------------------------------------------------------------- the failures chapter's figure and tables
+
+
+def run_age_figure(fleet: FleetPlan) -> Figure:
+    """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's one plan (its C, slow C, M and R are used, one tier).
+
+    Returns
+    -------
+    Figure
+        See :func:`run_age_profile`.
+    """
+    from goodput import hazards
+
+    p = fleet.params
+    age = hazards.run_age(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart)
+    schedules = {f"short for {format_duration(age.first)}, then relaxed": age.two_schedule,
+                 "six periods": age.six_schedule}
+    return run_age_profile(p.mtbi, hazards.SHAPE, age.length, schedules, age.fixed)
+
+
+def elastic_table(fleet: FleetPlan) -> Styler:
+    """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's one plan.
+
+    Returns
+    -------
+    Styler
+        The restarts, the interval, each loss and goodput, by the exact model of the whole scheme.
+    """
+    import pandas as pd
+
+    from goodput import hazards
+    from goodput.book.tables import book_table
+    from goodput.plan import plan_for
+    from goodput.report import percent
+
+    full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
+    rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
+    if fleet.tiered:
+        rows[1:1] = ["persistent restart, R_p"]
+        rows[-1:-1] = ["not yet durable (drain)"]
+    columns = {}
+    for name, plan in (("full restart", full), ("elastic", elastic)):
+        values = [format_duration(plan.restart), format_duration(plan.interval),
+                  percent(plan.losses.checkpoint_overhead), percent(plan.losses.lost_work),
+                  percent(plan.losses.restart_loss), percent(plan.goodput)]
+        if fleet.tiered:
+            values[1:1] = [format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
+            values[-1:-1] = [percent(plan.drain_loss)]
+        columns[name] = values
+    caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "
+               "at its own optimum.")
+    return book_table(pd.DataFrame({"": rows, **columns}), caption=caption, right=["full restart", "elastic"])

@@ -17,14 +17,13 @@ from goodput.pages.common import (
     g_span,
     gap,
     inputs_name,
-    large_count,
     losses_text,
     ranges_text,
     t_span,
 )
 from goodput.params import Params
 from goodput.plan import Plan
-from goodput.report import INPUT_WORDS, join_words, money, mtbi_origin, percent, points, recommendation
+from goodput.report import INPUT_WORDS, join_words, large_count, money, mtbi_origin, percent, points, recommendation
 from goodput.units import format_duration
 
 NOT_QUOTED = "not quoted"

@@ -7,13 +7,15 @@ The numbers are the fleet's one plan (:mod:`goodput.fleet`); ``Ranges``, ``range
 from __future__ import annotations
 
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
+from goodput.hazards import ELASTIC_RESTART, elastic_restart
 from goodput.pages import Variant
 from goodput.params import Params, load_params
 from goodput.report import INPUT_WORDS, join_words, percent, points, range_origin
-from goodput.units import format_duration, significant
+from goodput.units import format_duration
 
 __all__ = [
     "CONFIDENCE",
+    "ELASTIC_RESTART",
     "LOSS_WORDS",
     "Ranges",
     "elastic_restart",
@@ -23,7 +25,6 @@ __all__ = [
     "inputs_name",
     "inputs_phrase",
     "is_worked_example",
-    "large_count",
     "losses_text",
     "ranges_for",
     "ranges_text",
@@ -121,43 +122,3 @@ def t_span(fleet: FleetPlan) -> str:
 def g_span(fleet: FleetPlan) -> str:
     """Where goodput at the recommended interval lies over the inputs' ranges: ``"between 81.0% and 90.3%"``."""
     return span(*(percent(g) for g in fleet.ranges.fixed.goodput_range))
-
-
-def large_count(x: float) -> str:
-    """A large count as a planning document writes it: ``"26.7 million"``, ``"238,000"``, ``"950"``.
-
-    Examples
-    --------
-    >>> large_count(26_700_466), large_count(238_412.5), large_count(3.2e9), large_count(950.4)
-    ('26.7 million', '238,000', '3.2 billion', '950')
-    """
-    for size, word in ((1e9, "billion"), (1e6, "million")):
-        if x >= size:
-            return f"{significant(x / size)} {word}"
-    return f"{float(f'{x:.3g}'):,.0f}"
-
-
-#: Minutes an elastic job takes to continue on fewer nodes after an interruption, instead of a full restart
-#: (an assumption of the book's: the failures and measuring chapters both use it, through :func:`elastic_restart`).
-ELASTIC_RESTART = 1.0
-
-
-def elastic_restart(restart: float) -> float:
-    """The effective restart of an elastic job: :data:`ELASTIC_RESTART`, or half the full restart if that is shorter.
-
-    Parameters
-    ----------
-    restart : float
-        R, the full restart, in minutes.
-
-    Returns
-    -------
-    float
-        ``min(1 min, R / 2)``: always shorter than R.
-
-    Examples
-    --------
-    >>> elastic_restart(5.0), elastic_restart(1.5)
-    (1.0, 0.75)
-    """
-    return min(ELASTIC_RESTART, restart / 2.0)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from goodput import exact
 from goodput.fleet import FleetPlan
+from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.params import load_params
 from goodput.plan import Plan, plan_for
@@ -184,7 +185,7 @@ def build(fleet: FleetPlan) -> Page:
         slow_goodput=percent(slow.goodput),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_points=points(abs(plan.goodput - slow.goodput)),
-        slow_gpu_hours=large_count(abs(plan.goodput - slow.goodput) * p.gpus * p.month / 60.0, "GPU-hours"),
+        slow_gpu_hours=large_count(capacity_per_month(abs(plan.goodput - slow.goodput), p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(abs(plan.goodput - slow.goodput))),
         gpus=count(p.gpus, "GPU"),
         long_interval=format_duration(long_.interval),

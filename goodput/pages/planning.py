@@ -20,12 +20,11 @@ from goodput.pages.common import (
     g_span,
     gap,
     inputs_name,
-    large_count,
     losses_text,
     ranges_text,
     t_span,
 )
-from goodput.report import INPUT_WORDS, file_sources, money, percent, points, range_text, recommendation
+from goodput.report import INPUT_WORDS, file_sources, large_count, money, percent, points, range_text, recommendation
 from goodput.units import format_duration
 
 if TYPE_CHECKING:

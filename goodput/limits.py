@@ -1,0 +1,256 @@
+"""How far first order holds as a fleet grows: the fleet sizes where it stops being close, at a constant per-GPU rate.
+
+At a constant per-GPU interruption rate M falls as the fleet grows
+(:func:`goodput.params.mtbi_from_rate`), and first order's error, the exact goodput at the
+exact optimum minus the first-order goodput at sqrt(2CM) (:func:`goodput.exact.first_order_error`),
+grows. :func:`first_order_limits` gives the fleet sizes where that error crosses the one-point
+caution and the three-point tolerance of :class:`goodput.model.RangeCheck`, and where the
+first-order goodput reaches zero: the one measure and the one policy, for one checkpoint tier.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from goodput import exact, model
+from goodput.params import mtbi_from_rate
+
+
+@dataclass(frozen=True)
+class FirstOrderLimits:
+    """The fleet sizes where first order stops being close, at a constant per-GPU rate (one checkpoint tier).
+
+    Parameters
+    ----------
+    checkpoint_cost, restart : float
+        C and R in minutes.
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour.
+    one_point : float
+        GPUs beyond which first order is off by more than :data:`goodput.model.FIRST_ORDER_CAUTION`.
+    three_points : float
+        GPUs beyond which it is off by more than :data:`goodput.model.FIRST_ORDER_TOLERANCE`.
+    zero : float
+        GPUs at which the first-order goodput at sqrt(2CM) reaches zero.
+    """
+
+    checkpoint_cost: float
+    restart: float
+    rate_per_gpu_hour: float
+    one_point: float
+    three_points: float
+    zero: float
+
+    def mtbi_at(self, gpus: float) -> float:
+        """M in minutes at a fleet size, at this rate."""
+        return float(mtbi_from_rate(self.rate_per_gpu_hour, gpus))
+
+
+def first_order_limits(checkpoint_cost: float, restart: float, rate_per_gpu_hour: float) -> FirstOrderLimits:
+    """Where first order is off by more than one point and by more than three, and where it reaches zero.
+
+    Parameters
+    ----------
+    checkpoint_cost, restart : float
+        C and R in minutes.
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour.
+
+    Returns
+    -------
+    FirstOrderLimits
+        From :func:`goodput.exact.first_order_error_threshold` and :func:`goodput.exact.first_order_zero_fleet`.
+
+    Examples
+    --------
+    >>> limits = first_order_limits(1.0, 5.0, 2e-5)
+    >>> round(limits.one_point), limits.one_point < limits.three_points < limits.zero
+    (22557, True)
+    """
+    return FirstOrderLimits(
+        checkpoint_cost=checkpoint_cost, restart=restart, rate_per_gpu_hour=rate_per_gpu_hour,
+        one_point=exact.first_order_error_threshold(checkpoint_cost, restart, rate_per_gpu_hour,
+                                                    model.FIRST_ORDER_CAUTION),
+        three_points=exact.first_order_error_threshold(checkpoint_cost, restart, rate_per_gpu_hour,
+                                                       model.FIRST_ORDER_TOLERANCE),
+        zero=exact.first_order_zero_fleet(checkpoint_cost, restart, rate_per_gpu_hour),
+    )
+
+
+# --------------------------------------------------------------------------- the scale study of one fleet
+
+#: An asynchronous checkpoint that blocks training for about 10 s, in minutes: the order PyTorch's
+#: asynchronous distributed checkpoint reports for a 7B model.
+ASYNC_COST = 10.0 / 60.0
+#: The fleet sizes followed at least span these, GPUs (wider when the fleet or its limits lie outside).
+SMALLEST, LARGEST = 1_000, 1_000_000
+#: Expected interruptions simulated at each fleet size and checkpoint cost: the horizon is this many M.
+FAILURES_PER_POINT = 200_000
+#: The fleet size of the worked plan at scale, GPUs.
+PLAN_GPUS = 100_000
+#: Expected interruptions simulated for that plan.
+PLAN_FAILURES = 1_000_000
+#: Seed of the simulation of that plan.
+PLAN_SEED = 99
+#: Runs each simulation is split into (its standard error is over them).
+REPLICAS = 32
+
+
+def study_costs(checkpoint_cost: float, slow_checkpoint_cost: float) -> dict[str, float]:
+    """The three checkpoint costs the scale study follows, in minutes: the slow, the fast and :data:`ASYNC_COST`.
+
+    Examples
+    --------
+    >>> study_costs(1.0, 5.0) == {"slow": 5.0, "fast": 1.0, "async": ASYNC_COST}
+    True
+    """
+    return {"slow": slow_checkpoint_cost, "fast": checkpoint_cost, "async": ASYNC_COST}
+
+
+def study_sizes(gpus: float, limits: list[FirstOrderLimits]) -> tuple[float, ...]:
+    """The fleet sizes simulated: decades from :data:`SMALLEST` or less to :data:`LARGEST` or more.
+
+    They reach a decade below and above the fleet itself, and a third of each one-point limit.
+
+    Examples
+    --------
+    >>> study_sizes(16384, [])
+    (1000.0, 10000.0, 100000.0, 1000000.0)
+    """
+    low = min([float(SMALLEST), gpus / 10.0, *(lim.one_point / 3.0 for lim in limits)])
+    high = max(float(LARGEST), 10.0 * gpus)
+    first, last = math.floor(math.log10(max(low, 1.0))), math.ceil(math.log10(high))
+    return tuple(10.0**k for k in range(first, last + 1))
+
+
+def _horizon(mtbi: float, rhythm: float, failures: float) -> float:
+    """A simulated wall time of about `failures` interruptions, long enough for unbiased runs and not too many failures."""
+    from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS
+
+    least = 1.01 * MIN_RUN_RHYTHMS * REPLICAS * rhythm
+    return min(max(failures * mtbi, least), max(least, 0.5 * MAX_FAILURES * mtbi))
+
+
+@dataclass(frozen=True)
+class SizePoint:
+    """A simulation of one checkpoint cost at one fleet size, at the exact optimum, against the exact goodput."""
+
+    gpus: float
+    checkpoint_cost: float
+    simulated: float
+    stderr: float
+    exact: float
+
+    @property
+    def sigmas(self) -> float:
+        """|simulated - exact| in standard errors.
+
+        With a zero standard error (no work kept in any run), 0 when the exact goodput is below 0.01 points
+        too, else infinite.
+        """
+        gap = abs(self.simulated - self.exact)
+        if self.stderr > 0:
+            return gap / self.stderr
+        return 0.0 if gap < 1e-4 else math.inf
+
+
+def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
+                   sizes: tuple[float, ...]) -> list[SizePoint]:
+    """Seeded simulations of each checkpoint cost at each fleet size, at the exact optimum (one checkpoint tier).
+
+    Parameters
+    ----------
+    rate_per_gpu_hour : float
+        Interruptions per GPU-hour.
+    restart : float
+        R in minutes.
+    costs : list of float
+        Checkpoint costs C in minutes.
+    sizes : tuple of float
+        Fleet sizes, GPUs.
+
+    Returns
+    -------
+    list of SizePoint
+        Cost by cost, size by size; seed ``cost index x len(sizes) + size index``.
+    """
+    from goodput.simulate import simulate
+
+    out = []
+    for i, cost in enumerate(costs):
+        for j, n in enumerate(sizes):
+            m = float(mtbi_from_rate(rate_per_gpu_hour, n))
+            t = float(exact.exact_optimal_interval(cost, m))
+            run = simulate(cost, m, restart, t, _horizon(m, t + cost + restart, FAILURES_PER_POINT),
+                           replicas=REPLICAS, seed=i * len(sizes) + j)
+            out.append(SizePoint(n, cost, run.goodput, run.stderr, float(exact.exact_goodput(cost, m, restart))))
+    return out
+
+
+@dataclass(frozen=True)
+class PlanAtSize:
+    """One checkpoint cost at one fleet size by first order, the exact model and a seeded simulation (one tier).
+
+    Parameters
+    ----------
+    gpus, mtbi : float
+        The fleet size and M there (minutes).
+    check : goodput.model.RangeCheck
+        First order's goodput at sqrt(2CM) and its error against the exact optimum (the one measure and verdict).
+    first_interval : float
+        sqrt(2CM), minutes.
+    exact_interval, exact_goodput : float
+        The exact optimum and the exact goodput there.
+    exact_at_first : float
+        The exact goodput at first order's interval.
+    simulated : SizePoint
+        The simulation at the exact optimum.
+    horizon : float
+        Simulated wall time, minutes.
+    """
+
+    gpus: float
+    mtbi: float
+    check: model.RangeCheck
+    first_interval: float
+    exact_interval: float
+    exact_goodput: float
+    exact_at_first: float
+    simulated: SizePoint
+    horizon: float
+
+
+def plan_at_size(rate_per_gpu_hour: float, checkpoint_cost: float, restart: float,
+                 gpus: float = PLAN_GPUS) -> PlanAtSize:
+    """First order, the exact model and a simulation of one checkpoint tier at a fleet size (seed :data:`PLAN_SEED`).
+
+    Examples
+    --------
+    >>> p = plan_at_size(2e-5, 1.0, 5.0)
+    >>> round(p.mtbi), p.check.status, p.exact_interval < p.first_interval
+    (30, 'out of range', True)
+    """
+    from goodput.simulate import simulate
+
+    m = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
+    t_first = float(model.optimal_interval(checkpoint_cost, m))
+    t_exact = float(exact.exact_optimal_interval(checkpoint_cost, m))
+    g_exact = float(exact.exact_goodput(checkpoint_cost, m, restart))
+    horizon = _horizon(m, t_exact + checkpoint_cost + restart, PLAN_FAILURES)
+    run = simulate(checkpoint_cost, m, restart, t_exact, horizon, replicas=REPLICAS, seed=PLAN_SEED)
+    return PlanAtSize(gpus=gpus, mtbi=m, check=exact.range_check(checkpoint_cost, m, restart),
+                      first_interval=t_first, exact_interval=t_exact, exact_goodput=g_exact,
+                      exact_at_first=float(exact.exact_goodput(checkpoint_cost, m, restart, t_first)),
+                      simulated=SizePoint(gpus, checkpoint_cost, run.goodput, run.stderr, g_exact), horizon=run.horizon)
+
+
+def beyond_zero(limits: FirstOrderLimits) -> int:
+    """A fleet size past first order's zero: the first power of two at least 1.25 times it.
+
+    Examples
+    --------
+    >>> beyond_zero(first_order_limits(5.0, 5.0, 2e-5))
+    262144
+    """
+    return int(2 ** math.ceil(math.log2(1.25 * limits.zero)))
