@@ -32,7 +32,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.2.0"
+from goodput._version import __version__
 
 #: Public name -> the module that defines it.
 _EXPORTS = {
