@@ -7,7 +7,7 @@ and ``importlib.import_module("goodput....")`` or ``__import__`` calls with a st
 the file, the line and the import that breaks the rule. Two tests prove that it can fail, on a copy of
 the package with a forbidden import written into it.
 
-The heavy-import check imports every module of the package, lowest layer first, and fails on any
+The heavy-import check imports every module below the book, lowest layer first, and fails on any
 heavy library (SymPy, SciPy's submodules, pandas, matplotlib, IPython...) that a module loads when it
 is imported without importing it at module level itself (or through a goodput module it imports at
 module level); the numbers layer may load no display library at all.
@@ -370,12 +370,14 @@ def check_heavy(root: Path = PACKAGE, names: list[str] | None = None) -> list[st
 
     A module may load what it, or a goodput module it imports when imported, imports when imported
     (:func:`allowed`); a numbers module no display library at all. Each module is imported in an
-    interpreter that has loaded only what that module may load itself: the modules (``names``, or all)
-    run in a few interpreters side by side (see :func:`chains`), each importing its run one by one.
+    interpreter that has loaded only what that module may load itself: the modules (``names``, or all but
+    the book's, which exists to draw and may load what it likes) run in a few interpreters side by side
+    (see :func:`chains`), each importing its run one by one.
     """
     known = modules(root)
     allowances = {name: allowed(libs) for name, libs in _declared(known).items()}
-    order = [name for name in import_order(known) if names is None or name in names]
+    order = [name for name in import_order(known)
+             if (names is None and layer(name) != "book") or (names is not None and name in names)]
     runs = chains(allowances, order)
     code = PROBE.format(heavy=HEAVY)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root.parent), os.environ.get("PYTHONPATH", "")])}
