@@ -25,15 +25,23 @@ waiting on one kernel at a time. This extension
 - at ``build-finished``, stops what is still running and deletes the cache folder.
 
 With ``execute_notebooks`` set to anything but ``cache`` the extension does nothing.
+
+It leans on private APIs of MyST-NB (its notebook reader and configuration) and of jupyter-cache
+(its one-notebook execution and cache bundles), which may change in any minor release: at
+``builder-inited`` it checks the installed versions (:func:`check_versions`) and stops the build with
+one line if they are not of the series it was written for (:data:`WRITTEN_FOR`, which
+constraints.txt pins).
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
 import re
 import shutil
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -55,6 +63,39 @@ SVG_STARTUP = Path(__file__).resolve().parent / "svg_figures.py"
 #: Environment variable: how many chapters to execute at a time (default: one more than the usable
 #: cores, so that a core is not idle while a kernel starts or stops).
 JOBS_ENV = "GOODPUT_BUILD_JOBS"
+
+
+#: The distributions whose private APIs this extension uses, and the release series (major.minor) it
+#: was written and tested against; constraints.txt pins a release of each.
+WRITTEN_FOR = {"myst-nb": "1.4", "jupyter-cache": "1.0"}
+
+
+def check_versions(installed: Callable[[str], str] = importlib.metadata.version) -> None:
+    """Stop the build with one line unless MyST-NB and jupyter-cache are of the series in :data:`WRITTEN_FOR`.
+
+    It raises SystemExit, not a Sphinx error, which Jupyter Book would print with its traceback: at
+    ``builder-inited`` nothing has been read or written yet, and the one line says all there is.
+    """
+    found = {}
+    for distribution in WRITTEN_FOR:
+        try:
+            found[distribution] = installed(distribution)
+        except importlib.metadata.PackageNotFoundError:
+            found[distribution] = "(not installed)"
+    wrong = [f"{name} {version}" for name, version in found.items()
+             if version.split(".")[:2] != WRITTEN_FOR[name].split(".")]
+    if wrong:
+        written = " and ".join(f"{name} {series}.x" for name, series in WRITTEN_FOR.items())
+        raise SystemExit(
+            f"_ext/goodput_execute.py uses private APIs of {written}, but found {', '.join(wrong)}: install the "
+            "pinned versions (pip install -c constraints.txt -e '.[book]') or update the extension"
+        )
+
+
+def check_before_executing(app: Sphinx) -> None:
+    """At ``builder-inited``: when this extension will execute the book, check the versions it relies on."""
+    if _cache_path(app) is not None:
+        check_versions()
 
 
 @dataclass
@@ -273,6 +314,7 @@ def drop_cache(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     """Hook the parallel execution into the build (after MyST-NB has set up its configuration)."""
+    app.connect("builder-inited", check_before_executing, priority=899)
     app.connect("builder-inited", empty_cache, priority=900)
     app.connect("env-before-read-docs", start_execution, priority=900)
     app.connect("source-read", collect, priority=100)

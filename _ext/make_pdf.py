@@ -13,9 +13,15 @@ prints the book of that inputs file. It
    the commit) and a contents page, starts each chapter on a new page, hides the HTML theme's
    navigation, sidebars and buttons, and prints to A4 with the page number in every footer,
    a PDF outline (bookmarks) of the chapters and sections, and links that stay within the PDF.
-   It prints twice: the first print tells on which page each chapter starts, for the contents.
+   It prints twice: the first print tells on which page each chapter starts, for the contents;
+4. checks that the contents list the page each chapter starts on, and only then writes the PDF to
+   ``--output``: to a temporary file in its folder, renamed into place, so that a failed run leaves
+   no PDF and a previous PDF stays whole. An ``--output`` that is not a regular file (``/dev/full``, a
+   folder) is refused before anything is built, and never touched.
 
-Without a Chromium it fails at once with one line saying how to install one.
+The print edition's CSS, its JavaScript and the footer are files of _ext/static/ (goodput-print*).
+Without a Chromium it fails at once with one line saying how to install one; every failure is one
+line on stderr and exit status 1.
 """
 
 from __future__ import annotations
@@ -26,8 +32,10 @@ import html
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -48,140 +56,14 @@ INSTALL_HINT = (
     "or set GOODPUT_CHROMIUM=/path/to/chromium"
 )
 
-#: The print edition's layout: A4, the theme's navigation hidden, each chapter on a new page.
-PRINT_CSS = """
-@page { size: A4; margin: 18mm 17mm 20mm 17mm; }
-html { font-size: 10pt !important; }
-body { background: white !important; }
-/* Shadows print as blurred images: none in print. */
-*, *::before, *::after { box-shadow: none !important; text-shadow: none !important; }
-.bd-header, .bd-header-announcement, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-header-article,
-.prev-next-footer, .prev-next-area, .bd-footer, .bd-footer-article, .bd-footer-content, .headerlink,
-.copybtn, .toggle-button, button, .search-button, .theme-switch-button, .skip-link, #pst-back-to-top,
-.bd-search, .search-button-field, .sidebar-toggle, .dropdown-toggle, .goodput-provenance,
-#jb-print-docs-body, .onlyprint, details.hide.above-input, details.hide.below-input {
-  display: none !important;
-}
-.bd-container, .bd-container__inner, .bd-page-width, .bd-main, .bd-content, .bd-article-container,
-.bd-article { max-width: none !important; width: 100% !important; margin: 0 !important;
-  padding: 0 !important; overflow: visible !important; }
-.bd-main .bd-content .bd-article-container .bd-article { padding: 0 !important; }
-.goodput-chapter { break-before: page; }
-h1, h2, h3, h4, .caption, figcaption { break-after: avoid; break-inside: avoid; }
-/* The theme hides each page's first h1 in print (it prints its own title block, hidden here). */
-.bd-main .bd-content .bd-article h1:first-of-type { display: block !important; }
-.goodput-chapter > :is(h1, h2):first-of-type { font-size: 2rem !important; margin: 0 0 1.2rem !important; }
-.goodput-chapter > section:not(.goodput-chapter) > :is(h2, h3):first-of-type { font-size: 1.4rem !important; }
-.goodput-chapter > section:not(.goodput-chapter) > section > :is(h3, h4):first-of-type { font-size: 1.15rem !important; }
-figure, table, img, svg, .math, mjx-container[display="true"], .admonition, .cell_output,
-div.highlight, dl, .goodput-title, .goodput-contents li { break-inside: avoid; }
-img { max-width: 100% !important; height: auto !important; }
-pre, .output pre, .highlight pre { white-space: pre-wrap !important; word-break: break-word;
-  overflow: visible !important; max-height: none !important; font-size: 8.5pt !important; }
-.cell_output, .output, .scroll-output { max-height: none !important; overflow: visible !important; }
-.table-wrapper, .pst-scrollable-table-container { overflow: visible !important; }
-table { max-width: 100% !important; font-size: 8.5pt; }
-table td, table th { word-break: normal; overflow-wrap: break-word; }
-mjx-container[display="true"] { overflow: visible !important; }
-a { text-decoration: none; }
-figcaption, .caption, p.caption, .caption-text, table caption { color: #222 !important; }
-.goodput-title { break-after: page; min-height: 240mm; display: flex; flex-direction: column;
-  justify-content: center; }
-.goodput-title h1 { font-size: 2.6rem !important; line-height: 1.15; margin-bottom: 0.5rem !important; }
-.goodput-title .subtitle { font-size: 1.25rem; margin-bottom: 4rem; color: #444; }
-.goodput-title table { font-size: 10pt; border: none; margin: 0; }
-.goodput-title th { text-align: left; padding: 0.2rem 1.2rem 0.2rem 0; font-weight: 600; border: none;
-  vertical-align: top; white-space: nowrap; }
-.goodput-title td { padding: 0.2rem 0; border: none; font-family: monospace; overflow-wrap: anywhere; }
-.goodput-title .note { margin-top: 3rem; font-size: 9pt; color: #444; max-width: 40rem; }
-.goodput-contents { break-after: page; }
-.goodput-contents h1 { margin-bottom: 1.5rem !important; }
-.goodput-contents ol { list-style: none; padding: 0; margin: 0; }
-.goodput-contents li { display: flex; align-items: baseline; margin: 0.35rem 0; font-size: 11pt; }
-.goodput-contents li a { flex: 0 1 auto; }
-.goodput-contents li .dots { flex: 1 1 auto; border-bottom: 0.5pt solid #bbb; margin: 0 0.5rem; }
-.goodput-contents li .page { flex: 0 0 auto; min-width: 2rem; text-align: right; }
-"""
+#: The print edition's CSS and JavaScript, and the footer's HTML template: files of _ext/static/
+#: (goodput-print*), read by :func:`static`. Sphinx copies them into the site's _static/ with the rest.
+STATIC = Path(__file__).resolve().parent / "static"
 
-#: Chromium's footer template: the book's title and the page number on every page.
-FOOTER = """<div style="font-size:8pt; width:100%; margin:0 17mm; display:flex; justify-content:space-between;
- color:#555; font-family:sans-serif;"><span>{title}</span>
- <span><span class="pageNumber"></span> / <span class="totalPages"></span></span></div>"""
 
-#: Waits for MathJax to finish typesetting and for the fonts it uses.
-SETTLE_JS = """async () => {
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) { await MathJax.startup.promise; }
-  if (window.MathJax && MathJax.typesetPromise) { await MathJax.typesetPromise(); }
-  await document.fonts.ready;
-  return true;
-}"""
-
-#: Writes the page on which each chapter starts into the contents.
-NUMBER_JS = """(pages) => {
-  const cells = document.querySelectorAll('.goodput-contents .page');
-  cells.forEach((cell, i) => { cell.textContent = pages[i] === undefined ? '' : String(pages[i]); });
-  return cells.length;
-}"""
-
-#: Formulas MathJax left as TeX, and images that did not load.
-CHECK_JS = """() => ({
-  rawTex: Array.from(document.querySelectorAll('.math, .mathjax_process, .tex2jax_process'))
-    .filter(e => !e.querySelector('mjx-container') && /\\\\[a-zA-Z]+|\\$\\$/.test(e.textContent))
-    .map(e => e.textContent.trim().slice(0, 80)),
-  brokenImages: Array.from(document.images).filter(i => !i.complete || i.naturalWidth === 0)
-    .map(i => i.getAttribute('src')),
-  math: document.querySelectorAll('mjx-container').length,
-})"""
-
-#: Adds the title and contents pages, marks where each chapter starts, and makes every link to an
-#: anchor of the page a link within it (so that it becomes a link within the PDF).
-PREPARE_JS = """(args) => {
-  const article = document.querySelector('article.bd-article') || document.querySelector('main');
-  const chapters = [];
-  const first = article.querySelector('section');
-  const starts = [first, ...Array.from(article.querySelectorAll('span[id^="document-"]'))
-    .map(span => span.nextElementSibling).filter(e => e && e.tagName === 'SECTION')];
-  for (const section of starts) {
-    if (!section || chapters.some(c => c.section === section)) continue;
-    section.classList.add('goodput-chapter');
-    // On one page the chapters are sections of the first one: their titles are h2, not h1.
-    const heading = section.querySelector(':scope > h1, :scope > h2');
-    let title = section.id;
-    if (heading) {
-      const copy = heading.cloneNode(true);
-      copy.querySelectorAll('.headerlink').forEach(e => e.remove());
-      title = copy.textContent.trim();
-    }
-    chapters.push({section, id: section.id, title});
-  }
-  // Links to anything on this page become #anchor links.
-  let relinked = 0;
-  for (const a of document.querySelectorAll('a[href]')) {
-    const url = new URL(a.getAttribute('href'), document.baseURI);
-    if (url.protocol !== 'file:' && !(url.protocol.startsWith('http') && url.host === location.host)) continue;
-    const id = decodeURIComponent(url.hash.slice(1));
-    if (!id) continue;
-    const target = document.getElementById(id);
-    if (!target) continue;
-    // An empty span (Sphinx's "document-..." marker) has no box to land on: use what follows it.
-    const landing = (target.tagName === 'SPAN' && !target.textContent && target.nextElementSibling
-                     && target.nextElementSibling.id) ? target.nextElementSibling.id : id;
-    a.setAttribute('href', '#' + landing);
-    relinked++;
-  }
-  const title = document.createElement('section');
-  title.className = 'goodput-title';
-  title.innerHTML = args.title;
-  const contents = document.createElement('section');
-  contents.className = 'goodput-contents';
-  contents.id = 'goodput-contents';
-  contents.innerHTML = '<h1>Contents</h1><ol>' + chapters.map((c, i) =>
-    `<li><a href="#${c.id}">${c.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</a>` +
-    `<span class="dots"></span><span class="page"></span></li>`).join('') + '</ol>';
-  article.prepend(contents);
-  article.prepend(title);
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked};
-}"""
+def static(name: str) -> str:
+    """The text of ``_ext/static/<name>``."""
+    return (STATIC / name).read_text(encoding="utf-8")
 
 
 def find_chromium() -> str | None:
@@ -256,7 +138,8 @@ def internal_links(pdf: bytes) -> list[tuple[int, int]]:
 
     Chromium writes a link to an anchor of the printed page as a ``/Link`` annotation with a named
     ``/Dest``, and the names in the catalog's ``/Dests`` dictionary, each with the page object it
-    lands on. Enough of PDF syntax is read here for what Chromium (Skia) writes; no library needed.
+    lands on. Enough of PDF syntax is read here for what Chromium (Skia) writes: the stack has no PDF
+    library (pypdf is not among the pinned packages).
     """
     objects = pdf_objects(pdf)
     order = page_order(objects)
@@ -331,17 +214,22 @@ def annotations(objects: dict[int, bytes], page: int) -> list[bytes]:
     return [objects.get(int(ref), b"") for ref in re.findall(rb"(\d+) 0 R", listing)]
 
 
-def print_pdf(page: Path, pdf: Path, chromium: str) -> dict[str, Any]:
-    """Print the one-page book ``page`` to ``pdf`` in Chromium; return what was printed."""
+def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
+    """Print the one-page book ``page`` in Chromium; return the PDF (``pdf``, bytes) and what was printed.
+
+    The PDF is returned, not written: :func:`check_pages` and :func:`write_pdf` come after.
+    """
     from playwright.sync_api import sync_playwright
 
     title, author, _ = book_settings()
-    options = {
+    options: dict[str, Any] = {
         "format": "A4", "print_background": True, "display_header_footer": True, "prefer_css_page_size": True,
-        "header_template": "<span></span>", "footer_template": FOOTER.format(title=html.escape(title)),
+        "header_template": "<span></span>",
+        "footer_template": static("goodput-print-footer.html").format(title=html.escape(title)),
         "outline": True, "tagged": True,
     }
     problems: list[str] = []
+    settle = static("goodput-print-settle.js")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
         try:
@@ -353,11 +241,11 @@ def print_pdf(page: Path, pdf: Path, chromium: str) -> dict[str, Any]:
                    or problems.append(f"request failed: {r.url}"))
             tab.goto(page.as_uri(), wait_until="load")
             tab.wait_for_load_state("networkidle")
-            tab.evaluate(SETTLE_JS)
-            tab.add_style_tag(content=PRINT_CSS)
-            prepared = tab.evaluate(PREPARE_JS, {"title": title_page(title, author)})
-            tab.evaluate(SETTLE_JS)
-            checked = tab.evaluate(CHECK_JS)
+            tab.evaluate(settle)
+            tab.add_style_tag(content=static("goodput-print.css"))
+            prepared = tab.evaluate(static("goodput-print-prepare.js"), {"title": title_page(title, author)})
+            tab.evaluate(settle)
+            checked = tab.evaluate(static("goodput-print-check.js"))
             if checked["rawTex"]:
                 raise SystemExit(f"make pdf: MathJax left formulas as TeX: {checked['rawTex'][:5]}")
             if checked["brokenImages"]:
@@ -368,14 +256,71 @@ def print_pdf(page: Path, pdf: Path, chromium: str) -> dict[str, Any]:
             # First print: where each chapter starts. Second: the same, with those pages in the contents.
             draft = {**options, "outline": False, "tagged": False}  # the same layout, made faster
             pages = chapter_pages(tab.pdf(**draft), chapters)
-            tab.evaluate(NUMBER_JS, pages)
-            printed = tab.pdf(path=str(pdf), **options)
-            if chapter_pages(printed, chapters) != pages or len(pages) != chapters:
-                raise SystemExit(f"make pdf: the contents do not match where the {chapters} chapters start: {pages}")
+            tab.evaluate(static("goodput-print-number.js"), pages)
+            printed = tab.pdf(**options)
             context.close()
         finally:
             browser.close()
-    return {"chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"], "math": checked["math"]}
+    return {"pdf": printed, "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
+            "math": checked["math"]}
+
+
+def check_pages(pdf: bytes, pages: list[int], chapters: int) -> None:
+    """Fail unless the contents page of ``pdf`` links to ``chapters`` chapters, on the ``pages`` it lists."""
+    if len(pages) != chapters or chapter_pages(pdf, chapters) != pages:
+        raise SystemExit(f"make pdf: the contents do not match where the {chapters} chapters start: {pages}")
+
+
+def check_output(output: Path) -> None:
+    """Fail with one line unless ``output`` can be a PDF: a regular file or no file yet, in a folder (or none yet).
+
+    A device (``/dev/full``), a folder, a pipe or a socket at ``output`` is refused, before anything is
+    built, and is never touched: the PDF only ever replaces a regular file.
+    """
+    try:
+        mode = output.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise SystemExit(f"make pdf: --output {output}: {exc.strerror}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise SystemExit(f"make pdf: --output {output}: not a regular file; the PDF is written only to a file")
+    folder = output.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise SystemExit(f"make pdf: --output {output}: {folder} is not a folder")
+
+
+def write_pdf(output: Path, pdf: bytes) -> None:
+    """Write ``pdf`` to ``output`` whole or not at all.
+
+    The bytes go into a new temporary file in ``output``'s folder, which is renamed into place once written
+    and synced. On any failure the temporary file is removed and ``output``, if it was there, is left as it
+    was; nothing but that temporary file is ever unlinked.
+    """
+    check_output(output)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".part", dir=output.parent)
+    except OSError as exc:
+        raise SystemExit(f"make pdf: cannot write the PDF in {output.parent}: {exc.strerror}") from None
+    temporary = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(pdf)
+            file.flush()
+            os.fsync(file.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        temporary.chmod(0o666 & ~umask)  # mkstemp makes it private; a PDF is as readable as any file written
+        os.replace(temporary, output)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise SystemExit(f"make pdf: cannot write {output}: {exc.strerror or exc}") from None
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -386,6 +331,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--output", type=Path, help=f"the PDF (default: BUILD_DIR/{PDF_NAME})")
     parser.add_argument("--no-build", action="store_true", help="print the one-page book already in BUILD_DIR")
     args = parser.parse_args(argv)
+    build = args.build_dir.resolve()
+    output = (args.output or build / PDF_NAME).resolve()
+    check_output(output)
     chromium = find_chromium()
     if chromium is None:
         wanted = os.environ.get("GOODPUT_CHROMIUM")
@@ -396,15 +344,13 @@ def main(argv: list[str] | None = None) -> None:
         import playwright  # noqa: F401
     except ImportError:
         raise SystemExit("make pdf needs the playwright package: pip install -c constraints.txt -e '.[test]'") from None
-    build = args.build_dir.resolve()
-    output = (args.output or build / PDF_NAME).resolve()
     if args.no_build:
         page = build / "_build" / "singlehtml" / "index.html"
     else:
         page = build_single_page(build)
-    output.parent.mkdir(parents=True, exist_ok=True)
-    output.unlink(missing_ok=True)
-    printed = print_pdf(page, output, chromium)
+    printed = print_pdf(page, chromium)
+    check_pages(printed["pdf"], printed["pages"], len(printed["chapters"]))
+    write_pdf(output, printed["pdf"])
     print(f"{len(printed['chapters'])} chapters on pages {printed['pages']}, {printed['math']} formulas typeset, "
           f"{printed['relinked']} links within the book")
     print(f"The PDF is at {output}")

@@ -1,7 +1,7 @@
 """goodput: how often to checkpoint a large training job, and what goodput that leaves.
 
-The package behind the book, in three layers; a module imports only from its own
-layer or the ones below it (``tests/test_layout.py`` checks):
+The package behind the book, in layers; a module imports only from its own layer or
+the ones below it, never relatively (``tests/test_layout.py`` and ruff's TID252 check):
 
 **numbers**
     :mod:`~goodput.errors`, :mod:`~goodput.validate` (one set of input checks),
@@ -22,9 +22,13 @@ layer or the ones below it (``tests/test_layout.py`` checks):
     :mod:`goodput.book` (figures, tables styled for the page, where the book's inputs are)
     and :mod:`~goodput.cli` (the ``goodput`` command).
 
-The names below are the public API, re-exported here. Importing the package is
-cheap: each name's module is imported on first use (PEP 562), so SymPy, SciPy,
-matplotlib and pandas load only where they are used.
+**facade**
+    this module, the top layer: the public API below, re-exported from the layers
+    beneath. No module of the package imports it (the version is in
+    :mod:`goodput._version`, a numbers module).
+
+Importing the package is cheap: each name's module is imported on first use
+(PEP 562), so NumPy, SymPy, SciPy, matplotlib and pandas load only where they are used.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.2.0"
+from goodput._version import __version__
 
 #: Public name -> the module that defines it.
 _EXPORTS = {

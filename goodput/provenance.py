@@ -3,7 +3,7 @@
 Every output meant to be quoted (the book's pages and footers, ``goodput plan
 --format markdown`` and ``json``) carries this, so that a number in a planning
 document can be traced to the version and the inputs that produced it.
-:data:`goodput.__version__` is the one place the version is written. Nothing here
+:data:`goodput.__version__` (written once, in goodput/_version.py) is the version. Nothing here
 looks for a repository from the package's own location: the commit is that of a
 folder the caller names (the book's root), and is ``None`` where there is none.
 """
@@ -16,7 +16,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-import goodput
+from goodput._version import __version__
 from goodput.params import Params
 
 
@@ -110,7 +110,7 @@ def provenance(params: Params, commit: str | None = None) -> Provenance:
         Version, inputs file name and hash, and commit.
     """
     name = params.path.name if params.path is not None and params.source != "worked example" else params.source
-    return Provenance(version=goodput.__version__, params_name=name, params_sha256=params.sha256, commit=commit)
+    return Provenance(version=__version__, params_name=name, params_sha256=params.sha256, commit=commit)
 
 
 @functools.cache
@@ -124,7 +124,7 @@ def package_commit() -> str | None:
         (an editable install in a clone); ``None`` for an installed wheel, even one
         installed inside a clone (its files are not tracked).
     """
-    folder = Path(goodput.__file__).resolve().parent
+    folder = Path(__file__).resolve().parent
     try:
         subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", "__init__.py"],
                        capture_output=True, check=True, timeout=10)

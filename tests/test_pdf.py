@@ -8,17 +8,24 @@ link annotations and the drawing of figures, with a few regular expressions and 
 file itself: the worked numbers of the answer page, the references, no TeX left unset, the title
 page, page numbers, vector figures, and links that stay within the PDF.
 
-Without Chromium or poppler-utils the tests are skipped with the reason, except under CI=true,
+The tests marked ``pdf`` read that PDF. The others (in ``make test-fast``) check the script's parts
+without a build: an ``--output`` that is not a file is refused and left alone, the PDF is written to a
+temporary file and renamed into place only after the contents check passes, and that check reads
+the links Chromium writes.
+
+Without Chromium or poppler-utils the ``pdf`` tests are skipped with the reason, except under CI=true,
 where they fail (as in tests/test_browser.py). The build ignores a GOODPUT_PARAMS set in the
 environment, so the tests see the book of book/params.yml.
 """
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import os
 import re
 import shutil
+import stat
 import subprocess
 import sys
 import time
@@ -30,7 +37,8 @@ from types import ModuleType
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.pdf
+#: The tests that read the printed book (``-m pdf``); the others test _ext/make_pdf.py's parts without a build.
+printed = pytest.mark.pdf
 
 #: What the answer page shows (the worked example of book/params.yml); tests/test_book.py checks the HTML.
 ANSWER_NUMBERS = ("186 min", "19.3 min", "86.9%", "74.1%", "12.8 points", "$3.8M")
@@ -114,6 +122,7 @@ def collapsed(text: str) -> str:
     return re.sub(r"\s+", " ", text)
 
 
+@printed
 def test_pdf_shows_the_worked_numbers(book_pdf: BookPdf) -> None:
     """The answer page's worked numbers are in the PDF's text: 186 min, 19.3 min, 86.9%, 74.1%, 12.8 points, $3.8M."""
     text = collapsed(book_pdf.text)
@@ -121,6 +130,7 @@ def test_pdf_shows_the_worked_numbers(book_pdf: BookPdf) -> None:
     assert not absent, absent
 
 
+@printed
 def test_pdf_has_every_chapter_in_toc_order_and_the_references(book_pdf: BookPdf) -> None:
     """Every chapter starts a page, in _toc.yml's order, and the last is the references, with Young (1974)."""
     toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
@@ -135,6 +145,7 @@ def test_pdf_has_every_chapter_in_toc_order_and_the_references(book_pdf: BookPdf
     assert "Young" in references and "1974" in references and "Daly" in references
 
 
+@printed
 def test_no_tex_is_left_unset(book_pdf: BookPdf) -> None:
     """MathJax typeset every formula: no \\frac, \\sqrt, $$ or \\begin (or other TeX command) in the PDF's text."""
     found = {tex: book_pdf.text.count(tex) for tex in RAW_TEX if tex in book_pdf.text}
@@ -142,6 +153,7 @@ def test_no_tex_is_left_unset(book_pdf: BookPdf) -> None:
     assert "√(2CM)" in book_pdf.text or "√" in book_pdf.text
 
 
+@printed
 def test_title_page_says_what_the_book_was_built_from(book_pdf: BookPdf) -> None:
     """Page 1 has the book's title, the goodput version, the inputs file with its full SHA-256, and the commit."""
     import yaml
@@ -159,6 +171,7 @@ def test_title_page_says_what_the_book_was_built_from(book_pdf: BookPdf) -> None
         assert made.commit in first
 
 
+@printed
 def test_every_page_is_numbered(book_pdf: BookPdf) -> None:
     """Each page's footer reads "n / N", with n its page number and N the page count pdfinfo reports."""
     info = subprocess.run(["pdfinfo", str(book_pdf.path)], capture_output=True, text=True, check=True).stdout
@@ -196,6 +209,7 @@ def _page_contents(pdf: bytes) -> list[bytes]:
     return streams
 
 
+@printed
 def test_figures_are_vectors(book_pdf: BookPdf) -> None:
     """At least 7 numbered figures; each page with a figure caption draws it as vector paths, and no raster is under 200 dpi."""
     captions = sorted({int(n) for n in re.findall(r"Fig\. (\d+) ", book_pdf.text)})
@@ -217,6 +231,7 @@ def test_figures_are_vectors(book_pdf: BookPdf) -> None:
     assert not low, low
 
 
+@printed
 def test_links_stay_within_the_pdf(book_pdf: BookPdf) -> None:
     """Cross-references, citations and the contents are /Link annotations to named destinations of the PDF.
 
@@ -238,3 +253,111 @@ def test_links_stay_within_the_pdf(book_pdf: BookPdf) -> None:
     assert len(entries) >= 13, entries
     for title, page in entries:
         assert collapsed(book_pdf.pages[int(page) - 1]).strip().startswith(title), (title, page)
+
+
+def tiny_pdf(link: bool) -> bytes:
+    """A two-page PDF as Chromium writes one, its first page linking to its second when ``link``."""
+    objects = {
+        1: b"<< /Type /Catalog /Pages 2 0 R >>",
+        2: b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
+        3: b"<< /Type /Page /Parent 2 0 R" + (b" /Annots [5 0 R]" if link else b"") + b" >>",
+        4: b"<< /Type /Page /Parent 2 0 R >>",
+        5: b"<< /Type /Annot /Subtype /Link /Dest [4 0 R /XYZ 0 0 0] >>",
+    }
+    return b"%PDF-1.4\n" + b"".join(b"%d 0 obj\n%s\nendobj\n" % item for item in objects.items()) + b"%%EOF\n"
+
+
+def test_the_contents_check_reads_where_links_land() -> None:
+    """The contents page's link lands on page 2: the check passes for [2] and fails for [3] or no link."""
+    make_pdf = load_make_pdf()
+    assert make_pdf.chapter_pages(tiny_pdf(link=True), 1) == [2]
+    make_pdf.check_pages(tiny_pdf(link=True), [2], 1)
+    for pdf, pages in ((tiny_pdf(link=True), [3]), (tiny_pdf(link=False), [2]), (tiny_pdf(link=True), [2, 2])):
+        with pytest.raises(SystemExit, match="the contents do not match"):
+            make_pdf.check_pages(pdf, pages, 1 if len(pages) == 1 else 2)
+
+
+def test_the_pdf_replaces_the_old_one_whole(tmp_path: Path) -> None:
+    """write_pdf leaves the new bytes at the path and nothing else in the folder, readable as any new file."""
+    make_pdf = load_make_pdf()
+    target = tmp_path / "goodput.pdf"
+    target.write_bytes(b"old")
+    make_pdf.write_pdf(target, b"%PDF new")
+    assert target.read_bytes() == b"%PDF new" and list(tmp_path.iterdir()) == [target]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
+    make_pdf.write_pdf(tmp_path / "new" / "folder" / "book.pdf", b"%PDF")
+    assert (tmp_path / "new" / "folder" / "book.pdf").read_bytes() == b"%PDF"
+
+
+def test_a_failed_write_leaves_the_old_pdf_and_no_temporary_file(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A disk that fills up before the rename: one line, the previous PDF as it was, no temporary file left."""
+    make_pdf = load_make_pdf()
+    target = tmp_path / "goodput.pdf"
+    target.write_bytes(b"old")
+
+    def full(*_: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(make_pdf.os, "replace", full)
+    with pytest.raises(SystemExit) as failed:
+        make_pdf.write_pdf(target, b"%PDF new")
+    assert str(failed.value) == f"make pdf: cannot write {target}: {os.strerror(errno.ENOSPC)}"
+    assert target.read_bytes() == b"old" and list(tmp_path.iterdir()) == [target]
+
+
+def test_a_failed_contents_check_leaves_no_pdf(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """main() with a print whose contents do not match: exit with one line, and no PDF (nor temporary file)."""
+    make_pdf = load_make_pdf()
+    monkeypatch.setattr(make_pdf, "find_chromium", lambda: "/bin/true")
+    monkeypatch.setattr(make_pdf, "print_pdf", lambda page, chromium: {
+        "pdf": tiny_pdf(link=False), "chapters": [["a", "A"]], "pages": [2], "relinked": 0, "math": 0})
+    with pytest.raises(SystemExit, match=r"^make pdf: the contents do not match where the 1 chapters start"):
+        make_pdf.main(["--build-dir", str(tmp_path), "--no-build"])
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(make_pdf, "print_pdf", lambda page, chromium: {
+        "pdf": tiny_pdf(link=True), "chapters": [["a", "A"]], "pages": [2], "relinked": 0, "math": 0})
+    make_pdf.main(["--build-dir", str(tmp_path), "--no-build"])
+    assert (tmp_path / "goodput.pdf").read_bytes() == tiny_pdf(link=True)
+
+
+@pytest.mark.parametrize("kind", ["/dev/full", "folder", "fifo", "under a file"])
+def test_an_output_that_is_not_a_file_is_refused_and_left_alone(tmp_path: Path, kind: str) -> None:
+    """--output /dev/full, a folder, a named pipe or a path under a file: exit 1 with one line before anything
+    is built, the path untouched, nothing written beside it."""
+    if kind == "/dev/full" and not Path("/dev/full").is_char_device():
+        pytest.skip("this system has no /dev/full")
+    build = tmp_path / "build"
+    target = {"/dev/full": Path("/dev/full"), "folder": tmp_path / "out", "fifo": tmp_path / "pipe",
+              "under a file": tmp_path / "file" / "goodput.pdf"}[kind]
+    if kind == "folder":
+        target.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(target)
+    elif kind == "under a file":
+        target.parent.write_bytes(b"x")
+    watched = target if kind != "under a file" else target.parent
+    before = watched.stat()
+    siblings = sorted(watched.parent.iterdir())
+    result = subprocess.run([sys.executable, str(ROOT / "_ext" / "make_pdf.py"), "--build-dir", str(build),
+                             "--output", str(target)], capture_output=True, text=True, check=False, timeout=60)
+    assert result.returncode == 1 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"make pdf: --output {target}: ")
+    after = watched.stat()
+    assert (after.st_mode, after.st_ino, after.st_rdev, after.st_size) == (
+        before.st_mode, before.st_ino, before.st_rdev, before.st_size)
+    assert sorted(watched.parent.iterdir()) == siblings and not build.exists()
+
+
+def test_print_css_and_scripts_are_files_of_ext_static() -> None:
+    """The print edition's CSS, scripts and footer are read from _ext/static/, and the script holds none."""
+    make_pdf = load_make_pdf()
+    names = ("goodput-print.css", "goodput-print-footer.html", "goodput-print-settle.js", "goodput-print-number.js",
+             "goodput-print-check.js", "goodput-print-prepare.js")
+    source = (ROOT / "_ext" / "make_pdf.py").read_text(encoding="utf-8")
+    for name in names:
+        assert make_pdf.static(name).strip() and f'"{name}"' in source
+    assert "@page" in make_pdf.static("goodput-print.css") and "@page" not in source
+    assert "{title}" in make_pdf.static("goodput-print-footer.html")

@@ -1,0 +1,49 @@
+// _ext/make_pdf.py: adds the title and contents pages, marks where each chapter starts, and makes
+// every link to an anchor of the page a link within it (so that it becomes a link within the PDF).
+(args) => {
+  const article = document.querySelector('article.bd-article') || document.querySelector('main');
+  const chapters = [];
+  const first = article.querySelector('section');
+  const starts = [first, ...Array.from(article.querySelectorAll('span[id^="document-"]'))
+    .map(span => span.nextElementSibling).filter(e => e && e.tagName === 'SECTION')];
+  for (const section of starts) {
+    if (!section || chapters.some(c => c.section === section)) continue;
+    section.classList.add('goodput-chapter');
+    // On one page the chapters are sections of the first one: their titles are h2, not h1.
+    const heading = section.querySelector(':scope > h1, :scope > h2');
+    let title = section.id;
+    if (heading) {
+      const copy = heading.cloneNode(true);
+      copy.querySelectorAll('.headerlink').forEach(e => e.remove());
+      title = copy.textContent.trim();
+    }
+    chapters.push({section, id: section.id, title});
+  }
+  // Links to anything on this page become #anchor links.
+  let relinked = 0;
+  for (const a of document.querySelectorAll('a[href]')) {
+    const url = new URL(a.getAttribute('href'), document.baseURI);
+    if (url.protocol !== 'file:' && !(url.protocol.startsWith('http') && url.host === location.host)) continue;
+    const id = decodeURIComponent(url.hash.slice(1));
+    if (!id) continue;
+    const target = document.getElementById(id);
+    if (!target) continue;
+    // An empty span (Sphinx's "document-..." marker) has no box to land on: use what follows it.
+    const landing = (target.tagName === 'SPAN' && !target.textContent && target.nextElementSibling
+                     && target.nextElementSibling.id) ? target.nextElementSibling.id : id;
+    a.setAttribute('href', '#' + landing);
+    relinked++;
+  }
+  const title = document.createElement('section');
+  title.className = 'goodput-title';
+  title.innerHTML = args.title;
+  const contents = document.createElement('section');
+  contents.className = 'goodput-contents';
+  contents.id = 'goodput-contents';
+  contents.innerHTML = '<h1>Contents</h1><ol>' + chapters.map((c, i) =>
+    `<li><a href="#${c.id}">${c.title.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</a>` +
+    `<span class="dots"></span><span class="page"></span></li>`).join('') + '</ol>';
+  article.prepend(contents);
+  article.prepend(title);
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked};
+}
