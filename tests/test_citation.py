@@ -1,7 +1,7 @@
 """Citing the book: one version everywhere, stable anchors, and every citation key defined.
 
-The version is written once, in goodput/__init__.py; CITATION.cff and pyproject.toml must not
-disagree with it. The built pages say which version and which inputs file they were built from.
+The version is written once, in goodput/_version.py (the facade re-exports it); CITATION.cff and
+pyproject.toml must not disagree with it. The built pages say which version and which inputs file they were built from.
 """
 
 from __future__ import annotations
