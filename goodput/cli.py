@@ -310,9 +310,9 @@ def _run_simulate(args: argparse.Namespace) -> str:
     result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
     expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
-        import json
+        from goodput.report import strict_json
 
-        return json.dumps({
+        return strict_json({
             "goodput": result.goodput,
             "stderr": result.stderr,
             "failures": result.failures,
@@ -327,7 +327,7 @@ def _run_simulate(args: argparse.Namespace) -> str:
             "shape": process.shape,
             "hazard": process.hazard,
             "exact_goodput": expected,
-        }, indent=2)
+        })
     lines = [
         (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
         f"{process.describe()}; seed {args.seed})"),
@@ -364,9 +364,9 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         persistent_every=s.every, seed=args.seed, progress=True,
     )
     if args.format == "json":
-        import json
+        from goodput.report import strict_json
 
-        return json.dumps({
+        return strict_json({
             "goodput": result.goodput, "stderr": result.stderr, "failures": result.failures,
             "hard_failures": result.hard_failures, "checkpoint_overhead": result.checkpoint_overhead,
             "lost_work": result.lost_work, "restart_loss": result.restart_loss, "drain_loss": result.drain_loss,
@@ -374,7 +374,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
             "persistent_cost_min": s.cp, "persistent_restart_min": s.rp, "fast_survives": s.fast_survives,
             "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
             "failure_process": "exponential", "exact_goodput": plan.goodput,
-        }, indent=2)
+        })
     z = (result.goodput - plan.goodput) / result.stderr if result.stderr > 0 else 0.0
     lines = [
         (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "

@@ -519,7 +519,7 @@ def range_check(
         error = float(first_order_error(checkpoint_cost, mtbi, restart))
     else:
         error = float(exact_goodput(checkpoint_cost, mtbi, restart, interval)) - first.goodput
-    return model.RangeCheck(goodput=first.goodput, error=error)
+    return model.RangeCheck(goodput=1.0 - first.total, error=error)
 
 
 def first_order_error_threshold(

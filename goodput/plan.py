@@ -196,7 +196,7 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
         losses=exact if which == "exact" else first,
         optimal_interval=exact_best if which == "exact" else first_best,
         model=which,
-        check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput),
+        check=RangeCheck(goodput=1.0 - first.total, error=exact.goodput - (1.0 - first.total)),
         tiers=scheme,
         every_chosen=chosen,
     )
@@ -269,12 +269,18 @@ def levers(
     """
     g, _ = model_functions(which)
     best = float(g(checkpoint_cost, mtbi, restart))
-    return {
+    return _floored({
         "halve C": float(g(checkpoint_cost / 2, mtbi, restart)) - best,
         "halve R": float(g(checkpoint_cost, mtbi, restart / 2)) - best,
         "halve the failure rate": float(g(checkpoint_cost, 2 * mtbi, restart)) - best,
         "set the interval right": best - float(g(checkpoint_cost, mtbi, restart, interval)),
-    }
+    })
+
+
+def _floored(gains: dict[str, float]) -> dict[str, float]:
+    """Gains floored at zero: no lever loses goodput (an input halved, or T moved to the optimum, re-optimized),
+    so a gain below zero is the optimizer's rounding, not a loss."""
+    return {name: max(0.0, gain) for name, gain in gains.items()}
 
 
 def plan_levers(plan: Plan) -> dict[str, float]:
@@ -322,7 +328,7 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     if not scheme.one_tier and scheme.fast_survives < 1.0:
         more = scheme.fast_survives + (1.0 - scheme.fast_survives) / 2
         gains["make the fast tier survive more failures"] = best(changed(fast_survives=more), m) - at_best
-    return gains
+    return _floored(gains)
 
 
 def headline(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:
