@@ -885,9 +885,10 @@ def _shape_section(e: EventMeasurement) -> list[str]:
     texts.append(shape_verdict(fit, e.fit_problem))
     for text in texts:
         lines += _wrap(text)
-    if fit is not None and significant(fit.shape, 2) != "1":
+    if fit is not None and significant(fit.shape, 2) != "1":  # a flag's value: no thousands separator
         lines += ["  What this shape does to goodput:",
-                  f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2)} --hazard renewal"]
+                  f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2).replace(',', '')} "
+                  "--hazard renewal"]
     return lines
 
 
@@ -941,8 +942,8 @@ def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
                      f"{format_duration(e.planned_downtime_min)}; {count(e.attempts, 'attempt')}, "
                      f"{count(e.failures, 'failure')}, {count(e.planned_stops, 'planned stop')}.")]
     if e.end_states:
-        failed = ", ".join(f"{state} {n}" for state, n in e.end_states if state in e.failure_states)
-        other = ", ".join(f"{state} {n}" for state, n in e.end_states if state not in e.failure_states)
+        failed = ", ".join(f"{state} {n:,}" for state, n in e.end_states if state in e.failure_states)
+        other = ", ".join(f"{state} {n:,}" for state, n in e.end_states if state not in e.failure_states)
         lines += _wrap(f"Attempts ended {failed or 'in no failure state'} (counted as failures)"
                        + (f"; {other} (planned, or still running)." if other else "."))
     lines += ["", *_shape_section(e), ""]

@@ -58,6 +58,7 @@ import numpy as np
 
 from goodput import validate
 from goodput.errors import InputError
+from goodput.units import format_duration
 
 #: Most fast checkpoints per persistent one that the optimum is searched over.
 MAX_EVERY = 1_000
@@ -122,12 +123,12 @@ class Tiers:
             cp = validate.positive(self.persistent_cost, "persistent_cost", validate.POSITIVE_MINUTES)
             if cp < c:
                 raise InputError("persistent_cost", self.persistent_cost,
-                                 f"a persistent checkpoint no cheaper than the fast one ({c:g} min)")
+                                 f"a persistent checkpoint no cheaper than the fast one ({format_duration(c)})")
             rp = r if self.persistent_restart is None else validate.positive(
                 self.persistent_restart, "persistent_restart", validate.POSITIVE_MINUTES)
             if rp < r:
                 raise InputError("persistent_restart", self.persistent_restart,
-                                 f"a persistent restart no shorter than the fast restart ({r:g} min)")
+                                 f"a persistent restart no shorter than the fast restart ({format_duration(r)})")
         for name, value in (("checkpoint_cost", c), ("restart", r), ("drain", d), ("fast_survives", s), ("every", n)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "persistent_cost", None if self.persistent_cost is None else cp)
@@ -185,8 +186,8 @@ class Tiers:
         t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
         snapshot = self.checkpoint_cost if self.every > 1 else self.cp
         if t + snapshot < self.drain * (1.0 - 1e-12):
-            raise InputError("interval", interval, f"at least the drain less the next snapshot, "
-                             f"{self.drain - snapshot:g} min, so that a drain ends before the next checkpoint does")
+            raise InputError("interval", format_duration(t), f"at least the drain less the next snapshot, "
+                             f"{format_duration(self.drain - snapshot)}, so that a drain ends before the next checkpoint does")
         return t
 
 
