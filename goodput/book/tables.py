@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -40,8 +42,10 @@ def book_table(
     formats = dict(formats or {})
     numeric = [c for c in frame.columns if c in formats or c in right or pd.api.types.is_numeric_dtype(frame[c])]
     styler = frame.style.hide(axis="index").set_table_attributes('class="book-table"')
-    if formats:
-        styler = styler.format(cast(Any, formats), na_rep="")
+    # The one place the book's tables become HTML: every cell, header and caption is text, escaped here, so that an
+    # inputs file named '<img src=x onerror=...>.yml' shows as its name and runs nothing.
+    styler = styler.format(cast(Any, formats or None), na_rep="", escape="html")
+    styler = styler.format_index(escape="html", axis=1)
     classes = pd.DataFrame(
         [["num" if c in numeric else "" for c in frame.columns]] * len(frame), index=frame.index, columns=frame.columns
     )
@@ -49,5 +53,36 @@ def book_table(
     styler = styler.set_table_styles({c: [{"selector": "", "props": [("text-align", "right")]}] for c in numeric},
                                      overwrite=False)
     if caption:
-        styler = styler.set_caption(caption)
+        styler = styler.set_caption(html.escape(caption, quote=False))
     return styler
+
+
+#: ASCII punctuation that Markdown (CommonMark, MyST) may read as markup; a backslash before it makes it text.
+_MARKDOWN_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+
+
+def escape_text(text: object) -> str:
+    r"""Text from outside the book (an inputs file's name, a job name from a log) made safe for Markdown.
+
+    Every ASCII punctuation character gets a backslash, which CommonMark and MyST read as
+    that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script),
+    ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize nothing and
+    ``{`` starts no role. Line breaks become spaces. For a string put into HTML directly, use
+    :func:`html.escape`; :func:`book_table` escapes its cells, headers and caption itself.
+
+    Parameters
+    ----------
+    text : object
+        The text (anything else is written with ``str``).
+
+    Returns
+    -------
+    str
+        Markdown that renders as exactly `text`, on one line.
+
+    Examples
+    --------
+    >>> print(escape_text("<img src=x onerror=alert(1)>.yml"))
+    \<img src\=x onerror\=alert\(1\)\>\.yml
+    """
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(str(text).splitlines()))
