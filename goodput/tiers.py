@@ -417,6 +417,8 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
     t = tiers.check_interval(interval)
+    if not tiers.one_tier and tiers.fast_survives == 1.0:
+        return _every_interruption_soft(tiers, m, t)
     steps = _steps(tiers, m, t)
     wall = float(steps.weight @ steps.time)
     progress = max(0.0, float(steps.weight @ steps.reward) / wall)
@@ -430,6 +432,26 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
         restart_loss=float(steps.weight @ steps.restart) / wall,
         drain_loss=float(steps.weight @ steps.drain) / wall,
     )
+
+
+def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
+    """The losses when the fast tier survives every interruption (s = 1), in closed form.
+
+    Every interruption restarts from the latest checkpoint, so the persistent tier and the drain
+    never matter and each segment of length L (its work and snapshot) costs the single-level
+    M e^{R/M} (e^{L/M} - 1) of wall time. Goodput is nT over the cycle's wall time,
+    restart 1 - e^{-R/M}, no drain loss. Worked in logarithms, so that no e^{L/M} overflows.
+    """
+    n = tiers.every
+    a = (t + tiers.checkpoint_cost) / m  # a fast segment
+    b = (t + tiers.cp) / m  # the persistent segment, b >= a
+    inner = (n - 1) * (math.exp(a - b) - math.exp(-b)) - math.expm1(-b)  # cycle's (e^{L/M} - 1) summed, / e^b
+    log_wall = tiers.restart / m + b + math.log(inner)  # wall time of one cycle / M, in logarithms
+    goodput = math.exp(math.log(n * t / m) - log_wall)
+    overhead = goodput * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
+    restart = -math.expm1(-tiers.restart / m)
+    return TierLosses(interval=t, every=n, checkpoint_overhead=overhead,
+                      lost_work=max(0.0, 1.0 - goodput - overhead - restart), restart_loss=restart, drain_loss=0.0)
 
 
 def exact_goodput(tiers: Tiers, mtbi: float, interval: float) -> float:
@@ -520,6 +542,8 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
             return exact_goodput(scheme, m, exact_optimal_interval(scheme, m))
         return first_order_losses(scheme, m, first_order_optimal_interval(scheme, m)).goodput
 
+    if tiers.fast_survives == 1.0:  # no interruption needs the persistent tier: the fewer of them, the better
+        return tiers.with_every(MAX_EVERY)
     guess = first_order_every(tiers)
     centre = max(1, min(MAX_EVERY, round(guess))) if math.isfinite(guess) else MAX_EVERY
     best_n, best = centre, value(centre)
