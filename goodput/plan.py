@@ -278,8 +278,11 @@ def levers(
 
 
 def _floored(gains: dict[str, float]) -> dict[str, float]:
-    """Gains floored at zero: no lever loses goodput (an input halved, or T moved to the optimum, re-optimized),
-    so a gain below zero is the optimizer's rounding, not a loss."""
+    """Gains floored at zero.
+
+    No lever loses goodput (an input halved, or T moved to the optimum, re-optimized), so a gain below
+    zero is the optimizer's rounding, not a loss.
+    """
     return {name: max(0.0, gain) for name, gain in gains.items()}
 
 

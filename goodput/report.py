@@ -887,8 +887,8 @@ def _shape_section(e: EventMeasurement) -> list[str]:
         lines += _wrap(text)
     if fit is not None and significant(fit.shape, 2) != "1":  # a flag's value: no thousands separator
         lines += ["  What this shape does to goodput:",
-                  f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2).replace(',', '')} "
-                  "--hazard renewal"]
+                  (f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2).replace(',', '')} "
+                   "--hazard renewal")]
     return lines
 
 

@@ -324,8 +324,10 @@ class _Steps:
 
 
 def _restart_phases(tiers: Tiers, m: float) -> tuple[float, float, float, float]:
-    """After a soft interruption: the expected R-phase time, the chance it ends well, that chance's complement,
-    and the R_p-phase time (the complement computed as such, so that 1 - s * ok has no cancellation at s = 1)."""
+    """After a soft interruption: the R-phase time, the chance it ends well and its complement, the R_p-phase time.
+
+    The complement is computed as such, so that 1 - s * ok has no cancellation at s = 1.
+    """
     s = tiers.fast_survives
     fail = -math.expm1(-tiers.restart / m)
     ends = math.exp(-tiers.restart / m) + (1.0 - s) * fail  # the R-phase ends: done, or a hard interruption

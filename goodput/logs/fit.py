@@ -211,7 +211,7 @@ class _Profile:
 
 
 def _weibull_mean(scale: float, k: float) -> float:
-    """scale x Gamma(1 + 1/k), infinite where it does not fit a float (a very small shape)."""
+    """The Weibull mean, scale x Gamma(1 + 1/k): infinite where it does not fit a float (a very small shape)."""
     log_mean = math.log(scale) + float(gammaln(1.0 + 1.0 / k))
     return math.exp(log_mean) if log_mean < 709.0 else math.inf
 

@@ -430,8 +430,10 @@ def measure(
 
 
 def _at_least_zero(minutes: float) -> float:
-    """A share or a duration that cannot be negative (a remainder, a cost less the ordinary gap), floored at zero;
-    NaN (no value) stays NaN."""
+    """A share or a duration that cannot be negative (a remainder, a cost less the ordinary gap), floored at zero.
+
+    NaN (no value) stays NaN.
+    """
     return minutes if math.isnan(minutes) else max(0.0, minutes)
 
 
