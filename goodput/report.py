@@ -668,17 +668,19 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
             "levers": "| lever | goodput gained | |\n|---|---:|---|",
             "cross-check": "| cross-check | value | |\n|---|---:|---|",
         }
+        given = set(report.sources.values())  # where the inputs came from: file names, as the user wrote them
         for name, rows in sections:
             lines.append(headers[name])
             for key, value, note in rows:
+                note = escape_markdown(note) if note in given else cell(note)
                 if key == "goodput":
-                    lines.append(f"| **{key}** | **{value}** | {cell(note)} |")
+                    lines.append(f"| **{key}** | **{value}** | {note} |")
                 else:
-                    lines.append(f"| {cell(key)} | {cell(value)} | {cell(note)} |")
+                    lines.append(f"| {cell(key)} | {cell(value)} | {note} |")
             lines.append("")
         lines += [f"> {note}" for note in notes]
         if where:
-            lines += ["", f"*{where}*"]
+            lines += ["", f"*{escape_markdown(where)}*"]
         return "\n".join(lines)
     width = max(len(k) for _, rows in sections for k, _, _ in rows)
     vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
@@ -699,6 +701,37 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     if where:
         lines += ["", *textwrap.wrap(where, width=78)]
     return "\n".join(lines)
+
+
+#: ASCII punctuation that Markdown (CommonMark, MyST) may read as markup; a backslash before it makes it text.
+_MARKDOWN_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+
+
+def escape_markdown(text: object) -> str:
+    r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
+
+    Every ASCII punctuation character gets a backslash, which CommonMark and MyST read as
+    that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script),
+    ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize nothing and
+    ``{`` starts no role. Line breaks become spaces. The one escape for Markdown: the command's
+    Markdown output and the book (:func:`goodput.book.tables.escape_text`) both use it.
+
+    Parameters
+    ----------
+    text : object
+        The text (anything else is written with ``str``).
+
+    Returns
+    -------
+    str
+        Markdown that renders as exactly `text`, on one line.
+
+    Examples
+    --------
+    >>> print(escape_markdown("<img src=x onerror=alert(1)>.yml"))
+    \<img src\=x onerror\=alert\(1\)\>\.yml
+    """
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(str(text).splitlines()))
 
 
 # --------------------------------------------------------------------------- measurements

@@ -486,6 +486,18 @@ def test_markup_in_user_text_is_text_in_the_books_html() -> None:
     assert "<img" not in cell and f"<td>{html_module.escape(name, quote=False)}</td>" in cell
 
 
+def test_markup_in_the_inputs_file_name_is_text_in_the_commands_markdown(tmp_path: Path) -> None:
+    """goodput plan --format markdown, pasted into a document, shows the inputs file's name and runs nothing."""
+    import markdown_it
+
+    path = tmp_path / "<img src=x onerror=alert(1)>&<b>.yml"
+    path.write_text(BASE, encoding="utf-8")
+    code, out, err = run("plan", "--params", str(path), "--format", "markdown")
+    assert code == 0, err
+    page = markdown_it.MarkdownIt("commonmark").enable("table").render(out)
+    assert "<img" not in page and "<b>" not in page and "&lt;img src=x onerror=alert(1)&gt;&amp;&lt;b&gt;.yml" in page
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")
 def test_make_book_keeps_the_inputs_file_name_whole_and_checks_it_before_removing_anything(tmp_path: Path) -> None:
     """The Makefile's book rule, run with stand-ins for the tools: GOODPUT_PARAMS with spaces and a '$' reaches the

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -57,23 +56,20 @@ def book_table(
     return styler
 
 
-#: ASCII punctuation that Markdown (CommonMark, MyST) may read as markup; a backslash before it makes it text.
-_MARKDOWN_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
-
-
 def escape_text(text: object) -> str:
     r"""Text from outside the book (an inputs file's name, a job name from a log) made safe for Markdown.
 
-    Every ASCII punctuation character gets a backslash, which CommonMark and MyST read as
-    that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script),
-    ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize nothing and
-    ``{`` starts no role. Line breaks become spaces. For a string put into HTML directly, use
-    :func:`html.escape`; :func:`book_table` escapes its cells, headers and caption itself.
+    What a chapter writes into Markdown output (``display(Markdown(...))``) or a caption that MyST
+    reads: every ASCII punctuation character gets a backslash, so ``<b>`` stays ``<b>`` on the page
+    instead of bold (or a script), ``&`` stays ``&`` and ``|`` does not end a table cell. It is
+    :func:`goodput.report.escape_markdown`, the one escape the command's Markdown uses too. For a
+    string put into HTML directly, use :func:`html.escape`; :func:`book_table` escapes its cells,
+    headers and caption itself.
 
     Parameters
     ----------
     text : object
-        The text (anything else is written with ``str``).
+        The text.
 
     Returns
     -------
@@ -85,4 +81,6 @@ def escape_text(text: object) -> str:
     >>> print(escape_text("<img src=x onerror=alert(1)>.yml"))
     \<img src\=x onerror\=alert\(1\)\>\.yml
     """
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(str(text).splitlines()))
+    from goodput.report import escape_markdown
+
+    return escape_markdown(text)
