@@ -347,7 +347,8 @@ def test_remainders_are_floored_and_no_formatter_writes_minus_zero(x: float, dig
     from goodput.report import percent, points
 
     for text in (percent(x, digits), points(x, digits)):
-        assert not re.match(r"-0(\.0*)?\b", text), text
+        number = text.split()[0].rstrip("%")
+        assert not (number.startswith("-") and float(number) == 0.0), text
     assert model.Losses(1.0, 0.6, 0.5 + abs(x), 0.1).goodput == 0.0
 
 
