@@ -403,6 +403,11 @@ def params_from_mapping(
             ranges[str(key)] = (low, high)
 
     checkpoint_cost = parse_duration(data["checkpoint_cost"], "checkpoint_cost")
+    slow_checkpoint_cost = parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost")
+    if slow_checkpoint_cost < checkpoint_cost:  # the book sets it beside C, and as a persistent tier's C_p >= C
+        raise InputError("slow_checkpoint_cost", data["slow_checkpoint_cost"],
+                         f"a checkpoint no faster than checkpoint_cost ({format_duration(checkpoint_cost)}): the "
+                         "slow one is the synchronous write that the fast checkpoint replaces")
     restart = parse_duration(data["restart"], "restart")
     drain = parse_duration(data["drain"], "drain", allow_zero=True) if "drain" in data else 0.0
     persistent_cost = persistent_restart = None
@@ -429,7 +434,7 @@ def params_from_mapping(
         mtbi=mtbi,
         mtbi_source=how,
         checkpoint_cost=checkpoint_cost,
-        slow_checkpoint_cost=parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost"),
+        slow_checkpoint_cost=slow_checkpoint_cost,
         restart=restart,
         price_per_gpu_hour=validate.positive(data["price_per_gpu_hour"], "price_per_gpu_hour"),
         month=parse_duration(data["month"], "month"),

@@ -703,18 +703,23 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     return "\n".join(lines)
 
 
-#: ASCII punctuation that Markdown (CommonMark, MyST) may read as markup; a backslash before it makes it text.
-_MARKDOWN_PUNCTUATION = re.compile(r"""([!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~])""")
+#: Characters that Markdown (CommonMark, MyST) may read as markup anywhere in a line: HTML and entities, emphasis,
+#: code, links, table cells, roles, math, headings; a backslash before each makes it text.
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]<>&|{}$~!#])")
+#: What starts a block when it begins a line: a list item, a numbered item, a quote, a setext underline.
+_MARKDOWN_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")
 
 
 def escape_markdown(text: object) -> str:
     r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
 
-    Every ASCII punctuation character gets a backslash, which CommonMark and MyST read as
-    that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script),
-    ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize nothing and
-    ``{`` starts no role. Line breaks become spaces. The one escape for Markdown: the command's
-    Markdown output and the book (:func:`goodput.book.tables.escape_text`) both use it.
+    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST
+    read as that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a
+    script), ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize
+    nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or number that would
+    start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written.
+    The one escape for Markdown: the command's Markdown output and the book
+    (:func:`goodput.book.tables.escape_text`) both use it.
 
     Parameters
     ----------
@@ -729,9 +734,17 @@ def escape_markdown(text: object) -> str:
     Examples
     --------
     >>> print(escape_markdown("<img src=x onerror=alert(1)>.yml"))
-    \<img src\=x onerror\=alert\(1\)\>\.yml
+    \<img src=x onerror=alert(1)\>.yml
+    >>> print(escape_markdown("1. a|b & *c*"))
+    1\. a\|b \& \*c\*
     """
-    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", " ".join(str(text).splitlines()))
+    text = _MARKDOWN_MARKUP.sub(r"\\\1", " ".join(str(text).splitlines()))
+    match = _MARKDOWN_LINE_START.match(text)
+    if match is None:
+        return text
+    start = match.end()
+    return text[:start] + "\\" + text[start:] if match.group(2).isdigit() else (
+        text[: match.start(2)] + "\\" + text[match.start(2):])
 
 
 # --------------------------------------------------------------------------- measurements
