@@ -319,8 +319,8 @@ def _optimum(which: str, scheme: Tiers | None, c: float, m: float, r: float) -> 
 
 
 def _goodput(which: str, scheme: Tiers | None, c: float, m: float, r: float, interval: float | None) -> float:
-    if scheme is None:
-        return float(model_functions(which)[0](c, m, r, interval))
+    if scheme is None:  # first order below zero at a corner of the box is no goodput there, not less
+        return max(0.0, float(model_functions(which)[0](c, m, r, interval)))
     corner = _at_corner(scheme, c, r)
     t = _optimum(which, scheme, c, m, r) if interval is None else interval
     losses = tiers.exact_losses if which == "exact" else tiers.first_order_losses
@@ -483,7 +483,7 @@ def monte_carlo(
     c = rng.uniform(c_low, c_high, size=draws)
     r = rng.uniform(r_low, r_high, size=draws)
     t_star = optimum(c, m)
-    good = goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
+    good = np.maximum(goodput(c, m, r, None if interval is None else np.full(draws, float(interval))), 0.0)
     q = [100 * alpha / 2, 50.0, 100 * (1 - alpha / 2)]
 
     def pct(values: npt.NDArray[np.float64]) -> tuple[float, float, float]:

@@ -535,3 +535,21 @@ def test_make_book_keeps_the_inputs_file_name_whole_and_checks_it_before_removin
     result = subprocess.run(["make", "--no-print-directory", "book", "STAMP=stamp", "BIN=bin", "GOODPUT_PARAMS=gone.yml"],
                             cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert result.returncode != 0 and old.read_text() == "old\n"
+
+
+@settings(max_examples=40, deadline=None)
+@given(c=st.floats(0.01, 60.0), m=st.floats(1.0, 1e4), r=st.floats(0.01, 60.0), spread=st.floats(1.0, 20.0),
+       which=st.sampled_from(["first-order", "exact"]), fixed=st.booleans())
+def test_carried_ranges_of_goodput_are_shares(c: float, m: float, r: float, spread: float, which: str,
+                                             fixed: bool) -> None:
+    """Ranges of C, M and R carried through either model (corners of the box, or Monte Carlo draws) give goodput
+    between 0 and 1: first order below zero at a corner is no goodput there, never a negative share."""
+    from goodput.uncertainty import monte_carlo, propagate
+
+    interval = 10.0 if fixed else None
+    carried = propagate(c, m, r, checkpoint_cost_range=(c / spread, c * spread), mtbi_range=(m / spread, m * spread),
+                        restart_range=(r / spread, r * spread), interval=interval, which=which)
+    drawn = monte_carlo(3, 3 * m, (c / spread, c * spread), (r / spread, r * spread), interval=interval, draws=200,
+                        which=which)
+    for value in (carried.goodput, *carried.goodput_range, *drawn.goodput):
+        assert 0.0 <= value <= 1.0, value
