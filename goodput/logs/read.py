@@ -169,7 +169,8 @@ def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     regular = stat_module.S_ISREG(info.st_mode)
     if not regular and not (stat_module.S_ISFIFO(info.st_mode) or stat_module.S_ISSOCK(info.st_mode)):
         raise InputError(source, "a device", "a log file or a pipe (a device such as /dev/zero never ends)")
-    key = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    # a pipe is the same pipe whatever is left in it (and can be read only once); a file, until it changes
+    key = (info.st_dev, info.st_ino) + ((info.st_size, info.st_mtime_ns) if regular else ())
     cached = _TEXTS.get(name)
     if cached is not None and cached[0] == key:
         return cached[1]
