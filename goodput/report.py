@@ -668,7 +668,8 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
             "levers": "| lever | goodput gained | |\n|---|---:|---|",
             "cross-check": "| cross-check | value | |\n|---|---:|---|",
         }
-        given = set(report.sources.values())  # where the inputs came from: file names, as the user wrote them
+        # where the inputs came from, when that is the inputs file (its name as the user wrote it), not a flag
+        given = {source for source in report.sources.values() if not source.startswith("--")}
         for name, rows in sections:
             lines.append(headers[name])
             for key, value, note in rows:
