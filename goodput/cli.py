@@ -503,14 +503,15 @@ def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
     in minutes are written as durations); an input that came from the params file keeps its key.
     """
     given: set[str] = getattr(args, "_given", set()) if args is not None else set()
-    if exc.name not in given:
+    key = exc.name.removeprefix("--").replace("-", "_")
+    if key not in given:
         return exc
     from goodput.units import format_duration
 
     value = exc.value
-    if isinstance(value, float) and exc.name not in ("fast_survives", "rate"):
+    if isinstance(value, float) and key not in ("fast_survives", "rate", "shape"):
         value = format_duration(value)
-    return InputError("--" + exc.name.replace("_", "-"), value, exc.expected)
+    return InputError("--" + key.replace("_", "-"), value, exc.expected)
 
 
 def _discard_stdout() -> None:
