@@ -4,10 +4,14 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-# A relative GOODPUT_PARAMS is taken from where make runs, not from book/.
+# GOODPUT_PARAMS reaches the recipes as given: a file name with spaces or a '$' is one path, not split or
+# expanded by make ($(value ...) keeps it literal). PARAMS_ABS then makes a relative one absolute in the shell,
+# taken from where make runs, not from book/.
 ifdef GOODPUT_PARAMS
-export GOODPUT_PARAMS := $(abspath $(GOODPUT_PARAMS))
+override GOODPUT_PARAMS := $(value GOODPUT_PARAMS)
+export GOODPUT_PARAMS
 endif
+PARAMS_ABS = if [ -n "$${GOODPUT_PARAMS-}" ]; then case "$$GOODPUT_PARAMS" in /*) ;; *) GOODPUT_PARAMS="$$PWD/$$GOODPUT_PARAMS" ;; esac; export GOODPUT_PARAMS; fi
 
 .PHONY: book pdf test test-fast lint bench clean
 
@@ -18,16 +22,21 @@ $(STAMP): pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e ".[book,test,dev]"
 	touch $(STAMP)
 
+# The inputs are checked first (the one line `goodput plan` prints, and no build), and the book is built from
+# clean into _build/next: the last good _build is replaced only once the new one has built.
 book: $(STAMP)  ## build the HTML book from clean into _build/html
-	rm -rf _build
-	$(BIN)/jupyter-book build . -W -n --keep-going
+	@$(PARAMS_ABS); $(BIN)/goodput plan --params "$${GOODPUT_PARAMS:-book/params.yml}" > /dev/null
+	rm -rf _build/next _build.new
+	@$(PARAMS_ABS); set -x; $(BIN)/jupyter-book build . --path-output _build/next -W -n --keep-going
+	mv _build/next/_build _build.new && rm -rf _build && mv _build.new _build
 	@echo "The book is at $(CURDIR)/_build/html/index.html"
 
 # The whole book as one PDF, printed by Debian's Chromium (checked first, before any install).
 pdf:  ## build the book from clean as one page and print it to _build/pdf/goodput.pdf
 	@$(PYTHON) _ext/make_pdf.py --check-browser
 	@$(MAKE) --no-print-directory $(STAMP)
-	$(BIN)/python _ext/make_pdf.py
+	@$(PARAMS_ABS); $(BIN)/goodput plan --params "$${GOODPUT_PARAMS:-book/params.yml}" > /dev/null
+	@$(PARAMS_ABS); set -x; $(BIN)/python _ext/make_pdf.py
 
 test: $(STAMP)  ## run the whole test suite, including a clean build of the book
 	$(BIN)/python -m pytest

@@ -231,7 +231,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
 def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
     """Apply --drain and the persistent-tier flags over the file's values, checked as the file's are."""
     from goodput.params import tier_inputs
-    from goodput.units import parse_duration
+    from goodput.units import format_duration, parse_duration
 
     flags = {"--persistent-restart": args.persistent_restart, "--fast-survives": args.fast_survives,
              "--persistent-every": args.persistent_every}
@@ -256,8 +256,19 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
     def parse(value: object, name: str) -> float:
         return value if isinstance(value, float) else parse_duration(value, name, bare_unit="min")
 
-    cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
-                                       prefix="--persistent-", parse=parse)
+    try:
+        cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
+                                           prefix="--persistent-", parse=parse)
+    except InputError as exc:  # name the input the user gave, not the file's value it was checked against
+        fast = {"--persistent-cost": ("--checkpoint-cost", args.persistent_cost, args.checkpoint_cost, cost,
+                                      "a checkpoint cost no larger than the persistent one"),
+                "--persistent-restart": ("--restart", args.persistent_restart, args.restart, restart,
+                                         "a restart no longer than the persistent one")}.get(exc.name)
+        if fast is None or fast[1] is not None or fast[2] is None:
+            raise
+        flag, _, value, persistent, what = fast
+        raise InputError(flag, format_duration(value),
+                         f"{what} in {params.source} ({format_duration(parse(persistent, exc.name))})") from None
     for key, flag, given in (("C_p", "--persistent-cost", args.persistent_cost),
                              ("R_p", "--persistent-restart", args.persistent_restart),
                              ("s", "--fast-survives", args.fast_survives), ("n", "--persistent-every", args.persistent_every)):
@@ -312,9 +323,9 @@ def _run_simulate(args: argparse.Namespace) -> str:
     result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
     expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
-        import json
+        from goodput.report import strict_json
 
-        return json.dumps({
+        return strict_json({
             "goodput": result.goodput,
             "stderr": result.stderr,
             "failures": result.failures,
@@ -329,7 +340,7 @@ def _run_simulate(args: argparse.Namespace) -> str:
             "shape": process.shape,
             "hazard": process.hazard,
             "exact_goodput": expected,
-        }, indent=2)
+        })
     lines = [
         (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
         f"{process.describe()}; seed {args.seed})"),
@@ -366,9 +377,9 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         persistent_every=s.every, seed=args.seed, progress=True,
     )
     if args.format == "json":
-        import json
+        from goodput.report import strict_json
 
-        return json.dumps({
+        return strict_json({
             "goodput": result.goodput, "stderr": result.stderr, "failures": result.failures,
             "hard_failures": result.hard_failures, "checkpoint_overhead": result.checkpoint_overhead,
             "lost_work": result.lost_work, "restart_loss": result.restart_loss, "drain_loss": result.drain_loss,
@@ -376,7 +387,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
             "persistent_cost_min": s.cp, "persistent_restart_min": s.rp, "fast_survives": s.fast_survives,
             "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
             "failure_process": "exponential", "exact_goodput": plan.goodput,
-        }, indent=2)
+        })
     z = (result.goodput - plan.goodput) / result.stderr if result.stderr > 0 else 0.0
     lines = [
         (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
@@ -467,15 +478,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         Exit status (see :data:`EXIT_CODES`): 0 a result, 1 refused, 2 bad input,
         74 a write error, 130 interrupted, 141 a closed pipe.
     """
-    parser = build_parser()
-    try:
+    args: argparse.Namespace | None = None
+    try:  # from the first instruction: a Ctrl-C while the parser is built is an interruption too
+        parser = build_parser()
         try:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed
             return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
         text = args.run(args)
     except InputError as exc:
-        _say(f"error: {exc}")
+        _say(f"error: {_as_given(exc, args)}")
         return EXIT_USAGE
     except Refused as exc:
         _say(str(exc))
@@ -484,6 +496,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         _say("interrupted")
         return EXIT_INTERRUPTED
     return _write(text)
+
+
+def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
+    """The error named by the flag the user gave, when a check deeper down named the input by its key.
+
+    ``interval: got 3.0`` becomes ``--interval: got 3 min`` when ``--interval`` was given (durations
+    in minutes are written as durations); an input that came from the params file keeps its key.
+    """
+    given: set[str] = getattr(args, "_given", set()) if args is not None else set()
+    key = exc.name.removeprefix("--").replace("-", "_")
+    if key not in given:
+        return exc
+    from goodput.units import format_duration
+
+    value = exc.value
+    if isinstance(value, float) and key not in ("fast_survives", "rate", "shape"):
+        value = format_duration(value)
+    return InputError("--" + key.replace("_", "-"), value, exc.expected)
 
 
 def _discard_stdout() -> None:

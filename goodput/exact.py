@@ -430,8 +430,14 @@ def numerical_optimal_interval(checkpoint_cost: float, mtbi: float, restart: flo
     r = float(validate.positive_array(restart, "restart"))
     scale = min(math.sqrt(2.0 * c * m), m)  # Young's interval, capped at M: the optimum is below M
 
+    survive = math.exp(-r / m)  # goodput is this times (T/M)/(e^{(T+C)/M} - 1), whatever T is
+
     def negative_goodput(u: float) -> float:
-        return -float(exact_goodput(c, m, r, u * scale)) / math.exp(-r / m)
+        t = u * scale
+        if survive > 1e-290:
+            return -float(exact_goodput(c, m, r, t)) / survive
+        with np.errstate(over="ignore"):  # R/M so large that goodput underflows: the factor that depends on T
+            return -float(t / m / np.expm1((t + c) / m))
 
     upper = m / scale
     found = minimize_scalar(negative_goodput, bounds=(1e-6, upper), method="bounded",
@@ -519,7 +525,7 @@ def range_check(
         error = float(first_order_error(checkpoint_cost, mtbi, restart))
     else:
         error = float(exact_goodput(checkpoint_cost, mtbi, restart, interval)) - first.goodput
-    return model.RangeCheck(goodput=first.goodput, error=error)
+    return model.RangeCheck(goodput=1.0 - first.total, error=error)
 
 
 def first_order_error_threshold(

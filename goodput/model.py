@@ -189,8 +189,12 @@ class Losses:
 
     @property
     def goodput(self) -> float:
-        """One minus the total loss."""
-        return 1.0 - self.total
+        """One minus the total loss, floored at zero (a first-order total above one means no goodput).
+
+        The first-order value below zero, which says how far the formula is out of its range, is
+        :attr:`RangeCheck.goodput`.
+        """
+        return max(0.0, 1.0 - self.total)
 
 
 def losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None) -> Losses:

@@ -43,7 +43,7 @@ from typing import Any
 
 from goodput import validate
 from goodput.errors import InputError
-from goodput.units import parse_duration
+from goodput.units import format_duration, parse_duration
 
 #: The worked example shipped with the package (same values as ``book/params.yml``).
 WORKED_EXAMPLE = Path(__file__).with_name("worked_example.yml")
@@ -403,6 +403,11 @@ def params_from_mapping(
             ranges[str(key)] = (low, high)
 
     checkpoint_cost = parse_duration(data["checkpoint_cost"], "checkpoint_cost")
+    slow_checkpoint_cost = parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost")
+    if slow_checkpoint_cost < checkpoint_cost:  # the book sets it beside C, and as a persistent tier's C_p >= C
+        raise InputError("slow_checkpoint_cost", data["slow_checkpoint_cost"],
+                         f"a checkpoint no faster than checkpoint_cost ({format_duration(checkpoint_cost)}): the "
+                         "slow one is the synchronous write that the fast checkpoint replaces")
     restart = parse_duration(data["restart"], "restart")
     drain = parse_duration(data["drain"], "drain", allow_zero=True) if "drain" in data else 0.0
     persistent_cost = persistent_restart = None
@@ -429,7 +434,7 @@ def params_from_mapping(
         mtbi=mtbi,
         mtbi_source=how,
         checkpoint_cost=checkpoint_cost,
-        slow_checkpoint_cost=parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost"),
+        slow_checkpoint_cost=slow_checkpoint_cost,
         restart=restart,
         price_per_gpu_hour=validate.positive(data["price_per_gpu_hour"], "price_per_gpu_hour"),
         month=parse_duration(data["month"], "month"),
@@ -478,12 +483,16 @@ def tier_inputs(
     """
     cost_p = float(parse(cost, f"{prefix}cost"))
     if cost_p < checkpoint_cost:
-        raise InputError(f"{prefix}cost", cost, f"a persistent checkpoint no cheaper than the fast one ({checkpoint_cost:g} min)")
+        raise InputError(f"{prefix}cost", cost, f"a persistent checkpoint no cheaper than the fast one ({format_duration(checkpoint_cost)})")
     restart_p = restart if persistent_restart is None else float(parse(persistent_restart, f"{prefix}restart"))
     if restart_p < restart:
         raise InputError(f"{prefix}restart", persistent_restart,
-                         f"a persistent restart no shorter than the fast restart ({restart:g} min)")
+                         f"a persistent restart no shorter than the fast restart ({format_duration(restart)})")
+    from goodput.tiers import MAX_EVERY
+
     n = None if every is None else validate.whole(every, f"{prefix}every")
+    if n is not None and n > MAX_EVERY:
+        raise InputError(f"{prefix}every", every, f"a whole number from 1 to {MAX_EVERY:,}")
     return cost_p, restart_p, n
 
 
@@ -506,6 +515,8 @@ def load_params(path: str | os.PathLike[str] | None = None) -> Params:
     InputError
         If the file cannot be read, is too large, is not UTF-8 or valid YAML, or its values are not usable.
     """
+    if path is not None and not str(path).strip():
+        raise InputError("params file", str(path), "the name of a parameters file (YAML)")
     file = WORKED_EXAMPLE if path is None else Path(path)
     try:
         with open(file, "rb") as handle:

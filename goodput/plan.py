@@ -183,8 +183,8 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
     if chosen:
         scheme = tiers.best_every(scheme, mtbi, which=which)
     if interval is not None and interval < scheme.drain:
-        raise InputError("interval", interval, f"at least the drain, {scheme.drain:g} min: one drain is in flight at "
-                         "a time, so the next checkpoint cannot start before it ends")
+        raise InputError("interval", format_duration(interval), f"at least the drain, {scheme.drain:g} min: "
+                         "one drain is in flight at a time, so the next checkpoint cannot start before it ends")
     exact_best = tiers.exact_optimal_interval(scheme, mtbi)
     first_best = tiers.first_order_optimal_interval(scheme, mtbi)
     # Each model at its own optimum, or both at the interval given: as goodput.exact.range_check judges one tier.
@@ -197,7 +197,7 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
         losses=exact if which == "exact" else first,
         optimal_interval=exact_best if which == "exact" else first_best,
         model=which,
-        check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput),
+        check=RangeCheck(goodput=1.0 - first.total, error=exact.goodput - (1.0 - first.total)),
         tiers=scheme,
         every_chosen=chosen,
     )
@@ -271,12 +271,21 @@ def levers(
     """
     g, _ = model_functions(which)
     best = float(g(checkpoint_cost, mtbi, restart))
-    return {
+    return _floored({
         "halve C": float(g(checkpoint_cost / 2, mtbi, restart)) - best,
         "halve R": float(g(checkpoint_cost, mtbi, restart / 2)) - best,
         "halve the failure rate": float(g(checkpoint_cost, 2 * mtbi, restart)) - best,
         "set the interval right": best - float(g(checkpoint_cost, mtbi, restart, interval)),
-    }
+    })
+
+
+def _floored(gains: dict[str, float]) -> dict[str, float]:
+    """Gains floored at zero.
+
+    No lever loses goodput (an input halved, or T moved to the optimum, re-optimized), so a gain below
+    zero is the optimizer's rounding, not a loss.
+    """
+    return {name: max(0.0, gain) for name, gain in gains.items()}
 
 
 def plan_levers(plan: Plan) -> dict[str, float]:
@@ -334,7 +343,7 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     if scheme.drain > 0:
         gains["shorten the drain"] = best(changed(drain=scheme.drain / 2)) - at_best
     if scheme.one_tier:
-        return gains
+        return _floored(gains)
     if scheme.fast_survives < 1.0:
         more = scheme.fast_survives + (1.0 - scheme.fast_survives) / 2
         gains["make the fast tier survive more failures"] = best(changed(fast_survives=more)) - at_best
@@ -345,7 +354,7 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     if scheme.rp > scheme.restart:
         gains["halve R_p"] = best(changed(persistent_restart=max(scheme.rp / 2, scheme.restart))) - at_best
     gains["set the persistent cadence right"] = best(scheme, chosen=True) - at_best
-    return gains
+    return _floored(gains)
 
 
 def headline(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:

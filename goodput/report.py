@@ -52,7 +52,7 @@ def percent(x: float, digits: int = 1) -> str:
     str
         The percentage; ``"undefined"`` for NaN.
     """
-    return "undefined" if math.isnan(x) else f"{100 * x:.{digits}f}%"
+    return "undefined" if math.isnan(x) else f"{_unsigned_zero(100 * x, digits)}%"
 
 
 def points(x: float, digits: int = 1) -> str:
@@ -70,8 +70,14 @@ def points(x: float, digits: int = 1) -> str:
     str
         The points, singular for exactly one.
     """
-    text = f"{100 * x:.{digits}f}"
+    text = _unsigned_zero(100 * x, digits)
     return f"{text} point" + ("" if float(text) == 1.0 else "s")
+
+
+def _unsigned_zero(x: float, digits: int) -> str:
+    """``x`` to `digits` decimals, without the sign of a value that rounds to zero (never ``"-0.0"``)."""
+    text = f"{x:.{digits}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
 
 
 def money(dollars: float) -> str:
@@ -539,15 +545,34 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     gains = plan_levers(plan)
-    lever_rows = [(name, f"+{100 * gain:.1f} points", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
+    lever_rows = [(name, f"+{points(gain)}", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
     cross = report.cross_check
+    problem = cross_check_problem(report)
     checks = [
-        (f"by {MODEL_NAMES[cross.model]}", f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
-         "optimum" if cross.at_optimum else "same interval"),
+        (f"by {MODEL_NAMES[cross.model]}", "not quoted" if problem else
+         f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
+         problem or ("optimum" if cross.at_optimum else "same interval")),
         ("capacity the losses take", f"{money(report.lost_capacity)} a month",
          f"{report.lost_gpu_hours:,.0f} GPU-hours at ${report.price_per_gpu_hour:g}"),
     ]
     return [("inputs", inputs), ("losses", losses), ("levers", lever_rows), ("cross-check", checks)]
+
+
+def cross_check_problem(report: PlanReport) -> str | None:
+    """Why the other model's number is not quoted beside the plan, or ``None`` when it is.
+
+    The cross-check is range-checked like a plan: a first-order number outside its range
+    (:attr:`goodput.plan.Plan.refused`: below zero, or more than three points from the exact
+    model) is not printed, nor is a value that is not a share of wall time.
+    """
+    cross = report.cross_check
+    if cross.refused and cross.check.status == "below zero":  # said without the impossible number
+        return "first order gives a goodput below zero here: the formula does not apply"
+    if cross.refused:
+        return first_order_problem(cross.check)
+    if not 0.0 <= cross.goodput <= 1.0:  # NaN included
+        return "the other model gives no goodput between 0% and 100% here"
+    return None
 
 
 def _notes(report: PlanReport) -> list[str]:
@@ -588,9 +613,7 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "model": plan.model,
         "problem": first_order_problem(plan.check) if plan.model == "first-order" else None,
         "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
-        "cross_check": {"model": report.cross_check.model, "interval_min": report.cross_check.interval,
-                        "optimal_interval_min": report.cross_check.optimal_interval,
-                        "goodput": report.cross_check.goodput},
+        "cross_check": _cross_check_dict(report),
         "levers": plan_levers(plan),
         "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in report.ranges.items()},
         "capacity": {"lost_gpu_hours_per_month": report.lost_gpu_hours, "lost_usd_per_month": report.lost_capacity,
@@ -599,6 +622,33 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "provenance": report.provenance.to_dict() if report.provenance else None,
     }
     return data
+
+
+def _cross_check_dict(report: PlanReport) -> dict[str, Any]:
+    """The other model's numbers, ``null`` with the reason (``problem``) when they are not quoted."""
+    cross, problem = report.cross_check, cross_check_problem(report)
+    return {"model": cross.model, "interval_min": None if problem else cross.interval,
+            "optimal_interval_min": None if problem else cross.optimal_interval,
+            "goodput": None if problem else cross.goodput, "problem": problem}
+
+
+def strict_json(data: Any) -> str:
+    """One JSON document that any strict parser reads: a number that is not finite is written ``null``.
+
+    Every number the commands print is range-checked before it gets here; this is the last guard, so
+    that no ``NaN`` or ``Infinity`` (which Python's ``json`` writes by default) ever reaches a reader.
+    """
+
+    def clean(value: Any) -> Any:
+        if isinstance(value, float):
+            return value if math.isfinite(value) else None
+        if isinstance(value, Mapping):
+            return {key: clean(v) for key, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [clean(v) for v in value]
+        return value
+
+    return json.dumps(clean(data), indent=2, allow_nan=False)
 
 
 def _tier_keys(plan: Plan) -> dict[str, float | int]:
@@ -637,7 +687,7 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
         The rendered plan, without a trailing newline.
     """
     if fmt == "json":
-        return json.dumps(plan_dict(report), indent=2)
+        return strict_json(plan_dict(report))
     sections = _sections(report)
     notes = _notes(report)
     where = report.provenance.summary() if report.provenance else None
@@ -649,17 +699,20 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
             "levers": "| lever | goodput gained | |\n|---|---:|---|",
             "cross-check": "| cross-check | value | |\n|---|---:|---|",
         }
+        # where the inputs came from, when that is the inputs file (its name as the user wrote it), not a flag
+        given = {source for source in report.sources.values() if not source.startswith("--")}
         for name, rows in sections:
             lines.append(headers[name])
             for key, value, note in rows:
+                note = escape_markdown(note) if note in given else cell(note)
                 if key == "goodput":
-                    lines.append(f"| **{key}** | **{value}** | {cell(note)} |")
+                    lines.append(f"| **{key}** | **{value}** | {note} |")
                 else:
-                    lines.append(f"| {cell(key)} | {cell(value)} | {cell(note)} |")
+                    lines.append(f"| {cell(key)} | {cell(value)} | {note} |")
             lines.append("")
         lines += [f"> {note}" for note in notes]
         if where:
-            lines += ["", f"*{where}*"]
+            lines += ["", f"*{escape_markdown(where)}*"]
         return "\n".join(lines)
     width = max(len(k) for _, rows in sections for k, _, _ in rows)
     vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
@@ -680,6 +733,50 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     if where:
         lines += ["", *textwrap.wrap(where, width=78)]
     return "\n".join(lines)
+
+
+#: Characters that Markdown (CommonMark, MyST) may read as markup anywhere in a line: HTML and entities, emphasis,
+#: code, links, table cells, roles, math, headings; a backslash before each makes it text.
+_MARKDOWN_MARKUP = re.compile(r"([\\`*_\[\]<>&|{}$~!#])")
+#: What starts a block when it begins a line: a list item, a numbered item, a quote, a setext underline.
+_MARKDOWN_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")
+
+
+def escape_markdown(text: object) -> str:
+    r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
+
+    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST
+    read as that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a
+    script), ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize
+    nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or number that would
+    start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written.
+    The one escape for Markdown: the command's Markdown output and the book
+    (:func:`goodput.book.tables.escape_text`) both use it.
+
+    Parameters
+    ----------
+    text : object
+        The text (anything else is written with ``str``).
+
+    Returns
+    -------
+    str
+        Markdown that renders as exactly `text`, on one line.
+
+    Examples
+    --------
+    >>> print(escape_markdown("<img src=x onerror=alert(1)>.yml"))
+    \<img src=x onerror=alert(1)\>.yml
+    >>> print(escape_markdown("1. a|b & *c*"))
+    1\. a\|b \& \*c\*
+    """
+    text = _MARKDOWN_MARKUP.sub(r"\\\1", " ".join(str(text).splitlines()))
+    match = _MARKDOWN_LINE_START.match(text)
+    if match is None:
+        return text
+    start = match.end()
+    return text[:start] + "\\" + text[start:] if match.group(2).isdigit() else (
+        text[: match.start(2)] + "\\" + text[match.start(2):])
 
 
 # --------------------------------------------------------------------------- measurements
@@ -716,7 +813,7 @@ def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasureme
             extra = shape.to_dict()
             data |= {key: extra[key] for key in ("failure_gaps_min", "open_gap_min", "weibull", "fit_problem")}
             data["shape_verdict"] = shape_verdict(shape.fit, shape.fit_problem)
-        return json.dumps(data, indent=2)
+        return strict_json(data)
     pct = f"{m.confidence:.0%}"
     rows = [
         ("checkpoint cost, C", format_duration(m.checkpoint_cost_min),
@@ -866,9 +963,10 @@ def _shape_section(e: EventMeasurement) -> list[str]:
     texts.append(shape_verdict(fit, e.fit_problem))
     for text in texts:
         lines += _wrap(text)
-    if fit is not None and significant(fit.shape, 2) != "1":
+    if fit is not None and significant(fit.shape, 2) != "1":  # a flag's value: no thousands separator
         lines += ["  What this shape does to goodput:",
-                  f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2)} --hazard renewal"]
+                  (f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2).replace(',', '')} "
+                   "--hazard renewal")]
     return lines
 
 
@@ -891,8 +989,8 @@ def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
     missing = ("Not measurable without a step log: the checkpoint cost C, the interval in use T, and measured and "
                "predicted goodput (add --steps STEPS.csv).")
     if fmt == "json":
-        return json.dumps({**e.to_dict(), "shape_verdict": shape_verdict(e.fit, e.fit_problem),
-                           "model_note": missing}, indent=2)
+        return strict_json({**e.to_dict(), "shape_verdict": shape_verdict(e.fit, e.fit_problem),
+                            "model_note": missing})
     pct = f"{e.confidence:.0%}"
     restart_note = ""
     if e.restart_samples:
@@ -922,8 +1020,8 @@ def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
                      f"{format_duration(e.planned_downtime_min)}; {count(e.attempts, 'attempt')}, "
                      f"{count(e.failures, 'failure')}, {count(e.planned_stops, 'planned stop')}.")]
     if e.end_states:
-        failed = ", ".join(f"{state} {n}" for state, n in e.end_states if state in e.failure_states)
-        other = ", ".join(f"{state} {n}" for state, n in e.end_states if state not in e.failure_states)
+        failed = ", ".join(f"{state} {n:,}" for state, n in e.end_states if state in e.failure_states)
+        other = ", ".join(f"{state} {n:,}" for state, n in e.end_states if state not in e.failure_states)
         lines += _wrap(f"Attempts ended {failed or 'in no failure state'} (counted as failures)"
                        + (f"; {other} (planned, or still running)." if other else "."))
     lines += ["", *_shape_section(e), ""]

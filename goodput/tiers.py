@@ -58,6 +58,7 @@ import numpy as np
 
 from goodput import validate
 from goodput.errors import InputError
+from goodput.units import format_duration
 
 #: Most fast checkpoints per persistent one that the optimum is searched over.
 MAX_EVERY = 1_000
@@ -122,12 +123,12 @@ class Tiers:
             cp = validate.positive(self.persistent_cost, "persistent_cost", validate.POSITIVE_MINUTES)
             if cp < c:
                 raise InputError("persistent_cost", self.persistent_cost,
-                                 f"a persistent checkpoint no cheaper than the fast one ({c:g} min)")
+                                 f"a persistent checkpoint no cheaper than the fast one ({format_duration(c)})")
             rp = r if self.persistent_restart is None else validate.positive(
                 self.persistent_restart, "persistent_restart", validate.POSITIVE_MINUTES)
             if rp < r:
                 raise InputError("persistent_restart", self.persistent_restart,
-                                 f"a persistent restart no shorter than the fast restart ({r:g} min)")
+                                 f"a persistent restart no shorter than the fast restart ({format_duration(r)})")
         for name, value in (("checkpoint_cost", c), ("restart", r), ("drain", d), ("fast_survives", s), ("every", n)):
             object.__setattr__(self, name, value)
         object.__setattr__(self, "persistent_cost", None if self.persistent_cost is None else cp)
@@ -185,8 +186,8 @@ class Tiers:
         t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
         snapshot = self.checkpoint_cost if self.every > 1 else self.cp
         if t + snapshot < self.drain * (1.0 - 1e-12):
-            raise InputError("interval", interval, f"at least the drain less the next snapshot, "
-                             f"{self.drain - snapshot:g} min, so that a drain ends before the next checkpoint does")
+            raise InputError("interval", format_duration(t), f"at least the drain less the next snapshot, "
+                             f"{format_duration(self.drain - snapshot)}, so that a drain ends before the next checkpoint does")
         return t
 
 
@@ -224,8 +225,8 @@ class TierLosses:
 
     @property
     def goodput(self) -> float:
-        """One minus the total loss."""
-        return 1.0 - self.total
+        """One minus the total loss, floored at zero (see :attr:`goodput.model.Losses.goodput`)."""
+        return max(0.0, 1.0 - self.total)
 
 
 # --------------------------------------------------------------------------- first order
@@ -322,28 +323,36 @@ class _Steps:
     drain: np.ndarray  # expected time of work and snapshots lost to the drain per step
 
 
-def _restart_phases(tiers: Tiers, m: float) -> tuple[float, float, float]:
-    """After a soft interruption: the expected R-phase time, the chance it ends well, and the R_p-phase time."""
+def _restart_phases(tiers: Tiers, m: float) -> tuple[float, float, float, float]:
+    """After a soft interruption: the R-phase time, the chance it ends well and its complement, the R_p-phase time.
+
+    The complement is computed as such, so that 1 - s * ok has no cancellation at s = 1.
+    """
     s = tiers.fast_survives
     fail = -math.expm1(-tiers.restart / m)
     ends = math.exp(-tiers.restart / m) + (1.0 - s) * fail  # the R-phase ends: done, or a hard interruption
-    return m * fail / ends, math.exp(-tiers.restart / m) / ends, m * math.expm1(tiers.rp / m)
+    return (m * fail / ends, math.exp(-tiers.restart / m) / ends, (1.0 - s) * fail / ends,
+            m * math.expm1(tiers.rp / m))
 
 
 def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
+    # Every probability is computed as itself, never as one minus its complement: the chance to stay put on a
+    # soft interruption tends to one when s = 1 and (T + C)/M is large, and 1 - stay would cancel to zero (a
+    # division by zero and NaN). The stationary weights are built in logarithms and scaled to a largest of one.
     n, s = tiers.every, tiers.fast_survives
-    rho, ok, rho_p = _restart_phases(tiers, m)
-    soft_restart = rho + (1.0 - ok) * rho_p  # expected restart time after a soft interruption
+    rho, ok, not_ok, rho_p = _restart_phases(tiers, m)
+    soft_restart = rho + not_ok * rho_p  # expected restart time after a soft interruption
     cycle_time = n * t + (n - 1) * tiers.checkpoint_cost + tiers.cp  # work and snapshots of one cycle
     states = n + 1
     length = np.full(states, t + tiers.checkpoint_cost)
     length[n - 1] = t + tiers.cp  # D_{n-1} attempts the persistent segment
     length[n] = length[0]  # P attempts the cycle's first segment
-    with np.errstate(over="ignore"):
-        keep = np.exp(-length / m)  # the attempt succeeds
-    fail = -np.expm1(-length / m)
+    log_keep = -length / m  # the attempt succeeds, in logarithms (exact, and never underflows)
+    keep = np.exp(log_keep)
+    fail = -np.expm1(log_keep)
     stay = fail * s * ok  # a soft interruption, restarted from the same checkpoint
-    back = fail * (s * (1.0 - ok) + (1.0 - s))  # back to the durable persistent checkpoint, D_0
+    back = fail * (s * not_ok + (1.0 - s))  # back to the durable persistent checkpoint, D_0
+    leaves = keep + back  # 1 - stay, without the cancellation
     restart = fail * (s * soft_restart + (1.0 - s) * rho_p)
     time = m * fail + restart
     position = np.arange(states, dtype=np.float64)
@@ -352,33 +361,36 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     pending = tiers.drain > 0.0
     if pending:  # P: an interruption before the drain ends, and a later one
         early = -math.expm1(-tiers.drain / m)
+        late = math.exp(-tiers.drain / m) * -math.expm1(-max(length[n] - tiers.drain, 0.0) / m)
         stay[n] = early * s * ok
-        lost = early * (s * (1.0 - ok) + (1.0 - s))
+        lost = early * (s * not_ok + (1.0 - s))
+        leaves[n] = keep[n] + lost + late
         reward[n] = keep[n] * t - lost * n * t
         drain[n] = lost * cycle_time
+    with np.errstate(divide="ignore"):
+        log_leaves = np.log(leaves)
     # Stationary weights with w(D_0) = 1: the chain runs D_0 -> D_1 -> ... -> D_{n-1} -> P (or D_0) -> D_1 ...,
     # staying put on a soft interruption and falling back to D_0 otherwise.
-    w = np.zeros(states)
-    w[0] = 1.0
-    # w_i = (keep_0 w_0 + keep_P w_P) G_i for i >= 1: G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i/(1 - stay_{i+1})
-    gain = np.ones(n)
-    if n > 2:
-        with np.errstate(under="ignore"):
-            gain[2:] = np.cumprod(keep[1 : n - 1] / (1.0 - stay[2:n]))
+    # w_i = (keep_0 w_0 + keep_P w_P) G_i for i >= 1: G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i/(1 - stay_{i+1}).
+    log_gain = np.zeros(n)
     if n > 1:
-        gain[1:] /= 1.0 - stay[1]
+        log_gain[1:] = np.cumsum(np.concatenate(([0.0], log_keep[1 : n - 1])) - log_leaves[1:n])
+    log_w = np.full(states, -np.inf)
+    log_w[0] = 0.0
     if pending:
-        # w_P (1 - stay_P) = (keep_0 w_0 + keep_P w_P) loop, with loop = G_{n-1} keep_{n-1} (or 1 when n = 1:
+        # w_P (1 - stay_P) = (keep_0 w_0 + keep_P w_P) loop, with loop = G_{n-1} keep_{n-1} <= 1 (or 1 when n = 1:
         # D_0 -> P and P -> P on success). When P never falls back to D_0 (every interruption before the drain
         # soft, and none after it), D_0 is left for good: the chain lives on P and the positions after it.
-        loop = gain[n - 1] * keep[n - 1] if n > 1 else 1.0
-        leave = 1.0 - stay[n] - keep[n] * loop
-        if leave > 1e-14:
-            w[n] = keep[0] * loop / leave
+        log_loop = log_gain[n - 1] + log_keep[n - 1] if n > 1 else 0.0
+        leave = keep[n] * -math.expm1(min(log_loop, 0.0)) + (leaves[n] - keep[n])
+        if leave > 1e-300:
+            log_w[n] = log_keep[0] + log_loop - math.log(leave)
         else:
-            w[0], w[n] = 0.0, 1.0
+            log_w[0], log_w[n] = -np.inf, 0.0
     if n > 1:
-        w[1:n] = (keep[0] * w[0] + (keep[n] * w[n] if pending else 0.0)) * gain[1:n]
+        log_in = np.logaddexp(log_keep[0] + log_w[0], log_keep[n] + log_w[n] if pending else -np.inf)
+        log_w[1:n] = log_in + log_gain[1:n]
+    w = np.exp(log_w - np.max(log_w))
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
 
 
@@ -407,19 +419,41 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
     t = tiers.check_interval(interval)
+    if not tiers.one_tier and tiers.fast_survives == 1.0:
+        return _every_interruption_soft(tiers, m, t)
     steps = _steps(tiers, m, t)
     wall = float(steps.weight @ steps.time)
-    progress = float(steps.weight @ steps.reward) / wall
+    progress = max(0.0, float(steps.weight @ steps.reward) / wall)
     n = tiers.every
     return TierLosses(
         interval=t,
         every=n,
         checkpoint_overhead=progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t),
-        lost_work=1.0 - progress - progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
-        - float(steps.weight @ steps.restart) / wall - float(steps.weight @ steps.drain) / wall,
+        lost_work=max(0.0, 1.0 - progress - progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
+                      - float(steps.weight @ steps.restart) / wall - float(steps.weight @ steps.drain) / wall),
         restart_loss=float(steps.weight @ steps.restart) / wall,
         drain_loss=float(steps.weight @ steps.drain) / wall,
     )
+
+
+def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
+    """The losses when the fast tier survives every interruption (s = 1), in closed form.
+
+    Every interruption restarts from the latest checkpoint, so the persistent tier and the drain
+    never matter and each segment of length L (its work and snapshot) costs the single-level
+    M e^{R/M} (e^{L/M} - 1) of wall time. Goodput is nT over the cycle's wall time,
+    restart 1 - e^{-R/M}, no drain loss. Worked in logarithms, so that no e^{L/M} overflows.
+    """
+    n = tiers.every
+    a = (t + tiers.checkpoint_cost) / m  # a fast segment
+    b = (t + tiers.cp) / m  # the persistent segment, b >= a
+    inner = (n - 1) * (math.exp(a - b) - math.exp(-b)) - math.expm1(-b)  # cycle's (e^{L/M} - 1) summed, / e^b
+    log_wall = tiers.restart / m + b + math.log(inner)  # wall time of one cycle / M, in logarithms
+    goodput = math.exp(math.log(n * t / m) - log_wall)
+    overhead = goodput * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
+    restart = -math.expm1(-tiers.restart / m)
+    return TierLosses(interval=t, every=n, checkpoint_overhead=overhead,
+                      lost_work=max(0.0, 1.0 - goodput - overhead - restart), restart_loss=restart, drain_loss=0.0)
 
 
 def exact_goodput(tiers: Tiers, mtbi: float, interval: float) -> float:
@@ -510,6 +544,8 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
             return exact_goodput(scheme, m, exact_optimal_interval(scheme, m))
         return first_order_losses(scheme, m, first_order_optimal_interval(scheme, m)).goodput
 
+    if tiers.fast_survives == 1.0:  # no interruption needs the persistent tier: the fewer of them, the better
+        return tiers.with_every(MAX_EVERY)
     guess = first_order_every(tiers)
     centre = max(1, min(MAX_EVERY, round(guess))) if math.isfinite(guess) else MAX_EVERY
     best_n, best = centre, value(centre)
@@ -517,7 +553,7 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
         n = centre + step
         while 1 <= n <= MAX_EVERY:
             v = value(n)
-            if v <= best:
+            if not v > best:  # never compare with NaN: a value that is not better ends the walk
                 break
             best_n, best = n, v
             n += step

@@ -319,8 +319,8 @@ def _optimum(which: str, scheme: Tiers | None, c: float, m: float, r: float) -> 
 
 
 def _goodput(which: str, scheme: Tiers | None, c: float, m: float, r: float, interval: float | None) -> float:
-    if scheme is None:
-        return float(model_functions(which)[0](c, m, r, interval))
+    if scheme is None:  # first order below zero at a corner of the box is no goodput there, not less
+        return max(0.0, float(model_functions(which)[0](c, m, r, interval)))
     corner = _at_corner(scheme, c, r)
     t = _optimum(which, scheme, c, m, r) if interval is None else interval
     losses = tiers.exact_losses if which == "exact" else tiers.first_order_losses
@@ -507,11 +507,11 @@ def monte_carlo(
         if interval is None:
             raise InputError("interval", None, "the interval in use, to draw goodput through a scheme")
         scheme.check_interval(interval)
-        good = np.array([_goodput(which, scheme, float(ci), float(mi), float(ri), float(interval))
-                         for ci, mi, ri in zip(c, m, r, strict=True)])
+        good = np.maximum(np.array([_goodput(which, scheme, float(ci), float(mi), float(ri), float(interval))
+                                    for ci, mi, ri in zip(c, m, r, strict=True)]), 0.0)
         return MonteCarlo(draws=draws, seed=seed, optimal_interval=None, goodput=pct(good), scheme=scheme)
     t_star = optimum(c, m)
-    good = goodput(c, m, r, None if interval is None else np.full(draws, float(interval)))
+    good = np.maximum(goodput(c, m, r, None if interval is None else np.full(draws, float(interval))), 0.0)
     return MonteCarlo(draws=draws, seed=seed, optimal_interval=pct(t_star), goodput=pct(good))
 
 

@@ -107,7 +107,7 @@ def significant(x: float, digits: int = 3) -> str:
         The number.
     digits : int, optional
         Significant digits (default 3); numbers of more integer digits are rounded
-        to a whole number and written with thousands separators.
+        to a whole number and written with thousands separators; from 1e12, with an exponent.
 
     Returns
     -------
@@ -119,6 +119,8 @@ def significant(x: float, digits: int = 3) -> str:
     >>> significant(1296.0), significant(5.0), significant(0.0123)
     ('1,296', '5', '0.0123')
     """
+    if x >= 1e12:  # beyond a trillion, digits that are not significant would fill a line: an exponent instead
+        return f"{x:.{digits}g}"
     if x >= 10**digits:
         return f"{round(x):,}"
     return f"{x:.{digits}g}"

@@ -151,7 +151,9 @@ def test_no_failure_gives_infinite_m_with_a_lower_bound(tmp_path: Path) -> None:
     assert m.failures == 0 and math.isinf(m.mtbi_min) and math.isnan(m.restart_min)
     assert_allclose(m.mtbi_interval_min[0], (100.0 / 60.0) / math.log(2 / 0.05))
     assert math.isinf(m.mtbi_interval_min[1])
-    assert_allclose(m.predicted_goodput, 1.0 - 0.5 / (21.0 / 60.0))
+    # First order's 1 - C/T is below zero here (C = 30 s, T = 21 s): no prediction, and the reason.
+    assert math.isnan(m.predicted_goodput) and m.prediction_check.status == "below zero"
+    assert_allclose(m.prediction_check.goodput, 1.0 - 0.5 / (21.0 / 60.0))
     assert m.to_dict()["mtbi_min"] is None
 
 

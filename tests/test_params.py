@@ -108,6 +108,8 @@ def _without(*keys: str) -> dict:
         ({**GOOD, "ranges": {"restrat": ["3 min", "8 min"]}}, "did you mean 'restart'"),
         ({**GOOD, "ranges": {"restart": ["3", "8 min"]}}, "ranges.restart.*needs a unit"),
         ({**GOOD, "ranges": {"mtbi": ["2 h", "4 h"]}}, "ranges.mtbi.*comes from the count"),
+        ({**GOOD, "slow_checkpoint_cost": "1 s"}, "slow_checkpoint_cost.*no faster than checkpoint_cost"),
+        ({**GOOD, "persistent": {"cost": "5 min", "every": 1001}, "fast_survives": 0.5}, "persistent.every.*1,000"),
         ([1, 2], "mapping"),
         (None, "mapping"),
     ],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -42,8 +43,10 @@ def book_table(
     formats = dict(formats or {})
     numeric = [c for c in frame.columns if c in formats or c in right or pd.api.types.is_numeric_dtype(frame[c])]
     styler = frame.style.hide(axis="index").set_table_attributes('class="book-table"')
-    if formats:
-        styler = styler.format(cast(Any, formats), na_rep="")
+    # The one place the book's tables become HTML: every cell, header and caption is text, escaped here, so that an
+    # inputs file named '<img src=x onerror=...>.yml' shows as its name and runs nothing.
+    styler = styler.format(cast(Any, formats or None), na_rep="", escape="html")
+    styler = styler.format_index(escape="html", axis=1)
     classes = pd.DataFrame(
         [["num" if c in numeric else "" for c in frame.columns]] * len(frame), index=frame.index, columns=frame.columns
     )
@@ -51,7 +54,7 @@ def book_table(
     styler = styler.set_table_styles({c: [{"selector": "", "props": [("text-align", "right")]}] for c in numeric},
                                      overwrite=False)
     if caption:
-        styler = styler.set_caption(caption)
+        styler = styler.set_caption(html.escape(caption, quote=False))
     return styler
 
 
@@ -204,3 +207,33 @@ def swings_table(fleet: FleetPlan) -> Styler:
                "T*, for each input with a range moved alone over it (the others at their point values) and, when "
                "more than one has a range, for all of them together. Inputs taken as exact are not listed.")
     return book_table(frame, right=["over", "goodput", "T*"], caption=caption)
+
+
+def escape_text(text: object) -> str:
+    r"""Text from outside the book (an inputs file's name, a job name from a log) made safe for Markdown.
+
+    What a chapter writes into Markdown output (``display(Markdown(...))``) or a caption that MyST
+    reads: every character Markdown may read as markup gets a backslash, so ``<b>`` stays ``<b>`` on the page
+    instead of bold (or a script), ``&`` stays ``&`` and ``|`` does not end a table cell. It is
+    :func:`goodput.report.escape_markdown`, the one escape the command's Markdown uses too. For a
+    string put into HTML directly, use :func:`html.escape`; :func:`book_table` escapes its cells,
+    headers and caption itself.
+
+    Parameters
+    ----------
+    text : object
+        The text.
+
+    Returns
+    -------
+    str
+        Markdown that renders as exactly `text`, on one line.
+
+    Examples
+    --------
+    >>> print(escape_text("<img src=x onerror=alert(1)>.yml"))
+    \<img src=x onerror=alert(1)\>.yml
+    """
+    from goodput.report import escape_markdown
+
+    return escape_markdown(text)

@@ -67,6 +67,9 @@ SHAPE_SEARCH = (1e-3, 1e3)
 
 #: Why a fit could not be made (a code; the words are in :mod:`goodput.report`).
 FIT_PROBLEMS = ("too few gaps", "zero gap", "equal gaps")
+#: Relative difference under which gaps count as equal: times read in seconds and kept in minutes are not
+#: exact, and gaps of 100 s each may differ in their last bits (the likelihood then peaks at the search's bound).
+EQUAL_GAPS = 1e-9
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,8 @@ def fit_problem(gaps: npt.ArrayLike, censored: npt.ArrayLike = ()) -> str | None
         return FIT_PROBLEMS[0]
     if np.any(t == 0.0):
         return FIT_PROBLEMS[1]
-    if np.all(t == t[0]) and not np.any(c > t[0]):
+    top = float(t.max())
+    if float(t.min()) >= top * (1.0 - EQUAL_GAPS) and not np.any(c > top * (1.0 + EQUAL_GAPS)):
         return FIT_PROBLEMS[2]
     return None
 
@@ -204,6 +208,12 @@ class _Profile:
         variable; survival terms do not change.
         """
         return -self.r * math.log(self.unit)
+
+
+def _weibull_mean(scale: float, k: float) -> float:
+    """The Weibull mean, scale x Gamma(1 + 1/k): infinite where it does not fit a float (a very small shape)."""
+    log_mean = math.log(scale) + float(gammaln(1.0 + 1.0 / k))
+    return math.exp(log_mean) if log_mean < 709.0 else math.inf
 
 
 def _root(f: Any, low: float, high: float) -> float:
@@ -260,7 +270,7 @@ def fit_weibull(gaps: npt.ArrayLike, censored: npt.ArrayLike = (), confidence: f
     return WeibullFit(
         shape=k,
         scale=scale,
-        mean=scale * math.exp(float(gammaln(1.0 + 1.0 / k))),
+        mean=_weibull_mean(scale, k),
         shape_interval=(k_low, k_high),
         confidence=level,
         gaps=int(t.size),

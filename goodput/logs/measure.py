@@ -330,7 +330,8 @@ def measure(
         )
     c_ci = median_interval(stalls, confidence)
     c_iqr = quartiles(stalls)
-    ckpt_loss = float((stalls[survived[:-1][is_ck]] - g0).sum()) / wall
+    # a stall no longer than an ordinary gap cost no checkpoint time (never a negative one)
+    ckpt_loss = float(np.maximum(stalls[survived[:-1][is_ck]] - g0, 0.0).sum()) / wall
 
     # interval: from the step after one checkpoint to the end of the next checkpoint step, same attempt
     cpos = np.flatnonzero(ckpt)
@@ -394,8 +395,8 @@ def measure(
         steps=len(steps),
         redone_steps=int(redone.size),
         checkpoint_cost_min=c_hat,
-        checkpoint_cost_interval_min=(c_ci[0] - g0, c_ci[1] - g0),
-        checkpoint_cost_iqr_min=(c_iqr[0] - g0, c_iqr[1] - g0),
+        checkpoint_cost_interval_min=(_at_least_zero(c_ci[0] - g0), _at_least_zero(c_ci[1] - g0)),
+        checkpoint_cost_iqr_min=(_at_least_zero(c_iqr[0] - g0), _at_least_zero(c_iqr[1] - g0)),
         checkpoint_samples=int(stalls.size),
         ordinary_gap_min=g0,
         mtbi_min=mtbi,
@@ -414,17 +415,26 @@ def measure(
         interval_source="given" if given else "measured",
         optimal_interval_min=prediction.optimal_interval,
         measured_goodput=measured_goodput,
-        predicted_goodput=1.0 - prediction.checkpoint_overhead - prediction.lost_work - prediction.restart_loss,
+        predicted_goodput=_at_least_zero(1.0 - prediction.checkpoint_overhead - prediction.lost_work
+                                         - prediction.restart_loss),
         checkpoint_loss_measured=ckpt_loss,
         lost_work_loss_measured=lost_loss,
         restart_loss_measured=restart_loss,
         checkpoint_loss_predicted=prediction.checkpoint_overhead,
         lost_work_loss_predicted=prediction.lost_work,
         restart_loss_predicted=prediction.restart_loss,
-        unmodelled_loss=1.0 - measured_goodput - ckpt_loss - lost_loss - restart_loss,
+        unmodelled_loss=_at_least_zero(1.0 - measured_goodput - ckpt_loss - lost_loss - restart_loss),
         prediction_model=prediction.model,
         prediction_check=prediction.check,
     )
+
+
+def _at_least_zero(minutes: float) -> float:
+    """A share or a duration that cannot be negative (a remainder, a cost less the ordinary gap), floored at zero.
+
+    NaN (no value) stays NaN.
+    """
+    return minutes if math.isnan(minutes) else max(0.0, minutes)
 
 
 @dataclass(frozen=True)
@@ -441,6 +451,8 @@ def _predict(cost: float, mtbi: float, restart: float, interval: float, which: s
     """The model's losses at the measured inputs; NaN for what the logs cannot give (R without a restart)."""
     if math.isinf(mtbi):  # no failure: only checkpoints cost anything (the limit of either model as M grows)
         share = cost / interval if which == "first-order" else cost / (interval + cost)
+        if share >= 1.0:  # first order's C/T of one or more: a goodput of zero or less, which it does not predict
+            return _Prediction(which, math.inf, math.nan, math.nan, math.nan, RangeCheck(goodput=1.0 - share, error=0.0))
         return _Prediction(which, math.inf, share, 0.0, 0.0, None)
     if not math.isfinite(restart):
         best = float(model_functions(which)[1](cost, mtbi))

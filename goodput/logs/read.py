@@ -31,7 +31,7 @@ data row is line 2 (blank lines count). Anything else is refused with one
 from __future__ import annotations
 
 import csv
-import itertools
+import io
 import os
 import re
 import warnings
@@ -127,6 +127,93 @@ class EventLog:
 # ---------------------------------------------------------------- reading
 
 
+#: Most bytes read from a file that is not a regular file (a pipe, such as ``<(cat log.csv)``).
+MAX_STREAM_BYTES = 1 << 30
+_CHUNK = 1 << 20
+#: The text of the files read lately, by path as given: each file is opened once (a pipe cannot be read twice),
+#: and lines quoted in messages come from the same text. Keyed on the file's identity and modification time.
+_TEXTS: dict[str, tuple[tuple[int, ...], str]] = {}
+
+
+def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
+    """A log file's text, read once: a regular file whole, a pipe up to :data:`MAX_STREAM_BYTES`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    source : str, optional
+        How it is named in messages (default: the path as given).
+
+    Returns
+    -------
+    str
+        The text, UTF-8 (a byte-order mark dropped), with its line ends as written.
+
+    Raises
+    ------
+    InputError
+        For a file that cannot be read, a device (``/dev/zero``), text that is not UTF-8
+        or holds NUL bytes, or a pipe longer than :data:`MAX_STREAM_BYTES`.
+    """
+    import stat as stat_module
+
+    name = str(path)
+    source = source or name
+    try:
+        info = os.stat(path)
+    except OSError as exc:
+        raise InputError(source, name, f"a readable file ({exc.strerror or exc})") from None
+    if stat_module.S_ISDIR(info.st_mode):
+        raise InputError(source, "a directory", "a log file")
+    regular = stat_module.S_ISREG(info.st_mode)
+    if not regular and not (stat_module.S_ISFIFO(info.st_mode) or stat_module.S_ISSOCK(info.st_mode)):
+        raise InputError(source, "a device", "a log file or a pipe (a device such as /dev/zero never ends)")
+    # a pipe is the same pipe whatever is left in it (and can be read only once); a file, until it changes
+    key = (info.st_dev, info.st_ino) + ((info.st_size, info.st_mtime_ns) if regular else ())
+    cached = _TEXTS.get(name)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    import codecs
+
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    parts: list[str] = []
+    total = 0
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(_CHUNK):
+                total += len(chunk)
+                if not regular and total > MAX_STREAM_BYTES:
+                    raise InputError(source, f"more than {MAX_STREAM_BYTES:,} bytes from a pipe",
+                                     "a log of at most that size (save it to a file)")
+                if (nul := chunk.find(b"\0")) >= 0:  # /dev/zero through a pipe stops here, not after a gigabyte
+                    line = sum(part.count("\n") for part in parts) + chunk[:nul].count(b"\n") + 1
+                    raise InputError(f"{source}:line {line}", "a NUL byte", "text (a UTF-8 text file)")
+                parts.append(decoder.decode(chunk))
+            parts.append(decoder.decode(b"", final=True))
+    except OSError as exc:
+        raise InputError(source, name, f"a readable file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise InputError(source, name, "a UTF-8 text file") from None
+    text = "".join(parts)
+    while len(_TEXTS) >= 4:
+        del _TEXTS[next(iter(_TEXTS))]
+    _TEXTS[name] = (key, text)
+    return text
+
+
+def _lines_of(source: str) -> list[str] | None:
+    """The lines of a file read by :func:`read_text` (split at line ends only, as a CSV reader counts them)."""
+    cached = _TEXTS.get(source)
+    if cached is None:
+        try:
+            read_text(source)
+        except InputError:
+            return None
+        cached = _TEXTS.get(source)
+    return io.StringIO(cached[1], newline="").readlines() if cached is not None else None
+
+
 def _where(source: str, index: int) -> str:
     """Name of the row with 0-based data index `index`."""
     return f"{source}:line {index + 2}"
@@ -134,26 +221,18 @@ def _where(source: str, index: int) -> str:
 
 def _raw_line(source: str, index: int) -> str:
     """The row with data index `index` as written, for error messages."""
-    try:
-        with open(source, encoding="utf-8", newline="") as file:
-            for line in itertools.islice(file, index + 1, index + 2):
-                return line.rstrip("\r\n")
-    except (OSError, UnicodeDecodeError):
-        pass
+    lines = _lines_of(source)
+    if lines is not None and 0 <= index + 1 < len(lines):
+        return lines[index + 1].rstrip("\r\n")
     return f"row {index + 1}"
 
 
 def _peek(path: Path, source: str, columns: tuple[str, ...]) -> tuple[list[str], list[str]]:
     """Check the header and return it with the first data row."""
     try:
-        with open(path, encoding="utf-8-sig", newline="") as file:
-            reader = csv.reader(file)
-            header = next(reader, None)
-            first = next(reader, None)
-    except OSError as exc:
-        raise InputError(source, str(path), f"a readable file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise InputError(source, str(path), "a UTF-8 text file") from None
+        reader = csv.reader(io.StringIO(read_text(path, source), newline=""))
+        header = next(reader, None)
+        first = next(reader, None)
     except csv.Error as exc:
         raise InputError(source, str(path), f"a CSV file ({exc})") from None
     wanted = ",".join(columns)
@@ -183,12 +262,11 @@ def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
         warnings.simplefilter("error", RuntimeWarning)  # e.g. 'inf' cast to a step number: read as text instead
         try:
             return pd.read_csv(
-                path,
+                io.StringIO(read_text(path, source), newline=""),
                 dtype=dtypes,
                 index_col=False,
                 skip_blank_lines=False,
                 keep_default_na=False,
-                encoding="utf-8",
             )
         except pd.errors.ParserWarning:
             raise InputError(f"{source}:line 2", _raw_line(source, 0), "as many fields as the header has") from None
@@ -204,8 +282,13 @@ def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
 _EXPECTED = {
     "step": "a whole step number (below 2^63)",
     "flag": "a checkpoint flag, 0 or 1",
-    "seconds": "a time in seconds (a finite number, like the first row's)",
+    "seconds": "a time in seconds (a finite number below 1e12, like the first row's)",
 }
+
+#: Largest time in seconds a log may give (about 31,700 years after its zero): beyond it a time is not one.
+MAX_SECONDS = 1e12
+#: How an ISO-8601 time begins (a year of four digits); a word such as ``now`` or ``today`` is not a time.
+_ISO_START = re.compile(r"\s*\d{4}-?\d")
 
 
 def _bad_rows(kind: str, values: Array) -> npt.NDArray[np.bool_]:
@@ -217,7 +300,7 @@ def _bad_rows(kind: str, values: Array) -> npt.NDArray[np.bool_]:
         elif kind == "flag":
             bad = ~((values == 0) | (values == 1))
         else:
-            bad = ~np.isfinite(values)
+            bad = ~np.isfinite(values) | (np.abs(values) >= MAX_SECONDS)
     return bad
 
 
@@ -240,8 +323,7 @@ def _first_bad(source: str, columns: dict[str, str], numeric: dict[str, Array], 
 def _cell(source: str, index: int, column: str) -> str:
     line = _raw_line(source, index)
     try:
-        with open(source, encoding="utf-8-sig", newline="") as file:
-            header = next(csv.reader(file))
+        header = next(csv.reader([_raw_line(source, -1)]))
         cells = next(csv.reader([line]))
         return cells[header.index(column)]
     except (OSError, StopIteration, ValueError, IndexError):
@@ -287,7 +369,8 @@ def _iso_micro(values: pd.Series, source: str, column: str) -> tuple[npt.NDArray
                 f"an ISO-8601 time {which} a UTC offset in column {column}, like the first row's ({values.iloc[0]})",
             ) from None
         parsed = pd.to_datetime(values, format="ISO8601", errors="coerce", utc=True)
-    missing = np.flatnonzero(parsed.isna().to_numpy())
+    words = ~values.astype(str).str.match(_ISO_START).to_numpy(bool)  # pandas reads "now" and "today" as times
+    missing = np.flatnonzero(parsed.isna().to_numpy() | words)
     if missing.size:
         i = int(missing[0])
         raise InputError(
@@ -413,10 +496,14 @@ def read_events(path: str | os.PathLike[str]) -> EventLog:
     early = np.flatnonzero(time[1:] < time[:-1])
     if early.size:
         i = int(early[0]) + 1
+        hint = ""
+        if clock == CLOCKS[1] and time[i - 1] - time[i] <= 60.0:
+            hint = ("; a clock without a UTC offset goes back an hour when daylight saving time ends: give times "
+                    "with their offset, such as 2024-11-03T01:10:00-05:00")
         raise InputError(
             _where(source, i),
             _raw_line(source, i),
-            f"a time no earlier than the event before (line {i + 1}): events out of order",
+            f"a time no earlier than the event before (line {i + 1}): events out of order{hint}",
         )
     should_start = np.arange(code.size) % 2 == 0
     wrong = np.flatnonzero((code == START) != should_start)

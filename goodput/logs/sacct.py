@@ -78,7 +78,7 @@ from pathlib import Path
 import numpy as np
 
 from goodput.errors import InputError
-from goodput.logs.read import CLOCKS, FAILURE, START, STOP, EventLog
+from goodput.logs.read import CLOCKS, FAILURE, START, STOP, EventLog, read_text
 
 #: Fields the reader needs.
 REQUIRED = ("JobID", "Start", "End", "State")
@@ -113,7 +113,7 @@ _ELAPSED = re.compile(r"^(?:(\d+)-)?(?:(\d+):)?(\d+):(\d+(?:\.\d*)?)$", re.ASCII
 #: Unix time 0.
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: A UTC offset (or Z) at the end of a time.
-_OFFSET = re.compile(r"(?:Z|[+-]\d\d(?::?\d\d)?)$", re.IGNORECASE)
+_OFFSET = re.compile(r"[T ]\d\d(?::?\d\d){0,2}(?:[.,]\d*)?\s*(?:Z|[+-]\d\d(?::?\d\d)?)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -194,21 +194,15 @@ def is_sacct(path: str | os.PathLike[str]) -> bool:
         False for an unreadable file too (the reader that is then used says why).
     """
     try:
-        with open(path, encoding="utf-8-sig", errors="replace") as file:
-            first = file.readline(4096)
-    except OSError:
+        first = read_text(path)[:4096].split("\n", 1)[0]
+    except InputError:
         return False
     return "|" in first and "jobid" in [f.strip().lower() for f in first.split("|")]
 
 
 def _lines(path: Path, source: str) -> list[str]:
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise InputError(source, str(path), f"a readable file ({exc.strerror or exc})") from None
-    except UnicodeDecodeError:
-        raise InputError(source, str(path), "a UTF-8 text file") from None
-    return text.splitlines()
+    """The file's lines, split at line ends only: a form feed or U+2028 inside a job name does not end a line."""
+    return [line.rstrip("\r") for line in read_text(path, source).split("\n")]
 
 
 def _state(text: str) -> str:
@@ -246,6 +240,8 @@ class _Clock:
             raise InputError(where, text, f"{like[self.kind]} in {column}, like the first record's (one kind of time "
                                           "in a file)")
         if kind == CLOCKS[0]:
+            if len(text.lstrip("0")) > 12:  # beyond the year 33,000: not a time (and no float would hold it)
+                raise InputError(where, text, f"Unix seconds in {column} below 1e12")
             return int(text) * 1_000_000
         try:
             when = datetime.fromisoformat(text)
