@@ -47,7 +47,7 @@ def first_order_possible(fleet: FleetPlan) -> Ranges | None:
         return None
     first = ranges_for(fleet.params, "first-order")
     lows_highs = (*first.fixed.goodput_range, *first.best.goodput_range, first.plan.goodput)
-    if first.plan.refused or not all(0.0 <= g <= 1.0 for g in lows_highs):
+    if first.plan.refused or not all(0.0 < g <= 1.0 for g in lows_highs):
         return None
     return first
 
