@@ -105,18 +105,7 @@ def _relative(a: float, b: float) -> float:
 
 
 def build(fleet: FleetPlan) -> Page:
-    """The chapter's values, from the fleet's plan and the one-tier model at its C, M and R.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan (:func:`goodput.fleet.fleet_plan`).
-
-    Returns
-    -------
-    Page
-        Every value the chapter quotes, formatted.
-    """
+    """The chapter's values, from the fleet's plan and the one-tier model at its C, M and R."""
     p = fleet.params
     c, m, r = p.checkpoint_cost, p.mtbi, p.restart
     one_tier = exact.range_check(c, m, r)

@@ -73,13 +73,6 @@ class Page:
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """The planning page of a fleet.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-    calculator_url : str
-        The calculator opened on the fleet's inputs (``goodput.book.calculator.link``).
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -94,37 +87,21 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     r = fleet.ranges
     top = r.swings[0] if r.swings else None
     return Page(
-        params_file=inputs_name(p),
-        gpus=f"{p.gpus:,}",
-        calculator=Variant("link"),
-        calculator_url=html.escape(calculator_url),
-        recommendation=recommendation(plan),
+        params_file=inputs_name(p), gpus=f"{p.gpus:,}", calculator=Variant("link"),
+        calculator_url=html.escape(calculator_url), recommendation=recommendation(plan),
         first_order=first_order_variant(fleet),
         fo_model="Young's formula" if plan.tiers is None else "first order of this checkpoint scheme",
         fo_interval=format_duration(fleet.first_order.interval) if quotable else "not quoted",
         fo_goodput=percent(fleet.first_order.goodput) if quotable else "not quoted",
         gap=gap(fleet) if fleet.first_order_status != "below zero" else "not quoted",
-        gap_side="below" if fleet.first_order_gap >= 0 else "above",
-        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
-        interval=format_duration(fleet.interval),
-        goodput=percent(fleet.goodput),
-        mtbi=format_duration(p.mtbi),
-        cost=format_duration(p.checkpoint_cost),
-        restart=format_duration(p.restart),
-        losses_text=losses_text(fleet, largest_first=False),
-        lost_dollars=money(fleet.lost_dollars),
-        lost_gpu_hours=large_count(fleet.lost_gpu_hours),
-        top_lever=l1,
-        top_gain=points(g1),
-        top_dollars=money(fleet.dollars(g1)),
-        second_lever=l2,
-        second_gain=points(g2),
-        second_dollars=money(fleet.dollars(g2)),
-        ranges=Variant("given" if r.ranged else "none"),
-        ranges_text=ranges_text(fleet),
-        t_span=t_span(fleet),
-        g_span=g_span(fleet),
+        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0), interval=format_duration(fleet.interval),
+        goodput=percent(fleet.goodput), mtbi=format_duration(p.mtbi), cost=format_duration(p.checkpoint_cost),
+        restart=format_duration(p.restart), losses_text=losses_text(fleet, largest_first=False),
+        lost_dollars=money(fleet.lost_dollars), lost_gpu_hours=large_count(fleet.lost_gpu_hours), top_lever=l1,
+        top_gain=points(g1), top_dollars=money(fleet.dollars(g1)), second_lever=l2, second_gain=points(g2),
+        second_dollars=money(fleet.dollars(g2)), ranges=Variant("given" if r.ranged else "none"),
+        ranges_text=ranges_text(fleet), t_span=t_span(fleet), g_span=g_span(fleet),
         top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",
     )

@@ -120,18 +120,7 @@ def at_scale(fleet: FleetPlan) -> limits.PlanAtSize:
 
 
 def build(fleet: FleetPlan) -> Page:
-    """Everything the chapter quotes, computed once from the fleet's plan.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-
-    Returns
-    -------
-    Page
-        The chapter's values, formatted.
-    """
+    """Everything the chapter quotes, computed once from the fleet's plan."""
     p = fleet.params
     lims = fleet_limits(fleet)
     span = sizes(fleet)

@@ -220,18 +220,7 @@ def _opening(fleet: FleetPlan, worked: bool) -> Variant:
 
 
 def build(fleet: FleetPlan) -> Page:
-    """The chapter's values, from the fleet's one plan (and, in labelled asides, the worked example's).
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan (:func:`goodput.fleet.fleet_plan`).
-
-    Returns
-    -------
-    Page
-        Every value the chapter quotes, formatted.
-    """
+    """The chapter's values, from the fleet's one plan (and, in labelled asides, the worked example's)."""
     p = fleet.params
     c, m, r = p.checkpoint_cost, p.mtbi, p.restart
     worked = same_as_worked_example(p)
@@ -297,100 +286,59 @@ def build(fleet: FleetPlan) -> Page:
     every = scheme.every if scheme is not None else 1
     largest = fleet.largest_loss
     return Page(
-        inputs="the worked example" if worked else f"the inputs file {p.source}",
-        opening=_opening(fleet, worked),
-        gpus=f"{p.gpus:,}",
-        mtbi=format_duration(m),
-        cost=format_duration(c),
-        restart=format_duration(r),
-        survives=_share(s),
-        persistent_cost=format_duration(scheme.cp if scheme is not None else c),
+        inputs="the worked example" if worked else f"the inputs file {p.source}", opening=_opening(fleet, worked),
+        gpus=f"{p.gpus:,}", mtbi=format_duration(m), cost=format_duration(c), restart=format_duration(r),
+        survives=_share(s), persistent_cost=format_duration(scheme.cp if scheme is not None else c),
         persistent_restart=format_duration(scheme.rp if scheme is not None else r),
         durable=(f"durable {format_duration(scheme.drain)} after its snapshot"
                  if scheme is not None and scheme.drain > 0 else "durable at once"),
-        drain=format_duration(scheme.drain if scheme is not None else 0.0),
-        interval=format_duration(fleet.interval),
+        drain=format_duration(scheme.drain if scheme is not None else 0.0), interval=format_duration(fleet.interval),
         cadence=("every checkpoint persistent" if every == 1 else f"every {ordinal(every)} checkpoint persistent")
         + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
-        goodput=percent(fleet.goodput),
-        loss_overhead=percent(losses["checkpoint_overhead"]),
-        loss_lost=percent(losses["lost_work"]),
-        loss_restart=percent(losses["restart_loss"]),
+        goodput=percent(fleet.goodput), loss_overhead=percent(losses["checkpoint_overhead"]),
+        loss_lost=percent(losses["lost_work"]), loss_restart=percent(losses["restart_loss"]),
         loss_drain=percent(losses.get("drain_loss", 0.0)),
         largest_loss=f"{LOSS_NAMES[largest]}, {percent(losses[largest])} of wall time",
-        lost_dollars=money(fleet.lost_dollars),
-        drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
+        lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if scheme is None or scheme.drain == 0 else "drained"),
-        half_drain=format_duration((scheme.drain if scheme is not None else 0.0) / 2),
-        lever_drain=points(lever_drain),
+        half_drain=format_duration((scheme.drain if scheme is not None else 0.0) / 2), lever_drain=points(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         drain_sets=("is the drain itself: a checkpoint cannot start before the last drain ends, and the best "
                     "interval would be shorter" if scheme is not None and scheme.drain > 0
                     and fleet.interval <= scheme.drain * (1 + 1e-9) else
                     f"is longer than the drain of {format_duration(scheme.drain if scheme else 0.0)}, so the drain "
                     f"does not set it"),
-        fast_fleet=Variant(fast),
-        ratio=f"{(scheme.cp / c) if scheme is not None else 1.0:.3g}",
-        every=str(every),
-        all_interval=format_duration(all_interval),
-        all_goodput=percent(all_goodput),
-        fast_gain=points(fast_gain),
+        fast_fleet=Variant(fast), ratio=f"{(scheme.cp / c) if scheme is not None else 1.0:.3g}", every=str(every),
+        all_interval=format_duration(all_interval), all_goodput=percent(all_goodput), fast_gain=points(fast_gain),
         fast_gain_dollars=money(fleet.dollars(fast_gain)),
         threshold="more than any share" if threshold is None else percent(threshold, 0),
-        peer_fleet=Variant("tiered" if two_tiers and s < 1.0 else "none"),
-        survives_more=_share(s + (1.0 - s) / 2),
-        lever_survive=points(lever_survive),
-        lever_survive_dollars=money(fleet.dollars(lever_survive)),
-        ill_interval=format_duration(ill_interval),
-        ill_goodput=percent(ill_goodput),
-        ill_drain_loss=percent(ill_drain_loss),
-        ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
-        snippet_survives=f"{1.0 - q:.3f}",
-        lim_whose=whose,
-        lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
-        lim_drain=format_duration(drain),
-        lim_extra=format_duration(extra),
-        lim_cost=format_duration(lim_cost),
-        lim_interval=format_duration(interval),
-        lim_counted=percent(counted),
-        lim_goodput=percent(slowed),
-        lim_points=points(max(0.0, counted - slowed)),
-        total_count=f"{total:,}",
-        lost_count=f"{lost:,}",
-        lost_share=percent(lost / total),
-        kept_share=percent(1 - lost / total),
-        gpu_count=f"{gpu_count:,}",
+        peer_fleet=Variant("tiered" if two_tiers and s < 1.0 else "none"), survives_more=_share(s + (1.0 - s) / 2),
+        lever_survive=points(lever_survive), lever_survive_dollars=money(fleet.dollars(lever_survive)),
+        ill_interval=format_duration(ill_interval), ill_goodput=percent(ill_goodput),
+        ill_drain_loss=percent(ill_drain_loss), ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
+        snippet_survives=f"{1.0 - q:.3f}", lim_whose=whose, lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
+        lim_drain=format_duration(drain), lim_extra=format_duration(extra), lim_cost=format_duration(lim_cost),
+        lim_interval=format_duration(interval), lim_counted=percent(counted), lim_goodput=percent(slowed),
+        lim_points=points(max(0.0, counted - slowed)), total_count=f"{total:,}", lost_count=f"{lost:,}",
+        lost_share=percent(lost / total), kept_share=percent(1 - lost / total), gpu_count=f"{gpu_count:,}",
         gpu_share=percent(gpu_count / total),
         without_gpu_share=percent(lost_share({**base, **dict.fromkeys(gpu, False)})),
         network_count=f"{sum(n for _, category, n in rows if category == 'Network'):,}",
         with_network_share=percent(lost_share({**base, "Network switch/cable": True})),
-        maintenance_count=f"{sum(n for c_, _, n in rows if c_ == 'Host maintenance'):,}",
-        wx_cost=format_duration(wc),
-        wx_slow_cost=format_duration(wcs),
-        wx_drain=format_duration(wd),
-        wx_interval=format_duration(wx.interval),
+        maintenance_count=f"{sum(n for c_, _, n in rows if c_ == 'Host maintenance'):,}", wx_cost=format_duration(wc),
+        wx_slow_cost=format_duration(wcs), wx_drain=format_duration(wd), wx_interval=format_duration(wx.interval),
         wx_interval_shift="less than a second" if shift * 60 < 1 else format_duration(shift),
-        wx_goodput=percent(wx.goodput),
-        wx_goodput_drained=percent(g_drained),
-        wx_drain_loss=percent(wx_drain_loss),
+        wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(g_drained), wx_drain_loss=percent(wx_drain_loss),
         wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
         wx_points_drained=points(max(0.0, g_drained - wx.slow.goodput)),
-        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))),
-        ft_local_s=percent(1.0 - q),
+        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))), ft_local_s=percent(1.0 - q),
         ft_local_n=str(local.every),
         ft_local_verdict=("does not pay: every checkpoint should be the persistent one" if local.every == 1
                           else f"pays: every {ordinal(local.every)} checkpoint persistent"),
-        ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0),
-        ft_peer_s=percent(PEER_SURVIVES, 0),
-        ft_peer_n=str(peer.every),
-        ft_peer_interval=format_duration(t_tiers),
-        ft_peer_goodput=percent(g_tiers),
-        ft_sync_goodput=percent(g_sync),
-        ft_gain=points(max(0.0, g_tiers - g_sync)),
-        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))),
-        ft_drained_goodput=percent(g_peer),
-        ft_drained_vs_tiers=points(max(0.0, g_peer - g_tiers)),
-        peer_drain_loss=percent(peer_drain_loss),
-        peer_goodput=percent(g_peer),
-        peer_saved=points(max(0.0, g_peer - g_drained)),
+        ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0), ft_peer_s=percent(PEER_SURVIVES, 0),
+        ft_peer_n=str(peer.every), ft_peer_interval=format_duration(t_tiers), ft_peer_goodput=percent(g_tiers),
+        ft_sync_goodput=percent(g_sync), ft_gain=points(max(0.0, g_tiers - g_sync)),
+        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))), ft_drained_goodput=percent(g_peer),
+        ft_drained_vs_tiers=points(max(0.0, g_peer - g_tiers)), peer_drain_loss=percent(peer_drain_loss),
+        peer_goodput=percent(g_peer), peer_saved=points(max(0.0, g_peer - g_drained)),
     )
