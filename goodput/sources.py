@@ -95,3 +95,48 @@ def llama3_by_category() -> pd.DataFrame:
     table = llama3_root_causes().groupby("category")["count"].sum().reset_index()
     table["share"] = table["count"] / table["count"].sum()
     return table.sort_values(by="count", ascending=False, ignore_index=True)
+
+
+#: Llama 3's root causes (Table 5), and whether each loses the node's local copy of a checkpoint, with why.
+#: The rule: a copy in a node's host memory or on its local disk is lost when the usual response to the
+#: interruption takes the node out of the job (repair, replacement by a spare, reboot, power loss), because the
+#: restart runs without it; it survives when only the processes die and the node rejoins with its memory intact.
+LOSES_LOCAL_COPY: dict[str, tuple[bool, str]] = {
+    "Faulty GPU": (True, "the node leaves the job for repair and the restart runs on a spare"),
+    "GPU HBM3 memory": (True, "an uncorrectable memory error takes the GPU, and so the node, out of the job"),
+    "Software bug": (False, "the processes die; the node, its memory and its disk stay in the job"),
+    "Network switch/cable": (False, ("the nodes are cut off the training network, not lost: their copies stay and "
+                                     "can still be read over the storage network")),
+    "Host maintenance": (True, "the host is taken out and rebooted, which clears its memory"),
+    "GPU SRAM memory": (True, "as for HBM: the GPU, and so the node, leaves the job"),
+    "GPU system processor": (True, "the GPU needs a reset or the node a reboot; the node leaves the job"),
+    "NIC": (True, "the node can no longer reach its peers and is replaced"),
+    "NCCL watchdog timeouts": (False, "the watchdog ends the processes; the nodes stay (the cause is unknown)"),
+    "Silent data corruption": (True, "the node is excluded, and its recent state, local copy included, is suspect"),
+    "GPU thermal interface + sensor": (True, "the node is taken out for repair"),
+    "SSD": (True, "the local disk is the copy"),
+    "Power supply": (True, "the node loses power, and host memory with it"),
+    "Server chassis": (True, "the whole server goes"),
+    "IO expansion board": (True, "the node leaves the job for repair"),
+    "Dependency": (False, "a dependency fails; the nodes stay"),
+    "CPU": (True, "the host goes down"),
+    "System memory": (True, "host memory is where the copy is"),
+}
+
+
+def lost_share(loses: dict[str, bool] | None = None) -> float:
+    """The share of Llama 3's unexpected interruptions that lose a node's local copy, from Table 5's counts.
+
+    Parameters
+    ----------
+    loses : dict of str to bool, optional
+        Component -> whether it loses the copy (default: :data:`LOSES_LOCAL_COPY`).
+
+    Returns
+    -------
+    float
+        Counts of the components that lose it over all 419 counts.
+    """
+    loses = loses or {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
+    total = sum(n for _, _, n in LLAMA3_ROOT_CAUSES)
+    return sum(n for component, _, n in LLAMA3_ROOT_CAUSES if loses[component]) / total

@@ -82,28 +82,3 @@ def build(fleet: FleetPlan) -> Page:
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), recommendation=recommendation(fleet.plan),
     )
 
-
-def minimization() -> list[str]:
-    """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each): f(T), df/dT, the roots."""
-    import sympy as sp
-
-    d = derive_first_order()
-    roots = ", ".join(sp.latex(r) for r in d.roots)
-    return [
-        r"f(T) = " + sp.latex(d.overhead),
-        r"\frac{df}{dT} = " + sp.latex(d.derivative),
-        r"\frac{df}{dT} = 0 \;\Rightarrow\; T \in \left\{" + roots + r"\right\}",
-    ]
-
-
-def optimum() -> list[str]:
-    """The positive root and its checks, as LaTeX: T*, the second derivative, the two terms' difference, f(T*)."""
-    import sympy as sp
-
-    d = derive_first_order()
-    return [
-        r"T^{*} = " + sp.latex(d.optimum),
-        r"\left.\frac{d^2 f}{dT^2}\right|_{T^{*}} = " + sp.latex(d.second_derivative) + r" > 0",
-        r"\left.\left(\frac{C}{T} - \frac{T}{2M}\right)\right|_{T^{*}} = " + sp.latex(d.terms_difference),
-        r"f(T^{*}) = " + sp.latex(d.minimum),
-    ]

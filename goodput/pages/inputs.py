@@ -21,7 +21,7 @@ from goodput.pages import Variant
 from goodput.pages.common import is_worked_example
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
-from goodput.report import count, money, ordinal, percent, points
+from goodput.report import count, join_words, money, ordinal, percent, points
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
 
@@ -154,10 +154,6 @@ def short_name(fleet: fleets.PublishedFleet) -> str:
     return name.strip()
 
 
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _factor(low: float, high: float) -> str:
     return "an unbounded factor" if low == 0.0 else f"a factor of {significant(high / low, 2)}"
 
@@ -192,7 +188,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     above = len(records) - below - len(same)
     higher = f"{above or 'none'} higher"
     if same:
-        higher += (f"; {_and([short_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
+        higher += (f"; {join_words([short_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
                    "rate to three digits")
     kinds = {kind: sum(1 for f in records if f.kind == kind) for kind in fleets.KINDS}
     models: dict[str, list[fleets.PublishedFleet]] = {}
@@ -255,7 +251,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         low_range=per_million_range(low_low, low_high), low_factor=_factor(low_low, low_high), gen_n=f"{len(group)}",
         gen_model=main, gen_range=per_million_range(g_low.rate, g_high.rate),
         gen_ratio=significant(g_high.rate / g_low.rate, 2),
-        gen_others=_and([f"{short_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
+        gen_others=join_words([f"{short_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
         gen_where=("inside that range" if len(inside) == len(others) else "outside it" if not inside
                    else "partly inside it"),
         fx_m_low=format_duration(m_low), fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),

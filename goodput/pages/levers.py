@@ -14,6 +14,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
+from goodput.pages.common import LOSS_WORDS
 from goodput.params import load_params
 from goodput.plan import Plan, plan_for
 from goodput.report import count, large_count, money, ordinal, percent, points
@@ -23,9 +24,6 @@ from goodput.units import format_duration, format_rate
 DEBATE = (15.0, 45.0)
 #: The fleet's badly chosen intervals: this many times the exact optimum, and its inverse.
 OFF_BY = 2.0
-#: How each loss is named in a sentence.
-LOSS_WORDS = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
-              "drain_loss": "checkpoints not yet durable (the drain)"}
 
 
 def gain_text(gain: float) -> str:

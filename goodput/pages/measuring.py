@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from goodput.errors import Refused
 from goodput.fleet import CONFIDENCE, FleetPlan
+from goodput.hazards import elastic_restart
 from goodput.pages import Variant
-from goodput.pages.common import elastic_restart
-from goodput.pages.levers import LOSS_WORDS, cadence_text, gain_text
+from goodput.pages.common import LOSS_WORDS
+from goodput.pages.levers import cadence_text, gain_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import Plan, plan_for

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import (
-    LOSS_WORDS,
     first_order_variant,
     g_span,
     gap,
@@ -24,11 +22,8 @@ from goodput.pages.common import (
     ranges_text,
     t_span,
 )
-from goodput.report import INPUT_WORDS, file_sources, large_count, money, percent, points, range_text, recommendation
+from goodput.report import INPUT_WORDS, large_count, money, percent, points, recommendation
 from goodput.units import format_duration
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -106,46 +101,3 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         top_swing=points(top.goodput_swing) if top else "none",
     )
 
-
-def inputs_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
-    import pandas as pd
-
-    p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
-    ranges, sources = fleet.ranges.inputs, file_sources(p)
-    rows = [
-        ("mean time between interruptions, M", format_duration(p.mtbi), range_text(ranges["mtbi"]), sources["M"]),
-        ("checkpoint cost, C", format_duration(p.checkpoint_cost), range_text(ranges["checkpoint_cost"]), sources["C"]),
-        ("restart time, R", format_duration(p.restart), range_text(ranges["restart"]), sources["R"]),
-    ]
-    if s is not None and s.drain > 0:
-        rows.append(("drain until durable, D", format_duration(s.drain), "", p.source))
-    if s is not None and not s.one_tier:
-        rows += [
-            ("persistent checkpoint cost, C_p", format_duration(s.cp), "", p.source),
-            ("persistent restart, R_p", format_duration(s.rp), "", p.source),
-            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", "", p.source),
-            ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
-        ]
-    rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
-    return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
-
-
-def losses_table(fleet: FleetPlan) -> pd.DataFrame:
-    """Where the wall time goes at the plan (columns ``share of wall time``, ``value``), goodput last."""
-    import pandas as pd
-
-    rows = [(LOSS_WORDS[name], percent(share)) for name, share in fleet.losses.items()]
-    rows.append(("goodput", percent(fleet.goodput)))
-    return pd.DataFrame(rows, columns=["share of wall time", "value"])
-
-
-def levers_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The plan's levers, largest first, with the goodput each gains and its worth a month.
-
-    Columns ``lever``, ``goodput gained``, ``worth a month``.
-    """
-    import pandas as pd
-
-    rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
-    return pd.DataFrame(rows, columns=["lever", "goodput gained", "worth a month"])

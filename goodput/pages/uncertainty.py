@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.pages import Variant
+from goodput.pages.common import span
 from goodput.report import INPUT_WORDS, join_words, mtbi_origin, ordinal, percent, points
 from goodput.uncertainty import InputRange, monte_carlo
 from goodput.units import format_duration
@@ -20,11 +21,6 @@ from goodput.units import format_duration
 DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 #: Each input's symbol.
 SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R"}
-
-
-def span(low: str, high: str) -> str:
-    """``"between low and high"``, or ``"at low"`` when the two read the same."""
-    return f"at {low}" if low == high else f"between {low} and {high}"
 
 
 def how_mtbi_given(fleet: FleetPlan) -> str:
