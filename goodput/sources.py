@@ -11,17 +11,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv:2407.21783 (2024), section 3.3.4.
-LLAMA3_CITATION = "Llama Team (2024), The Llama 3 Herd of Models, arXiv:2407.21783, sec. 3.3.4 and Table 5"
+# Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv:2407.21783 (2024), section 3.3.4 and Table 5.
 
-#: Days in the pre-training snapshot the interruption counts cover.
-LLAMA3_SNAPSHOT_DAYS = 54
 #: All job interruptions in the snapshot.
 LLAMA3_INTERRUPTIONS = 466
 #: Planned interruptions (maintenance, configuration or dataset updates).
 LLAMA3_PLANNED = 47
-#: GPUs in the usual reading of "up to 16K H100 GPUs" (the paper gives no exact count for the snapshot).
-LLAMA3_GPUS = 16384
 #: The paper's effective training time: "higher than 90%".
 LLAMA3_EFFECTIVE_TRAINING_TIME = 0.90
 
@@ -55,17 +50,6 @@ LLAMA3_PRINTED_SHARES: tuple[float, ...] = (
     0.301, 0.172, 0.129, 0.084, 0.076, 0.045, 0.041, 0.017, 0.017, 0.014, 0.014, 0.007, 0.007, 0.005, 0.005,
     0.005, 0.005, 0.005,
 )
-
-
-def llama3_unexpected() -> int:
-    """Unexpected interruptions in the Llama 3 snapshot: all of them less the planned ones.
-
-    Returns
-    -------
-    int
-        466 - 47, which must equal the sum of Table 5's counts.
-    """
-    return LLAMA3_INTERRUPTIONS - LLAMA3_PLANNED
 
 
 def llama3_root_causes() -> pd.DataFrame:
