@@ -1,8 +1,8 @@
 """The planning page (book/planning.md): the fleet's plan in the shape a planning document needs.
 
-One :class:`Page` of values from the fleet's one plan (:class:`goodput.fleet.FleetPlan`), and its three
-tables as text (inputs with sources and ranges, losses, levers with their worth), for
-:func:`goodput.book.tables.book_table`.
+One :class:`Page` of values from the fleet's one plan (:class:`goodput.fleet.FleetPlan`); its three tables are
+:func:`goodput.book.tables.plan_inputs_table`, :func:`~goodput.book.tables.plan_losses_table` and
+:func:`~goodput.book.tables.plan_levers_table`.
 """
 
 from __future__ import annotations
