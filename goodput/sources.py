@@ -124,3 +124,17 @@ def lost_share(loses: dict[str, bool] | None = None) -> float:
     loses = loses or {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
     total = sum(n for _, _, n in LLAMA3_ROOT_CAUSES)
     return sum(n for component, _, n in LLAMA3_ROOT_CAUSES if loses[component]) / total
+
+
+def llama3_count(*, category: str | None = None, component: str | None = None, loses_copy: bool | None = None) -> int:
+    """Table 5's unexpected interruptions: all, or those of one category, of one component, or that lose the local copy.
+
+    Examples
+    --------
+    >>> llama3_count(), llama3_count(category="GPU"), llama3_count(loses_copy=True)
+    (419, 268, 321)
+    """
+    return sum(n for c, cat, n in LLAMA3_ROOT_CAUSES
+               if category in (None, cat) and component in (None, c)
+               and (loses_copy is None or LOSES_LOCAL_COPY[c][0] == loses_copy))
+

@@ -191,11 +191,9 @@ def build(fleet: FleetPlan) -> Page:
     q = sources.lost_share()
 
     # Llama 3's Table 5: the counts behind the share, and what the two judgment calls would change.
-    rows = sources.LLAMA3_ROOT_CAUSES
-    total = sum(n for *_, n in rows)
-    lost = sum(n for c_, _, n in rows if sources.LOSES_LOCAL_COPY[c_][0])
-    gpu = [c_ for c_, category, _ in rows if category == "GPU"]
-    gpu_count = sum(n for _, category, n in rows if category == "GPU")
+    total, lost, gpu_count = (sources.llama3_count(), sources.llama3_count(loses_copy=True),
+                              sources.llama3_count(category="GPU"))
+    gpu = [c_ for c_, category, _ in sources.LLAMA3_ROOT_CAUSES if category == "GPU"]
     base = {k: v for k, (v, _) in sources.LOSES_LOCAL_COPY.items()}
 
     # The worked example's asides, by the exact model: its local-first path drained, a fast tier, a peer copy.
@@ -272,9 +270,9 @@ def build(fleet: FleetPlan) -> Page:
         lost_share=percent(lost / total), kept_share=percent(1 - lost / total), gpu_count=f"{gpu_count:,}",
         gpu_share=percent(gpu_count / total),
         without_gpu_share=percent(sources.lost_share({**base, **dict.fromkeys(gpu, False)})),
-        network_count=f"{sum(n for _, category, n in rows if category == 'Network'):,}",
+        network_count=f"{sources.llama3_count(category='Network'):,}",
         with_network_share=percent(sources.lost_share({**base, "Network switch/cable": True})),
-        maintenance_count=f"{sum(n for c_, _, n in rows if c_ == 'Host maintenance'):,}", wx_cost=format_duration(wc),
+        maintenance_count=f"{sources.llama3_count(component='Host maintenance'):,}", wx_cost=format_duration(wc),
         wx_slow_cost=format_duration(wcs), wx_drain=format_duration(wd), wx_interval=format_duration(wx.interval),
         wx_interval_shift="less than a second" if shift * 60 < 1 else format_duration(shift),
         wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(g_drained), wx_drain_loss=percent(wx_drain_loss),
