@@ -292,8 +292,3 @@ def extremes(fleets: Sequence[PublishedFleet]) -> tuple[PublishedFleet, Publishe
     if not fleets:
         raise InputError("published fleets", "none", "at least one record")
     return min(fleets, key=lambda f: f.rate), max(fleets, key=lambda f: f.rate)
-
-
-def rates_below(rate: float, fleets: Sequence[PublishedFleet]) -> int:
-    """How many of the records have a rate below `rate` (interruptions per GPU-hour)."""
-    return sum(1 for f in fleets if f.rate < rate)

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from goodput import exact, model
 from goodput.params import mtbi_from_rate
+
+if TYPE_CHECKING:
+    from goodput.params import Params
 
 
 @dataclass(frozen=True)
@@ -254,3 +258,41 @@ def beyond_zero(limits: FirstOrderLimits) -> int:
     262144
     """
     return int(2 ** math.ceil(math.log2(1.25 * limits.zero)))
+
+
+#: The values of C/M in the table of Young's, Daly's and the exact optimum.
+RATIOS = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0)
+
+
+def estimates_sweep(mtbi: float, restart: float) -> dict[str, Any]:
+    """Young's, Daly's and the exact optimum, the exact goodput and what each estimate gives up, over :data:`RATIOS`."""
+    import numpy as np
+
+    costs = np.array(RATIOS) * mtbi
+    mtbis, restarts = np.full_like(costs, mtbi), np.full_like(costs, restart)
+    t_y = np.asarray(model.optimal_interval(costs, mtbis))
+    t_d = np.asarray(exact.daly_interval(costs, mtbis))
+    t_e = np.asarray(exact.exact_optimal_interval(costs, mtbis))
+    g_e = np.asarray(exact.exact_goodput(costs, mtbis, restarts))
+    return {"t_y": t_y, "t_d": t_d, "t_e": t_e, "g_e": g_e,
+            "short_y": g_e - np.asarray(exact.exact_goodput(costs, mtbis, restarts, t_y)),
+            "short_d": g_e - np.asarray(exact.exact_goodput(costs, mtbis, restarts, t_d))}
+
+
+def fleet_limits(params: Params) -> dict[str, FirstOrderLimits]:
+    """Where first order stops being close for each of the study's checkpoint costs, at the fleet's rate and restart."""
+    p = params
+    return {key: first_order_limits(cost, p.restart, p.rate_per_gpu_hour)
+            for key, cost in study_costs(p.checkpoint_cost, p.slow_checkpoint_cost).items()}
+
+
+def fleet_sizes(params: Params) -> tuple[float, ...]:
+    """The fleet sizes the study simulates and draws (:func:`study_sizes`)."""
+    return study_sizes(params.gpus, list(fleet_limits(params).values()))
+
+
+def fleet_simulations(params: Params) -> list[SizePoint]:
+    """The study's seeded simulations for the fleet's rate and restart."""
+    p = params
+    costs = list(study_costs(p.checkpoint_cost, p.slow_checkpoint_cost).values())
+    return simulate_sizes(p.rate_per_gpu_hour, p.restart, costs, fleet_sizes(p))

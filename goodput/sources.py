@@ -11,17 +11,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import pandas as pd
 
-#: Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv:2407.21783 (2024), section 3.3.4.
-LLAMA3_CITATION = "Llama Team (2024), The Llama 3 Herd of Models, arXiv:2407.21783, sec. 3.3.4 and Table 5"
+# Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv:2407.21783 (2024), section 3.3.4 and Table 5.
 
-#: Days in the pre-training snapshot the interruption counts cover.
-LLAMA3_SNAPSHOT_DAYS = 54
 #: All job interruptions in the snapshot.
 LLAMA3_INTERRUPTIONS = 466
 #: Planned interruptions (maintenance, configuration or dataset updates).
 LLAMA3_PLANNED = 47
-#: GPUs in the usual reading of "up to 16K H100 GPUs" (the paper gives no exact count for the snapshot).
-LLAMA3_GPUS = 16384
 #: The paper's effective training time: "higher than 90%".
 LLAMA3_EFFECTIVE_TRAINING_TIME = 0.90
 
@@ -57,17 +52,6 @@ LLAMA3_PRINTED_SHARES: tuple[float, ...] = (
 )
 
 
-def llama3_unexpected() -> int:
-    """Unexpected interruptions in the Llama 3 snapshot: all of them less the planned ones.
-
-    Returns
-    -------
-    int
-        466 - 47, which must equal the sum of Table 5's counts.
-    """
-    return LLAMA3_INTERRUPTIONS - LLAMA3_PLANNED
-
-
 def llama3_root_causes() -> pd.DataFrame:
     """Table 5 of the Llama 3 paper with shares computed from the counts.
 
@@ -95,3 +79,62 @@ def llama3_by_category() -> pd.DataFrame:
     table = llama3_root_causes().groupby("category")["count"].sum().reset_index()
     table["share"] = table["count"] / table["count"].sum()
     return table.sort_values(by="count", ascending=False, ignore_index=True)
+
+
+#: Llama 3's root causes (Table 5), and whether each loses the node's local copy of a checkpoint, with why.
+#: The rule: a copy in a node's host memory or on its local disk is lost when the usual response to the
+#: interruption takes the node out of the job (repair, replacement by a spare, reboot, power loss), because the
+#: restart runs without it; it survives when only the processes die and the node rejoins with its memory intact.
+LOSES_LOCAL_COPY: dict[str, tuple[bool, str]] = {
+    "Faulty GPU": (True, "the node leaves the job for repair and the restart runs on a spare"),
+    "GPU HBM3 memory": (True, "an uncorrectable memory error takes the GPU, and so the node, out of the job"),
+    "Software bug": (False, "the processes die; the node, its memory and its disk stay in the job"),
+    "Network switch/cable": (False, ("the nodes are cut off the training network, not lost: their copies stay and "
+                                     "can still be read over the storage network")),
+    "Host maintenance": (True, "the host is taken out and rebooted, which clears its memory"),
+    "GPU SRAM memory": (True, "as for HBM: the GPU, and so the node, leaves the job"),
+    "GPU system processor": (True, "the GPU needs a reset or the node a reboot; the node leaves the job"),
+    "NIC": (True, "the node can no longer reach its peers and is replaced"),
+    "NCCL watchdog timeouts": (False, "the watchdog ends the processes; the nodes stay (the cause is unknown)"),
+    "Silent data corruption": (True, "the node is excluded, and its recent state, local copy included, is suspect"),
+    "GPU thermal interface + sensor": (True, "the node is taken out for repair"),
+    "SSD": (True, "the local disk is the copy"),
+    "Power supply": (True, "the node loses power, and host memory with it"),
+    "Server chassis": (True, "the whole server goes"),
+    "IO expansion board": (True, "the node leaves the job for repair"),
+    "Dependency": (False, "a dependency fails; the nodes stay"),
+    "CPU": (True, "the host goes down"),
+    "System memory": (True, "host memory is where the copy is"),
+}
+
+
+def lost_share(loses: dict[str, bool] | None = None) -> float:
+    """The share of Llama 3's unexpected interruptions that lose a node's local copy, from Table 5's counts.
+
+    Parameters
+    ----------
+    loses : dict of str to bool, optional
+        Component -> whether it loses the copy (default: :data:`LOSES_LOCAL_COPY`).
+
+    Returns
+    -------
+    float
+        Counts of the components that lose it over all 419 counts.
+    """
+    loses = loses or {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
+    total = sum(n for _, _, n in LLAMA3_ROOT_CAUSES)
+    return sum(n for component, _, n in LLAMA3_ROOT_CAUSES if loses[component]) / total
+
+
+def llama3_count(*, category: str | None = None, component: str | None = None, loses_copy: bool | None = None) -> int:
+    """Table 5's unexpected interruptions: all, or those of one category, of one component, or that lose the local copy.
+
+    Examples
+    --------
+    >>> llama3_count(), llama3_count(category="GPU"), llama3_count(loses_copy=True)
+    (419, 268, 321)
+    """
+    return sum(n for c, cat, n in LLAMA3_ROOT_CAUSES
+               if category in (None, cat) and component in (None, c)
+               and (loses_copy is None or LOSES_LOCAL_COPY[c][0] == loses_copy))
+

@@ -538,3 +538,12 @@ def derive_tiers() -> TiersDerivation:
         drain_interval_shift=sp.simplify(sp.diff(sp.expand_log(sp.log(exact * factor), force=True), t)
                                          - sp.diff(sp.expand_log(sp.log(exact), force=True), t)),
     )
+
+
+def restart_free_derivative() -> Any:
+    """The derivative of the wall time per kept work divided by e^{R/M} (a SymPy expression), and R's symbol."""
+    import sympy as sp
+
+    optimum = symbolic_optimum()
+    _, m, r, _ = optimum.symbols
+    return sp.simplify(optimum.derivative * sp.exp(-r / m)), r

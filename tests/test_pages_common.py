@@ -37,7 +37,6 @@ def test_pages_name_the_inputs_file_as_given(tmp_path: Path) -> None:
     fleet = load_params(ROOT / "examples" / "fleet-24k.yml")
     assert common.inputs_name(book) == "params.yml (the worked example)"
     assert common.inputs_name(fleet) == "fleet-24k.yml"
-    assert common.inputs_phrase(book) == "the worked example"
     named = tmp_path / "FleetA.yml"
     named.write_text((ROOT / "examples" / "fleet-24k.yml").read_text(encoding="utf-8"), encoding="utf-8")
     assert common.inputs_name(load_params(named)) == "FleetA.yml"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+from goodput.book import exact_figures
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant, derivation
 from goodput.params import Params, load_params, params_from_mapping
@@ -47,5 +48,5 @@ def test_a_quotable_tiered_fleet_is_checked_in_the_one_tier_model(fleet: Params)
 
 def test_the_symbolic_steps_are_latex() -> None:
     """Three minimization steps and four checks, each an equation."""
-    assert len(derivation.minimization()) == 3 and len(derivation.optimum()) == 4
-    assert all("=" in line for line in derivation.minimization() + derivation.optimum())
+    assert len(exact_figures.minimization_lines()) == 3 and len(exact_figures.optimum_lines()) == 4
+    assert all("=" in line for line in exact_figures.minimization_lines() + exact_figures.optimum_lines())

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from goodput.book import figures, tables
 from goodput.exact import checkpoint_cost_for_goodput, exact_optimal_interval
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant
@@ -21,7 +22,7 @@ FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 
 def test_worked_example_table(book: Params) -> None:
     """First order at T* = 19.3 min: C/T = T/(2M) = 5.2%, R/M = 5/185.6 = 2.7%, goodput 86.9%; the exact model at
     18.6 min: 4.7%, 5.1%, 2.7%, 87.6%."""
-    table = pages.losses_table(fleet_plan(book))
+    table = tables.model_losses_table(fleet_plan(book))
     assert table["first order"].tolist() == ["19.3 min", "5.2%", "5.2%", f"{100 * 5 / 185.6:.1f}%", "13.1%", "86.9%"]
     assert table["exact model"].tolist() == ["18.6 min", "4.7%", "5.1%", "2.7%", "12.4%", "87.6%"]
     page = pages.build(fleet_plan(book))
@@ -34,14 +35,14 @@ def test_a_one_tier_fleet(fleet: Params) -> None:
     first order of the fast checkpoint is 1.3 points off (a caution); the slow 4 min one is beyond it."""
     m = 60 / (1.6e-5 * 24576)
     f = fleet_plan(fleet)
-    table = pages.losses_table(f)
+    table = tables.model_losses_table(f)
     assert table["first order"].iloc[3] == f"{100 * 12 / m:.1f}%" == "7.9%"
     assert table["exact model"].iloc[3] == f"{100 * -math.expm1(-12 / m):.1f}%" == "7.6%"
     page = pages.build(f)
     assert (page.first_order, page.leaves_out, page.slow, page.gap) == (
         Variant("caution"), Variant("caution"), Variant("refused"), "1.3 points")
     assert (page.params_file, page.cost, page.mtbi, page.restart) == ("fleet-24k.yml", "40 s", "153 min", "12 min")
-    assert list(pages.breakdown_cases(f)) == ["C = 40 s, first order\nT* = 14.3 min", "C = 40 s, exact model\nT = 13.8 min",
+    assert list(figures.breakdown_cases(f)) == ["C = 40 s, first order\nT* = 14.3 min", "C = 40 s, exact model\nT = 13.8 min",
                                               "C = 4 min, exact model\nT = 32.3 min"]
 
 
@@ -49,10 +50,10 @@ def test_the_tiered_fleet_has_its_plans_losses_and_no_first_order() -> None:
     """65,536 GPUs: the plan's four losses (restart 35.9%, drain 1.7%) and 44.2%; first order of the scheme is
     18.5 points off, so no first-order column, no first-order bar and no slow first-order number."""
     f = fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
-    table = pages.losses_table(f)
+    table = tables.model_losses_table(f)
     assert list(table.columns) == ["at the optimum", "exact model"]
     assert table["exact model"].tolist() == ["5.91 min", "7.9%", "10.3%", "35.9%", "1.7%", "55.8%", "44.2%"]
-    assert all("first order" not in label for label in pages.breakdown_cases(f))
+    assert all("first order" not in label for label in figures.breakdown_cases(f))
     page = pages.build(f)
     assert (page.first_order, page.slow, page.scheme, page.gap) == (
         Variant("out_of_range"), Variant("refused"), Variant("tiered"), "18.5 points")

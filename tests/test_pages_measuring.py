@@ -15,9 +15,9 @@ import pytest
 from goodput.book import variant_text
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
+from goodput.hazards import elastic_restart
 from goodput.pages import Variant
 from goodput.pages import measuring as page
-from goodput.pages.common import elastic_restart
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
 from goodput.uncertainty import poisson_interval

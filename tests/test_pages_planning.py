@@ -10,6 +10,7 @@ import json
 import pytest
 import yaml
 
+from goodput.book import tables
 from goodput.cli import main
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant, answer, planning
@@ -42,15 +43,15 @@ def test_planning_and_answer_pages_give_one_plan_and_one_first_order_measure(fle
 def test_tables_carry_the_scheme_and_the_levers_worth(fleet_65k: FleetPlan) -> None:
     """The inputs table names D, C_p, R_p, s and the best n = 4; the losses table adds the drain's 1.7%; the levers
     table is largest first, each with its gain x GPUs x price x hours."""
-    inputs = planning.inputs_table(fleet_65k).set_index("input")
+    inputs = tables.plan_inputs_table(fleet_65k).set_index("input")
     assert inputs.loc["every n-th checkpoint persistent, n", "value"] == "4"
     assert inputs.loc["every n-th checkpoint persistent, n", "source"] == "best n"
     assert inputs.loc["drain until durable, D", "value"] == "4 min"
     assert inputs.loc["persistent restart, R_p", "value"] == "25 min"
-    losses = planning.losses_table(fleet_65k).set_index("share of wall time")["value"]
+    losses = tables.plan_losses_table(fleet_65k).set_index("share of wall time")["value"]
     assert (losses["restart"], losses["checkpoints not yet durable (the drain)"], losses["goodput"]) == (
         "35.9%", "1.7%", "44.2%")
-    levers = planning.levers_table(fleet_65k)
+    levers = tables.plan_levers_table(fleet_65k)
     assert list(levers["lever"][:2]) == ["halve the failure rate", "drain the persistent write as well"]
     gain = fleet_65k.levers["drain the persistent write as well"]
     assert levers["worth a month"][1] == money(gain * 65536 * 3.2 * 730) and levers["goodput gained"][1] == f"+{points(gain)}"

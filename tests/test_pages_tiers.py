@@ -55,14 +55,14 @@ def worked_page() -> page.Page:
 
 def test_every_root_cause_is_decided_with_a_reason() -> None:
     """Each of Table 5's 18 components is decided (loses the local copy or not), with a reason, and nothing else is."""
-    assert set(page.LOSES_LOCAL_COPY) == {c for c, _, _ in sources.LLAMA3_ROOT_CAUSES}
-    assert all(isinstance(v, bool) and len(why) > 10 for v, why in page.LOSES_LOCAL_COPY.values())
+    assert set(sources.LOSES_LOCAL_COPY) == {c for c, _, _ in sources.LLAMA3_ROOT_CAUSES}
+    assert all(isinstance(v, bool) and len(why) > 10 for v, why in sources.LOSES_LOCAL_COPY.values())
 
 
 def test_the_share_that_takes_the_node_is_computed_from_the_counts(worked_page: page.Page) -> None:
     """q = (GPU + Host + unplanned host maintenance) / 419 = 321/419 = 76.6%; counting network failures as losing
     the copy gives 356/419 = 85.0%, counting no GPU failure as losing it (321 - 268)/419 = 12.6%."""
-    assert_allclose(page.lost_share(), LOST / 419, rtol=1e-15)
+    assert_allclose(sources.lost_share(), LOST / 419, rtol=1e-15)
     assert LOST == 321
     w = worked_page
     assert (w.lost_count, w.total_count, w.lost_share, w.kept_share) == ("321", "419", "76.6%", "23.4%")

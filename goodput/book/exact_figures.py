@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
 
 def _inputs(fleet: FleetPlan) -> str:
-    from goodput.pages.tiers import same_as_worked_example
+    from goodput.pages.common import is_worked_example
 
     p = fleet.params
-    return "the worked example" if same_as_worked_example(p) else f"the inputs file {html.escape(p.source)}"
+    return "the worked example" if is_worked_example(p) else f"the inputs file {html.escape(p.source)}"
 
 
 def _math(latex: str) -> Math:
@@ -67,7 +67,7 @@ def restart_equation() -> Math:
     """The derivative divided by e^{R/M}: it does not contain R."""
     import sympy as sp
 
-    from goodput.pages.exact import restart_free_derivative
+    from goodput.symbolic import restart_free_derivative
 
     return _math(r"e^{-R/M}\,\frac{d}{dT}\left[\ldots\right] = " + str(sp.latex(restart_free_derivative()[0])))
 
@@ -122,7 +122,7 @@ def estimates_table(fleet: FleetPlan) -> Styler:
     import pandas as pd
 
     from goodput.book.tables import book_table
-    from goodput.pages.exact import RATIOS, estimates_sweep
+    from goodput.limits import RATIOS, estimates_sweep
     from goodput.report import percent
     from goodput.units import format_duration
 
@@ -152,3 +152,33 @@ def estimates_figure(fleet: FleetPlan) -> Figure:
     p = fleet.params
     ratio = p.checkpoint_cost / p.mtbi
     return optimum_estimates(p.mtbi, p.restart, np.logspace(-4, 0, 41), mark=ratio if ratio <= 1.0 else None)
+
+
+def minimization_lines() -> list[str]:
+    """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each): f(T), df/dT, the roots."""
+    import sympy as sp
+
+    from goodput.symbolic import derive_first_order
+
+    d = derive_first_order()
+    roots = ", ".join(sp.latex(r) for r in d.roots)
+    return [
+        r"f(T) = " + sp.latex(d.overhead),
+        r"\frac{df}{dT} = " + sp.latex(d.derivative),
+        r"\frac{df}{dT} = 0 \;\Rightarrow\; T \in \left\{" + roots + r"\right\}",
+    ]
+
+
+def optimum_lines() -> list[str]:
+    """The positive root and its checks, as LaTeX: T*, the second derivative, the two terms' difference, f(T*)."""
+    import sympy as sp
+
+    from goodput.symbolic import derive_first_order
+
+    d = derive_first_order()
+    return [
+        r"T^{*} = " + sp.latex(d.optimum),
+        r"\left.\frac{d^2 f}{dT^2}\right|_{T^{*}} = " + sp.latex(d.second_derivative) + r" > 0",
+        r"\left.\left(\frac{C}{T} - \frac{T}{2M}\right)\right|_{T^{*}} = " + sp.latex(d.terms_difference),
+        r"f(T^{*}) = " + sp.latex(d.minimum),
+    ]

@@ -750,3 +750,21 @@ def published_rates(
                           label="this fleet's rate and size"))
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     return fig
+
+
+def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
+    """The bars of the loss figure, label (cost, model, interval) to losses.
+
+    The fleet's plan and the slow checkpoint by the exact model, each by first order too where it may be quoted.
+    """
+    p = fleet.params
+    fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
+    cases: dict[str, model.Losses | TierLosses] = {}
+    if fleet.first_order_quotable:
+        cases[f"C = {fast}, first order\nT* = {format_duration(fleet.first_order.interval)}"] = fleet.first_order.losses
+    cases[f"C = {fast}, exact model\nT = {format_duration(fleet.interval)}"] = fleet.plan.losses
+    if fleet.first_order_quotable and fleet.slow_first_order.check.quotable:
+        sf = fleet.slow_first_order
+        cases[f"C = {slow}, first order\nT* = {format_duration(sf.interval)}"] = sf.losses
+    cases[f"C = {slow}, exact model\nT = {format_duration(fleet.slow.interval)}"] = fleet.slow.losses
+    return cases

@@ -263,18 +263,18 @@ def fleet_sizes(fleet: FleetPlan) -> Figure:
     Returns
     -------
     Figure
-        See :func:`goodput_vs_fleet`; the simulations are :func:`goodput.pages.scale.simulated`'s.
+        See :func:`goodput_vs_fleet`; the simulations are :func:`goodput.limits.fleet_simulations`'.
     """
-    from goodput.pages import scale
+    from goodput.limits import fleet_simulations, fleet_sizes
 
     p = fleet.params
     points: dict[float, tuple[list[float], list[float], list[float]]] = {}
-    for s in scale.simulated(fleet):
+    for s in fleet_simulations(p):
         at, value, error = points.setdefault(s.checkpoint_cost, ([], [], []))
         at.append(s.gpus)
         value.append(s.simulated)
         error.append(s.stderr)
-    span = scale.sizes(fleet)
+    span = fleet_sizes(p)
     return goodput_vs_fleet(p.rate_per_gpu_hour, p.restart, list(points), points, (span[0], span[-1]),
                             fleet=float(p.gpus))
 
@@ -284,6 +284,7 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
     import pandas as pd
 
     from goodput.book.tables import book_table
+    from goodput.limits import fleet_limits
     from goodput.pages import scale
 
     rows = [{
@@ -293,7 +294,7 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
         "3 points: GPUs": scale.gpus_text(lim.three_points),
         "3 points: M": format_duration(lim.mtbi_at(lim.three_points)),
         "zero: GPUs": scale.gpus_text(lim.zero),
-    } for lim in scale.fleet_limits(fleet).values()]
+    } for lim in fleet_limits(fleet.params).values()]
     frame = pd.DataFrame(rows)
     p = fleet.params
     caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
@@ -308,11 +309,12 @@ def plan_table(fleet: FleetPlan) -> Styler:
     import pandas as pd
 
     from goodput.book.tables import book_table
+    from goodput.limits import plan_at_size
     from goodput.pages import scale
     from goodput.report import percent, points
 
-    plan = scale.at_scale(fleet)
     p = fleet.params
+    plan = plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
     first = percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing"
     frame = pd.DataFrame({
         "": ["interval", "goodput"],

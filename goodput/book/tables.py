@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
 
     from goodput.fleet import FleetPlan
+    from goodput.plan import Plan
 
 
 def book_table(
@@ -237,3 +238,87 @@ def escape_text(text: object) -> str:
     from goodput.report import escape_markdown
 
     return escape_markdown(text)
+
+
+# --------------------------------------------------------------------------- the goodput and planning chapters
+
+
+def _column(plan: Plan, tiered: bool) -> list[str]:
+    from goodput.report import percent
+    from goodput.units import format_duration
+
+    b = plan.losses
+    drain = [plan.drain_loss] if tiered else []
+    return [format_duration(plan.interval),
+            *(percent(v) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, *drain, b.total, b.goodput))]
+
+
+def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
+    """The interval, the losses, their total and goodput: the fleet's plan, and first order beside it where quotable.
+
+    Columns ``at the optimum``, ``first order`` (the scheme's, at its own optimum; only where it may be
+    quoted) and ``exact model`` (the plan).
+    """
+    import pandas as pd
+
+    from goodput.pages.common import LOSS_WORDS
+
+    tiered = fleet.tiered
+    names = ["interval, T", *(LOSS_WORDS[n] for n in fleet.losses), "total loss", "goodput"]
+    columns = {"at the optimum": names}
+    if fleet.first_order_quotable:
+        columns["first order"] = _column(fleet.first_order, tiered)
+    columns["exact model"] = _column(fleet.plan, tiered)
+    return pd.DataFrame(columns)
+
+
+def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
+    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
+    import pandas as pd
+
+    from goodput.report import file_sources, range_text
+    from goodput.units import format_duration
+
+    p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
+    ranges, sources = fleet.ranges.inputs, file_sources(p)
+    rows = [
+        ("mean time between interruptions, M", format_duration(p.mtbi), range_text(ranges["mtbi"]), sources["M"]),
+        ("checkpoint cost, C", format_duration(p.checkpoint_cost), range_text(ranges["checkpoint_cost"]), sources["C"]),
+        ("restart time, R", format_duration(p.restart), range_text(ranges["restart"]), sources["R"]),
+    ]
+    if s is not None and s.drain > 0:
+        rows.append(("drain until durable, D", format_duration(s.drain), "", p.source))
+    if s is not None and not s.one_tier:
+        rows += [
+            ("persistent checkpoint cost, C_p", format_duration(s.cp), "", p.source),
+            ("persistent restart, R_p", format_duration(s.rp), "", p.source),
+            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", "", p.source),
+            ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
+        ]
+    rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
+    return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
+
+
+def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
+    """Where the wall time goes at the plan (columns ``share of wall time``, ``value``), goodput last."""
+    import pandas as pd
+
+    from goodput.pages.common import LOSS_WORDS
+    from goodput.report import percent
+
+    rows = [(LOSS_WORDS[name], percent(share)) for name, share in fleet.losses.items()]
+    rows.append(("goodput", percent(fleet.goodput)))
+    return pd.DataFrame(rows, columns=["share of wall time", "value"])
+
+
+def plan_levers_table(fleet: FleetPlan) -> pd.DataFrame:
+    """The plan's levers, largest first, with the goodput each gains and its worth a month.
+
+    Columns ``lever``, ``goodput gained``, ``worth a month``.
+    """
+    import pandas as pd
+
+    from goodput.report import money, points
+
+    rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
+    return pd.DataFrame(rows, columns=["lever", "goodput gained", "worth a month"])

@@ -146,8 +146,9 @@ def survival_figure(fleet: FleetPlan) -> Figure:
     Figure
         The figure.
     """
-    from goodput.pages.tiers import PEER_SURVIVES, lost_share
+    from goodput.pages.tiers import PEER_SURVIVES
     from goodput.report import percent
+    from goodput.sources import lost_share
 
     p, scheme = fleet.params, fleet.plan.tiers
     c = p.checkpoint_cost
@@ -169,7 +170,7 @@ def root_cause_table() -> Styler:
     """Llama 3's unexpected interruptions by root cause and whether each loses a node's local copy, as a table."""
     from goodput import sources
     from goodput.book.tables import book_table
-    from goodput.pages.tiers import LOSES_LOCAL_COPY
+    from goodput.sources import LOSES_LOCAL_COPY
 
     table = sources.llama3_root_causes()
     table["loses the copy"] = ["yes" if LOSES_LOCAL_COPY[c][0] else "no" for c in table["component"]]

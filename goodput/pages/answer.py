@@ -122,13 +122,6 @@ def plan_losses(plan: Plan) -> str:
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """The answer page of a fleet.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-    calculator_url : str
-        The calculator opened on the fleet's inputs (``goodput.book.calculator.link``: the book layer knows it).
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -148,49 +141,28 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     r = fleet.ranges
     top = r.swings[0] if r.swings else None
     return Page(
-        params_file=inputs_name(p),
-        calculator=Variant("link"),
-        calculator_url=html.escape(calculator_url),
-        recommendation=recommendation(plan),
-        gpus=f"{p.gpus:,}",
-        mtbi=format_duration(p.mtbi),
-        mtbi_how=mtbi_how(p),
-        interval=format_duration(fleet.interval),
-        cost=format_duration(p.checkpoint_cost),
-        restart=format_duration(p.restart),
-        scheme=scheme_variant(plan),
+        params_file=inputs_name(p), calculator=Variant("link"), calculator_url=html.escape(calculator_url),
+        recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi), mtbi_how=mtbi_how(p),
+        interval=format_duration(fleet.interval), cost=format_duration(p.checkpoint_cost),
+        restart=format_duration(p.restart), scheme=scheme_variant(plan),
         drain=format_duration(s.drain) if s is not None else "none",
         persistent_cost=format_duration(s.cp) if s is not None and not s.one_tier else "none",
         persistent_restart=format_duration(s.rp) if s is not None and not s.one_tier else "none",
         fast_lost=f"{1.0 - s.fast_survives:.0%}" if s is not None and not s.one_tier else "none",
-        losses_text=losses_text(fleet),
-        goodput=percent(fleet.goodput),
-        lost_dollars=money(fleet.lost_dollars),
-        lost_gpu_hours=large_count(fleet.lost_gpu_hours),
-        price=f"${p.price_per_gpu_hour:g}",
-        month_hours=f"{p.month / 60:,.0f}",
-        slow_cost=format_duration(p.slow_checkpoint_cost),
-        slow_interval=format_duration(fleet.slow.interval),
-        slow_goodput=percent(fleet.slow.goodput),
-        slow_points=points(fleet.slow_points),
-        slow_dollars=money(fleet.dollars(fleet.slow_points)),
-        largest_loss=LOSS_WORDS[fleet.largest_loss],
-        largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
-        lever_1=l1,
-        lever_1_points=points(g1),
-        lever_1_dollars=money(fleet.dollars(g1)),
-        lever_2=l2,
-        lever_2_points=points(g2),
-        lever_2_dollars=money(fleet.dollars(g2)),
-        cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"),
-        halve_c_points=points(halve_c),
-        halve_c_dollars=money(fleet.dollars(halve_c)),
-        first_order=first_order_variant(fleet),
+        losses_text=losses_text(fleet), goodput=percent(fleet.goodput), lost_dollars=money(fleet.lost_dollars),
+        lost_gpu_hours=large_count(fleet.lost_gpu_hours), price=f"${p.price_per_gpu_hour:g}",
+        month_hours=f"{p.month / 60:,.0f}", slow_cost=format_duration(p.slow_checkpoint_cost),
+        slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
+        slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
+        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
+        lever_1=l1, lever_1_points=points(g1), lever_1_dollars=money(fleet.dollars(g1)), lever_2=l2,
+        lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
+        cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"), halve_c_points=points(halve_c),
+        halve_c_dollars=money(fleet.dollars(halve_c)), first_order=first_order_variant(fleet),
         fo_model=("Young's formula" if s is None
                   else "first order of this checkpoint scheme (its drain and tiers included)"),
         gap=gap(fleet) if fleet.first_order_status != "below zero" else NOT_QUOTED,
-        gap_side="below" if fleet.first_order_gap >= 0 else "above",
-        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0),
         fo_interval=format_duration(fleet.first_order.interval) if fast_ok else NOT_QUOTED,
         fo_goodput=percent(fleet.first_order.goodput) if fast_ok else NOT_QUOTED,
@@ -201,10 +173,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
         fo_points=points(slow_fo_points) if slow_ok else NOT_QUOTED,
         fo_dollars=money(fleet.dollars(slow_fo_points)) if slow_ok else NOT_QUOTED,
-        ranges=Variant("given" if r.ranged else "none"),
-        ranges_text=ranges_text(fleet),
-        t_span=t_span(fleet),
-        g_span=g_span(fleet),
-        top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
+        ranges=Variant("given" if r.ranged else "none"), ranges_text=ranges_text(fleet), t_span=t_span(fleet),
+        g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",
     )

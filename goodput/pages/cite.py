@@ -31,20 +31,6 @@ class Page:
 def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
     """The citation of this build: its version, inputs file and hash, commit, and a BibTeX entry.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet the book was built for (its GPU count is named beside the inputs file).
-    cff : mapping
-        ``CITATION.cff``, read (its title, authors and preferred citation's year).
-    built : Provenance
-        What this build was made from.
-
-    Returns
-    -------
-    Page
-        The key and the note name the inputs file's hash, so two builds from different inputs are two citations.
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -70,15 +56,7 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
         "}",
     ])
     return Page(
-        version=built.version,
-        title=str(cff["title"]),
-        authors=authors,
-        year=year,
-        params_name=built.params_name,
-        params_sha=sha or "not recorded",
-        commit=built.commit or "not recorded (built outside a Git checkout)",
-        gpus=f"{fleet.params.gpus:,}",
-        key=key,
-        bibtex=bibtex,
-        entry=Variant("bibtex"),
+        version=built.version, title=str(cff["title"]), authors=authors, year=year, params_name=built.params_name,
+        params_sha=sha or "not recorded", commit=built.commit or "not recorded (built outside a Git checkout)",
+        gpus=f"{fleet.params.gpus:,}", key=key, bibtex=bibtex, entry=Variant("bibtex"),
     )

@@ -1,32 +1,21 @@
-"""What several pages say alike: how the inputs are named, first order's verdict, the ranges in words.
-
-The numbers are the fleet's one plan (:mod:`goodput.fleet`); ``Ranges``, ``ranges_for`` and
-``CONFIDENCE`` live there and are imported here only for the pages that still take them from here.
-"""
+"""What several pages say alike: how the inputs are named, first order's verdict, the ranges in words."""
 
 from __future__ import annotations
 
-from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
-from goodput.hazards import ELASTIC_RESTART, elastic_restart
+from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
 from goodput.report import INPUT_WORDS, join_words, percent, points, range_origin
 from goodput.units import format_duration
 
 __all__ = [
-    "CONFIDENCE",
-    "ELASTIC_RESTART",
     "LOSS_WORDS",
-    "Ranges",
-    "elastic_restart",
     "first_order_variant",
     "g_span",
     "gap",
     "inputs_name",
-    "inputs_phrase",
     "is_worked_example",
     "losses_text",
-    "ranges_for",
     "ranges_text",
     "span",
     "t_span",
@@ -60,11 +49,6 @@ def is_worked_example(params: Params) -> bool:
 def inputs_name(params: Params) -> str:
     """The inputs file as named, with ``" (the worked example)"`` when it is: ``"params.yml (the worked example)"``."""
     return f"{params.source} (the worked example)" if is_worked_example(params) else params.source
-
-
-def inputs_phrase(params: Params) -> str:
-    """The inputs as a noun phrase: ``"the worked example"`` or ``"the inputs of fleet-32k.yml"``."""
-    return "the worked example" if is_worked_example(params) else f"the inputs of {params.source}"
 
 
 def span(low: str, high: str) -> str:

@@ -70,49 +70,15 @@ def build(fleet: FleetPlan) -> Page:
     else:
         which = "fleet" if fleet.plan.tiers is None else "fleet_tiered"
     return Page(
-        check=Variant(which),
-        params_file=inputs_name(fleet.params),
-        c=format_duration(c),
-        m=format_duration(m),
-        two_cm=significant(2 * c * m),
-        t_star=format_duration(t_star),
+        check=Variant(which), params_file=inputs_name(fleet.params), c=format_duration(c), m=format_duration(m),
+        two_cm=significant(2 * c * m), t_star=format_duration(t_star),
         t_symbolic=format_duration(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), 6),
-        term=percent(float(model.checkpoint_overhead(t_star, c))),
-        f_star=percent(f_star),
-        half=format_duration(t_star / 2),
-        double=format_duration(2 * t_star),
+        term=percent(float(model.checkpoint_overhead(t_star, c))), f_star=percent(f_star),
+        half=format_duration(t_star / 2), double=format_duration(2 * t_star),
         half_cost=points(float(model.overhead(t_star / 2, c, m)) - f_star),
-        double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star),
-        first_order=first_order_variant(fleet),
+        double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star), first_order=first_order_variant(fleet),
         gap=gap(fleet) if fleet.first_order_status != "below zero" else "not quoted",
-        gap_side="below" if fleet.first_order_gap >= 0 else "above",
-        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
-        recommendation=recommendation(fleet.plan),
+        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0), recommendation=recommendation(fleet.plan),
     )
 
-
-def minimization() -> list[str]:
-    """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each): f(T), df/dT, the roots."""
-    import sympy as sp
-
-    d = derive_first_order()
-    roots = ", ".join(sp.latex(r) for r in d.roots)
-    return [
-        r"f(T) = " + sp.latex(d.overhead),
-        r"\frac{df}{dT} = " + sp.latex(d.derivative),
-        r"\frac{df}{dT} = 0 \;\Rightarrow\; T \in \left\{" + roots + r"\right\}",
-    ]
-
-
-def optimum() -> list[str]:
-    """The positive root and its checks, as LaTeX: T*, the second derivative, the two terms' difference, f(T*)."""
-    import sympy as sp
-
-    d = derive_first_order()
-    return [
-        r"T^{*} = " + sp.latex(d.optimum),
-        r"\left.\frac{d^2 f}{dT^2}\right|_{T^{*}} = " + sp.latex(d.second_derivative) + r" > 0",
-        r"\left.\left(\frac{C}{T} - \frac{T}{2M}\right)\right|_{T^{*}} = " + sp.latex(d.terms_difference),
-        r"f(T^{*}) = " + sp.latex(d.minimum),
-    ]

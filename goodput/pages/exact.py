@@ -12,15 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from goodput import exact, model, symbolic
+from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.tiers import same_as_worked_example
+from goodput.pages.common import is_worked_example
 from goodput.report import ordinal, percent, points
 from goodput.units import format_duration
 
-#: The values of C/M in the table of Young's, Daly's and the exact optimum.
-RATIOS = (1e-4, 1e-3, 1e-2, 0.1, 0.3, 1.0)
 #: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
 FIRST_ORDER_FIELDS = ("t_young", "g_first_at_young", "g_exact_at_young", "gap", "g2", "rest", "rest_share",
                       "young_longer", "daly", "daly_diff", "young_short")
@@ -76,47 +74,12 @@ class Page:
     daly_short_at_1: str
 
 
-def restart_free_derivative() -> Any:
-    """The derivative of the wall time per kept work divided by e^{R/M} (a SymPy expression), and R's symbol."""
-    import sympy as sp
-
-    optimum = symbolic.symbolic_optimum()
-    _, m, r, _ = optimum.symbols
-    return sp.simplify(optimum.derivative * sp.exp(-r / m)), r
-
-
-def estimates_sweep(mtbi: float, restart: float) -> dict[str, Any]:
-    """Young's, Daly's and the exact optimum, the exact goodput and what each estimate gives up, over :data:`RATIOS`."""
-    import numpy as np
-
-    costs = np.array(RATIOS) * mtbi
-    mtbis, restarts = np.full_like(costs, mtbi), np.full_like(costs, restart)
-    t_y = np.asarray(model.optimal_interval(costs, mtbis))
-    t_d = np.asarray(exact.daly_interval(costs, mtbis))
-    t_e = np.asarray(exact.exact_optimal_interval(costs, mtbis))
-    g_e = np.asarray(exact.exact_goodput(costs, mtbis, restarts))
-    return {"t_y": t_y, "t_d": t_d, "t_e": t_e, "g_e": g_e,
-            "short_y": g_e - np.asarray(exact.exact_goodput(costs, mtbis, restarts, t_y)),
-            "short_d": g_e - np.asarray(exact.exact_goodput(costs, mtbis, restarts, t_d))}
-
-
 def _relative(a: float, b: float) -> float:
     return abs(a - b) / b if b > 0 else abs(a - b)
 
 
 def build(fleet: FleetPlan) -> Page:
-    """The chapter's values, from the fleet's plan and the one-tier model at its C, M and R.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan (:func:`goodput.fleet.fleet_plan`).
-
-    Returns
-    -------
-    Page
-        Every value the chapter quotes, formatted.
-    """
+    """The chapter's values, from the fleet's plan and the one-tier model at its C, M and R."""
     p = fleet.params
     c, m, r = p.checkpoint_cost, p.mtbi, p.restart
     one_tier = exact.range_check(c, m, r)
@@ -138,21 +101,21 @@ def build(fleet: FleetPlan) -> Page:
     restarts = [f * r for f in RESTART_FACTORS if f * r / m < 600.0] or [r]
     found = [exact.numerical_optimal_interval(c, m, x) for x in restarts]
     spread = max(found) - min(found)
-    derivative, r_symbol = restart_free_derivative()
+    derivative, r_symbol = symbolic.restart_free_derivative()
 
     # Young's and Daly's intervals at the fleet's C/M, and across C/M.
     daly = float(exact.daly_interval(c, m))
     daly_diff = daly - t_lambert
     young_short = float(exact.exact_goodput(c, m, r) - exact.exact_goodput(c, m, r, t_young))
-    sweep = estimates_sweep(m, r)
-    at_1, at_01 = RATIOS.index(1.0), RATIOS.index(0.1)
+    sweep = limits.estimates_sweep(m, r)
+    at_1, at_01 = limits.RATIOS.index(1.0), limits.RATIOS.index(0.1)
 
     scheme = fleet.plan.tiers
     tiered = scheme is not None
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
     page = Page(
-        inputs="the worked example" if same_as_worked_example(p) else f"the inputs file {p.source}",
+        inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         scope=Variant("tiered" if tiered else "one"),
         subject="the one-tier model at this fleet's C, M and R" if tiered else "this fleet",
         interval=format_duration(fleet.interval),

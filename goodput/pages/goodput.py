@@ -8,20 +8,14 @@ worked example, so it is computed from the worked example's own inputs in every 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from goodput import model, sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS, first_order_variant, gap, inputs_name, losses_text, worked_example
-from goodput.plan import Plan
+from goodput.pages.common import first_order_variant, gap, inputs_name, losses_text, worked_example
 from goodput.report import percent, points
-from goodput.tiers import TierLosses
 from goodput.units import format_duration
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 NOT_QUOTED = "not quoted"
 
@@ -86,82 +80,29 @@ def build(fleet: FleetPlan) -> Page:
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
     return Page(
-        params_file=inputs_name(p),
-        gpus=f"{p.gpus:,}",
-        cost=format_duration(p.checkpoint_cost),
-        mtbi=format_duration(p.mtbi),
-        restart=format_duration(p.restart),
-        scheme=Variant("single" if fleet.plan.tiers is None else "tiered"),
-        interval=format_duration(fleet.interval),
-        goodput=percent(fleet.goodput),
-        losses_text=losses_text(fleet, largest_first=False),
+        params_file=inputs_name(p), gpus=f"{p.gpus:,}", cost=format_duration(p.checkpoint_cost),
+        mtbi=format_duration(p.mtbi), restart=format_duration(p.restart),
+        scheme=Variant("single" if fleet.plan.tiers is None else "tiered"), interval=format_duration(fleet.interval),
+        goodput=percent(fleet.goodput), losses_text=losses_text(fleet, largest_first=False),
         first_order=first_order_variant(fleet),
         gap=gap(fleet) if fleet.first_order_status != "below zero" else NOT_QUOTED,
-        gap_side="below" if fleet.first_order_gap >= 0 else "above",
-        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
-        slow=Variant("quoted" if slow_ok else "refused"),
-        slow_cost=format_duration(p.slow_checkpoint_cost),
-        slow_interval=format_duration(fleet.slow.interval),
+        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0), slow=Variant("quoted" if slow_ok else "refused"),
+        slow_cost=format_duration(p.slow_checkpoint_cost), slow_interval=format_duration(fleet.slow.interval),
         slow_goodput=percent(fleet.slow.goodput),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
-        fo_slow_goodput=percent(sf.goodput) if slow_ok else NOT_QUOTED,
-        a_reported=percent(reported, 0),
+        fo_slow_goodput=percent(sf.goodput) if slow_ok else NOT_QUOTED, a_reported=percent(reported, 0),
         a_inputs=f"M = {format_duration(wp.mtbi)}, C = {format_duration(wp.checkpoint_cost)}, "
                  f"R = {format_duration(wp.restart)}",
-        a_fo_goodput=percent(w.first_order.goodput),
-        a_goodput=percent(w.goodput),
+        a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),
         a_gap=Variant("above" if reported > w.goodput else "below"),
         a_above_fo=points(max(0.0, reported - w.first_order.goodput)),
-        a_above_exact=points(max(0.0, reported - w.goodput)),
-        a_below_exact=points(max(0.0, w.goodput - reported)),
+        a_above_exact=points(max(0.0, reported - w.goodput)), a_below_exact=points(max(0.0, w.goodput - reported)),
         a_no_restart=percent(at_optimum.goodput / (1.0 - at_optimum.restart_loss), 2),  # T* does not depend on R
         a_needed=Variant("none" if needed is None else "cost"),
         a_needed_cost=format_duration(needed) if needed is not None else NOT_QUOTED,
-        a_restart=format_duration(wp.restart),
-        a_planned=f"{sources.LLAMA3_PLANNED:,}",
+        a_restart=format_duration(wp.restart), a_planned=f"{sources.LLAMA3_PLANNED:,}",
         leaves_out=first_order_variant(fleet),
     )
 
-
-def _column(plan: Plan, tiered: bool) -> list[str]:
-    b = plan.losses
-    drain = [plan.drain_loss] if tiered else []
-    return [format_duration(plan.interval),
-            *(percent(v) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, *drain, b.total, b.goodput))]
-
-
-def losses_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The interval, the losses, their total and goodput: the fleet's plan, and first order beside it where quotable.
-
-    Columns ``at the optimum``, ``first order`` (the scheme's, at its own optimum; only where it may be
-    quoted) and ``exact model`` (the plan).
-    """
-    import pandas as pd
-
-    tiered = fleet.tiered
-    names = ["interval, T", *(LOSS_WORDS[n] for n in fleet.losses), "total loss", "goodput"]
-    columns = {"at the optimum": names}
-    if fleet.first_order_quotable:
-        columns["first order"] = _column(fleet.first_order, tiered)
-    columns["exact model"] = _column(fleet.plan, tiered)
-    return pd.DataFrame(columns)
-
-
-def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
-    """The bars of the loss figure, label (cost, model, interval) to losses.
-
-    The fleet's plan and the slow checkpoint by the exact model, each by first order too where it may be quoted.
-    """
-    p = fleet.params
-    fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
-    cases: dict[str, model.Losses | TierLosses] = {}
-    if fleet.first_order_quotable:
-        cases[f"C = {fast}, first order\nT* = {format_duration(fleet.first_order.interval)}"] = fleet.first_order.losses
-    cases[f"C = {fast}, exact model\nT = {format_duration(fleet.interval)}"] = fleet.plan.losses
-    if fleet.first_order_quotable and fleet.slow_first_order.check.quotable:
-        sf = fleet.slow_first_order
-        cases[f"C = {slow}, first order\nT* = {format_duration(sf.interval)}"] = sf.losses
-    cases[f"C = {slow}, exact model\nT = {format_duration(fleet.slow.interval)}"] = fleet.slow.losses
-    return cases

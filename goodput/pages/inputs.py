@@ -21,7 +21,7 @@ from goodput.pages import Variant
 from goodput.pages.common import is_worked_example
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
-from goodput.report import count, money, ordinal, percent, points
+from goodput.report import count, join_words, money, ordinal, percent, points
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
 
@@ -154,10 +154,6 @@ def short_name(fleet: fleets.PublishedFleet) -> str:
     return name.strip()
 
 
-def _and(items: Sequence[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def _factor(low: float, high: float) -> str:
     return "an unbounded factor" if low == 0.0 else f"a factor of {significant(high / low, 2)}"
 
@@ -192,7 +188,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     above = len(records) - below - len(same)
     higher = f"{above or 'none'} higher"
     if same:
-        higher += (f"; {_and([short_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
+        higher += (f"; {join_words([short_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
                    "rate to three digits")
     kinds = {kind: sum(1 for f in records if f.kind == kind) for kind in fleets.KINDS}
     models: dict[str, list[fleets.PublishedFleet]] = {}
@@ -215,94 +211,51 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
                       f"C_p = {format_duration(p.persistent_cost)} and restored in "
                       f"R_p = {format_duration(p.persistent_restart)}")
     return Page(
-        params_file=p.source,
-        params_file_is=Variant("worked" if is_worked_example(p) else "other"),
-        fleet_m=Variant(how),
-        fleet_m_range=Variant(m_range.origin),
-        fleet_gpus=count(p.gpus, "GPU"),
-        fleet_count=count(p.interruption_count or 0, "interruption"),
-        fleet_window=format_duration(p.window or 0.0),
-        fleet_mtbi=format_duration(p.mtbi),
-        fleet_rate=format_rate(own),
+        params_file=p.source, params_file_is=Variant("worked" if is_worked_example(p) else "other"),
+        fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin), fleet_gpus=count(p.gpus, "GPU"),
+        fleet_count=count(p.interruption_count or 0, "interruption"), fleet_window=format_duration(p.window or 0.0),
+        fleet_mtbi=format_duration(p.mtbi), fleet_rate=format_rate(own),
         fleet_m_given="A rate" if how == "rate" else "An M given directly",
-        fleet_m_span=duration_range_text(m_range.low, m_range.high),
-        fleet_cost=format_duration(p.checkpoint_cost),
-        fleet_slow=format_duration(p.slow_checkpoint_cost),
-        fleet_restart=format_duration(p.restart),
-        fleet_interval=format_duration(fleet.interval),
-        fleet_goodput=percent(fleet.goodput),
+        fleet_m_span=duration_range_text(m_range.low, m_range.high), fleet_cost=format_duration(p.checkpoint_cost),
+        fleet_slow=format_duration(p.slow_checkpoint_cost), fleet_restart=format_duration(p.restart),
+        fleet_interval=format_duration(fleet.interval), fleet_goodput=percent(fleet.goodput),
         fleet_scheme=Variant("tiered" if fleet.tiered else "one"),
         fleet_drain=(f"a checkpoint becomes durable {format_duration(p.drain)} after its snapshot (the drain)"
                      if p.drain > 0 else "a checkpoint is durable as soon as it is taken"),
-        fleet_persistent=persistent or "there is no persistent tier",
-        w_window=format_duration(w_window),
-        w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
-        w_planned=f"{sources.LLAMA3_PLANNED:,}",
-        w_unexpected=f"{w_unexpected:,}",
-        w_gpus=f"{w_gpus:,}",
-        w_m_count=format_duration(w_m_count, 4),
+        fleet_persistent=persistent or "there is no persistent tier", w_window=format_duration(w_window),
+        w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}", w_planned=f"{sources.LLAMA3_PLANNED:,}",
+        w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}", w_m_count=format_duration(w_m_count, 4),
         w_m_count_rounded=format_duration(w_m_count),
         w_gpu_hours=f"{capacity_per_month(1.0, w_gpus, 1.0, w_window) / 1e6:.1f} million",  # GPU-hours: $1 each
-        w_rate=format_rate(float(rate_from_mtbi(w_m_count, w_gpus))),
-        w_rate_rounded=format_rate(BRIEF_RATE),
-        w_per_hour=format_rate(60.0 / w_m_rate),
-        w_m_rate=format_duration(w_m_rate),
-        w_brief_per_hour=f"{BRIEF_PER_HOUR:g}",
-        w_brief_m=format_duration(BRIEF_MTBI),
-        w_brief_inverse=format_duration(60.0 / BRIEF_PER_HOUR, 4),
-        w_c=format_duration(worked.checkpoint_cost),
-        w_r=format_duration(worked.restart),
-        w_t_count=format_duration(by_count.interval),
-        w_t_rate=format_duration(by_rate.interval),
-        w_g_count=percent(by_count.goodput),
-        w_g_rate=percent(by_rate.goodput),
-        w_g_apart=points(abs(by_count.goodput - by_rate.goodput)),
+        w_rate=format_rate(float(rate_from_mtbi(w_m_count, w_gpus))), w_rate_rounded=format_rate(BRIEF_RATE),
+        w_per_hour=format_rate(60.0 / w_m_rate), w_m_rate=format_duration(w_m_rate),
+        w_brief_per_hour=f"{BRIEF_PER_HOUR:g}", w_brief_m=format_duration(BRIEF_MTBI),
+        w_brief_inverse=format_duration(60.0 / BRIEF_PER_HOUR, 4), w_c=format_duration(worked.checkpoint_cost),
+        w_r=format_duration(worked.restart), w_t_count=format_duration(by_count.interval),
+        w_t_rate=format_duration(by_rate.interval), w_g_count=percent(by_count.goodput),
+        w_g_rate=percent(by_rate.goodput), w_g_apart=points(abs(by_count.goodput - by_rate.goodput)),
         rc_total=f"{total:,}",
         rc_gpu_share=percent(float(by_category.loc[by_category["category"] == "GPU", "share"].iloc[0]), 0),
-        rc_top_component=str(top["component"]),
-        rc_top_share=percent(float(top["share"]), 0),
-        rc_wrong_component=w_name,
-        rc_wrong_printed=percent(w_printed),
-        rc_wrong_count=f"{w_n:,}",
-        rc_wrong_share=percent(w_n / total),
-        rc_printed_sum=percent(sum(sources.LLAMA3_PRINTED_SHARES)),
-        pr_n=f"{len(records)}",
-        pr_own=per_million(own),
-        pr_low=per_million(low.rate),
-        pr_low_name=short_name(low),
-        pr_high=per_million(high.rate),
-        pr_high_name=short_name(high),
-        pr_ratio=significant(high.rate / low.rate, 2),
-        pr_m_low=format_duration(m_low),
+        rc_top_component=str(top["component"]), rc_top_share=percent(float(top["share"]), 0), rc_wrong_component=w_name,
+        rc_wrong_printed=percent(w_printed), rc_wrong_count=f"{w_n:,}", rc_wrong_share=percent(w_n / total),
+        rc_printed_sum=percent(sum(sources.LLAMA3_PRINTED_SHARES)), pr_n=f"{len(records)}", pr_own=per_million(own),
+        pr_low=per_million(low.rate), pr_low_name=short_name(low), pr_high=per_million(high.rate),
+        pr_high_name=short_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
         pr_m_high=format_duration(m_high),
-        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are",
-        pr_higher=higher,
-        n_job=f"{kinds['job interruptions']}",
-        n_stated=f"{kinds['stated frequency']}",
-        n_cluster=f"{kinds['cluster rate']}",
-        n_machine=f"{kinds['machine-wide events']}",
-        high_what=high.what_counts.split(";")[0].rstrip(". "),
-        high_n=count(high.unplanned or 0, "interruption"),
-        high_range=per_million_range(high_low, high_high),
-        high_factor=_factor(high_low, high_high),
-        low_what=low.what_counts.split(";")[0].rstrip(". "),
-        low_n=count(low.unplanned or 0, "interruption"),
-        low_range=per_million_range(low_low, low_high),
-        low_factor=_factor(low_low, low_high),
-        gen_n=f"{len(group)}",
-        gen_model=main,
-        gen_range=per_million_range(g_low.rate, g_high.rate),
+        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are", pr_higher=higher,
+        n_job=f"{kinds['job interruptions']}", n_stated=f"{kinds['stated frequency']}",
+        n_cluster=f"{kinds['cluster rate']}", n_machine=f"{kinds['machine-wide events']}",
+        high_what=high.what_counts.split(";")[0].rstrip(". "), high_n=count(high.unplanned or 0, "interruption"),
+        high_range=per_million_range(high_low, high_high), high_factor=_factor(high_low, high_high),
+        low_what=low.what_counts.split(";")[0].rstrip(". "), low_n=count(low.unplanned or 0, "interruption"),
+        low_range=per_million_range(low_low, low_high), low_factor=_factor(low_low, low_high), gen_n=f"{len(group)}",
+        gen_model=main, gen_range=per_million_range(g_low.rate, g_high.rate),
         gen_ratio=significant(g_high.rate / g_low.rate, 2),
-        gen_others=_and([f"{short_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
+        gen_others=join_words([f"{short_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
         gen_where=("inside that range" if len(inside) == len(others) else "outside it" if not inside
                    else "partly inside it"),
-        fx_m_low=format_duration(m_low),
-        fx_t_low=format_duration(at_low.interval),
-        fx_g_low=percent(at_low.goodput),
-        fx_m_high=format_duration(m_high),
-        fx_t_high=format_duration(at_high.interval),
-        fx_g_high=percent(at_high.goodput),
-        fx_points=points(gap),
-        fx_dollars=money(fleet.dollars(gap)),
+        fx_m_low=format_duration(m_low), fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
+        fx_m_high=format_duration(m_high), fx_t_high=format_duration(at_high.interval),
+        fx_g_high=percent(at_high.goodput), fx_points=points(gap), fx_dollars=money(fleet.dollars(gap)),
         fx_price=f"${p.price_per_gpu_hour:g}",
     )

@@ -14,6 +14,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
+from goodput.pages.common import LOSS_WORDS
 from goodput.params import load_params
 from goodput.plan import Plan, plan_for
 from goodput.report import count, large_count, money, ordinal, percent, points
@@ -23,9 +24,6 @@ from goodput.units import format_duration, format_rate
 DEBATE = (15.0, 45.0)
 #: The fleet's badly chosen intervals: this many times the exact optimum, and its inverse.
 OFF_BY = 2.0
-#: How each loss is named in a sentence.
-LOSS_WORDS = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
-              "drain_loss": "checkpoints not yet durable (the drain)"}
 
 
 def gain_text(gain: float) -> str:
@@ -123,16 +121,6 @@ class Page:
 def build(fleet: FleetPlan) -> Page:
     """The levers page of a fleet.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Page
-        Its values, formatted.
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -158,62 +146,35 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}",
-        interval=format_duration(plan.interval),
-        cadence=cadence_text(plan),
-        goodput=percent(plan.goodput),
-        tier_levers=Variant(tier_levers),
-        top=top,
-        top_points=gain_text(top_gain),
-        top_dollars=money(max(0.0, fleet.dollars(top_gain))),
-        top_goodput=percent(plan.goodput + top_gain),
-        second=second,
-        second_points=gain_text(second_gain),
-        third=third,
-        third_points=gain_text(third_gain),
-        largest_loss=LOSS_WORDS[fleet.largest_loss],
-        largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
-        price=f"${p.price_per_gpu_hour:g}",
+        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}", interval=format_duration(plan.interval),
+        cadence=cadence_text(plan), goodput=percent(plan.goodput), tier_levers=Variant(tier_levers), top=top,
+        top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
+        top_goodput=percent(plan.goodput + top_gain), second=second, second_points=gain_text(second_gain), third=third,
+        third_points=gain_text(third_gain), largest_loss=LOSS_WORDS[fleet.largest_loss],
+        largest_loss_share=percent(fleet.losses[fleet.largest_loss]), price=f"${p.price_per_gpu_hour:g}",
         s_now=percent(s.fast_survives if s else 0.0),
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
-        drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
-        fast_cost=format_duration(p.checkpoint_cost),
+        drained_after=format_duration(max(s.drain, s.cp) if s else 0.0), fast_cost=format_duration(p.checkpoint_cost),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
-        slow_cost=format_duration(p.slow_checkpoint_cost),
-        cost_scheme=scheme_text(plan),
-        slow_interval=format_duration(slow.interval),
-        slow_goodput=percent(slow.goodput),
+        slow_cost=format_duration(p.slow_checkpoint_cost), cost_scheme=scheme_text(plan),
+        slow_interval=format_duration(slow.interval), slow_goodput=percent(slow.goodput),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_points=points(abs(plan.goodput - slow.goodput)),
         slow_gpu_hours=large_count(capacity_per_month(abs(plan.goodput - slow.goodput), p.gpus, 1.0, p.month), "GPU-hours"),
-        slow_dollars=money(fleet.dollars(abs(plan.goodput - slow.goodput))),
-        gpus=count(p.gpus, "GPU"),
-        long_interval=format_duration(long_.interval),
-        long_goodput=percent(long_.goodput),
+        slow_dollars=money(fleet.dollars(abs(plan.goodput - slow.goodput))), gpus=count(p.gpus, "GPU"),
+        long_interval=format_duration(long_.interval), long_goodput=percent(long_.goodput),
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
-        shorter=Variant("possible" if short_ok else "drain"),
-        short_interval=format_duration(plan.interval / OFF_BY),
-        short_goodput=percent(short.goodput),
-        short_points=points(max(0.0, plan.goodput - short.goodput)),
-        drain=format_duration(s.drain if s else 0.0),
-        rate=format_rate(p.rate_per_gpu_hour),
-        doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"),
-        gpus2=count(2 * p.gpus, "GPU"),
-        m=format_duration(p.mtbi),
-        m2=format_duration(doubled.mtbi),
-        interval2=format_duration(doubled.interval),
-        cadence2=cadence_text(doubled),
-        ratio=f"{plan.interval / doubled.interval:.2f}",
-        goodput2=percent(doubled.goodput),
-        debate_short=format_duration(d_short),
-        debate_long=format_duration(d_long),
-        debate_slow=format_duration(cs),
-        debate_fast=format_duration(w.checkpoint_cost),
-        debate_short_goodput=percent(at_short),
-        debate_long_goodput=percent(at_long),
+        shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
+        short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
+        drain=format_duration(s.drain if s else 0.0), rate=format_rate(p.rate_per_gpu_hour),
+        doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
+        m=format_duration(p.mtbi), m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
+        cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
+        goodput2=percent(doubled.goodput), debate_short=format_duration(d_short), debate_long=format_duration(d_long),
+        debate_slow=format_duration(cs), debate_fast=format_duration(w.checkpoint_cost),
+        debate_short_goodput=percent(at_short), debate_long_goodput=percent(at_long),
         debate_gap=points(abs(at_long - at_short)),
         debate_optimum=format_duration(float(exact.exact_optimal_interval(cs, m))),
-        debate_best=percent(float(exact.exact_goodput(cs, m, r))),
-        debate_fix=points(fast_best - better),
+        debate_best=percent(float(exact.exact_goodput(cs, m, r))), debate_fix=points(fast_best - better),
         debate_ratio=f"{(fast_best - better) / abs(at_long - at_short):.1f}",
     )

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 from goodput.errors import Refused
 from goodput.fleet import CONFIDENCE, FleetPlan
+from goodput.hazards import elastic_restart
 from goodput.pages import Variant
-from goodput.pages.common import elastic_restart
-from goodput.pages.levers import LOSS_WORDS, cadence_text, gain_text
+from goodput.pages.common import LOSS_WORDS
+from goodput.pages.levers import cadence_text, gain_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import Plan, plan_for
@@ -145,16 +146,6 @@ class Page:
 def build(fleet: FleetPlan) -> Page:
     """The measuring page of a fleet.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Page
-        Its values, formatted.
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -207,14 +198,11 @@ def build(fleet: FleetPlan) -> Page:
         m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme_inputs=scheme_inputs(p),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
-        dozen_low=d(low), dozen_high=d(high),
-        dozen_t_low=d(t_low.interval) if t_low else "no plan (no work kept)",
+        dozen_low=d(low), dozen_high=d(high), dozen_t_low=d(t_low.interval) if t_low else "no plan (no work kept)",
         dozen_t_high=d(t_high.interval) if t_high else "no plan (no work kept)",
-        dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}",
-        own_count=Variant("count" if own else "other"),
+        dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
         own_n=count(n or 0, "interruption"), own_low=d(own_low), own_high=d(own_high),
-        own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
-        m_how=how_mtbi_given(fleet),
+        own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "", m_how=how_mtbi_given(fleet),
         early=Variant("planned" if early and keep else "refused"),
         early_factor=f"{EARLY_FACTOR:g}", early_m=d(m / EARLY_FACTOR),
         early_t=(d(early.interval) + cadence_text(early)) if early else "",

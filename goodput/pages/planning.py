@@ -1,21 +1,19 @@
 """The planning page (book/planning.md): the fleet's plan in the shape a planning document needs.
 
-One :class:`Page` of values from the fleet's one plan (:class:`goodput.fleet.FleetPlan`), and its three
-tables as text (inputs with sources and ranges, losses, levers with their worth), for
-:func:`goodput.book.tables.book_table`.
+One :class:`Page` of values from the fleet's one plan (:class:`goodput.fleet.FleetPlan`); its three tables are
+:func:`goodput.book.tables.plan_inputs_table`, :func:`~goodput.book.tables.plan_losses_table` and
+:func:`~goodput.book.tables.plan_levers_table`.
 """
 
 from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import (
-    LOSS_WORDS,
     first_order_variant,
     g_span,
     gap,
@@ -24,11 +22,8 @@ from goodput.pages.common import (
     ranges_text,
     t_span,
 )
-from goodput.report import INPUT_WORDS, file_sources, large_count, money, percent, points, range_text, recommendation
+from goodput.report import INPUT_WORDS, large_count, money, percent, points, recommendation
 from goodput.units import format_duration
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -73,13 +68,6 @@ class Page:
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """The planning page of a fleet.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-    calculator_url : str
-        The calculator opened on the fleet's inputs (``goodput.book.calculator.link``).
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -94,81 +82,22 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     r = fleet.ranges
     top = r.swings[0] if r.swings else None
     return Page(
-        params_file=inputs_name(p),
-        gpus=f"{p.gpus:,}",
-        calculator=Variant("link"),
-        calculator_url=html.escape(calculator_url),
-        recommendation=recommendation(plan),
+        params_file=inputs_name(p), gpus=f"{p.gpus:,}", calculator=Variant("link"),
+        calculator_url=html.escape(calculator_url), recommendation=recommendation(plan),
         first_order=first_order_variant(fleet),
         fo_model="Young's formula" if plan.tiers is None else "first order of this checkpoint scheme",
         fo_interval=format_duration(fleet.first_order.interval) if quotable else "not quoted",
         fo_goodput=percent(fleet.first_order.goodput) if quotable else "not quoted",
         gap=gap(fleet) if fleet.first_order_status != "below zero" else "not quoted",
-        gap_side="below" if fleet.first_order_gap >= 0 else "above",
-        tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
-        interval=format_duration(fleet.interval),
-        goodput=percent(fleet.goodput),
-        mtbi=format_duration(p.mtbi),
-        cost=format_duration(p.checkpoint_cost),
-        restart=format_duration(p.restart),
-        losses_text=losses_text(fleet, largest_first=False),
-        lost_dollars=money(fleet.lost_dollars),
-        lost_gpu_hours=large_count(fleet.lost_gpu_hours),
-        top_lever=l1,
-        top_gain=points(g1),
-        top_dollars=money(fleet.dollars(g1)),
-        second_lever=l2,
-        second_gain=points(g2),
-        second_dollars=money(fleet.dollars(g2)),
-        ranges=Variant("given" if r.ranged else "none"),
-        ranges_text=ranges_text(fleet),
-        t_span=t_span(fleet),
-        g_span=g_span(fleet),
+        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0), interval=format_duration(fleet.interval),
+        goodput=percent(fleet.goodput), mtbi=format_duration(p.mtbi), cost=format_duration(p.checkpoint_cost),
+        restart=format_duration(p.restart), losses_text=losses_text(fleet, largest_first=False),
+        lost_dollars=money(fleet.lost_dollars), lost_gpu_hours=large_count(fleet.lost_gpu_hours), top_lever=l1,
+        top_gain=points(g1), top_dollars=money(fleet.dollars(g1)), second_lever=l2, second_gain=points(g2),
+        second_dollars=money(fleet.dollars(g2)), ranges=Variant("given" if r.ranged else "none"),
+        ranges_text=ranges_text(fleet), t_span=t_span(fleet), g_span=g_span(fleet),
         top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",
     )
 
-
-def inputs_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
-    import pandas as pd
-
-    p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
-    ranges, sources = fleet.ranges.inputs, file_sources(p)
-    rows = [
-        ("mean time between interruptions, M", format_duration(p.mtbi), range_text(ranges["mtbi"]), sources["M"]),
-        ("checkpoint cost, C", format_duration(p.checkpoint_cost), range_text(ranges["checkpoint_cost"]), sources["C"]),
-        ("restart time, R", format_duration(p.restart), range_text(ranges["restart"]), sources["R"]),
-    ]
-    if s is not None and s.drain > 0:
-        rows.append(("drain until durable, D", format_duration(s.drain), "", p.source))
-    if s is not None and not s.one_tier:
-        rows += [
-            ("persistent checkpoint cost, C_p", format_duration(s.cp), "", p.source),
-            ("persistent restart, R_p", format_duration(s.rp), "", p.source),
-            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", "", p.source),
-            ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
-        ]
-    rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
-    return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
-
-
-def losses_table(fleet: FleetPlan) -> pd.DataFrame:
-    """Where the wall time goes at the plan (columns ``share of wall time``, ``value``), goodput last."""
-    import pandas as pd
-
-    rows = [(LOSS_WORDS[name], percent(share)) for name, share in fleet.losses.items()]
-    rows.append(("goodput", percent(fleet.goodput)))
-    return pd.DataFrame(rows, columns=["share of wall time", "value"])
-
-
-def levers_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The plan's levers, largest first, with the goodput each gains and its worth a month.
-
-    Columns ``lever``, ``goodput gained``, ``worth a month``.
-    """
-    import pandas as pd
-
-    rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
-    return pd.DataFrame(rows, columns=["lever", "goodput gained", "worth a month"])

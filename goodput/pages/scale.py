@@ -94,49 +94,13 @@ class Page:
     big_interval: str
 
 
-def fleet_limits(fleet: FleetPlan) -> dict[str, limits.FirstOrderLimits]:
-    """Where first order stops being close for each of the study's checkpoint costs, at the fleet's rate and restart."""
-    p = fleet.params
-    return {key: limits.first_order_limits(cost, p.restart, p.rate_per_gpu_hour)
-            for key, cost in limits.study_costs(p.checkpoint_cost, p.slow_checkpoint_cost).items()}
-
-
-def sizes(fleet: FleetPlan) -> tuple[float, ...]:
-    """The fleet sizes the study simulates and draws (:func:`goodput.limits.study_sizes`)."""
-    return limits.study_sizes(fleet.params.gpus, list(fleet_limits(fleet).values()))
-
-
-def simulated(fleet: FleetPlan) -> list[limits.SizePoint]:
-    """The study's seeded simulations for this fleet's rate and restart."""
-    p = fleet.params
-    costs = list(limits.study_costs(p.checkpoint_cost, p.slow_checkpoint_cost).values())
-    return limits.simulate_sizes(p.rate_per_gpu_hour, p.restart, costs, sizes(fleet))
-
-
-def at_scale(fleet: FleetPlan) -> limits.PlanAtSize:
-    """The fast checkpoint, one tier, at :data:`goodput.limits.PLAN_GPUS` GPUs at the fleet's rate."""
-    p = fleet.params
-    return limits.plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
-
-
 def build(fleet: FleetPlan) -> Page:
-    """Everything the chapter quotes, computed once from the fleet's plan.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-
-    Returns
-    -------
-    Page
-        The chapter's values, formatted.
-    """
+    """Everything the chapter quotes, computed once from the fleet's plan."""
     p = fleet.params
-    lims = fleet_limits(fleet)
-    span = sizes(fleet)
-    sims = simulated(fleet)
-    plan = at_scale(fleet)
+    lims = limits.fleet_limits(p)
+    span = limits.study_sizes(p.gpus, list(lims.values()))
+    sims = limits.fleet_simulations(p)
+    plan = limits.plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
     slow = lims["slow"]
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)

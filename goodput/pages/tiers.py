@@ -5,7 +5,7 @@ the interval, the cadence, the goodput, the losses (the drain's is the share of 
 yet durable) and the levers. The worked example appears only in labelled asides, with assumptions stated as
 module constants: the drain of its local-first path (:data:`WORKED_DRAIN`), the share a copy on a peer survives
 (:data:`PEER_SURVIVES`) and the slowdown of training during a drain (:data:`DRAIN_SLOWDOWN`). Which of
-Llama 3's root causes lose a node's local copy is data (:data:`LOSES_LOCAL_COPY`), argued component by component.
+Llama 3's root causes lose a node's local copy is data (:data:`goodput.sources.LOSES_LOCAL_COPY`), argued component by component.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.params import Params, load_params
+from goodput.pages.common import is_worked_example
+from goodput.params import load_params
 from goodput.report import money, ordinal, percent, points
 from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
 from goodput.units import format_duration
@@ -28,53 +29,9 @@ PEER_SURVIVES = 0.95
 #: How much slower training runs while a drain competes with it for network and storage: an illustration.
 DRAIN_SLOWDOWN = 0.10
 
-#: Llama 3's root causes (Table 5), and whether each loses the node's local copy of a checkpoint, with why.
-#: The rule: a copy in a node's host memory or on its local disk is lost when the usual response to the
-#: interruption takes the node out of the job (repair, replacement by a spare, reboot, power loss), because the
-#: restart runs without it; it survives when only the processes die and the node rejoins with its memory intact.
-LOSES_LOCAL_COPY: dict[str, tuple[bool, str]] = {
-    "Faulty GPU": (True, "the node leaves the job for repair and the restart runs on a spare"),
-    "GPU HBM3 memory": (True, "an uncorrectable memory error takes the GPU, and so the node, out of the job"),
-    "Software bug": (False, "the processes die; the node, its memory and its disk stay in the job"),
-    "Network switch/cable": (False, ("the nodes are cut off the training network, not lost: their copies stay and "
-                                     "can still be read over the storage network")),
-    "Host maintenance": (True, "the host is taken out and rebooted, which clears its memory"),
-    "GPU SRAM memory": (True, "as for HBM: the GPU, and so the node, leaves the job"),
-    "GPU system processor": (True, "the GPU needs a reset or the node a reboot; the node leaves the job"),
-    "NIC": (True, "the node can no longer reach its peers and is replaced"),
-    "NCCL watchdog timeouts": (False, "the watchdog ends the processes; the nodes stay (the cause is unknown)"),
-    "Silent data corruption": (True, "the node is excluded, and its recent state, local copy included, is suspect"),
-    "GPU thermal interface + sensor": (True, "the node is taken out for repair"),
-    "SSD": (True, "the local disk is the copy"),
-    "Power supply": (True, "the node loses power, and host memory with it"),
-    "Server chassis": (True, "the whole server goes"),
-    "IO expansion board": (True, "the node leaves the job for repair"),
-    "Dependency": (False, "a dependency fails; the nodes stay"),
-    "CPU": (True, "the host goes down"),
-    "System memory": (True, "host memory is where the copy is"),
-}
-
 #: The plan's losses as the chapter names them.
 LOSS_NAMES = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
               "drain_loss": "the drain"}
-
-
-def lost_share(loses: dict[str, bool] | None = None) -> float:
-    """The share of Llama 3's unexpected interruptions that lose a node's local copy, from Table 5's counts.
-
-    Parameters
-    ----------
-    loses : dict of str to bool, optional
-        Component -> whether it loses the copy (default: :data:`LOSES_LOCAL_COPY`).
-
-    Returns
-    -------
-    float
-        Counts of the components that lose it over all 419 counts.
-    """
-    loses = loses or {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
-    total = sum(n for _, _, n in sources.LLAMA3_ROOT_CAUSES)
-    return sum(n for component, _, n in sources.LLAMA3_ROOT_CAUSES if loses[component]) / total
 
 
 def local_first(checkpoint_cost: float, restart: float, drain: float, survives: float) -> Tiers:
@@ -99,14 +56,6 @@ def at_best(scheme: Tiers, mtbi: float, interval: float | None = None) -> tuple[
 def _share(x: float) -> str:
     """A share as an inputs file gives it: "75%" for 0.75, "23.4%" for 0.234."""
     return percent(x, 0) if abs(100 * x - round(100 * x)) < 1e-9 else percent(x)
-
-
-def same_as_worked_example(params: Params) -> bool:
-    """Whether `params` are the worked example's inputs (every number the chapter uses the same)."""
-    w = load_params()
-    keys = ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month",
-            "drain", "persistent_cost", "persistent_restart", "persistent_every", "fast_survives")
-    return all(getattr(params, k) == getattr(w, k) for k in keys)
 
 
 @dataclass(frozen=True)
@@ -220,21 +169,10 @@ def _opening(fleet: FleetPlan, worked: bool) -> Variant:
 
 
 def build(fleet: FleetPlan) -> Page:
-    """The chapter's values, from the fleet's one plan (and, in labelled asides, the worked example's).
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan (:func:`goodput.fleet.fleet_plan`).
-
-    Returns
-    -------
-    Page
-        Every value the chapter quotes, formatted.
-    """
+    """The chapter's values, from the fleet's one plan (and, in labelled asides, the worked example's)."""
     p = fleet.params
     c, m, r = p.checkpoint_cost, p.mtbi, p.restart
-    worked = same_as_worked_example(p)
+    worked = is_worked_example(p)
     wx = fleet if worked else fleet_plan(load_params())
     scheme = fleet.plan.tiers
     losses = fleet.losses
@@ -250,15 +188,13 @@ def build(fleet: FleetPlan) -> Page:
     fast = "none" if not two_tiers else ("pays" if scheme is not None and scheme.every > 1 else "not")
 
     # An untiered fleet: its own C, R and M with an assumed drain at Llama 3's share (an illustration).
-    q = lost_share()
+    q = sources.lost_share()
 
     # Llama 3's Table 5: the counts behind the share, and what the two judgment calls would change.
-    rows = sources.LLAMA3_ROOT_CAUSES
-    total = sum(n for *_, n in rows)
-    lost = sum(n for c_, _, n in rows if LOSES_LOCAL_COPY[c_][0])
-    gpu = [c_ for c_, category, _ in rows if category == "GPU"]
-    gpu_count = sum(n for _, category, n in rows if category == "GPU")
-    base = {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
+    total, lost, gpu_count = (sources.llama3_count(), sources.llama3_count(loses_copy=True),
+                              sources.llama3_count(category="GPU"))
+    gpu = [c_ for c_, category, _ in sources.LLAMA3_ROOT_CAUSES if category == "GPU"]
+    base = {k: v for k, (v, _) in sources.LOSES_LOCAL_COPY.items()}
 
     # The worked example's asides, by the exact model: its local-first path drained, a fast tier, a peer copy.
     wp = wx.params
@@ -297,100 +233,59 @@ def build(fleet: FleetPlan) -> Page:
     every = scheme.every if scheme is not None else 1
     largest = fleet.largest_loss
     return Page(
-        inputs="the worked example" if worked else f"the inputs file {p.source}",
-        opening=_opening(fleet, worked),
-        gpus=f"{p.gpus:,}",
-        mtbi=format_duration(m),
-        cost=format_duration(c),
-        restart=format_duration(r),
-        survives=_share(s),
-        persistent_cost=format_duration(scheme.cp if scheme is not None else c),
+        inputs="the worked example" if worked else f"the inputs file {p.source}", opening=_opening(fleet, worked),
+        gpus=f"{p.gpus:,}", mtbi=format_duration(m), cost=format_duration(c), restart=format_duration(r),
+        survives=_share(s), persistent_cost=format_duration(scheme.cp if scheme is not None else c),
         persistent_restart=format_duration(scheme.rp if scheme is not None else r),
         durable=(f"durable {format_duration(scheme.drain)} after its snapshot"
                  if scheme is not None and scheme.drain > 0 else "durable at once"),
-        drain=format_duration(scheme.drain if scheme is not None else 0.0),
-        interval=format_duration(fleet.interval),
+        drain=format_duration(scheme.drain if scheme is not None else 0.0), interval=format_duration(fleet.interval),
         cadence=("every checkpoint persistent" if every == 1 else f"every {ordinal(every)} checkpoint persistent")
         + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
-        goodput=percent(fleet.goodput),
-        loss_overhead=percent(losses["checkpoint_overhead"]),
-        loss_lost=percent(losses["lost_work"]),
-        loss_restart=percent(losses["restart_loss"]),
+        goodput=percent(fleet.goodput), loss_overhead=percent(losses["checkpoint_overhead"]),
+        loss_lost=percent(losses["lost_work"]), loss_restart=percent(losses["restart_loss"]),
         loss_drain=percent(losses.get("drain_loss", 0.0)),
         largest_loss=f"{LOSS_NAMES[largest]}, {percent(losses[largest])} of wall time",
-        lost_dollars=money(fleet.lost_dollars),
-        drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
+        lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if scheme is None or scheme.drain == 0 else "drained"),
-        half_drain=format_duration((scheme.drain if scheme is not None else 0.0) / 2),
-        lever_drain=points(lever_drain),
+        half_drain=format_duration((scheme.drain if scheme is not None else 0.0) / 2), lever_drain=points(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         drain_sets=("is the drain itself: a checkpoint cannot start before the last drain ends, and the best "
                     "interval would be shorter" if scheme is not None and scheme.drain > 0
                     and fleet.interval <= scheme.drain * (1 + 1e-9) else
                     f"is longer than the drain of {format_duration(scheme.drain if scheme else 0.0)}, so the drain "
                     f"does not set it"),
-        fast_fleet=Variant(fast),
-        ratio=f"{(scheme.cp / c) if scheme is not None else 1.0:.3g}",
-        every=str(every),
-        all_interval=format_duration(all_interval),
-        all_goodput=percent(all_goodput),
-        fast_gain=points(fast_gain),
+        fast_fleet=Variant(fast), ratio=f"{(scheme.cp / c) if scheme is not None else 1.0:.3g}", every=str(every),
+        all_interval=format_duration(all_interval), all_goodput=percent(all_goodput), fast_gain=points(fast_gain),
         fast_gain_dollars=money(fleet.dollars(fast_gain)),
         threshold="more than any share" if threshold is None else percent(threshold, 0),
-        peer_fleet=Variant("tiered" if two_tiers and s < 1.0 else "none"),
-        survives_more=_share(s + (1.0 - s) / 2),
-        lever_survive=points(lever_survive),
-        lever_survive_dollars=money(fleet.dollars(lever_survive)),
-        ill_interval=format_duration(ill_interval),
-        ill_goodput=percent(ill_goodput),
-        ill_drain_loss=percent(ill_drain_loss),
-        ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
-        snippet_survives=f"{1.0 - q:.3f}",
-        lim_whose=whose,
-        lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
-        lim_drain=format_duration(drain),
-        lim_extra=format_duration(extra),
-        lim_cost=format_duration(lim_cost),
-        lim_interval=format_duration(interval),
-        lim_counted=percent(counted),
-        lim_goodput=percent(slowed),
-        lim_points=points(max(0.0, counted - slowed)),
-        total_count=f"{total:,}",
-        lost_count=f"{lost:,}",
-        lost_share=percent(lost / total),
-        kept_share=percent(1 - lost / total),
-        gpu_count=f"{gpu_count:,}",
+        peer_fleet=Variant("tiered" if two_tiers and s < 1.0 else "none"), survives_more=_share(s + (1.0 - s) / 2),
+        lever_survive=points(lever_survive), lever_survive_dollars=money(fleet.dollars(lever_survive)),
+        ill_interval=format_duration(ill_interval), ill_goodput=percent(ill_goodput),
+        ill_drain_loss=percent(ill_drain_loss), ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
+        snippet_survives=f"{1.0 - q:.3f}", lim_whose=whose, lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
+        lim_drain=format_duration(drain), lim_extra=format_duration(extra), lim_cost=format_duration(lim_cost),
+        lim_interval=format_duration(interval), lim_counted=percent(counted), lim_goodput=percent(slowed),
+        lim_points=points(max(0.0, counted - slowed)), total_count=f"{total:,}", lost_count=f"{lost:,}",
+        lost_share=percent(lost / total), kept_share=percent(1 - lost / total), gpu_count=f"{gpu_count:,}",
         gpu_share=percent(gpu_count / total),
-        without_gpu_share=percent(lost_share({**base, **dict.fromkeys(gpu, False)})),
-        network_count=f"{sum(n for _, category, n in rows if category == 'Network'):,}",
-        with_network_share=percent(lost_share({**base, "Network switch/cable": True})),
-        maintenance_count=f"{sum(n for c_, _, n in rows if c_ == 'Host maintenance'):,}",
-        wx_cost=format_duration(wc),
-        wx_slow_cost=format_duration(wcs),
-        wx_drain=format_duration(wd),
-        wx_interval=format_duration(wx.interval),
+        without_gpu_share=percent(sources.lost_share({**base, **dict.fromkeys(gpu, False)})),
+        network_count=f"{sources.llama3_count(category='Network'):,}",
+        with_network_share=percent(sources.lost_share({**base, "Network switch/cable": True})),
+        maintenance_count=f"{sources.llama3_count(component='Host maintenance'):,}", wx_cost=format_duration(wc),
+        wx_slow_cost=format_duration(wcs), wx_drain=format_duration(wd), wx_interval=format_duration(wx.interval),
         wx_interval_shift="less than a second" if shift * 60 < 1 else format_duration(shift),
-        wx_goodput=percent(wx.goodput),
-        wx_goodput_drained=percent(g_drained),
-        wx_drain_loss=percent(wx_drain_loss),
+        wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(g_drained), wx_drain_loss=percent(wx_drain_loss),
         wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
         wx_points_drained=points(max(0.0, g_drained - wx.slow.goodput)),
-        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))),
-        ft_local_s=percent(1.0 - q),
+        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))), ft_local_s=percent(1.0 - q),
         ft_local_n=str(local.every),
         ft_local_verdict=("does not pay: every checkpoint should be the persistent one" if local.every == 1
                           else f"pays: every {ordinal(local.every)} checkpoint persistent"),
-        ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0),
-        ft_peer_s=percent(PEER_SURVIVES, 0),
-        ft_peer_n=str(peer.every),
-        ft_peer_interval=format_duration(t_tiers),
-        ft_peer_goodput=percent(g_tiers),
-        ft_sync_goodput=percent(g_sync),
-        ft_gain=points(max(0.0, g_tiers - g_sync)),
-        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))),
-        ft_drained_goodput=percent(g_peer),
-        ft_drained_vs_tiers=points(max(0.0, g_peer - g_tiers)),
-        peer_drain_loss=percent(peer_drain_loss),
-        peer_goodput=percent(g_peer),
-        peer_saved=points(max(0.0, g_peer - g_drained)),
+        ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0), ft_peer_s=percent(PEER_SURVIVES, 0),
+        ft_peer_n=str(peer.every), ft_peer_interval=format_duration(t_tiers), ft_peer_goodput=percent(g_tiers),
+        ft_sync_goodput=percent(g_sync), ft_gain=points(max(0.0, g_tiers - g_sync)),
+        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))), ft_drained_goodput=percent(g_peer),
+        ft_drained_vs_tiers=points(max(0.0, g_peer - g_tiers)), peer_drain_loss=percent(peer_drain_loss),
+        peer_goodput=percent(g_peer), peer_saved=points(max(0.0, g_peer - g_drained)),
     )

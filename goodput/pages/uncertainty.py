@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.pages import Variant
+from goodput.pages.common import span
 from goodput.report import INPUT_WORDS, join_words, mtbi_origin, ordinal, percent, points
 from goodput.uncertainty import InputRange, monte_carlo
 from goodput.units import format_duration
@@ -20,11 +21,6 @@ from goodput.units import format_duration
 DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 #: Each input's symbol.
 SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R"}
-
-
-def span(low: str, high: str) -> str:
-    """``"between low and high"``, or ``"at low"`` when the two read the same."""
-    return f"at {low}" if low == high else f"between {low} and {high}"
 
 
 def how_mtbi_given(fleet: FleetPlan) -> str:
@@ -114,16 +110,6 @@ class Page:
 def build(fleet: FleetPlan) -> Page:
     """The uncertainty page of a fleet.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Page
-        Its values, formatted.
-
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
@@ -185,49 +171,28 @@ def build(fleet: FleetPlan) -> Page:
     g_low, g_high = r.fixed.goodput_range
     b_low, b_high = r.best.goodput_range
     return Page(
-        inputs_file=p.source,
-        scheme=Variant("one" if s is None else "tiered"),
-        cadence=cadence,
-        m_range=Variant(range_kind(m)),
-        m_how=how_mtbi_given(fleet),
-        m_low=d(m.low), m_high=d(m.high), m_point=d(m.point),
-        confidence=f"{m.confidence:.0%}",
-        c_range=Variant(range_kind(c)),
-        c_low=d(c.low), c_high=d(c.high), c_point=d(c.point),
-        r_range=Variant(range_kind(rr)),
-        r_low=d(rr.low), r_high=d(rr.high), r_point=d(rr.point),
-        exact_inputs=Variant(exact_kind),
-        exact_list=join_words([INPUT_WORDS[name] for name in exact]),
-        exact_their="its range" if len(exact) == 1 else "their ranges",
-        range=Variant("ranged" if r.ranged else "none"),
-        interval=d(interval),
-        goodput=percent(plan.goodput),
-        t_span=span(*(d(t) for t in r.best.optimal_interval_range)),
-        g_span=span(percent(g_low), percent(g_high)),
-        g_width=points(g_high - g_low),
-        b_span=span(percent(b_low), percent(b_high)),
-        regret=points(max(0.0, b_low - g_low)),
-        ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
-        first_order=Variant(fo_kind),
-        fo_label=fo_label,
-        fo_interval=d(first.plan.optimal_interval) if first else "",
+        inputs_file=p.source, scheme=Variant("one" if s is None else "tiered"), cadence=cadence,
+        m_range=Variant(range_kind(m)), m_how=how_mtbi_given(fleet),
+        m_low=d(m.low), m_high=d(m.high), m_point=d(m.point), confidence=f"{m.confidence:.0%}",
+        c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high), c_point=d(c.point),
+        r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high), r_point=d(rr.point),
+        exact_inputs=Variant(exact_kind), exact_list=join_words([INPUT_WORDS[name] for name in exact]),
+        exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
+        interval=d(interval), goodput=percent(plan.goodput),
+        t_span=span(*(d(t) for t in r.best.optimal_interval_range)), g_span=span(percent(g_low), percent(g_high)),
+        g_width=points(g_high - g_low), b_span=span(percent(b_low), percent(b_high)),
+        regret=points(max(0.0, b_low - g_low)), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
+        first_order=Variant(fo_kind), fo_label=fo_label, fo_interval=d(first.plan.optimal_interval) if first else "",
         fo_goodput=percent(first.plan.goodput) if first else "",
         fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
-        fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
-        dominant=Variant(dominant),
-        top_input=INPUT_WORDS[top.name] if top else "",
-        top_swing=points(top.goodput_swing) if top else "",
-        top_low=percent(top.goodput_range[0]) if top else "",
-        top_high=percent(top.goodput_range[1]) if top else "",
+        fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "", dominant=Variant(dominant),
+        top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
+        top_low=percent(top.goodput_range[0]) if top else "", top_high=percent(top.goodput_range[1]) if top else "",
         others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
         left_out=(f" Taken as exact, and so left out: {join_words([INPUT_WORDS[name] for name in exact])}."
                   if exact and swings else ""),
-        mc=Variant(mc_kind),
-        mc_how=how,
-        mc_draws=f"{draws:,}",
-        mc_count=f"{count or 0:,}",
-        mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2], mc_t_low=mc_values[3],
-        mc_t_high=mc_values[4],
+        mc=Variant(mc_kind), mc_how=how, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
+        mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2], mc_t_low=mc_values[3], mc_t_high=mc_values[4],
         mc_inside=mc_inside,
         mc_assumption=(f" The uniform draws for {join_words(drawn)} are an assumption about "
                        f"{'a range that was' if len(drawn) == 1 else 'ranges that were'} stated, not measured."
