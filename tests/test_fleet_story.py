@@ -63,7 +63,8 @@ def test_no_first_order_number_where_first_order_is_out_of_range(fleet_book: Pat
         assert f"by first order {percent(fleet.first_order.goodput)}" not in text, page.stem
 
 
-IMPOSSIBLE = re.compile(r"(?<![\w.])[-−]\s?\d[\d,.]*\s?(points|%)|\$\s?[-−]\d|[-−]\$\d|\bnan\b|\binf\b|\$nan|"
+IMPOSSIBLE = re.compile(r"(?<![\w.])[-−]\s?\d[\d,.]*\s?(points|%)|\$\s?[-−]\d|[-−]\$\d|\$nan|\$inf|"
+                        r"\b(nan|inf|infinity)\s*(%|points?\b|min\b|h\b|s\b|GPU)|"
                         r"(?<![\d.])(1\d\d|[2-9]\d\d)\.\d%", re.IGNORECASE)
 
 
