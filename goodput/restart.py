@@ -39,6 +39,7 @@ T* = sqrt(2 C M / (1 - p)). Failures during a just-in-time recovery or a planned
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 
 from goodput import validate
@@ -101,6 +102,34 @@ class RestartParts:
         """The name of the largest part."""
         parts = self.parts
         return max(parts, key=lambda name: parts[name])
+
+
+@dataclass(frozen=True)
+class Spares:
+    """A pool of hot spare nodes.
+
+    Parameters
+    ----------
+    nodes : int
+        c, spare nodes held (zero or more).
+    repair : float
+        r, mean minutes to repair a node taken out.
+    takes_node : float
+        a, the share of interruptions that take a node out (0 to 1).
+    """
+
+    nodes: int
+    repair: float
+    takes_node: float
+
+    def __post_init__(self) -> None:
+        validate.whole(self.nodes, "spares.nodes", least=0)
+        validate.positive(self.repair, "spares.repair")
+        validate.share(self.takes_node, "spares.takes_node")
+
+    def wait(self, mtbi: float) -> float:
+        """The expected wait for a repair per interruption, minutes (:func:`spare_wait`)."""
+        return spare_wait(self.nodes, mtbi, self.repair, self.takes_node)
 
 
 def erlang_b(servers: int, load: float) -> float:
@@ -262,7 +291,8 @@ class SparesChoice:
 
 
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
-                gpus_per_node: int = 8, most: int | None = None) -> SparesChoice:
+                gpus_per_node: int = 8, most: int | None = None,
+                goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
     """How many spare nodes maximize the share of all GPUs that does kept work.
 
     Parameters
@@ -282,6 +312,9 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     most : int, optional
         The largest count tried (default: enough that the wait is under a second per interruption,
         and at least 8).
+    goodput_at : callable, optional
+        Goodput at a restart of R minutes (default: the exact model of one tier at its optimum, with C
+        and M); the fleet's plan passes its full scheme (:attr:`goodput.fleet.FleetPlan.best_spares`).
 
     Returns
     -------
@@ -298,7 +331,10 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
             top *= 2
     counts = list(range(top + 1))
     restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
-    goodput = [float(exact_goodput(checkpoint_cost, mtbi, r)) for r in restart]
+    if goodput_at is None:
+        def goodput_at(r: float) -> float:
+            return float(exact_goodput(checkpoint_cost, mtbi, r))
+    goodput = [goodput_at(r) for r in restart]
     useful = [gp * n / (n + c * g) for gp, c in zip(goodput, counts, strict=True)]
     best = max(counts, key=lambda c: useful[c])
     return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=best)
