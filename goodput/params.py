@@ -476,7 +476,7 @@ def params_from_mapping(
              for key in ("checkpoint_cost", "slow_checkpoint_cost", "restart", "drain")
              if key in data and not (key == "restart" and isinstance(data[key], Mapping))}
     if known is not None:
-        known = dataclasses.replace(known, typed=typed)
+        known = dataclasses.replace(known, typed=dict(typed))
         base = Params(gpus=gpus, mtbi=mtbi, mtbi_source=how, checkpoint_cost=0.0, slow_checkpoint_cost=0.0,
                       restart=0.0, price_per_gpu_hour=1.0, month=1.0,
                       gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node")
@@ -673,7 +673,7 @@ def derive(params: Params, known: Known) -> Params:
     >>> p = derive(base, Known(parameters=530e9, bytes_per_parameter=12,
     ...                        write_bandwidth=parse_bandwidth("20 Gb/s", "bw"), typed={"restart": 5.0}))
     >>> round(p.checkpoint_cost, 1), p.derived["checkpoint_cost"]
-    (42.4, 'a synchronous write of 6.36 TB (5.3e+11 parameters x 12 bytes) at 2.5 GB/s')
+    (42.4, 'a synchronous write of 6.36 TB (530 billion parameters x 12 bytes) at 2.5 GB/s')
     """
     from goodput import storage as st
     from goodput.restart import RestartParts
@@ -708,7 +708,8 @@ def derive(params: Params, known: Known) -> Params:
                              "one of them: the checkpoint's size, or its parameters x bytes per parameter")
         bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
         size = st.checkpoint_size(known.parameters, bpp)
-        size_words = f"{st.format_size(size)} ({known.parameters:.4g} parameters x {bpp:g} bytes)"
+        count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
+        size_words = f"{st.format_size(size)} ({count} parameters x {bpp:g} bytes)"
     elif known.bytes_per_parameter is not None:
         raise InputError(name("bytes_per_parameter"), known.bytes_per_parameter,
                          f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")
@@ -755,8 +756,9 @@ def derive(params: Params, known: Known) -> Params:
 
     parts = dict(known.parts)
     if parts and "restart" in typed:
-        given = next(iter(parts))
-        if known.flagged("restart") == known.flagged(given):
+        flagged = [key for key in parts if known.flagged(key)]
+        given = (flagged or list(parts))[0]
+        if known.flagged("restart") == bool(flagged):
             raise InputError(f"{name('restart')} and {name(given)}", format_duration(typed["restart"]),
                              "the restart whole or as its parts, not both")
         if known.flagged("restart"):
