@@ -159,7 +159,8 @@ class Params:
     planned_rate : float
         q, planned stops with notice per hour (0: none).
     derived : dict of str to str
-        For each of ``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain``, ``restart`` (and ``load``)
+        For each of ``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain``, ``restart`` (and ``load``,
+        ``checkpoint_size``)
         that was derived, how, in words; the durations themselves hold the derived values.
     known : Known or None
         What the planner gave, as read (kept so that command-line flags can be laid over it).
@@ -640,6 +641,8 @@ def derive(params: Params, known: Known) -> Params:
       with a snapshot C is the copy of each node's share to host memory, size / (nodes x bandwidth),
       and the drain D = size / achieved write bandwidth. The slow checkpoint, unless typed, is the
       synchronous write. The host memory a snapshot needs per node (twice, double-buffered) must fit.
+    - The slow checkpoint is typed or, when not (or when the write bandwidth is a flag over the file's
+      typed one), the synchronous write.
     - The restart is the sum of its parts; the load, unless given, is size / achieved read bandwidth;
       with spares, the expected wait for repairs (:func:`goodput.restart.spare_wait`) is added.
 
@@ -715,6 +718,8 @@ def derive(params: Params, known: Known) -> Params:
                          f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")
     else:
         size_words = st.format_size(size) if size is not None else ""
+    if known.parameters is not None:
+        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
 
     store = None
     if known.write_bandwidth is not None:
@@ -750,7 +755,8 @@ def derive(params: Params, known: Known) -> Params:
                    f"a snapshot of {st.format_size(store.size / store.nodes)} per node to host memory at "
                    f"{st.format_bandwidth(store.snapshot_bandwidth)}")
             choose("drain", store.drain, "write_bandwidth", f"the write of {write_words} after the snapshot")
-        if "slow_checkpoint_cost" not in typed:
+        if "slow_checkpoint_cost" not in typed or (known.flagged("write_bandwidth")
+                                                   and not known.flagged("slow_checkpoint_cost")):
             values["slow_checkpoint_cost"] = store.write_minutes
             notes["slow_checkpoint_cost"] = f"a synchronous write of {write_words}"
 
