@@ -322,8 +322,9 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     if getattr(args, "planned_rate", None) is not None:
         params = params.replace(planned_rate=args.planned_rate)
         sources["q"] = "--planned-rate"
-    if "gpus_per_node" in flags:
-        params = params.replace(gpus_per_node=flags.pop("gpus_per_node"))
+    per_node = flags.pop("gpus_per_node", None)
+    if per_node is not None:
+        params = params.replace(gpus_per_node=per_node)
     if params.known is None and not flags:
         return params, sources
     known = params.known
@@ -334,6 +335,8 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
             typed["drain"] = params.drain
         known = Known(typed=typed)
     names, typed = dict(known.names), dict(known.typed)
+    if per_node is not None:
+        names["gpus_per_node"] = "--gpus-per-node"
     for dest in ("checkpoint_cost", "restart", "drain"):
         if getattr(args, dest, None) is not None:
             typed[dest], names[dest] = getattr(args, dest), "--" + dest.replace("_", "-")
@@ -439,6 +442,9 @@ def _run_plan(args: argparse.Namespace) -> str:
         from goodput.fleet import fleet_plan
         from goodput.report import needed_for
 
+        if args.target_goodput is not None and params.checkpoint_size is None:
+            raise InputError("--target-goodput", args.target_goodput, "the checkpoint's size as well (--checkpoint-size "
+                             "or --parameters, or checkpoint: in the params file): the bandwidth it needs follows from it")
         fleet = fleet_plan(params)
         report = dataclasses.replace(report, spares_choice=fleet.best_spares, needed=None if args.target_goodput is None
                                      else needed_for(fleet, args.target_goodput))
