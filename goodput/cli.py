@@ -313,9 +313,9 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     from goodput.params import Known, derive
     from goodput.restart import Spares
 
-    flags = {dest: getattr(args, dest, None) for dest in (*_KNOWN_FLAGS, *_PART_FLAGS, "spares", "repair",
-                                                           "takes_node", "gpus_per_node")}
-    flags = {dest: value for dest, value in flags.items() if value is not None}
+    flags: dict[str, Any] = {dest: getattr(args, dest) for dest in (*_KNOWN_FLAGS, *_PART_FLAGS, "spares", "repair",
+                                                                    "takes_node", "gpus_per_node")
+                             if getattr(args, dest, None) is not None}
     if getattr(args, "just_in_time", None) is not None:
         params = params.replace(just_in_time=args.just_in_time)
         sources["p"] = "--just-in-time"

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from goodput import model
+from goodput import restart as restarts
 from goodput.errors import InputError, Refused
 from goodput.params import Params, derive, mtbi_from_rate
-from goodput import restart as restarts
+from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
 from goodput.restart import SparesChoice
 from goodput.storage import bandwidth_for_goodput
-from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
 from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
 
 #: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).

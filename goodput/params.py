@@ -478,11 +478,11 @@ def params_from_mapping(
              if key in data and not (key == "restart" and isinstance(data[key], Mapping))}
     if known is not None:
         known = dataclasses.replace(known, typed=dict(typed))
-        base = Params(gpus=gpus, mtbi=mtbi, mtbi_source=how, checkpoint_cost=0.0, slow_checkpoint_cost=0.0,
+        others = Params(gpus=gpus, mtbi=mtbi, mtbi_source=how, checkpoint_cost=0.0, slow_checkpoint_cost=0.0,
                       restart=0.0, price_per_gpu_hour=1.0, month=1.0,
                       gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node")
                       if "gpus_per_node" in data else DEFAULT_GPUS_PER_NODE)
-        derived = derive(base, known)
+        derived = derive(others, known)
         typed |= {"checkpoint_cost": derived.checkpoint_cost, "slow_checkpoint_cost": derived.slow_checkpoint_cost,
                   "restart": derived.restart, "drain": derived.drain}
     checkpoint_cost = typed["checkpoint_cost"]
@@ -925,8 +925,8 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
     if "planned" in data:
         spec = _mapping(data["planned"], "planned", _PLANNED_KEYS,
                         shape="a mapping {rate: '0.036 per hour'} or {count: N, window: DURATION}")
-        if "rate" in spec and ("count" in spec or "window" in spec) or "rate" not in spec and not (
-                "count" in spec and "window" in spec):
+        if ("rate" in spec and ("count" in spec or "window" in spec)) or ("rate" not in spec and not (
+                "count" in spec and "window" in spec)):
             raise InputError("planned", spec, "either {rate: '0.036 per hour'} or {count: N, window: DURATION}")
         if "rate" in spec:
             out["planned_rate"] = parse_rate(spec["rate"], "planned.rate")

@@ -638,8 +638,8 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
     if p.spares is not None:
         wait = p.spares.wait(p.mtbi)
         rows.append(("hot spare nodes", f"{p.spares.nodes:,}",
-                     f"repairs of {format_duration(p.spares.repair)}, {p.spares.takes_node:.0%} of interruptions take "
-                     f"a node; {format_duration(wait) if wait > 0 else 'no time'} waiting per interruption"))
+                     (f"repairs of {format_duration(p.spares.repair)}, {p.spares.takes_node:.0%} of interruptions take "
+                     f"a node; {format_duration(wait) if wait > 0 else 'no time'} waiting per interruption")))
     if p.just_in_time > 0:
         rows.append(("recovered just in time, p", f"{p.just_in_time:.0%}",
                      f"each recovery {format_duration(p.jit_recovery)}"))
@@ -656,8 +656,8 @@ def _buy_rows(report: PlanReport) -> list[tuple[str, str, str]]:
     if (choice := report.spares_choice) is not None:
         b = choice.best
         rows.append(("best number of spare nodes", f"{b:,}",
-                     f"goodput {percent(choice.goodput[b])}, {percent(choice.useful[b])} of all GPUs bought doing "
-                     f"kept work; R = {format_duration(choice.restart[b])}"))
+                     (f"goodput {percent(choice.goodput[b])}, {percent(choice.useful[b])} of all GPUs bought doing "
+                     f"kept work; R = {format_duration(choice.restart[b])}")))
     if (n := report.needed) is not None:
         name = f"write bandwidth for {percent(n.target)} goodput"
         if n.write_bandwidth is None or n.checkpoint_cost is None:
