@@ -463,6 +463,9 @@ def _run_simulate(args: argparse.Namespace) -> str:
         raise InputError("--hazard", args.hazard, "--failures weibull as well (a hazard only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
+    if params.just_in_time or params.planned_rate:
+        raise Refused("the simulator does not draw just-in-time recoveries or planned stops yet; `goodput plan` "
+                      "gives their exact model")
     if params.tiered:
         if not process.exponential:
             raise InputError("--failures", args.failures, "exponential failures with a drain or a persistent tier "

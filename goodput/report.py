@@ -538,7 +538,11 @@ def plan_report(
     other = "first-order" if plan.model == "exact" else "exact"
     given = None if plan.at_optimum else plan.interval
     s = plan.tiers
-    if s is None:
+    if plan.recovery is not None:
+        p, rj, q = plan.recovery
+        cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other, just_in_time=p,
+                          jit_recovery=rj, planned_rate=q)
+    elif s is None:
         cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other)
     else:
         cross = make_plan(s.checkpoint_cost, plan.mtbi, s.restart, given, which=other, drain=s.drain,

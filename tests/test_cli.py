@@ -525,3 +525,22 @@ def test_a_flag_beats_the_file_and_the_file_typed_c_yields_to_a_flagged_bandwidt
     assert plan_json("--params", str(path), "--checkpoint-cost", "2")["checkpoint_cost_min"] == 2.0
     assert_allclose(plan_json("--params", str(path), "--write-bandwidth", "20 GB/s")["checkpoint_cost_min"],
                     1e12 / 20e9 / 60)
+
+
+def test_just_in_time_and_planned_stops_through_the_plan() -> None:
+    """A share p recovered just in time: first order's optimum is sqrt(2CM/(1 - p)); the exact plan's goodput is
+    goodput.restart.recovery_goodput's; planned stops cost goodput; with tiers the combination is refused (exit 1)."""
+    from goodput.restart import recovery_goodput
+
+    base = plan_json()
+    jit = plan_json("--just-in-time", "0.75")
+    assert_allclose(jit["goodput"], recovery_goodput(1.0, base["mtbi_min"], 5.0, just_in_time=0.75, jit_recovery=0.5))
+    assert jit["goodput"] > base["goodput"]
+    assert jit["just_in_time"] == {"share": 0.75, "recovery_min": 0.5, "planned_rate_per_hour": 0.0}
+    first = plan_json("--just-in-time", "0.75", "--model", "first-order")
+    assert_allclose(first["interval_min"], math.sqrt(2 * 1.0 * base["mtbi_min"] / 0.25))
+    planned = plan_json("--just-in-time", "0.75", "--planned-rate", "0.036 per hour")
+    assert planned["goodput"] < jit["goodput"]
+    assert_allclose(sum(planned[k] for k in ("checkpoint_overhead", "lost_work", "restart_loss", "goodput")), 1.0)
+    refused = run("plan", "--just-in-time", "0.5", "--drain", "2")
+    assert refused.returncode == 1 and refused.stdout == "" and "not modelled yet" in refused.stderr

@@ -234,3 +234,26 @@ def test_host_memory_that_fits_is_accepted_and_double_buffering_doubles_it() -> 
     with pytest.raises(InputError, match="double-buffered"):
         params_from_mapping({**data, "snapshot": {**one, "double_buffered": "true"}})
 
+
+
+@settings(max_examples=30, deadline=None)
+@given(c=st.floats(0.1, 10.0), m=st.floats(30.0, 2000.0), r=st.floats(0.5, 30.0), p=st.floats(0.0, 0.95),
+       q=st.floats(0.0, 0.2))
+def test_recovery_losses_add_up_and_reduce_to_the_one_tier_models(c: float, m: float, r: float, p: float,
+                                                                  q: float) -> None:
+    from goodput.exact import exact_losses
+    from goodput.model import losses
+    from goodput.restart import recovery_goodput, recovery_losses
+
+    exact = recovery_losses(c, m, r, just_in_time=p, jit_recovery=0.5, planned_rate=q)
+    assert_allclose(exact.total + exact.goodput, 1.0)
+    assert_allclose(exact.goodput, recovery_goodput(c, m, r, exact.interval, just_in_time=p, jit_recovery=0.5,
+                                                    planned_rate=q), rtol=1e-12)
+    assert min(exact.checkpoint_overhead, exact.lost_work, exact.restart_loss) >= 0.0
+    one = recovery_losses(c, m, r, 17.0)
+    ref = exact_losses(c, m, r, 17.0)
+    assert_allclose((one.checkpoint_overhead, one.lost_work, one.restart_loss),
+                    (ref.checkpoint_overhead, ref.lost_work, ref.restart_loss), rtol=1e-9, atol=1e-15)
+    first, ref1 = recovery_losses(c, m, r, 17.0, which="first-order"), losses(c, m, r, 17.0)
+    assert_allclose((first.checkpoint_overhead, first.lost_work, first.restart_loss),
+                    (ref1.checkpoint_overhead, ref1.lost_work, ref1.restart_loss), rtol=1e-12)
