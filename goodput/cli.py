@@ -114,6 +114,75 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     tiers.add_argument("--persistent-every", metavar="N", help="every N-th checkpoint persistent (default: the best N)")
 
 
+#: Flags of what a planner knows (issues 19, 20): dest -> the key of :class:`goodput.params.Known` it sets.
+_KNOWN_FLAGS = {"checkpoint_size": "size", "parameters": "parameters", "bytes_per_parameter": "bytes_per_parameter",
+                "write_bandwidth": "write_bandwidth", "read_bandwidth": "read_bandwidth",
+                "bandwidth_efficiency": "efficiency", "snapshot_bandwidth": "snapshot_bandwidth",
+                "host_memory": "host_memory"}
+#: Flags of the restart's parts (dest = the part's name).
+_PART_FLAGS = ("detect", "replace", "startup", "startup_per_node", "load", "warmup")
+
+
+def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
+    """The inputs a planner knows: the model and the storage, the restart's parts, spares, recovery without rollback."""
+    from goodput.storage import parse_bandwidth, parse_size
+
+    def share(name: str, expected: str) -> Callable[[str], Any]:
+        return _typed(lambda t, n: validate.share(t, n, open_low=True, expected=expected), name)
+
+    model = parser.add_argument_group("from the model and the storage (C, D and the load derived; see the params file's "
+                                      "checkpoint:, storage: and snapshot:)")
+    model.add_argument("--checkpoint-size", type=_typed(parse_size, "--checkpoint-size"), metavar="SIZE",
+                       help="the checkpoint's size, e.g. '2.3 TB' or '650 GiB'")
+    model.add_argument("--parameters", type=_typed(validate.positive, "--parameters"), metavar="N",
+                       help="the model's parameter count, e.g. 530e9 (size = N x bytes per parameter)")
+    model.add_argument("--bytes-per-parameter", type=_typed(validate.positive, "--bytes-per-parameter"), metavar="B",
+                       help="14 (default: bf16 weights, fp32 master weights, two fp32 moments), 12 without the bf16 "
+                       "copy, 16 with fp32 gradients")
+    model.add_argument("--gpus-per-node", type=_typed(validate.whole, "--gpus-per-node"), metavar="N",
+                       help="GPUs per node (default 8)")
+    model.add_argument("--write-bandwidth", type=_typed(parse_bandwidth, "--write-bandwidth"), metavar="BANDWIDTH",
+                       help="the storage's aggregate write bandwidth: '20 Gb/s' is bits, '2.5 GB/s' bytes")
+    model.add_argument("--read-bandwidth", type=_typed(parse_bandwidth, "--read-bandwidth"), metavar="BANDWIDTH",
+                       help="its aggregate read bandwidth (the load, part of the restart)")
+    model.add_argument("--bandwidth-efficiency", type=share("--bandwidth-efficiency", "a share of the stated bandwidth "
+                       "achieved, above 0 and at most 1"), metavar="FRACTION",
+                       help="the share of the stated bandwidths achieved (default 1: the figures are measured)")
+    model.add_argument("--snapshot-bandwidth", type=_typed(parse_bandwidth, "--snapshot-bandwidth"),
+                       metavar="BANDWIDTH", help="a snapshot to host memory: device-to-host bandwidth per node")
+    model.add_argument("--host-memory", type=_typed(parse_size, "--host-memory"), metavar="SIZE",
+                       help="host memory free per node for the snapshot (refused when the snapshot does not fit)")
+    model.add_argument("--target-goodput", type=_typed(lambda t, n: validate.share(
+        t, n, open_low=True, open_high=True, expected="a goodput strictly between 0 and 1, e.g. 0.9"),
+        "--target-goodput"), metavar="FRACTION", help="the write bandwidth (and C) a goodput needs, e.g. 0.9")
+    parts = parser.add_argument_group("the restart's parts (R is their sum; instead of --restart)")
+    for part in _PART_FLAGS:
+        flag = "--" + part.replace("_", "-")
+        parts.add_argument(flag, type=_duration(flag, allow_zero=True), metavar="DURATION")
+    spares = parser.add_argument_group("hot spare nodes (R includes the expected wait for repairs)")
+    spares.add_argument("--spares", type=_typed(lambda t, n: validate.whole(t, n, 0), "--spares"), metavar="N",
+                        help="spare nodes held")
+    spares.add_argument("--repair", type=_duration("--repair"), metavar="DURATION", help="mean time to repair a node")
+    spares.add_argument("--takes-node", type=_typed(validate.share, "--takes-node"), metavar="FRACTION",
+                        help="share of interruptions that take a node out")
+    jit = parser.add_argument_group("recovery without rollback and planned stops")
+    jit.add_argument("--just-in-time", type=_typed(lambda t, n: validate.share(
+        t, n, open_high=True, expected="a share of interruptions from 0 to below 1"), "--just-in-time"),
+        metavar="FRACTION", help="share of interruptions recovered just in time, without going back to a checkpoint")
+    jit.add_argument("--planned-rate", type=_typed(_planned_rate, "--planned-rate"), metavar="RATE",
+                     help="planned stops with notice, e.g. '0.036 per hour' (a bare number: per hour)")
+
+
+def _planned_rate(text: str, name: str) -> float:
+    """A rate of planned stops per hour: ``"0.036 per hour"``, ``"0.87 per day"`` or a bare number (per hour)."""
+    from goodput.params import parse_rate
+
+    try:
+        return validate.non_negative(text, name)
+    except InputError:
+        return parse_rate(text, name)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the argument parser for every subcommand.
 
@@ -137,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
     )
     _add_inputs(plan)
+    _add_planner_inputs(plan)
     plan.add_argument("--model", choices=MODELS, default=RECOMMENDED_MODEL,
                       help="exact (default): exponential failures, Lambert-W optimum; first-order: T* = sqrt(2CM)")
     plan.add_argument("--format", choices=("table", "markdown", "json"), default="table")
@@ -225,7 +295,85 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             sources[symbol] = "--" + flag.replace("_", "-")
     if args.interval is not None:
         sources["T"] = "--interval"
-    return _tier_overrides(args, params.replace(ranges=ranges), sources)
+    params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
+    return params, _derived_sources(params, sources)
+
+
+def _planner_overrides(args: argparse.Namespace, params: Params,
+                       sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
+    """Lay the flags of what a planner knows over the file's, and derive C, D and R again (:func:`goodput.params.derive`).
+
+    A flag beats the file: a duration flag (``--checkpoint-cost``, ``--restart``, ``--drain``) beats the file's
+    derivation of it, a storage flag the file's typed duration; a duration and what derives it, both
+    on the command line, are refused. M, the GPUs and the nodes are the command's, so the start-up per
+    node and the waits for repairs follow them.
+    """
+    import dataclasses
+
+    from goodput.params import Known, derive
+    from goodput.restart import Spares
+
+    flags: dict[str, Any] = {dest: getattr(args, dest) for dest in (*_KNOWN_FLAGS, *_PART_FLAGS, "spares", "repair",
+                                                                    "takes_node", "gpus_per_node")
+                             if getattr(args, dest, None) is not None}
+    if getattr(args, "just_in_time", None) is not None:
+        params = params.replace(just_in_time=args.just_in_time)
+        sources["p"] = "--just-in-time"
+    if getattr(args, "planned_rate", None) is not None:
+        params = params.replace(planned_rate=args.planned_rate)
+        sources["q"] = "--planned-rate"
+    per_node = flags.pop("gpus_per_node", None)
+    if per_node is not None:
+        params = params.replace(gpus_per_node=per_node)
+    if params.known is None and not flags:
+        return params, sources
+    known = params.known
+    if known is None:
+        typed = {"checkpoint_cost": params.checkpoint_cost, "slow_checkpoint_cost": params.slow_checkpoint_cost,
+                 "restart": params.restart}
+        if params.drain > 0:
+            typed["drain"] = params.drain
+        known = Known(typed=typed)
+    names, typed = dict(known.names), dict(known.typed)
+    if per_node is not None:
+        names["gpus_per_node"] = "--gpus-per-node"
+    for dest in ("checkpoint_cost", "restart", "drain"):
+        if getattr(args, dest, None) is not None:
+            typed[dest], names[dest] = getattr(args, dest), "--" + dest.replace("_", "-")
+    changes: dict[str, Any] = {}
+    if "checkpoint_size" in flags or "parameters" in flags:
+        changes |= {"size": None, "parameters": None, "bytes_per_parameter": None}
+    for dest, key in _KNOWN_FLAGS.items():
+        if dest in flags:
+            changes[key], names[key] = flags[dest], "--" + dest.replace("_", "-")
+    parts = dict(known.parts)
+    for part in _PART_FLAGS:
+        if part in flags:
+            parts[part], names[part] = flags[part], "--" + part.replace("_", "-")
+    spares = known.spares
+    given = {key: flags[key] for key in ("spares", "repair", "takes_node") if key in flags}
+    if given:
+        if spares is None and len(given) < 3:
+            missing = [f"--{k.replace('_', '-')}" for k in ("spares", "repair", "takes_node") if k not in given]
+            first = next(iter(given))
+            raise InputError(f"--{first.replace('_', '-')}", given[first], f"{' and '.join(missing)} as well "
+                             "(or a spares: {nodes, repair, takes_node} mapping in the params file)")
+        spares = Spares(nodes=given.get("spares", spares.nodes if spares else 0),
+                        repair=given.get("repair", spares.repair if spares else 0.0),
+                        takes_node=given.get("takes_node", spares.takes_node if spares else 0.0))
+    known = dataclasses.replace(known, **changes, parts=parts, spares=spares, typed=typed, names=names)
+    derived = derive(params, known)
+    ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
+              if key not in ("checkpoint_cost", "restart") or getattr(derived, key) == getattr(params, key)}
+    return derived.replace(ranges=ranges), sources
+
+
+def _derived_sources(params: Params, sources: dict[str, str]) -> dict[str, str]:
+    """Where each derived input came from: how it was derived (``params.derived``), in place of the file's name."""
+    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
+        if key in params.derived:
+            sources[symbol] = params.derived[key]
+    return sources
 
 
 def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
@@ -290,6 +438,8 @@ def _provenance(params: Params) -> Any:
 
 
 def _run_plan(args: argparse.Namespace) -> str:
+    import dataclasses
+
     from goodput.plan import plan_for
     from goodput.report import first_order_problem, plan_report, render_plan
 
@@ -298,7 +448,18 @@ def _run_plan(args: argparse.Namespace) -> str:
     if plan.refused:
         raise Refused(f"{first_order_problem(plan.check)}; no first-order number is printed (the default, "
                       "--model exact, applies at any fleet size)")
-    return render_plan(plan_report(plan, params, sources, _provenance(params)), args.format)
+    report = dataclasses.replace(plan_report(plan, params, sources, _provenance(params)), params=params)
+    if params.spares is not None or args.target_goodput is not None:
+        from goodput.fleet import fleet_plan
+        from goodput.report import needed_for
+
+        if args.target_goodput is not None and params.checkpoint_size is None:
+            raise InputError("--target-goodput", args.target_goodput, "the checkpoint's size as well (--checkpoint-size "
+                             "or --parameters, or checkpoint: in the params file): the bandwidth it needs follows from it")
+        fleet = fleet_plan(params)
+        report = dataclasses.replace(report, spares_choice=fleet.best_spares, needed=None if args.target_goodput is None
+                                     else needed_for(fleet, args.target_goodput))
+    return render_plan(report, args.format)
 
 
 def _run_simulate(args: argparse.Namespace) -> str:
@@ -313,6 +474,9 @@ def _run_simulate(args: argparse.Namespace) -> str:
         raise InputError("--hazard", args.hazard, "--failures weibull as well (a hazard only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
+    if params.just_in_time or params.planned_rate:
+        raise Refused("the simulator does not draw just-in-time recoveries or planned stops yet; `goodput plan` "
+                      "gives their exact model")
     if params.tiered:
         if not process.exponential:
             raise InputError("--failures", args.failures, "exponential failures with a drain or a persistent tier "

@@ -10,13 +10,17 @@ only part of the scheme (a one-tier model) must not call its number the fleet's.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from functools import cached_property
 
 from goodput import model
-from goodput.errors import Refused
-from goodput.params import Params, mtbi_from_rate
+from goodput import restart as restarts
+from goodput.errors import InputError, Refused
+from goodput.params import Params, derive, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
+from goodput.restart import SparesChoice
+from goodput.storage import bandwidth_for_goodput
 from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
 
 #: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
@@ -239,6 +243,88 @@ class FleetPlan:
         return out
 
 
+    # ------------------------------------------------------------------ what a planner knows (issues 19, 20)
+    def with_restart(self, restart: float) -> Params:
+        """The fleet's inputs with another (expected) restart; a persistent tier's restart moves by as much."""
+        p = self.params
+        rp = None if p.persistent_restart is None else p.persistent_restart + (restart - p.restart)
+        return p.replace(restart=restart, persistent_restart=rp)
+
+    @cached_property
+    def best_spares(self) -> SparesChoice | None:
+        """Goodput against the number of hot spare nodes, and the best count, with the fleet's full plan.
+
+        None unless the inputs give spares. Each count's expected restart (the parts and the waits for
+        repairs, :func:`goodput.restart.spare_wait`) is planned with the fleet's whole scheme
+        (:func:`goodput.plan.plan_for`); the best count maximizes the share of all the GPUs bought,
+        the spares' included, that does kept work (:func:`goodput.restart.best_spares`).
+        """
+        p = self.params
+        if p.spares is None:
+            return None
+        parts = p.restart - p.spares.wait(p.mtbi)
+
+        def goodput_at(restart: float) -> float:
+            try:
+                return plan_for(self.with_restart(restart)).goodput
+            except Refused:  # no work kept at this restart
+                return 0.0
+
+        return restarts.best_spares(parts, p.checkpoint_cost, p.mtbi, p.spares.repair, p.spares.takes_node, p.gpus,
+                           p.gpus_per_node, goodput_at=goodput_at)
+
+    def at_write_bandwidth(self, bandwidth: float) -> Params:
+        """The fleet's inputs with the storage's stated write bandwidth set to `bandwidth` bytes per second, rederived.
+
+        C (without a snapshot) or D (with one) and the slow checkpoint follow from the new bandwidth
+        (:func:`goodput.params.derive`); every other input is the fleet's. Needs the checkpoint's size.
+
+        Raises
+        ------
+        InputError
+            If the inputs give no checkpoint size.
+        """
+        p = self.params
+        if p.checkpoint_size is None or p.known is None:
+            raise InputError("target goodput", "no checkpoint size",
+                             "the checkpoint's size (checkpoint: {size: ...} or {parameters: ...}; "
+                             "--checkpoint-size or --parameters) to find the write bandwidth it needs")
+        known = p.known
+        derives = "drain" if known.snapshot_bandwidth is not None else "checkpoint_cost"
+        typed = {k: v for k, v in known.typed.items() if k not in (derives, "slow_checkpoint_cost")}
+        if known.size is None and known.parameters is None:  # pragma: no cover - a size always comes from one
+            known = dataclasses.replace(known, size=p.checkpoint_size)
+        return derive(p, dataclasses.replace(known, write_bandwidth=bandwidth, typed=typed))
+
+    def needed_write_bandwidth(self, target: float) -> float | None:
+        """The least stated write bandwidth, bytes per second, at which the fleet's full plan reaches `target`.
+
+        The fleet's plan is rebuilt at each bandwidth (:meth:`at_write_bandwidth`, then
+        :func:`goodput.plan.plan_for`) and the least bandwidth found by bisection
+        (:func:`goodput.storage.bandwidth_for_goodput`); goodput never falls as bandwidth rises.
+
+        Parameters
+        ----------
+        target : float
+            The goodput to reach, a fraction of 1.
+
+        Returns
+        -------
+        float or None
+            Bytes per second (as stated, before the efficiency), or None when even 1 PB/s does not
+            reach `target` (the other losses leave less).
+        """
+
+        def goodput_at(bandwidth: float) -> float:
+            try:
+                return plan_for(self.at_write_bandwidth(bandwidth)).goodput
+            except (InputError, Refused):  # a checkpoint so slow that no plan is made: nothing kept
+                return 0.0
+
+        self.at_write_bandwidth(1e9)  # no size: the one-line reason, not a goodput of zero
+        return bandwidth_for_goodput(goodput_at, target)
+
+
 def fleet_plan(params: Params) -> FleetPlan:
     """The fleet's one plan.
 
@@ -268,3 +354,4 @@ def fleet_plan(params: Params) -> FleetPlan:
         slow_first_order=plan_for(params, slow=True, which="first-order"),
         levers=plan_levers(plan),
     )
+

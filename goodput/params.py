@@ -18,6 +18,18 @@ and, optionally::
     persistent: {cost: 5 min, restart: 10 min, every: 4}  # a second, persistent tier
     fast_survives: 0.8           # share of interruptions the fast tier survives (with persistent:)
 
+and, from what a planner knows of the model, the storage and the restart (each exclusive with the
+duration it derives; see :func:`derive`)::
+
+    checkpoint: {size: 2.3 TB}   # or {parameters: 530e9, bytes_per_parameter: 12} (default 14)
+    gpus_per_node: 8
+    storage: {write_bandwidth: 20 Gb/s, read_bandwidth: 40 GB/s, efficiency: 0.16}   # C (or D), the load
+    snapshot: {bandwidth: 25 GB/s, host_memory: 780 GB, double_buffered: true}      # C to host memory
+    restart: {detect: 30 s, replace: 2 min, startup: 1 min, startup_per_node: 6 s, load: 3 min, warmup: 2 min}
+    spares: {nodes: 16, repair: 12 h, takes_node: 0.6}
+    just_in_time: 0.7            # or {share: 0.7, recovery: 30 s}
+    planned: {rate: 0.036 per hour}   # or {count: 47, window: 54 days}
+
 Exactly one of ``interruptions``, ``rate_per_gpu_hour`` and ``mtbi`` gives the
 mean time between interruptions M. Unknown keys, missing keys, unknown units
 and impossible values raise :class:`~goodput.errors.InputError`.
@@ -39,11 +51,15 @@ import os
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from goodput import validate
 from goodput.errors import InputError
+from goodput.storage import Storage
 from goodput.units import format_duration, parse_duration
+
+if TYPE_CHECKING:
+    from goodput.restart import RestartParts, Spares
 
 #: The worked example shipped with the package (same values as ``book/params.yml``).
 WORKED_EXAMPLE = Path(__file__).with_name("worked_example.yml")
@@ -55,7 +71,22 @@ MAX_DEPTH = 4
 
 _REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
 _MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
-_OPTIONAL = ("logs", "ranges", "drain", "persistent", "fast_survives")
+#: What a planner knows (issues 19 and 20): each optional.
+_KNOWN_KEYS = ("checkpoint", "gpus_per_node", "storage", "snapshot", "spares", "just_in_time", "planned")
+_OPTIONAL = ("logs", "ranges", "drain", "persistent", "fast_survives", *_KNOWN_KEYS)
+#: Required keys a planner's inputs can give instead: C and the slow C (from ``storage:``).
+_DERIVABLE = ("checkpoint_cost", "slow_checkpoint_cost")
+_CHECKPOINT_KEYS = ("size", "parameters", "bytes_per_parameter")
+_STORAGE_KEYS = ("write_bandwidth", "read_bandwidth", "efficiency", "read_efficiency", "snapshot")
+_SNAPSHOT_KEYS = ("bandwidth", "host_memory", "double_buffered")
+_PART_KEYS = ("detect", "replace", "startup", "startup_per_node", "load", "warmup")
+_SPARES_KEYS = ("nodes", "repair", "takes_node")
+_JIT_KEYS = ("share", "recovery")
+_PLANNED_KEYS = ("rate", "count", "window")
+#: Minutes a just-in-time recovery costs when not given (a replayed step and a short restart).
+DEFAULT_JIT_RECOVERY = 0.5
+#: GPUs per node when not given.
+DEFAULT_GPUS_PER_NODE = 8
 _KNOWN = _REQUIRED + _MTBI_KEYS + _OPTIONAL
 _INTERRUPTION_KEYS = ("count", "window")
 _LOG_KEYS = ("steps", "events")
@@ -110,6 +141,29 @@ class Params:
         n, every n-th checkpoint persistent, when fixed; ``None`` lets the plan choose it.
     fast_survives : float or None
         s, the share of interruptions the fast tier survives (with a persistent tier).
+    checkpoint_size : float or None
+        The checkpoint's size in bytes, when given (``checkpoint: {size: ...}`` or parameters x bytes).
+    gpus_per_node : int
+        GPUs per node (default 8); nodes = gpus / gpus_per_node.
+    storage : Storage or None
+        The storage a planner knows (:class:`goodput.storage.Storage`), when given; it derives C
+        (and D with a snapshot) and the load.
+    restart_parts : RestartParts or None
+        The restart's parts (:class:`goodput.restart.RestartParts`), when given or when the load is derived.
+    spares : Spares or None
+        The pool of hot spare nodes (:class:`goodput.restart.Spares`), when given.
+    just_in_time : float
+        p, the share of interruptions recovered without going back to a checkpoint (0: none).
+    jit_recovery : float
+        R_j, minutes a just-in-time recovery costs.
+    planned_rate : float
+        q, planned stops with notice per hour (0: none).
+    derived : dict of str to str
+        For each of ``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain``, ``restart`` (and ``load``,
+        ``checkpoint_size``)
+        that was derived, how, in words; the durations themselves hold the derived values.
+    known : Known or None
+        What the planner gave, as read (kept so that command-line flags can be laid over it).
     """
 
     gpus: int
@@ -133,6 +187,21 @@ class Params:
     persistent_restart: float | None = None
     persistent_every: int | None = None
     fast_survives: float | None = None
+    checkpoint_size: float | None = None
+    gpus_per_node: int = DEFAULT_GPUS_PER_NODE
+    storage: Storage | None = None
+    restart_parts: RestartParts | None = None
+    spares: Spares | None = None
+    just_in_time: float = 0.0
+    jit_recovery: float = DEFAULT_JIT_RECOVERY
+    planned_rate: float = 0.0
+    derived: dict[str, str] = dataclasses.field(default_factory=dict)
+    known: Known | None = None
+
+    @property
+    def nodes(self) -> int | None:
+        """Nodes in the job, gpus / gpus_per_node, when that is whole (None otherwise)."""
+        return self.gpus // self.gpus_per_node if self.gpus % self.gpus_per_node == 0 else None
 
     @property
     def rate_per_gpu_hour(self) -> float:
@@ -350,7 +419,7 @@ def params_from_mapping(
         if key not in _KNOWN:
             raise InputError(f"{source}: key {key!r}", data[key], f"one of {', '.join(_KNOWN)}{_suggest(str(key), _KNOWN)}")
     for key in _REQUIRED:
-        if key not in data:
+        if key not in data and not (key in _DERIVABLE and "storage" in data):  # storage: derives C (see derive)
             raise InputError(f"{source}: key {key!r}", None, "a value (the key is missing)")
     given = [key for key in _MTBI_KEYS if key in data]
     if len(given) != 1:
@@ -402,14 +471,28 @@ def params_from_mapping(
                 raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
             ranges[str(key)] = (low, high)
 
-    checkpoint_cost = parse_duration(data["checkpoint_cost"], "checkpoint_cost")
-    slow_checkpoint_cost = parse_duration(data["slow_checkpoint_cost"], "slow_checkpoint_cost")
+    known = _known_from_mapping(data) if any(key in data for key in _KNOWN_KEYS) or isinstance(
+        data.get("restart"), Mapping) else None
+    typed = {key: parse_duration(data[key], key, allow_zero=key == "drain")
+             for key in ("checkpoint_cost", "slow_checkpoint_cost", "restart", "drain")
+             if key in data and not (key == "restart" and isinstance(data[key], Mapping))}
+    if known is not None:
+        known = dataclasses.replace(known, typed=dict(typed))
+        others = Params(gpus=gpus, mtbi=mtbi, mtbi_source=how, checkpoint_cost=0.0, slow_checkpoint_cost=0.0,
+                      restart=0.0, price_per_gpu_hour=1.0, month=1.0,
+                      gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node")
+                      if "gpus_per_node" in data else DEFAULT_GPUS_PER_NODE)
+        derived = derive(others, known)
+        typed |= {"checkpoint_cost": derived.checkpoint_cost, "slow_checkpoint_cost": derived.slow_checkpoint_cost,
+                  "restart": derived.restart, "drain": derived.drain}
+    checkpoint_cost = typed["checkpoint_cost"]
+    slow_checkpoint_cost = typed["slow_checkpoint_cost"]
     if slow_checkpoint_cost < checkpoint_cost:  # the book sets it beside C, and as a persistent tier's C_p >= C
-        raise InputError("slow_checkpoint_cost", data["slow_checkpoint_cost"],
+        raise InputError("slow_checkpoint_cost", data.get("slow_checkpoint_cost", format_duration(slow_checkpoint_cost)),
                          f"a checkpoint no faster than checkpoint_cost ({format_duration(checkpoint_cost)}): the "
                          "slow one is the synchronous write that the fast checkpoint replaces")
-    restart = parse_duration(data["restart"], "restart")
-    drain = parse_duration(data["drain"], "drain", allow_zero=True) if "drain" in data else 0.0
+    restart = typed["restart"]
+    drain = typed.get("drain", 0.0)
     persistent_cost = persistent_restart = None
     persistent_every: int | None = None
     if "persistent" in data:
@@ -429,6 +512,10 @@ def params_from_mapping(
         raise InputError("fast_survives", None,
                          "a value with a persistent tier: the share of interruptions the fast tier survives, 0 to 1")
 
+    extra: dict[str, Any] = _recovery_from_mapping(data)
+    if known is not None:
+        extra |= {key: getattr(derived, key) for key in ("checkpoint_size", "gpus_per_node", "storage", "restart_parts",
+                                                         "spares", "derived", "known")}
     return Params(
         gpus=gpus,
         mtbi=mtbi,
@@ -451,6 +538,7 @@ def params_from_mapping(
         persistent_restart=persistent_restart,
         persistent_every=persistent_every,
         fast_survives=fast_survives,
+        **extra,
     )
 
 
@@ -494,6 +582,367 @@ def tier_inputs(
     if n is not None and n > MAX_EVERY:
         raise InputError(f"{prefix}every", every, f"a whole number from 1 to {MAX_EVERY:,}")
     return cost_p, restart_p, n
+
+
+# --------------------------------------------------------------------------- what a planner knows (issues 19, 20)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a planner gave of the model, the storage and the restart, as read (bytes, bytes per second, minutes).
+
+    :func:`derive` turns it into C, D, R and the slow C. Every field is optional.
+
+    Parameters
+    ----------
+    size : float or None
+        The checkpoint's size in bytes, as given.
+    parameters, bytes_per_parameter : float or None
+        The model's parameter count and bytes per parameter (default 14), when the size is given that way.
+    write_bandwidth, read_bandwidth : float or None
+        The storage's aggregate bandwidths, bytes per second, stated.
+    efficiency, read_efficiency : float or None
+        The share of the stated bandwidth achieved (default 1), and of the read bandwidth where it differs.
+    snapshot_bandwidth, host_memory : float or None
+        A snapshot to host memory: device-to-host bytes per second and bytes of host memory, per node.
+    double_buffered : bool
+        Whether the snapshot keeps two copies in host memory.
+    parts : dict of str to float
+        The restart's parts given, minutes (keys of :class:`goodput.restart.RestartParts`).
+    spares : Spares or None
+        The pool of hot spare nodes.
+    typed : dict of str to float
+        The durations typed beside them (``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain``, ``restart``).
+    names : dict of str to str
+        How each input was named where it was given (a file's key or a flag), for messages; a name that
+        starts with ``--`` was given on the command line, which beats the file.
+    """
+
+    size: float | None = None
+    parameters: float | None = None
+    bytes_per_parameter: float | None = None
+    write_bandwidth: float | None = None
+    read_bandwidth: float | None = None
+    efficiency: float | None = None
+    read_efficiency: float | None = None
+    snapshot_bandwidth: float | None = None
+    host_memory: float | None = None
+    double_buffered: bool = False
+    parts: dict[str, float] = dataclasses.field(default_factory=dict)
+    spares: Spares | None = None
+    typed: dict[str, float] = dataclasses.field(default_factory=dict)
+    names: dict[str, str] = dataclasses.field(default_factory=dict)
+
+    def name(self, key: str) -> str:
+        """How the input `key` was named."""
+        return self.names.get(key, key)
+
+    def flagged(self, key: str) -> bool:
+        """Whether the input `key` was given on the command line."""
+        return self.name(key).startswith("--")
+
+
+def derive(params: Params, known: Known) -> Params:
+    """C, D, R and the slow C from what a planner knows, each derivation stated in words.
+
+    - The size is given, or parameters x bytes per parameter (default 14).
+    - Without a snapshot the checkpoint is a synchronous write, C = size / achieved write bandwidth;
+      with a snapshot C is the copy of each node's share to host memory, size / (nodes x bandwidth),
+      and the drain D = size / achieved write bandwidth. The slow checkpoint, unless typed, is the
+      synchronous write. The host memory a snapshot needs per node (twice, double-buffered) must fit.
+    - The slow checkpoint is typed or, when not (or when the write bandwidth is a flag over the file's
+      typed one), the synchronous write.
+    - The restart is the sum of its parts; the load, unless given, is size / achieved read bandwidth;
+      with spares, the expected wait for repairs (:func:`goodput.restart.spare_wait`) is added.
+
+    Each derived duration is exclusive with the same duration typed: both in the file, or both on the
+    command line, is refused in one line naming both; otherwise the command line wins.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's other inputs (gpus, M, gpus per node); its durations are replaced.
+    known : Known
+        What the planner gave.
+
+    Returns
+    -------
+    Params
+        With ``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain`` and ``restart`` set (the derived
+        values), ``checkpoint_size``, ``storage``, ``restart_parts``, ``spares``, ``derived`` and ``known``.
+
+    Raises
+    ------
+    InputError
+        For a derived input given with the duration it derives, a storage without a size, a snapshot
+        that does not fit in host memory, GPUs per node that do not divide the GPUs, or a duration
+        neither typed nor derivable.
+
+    Examples
+    --------
+    >>> from goodput.storage import parse_bandwidth
+    >>> base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0)
+    >>> p = derive(base, Known(parameters=530e9, bytes_per_parameter=12,
+    ...                        write_bandwidth=parse_bandwidth("20 Gb/s", "bw"), typed={"restart": 5.0}))
+    >>> round(p.checkpoint_cost, 1), p.derived["checkpoint_cost"]
+    (42.4, 'a synchronous write of 6.36 TB (530 billion parameters x 12 bytes) at 2.5 GB/s')
+    """
+    from goodput import storage as st
+    from goodput.restart import RestartParts
+    from goodput.units import format_duration
+
+    typed = dict(known.typed)
+    values: dict[str, float] = {}
+    notes: dict[str, str] = {}
+    name = known.name
+
+    def choose(key: str, value: float, source: str, words: str) -> None:
+        """Take the derived `value` for `key` unless the same duration is typed at a higher level."""
+        if key in typed:
+            if known.flagged(key) == known.flagged(source):
+                raise InputError(f"{name(key)} and {name(source)}", format_duration(typed[key]),
+                                 f"one of them, not both: {name(source)} gives {key} ({words})")
+            if known.flagged(key):
+                return
+            del typed[key]
+        values[key], notes[key] = value, words
+
+    def node_count() -> int:
+        if params.nodes is None:
+            raise InputError(name("gpus_per_node"), params.gpus_per_node,
+                             f"a number of GPUs per node that divides the job's {params.gpus:,} GPUs")
+        return params.nodes
+
+    size = known.size
+    if known.parameters is not None:
+        if known.size is not None:
+            raise InputError(f"{name('size')} and {name('parameters')}", st.format_size(known.size),
+                             "one of them: the checkpoint's size, or its parameters x bytes per parameter")
+        bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
+        size = st.checkpoint_size(known.parameters, bpp)
+        count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
+        size_words = f"{st.format_size(size)} ({count} parameters x {bpp:g} bytes)"
+    elif known.bytes_per_parameter is not None:
+        raise InputError(name("bytes_per_parameter"), known.bytes_per_parameter,
+                         f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")
+    else:
+        size_words = st.format_size(size) if size is not None else ""
+    if known.parameters is not None:
+        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
+
+    store = None
+    if known.write_bandwidth is not None:
+        if size is None:
+            raise InputError(name("write_bandwidth"), st.format_bandwidth(known.write_bandwidth),
+                             "the checkpoint's size as well (checkpoint: {size: ...} or {parameters: ...}; "
+                             "--checkpoint-size or --parameters)")
+        try:
+            store = Storage(size=size, nodes=node_count(), write_bandwidth=known.write_bandwidth,
+                            read_bandwidth=known.read_bandwidth,
+                            efficiency=1.0 if known.efficiency is None else known.efficiency,
+                            read_efficiency=known.read_efficiency, snapshot_bandwidth=known.snapshot_bandwidth,
+                            host_memory=known.host_memory, double_buffered=known.double_buffered)
+        except InputError as exc:
+            if exc.name == "host_memory":
+                raise InputError(name("host_memory"), exc.value, exc.expected) from None
+            raise
+    else:
+        for key in ("read_bandwidth", "efficiency", "read_efficiency", "snapshot_bandwidth", "host_memory"):
+            if getattr(known, key) is not None:
+                raise InputError(name(key), getattr(known, key), "a write bandwidth as well (storage: {write_bandwidth: "
+                                 "...} or --write-bandwidth): it is what the checkpoint is written at")
+
+    if store is not None:
+        e = store.efficiency
+        achieved = f"{st.format_bandwidth(store.write_bandwidth * e)}" + (
+            f" achieved ({e:.0%} of {st.format_bandwidth(store.write_bandwidth)})" if e < 1.0 else "")
+        write_words = f"{size_words} at {achieved}"
+        if store.snapshot_bandwidth is None:
+            choose("checkpoint_cost", store.checkpoint_cost, "write_bandwidth", f"a synchronous write of {write_words}")
+        else:
+            choose("checkpoint_cost", store.checkpoint_cost, "snapshot_bandwidth",
+                   f"a snapshot of {st.format_size(store.size / store.nodes)} per node to host memory at "
+                   f"{st.format_bandwidth(store.snapshot_bandwidth)}")
+            choose("drain", store.drain, "write_bandwidth", f"the write of {write_words} after the snapshot")
+        if "slow_checkpoint_cost" not in typed or (known.flagged("write_bandwidth")
+                                                   and not known.flagged("slow_checkpoint_cost")):
+            values["slow_checkpoint_cost"] = store.write_minutes
+            notes["slow_checkpoint_cost"] = f"a synchronous write of {write_words}"
+
+    parts = dict(known.parts)
+    if parts and "restart" in typed:
+        flagged = [key for key in parts if known.flagged(key)]
+        given = (flagged or list(parts))[0]
+        if known.flagged("restart") == bool(flagged):
+            raise InputError(f"{name('restart')} and {name(given)}", format_duration(typed["restart"]),
+                             "the restart whole or as its parts, not both")
+        if known.flagged("restart"):
+            parts = {}
+        else:
+            del typed["restart"]
+    load = store.load if store is not None else None
+    if load is not None and store is not None and store.read_bandwidth is not None and "load" not in parts:
+        if "restart" in typed and not parts:
+            if known.flagged("restart") == known.flagged("read_bandwidth"):
+                raise InputError(f"{name('restart')} and {name('read_bandwidth')}", format_duration(typed["restart"]),
+                                 "the restart as its parts (restart: {detect: ..., startup: ...} or --detect, --startup "
+                                 "...) with a read bandwidth, which gives the load; or no read bandwidth")
+        else:
+            read_e = store.efficiency if store.read_efficiency is None else store.read_efficiency
+            parts["load"] = load
+            notes["load"] = f"a read of {size_words} at {st.format_bandwidth(store.read_bandwidth * read_e)}" + (
+                f" achieved ({read_e:.0%} of {st.format_bandwidth(store.read_bandwidth)})" if read_e < 1.0 else "")
+    restart_parts = None
+    if parts:
+        restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
+                                     (params.nodes or 1))
+        values["restart"] = restart_parts.total
+        shown = {"startup": "start-up", "warmup": "warm-up"}
+        notes["restart"] = "the sum of its parts: " + " + ".join(
+            f"{shown.get(k, k)} {format_duration(v)}" for k, v in restart_parts.parts.items() if v > 0)
+    if known.spares is not None:
+        base = values["restart"] if "restart" in values else typed.get("restart")
+        if base is None:  # pragma: no cover - a restart is always given, whole or in parts
+            raise InputError("restart", None, "a value (the key is missing)")
+        wait = known.spares.wait(params.mtbi)
+        values["restart"] = base + wait
+        notes["restart"] = (notes.get("restart", f"{format_duration(base)} given")
+                            + f", and {format_duration(wait) if wait > 0 else 'no time'} waiting for repairs "
+                            f"({known.spares.nodes:,} spare nodes, repairs of {format_duration(known.spares.repair)}, "
+                            f"{known.spares.takes_node:.0%} of interruptions take a node)")
+    for key in ("checkpoint_cost", "slow_checkpoint_cost", "restart"):
+        if key not in values and key not in typed:
+            raise InputError(name(key), None, "a value (the key is missing), or storage: {write_bandwidth: ...} "
+                             "and checkpoint: to derive it")
+    final = {**typed, **values}
+    return params.replace(
+        checkpoint_cost=final["checkpoint_cost"], slow_checkpoint_cost=final["slow_checkpoint_cost"],
+        restart=final["restart"], drain=final.get("drain", 0.0), checkpoint_size=size, storage=store,
+        restart_parts=restart_parts, spares=known.spares, derived=notes, known=known,
+    )
+
+
+def parse_rate(value: object, name: str) -> float:
+    """Read a rate of events per hour: ``"0.036 per hour"``, ``"0.87 per day"``, ``"2/h"``.
+
+    Examples
+    --------
+    >>> round(parse_rate("0.87 per day", "planned.rate"), 4)
+    0.0363
+    """
+    import re
+
+    from goodput.units import MINUTES_PER_UNIT
+
+    expected = "a rate such as '0.036 per hour' or '0.87 per day' (events per unit of time)"
+    text = value if isinstance(value, str) else ""
+    match = re.fullmatch(r"\s*(\S+?)\s*(?:/|\s+per\s+)\s*([a-zA-Z]+)\s*", text)
+    if match is None or match[2].lower() not in MINUTES_PER_UNIT:
+        raise InputError(name, value, expected)
+    return validate.non_negative(match[1], name, expected) * 60.0 / MINUTES_PER_UNIT[match[2].lower()]
+
+
+def _restart_parts(value: Mapping[str, Any]) -> dict[str, float]:
+    spec = _mapping(value, "restart", _PART_KEYS, shape="a duration, or a mapping of its parts {detect: DURATION, "
+                    "replace: ..., startup: ..., startup_per_node: ..., load: ..., warmup: ...}")
+    return {str(k): parse_duration(v, f"restart.{k}", allow_zero=True) for k, v in spec.items()}
+
+
+def _known_from_mapping(data: Mapping[str, Any]) -> Known:
+    """Read the keys of what a planner knows (checkpoint, storage, snapshot, restart parts, spares)."""
+    from goodput import storage as st
+    from goodput.restart import Spares
+
+    found: dict[str, Any] = {}
+    names: dict[str, str] = {}
+
+    def put(key: str, value: Any, named: str) -> None:
+        found[key], names[key] = value, named
+
+    if "checkpoint" in data:
+        spec = _mapping(data["checkpoint"], "checkpoint", _CHECKPOINT_KEYS,
+                        shape="a mapping {size: SIZE} or {parameters: N, bytes_per_parameter: B}")
+        if "size" in spec and ("parameters" in spec or "bytes_per_parameter" in spec):
+            raise InputError("checkpoint", spec, "either size or parameters (with bytes_per_parameter), not both")
+        if "size" in spec:
+            put("size", st.parse_size(spec["size"], "checkpoint.size"), "checkpoint.size")
+        elif "parameters" in spec:
+            put("parameters", validate.positive(spec["parameters"], "checkpoint.parameters"), "checkpoint.parameters")
+        else:
+            raise InputError("checkpoint", spec, "a size (checkpoint: {size: 2.3 TB}) or a parameter count "
+                             "(checkpoint: {parameters: 530e9})")
+        if "bytes_per_parameter" in spec:
+            put("bytes_per_parameter", validate.positive(spec["bytes_per_parameter"], "checkpoint.bytes_per_parameter"),
+                "checkpoint.bytes_per_parameter")
+    snapshot = None
+    if "storage" in data:
+        spec = _mapping(data["storage"], "storage", _STORAGE_KEYS, required=("write_bandwidth",),
+                        shape="a mapping {write_bandwidth: BANDWIDTH, read_bandwidth: BANDWIDTH, efficiency: SHARE}")
+        put("write_bandwidth", st.parse_bandwidth(spec["write_bandwidth"], "storage.write_bandwidth"),
+            "storage.write_bandwidth")
+        if "read_bandwidth" in spec:
+            put("read_bandwidth", st.parse_bandwidth(spec["read_bandwidth"], "storage.read_bandwidth"),
+                "storage.read_bandwidth")
+        for key in ("efficiency", "read_efficiency"):
+            if key in spec:
+                put(key, validate.share(spec[key], f"storage.{key}", open_low=True,
+                                        expected="a share of the stated bandwidth achieved, above 0 and at most 1"),
+                    f"storage.{key}")
+        snapshot = spec.get("snapshot")
+        if snapshot is not None and "snapshot" in data:
+            raise InputError("storage.snapshot and snapshot", snapshot, "the snapshot given once")
+    if snapshot is None and "snapshot" in data:
+        snapshot = data["snapshot"]
+    if snapshot is not None:
+        spec = _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
+                        shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
+                        "double_buffered: true|false}")
+        put("snapshot_bandwidth", st.parse_bandwidth(spec["bandwidth"], "snapshot.bandwidth"), "snapshot.bandwidth")
+        if "host_memory" in spec:
+            put("host_memory", st.parse_size(spec["host_memory"], "snapshot.host_memory"), "snapshot.host_memory")
+        if "double_buffered" in spec:
+            flag = str(spec["double_buffered"]).strip().lower()
+            if flag not in ("true", "false"):
+                raise InputError("snapshot.double_buffered", spec["double_buffered"], "true or false")
+            put("double_buffered", flag == "true", "snapshot.double_buffered")
+    parts: dict[str, float] = {}
+    if isinstance(data.get("restart"), Mapping):
+        parts = _restart_parts(data["restart"])
+        names.update({key: f"restart.{key}" for key in parts})
+    if "spares" in data:
+        spec = _mapping(data["spares"], "spares", _SPARES_KEYS, required=_SPARES_KEYS,
+                        shape="a mapping {nodes: N, repair: DURATION, takes_node: SHARE}")
+        put("spares", Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0),
+                             repair=parse_duration(spec["repair"], "spares.repair"),
+                             takes_node=validate.share(spec["takes_node"], "spares.takes_node")), "spares")
+    return Known(**found, parts=parts, names=names)
+
+
+def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
+    """Read ``just_in_time:`` and ``planned:`` (recovery without rollback, planned stops with notice)."""
+    out: dict[str, float] = {}
+    if "just_in_time" in data:
+        value = data["just_in_time"]
+        if isinstance(value, Mapping):
+            spec = _mapping(value, "just_in_time", _JIT_KEYS, required=("share",),
+                            shape="a share, or a mapping {share: SHARE, recovery: DURATION}")
+            value = spec["share"]
+            if "recovery" in spec:
+                out["jit_recovery"] = parse_duration(spec["recovery"], "just_in_time.recovery")
+        out["just_in_time"] = validate.share(value, "just_in_time", open_high=True,
+                                             expected="a share of interruptions from 0 to below 1")
+    if "planned" in data:
+        spec = _mapping(data["planned"], "planned", _PLANNED_KEYS,
+                        shape="a mapping {rate: '0.036 per hour'} or {count: N, window: DURATION}")
+        if ("rate" in spec and ("count" in spec or "window" in spec)) or ("rate" not in spec and not (
+                "count" in spec and "window" in spec)):
+            raise InputError("planned", spec, "either {rate: '0.036 per hour'} or {count: N, window: DURATION}")
+        if "rate" in spec:
+            out["planned_rate"] = parse_rate(spec["rate"], "planned.rate")
+        else:
+            n = validate.whole(spec["count"], "planned.count", least=0)
+            out["planned_rate"] = n * 60.0 / parse_duration(spec["window"], "planned.window")
+    return out
 
 
 def load_params(path: str | os.PathLike[str] | None = None) -> Params:

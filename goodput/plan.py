@@ -54,6 +54,9 @@ class Plan:
         :class:`~goodput.tiers.TierLosses` and ``tiers.every`` is the n used).
     every_chosen : bool
         Whether n was chosen by the plan (the best whole n) rather than given.
+    recovery : tuple of (float, float, float) or None
+        (p, R_j, q): the share recovered just in time, its cost in minutes and planned stops per hour,
+        when the plan has them (:func:`goodput.restart.recovery_losses`; one tier only).
     """
 
     checkpoint_cost: float
@@ -65,6 +68,7 @@ class Plan:
     check: RangeCheck
     tiers: Tiers | None = None
     every_chosen: bool = False
+    recovery: tuple[float, float, float] | None = None
 
     @property
     def interval(self) -> float:
@@ -96,6 +100,7 @@ def make_plan(
     checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
     which: str = RECOMMENDED_MODEL, drain: float = 0.0, persistent_cost: float | None = None,
     persistent_restart: float | None = None, fast_survives: float | None = None, persistent_every: int | None = None,
+    just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
 ) -> Plan:
     """Plan a checkpoint interval and compute the goodput it leaves.
 
@@ -119,6 +124,9 @@ def make_plan(
         s, the share of interruptions the fast tier survives (with a persistent tier).
     persistent_every : int, optional
         n, every n-th checkpoint persistent; the best whole n when omitted.
+    just_in_time, jit_recovery, planned_rate : float, optional
+        p, R_j (minutes) and q (per hour): recovery without rollback and planned stops
+        (:func:`goodput.restart.recovery_losses`); with one checkpoint tier only.
 
     Returns
     -------
@@ -142,7 +150,14 @@ def make_plan(
     which = choice(which, "model", MODELS)
     _check_scale(float(mtbi), checkpoint_cost, restart, interval or 0.0, drain or 0.0, persistent_cost or 0.0,
                  persistent_restart or 0.0)
-    if drain or persistent_cost is not None or fast_survives is not None or persistent_every is not None:
+    tiered = drain or persistent_cost is not None or fast_survives is not None or persistent_every is not None
+    if just_in_time or planned_rate:
+        if tiered:
+            raise Refused("recovery without rollback or planned stops together with a drain or a persistent tier is "
+                          "not modelled yet: give one of them")
+        return _recovery_plan(checkpoint_cost, float(mtbi), restart, interval, which,
+                              (just_in_time, jit_recovery, planned_rate))
+    if tiered:
         scheme = Tiers(checkpoint_cost, restart, drain, persistent_cost, persistent_restart, fast_survives or 0.0,
                        persistent_every or 1)
         return _tier_plan(scheme, float(mtbi), interval, which, chosen=persistent_every is None and not scheme.one_tier)
@@ -176,6 +191,21 @@ def _check_scale(mtbi: float, *durations: float) -> None:
             f"interruptions come every {format_duration(mtbi)}, against a checkpoint, interval or restart of "
             f"{format_duration(longest)}: the job would keep essentially no work, so there is no plan to make"
         )
+
+
+def _recovery_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None, which: str,
+                   recovery: tuple[float, float, float]) -> Plan:
+    """A one-tier plan with a share recovered just in time and planned stops (each model at its own optimum)."""
+    from goodput.restart import recovery_losses
+
+    p, rj, q = recovery
+    kw = {"just_in_time": p, "jit_recovery": rj, "planned_rate": q}
+    exact = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="exact", **kw)
+    first = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="first-order", **kw)
+    best = recovery_losses(checkpoint_cost, mtbi, restart, None, which=which, **kw).interval
+    return Plan(checkpoint_cost=float(checkpoint_cost), mtbi=mtbi, restart=float(restart),
+                losses=exact if which == "exact" else first, optimal_interval=best, model=which,
+                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput), recovery=recovery)
 
 
 def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *, chosen: bool) -> Plan:
@@ -229,6 +259,7 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
         params.checkpoint_cost, params.mtbi, params.restart, interval, which=which, drain=params.drain,
         persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,
         fast_survives=params.fast_survives, persistent_every=params.persistent_every,
+        just_in_time=params.just_in_time, jit_recovery=params.jit_recovery, planned_rate=params.planned_rate,
     )
 
 
@@ -323,6 +354,19 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     >>> all(gains[name] >= 0 for name in TIER_LEVERS)
     True
     """
+    if plan.recovery is not None:
+        from goodput.restart import recovery_losses
+
+        p, rj, q = plan.recovery
+
+        def g(c: float, m: float, r: float, t: float | None = None) -> float:
+            return recovery_losses(c, m, r, t, just_in_time=p, jit_recovery=rj, planned_rate=q,
+                                   which=plan.model).goodput
+
+        c, m, r = plan.checkpoint_cost, plan.mtbi, plan.restart
+        at_best = g(c, m, r)
+        return {"halve C": g(c / 2, m, r) - at_best, "halve R": g(c, m, r / 2) - at_best,
+                "halve the failure rate": g(c, 2 * m, r) - at_best, "set the interval right": at_best - plan.goodput}
     if plan.tiers is None:
         return levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
     scheme, m = plan.tiers, plan.mtbi

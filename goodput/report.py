@@ -23,11 +23,13 @@ from goodput.plan import Plan, make_plan, plan_levers
 from goodput.units import format_duration, format_rate, significant
 
 if TYPE_CHECKING:
+    from goodput.fleet import FleetPlan
     from goodput.logs.events import EventMeasurement
     from goodput.logs.fit import WeibullFit
     from goodput.logs.measure import Measurement
     from goodput.params import Params
     from goodput.provenance import Provenance
+    from goodput.restart import SparesChoice
     from goodput.uncertainty import InputRange
 
 #: Output formats of :func:`render_plan`.
@@ -450,6 +452,9 @@ class PlanReport:
     sources: Mapping[str, str] = field(default_factory=dict)
     ranges: Mapping[str, InputRange] = field(default_factory=dict)
     provenance: Provenance | None = None
+    params: Params | None = None
+    spares_choice: SparesChoice | None = None
+    needed: Needed | None = None
 
     @property
     def lost_capacity(self) -> float:
@@ -460,6 +465,55 @@ class PlanReport:
     def lost_gpu_hours(self) -> float:
         """GPU-hours a month the losses take."""
         return (1.0 - self.plan.goodput) * self.gpus * self.month / 60.0
+
+
+@dataclass(frozen=True)
+class Needed:
+    """The write bandwidth a target goodput needs, and the checkpoint it gives (``goodput plan --target-goodput``).
+
+    Parameters
+    ----------
+    target : float
+        The goodput asked for, a fraction of 1.
+    write_bandwidth : float or None
+        The least stated write bandwidth that reaches it, bytes per second (None: unreachable).
+    checkpoint_cost, drain : float or None
+        C and D at that bandwidth, minutes.
+    reason : str or None
+        Why the target is out of reach, when it is.
+    """
+
+    target: float
+    write_bandwidth: float | None
+    checkpoint_cost: float | None
+    drain: float | None
+    reason: str | None
+
+
+def needed_for(fleet: FleetPlan, target: float) -> Needed:
+    """The write bandwidth `target` needs for a fleet (:meth:`goodput.fleet.FleetPlan.needed_write_bandwidth`), or why not.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's one plan (its inputs must give the checkpoint's size).
+    target : float
+        Goodput, a fraction of 1.
+
+    Returns
+    -------
+    Needed
+        The bandwidth, C and D at it; or None for each and the reason in words.
+    """
+    from goodput.plan import plan_for
+
+    bandwidth = fleet.needed_write_bandwidth(target)
+    if bandwidth is None:
+        best = plan_for(fleet.at_write_bandwidth(1e15)).goodput
+        return Needed(target, None, None, None, f"even 1 PB/s leaves goodput at {percent(best)}, short of "
+                      f"{percent(target)}: the failures and the restart take the rest, which bandwidth does not buy")
+    at = fleet.at_write_bandwidth(bandwidth)
+    return Needed(target, bandwidth, at.checkpoint_cost, at.drain, None)
 
 
 def plan_report(
@@ -488,7 +542,11 @@ def plan_report(
     other = "first-order" if plan.model == "exact" else "exact"
     given = None if plan.at_optimum else plan.interval
     s = plan.tiers
-    if s is None:
+    if plan.recovery is not None:
+        p, rj, q = plan.recovery
+        cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other, just_in_time=p,
+                          jit_recovery=rj, planned_rate=q)
+    elif s is None:
         cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other)
     else:
         cross = make_plan(s.checkpoint_cost, plan.mtbi, s.restart, given, which=other, drain=s.drain,
@@ -555,7 +613,103 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         ("capacity the losses take", f"{money(report.lost_capacity)} a month",
          f"{report.lost_gpu_hours:,.0f} GPU-hours at ${report.price_per_gpu_hour:g}"),
     ]
-    return [("inputs", inputs), ("losses", losses), ("levers", lever_rows), ("cross-check", checks)]
+    sections = [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
+                ("cross-check", checks)]
+    if report.spares_choice is not None or report.needed is not None:
+        sections.append(("to hold or buy", _buy_rows(report)))
+    return sections
+
+
+def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
+    """Rows of what a planner gave (size, the restart's parts, spares, recovery without rollback), with their source."""
+    from goodput.storage import format_bandwidth, format_size
+
+    p = report.params
+    if p is None:
+        return []
+    rows = []
+    if p.checkpoint_size is not None:
+        rows.append(("checkpoint size", format_size(p.checkpoint_size), p.derived.get("checkpoint_size", "given")))
+    if p.storage is not None:
+        s = p.storage
+        rows.append(("write bandwidth (stated)", format_bandwidth(s.write_bandwidth),
+                     f"{s.efficiency:.0%} achieved" if s.efficiency < 1 else "measured"))
+        if s.read_bandwidth is not None:
+            rows.append(("read bandwidth (stated)", format_bandwidth(s.read_bandwidth), ""))
+        if s.snapshot_bandwidth is not None:
+            rows.append(("snapshot bandwidth per node", format_bandwidth(s.snapshot_bandwidth), ""))
+            rows.append(("host memory a snapshot needs per node", format_size(s.host_memory_needed),
+                         ("double-buffered" if s.double_buffered else "one copy")
+                         + (f"; {format_size(s.host_memory)} free" if s.host_memory is not None else "")))
+    if p.restart_parts is not None:
+        for part, minutes in p.restart_parts.parts.items():
+            rows.append((f"restart part: {part}", format_duration(minutes) if minutes > 0 else "0",
+                         p.derived.get(part, "")))
+    if p.spares is not None:
+        wait = p.spares.wait(p.mtbi)
+        rows.append(("hot spare nodes", f"{p.spares.nodes:,}",
+                     (f"repairs of {format_duration(p.spares.repair)}, {p.spares.takes_node:.0%} of interruptions take "
+                     f"a node; {format_duration(wait) if wait > 0 else 'no time'} waiting per interruption")))
+    if p.just_in_time > 0:
+        rows.append(("recovered just in time, p", f"{p.just_in_time:.0%}",
+                     f"each recovery {format_duration(p.jit_recovery)}"))
+    if p.planned_rate > 0:
+        rows.append(("planned stops, q", f"{significant(p.planned_rate)} per hour", ""))
+    return rows
+
+
+def _buy_rows(report: PlanReport) -> list[tuple[str, str, str]]:
+    """Rows of the best spare count and the bandwidth a target goodput needs."""
+    from goodput.storage import format_bandwidth
+
+    rows = []
+    if (choice := report.spares_choice) is not None:
+        b = choice.best
+        rows.append(("best number of spare nodes", f"{b:,}",
+                     (f"goodput {percent(choice.goodput[b])}, {percent(choice.useful[b])} of all GPUs bought doing "
+                     f"kept work; R = {format_duration(choice.restart[b])}")))
+    if (n := report.needed) is not None:
+        name = f"write bandwidth for {percent(n.target)} goodput"
+        if n.write_bandwidth is None or n.checkpoint_cost is None:
+            rows.append((name, "out of reach", n.reason or ""))
+        else:
+            rows.append((name, format_bandwidth(n.write_bandwidth), f"stated; C = {format_duration(n.checkpoint_cost)}"
+                         + (f", D = {format_duration(n.drain)}" if n.drain else "")))
+    return rows
+
+
+def planner_keys(report: PlanReport) -> dict[str, Any]:
+    """The JSON keys of what a planner gave and what follows (null where not given).
+
+    ``checkpoint_size_bytes``, ``load_min``, ``restart_parts`` (part -> minutes), ``spares``, ``best_spares``,
+    ``needed`` (``write_bandwidth_bytes_per_s`` and ``checkpoint_cost_min``, null with a ``reason`` when
+    out of reach), ``just_in_time`` and ``derived`` (how each derived input was derived).
+    """
+    p = report.params
+    out: dict[str, Any] = {"checkpoint_size_bytes": None, "load_min": None, "restart_parts": None, "spares": None,
+                           "best_spares": None, "needed": None, "just_in_time": None, "derived": {}}
+    if p is None:
+        return out
+    out["checkpoint_size_bytes"] = p.checkpoint_size
+    if p.restart_parts is not None:
+        out["restart_parts"] = p.restart_parts.parts
+        out["load_min"] = p.restart_parts.load if (p.known and "load" in p.known.parts) or "load" in p.derived else None
+    if p.spares is not None:
+        out["spares"] = {"nodes": p.spares.nodes, "repair_min": p.spares.repair, "takes_node": p.spares.takes_node,
+                         "wait_min": p.spares.wait(p.mtbi)}
+    if (c := report.spares_choice) is not None:
+        out["best_spares"] = {"nodes": c.best, "restart_min": c.restart[c.best], "goodput": c.goodput[c.best],
+                              "useful": c.useful[c.best],
+                              "by_count": [{"nodes": n, "restart_min": r, "goodput": g, "useful": u}
+                                           for n, r, g, u in zip(c.counts, c.restart, c.goodput, c.useful, strict=True)]}
+    if (n := report.needed) is not None:
+        out["needed"] = {"target_goodput": n.target, "write_bandwidth_bytes_per_s": n.write_bandwidth,
+                         "checkpoint_cost_min": n.checkpoint_cost, "drain_min": n.drain, "reason": n.reason}
+    if p.just_in_time > 0 or p.planned_rate > 0:
+        out["just_in_time"] = {"share": p.just_in_time, "recovery_min": p.jit_recovery,
+                               "planned_rate_per_hour": p.planned_rate}
+    out["derived"] = dict(p.derived)
+    return out
 
 
 def cross_check_problem(report: PlanReport) -> str | None:
@@ -620,6 +774,7 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
                      "price_per_gpu_hour": report.price_per_gpu_hour, "month_min": report.month},
         "sources": dict(report.sources),
         "provenance": report.provenance.to_dict() if report.provenance else None,
+        **planner_keys(report),
     }
     return data
 
@@ -698,6 +853,7 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
             "losses": "| loss | share of wall time | |\n|---|---:|---|",
             "levers": "| lever | goodput gained | |\n|---|---:|---|",
             "cross-check": "| cross-check | value | |\n|---|---:|---|",
+            "to hold or buy": "| to hold or buy | value | |\n|---|---:|---|",
         }
         # where the inputs came from, when that is the inputs file (its name as the user wrote it), not a flag
         given = {source for source in report.sources.values() if not source.startswith("--")}

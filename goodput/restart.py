@@ -39,10 +39,15 @@ T* = sqrt(2 C M / (1 - p)). Failures during a just-in-time recovery or a planned
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING
 
 from goodput import validate
 from goodput.exact import exact_optimal_interval
+
+if TYPE_CHECKING:
+    from goodput.model import Losses
 
 
 @dataclass(frozen=True)
@@ -101,6 +106,34 @@ class RestartParts:
         """The name of the largest part."""
         parts = self.parts
         return max(parts, key=lambda name: parts[name])
+
+
+@dataclass(frozen=True)
+class Spares:
+    """A pool of hot spare nodes.
+
+    Parameters
+    ----------
+    nodes : int
+        c, spare nodes held (zero or more).
+    repair : float
+        r, mean minutes to repair a node taken out.
+    takes_node : float
+        a, the share of interruptions that take a node out (0 to 1).
+    """
+
+    nodes: int
+    repair: float
+    takes_node: float
+
+    def __post_init__(self) -> None:
+        validate.whole(self.nodes, "spares.nodes", least=0)
+        validate.positive(self.repair, "spares.repair")
+        validate.share(self.takes_node, "spares.takes_node")
+
+    def wait(self, mtbi: float) -> float:
+        """The expected wait for a repair per interruption, minutes (:func:`spare_wait`)."""
+        return spare_wait(self.nodes, mtbi, self.repair, self.takes_node)
 
 
 def erlang_b(servers: int, load: float) -> float:
@@ -262,7 +295,8 @@ class SparesChoice:
 
 
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
-                gpus_per_node: int = 8, most: int | None = None) -> SparesChoice:
+                gpus_per_node: int = 8, most: int | None = None,
+                goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
     """How many spare nodes maximize the share of all GPUs that does kept work.
 
     Parameters
@@ -282,6 +316,9 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     most : int, optional
         The largest count tried (default: enough that the wait is under a second per interruption,
         and at least 8).
+    goodput_at : callable, optional
+        Goodput at a restart of R minutes (default: the exact model of one tier at its optimum, with C
+        and M); the fleet's plan passes its full scheme (:attr:`goodput.fleet.FleetPlan.best_spares`).
 
     Returns
     -------
@@ -298,7 +335,63 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
             top *= 2
     counts = list(range(top + 1))
     restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
-    goodput = [float(exact_goodput(checkpoint_cost, mtbi, r)) for r in restart]
+    if goodput_at is None:
+        def goodput_at(r: float) -> float:
+            return float(exact_goodput(checkpoint_cost, mtbi, r))
+    goodput = [goodput_at(r) for r in restart]
     useful = [gp * n / (n + c * g) for gp, c in zip(goodput, counts, strict=True)]
     best = max(counts, key=lambda c: useful[c])
     return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=best)
+
+
+def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
+                    just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
+                    which: str = "exact") -> Losses:
+    """The losses with a share p recovered just in time and planned stops, by the exact model or to first order.
+
+    Exact (the module docstring's wall time W per segment of T minutes of work): checkpoint overhead C/W;
+    lost work (rolled-back work and checkpoints) (M'(e^{x'} - 1) - (T + C))/W; restart (the rollback
+    restarts, the just-in-time recoveries and the planned stops) the rest, so that goodput is T/W.
+    First order: C/T, (1 - p) T/(2M), and (1 - p) R/M + p R_j/M + q (C + R). With p = q = 0 both are
+    the one-tier models' losses.
+
+    Parameters
+    ----------
+    checkpoint_cost, mtbi, restart : float
+        C, M and R in minutes.
+    interval : float, optional
+        T; the model's optimum when omitted (:func:`recovery_optimal_interval`, or
+        :func:`first_order_recovery_interval`).
+    just_in_time, jit_recovery, planned_rate : float, optional
+        p, R_j (minutes) and q (per hour).
+    which : {"exact", "first-order"}
+        The model.
+
+    Returns
+    -------
+    goodput.model.Losses
+        The interval and the three losses.
+
+    Examples
+    --------
+    >>> from goodput.exact import exact_losses
+    >>> a, b = recovery_losses(1.0, 185.6, 5.0), exact_losses(1.0, 185.6, 5.0)
+    >>> round(a.goodput, 9) == round(b.goodput, 9), round(a.lost_work, 9) == round(b.lost_work, 9)
+    (True, True)
+    """
+    from goodput.model import Losses
+
+    p = validate.share(just_in_time, "just_in_time", open_high=True)
+    rj = validate.non_negative(jit_recovery, "jit_recovery")
+    q = validate.non_negative(planned_rate, "planned_rate") / 60.0
+    c, m, r = checkpoint_cost, mtbi, restart
+    if which == "first-order":
+        t = first_order_recovery_interval(c, m, p) if interval is None else float(interval)
+        return Losses(interval=t, checkpoint_overhead=c / t, lost_work=(1.0 - p) * t / (2.0 * m),
+                      restart_loss=(1.0 - p) * r / m + p * rj / m + q * (c + r))
+    t = recovery_optimal_interval(c, m, just_in_time=p) if interval is None else float(interval)
+    wall = _wall_per_segment(c, m, r, t, p, rj, q)
+    m_roll = m / (1.0 - p)
+    lost = m_roll * math.expm1((t + c) / m_roll) - (t + c)
+    return Losses(interval=t, checkpoint_overhead=c / wall, lost_work=lost / wall,
+                  restart_loss=(wall - t - c - lost) / wall)

@@ -90,7 +90,9 @@ def parse_size(value: object, name: str) -> float:
     number, unit, per = _quantity(value, name, _SIZE_EXPECTED)
     if per or unit in ("b", "bit", "bits"):
         raise InputError(name, value, _SIZE_EXPECTED)
-    return validate.positive(number, name, _SIZE_EXPECTED)
+    if not 0.0 < number < math.inf:  # the value as written in the message, not the number read from it
+        raise InputError(name, value, f"a size greater than zero: {_SIZE_EXPECTED}")
+    return number
 
 
 def parse_bandwidth(value: object, name: str) -> float:
@@ -121,7 +123,9 @@ def parse_bandwidth(value: object, name: str) -> float:
     number, _, per = _quantity(value, name, _BANDWIDTH_EXPECTED)
     if not per:
         raise InputError(name, value, _BANDWIDTH_EXPECTED)
-    return validate.positive(number, name, _BANDWIDTH_EXPECTED)
+    if not 0.0 < number < math.inf:  # the value as written in the message, not the number read from it
+        raise InputError(name, value, f"a bandwidth greater than zero: {_BANDWIDTH_EXPECTED}")
+    return number
 
 
 def _scaled(x: float, units: tuple[str, ...]) -> str:

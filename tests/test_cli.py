@@ -434,3 +434,113 @@ def test_out_of_scale_inputs_are_refused_not_overflowed() -> None:
     """M of 1e-300 s against a 1-minute checkpoint: the job keeps no work; status 1 and one line, no overflow."""
     result = run("plan", "--mtbi", "1e-300 s")
     assert result.returncode == 1 and "keep essentially no work" in result.stderr
+
+
+# --------------------------------------------------------------------------- what a planner knows (issues 19, 20)
+
+
+def test_gemini_figure_from_parameters_and_bits_per_second() -> None:
+    """GEMINI: MT-NLG's 530e9 parameters x 12 bytes at 20 Gb/s take about 42 min: within 1%."""
+    data = plan_json("--parameters", "530e9", "--bytes-per-parameter", "12", "--write-bandwidth", "20 Gb/s")
+    assert data["checkpoint_size_bytes"] == 530e9 * 12
+    assert abs(data["checkpoint_cost_min"] - 42.0) / 42.0 < 0.01
+    assert "checkpoint_cost" in data["derived"] and data["sources"]["C"] == data["derived"]["checkpoint_cost"]
+
+
+def test_no_new_flag_leaves_the_json_numbers_unchanged() -> None:
+    data = plan_json()
+    assert (data["checkpoint_cost_min"], data["restart_min"]) == (1.0, 5.0)
+    assert all(data[key] is None for key in ("checkpoint_size_bytes", "load_min", "restart_parts", "spares",
+                                             "best_spares", "needed"))
+
+
+def test_restart_parts_load_and_spares_in_json() -> None:
+    data = plan_json("--checkpoint-size", "2.3 TB", "--write-bandwidth", "100 GB/s", "--read-bandwidth", "460 GB/s",
+                     "--detect", "30 s", "--startup", "1", "--startup-per-node", "6 s", "--warmup", "2",
+                     "--spares", "4", "--repair", "12 h", "--takes-node", "0.6")
+    assert_allclose(data["load_min"], 2.3e12 / 460e9 / 60)
+    parts = data["restart_parts"]
+    assert_allclose(parts["startup"], 1 + 0.1 * 16384 / 8)
+    assert_allclose(data["restart_min"], sum(parts.values()) + data["spares"]["wait_min"])
+    best = data["best_spares"]
+    assert best["nodes"] >= 0 and 0 < best["goodput"] < 1 and best["useful"] <= best["goodput"]
+    assert max(row["useful"] for row in best["by_count"]) == best["useful"]
+
+
+@pytest.mark.parametrize("target", [0.6, 0.85])
+def test_needed_bandwidth_plugged_back_gives_the_target(target: float) -> None:
+    common = ("--parameters", "70e9", "--write-bandwidth", "1 GB/s")
+    needed = plan_json(*common, "--target-goodput", str(target))["needed"]
+    bandwidth = needed["write_bandwidth_bytes_per_s"]
+    assert bandwidth is not None and needed["reason"] is None
+    back = plan_json("--parameters", "70e9", "--write-bandwidth", f"{bandwidth!r} B/s")
+    assert abs(back["goodput"] - target) < 0.001
+    assert_allclose(back["checkpoint_cost_min"], needed["checkpoint_cost_min"])
+
+
+def test_an_unreachable_target_is_null_with_a_reason() -> None:
+    needed = plan_json("--parameters", "70e9", "--write-bandwidth", "1 GB/s", "--target-goodput", "0.999")["needed"]
+    assert needed["write_bandwidth_bytes_per_s"] is None and needed["checkpoint_cost_min"] is None
+    assert needed["reason"]
+
+
+def test_table_and_markdown_show_the_derivation() -> None:
+    args = ("plan", "--checkpoint-size", "2.3 TB", "--write-bandwidth", "250 GB/s", "--bandwidth-efficiency", "0.16")
+    for fmt in ("table", "markdown"):
+        result = run(*args, "--format", fmt)
+        assert result.returncode == 0
+        assert "2.3 TB at 40 GB/s achieved (16% of 250 GB/s)" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--checkpoint-size", "2.3", "--write-bandwidth", "1 GB/s"],          # a size with no unit
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "1 GB"],         # a bandwidth with no /s
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "0 GB/s"],       # zero bandwidth
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "-1 GB/s"],
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "20 gb/s"],      # bits or bytes? refused
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "1 GB/s", "--bandwidth-efficiency", "0"],
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "1 GB/s", "--bandwidth-efficiency", "1.01"],
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "1 GB/s", "--snapshot-bandwidth", "20 GB/s",
+     "--host-memory", "1 GB"],                                            # host memory too small
+    ["--checkpoint-size", "2.3 TB", "--write-bandwidth", "1 GB/s", "--checkpoint-cost", "1"],
+    ["--restart", "5", "--detect", "30 s"],
+    ["--write-bandwidth", "1 GB/s"],                                      # no size
+    ["--spares", "4"],
+    ["--target-goodput", "0.9"],                                          # no size
+    ["--target-goodput", "1"],
+])
+def test_bad_planner_flags_exit_2_with_one_line(args: list[str]) -> None:
+    result = run("plan", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert any(arg in result.stderr for arg in args if arg.startswith("--"))
+
+
+def test_a_flag_beats_the_file_and_the_file_typed_c_yields_to_a_flagged_bandwidth(tmp_path) -> None:
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump({"gpus": 1024, "mtbi": "10 h", "checkpoint": {"size": "1 TB"},
+                                    "storage": {"write_bandwidth": "10 GB/s"}, "restart": "5 min",
+                                    "price_per_gpu_hour": 2.0, "month": "720 h"}))
+    assert_allclose(plan_json("--params", str(path))["checkpoint_cost_min"], 1e12 / 10e9 / 60)
+    assert plan_json("--params", str(path), "--checkpoint-cost", "2")["checkpoint_cost_min"] == 2.0
+    assert_allclose(plan_json("--params", str(path), "--write-bandwidth", "20 GB/s")["checkpoint_cost_min"],
+                    1e12 / 20e9 / 60)
+
+
+def test_just_in_time_and_planned_stops_through_the_plan() -> None:
+    """A share p recovered just in time: first order's optimum is sqrt(2CM/(1 - p)); the exact plan's goodput is
+    goodput.restart.recovery_goodput's; planned stops cost goodput; with tiers the combination is refused (exit 1)."""
+    from goodput.restart import recovery_goodput
+
+    base = plan_json()
+    jit = plan_json("--just-in-time", "0.75")
+    assert_allclose(jit["goodput"], recovery_goodput(1.0, base["mtbi_min"], 5.0, just_in_time=0.75, jit_recovery=0.5))
+    assert jit["goodput"] > base["goodput"]
+    assert jit["just_in_time"] == {"share": 0.75, "recovery_min": 0.5, "planned_rate_per_hour": 0.0}
+    first = plan_json("--just-in-time", "0.75", "--model", "first-order")
+    assert_allclose(first["interval_min"], math.sqrt(2 * 1.0 * base["mtbi_min"] / 0.25))
+    planned = plan_json("--just-in-time", "0.75", "--planned-rate", "0.036 per hour")
+    assert planned["goodput"] < jit["goodput"]
+    assert_allclose(sum(planned[k] for k in ("checkpoint_overhead", "lost_work", "restart_loss", "goodput")), 1.0)
+    refused = run("plan", "--just-in-time", "0.5", "--drain", "2")
+    assert refused.returncode == 1 and refused.stdout == "" and "not modelled yet" in refused.stderr
