@@ -89,10 +89,14 @@ def test_the_answer_names_the_fleets_largest_lever(fleet_book: Path, page_text, 
 
 
 def test_the_file_name_is_text_on_every_page(fleet_book: Path, page_text) -> None:
-    """The inputs file's name, markup and all, is shown as text: escaped in the HTML, never parsed as a tag."""
-    for page in sorted((fleet_book / "book").glob("*.html")):
+    """The inputs file's name, markup and all, is shown as text: escaped once in the HTML (not garbled, not
+    parsed as a tag) wherever the book names its inputs."""
+    pages = sorted(fleet_book.rglob("*.html"))
+    shown = html.escape(FLEET.name, quote=False)
+    for page in pages:
         raw = page.read_text(encoding="utf-8")
-        assert "<img src=x" not in raw, page.stem
+        assert "<img src=x" not in raw and "&amp;lt;" not in raw and "&amp;amp;" not in raw, page.name
+    assert sum(shown in page.read_text(encoding="utf-8") for page in pages) >= 3
     assert FLEET.name in page_text(fleet_book, "answer")
 
 
