@@ -35,7 +35,7 @@ from goodput.book import calculator
 from goodput.cli import main as goodput_main
 from goodput.errors import InputError
 from goodput.params import load_params
-from goodput.plan import make_plan, plan_for, plan_levers
+from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers
 from goodput.symbolic import calculator_formulas
 from goodput.units import format_duration, parse_duration
 
@@ -261,34 +261,71 @@ def _params(q: dict[str, str]) -> Any:
     return params_from_mapping(mapping)
 
 
+#: Two levers whose gains differ by less than this may be listed in either order: each gain is within
+#: SEARCHED_ABS of the package's, so a near-tie can fall either way.
+TIE = 2 * 1e-6
+
+
+def assert_same_order(shown: list[str], gains: dict[str, float], where: Any) -> bool:
+    """`shown` lists the levers of `gains` largest first (goodput plan's order), but for near-ties. Returns whether exactly."""
+    want = [name for name, _ in sorted(gains.items(), key=lambda item: -item[1])]
+    assert sorted(shown) == sorted(want), (where, shown, want)
+    for got_name, want_name in zip(shown, want, strict=True):
+        assert abs(gains[got_name] - gains[want_name]) <= TIE, (where, shown, want)
+    return shown == want
+
+
 def test_tiered_plans_in_chromium_equal_plan_for(js: Any) -> None:
     """On 40 seeded tiered fleets the page's plan is goodput.plan.plan_for's: n equal, interval to 1e-6, goodput to 1e-6.
 
     Also its first-order verdict (RangeCheck.status of goodput plan's cross-check at the same n) and every
-    lever (to 1e-6).
+    lever of goodput.plan.plan_levers, the persistent tier's included (halve C_p, halve R_p, drain the
+    persistent write, set the persistent cadence right), by both models: the same levers, each gain to 1e-6,
+    listed largest first as goodput plan lists them (near-ties aside), and its dollars a month.
     """
     fleets = random_tier_mappings(40, 29)
     got = js.evaluate("""rows => rows.map(raw => {
         const c = goodputCalculator, checked = c.readInputs(raw);
         if (!checked.inputs) { return {errors: checked.errors}; }
         const r = c.compute(checked.inputs);
-        return r.errors || r.refused ? r : {exact: r.exact, first: r.first};
+        return r.errors || r.refused ? r : {exact: r.exact, first: r.first, order: c.leverOrder(r.exact.levers),
+                                            price: checked.inputs.price, month: checked.inputs.month};
       })""", fleets)
-    worst_t = worst_g = 0.0
+    worst_t = worst_g = worst_lever = worst_dollars = 0.0
+    in_order = compared = 0
+    seen: set[str] = set()
     for q, page in zip(fleets, got, strict=True):
-        plan = plan_for(_params(q))
+        params = _params(q)
+        plan = plan_for(params)
         assert "exact" in page, (q, page)
         e = page["exact"]
         assert plan.tiers is not None and e["persistent_every"] == plan.tiers.every, q
         assert math.isclose(e["optimal_interval_min"], plan.optimal_interval, rel_tol=1e-6), q
         assert abs(e["goodput"] - plan.goodput) <= 1e-6, q
-        for name, value in plan_levers(plan).items():
-            assert abs(e["levers"][name] - value) <= 1e-6, (q, name)
-        assert set(e["levers"]) == set(plan_levers(plan))
+        # first order as goodput plan's cross-check: at the exact plan's n, given
+        first = make_plan(params.checkpoint_cost, params.mtbi, params.restart, which="first-order", drain=params.drain,
+                          persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,
+                          fast_survives=params.fast_survives, persistent_every=plan.tiers.every)
+        for which, package, shown in (("exact", plan, e), ("first-order", first, page["first"])):
+            gains = plan_levers(package)
+            assert set(shown["levers"]) == set(gains), (q, which)
+            for name, value in gains.items():
+                assert abs(shown["levers"][name] - value) <= 1e-6, (q, which, name, shown["levers"][name], value)
+                dollars = model.capacity_per_month(value, int(q["gpus"]), page["price"], page["month"])
+                unit = model.capacity_per_month(1e-6, int(q["gpus"]), page["price"], page["month"])
+                assert abs(shown["lever_dollars"][name] - dollars) <= unit, (q, which, name)
+                worst_lever = max(worst_lever, abs(shown["levers"][name] - value))
+                worst_dollars = max(worst_dollars, abs(shown["lever_dollars"][name] - dollars))
+                compared += 1
+                seen.add(name)
+        in_order += assert_same_order(page["order"], plan_levers(plan), q)
         assert page["first"]["status"] == plan.check.status, q
         worst_t = max(worst_t, abs(e["optimal_interval_min"] / plan.optimal_interval - 1))
         worst_g = max(worst_g, abs(e["goodput"] - plan.goodput))
-    print(f"40 tiered fleets: interval within {worst_t:.2g} relative, goodput within {worst_g:.2g}")
+    assert seen == set(LEVERS) | set(TIER_LEVERS)  # every lever was compared somewhere
+    print(f"40 tiered fleets: interval within {worst_t:.2g} relative, goodput within {worst_g:.2g}; {compared} lever "
+          f"gains within {worst_lever:.2g} (dollars within ${worst_dollars:.2g} a month); levers in goodput plan's "
+          f"order exactly on {in_order} of 40")
 
 
 @pytest.mark.parametrize("seed", [1, 2])

@@ -385,12 +385,18 @@
     return Math.exp(found.x);
   }
 
-  // goodput.tiers.best_every(which="exact"): walk from the first-order cadence while goodput improves.
+  // goodput.tiers.best_every: walk from the first-order cadence while goodput improves, each n at its own best
+  // interval by the model that judges (which: "exact" or "first-order").
   const everyCache = new Map();
-  function tierBestEvery(sc, M) {
-    const key = [sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M].join(",");
+  function tierBestEvery(sc, M, which) {
+    const exact = which === undefined || which === "exact";
+    const key = [exact ? "exact" : "first-order", sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M].join(",");
     if (everyCache.has(key)) { return everyCache.get(key); }
-    const value = (n) => { const at = Object.assign({}, sc, { n: n }); return tierExactLosses(at, M, tierExactOptimal(at, M)).goodput; };
+    const value = (n) => {
+      const at = Object.assign({}, sc, { n: n });
+      return exact ? tierExactLosses(at, M, tierExactOptimal(at, M)).goodput
+        : tierFirstLosses(at, M, tierFirstOptimal(at, M)).goodput;
+    };
     const guess = sc.s >= 1 ? Infinity : F.tiers_every(sc.C, sc.Cp, sc.s);
     const centre = Number.isFinite(guess) ? Math.max(1, Math.min(K.max_every, roundHalfEven(guess))) : K.max_every;
     let bestN = centre, best = value(centre);
@@ -427,18 +433,34 @@
 
   // goodput.plan.plan_levers, by the model of `plan(x, T)` (x: the inputs; T null: the optimum). Each input
   // lever re-optimizes the interval (and n, where the plan chose it); the interval lever moves T to the optimum.
-  function levers(plan, x) {
+  // With a persistent tier, `cadence(x)` is goodput at the best whole n by the plan's model, each n at its best
+  // interval. The levers are in plan_levers' order, which breaks ties when they are shown largest first.
+  function levers(plan, x, cadence) {
     const best = plan(x, null).goodput;
     const at = (changes) => plan(Object.assign({}, x, changes), null).goodput - best;
-    const names = K.levers, tierNames = K.tier_levers;
+    const [halveC, halveR, halveRate, setInterval] = K.levers;
+    const [shortenDrain, survive, halveCp, halveRp, drainWrite, setCadence] = K.tier_levers;
     const out = {};
-    out[names[0]] = at({ C: x.C / 2, Cp: x.tiers ? x.Cp : x.C / 2 });
-    out[names[1]] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
-    out[names[2]] = at({ M: 2 * x.M });
-    out[names[3]] = best - plan(x, x.T).goodput;
-    if (x.D > 0) { out[tierNames[0]] = at({ D: x.D / 2 }); }
-    if (x.tiers && x.s < 1) { out[tierNames[1]] = at({ s: x.s + (1 - x.s) / 2 }); }
+    out[halveC] = at({ C: x.C / 2, Cp: x.tiers ? x.Cp : x.C / 2 });
+    out[halveR] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
+    out[halveRate] = at({ M: 2 * x.M });
+    out[setInterval] = best - plan(x, x.T).goodput;
+    if (x.D > 0) { out[shortenDrain] = at({ D: x.D / 2 }); }
+    if (!x.tiers) { return out; }
+    if (x.s < 1) { out[survive] = at({ s: x.s + (1 - x.s) / 2 }); }
+    if (x.Cp > x.C) {
+      out[halveCp] = at({ Cp: Math.max(x.Cp / 2, x.C) });
+      // the persistent snapshot blocks for C only; its write drains, durable max(D, C_p) after the snapshot
+      out[drainWrite] = at({ Cp: x.C, D: Math.max(x.D, x.Cp) });
+    }
+    if (x.Rp > x.R) { out[halveRp] = at({ Rp: Math.max(x.Rp / 2, x.R) }); }
+    out[setCadence] = cadence(x) - best;
     return out;
+  }
+
+  // The levers' names, largest gain first (goodput plan's order); equal gains keep plan_levers' order.
+  function leverOrder(gains) {
+    return Object.keys(gains).sort((a, b) => gains[b] - gains[a]);
   }
 
   // ------------------------------------------------------------------ the form
@@ -542,8 +564,12 @@
       first = plans.first;
       const n = exact.persistent_every;
       const fixed = Object.assign({}, x, { n: n });
-      exact.levers = levers((y, t) => tierPlans(y, t).exact, x);
-      first.levers = levers((y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first, fixed);
+      exact.levers = levers((y, t) => tierPlans(y, t).exact, x,
+        (y) => tierPlans(Object.assign({}, y, { n: null }), null).exact.goodput);
+      first.levers = levers((y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first, fixed, (y) => {
+        const sc = scheme(y, tierBestEvery(scheme(y, 1), y.M, "first-order"));
+        return tierFirstLosses(sc, y.M, tierFirstOptimal(sc, y.M)).goodput;
+      });
     } else {
       exact = exactPlan(x.C, x.M, x.R, x.D, x.T);
       first = firstOrderPlan(x.C, x.M, x.R, x.D, x.T);
@@ -594,6 +620,7 @@
     container.setAttribute("data-kind", kind || "none");
     for (const row of container.querySelectorAll("[data-tiers-only]")) { row.hidden = kind !== "tiers"; }
     for (const row of container.querySelectorAll("[data-drain-only]")) { row.hidden = kind !== "tiers" && kind !== "drain"; }
+    orderLevers(container, result);
     for (const element of outputs) {
       const key = element.getAttribute("data-output");
       const model = element.getAttribute("data-model");
@@ -632,6 +659,23 @@
     say("warning", warning(result));
     say("note", note(result));
     drawCurve(container.querySelector("[data-role='curve']"), result);
+  }
+
+  // The lever rows as goodput plan lists the levers: those of the scheme, largest gain by the exact model first
+  // (the model recommended from); the others hidden. With no plan, the four levers of one tier, blank.
+  function orderLevers(container, result) {
+    const rows = new Map();
+    for (const cell of container.querySelectorAll(".gc-table td[data-model='exact'][data-output='levers']")) {
+      rows.set(cell.getAttribute("data-lever"), cell.closest("tr"));
+    }
+    const names = result ? leverOrder(result.exact.levers) : K.levers.slice();
+    const shown = new Set(names);
+    for (const name of names.concat(Array.from(rows.keys()).filter((key) => !shown.has(key)))) {
+      const row = rows.get(name);
+      if (!row) { continue; }
+      row.hidden = !shown.has(name);
+      row.parentNode.appendChild(row);
+    }
   }
 
   function escapeHtml(text) {
@@ -960,6 +1004,7 @@
     formatDuration: formatDuration, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
+    leverOrder: leverOrder,
   };
 
   if (typeof document !== "undefined") {
