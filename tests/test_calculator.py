@@ -538,7 +538,7 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
     """
     problems: list[str] = []
     worst = 0.0
-    compared = 0
+    compared = in_order = 0
     page = None
     for q in random_fleets():
         if page is not None:
@@ -567,12 +567,17 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
             seen.add(key)
         missing = [k for k, v in want.items() if v is not None and k not in seen]
         assert not missing, (q, missing)
+        # the lever rows shown are the exact plan's levers, largest first (near-ties aside), and no other
+        rows = [i["lever"] for i in shown if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
+        gains = {k[2]: v for k, v in want.items() if k[:2] == ("exact", "levers") and v is not None}
+        in_order += assert_same_order(rows, gains, q)
         # the address still holds exactly what was given
         assert {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()} == q
     assert page is not None
     page.close()
     assert not problems, problems
-    print(f"60 fleets: {compared} numbers compared, worst relative error {worst:.3g} where no search is involved")
+    print(f"60 fleets: {compared} numbers compared, worst relative error {worst:.3g} where no search is involved; "
+          f"levers listed in goodput plan's order exactly on {in_order} of 60")
 
 
 @pytest.mark.book
@@ -793,6 +798,13 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     halve_r = plan_levers(plan)["halve R"]
     assert money(model.capacity_per_month(halve_r, params.gpus, 3.2, params.month)) in \
         shown[("exact", "levers", "halve R")]["text"]
+    # the levers as goodput plan lists them: every one of plan_levers, largest first, in points and dollars
+    rows = [i for i in page.evaluate(_READ) if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
+    gains = plan_levers(plan)
+    assert [i["lever"] for i in rows] == [name for name, _ in sorted(gains.items(), key=lambda item: -item[1])]
+    for row in rows:
+        dollars = model.capacity_per_month(gains[row["lever"]], params.gpus, 3.2, params.month)
+        assert row["text"] == f"+{100 * gains[row['lever']]:.1f} points, {money(max(0.0, dollars))} a month", row
     # first order is out of range here: no first-order number, and the page says why
     assert plan.check.status == "out of range"
     assert not [k for k in shown if k[0] == "first-order" and k[1] != "mtbi_min"]
