@@ -804,7 +804,7 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     assert [i["lever"] for i in rows] == [name for name, _ in sorted(gains.items(), key=lambda item: -item[1])]
     for row in rows:
         dollars = model.capacity_per_month(gains[row["lever"]], params.gpus, 3.2, params.month)
-        assert row["text"] == f"+{100 * gains[row['lever']]:.1f} points, {money(max(0.0, dollars))} a month", row
+        assert row["text"] == f"+{100 * max(0.0, gains[row['lever']]):.1f} points, {money(max(0.0, dollars))} a month", row
     # first order is out of range here: no first-order number, and the page says why
     assert plan.check.status == "out of range"
     assert not [k for k in shown if k[0] == "first-order" and k[1] != "mtbi_min"]
@@ -813,6 +813,29 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "calculator-tiered-fleet.png"), full_page=True)
     page.close()
+    assert not problems, problems
+
+
+@pytest.mark.book
+def test_a_lever_that_loses_says_so(context: Any, built_book: Path) -> None:
+    """Draining a 30 min persistent write against M = 10 min loses goodput: the page lists it last, as a loss, never
+    as a negative number of points or dollars, with the package's value."""
+    from goodput.report import money, points
+
+    q = {"gpus": "1024", "mtbi": "10 min", "checkpoint_cost": "1 min", "restart": "1 min", "persistent_cost": "30 min",
+         "fast_survives": "0.95"}
+    plan = make_plan(1.0, 10.0, 1.0, persistent_cost=30.0, fast_survives=0.95)
+    loss = plan_levers(plan)["drain the persistent write as well"]
+    assert loss < -0.01  # the case this test is for
+    problems: list[str] = []
+    page = _open(context, calculator_url(built_book, q), problems)
+    rows = [i for i in page.evaluate(_READ) if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
+    page.close()
+    assert rows[-1]["lever"] == "drain the persistent write as well"
+    assert abs(rows[-1]["value"] - loss) <= 1e-6
+    dollars = model.capacity_per_month(-loss, 1024, 2.5, 720 * 60.0)
+    assert rows[-1]["text"] == f"a loss of {points(-loss)}, {money(dollars)} a month"
+    assert not [r for r in rows if "-" in r["text"]]
     assert not problems, problems
 
 

@@ -141,9 +141,12 @@
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
   function percent(x) { return (100 * Math.max(0, x)).toFixed(1) + "%"; }
 
-  // A lever's gain as the command prints it: "+2.9 points".
-  // A lever gains nothing less than zero: optimizer noise below zero is written +0.0.
+  // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
+  // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
+  // levers chapter does (goodput.pages.levers.gain_text): "a loss of 0.3 points", never a negative number.
+  function isLoss(x) { return !(x > -0.0005); }
   function gain(x) {
+    if (isLoss(x)) { return "a loss of " + points(-x); }
     const text = (100 * Math.max(0, x)).toFixed(1);
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
@@ -249,6 +252,17 @@
     return out;
   }
 
+  // The chain's per-state arrays, kept between calls (the search for n evaluates thousands of chains of up to
+  // max_every + 1 states): grown when a longer chain comes, and every entry used written before it is read.
+  let scratch = { size: 0, arrays: [] };
+  function chainArrays(states) {
+    if (scratch.size < states) {
+      const size = Math.max(states, 2 * scratch.size);
+      scratch = { size: size, arrays: Array.from({ length: 9 }, () => new Float64Array(size)) };
+    }
+    return scratch.arrays;
+  }
+
   // goodput.tiers._steps and exact_losses: the four losses at interval T.
   function tierExactLosses(sc, M, T) {
     const n = sc.n, s = sc.s, states = n + 1;
@@ -256,15 +270,16 @@
     const rhoP = F.tiers_persistent_restart_phase(sc.Rp, M);
     const softRestart = rho + (1 - ok) * rhoP;
     const cycleTime = n * T + (n - 1) * sc.C + sc.Cp;
-    const keep = new Float64Array(states), stay = new Float64Array(states), reward = new Float64Array(states);
-    const time = new Float64Array(states), restart = new Float64Array(states), drain = new Float64Array(states);
-    const lengths = new Float64Array(states).fill(T + sc.C);
+    const [keep, stay, reward, time, restart, drain, lengths, w, gain] = chainArrays(states);
+    drain.fill(0, 0, states);
+    lengths.fill(T + sc.C, 0, states);
     lengths[n - 1] = T + sc.Cp;  // D_{n-1} attempts the persistent segment
     lengths[n] = lengths[0];  // P attempts the cycle's first segment
+    let lastLength = NaN, fail = 0, kept = 0;  // the lengths take two values: their exponentials once each
     for (let i = 0; i < states; i++) {
       const length = lengths[i];
-      const fail = -Math.expm1(-length / M);
-      keep[i] = Math.exp(-length / M);
+      if (length !== lastLength) { fail = -Math.expm1(-length / M); kept = Math.exp(-length / M); lastLength = length; }
+      keep[i] = kept;
       stay[i] = fail * s * ok;
       const back = fail * (s * (1 - ok) + (1 - s));
       restart[i] = fail * (s * softRestart + (1 - s) * rhoP);
@@ -280,9 +295,9 @@
       drain[n] = lost * cycleTime;
     }
     // stationary weights with w(D_0) = 1 (see goodput.tiers._steps)
-    const w = new Float64Array(states);
+    w.fill(0, 0, states);
     w[0] = 1;
-    const gain = new Float64Array(n).fill(1);
+    gain.fill(1, 0, n);
     let product = 1;
     for (let i = 2; i < n; i++) { product *= keep[i - 1] / (1 - stay[i]); gain[i] = product; }
     if (n > 1) { for (let i = 1; i < n; i++) { gain[i] /= 1 - stay[1]; } }
@@ -642,7 +657,8 @@
       else if (key === "lost_capacity") { text = money(Math.max(0, value)) + " a month"; }
       else if (key === "levers") {
         const dollars = plan.lever_dollars[lever];
-        text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, dollars)) + " a month");
+        text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, isLoss(value) ? -dollars : dollars)) +
+          " a month");
       }
       else { text = percent(value); }
       show(element, value, text);
