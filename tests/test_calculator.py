@@ -35,7 +35,7 @@ from goodput.book import calculator
 from goodput.cli import main as goodput_main
 from goodput.errors import InputError
 from goodput.params import load_params
-from goodput.plan import make_plan, plan_for, plan_levers
+from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers
 from goodput.symbolic import calculator_formulas
 from goodput.units import format_duration, parse_duration
 
@@ -261,34 +261,71 @@ def _params(q: dict[str, str]) -> Any:
     return params_from_mapping(mapping)
 
 
+#: Two levers whose gains differ by less than this may be listed in either order: each gain is within
+#: SEARCHED_ABS of the package's, so a near-tie can fall either way.
+TIE = 2 * 1e-6
+
+
+def assert_same_order(shown: list[str], gains: dict[str, float], where: Any) -> bool:
+    """`shown` lists the levers of `gains` largest first (goodput plan's order), but for near-ties. Returns whether exactly."""
+    want = [name for name, _ in sorted(gains.items(), key=lambda item: -item[1])]
+    assert sorted(shown) == sorted(want), (where, shown, want)
+    for got_name, want_name in zip(shown, want, strict=True):
+        assert abs(gains[got_name] - gains[want_name]) <= TIE, (where, shown, want)
+    return shown == want
+
+
 def test_tiered_plans_in_chromium_equal_plan_for(js: Any) -> None:
     """On 40 seeded tiered fleets the page's plan is goodput.plan.plan_for's: n equal, interval to 1e-6, goodput to 1e-6.
 
     Also its first-order verdict (RangeCheck.status of goodput plan's cross-check at the same n) and every
-    lever (to 1e-6).
+    lever of goodput.plan.plan_levers, the persistent tier's included (halve C_p, halve R_p, drain the
+    persistent write, set the persistent cadence right), by both models: the same levers, each gain to 1e-6,
+    listed largest first as goodput plan lists them (near-ties aside), and its dollars a month.
     """
     fleets = random_tier_mappings(40, 29)
     got = js.evaluate("""rows => rows.map(raw => {
         const c = goodputCalculator, checked = c.readInputs(raw);
         if (!checked.inputs) { return {errors: checked.errors}; }
         const r = c.compute(checked.inputs);
-        return r.errors || r.refused ? r : {exact: r.exact, first: r.first};
+        return r.errors || r.refused ? r : {exact: r.exact, first: r.first, order: c.leverOrder(r.exact.levers),
+                                            price: checked.inputs.price, month: checked.inputs.month};
       })""", fleets)
-    worst_t = worst_g = 0.0
+    worst_t = worst_g = worst_lever = worst_dollars = 0.0
+    in_order = compared = 0
+    seen: set[str] = set()
     for q, page in zip(fleets, got, strict=True):
-        plan = plan_for(_params(q))
+        params = _params(q)
+        plan = plan_for(params)
         assert "exact" in page, (q, page)
         e = page["exact"]
         assert plan.tiers is not None and e["persistent_every"] == plan.tiers.every, q
         assert math.isclose(e["optimal_interval_min"], plan.optimal_interval, rel_tol=1e-6), q
         assert abs(e["goodput"] - plan.goodput) <= 1e-6, q
-        for name, value in plan_levers(plan).items():
-            assert abs(e["levers"][name] - value) <= 1e-6, (q, name)
-        assert set(e["levers"]) == set(plan_levers(plan))
+        # first order as goodput plan's cross-check: at the exact plan's n, given
+        first = make_plan(params.checkpoint_cost, params.mtbi, params.restart, which="first-order", drain=params.drain,
+                          persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,
+                          fast_survives=params.fast_survives, persistent_every=plan.tiers.every)
+        for which, package, shown in (("exact", plan, e), ("first-order", first, page["first"])):
+            gains = plan_levers(package)
+            assert set(shown["levers"]) == set(gains), (q, which)
+            for name, value in gains.items():
+                assert abs(shown["levers"][name] - value) <= 1e-6, (q, which, name, shown["levers"][name], value)
+                dollars = model.capacity_per_month(value, int(q["gpus"]), page["price"], page["month"])
+                unit = model.capacity_per_month(1e-6, int(q["gpus"]), page["price"], page["month"])
+                assert abs(shown["lever_dollars"][name] - dollars) <= unit, (q, which, name)
+                worst_lever = max(worst_lever, abs(shown["levers"][name] - value))
+                worst_dollars = max(worst_dollars, abs(shown["lever_dollars"][name] - dollars))
+                compared += 1
+                seen.add(name)
+        in_order += assert_same_order(page["order"], plan_levers(plan), q)
         assert page["first"]["status"] == plan.check.status, q
         worst_t = max(worst_t, abs(e["optimal_interval_min"] / plan.optimal_interval - 1))
         worst_g = max(worst_g, abs(e["goodput"] - plan.goodput))
-    print(f"40 tiered fleets: interval within {worst_t:.2g} relative, goodput within {worst_g:.2g}")
+    assert seen == set(LEVERS) | set(TIER_LEVERS)  # every lever was compared somewhere
+    print(f"40 tiered fleets: interval within {worst_t:.2g} relative, goodput within {worst_g:.2g}; {compared} lever "
+          f"gains within {worst_lever:.2g} (dollars within ${worst_dollars:.2g} a month); levers in goodput plan's "
+          f"order exactly on {in_order} of 40")
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -501,7 +538,7 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
     """
     problems: list[str] = []
     worst = 0.0
-    compared = 0
+    compared = in_order = 0
     page = None
     for q in random_fleets():
         if page is not None:
@@ -530,12 +567,17 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
             seen.add(key)
         missing = [k for k, v in want.items() if v is not None and k not in seen]
         assert not missing, (q, missing)
+        # the lever rows shown are the exact plan's levers, largest first (near-ties aside), and no other
+        rows = [i["lever"] for i in shown if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
+        gains = {k[2]: v for k, v in want.items() if k[:2] == ("exact", "levers") and v is not None}
+        in_order += assert_same_order(rows, gains, q)
         # the address still holds exactly what was given
         assert {k: v[0] for k, v in parse_qs(urlsplit(page.url).query).items()} == q
     assert page is not None
     page.close()
     assert not problems, problems
-    print(f"60 fleets: {compared} numbers compared, worst relative error {worst:.3g} where no search is involved")
+    print(f"60 fleets: {compared} numbers compared, worst relative error {worst:.3g} where no search is involved; "
+          f"levers listed in goodput plan's order exactly on {in_order} of 60")
 
 
 @pytest.mark.book
@@ -756,6 +798,13 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     halve_r = plan_levers(plan)["halve R"]
     assert money(model.capacity_per_month(halve_r, params.gpus, 3.2, params.month)) in \
         shown[("exact", "levers", "halve R")]["text"]
+    # the levers as goodput plan lists them: every one of plan_levers, largest first, in points and dollars
+    rows = [i for i in page.evaluate(_READ) if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
+    gains = plan_levers(plan)
+    assert [i["lever"] for i in rows] == [name for name, _ in sorted(gains.items(), key=lambda item: -item[1])]
+    for row in rows:
+        dollars = model.capacity_per_month(gains[row["lever"]], params.gpus, 3.2, params.month)
+        assert row["text"] == f"+{100 * max(0.0, gains[row['lever']]):.1f} points, {money(max(0.0, dollars))} a month", row
     # first order is out of range here: no first-order number, and the page says why
     assert plan.check.status == "out of range"
     assert not [k for k in shown if k[0] == "first-order" and k[1] != "mtbi_min"]
@@ -764,6 +813,29 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "calculator-tiered-fleet.png"), full_page=True)
     page.close()
+    assert not problems, problems
+
+
+@pytest.mark.book
+def test_a_lever_that_loses_says_so(context: Any, built_book: Path) -> None:
+    """Draining a 30 min persistent write against M = 10 min loses goodput: the page lists it last, as a loss, never
+    as a negative number of points or dollars, with the package's value."""
+    from goodput.report import money, points
+
+    q = {"gpus": "1024", "mtbi": "10 min", "checkpoint_cost": "1 min", "restart": "1 min", "persistent_cost": "30 min",
+         "fast_survives": "0.95"}
+    plan = make_plan(1.0, 10.0, 1.0, persistent_cost=30.0, fast_survives=0.95)
+    loss = plan_levers(plan)["drain the persistent write as well"]
+    assert loss < -0.01  # the case this test is for
+    problems: list[str] = []
+    page = _open(context, calculator_url(built_book, q), problems)
+    rows = [i for i in page.evaluate(_READ) if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
+    page.close()
+    assert rows[-1]["lever"] == "drain the persistent write as well"
+    assert abs(rows[-1]["value"] - loss) <= 1e-6
+    dollars = model.capacity_per_month(-loss, 1024, 2.5, 720 * 60.0)
+    assert rows[-1]["text"] == f"a loss of {points(-loss)}, {money(dollars)} a month"
+    assert not [r for r in rows if "-" in r["text"]]
     assert not problems, problems
 
 

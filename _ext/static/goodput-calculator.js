@@ -141,9 +141,12 @@
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
   function percent(x) { return (100 * Math.max(0, x)).toFixed(1) + "%"; }
 
-  // A lever's gain as the command prints it: "+2.9 points".
-  // A lever gains nothing less than zero: optimizer noise below zero is written +0.0.
+  // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
+  // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
+  // levers chapter does (goodput.pages.levers.gain_text): "a loss of 0.3 points", never a negative number.
+  function isLoss(x) { return !(x > -0.0005); }
   function gain(x) {
+    if (isLoss(x)) { return "a loss of " + points(-x); }
     const text = (100 * Math.max(0, x)).toFixed(1);
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
@@ -249,6 +252,17 @@
     return out;
   }
 
+  // The chain's per-state arrays, kept between calls (the search for n evaluates thousands of chains of up to
+  // max_every + 1 states): grown when a longer chain comes, and every entry used written before it is read.
+  let scratch = { size: 0, arrays: [] };
+  function chainArrays(states) {
+    if (scratch.size < states) {
+      const size = Math.max(states, 2 * scratch.size);
+      scratch = { size: size, arrays: Array.from({ length: 9 }, () => new Float64Array(size)) };
+    }
+    return scratch.arrays;
+  }
+
   // goodput.tiers._steps and exact_losses: the four losses at interval T.
   function tierExactLosses(sc, M, T) {
     const n = sc.n, s = sc.s, states = n + 1;
@@ -256,15 +270,16 @@
     const rhoP = F.tiers_persistent_restart_phase(sc.Rp, M);
     const softRestart = rho + (1 - ok) * rhoP;
     const cycleTime = n * T + (n - 1) * sc.C + sc.Cp;
-    const keep = new Float64Array(states), stay = new Float64Array(states), reward = new Float64Array(states);
-    const time = new Float64Array(states), restart = new Float64Array(states), drain = new Float64Array(states);
-    const lengths = new Float64Array(states).fill(T + sc.C);
+    const [keep, stay, reward, time, restart, drain, lengths, w, gain] = chainArrays(states);
+    drain.fill(0, 0, states);
+    lengths.fill(T + sc.C, 0, states);
     lengths[n - 1] = T + sc.Cp;  // D_{n-1} attempts the persistent segment
     lengths[n] = lengths[0];  // P attempts the cycle's first segment
+    let lastLength = NaN, fail = 0, kept = 0;  // the lengths take two values: their exponentials once each
     for (let i = 0; i < states; i++) {
       const length = lengths[i];
-      const fail = -Math.expm1(-length / M);
-      keep[i] = Math.exp(-length / M);
+      if (length !== lastLength) { fail = -Math.expm1(-length / M); kept = Math.exp(-length / M); lastLength = length; }
+      keep[i] = kept;
       stay[i] = fail * s * ok;
       const back = fail * (s * (1 - ok) + (1 - s));
       restart[i] = fail * (s * softRestart + (1 - s) * rhoP);
@@ -280,9 +295,9 @@
       drain[n] = lost * cycleTime;
     }
     // stationary weights with w(D_0) = 1 (see goodput.tiers._steps)
-    const w = new Float64Array(states);
+    w.fill(0, 0, states);
     w[0] = 1;
-    const gain = new Float64Array(n).fill(1);
+    gain.fill(1, 0, n);
     let product = 1;
     for (let i = 2; i < n; i++) { product *= keep[i - 1] / (1 - stay[i]); gain[i] = product; }
     if (n > 1) { for (let i = 1; i < n; i++) { gain[i] /= 1 - stay[1]; } }
@@ -385,12 +400,18 @@
     return Math.exp(found.x);
   }
 
-  // goodput.tiers.best_every(which="exact"): walk from the first-order cadence while goodput improves.
+  // goodput.tiers.best_every: walk from the first-order cadence while goodput improves, each n at its own best
+  // interval by the model that judges (which: "exact" or "first-order").
   const everyCache = new Map();
-  function tierBestEvery(sc, M) {
-    const key = [sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M].join(",");
+  function tierBestEvery(sc, M, which) {
+    const exact = which === undefined || which === "exact";
+    const key = [exact ? "exact" : "first-order", sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M].join(",");
     if (everyCache.has(key)) { return everyCache.get(key); }
-    const value = (n) => { const at = Object.assign({}, sc, { n: n }); return tierExactLosses(at, M, tierExactOptimal(at, M)).goodput; };
+    const value = (n) => {
+      const at = Object.assign({}, sc, { n: n });
+      return exact ? tierExactLosses(at, M, tierExactOptimal(at, M)).goodput
+        : tierFirstLosses(at, M, tierFirstOptimal(at, M)).goodput;
+    };
     const guess = sc.s >= 1 ? Infinity : F.tiers_every(sc.C, sc.Cp, sc.s);
     const centre = Number.isFinite(guess) ? Math.max(1, Math.min(K.max_every, roundHalfEven(guess))) : K.max_every;
     let bestN = centre, best = value(centre);
@@ -427,18 +448,34 @@
 
   // goodput.plan.plan_levers, by the model of `plan(x, T)` (x: the inputs; T null: the optimum). Each input
   // lever re-optimizes the interval (and n, where the plan chose it); the interval lever moves T to the optimum.
-  function levers(plan, x) {
+  // With a persistent tier, `cadence(x)` is goodput at the best whole n by the plan's model, each n at its best
+  // interval. The levers are in plan_levers' order, which breaks ties when they are shown largest first.
+  function levers(plan, x, cadence) {
     const best = plan(x, null).goodput;
     const at = (changes) => plan(Object.assign({}, x, changes), null).goodput - best;
-    const names = K.levers, tierNames = K.tier_levers;
+    const [halveC, halveR, halveRate, setInterval] = K.levers;
+    const [shortenDrain, survive, halveCp, halveRp, drainWrite, setCadence] = K.tier_levers;
     const out = {};
-    out[names[0]] = at({ C: x.C / 2, Cp: x.tiers ? x.Cp : x.C / 2 });
-    out[names[1]] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
-    out[names[2]] = at({ M: 2 * x.M });
-    out[names[3]] = best - plan(x, x.T).goodput;
-    if (x.D > 0) { out[tierNames[0]] = at({ D: x.D / 2 }); }
-    if (x.tiers && x.s < 1) { out[tierNames[1]] = at({ s: x.s + (1 - x.s) / 2 }); }
+    out[halveC] = at({ C: x.C / 2, Cp: x.tiers ? x.Cp : x.C / 2 });
+    out[halveR] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
+    out[halveRate] = at({ M: 2 * x.M });
+    out[setInterval] = best - plan(x, x.T).goodput;
+    if (x.D > 0) { out[shortenDrain] = at({ D: x.D / 2 }); }
+    if (!x.tiers) { return out; }
+    if (x.s < 1) { out[survive] = at({ s: x.s + (1 - x.s) / 2 }); }
+    if (x.Cp > x.C) {
+      out[halveCp] = at({ Cp: Math.max(x.Cp / 2, x.C) });
+      // the persistent snapshot blocks for C only; its write drains, durable max(D, C_p) after the snapshot
+      out[drainWrite] = at({ Cp: x.C, D: Math.max(x.D, x.Cp) });
+    }
+    if (x.Rp > x.R) { out[halveRp] = at({ Rp: Math.max(x.Rp / 2, x.R) }); }
+    out[setCadence] = cadence(x) - best;
     return out;
+  }
+
+  // The levers' names, largest gain first (goodput plan's order); equal gains keep plan_levers' order.
+  function leverOrder(gains) {
+    return Object.keys(gains).sort((a, b) => gains[b] - gains[a]);
   }
 
   // ------------------------------------------------------------------ the form
@@ -542,8 +579,12 @@
       first = plans.first;
       const n = exact.persistent_every;
       const fixed = Object.assign({}, x, { n: n });
-      exact.levers = levers((y, t) => tierPlans(y, t).exact, x);
-      first.levers = levers((y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first, fixed);
+      exact.levers = levers((y, t) => tierPlans(y, t).exact, x,
+        (y) => tierPlans(Object.assign({}, y, { n: null }), null).exact.goodput);
+      first.levers = levers((y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first, fixed, (y) => {
+        const sc = scheme(y, tierBestEvery(scheme(y, 1), y.M, "first-order"));
+        return tierFirstLosses(sc, y.M, tierFirstOptimal(sc, y.M)).goodput;
+      });
     } else {
       exact = exactPlan(x.C, x.M, x.R, x.D, x.T);
       first = firstOrderPlan(x.C, x.M, x.R, x.D, x.T);
@@ -594,6 +635,7 @@
     container.setAttribute("data-kind", kind || "none");
     for (const row of container.querySelectorAll("[data-tiers-only]")) { row.hidden = kind !== "tiers"; }
     for (const row of container.querySelectorAll("[data-drain-only]")) { row.hidden = kind !== "tiers" && kind !== "drain"; }
+    orderLevers(container, result);
     for (const element of outputs) {
       const key = element.getAttribute("data-output");
       const model = element.getAttribute("data-model");
@@ -615,7 +657,8 @@
       else if (key === "lost_capacity") { text = money(Math.max(0, value)) + " a month"; }
       else if (key === "levers") {
         const dollars = plan.lever_dollars[lever];
-        text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, dollars)) + " a month");
+        text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, isLoss(value) ? -dollars : dollars)) +
+          " a month");
       }
       else { text = percent(value); }
       show(element, value, text);
@@ -632,6 +675,23 @@
     say("warning", warning(result));
     say("note", note(result));
     drawCurve(container.querySelector("[data-role='curve']"), result);
+  }
+
+  // The lever rows as goodput plan lists the levers: those of the scheme, largest gain by the exact model first
+  // (the model recommended from); the others hidden. With no plan, the four levers of one tier, blank.
+  function orderLevers(container, result) {
+    const rows = new Map();
+    for (const cell of container.querySelectorAll(".gc-table td[data-model='exact'][data-output='levers']")) {
+      rows.set(cell.getAttribute("data-lever"), cell.closest("tr"));
+    }
+    const names = result ? leverOrder(result.exact.levers) : K.levers.slice();
+    const shown = new Set(names);
+    for (const name of names.concat(Array.from(rows.keys()).filter((key) => !shown.has(key)))) {
+      const row = rows.get(name);
+      if (!row) { continue; }
+      row.hidden = !shown.has(name);
+      row.parentNode.appendChild(row);
+    }
   }
 
   function escapeHtml(text) {
@@ -960,6 +1020,7 @@
     formatDuration: formatDuration, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
+    leverOrder: leverOrder,
   };
 
   if (typeof document !== "undefined") {
