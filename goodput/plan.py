@@ -311,12 +311,13 @@ def levers(
 
 
 def _floored(gains: dict[str, float]) -> dict[str, float]:
-    """Gains floored at zero.
+    """Gains with the optimizer's rounding floored at zero.
 
-    No lever loses goodput (an input halved, or T moved to the optimum, re-optimized), so a gain below
-    zero is the optimizer's rounding, not a loss.
+    An input halved, or T moved to the optimum, re-optimized, loses no goodput, so a gain just below
+    zero (above -1e-9) is rounding and reads 0. A lever that changes the scheme ("drain the persistent
+    write as well") can lose goodput for real: that loss is kept, and the words say it is a loss.
     """
-    return {name: max(0.0, gain) for name, gain in gains.items()}
+    return {name: max(0.0, gain) if gain > -1e-9 else gain for name, gain in gains.items()}
 
 
 def plan_levers(plan: Plan) -> dict[str, float]:

@@ -142,6 +142,21 @@ def join_words(words: Sequence[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
+def gain_text(gain: float, plus: bool = False) -> str:
+    """A lever's gain in points (``"+6.6 points"`` with `plus`), or that it loses: ``"a loss of 4.3 points"``.
+
+    Never a negative number of points.
+
+    Examples
+    --------
+    >>> gain_text(0.066, plus=True), gain_text(-0.043), gain_text(-1e-12)
+    ('+6.6 points', 'a loss of 4.3 points', '0.0 points')
+    """
+    if gain > -0.0005:
+        return f"{'+' if plus else ''}{points(max(gain, 0.0))}"
+    return f"a loss of {points(-gain)}"
+
+
 def large_count(x: float, thing: str = "") -> str:
     """A large quantity as a planning document writes it: ``"26.7 million GPU-hours"``, ``"238,000"``, ``"950"``.
 
@@ -603,7 +618,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     gains = plan_levers(plan)
-    lever_rows = [(name, f"+{points(gain)}", "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
+    lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
     cross = report.cross_check
     problem = cross_check_problem(report)
     checks = [

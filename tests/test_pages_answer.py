@@ -91,7 +91,7 @@ def test_a_fleet_gets_its_own_numbers_and_no_worked_ones(fleet: Params) -> None:
 
 @pytest.mark.parametrize("changes", [
     {"rate_per_gpu_hour": None, "mtbi": "2 min"},
-    {"slow_checkpoint_cost": "1 s"},
+    {"slow_checkpoint_cost": "40 s"},
     {"rate_per_gpu_hour": None, "interruptions": {"count": 1, "window": "1 s"}, "restart": "5 min"},
 ])
 def test_any_accepted_inputs_give_a_page_with_no_impossible_number(fleet_variant, changes) -> None:

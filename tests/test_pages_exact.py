@@ -122,7 +122,7 @@ def test_a_fleet_with_first_order_in_range_shows_both_columns(fleet: Params) -> 
 
 
 ROBUST = {
-    "slow checkpoint of 1 s": {**WORKED, "slow_checkpoint_cost": "1 s"},
+    "slow checkpoint as fast as the fast one": {**WORKED, "slow_checkpoint_cost": "1 min"},
     "one interruption in 1 s": {**WORKED, "interruptions": {"count": 1, "window": "1 s"}},
     "M of 2 min": {**{k: v for k, v in WORKED.items() if k != "interruptions"}, "mtbi": "2 min"},
 }

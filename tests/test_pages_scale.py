@@ -28,7 +28,7 @@ OUT_OF_SCALE = {
     "mtbi 2 min": {"gpus": 16384, "mtbi": "2 min", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
                    "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"},
     "one a second": {"gpus": 16384, "interruptions": {"count": 1, "window": "1 s"}, "checkpoint_cost": "1 min",
-                     "slow_checkpoint_cost": "1 s", "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"},
+                     "slow_checkpoint_cost": "1 min", "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"},
 }
 
 

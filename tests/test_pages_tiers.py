@@ -186,7 +186,7 @@ def test_a_drain_alone_is_one_tier() -> None:
 # --------------------------------------------------------------------------- any inputs the command accepts
 
 ROBUST = {
-    "slow checkpoint of 1 s": {**WORKED, "slow_checkpoint_cost": "1 s"},
+    "slow checkpoint as fast as the fast one": {**WORKED, "slow_checkpoint_cost": "1 min"},
     "one interruption in 1 s": {**WORKED, "interruptions": {"count": 1, "window": "1 s"}},
     "M of 2 min": {**{k: v for k, v in WORKED.items() if k != "interruptions"}, "mtbi": "2 min"},
     "65k with a fixed cadence of 1": {**FLEET_65K, "persistent": {"cost": "3 min", "restart": "25 min", "every": 1}},

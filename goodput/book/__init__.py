@@ -7,7 +7,6 @@ words layers imports from here.
 from __future__ import annotations
 
 import dataclasses
-import html
 import numbers
 from collections.abc import Mapping
 from pathlib import Path
@@ -52,18 +51,20 @@ def variant_text(page: Any, key: str, book: Path | None = None) -> str:
     -------
     str
         ``book/variants/NAME/KEY.VARIANT.md`` with ``{field}`` placeholders replaced by the page's values,
-        HTML-escaped and with ``$`` escaped (so that money is not read as dollar math).
+        escaped for Markdown (:func:`goodput.report.escape_markdown`) unless marked :class:`goodput.pages.Raw`.
     """
     from goodput.book.paths import book_root
+    from goodput.pages import Raw
+    from goodput.report import escape_markdown
 
     folder = (book_root() / "book") if book is None else book
     chapter = type(page).__module__.rsplit(".", 1)[-1]
     variant = getattr(page, key).name
     path = folder / "variants" / chapter / f"{key}.{variant}.md"
-    # Values are filled into Markdown: escape HTML (a file name as given may hold "<") and the dollar sign
-    # ("$2.6M ... $85M" would otherwise open and close dollar math).
-    values = {f.name: html.escape(getattr(page, f.name), quote=False).replace("$", r"\$")
-              for f in dataclasses.fields(page) if isinstance(getattr(page, f.name), str)}
+    # Values are filled into Markdown: escaped as text (a file name as given may hold "<" or "&"; "$2.6M ... $85M"
+    # would otherwise open and close dollar math), except what the package marked Raw (markup it wrote itself).
+    values = {f.name: value if isinstance(value, Raw) else escape_markdown(value)
+              for f in dataclasses.fields(page) if isinstance(value := getattr(page, f.name), str)}
     return path.read_text(encoding="utf-8").strip().format_map(values)
 
 

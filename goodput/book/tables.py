@@ -78,8 +78,7 @@ def lever_table(fleet: FleetPlan) -> Styler:
     import pandas as pd
 
     from goodput import tiers
-    from goodput.pages.levers import gain_text
-    from goodput.report import money, percent
+    from goodput.report import gain_text, money, percent
     from goodput.units import format_duration as d
 
     plan, p = fleet.plan, fleet.params

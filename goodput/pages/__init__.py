@@ -31,3 +31,14 @@ class Variant:
     """
 
     name: str
+
+
+class Raw(str):
+    """A value a paragraph variant takes as it is, unescaped.
+
+    Values filled into a variant are escaped for Markdown (a file name may hold ``<`` or ``&``, money
+    holds ``$``). A value the package wrote as markup itself (an HTML link, escaped once) or one that
+    stands inside a code block in the variant is marked ``Raw(...)`` instead.
+    """
+
+    __slots__ = ()

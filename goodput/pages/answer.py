@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from goodput import model
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant
+from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     LOSS_WORDS,
     first_order_variant,
@@ -141,7 +141,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     r = fleet.ranges
     top = r.swings[0] if r.swings else None
     return Page(
-        params_file=inputs_name(p), calculator=Variant("link"), calculator_url=html.escape(calculator_url),
+        params_file=inputs_name(p), calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)),
         recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi), mtbi_how=mtbi_how(p),
         interval=format_duration(fleet.interval), cost=format_duration(p.checkpoint_cost),
         restart=format_duration(p.restart), scheme=scheme_variant(plan),

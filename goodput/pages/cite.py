@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant
+from goodput.pages import Raw, Variant
 from goodput.provenance import Provenance
 
 
@@ -58,5 +58,5 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
     return Page(
         version=built.version, title=str(cff["title"]), authors=authors, year=year, params_name=built.params_name,
         params_sha=sha or "not recorded", commit=built.commit or "not recorded (built outside a Git checkout)",
-        gpus=f"{fleet.params.gpus:,}", key=key, bibtex=bibtex, entry=Variant("bibtex"),
+        gpus=f"{fleet.params.gpus:,}", key=key, bibtex=Raw(bibtex), entry=Variant("bibtex"),
     )

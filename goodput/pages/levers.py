@@ -17,18 +17,13 @@ from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
 from goodput.params import load_params
 from goodput.plan import Plan, plan_for
-from goodput.report import count, large_count, money, ordinal, percent, points
+from goodput.report import count, gain_text, large_count, money, ordinal, percent, points
 from goodput.units import format_duration, format_rate
 
 #: The two intervals of the brief's debate, minutes.
 DEBATE = (15.0, 45.0)
 #: The fleet's badly chosen intervals: this many times the exact optimum, and its inverse.
 OFF_BY = 2.0
-
-
-def gain_text(gain: float) -> str:
-    """A lever's gain in points, or that it loses (never a negative number of points)."""
-    return points(gain) if gain > -0.0005 else f"a loss of {points(-gain)}"
 
 
 def cadence_text(plan: Plan) -> str:

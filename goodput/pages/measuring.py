@@ -16,11 +16,11 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_restart
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
-from goodput.pages.levers import cadence_text, gain_text
+from goodput.pages.levers import cadence_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import Plan, plan_for
-from goodput.report import count, join_words, money, mtbi_origin, percent, points
+from goodput.report import count, gain_text, join_words, money, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from goodput import model
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant
+from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     first_order_variant,
     g_span,
@@ -83,7 +83,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     top = r.swings[0] if r.swings else None
     return Page(
         params_file=inputs_name(p), gpus=f"{p.gpus:,}", calculator=Variant("link"),
-        calculator_url=html.escape(calculator_url), recommendation=recommendation(plan),
+        calculator_url=Raw(html.escape(calculator_url)), recommendation=recommendation(plan),
         first_order=first_order_variant(fleet),
         fo_model="Young's formula" if plan.tiers is None else "first order of this checkpoint scheme",
         fo_interval=format_duration(fleet.first_order.interval) if quotable else "not quoted",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from goodput import sources
 from goodput.fleet import FleetPlan, fleet_plan
-from goodput.pages import Variant
+from goodput.pages import Raw, Variant
 from goodput.pages.common import is_worked_example
 from goodput.params import load_params
 from goodput.report import money, ordinal, percent, points
@@ -234,7 +234,7 @@ def build(fleet: FleetPlan) -> Page:
     largest = fleet.largest_loss
     return Page(
         inputs="the worked example" if worked else f"the inputs file {p.source}", opening=_opening(fleet, worked),
-        gpus=f"{p.gpus:,}", mtbi=format_duration(m), cost=format_duration(c), restart=format_duration(r),
+        gpus=f"{p.gpus:,}", mtbi=format_duration(m), cost=Raw(format_duration(c)), restart=format_duration(r),
         survives=_share(s), persistent_cost=format_duration(scheme.cp if scheme is not None else c),
         persistent_restart=format_duration(scheme.rp if scheme is not None else r),
         durable=(f"durable {format_duration(scheme.drain)} after its snapshot"
@@ -263,7 +263,7 @@ def build(fleet: FleetPlan) -> Page:
         lever_survive=points(lever_survive), lever_survive_dollars=money(fleet.dollars(lever_survive)),
         ill_interval=format_duration(ill_interval), ill_goodput=percent(ill_goodput),
         ill_drain_loss=percent(ill_drain_loss), ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
-        snippet_survives=f"{1.0 - q:.3f}", lim_whose=whose, lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
+        snippet_survives=Raw(f"{1.0 - q:.3f}"), lim_whose=whose, lim_slowdown=percent(DRAIN_SLOWDOWN, 0),
         lim_drain=format_duration(drain), lim_extra=format_duration(extra), lim_cost=format_duration(lim_cost),
         lim_interval=format_duration(interval), lim_counted=percent(counted), lim_goodput=percent(slowed),
         lim_points=points(max(0.0, counted - slowed)), total_count=f"{total:,}", lost_count=f"{lost:,}",
@@ -273,7 +273,7 @@ def build(fleet: FleetPlan) -> Page:
         network_count=f"{sources.llama3_count(category='Network'):,}",
         with_network_share=percent(sources.lost_share({**base, "Network switch/cable": True})),
         maintenance_count=f"{sources.llama3_count(component='Host maintenance'):,}", wx_cost=format_duration(wc),
-        wx_slow_cost=format_duration(wcs), wx_drain=format_duration(wd), wx_interval=format_duration(wx.interval),
+        wx_slow_cost=format_duration(wcs), wx_drain=Raw(format_duration(wd)), wx_interval=format_duration(wx.interval),
         wx_interval_shift="less than a second" if shift * 60 < 1 else format_duration(shift),
         wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(g_drained), wx_drain_loss=percent(wx_drain_loss),
         wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
