@@ -3,12 +3,11 @@
 The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its
 one plan's (:func:`goodput.fleet.fleet_plan`), with first order's column only where the one
 policy quotes it (:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the
-inputs file escape it (:func:`html.escape`), since a table caption is written into the page's HTML.
+inputs file leave it as text: :func:`goodput.book.tables.book_table` escapes every caption once.
 """
 
 from __future__ import annotations
 
-import html
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -23,7 +22,7 @@ def _inputs(fleet: FleetPlan) -> str:
     from goodput.pages.common import is_worked_example
 
     p = fleet.params
-    return "the worked example" if is_worked_example(p) else f"the inputs file {html.escape(p.source)}"
+    return "the worked example" if is_worked_example(p) else f"the inputs file {p.source}"
 
 
 def _math(latex: str) -> Math:
