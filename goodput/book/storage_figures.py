@@ -42,29 +42,28 @@ def published_table(page: Page) -> Styler:
     import pandas as pd
 
     rows = [
-        ("BLOOM-176B, bf16 weights", f"{page.bloom_parameters} × 2 B", f"{page.bloom_weights_published}",
-         f"{page.bloom_weights_gib} ({page.bloom_weights})", f"{page.bloom_weights_gap} (read as GiB)"),
-        ("BLOOM-176B, full checkpoint", f"{page.bloom_parameters} × 14 B", page.bloom_full_published,
-         f"{page.bloom_full} ({page.bloom_full_tib})",
-         f"{page.bloom_full_gap_decimal} as TB, {page.bloom_full_gap_binary} as TiB"),
-        ("GEMINI: MT-NLG's model states written", f"530 billion × 12 B at {page.gemini_bandwidth}",
-         page.gemini_published, f"{page.gemini_minutes} ({page.gemini_size})", page.gemini_gap),
-        ("744B model, save staged in host memory", f"{page.staging_size} over 16 nodes", page.staging_published,
-         page.staging_per_node, f"{page.staging_share} of the {page.staging_free} free"),
-        ("Lablup, 504 B200s: checkpoint saves", f"{page.lablup_write_share} of {page.lablup_write}", "",
-         page.lablup_write_achieved, ""),
-        ("Lablup, 504 B200s: restores", f"{page.lablup_read_share} of {page.lablup_read}", "",
-         page.lablup_read_achieved, ""),
-        ("torchtitan, Llama 3 8B save", f"{page.titan_size} in about 6 min", "",
-         f"{page.titan_bandwidth} achieved", ""),
-        ("Megatron-LLM, 70B save", f"{page.megatron_size} in about 10 min", "",
-         f"{page.megatron_bandwidth} achieved", ""),
+        (f"BLOOM-176B bf16 weights: {page.bloom_parameters} × 2 B", page.bloom_weights_published,
+         f"{page.bloom_weights_gib} = {page.bloom_weights}; {page.bloom_weights_gap} off as GiB"),
+        (f"BLOOM-176B full checkpoint: {page.bloom_parameters} × 14 B", page.bloom_full_published,
+         (f"{page.bloom_full} = {page.bloom_full_tib}; {page.bloom_full_gap_binary} off as TiB, "
+          f"{page.bloom_full_gap_decimal} as TB")),
+        (f"GEMINI, MT-NLG's model states: 530 billion × 12 B at {page.gemini_bandwidth}", page.gemini_published,
+         f"{page.gemini_minutes} ({page.gemini_size}); {page.gemini_gap} off"),
+        (f"744B model staged in host memory: {page.staging_size} over 16 nodes", f"{page.staging_published} a node",
+         f"{page.staging_per_node} a node, {page.staging_share} of the {page.staging_free} free"),
+        (f"Lablup, 504 B200s, saves: {page.lablup_write_share} of {page.lablup_write}", "",
+         f"{page.lablup_write_achieved} achieved"),
+        (f"Lablup, 504 B200s, restores: {page.lablup_read_share} of {page.lablup_read}", "",
+         f"{page.lablup_read_achieved} achieved"),
+        (f"torchtitan, Llama 3 8B ({page.titan_size}) saved in about 6 min", "", f"{page.titan_bandwidth} implied"),
+        (f"Megatron-LLM, 70B ({page.megatron_size}) written in about 10 min", "",
+         f"{page.megatron_bandwidth} implied"),
     ]
-    frame = pd.DataFrame(rows, columns=["published figure", "its inputs", "published", "this book", "apart"])
+    frame = pd.DataFrame(rows, columns=["published figure and its inputs", "published", "this book"])
     caption = ("Published checkpoint sizes and times beside the book's, each computed from the source's own inputs "
                "by the formulas above (S = P × b, time = S / B). Where the source gives a time and no bandwidth, the "
                "book gives the bandwidth the time implies, at 12 and 14 bytes per parameter.")
-    return book_table(frame, caption=caption, right=["published", "this book", "apart"])
+    return book_table(frame, caption=caption, right=["published"])
 
 
 @styled

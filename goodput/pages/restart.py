@@ -19,6 +19,7 @@ import numpy as np
 from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
+from goodput.pages.levers import LOSS_WORDS
 from goodput.pages.tiers import LOSES_LOCAL_COPY
 from goodput.report import count, money, percent, points
 from goodput.restart import (
@@ -208,7 +209,9 @@ class Page:
     delta_share: str
     delta_count: str
     delta_goodput: str
-    delta_extra_cost: str
+    delta_compare: str
+    restart_share: str
+    restart_rank: str
     bloom_spares: str
     bloom_nodes: str
     bloom_share: str
@@ -334,7 +337,13 @@ def build(fleet: FleetPlan) -> Page:
         delta_share=percent(DELTA_SPARE_SHARE, 0),
         delta_count=count(delta, "spare node"),
         delta_goodput=percent(goodput_at(delta)),
-        delta_extra_cost=money(max(0.0, _dollars_a_month(fleet, (delta - choice.best) * g))),
+        delta_compare=(f"{money(_dollars_a_month(fleet, (delta - choice.best) * g))} a month more than the best pool"
+                       if delta > choice.best else "no more than the model's best pool" if delta == choice.best
+                       else "fewer spares than the model's best pool"),
+        restart_share=percent(fleet.losses["restart_loss"]),
+        restart_rank=("its largest loss" if fleet.largest_loss == "restart_loss" else
+                      f"against {percent(fleet.losses[fleet.largest_loss])} for its largest, "
+                      f"{LOSS_WORDS[fleet.largest_loss]}"),
         bloom_spares=f"{BLOOM_SPARES}",
         bloom_nodes=f"{BLOOM_NODES}",
         bloom_share=percent(BLOOM_SPARES / BLOOM_NODES),
