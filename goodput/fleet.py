@@ -11,7 +11,7 @@ only part of the scheme (a one-tier model) must not call its number the fleet's.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from goodput import model
@@ -20,7 +20,7 @@ from goodput.errors import InputError, Refused
 from goodput.params import Params, derive, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
 from goodput.restart import SparesChoice
-from goodput.storage import bandwidth_for_goodput
+from goodput.storage import Storage, bandwidth_for_goodput, transfer_minutes
 from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
 
 #: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
@@ -241,6 +241,49 @@ class FleetPlan:
             except Refused:  # so many interruptions that no work is kept: no plan at that size
                 continue
         return out
+
+    # ------------------------------------------------------------------ storage, restart (newch)
+    @property
+    def storage(self) -> Storage | None:
+        """The fleet's storage inputs (``storage:`` in the inputs file), or None when it gives durations only."""
+        return self.params.storage
+
+    def plan_at_write_bandwidth(self, achieved: float, size: float) -> Plan:
+        """The plan with the checkpoint written to shared storage at `achieved` bytes per second.
+
+        With the fleet's storage (:attr:`storage`), its whole scheme by the exact model: the write sets C
+        (a synchronous write) or the drain D (after a snapshot to host memory), C or D = S / B; `size` is
+        then the storage's. Without it, the comparison case: the slow checkpoint read as a synchronous
+        write of `size` bytes, one tier (:attr:`slow`).
+
+        Parameters
+        ----------
+        achieved : float
+            The achieved write bandwidth B, bytes per second.
+        size : float
+            The checkpoint's size S, bytes.
+
+        Returns
+        -------
+        Plan
+            At its optimum (and best cadence, where the plan chooses it).
+        """
+        minutes = transfer_minutes(size, achieved)
+        p, s = self.params, self.storage
+        if s is None:
+            return plan_for(p.replace(slow_checkpoint_cost=minutes), slow=True)
+        measured = replace(s, write_bandwidth=achieved, efficiency=1.0,
+                           read_efficiency=s.efficiency if s.read_efficiency is None else s.read_efficiency)
+        if s.snapshot_bandwidth is None:
+            return plan_for(p.replace(storage=measured, checkpoint_cost=minutes))
+        return plan_for(p.replace(storage=measured, drain=minutes))
+
+    def goodput_at_write_bandwidth(self, achieved: float, size: float) -> float:
+        """Goodput of :meth:`plan_at_write_bandwidth`'s plan; 0 where the write is so slow that no work is kept."""
+        try:
+            return self.plan_at_write_bandwidth(achieved, size).goodput
+        except Refused:
+            return 0.0
 
 
     # ------------------------------------------------------------------ what a planner knows (issues 19, 20)

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 # Llama Team, AI @ Meta, "The Llama 3 Herd of Models", arXiv:2407.21783 (2024), section 3.3.4 and Table 5.
 
+#: Days in the pre-training snapshot the interruption counts cover.
+LLAMA3_SNAPSHOT_DAYS = 54
 #: All job interruptions in the snapshot.
 LLAMA3_INTERRUPTIONS = 466
 #: Planned interruptions (maintenance, configuration or dataset updates).

@@ -1,0 +1,188 @@
+"""Figures and table of the chapter on what a restart is made of (``book/restart.md``).
+
+Drawn like :mod:`goodput.book.figures`. The published start-up figures are the chapter's page module's data
+(:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`,
+the spares and just-in-time curves from :mod:`goodput.restart` (one-tier models).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.tables import book_table
+from goodput.restart import recovery_goodput
+from goodput.units import format_duration
+
+if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
+
+    from goodput.fleet import FleetPlan
+
+
+@styled
+def restart_against_size(fleet: FleetPlan) -> Figure:
+    """Start-up and restart time against the number of nodes, with the published start-up figures marked.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Figure
+        Minutes (log) against nodes (log): Aurora's ``deepspeed.initialize`` times and their straight-line
+        fit, MegaScale's NCCL initialization before and after its optimizations, and this fleet's R (its
+        parts' line where the inputs give a start-up per node).
+    """
+    from goodput.pages import restart as page
+
+    x = page.restart_inputs(fleet)
+    fixed, per_node = page.aurora_fit()
+    nodes = np.geomspace(1, max(4.0 * x.nodes, 1024.0), 200)
+    fig = _figure(WIDTH, 3.8)
+    ax = fig.add_subplot()
+    aurora_nodes = [w / page.AURORA_RANKS_PER_NODE for w, _ in page.AURORA]
+    ax.plot(aurora_nodes, [s / 60.0 for _, s in page.AURORA], "o", color=COLOURS["checkpoint"], ms=5,
+            label="Aurora, DeepSpeed initialization (measured)")
+    ax.plot(nodes, (fixed + per_node * nodes) / 60.0, color=COLOURS["checkpoint"], ls="--", lw=1.2,
+            label=f"Aurora's fit, {per_node:.1f} s a node")
+    mega = page.MEGASCALE_GPUS / page.MEGASCALE_GPUS_PER_NODE
+    ax.plot([mega], [page.MEGASCALE_BEFORE / 60.0], "s", color=COLOURS["lost"], ms=7,
+            label="MegaScale, NCCL initialization before")
+    ax.plot([mega], [page.MEGASCALE_AFTER / 60.0], "v", color=COLOURS["restart"], ms=7,
+            label="MegaScale, after (under 5 s)")
+    r = fleet.params.restart
+    if x.parts is not None and x.parts.startup_per_node > 0:
+        rest = x.parts.total - x.parts.startup_per_node * x.nodes
+        ax.plot(nodes, rest + x.parts.startup_per_node * nodes, color=COLOURS["total"],
+                label="this fleet's R from its parts")
+    ax.plot([x.nodes], [r], "D", color=COLOURS["accent"], ms=8, zorder=3, label="this fleet's R")
+    ax.annotate(f"{format_duration(r)} at {x.nodes:,} nodes", (x.nodes, r), xytext=(0, -12),
+                textcoords="offset points", ha="center", va="top", bbox=_LABEL_BOX)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("nodes in the job")
+    ax.set_ylabel("minutes")
+    _legend_below(ax, ncols=2)
+    return fig
+
+
+@styled
+def spares(fleet: FleetPlan) -> Figure:
+    """Goodput and dollars against the number of spare nodes, the best count marked (one-tier model).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Figure
+        Left: goodput of the job at each pool size (exact one-tier model with R(c) = R_parts + wait).
+        Right: the kept work's worth net of the spares' own cost, a month, against that at the best count.
+    """
+    from goodput.pages import restart as page
+
+    x = page.restart_inputs(fleet)
+    choice = x.choice
+    counts = np.array(choice.counts)
+    g = np.array(choice.goodput)
+    p = fleet.params
+    per_spare = fleet.dollars(x.gpus_per_node / p.gpus)
+    worth = np.array([fleet.dollars(v) for v in g]) - per_spare * counts
+    fig = _figure(WIDTH, 3.2)
+    left, right = fig.subplots(1, 2)
+    left.plot(counts, g, color=COLOURS["total"], label="goodput of the job (one tier)")
+    left.plot(counts, choice.useful, color=COLOURS["checkpoint"], ls="--", lw=1.2,
+              label="share of all GPUs bought doing kept work")
+    left.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2, label=f"best: {choice.best}")
+    if x.spares_given and x.spares <= counts[-1]:
+        left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2, label=f"this fleet's pool: {x.spares}")
+    left.set_xlabel("spare nodes")
+    left.set_ylabel("goodput")
+    left.set_ylim(0.0, 1.0)
+    _pct_axis(left.yaxis)
+    right.plot(counts, (worth - worth[choice.best]) / 1e6, color=COLOURS["lost"])
+    right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
+    right.set_xlabel("spare nodes")
+    right.set_ylabel("$M a month against the best")
+    low = float(np.min(worth - worth[choice.best])) / 1e6
+    tail = abs(float(worth[-1] - worth[choice.best])) / 1e6
+    bottom = max(low, -5.0 * max(tail, 0.01))
+    right.set_ylim(bottom, 0.1 * abs(bottom))
+    _legend_below(left, ncols=2)
+    return fig
+
+
+def spares_check_table(fleet: FleetPlan) -> Styler:
+    """The expected wait for a repair per interruption: the Erlang closed form against the simulation.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Styler
+        One row per pool size: closed form, simulated mean ± standard error, and their distance in standard errors.
+    """
+    import pandas as pd
+
+    from goodput.pages import restart as page
+
+    x = page.restart_inputs(fleet)
+    rows = [{"spare nodes": k, "closed form": format_duration(closed),
+             "simulated": f"{format_duration(sim.mean)} ± {format_duration(sim.stderr)}",
+             "apart (standard errors)": f"{abs(sim.mean - closed) / max(sim.stderr, 1e-12):.1f}"}
+            for k, closed, sim in page.spares_checks(x, fleet.params.mtbi)]
+    caption = ("Expected wait for a repair per interruption, minutes of the restart: the closed form "
+               "a B(c, ρ) r / (c + 1) against 20,000 simulated interruptions and repairs (seeded).")
+    return book_table(pd.DataFrame(rows), caption=caption, right=["closed form", "simulated",
+                                                                  "apart (standard errors)"])
+
+
+@styled
+def just_in_time(fleet: FleetPlan) -> Figure:
+    """Goodput against the share of interruptions recovered just in time, for the fleet's C, M and R (one tier).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Figure
+        Goodput at the optimum interval for each share p, by the exact model with M / (1 - p) for the
+        rollbacks, the fleet's (or the illustrative) p marked.
+    """
+    from goodput.pages import restart as page
+
+    x = page.restart_inputs(fleet)
+    p = fleet.params
+    shares = np.linspace(0.0, 0.95, 60)
+    curve = [recovery_goodput(p.checkpoint_cost, p.mtbi, p.restart, just_in_time=float(s), jit_recovery=x.jit_recovery,
+                              planned_rate=x.planned_rate) for s in shares]
+    at = recovery_goodput(p.checkpoint_cost, p.mtbi, p.restart, just_in_time=x.p, jit_recovery=x.jit_recovery,
+                          planned_rate=x.planned_rate)
+    fig = _figure(WIDTH, 3.2)
+    ax = fig.add_subplot()
+    ax.plot(shares, curve, color=COLOURS["total"], label="exact model, one tier, at its optimum T*")
+    ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,
+            label="this fleet's share" if x.jit_given else "the illustrative share")
+    ax.annotate(f"p = {x.p:.0%}: {at:.1%}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
+                bbox=_LABEL_BOX)
+    ax.set_xlabel("share of interruptions recovered just in time, p")
+    ax.set_ylabel("goodput")
+    ax.set_ylim(max(0.0, min(curve) - 0.05), 1.0)
+    _pct_axis(ax.xaxis)
+    _pct_axis(ax.yaxis)
+    _legend_below(ax, ncols=2)
+    return fig

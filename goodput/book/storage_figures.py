@@ -1,0 +1,119 @@
+"""Figure and table of the chapter on the model and the storage (``book/storage.md``).
+
+The published figures and the book's numbers come from the chapter's page object
+(:func:`goodput.pages.storage.build`), so each is computed once; the bandwidth curve is the fleet's plan at
+each write bandwidth (:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.tables import book_table
+from goodput.storage import format_bandwidth
+
+if TYPE_CHECKING:
+    from pandas.io.formats.style import Styler
+
+    from goodput.fleet import FleetPlan
+    from goodput.pages.storage import Page
+
+#: Points on the bandwidth curve (log-spaced).
+CURVE_POINTS = 41
+
+
+def published_table(page: Page) -> Styler:
+    """The published sizes and times beside the book's, each computed from the source's own inputs.
+
+    Parameters
+    ----------
+    page : Page
+        The chapter's page (:func:`goodput.pages.storage.build`).
+
+    Returns
+    -------
+    Styler
+        One row per published figure: what, its inputs, the published value, the book's, and how far apart.
+    """
+    import pandas as pd
+
+    rows = [
+        (f"BLOOM-176B bf16 weights: {page.bloom_parameters} × 2 B", page.bloom_weights_published,
+         f"{page.bloom_weights_gib} = {page.bloom_weights}; {page.bloom_weights_gap} off as GiB"),
+        (f"BLOOM-176B full checkpoint: {page.bloom_parameters} × 14 B", page.bloom_full_published,
+         (f"{page.bloom_full} = {page.bloom_full_tib}; {page.bloom_full_gap_binary} off as TiB, "
+          f"{page.bloom_full_gap_decimal} as TB")),
+        (f"GEMINI, MT-NLG's model states: 530 billion × 12 B at {page.gemini_bandwidth}", page.gemini_published,
+         f"{page.gemini_minutes} ({page.gemini_size}); {page.gemini_gap} off"),
+        (f"744B model staged in host memory: {page.staging_size} over 16 nodes", f"{page.staging_published} a node",
+         f"{page.staging_per_node} a node, {page.staging_share} of the {page.staging_free} free"),
+        (f"Lablup, 504 B200s, saves: {page.lablup_write_share} of {page.lablup_write}", "",
+         f"{page.lablup_write_achieved} achieved"),
+        (f"Lablup, 504 B200s, restores: {page.lablup_read_share} of {page.lablup_read}", "",
+         f"{page.lablup_read_achieved} achieved"),
+        (f"torchtitan, Llama 3 8B ({page.titan_size}) saved in about 6 min", "", f"{page.titan_bandwidth} implied"),
+        (f"Megatron-LLM, 70B ({page.megatron_size}) written in about 10 min", "",
+         f"{page.megatron_bandwidth} implied"),
+    ]
+    frame = pd.DataFrame(rows, columns=["published figure and its inputs", "published", "this book"])
+    caption = ("Published checkpoint sizes and times beside the book's, each computed from the source's own inputs "
+               "by the formulas above (S = P × b, time = S / B). Where the source gives a time and no bandwidth, the "
+               "book gives the bandwidth the time implies, at 12 and 14 bytes per parameter.")
+    return book_table(frame, caption=caption, right=["published"])
+
+
+@styled
+def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
+    """Goodput against the achieved write bandwidth to shared storage, for the fleet.
+
+    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a
+    snapshot) at each bandwidth, the achieved and datasheet bandwidths marked; without them, the
+    illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Figure
+        Goodput (percent) against bandwidth (bytes per second, log scale), exact model.
+    """
+    from goodput.pages.storage import FASTEST, fleet_write
+
+    size, achieved, stated = fleet_write(fleet)
+    given = fleet.storage is not None
+    bandwidths = np.geomspace(achieved / 30.0, achieved * 300.0, CURVE_POINTS)
+    curve = [fleet.goodput_at_write_bandwidth(float(b), size) for b in bandwidths]
+    ceiling = fleet.goodput_at_write_bandwidth(FASTEST, size)
+    fig = _figure(WIDTH, 3.6)
+    ax = fig.add_subplot()
+    label = "this fleet's plan" if given else "illustration: slow checkpoint as a BLOOM-sized write (one tier)"
+    ax.plot(bandwidths, curve, color=COLOURS["total"], label=label)
+    ax.axhline(ceiling, color=COLOURS["restart"], ls=":", lw=1.2, label="a write taking no time")
+    now = fleet.goodput_at_write_bandwidth(achieved, size)
+    ax.plot([achieved], [now], "o", color=COLOURS["accent"], ms=7, zorder=3,
+            label="this fleet, achieved" if given else "implied by the slow checkpoint")
+    ax.annotate(f"{format_bandwidth(achieved)}: {now:.1%}", (achieved, now), xytext=(8, -6),
+                textcoords="offset points", va="top", bbox=_LABEL_BOX)
+    if given and stated > achieved * 1.0001:
+        at_stated = fleet.goodput_at_write_bandwidth(stated, size)
+        ax.plot([stated], [at_stated], "D", color=COLOURS["second"], ms=7, zorder=3, label="the datasheet's bandwidth")
+        ax.annotate(f"{format_bandwidth(stated)}: {at_stated:.1%}", (stated, at_stated), xytext=(8, -6),
+                    textcoords="offset points", va="top", bbox=_LABEL_BOX)
+    if not given:
+        plan = fleet.plan.goodput
+        ax.axhline(plan, color=COLOURS["checkpoint"], ls="--", lw=1.2, label="this fleet's plan")
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(lambda x, _: format_bandwidth(x))
+    ax.set_xlabel("achieved write bandwidth to shared storage")
+    ax.set_ylabel("goodput (share of wall time)")
+    ax.set_ylim(max(0.0, min(curve) - 0.05), min(1.0, max(ceiling, fleet.plan.goodput) + 0.05))
+    _pct_axis(ax.yaxis)
+    _legend_below(ax, ncols=2)
+    return fig

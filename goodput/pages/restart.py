@@ -1,0 +1,370 @@
+"""The chapter "What a restart is made of" (``book/restart.md``): R's parts, hot spares, recovery without rollback.
+
+The published figures are data (module constants, each with its source). The fleet's numbers come from its
+inputs: the parts of R (``restart: {detect: ...}``), the spare pool (``spares:``) and the share recovered just in
+time (``just_in_time:``) when it gives them; otherwise each section is a labelled illustration with the fleet's
+own C, M and R and an assumption stated here (:data:`ILLUSTRATIVE_REPAIR`, :data:`ILLUSTRATIVE_JIT`; the share of
+interruptions that take a node out is Llama 3's, judged cause by cause in :data:`goodput.sources.LOSES_LOCAL_COPY`).
+The spares and just-in-time models are one-tier (:mod:`goodput.restart`): for a fleet with a drain or tiers the
+chapter says so, and never calls their goodput the plan's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from goodput import sources
+from goodput.fleet import FleetPlan
+from goodput.pages import Variant
+from goodput.pages.common import LOSS_WORDS
+from goodput.report import count, money, percent, points
+from goodput.restart import (
+    RestartParts,
+    SparesChoice,
+    best_spares,
+    recovery_goodput,
+    recovery_optimal_interval,
+    spare_wait,
+)
+from goodput.simulate_restart import Estimate, simulate_recovery, simulate_spare_waits
+from goodput.units import format_duration, format_rate, significant
+
+#: ALCF Aurora, ``deepspeed.initialize`` (Megatron-DeepSpeed notes): (world size, seconds), 12 ranks a node.
+AURORA: tuple[tuple[int, float], ...] = (
+    (96, 61.073), (192, 107.74411), (192, 107.201338), (192, 107.10853), (384, 200.23095), (384, 206.49485),
+    (384, 200.49485), (768, 413.55765), (768, 394.92617), (768, 414.725), (768, 387.987), (768, 411.72035),
+    (768, 394.926), (768, 409.375), (768, 393.091), (768, 412.600), (1536, 789.30077), (1536, 788.86531),
+    (1536, 792.71864), (1536, 836.98), (1536, 801.205), (1536, 836.98), (1536, 820.9538), (1536, 707.048),
+    (3072, 1639.62374), (3072, 1591.345), (3072, 1632.12712), (3072, 1674.444), (3072, 1618.100),
+)
+AURORA_RANKS_PER_NODE = 12
+#: MegaScale (NSDI 2024): NCCL initialization at 2,048 GPUs before and after its optimizations, seconds
+#: (the second an upper bound: "under 5 s"), at 8 GPUs a node.
+MEGASCALE_GPUS, MEGASCALE_BEFORE, MEGASCALE_AFTER, MEGASCALE_GPUS_PER_NODE = 2048, 1047.0, 5.0, 8
+#: NCSA Delta: the spare capacity its study projects as needed, a share of the nodes.
+DELTA_SPARE_SHARE = 0.05
+#: BLOOM-176B: nodes in the job and spare nodes kept beside them.
+BLOOM_NODES, BLOOM_SPARES = 48, 4
+#: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
+ILLUSTRATIVE_REPAIR = 24 * 60.0
+#: The share of interruptions recovered just in time assumed where the inputs give none (an illustration).
+ILLUSTRATIVE_JIT = 0.8
+#: What a just-in-time recovery costs where the inputs give none, minutes (about one step and a short restart).
+DEFAULT_JIT_RECOVERY = 0.5
+#: The largest pool the chapter tries (beyond it, interruptions come so often that no pool keeps up).
+MOST_SPARES = 1024
+#: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
+MOST_RESTART_EXPONENT = 10.0
+#: Standard errors within which the closed forms must agree with their simulations.
+AGREEMENT = 3.0
+
+
+def takes_node_share() -> float:
+    """The share of Llama 3's unexpected interruptions whose cause takes the node out of the job (Table 5)."""
+    return sources.lost_share()
+
+
+def aurora_fit() -> tuple[float, float]:
+    """Aurora's start-up fitted by least squares as fixed + per node x nodes: (fixed, per node), seconds."""
+    nodes = np.array([w / AURORA_RANKS_PER_NODE for w, _ in AURORA])
+    seconds = np.array([s for _, s in AURORA])
+    per_node, fixed = np.polyfit(nodes, seconds, 1)
+    return float(fixed), float(per_node)
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The restart inputs of a fleet, from its inputs file or the chapter's illustrations.
+
+    Parameters
+    ----------
+    nodes, gpus_per_node : int
+        Nodes in the job and GPUs per node.
+    parts : RestartParts or None
+        R's parts, when the inputs give them.
+    r_parts : float
+        R without waits for repairs, minutes.
+    spares, repair, takes_node : int, float, float
+        The pool (the best count where the inputs give none), r in minutes and a.
+    spares_given : bool
+        Whether the inputs give the pool.
+    p, jit_recovery, planned_rate : float
+        The share recovered just in time, R_j in minutes and planned stops per hour.
+    jit_given : bool
+        Whether the inputs give a share recovered just in time.
+    choice : SparesChoice
+        Goodput against the number of spares (one-tier, :func:`goodput.restart.best_spares`).
+    """
+
+    nodes: int
+    gpus_per_node: int
+    parts: RestartParts | None
+    r_parts: float
+    spares: int
+    repair: float
+    takes_node: float
+    spares_given: bool
+    p: float
+    jit_recovery: float
+    planned_rate: float
+    jit_given: bool
+    choice: SparesChoice
+
+
+def restart_inputs(fleet: FleetPlan) -> Inputs:
+    """The fleet's restart inputs, or the labelled illustrations where it gives none (computed once per page)."""
+    params = fleet.params
+    g = params.gpus_per_node
+    nodes = max(1, params.gpus // g)
+    parts = params.restart_parts
+    pool = params.spares
+    m, c = params.mtbi, params.checkpoint_cost
+    if pool is not None:
+        repair, takes, r_parts = pool.repair, pool.takes_node, params.restart - spare_wait(pool.nodes, m, pool.repair,
+                                                                                            pool.takes_node)
+    else:
+        repair, takes, r_parts = ILLUSTRATIVE_REPAIR, takes_node_share(), params.restart
+    r_parts = parts.total if parts is not None else max(r_parts, 1e-9)
+    top = 8  # as best_spares does (until the wait is under a second), but never more than MOST_SPARES
+    while spare_wait(top, m, repair, takes) > 1.0 / 60.0 and top < MOST_SPARES:
+        top = min(2 * top, MOST_SPARES)
+    choice = best_spares(r_parts, c, m, repair, takes, params.gpus, g, most=top)
+    p = params.just_in_time
+    return Inputs(nodes=nodes, gpus_per_node=g, parts=parts, r_parts=r_parts,
+                  spares=pool.nodes if pool is not None else choice.best, repair=repair, takes_node=takes,
+                  spares_given=pool is not None, p=p if p > 0 else ILLUSTRATIVE_JIT,
+                  jit_recovery=params.jit_recovery,
+                  planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
+
+
+def spares_checks(x: Inputs, mtbi: float) -> list[tuple[int, float, Estimate]]:
+    """The wait for a repair per interruption by the closed form and simulated, at a few pool sizes.
+
+    The sizes: none, half the best, the mean number of nodes in repair (where below the best) and the best.
+
+    Returns
+    -------
+    list of (int, float, Estimate)
+        Spares, the closed form's minutes (:func:`goodput.restart.spare_wait`) and the simulation's (seeded).
+    """
+    best = x.choice.best
+    counts = sorted({0, best // 2, min(best, max(1, round(x.takes_node * x.repair / mtbi))), best})
+    return [(k, spare_wait(k, mtbi, x.repair, x.takes_node),
+             simulate_spare_waits(k, mtbi, x.repair, x.takes_node, interruptions=20_000)) for k in counts]
+
+
+def parts_text(parts: RestartParts) -> str:
+    """R's parts as a list: "detection 30 s, replacement 2 min, start-up 14.7 min, load 3 min and warm-up 2 min"."""
+    names = {"detect": "detection", "replace": "replacement", "startup": "start-up", "load": "checkpoint load",
+             "warmup": "warm-up"}
+    items = [f"{names[k]} {format_duration(v)}" for k, v in parts.parts.items() if v > 0]
+    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+
+
+PART_NAMES = {"detect": "detection", "replace": "replacement", "startup": "start-up", "load": "the checkpoint load",
+              "warmup": "warm-up"}
+
+
+@dataclass(frozen=True)
+class Page:
+    """The values ``book/restart.md`` quotes."""
+
+    fleet: str
+    nodes: str
+    restart: str
+    parts: Variant
+    parts_list: str
+    largest_part: str
+    largest_part_share: str
+    per_node_now: str
+    aurora_first: str
+    aurora_last: str
+    aurora_per_node: str
+    aurora_at_fleet: str
+    megascale_before: str
+    megascale_after: str
+    megascale_nodes: str
+    tiers_note: Variant
+    spares: Variant
+    takes_node: str
+    repair: str
+    in_repair: str
+    wait_none: str
+    best: str
+    best_share: str
+    best_goodput: str
+    best_restart: str
+    half: str
+    half_goodput: str
+    half_dollars: str
+    best_cost: str
+    pool: str
+    pool_goodput: str
+    pool_restart: str
+    delta_share: str
+    delta_count: str
+    delta_goodput: str
+    delta_compare: str
+    restart_share: str
+    restart_rank: str
+    bloom_spares: str
+    bloom_nodes: str
+    bloom_share: str
+    sim_worst: str
+    sim_counts: str
+    sim: Variant
+    jit: Variant
+    jit_p: str
+    jit_recovery: str
+    jit_goodput: str
+    zero_goodput: str
+    jit_points: str
+    jit_dollars: str
+    jit_interval: str
+    zero_interval: str
+    jit_sim: str
+    jit_sim_se: str
+    jit_agrees: Variant
+    planned_count: str
+    planned_days: str
+    planned_rate: str
+    planned_goodput: str
+    unplanned_goodput: str
+    planned_saved: str
+
+
+def _dollars_a_month(fleet: FleetPlan, gpus: float) -> float:
+    """What `gpus` GPUs cost a month at the fleet's price (each spare is GPUs bought that do not train)."""
+    p = fleet.params
+    return fleet.dollars(gpus / p.gpus)
+
+
+def build(fleet: FleetPlan) -> Page:
+    """The restart page of a fleet.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Page
+        Its values, formatted.
+
+    Examples
+    --------
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> page = build(fleet_plan(load_params()))
+    >>> page.restart, page.megascale_before, page.delta_share
+    ('5 min', '1,047 s', '5%')
+    """
+    params = fleet.params
+    x = restart_inputs(fleet)
+    m, c, g = params.mtbi, params.checkpoint_cost, x.gpus_per_node
+    choice = x.choice
+    fixed, per_node = aurora_fit()
+    by_nodes: dict[int, list[float]] = {}
+    for world, seconds in AURORA:
+        by_nodes.setdefault(world // AURORA_RANKS_PER_NODE, []).append(seconds)
+    first, last = min(by_nodes), max(by_nodes)
+
+    def restart_at(spares: int) -> float:
+        return x.r_parts + spare_wait(spares, m, x.repair, x.takes_node)
+
+    def goodput_at(spares: int) -> float:
+        return choice.goodput[spares] if spares < len(choice.counts) else recovery_goodput(c, m, restart_at(spares))
+
+    half = choice.best // 2
+    delta = math.ceil(DELTA_SPARE_SHARE * x.nodes)
+    checks = spares_checks(x, m)
+    worst = max(abs(sim.mean - closed) / max(sim.stderr, 1e-12) for _, closed, sim in checks)
+
+    r = params.restart
+    t_jit = recovery_optimal_interval(c, m, just_in_time=x.p)
+    jit = recovery_goodput(c, m, r, t_jit, just_in_time=x.p, jit_recovery=x.jit_recovery, planned_rate=x.planned_rate)
+    zero = recovery_goodput(c, m, r, planned_rate=x.planned_rate)
+    # A restart is started over by every rollback during it: e^{R (1 - p) / M} attempts on average, too many to
+    # simulate where that is astronomic (the closed form's goodput is then essentially zero anyway).
+    simulable = r * (1.0 - x.p) / m <= MOST_RESTART_EXPONENT
+    sim = simulate_recovery(c, m, r, t_jit, just_in_time=x.p, jit_recovery=x.jit_recovery,
+                            planned_rate=x.planned_rate, segments=20_000) if simulable else Estimate(jit, 0.0)
+    planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
+    with_notice = recovery_goodput(c, m, r, planned_rate=planned)
+    m_all = 1.0 / (1.0 / m + planned / 60.0)
+    as_unplanned = recovery_goodput(c, m_all, r)
+    parts = x.parts
+    return Page(
+        fleet=f"{count(params.gpus, 'GPU')}, from {params.source}",
+        nodes=count(x.nodes, "node"),
+        restart=format_duration(r),
+        parts=Variant("whole" if parts is None else "given"),
+        parts_list=parts_text(parts) if parts is not None else "",
+        largest_part=PART_NAMES[parts.largest] if parts is not None else "",
+        largest_part_share=percent(parts.parts[parts.largest] / parts.total) if parts is not None else "",
+        per_node_now=format_duration(parts.startup_per_node) if parts is not None else "",
+        aurora_first=f"{significant(float(np.mean(by_nodes[first])))} s at {first} nodes",
+        aurora_last=f"{significant(float(np.mean(by_nodes[last])))} s at {last}",
+        aurora_per_node=f"{significant(per_node, 2)} s",
+        aurora_at_fleet=format_duration((fixed + per_node * x.nodes) / 60.0),
+        megascale_before=f"{significant(MEGASCALE_BEFORE)} s",
+        megascale_after=f"{significant(MEGASCALE_AFTER)} s",
+        megascale_nodes=count(MEGASCALE_GPUS // MEGASCALE_GPUS_PER_NODE, "node"),
+        tiers_note=Variant("tiered" if fleet.tiered else "one_tier"),
+        spares=Variant("given" if x.spares_given else "illustration"),
+        takes_node=percent(x.takes_node, 0),
+        repair=format_duration(x.repair),
+        in_repair=significant(x.takes_node * x.repair / m, 2),
+        wait_none=format_duration(restart_at(0) - x.r_parts),
+        best=count(choice.best, "spare node"),
+        best_share=percent(choice.best * g / params.gpus),
+        best_goodput=percent(choice.goodput[choice.best]),
+        best_restart=format_duration(choice.restart[choice.best]),
+        half=count(half, "spare node"),
+        half_goodput=percent(goodput_at(half)),
+        half_dollars=money(max(0.0, fleet.dollars(choice.goodput[choice.best] - goodput_at(half))
+                               - _dollars_a_month(fleet, (choice.best - half) * g))),
+        best_cost=money(_dollars_a_month(fleet, choice.best * g)),
+        pool=count(x.spares, "spare node"),
+        pool_goodput=percent(goodput_at(x.spares)),
+        pool_restart=format_duration(restart_at(x.spares)),
+        delta_share=percent(DELTA_SPARE_SHARE, 0),
+        delta_count=count(delta, "spare node"),
+        delta_goodput=percent(goodput_at(delta)),
+        delta_compare=(f"{money(_dollars_a_month(fleet, (delta - choice.best) * g))} a month more than the best pool"
+                       if delta > choice.best else "no more than the model's best pool" if delta == choice.best
+                       else "fewer spares than the model's best pool"),
+        restart_share=percent(fleet.losses["restart_loss"]),
+        restart_rank=("its largest loss" if fleet.largest_loss == "restart_loss" else
+                      f"against {percent(fleet.losses[fleet.largest_loss])} for its largest, "
+                      f"{LOSS_WORDS[fleet.largest_loss]}"),
+        bloom_spares=f"{BLOOM_SPARES}",
+        bloom_nodes=f"{BLOOM_NODES}",
+        bloom_share=percent(BLOOM_SPARES / BLOOM_NODES),
+        sim_worst=f"{worst:.1f}",
+        sim_counts=", ".join(str(k) for k, _, _ in checks),
+        sim=Variant("agrees" if worst <= AGREEMENT else "differs"),
+        jit=Variant("given" if x.jit_given else "illustration"),
+        jit_p=percent(x.p, 0),
+        jit_recovery=format_duration(x.jit_recovery),
+        jit_goodput=percent(jit),
+        zero_goodput=percent(zero),
+        jit_points=points(max(0.0, jit - zero)),
+        jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
+        jit_interval=format_duration(t_jit),
+        zero_interval=format_duration(recovery_optimal_interval(c, m)),
+        jit_sim=percent(sim.mean, 2),
+        jit_sim_se=points(sim.stderr, 2),
+        jit_agrees=Variant("unchecked" if not simulable else
+                           "agrees" if abs(sim.mean - jit) <= AGREEMENT * sim.stderr else "differs"),
+        planned_count=f"{sources.LLAMA3_PLANNED}",
+        planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
+        planned_rate=f"{format_rate(planned)} an hour",
+        planned_goodput=percent(with_notice),
+        unplanned_goodput=percent(as_unplanned),
+        planned_saved=points(max(0.0, with_notice - as_unplanned)),
+    )

@@ -1,0 +1,261 @@
+"""The chapter "From your model and your storage to C and R" (``book/storage.md``): sizes, times and bandwidth.
+
+The published figures the chapter sets beside the book's are data (module constants, each with its source);
+the book's numbers are computed from them by :mod:`goodput.storage`. The fleet's part comes from its one plan
+(:meth:`goodput.fleet.FleetPlan.plan_at_write_bandwidth`): with the fleet's storage inputs, its whole scheme; without
+them, its slow checkpoint read as a synchronous write of an illustrative size (:data:`ILLUSTRATIVE_PARAMETERS`
+at 14 bytes, BLOOM's checkpoint), labelled as such.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goodput.fleet import FleetPlan
+from goodput.pages import Variant
+from goodput.report import count, money, percent, points
+from goodput.storage import (
+    DEFAULT_BYTES_PER_PARAMETER,
+    bandwidth_for_goodput,
+    checkpoint_size,
+    format_bandwidth,
+    format_size,
+    parse_bandwidth,
+    transfer_minutes,
+)
+from goodput.units import format_duration, significant
+
+#: BLOOM-176B (BigScience, training chronicles): its parameter count.
+BLOOM_PARAMETERS = 176.25e9
+#: Its bf16 weights as published ("329GB"), read as binary gigabytes (GiB).
+BLOOM_WEIGHTS_PUBLISHED = 329.0
+#: Its full checkpoint with optimizer states as published ("2.3TB"; the unit is not said to be binary or decimal).
+BLOOM_CHECKPOINT_PUBLISHED = 2.3
+#: Bytes per parameter of bf16 weights alone.
+BF16 = 2.0
+#: GEMINI (Wang et al., SOSP 2023): MT-NLG's parameters, bytes per parameter of its model states, the network
+#: bandwidth, and the minutes reported to checkpoint them.
+GEMINI_PARAMETERS, GEMINI_BYTES, GEMINI_BANDWIDTH, GEMINI_MINUTES = 530e9, 12.0, "20 Gb/s", 42.0
+#: Lablup's 504-GPU B200 cluster (63 nodes, 2026): nominal storage write and read bandwidths and the shares of
+#: them that checkpoint saves and restores reached.
+LABLUP_WRITE, LABLUP_WRITE_SHARE, LABLUP_READ, LABLUP_READ_SHARE = "250 GB/s", 0.160, "700 GB/s", 0.215
+#: A Megatron-LM save of a 744B model (radixark/Megatron-LM#61): parameters, bytes per parameter (fp32 master
+#: weights, Adam moments and bf16 weights), nodes, and the staging and free host memory per node reported, GB.
+STAGING_PARAMETERS, STAGING_BYTES, STAGING_NODES = 744e9, 14.0, 16
+STAGING_PUBLISHED, STAGING_FREE = 650e9, 780e9
+#: User reports: torchtitan#1301 (Llama 3 8B, its logged parameter count, about 6 minutes to save) and
+#: Megatron-LLM#69 (a 70B checkpoint, about 10 minutes to write).
+TITAN_PARAMETERS, TITAN_MINUTES = 8_030_261_248, 6.0
+MEGATRON_PARAMETERS, MEGATRON_MINUTES = 70e9, 10.0
+#: Bytes per parameter the user reports are read at: without and with the bf16 copy.
+REPORT_BYTES = (12.0, 14.0)
+#: The illustrative checkpoint of a fleet whose inputs give no size: BLOOM's parameters at 14 bytes.
+ILLUSTRATIVE_PARAMETERS = BLOOM_PARAMETERS
+#: How close to the goodput an instant write would give the needed bandwidth aims: one point.
+TARGET_BELOW_CEILING = 0.01
+#: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
+FASTEST = 1e15
+
+
+def gib(size: float) -> str:
+    """A size in binary units: ``"328 GiB"``, ``"2.24 TiB"``."""
+    if size >= 2.0**40:
+        return f"{significant(size / 2.0**40)} TiB"
+    return f"{significant(size / 2.0**30)} GiB"
+
+
+def gap(book: float, published: float) -> str:
+    """How far the book's number is from the published one, as a share of the published: ``"1.0%"``."""
+    return percent(abs(book - published) / published)
+
+
+def span(low: float, high: float) -> str:
+    """Two bandwidths as a range: ``"268 to 312 MB/s"``."""
+    a, b = format_bandwidth(low), format_bandwidth(high)
+    unit = b.split()[1]
+    return f"{a.split()[0]} to {b}" if a.split()[1] == unit else f"{a} to {b}"
+
+
+def fleet_write(fleet: FleetPlan) -> tuple[float, float, float]:
+    """The fleet's checkpoint size, achieved and stated write bandwidth (bytes, bytes per second).
+
+    From its storage inputs; without them, the illustration: :data:`ILLUSTRATIVE_PARAMETERS` at 14 bytes
+    written in the fleet's slow checkpoint cost (achieved and stated the same).
+    """
+    s = fleet.storage
+    if s is not None:
+        return s.size, s.write_bandwidth * s.efficiency, s.write_bandwidth
+    size = checkpoint_size(ILLUSTRATIVE_PARAMETERS)
+    implied = size / (fleet.params.slow_checkpoint_cost * 60.0)
+    return size, implied, implied
+
+
+@dataclass(frozen=True)
+class Page:
+    """The values ``book/storage.md`` quotes."""
+
+    bytes_default: str
+    bloom_parameters: str
+    bloom_weights: str
+    bloom_weights_gib: str
+    bloom_weights_published: str
+    bloom_weights_gap: str
+    bloom_full: str
+    bloom_full_tib: str
+    bloom_full_published: str
+    bloom_full_gap_decimal: str
+    bloom_full_gap_binary: str
+    gemini_size: str
+    gemini_bandwidth: str
+    gemini_minutes: str
+    gemini_published: str
+    gemini_gap: str
+    lablup_write: str
+    lablup_write_share: str
+    lablup_write_achieved: str
+    lablup_read: str
+    lablup_read_share: str
+    lablup_read_achieved: str
+    lablup_save: str
+    lablup_save_datasheet: str
+    lablup_load: str
+    lablup_load_datasheet: str
+    staging_size: str
+    staging_per_node: str
+    staging_published: str
+    staging_free: str
+    staging_share: str
+    staging_double: str
+    titan_size: str
+    titan_bandwidth: str
+    megatron_size: str
+    megatron_bandwidth: str
+    fleet: str
+    fleet_storage: Variant
+    size: str
+    achieved: str
+    datasheet: str
+    efficiency: str
+    written: str
+    cost_now: str
+    goodput_now: str
+    ceiling: str
+    target: str
+    needed: Variant
+    needed_bandwidth: str
+    needed_cost: str
+    double_goodput: str
+    double_points: str
+    double_dollars: str
+    plan_goodput: str
+    match: Variant
+    match_bandwidth: str
+    match_cost: str
+
+
+def build(fleet: FleetPlan) -> Page:
+    """The storage page of a fleet.
+
+    Parameters
+    ----------
+    fleet : FleetPlan
+        The fleet's plan.
+
+    Returns
+    -------
+    Page
+        Its values, formatted.
+
+    Examples
+    --------
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> page = build(fleet_plan(load_params()))
+    >>> page.bloom_full, page.gemini_minutes, page.staging_per_node
+    ('2.47 TB', '42.4 min', '651 GB')
+    """
+    p, s = fleet.params, fleet.storage
+    weights = checkpoint_size(BLOOM_PARAMETERS, BF16)
+    full = checkpoint_size(BLOOM_PARAMETERS)
+    gemini_size = checkpoint_size(GEMINI_PARAMETERS, GEMINI_BYTES)
+    gemini_bandwidth = parse_bandwidth(GEMINI_BANDWIDTH, "GEMINI bandwidth")
+    gemini_minutes = transfer_minutes(gemini_size, gemini_bandwidth)
+    write, read = parse_bandwidth(LABLUP_WRITE, "Lablup write"), parse_bandwidth(LABLUP_READ, "Lablup read")
+    staging = checkpoint_size(STAGING_PARAMETERS, STAGING_BYTES)
+    per_node = staging / STAGING_NODES
+    titan = [checkpoint_size(TITAN_PARAMETERS, b) for b in REPORT_BYTES]
+    megatron = [checkpoint_size(MEGATRON_PARAMETERS, b) for b in REPORT_BYTES]
+
+    size, achieved, stated = fleet_write(fleet)
+    now = fleet.slow if s is None else fleet.plan
+    written = "the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D"
+    cost_now = transfer_minutes(size, achieved)
+
+    def goodput_at(bandwidth: float) -> float:
+        return fleet.goodput_at_write_bandwidth(bandwidth, size)
+
+    ceiling = goodput_at(FASTEST)
+    target = ceiling - TARGET_BELOW_CEILING
+    needed = bandwidth_for_goodput(goodput_at, target) if now.goodput < target else None
+    doubled = goodput_at(2.0 * achieved)
+    match = bandwidth_for_goodput(goodput_at, fleet.plan.goodput) if s is None and fleet.plan.goodput < ceiling \
+        else None
+    return Page(
+        bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
+        bloom_parameters=f"{significant(BLOOM_PARAMETERS / 1e9, 5)} billion",
+        bloom_weights=format_size(weights),
+        bloom_weights_gib=gib(weights),
+        bloom_weights_published=f"{BLOOM_WEIGHTS_PUBLISHED:g} GB",
+        bloom_weights_gap=gap(weights / 2.0**30, BLOOM_WEIGHTS_PUBLISHED),
+        bloom_full=format_size(full),
+        bloom_full_tib=gib(full),
+        bloom_full_published=f"{BLOOM_CHECKPOINT_PUBLISHED:g} TB",
+        bloom_full_gap_decimal=gap(full / 1e12, BLOOM_CHECKPOINT_PUBLISHED),
+        bloom_full_gap_binary=gap(full / 2.0**40, BLOOM_CHECKPOINT_PUBLISHED),
+        gemini_size=format_size(gemini_size),
+        gemini_bandwidth=format_bandwidth(gemini_bandwidth),
+        gemini_minutes=format_duration(gemini_minutes),
+        gemini_published=format_duration(GEMINI_MINUTES),
+        gemini_gap=gap(gemini_minutes, GEMINI_MINUTES),
+        lablup_write=format_bandwidth(write),
+        lablup_write_share=percent(LABLUP_WRITE_SHARE),
+        lablup_write_achieved=format_bandwidth(write * LABLUP_WRITE_SHARE),
+        lablup_read=format_bandwidth(read),
+        lablup_read_share=percent(LABLUP_READ_SHARE),
+        lablup_read_achieved=format_bandwidth(read * LABLUP_READ_SHARE),
+        lablup_save=format_duration(transfer_minutes(full, write, LABLUP_WRITE_SHARE)),
+        lablup_save_datasheet=format_duration(transfer_minutes(full, write)),
+        lablup_load=format_duration(transfer_minutes(full, read, LABLUP_READ_SHARE)),
+        lablup_load_datasheet=format_duration(transfer_minutes(full, read)),
+        staging_size=format_size(staging),
+        staging_per_node=format_size(per_node),
+        staging_published=format_size(STAGING_PUBLISHED),
+        staging_free=format_size(STAGING_FREE),
+        staging_share=percent(per_node / STAGING_FREE, 0),
+        staging_double=format_size(2.0 * per_node),
+        titan_size=f"{format_size(titan[0])} to {format_size(titan[1])}",
+        titan_bandwidth=span(titan[0] / (TITAN_MINUTES * 60.0), titan[1] / (TITAN_MINUTES * 60.0)),
+        megatron_size=f"{format_size(megatron[0])} to {format_size(megatron[1])}",
+        megatron_bandwidth=span(megatron[0] / (MEGATRON_MINUTES * 60.0), megatron[1] / (MEGATRON_MINUTES * 60.0)),
+        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}",
+        fleet_storage=Variant("illustration" if s is None else "given"),
+        size=format_size(size),
+        achieved=format_bandwidth(achieved),
+        datasheet=format_bandwidth(stated),
+        efficiency=percent(achieved / stated, 0),
+        written=written,
+        cost_now=format_duration(cost_now),
+        goodput_now=percent(now.goodput),
+        ceiling=percent(ceiling),
+        target=percent(max(0.0, target)),
+        needed=Variant("already" if needed is None else "more"),
+        needed_bandwidth=format_bandwidth(needed if needed is not None else achieved),
+        needed_cost=format_duration(transfer_minutes(size, needed if needed is not None else achieved)),
+        double_goodput=percent(doubled),
+        double_points=points(max(0.0, doubled - now.goodput)),
+        double_dollars=money(fleet.dollars(max(0.0, doubled - now.goodput))),
+        plan_goodput=percent(fleet.plan.goodput),
+        match=Variant("none" if s is not None else "unreachable" if match is None else "reachable"),
+        match_bandwidth=format_bandwidth(match if match is not None else achieved),
+        match_cost=format_duration(transfer_minutes(size, match if match is not None else achieved)),
+    )

@@ -1,0 +1,156 @@
+"""The restart page (goodput.pages.restart.build) and its figures: R's parts, spares and just-in-time recovery.
+
+Values and verdicts: the published start-up figures from their data, the spares model's limits and best count, the
+simulation's agreement, the just-in-time optimum (derived with SymPy) and goodput, planned stops; with the fleet's own
+inputs where it gives them (a Params subclass stands in for the inputs wiring of issue 20 until it lands).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+import sympy as sp
+
+from goodput.book import restart_figures
+from goodput.exact import exact_goodput, exact_optimal_interval
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.pages import Variant
+from goodput.pages import restart as pages
+from goodput.params import Params, load_params, params_from_mapping
+from goodput.restart import RestartParts, first_order_recovery_interval, spare_wait
+
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+
+
+@dataclass(frozen=True)
+class Spares:
+    """The spare pool as the inputs wiring gives it: nodes, mean repair in minutes, share taking a node out."""
+
+    nodes: int
+    repair: float
+    takes_node: float
+
+
+@dataclass(frozen=True)
+class RestartParams(Params):
+    """Params with the restart fields of issue 20, for the tests until the inputs wiring lands."""
+
+    gpus_per_node: int = 8
+    restart_parts: RestartParts | None = None
+    spares: Spares | None = None
+    just_in_time: float = 0.0
+    jit_recovery: float = 0.5
+    planned_rate: float = 0.0
+
+
+@pytest.fixture(scope="module")
+def example() -> FleetPlan:
+    return fleet_plan(load_params())
+
+
+@pytest.fixture(scope="module")
+def tiered() -> FleetPlan:
+    return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
+
+
+def test_the_published_start_up_figures(example: FleetPlan) -> None:
+    """Aurora: 61 s at 8 nodes, 1,631 s (mean) at 256, about 6.3 s a node; MegaScale 1,047 s at 256 nodes."""
+    page = pages.build(example)
+    assert (page.aurora_first, page.aurora_last, page.aurora_per_node) == ("61.1 s at 8 nodes", "1,631 s at 256",
+                                                                           "6.3 s")
+    fixed, per_node = pages.aurora_fit()
+    assert 6.0 < per_node < 6.6 and abs(fixed) < 60.0
+    assert (page.megascale_before, page.megascale_nodes) == ("1,047 s", "256 nodes")
+    # At Aurora's rate the worked example's 2,048 nodes would start up in (fixed + 6.3 x 2,048) s.
+    assert page.aurora_at_fleet == f"{(fixed + per_node * 2048) / 60:.0f} min"
+
+
+def test_the_spares_model_limits_and_best(example: FleetPlan) -> None:
+    """No spares: each node-taking interruption waits its repair, a r; many: R is its parts; the best count maximizes
+    the useful share, and the net dollars too."""
+    x = pages.restart_inputs(example)
+    m = example.params.mtbi
+    assert math.isclose(spare_wait(0, m, x.repair, x.takes_node), x.takes_node * x.repair, rel_tol=1e-12)
+    assert spare_wait(10_000, m, x.repair, x.takes_node) < 1e-9
+    choice = x.choice
+    assert choice.best == int(np.argmax(choice.useful))
+    per_spare = example.dollars(x.gpus_per_node / example.params.gpus)
+    worth = [example.dollars(g) - per_spare * c for c, g in zip(choice.counts, choice.goodput, strict=True)]
+    assert abs(int(np.argmax(worth)) - choice.best) <= 1
+    page = pages.build(example)
+    assert page.spares == Variant("illustration") and page.takes_node == "77%"  # 321 of Llama 3's 419
+    assert page.best == f"{choice.best} spare nodes" and page.best_goodput == "87.6%"
+    assert page.sim == Variant("agrees") and float(page.sim_worst) <= 3.0
+    assert page.delta_count == "103 spare nodes"  # ceil(5% of 2,048)
+
+
+def test_just_in_time_first_order_optimum_by_sympy() -> None:
+    """d/dT [C/T + (1 - p) T / (2M)] = 0 gives T* = sqrt(2CM / (1 - p))."""
+    c, m, t, q = sp.symbols("C M T q", positive=True)  # q = 1 - p, the share that rolls back
+    (root,) = sp.solve(sp.diff(c / t + q * t / (2 * m), t), t)
+    assert sp.simplify(root**2 - 2 * c * m / q) == 0
+    value = float(root.subs({c: 1.0, m: 185.6, q: 0.5}))
+    assert math.isclose(first_order_recovery_interval(1.0, 185.6, 0.5), value, rel_tol=1e-12)
+
+
+def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
+    """p = 0 is the exact model (87.6% at 18.6 min); at the illustrative 80% the optimum is the exact one at M / 0.2,
+    goodput rises, and the simulator agrees."""
+    page = pages.build(example)
+    p = example.params
+    assert (page.zero_goodput, page.zero_interval) == ("87.6%", "18.6 min")
+    assert page.jit == Variant("illustration") and page.jit_p == "80%"
+    assert page.jit_interval == f"{float(exact_optimal_interval(p.checkpoint_cost, p.mtbi / 0.2)):.1f} min"
+    assert float(page.jit_goodput.rstrip("%")) > float(page.zero_goodput.rstrip("%"))
+    assert page.jit_agrees == Variant("agrees")
+    # Planned stops with notice lose less than the same stops counted as unexpected.
+    assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
+    assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
+
+
+def test_the_tiered_fleet_is_labelled_one_tier(tiered: FleetPlan) -> None:
+    """65k: the spares and just-in-time numbers are one-tier (60.3% at no wait), never the plan's 44.2%."""
+    page = pages.build(tiered)
+    assert page.tiers_note == Variant("tiered")
+    assert page.zero_goodput == "60.3%" and page.zero_goodput != f"{100 * tiered.goodput:.1f}%"
+    assert page.nodes == "8,192 nodes" and page.aurora_at_fleet.endswith(" h")
+    assert page.best == "45 spare nodes" and page.sim == Variant("agrees")
+
+
+def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
+    """Parts, a pool and a share recovered just in time given: R is the parts plus the pool's wait, the largest part is
+    named, the pool's goodput is the exact model at R(c), and the just-in-time share is the fleet's."""
+    parts = RestartParts(detect=0.5, replace=2.0, startup=1.0, startup_per_node=0.1, load=3.0, warmup=2.0, nodes=2048)
+    pool = Spares(nodes=8, repair=720.0, takes_node=0.6)
+    base = {f: getattr(example.params, f) for f in Params.__dataclass_fields__}
+    wait = spare_wait(pool.nodes, example.params.mtbi, pool.repair, pool.takes_node)
+    base["restart"] = parts.total + wait
+    fleet = fleet_plan(RestartParams(**base, restart_parts=parts, spares=pool, just_in_time=0.5, jit_recovery=0.25))
+    page = pages.build(fleet)
+    assert page.parts == Variant("given") and page.spares == Variant("given") and page.jit == Variant("given")
+    assert page.largest_part == "start-up"  # 1 + 0.1 x 2,048 min
+    assert page.per_node_now == "6 s" and page.pool == "8 spare nodes" and page.jit_p == "50%"
+    r8 = parts.total + wait
+    assert page.pool_restart == f"{r8:.0f} min" or page.pool_restart == f"{r8:.3g} min"
+    m, c = fleet.params.mtbi, fleet.params.checkpoint_cost
+    assert page.pool_goodput == f"{100 * float(exact_goodput(c, m, r8)):.1f}%"
+    x = pages.restart_inputs(fleet)
+    assert math.isclose(x.r_parts, parts.total, rel_tol=1e-12)
+
+
+def test_the_figures_and_table(tiered: FleetPlan) -> None:
+    fig = restart_figures.spares(tiered)
+    left = fig.axes[0]
+    curve = np.asarray(left.lines[0].get_ydata(), dtype=float)
+    assert ((curve >= 0) & (curve <= 1)).all() and np.all(np.diff(curve) >= -1e-12)
+    fig = restart_figures.just_in_time(tiered)
+    curve = np.asarray(fig.axes[0].lines[0].get_ydata(), dtype=float)
+    assert np.all(np.diff(curve) > 0) and curve[-1] <= 1.0
+    restart_figures.restart_against_size(tiered)
+    table = restart_figures.spares_check_table(tiered).data  # type: ignore[attr-defined]
+    assert (table["apart (standard errors)"].astype(float) <= 3.0).all()
