@@ -487,10 +487,14 @@ def params_from_mapping(
                   "restart": derived.restart, "drain": derived.drain}
     checkpoint_cost = typed["checkpoint_cost"]
     slow_checkpoint_cost = typed["slow_checkpoint_cost"]
-    if slow_checkpoint_cost < checkpoint_cost:  # the book sets it beside C, and as a persistent tier's C_p >= C
-        raise InputError("slow_checkpoint_cost", data.get("slow_checkpoint_cost", format_duration(slow_checkpoint_cost)),
+    if slow_checkpoint_cost < checkpoint_cost and "slow_checkpoint_cost" in data:  # beside C, and as a C_p >= C
+        raise InputError("slow_checkpoint_cost", data["slow_checkpoint_cost"],
                          f"a checkpoint no faster than checkpoint_cost ({format_duration(checkpoint_cost)}): the "
                          "slow one is the synchronous write that the fast checkpoint replaces")
+    if slow_checkpoint_cost < checkpoint_cost:  # derived: the snapshot is slower than writing to storage directly
+        raise InputError("snapshot.bandwidth", f"a snapshot of {format_duration(checkpoint_cost)}",
+                         f"a snapshot to host memory faster than writing the checkpoint to storage directly "
+                         f"({format_duration(slow_checkpoint_cost)}); without a snapshot the checkpoint is that write")
     restart = typed["restart"]
     drain = typed.get("drain", 0.0)
     persistent_cost = persistent_restart = None

@@ -191,7 +191,7 @@ def test_restart_phases_and_capacity_equal_the_package(fleet: dict[str, float], 
     """The restart phases of the exact chain are goodput.tiers._restart_phases; capacity is goodput.model.capacity_per_month."""
     c, m, r = (fleet[k] for k in "CMR")
     scheme = tiers.Tiers(c, r, persistent_cost=3 * c, persistent_restart=2.5 * r, fast_survives=survives, every=2)
-    rho, ok, rho_p = tiers._restart_phases(scheme, m)
+    rho, ok, _, rho_p = tiers._restart_phases(scheme, m)
     assert close(formula("tiers_restart_phase")(r, m, survives), rho)
     assert close(formula("tiers_restart_ok")(r, m, survives), ok)
     assert close(formula("tiers_persistent_restart_phase")(2.5 * r, m), rho_p)

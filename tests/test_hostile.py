@@ -82,10 +82,17 @@ def numbers(data: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, 
 
 
 def check_json(out: str, *, all_non_negative: bool = True) -> Any:
-    """Strict JSON whose every number, nested ones included, is possible: shares in [0, 1], costs at least zero."""
+    """Strict JSON whose every number, nested ones included, is possible: shares in [0, 1], costs at least zero.
+
+    A lever's gain is signed: a lever that changes the scheme (draining the persistent write too) can lose
+    goodput, and the output says so; it must still be a difference of two goodputs, within [-1, 1].
+    """
     data = strict(out)
     for path, value in numbers(data):
         assert math.isfinite(value), path
+        if path and path[0] == "levers":
+            assert -1.0 <= value <= 1.0, (path, value)
+            continue
         if all_non_negative or set(path) & FRACTIONS or any(k.endswith(NON_NEGATIVE) for k in path):
             assert value >= 0.0, (path, value)
         if path and path[-1] in FRACTIONS and "levers" not in path:

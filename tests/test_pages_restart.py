@@ -19,7 +19,7 @@ from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import restart as pages
-from goodput.params import Params, load_params, params_from_mapping
+from goodput.params import load_params, params_from_mapping
 from goodput.restart import RestartParts, first_order_recovery_interval, spare_wait
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
@@ -34,18 +34,6 @@ class Spares:
     nodes: int
     repair: float
     takes_node: float
-
-
-@dataclass(frozen=True)
-class RestartParams(Params):
-    """Params with the restart fields of issue 20, for the tests until the inputs wiring lands."""
-
-    gpus_per_node: int = 8
-    restart_parts: RestartParts | None = None
-    spares: Spares | None = None
-    just_in_time: float = 0.0
-    jit_recovery: float = 0.5
-    planned_rate: float = 0.0
 
 
 @pytest.fixture(scope="module")
@@ -127,10 +115,9 @@ def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     named, the pool's goodput is the exact model at R(c), and the just-in-time share is the fleet's."""
     parts = RestartParts(detect=0.5, replace=2.0, startup=1.0, startup_per_node=0.1, load=3.0, warmup=2.0, nodes=2048)
     pool = Spares(nodes=8, repair=720.0, takes_node=0.6)
-    base = {f: getattr(example.params, f) for f in Params.__dataclass_fields__}
     wait = spare_wait(pool.nodes, example.params.mtbi, pool.repair, pool.takes_node)
-    base["restart"] = parts.total + wait
-    fleet = fleet_plan(RestartParams(**base, restart_parts=parts, spares=pool, just_in_time=0.5, jit_recovery=0.25))
+    fleet = fleet_plan(example.params.replace(restart=parts.total + wait, restart_parts=parts, spares=pool,
+                                              just_in_time=0.5, jit_recovery=0.25))
     page = pages.build(fleet)
     assert page.parts == Variant("given") and page.spares == Variant("given") and page.jit == Variant("given")
     assert page.largest_part == "start-up"  # 1 + 0.1 x 2,048 min

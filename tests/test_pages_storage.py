@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -27,13 +26,6 @@ FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
 
 
-@dataclass(frozen=True)
-class StorageParams(Params):
-    """Params with the storage field the inputs wiring adds (issue 19), for the tests until it lands."""
-
-    storage: Storage | None = None
-
-
 @pytest.fixture(scope="module")
 def example() -> FleetPlan:
     return fleet_plan(load_params())
@@ -46,9 +38,7 @@ def tiered() -> FleetPlan:
 
 def with_storage(params: Params, storage: Storage) -> FleetPlan:
     """A fleet whose checkpoint is the storage's synchronous write (C = S / (e B))."""
-    fields = {f: getattr(params, f) for f in Params.__dataclass_fields__}
-    fields["checkpoint_cost"] = storage.checkpoint_cost
-    return fleet_plan(StorageParams(**fields, storage=storage))
+    return fleet_plan(params.replace(checkpoint_cost=storage.checkpoint_cost, storage=storage))
 
 
 def test_the_published_figures_are_reproduced(example: FleetPlan) -> None:
@@ -115,9 +105,8 @@ def test_with_storage_the_fleet_part_is_its_own_plan(example: FleetPlan) -> None
 
 def test_with_a_snapshot_the_write_is_the_drain(example: FleetPlan) -> None:
     storage = Storage(size=2.3e12, nodes=2048, write_bandwidth=250e9, efficiency=0.16, snapshot_bandwidth=25e9)
-    fields = {f: getattr(example.params, f) for f in Params.__dataclass_fields__}
-    fields |= {"checkpoint_cost": storage.checkpoint_cost, "drain": storage.drain}
-    fleet = fleet_plan(StorageParams(**fields, storage=storage))
+    fleet = fleet_plan(example.params.replace(checkpoint_cost=storage.checkpoint_cost, drain=storage.drain,
+                                              storage=storage))
     page = pages.build(fleet)
     assert page.written == "the drain D" and page.cost_now == "57.5 s"
     assert fleet.plan_at_write_bandwidth(80e9, storage.size).tiers is not None

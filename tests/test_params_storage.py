@@ -7,7 +7,7 @@ storage gets faster; size and bandwidth scale C linearly; and every bad input is
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
@@ -138,7 +138,12 @@ def test_goodput_never_falls_as_bandwidth_rises(size: float, low: float, factor:
         return plan_for(params_from_mapping(known(checkpoint={"size": f"{size!r} B"},
                                                   storage={"write_bandwidth": f"{bandwidth!r} B/s"}, **extra))).goodput
 
-    assert goodput(low * factor) >= goodput(low) - 1e-12
+    try:
+        low_goodput, high_goodput = goodput(low), goodput(low * factor)
+    except InputError as error:  # a snapshot slower than writing directly is refused, not planned
+        assume("snapshot.bandwidth" not in str(error))
+        raise
+    assert high_goodput >= low_goodput - 1e-12
 
 
 @settings(max_examples=30, deadline=None)
