@@ -164,12 +164,16 @@ def internal_links(pdf: bytes) -> list[tuple[int, int]]:
 
 
 def chapter_pages(pdf: bytes, chapters: int) -> list[int]:
-    """The page each chapter starts on: where the links of the contents page (the first with links) land."""
+    """The page each chapter starts on: where the links of the contents land.
+
+    The contents is the first page with links, and the next one too when it runs over a page (only the
+    first `chapters` links count, so a chapter's own links after a one-page contents are never read).
+    """
     links = internal_links(pdf)
     if not links:
         return []
-    contents = links[0][0]
-    return [target for page, target in links if page == contents][:chapters]
+    contents = sorted({page for page, _ in links})[:2]
+    return [target for page, target in links if page in contents][:chapters]
 
 
 def pdf_objects(pdf: bytes) -> dict[int, bytes]:
@@ -256,8 +260,13 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
             # First print: where each chapter starts. Second: the same, with those pages in the contents.
             draft = {**options, "outline": False, "tagged": False}  # the same layout, made faster
             pages = chapter_pages(tab.pdf(**draft), chapters)
-            tab.evaluate(static("goodput-print-number.js"), pages)
-            printed = tab.pdf(**options)
+            for _ in range(3):  # numbering the contents can move a chapter's start: number again until it holds
+                tab.evaluate(static("goodput-print-number.js"), pages)
+                printed = tab.pdf(**options)
+                now = chapter_pages(printed, chapters)
+                if now == pages:
+                    break
+                pages = now
             context.close()
         finally:
             browser.close()
