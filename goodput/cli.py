@@ -104,6 +104,10 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint-cost", type=_duration("--checkpoint-cost"), metavar="DURATION")
     parser.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
     parser.add_argument("--interval", type=_duration("--interval"), metavar="DURATION", help="default: the optimum")
+    parser.add_argument("--price", type=_typed(validate.positive, "--price"), metavar="USD",
+                        help="US dollars per GPU-hour, to count capacity (default: the file's)")
+    parser.add_argument("--month", type=_duration("--month"), metavar="DURATION",
+                        help="the accounting month, to count capacity (default: the file's)")
     tiers = parser.add_argument_group("checkpoints that are not yet safe (a drain, a persistent tier)")
     tiers.add_argument("--drain", type=_duration("--drain", allow_zero=True), metavar="DURATION",
                        help="time after a checkpoint's snapshot until it is durable")
@@ -295,6 +299,12 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             sources[symbol] = "--" + flag.replace("_", "-")
     if args.interval is not None:
         sources["T"] = "--interval"
+    if getattr(args, "price", None) is not None:
+        params, sources["price"] = params.replace(price_per_gpu_hour=args.price), "--price"
+    elif args.params is None:
+        sources["price"] = "the worked example's price (set --price)"
+    if getattr(args, "month", None) is not None:
+        params, sources["month"] = params.replace(month=args.month), "--month"
     params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
     return params, _derived_sources(params, sources)
 

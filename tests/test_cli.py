@@ -544,3 +544,15 @@ def test_just_in_time_and_planned_stops_through_the_plan() -> None:
     assert_allclose(sum(planned[k] for k in ("checkpoint_overhead", "lost_work", "restart_loss", "goodput")), 1.0)
     refused = run("plan", "--just-in-time", "0.5", "--drain", "2")
     assert refused.returncode == 1 and refused.stdout == "" and "not modelled yet" in refused.stderr
+
+
+def test_price_and_month_flags_set_the_capacity() -> None:
+    """--price and --month change the capacity the losses take: (1 - goodput) x GPUs x price x hours; without a
+    file or --price the output says the price is the worked example's."""
+    data = plan_json("--price", "3.2", "--month", "730 h")
+    capacity = data["capacity"]
+    assert capacity["price_per_gpu_hour"] == 3.2 and capacity["month_min"] == 730 * 60
+    expected = (1 - data["goodput"]) * data["gpus"] * 3.2 * 730
+    assert math.isclose(capacity["lost_usd_per_month"], expected, rel_tol=1e-9)
+    assert "the worked example's price" in run("plan").stdout
+    assert "the worked example's price" not in run("plan", "--price", "3").stdout
