@@ -205,7 +205,7 @@
       lost_work: F.tiers_lost_work(0, 1, M, t),
       restart_loss: F.tiers_restart_loss(R, R, 0, M),
       drain_loss: F.tiers_drain_loss(0, M, D),
-      goodput: F.tiers_goodput(C, C, R, R, 0, 1, M, t, D),
+      goodput: Math.max(0, F.tiers_goodput(C, C, R, R, 0, 1, M, t, D)),  // as TierLosses.goodput
     } : {
       checkpoint_overhead: F.first_order_checkpoint_overhead(C, t),
       lost_work: F.first_order_lost_work(M, t),
@@ -248,7 +248,7 @@
       restart_loss: F.tiers_restart_loss(sc.R, sc.Rp, sc.s, M),
       drain_loss: F.tiers_drain_loss(sc.s, M, sc.D),
     };
-    out.goodput = 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss);
+    out.goodput = Math.max(0, 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss));  // as TierLosses.goodput
     return out;
   }
 
@@ -323,7 +323,7 @@
       restart_loss: restartTime / wall,
       drain_loss: drainTime / wall,
     };
-    out.goodput = 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss);
+    out.goodput = Math.max(0, 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss));  // as TierLosses.goodput
     return out;
   }
 
