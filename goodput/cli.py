@@ -299,11 +299,11 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             sources[symbol] = "--" + flag.replace("_", "-")
     if args.interval is not None:
         sources["T"] = "--interval"
-    if getattr(args, "price", None) is not None:
+    if args.price is not None:
         params, sources["price"] = params.replace(price_per_gpu_hour=args.price), "--price"
     elif args.params is None:
         sources["price"] = "the worked example's price (set --price)"
-    if getattr(args, "month", None) is not None:
+    if args.month is not None:
         params, sources["month"] = params.replace(month=args.month), "--month"
     params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
     return params, _derived_sources(params, sources)

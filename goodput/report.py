@@ -479,7 +479,7 @@ class PlanReport:
     @property
     def lost_gpu_hours(self) -> float:
         """GPU-hours a month the losses take."""
-        return (1.0 - self.plan.goodput) * self.gpus * self.month / 60.0
+        return model.capacity_per_month(1.0 - self.plan.goodput, self.gpus, 1.0, self.month)  # at $1 a GPU-hour
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ installed console script to check that it exists.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import json
 import math
@@ -350,7 +351,8 @@ def test_ctrl_c_is_status_130(monkeypatch: pytest.MonkeyPatch) -> None:
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("goodput.simulate.simulate", interrupted)
+    # The module itself: the name goodput.simulate on the package is the facade's re-exported function.
+    monkeypatch.setattr(importlib.import_module("goodput.simulate"), "simulate", interrupted)
     result = run("simulate")
     assert result.returncode == 130 and result.stderr.strip() == "goodput: interrupted"
 
