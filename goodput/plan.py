@@ -16,6 +16,7 @@ from goodput.errors import InputError, Refused
 from goodput.exact import MODELS, exact_losses, exact_optimal_interval, model_functions, range_check
 from goodput.model import Losses, RangeCheck
 from goodput.params import Params
+from goodput.restart import Recovery, recovery_losses
 from goodput.tiers import TierLosses, Tiers
 from goodput.units import format_duration
 from goodput.validate import choice
@@ -56,7 +57,7 @@ class Plan:
         Whether n was chosen by the plan (the best whole n) rather than given.
     recovery : tuple of (float, float, float) or None
         (p, R_j, q): the share recovered just in time, its cost in minutes and planned stops per hour,
-        when the plan has them (:func:`goodput.restart.recovery_losses`; one tier only).
+        when the plan has them (:class:`goodput.restart.Recovery`, with one tier or with the drain and tiers).
     """
 
     checkpoint_cost: float
@@ -126,7 +127,7 @@ def make_plan(
         n, every n-th checkpoint persistent; the best whole n when omitted.
     just_in_time, jit_recovery, planned_rate : float, optional
         p, R_j (minutes) and q (per hour): recovery without rollback and planned stops
-        (:func:`goodput.restart.recovery_losses`); with one checkpoint tier only.
+        (:class:`goodput.restart.Recovery`), with one tier or with the drain and tiers.
 
     Returns
     -------
@@ -151,16 +152,14 @@ def make_plan(
     _check_scale(float(mtbi), checkpoint_cost, restart, interval or 0.0, drain or 0.0, persistent_cost or 0.0,
                  persistent_restart or 0.0)
     tiered = drain or persistent_cost is not None or fast_survives is not None or persistent_every is not None
-    if just_in_time or planned_rate:
-        if tiered:
-            raise Refused("recovery without rollback or planned stops together with a drain or a persistent tier is "
-                          "not modelled yet: give one of them")
-        return _recovery_plan(checkpoint_cost, float(mtbi), restart, interval, which,
-                              (just_in_time, jit_recovery, planned_rate))
+    recovery = Recovery(just_in_time, jit_recovery, planned_rate) if just_in_time or planned_rate else None
     if tiered:
         scheme = Tiers(checkpoint_cost, restart, drain, persistent_cost, persistent_restart, fast_survives or 0.0,
                        persistent_every or 1)
-        return _tier_plan(scheme, float(mtbi), interval, which, chosen=persistent_every is None and not scheme.one_tier)
+        return _tier_plan(scheme, float(mtbi), interval, which, chosen=persistent_every is None and not scheme.one_tier,
+                          recovery=recovery)
+    if recovery is not None:
+        return _recovery_plan(checkpoint_cost, float(mtbi), restart, interval, which, recovery)
     if which == "exact":
         losses: Losses | TierLosses = exact_losses(checkpoint_cost, mtbi, restart, interval)
         best = float(exact_optimal_interval(checkpoint_cost, mtbi))
@@ -194,32 +193,36 @@ def _check_scale(mtbi: float, *durations: float) -> None:
 
 
 def _recovery_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None, which: str,
-                   recovery: tuple[float, float, float]) -> Plan:
+                   recovery: Recovery) -> Plan:
     """A one-tier plan with a share recovered just in time and planned stops (each model at its own optimum)."""
-    from goodput.restart import recovery_losses
-
-    p, rj, q = recovery
-    kw = {"just_in_time": p, "jit_recovery": rj, "planned_rate": q}
+    kw = {"just_in_time": recovery.just_in_time, "jit_recovery": recovery.jit_recovery,
+          "planned_rate": recovery.planned_rate}
     exact = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="exact", **kw)
     first = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="first-order", **kw)
     best = recovery_losses(checkpoint_cost, mtbi, restart, None, which=which, **kw).interval
     return Plan(checkpoint_cost=float(checkpoint_cost), mtbi=mtbi, restart=float(restart),
                 losses=exact if which == "exact" else first, optimal_interval=best, model=which,
-                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput), recovery=recovery)
+                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput), recovery=_triple(recovery))
 
 
-def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *, chosen: bool) -> Plan:
-    """A plan for a scheme with a drain or two tiers (n chosen when `chosen`)."""
+def _triple(recovery: Recovery | None) -> tuple[float, float, float] | None:
+    """:attr:`Plan.recovery` of a :class:`~goodput.restart.Recovery`: (p, R_j, q)."""
+    return None if recovery is None else (recovery.just_in_time, recovery.jit_recovery, recovery.planned_rate)
+
+
+def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *, chosen: bool,
+               recovery: Recovery | None = None) -> Plan:
+    """A plan for a scheme with a drain or two tiers (n chosen when `chosen`), with `recovery` if given."""
     if chosen:
-        scheme = tiers.best_every(scheme, mtbi, which=which)
+        scheme = tiers.best_every(scheme, mtbi, which=which, recovery=recovery)
     if interval is not None and interval < scheme.drain:
         raise InputError("interval", format_duration(interval), f"at least the drain, {scheme.drain:g} min: "
                          "one drain is in flight at a time, so the next checkpoint cannot start before it ends")
-    exact_best = tiers.exact_optimal_interval(scheme, mtbi)
-    first_best = tiers.first_order_optimal_interval(scheme, mtbi)
+    exact_best = tiers.exact_optimal_interval(scheme, mtbi, recovery)
+    first_best = tiers.first_order_optimal_interval(scheme, mtbi, recovery)
     # Each model at its own optimum, or both at the interval given: as goodput.exact.range_check judges one tier.
-    first = tiers.first_order_losses(scheme, mtbi, first_best if interval is None else float(interval))
-    exact = tiers.exact_losses(scheme, mtbi, exact_best if interval is None else float(interval))
+    first = tiers.first_order_losses(scheme, mtbi, first_best if interval is None else float(interval), recovery)
+    exact = tiers.exact_losses(scheme, mtbi, exact_best if interval is None else float(interval), recovery)
     return Plan(
         checkpoint_cost=scheme.checkpoint_cost,
         mtbi=mtbi,
@@ -230,6 +233,7 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
         check=RangeCheck(goodput=1.0 - first.total, error=exact.goodput - (1.0 - first.total)),
         tiers=scheme,
         every_chosen=chosen,
+        recovery=_triple(recovery),
     )
 
 
@@ -355,9 +359,7 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     >>> all(gains[name] >= 0 for name in TIER_LEVERS)
     True
     """
-    if plan.recovery is not None:
-        from goodput.restart import recovery_losses
-
+    if plan.recovery is not None and plan.tiers is None:
         p, rj, q = plan.recovery
 
         def g(c: float, m: float, r: float, t: float | None = None) -> float:
@@ -371,9 +373,10 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     if plan.tiers is None:
         return levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
     scheme, m = plan.tiers, plan.mtbi
+    recovery = None if plan.recovery is None else Recovery(*plan.recovery)
 
     def best(changed: Tiers, mtbi: float = m, *, chosen: bool = plan.every_chosen) -> float:
-        return _tier_plan(changed, mtbi, None, plan.model, chosen=chosen).goodput
+        return _tier_plan(changed, mtbi, None, plan.model, chosen=chosen, recovery=recovery).goodput
 
     def changed(**kwargs: float) -> Tiers:
         return dataclasses.replace(scheme, **kwargs)  # type: ignore[arg-type]

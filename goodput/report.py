@@ -557,17 +557,16 @@ def plan_report(
     other = "first-order" if plan.model == "exact" else "exact"
     given = None if plan.at_optimum else plan.interval
     s = plan.tiers
-    if plan.recovery is not None:
-        p, rj, q = plan.recovery
+    p, rj, q = plan.recovery or (0.0, 0.0, 0.0)
+    if s is None:
         cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other, just_in_time=p,
                           jit_recovery=rj, planned_rate=q)
-    elif s is None:
-        cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other)
     else:
         cross = make_plan(s.checkpoint_cost, plan.mtbi, s.restart, given, which=other, drain=s.drain,
                           persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
                           fast_survives=None if s.one_tier else s.fast_survives,
-                          persistent_every=None if s.one_tier else s.every)
+                          persistent_every=None if s.one_tier else s.every, just_in_time=p, jit_recovery=rj,
+                          planned_rate=q)
     ranges = input_ranges(params.replace(checkpoint_cost=plan.checkpoint_cost, restart=plan.restart, mtbi=plan.mtbi)) \
         if _same_inputs(plan, params) else {}
     return PlanReport(plan=plan, cross_check=cross, gpus=params.gpus, price_per_gpu_hour=params.price_per_gpu_hour,

@@ -23,31 +23,44 @@ work is goodput(R(c)) x N / (N + c g), N GPUs in the job and g per node; :func:`
 **Recovery without rollback.** A share p of interruptions is recovered just in time (Gupta et al.,
 EuroSys 2024): the data-parallel replicas still hold the state, so the job replays about one step
 and pays a short recovery R_j, with no checkpoint load and no lost work. The others roll back to the
-last checkpoint as before. Planned stops with notice, at a rate q, cost a checkpoint and a restart
-but no lost work. With rollback interruptions at rate (1 - p)/M over the job's running time and
-restarts (a failure during a restart starts it over), and the just-in-time recoveries and planned
-stops as pauses that strike only while the job computes or checkpoints, the expected wall time per
-segment of T minutes of work is
+last checkpoint as before. Planned stops with notice, at a rate q, cost a durable checkpoint and the
+restart from it, S_q minutes, but no lost work. :class:`Recovery` applies this to any checkpoint scheme
+(one tier, or a drain and a persistent tier of :mod:`goodput.tiers`): rollback interruptions come at rate
+(1 - p)/M over the job's running time and restarts (a failure during a restart starts it over), so the
+scheme's own model is evaluated with M' = M / (1 - p) for M; the just-in-time recoveries and planned stops
+are pauses that strike only while the job runs (computes, checkpoints or drains, not while it restarts),
+π = p R_j / M + (q / 60) S_q per minute of running. With u the running share of the scheme at M' (one minus
+its restart loss), wall time grows by the factor 1 + u π: every loss L becomes L / (1 + u π), the restart
+loss (L_R + u π) / (1 + u π) and goodput G / (1 + u π). For one tier, u = e^{-R/M'} and the expected wall
+time per segment of T minutes of work is
 
     (e^{x'} - 1) (M' e^{R/M'} + M' (p/M) R_j + M' q (C + R)),    M' = M / (1 - p),  x' = (T + C)/M',
 
-so goodput is T divided by it; the optimum is the exact model's with M' for M, and to first order
-T* = sqrt(2 C M / (1 - p)). Failures during a just-in-time recovery or a planned stop are left out
-(they take seconds to minutes, against M of tens of minutes).
+so goodput is T divided by it; the optimum is the exact model's with M' for M (π multiplies the wall time
+by a factor that does not depend on T), and to first order T* = sqrt(2 C M / (1 - p)). To first order the
+scheme's losses at M' are taken as they are and π is added to the restart loss. Failures during a
+just-in-time recovery or a planned stop are left out (they take seconds to minutes, against M of tens of
+minutes).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from goodput import validate
-from goodput.exact import exact_optimal_interval
+from goodput import model, validate
+from goodput.exact import exact_losses, exact_optimal_interval
+from goodput.tiers import Tiers
 
 if TYPE_CHECKING:
     from goodput.model import Losses
+    from goodput.tiers import TierLosses
+
+#: A scheme's losses: one tier's (:class:`goodput.model.Losses`) or a drain's and tiers' (:class:`goodput.tiers.TierLosses`).
+AnyLosses = TypeVar("AnyLosses", "Losses", "TierLosses")
 
 
 @dataclass(frozen=True)
@@ -197,14 +210,76 @@ def spare_wait(spares: int, mtbi: float, repair: float, takes_node: float) -> fl
     return a * erlang_b(c, a * r / m) * r / (c + 1)
 
 
-def _wall_per_segment(checkpoint_cost: float, mtbi: float, restart: float, interval: float, just_in_time: float,
-                      jit_recovery: float, planned_per_minute: float) -> float:
-    """Expected wall minutes per segment of `interval` minutes of work (see the module docstring)."""
-    c, r, t = checkpoint_cost, restart, interval
-    m_roll = mtbi / (1.0 - just_in_time)
-    x = (t + c) / m_roll
-    pauses = m_roll * (just_in_time / mtbi) * jit_recovery + m_roll * planned_per_minute * (c + r)
-    return math.expm1(x) * (m_roll * math.exp(r / m_roll) + pauses)
+@dataclass(frozen=True)
+class Recovery:
+    """Recovery without rollback and planned stops, applied to any checkpoint scheme (see the module docstring).
+
+    Parameters
+    ----------
+    just_in_time : float, optional
+        p, the share of unplanned interruptions recovered without going back to a checkpoint, in [0, 1).
+    jit_recovery : float, optional
+        R_j, minutes a just-in-time recovery costs (the replayed step included).
+    planned_rate : float, optional
+        q, planned stops with notice per hour, each costing S_q (a durable checkpoint and the restart from
+        it, :attr:`goodput.tiers.Tiers.stop_cost`) but no lost work.
+
+    Examples
+    --------
+    >>> x = Recovery(0.75, 0.5, 0.06)
+    >>> x.rollback_mtbi(60.0), round(x.pauses(60.0, 6.0), 6)
+    (240.0, 0.01225)
+    """
+
+    just_in_time: float = 0.0
+    jit_recovery: float = 0.0
+    planned_rate: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "just_in_time", validate.share(self.just_in_time, "just_in_time", open_high=True))
+        object.__setattr__(self, "jit_recovery", validate.non_negative(self.jit_recovery, "jit_recovery"))
+        object.__setattr__(self, "planned_rate", validate.non_negative(self.planned_rate, "planned_rate"))
+
+    @property
+    def active(self) -> bool:
+        """Whether any interruption is recovered just in time or any stop is planned."""
+        return self.just_in_time > 0.0 or self.planned_rate > 0.0
+
+    def rollback_mtbi(self, mtbi: float) -> float:
+        """M' = M / (1 - p): the mean running time between interruptions that roll back."""
+        return mtbi / (1.0 - self.just_in_time)
+
+    def pauses(self, mtbi: float, stop_cost: float) -> float:
+        """π = p R_j / M + (q / 60) S_q: minutes of pauses per minute of running time."""
+        return self.just_in_time * self.jit_recovery / mtbi + self.planned_rate / 60.0 * stop_cost
+
+    def exact(self, base: AnyLosses, mtbi: float, stop_cost: float) -> AnyLosses:
+        """The scheme's exact losses at M' (`base`) with the pauses: each loss / (1 + u π), the restart's with u π.
+
+        Parameters
+        ----------
+        base : Losses or TierLosses
+            The scheme's exact losses at :meth:`rollback_mtbi` (shares of wall time that sum with goodput to 1).
+        mtbi : float
+            M, minutes (every unplanned interruption counted).
+        stop_cost : float
+            S_q, minutes a planned stop costs.
+
+        Returns
+        -------
+        Losses or TierLosses
+            Of the same type as `base`; u = 1 - the base's restart loss is its running share.
+        """
+        pi = self.pauses(mtbi, stop_cost)
+        paused = (1.0 - base.restart_loss) * pi
+        grow = 1.0 + paused
+        shares = {f.name: getattr(base, f.name) / grow for f in dataclasses.fields(base)
+                  if f.name not in ("interval", "every", "restart_loss")}
+        return dataclasses.replace(base, restart_loss=(base.restart_loss + paused) / grow, **shares)
+
+    def first_order(self, base: AnyLosses, mtbi: float, stop_cost: float) -> AnyLosses:
+        """The scheme's first-order losses at M' (`base`) with π added to the restart loss."""
+        return dataclasses.replace(base, restart_loss=base.restart_loss + self.pauses(mtbi, stop_cost))
 
 
 def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
@@ -227,7 +302,7 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
     Returns
     -------
     float
-        Goodput, a fraction of 1; with p = q = 0 the exact model's.
+        Goodput, a fraction of 1 (:func:`recovery_losses`' exact goodput); with p = q = 0 the exact model's.
 
     Examples
     --------
@@ -235,11 +310,8 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
     >>> round(recovery_goodput(1.0, 185.6, 5.0), 6) == round(float(exact_goodput(1.0, 185.6, 5.0)), 6)
     True
     """
-    p = validate.share(just_in_time, "just_in_time", open_high=True)
-    rj = validate.non_negative(jit_recovery, "jit_recovery")
-    q = validate.non_negative(planned_rate, "planned_rate") / 60.0
-    t = recovery_optimal_interval(checkpoint_cost, mtbi, just_in_time=p) if interval is None else interval
-    return t / _wall_per_segment(checkpoint_cost, mtbi, restart, t, p, rj, q)
+    return recovery_losses(checkpoint_cost, mtbi, restart, interval, just_in_time=just_in_time,
+                           jit_recovery=jit_recovery, planned_rate=planned_rate).goodput
 
 
 def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
@@ -253,20 +325,18 @@ def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_ti
     >>> round(recovery_optimal_interval(1.0, 185.6, just_in_time=0.75), 1)
     37.9
     """
-    p = validate.share(just_in_time, "just_in_time", open_high=True)
-    return float(exact_optimal_interval(checkpoint_cost, mtbi / (1.0 - p)))
+    return float(exact_optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
 
 
 def first_order_recovery_interval(checkpoint_cost: float, mtbi: float, just_in_time: float = 0.0) -> float:
-    """First order's optimum with a share p recovered just in time: √(2CM/(1 - p)).
+    """First order's optimum with a share p recovered just in time: √(2CM/(1 - p)), first order's at M'.
 
     Examples
     --------
     >>> round(first_order_recovery_interval(1.0, 185.6, 0.5), 2)
     27.25
     """
-    p = validate.share(just_in_time, "just_in_time", open_high=True)
-    return math.sqrt(2.0 * checkpoint_cost * mtbi / (1.0 - p))
+    return float(model.optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
 
 
 @dataclass(frozen=True)
@@ -347,13 +417,14 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
 def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
                     just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
                     which: str = "exact") -> Losses:
-    """The losses with a share p recovered just in time and planned stops, by the exact model or to first order.
+    """The losses of one tier with a share p recovered just in time and planned stops, by either model.
 
-    Exact (the module docstring's wall time W per segment of T minutes of work): checkpoint overhead C/W;
-    lost work (rolled-back work and checkpoints) (M'(e^{x'} - 1) - (T + C))/W; restart (the rollback
-    restarts, the just-in-time recoveries and the planned stops) the rest, so that goodput is T/W.
-    First order: C/T, (1 - p) T/(2M), and (1 - p) R/M + p R_j/M + q (C + R). With p = q = 0 both are
-    the one-tier models' losses.
+    The one-tier model at M' = M / (1 - p) (:func:`goodput.exact.exact_losses` or
+    :func:`goodput.model.losses`) with the pauses of :class:`Recovery`, a planned stop costing C + R.
+    Exact: checkpoint overhead C/W, lost work (rolled-back work and checkpoints) (M'(e^{x'} - 1) - (T + C))/W,
+    restart (the rollback restarts, the just-in-time recoveries and the planned stops) the rest, W the module
+    docstring's wall time per segment, so that goodput is T/W. First order: C/T, (1 - p) T/(2M), and
+    (1 - p) R/M + p R_j/M + q (C + R). With p = q = 0 both are the one-tier models' losses.
 
     Parameters
     ----------
@@ -374,24 +445,15 @@ def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interva
 
     Examples
     --------
-    >>> from goodput.exact import exact_losses
     >>> a, b = recovery_losses(1.0, 185.6, 5.0), exact_losses(1.0, 185.6, 5.0)
     >>> round(a.goodput, 9) == round(b.goodput, 9), round(a.lost_work, 9) == round(b.lost_work, 9)
     (True, True)
     """
-    from goodput.model import Losses
-
-    p = validate.share(just_in_time, "just_in_time", open_high=True)
-    rj = validate.non_negative(jit_recovery, "jit_recovery")
-    q = validate.non_negative(planned_rate, "planned_rate") / 60.0
-    c, m, r = checkpoint_cost, mtbi, restart
+    which = validate.choice(which, "model", ("exact", "first-order"))
+    recovery = Recovery(just_in_time, jit_recovery, planned_rate)
+    m = validate.positive(mtbi, "mtbi")
+    rolled = recovery.rollback_mtbi(m)
+    stop = Tiers(checkpoint_cost, restart).stop_cost
     if which == "first-order":
-        t = first_order_recovery_interval(c, m, p) if interval is None else float(interval)
-        return Losses(interval=t, checkpoint_overhead=c / t, lost_work=(1.0 - p) * t / (2.0 * m),
-                      restart_loss=(1.0 - p) * r / m + p * rj / m + q * (c + r))
-    t = recovery_optimal_interval(c, m, just_in_time=p) if interval is None else float(interval)
-    wall = _wall_per_segment(c, m, r, t, p, rj, q)
-    m_roll = m / (1.0 - p)
-    lost = m_roll * math.expm1((t + c) / m_roll) - (t + c)
-    return Losses(interval=t, checkpoint_overhead=c / wall, lost_work=lost / wall,
-                  restart_loss=(wall - t - c - lost) / wall)
+        return recovery.first_order(model.losses(checkpoint_cost, rolled, restart, interval), m, stop)
+    return recovery.exact(exact_losses(checkpoint_cost, rolled, restart, interval), m, stop)

@@ -41,6 +41,13 @@ Exact (exponential failures)
     is the single-level exact goodput; with one tier and a drain it is that times
     e^{-D/M}.
 
+Recovery without rollback and planned stops
+    With a share p of interruptions recovered just in time and planned stops (a
+    :class:`goodput.restart.Recovery` passed as ``recovery``), each model is the
+    scheme's at M' = M / (1 - p) with the pauses of that class (planned stops
+    costing :attr:`Tiers.stop_cost`); the best interval and cadence maximize the
+    resulting goodput.
+
 A checkpoint lost with the job
     When a share q of interruptions also takes the latest checkpoint (its storage
     shares the job's failure domain), the latest checkpoint is a fast tier that
@@ -53,12 +60,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from goodput import validate
 from goodput.errors import InputError
 from goodput.units import format_duration
+
+if TYPE_CHECKING:
+    from goodput.restart import Recovery
 
 #: Most fast checkpoints per persistent one that the optimum is searched over.
 MAX_EVERY = 1_000
@@ -150,6 +161,24 @@ class Tiers:
         return self.restart if self.persistent_restart is None else self.persistent_restart
 
     @property
+    def stop_cost(self) -> float:
+        """S_q, minutes a planned stop costs: a durable checkpoint and the restart from it, with no lost work.
+
+        One tier: C + R; a drain without a persistent tier: (C + D) + R; with a persistent tier: C_p + R_p
+        (see :class:`goodput.restart.Recovery`).
+
+        Examples
+        --------
+        >>> Tiers(1.0, 5.0).stop_cost, Tiers(1.0, 5.0, drain=2.0).stop_cost
+        (6.0, 8.0)
+        >>> Tiers(1.0, 5.0, drain=2.0, persistent_cost=3.0, persistent_restart=20.0, fast_survives=0.5).stop_cost
+        23.0
+        """
+        if self.one_tier:
+            return (self.checkpoint_cost + self.drain) + self.restart
+        return self.cp + self.rp
+
+    @property
     def single_level(self) -> bool:
         """Whether this is the single-level model: one tier and no drain."""
         return self.one_tier and self.drain == 0.0
@@ -232,7 +261,7 @@ class TierLosses:
 # --------------------------------------------------------------------------- first order
 
 
-def first_order_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
+def first_order_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> TierLosses:
     """The four losses to first order (see the module docstring).
 
     Parameters
@@ -243,6 +272,9 @@ def first_order_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses
         M in minutes.
     interval : float
         T in minutes (no shorter than the drain).
+    recovery : goodput.restart.Recovery, optional
+        Recovery without rollback and planned stops: the losses at M' = M / (1 - p), the pauses added to the
+        restart loss (:meth:`goodput.restart.Recovery.first_order`).
 
     Returns
     -------
@@ -256,6 +288,9 @@ def first_order_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses
     2.7
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    if recovery is not None and recovery.active:
+        return recovery.first_order(first_order_losses(tiers, recovery.rollback_mtbi(m), interval), m,
+                                    tiers.stop_cost)
     t = tiers.check_interval(interval)
     n, s, c, r = tiers.every, tiers.fast_survives, tiers.checkpoint_cost, tiers.restart
     return TierLosses(
@@ -268,7 +303,7 @@ def first_order_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses
     )
 
 
-def first_order_optimal_interval(tiers: Tiers, mtbi: float) -> float:
+def first_order_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None = None) -> float:
     """The interval that minimizes the first-order loss for the scheme's n, no shorter than the drain.
 
     Parameters
@@ -277,6 +312,9 @@ def first_order_optimal_interval(tiers: Tiers, mtbi: float) -> float:
         The scheme.
     mtbi : float
         M in minutes.
+    recovery : goodput.restart.Recovery, optional
+        Recovery without rollback and planned stops: the optimum at M' = M / (1 - p) (the pauses add a
+        constant to the loss).
 
     Returns
     -------
@@ -284,6 +322,8 @@ def first_order_optimal_interval(tiers: Tiers, mtbi: float) -> float:
         T* = max(sqrt(2M [(n - 1) C + C_p] / (n [s + (1 - s) n])), D); sqrt(2CM) for one tier and no drain.
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    if recovery is not None:
+        m = recovery.rollback_mtbi(m)
     n, s = tiers.every, tiers.fast_survives
     free = math.sqrt(2.0 * m * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * (s + (1.0 - s) * n)))
     return max(free, tiers.drain)
@@ -394,7 +434,7 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
 
 
-def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
+def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> TierLosses:
     """The four losses for exponential failures, from the chain of the module docstring.
 
     Parameters
@@ -405,6 +445,9 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
         M in minutes.
     interval : float
         T in minutes (no shorter than the drain).
+    recovery : goodput.restart.Recovery, optional
+        Recovery without rollback and planned stops: the losses at M' = M / (1 - p) with the pauses
+        (:meth:`goodput.restart.Recovery.exact`).
 
     Returns
     -------
@@ -418,6 +461,8 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float) -> TierLosses:
     87.6
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    if recovery is not None and recovery.active:
+        return recovery.exact(exact_losses(tiers, recovery.rollback_mtbi(m), interval), m, tiers.stop_cost)
     t = tiers.check_interval(interval)
     if not tiers.one_tier and tiers.fast_survives == 1.0:
         return _every_interruption_soft(tiers, m, t)
@@ -456,7 +501,7 @@ def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
                       lost_work=max(0.0, 1.0 - goodput - overhead - restart), restart_loss=restart, drain_loss=0.0)
 
 
-def exact_goodput(tiers: Tiers, mtbi: float, interval: float) -> float:
+def exact_goodput(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> float:
     """Goodput for exponential failures (see :func:`exact_losses`).
 
     Parameters
@@ -467,16 +512,18 @@ def exact_goodput(tiers: Tiers, mtbi: float, interval: float) -> float:
         M in minutes.
     interval : float
         T in minutes.
+    recovery : goodput.restart.Recovery, optional
+        Recovery without rollback and planned stops.
 
     Returns
     -------
     float
         The long-run share of wall time spent on work that is kept.
     """
-    return exact_losses(tiers, mtbi, interval).goodput
+    return exact_losses(tiers, mtbi, interval, recovery).goodput
 
 
-def exact_optimal_interval(tiers: Tiers, mtbi: float) -> float:
+def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None = None) -> float:
     """The interval that maximizes exact goodput for the scheme's n, no shorter than the drain.
 
     A coarse scan in log T around the first-order optimum brackets the maximum, and
@@ -488,6 +535,8 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float) -> float:
         The scheme.
     mtbi : float
         M in minutes.
+    recovery : goodput.restart.Recovery, optional
+        Recovery without rollback and planned stops: the T that maximizes the goodput with them.
 
     Returns
     -------
@@ -498,25 +547,26 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float) -> float:
     from scipy.optimize import minimize_scalar  # kept off the import path
 
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
-    guess = first_order_optimal_interval(tiers, m)
+    guess = first_order_optimal_interval(tiers, m, recovery)
     low = max(tiers.drain, guess / 30.0)
-    high = max(low * 1.0001, min(guess * 30.0, 30.0 * m))
+    high = max(low * 1.0001, min(guess * 30.0, 30.0 * (m if recovery is None else recovery.rollback_mtbi(m))))
     grid = np.geomspace(low, high, 49)
-    values = np.array([exact_goodput(tiers, m, float(t)) for t in grid])
+    values = np.array([exact_goodput(tiers, m, float(t), recovery) for t in grid])
     best = int(np.argmax(values))
     a = math.log(grid[max(best - 1, 0)])
     b = math.log(grid[min(best + 1, grid.size - 1)])
     if b - a < 1e-12:
         return float(grid[best])
-    found = minimize_scalar(lambda u: -exact_goodput(tiers, m, math.exp(u)), bounds=(a, b), method="bounded",
-                            options={"xatol": 1e-10})
+    found = minimize_scalar(lambda u: -exact_goodput(tiers, m, math.exp(u), recovery), bounds=(a, b),
+                            method="bounded", options={"xatol": 1e-10})
     t = float(math.exp(found.x))
-    if best == 0 and tiers.drain > 0 and grid[0] == tiers.drain and -found.fun <= exact_goodput(tiers, m, tiers.drain):
+    if best == 0 and tiers.drain > 0 and grid[0] == tiers.drain and \
+            -found.fun <= exact_goodput(tiers, m, tiers.drain, recovery):
         return tiers.drain  # the optimum is the constraint T >= D (Brent's bounded method never lands on a bound)
     return t
 
 
-def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
+def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact", recovery: Recovery | None = None) -> Tiers:
     """The whole cadence n >= 1 that gives the most goodput, each n at its own best interval.
 
     Parameters
@@ -527,6 +577,8 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
         M in minutes.
     which : {"exact", "first-order"}
         The model that judges.
+    recovery : goodput.restart.Recovery, optional
+        Recovery without rollback and planned stops, in both the goodput and the best interval.
 
     Returns
     -------
@@ -541,8 +593,8 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact") -> Tiers:
     def value(n: int) -> float:
         scheme = tiers.with_every(n)
         if which == "exact":
-            return exact_goodput(scheme, m, exact_optimal_interval(scheme, m))
-        return first_order_losses(scheme, m, first_order_optimal_interval(scheme, m)).goodput
+            return exact_goodput(scheme, m, exact_optimal_interval(scheme, m, recovery), recovery)
+        return first_order_losses(scheme, m, first_order_optimal_interval(scheme, m, recovery), recovery).goodput
 
     if tiers.fast_survives == 1.0:  # no interruption needs the persistent tier: the fewer of them, the better
         return tiers.with_every(MAX_EVERY)
