@@ -24,6 +24,16 @@ The job
       it into an R_p-restart as above; during an R_p-restart any interruption
       starts it over.
 
+    Recovery without rollback and planned stops (optional): a share p
+    (``just_in_time``) of unplanned interruptions is recovered just in time,
+    costing R_j (``jit_recovery``) and no lost work; planned stops come at q per
+    hour (``planned_rate``), each costing S_q (``planned_cost``) and no lost work.
+    Both are pauses that strike only while the job runs (computes, snapshots or
+    drains), never while it restarts: the job, its drain included, stands still
+    during a pause, and no interruption strikes one. The interruptions that roll
+    back are then the unplanned ones thinned to the share 1 - p: a Poisson
+    process of mean gap M / (1 - p) over the time the job runs or restarts.
+
     A run starts computing at time 0 at the start of a cycle, with a durable
     checkpoint. At the end of a run, completed segments not yet covered by a
     durable checkpoint count as kept, an unfinished segment as lost work and an
@@ -34,7 +44,7 @@ Accounting (fractions of wall time; they sum to one)
     snapshots, ``drain_loss`` the compute and snapshots of whole cycles lost
     because a hard interruption struck before their persistent checkpoint was
     durable, ``restart_loss`` the time spent restarting (including restarts cut
-    short), and ``lost_work`` the rest: partial segments and snapshots, and fast
+    short) and in pauses, and ``lost_work`` the rest: partial segments and snapshots, and fast
     checkpoints' segments rolled back by a hard interruption.
 
 How it is computed
@@ -54,6 +64,10 @@ How it is computed
     Kept segments are counted when they complete and subtracted when rolled
     back, so no per-segment work is done between interruptions. Gaps and the
     soft/hard draws come in blocks of at most :data:`BLOCK_SIZE` values.
+    Pauses leave the rest unchanged, so each run's length counts the time it
+    runs or restarts; its pauses are drawn once it has ended, as Poisson counts
+    of mean p/M and q/60 per minute of its running time (its length less its
+    restarts), and added to its wall time and to the restart loss.
 
 Standard errors
     The horizon is split into ``replicas`` independent runs of equal length;
@@ -100,14 +114,15 @@ class TierResult:
         segments rolled back by a hard interruption to a durable checkpoint
         (and the unfinished segment at the end of each run).
     restart_loss : float
-        Fraction spent restarting (R and R_p), including restarts cut short.
+        Fraction spent restarting (R and R_p), including restarts cut short, and in pauses
+        (just-in-time recoveries and planned stops).
     drain_loss : float
         Fraction spent on whole cycles (compute and snapshots) discarded because
         a hard interruption struck before their persistent checkpoint was durable.
     checkpoint_overhead_stderr, lost_work_stderr, restart_loss_stderr, drain_loss_stderr : float
         Standard errors of the four losses.
     failures : int
-        Interruptions that happened, over all runs.
+        Interruptions that happened, over all runs (those that roll back).
     hard_failures : int
         Of those, the hard ones (the fast tier did not survive them).
     horizon : float
@@ -118,6 +133,10 @@ class TierResult:
         Wall time of each run in minutes, ``horizon / replicas``.
     seed : int
         The seed of the random generator.
+    recoveries : int, optional
+        Interruptions recovered just in time, over all runs.
+    planned_stops : int, optional
+        Planned stops, over all runs.
     """
 
     goodput: float
@@ -136,6 +155,8 @@ class TierResult:
     replicas: int
     run_length: float
     seed: int
+    recoveries: int = 0
+    planned_stops: int = 0
 
     @property
     def total_loss(self) -> float:
@@ -337,6 +358,10 @@ def simulate_tiers(
     persistent_restart: float | None = None,
     fast_survives: float = 0.0,
     persistent_every: int = 1,
+    just_in_time: float = 0.0,
+    jit_recovery: float = 0.0,
+    planned_rate: float = 0.0,
+    planned_cost: float | None = None,
     replicas: int = DEFAULT_REPLICAS,
     seed: int = 0,
     progress: Progress = None,
@@ -369,6 +394,14 @@ def simulate_tiers(
         s in [0, 1], the share of interruptions the fast tier survives (default 0).
     persistent_every : int, optional
         n >= 1: every n-th checkpoint is persistent (default 1: all are).
+    just_in_time : float, optional
+        p in [0, 1), the share of unplanned interruptions recovered just in time (default 0).
+    jit_recovery : float, optional
+        R_j, minutes a just-in-time recovery costs (default 0).
+    planned_rate : float, optional
+        q, planned stops per hour (default 0).
+    planned_cost : float, optional
+        S_q, minutes a planned stop costs; needed when q > 0.
     replicas : int, optional
         Independent runs (at least 2, default :data:`DEFAULT_REPLICAS`); the
         standard errors are over them.
@@ -389,7 +422,7 @@ def simulate_tiers(
     InputError
         For a zero, negative, NaN or infinite duration; a drain below 0 or above
         the interval; C_p < C or R_p < R; s outside [0, 1]; n not a whole number
-        of at least 1; fewer than 2 replicas; a negative seed; or a bad `progress`.
+        of at least 1; p outside [0, 1), a negative R_j, q or S_q (or no S_q with q > 0); fewer than 2 replicas; a negative seed; or a bad `progress`.
 
     Examples
     --------
@@ -403,6 +436,13 @@ def simulate_tiers(
         checkpoint_cost, restart, interval, drain, persistent_cost, persistent_restart, fast_survives, persistent_every
     )
     m = _positive(mtbi, "mtbi")
+    p = validate.share(just_in_time, "just_in_time", open_high=True)
+    rj = validate.non_negative(jit_recovery, "jit_recovery")
+    q = validate.non_negative(planned_rate, "planned_rate") / 60.0
+    if q > 0.0 and planned_cost is None:
+        raise InputError("planned_cost", None, "the minutes a planned stop costs, with planned stops")
+    sq = 0.0 if planned_cost is None else validate.non_negative(planned_cost, "planned_cost")
+    rolls = m / (1.0 - p)  # mean gap between the interruptions that roll back
     h = _positive(horizon, "horizon")
     n_runs = validate.whole(replicas, "replicas", 2)
     seed = validate.whole(seed, "seed", 0)
@@ -414,21 +454,21 @@ def simulate_tiers(
             f"at least {MIN_RUN_RHYTHMS * n_runs * rhythm:.4g} min: each of the {n_runs} runs at least "
             f"{MIN_RUN_RHYTHMS:g} times a cycle and a persistent restart, or its estimate is biased by its ends",
         )
-    if h / m > MAX_FAILURES:
+    if h / rolls > MAX_FAILURES:
         raise InputError("horizon", f"{h:.6g} min",
-                         f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {h / m:.2g})")
+                         f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {h / rolls:.2g})")
     update, close = progress_bar(progress, h, "simulating tiers")
 
     # Steps per block: all of a run's gaps if they are few (6 standard deviations of the Poisson count), else as
     # many as fit in a block. Fixed for given inputs, so the draws depend only on the seed and the inputs.
-    expected = run_length / m
+    expected = run_length / rolls
     steps = max(1, min(BLOCK_SIZE // n_runs, math.ceil(expected + 6.0 * math.sqrt(expected) + 16.0)))
     rng = np.random.default_rng(seed)
     state = _State.fresh(n_runs)
     try:
         while True:
             gaps = rng.standard_exponential((steps, n_runs))
-            gaps *= m
+            gaps *= rolls
             soft = rng.random((steps, n_runs)) < tiers.survives
             before = float(state.clock.sum())
             for row in range(steps):
@@ -443,6 +483,14 @@ def simulate_tiers(
         close()
 
     fractions = _fractions(tiers, run_length, state)
+    recoveries = planned = np.zeros(n_runs, dtype=np.int64)
+    if p > 0.0 or q > 0.0:  # the pauses, drawn after the runs so that the rest of the draws stay as without them
+        running = run_length - state.restarting
+        recoveries = rng.poisson(p / m * running)
+        planned = rng.poisson(q * running)
+        paused = recoveries * rj + planned * sq
+        fractions *= run_length / (run_length + paused)
+        fractions[3] += paused / (run_length + paused)
     means = fractions.mean(axis=1)
     errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
     return TierResult(
@@ -462,4 +510,6 @@ def simulate_tiers(
         replicas=n_runs,
         run_length=run_length,
         seed=int(seed),
+        recoveries=int(recoveries.sum()),
+        planned_stops=int(planned.sum()),
     )

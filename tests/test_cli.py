@@ -531,7 +531,8 @@ def test_a_flag_beats_the_file_and_the_file_typed_c_yields_to_a_flagged_bandwidt
 
 def test_just_in_time_and_planned_stops_through_the_plan() -> None:
     """A share p recovered just in time: first order's optimum is sqrt(2CM/(1 - p)); the exact plan's goodput is
-    goodput.restart.recovery_goodput's; planned stops cost goodput; with tiers the combination is refused (exit 1)."""
+    goodput.restart.recovery_goodput's; planned stops cost goodput; with a drain it is the fleet's plan with both (goodput.plan.make_plan)."""
+    from goodput.plan import make_plan
     from goodput.restart import recovery_goodput
 
     base = plan_json()
@@ -544,8 +545,10 @@ def test_just_in_time_and_planned_stops_through_the_plan() -> None:
     planned = plan_json("--just-in-time", "0.75", "--planned-rate", "0.036 per hour")
     assert planned["goodput"] < jit["goodput"]
     assert_allclose(sum(planned[k] for k in ("checkpoint_overhead", "lost_work", "restart_loss", "goodput")), 1.0)
-    refused = run("plan", "--just-in-time", "0.5", "--drain", "2")
-    assert refused.returncode == 1 and refused.stdout == "" and "not modelled yet" in refused.stderr
+    tiered = plan_json("--just-in-time", "0.5", "--drain", "2")
+    assert_allclose(tiered["goodput"], make_plan(1.0, base["mtbi_min"], 5.0, drain=2.0, just_in_time=0.5,
+                                                 jit_recovery=0.5).goodput)
+    assert tiered["goodput"] > plan_json("--drain", "2")["goodput"]
 
 
 def test_price_and_month_flags_set_the_capacity() -> None:
