@@ -484,6 +484,25 @@ def test_without_interruptions_the_arithmetic_is_deterministic() -> None:
     assert result.restart_loss == 0.0 and result.drain_loss == 0.0 and result.stderr == 0.0
 
 
+def test_without_interruptions_planned_stops_are_pauses_of_the_running_time() -> None:
+    """With M far beyond the run, only planned stops: each run of L = 4,200 min (the deterministic arithmetic
+    above) gets a Poisson count of mean q L / 60 stops of S_q minutes, added to its wall time and to the restart
+    loss; over the runs the count is q L / 60 per run within 5 standard deviations, and the fractions are the
+    run's minutes over L plus its pauses."""
+    runs, q, stop = 64, 0.5, 7.0
+    result = simulate_tiers(1.0, 1e15, 5.0, 10.0, runs * 4200.0, drain=3.0, persistent_cost=4.0, persistent_every=3,
+                            replicas=runs, just_in_time=0.5, jit_recovery=2.0, planned_rate=q, planned_cost=stop)
+    expected = runs * q * 4200.0 / 60.0
+    assert result.failures == 0 and result.recoveries == 0
+    assert abs(result.planned_stops - expected) < 5.0 * math.sqrt(expected)
+    assert_allclose(result.goodput + result.total_loss, 1.0, rtol=1e-12)
+    # Each run's pauses are the same share of its wall time in every row, so goodput / checkpoint is as without them.
+    assert_allclose(result.goodput / result.checkpoint_overhead, 3500 / 698, rtol=1e-9)
+    mean_paused = result.restart_loss / result.goodput * 3500  # pause minutes per run, about (a ratio of means)
+    assert abs(mean_paused - q * 4200.0 / 60.0 * stop) < 0.05 * q * 4200.0 / 60.0 * stop
+    assert result.drain_loss == 0.0 and result.stderr > 0.0
+
+
 def test_losses_sum_to_one_and_are_fractions() -> None:
     """Goodput plus the four losses is one, each is in [0, 1], and hard interruptions are about (1 - s) of all."""
     case = CASES["two tiers, drain, long restarts"][0]
