@@ -339,7 +339,8 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     if that is longer); R_p, s and the rest unchanged. The interval lever moves T to the optimum for
     the plan's n; with two tiers, "set the persistent cadence right" moves n to the best whole n
     (each at its best interval), zero when the plan chose n. The interval and cadence levers add up
-    to the best of the scheme minus the plan.
+    to the best of the scheme minus the plan. A plan with recovery without rollback and planned stops
+    (:attr:`Plan.recovery`) keeps them in every lever.
 
     Parameters
     ----------
