@@ -74,8 +74,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -755,9 +755,9 @@ def monte_carlo(
         if interval is None:
             raise InputError("interval", None, "the interval in use, to draw goodput through the fleet's plan")
         others = {name: (float(low), float(high)) for name, (low, high) in (ranges or {}).items()}
-        for name in others:
+        for name, pair in others.items():
             if name not in PLAN_INPUTS[3:]:
-                raise InputError(f"ranges.{name}", others[name], f"one of {', '.join(PLAN_INPUTS[3:])}")
+                raise InputError(f"ranges.{name}", pair, f"one of {', '.join(PLAN_INPUTS[3:])}")
         extra = {name: rng.uniform(low, high, size=draws) for name, (low, high) in others.items()}
         cases = _FleetCases(params, which, None if scheme is None or scheme.one_tier else scheme.every)
         good = np.array([cases.at_interval(cases.inputs({"checkpoint_cost": float(c[i]), "mtbi": float(m[i]),
@@ -907,7 +907,7 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
 def propagate_params(
     params: Params, *, interval: float | None = None, confidence: float = 0.95, which: str = "first-order",
     scheme: Tiers | None = None, corners: bool = True, limit: int = MAX_CORNER_INPUTS, seed: int = 0,
-    cases: _FleetCases | None = None,
+    cases: _Cases | None = None,
 ) -> Propagation:
     """Carry a fleet's input ranges (:func:`input_ranges`) through its plan to T* and goodput.
 
@@ -966,7 +966,7 @@ def propagate_params(
         if scheme is not None:
             scheme.check_interval(interval)
     every = None if scheme is None or scheme.one_tier else scheme.every
-    if cases is None or (cases.params, cases.which, cases.every) != (params, which, every):
+    if not isinstance(cases, _FleetCases) or (cases.params, cases.which, cases.every) != (params, which, every):
         cases = _FleetCases(params, which, every)
     points = {name: r.point for name, r in ranges.items()}
     bounds = {name: r.bounds for name, r in ranges.items()}
