@@ -625,7 +625,7 @@ def _same_inputs(plan: Plan, params: Params) -> bool:
 
 
 def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
-    """A row per input with a range: the input's range, where it came from and how far it alone moves goodput.
+    """A row per input with a range: the input's range, where it came from and how many points it alone moves goodput.
 
     The plan's inputs come widest swing first (goodput at the plan's interval, through its scheme); then any
     whose swing was not computed, and the slow checkpoint, which moves only the comparison.
@@ -638,15 +638,14 @@ def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
         r = report.ranges[name]
         note = range_origin(r)
         if name in swings:
-            low, high = swings[name].goodput_range
-            note += f"; alone, goodput {percent(low)} to {percent(high)} ({points(high - low)})"
+            note += f" ({points(swings[name].goodput_swing)} alone)"
         elif name == "slow_checkpoint_cost":
-            note += "; moves only the comparison with the slow checkpoint"
+            note += " (moves only the comparison)"
         rows.append((f"range of {INPUT_SYMBOLS[name]}", range_text(r), note))
     if report.goodput_range is not None and len(swings) > 1:
         low, high = report.goodput_range
         rows.append(("goodput over all the ranges", f"{percent(low)} to {percent(high)}",
-                     "every input at its worst, and at its best, at the plan's interval"))
+                     "every input at its worst, or at its best, at once"))
     return rows
 
 

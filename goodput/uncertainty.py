@@ -83,7 +83,7 @@ import numpy.typing as npt
 from scipy.special import gammaincinv, stdtrit
 
 from goodput import model, tiers, validate
-from goodput.errors import InputError
+from goodput.errors import InputError, Refused
 from goodput.exact import MODELS, model_functions
 from goodput.tiers import Tiers
 
@@ -326,30 +326,40 @@ class _FleetCases:
         return x
 
     def best(self, values: Mapping[str, float]) -> Any:
+        """The plan of the case at its own optimum, or None where the plan refuses it as out of scale."""
         from goodput.plan import plan_for
 
         key = _key(values, None)
         if key not in self._best:
-            self._best[key] = plan_for(self.inputs(values), which=self.which)
+            try:
+                self._best[key] = plan_for(self.inputs(values), which=self.which)
+            except Refused:  # interruptions so frequent that the job keeps essentially no work: no plan, no goodput
+                self._best[key] = None
         return self._best[key]
 
     def optimum(self, values: Mapping[str, float]) -> float:
-        return float(self.best(values).optimal_interval)
+        best = self.best(values)
+        return math.nan if best is None else float(best.optimal_interval)
 
     def goodput(self, values: Mapping[str, float], interval: float | None) -> float:
         if interval is None:
-            return _clamp(self.best(values).goodput)
+            best = self.best(values)
+            return 0.0 if best is None else _clamp(best.goodput)
         key = _key(values, interval)
         if key not in self._fixed:
-            self._fixed[key] = _clamp(self.at_interval(self.inputs(values), interval))
+            try:
+                self._fixed[key] = _clamp(self.at_interval(self.inputs(values), interval))
+            except Refused:
+                self._fixed[key] = 0.0
         return self._fixed[key]
 
     def at_interval(self, x: Params, interval: float) -> float:
         """Goodput of the inputs `x` at the interval (no shorter than their drain) with the plan's cadence."""
-        from goodput.plan import make_plan
+        from goodput.plan import _check_scale, make_plan
         from goodput.restart import recovery_losses
 
         t = max(float(interval), x.drain)
+        _check_scale(x.mtbi, x.checkpoint_cost, x.restart, t, x.persistent_cost or 0.0, x.persistent_restart or 0.0)
         if x.tiered:
             if x.just_in_time or x.planned_rate:  # the plan refuses this combination: say so as it does
                 make_plan(x.checkpoint_cost, x.mtbi, x.restart, t, drain=x.drain, persistent_cost=x.persistent_cost,
@@ -570,9 +580,10 @@ def _propagate(points: Values, bounds: dict[str, Range], cases: _Cases, *, inter
     every_case = [points, *corners, *ends]
     t_star = [cases.optimum(x) for x in every_case]
     good = [cases.goodput(x, interval) for x in every_case]
+    planned = [t for t in t_star if not math.isnan(t)] or [math.nan]  # a case out of scale has no optimum
     return Propagation(
         points=dict(points), bounds=dict(bounds), interval=interval, optimal_interval=t_star[0],
-        optimal_interval_range=(min(t_star), max(t_star)), goodput=good[0], goodput_range=(min(good), max(good)),
+        optimal_interval_range=(min(planned), max(planned)), goodput=good[0], goodput_range=(min(good), max(good)),
         model=which, scheme=scheme, corners=len(corners), sampled=sampled, cases=cases,
     )
 
@@ -1013,9 +1024,9 @@ class Swing:
 
     @property
     def optimal_interval_range(self) -> Range:
-        """Lowest and highest T* over the input's range, in minutes."""
-        a, b = self.optimal_interval_at_low, self.optimal_interval_at_high
-        return min(a, b), max(a, b)
+        """Lowest and highest T* over the input's range, in minutes (an end out of scale, with no optimum, left out)."""
+        ends = [t for t in (self.optimal_interval_at_low, self.optimal_interval_at_high) if not math.isnan(t)]
+        return (min(ends), max(ends)) if ends else (math.nan, math.nan)
 
 
 def one_at_a_time(propagation: Propagation) -> list[Swing]:

@@ -342,6 +342,7 @@ def test_every_ranged_input_of_a_tiered_fleet_is_on_the_page(ranged_65k: FleetPl
     assert p.slow_range == Variant("given") and r.slow is not None
     assert r.slow.goodput_range[0] < fleet.slow.goodput < r.slow.goodput_range[1]
     assert p.range == Variant("ranged") and p.mc == Variant("no_count")
+    assert p.drain_note  # D up to 6 min is longer than the 5.91 min interval: the page says what the case does
     for field in ("others", "slow_range", "range", "dominant", "scheme"):
         assert "{" not in variant_text(p, field)
 

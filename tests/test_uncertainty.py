@@ -426,6 +426,10 @@ def test_the_ranges_hold_the_plan_and_only_possible_goodputs() -> None:
     assert [x.goodput_swing for x in swings] == sorted((x.goodput_swing for x in swings), reverse=True)
     assert {x.name for x in swings if x.goodput_swing > 0} == {"checkpoint_cost", "mtbi", "drain", "persistent_cost",
                                                               "persistent_restart", "fast_survives"}
+    # D's high end, 6 min, is longer than the interval: that case checkpoints every 6 min, one drain in flight
+    (drain,) = [x for x in swings if x.name == "drain"]
+    at_six = plan_for(params.replace(drain=6.0, persistent_every=plan.tiers.every, ranges={}), interval=6.0)
+    assert drain.goodput_at_high == pytest.approx(at_six.goodput, rel=1e-12)
     for x in swings:
         assert fixed.goodput_range[0] <= min(x.goodput_range) and max(x.goodput_range) <= fixed.goodput_range[1]
         assert t_low <= min(x.optimal_interval_range) and max(x.optimal_interval_range) <= t_high

@@ -76,6 +76,7 @@ class Page:
     inputs_file: str
     scheme: Variant
     cadence: str
+    drain_note: str
     m_range: Variant
     m_how: str
     m_low: str
@@ -214,6 +215,9 @@ def build(fleet: FleetPlan) -> Page:
     b_low, b_high = r.best.goodput_range
     return Page(
         inputs_file=p.source, scheme=Variant("one" if s is None else "tiered"), cadence=cadence,
+        drain_note=(f" Where a combination's drain is longer than {d(interval)}, it checkpoints every drain instead, "
+                    "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > interval
+                    else ""),
         m_range=Variant(range_kind(m)), m_how=how_mtbi_given(fleet),
         m_low=d(m.low), m_high=d(m.high), m_point=d(m.point), confidence=f"{m.confidence:.0%}",
         c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high), c_point=d(c.point),
