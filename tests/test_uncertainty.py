@@ -493,3 +493,28 @@ def test_a_fleets_monte_carlo_draws_every_ranged_input_through_its_plan() -> Non
     with pytest.raises(InputError, match=r"ranges\.gpus"):
         monte_carlo(419, LLAMA_WINDOW, (0.75, 2.0), (3.0, 8.0), params=base, ranges={"gpus": (1.0, 2.0)},
                     **kw)  # type: ignore[arg-type]
+
+
+def test_the_commands_ranges_come_widest_first_with_the_plans_values() -> None:
+    """goodput plan on the 65k fleet with ranges on s, R_p and D: one range row per input, widest swing first; the
+    JSON's goodput range is the box's at the plan's interval (inside [0, 1], holding the plan's 44.2%) and each
+    swing is the plan's at its ends; a range of the slow checkpoint is listed and moves no number of the plan."""
+    from goodput.report import plan_dict, plan_report, range_rows
+
+    params = _fleet_65k(fast_survives=[0.6, 0.85], persistent_restart=["20 min", "35 min"], drain=["3 min", "5 min"],
+                        slow_checkpoint_cost=["4 min", "8 min"])
+    plan = plan_for(params)
+    report = plan_report(plan, params)
+    fixed = propagate_params(params, interval=plan.interval, which="exact")
+    swings = [x for x in one_at_a_time(fixed) if x.goodput_swing > 0]
+    assert [x.name for x in swings] == ["fast_survives", "persistent_restart", "drain"]
+    assert [row[0] for row in range_rows(report)] == ["range of s", "range of R_p", "range of D", "range of the slow C",
+                                                      "goodput over all the ranges"]
+    data = plan_dict(report)
+    assert list(data["ranges"])[:3] == ["fast_survives", "persistent_restart", "drain"]
+    assert data["ranges"]["fast_survives"] == [0.6, 0.85] and data["ranges"]["restart"] is None
+    assert data["goodput_range"] == pytest.approx(list(fixed.goodput_range), rel=1e-12)
+    assert 0.0 <= data["goodput_range"][0] < plan.goodput < data["goodput_range"][1] <= 1.0
+    for x in swings:
+        assert data["range_swings"][x.name] == pytest.approx(list(x.goodput_range), rel=1e-12)
+    assert "slow_checkpoint_cost" not in data["range_swings"]
