@@ -518,3 +518,41 @@ def test_the_commands_ranges_come_widest_first_with_the_plans_values() -> None:
     for x in swings:
         assert data["range_swings"][x.name] == pytest.approx(list(x.goodput_range), rel=1e-12)
     assert "slow_checkpoint_cost" not in data["range_swings"]
+
+
+def test_a_range_of_the_share_recovered_just_in_time_is_its_plans() -> None:
+    """A one-tier fleet recovering 70% of interruptions just in time, p stated as 50% to 90%: at the recommended
+    interval p's swing is the plan's goodput at p = 50% and p = 90% at that interval, more recovered is more goodput,
+    and the box holds the plan."""
+    from goodput.params import params_from_mapping
+
+    data = {"gpus": 16384, "mtbi": "3 h", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
+            "restart": "10 min", "price_per_gpu_hour": 2.5, "month": "720 h", "just_in_time": 0.7,
+            "ranges": {"just_in_time": [0.5, 0.9], "restart": ["8 min", "14 min"]}}
+    params = params_from_mapping(data, source="jit.yml")
+    plan = plan_for(params)
+    fixed = propagate_params(params, interval=plan.interval, which="exact")
+    (swing,) = [x for x in one_at_a_time(fixed) if x.name == "just_in_time"]
+    ends = [plan_for(params.replace(just_in_time=p, ranges={}), interval=plan.interval).goodput for p in (0.5, 0.9)]
+    assert (swing.goodput_at_low, swing.goodput_at_high) == pytest.approx(tuple(ends), rel=1e-12)
+    assert ends[0] < plan.goodput < ends[1]
+    assert fixed.goodput_range[0] <= ends[0] and ends[1] <= fixed.goodput_range[1] <= 1.0
+
+
+def test_a_flag_that_changes_an_input_drops_its_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """goodput plan --drain 5min on a file whose drain has the range 3 to 6 min: the range was of the file's 4 min,
+    so the command drops it (and keeps s's); without the flag both are listed."""
+    import json
+
+    import yaml
+
+    from goodput.cli import main
+
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump({**FLEET_65K, "ranges": {"drain": ["3 min", "6 min"], "fast_survives": [0.6, 0.85]}}))
+    assert main(["plan", "--params", str(path), "--format", "json"]) == 0
+    both = json.loads(capsys.readouterr().out)["ranges"]
+    assert main(["plan", "--params", str(path), "--drain", "5min", "--format", "json"]) == 0
+    flagged = json.loads(capsys.readouterr().out)["ranges"]
+    assert (both["drain"], both["fast_survives"]) == ([3.0, 6.0], [0.6, 0.85])
+    assert flagged["drain"] is None and flagged["fast_survives"] == [0.6, 0.85]
