@@ -553,8 +553,11 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
     directions = DIRECTIONS if directions is None else directions
     ranged = [name for name, (low, high) in bounds.items() if low < high]
     held = {name: low for name, (low, high) in bounds.items() if not low < high}
+    def corner(ends: Mapping[str, float]) -> Values:  # every input, in the order of `bounds`
+        return {name: ends[name] if name in ends else held[name] for name in bounds}
+
     if len(ranged) <= limit:
-        return [dict(held, **dict(zip(ranged, ends, strict=True)))
+        return [corner(dict(zip(ranged, ends, strict=True)))
                 for ends in itertools.product(*(bounds[name] for name in ranged))], False
     size = 2**limit if limit else 0  # limit 0: the two extreme corners alone
     rng = np.random.default_rng(validate.whole(seed, "seed", 0))
@@ -562,8 +565,7 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
     picks = {tuple(int(column[i]) for column in columns) for i in range(size)}
     worst = tuple(0 if directions.get(name, 1) > 0 else 1 for name in ranged)
     picks |= {worst, tuple(1 - b for b in worst)}
-    corners = [dict(held, **{name: bounds[name][b] for name, b in zip(ranged, pick, strict=True)})
-               for pick in sorted(picks)]
+    corners = [corner({name: bounds[name][b] for name, b in zip(ranged, pick, strict=True)}) for pick in sorted(picks)]
     return corners, True
 
 
