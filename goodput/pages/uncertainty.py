@@ -215,7 +215,7 @@ def build(fleet: FleetPlan) -> Page:
     b_low, b_high = r.best.goodput_range
     return Page(
         inputs_file=p.source, scheme=Variant("one" if s is None else "tiered"), cadence=cadence,
-        drain_note=(f" Where a combination's drain is longer than {d(interval)}, it checkpoints every drain instead, "
+        drain_note=(f" Where a combination's drain D is longer than {d(interval)}, it checkpoints every D instead, "
                     "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > interval
                     else ""),
         m_range=Variant(range_kind(m)), m_how=how_mtbi_given(fleet),
