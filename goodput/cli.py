@@ -277,7 +277,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     from goodput.params import load_params, mtbi_from_rate
     from goodput.report import file_sources, mtbi_origin
 
-    params = load_params(args.params)
+    params = file_params = load_params(args.params)
     sources = file_sources(params)
     gpus = args.gpus or params.gpus
     ranges = dict(params.ranges)
@@ -306,7 +306,9 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     if args.month is not None:
         params, sources["month"] = params.replace(month=args.month), "--month"
     params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
-    return params, _derived_sources(params, sources)
+    # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
+    ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
+    return params.replace(ranges=ranges), _derived_sources(params, sources)
 
 
 def _planner_overrides(args: argparse.Namespace, params: Params,

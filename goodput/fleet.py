@@ -21,7 +21,16 @@ from goodput.params import Params, derive, mtbi_from_rate
 from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
 from goodput.restart import SparesChoice
 from goodput.storage import Storage, bandwidth_for_goodput, transfer_minutes
-from goodput.uncertainty import INPUTS, InputRange, Propagation, Swing, input_ranges, one_at_a_time, propagate_params
+from goodput.uncertainty import (
+    PLAN_INPUTS,
+    InputRange,
+    Propagation,
+    Swing,
+    input_ranges,
+    one_at_a_time,
+    propagate,
+    propagate_params,
+)
 
 #: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
 CONFIDENCE = 0.95
@@ -42,13 +51,17 @@ class Ranges:
     plan : Plan
         The plan at the model's optimum (the recommended interval, for the exact model).
     inputs : dict of str to InputRange
-        Each input's range (:func:`goodput.uncertainty.input_ranges`).
+        The range of each input the fleet has (:func:`goodput.uncertainty.input_ranges`): C, M, R, the slow
+        checkpoint, and the drain, C_p, R_p, s and p where the fleet has them.
     fixed : Propagation
-        Goodput over the box at the plan's interval.
+        Goodput over the box at the plan's interval (and cadence).
     best : Propagation
-        T* and goodput over the box with each corner at its own optimum.
+        T* and goodput over the box with each case at its own optimum (and cadence, where the plan chooses it).
     swings : list of Swing
-        One input at a time at the plan's interval, widest first, inputs with a range only.
+        One input of the plan at a time at the plan's interval, widest first, inputs with a range only.
+    slow : Propagation or None
+        The slow checkpoint the plan is compared with, at its own optimum over its range (with M's and R's), when
+        it has a range: the one-tier model the comparison uses. It moves no number of the plan.
     """
 
     plan: Plan
@@ -56,16 +69,17 @@ class Ranges:
     fixed: Propagation
     best: Propagation
     swings: list[Swing]
+    slow: Propagation | None = None
 
     @property
     def ranged(self) -> list[str]:
-        """The inputs with a range, in :data:`goodput.uncertainty.INPUTS` order."""
-        return [name for name in INPUTS if not self.inputs[name].exact]
+        """The inputs of the plan with a range, in :data:`goodput.uncertainty.INPUTS` order."""
+        return [name for name in PLAN_INPUTS if name in self.inputs and not self.inputs[name].exact]
 
     @property
     def exact(self) -> list[str]:
-        """The inputs taken as exact, for want of a range."""
-        return [name for name in INPUTS if self.inputs[name].exact]
+        """The inputs of the plan taken as exact, for want of a range."""
+        return [name for name in PLAN_INPUTS if name in self.inputs and self.inputs[name].exact]
 
 
 def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
@@ -81,16 +95,22 @@ def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
     Returns
     -------
     Ranges
-        T* over the box with each corner at its own optimum; goodput at the model's optimum
-        interval for the point values; the swings of the inputs that have a range.
+        T* over the box with each case at its own optimum (and cadence, where the plan chooses it); goodput at the
+        model's optimum interval for the point values, with the plan's cadence; the swings of the inputs that have
+        a range; the slow checkpoint's goodput over its range, when it has one.
     """
     plan = plan_for(params, which=which)
     inputs = input_ranges(params, CONFIDENCE)
-    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
-                             scheme=plan.tiers)
     best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
+    fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
+                             scheme=plan.tiers, cases=best.cases)  # the optima of the cases, computed once
     swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
-    return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings)
+    slow = None
+    if not inputs["slow_checkpoint_cost"].exact:
+        slow = propagate(params.slow_checkpoint_cost, params.mtbi, params.restart,
+                         checkpoint_cost_range=inputs["slow_checkpoint_cost"].bounds,
+                         mtbi_range=inputs["mtbi"].bounds, restart_range=inputs["restart"].bounds, which=which)
+    return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings, slow=slow)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ A parameters file is YAML with these keys (durations are strings with a unit)::
 and, optionally::
 
     logs: {steps: steps.csv, events: events.csv}          # or just {events: events.csv}
-    ranges: {checkpoint_cost: [45 s, 2 min], restart: [3 min, 8 min], mtbi: [...]}
+    ranges: {checkpoint_cost: [45 s, 2 min], restart: [3 min, 8 min], mtbi: [...]}  # any input below, s as [0.6, 0.9]
     drain: 5 min                 # a checkpoint is durable only this long after its snapshot
     persistent: {cost: 5 min, restart: 10 min, every: 4}  # a second, persistent tier
     fast_survives: 0.8           # share of interruptions the fast tier survives (with persistent:)
@@ -90,7 +90,11 @@ DEFAULT_GPUS_PER_NODE = 8
 _KNOWN = _REQUIRED + _MTBI_KEYS + _OPTIONAL
 _INTERRUPTION_KEYS = ("count", "window")
 _LOG_KEYS = ("steps", "events")
-_RANGE_KEYS = ("checkpoint_cost", "restart", "mtbi")
+#: The inputs a range can be given for (``ranges:``), as :data:`goodput.uncertainty.INPUTS` lists them.
+_RANGE_KEYS = ("checkpoint_cost", "mtbi", "restart", "drain", "persistent_cost", "persistent_restart", "fast_survives",
+               "just_in_time", "slow_checkpoint_cost")
+#: The ranged inputs that are shares of interruptions, not durations.
+_RANGE_SHARES = ("fast_survives", "just_in_time")
 _PERSISTENT_KEYS = ("cost", "restart", "every")
 
 
@@ -131,8 +135,10 @@ class Params:
         The job's step and event logs (``logs: {steps: FILE, events: FILE}``),
         relative paths taken from the parameters file's folder.
     ranges : dict of str to (float, float)
-        Stated ranges (minutes) of ``checkpoint_cost``, ``restart`` and, when M is
-        not given as a count, ``mtbi`` (``ranges: {restart: [3 min, 8 min]}``).
+        Stated ranges of the inputs the fleet has (``ranges: {restart: [3 min, 8 min], fast_survives: [0.6, 0.9]}``):
+        minutes for ``checkpoint_cost``, ``restart``, ``slow_checkpoint_cost``, ``mtbi`` (when M is not given as a
+        count), ``drain``, ``persistent_cost`` and ``persistent_restart``; shares from 0 to 1 for ``fast_survives``
+        and ``just_in_time``.
     drain : float
         D: minutes after a (persistent) checkpoint's snapshot until it is durable; 0 for none.
     persistent_cost, persistent_restart : float or None
@@ -456,21 +462,6 @@ def params_from_mapping(
                 logs[key] = (base / spec[key]) if base else Path(spec[key])
         steps_log, events_log = logs.get("steps"), logs["events"]
 
-    ranges: dict[str, tuple[float, float]] = {}
-    if "ranges" in data:
-        spec = _mapping(data["ranges"], "ranges", _RANGE_KEYS, shape=f"a mapping of {', '.join(_RANGE_KEYS)} to [LOW, HIGH]")
-        for key, pair in spec.items():
-            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
-                raise InputError(f"ranges.{key}", pair, "a pair [LOW, HIGH] of durations")
-            if key == "mtbi" and how == "interruptions":
-                raise InputError(
-                    "ranges.mtbi", pair, "no stated range when M is given as a count (its interval comes from the count)"
-                )
-            low, high = (parse_duration(v, f"ranges.{key}") for v in pair)
-            if low > high:
-                raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
-            ranges[str(key)] = (low, high)
-
     known = _known_from_mapping(data) if any(key in data for key in _KNOWN_KEYS) or isinstance(
         data.get("restart"), Mapping) else None
     typed = {key: parse_duration(data[key], key, allow_zero=key == "drain")
@@ -517,6 +508,8 @@ def params_from_mapping(
                          "a value with a persistent tier: the share of interruptions the fast tier survives, 0 to 1")
 
     extra: dict[str, Any] = _recovery_from_mapping(data)
+    ranges = _ranges_from_mapping(data, how, drain=drain, persistent=persistent_cost is not None,
+                                  just_in_time=extra.get("just_in_time", 0.0))
     if known is not None:
         extra |= {key: getattr(derived, key) for key in ("checkpoint_size", "gpus_per_node", "storage", "restart_parts",
                                                          "spares", "derived", "known")}
@@ -545,6 +538,48 @@ def params_from_mapping(
         **extra,
     )
 
+
+
+def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, persistent: bool,
+                         just_in_time: float) -> dict[str, tuple[float, float]]:
+    """Read ``ranges:``: a pair [LOW, HIGH] for each input of the fleet that has one (durations; shares for s, p).
+
+    A range of an input the fleet does not have (a drain, a persistent tier, a share recovered just in time) is
+    refused, as is M's when M is given as a count (its interval comes from the count).
+    """
+    ranges: dict[str, tuple[float, float]] = {}
+    if "ranges" not in data:
+        return ranges
+    spec = _mapping(data["ranges"], "ranges", _RANGE_KEYS, shape=f"a mapping of {', '.join(_RANGE_KEYS)} to [LOW, HIGH]")
+    missing = {
+        "mtbi": "no stated range when M is given as a count (its interval comes from the count)"
+        if how == "interruptions" else None,
+        "drain": None if drain > 0 else "a drain to range (drain: DURATION): without one a checkpoint is durable "
+        "at once",
+        "persistent_cost": None if persistent else "a persistent tier to range (persistent: {cost: ...})",
+        "persistent_restart": None if persistent else "a persistent tier to range (persistent: {cost: ...})",
+        "fast_survives": None if persistent else "a persistent tier to range (persistent: {cost: ...}): the share "
+        "only matters with two tiers",
+        "just_in_time": None if just_in_time > 0 else "a share recovered just in time to range (just_in_time: SHARE)",
+    }
+    for key, pair in spec.items():
+        share = key in _RANGE_SHARES
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise InputError(f"ranges.{key}", pair, "a pair [LOW, HIGH] of " + ("shares from 0 to 1" if share else
+                                                                                "durations"))
+        if missing.get(key):
+            raise InputError(f"ranges.{key}", pair, str(missing[key]))
+        if key == "just_in_time":
+            low, high = (validate.share(v, f"ranges.{key}", open_high=True,
+                                        expected="a share of interruptions from 0 to below 1") for v in pair)
+        elif share:
+            low, high = (validate.share(v, f"ranges.{key}") for v in pair)
+        else:
+            low, high = (parse_duration(v, f"ranges.{key}", allow_zero=key == "drain") for v in pair)
+        if low > high:
+            raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
+        ranges[str(key)] = (low, high)
+    return ranges
 
 def tier_inputs(
     checkpoint_cost: float, restart: float, cost: object, persistent_restart: object, every: object, *, prefix: str,

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from goodput import model
+from goodput.errors import Refused
 from goodput.plan import Plan, make_plan, plan_levers
 from goodput.units import format_duration, format_rate, significant
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from goodput.params import Params
     from goodput.provenance import Provenance
     from goodput.restart import SparesChoice
-    from goodput.uncertainty import InputRange
+    from goodput.uncertainty import InputRange, Swing
 
 #: Output formats of :func:`render_plan`.
 FORMATS = ("table", "markdown", "json")
@@ -187,9 +188,34 @@ def cell(text: str) -> str:
 
 #: How each of the inputs a range can be given for is named in a table, and in a sentence.
 INPUT_NAMES = {"checkpoint_cost": "checkpoint cost, C", "mtbi": "mean time between interruptions, M",
-               "restart": "restart time, R"}
+               "restart": "restart time, R", "drain": "drain until durable, D",
+               "persistent_cost": "persistent checkpoint cost, C_p", "persistent_restart": "persistent restart, R_p",
+               "fast_survives": "interruptions the fast tier survives, s",
+               "just_in_time": "interruptions recovered just in time, p",
+               "slow_checkpoint_cost": "slow checkpoint cost (comparison)"}
 INPUT_WORDS = {"checkpoint_cost": "the checkpoint cost C", "mtbi": "the mean time between interruptions M",
-               "restart": "the restart time R"}
+               "restart": "the restart time R", "drain": "the drain D",
+               "persistent_cost": "the persistent checkpoint cost C_p", "persistent_restart": "the persistent restart R_p",
+               "fast_survives": "the share s of interruptions the fast tier survives",
+               "just_in_time": "the share p of interruptions recovered just in time",
+               "slow_checkpoint_cost": "the slow checkpoint's cost"}
+#: The symbol of each such input, for a row such as "range of C_p".
+INPUT_SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R", "drain": "D", "persistent_cost": "C_p",
+                 "persistent_restart": "R_p", "fast_survives": "s", "just_in_time": "p",
+                 "slow_checkpoint_cost": "the slow C"}
+#: The inputs that are shares of interruptions (written as percentages), not durations.
+SHARE_INPUTS = ("fast_survives", "just_in_time")
+
+
+def input_value(name: str, value: float) -> str:
+    """One input's value as a person writes it: a duration, or a share as a percentage (``"75%"``, ``"82.5%"``).
+
+    Examples
+    --------
+    >>> input_value("fast_survives", 0.825), input_value("drain", 4.0)
+    ('82.5%', '4 min')
+    """
+    return f"{100 * value:.3g}%" if name in SHARE_INPUTS else format_duration(value)
 
 #: How each model is named in prose.
 MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
@@ -319,10 +345,11 @@ def range_origin(r: InputRange) -> str:
 
 
 def range_text(r: InputRange) -> str:
-    """An input's range as ``"45 s to 2 min"``, ``"exact (no range given)"``, or a stated range of one value."""
+    """An input's range: ``"45 s to 2 min"`` (``"60% to 85%"`` for a share), ``"exact (no range given)"`` or one value."""
+    low, high = input_value(r.name, r.low), input_value(r.name, r.high)
     if not r.exact:
-        return f"{format_duration(r.low)} to {format_duration(r.high)}"
-    return "exact (no range given)" if r.origin == "none" else f"{format_duration(r.low)} (a range of one value)"
+        return f"{low} to {high}"
+    return "exact (no range given)" if r.origin == "none" else f"{low} (a range of one value)"
 
 
 def input_rows(params: Params) -> list[tuple[str, str]]:
@@ -357,8 +384,8 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
         if params.persistent_every is not None:
             rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
     rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
-    names = {"checkpoint_cost": "range of C", "restart": "range of R", "mtbi": "range of M"}
-    rows += [(names[key], f"{format_duration(low)} to {format_duration(high)}") for key, (low, high) in params.ranges.items()]
+    rows += [(f"range of {INPUT_SYMBOLS[key]}", f"{input_value(key, low)} to {input_value(key, high)}")
+             for key, (low, high) in params.ranges.items()]
     if params.events_log is not None:
         rows.append(("event log", params.events_log.name))
     if params.steps_log is not None:
@@ -454,7 +481,12 @@ class PlanReport:
     sources : mapping of str to str
         Where each input came from, keyed ``"M"``, ``"C"``, ``"R"`` and, when an interval was given, ``"T"``.
     ranges : mapping of str to InputRange
-        The range of each of C, M and R (see :func:`goodput.uncertainty.input_ranges`).
+        The range of each input the fleet has (see :func:`goodput.uncertainty.input_ranges`).
+    swings : sequence of Swing
+        The plan's goodput as each input with a range moves alone over it, widest first
+        (:func:`goodput.uncertainty.one_at_a_time` at the plan's interval, through its scheme).
+    goodput_range : (float, float) or None
+        The plan's goodput at its interval with every input at its worst, and at its best, when an input has a range.
     provenance : Provenance or None
         Version, inputs file and hash, commit.
     """
@@ -467,6 +499,8 @@ class PlanReport:
     sources: Mapping[str, str] = field(default_factory=dict)
     ranges: Mapping[str, InputRange] = field(default_factory=dict)
     provenance: Provenance | None = None
+    swings: Sequence[Swing] = ()
+    goodput_range: tuple[float, float] | None = None
     params: Params | None = None
     spares_choice: SparesChoice | None = None
     needed: Needed | None = None
@@ -552,7 +586,7 @@ def plan_report(
     PlanReport
         Ready for :func:`render_plan`.
     """
-    from goodput.uncertainty import input_ranges
+    from goodput.uncertainty import PLAN_INPUTS, input_ranges, one_at_a_time, propagate_params
 
     other = "first-order" if plan.model == "exact" else "exact"
     given = None if plan.at_optimum else plan.interval
@@ -567,16 +601,51 @@ def plan_report(
                           fast_survives=None if s.one_tier else s.fast_survives,
                           persistent_every=None if s.one_tier else s.every, just_in_time=p, jit_recovery=rj,
                           planned_rate=q)
-    ranges = input_ranges(params.replace(checkpoint_cost=plan.checkpoint_cost, restart=plan.restart, mtbi=plan.mtbi)) \
-        if _same_inputs(plan, params) else {}
+    ranges = input_ranges(params) if _same_inputs(plan, params) else {}
+    swings: list[Swing] = []
+    goodput_range = None
+    if any(not r.exact for name, r in ranges.items() if name in PLAN_INPUTS):
+        try:  # the plan's goodput at its interval, through its scheme, as each input moves (no T* over the box)
+            carried = propagate_params(params, interval=plan.interval, which=plan.model, scheme=plan.tiers,
+                                       corners=False)
+        except Refused:  # a corner of the box where the model does not apply: the ranges are listed, not carried
+            pass
+        else:
+            swings = [x for x in one_at_a_time(carried) if not ranges[x.name].exact]
+            goodput_range = carried.goodput_range
     return PlanReport(plan=plan, cross_check=cross, gpus=params.gpus, price_per_gpu_hour=params.price_per_gpu_hour,
                       month=params.month, sources=dict(sources or file_sources(params)), ranges=ranges,
-                      provenance=provenance)
+                      provenance=provenance, swings=swings, goodput_range=goodput_range)
 
 
 def _same_inputs(plan: Plan, params: Params) -> bool:
     """Whether the plan's C, M and R are the file's (so the file's ranges apply to them)."""
     return (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
+
+
+def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
+    """A row per input with a range: the input's range, where it came from and how many points it alone moves goodput.
+
+    The plan's inputs come widest swing first (goodput at the plan's interval, through its scheme); then any
+    whose swing was not computed, and the slow checkpoint, which moves only the comparison.
+    """
+    ranged = [name for name, r in report.ranges.items() if not r.exact]
+    swings = {x.name: x for x in report.swings}
+    order = [x.name for x in report.swings] + [name for name in ranged if name not in swings]
+    rows = []
+    for name in order:
+        r = report.ranges[name]
+        note = range_origin(r)
+        if name in swings:
+            note += f" ({points(swings[name].goodput_swing)} alone)"
+        elif name == "slow_checkpoint_cost":
+            note += " (moves only the comparison)"
+        rows.append((f"range of {INPUT_SYMBOLS[name]}", range_text(r), note))
+    if report.goodput_range is not None and len(swings) > 1:
+        low, high = report.goodput_range
+        rows.append(("goodput over all the ranges", f"{percent(low)} to {percent(high)}",
+                     "every input at its worst, or at its best, at once"))
+    return rows
 
 
 def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]]:
@@ -604,9 +673,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     inputs.append(("checkpoint interval, T", format_duration(plan.interval), interval_note))
     if s is not None and not s.one_tier and s.every > 1:
         inputs.append(("persistent interval, nT", format_duration(s.every * plan.interval), ""))
-    for key, name in (("mtbi", "range of M"), ("checkpoint_cost", "range of C"), ("restart", "range of R")):
-        if key in report.ranges and not report.ranges[key].exact:
-            inputs.append((name, range_text(report.ranges[key]), range_origin(report.ranges[key])))
+    inputs += range_rows(report)
     single = first and s is None
     losses = [
         ("checkpoint overhead" + (", C/T" if single else ""), percent(plan.losses.checkpoint_overhead), ""),
@@ -784,7 +851,9 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
         "cross_check": _cross_check_dict(report),
         "levers": plan_levers(plan),
-        "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in report.ranges.items()},
+        "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in _ranges_widest_first(report)},
+        "range_swings": {x.name: list(x.goodput_range) for x in report.swings},
+        "goodput_range": None if report.goodput_range is None else list(report.goodput_range),
         "capacity": {"lost_gpu_hours_per_month": report.lost_gpu_hours, "lost_usd_per_month": report.lost_capacity,
                      "price_per_gpu_hour": report.price_per_gpu_hour, "month_min": report.month},
         "sources": dict(report.sources),
@@ -792,6 +861,12 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         **planner_keys(report),
     }
     return data
+
+
+def _ranges_widest_first(report: PlanReport) -> list[tuple[str, InputRange]]:
+    """The inputs' ranges, those with the widest goodput swing first, then the rest in the order they are kept."""
+    first = [x.name for x in report.swings]
+    return [(name, report.ranges[name]) for name in first] + [(k, r) for k, r in report.ranges.items() if k not in first]
 
 
 def _cross_check_dict(report: PlanReport) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import uncertainty as page
 from goodput.params import Params, load_params, params_from_mapping
-from goodput.report import join_words
+from goodput.report import INPUT_NAMES, join_words
 from goodput.uncertainty import monte_carlo, one_at_a_time, poisson_interval, propagate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,7 +126,7 @@ def test_worked_example_numbers(pages: dict[str, page.Page]) -> None:
     assert w.exact_inputs == Variant("all")
     assert (w.dominant, w.top_input, w.top_swing, w.top_low, w.top_high) == (
         Variant("many"), "the checkpoint cost C", "5.7 points", "83.1%", "88.8%")
-    assert w.others == "the restart time R 2.4 points and the mean time between interruptions M 1.4 points"
+    assert w.swing_others == "the restart time R 2.4 points and the mean time between interruptions M 1.4 points"
 
 
 def test_fleet_24k_numbers(fleets: dict[str, Params], pages: dict[str, page.Page]) -> None:
@@ -296,3 +296,75 @@ def test_a_tiered_example_fleets_ranges_are_its_schemes() -> None:
     assert ranges.fixed.scheme == ranges.plan.tiers
     p = page.build(fleet)
     assert p.scheme == Variant("tiered") and p.goodput == f"{fleet.goodput:.1%}"
+
+
+# --------------------------------------------------------------------------- every input of a tiered fleet's plan
+
+RANGED_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75,
+              "ranges": {"checkpoint_cost": ["20 s", "40 s"], "mtbi": ["35 min", "50 min"], "drain": ["3 min", "6 min"],
+                         "persistent_cost": ["2 min", "4 min"], "persistent_restart": ["20 min", "35 min"],
+                         "fast_survives": [0.6, 0.85], "slow_checkpoint_cost": ["4 min", "8 min"]}}
+
+
+@pytest.fixture(scope="module")
+def ranged_65k() -> FleetPlan:
+    """The 65k fleet of issue 18 with ranges on C, M, D, C_p, R_p, s and the slow checkpoint."""
+    return fleet_plan(params_from_mapping(RANGED_65K, source="fleet-65k-ranges.yml"))
+
+
+def test_every_ranged_input_of_a_tiered_fleet_is_on_the_page(ranged_65k: FleetPlan) -> None:
+    """The page lists the scheme's inputs with their ranges, takes R alone as exact, quotes T*'s range over all 64
+    corners, holds the plan's 5.91 min and 44.2% inside its ranges, and names the widest swing (M's) first; the
+    tables list every input (s as percentages) and one row per ranged input, widest first."""
+    fleet, r = ranged_65k, ranged_65k.ranges
+    p = page.build(fleet)
+    assert (p.interval, p.goodput) == ("5.91 min", "44.2%")
+    assert p.others == Variant("listed")
+    for words in ("the drain D from 3 min to 6 min (4 min in the plan)",
+                  "the persistent checkpoint cost C_p from 2 min to 4 min",
+                  "the share s of interruptions the fast tier survives from 60% to 85% (75% in the plan)"):
+        assert words in p.others_list
+    assert p.exact_list == "the restart time R" and p.corners_how == "all 64 corners of the box"
+    t_low, t_high = r.best.optimal_interval_range
+    assert t_low <= fleet.plan.optimal_interval <= t_high
+    g_low, g_high = r.fixed.goodput_range
+    assert 0.0 <= g_low < fleet.goodput < g_high <= 1.0
+    assert r.swings[0].name == "mtbi" and p.top_input == "the mean time between interruptions M"
+    assert len(r.swings) == 6 and "restart" not in [s.name for s in r.swings]
+    swings = tables.swings_table(fleet).data
+    assert list(swings["input"])[:6] == [INPUT_NAMES[s.name] for s in r.swings]
+    inputs = tables.inputs_range_table(fleet).data.set_index("input")
+    assert inputs.loc["interruptions the fast tier survives, s", "range"] == "60% to 85%"
+    assert inputs.loc["interruptions the fast tier survives, s", "value"] == "75%"
+    # the slow checkpoint moves only the comparison: its own goodput range, by the one-tier model it is planned with
+    assert p.slow_range == Variant("given") and r.slow is not None
+    assert r.slow.goodput_range[0] < fleet.slow.goodput < r.slow.goodput_range[1]
+    assert p.range == Variant("ranged") and p.mc == Variant("no_count")
+    assert p.drain_note  # D up to 6 min is longer than the 5.91 min interval: the page says what the case does
+    for field in ("others", "slow_range", "range", "dominant", "scheme"):
+        assert "{" not in variant_text(p, field)
+
+
+def test_a_range_beyond_the_bound_is_said_to_be_a_sample() -> None:
+    """Seven inputs with a range are more than the six whose corners are all computed: the page says the T* range
+    is over a seeded sample and how many of the 128 corners it took."""
+    words = page.corners_how(7, 66, True)
+    assert "sample of 66 of the box's 128 corners" in words and "six" in words and "seven" in words
+
+
+def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_count: FleetPlan) -> None:
+    """With M a count and s ranged as well, the page's draws are monte_carlo's through the fleet's plan with s drawn
+    too, and they differ from the draws with s held."""
+    params = tiered_count.params.replace(ranges={**tiered_count.params.ranges, "fast_survives": (0.5, 0.9)})
+    fleet = fleet_plan(params)
+    p = page.build(fleet)
+    mc = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=fleet.interval, draws=page.SCHEME_DRAWS,
+                     seed=page.SEED, which="exact", scheme=fleet.plan.tiers, params=params,
+                     ranges={name: fleet.ranges.inputs[name].bounds for name in page.OTHER_INPUTS
+                             if name in fleet.ranges.inputs})
+    assert p.mc == Variant("drawn_scheme") and (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
+    assert "s" in p.mc_how.split(" uniformly")[0] and p.mc_through.startswith("this fleet's scheme")
+    held = page.build(tiered_count)
+    assert (held.mc_low, held.mc_high) != (p.mc_low, p.mc_high)

@@ -231,3 +231,49 @@ def test_without_tiers_keeps_the_fleet_and_drops_only_the_scheme() -> None:
     assert (single.drain, single.persistent_cost, single.persistent_restart, single.fast_survives) == (0.0, None, None, None)
     for name in ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month"):
         assert getattr(single, name) == getattr(tiered, name), name
+
+
+# --------------------------------------------------------------------------- ranges of every input of the plan
+
+TIERED = {**GOOD, "drain": "4 min", "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+
+
+def test_ranges_of_every_input_of_the_plan() -> None:
+    """Each input the plan takes can have a range: durations in minutes (a drain may start at 0), shares as given."""
+    params = params_from_mapping({**TIERED, "ranges": {
+        "drain": ["0 s", "6 min"], "persistent_cost": ["2 min", "4 min"], "persistent_restart": ["20 min", "35 min"],
+        "fast_survives": [0.6, "0.85"], "slow_checkpoint_cost": ["4 min", "8 min"], "checkpoint_cost": ["45 s", "2 min"],
+        "restart": ["3 min", "8 min"]}})
+    assert params.ranges == {"drain": (0.0, 6.0), "persistent_cost": (2.0, 4.0), "persistent_restart": (20.0, 35.0),
+                             "fast_survives": (0.6, 0.85), "slow_checkpoint_cost": (4.0, 8.0),
+                             "checkpoint_cost": (0.75, 2.0), "restart": (3.0, 8.0)}
+    jit = params_from_mapping({**GOOD, "just_in_time": 0.7, "ranges": {"just_in_time": [0.5, 0.9]}})
+    assert jit.ranges == {"just_in_time": (0.5, 0.9)}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({**GOOD, "ranges": {"drain": ["1 min", "3 min"]}}, r"ranges\.drain: .*a drain to range"),
+        ({**GOOD, "ranges": {"persistent_cost": ["1 min", "3 min"]}}, r"ranges\.persistent_cost: .*a persistent tier"),
+        ({**GOOD, "ranges": {"persistent_restart": ["1 min", "3 min"]}}, r"ranges\.persistent_restart: .*persistent tier"),
+        ({**GOOD, "ranges": {"fast_survives": [0.5, 0.9]}}, r"ranges\.fast_survives: .*a persistent tier"),
+        ({**GOOD, "ranges": {"just_in_time": [0.5, 0.9]}}, r"ranges\.just_in_time: .*a share recovered just in time"),
+        ({**TIERED, "ranges": {"fast_survives": [0.5, 1.2]}}, r"ranges\.fast_survives: got '?1\.2"),
+        ({**TIERED, "ranges": {"fast_survives": ["50%", 0.9]}}, r"ranges\.fast_survives: got '50%'"),
+        ({**TIERED, "ranges": {"fast_survives": [0.9, 0.5]}}, r"ranges\.fast_survives: .*LOW no greater than HIGH"),
+        ({**TIERED, "ranges": {"fast_survives": 0.5}}, r"ranges\.fast_survives: .*a pair \[LOW, HIGH\] of shares"),
+        ({**TIERED, "ranges": {"drain": ["3", "6 min"]}}, r"ranges\.drain: .*needs a unit"),
+        ({**TIERED, "ranges": {"drain": ["-1 min", "6 min"]}}, r"ranges\.drain: "),
+        ({**TIERED, "ranges": {"persistent_cost": ["0 s", "4 min"]}}, r"ranges\.persistent_cost: .*greater than zero"),
+        ({**TIERED, "ranges": {"persistant_cost": ["2 min", "4 min"]}}, "did you mean 'persistent_cost'"),
+        ({**GOOD, "just_in_time": 0.7, "ranges": {"just_in_time": [0.5, 1.0]}}, r"ranges\.just_in_time: .*below 1"),
+        ({**GOOD, "ranges": {"slow_checkpoint_cost": ["9 min", "4 min"]}}, r"ranges\.slow_checkpoint_cost: .*LOW"),
+    ],
+)
+def test_bad_ranges_are_refused_in_one_line(data: object, message: str) -> None:
+    """A range of an input the fleet does not have, a share outside [0, 1], LOW above HIGH or a bare number: refused
+    with one line that names the key under ranges:."""
+    with pytest.raises(InputError, match=message) as caught:
+        params_from_mapping(data)
+    assert "\n" not in str(caught.value)

@@ -17,8 +17,8 @@ from scipy import stats
 from goodput import model, tiers
 from goodput.errors import InputError
 from goodput.exact import exact_goodput
-from goodput.params import load_params
-from goodput.plan import plan_for
+from goodput.params import Params, load_params
+from goodput.plan import Plan, plan_for
 from goodput.report import range_origin
 from goodput.tiers import Tiers
 from goodput.uncertainty import (
@@ -206,7 +206,7 @@ def test_input_ranges_from_a_count_use_the_poisson_interval(worked) -> None:
     from goodput.uncertainty import input_ranges
 
     r = input_ranges(worked)
-    assert list(r) == ["checkpoint_cost", "mtbi", "restart"]
+    assert list(r) == ["checkpoint_cost", "mtbi", "restart", "slow_checkpoint_cost"]
     assert r["mtbi"].bounds == poisson_interval(419, LLAMA_WINDOW)
     assert r["mtbi"].origin == "count" and "Poisson" in range_origin(r["mtbi"])
     assert r["checkpoint_cost"].bounds == worked.ranges["checkpoint_cost"] == (0.75, 2.0)
@@ -239,9 +239,12 @@ def test_propagate_params_is_propagate_of_the_input_ranges(worked) -> None:
 
     r = input_ranges(worked)
     p = propagate_params(worked)
-    assert p == propagate(worked.checkpoint_cost, worked.mtbi, worked.restart,
-                          checkpoint_cost_range=r["checkpoint_cost"].bounds, mtbi_range=r["mtbi"].bounds,
-                          restart_range=r["restart"].bounds)
+    q = propagate(worked.checkpoint_cost, worked.mtbi, worked.restart,
+                  checkpoint_cost_range=r["checkpoint_cost"].bounds, mtbi_range=r["mtbi"].bounds,
+                  restart_range=r["restart"].bounds)
+    assert (p.points, p.bounds, p.corners, p.sampled) == (q.points, q.bounds, 8, False)
+    assert_allclose([*p.goodput_range, p.goodput, *p.optimal_interval_range],
+                    [*q.goodput_range, q.goodput, *q.optimal_interval_range], rtol=1e-12)
     (cl, ch), (ml, mh) = r["checkpoint_cost"].bounds, r["mtbi"].bounds
     assert_allclose(p.optimal_interval_range, [math.sqrt(2 * cl * ml), math.sqrt(2 * ch * mh)], rtol=1e-12)
 
@@ -326,14 +329,15 @@ def test_a_tiered_fleets_range_is_its_own_plans() -> None:
     assert p.to_dict()["scheme"]["every"] == 3
 
 
-def test_tiered_inputs_need_their_scheme() -> None:
-    """Carrying a tiered fleet's ranges through the one-tier model would contradict its plan: refused."""
+def test_tiered_inputs_go_through_their_own_plan() -> None:
+    """A tiered fleet's ranges are never carried through the one-tier model: without a scheme given, the plan's own
+    (its drain, tier and best cadence) is taken, so the point goodput is the plan's."""
     fleet = load_params(Path(__file__).resolve().parent.parent / "examples" / "fleet-24k.yml")
-    with pytest.raises(InputError, match="scheme"):
-        propagate_params(fleet, which="exact")
     plan = plan_for(fleet)
     p = propagate_params(fleet, interval=plan.interval, which="exact", scheme=plan.tiers)
     assert p.goodput == pytest.approx(plan.goodput, rel=1e-12)
+    own = propagate_params(fleet, interval=plan.interval, which="exact")
+    assert own.scheme == plan.tiers and own.goodput == p.goodput
 
 
 @PROPERTY
@@ -353,3 +357,202 @@ def test_tier_goodput_is_monotone_in_c_m_and_r(c, r, m, d, s, n, grow) -> None:
     assert tiers.exact_goodput(bigger_c, m, t) <= g + 1e-12
     assert tiers.exact_goodput(bigger_r, m, t) <= g + 1e-12
     assert tiers.exact_goodput(scheme, m * grow, t) >= g - 1e-12
+
+
+# --------------------------------------------------------------------------- every input of the plan, through its scheme
+
+#: The planner's 65,536-GPU fleet of issue 18 (M = 41.6 min from a rate; every 4th checkpoint persistent).
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+
+
+def _fleet_65k(**ranges: list[object]) -> Params:
+    from goodput.params import params_from_mapping
+
+    return params_from_mapping({**FLEET_65K, "ranges": ranges} if ranges else FLEET_65K, source="fleet-65k.yml")
+
+
+@pytest.fixture(scope="module")
+def tiered_s() -> tuple[Params, Plan]:
+    """The 65k fleet with a range on s alone, and its plan."""
+    params = _fleet_65k(fast_survives=[0.6, 0.85])
+    return params, plan_for(params)
+
+
+def test_a_swing_in_s_is_the_plans_difference_at_its_ends(tiered_s: tuple[Params, Plan]) -> None:
+    """At the recommended interval (5.91 min, n = 4 kept), s's swing is exactly the plan's goodput with s = 60% and
+    with s = 85% at that interval and cadence; at each case's own optimum it is the plan's at each end with the
+    interval and the cadence chosen again. More of the interruptions survived is more goodput."""
+    params, plan = tiered_s
+    n, t = plan.tiers.every, plan.interval
+    assert (n, round(t, 2)) == (4, 5.91)
+    fixed = propagate_params(params, interval=t, which="exact")
+    (swing,) = [x for x in one_at_a_time(fixed) if x.name == "fast_survives"]
+
+    def at(s: float, **kw: object) -> Plan:
+        return plan_for(params.replace(fast_survives=s, ranges={}), **kw)  # type: ignore[arg-type]
+
+    low = plan_for(params.replace(fast_survives=0.6, persistent_every=n, ranges={}), interval=t).goodput
+    high = plan_for(params.replace(fast_survives=0.85, persistent_every=n, ranges={}), interval=t).goodput
+    assert (swing.goodput_at_low, swing.goodput_at_high) == pytest.approx((low, high), rel=1e-12)
+    assert swing.goodput_swing == pytest.approx(high - low, rel=1e-12) and high > plan.goodput > low
+    best = propagate_params(params, which="exact")
+    (own,) = [x for x in one_at_a_time(best) if x.name == "fast_survives"]
+    ends = at(0.6), at(0.85)
+    assert (own.goodput_at_low, own.goodput_at_high) == pytest.approx(tuple(e.goodput for e in ends), rel=1e-12)
+    assert (own.optimal_interval_at_low, own.optimal_interval_at_high) == pytest.approx(
+        tuple(e.optimal_interval for e in ends), rel=1e-12)
+    assert ends[1].tiers.every > n  # the cadence was chosen again: fewer persistent checkpoints when more survive
+
+
+def test_the_ranges_hold_the_plan_and_only_possible_goodputs() -> None:
+    """With ranges on C, M, D, C_p, R_p and s (64 corners, all computed), T*'s range holds the plan's T* and the
+    one-at-a-time ends; goodput's range holds the plan's and every swing, inside [0, 1]; the widest swing is first."""
+    params = _fleet_65k(checkpoint_cost=["20 s", "40 s"], mtbi=["35 min", "50 min"], drain=["3 min", "6 min"],
+                        persistent_cost=["2 min", "4 min"], persistent_restart=["20 min", "35 min"],
+                        fast_survives=[0.6, 0.85])
+    plan = plan_for(params)
+    best = propagate_params(params, which="exact")
+    fixed = propagate_params(params, interval=plan.interval, which="exact", cases=best.cases)
+    assert (best.corners, best.sampled) == (64, False)
+    t_low, t_high = best.optimal_interval_range
+    assert t_low <= plan.optimal_interval <= t_high
+    for p in (best, fixed):
+        low, high = p.goodput_range
+        assert 0.0 <= low <= p.goodput <= high <= 1.0
+    assert fixed.goodput == pytest.approx(plan.goodput, rel=1e-12)
+    swings = one_at_a_time(fixed)
+    assert [x.goodput_swing for x in swings] == sorted((x.goodput_swing for x in swings), reverse=True)
+    assert {x.name for x in swings if x.goodput_swing > 0} == {"checkpoint_cost", "mtbi", "drain", "persistent_cost",
+                                                              "persistent_restart", "fast_survives"}
+    # D's high end, 6 min, is longer than the interval: that case checkpoints every 6 min, one drain in flight
+    (drain,) = [x for x in swings if x.name == "drain"]
+    at_six = plan_for(params.replace(drain=6.0, persistent_every=plan.tiers.every, ranges={}), interval=6.0)
+    assert drain.goodput_at_high == pytest.approx(at_six.goodput, rel=1e-12)
+    for x in swings:
+        assert fixed.goodput_range[0] <= min(x.goodput_range) and max(x.goodput_range) <= fixed.goodput_range[1]
+        assert t_low <= min(x.optimal_interval_range) and max(x.optimal_interval_range) <= t_high
+
+
+def test_first_order_corners_below_zero_read_as_no_goodput() -> None:
+    """Ranges wide enough that first order's loss passes 100% at a corner (C up to 30 min at M = 41.6 min): every
+    goodput over the box, one at a time and drawn is inside [0, 1], the low end exactly 0."""
+    params = _fleet_65k(checkpoint_cost=["10 s", "3 min"], persistent_cost=["3 min", "30 min"],
+                        persistent_restart=["25 min", "6 h"])
+    plan = plan_for(params, which="first-order")
+    for p in (propagate_params(params, which="first-order"),
+              propagate_params(params, interval=plan.interval, which="first-order")):
+        low, high = p.goodput_range
+        assert low == 0.0 and 0.0 <= p.goodput <= high <= 1.0
+        assert all(0.0 <= g <= 1.0 for x in one_at_a_time(p) for g in x.goodput_range)
+
+
+def test_many_ranged_inputs_are_bounded_by_a_seeded_sample_of_corners() -> None:
+    """Seven inputs with a range have 128 corners; with the bound at 4 a seeded, balanced sample of 16 (each input at
+    each end in 8) plus the extreme corners is computed instead. Goodput's range is still the full box's, exactly
+    (the extremes are always computed); T*'s lies inside the full box's and holds the plan's; the same seed gives the
+    same sample."""
+    from goodput.uncertainty import box_corners
+
+    params = _fleet_65k(checkpoint_cost=["20 s", "40 s"], mtbi=["35 min", "50 min"], restart=["12 min", "18 min"],
+                        drain=["3 min", "6 min"], persistent_cost=["2 min", "4 min"],
+                        persistent_restart=["20 min", "35 min"], fast_survives=[0.6, 0.85])
+    full = propagate_params(params, which="first-order", limit=7)
+    assert (full.corners, full.sampled) == (128, False)
+    part = propagate_params(params, which="first-order", limit=4, cases=full.cases)
+    assert part.sampled and part.corners <= 16 + 4
+    assert part.goodput_range == full.goodput_range
+    assert full.optimal_interval_range[0] <= part.optimal_interval_range[0] <= part.optimal_interval
+    assert part.optimal_interval <= part.optimal_interval_range[1] <= full.optimal_interval_range[1]
+    corners, sampled = box_corners(full.bounds, limit=4, seed=3)
+    again, _ = box_corners(full.bounds, limit=4, seed=3)
+    assert sampled and corners == again
+    assert box_corners(full.bounds, limit=7)[0] == box_corners(full.bounds, limit=9)[0]
+    for name in ("checkpoint_cost", "fast_survives"):  # balanced: 8 of 16 drawn at each end, the extremes 1 each
+        lows = sum(corner[name] == full.bounds[name][0] for corner in corners)
+        assert abs(lows - len(corners) / 2) <= 1
+
+
+def test_a_fleets_monte_carlo_draws_every_ranged_input_through_its_plan() -> None:
+    """With the scheme's other inputs pinned, drawing through the fleet's plan is drawing through its scheme (same
+    seed, same numbers); with s drawn too the draws differ and stay inside the box at the plan's interval."""
+    base = load_params().replace(drain=5.0, persistent_cost=4.0, persistent_restart=15.0, fast_survives=0.7)
+    plan = plan_for(base)
+    kw = {"interval": plan.interval, "draws": 300, "seed": 1, "which": "exact", "scheme": plan.tiers}
+    scheme = monte_carlo(419, LLAMA_WINDOW, (0.75, 2.0), (3.0, 8.0), **kw)  # type: ignore[arg-type]
+    pinned = monte_carlo(419, LLAMA_WINDOW, (0.75, 2.0), (3.0, 8.0), params=base,
+                         ranges={"fast_survives": (0.7, 0.7), "drain": (5.0, 5.0)}, **kw)  # type: ignore[arg-type]
+    assert pinned.goodput == pytest.approx(scheme.goodput, rel=1e-12)
+    ranged = base.replace(ranges={**base.ranges, "fast_survives": (0.5, 0.9)})
+    drawn = monte_carlo(419, LLAMA_WINDOW, (0.75, 2.0), (3.0, 8.0), params=ranged,
+                        ranges={"fast_survives": (0.5, 0.9)}, **kw)  # type: ignore[arg-type]
+    assert drawn.goodput != pinned.goodput and "fast_survives" in drawn.drawn
+    low, high = propagate_params(ranged, interval=plan.interval, which="exact", corners=False).goodput_range
+    assert low <= drawn.goodput[0] <= drawn.goodput[2] <= high
+    with pytest.raises(InputError, match=r"ranges\.gpus"):
+        monte_carlo(419, LLAMA_WINDOW, (0.75, 2.0), (3.0, 8.0), params=base, ranges={"gpus": (1.0, 2.0)},
+                    **kw)  # type: ignore[arg-type]
+
+
+def test_the_commands_ranges_come_widest_first_with_the_plans_values() -> None:
+    """goodput plan on the 65k fleet with ranges on s, R_p and D: one range row per input, widest swing first; the
+    JSON's goodput range is the box's at the plan's interval (inside [0, 1], holding the plan's 44.2%) and each
+    swing is the plan's at its ends; a range of the slow checkpoint is listed and moves no number of the plan."""
+    from goodput.report import plan_dict, plan_report, range_rows
+
+    params = _fleet_65k(fast_survives=[0.6, 0.85], persistent_restart=["20 min", "35 min"], drain=["3 min", "5 min"],
+                        slow_checkpoint_cost=["4 min", "8 min"])
+    plan = plan_for(params)
+    report = plan_report(plan, params)
+    fixed = propagate_params(params, interval=plan.interval, which="exact")
+    swings = [x for x in one_at_a_time(fixed) if x.goodput_swing > 0]
+    assert [x.name for x in swings] == ["fast_survives", "persistent_restart", "drain"]
+    assert [row[0] for row in range_rows(report)] == ["range of s", "range of R_p", "range of D", "range of the slow C",
+                                                      "goodput over all the ranges"]
+    data = plan_dict(report)
+    assert list(data["ranges"])[:3] == ["fast_survives", "persistent_restart", "drain"]
+    assert data["ranges"]["fast_survives"] == [0.6, 0.85] and data["ranges"]["restart"] is None
+    assert data["goodput_range"] == pytest.approx(list(fixed.goodput_range), rel=1e-12)
+    assert 0.0 <= data["goodput_range"][0] < plan.goodput < data["goodput_range"][1] <= 1.0
+    for x in swings:
+        assert data["range_swings"][x.name] == pytest.approx(list(x.goodput_range), rel=1e-12)
+    assert "slow_checkpoint_cost" not in data["range_swings"]
+
+
+def test_a_range_of_the_share_recovered_just_in_time_is_its_plans() -> None:
+    """A one-tier fleet recovering 70% of interruptions just in time, p stated as 50% to 90%: at the recommended
+    interval p's swing is the plan's goodput at p = 50% and p = 90% at that interval, more recovered is more goodput,
+    and the box holds the plan."""
+    from goodput.params import params_from_mapping
+
+    data = {"gpus": 16384, "mtbi": "3 h", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
+            "restart": "10 min", "price_per_gpu_hour": 2.5, "month": "720 h", "just_in_time": 0.7,
+            "ranges": {"just_in_time": [0.5, 0.9], "restart": ["8 min", "14 min"]}}
+    params = params_from_mapping(data, source="jit.yml")
+    plan = plan_for(params)
+    fixed = propagate_params(params, interval=plan.interval, which="exact")
+    (swing,) = [x for x in one_at_a_time(fixed) if x.name == "just_in_time"]
+    ends = [plan_for(params.replace(just_in_time=p, ranges={}), interval=plan.interval).goodput for p in (0.5, 0.9)]
+    assert (swing.goodput_at_low, swing.goodput_at_high) == pytest.approx(tuple(ends), rel=1e-12)
+    assert ends[0] < plan.goodput < ends[1]
+    assert fixed.goodput_range[0] <= ends[0] and ends[1] <= fixed.goodput_range[1] <= 1.0
+
+
+def test_a_flag_that_changes_an_input_drops_its_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """goodput plan --drain 5min on a file whose drain has the range 3 to 6 min: the range was of the file's 4 min,
+    so the command drops it (and keeps s's); without the flag both are listed."""
+    import json
+
+    import yaml
+
+    from goodput.cli import main
+
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump({**FLEET_65K, "ranges": {"drain": ["3 min", "6 min"], "fast_survives": [0.6, 0.85]}}))
+    assert main(["plan", "--params", str(path), "--format", "json"]) == 0
+    both = json.loads(capsys.readouterr().out)["ranges"]
+    assert main(["plan", "--params", str(path), "--drain", "5min", "--format", "json"]) == 0
+    flagged = json.loads(capsys.readouterr().out)["ranges"]
+    assert (both["drain"], both["fast_survives"]) == ([3.0, 6.0], [0.6, 0.85])
+    assert flagged["drain"] is None and flagged["fast_survives"] == [0.6, 0.85]

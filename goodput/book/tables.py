@@ -167,10 +167,9 @@ def inputs_range_table(fleet: FleetPlan) -> Styler:
     """Each input's value, its range (or that it has none) and where the range comes from."""
     import pandas as pd
 
-    from goodput.report import INPUT_NAMES, range_origin, range_text
-    from goodput.units import format_duration
+    from goodput.report import INPUT_NAMES, input_value, range_origin, range_text
 
-    rows = [(INPUT_NAMES[name], format_duration(r.point), range_text(r), range_origin(r))
+    rows = [(INPUT_NAMES[name], input_value(name, r.point), range_text(r), range_origin(r))
             for name, r in fleet.ranges.inputs.items()]
     frame = pd.DataFrame(rows, columns=["input", "value", "range", "where the range comes from"])
     return book_table(frame, right=["value", "range"], caption="Each input, its range, and where the range comes from.")
@@ -285,13 +284,16 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
         ("checkpoint cost, C", format_duration(p.checkpoint_cost), range_text(ranges["checkpoint_cost"]), sources["C"]),
         ("restart time, R", format_duration(p.restart), range_text(ranges["restart"]), sources["R"]),
     ]
+    def stated(key: str) -> str:
+        return range_text(ranges[key]) if key in ranges else ""
+
     if s is not None and s.drain > 0:
-        rows.append(("drain until durable, D", format_duration(s.drain), "", p.source))
+        rows.append(("drain until durable, D", format_duration(s.drain), stated("drain"), p.source))
     if s is not None and not s.one_tier:
         rows += [
-            ("persistent checkpoint cost, C_p", format_duration(s.cp), "", p.source),
-            ("persistent restart, R_p", format_duration(s.rp), "", p.source),
-            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", "", p.source),
+            ("persistent checkpoint cost, C_p", format_duration(s.cp), stated("persistent_cost"), p.source),
+            ("persistent restart, R_p", format_duration(s.rp), stated("persistent_restart"), p.source),
+            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", stated("fast_survives"), p.source),
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
         ]
     rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
-from goodput.report import INPUT_WORDS, join_words, percent, points, range_origin
+from goodput.report import INPUT_WORDS, input_value, join_words, percent, points, range_origin
 from goodput.units import format_duration
 
 __all__ = [
@@ -92,8 +92,8 @@ def ranges_text(fleet: FleetPlan) -> str:
     'the checkpoint cost C from 45 s to 2 min (the range stated in the inputs file)'
     """
     r = fleet.ranges
-    given = [f"{INPUT_WORDS.get(name, name)} from {format_duration(r.inputs[name].low)} to "
-             f"{format_duration(r.inputs[name].high)} ({range_origin(r.inputs[name])})" for name in r.ranged]
+    given = [f"{INPUT_WORDS.get(name, name)} from {input_value(name, r.inputs[name].low)} to "
+             f"{input_value(name, r.inputs[name].high)} ({range_origin(r.inputs[name])})" for name in r.ranged]
     exact = [f"{INPUT_WORDS.get(name, name)} taken as exact (no range given)" for name in r.exact]
     return "; ".join(given + exact)
 

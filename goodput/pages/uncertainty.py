@@ -13,14 +13,18 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.pages import Variant
 from goodput.pages.common import span
-from goodput.report import INPUT_WORDS, join_words, mtbi_origin, ordinal, percent, points
-from goodput.uncertainty import InputRange, monte_carlo
+from goodput.report import INPUT_SYMBOLS, INPUT_WORDS, input_value, join_words, mtbi_origin, ordinal, percent, points
+from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange, monte_carlo
 from goodput.units import format_duration
 
 #: Draws and seed of the Monte Carlo reading (fewer through a scheme, where each draw is a tier model).
 DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 #: Each input's symbol.
-SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R"}
+SYMBOLS = INPUT_SYMBOLS
+#: The inputs of the plan beyond C, M and R, in the order the page lists them.
+OTHER_INPUTS = PLAN_INPUTS[3:]
+#: Written-out numbers for the count of inputs whose corners are all computed.
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
 
 def how_mtbi_given(fleet: FleetPlan) -> str:
@@ -35,6 +39,23 @@ def range_kind(r: InputRange) -> str:
     if r.origin == "stated" and r.exact:
         return "single"
     return r.origin
+
+
+def other_text(r: InputRange) -> str:
+    """An input of the scheme with its range, for a list: ``"the drain D from 3 min to 6 min (4 min in the plan)"``."""
+    words, point = INPUT_WORDS[r.name], input_value(r.name, r.point)
+    if r.exact:
+        return f"{words} taken as exact at {point}" + ("" if r.origin == "none" else " (a range of one value)")
+    return f"{words} from {input_value(r.name, r.low)} to {input_value(r.name, r.high)} ({point} in the plan)"
+
+
+def corners_how(ranged: int, corners: int, sampled: bool) -> str:
+    """Which corners of the box T*'s range is taken over, in words."""
+    if not sampled:
+        return f"all {corners:,} corners of the box" if ranged > 1 else "both ends of the one range"
+    return (f"a seeded, balanced sample of {corners:,} of the box's {2**ranged:,} corners (every corner is computed "
+            f"up to {_NUMBER_WORDS.get(MAX_CORNER_INPUTS, str(MAX_CORNER_INPUTS))} inputs with a range; here "
+            f"{_NUMBER_WORDS.get(ranged, str(ranged))} have one)")
 
 
 def first_order_possible(fleet: FleetPlan) -> Ranges | None:
@@ -55,6 +76,7 @@ class Page:
     inputs_file: str
     scheme: Variant
     cadence: str
+    drain_note: str
     m_range: Variant
     m_how: str
     m_low: str
@@ -69,6 +91,14 @@ class Page:
     r_low: str
     r_high: str
     r_point: str
+    others: Variant
+    others_list: str
+    slow_range: Variant
+    slow_point: str
+    slow_low: str
+    slow_high: str
+    slow_g_span: str
+    slow_goodput: str
     exact_inputs: Variant
     exact_list: str
     exact_their: str
@@ -81,6 +111,7 @@ class Page:
     b_span: str
     regret: str
     ranged_list: str
+    corners_how: str
     first_order: Variant
     fo_label: str
     fo_interval: str
@@ -92,10 +123,11 @@ class Page:
     top_swing: str
     top_low: str
     top_high: str
-    others: str
+    swing_others: str
     left_out: str
     mc: Variant
     mc_how: str
+    mc_through: str
     mc_draws: str
     mc_count: str
     mc_low: str
@@ -133,7 +165,7 @@ def build(fleet: FleetPlan) -> Page:
     cadence = ", ".join(parts)
 
     exact = r.exact
-    exact_kind = "all" if not exact else "none" if len(exact) == len(r.inputs) else "some"
+    exact_kind = "all" if not exact else "none" if not r.ranged else "some"
 
     first = first_order_possible(fleet)
     if first is None:
@@ -148,50 +180,69 @@ def build(fleet: FleetPlan) -> Page:
     top = swings[0] if swings else None
     dominant = "none" if not swings else "one" if len(swings) == 1 else "many"
 
-    # The Monte Carlo reading: M drawn from its count, through the fleet's scheme.
+    # The Monte Carlo reading: M drawn from its count, every other input of the plan with a range uniformly from it,
+    # each draw through the fleet's own plan (its scheme, or its recovery without rollback).
     count, window = p.interruption_count, p.window
     has_count = p.mtbi_source == "interruptions" and bool(count) and bool(window)
     mc_kind, mc_values = ("no_count" if r.ranged else "no_count_no_range"), ("",) * 5
-    drawn = [SYMBOLS[x.name] for x in (c, rr) if not x.exact]
-    fixed = [SYMBOLS[x.name] for x in (c, rr) if x.exact]
-    how = ("C and R taken as exact" if not drawn else
+    uniform = [name for name in PLAN_INPUTS if name != "mtbi" and name in r.inputs]
+    drawn = [SYMBOLS[name] for name in uniform if not r.inputs[name].exact]
+    fixed = [SYMBOLS[name] for name in uniform if r.inputs[name].exact]
+    how = (f"{join_words(fixed)} taken as exact" if not drawn else
            f"{join_words(drawn)} uniformly from {'its range' if len(drawn) == 1 else 'their ranges'}"
            + (f", with {join_words(fixed)} taken as exact" if fixed else ""))
-    mc_inside, draws = "", DRAWS if s is None else SCHEME_DRAWS
+    through_plan = s is not None or plan.recovery is not None
+    mc_through = (f"this fleet's scheme ({cadence})" if s is not None else
+                  f"this fleet's plan ({input_value('just_in_time', p.just_in_time)} of interruptions recovered just "
+                  "in time)" if p.just_in_time else "this fleet's plan (its planned stops)")
+    mc_inside, draws = "", SCHEME_DRAWS if through_plan else DRAWS
     if has_count:
+        others = {name: r.inputs[name].bounds for name in OTHER_INPUTS if name in r.inputs}
         mc = monte_carlo(count or 0, window or 0.0, c.bounds, rr.bounds, interval=interval, confidence=CONFIDENCE,
-                         draws=draws, seed=SEED, which=plan.model, scheme=s)
-        mc_kind = "drawn" if s is None else "drawn_scheme"
+                         draws=draws, seed=SEED, which=plan.model, scheme=s,
+                         params=p if through_plan else None, ranges=others if through_plan else None)
+        mc_kind = "drawn_scheme" if through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
         mc_values = (percent(mc.goodput[0]), percent(mc.goodput[1]), percent(mc.goodput[2]), d(t_low), d(t_high))
         box_low, box_high = r.fixed.goodput_range
         inside = box_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= box_high + 1e-12
         mc_inside = ("lies inside the box above, whose ends need every input at its worst, or best, at once"
                      if inside else "is not inside the box above")
+    other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
+    slow_in = r.inputs["slow_checkpoint_cost"]
+    slow_span = span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else ""
     g_low, g_high = r.fixed.goodput_range
     b_low, b_high = r.best.goodput_range
     return Page(
         inputs_file=p.source, scheme=Variant("one" if s is None else "tiered"), cadence=cadence,
+        drain_note=(f" Where a combination's drain D is longer than {d(interval)}, it checkpoints every D instead, "
+                    "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > interval
+                    else ""),
         m_range=Variant(range_kind(m)), m_how=how_mtbi_given(fleet),
         m_low=d(m.low), m_high=d(m.high), m_point=d(m.point), confidence=f"{m.confidence:.0%}",
         c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high), c_point=d(c.point),
         r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high), r_point=d(rr.point),
+        others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
+        slow_range=Variant("given" if r.slow is not None else "none"), slow_point=d(slow_in.point),
+        slow_low=d(slow_in.low), slow_high=d(slow_in.high), slow_g_span=slow_span,
+        slow_goodput=percent(fleet.slow.goodput),
         exact_inputs=Variant(exact_kind), exact_list=join_words([INPUT_WORDS[name] for name in exact]),
         exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
         interval=d(interval), goodput=percent(plan.goodput),
         t_span=span(*(d(t) for t in r.best.optimal_interval_range)), g_span=span(percent(g_low), percent(g_high)),
         g_width=points(g_high - g_low), b_span=span(percent(b_low), percent(b_high)),
         regret=points(max(0.0, b_low - g_low)), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
+        corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
         first_order=Variant(fo_kind), fo_label=fo_label, fo_interval=d(first.plan.optimal_interval) if first else "",
         fo_goodput=percent(first.plan.goodput) if first else "",
         fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "", dominant=Variant(dominant),
         top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
         top_low=percent(top.goodput_range[0]) if top else "", top_high=percent(top.goodput_range[1]) if top else "",
-        others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
+        swing_others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
         left_out=(f" Taken as exact, and so left out: {join_words([INPUT_WORDS[name] for name in exact])}."
                   if exact and swings else ""),
-        mc=Variant(mc_kind), mc_how=how, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
+        mc=Variant(mc_kind), mc_how=how, mc_through=mc_through, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
         mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2], mc_t_low=mc_values[3], mc_t_high=mc_values[4],
         mc_inside=mc_inside,
         mc_assumption=(f" The uniform draws for {join_words(drawn)} are an assumption about "
