@@ -169,6 +169,8 @@ def test_the_best_bandwidth_variants(example: FleetPlan, stored: FleetPlan) -> N
     assert pages.build(example).best == Variant("none")
     unpriced = fleet_plan(stored.params.replace(storage=dataclasses.replace(stored.params.storage, price=None)))
     assert pages.build(unpriced).best == Variant("unpriced")
+    for fleet in (example, unpriced):  # each says how to give a price, its braces written as braces
+        assert "storage: {" in variant_text(pages.build(fleet), "best")
     free = fleet_plan(stored.params.replace(storage=dataclasses.replace(stored.params.storage, price=0.0)))
     page = pages.build(free)
     assert page.best == Variant("top") and page.best_bandwidth == "128 TB/s" and page.span == "64"
