@@ -122,14 +122,14 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
 _KNOWN_FLAGS = {"checkpoint_size": "size", "parameters": "parameters", "bytes_per_parameter": "bytes_per_parameter",
                 "write_bandwidth": "write_bandwidth", "read_bandwidth": "read_bandwidth",
                 "bandwidth_efficiency": "efficiency", "snapshot_bandwidth": "snapshot_bandwidth",
-                "host_memory": "host_memory"}
+                "host_memory": "host_memory", "storage_price": "storage_price"}
 #: Flags of the restart's parts (dest = the part's name).
 _PART_FLAGS = ("detect", "replace", "startup", "startup_per_node", "load", "warmup")
 
 
 def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
     """The inputs a planner knows: the model and the storage, the restart's parts, spares, recovery without rollback."""
-    from goodput.storage import parse_bandwidth, parse_size
+    from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_size
 
     def share(name: str, expected: str) -> Callable[[str], Any]:
         return _typed(lambda t, n: validate.share(t, n, open_low=True, expected=expected), name)
@@ -156,6 +156,10 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
                        metavar="BANDWIDTH", help="a snapshot to host memory: device-to-host bandwidth per node")
     model.add_argument("--host-memory", type=_typed(parse_size, "--host-memory"), metavar="SIZE",
                        help="host memory free per node for the snapshot (refused when the snapshot does not fit)")
+    model.add_argument("--storage-price", type=_typed(lambda t, n: validate.non_negative(t, n, PRICE_EXPECTED),
+                                                       "--storage-price"), metavar="USD",
+                       help="US dollars per GB/s of stated write bandwidth per month (e.g. 1500): the best write "
+                       "bandwidth net of its cost")
     model.add_argument("--target-goodput", type=_typed(lambda t, n: validate.share(
         t, n, open_low=True, open_high=True, expected="a goodput strictly between 0 and 1, e.g. 0.9"),
         "--target-goodput"), metavar="FRACTION", help="the write bandwidth (and C) a goodput needs, e.g. 0.9")
@@ -461,7 +465,12 @@ def _run_plan(args: argparse.Namespace) -> str:
         raise Refused(f"{first_order_problem(plan.check)}; no first-order number is printed (the default, "
                       "--model exact, applies at any fleet size)")
     report = dataclasses.replace(plan_report(plan, params, sources, _provenance(params)), params=params)
-    if params.spares is not None or args.target_goodput is not None:
+    if params.storage is not None:
+        from goodput.plan import storage_levers
+
+        report = dataclasses.replace(report, storage_levers=storage_levers(params, which=args.model))
+    if params.spares is not None or args.target_goodput is not None or (
+            params.storage is not None and params.storage.price is not None):
         from goodput.fleet import fleet_plan
         from goodput.report import needed_for
 
@@ -470,7 +479,8 @@ def _run_plan(args: argparse.Namespace) -> str:
                              "or --parameters, or checkpoint: in the params file): the bandwidth it needs follows from it")
         fleet = fleet_plan(params)
         report = dataclasses.replace(report, spares_choice=fleet.best_spares, needed=None if args.target_goodput is None
-                                     else needed_for(fleet, args.target_goodput))
+                                     else needed_for(fleet, args.target_goodput),
+                                     best_bandwidth=fleet.best_write_bandwidth)
     return render_plan(report, args.format)
 
 
@@ -687,7 +697,7 @@ def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
     from goodput.units import format_duration
 
     value = exc.value
-    if isinstance(value, float) and key not in ("fast_survives", "rate", "shape"):
+    if isinstance(value, float) and key not in ("fast_survives", "rate", "shape", "storage_price"):
         value = format_duration(value)
     return InputError("--" + key.replace("_", "-"), value, exc.expected)
 

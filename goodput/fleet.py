@@ -17,10 +17,18 @@ from functools import cached_property
 from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
-from goodput.params import Params, derive, mtbi_from_rate
-from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers
+from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
+from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers, storage_levers
 from goodput.restart import SparesChoice
-from goodput.storage import Storage, bandwidth_for_goodput, transfer_minutes
+from goodput.storage import (
+    SEARCH_SPAN,
+    BestBandwidth,
+    Storage,
+    bandwidth_for_goodput,
+    best_bandwidth,
+    storage_cost_per_month,
+    transfer_minutes,
+)
 from goodput.uncertainty import (
     PLAN_INPUTS,
     InputRange,
@@ -387,6 +395,56 @@ class FleetPlan:
         self.at_write_bandwidth(1e9)  # no size: the one-line reason, not a goodput of zero
         return bandwidth_for_goodput(goodput_at, target)
 
+    # ------------------------------------------------------------------ what to buy: storage (issue 19, spec C)
+    def goodput_at_stated_bandwidth(self, bandwidth: float) -> float:
+        """Goodput of the fleet's full plan with the storage's stated write bandwidth at `bandwidth` bytes per second.
+
+        The read bandwidth is scaled in the same ratio, and C or D, the load and the slow checkpoint are
+        derived again (:func:`goodput.params.at_bandwidths`); 0 where the write is so slow that no plan is made.
+        Needs :attr:`storage`.
+        """
+        s = self.storage
+        if s is None:
+            raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
+        try:
+            return plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth)).goodput
+        except Refused:  # a write so slow that no work is kept
+            return 0.0
+
+    def net_at_stated_bandwidth(self, bandwidth: float) -> float:
+        """The capacity the fleet's goodput is worth a month at a stated write bandwidth, minus what that bandwidth costs.
+
+        US dollars a month: :meth:`dollars` of :meth:`goodput_at_stated_bandwidth`, minus
+        :func:`goodput.storage.storage_cost_per_month` at the storage's price. Needs a storage price.
+        """
+        s = self.storage
+        if s is None or s.price is None:
+            raise InputError("storage.price", None, "a price of storage bandwidth (storage: {price: ...} or "
+                             "--storage-price), US dollars per GB/s per month")
+        return self.dollars(self.goodput_at_stated_bandwidth(bandwidth)) - storage_cost_per_month(s.price, bandwidth)
+
+    @cached_property
+    def best_write_bandwidth(self) -> BestBandwidth | None:
+        """The stated write bandwidth B* that maximizes goodput's worth net of the storage's cost (computed on first use).
+
+        B* maximizes :meth:`net_at_stated_bandwidth`, searched from B / 64 to 64 B (B the fleet's stated
+        write bandwidth; :func:`goodput.storage.best_bandwidth`). With a price of zero B* is the top of
+        that range, 64 B, and says so (``edge == "top"``: no optimum below 64 times the fleet's bandwidth,
+        since goodput never falls as bandwidth rises). None without a storage price or a checkpoint size.
+        """
+        s = self.storage
+        if s is None or s.price is None or self.params.checkpoint_size is None:
+            return None
+        edge: str | None = "top"
+        if s.price == 0.0:  # goodput never falls as bandwidth rises: nothing to search for
+            best = s.write_bandwidth * SEARCH_SPAN
+        else:
+            best, edge = best_bandwidth(self.net_at_stated_bandwidth, s.write_bandwidth)
+        goodput = self.goodput_at_stated_bandwidth(best)
+        cost = storage_cost_per_month(s.price, best)
+        return BestBandwidth(bandwidth=best, goodput=goodput, net_per_month=self.dollars(goodput) - cost,
+                             storage_cost_per_month=cost, edge=edge)
+
 
 def fleet_plan(params: Params) -> FleetPlan:
     """The fleet's one plan.
@@ -415,6 +473,6 @@ def fleet_plan(params: Params) -> FleetPlan:
         first_order=plan_for(params, which="first-order"),
         slow=plan_for(params, slow=True),
         slow_first_order=plan_for(params, slow=True, which="first-order"),
-        levers=plan_levers(plan),
+        levers=plan_levers(plan) | storage_levers(params),
     )
 

@@ -24,6 +24,8 @@ duration it derives; see :func:`derive`)::
     checkpoint: {size: 2.3 TB}   # or {parameters: 530e9, bytes_per_parameter: 12} (default 14)
     gpus_per_node: 8
     storage: {write_bandwidth: 20 Gb/s, read_bandwidth: 40 GB/s, efficiency: 0.16}   # C (or D), the load
+    # ... and, optionally, in storage: the price of write bandwidth, US dollars per GB/s per month
+    # (storage: {write_bandwidth: 2 TB/s, price: 1500}), for the best bandwidth net of its cost
     snapshot: {bandwidth: 25 GB/s, host_memory: 780 GB, double_buffered: true}      # C to host memory
     restart: {detect: 30 s, replace: 2 min, startup: 1 min, startup_per_node: 6 s, load: 3 min, warmup: 2 min}
     spares: {nodes: 16, repair: 12 h, takes_node: 0.6}
@@ -77,7 +79,7 @@ _OPTIONAL = ("logs", "ranges", "drain", "persistent", "fast_survives", *_KNOWN_K
 #: Required keys a planner's inputs can give instead: C and the slow C (from ``storage:``).
 _DERIVABLE = ("checkpoint_cost", "slow_checkpoint_cost")
 _CHECKPOINT_KEYS = ("size", "parameters", "bytes_per_parameter")
-_STORAGE_KEYS = ("write_bandwidth", "read_bandwidth", "efficiency", "read_efficiency", "snapshot")
+_STORAGE_KEYS = ("write_bandwidth", "read_bandwidth", "efficiency", "read_efficiency", "snapshot", "price")
 _SNAPSHOT_KEYS = ("bandwidth", "host_memory", "double_buffered")
 _PART_KEYS = ("detect", "replace", "startup", "startup_per_node", "load", "warmup")
 _SPARES_KEYS = ("nodes", "repair", "takes_node")
@@ -646,6 +648,8 @@ class Known:
         A snapshot to host memory: device-to-host bytes per second and bytes of host memory, per node.
     double_buffered : bool
         Whether the snapshot keeps two copies in host memory.
+    storage_price : float or None
+        US dollars per GB/s of stated write bandwidth per month (``storage: {price: ...}``, ``--storage-price``).
     parts : dict of str to float
         The restart's parts given, minutes (keys of :class:`goodput.restart.RestartParts`).
     spares : Spares or None
@@ -667,6 +671,7 @@ class Known:
     snapshot_bandwidth: float | None = None
     host_memory: float | None = None
     double_buffered: bool = False
+    storage_price: float | None = None
     parts: dict[str, float] = dataclasses.field(default_factory=dict)
     spares: Spares | None = None
     typed: dict[str, float] = dataclasses.field(default_factory=dict)
@@ -780,13 +785,15 @@ def derive(params: Params, known: Known) -> Params:
                             read_bandwidth=known.read_bandwidth,
                             efficiency=1.0 if known.efficiency is None else known.efficiency,
                             read_efficiency=known.read_efficiency, snapshot_bandwidth=known.snapshot_bandwidth,
-                            host_memory=known.host_memory, double_buffered=known.double_buffered)
+                            host_memory=known.host_memory, double_buffered=known.double_buffered,
+                            price=known.storage_price)
         except InputError as exc:
             if exc.name == "host_memory":
                 raise InputError(name("host_memory"), exc.value, exc.expected) from None
             raise
     else:
-        for key in ("read_bandwidth", "efficiency", "read_efficiency", "snapshot_bandwidth", "host_memory"):
+        for key in ("read_bandwidth", "efficiency", "read_efficiency", "snapshot_bandwidth", "host_memory",
+                    "storage_price"):
             if getattr(known, key) is not None:
                 raise InputError(name(key), getattr(known, key), "a write bandwidth as well (storage: {write_bandwidth: "
                                  "...} or --write-bandwidth): it is what the checkpoint is written at")
@@ -861,6 +868,59 @@ def derive(params: Params, known: Known) -> Params:
     )
 
 
+def at_bandwidths(params: Params, *, write: float = 1.0, snapshot: float = 1.0) -> Params:
+    """The fleet's inputs with its storage's stated bandwidths scaled, C, D, the load and the slow C derived again.
+
+    `write` scales the shared storage's write and read bandwidths together; `snapshot` the device-to-host
+    bandwidth of a snapshot. Everything is derived again by :func:`derive` from what the planner gave
+    (:attr:`Params.known`), so a duration typed where it wins stays typed. For inputs built without
+    :attr:`Params.known` (a :class:`~goodput.storage.Storage` set by hand), what the storage gives is taken
+    as given and the other durations as typed.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs, with :attr:`Params.storage`.
+    write, snapshot : float, optional
+        Factors on the write (and read) bandwidth and on the snapshot's bandwidth (default 1).
+
+    Returns
+    -------
+    Params
+        The inputs at the new bandwidths.
+
+    Raises
+    ------
+    InputError
+        If the inputs give no storage.
+
+    Examples
+    --------
+    >>> from goodput.storage import parse_bandwidth
+    >>> base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0)
+    >>> p = derive(base, Known(size=2.4e12, write_bandwidth=parse_bandwidth("40 GB/s", "bw"), typed={"restart": 5.0}))
+    >>> round(p.checkpoint_cost, 3), round(at_bandwidths(p, write=2.0).checkpoint_cost, 3)
+    (1.0, 0.5)
+    """
+    s = params.storage
+    if s is None:
+        raise InputError("storage", None, "the storage's write bandwidth (storage: {write_bandwidth: ...} or "
+                         "--write-bandwidth) and the checkpoint's size")
+    known = params.known
+    if known is None:
+        typed = {"restart": params.restart, "slow_checkpoint_cost": params.slow_checkpoint_cost}
+        known = Known(size=s.size, write_bandwidth=s.write_bandwidth, efficiency=s.efficiency,
+                      snapshot_bandwidth=s.snapshot_bandwidth, host_memory=s.host_memory,
+                      double_buffered=s.double_buffered, storage_price=s.price, typed=typed)
+    assert known.write_bandwidth is not None  # a storage is derived from a write bandwidth
+    changes: dict[str, Any] = {"write_bandwidth": known.write_bandwidth * write}
+    if known.read_bandwidth is not None:
+        changes["read_bandwidth"] = known.read_bandwidth * write
+    if known.snapshot_bandwidth is not None:
+        changes["snapshot_bandwidth"] = known.snapshot_bandwidth * snapshot
+    return derive(params, dataclasses.replace(known, **changes))
+
+
 def parse_rate(value: object, name: str) -> float:
     """Read a rate of events per hour: ``"0.036 per hour"``, ``"0.87 per day"``, ``"2/h"``.
 
@@ -916,7 +976,8 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     snapshot = None
     if "storage" in data:
         spec = _mapping(data["storage"], "storage", _STORAGE_KEYS, required=("write_bandwidth",),
-                        shape="a mapping {write_bandwidth: BANDWIDTH, read_bandwidth: BANDWIDTH, efficiency: SHARE}")
+                        shape="a mapping {write_bandwidth: BANDWIDTH, read_bandwidth: BANDWIDTH, efficiency: SHARE, "
+                        "price: USD per GB/s per month}")
         put("write_bandwidth", st.parse_bandwidth(spec["write_bandwidth"], "storage.write_bandwidth"),
             "storage.write_bandwidth")
         if "read_bandwidth" in spec:
@@ -927,6 +988,9 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                 put(key, validate.share(spec[key], f"storage.{key}", open_low=True,
                                         expected="a share of the stated bandwidth achieved, above 0 and at most 1"),
                     f"storage.{key}")
+        if "price" in spec:
+            put("storage_price", validate.non_negative(spec["price"], "storage.price", st.PRICE_EXPECTED),
+                "storage.price")
         snapshot = spec.get("snapshot")
         if snapshot is not None and "snapshot" in data:
             raise InputError("storage.snapshot and snapshot", snapshot, "the snapshot given once")

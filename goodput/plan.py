@@ -272,6 +272,11 @@ LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval righ
 #: The levers a drain or a persistent tier adds, where they apply (see :func:`plan_levers`).
 TIER_LEVERS = ("shorten the drain", "make the fast tier survive more failures", "halve C_p", "halve R_p",
                "drain the persistent write as well", "set the persistent cadence right")
+#: The levers a planner's storage inputs add (``storage:`` in the inputs file; see :func:`storage_levers`), by their
+#: names in the specification (``double_write_bandwidth``, ``double_snapshot_bandwidth``); the book and the
+#: command key them, as every lever, by the words.
+STORAGE_LEVERS = {"double_write_bandwidth": "double the storage bandwidth",
+                  "double_snapshot_bandwidth": "double the snapshot bandwidth"}
 
 
 def levers(
@@ -404,6 +409,47 @@ def plan_levers(plan: Plan) -> dict[str, float]:
         gains["halve R_p"] = best(changed(persistent_restart=max(scheme.rp / 2, scheme.restart))) - at_best
     gains["set the persistent cadence right"] = best(scheme, chosen=True) - at_best
     return _floored(gains)
+
+
+def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:
+    """The levers of the storage, where the inputs give one (none otherwise), in fractions of 1.
+
+    "double the storage bandwidth" doubles the storage's stated write and read bandwidths, and
+    "double the snapshot bandwidth" (with a snapshot) the device-to-host bandwidth; C or D, the load
+    part of R and the slow checkpoint are derived again (:func:`goodput.params.at_bandwidths`) and the
+    fleet planned with :func:`plan_for`, its interval (and cadence, where the plan chooses it) at their
+    best. Each gain is that goodput minus the plan's at its best, floored at zero as the other
+    levers' rounding is.
+
+    Parameters
+    ----------
+    params : Params
+        The fleet's inputs.
+    which : {"exact", "first-order"}
+        The model (default: the recommended one).
+
+    Returns
+    -------
+    dict of str to float
+        Keyed by the words of :data:`STORAGE_LEVERS` that apply; empty without ``params.storage``.
+
+    Examples
+    --------
+    >>> from goodput.params import load_params
+    >>> storage_levers(load_params())
+    {}
+    """
+    from goodput.params import at_bandwidths
+
+    s = params.storage
+    if s is None:
+        return {}
+    at_best = plan_for(params, which=which).goodput
+    gains = {STORAGE_LEVERS["double_write_bandwidth"]: plan_for(at_bandwidths(params, write=2.0), which=which).goodput}
+    if s.snapshot_bandwidth is not None:
+        gains[STORAGE_LEVERS["double_snapshot_bandwidth"]] = plan_for(at_bandwidths(params, snapshot=2.0),
+                                                                      which=which).goodput
+    return _floored({name: goodput - at_best for name, goodput in gains.items()})
 
 
 def headline(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from goodput.params import Params
     from goodput.provenance import Provenance
     from goodput.restart import SparesChoice
+    from goodput.storage import BestBandwidth
     from goodput.uncertainty import InputRange, Swing
 
 #: Output formats of :func:`render_plan`.
@@ -489,6 +490,17 @@ class PlanReport:
         The plan's goodput at its interval with every input at its worst, and at its best, when an input has a range.
     provenance : Provenance or None
         Version, inputs file and hash, commit.
+    params : Params or None
+        The inputs, for what a planner gave (sizes, bandwidths, the restart's parts).
+    spares_choice : SparesChoice or None
+        The best number of hot spare nodes, with spares.
+    needed : Needed or None
+        The write bandwidth a target goodput needs, when one was asked for.
+    storage_levers : mapping of str to float
+        The storage's levers (:func:`goodput.plan.storage_levers`), with storage inputs; listed with the plan's.
+    best_bandwidth : BestBandwidth or None
+        The write bandwidth that maximizes goodput net of its cost
+        (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`), with a storage price.
     """
 
     plan: Plan
@@ -504,6 +516,13 @@ class PlanReport:
     params: Params | None = None
     spares_choice: SparesChoice | None = None
     needed: Needed | None = None
+    storage_levers: Mapping[str, float] = field(default_factory=dict)
+    best_bandwidth: BestBandwidth | None = None
+
+    @property
+    def levers(self) -> dict[str, float]:
+        """Goodput gained by each lever: the plan's (:func:`goodput.plan.plan_levers`) and the storage's."""
+        return plan_levers(self.plan) | dict(self.storage_levers)
 
     @property
     def lost_capacity(self) -> float:
@@ -683,8 +702,8 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     if s is not None and (s.drain > 0 or not s.one_tier):
         losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
-    gains = plan_levers(plan)
-    lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in sorted(gains.items(), key=lambda x: -x[1])]
+    lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in
+                  sorted(report.levers.items(), key=lambda x: -x[1])]
     cross = report.cross_check
     problem = cross_check_problem(report)
     checks = [
@@ -697,7 +716,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     ]
     sections = [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
                 ("cross-check", checks)]
-    if report.spares_choice is not None or report.needed is not None:
+    if report.spares_choice is not None or report.needed is not None or report.best_bandwidth is not None:
         sections.append(("to hold or buy", _buy_rows(report)))
     return sections
 
@@ -757,7 +776,30 @@ def _buy_rows(report: PlanReport) -> list[tuple[str, str, str]]:
         else:
             rows.append((name, format_bandwidth(n.write_bandwidth), f"stated; C = {format_duration(n.checkpoint_cost)}"
                          + (f", D = {format_duration(n.drain)}" if n.drain else "")))
+    if (best := report.best_bandwidth) is not None:
+        rows.append(("best write bandwidth net of its cost", best_bandwidth_text(best), best_bandwidth_note(best)))
     return rows
+
+
+def best_bandwidth_text(best: BestBandwidth) -> str:
+    """B* as the command and the book write it: ``"810 GB/s"``, or ``"at least 128 TB/s"`` at the top of the search."""
+    from goodput.storage import format_bandwidth
+
+    return ("at least " if best.edge == "top" else "at most " if best.edge == "bottom" else "") + format_bandwidth(
+        best.bandwidth)
+
+
+def best_bandwidth_note(best: BestBandwidth) -> str:
+    """What B* gives and costs, in words: goodput, the storage's cost and the net a month; and an end of the search."""
+    from goodput.storage import SEARCH_SPAN
+
+    note = (f"stated; goodput {percent(best.goodput)}, storage {money(best.storage_cost_per_month)} a month, "
+            f"net {money(best.net_per_month)} a month")
+    if best.edge == "top":
+        note += f"; no optimum below {SEARCH_SPAN:g}x the fleet's bandwidth, the top of the search"
+    elif best.edge == "bottom":
+        note += f"; no optimum above 1/{SEARCH_SPAN:g} of the fleet's bandwidth, the bottom of the search"
+    return note
 
 
 def planner_keys(report: PlanReport) -> dict[str, Any]:
@@ -765,11 +807,18 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
 
     ``checkpoint_size_bytes``, ``load_min``, ``restart_parts`` (part -> minutes), ``spares``, ``best_spares``,
     ``needed`` (``write_bandwidth_bytes_per_s`` and ``checkpoint_cost_min``, null with a ``reason`` when
-    out of reach), ``just_in_time`` and ``derived`` (how each derived input was derived).
+    out of reach), ``best_write_bandwidth`` (``bandwidth_bytes_per_s``, ``goodput``, ``storage_cost_per_month``,
+    ``net_per_month`` and ``edge``, null without a storage price), ``just_in_time`` and ``derived`` (how each
+    derived input was derived).
     """
     p = report.params
     out: dict[str, Any] = {"checkpoint_size_bytes": None, "load_min": None, "restart_parts": None, "spares": None,
-                           "best_spares": None, "needed": None, "just_in_time": None, "derived": {}}
+                           "best_spares": None, "needed": None, "best_write_bandwidth": None, "just_in_time": None,
+                           "derived": {}}
+    if (b := report.best_bandwidth) is not None:
+        out["best_write_bandwidth"] = {"bandwidth_bytes_per_s": b.bandwidth, "goodput": b.goodput,
+                                       "storage_cost_per_month": b.storage_cost_per_month,
+                                       "net_per_month": b.net_per_month, "edge": b.edge}
     if p is None:
         return out
     out["checkpoint_size_bytes"] = p.checkpoint_size
@@ -814,6 +863,9 @@ def cross_check_problem(report: PlanReport) -> str | None:
 def _notes(report: PlanReport) -> list[str]:
     """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
     notes = ["Levers: an input halved with the interval re-optimized; the interval lever moves T to the optimum."]
+    if report.storage_levers:
+        notes.append("Storage levers: the stated bandwidth doubled (write and read; the snapshot's), C, D and the "
+                     "load derived again, the interval re-optimized.")
     if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
         notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
     return notes
@@ -850,7 +902,7 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "problem": first_order_problem(plan.check) if plan.model == "first-order" else None,
         "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
         "cross_check": _cross_check_dict(report),
-        "levers": plan_levers(plan),
+        "levers": report.levers,
         "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in _ranges_widest_first(report)},
         "range_swings": {x.name: list(x.goodput_range) for x in report.swings},
         "goodput_range": None if report.goodput_range is None else list(report.goodput_range),

@@ -44,6 +44,8 @@ _QUANTITY = re.compile(
     r"(?P<prefix>[kKMGTP]i?|)(?P<unit>B|b|bit|bits|byte|bytes)?(?P<per>\s*/\s*s|ps)?\s*",
     re.ASCII,
 )
+#: What a storage price must be, in words (for the one-line error).
+PRICE_EXPECTED = "US dollars per GB/s of write bandwidth per month, zero or more, e.g. 1500"
 _SIZE_EXPECTED = "a size such as '2.3 TB', '329 GB' or '650 GiB' (B is bytes; 1 TB = 1e12 B, 1 TiB = 2^40 B)"
 _BANDWIDTH_EXPECTED = ("a bandwidth such as '2.5 GB/s' (bytes), '20 Gb/s' (bits), '1.2 TB/s' or '900 MiB/s': "
                        "B is bytes, b is bits, and a bandwidth ends in /s")
@@ -222,6 +224,9 @@ class Storage:
     double_buffered : bool
         Whether the snapshot keeps two copies in host memory (the next snapshot may start before
         the previous one has drained).
+    price : float or None
+        What stated write bandwidth costs, US dollars per GB/s (1e9 bytes per second) per month
+        (None: not given; :func:`storage_cost_per_month`).
     """
 
     size: float
@@ -233,6 +238,7 @@ class Storage:
     snapshot_bandwidth: float | None = None
     host_memory: float | None = None
     double_buffered: bool = False
+    price: float | None = None
 
     def __post_init__(self) -> None:
         validate.positive(self.size, "checkpoint_size")
@@ -243,6 +249,8 @@ class Storage:
             validate.positive(self.read_bandwidth, "read_bandwidth")
         if self.read_efficiency is not None:
             validate.share(self.read_efficiency, "read_efficiency", open_low=True)
+        if self.price is not None:
+            validate.non_negative(self.price, "storage.price", PRICE_EXPECTED)
         if self.snapshot_bandwidth is not None:
             validate.positive(self.snapshot_bandwidth, "snapshot_bandwidth")
         if self.host_memory is not None:
@@ -320,3 +328,109 @@ def bandwidth_for_goodput(goodput_at: Callable[[float], float], target: float, l
         else:
             lo = mid
     return math.exp(hi)
+
+
+def storage_cost_per_month(price: float, bandwidth: float) -> float:
+    """What a stated write bandwidth costs a month: price (US dollars per GB/s per month) x bandwidth / 1e9.
+
+    Examples
+    --------
+    >>> storage_cost_per_month(1500.0, 2e12)
+    3000000.0
+    """
+    return validate.non_negative(price, "storage.price", PRICE_EXPECTED) * validate.positive(
+        bandwidth, "bandwidth") / 1e9
+
+
+#: How far either side of the fleet's bandwidth :func:`best_bandwidth` searches: B / 64 to 64 B.
+SEARCH_SPAN = 64.0
+#: Grid points per factor of two of that search (a quarter octave apart).
+SEARCH_PER_OCTAVE = 4
+#: The golden-section refinement stops when the bracket is this narrow in log B (a relative 1e-6).
+SEARCH_TOLERANCE = 1e-6
+
+
+@dataclass(frozen=True)
+class BestBandwidth:
+    """The stated write bandwidth that maximizes goodput net of what the bandwidth costs.
+
+    Parameters
+    ----------
+    bandwidth : float
+        B*, stated write bandwidth, bytes per second (read bandwidth scaled in the same ratio).
+    goodput : float
+        The fleet's goodput at B*, a fraction of 1.
+    net_per_month : float
+        The capacity that goodput is worth a month minus the storage's cost, US dollars.
+    storage_cost_per_month : float
+        What B* costs a month, US dollars.
+    edge : {"top", "bottom"} or None
+        Whether B* is the end of the search (:data:`SEARCH_SPAN` times the fleet's bandwidth, or that
+        fraction of it): there is then no optimum inside the range searched, only that end.
+    """
+
+    bandwidth: float
+    goodput: float
+    net_per_month: float
+    storage_cost_per_month: float
+    edge: str | None = None
+
+
+def best_bandwidth(net_at: Callable[[float], float], bandwidth: float, span: float = SEARCH_SPAN) -> tuple[float, str | None]:
+    """The bandwidth that maximizes a net value, from `bandwidth` / `span` to `span` x `bandwidth`.
+
+    A log grid (:data:`SEARCH_PER_OCTAVE` points per factor of two), then a golden-section search on
+    log B between the grid points either side of the best one, to a relative :data:`SEARCH_TOLERANCE`.
+    If the best grid point is an end of the grid, that end is returned and named: the net value
+    still rises beyond the range searched (with a price of zero it never falls, since goodput never
+    falls as bandwidth rises, so B* is always the top).
+
+    Parameters
+    ----------
+    net_at : callable
+        The net value (any unit) at a bandwidth in bytes per second.
+    bandwidth : float
+        The centre of the search, bytes per second (the fleet's stated write bandwidth).
+    span : float, optional
+        How far either side to search, a factor (default 64).
+
+    Returns
+    -------
+    tuple of (float, str or None)
+        B*, and ``"top"`` or ``"bottom"`` when it is an end of the search (None inside it).
+
+    Examples
+    --------
+    >>> import math
+    >>> b, edge = best_bandwidth(lambda b: math.log(b) - b / 3e9, 1e9)  # maximum at 3 GB/s
+    >>> round(b / 1e9, 4), edge
+    (3.0, None)
+    >>> best_bandwidth(lambda b: math.log(b), 1e9)[1]
+    'top'
+    """
+    b = validate.positive(bandwidth, "bandwidth")
+    octaves = math.log2(validate.positive(span, "span"))
+    steps = max(2, round(2 * octaves * SEARCH_PER_OCTAVE))
+    lo, hi = math.log(b / span), math.log(b * span)
+    grid = [lo + (hi - lo) * k / steps for k in range(steps + 1)]
+    values = [net_at(math.exp(x)) for x in grid]
+    k = max(range(len(grid)), key=lambda i: (values[i], -i))  # the lowest bandwidth among equal values
+    if k == len(grid) - 1:
+        return math.exp(grid[-1]), "top"
+    if k == 0:
+        return math.exp(grid[0]), "bottom"
+    a, c = grid[k - 1], grid[k + 1]
+    ratio = (math.sqrt(5.0) - 1.0) / 2.0
+    x1, x2 = c - ratio * (c - a), a + ratio * (c - a)
+    f1, f2 = net_at(math.exp(x1)), net_at(math.exp(x2))
+    while c - a > SEARCH_TOLERANCE:
+        if f1 >= f2:
+            c, x2, f2 = x2, x1, f1
+            x1 = c - ratio * (c - a)
+            f1 = net_at(math.exp(x1))
+        else:
+            a, x1, f1 = x1, x2, f2
+            x2 = a + ratio * (c - a)
+            f2 = net_at(math.exp(x2))
+    best = max((values[k], grid[k]), (f1, x1), (f2, x2))
+    return math.exp(best[1]), None

@@ -561,3 +561,60 @@ def test_price_and_month_flags_set_the_capacity() -> None:
     assert math.isclose(capacity["lost_usd_per_month"], expected, rel_tol=1e-9)
     assert "the worked example's price" in run("plan").stdout
     assert "the worked example's price" not in run("plan", "--price", "3").stdout
+
+
+# --------------------------------------------------------------------------- storage levers and price (issue 19, spec B and C)
+
+STORED = ("--gpus", "65536", "--rate", "2.2e-5", "--parameters", "405e9", "--write-bandwidth", "2 TB/s",
+          "--read-bandwidth", "4 TB/s", "--bandwidth-efficiency", "0.5", "--snapshot-bandwidth", "50 GB/s",
+          "--host-memory", "2 TiB", "--detect", "1", "--replace", "3", "--startup", "4", "--warmup", "2")
+
+
+def non_negative_numbers(value: object) -> list[float]:
+    """Every number in a JSON value, nested ones included."""
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in non_negative_numbers(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in non_negative_numbers(v)]
+    return [float(value)] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
+
+
+def test_storage_levers_and_the_best_bandwidth_in_json() -> None:
+    data = plan_json(*STORED, "--storage-price", "1500")
+    levers = data["levers"]
+    assert {"double the storage bandwidth", "double the snapshot bandwidth"} <= set(levers)
+    doubled = {"2 TB/s": "4 TB/s", "4 TB/s": "8 TB/s"}  # the write and the read bandwidth
+    faster = plan_json(*[doubled.get(a, a) for a in STORED])
+    assert_allclose(levers["double the storage bandwidth"], faster["goodput"] - data["goodput"], atol=1e-12)
+    best = data["best_write_bandwidth"]
+    assert set(best) == {"bandwidth_bytes_per_s", "goodput", "storage_cost_per_month", "net_per_month", "edge"}
+    assert all(x >= 0 for x in non_negative_numbers(best)) and 0.0 <= best["goodput"] <= 1.0
+    assert_allclose(best["storage_cost_per_month"], 1500 * best["bandwidth_bytes_per_s"] / 1e9)
+    assert all(0.0 <= v <= 1.0 for v in levers.values())
+
+
+def test_no_storage_no_storage_levers_and_no_best_bandwidth() -> None:
+    data = plan_json()
+    assert data["best_write_bandwidth"] is None
+    assert not {"double the storage bandwidth", "double the snapshot bandwidth"} & set(data["levers"])
+    assert plan_json("--parameters", "70e9", "--write-bandwidth", "1 GB/s")["best_write_bandwidth"] is None
+
+
+def test_the_best_bandwidth_in_table_and_markdown() -> None:
+    for fmt in ("table", "markdown"):
+        result = run("plan", "--parameters", "70e9", "--write-bandwidth", "1 GB/s", "--storage-price", "0",
+                     "--format", fmt)
+        assert result.returncode == 0, result.stderr
+        assert "best write bandwidth net of its cost" in result.stdout and "at least 64 GB/s" in result.stdout
+        assert "double the storage bandwidth" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--storage-price", "-1", "--parameters", "70e9", "--write-bandwidth", "1 GB/s"],
+    ["--storage-price", "cheap", "--parameters", "70e9", "--write-bandwidth", "1 GB/s"],
+    ["--storage-price", "1500"],                                          # no storage to price
+])
+def test_a_bad_storage_price_exits_2_with_one_line(args: list[str]) -> None:
+    result = run("plan", *args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "--storage-price" in result.stderr and "Traceback" not in result.stderr

@@ -169,3 +169,39 @@ def test_the_fleet_size_table_is_by_size(tiered: FleetPlan) -> None:
     row = frame[frame["GPUs"] == "65,536 (this fleet)"].iloc[0]
     assert (row["T*"], row["every n-th persistent"], row["goodput"]) == ("5.91 min", "4", "44.2%")
 
+
+
+#: The planner's 65,536-GPU fleet given in storage terms (issue 19): a snapshot to host memory, its drain to
+#: shared storage at 50% of 2 TB/s, the load at 50% of 4 TB/s, and a price of storage bandwidth.
+STORED = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+          "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5, "price": 1500},
+          "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
+          "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+          "price_per_gpu_hour": 3.2, "month": "730 h"}
+
+
+@pytest.fixture(scope="module")
+def stored() -> FleetPlan:
+    return fleet_plan(params_from_mapping(STORED, source="fleet-405b.yml"))
+
+
+def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, example: FleetPlan) -> None:
+    """With storage, the table and figure rank the two storage levers with the others; the paragraph quotes their
+    gains (points, dollars) from the plan; without storage, the paragraph says there are none, and there are none."""
+    page = pages.build(stored)
+    assert page.storage_levers == Variant("snapshot")
+    assert (page.write_now, page.write_doubled, page.snapshot_now, page.snapshot_doubled) == (
+        "2 TB/s", "4 TB/s", "50 GB/s", "100 GB/s")
+    gain = stored.levers["double the storage bandwidth"]
+    assert page.storage_gain == f"{100 * gain:.1f} points" and gain > 0
+    frame = tables.lever_table(stored).data.set_index("lever")
+    assert frame.loc["double the storage bandwidth", "what changes"] == "write 2 TB/s → 4 TB/s, read 4 TB/s → 8 TB/s (stated)"
+    assert frame.loc["double the snapshot bandwidth", "what changes"] == "snapshot 50 GB/s → 100 GB/s per node"
+    assert frame.loc["double the storage bandwidth", "goodput after"] == percent_of(stored.plan.goodput + gain)
+    assert list(frame.index) == [name for name, _ in stored.levers_ranked]
+    labels = [t.get_text() for t in figures.fleet_levers(stored).axes[0].get_yticklabels()]
+    assert "double the storage bandwidth" in labels and "double the snapshot bandwidth" in labels
+    assert "{" not in variant_text(page, "storage_levers")
+    none = pages.build(example)
+    assert none.storage_levers == Variant("none") and "{" not in variant_text(none, "storage_levers")
+    assert "double the storage bandwidth" not in list(tables.lever_table(example).data["lever"])

@@ -7,13 +7,14 @@ them, the labelled illustration.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
 import numpy as np
 import pytest
 
-from goodput.book import storage_figures
+from goodput.book import storage_figures, variant_text
 from goodput.exact import exact_goodput
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
@@ -126,3 +127,61 @@ def test_figure_and_table(tiered: FleetPlan) -> None:
     (ax,) = fig.axes
     curve = np.asarray(ax.lines[0].get_ydata(), dtype=float)
     assert ((curve >= 0.0) & (curve <= 1.0)).all() and np.all(np.diff(curve) >= -1e-12)
+
+
+#: The planner's 65,536-GPU fleet given in storage terms with a price of storage bandwidth (issue 19).
+STORED = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+          "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5, "price": 1500},
+          "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
+          "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+          "price_per_gpu_hour": 3.2, "month": "730 h"}
+
+
+@pytest.fixture(scope="module")
+def stored() -> FleetPlan:
+    return fleet_plan(params_from_mapping(STORED, source="fleet-405b.yml"))
+
+
+def test_what_to_buy_quotes_the_lever_and_the_best_bandwidth(stored: FleetPlan) -> None:
+    """The chapter's doubling is the lever (write and read doubled), the snapshot's lever is quoted, and B* with its
+    goodput, storage cost and net, beside the net at the fleet's own bandwidth, which B* does not fall below."""
+    from goodput.model import capacity_per_month
+    from goodput.report import money
+
+    page = pages.build(stored)
+    gain = stored.levers["double the storage bandwidth"]
+    assert page.double_goodput == f"{100 * (stored.plan.goodput + gain):.1f}%"
+    assert page.double_points == f"{100 * gain:.1f} points"
+    assert "snapshot" in page.snapshot_lever and page.top_lever == stored.levers_ranked[0][0]
+    best = stored.best_write_bandwidth
+    assert best is not None and page.best == Variant("inside")
+    assert (page.storage_price, page.best_net, page.best_cost) == ("$1,500", money(best.net_per_month),
+                                                                   money(best.storage_cost_per_month))
+    own = capacity_per_month(stored.plan.goodput, 65536, 3.2, 730 * 60.0) - 1500 * 2000
+    assert page.fleet_net == money(own) and page.fleet_cost == "$3.0M"
+    assert best.net_per_month >= own
+    for key in ("fleet_storage", "best", "needed", "match"):
+        assert "{" not in variant_text(page, key)
+
+
+def test_the_best_bandwidth_variants(example: FleetPlan, stored: FleetPlan) -> None:
+    """No storage: none; storage without a price: unpriced; free bandwidth: the top of the search, 64 times."""
+    assert pages.build(example).best == Variant("none")
+    unpriced = fleet_plan(stored.params.replace(storage=dataclasses.replace(stored.params.storage, price=None)))
+    assert pages.build(unpriced).best == Variant("unpriced")
+    for fleet in (example, unpriced):  # each says how to give a price, its braces written as braces
+        assert "storage: {" in variant_text(pages.build(fleet), "best")
+    free = fleet_plan(stored.params.replace(storage=dataclasses.replace(stored.params.storage, price=0.0)))
+    page = pages.build(free)
+    assert page.best == Variant("top") and page.best_bandwidth == "128 TB/s" and page.span == "64"
+    assert "{" not in variant_text(page, "best")
+
+
+def test_the_bandwidth_figure_marks_b_star_at_its_achieved_bandwidth(stored: FleetPlan) -> None:
+    fig = storage_figures.goodput_vs_bandwidth(stored)
+    (ax,) = fig.axes
+    best = stored.best_write_bandwidth
+    assert best is not None
+    marks = [line for line in ax.lines if line.get_linestyle() == "-." and line.get_label().startswith("B*")]
+    assert len(marks) == 1
+    assert float(marks[0].get_xdata()[0]) == pytest.approx(best.bandwidth * 0.5)

@@ -262,3 +262,38 @@ def test_recovery_losses_add_up_and_reduce_to_the_one_tier_models(c: float, m: f
     first, ref1 = recovery_losses(c, m, r, 17.0, which="first-order"), losses(c, m, r, 17.0)
     assert_allclose((first.checkpoint_overhead, first.lost_work, first.restart_loss),
                     (ref1.checkpoint_overhead, ref1.lost_work, ref1.restart_loss), rtol=1e-12)
+
+
+# --------------------------------------------------------------------------- the price of storage bandwidth (spec C)
+
+
+@pytest.mark.parametrize(("price", "read"), [("1500", 1500.0), ("0", 0.0), ("2.5e3", 2500.0)])
+def test_the_storage_price_is_read_as_dollars_per_gb_per_s_a_month(price: str, read: float) -> None:
+    p = params_from_mapping(known(checkpoint={"size": "2.3 TB"},
+                                  storage={"write_bandwidth": "100 GB/s", "price": price}))
+    assert p.storage is not None and p.storage.price == read
+    assert p.known is not None and p.known.storage_price == read
+
+
+@pytest.mark.parametrize("price", ["-1", "cheap", "1500 USD", "inf", "nan", ""])
+def test_a_bad_storage_price_is_one_line_naming_it(price: str) -> None:
+    with pytest.raises(InputError) as info:
+        params_from_mapping(known(checkpoint={"size": "2.3 TB"},
+                                  storage={"write_bandwidth": "100 GB/s", "price": price}))
+    message = str(info.value)
+    assert "storage.price" in message and "\n" not in message and "GB/s" in message
+
+
+def test_a_price_without_a_storage_is_refused() -> None:
+    with pytest.raises(InputError, match="write_bandwidth"):
+        params_from_mapping(known(checkpoint={"size": "2.3 TB"}, storage={"price": "1500"}))
+
+
+def test_no_price_leaves_the_plan_as_it_was() -> None:
+    """The price only prices the bandwidth: C, D, R and the plan are the same with or without it."""
+    base = known(checkpoint={"size": "2.3 TB"}, storage={"write_bandwidth": "100 GB/s"})
+    priced = known(checkpoint={"size": "2.3 TB"}, storage={"write_bandwidth": "100 GB/s", "price": "1500"})
+    a, b = params_from_mapping(base), params_from_mapping(priced)
+    assert (a.checkpoint_cost, a.restart, a.drain) == (b.checkpoint_cost, b.restart, b.drain)
+    assert plan_for(a).goodput == plan_for(b).goodput
+    assert fleet_plan(a).best_write_bandwidth is None and fleet_plan(b).best_write_bandwidth is not None

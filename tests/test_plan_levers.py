@@ -10,9 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from goodput import tiers
+from goodput.errors import InputError
 from goodput.fleet import fleet_plan
 from goodput.params import params_from_mapping
-from goodput.plan import TIER_LEVERS, make_plan, plan_levers
+from goodput.plan import STORAGE_LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers, storage_levers
 from goodput.tiers import Tiers
 
 #: The planner's tiered fleet of issue 18 (restart its largest loss).
@@ -112,3 +113,72 @@ def test_levers_that_improve_an_input_never_lose(c: float, extra: float, r: floa
                 assert gains[name] >= -1e-12, (name, gains[name])
         if "drain the persistent write as well" in gains and d >= c + extra:
             assert gains["drain the persistent write as well"] >= -1e-12
+
+
+# --------------------------------------------------------------------------- the storage's levers (spec B)
+
+#: A planner's 65,536-GPU fleet in storage terms: C the snapshot, D the write, the load part of R.
+STORED = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+          "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5},
+          "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
+          "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+          "price_per_gpu_hour": 3.2, "month": "730 h"}
+#: A synchronous write of a 70B model to slow storage (no snapshot): C = S / (e B), the load in R.
+SYNC = {"gpus": 4096, "mtbi": "3 h", "checkpoint": {"parameters": "70e9"},
+        "storage": {"write_bandwidth": "5 GB/s", "read_bandwidth": "10 GB/s", "efficiency": 0.8},
+        "restart": {"detect": "30 s", "startup": "3 min"}, "price_per_gpu_hour": 2.5, "month": "720 h"}
+
+
+def with_storage(data: dict, **changes: str) -> dict:
+    """`data` with some of its storage's (or snapshot's) keys written differently."""
+    out = {**data, "storage": dict(data["storage"])}
+    for key, value in changes.items():
+        if key == "snapshot":
+            out["snapshot"] = {**data["snapshot"], "bandwidth": value}
+        else:
+            out["storage"][key] = value
+    return out
+
+
+@pytest.mark.parametrize(("data", "faster"), [
+    (STORED, {"write_bandwidth": "4 TB/s", "read_bandwidth": "8 TB/s"}),
+    (SYNC, {"write_bandwidth": "10 GB/s", "read_bandwidth": "20 GB/s"}),
+])
+def test_double_the_storage_bandwidth_is_the_plan_with_it_typed_doubled_minus_the_plan(data: dict, faster: dict) -> None:
+    """The lever's gain is the goodput of the inputs file with both bandwidths written doubled, minus the plan's."""
+    fleet = fleet_plan(params_from_mapping(data))
+    doubled = plan_for(params_from_mapping(with_storage(data, **faster)))
+    gain = fleet.levers[STORAGE_LEVERS["double_write_bandwidth"]]
+    assert gain == pytest.approx(doubled.goodput - fleet.plan.goodput, abs=1e-12)
+    assert gain > 0.0  # the write sets C or D and the read the load: both shrink
+    assert storage_levers(fleet.params) == {k: v for k, v in fleet.levers.items() if k in STORAGE_LEVERS.values()}
+
+
+def test_double_the_snapshot_bandwidth_is_the_plan_with_it_typed_doubled_minus_the_plan() -> None:
+    fleet = fleet_plan(params_from_mapping(STORED))
+    doubled = plan_for(params_from_mapping(with_storage(STORED, snapshot="100 GB/s")))
+    assert doubled.checkpoint_cost == pytest.approx(fleet.params.checkpoint_cost / 2, rel=1e-12)
+    gain = fleet.levers[STORAGE_LEVERS["double_snapshot_bandwidth"]]
+    assert gain == pytest.approx(doubled.goodput - fleet.plan.goodput, abs=1e-12) and gain >= 0.0
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in fleet_plan(params_from_mapping(SYNC)).levers
+
+
+def test_no_storage_levers_without_storage() -> None:
+    """Durations typed, no storage: no storage lever in the plan, the command's JSON or storage_levers."""
+    fleet = fleet_plan(params_from_mapping(FLEET_65K))
+    assert storage_levers(fleet.params) == {}
+    assert not set(fleet.levers) & set(STORAGE_LEVERS.values())
+
+
+@settings(max_examples=12, deadline=None)
+@given(write=st.floats(0.5, 500.0), share=st.floats(0.05, 1.0), snapshot=st.floats(5.0, 200.0))
+def test_doubling_a_bandwidth_never_loses_goodput(write: float, share: float, snapshot: float) -> None:
+    data = {**STORED, "storage": {"write_bandwidth": f"{write!r} GB/s", "read_bandwidth": f"{2 * write!r} GB/s",
+                                  "efficiency": share},
+            "snapshot": {"bandwidth": f"{snapshot!r} GB/s"}}
+    try:
+        fleet = fleet_plan(params_from_mapping(data))
+    except InputError:  # a snapshot slower than the direct write is refused: not this lever's case
+        return
+    for name in STORAGE_LEVERS.values():
+        assert fleet.levers[name] >= 0.0

@@ -1,20 +1,26 @@
-"""Sizes, bandwidths and the times they give: published figures reproduced, units that cannot be confused."""
+"""Sizes, bandwidths and the times they give: published figures reproduced, units that cannot be confused; and the
+best write bandwidth net of its price (a maximum, growing as the price falls, the top of the search when free)."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from goodput.errors import InputError
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.params import params_from_mapping
 from goodput.storage import (
+    SEARCH_SPAN,
     Storage,
     bandwidth_for_goodput,
+    best_bandwidth,
     checkpoint_size,
     parse_bandwidth,
     parse_size,
+    storage_cost_per_month,
     transfer_minutes,
 )
 
@@ -87,3 +93,88 @@ def test_bandwidth_for_goodput_inverts_a_monotone_goodput() -> None:
     needed = bandwidth_for_goodput(goodput_at, 0.9)
     assert needed is not None and goodput_at(needed) == pytest.approx(0.9, abs=1e-6)
     assert bandwidth_for_goodput(lambda b: 0.5, 0.9) is None
+
+
+# --------------------------------------------------------------------------- the best bandwidth net of its cost (spec C)
+
+
+#: A one-tier fleet whose checkpoint is a synchronous write of a 70B model (quick to plan many times).
+SYNC = {"gpus": 4096, "mtbi": "3 h", "checkpoint": {"parameters": "70e9"},
+        "storage": {"write_bandwidth": "5 GB/s", "read_bandwidth": "10 GB/s", "efficiency": 0.8, "price": 1500},
+        "restart": {"detect": "30 s", "startup": "3 min"}, "price_per_gpu_hour": 2.5, "month": "720 h"}
+
+
+def sync_fleet(price: float | None) -> FleetPlan:
+    storage = dict(SYNC["storage"])  # type: ignore[call-overload]
+    if price is None:
+        del storage["price"]
+    else:
+        storage["price"] = repr(price)
+    return fleet_plan(params_from_mapping({**SYNC, "storage": storage}))
+
+
+def test_storage_costs_its_price_per_gb_per_s() -> None:
+    assert storage_cost_per_month(1500.0, 2e12) == pytest.approx(3e6)
+    assert storage_cost_per_month(0.0, 2e12) == 0.0
+    with pytest.raises(InputError, match=r"storage\.price"):
+        storage_cost_per_month(-1.0, 2e12)
+
+
+@pytest.mark.parametrize("peak", [3e9, 1.7e8, 5.5e10])
+def test_best_bandwidth_finds_a_known_maximum(peak: float) -> None:
+    """log B - B / peak has its maximum at B = peak: found to a relative 1e-5 from a centre up to 64x away."""
+    best, edge = best_bandwidth(lambda b: math.log(b) - b / peak, 1e9)
+    assert edge is None and best == pytest.approx(peak, rel=1e-5)
+
+
+def test_best_bandwidth_names_the_end_of_the_search() -> None:
+    assert best_bandwidth(math.log, 1e9) == (pytest.approx(1e9 * SEARCH_SPAN), "top")
+    assert best_bandwidth(lambda b: -b, 1e9) == (pytest.approx(1e9 / SEARCH_SPAN), "bottom")
+
+
+def test_the_fleets_best_bandwidth_is_a_maximum() -> None:
+    """Net value at B* is at least that at B* x 1.1, B* / 1.1 and on a dense grid from B/64 to 64 B."""
+    fleet = sync_fleet(1500.0)
+    best = fleet.best_write_bandwidth
+    assert best is not None and best.edge is None
+    net = fleet.net_at_stated_bandwidth
+    assert net(best.bandwidth) == pytest.approx(best.net_per_month, rel=1e-12)
+    assert net(best.bandwidth * 1.1) <= best.net_per_month and net(best.bandwidth / 1.1) <= best.net_per_month
+    grid = [5e9 * 2.0 ** (k / 8) for k in range(-48, 49)]
+    assert max(net(b) for b in grid) <= best.net_per_month + 1e-9 * abs(best.net_per_month)
+    # what it is: goodput at B* worth its capacity, less its storage
+    assert best.storage_cost_per_month == pytest.approx(1500.0 * best.bandwidth / 1e9)
+    assert best.net_per_month == pytest.approx(fleet.dollars(best.goodput) - best.storage_cost_per_month)
+    assert 0.0 <= best.goodput <= fleet.goodput_at_stated_bandwidth(64 * 5e9) <= 1.0
+
+
+def test_the_fleets_goodput_at_its_own_bandwidth_is_its_plan() -> None:
+    fleet = sync_fleet(1500.0)
+    assert fleet.goodput_at_stated_bandwidth(5e9) == pytest.approx(fleet.plan.goodput, abs=1e-12)
+
+
+@settings(max_examples=6, deadline=None)
+@given(prices=st.lists(st.floats(20.0, 20000.0), min_size=2, max_size=2, unique=True))
+def test_the_best_bandwidth_grows_as_the_price_falls(prices: list[float]) -> None:
+    cheap, dear = sorted(prices)
+    low, high = sync_fleet(cheap).best_write_bandwidth, sync_fleet(dear).best_write_bandwidth
+    assert low is not None and high is not None
+    assert low.bandwidth >= high.bandwidth * (1 - 1e-5)
+    assert low.goodput >= high.goodput - 1e-9
+
+
+def test_at_price_zero_the_best_is_the_top_of_the_search() -> None:
+    """Free bandwidth: goodput never falls as bandwidth rises, so B* is 64 B and says it is the end of the search."""
+    fleet = sync_fleet(0.0)
+    best = fleet.best_write_bandwidth
+    assert best is not None and best.edge == "top"
+    assert best.bandwidth == pytest.approx(SEARCH_SPAN * 5e9) and best.storage_cost_per_month == 0.0
+    assert best.goodput >= fleet.plan.goodput
+
+
+def test_no_best_bandwidth_without_a_price_or_a_storage() -> None:
+    assert sync_fleet(None).best_write_bandwidth is None
+    typed = {k: v for k, v in SYNC.items() if k not in ("checkpoint", "storage", "restart")}
+    plain = fleet_plan(params_from_mapping({**typed, "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
+                                            "restart": "5 min"}))
+    assert plain.best_write_bandwidth is None

@@ -71,7 +71,9 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     """Goodput against the achieved write bandwidth to shared storage, for the fleet.
 
     With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a
-    snapshot) at each bandwidth, the achieved and datasheet bandwidths marked; without them, the
+    snapshot) at each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the
+    best bandwidth net of its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at
+    its achieved value; without them, the
     illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
 
     Parameters
@@ -88,7 +90,12 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
 
     size, achieved, stated = fleet_write(fleet)
     given = fleet.storage is not None
-    bandwidths = np.geomspace(achieved / 30.0, achieved * 300.0, CURVE_POINTS)
+    best = fleet.best_write_bandwidth
+    low, high = achieved / 30.0, achieved * 300.0
+    if best is not None and fleet.storage is not None:  # B* (achieved) inside the curve's range
+        low = min(low, best.bandwidth * fleet.storage.efficiency / 3.0)
+        high = max(high, best.bandwidth * fleet.storage.efficiency * 3.0)
+    bandwidths = np.geomspace(low, high, CURVE_POINTS)
     curve = [fleet.goodput_at_write_bandwidth(float(b), size) for b in bandwidths]
     ceiling = fleet.goodput_at_write_bandwidth(FASTEST, size)
     fig = _figure(WIDTH, 3.6)
@@ -104,8 +111,13 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     if given and stated > achieved * 1.0001:
         at_stated = fleet.goodput_at_write_bandwidth(stated, size)
         ax.plot([stated], [at_stated], "D", color=COLOURS["second"], ms=7, zorder=3, label="the datasheet's bandwidth")
-        ax.annotate(f"{format_bandwidth(stated)}: {at_stated:.1%}", (stated, at_stated), xytext=(8, -6),
-                    textcoords="offset points", va="top", bbox=_LABEL_BOX)
+        ax.annotate(f"{format_bandwidth(stated)}: {at_stated:.1%}", (stated, at_stated), xytext=(8, 6),
+                    textcoords="offset points", va="bottom", bbox=_LABEL_BOX)  # above: the achieved label is below
+    if best is not None and fleet.storage is not None:
+        at = best.bandwidth * fleet.storage.efficiency
+        ax.axvline(at, color=COLOURS["checkpoint"], ls="-.", lw=1.2,
+                   label=f"B*, the best net of its cost: {format_bandwidth(best.bandwidth)} stated "
+                   f"({format_bandwidth(at)} achieved), {best.goodput:.1%}")
     if not given:
         plan = fleet.plan.goodput
         ax.axhline(plan, color=COLOURS["checkpoint"], ls="--", lw=1.2, label="this fleet's plan")
@@ -115,5 +127,5 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     ax.set_ylabel("goodput (share of wall time)")
     ax.set_ylim(max(0.0, min(curve) - 0.05), min(1.0, max(ceiling, fleet.plan.goodput) + 0.05))
     _pct_axis(ax.yaxis)
-    _legend_below(ax, ncols=2)
+    _legend_below(ax, ncols=1 if best is not None else 2)  # B*'s label is long
     return fig

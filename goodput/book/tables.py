@@ -98,6 +98,16 @@ def lever_table(fleet: FleetPlan) -> Styler:
                  "drain the persistent write as well":
                      f"C_p {d(s.cp)} → {d(s.checkpoint_cost)}, durable after {d(max(s.drain, s.cp))}",
                  "set the persistent cadence right": f"n {s.every} → {best_n}"}
+    if (st := p.storage) is not None:
+        from goodput.plan import STORAGE_LEVERS
+        from goodput.storage import format_bandwidth as bw
+
+        read = "" if st.read_bandwidth is None else f", read {bw(st.read_bandwidth)} → {bw(2 * st.read_bandwidth)}"
+        what[STORAGE_LEVERS["double_write_bandwidth"]] = (f"write {bw(st.write_bandwidth)} → "
+                                                          f"{bw(2 * st.write_bandwidth)}{read} (stated)")
+        if st.snapshot_bandwidth is not None:
+            what[STORAGE_LEVERS["double_snapshot_bandwidth"]] = (f"snapshot {bw(st.snapshot_bandwidth)} → "
+                                                                 f"{bw(2 * st.snapshot_bandwidth)} per node")
     rows = [{"lever": name, "what changes": what[name], "goodput after": percent(plan.goodput + gain),
              "gain": gain_text(gain), "worth a month (this lever's gain)": money(max(0.0, fleet.dollars(gain)))}
             for name, gain in fleet.levers_ranked]

@@ -1,7 +1,8 @@
 """The chapter "What moves the number" (``book/levers.md``): each lever's worth for the fleet, then an aside.
 
 Everything said of "this fleet" comes from its :class:`~goodput.fleet.FleetPlan` (the exact model of its whole
-scheme): the levers (:func:`goodput.plan.plan_levers`), the slow checkpoint, the interval off by a factor of
+scheme): the levers (:func:`goodput.plan.plan_levers`, and :func:`goodput.plan.storage_levers` where the inputs
+give the storage), the slow checkpoint, the interval off by a factor of
 two, and the fleet doubled (:attr:`~goodput.fleet.FleetPlan.by_size`). The aside computes the brief's 15-versus-45
 minute debate (:data:`DEBATE`) from the worked example's own inputs, whatever the book is built from.
 """
@@ -16,8 +17,9 @@ from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
 from goodput.params import load_params
-from goodput.plan import Plan, plan_for
+from goodput.plan import STORAGE_LEVERS, Plan, plan_for
 from goodput.report import count, gain_text, large_count, money, ordinal, percent, points
+from goodput.storage import format_bandwidth
 from goodput.units import format_duration, format_rate
 
 #: The two intervals of the brief's debate, minutes.
@@ -58,6 +60,15 @@ class Page:
     cadence: str
     goodput: str
     tier_levers: Variant
+    storage_levers: Variant
+    write_now: str
+    write_doubled: str
+    snapshot_now: str
+    snapshot_doubled: str
+    storage_gain: str
+    storage_dollars: str
+    snapshot_gain: str
+    snapshot_dollars: str
     top: str
     top_points: str
     top_dollars: str
@@ -134,6 +145,17 @@ def build(fleet: FleetPlan) -> Page:
     doubled = fleet.by_size.get(2 * p.gpus, plan)
     slow = fleet.slow
 
+    st = p.storage
+    storage_levers = "none" if st is None else "write" if st.snapshot_bandwidth is None else "snapshot"
+    write_gain = fleet.levers.get(STORAGE_LEVERS["double_write_bandwidth"], 0.0)
+    snap_gain = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"], 0.0)
+
+    write = None if st is None else st.write_bandwidth
+    snapshot = None if st is None else st.snapshot_bandwidth
+
+    def bandwidth(x: float | None, factor: float = 1.0) -> str:
+        return "" if x is None else format_bandwidth(factor * x)
+
     w = load_params()  # the worked example, for the aside
     d_short, d_long = DEBATE
     cs, m, r = w.slow_checkpoint_cost, w.mtbi, w.restart
@@ -142,7 +164,11 @@ def build(fleet: FleetPlan) -> Page:
     better = max(at_short, at_long)
     return Page(
         fleet=f"{count(p.gpus, 'GPU')}, from {p.source}", interval=format_duration(plan.interval),
-        cadence=cadence_text(plan), goodput=percent(plan.goodput), tier_levers=Variant(tier_levers), top=top,
+        cadence=cadence_text(plan), goodput=percent(plan.goodput), tier_levers=Variant(tier_levers),
+        storage_levers=Variant(storage_levers), write_now=bandwidth(write), write_doubled=bandwidth(write, 2.0),
+        snapshot_now=bandwidth(snapshot), snapshot_doubled=bandwidth(snapshot, 2.0),
+        storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
+        snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))), top=top,
         top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
         top_goodput=percent(plan.goodput + top_gain), second=second, second_points=gain_text(second_gain), third=third,
         third_points=gain_text(third_gain), largest_loss=LOSS_WORDS[fleet.largest_loss],

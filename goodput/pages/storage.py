@@ -13,14 +13,17 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.report import count, money, percent, points
+from goodput.plan import STORAGE_LEVERS
+from goodput.report import count, gain_text, money, percent, points
 from goodput.storage import (
     DEFAULT_BYTES_PER_PARAMETER,
+    SEARCH_SPAN,
     bandwidth_for_goodput,
     checkpoint_size,
     format_bandwidth,
     format_size,
     parse_bandwidth,
+    storage_cost_per_month,
     transfer_minutes,
 )
 from goodput.units import format_duration, significant
@@ -151,6 +154,21 @@ class Page:
     match: Variant
     match_bandwidth: str
     match_cost: str
+    snapshot_lever: str
+    top_lever: str
+    top_lever_points: str
+    top_lever_dollars: str
+    best: Variant
+    storage_price: str
+    span: str
+    best_bandwidth: str
+    best_achieved: str
+    best_goodput: str
+    best_cost: str
+    best_net: str
+    fleet_cost: str
+    fleet_net: str
+    best_gain: str
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -197,7 +215,21 @@ def build(fleet: FleetPlan) -> Page:
     ceiling = goodput_at(FASTEST)
     target = ceiling - TARGET_BELOW_CEILING
     needed = bandwidth_for_goodput(goodput_at, target) if now.goodput < target else None
-    doubled = goodput_at(2.0 * achieved)
+    if s is None:  # the illustration: the slow checkpoint's write doubled
+        doubled = goodput_at(2.0 * achieved)
+    else:  # the fleet's lever: the stated write and read bandwidths doubled, C, D and the load derived again
+        doubled = fleet.plan.goodput + fleet.levers[STORAGE_LEVERS["double_write_bandwidth"]]
+    snap = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"])
+    snapshot_lever = "" if snap is None else (
+        f"; doubling each node's snapshot bandwidth to host memory gains {gain_text(snap)}, worth "
+        f"{money(max(0.0, fleet.dollars(snap)))} a month")
+    top_name, top_gain = fleet.levers_ranked[0]
+    best = fleet.best_write_bandwidth
+    price = None if s is None else s.price
+    fleet_cost = 0.0 if s is None or price is None else storage_cost_per_month(price, s.write_bandwidth)
+    fleet_net = fleet.dollars(fleet.plan.goodput) - fleet_cost
+    best_variant = ("none" if s is None else "unpriced" if best is None else
+                    "inside" if best.edge is None else best.edge)
     match = bandwidth_for_goodput(goodput_at, fleet.plan.goodput) if s is None and fleet.plan.goodput < ceiling \
         else None
     return Page(
@@ -258,4 +290,12 @@ def build(fleet: FleetPlan) -> Page:
         match=Variant("none" if s is not None else "unreachable" if match is None else "reachable"),
         match_bandwidth=format_bandwidth(match if match is not None else achieved),
         match_cost=format_duration(transfer_minutes(size, match if match is not None else achieved)),
+        snapshot_lever=snapshot_lever, top_lever=top_name, top_lever_points=gain_text(top_gain),
+        top_lever_dollars=money(max(0.0, fleet.dollars(top_gain))), best=Variant(best_variant),
+        storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",
+        best_bandwidth=format_bandwidth(best.bandwidth) if best else "",
+        best_achieved=format_bandwidth(best.bandwidth * s.efficiency) if best and s else "",
+        best_goodput=percent(best.goodput) if best else "", best_cost=money(best.storage_cost_per_month) if best else "",
+        best_net=money(best.net_per_month) if best else "", fleet_cost=money(fleet_cost), fleet_net=money(fleet_net),
+        best_gain=money(max(0.0, best.net_per_month - fleet_net)) if best else "",
     )
