@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from goodput import validate
@@ -269,6 +269,10 @@ def first_order_recovery_interval(checkpoint_cost: float, mtbi: float, just_in_t
     return math.sqrt(2.0 * checkpoint_cost * mtbi / (1.0 - p))
 
 
+#: The largest pool :func:`best_spares` tries by default (beyond it interruptions come so often that no pool keeps up).
+MOST_SPARES = 1024
+
+
 @dataclass(frozen=True)
 class SparesChoice:
     """Goodput against the number of spare nodes, and the best count.
@@ -285,6 +289,9 @@ class SparesChoice:
         The share of all GPUs bought (the job's and the spares') doing kept work.
     best : int
         The count with the largest useful share.
+    dollars : list of float
+        What each count's kept work is worth a month against no spares, net of the spares' own GPUs, in US
+        dollars (empty unless a price is known: :meth:`goodput.fleet.FleetPlan.spares_choice` fills it).
     """
 
     counts: list[int]
@@ -292,6 +299,7 @@ class SparesChoice:
     goodput: list[float]
     useful: list[float]
     best: int
+    dollars: list[float] = field(default_factory=list)
 
 
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
@@ -315,7 +323,7 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
         g (default 8).
     most : int, optional
         The largest count tried (default: enough that the wait is under a second per interruption,
-        and at least 8).
+        at least 8 and at most :data:`MOST_SPARES`).
     goodput_at : callable, optional
         Goodput at a restart of R minutes (default: the exact model of one tier at its optimum, with C
         and M); the fleet's plan passes its full scheme (:attr:`goodput.fleet.FleetPlan.best_spares`).
@@ -331,8 +339,8 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     g = validate.whole(gpus_per_node, "gpus_per_node")
     top = most if most is not None else 8
     if most is None:
-        while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < 10_000:
-            top *= 2
+        while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < MOST_SPARES:
+            top = min(2 * top, MOST_SPARES)
     counts = list(range(top + 1))
     restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
     if goodput_at is None:
