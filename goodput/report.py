@@ -369,7 +369,7 @@ def restart_sum(params: Params) -> str | None:
 
 
 def restart_text(params: Params) -> str:
-    """R as quoted beside C and M: ``"5 min"``, or with its parts ``"13.6 min (detection 1 min + ...)"``.
+    """R as quoted beside C and M: ``"5 min"``, or with its parts ``"13.6 min = detection 1 min + ..."`` (:func:`restart_sum`).
 
     Examples
     --------
@@ -379,7 +379,7 @@ def restart_text(params: Params) -> str:
     """
     total = format_duration(params.restart)
     parts = restart_sum(params)
-    return total if parts is None else f"{total} ({parts})"
+    return total if parts is None else f"{total} = {parts}"
 
 
 def input_rows(params: Params) -> list[tuple[str, str]]:

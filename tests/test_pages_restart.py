@@ -8,6 +8,7 @@ inputs where it gives them. Every spare count is planned through the fleet's who
 from __future__ import annotations
 
 import math
+
 import numpy as np
 import pytest
 import sympy as sp

@@ -106,3 +106,11 @@ def test_recovery_raises_goodput_and_lengthens_the_interval() -> None:
     base = recovery_goodput(0.5, 42.0, 15.0)
     assert recovery_goodput(0.5, 42.0, 15.0, just_in_time=0.7, jit_recovery=0.2) > base
     assert recovery_optimal_interval(0.5, 42.0, just_in_time=0.7) > recovery_optimal_interval(0.5, 42.0)
+
+
+def test_best_spares_tries_at_most_the_cap() -> None:
+    """Interruptions every minute and repairs of 70 days: no pool keeps up, so the search stops at MOST_SPARES."""
+    from goodput.restart import MOST_SPARES
+
+    choice = best_spares(parts=5.0, checkpoint_cost=0.5, mtbi=1.0, repair=1e5, takes_node=1.0, gpus=65536)
+    assert choice.counts == list(range(MOST_SPARES + 1)) and choice.dollars == []
