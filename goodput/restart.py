@@ -303,8 +303,7 @@ class SparesChoice:
 
 
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
-                gpus_per_node: int = 8, most: int | None = None,
-                goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
+                gpus_per_node: int = 8, goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
     """How many spare nodes maximize the share of all GPUs that does kept work.
 
     Parameters
@@ -321,9 +320,6 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
         GPUs in the job.
     gpus_per_node : int, optional
         g (default 8).
-    most : int, optional
-        The largest count tried (default: enough that the wait is under a second per interruption,
-        at least 8 and at most :data:`MOST_SPARES`).
     goodput_at : callable, optional
         Goodput at a restart of R minutes (default: the exact model of one tier at its optimum, with C
         and M); the fleet's plan passes its full scheme (:attr:`goodput.fleet.FleetPlan.best_spares`).
@@ -337,10 +333,9 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
 
     n = validate.whole(gpus, "gpus")
     g = validate.whole(gpus_per_node, "gpus_per_node")
-    top = most if most is not None else 8
-    if most is None:
-        while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < MOST_SPARES:
-            top = min(2 * top, MOST_SPARES)
+    top = 8  # counts tried: enough that the wait is under a second per interruption, at most MOST_SPARES
+    while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < MOST_SPARES:
+        top = min(2 * top, MOST_SPARES)
     counts = list(range(top + 1))
     restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
     if goodput_at is None:

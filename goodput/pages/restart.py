@@ -149,9 +149,6 @@ def spares_checks(x: Inputs, mtbi: float) -> list[tuple[int, float, Estimate]]:
              simulate_spare_waits(k, mtbi, x.repair, x.takes_node, interruptions=20_000)) for k in counts]
 
 
-PART_NAMES = {**RESTART_PART_NAMES, "load": "the checkpoint load"}
-
-
 @dataclass(frozen=True)
 class Page:
     """The values ``book/restart.md`` quotes."""
@@ -293,8 +290,9 @@ def build(fleet: FleetPlan) -> Page:
         restart=format_duration(r),
         parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
-        largest_part=PART_NAMES[parts.largest] if parts is not None else "",
-        largest_part_share=percent(parts.parts[parts.largest] / parts.total) if parts is not None else "",
+        largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
+        largest_part_share=percent(largest.minutes / parts.total) if parts is not None and largest is not None
+        else "",
         largest_part_gain=points(largest.gain) if largest is not None else "",
         largest_part_dollars=money(fleet.dollars(largest.gain)) if largest is not None else "",
         per_node_now=format_duration(parts.startup_per_node) if parts is not None else "",
