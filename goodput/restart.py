@@ -327,24 +327,37 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     Returns
     -------
     SparesChoice
-        The counts tried and the best.
+        The counts tried and the best (the first of equals). The counts run from 0 at least until the wait
+        is under a second per interruption and a quarter past the best, and on until no larger pool could
+        beat the best (its useful share is at most the goodput with no wait x N / (N + c g)), at most
+        :data:`MOST_SPARES`.
     """
     from goodput.exact import exact_goodput
 
     n = validate.whole(gpus, "gpus")
     g = validate.whole(gpus_per_node, "gpus_per_node")
-    top = 8  # counts tried: enough that the wait is under a second per interruption, at most MOST_SPARES
+    top = 8  # shown at least: enough counts that the wait is under a second per interruption
     while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < MOST_SPARES:
         top = min(2 * top, MOST_SPARES)
-    counts = list(range(top + 1))
-    restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
     if goodput_at is None:
         def goodput_at(r: float) -> float:
             return float(exact_goodput(checkpoint_cost, mtbi, r))
-    goodput = [goodput_at(r) for r in restart]
-    useful = [gp * n / (n + c * g) for gp, c in zip(goodput, counts, strict=True)]
-    best = max(counts, key=lambda c: useful[c])
-    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=best)
+    ceiling = goodput_at(parts)  # no pool does better than no wait at all
+    counts: list[int] = []
+    restart: list[float] = []
+    goodput: list[float] = []
+    useful: list[float] = []
+    c, lead = 0, 0  # lead: the best count so far
+    # Past `top`, go on while a larger pool could still beat the best so far (at c or more spares the useful
+    # share is at most ceiling x N / (N + c g)), and a quarter past the best so that a curve shows both sides.
+    while c <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or ceiling * n / (n + c * g) > useful[lead]):
+        counts.append(c)
+        restart.append(parts + spare_wait(c, mtbi, repair, takes_node))
+        goodput.append(goodput_at(restart[-1]))
+        useful.append(goodput[-1] * n / (n + c * g))
+        lead = c if useful[c] > useful[lead] else lead
+        c += 1
+    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=lead)
 
 
 def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
