@@ -122,6 +122,25 @@ def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
 
 
 @dataclass(frozen=True)
+class RestartPart:
+    """One part of the restart and what halving it gains (:attr:`FleetPlan.largest_restart_part`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :attr:`goodput.restart.RestartParts.parts` (``"startup"``, ...).
+    minutes : float
+        The part, minutes (the start-up per node multiplied out).
+    gain : float
+        Goodput gained by halving it, a fraction of 1, the fleet's whole scheme re-planned.
+    """
+
+    name: str
+    minutes: float
+    gain: float
+
+
+@dataclass(frozen=True)
 class FleetPlan:
     """Everything the book and the command say of one fleet, from its full scheme.
 
@@ -257,18 +276,40 @@ class FleetPlan:
         """The fleet's scheme planned, by the exact model, at other sizes at its own per-GPU rate (computed on first use).
 
         Keyed by GPUs: :data:`FLEET_SIZES`, the fleet's own size and twice it; each at M = 60 / (rate x GPUs),
-        every other input the fleet's (its cadence chosen again where the plan chose it). A size at which the
-        model refuses to plan (:class:`~goodput.errors.Refused`: no work would be kept) is left out.
+        its restart re-derived at that size (:meth:`restart_at`: the start-up per node at its nodes, the wait
+        for repairs at its M), every other input the fleet's (its cadence chosen again where the plan chose
+        it). A size at which the model refuses to plan (:class:`~goodput.errors.Refused`: no work would be
+        kept) is left out.
         """
         p = self.params
         out = {}
         for n in sorted({*FLEET_SIZES, p.gpus, 2 * p.gpus}):
             try:
-                out[n] = self.plan if n == p.gpus else plan_for(p.replace(gpus=n, mtbi=float(mtbi_from_rate(
-                    p.rate_per_gpu_hour, n))))
+                out[n] = self.plan if n == p.gpus else plan_for(self.at_size(n))
             except Refused:  # so many interruptions that no work is kept: no plan at that size
                 continue
         return out
+
+    def at_size(self, gpus: int) -> Params:
+        """The fleet's inputs at another size: M at its per-GPU rate and R re-derived (:meth:`restart_at`).
+
+        Where the inputs give the restart's parts with a start-up per node, the parts are those of
+        gpus / gpus_per_node nodes. A persistent tier's restart moves by as much as R.
+
+        Examples
+        --------
+        >>> from goodput.params import load_params
+        >>> f = fleet_plan(load_params())
+        >>> p = f.at_size(2 * f.params.gpus)
+        >>> round(2 * p.mtbi, 1) == round(f.params.mtbi, 1), p.restart == f.params.restart
+        (True, True)
+        """
+        p = self.params
+        mtbi = float(mtbi_from_rate(p.rate_per_gpu_hour, gpus))
+        parts = p.restart_parts
+        if parts is not None and parts.startup_per_node > 0 and gpus % p.gpus_per_node == 0:
+            parts = replace(parts, nodes=gpus // p.gpus_per_node)
+        return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts)
 
     # ------------------------------------------------------------------ storage, restart (newch)
     @property
@@ -321,28 +362,112 @@ class FleetPlan:
         rp = None if p.persistent_restart is None else p.persistent_restart + (restart - p.restart)
         return p.replace(restart=restart, persistent_restart=rp)
 
-    @cached_property
-    def best_spares(self) -> SparesChoice | None:
-        """Goodput against the number of hot spare nodes, and the best count, with the fleet's full plan.
+    def parts_restart(self, gpus: int | None = None) -> float:
+        """R without the waits for repairs, minutes, at `gpus` GPUs (default: the fleet's own size).
 
-        None unless the inputs give spares. Each count's expected restart (the parts and the waits for
-        repairs, :func:`goodput.restart.spare_wait`) is planned with the fleet's whole scheme
-        (:func:`goodput.plan.plan_for`); the best count maximizes the share of all the GPUs bought,
-        the spares' included, that does kept work (:func:`goodput.restart.best_spares`).
+        The sum of the restart's parts where the inputs give them, the start-up per node counted at
+        gpus / gpus_per_node nodes; otherwise the restart as given. At the fleet's own size, the
+        expected restart minus the wait for repairs (:meth:`repair_wait`).
+        """
+        p = self.params
+        base = p.restart - self.repair_wait()
+        parts = p.restart_parts
+        if gpus is None or gpus == p.gpus or parts is None or parts.startup_per_node == 0:
+            return base
+        return base + parts.startup_per_node * (gpus / p.gpus_per_node - parts.nodes)
+
+    def repair_wait(self, gpus: int | None = None) -> float:
+        """The expected wait for a repair per interruption with the fleet's pool, minutes, at `gpus` GPUs (0 without spares).
+
+        At another size the pool is the same and M is that size's, at the fleet's per-GPU rate.
         """
         p = self.params
         if p.spares is None:
+            return 0.0
+        mtbi = p.mtbi if gpus is None or gpus == p.gpus else float(mtbi_from_rate(p.rate_per_gpu_hour, gpus))
+        return p.spares.wait(mtbi)
+
+    def restart_at(self, gpus: int) -> float:
+        """The expected restart at `gpus` GPUs, minutes: :meth:`parts_restart` plus :meth:`repair_wait` at that size."""
+        return self.parts_restart(gpus) + self.repair_wait(gpus)
+
+    def goodput_at_restart(self, restart: float) -> float:
+        """Goodput of the fleet's whole scheme (:func:`goodput.plan.plan_for`) with an expected restart of `restart` minutes.
+
+        Zero where no work would be kept (:class:`~goodput.errors.Refused`).
+        """
+        try:
+            return plan_for(self.with_restart(restart)).goodput
+        except Refused:  # no work kept at this restart
+            return 0.0
+
+    def spares_choice(self, repair: float, takes_node: float) -> SparesChoice:
+        """Goodput and dollars against the number of hot spare nodes, and the best count, with the fleet's full plan.
+
+        Each count c's expected restart (:meth:`parts_restart` plus the wait for repairs,
+        :func:`goodput.restart.spare_wait`) is planned with the fleet's whole scheme
+        (:meth:`goodput_at_restart`); the best count maximizes the share of all the GPUs bought, the
+        spares' included, that does kept work (the one search, :func:`goodput.restart.best_spares`).
+        The dollars are each count's kept work against no spares, net of the spares' own GPUs, a month.
+
+        Parameters
+        ----------
+        repair : float
+            r, mean minutes to repair a node.
+        takes_node : float
+            a, the share of interruptions that take a node out.
+
+        Returns
+        -------
+        SparesChoice
+            With :attr:`~goodput.restart.SparesChoice.dollars` filled.
+        """
+        key = (repair, takes_node)
+        if key not in self._spares_choices:  # each count is a plan: computed once per pool
+            p = self.params
+            choice = restarts.best_spares(self.parts_restart(), p.checkpoint_cost, p.mtbi, repair, takes_node, p.gpus,
+                                          p.gpus_per_node, goodput_at=self.goodput_at_restart)
+            per_node = p.gpus_per_node / p.gpus
+            dollars = [self.dollars(g - choice.goodput[0]) - self.dollars(c * per_node)
+                       for c, g in zip(choice.counts, choice.goodput, strict=True)]
+            self._spares_choices[key] = replace(choice, dollars=dollars)
+        return self._spares_choices[key]
+
+    @cached_property
+    def _spares_choices(self) -> dict[tuple[float, float], SparesChoice]:
+        """:meth:`spares_choice`'s answers by (repair, takes_node)."""
+        return {}
+
+    def goodput_with_spares(self, spares: int, repair: float, takes_node: float) -> float:
+        """Goodput of the fleet's whole scheme with a pool of `spares` nodes (:meth:`goodput_at_restart`)."""
+        return self.goodput_at_restart(self.parts_restart() + restarts.spare_wait(spares, self.params.mtbi, repair,
+                                                                                  takes_node))
+
+    @cached_property
+    def best_spares(self) -> SparesChoice | None:
+        """Goodput and dollars against the number of hot spare nodes, and the best count (:meth:`spares_choice`).
+
+        None unless the inputs give spares; with the pool's repair time and share of node-taking interruptions.
+        """
+        s = self.params.spares
+        return None if s is None else self.spares_choice(s.repair, s.takes_node)
+
+    @cached_property
+    def largest_restart_part(self) -> RestartPart | None:
+        """The part of the restart that matters most, and what halving it gains through the fleet's full plan.
+
+        None unless the inputs give the restart's parts. R is a sum, so the largest part (the start-up
+        per node multiplied out; :attr:`goodput.restart.RestartParts.largest`) is the one whose halving
+        gains the most: the gain is the plan's goodput with R shortened by half that part
+        (:meth:`with_restart`, a persistent tier's restart shortened as much) minus the plan's.
+        """
+        parts = self.params.restart_parts
+        if parts is None:
             return None
-        parts = p.restart - p.spares.wait(p.mtbi)
-
-        def goodput_at(restart: float) -> float:
-            try:
-                return plan_for(self.with_restart(restart)).goodput
-            except Refused:  # no work kept at this restart
-                return 0.0
-
-        return restarts.best_spares(parts, p.checkpoint_cost, p.mtbi, p.spares.repair, p.spares.takes_node, p.gpus,
-                           p.gpus_per_node, goodput_at=goodput_at)
+        name = parts.largest
+        minutes = parts.parts[name]
+        gain = max(0.0, self.goodput_at_restart(self.params.restart - minutes / 2.0) - self.goodput)
+        return RestartPart(name=name, minutes=minutes, gain=gain)
 
     def at_write_bandwidth(self, bandwidth: float) -> Params:
         """The fleet's inputs with the storage's stated write bandwidth set to `bandwidth` bytes per second, rederived.

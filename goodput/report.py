@@ -353,6 +353,63 @@ def range_text(r: InputRange) -> str:
     return "exact (no range given)" if r.origin == "none" else f"{low} (a range of one value)"
 
 
+#: The restart's parts as the book names them (keys of :attr:`goodput.restart.RestartParts.parts`).
+RESTART_PART_NAMES = {"detect": "detection", "replace": "replacement", "startup": "start-up",
+                      "load": "checkpoint load", "warmup": "warm-up"}
+
+
+def restart_sum(params: Params) -> str | None:
+    """R as the sum of its parts, the one way every page and the command write it; None when R is given whole.
+
+    The parts given (those above zero), the start-up per node multiplied out, and with spares the
+    expected wait for repairs (:meth:`goodput.restart.Spares.wait`).
+
+    Examples
+    --------
+    >>> from goodput.params import load_params
+    >>> from goodput.restart import RestartParts
+    >>> p = load_params().replace(restart=13.0, restart_parts=RestartParts(detect=1.0, replace=2.0, startup=1.0,
+    ...                           startup_per_node=0.1 / 60, warmup=2.0, nodes=4200))
+    >>> restart_sum(p)
+    'detection 1 min + replacement 2 min + start-up 8 min (1 min + 4,200 nodes x 0.1 s) + warm-up 2 min'
+    >>> restart_sum(load_params()) is None
+    True
+    """
+    parts, spares = params.restart_parts, params.spares
+    if parts is None and spares is None:
+        return None
+    wait = spares.wait(params.mtbi) if spares is not None else 0.0
+    if parts is None:
+        items = [f"{format_duration(params.restart - wait)} given"]
+    else:
+        items = []
+        for key, minutes in parts.parts.items():
+            if minutes <= 0:
+                continue
+            text = f"{RESTART_PART_NAMES[key]} {format_duration(minutes)}"
+            if key == "startup" and parts.startup_per_node > 0:
+                fixed = f"{format_duration(parts.startup)} + " if parts.startup > 0 else ""
+                text += f" ({fixed}{parts.nodes:,} nodes x {format_duration(parts.startup_per_node)})"
+            items.append(text)
+    if spares is not None:
+        items.append(f"waiting for repairs {format_duration(wait) if wait > 0 else '0 s'}")
+    return " + ".join(items)
+
+
+def restart_text(params: Params) -> str:
+    """R as quoted beside C and M: ``"5 min"``, or with its parts ``"13.6 min = detection 1 min + ..."`` (:func:`restart_sum`).
+
+    Examples
+    --------
+    >>> from goodput.params import load_params
+    >>> restart_text(load_params())
+    '5 min'
+    """
+    total = format_duration(params.restart)
+    parts = restart_sum(params)
+    return total if parts is None else f"{total} = {parts}"
+
+
 def input_rows(params: Params) -> list[tuple[str, str]]:
     """The inputs as (name, value) rows, for a table of what a book or a plan was built from.
 
@@ -373,7 +430,7 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
         ("mean time between interruptions, M", format_duration(params.mtbi)),
         ("checkpoint cost, C", format_duration(params.checkpoint_cost)),
         ("slow checkpoint cost (comparison)", format_duration(params.slow_checkpoint_cost)),
-        ("restart time, R", format_duration(params.restart)),
+        ("restart time, R", restart_text(params)),
     ]
     if params.drain > 0:
         rows.append(("drain until durable, D", format_duration(params.drain)))

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, TypeVar
 
 from goodput import model, validate
@@ -338,6 +338,10 @@ def first_order_recovery_interval(checkpoint_cost: float, mtbi: float, just_in_t
     return float(model.optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
 
 
+#: The largest pool :func:`best_spares` tries by default (beyond it interruptions come so often that no pool keeps up).
+MOST_SPARES = 1024
+
+
 @dataclass(frozen=True)
 class SparesChoice:
     """Goodput against the number of spare nodes, and the best count.
@@ -354,6 +358,9 @@ class SparesChoice:
         The share of all GPUs bought (the job's and the spares') doing kept work.
     best : int
         The count with the largest useful share.
+    dollars : list of float
+        What each count's kept work is worth a month against no spares, net of the spares' own GPUs, in US
+        dollars (empty unless a price is known: :meth:`goodput.fleet.FleetPlan.spares_choice` fills it).
     """
 
     counts: list[int]
@@ -361,11 +368,11 @@ class SparesChoice:
     goodput: list[float]
     useful: list[float]
     best: int
+    dollars: list[float] = field(default_factory=list)
 
 
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
-                gpus_per_node: int = 8, most: int | None = None,
-                goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
+                gpus_per_node: int = 8, goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
     """How many spare nodes maximize the share of all GPUs that does kept work.
 
     Parameters
@@ -382,9 +389,6 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
         GPUs in the job.
     gpus_per_node : int, optional
         g (default 8).
-    most : int, optional
-        The largest count tried (default: enough that the wait is under a second per interruption,
-        and at least 8).
     goodput_at : callable, optional
         Goodput at a restart of R minutes (default: the exact model of one tier at its optimum, with C
         and M); the fleet's plan passes its full scheme (:attr:`goodput.fleet.FleetPlan.best_spares`).
@@ -392,25 +396,37 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     Returns
     -------
     SparesChoice
-        The counts tried and the best.
+        The counts tried and the best (the first of equals). The counts run from 0 at least until the wait
+        is under a second per interruption and a quarter past the best, and on until no larger pool could
+        beat the best (its useful share is at most the goodput with no wait x N / (N + c g)), at most
+        :data:`MOST_SPARES`.
     """
     from goodput.exact import exact_goodput
 
     n = validate.whole(gpus, "gpus")
     g = validate.whole(gpus_per_node, "gpus_per_node")
-    top = most if most is not None else 8
-    if most is None:
-        while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < 10_000:
-            top *= 2
-    counts = list(range(top + 1))
-    restart = [parts + spare_wait(c, mtbi, repair, takes_node) for c in counts]
+    top = 8  # shown at least: enough counts that the wait is under a second per interruption
+    while spare_wait(top, mtbi, repair, takes_node) > 1.0 / 60.0 and top < MOST_SPARES:
+        top = min(2 * top, MOST_SPARES)
     if goodput_at is None:
         def goodput_at(r: float) -> float:
             return float(exact_goodput(checkpoint_cost, mtbi, r))
-    goodput = [goodput_at(r) for r in restart]
-    useful = [gp * n / (n + c * g) for gp, c in zip(goodput, counts, strict=True)]
-    best = max(counts, key=lambda c: useful[c])
-    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=best)
+    ceiling = goodput_at(parts)  # no pool does better than no wait at all
+    counts: list[int] = []
+    restart: list[float] = []
+    goodput: list[float] = []
+    useful: list[float] = []
+    c, lead = 0, 0  # lead: the best count so far
+    # Past `top`, go on while a larger pool could still beat the best so far (at c or more spares the useful
+    # share is at most ceiling x N / (N + c g)), and a quarter past the best so that a curve shows both sides.
+    while c <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or ceiling * n / (n + c * g) > useful[lead]):
+        counts.append(c)
+        restart.append(parts + spare_wait(c, mtbi, repair, takes_node))
+        goodput.append(goodput_at(restart[-1]))
+        useful.append(goodput[-1] * n / (n + c * g))
+        lead = c if useful[c] > useful[lead] else lead
+        c += 1
+    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=lead)
 
 
 def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,

@@ -110,3 +110,49 @@ def test_the_calculator_link_carries_the_fleets_inputs(fleet_65k: FleetPlan) -> 
     page = answer.build(fleet_65k, url)
     assert page.calculator_url == url.replace("&", "&amp;") and page.calculator == Variant("link")
     assert "persistent_cost=3+min" in page.calculator_url and "drain=4+min" in page.calculator_url
+
+
+#: The tiered fleet with R as its parts (start-up 1 min + 8,192 nodes x 0.05 s) and a pool of 24 spare nodes.
+FLEET_PARTS = {**FLEET_65K, "restart": {"detect": "1 min", "replace": "2 min", "startup": "1 min",
+                                        "startup_per_node": "0.05 s", "warmup": "2 min"},
+               "spares": {"nodes": 24, "repair": "24 h", "takes_node": 0.5}}
+
+
+def test_the_best_spare_count_and_r_as_its_parts_are_the_fleets() -> None:
+    """R = 1 + 2 + 7.83 + 2 min + the 24 spares' wait, written part by part; the best count (the fleet's plan at each
+    R(c)) and its dollars against none, and the part that matters most, quoted once for the answer, planning and
+    restart pages alike."""
+    from goodput.pages import planning, restart
+
+    fleet = fleet_plan(params_from_mapping(FLEET_PARTS, source="fleet-65k-parts.yml"))
+    p, choice, part = fleet.params, fleet.best_spares, fleet.largest_restart_part
+    assert choice is not None and part is not None
+    page, plan_page, chapter = answer.build(fleet), planning.build(fleet), restart.build(fleet)
+    wait = p.spares.wait(p.mtbi) if p.spares is not None else 0.0
+    assert math.isclose(p.restart, 1 + 2 + (1 + 8192 * 0.05 / 60) + 2 + wait, rel_tol=1e-12)
+    assert page.restart == (f"{format_duration(p.restart)} = detection 1 min + replacement 2 min + start-up 7.83 min "
+                            f"(1 min + 8,192 nodes x 0.05 s) + warm-up 2 min + waiting for repairs "
+                            f"{format_duration(wait)}") == plan_page.restart
+    b = choice.best
+    assert page.spares == Variant("given") and page.best_spares == f"{b} spare nodes" == chapter.best
+    assert page.best_spares_goodput == percent(choice.goodput[b]) == chapter.best_goodput
+    assert page.best_spares_dollars == money(choice.dollars[b]) == chapter.best_dollars
+    assert choice.dollars[b] > 0 and choice.goodput[b] >= fleet.goodput
+    assert page.spares_pool.startswith(f"the 24 spare nodes held give this plan's {page.goodput}")
+    assert (page.restart_part, page.largest_part, page.largest_part_minutes) == (Variant("given"), "start-up",
+                                                                                 "7.83 min")
+    assert page.largest_part_points == points(part.gain) == chapter.largest_part_gain
+    assert page.largest_part_dollars == money(fleet.dollars(part.gain)) == chapter.largest_part_dollars
+    for key in ("spares", "best_spares", "best_spares_goodput", "best_spares_dollars", "spares_pool", "restart_part",
+                "largest_part", "largest_part_points", "largest_part_dollars"):
+        assert getattr(page, key) == getattr(plan_page, key), key
+
+
+def test_nothing_said_of_spares_or_parts_without_them(fleet_65k: FleetPlan) -> None:
+    """R given whole, no pool: R is quoted as given and neither paragraph is shown."""
+    from goodput.pages import planning
+
+    for page in (answer.build(fleet_65k), planning.build(fleet_65k)):
+        assert page.restart == "15 min"
+        assert (page.spares, page.restart_part) == (Variant("none"), Variant("none"))
+        assert page.best_spares == page.largest_part == "none"

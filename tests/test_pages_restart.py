@@ -2,13 +2,12 @@
 
 Values and verdicts: the published start-up figures from their data, the spares model's limits and best count, the
 simulation's agreement, the just-in-time optimum (derived with SymPy) and goodput, planned stops; with the fleet's own
-inputs where it gives them (a Params subclass stands in for the inputs wiring of issue 20 until it lands).
+inputs where it gives them. Every spare count is planned through the fleet's whole scheme, as the command's is.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -20,20 +19,13 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import restart as pages
 from goodput.params import load_params, params_from_mapping
-from goodput.restart import RestartParts, first_order_recovery_interval, spare_wait
+from goodput.plan import plan_for
+from goodput.report import money
+from goodput.restart import RestartParts, Spares, first_order_recovery_interval, spare_wait
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
-
-
-@dataclass(frozen=True)
-class Spares:
-    """The spare pool as the inputs wiring gives it: nodes, mean repair in minutes, share taking a node out."""
-
-    nodes: int
-    repair: float
-    takes_node: float
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +58,12 @@ def test_the_spares_model_limits_and_best(example: FleetPlan) -> None:
     assert math.isclose(spare_wait(0, m, x.repair, x.takes_node), x.takes_node * x.repair, rel_tol=1e-12)
     assert spare_wait(10_000, m, x.repair, x.takes_node) < 1e-9
     choice = x.choice
+    assert choice is example.spares_choice(x.repair, x.takes_node)  # the fleet's one search, computed once
     assert choice.best == int(np.argmax(choice.useful))
     per_spare = example.dollars(x.gpus_per_node / example.params.gpus)
-    worth = [example.dollars(g) - per_spare * c for c, g in zip(choice.counts, choice.goodput, strict=True)]
+    worth = [example.dollars(g - choice.goodput[0]) - per_spare * c
+             for c, g in zip(choice.counts, choice.goodput, strict=True)]
+    assert np.allclose(choice.dollars, worth, rtol=1e-12) and choice.dollars[0] == 0.0
     assert abs(int(np.argmax(worth)) - choice.best) <= 1
     page = pages.build(example)
     assert page.spares == Variant("illustration") and page.takes_node == "77%"  # 321 of Llama 3's 419
@@ -101,33 +96,46 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
 
 
-def test_the_tiered_fleet_is_labelled_one_tier(tiered: FleetPlan) -> None:
-    """65k: the spares and just-in-time numbers are one-tier (60.3% at no wait), never the plan's 44.2%."""
+def test_the_tiered_fleet_plans_spares_with_its_scheme(tiered: FleetPlan) -> None:
+    """65k: the just-in-time numbers are one-tier (60.3% at no wait), never the plan's 44.2%; each spare count is the
+    fleet's plan (drain and tiers) at R(c) = R + wait, so the best count's goodput is below the plan's 44.2% at no
+    wait and far below the one-tier model's."""
     page = pages.build(tiered)
     assert page.tiers_note == Variant("tiered")
     assert page.zero_goodput == "60.3%" and page.zero_goodput != f"{100 * tiered.goodput:.1f}%"
     assert page.nodes == "8,192 nodes" and page.aurora_at_fleet.endswith(" h")
-    assert page.best == "45 spare nodes" and page.sim == Variant("agrees")
+    choice = pages.restart_inputs(tiered).choice
+    b = choice.best
+    assert page.best == f"{b} spare nodes" and page.sim == Variant("agrees")
+    assert choice.goodput[b] == plan_for(tiered.with_restart(choice.restart[b])).goodput < tiered.goodput
+    assert choice.goodput[b] < float(exact_goodput(tiered.params.checkpoint_cost, tiered.params.mtbi, choice.restart[b]))
+    assert page.best_goodput == f"{100 * choice.goodput[b]:.1f}%" and page.best_dollars == money(choice.dollars[b])
 
 
 def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     """Parts, a pool and a share recovered just in time given: R is the parts plus the pool's wait, the largest part is
-    named, the pool's goodput is the exact model at R(c), and the just-in-time share is the fleet's."""
+    named with what halving it gains, the pool's goodput is the plan's (the exact model at R(c) for this one-tier
+    fleet; with a share recovered just in time, the plan's own), and the just-in-time share is the fleet's."""
     parts = RestartParts(detect=0.5, replace=2.0, startup=1.0, startup_per_node=0.1, load=3.0, warmup=2.0, nodes=2048)
     pool = Spares(nodes=8, repair=720.0, takes_node=0.6)
     wait = spare_wait(pool.nodes, example.params.mtbi, pool.repair, pool.takes_node)
-    fleet = fleet_plan(example.params.replace(restart=parts.total + wait, restart_parts=parts, spares=pool,
-                                              just_in_time=0.5, jit_recovery=0.25))
+    fleet = fleet_plan(example.params.replace(restart=parts.total + wait, restart_parts=parts, spares=pool))
     page = pages.build(fleet)
-    assert page.parts == Variant("given") and page.spares == Variant("given") and page.jit == Variant("given")
+    assert page.parts == Variant("given") and page.spares == Variant("given")
     assert page.largest_part == "start-up"  # 1 + 0.1 x 2,048 min
-    assert page.per_node_now == "6 s" and page.pool == "8 spare nodes" and page.jit_p == "50%"
+    assert page.per_node_now == "6 s" and page.pool == "8 spare nodes"
+    largest = fleet.largest_restart_part
+    assert largest is not None and largest.name == "startup" and largest.minutes == pytest.approx(1.0 + 0.1 * 2048)
+    assert page.largest_part_dollars == money(fleet.dollars(largest.gain))
     r8 = parts.total + wait
     assert page.pool_restart == f"{r8:.0f} min" or page.pool_restart == f"{r8:.3g} min"
     m, c = fleet.params.mtbi, fleet.params.checkpoint_cost
-    assert page.pool_goodput == f"{100 * float(exact_goodput(c, m, r8)):.1f}%"
+    assert page.pool_goodput == f"{100 * float(exact_goodput(c, m, r8)):.1f}%" == f"{100 * fleet.goodput:.1f}%"
     x = pages.restart_inputs(fleet)
     assert math.isclose(x.r_parts, parts.total, rel_tol=1e-12)
+    jit = fleet_plan(fleet.params.replace(just_in_time=0.5, jit_recovery=0.25))
+    page = pages.build(jit)
+    assert page.jit == Variant("given") and page.jit_p == "50%" and page.pool_goodput == f"{100 * jit.goodput:.1f}%"
 
 
 def test_the_figures_and_table(tiered: FleetPlan) -> None:

@@ -106,3 +106,23 @@ def test_recovery_raises_goodput_and_lengthens_the_interval() -> None:
     base = recovery_goodput(0.5, 42.0, 15.0)
     assert recovery_goodput(0.5, 42.0, 15.0, just_in_time=0.7, jit_recovery=0.2) > base
     assert recovery_optimal_interval(0.5, 42.0, just_in_time=0.7) > recovery_optimal_interval(0.5, 42.0)
+
+
+def test_best_spares_tries_at_most_the_cap() -> None:
+    """Interruptions every minute and repairs of 70 days: no pool keeps up, so the search stops at MOST_SPARES."""
+    from goodput.restart import MOST_SPARES
+
+    choice = best_spares(parts=5.0, checkpoint_cost=0.5, mtbi=1.0, repair=1e5, takes_node=1.0, gpus=65536)
+    assert choice.counts == list(range(MOST_SPARES + 1)) and choice.dollars == []
+
+
+def test_best_spares_is_not_cut_short_by_the_counts_tried() -> None:
+    """The best count is the best of all pools: no larger pool, even with no wait at all, beats it."""
+    from goodput.exact import exact_goodput
+
+    for mtbi, repair, takes in ((42.0, 1440.0, 0.5), (42.0, 720.0, 0.6), (186.0, 1440.0, 0.77), (10.0, 4320.0, 1.0)):
+        choice = best_spares(parts=12.0, checkpoint_cost=0.5, mtbi=mtbi, repair=repair, takes_node=takes, gpus=65536)
+        b, last = choice.best, choice.counts[-1]
+        assert b < last  # a count past the best was tried
+        ceiling = float(exact_goodput(0.5, mtbi, 12.0))
+        assert ceiling * 65536 / (65536 + (last + 1) * 8) <= choice.useful[b]  # nothing further can do better

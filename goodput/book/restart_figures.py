@@ -2,7 +2,8 @@
 
 Drawn like :mod:`goodput.book.figures`. The published start-up figures are the chapter's page module's data
 (:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`,
-the spares and just-in-time curves from :mod:`goodput.restart` (one-tier models).
+R at other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
+:meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve from :mod:`goodput.restart` (one-tier).
 """
 
 from __future__ import annotations
@@ -36,8 +37,10 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     -------
     Figure
         Minutes (log) against nodes (log): Aurora's ``deepspeed.initialize`` times and their straight-line
-        fit, MegaScale's NCCL initialization before and after its optimizations, and this fleet's R (its
-        parts' line where the inputs give a start-up per node).
+        fit, MegaScale's NCCL initialization before and after its optimizations, and this fleet's R; where the
+        inputs give a start-up per node or spares, R at other sizes as the levers plan them
+        (:meth:`goodput.fleet.FleetPlan.restart_at`: the start-up per node at that size's nodes, the wait for
+        repairs at its M).
     """
     from goodput.pages import restart as page
 
@@ -57,10 +60,10 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     ax.plot([mega], [page.MEGASCALE_AFTER / 60.0], "v", color=COLOURS["restart"], ms=7,
             label="MegaScale, after (under 5 s)")
     r = fleet.params.restart
-    if x.parts is not None and x.parts.startup_per_node > 0:
-        rest = x.parts.total - x.parts.startup_per_node * x.nodes
-        ax.plot(nodes, rest + x.parts.startup_per_node * nodes, color=COLOURS["total"],
-                label="this fleet's R from its parts")
+    if (x.parts is not None and x.parts.startup_per_node > 0) or x.spares_given:
+        g = x.gpus_per_node
+        ax.plot(nodes, [fleet.restart_at(round(n * g)) for n in nodes], color=COLOURS["total"],
+                label="this fleet's R at other sizes")
     ax.plot([x.nodes], [r], "D", color=COLOURS["accent"], ms=8, zorder=3, label="this fleet's R")
     ax.annotate(f"{format_duration(r)} at {x.nodes:,} nodes", (x.nodes, r), xytext=(0, -12),
                 textcoords="offset points", ha="center", va="top", bbox=_LABEL_BOX)
@@ -74,7 +77,7 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
 
 @styled
 def spares(fleet: FleetPlan) -> Figure:
-    """Goodput and dollars against the number of spare nodes, the best count marked (one-tier model).
+    """Goodput and dollars against the number of spare nodes, the best count marked (the fleet's plan).
 
     Parameters
     ----------
@@ -84,8 +87,9 @@ def spares(fleet: FleetPlan) -> Figure:
     Returns
     -------
     Figure
-        Left: goodput of the job at each pool size (exact one-tier model with R(c) = R_parts + wait).
-        Right: the kept work's worth net of the spares' own cost, a month, against that at the best count.
+        Left: goodput of the job at each pool size (the fleet's whole scheme with R(c) = R_parts + wait,
+        :meth:`goodput.fleet.FleetPlan.spares_choice`). Right: the kept work's worth net of the spares' own
+        cost, a month, against that at the best count.
     """
     from goodput.pages import restart as page
 
@@ -93,12 +97,10 @@ def spares(fleet: FleetPlan) -> Figure:
     choice = x.choice
     counts = np.array(choice.counts)
     g = np.array(choice.goodput)
-    p = fleet.params
-    per_spare = fleet.dollars(x.gpus_per_node / p.gpus)
-    worth = np.array([fleet.dollars(v) for v in g]) - per_spare * counts
+    worth = np.array(choice.dollars)
     fig = _figure(WIDTH, 3.2)
     left, right = fig.subplots(1, 2)
-    left.plot(counts, g, color=COLOURS["total"], label="goodput of the job (one tier)")
+    left.plot(counts, g, color=COLOURS["total"], label="goodput of the job (the fleet's plan)")
     left.plot(counts, choice.useful, color=COLOURS["checkpoint"], ls="--", lw=1.2,
               label="share of all GPUs bought doing kept work")
     left.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2, label=f"best: {choice.best}")

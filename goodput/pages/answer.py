@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from typing import Any
 
 from goodput import model
 from goodput.fleet import FleetPlan
@@ -23,7 +24,19 @@ from goodput.pages.common import (
 )
 from goodput.params import Params
 from goodput.plan import Plan
-from goodput.report import INPUT_WORDS, join_words, large_count, money, mtbi_origin, percent, points, recommendation
+from goodput.report import (
+    INPUT_WORDS,
+    RESTART_PART_NAMES,
+    count,
+    join_words,
+    large_count,
+    money,
+    mtbi_origin,
+    percent,
+    points,
+    recommendation,
+    restart_text,
+)
 from goodput.units import format_duration
 
 NOT_QUOTED = "not quoted"
@@ -91,6 +104,48 @@ class Page:
     g_span: str
     top_input: str
     top_swing: str
+    spares: Variant
+    best_spares: str
+    best_spares_goodput: str
+    best_spares_dollars: str
+    spares_pool: str
+    restart_part: Variant
+    largest_part: str
+    largest_part_minutes: str
+    largest_part_points: str
+    largest_part_dollars: str
+
+
+def restart_values(fleet: FleetPlan) -> dict[str, Any]:
+    """The restart's values the answer and planning pages quote, from the fleet's one plan.
+
+    R as the sum of its parts (:func:`goodput.report.restart_text`); with spares, the best count
+    (:attr:`goodput.fleet.FleetPlan.best_spares`), its goodput and its dollars against no spares, net of
+    the spares' own GPUs, and the pool held; with parts, the part that matters most
+    (:attr:`goodput.fleet.FleetPlan.largest_restart_part`). "none" where the inputs do not give them.
+    """
+    p, choice, part = fleet.params, fleet.best_spares, fleet.largest_restart_part
+    out: dict[str, Any] = {"restart": restart_text(p)}
+    if choice is None or p.spares is None:
+        out |= {"spares": Variant("none"), "best_spares": "none", "best_spares_goodput": "none",
+                "best_spares_dollars": "none", "spares_pool": "none"}
+    else:
+        b, held = choice.best, p.spares.nodes
+        worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(held * p.gpus_per_node / p.gpus)
+        pool = (f"the {count(held, 'spare node')} held give this plan's {percent(fleet.goodput)}, "
+                f"{money(max(0.0, choice.dollars[b] - worth_held))} a month less" if held != b
+                else "the pool held is that count")
+        out |= {"spares": Variant("given"), "best_spares": count(b, "spare node"),
+                "best_spares_goodput": percent(choice.goodput[b]),
+                "best_spares_dollars": money(max(0.0, choice.dollars[b])), "spares_pool": pool}
+    if part is None:
+        out |= {"restart_part": Variant("none"), "largest_part": "none", "largest_part_minutes": "none",
+                "largest_part_points": "none", "largest_part_dollars": "none"}
+    else:
+        out |= {"restart_part": Variant("given"), "largest_part": RESTART_PART_NAMES[part.name],
+                "largest_part_minutes": format_duration(part.minutes), "largest_part_points": points(part.gain),
+                "largest_part_dollars": money(fleet.dollars(part.gain))}
+    return out
 
 
 def mtbi_how(params: Params) -> str:
@@ -144,7 +199,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         params_file=inputs_name(p), calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)),
         recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi), mtbi_how=mtbi_how(p),
         interval=format_duration(fleet.interval), cost=format_duration(p.checkpoint_cost),
-        restart=format_duration(p.restart), scheme=scheme_variant(plan),
+        scheme=scheme_variant(plan),
         drain=format_duration(s.drain) if s is not None else "none",
         persistent_cost=format_duration(s.cp) if s is not None and not s.one_tier else "none",
         persistent_restart=format_duration(s.rp) if s is not None and not s.one_tier else "none",
@@ -175,5 +230,5 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fo_dollars=money(fleet.dollars(slow_fo_points)) if slow_ok else NOT_QUOTED,
         ranges=Variant("given" if r.ranged else "none"), ranges_text=ranges_text(fleet), t_span=t_span(fleet),
         g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
-        top_swing=points(top.goodput_swing) if top else "none",
+        top_swing=points(top.goodput_swing) if top else "none", **restart_values(fleet),
     )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
+from goodput.pages.answer import restart_values
 from goodput.pages.common import (
     first_order_variant,
     g_span,
@@ -63,6 +64,16 @@ class Page:
     g_span: str
     top_input: str
     top_swing: str
+    spares: Variant
+    best_spares: str
+    best_spares_goodput: str
+    best_spares_dollars: str
+    spares_pool: str
+    restart_part: Variant
+    largest_part: str
+    largest_part_minutes: str
+    largest_part_points: str
+    largest_part_dollars: str
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -92,12 +103,12 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), interval=format_duration(fleet.interval),
         goodput=percent(fleet.goodput), mtbi=format_duration(p.mtbi), cost=format_duration(p.checkpoint_cost),
-        restart=format_duration(p.restart), losses_text=losses_text(fleet, largest_first=False),
+        losses_text=losses_text(fleet, largest_first=False),
         lost_dollars=money(fleet.lost_dollars), lost_gpu_hours=large_count(fleet.lost_gpu_hours), top_lever=l1,
         top_gain=points(g1), top_dollars=money(fleet.dollars(g1)), second_lever=l2, second_gain=points(g2),
         second_dollars=money(fleet.dollars(g2)), ranges=Variant("given" if r.ranged else "none"),
         ranges_text=ranges_text(fleet), t_span=t_span(fleet), g_span=g_span(fleet),
         top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
-        top_swing=points(top.goodput_swing) if top else "none",
+        top_swing=points(top.goodput_swing) if top else "none", **restart_values(fleet),
     )
 

@@ -5,8 +5,10 @@ inputs: the parts of R (``restart: {detect: ...}``), the spare pool (``spares:``
 time (``just_in_time:``) when it gives them; otherwise each section is a labelled illustration with the fleet's
 own C, M and R and an assumption stated here (:data:`ILLUSTRATIVE_REPAIR`, :data:`ILLUSTRATIVE_JIT`; the share of
 interruptions that take a node out is Llama 3's, judged cause by cause in :data:`goodput.sources.LOSES_LOCAL_COPY`).
-The spares and just-in-time models are one-tier (:mod:`goodput.restart`): for a fleet with a drain or tiers the
-chapter says so, and never calls their goodput the plan's.
+Each spare count is planned through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`, the
+command's :attr:`~goodput.fleet.FleetPlan.best_spares`), and the part of R that matters most is the fleet's
+(:attr:`~goodput.fleet.FleetPlan.largest_restart_part`). The just-in-time model is one-tier
+(:mod:`goodput.restart`): for a fleet with a drain or tiers the chapter says so, and never calls its goodput the plan's.
 """
 
 from __future__ import annotations
@@ -20,11 +22,10 @@ from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
-from goodput.report import count, money, percent, points
+from goodput.report import RESTART_PART_NAMES, count, money, percent, points, restart_sum
 from goodput.restart import (
     RestartParts,
     SparesChoice,
-    best_spares,
     recovery_goodput,
     recovery_optimal_interval,
     spare_wait,
@@ -54,8 +55,6 @@ ILLUSTRATIVE_REPAIR = 24 * 60.0
 ILLUSTRATIVE_JIT = 0.8
 #: What a just-in-time recovery costs where the inputs give none, minutes (about one step and a short restart).
 DEFAULT_JIT_RECOVERY = 0.5
-#: The largest pool the chapter tries (beyond it, interruptions come so often that no pool keeps up).
-MOST_SPARES = 1024
 #: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
 MOST_RESTART_EXPONENT = 10.0
 #: Standard errors within which the closed forms must agree with their simulations.
@@ -96,7 +95,8 @@ class Inputs:
     jit_given : bool
         Whether the inputs give a share recovered just in time.
     choice : SparesChoice
-        Goodput against the number of spares (one-tier, :func:`goodput.restart.best_spares`).
+        Goodput and dollars against the number of spares, through the fleet's whole scheme
+        (:meth:`goodput.fleet.FleetPlan.spares_choice`; the inputs' pool's is :attr:`~goodput.fleet.FleetPlan.best_spares`).
     """
 
     nodes: int
@@ -119,21 +119,14 @@ def restart_inputs(fleet: FleetPlan) -> Inputs:
     params = fleet.params
     g = params.gpus_per_node
     nodes = max(1, params.gpus // g)
-    parts = params.restart_parts
     pool = params.spares
-    m, c = params.mtbi, params.checkpoint_cost
     if pool is not None:
-        repair, takes, r_parts = pool.repair, pool.takes_node, params.restart - spare_wait(pool.nodes, m, pool.repair,
-                                                                                            pool.takes_node)
+        repair, takes = pool.repair, pool.takes_node
     else:
-        repair, takes, r_parts = ILLUSTRATIVE_REPAIR, takes_node_share(), params.restart
-    r_parts = parts.total if parts is not None else max(r_parts, 1e-9)
-    top = 8  # as best_spares does (until the wait is under a second), but never more than MOST_SPARES
-    while spare_wait(top, m, repair, takes) > 1.0 / 60.0 and top < MOST_SPARES:
-        top = min(2 * top, MOST_SPARES)
-    choice = best_spares(r_parts, c, m, repair, takes, params.gpus, g, most=top)
+        repair, takes = ILLUSTRATIVE_REPAIR, takes_node_share()
+    choice = fleet.spares_choice(repair, takes)
     p = params.just_in_time
-    return Inputs(nodes=nodes, gpus_per_node=g, parts=parts, r_parts=r_parts,
+    return Inputs(nodes=nodes, gpus_per_node=g, parts=params.restart_parts, r_parts=fleet.parts_restart(),
                   spares=pool.nodes if pool is not None else choice.best, repair=repair, takes_node=takes,
                   spares_given=pool is not None, p=p if p > 0 else ILLUSTRATIVE_JIT,
                   jit_recovery=params.jit_recovery,
@@ -156,18 +149,6 @@ def spares_checks(x: Inputs, mtbi: float) -> list[tuple[int, float, Estimate]]:
              simulate_spare_waits(k, mtbi, x.repair, x.takes_node, interruptions=20_000)) for k in counts]
 
 
-def parts_text(parts: RestartParts) -> str:
-    """R's parts as a list: "detection 30 s, replacement 2 min, start-up 14.7 min, load 3 min and warm-up 2 min"."""
-    names = {"detect": "detection", "replace": "replacement", "startup": "start-up", "load": "checkpoint load",
-             "warmup": "warm-up"}
-    items = [f"{names[k]} {format_duration(v)}" for k, v in parts.parts.items() if v > 0]
-    return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
-
-
-PART_NAMES = {"detect": "detection", "replace": "replacement", "startup": "start-up", "load": "the checkpoint load",
-              "warmup": "warm-up"}
-
-
 @dataclass(frozen=True)
 class Page:
     """The values ``book/restart.md`` quotes."""
@@ -179,6 +160,8 @@ class Page:
     parts_list: str
     largest_part: str
     largest_part_share: str
+    largest_part_gain: str
+    largest_part_dollars: str
     per_node_now: str
     aurora_first: str
     aurora_last: str
@@ -197,6 +180,7 @@ class Page:
     best_share: str
     best_goodput: str
     best_restart: str
+    best_dollars: str
     half: str
     half_goodput: str
     half_dollars: str
@@ -277,7 +261,8 @@ def build(fleet: FleetPlan) -> Page:
         return x.r_parts + spare_wait(spares, m, x.repair, x.takes_node)
 
     def goodput_at(spares: int) -> float:
-        return choice.goodput[spares] if spares < len(choice.counts) else recovery_goodput(c, m, restart_at(spares))
+        return (choice.goodput[spares] if spares < len(choice.counts)
+                else fleet.goodput_with_spares(spares, x.repair, x.takes_node))
 
     half = choice.best // 2
     delta = math.ceil(DELTA_SPARE_SHARE * x.nodes)
@@ -298,14 +283,18 @@ def build(fleet: FleetPlan) -> Page:
     m_all = 1.0 / (1.0 / m + planned / 60.0)
     as_unplanned = recovery_goodput(c, m_all, r)
     parts = x.parts
+    largest = fleet.largest_restart_part
     return Page(
         fleet=f"{count(params.gpus, 'GPU')}, from {params.source}",
         nodes=count(x.nodes, "node"),
         restart=format_duration(r),
         parts=Variant("whole" if parts is None else "given"),
-        parts_list=parts_text(parts) if parts is not None else "",
-        largest_part=PART_NAMES[parts.largest] if parts is not None else "",
-        largest_part_share=percent(parts.parts[parts.largest] / parts.total) if parts is not None else "",
+        parts_list=(restart_sum(params) or "") if parts is not None else "",
+        largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
+        largest_part_share=percent(largest.minutes / parts.total) if parts is not None and largest is not None
+        else "",
+        largest_part_gain=points(largest.gain) if largest is not None else "",
+        largest_part_dollars=money(fleet.dollars(largest.gain)) if largest is not None else "",
         per_node_now=format_duration(parts.startup_per_node) if parts is not None else "",
         aurora_first=f"{significant(float(np.mean(by_nodes[first])))} s at {first} nodes",
         aurora_last=f"{significant(float(np.mean(by_nodes[last])))} s at {last}",
@@ -324,10 +313,10 @@ def build(fleet: FleetPlan) -> Page:
         best_share=percent(choice.best * g / params.gpus),
         best_goodput=percent(choice.goodput[choice.best]),
         best_restart=format_duration(choice.restart[choice.best]),
+        best_dollars=money(max(0.0, choice.dollars[choice.best])),
         half=count(half, "spare node"),
         half_goodput=percent(goodput_at(half)),
-        half_dollars=money(max(0.0, fleet.dollars(choice.goodput[choice.best] - goodput_at(half))
-                               - _dollars_a_month(fleet, (choice.best - half) * g))),
+        half_dollars=money(max(0.0, choice.dollars[choice.best] - choice.dollars[half])),
         best_cost=money(_dollars_a_month(fleet, choice.best * g)),
         pool=count(x.spares, "spare node"),
         pool_goodput=percent(goodput_at(x.spares)),

@@ -1,0 +1,124 @@
+"""The fleet's one plan and the restart: R's parts at other sizes, the spare count through the whole scheme, the part
+that matters most.
+
+Values and limits: R at 2N with a start-up per node is the parts at twice the nodes plus the wait at M/2; each spare
+count is the fleet's plan at R(c), with R(0) = parts + a r and R(∞) = parts; the command's best count is the chapter's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+import yaml
+
+from goodput.cli import main
+from goodput.exact import exact_goodput
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.params import load_params, mtbi_from_rate, params_from_mapping
+from goodput.plan import plan_for
+from goodput.restart import spare_wait
+
+FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
+             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
+             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+#: The same fleet with R as its parts (start-up 1 min + 8,192 nodes x 0.05 s) and a pool of 24 spare nodes.
+PARTS = {"detect": "1 min", "replace": "2 min", "startup": "1 min", "startup_per_node": "0.05 s", "warmup": "2 min"}
+POOL = {"nodes": 24, "repair": "24 h", "takes_node": 0.5}
+FLEET_PARTS = {**FLEET_65K, "restart": PARTS, "spares": POOL}
+
+
+@pytest.fixture(scope="module")
+def parts_fleet() -> FleetPlan:
+    return fleet_plan(params_from_mapping(FLEET_PARTS, source="fleet-65k-parts.yml"))
+
+
+def test_by_size_rederives_r_from_its_parts(parts_fleet: FleetPlan) -> None:
+    """At 2N the start-up per node is paid on 16,384 nodes and the 24 spares wait at M/2: R(2N) = 1 + 2 + 1 + 16,384 x
+    0.05 s + 2 min + wait(24, M/2), larger than R(N); at N/2 smaller; the plan at each size is planned with it."""
+    p = parts_fleet.params
+    n = p.gpus
+    plans = parts_fleet.by_size
+    m2 = float(mtbi_from_rate(p.rate_per_gpu_hour, 2 * n))
+    expected = 1 + 2 + 1 + 16384 * 0.05 / 60 + 2 + spare_wait(24, m2, 24 * 60.0, 0.5)
+    assert math.isclose(parts_fleet.restart_at(2 * n), expected, rel_tol=1e-12)
+    assert parts_fleet.restart_at(n // 2) < p.restart < parts_fleet.restart_at(2 * n)
+    assert math.isclose(parts_fleet.restart_at(n), p.restart, rel_tol=1e-12)
+    if 2 * n in plans:
+        assert math.isclose(plans[2 * n].restart, expected, rel_tol=1e-12)
+    assert math.isclose(plans[n // 2].restart, parts_fleet.restart_at(n // 2), rel_tol=1e-12)
+    at = parts_fleet.at_size(2 * n)
+    assert at.restart_parts is not None and at.restart_parts.nodes == 16384
+    assert at.persistent_restart == pytest.approx(25.0 + expected - p.restart)  # R_p moves with R
+    # The same fleet with R given whole and no spares plans every size with the same R.
+    whole = fleet_plan(params_from_mapping(FLEET_65K))
+    assert {plan.restart for plan in whole.by_size.values()} == {15.0}
+
+
+def test_by_size_with_spares_alone_waits_longer_at_twice_the_size() -> None:
+    """R given whole with a pool: the parts are R minus the pool's wait at M, the same at every size; the wait at 2N
+    (M/2) is longer."""
+    fleet = fleet_plan(params_from_mapping({**FLEET_65K, "spares": POOL}))
+    p = fleet.params
+    wait = spare_wait(24, p.mtbi, 1440.0, 0.5)
+    assert math.isclose(p.restart, 15.0 + wait, rel_tol=1e-12) and math.isclose(fleet.parts_restart(), 15.0)
+    assert fleet.restart_at(2 * p.gpus) - 15.0 > wait > fleet.restart_at(p.gpus // 2) - 15.0 > 0.0
+
+
+def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
+    """R(0) = parts + a r, R(c) falls to the parts; each goodput is plan_for at R(c) (drain and tiers), not the
+    one-tier model; the best count maximizes the useful share; the dollars are against none, net of the spares."""
+    choice = parts_fleet.best_spares
+    assert choice is not None
+    p = parts_fleet.params
+    parts = parts_fleet.parts_restart()
+    assert math.isclose(choice.restart[0], parts + 0.5 * 1440.0, rel_tol=1e-12)
+    assert choice.restart[-1] - parts < 1.0 / 60.0 and np.all(np.diff(choice.restart) <= 0)
+    assert np.all(np.diff(choice.goodput) >= -1e-12)
+    for c in (0, choice.best, len(choice.counts) - 1):
+        assert choice.goodput[c] == plan_for(parts_fleet.with_restart(choice.restart[c])).goodput
+    b = choice.best
+    assert choice.goodput[b] < float(exact_goodput(p.checkpoint_cost, p.mtbi, choice.restart[b]))
+    assert b == int(np.argmax(choice.useful)) and choice.dollars[0] == 0.0
+    per_spare = parts_fleet.dollars(8 / 65536)
+    assert choice.dollars[b] == pytest.approx(parts_fleet.dollars(choice.goodput[b] - choice.goodput[0]) - b * per_spare)
+    # The pool held is a point on the same curve: its goodput is the plan's.
+    assert choice.goodput[24] == pytest.approx(parts_fleet.goodput, abs=1e-12)
+    assert parts_fleet.goodput_with_spares(24, 1440.0, 0.5) == pytest.approx(parts_fleet.goodput, abs=1e-12)
+    assert fleet_plan(params_from_mapping(FLEET_65K)).best_spares is None
+
+
+def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path) -> None:
+    """goodput plan --format json: best_spares is the fleet's, count, goodput and restart."""
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump(FLEET_PARTS), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["plan", "--params", str(path), "--format", "json"]) == 0
+    best = json.loads(out.getvalue())["best_spares"]
+    choice = parts_fleet.best_spares
+    assert choice is not None
+    assert (best["nodes"], best["goodput"], best["restart_min"]) == (choice.best, choice.goodput[choice.best],
+                                                                    choice.restart[choice.best])
+
+
+def test_the_largest_restart_part_gains_the_most_when_halved(parts_fleet: FleetPlan) -> None:
+    """Start-up, 1 min + 8,192 x 0.05 s = 7.83 min, is the largest part; halving it (the plan made again at R minus
+    3.91 min, R_p with it) gains more than halving any other part; none without parts."""
+    part = parts_fleet.largest_restart_part
+    assert part is not None and part.name == "startup"
+    assert math.isclose(part.minutes, 1 + 8192 * 0.05 / 60, rel_tol=1e-12)
+    r = parts_fleet.params.restart
+    assert part.gain == pytest.approx(plan_for(parts_fleet.with_restart(r - part.minutes / 2)).goodput
+                                      - parts_fleet.goodput, abs=1e-12)
+    assert part.gain > 0
+    parts = parts_fleet.params.restart_parts
+    assert parts is not None
+    for name, minutes in parts.parts.items():
+        if name != part.name:
+            assert plan_for(parts_fleet.with_restart(r - minutes / 2)).goodput - parts_fleet.goodput < part.gain
+    assert fleet_plan(load_params()).largest_restart_part is None
