@@ -20,6 +20,7 @@ from goodput.pages import Variant
 from goodput.pages import measuring as page
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
+from goodput.report import scheme_words
 from goodput.uncertainty import poisson_interval
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
@@ -41,7 +42,7 @@ def test_the_worked_example(worked: FleetPlan) -> None:
     """Exact model, one tier: 87.6% every 18.6 min; twice the optimum (37.2 min) costs 2.2 points; overhead 4.7% and
     lost work 5.1%; restart 2.7%, halving R 1.2 points; first order (quotable) 19.3 min and 86.9%."""
     p = page.build(worked)
-    assert (p.interval, p.goodput, p.cadence, p.scheme_inputs) == ("18.6 min", "87.6%", "", "")
+    assert (p.interval, p.goodput, p.cadence, p.scheme) == ("18.6 min", "87.6%", "", scheme_words(worked.plan))
     c, m, r = 1.0, worked.params.mtbi, 5.0
     t = float(exact_optimal_interval(c, m))
     assert p.twice_interval == "37.2 min"

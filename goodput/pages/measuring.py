@@ -20,7 +20,7 @@ from goodput.pages.levers import cadence_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import Plan, plan_for
-from goodput.report import count, gain_text, join_words, money, mtbi_origin, percent, points
+from goodput.report import count, gain_text, money, mtbi_origin, percent, points, scheme_words
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 
@@ -60,21 +60,6 @@ def with_cost(params: Params, cost: float) -> Params:
     return params.replace(checkpoint_cost=cost, persistent_cost=max(params.persistent_cost, cost))
 
 
-def scheme_inputs(params: Params) -> str:
-    """The scheme's inputs beyond C, M and R, as a clause: ", with a drain of 4 min, ..." or ""."""
-    parts = []
-    if params.drain > 0:
-        parts.append(f"a drain of {format_duration(params.drain)}")
-    if params.persistent_cost is not None:
-        parts.append(f"a persistent checkpoint of {format_duration(params.persistent_cost)} restarting in "
-                     f"{format_duration(params.persistent_restart or params.restart)}")
-    if params.fast_survives is not None:
-        parts.append(f"a fast copy that survives {percent(params.fast_survives, 0)} of interruptions")
-    if not parts:
-        return ""
-    return ", with " + join_words(parts)
-
-
 @dataclass(frozen=True)
 class Page:
     """The values ``book/measuring.md`` quotes."""
@@ -84,7 +69,7 @@ class Page:
     c: str
     r: str
     inputs_file: str
-    scheme_inputs: str
+    scheme: str
     interval: str
     cadence: str
     goodput: str
@@ -195,7 +180,7 @@ def build(fleet: FleetPlan) -> Page:
     elastic_t = (f"stays {d(plan.interval)}" if elastic and d(elastic.interval) == d(plan.interval) else
                  f"moves from {d(plan.interval)} to {d(elastic.interval)}" if elastic else f"stays {d(plan.interval)}")
     return Page(
-        m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme_inputs=scheme_inputs(p),
+        m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_low=d(low), dozen_high=d(high), dozen_t_low=d(t_low.interval) if t_low else "no plan (no work kept)",
