@@ -24,6 +24,7 @@ from goodput.units import format_duration, format_rate, significant
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
+    from goodput.fleets import PublishedFleet
     from goodput.logs.events import EventMeasurement
     from goodput.logs.fit import WeibullFit
     from goodput.logs.measure import Measurement
@@ -523,9 +524,9 @@ def duration_range_text(low: float, high: float) -> str:
     return f"{lo} to {hi}"
 
 
-def record_name(fleet: str) -> str:
+def record_name(record: PublishedFleet) -> str:
     """A published record's name without what the table adds to it: ``"OPT-175B holiday week"``, ``"Meta RSC-1"``."""
-    name = re.sub(r"\s*\([^)]*\)", "", fleet)
+    name = re.sub(r"\s*\([^)]*\)", "", record.fleet)
     for extra in (" pre-training", " research cluster"):
         name = name.replace(extra, "")
     return name.strip()
