@@ -12,6 +12,7 @@ import math
 
 import pytest
 
+from goodput import whatif
 from goodput.book import variant_text
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
@@ -94,7 +95,7 @@ def test_illustrations_change_one_input_of_the_scheme(tiered: FleetPlan, worked:
     t = page.build(tiered)
     elastic = plan_for(tiered.params.replace(restart=elastic_restart(15.0)))
     assert t.elastic_goodput == f"{100 * elastic.goodput:.1f}%" and elastic.tiers is not None
-    sync = plan_for(page.with_cost(tiered.params, 148.8 / 60))
+    sync = plan_for(whatif.with_cost(tiered.params, 148.8 / 60))
     assert sync.tiers is not None and sync.tiers.persistent_cost == 3.0
     assert t.sync_goodput == f"{100 * sync.goodput:.1f}%"
 
