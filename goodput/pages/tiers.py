@@ -136,13 +136,6 @@ class Page:
     peer_saved: str
 
 
-def _opening(fleet: FleetPlan, worked: bool) -> Variant:
-    scheme = fleet.plan.tiers
-    if scheme is None:
-        return Variant("worked" if worked else "none")
-    return Variant("drain" if scheme.one_tier else "tiered")
-
-
 def build(fleet: FleetPlan) -> Page:
     """The chapter's values, from the fleet's one plan (and, in labelled asides, the worked example's)."""
     p = fleet.params
@@ -207,8 +200,9 @@ def build(fleet: FleetPlan) -> Page:
     s = scheme.fast_survives if scheme is not None else 0.0
     every = scheme.every if scheme is not None else 1
     largest = fleet.largest_loss
+    opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
-        inputs="the worked example" if worked else f"the inputs file {p.source}", opening=_opening(fleet, worked),
+        inputs="the worked example" if worked else f"the inputs file {p.source}", opening=Variant(opening),
         gpus=f"{p.gpus:,}", mtbi=format_duration(m), cost=Raw(format_duration(c)), restart=format_duration(r),
         survives=share_text(s), persistent_cost=format_duration(scheme.cp if scheme is not None else c),
         persistent_restart=format_duration(scheme.rp if scheme is not None else r),
