@@ -11,7 +11,6 @@ with the fleet's C, M and R, and labelled as such (the Weibull simulator knows o
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from goodput.errors import InputError
@@ -244,12 +243,6 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     """The logs chapter's values for one fleet and the logs its build reads."""
     p, m = fleet.params, data.measured
     # ---------------------------------------------------------------- the estimators and the gap
-    relative = {
-        "C": (m.checkpoint_cost_interval_min[1] - m.checkpoint_cost_interval_min[0]) / m.checkpoint_cost_min,
-        "M": (m.mtbi_interval_min[1] - m.mtbi_interval_min[0]) / m.mtbi_min if m.failures else math.inf,
-        "R": (m.restart_interval_min[1] - m.restart_interval_min[0]) / m.restart_min
-        if m.restart_samples >= 2 else math.inf,
-    }
     adds = loss_comparison(m)["adds to the gap"].to_dict()
     # ---------------------------------------------------------------- the known truth
     table = recovery(data.sample, data.truth)
@@ -310,8 +303,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         attempts=count(m.attempts, "attempt"), conf=f"{m.confidence:.0%}", gap0=format_duration(m.ordinary_gap_min),
         c=format_duration(m.checkpoint_cost_min), c_n=f"{m.checkpoint_samples:,}",
         c_range=interval_text(*m.checkpoint_cost_interval_min), c_quartiles=interval_text(*m.checkpoint_cost_iqr_min),
-        m=format_duration(m.mtbi_min), m_range=interval_text(*m.mtbi_interval_min),
-        widest_name=max(relative, key=lambda k: relative[k]),
+        m=format_duration(m.mtbi_min), m_range=interval_text(*m.mtbi_interval_min), widest_name=m.widest,
         r_estimate=Variant("measured" if m.restart_samples >= 2 else "too_few"),
         r=format_duration(m.restart_min) if m.restart_samples else "not timed", r_n=count(m.restart_samples, "restart"),
         r_range=interval_text(*m.restart_interval_min), r_median=format_duration(m.restart_median_min),
