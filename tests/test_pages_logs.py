@@ -166,7 +166,7 @@ def test_glm_counts_and_m(page: pages.Page) -> None:
     e = measure_events(ROOT / GLM_EVENTS)
     assert (page.glm_stops, page.glm_unplanned, page.glm_ambiguous, page.glm_planned) == ("31", "11", "2", "18")
     assert page.glm_failures == "13 failures" and page.glm_gpus == "768"
-    assert (page.glm_from, page.glm_to) == ("6 May", "3 July 2022")
+    assert page.glm_window == "6 May to 3 July 2022"
     assert page.glm_m == format_duration(e.exposure_min / 13) and page.glm11_m == format_duration(e.exposure_min / 11)
     assert page.glm_rate == format_rate(13 / (768 * e.exposure_min / 60))
     table = log_tables.glm(logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)).set_index("quantity")

@@ -50,7 +50,7 @@ def test_the_worked_example(worked: FleetPlan) -> None:
     assert p.twice_points == f"{100 * (exact_goodput(c, m, r) - exact_goodput(c, m, r, 2 * t)):.1f} points" == "2.2 points"
     assert (p.overhead, p.lost_work, p.restart_loss, p.halve_r) == ("4.7%", "5.1%", "2.7%", "1.2 points")
     assert (p.first_order, p.fo_interval, p.fo_goodput) == (Variant("quotable"), "19.3 min", "86.9%")
-    assert (p.own_count, p.own_low, p.own_high) == (Variant("count"), "169 min", "205 min")
+    assert (p.own_count, p.own_range) == (Variant("count"), "169 min to 205 min")
 
 
 def test_twice_the_optimum_is_taken_at_the_same_scheme(tiered: FleetPlan) -> None:
@@ -107,7 +107,7 @@ def test_a_dozen_interruptions(worked: FleetPlan) -> None:
     assert (p.dozen_below, p.dozen_above) == ("43%", "94%")
     assert 1 - low / worked.params.mtbi == pytest.approx(0.43, abs=0.005)
     assert high / worked.params.mtbi - 1 == pytest.approx(0.94, abs=0.005)
-    assert p.dozen_t_low == "13.9 min" and p.dozen_t_high == "26.1 min"
+    assert p.dozen_t_range == "13.9 min to 26.1 min"
 
 
 def test_one_gpus_m_keeps_no_work_at_scale(tiered: FleetPlan, fleet: Params) -> None:

@@ -57,8 +57,7 @@ class Page:
     t_numerical: str
     agreement: str
     r_in_derivative: str
-    r_low: str
-    r_high: str
+    r_span: str
     r_spread: str
     r_moves: str
     here: Variant
@@ -135,7 +134,7 @@ def build(fleet: FleetPlan) -> Page:
         t_numerical=format_duration(t_numerical, 6),
         agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",
         r_in_derivative="contains" if derivative.has(r_symbol) else "does not contain",
-        r_low=format_duration(restarts[0]), r_high=format_duration(restarts[-1]), r_spread=f"{60.0 * spread:.1e} s",
+        r_span=f"{format_duration(restarts[0])} to {format_duration(restarts[-1])}", r_spread=f"{60.0 * spread:.1e} s",
         r_moves="moves" if spread > 1e-6 * t_lambert else "does not move",
         here=Variant("quotable" if quotable else "refused"), ratio=f"{c / m:.2g}",
         young_longer=(f"{format_duration(abs(t_young - t_lambert))} "

@@ -143,8 +143,7 @@ class Page:
     events_only_whose: str
     events_only_summary: str
     glm_gpus: str
-    glm_from: str
-    glm_to: str
+    glm_window: str
     glm_stops: str
     glm_unplanned: str
     glm_ambiguous: str
@@ -339,7 +338,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         events_only_whose=(f"the event log {p.source} names, {fleet_events.name}" if fleet_events is not None
                            else f"the sample event log bundled with the book ({p.source} names no event log)"),
         events_only_summary=events_summary(data.fleet_events), glm_gpus=f"{gpus:,}",
-        glm_from=day_text(data.glm_record.window_start), glm_to=day_text(data.glm_record.window_end, year=True),
+        glm_window=f"{day_text(data.glm_record.window_start)} to {day_text(data.glm_record.window_end, year=True)}",
         glm_stops=f"{sum(kinds.values())}", glm_unplanned=f"{kinds.get('unplanned', 0)}",
         glm_ambiguous=f"{kinds.get('ambiguous', 0)}", glm_planned=f"{kinds.get('planned', 0)}",
         glm_failures=count(glm.failures, "failure"), glm_planned_measured=count(glm.planned_stops, "planned stop"),

@@ -56,15 +56,12 @@ class Page:
     dozen_time: str
     dozen_below: str
     dozen_above: str
-    dozen_low: str
-    dozen_high: str
-    dozen_t_low: str
-    dozen_t_high: str
+    dozen_range: str
+    dozen_t_range: str
     dozen_rel: str
     own_count: Variant
     own_n: str
-    own_low: str
-    own_high: str
+    own_range: str
     own_rel: str
     m_how: str
     early: Variant
@@ -163,10 +160,10 @@ def build(fleet: FleetPlan) -> Page:
         m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
-        dozen_low=d(low), dozen_high=d(high), dozen_t_low=d(t_low.interval) if t_low else "no plan (no work kept)",
-        dozen_t_high=d(t_high.interval) if t_high else "no plan (no work kept)",
+        dozen_range=f"{d(low)} to {d(high)}",
+        dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_n=count(n or 0, "interruption"), own_low=d(own_low), own_high=d(own_high),
+        own_n=count(n or 0, "interruption"), own_range=f"{d(own_low)} to {d(own_high)}",
         own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "", m_how=how_mtbi_given(fleet),
         early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",

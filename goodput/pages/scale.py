@@ -50,8 +50,7 @@ class Page:
     fleet_scheme: str
     rate: str
     restart: str
-    smallest: str
-    largest: str
+    sizes: str
     gpus: str
     slow_text: str
     fast_text: str
@@ -109,8 +108,8 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         scope=Variant("tiered" if fleet.tiered else "one_tier"), fleet_interval=d(fleet.interval),
         fleet_goodput=percent(fleet.goodput), fleet_scheme=scheme_words(fleet.plan),
-        rate=format_rate(p.rate_per_gpu_hour), restart=d(p.restart), smallest=gpus_text(span[0]),
-        largest=gpus_text(span[-1]), gpus=gpus_text(p.gpus), sim_count=str(len(sims)),
+        rate=format_rate(p.rate_per_gpu_hour), restart=d(p.restart),
+        sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", gpus=gpus_text(p.gpus), sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=sigmas_text(max(s.sigmas for s in sims)),
         max_stderr=points(max(s.stderr for s in sims), 2), one_point=points(model.FIRST_ORDER_CAUTION, 0),
         three_points=points(model.FIRST_ORDER_TOLERANCE, 0), own_gap=gap_text(fleet.plan.check),
