@@ -459,10 +459,9 @@ def scheme_words(plan: Plan) -> str:
     s = plan.tiers
     if s is None:
         return f"one {format_duration(plan.checkpoint_cost)} checkpoint, safe as soon as it is written"
-    text = f"a {format_duration(s.checkpoint_cost)} snapshot" + (
-        f" drained in {format_duration(s.drain)}" if s.drain > 0 else ", safe as soon as it is written")
+    text = f"a {format_duration(s.checkpoint_cost)} snapshot" + (f" drained in {format_duration(s.drain)}" if s.drain else "")
     if s.one_tier:
-        return text
+        return text if s.drain else f"{text}, safe as soon as it is written"
     every = "every copy" if s.every == 1 else f"every {ordinal(s.every)} copy"
     return (f"{text}, {every} persistent ({format_duration(s.cp)}, restart {format_duration(s.rp)}), "
             f"{share_text(s.fast_survives)} of interruptions leave the fast copy")

@@ -17,8 +17,10 @@ from goodput.logs.samples import SampleTruth
 class Sources:
     """What the chapter reads, already read and measured (:func:`goodput.book.data.logs_sources`).
 
-    ``which`` is ``"sample"``, ``"fleet"``, ``"events"``, ``"none"`` (:mod:`goodput.pages.logs`) or ``"unreadable"``
-    (the logs the inputs name are refused, with ``error`` saying why: the bundled sample logs are measured); ``measured``
+    ``which`` is ``"fleet"`` (the step and event logs the inputs file names), ``"sample"`` (those are the bundled
+    sample logs), ``"events"`` (an event log alone: the sections that need steps use the sample logs and say so),
+    ``"none"`` (no logs: likewise) or ``"unreadable"`` (the logs the inputs name are refused, with ``error`` saying
+    why: the bundled sample logs are measured); ``measured``
     is the step and event logs measured (first-order prediction), ``sample`` the bundled sample logs
     measured, ``fleet_events`` the event log the inputs name measured alone (the sample's when they
     name none), ``glm_clear`` GLM-130B with its two ambiguous stops counted as planned.

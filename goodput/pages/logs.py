@@ -1,12 +1,9 @@
 """The chapter on measuring from logs (book/logs.md): what the logs measured give, and the data the book ships.
 
-Which logs a build measures (:func:`goodput.book.data.logs_sources` reads them): the step and
-event logs the inputs file names (``"fleet"``, or ``"sample"`` when they are the bundled sample
-logs); with an event log alone (``"events"``) or no logs (``"none"``), the sections that need steps
-use the bundled sample logs and say so. GLM-130B's event log, its Weibull fit and Slurm's sample
-accounting are the same in every build; the simulated effect of a Weibull shape on goodput is run
-for the fleet's own plan, or, for a fleet with a drain or a persistent tier, for a one-tier job
-with the fleet's C, M and R, and labelled as such (the Weibull simulator knows one tier only).
+Which logs a build measures is :class:`goodput.logs.sources.Sources`' ``which``. GLM-130B's event log, its
+Weibull fit and Slurm's sample accounting are the same in every build; the simulated effect of a Weibull shape
+is run for the fleet's plan, or for a one-tier job at its C, M and R, labelled so, where the plan has a drain
+or tiers (the Weibull simulator knows one tier only).
 """
 
 from __future__ import annotations
