@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Raw, Variant
-from goodput.pages.common import is_worked_example
+from goodput.pages.common import LOSS_WORDS, is_worked_example
 from goodput.params import load_params
 from goodput.report import money, ordinal, percent, points, share_text
 from goodput.tiers import Tiers, best_every, fast_tier_pays_from
@@ -31,8 +31,7 @@ PEER_SURVIVES = 0.95
 DRAIN_SLOWDOWN = 0.10
 
 #: The plan's losses as the chapter names them.
-LOSS_NAMES = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
-              "drain_loss": "the drain"}
+LOSS_NAMES = {**LOSS_WORDS, "drain_loss": "the drain"}
 
 
 @dataclass(frozen=True)
