@@ -25,6 +25,7 @@ from goodput.units import format_duration, format_rate, significant
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
+    from goodput.fleets import PublishedFleet
     from goodput.logs.events import EventMeasurement
     from goodput.logs.fit import WeibullFit
     from goodput.logs.measure import Measurement
@@ -518,6 +519,126 @@ def ordinal(n: int) -> str:
     """
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n:,}{suffix}"
+
+
+# --------------------------------------------------------------------------- phrases the book's pages share
+
+
+def share_text(x: float) -> str:
+    """A share as an inputs file gives it: ``"75%"`` for 0.75, ``"23.4%"`` for 0.234."""
+    return percent(x, 0) if abs(100 * x - round(100 * x)) < 1e-9 else percent(x)
+
+
+def scheme_words(plan: Plan) -> str:
+    """A plan's checkpoint scheme in one phrase, the same on every page.
+
+    Examples
+    --------
+    >>> from goodput.plan import make_plan
+    >>> scheme_words(make_plan(1.0, 186.0, 5.0))
+    'one 1 min checkpoint, safe as soon as it is written'
+    >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0, persistent_cost=3.0, persistent_restart=25.0,
+    ...                        fast_survives=0.75, persistent_every=4))
+    'a 25 s snapshot drained in 4 min, every 4th copy persistent (3 min, restart 25 min), 75% of interruptions leave the fast copy'
+    """
+    s = plan.tiers
+    if s is None:
+        return f"one {format_duration(plan.checkpoint_cost)} checkpoint, safe as soon as it is written"
+    text = f"a {format_duration(s.checkpoint_cost)} snapshot" + (f" drained in {format_duration(s.drain)}" if s.drain else "")
+    if s.one_tier:
+        return text if s.drain else f"{text}, safe as soon as it is written"
+    every = "every copy" if s.every == 1 else f"every {ordinal(s.every)} copy"
+    return (f"{text}, {every} persistent ({format_duration(s.cp)}, restart {format_duration(s.rp)}), "
+            f"{share_text(s.fast_survives)} of interruptions leave the fast copy")
+
+
+def small_points(x: float) -> str:
+    """A goodput difference in points: one decimal; two significant digits below a tenth of a point; below that, less."""
+    if abs(x) >= 0.00095 or x == 0:
+        return points(x, 1)
+    return f"{100 * x:.2g} points" if abs(x) >= 0.00005 else "less than 0.01 points"
+
+
+def signed_points(x: float, digits: int = 2) -> str:
+    """A signed contribution in points: ``"+0.12 points"``, ``"−0.05 points"``."""
+    return f"{'+' if x >= 0 else '−'}{points(abs(x), digits)}"
+
+
+def se_digits(se: float) -> int:
+    """Decimals of a number of points that show its standard error `se` (a fraction) to one significant digit."""
+    pts = 100 * se
+    return 2 if not pts > 0 or pts >= 0.0095 else min(6, -math.floor(math.log10(pts)))
+
+
+def points_pm(x: float, se: float) -> str:
+    """A simulated difference (its size) with its standard error: ``"0.26 ± 0.01 points"``."""
+    d = se_digits(se)
+    return f"{100 * abs(x):.{d}f} ± {100 * se:.{d}f} points"
+
+
+def percent_pm(x: float, se: float) -> str:
+    """A simulated goodput with its standard error: ``"86.84% ± 0.02 points"``."""
+    d = se_digits(se)
+    return f"{percent(x, d)} ± {100 * se:.{d}f} points"
+
+
+def change_text(x: float, se: float, measurable: bool) -> str:
+    """What a simulated difference does to goodput: gains, loses, or changes it by no more than its error."""
+    if not measurable:
+        return f"changes goodput by no more than the simulation can tell ({points_pm(x, se)})"
+    return f"{'gains' if x > 0 else 'loses'} {points_pm(x, se)}"
+
+
+def per_million(rate: float) -> str:
+    """A rate per GPU-hour as interruptions per million GPU-hours, three significant digits (1.97e-5 -> ``19.7``)."""
+    return significant(rate * 1e6)
+
+
+def per_million_range(low: float, high: float) -> str:
+    """A range of rates per GPU-hour, per million GPU-hours: ``17.9 to 21.7``."""
+    return f"{per_million(low)} to {per_million(high)}"
+
+
+def duration_range_text(low: float, high: float) -> str:
+    """A range of durations in minutes: ``169 to 205 min`` when both ends share a unit, else ``40 s to 2 min``."""
+    lo, hi = format_duration(low), format_duration(high)
+    lo_number, _, lo_unit = lo.partition(" ")
+    if lo_unit == hi.partition(" ")[2] and " " not in lo_unit and lo_unit:
+        return f"{lo_number} to {hi}"
+    return f"{lo} to {hi}"
+
+
+def record_name(record: PublishedFleet) -> str:
+    """A published record's name without what the table adds to it: ``"OPT-175B holiday week"``, ``"Meta RSC-1"``."""
+    name = re.sub(r"\s*\([^)]*\)", "", record.fleet)
+    for extra in (" pre-training", " research cluster"):
+        name = name.replace(extra, "")
+    return name.strip()
+
+
+def day_text(text: str | None, *, year: bool = False) -> str:
+    """An ISO date as a sentence writes it: ``"4 May"``, ``"4 May 2022"``."""
+    from datetime import date
+
+    day = date.fromisoformat(str(text))
+    return f"{day.day} {day:%B}" + (f" {day.year}" if year else "")
+
+
+def events_summary(e: EventMeasurement) -> str:
+    """M, R and the shape an event log gives, as the rest of a sentence (each clause branches on the log)."""
+    if e.failures:
+        m_text = (f"{count(e.failures, 'failure')} over {format_duration(e.exposure_min)} of exposure give "
+                  f"M = {format_duration(e.mtbi_min)} ({e.confidence:.0%} interval {interval_text(*e.mtbi_interval_min)})")
+    else:
+        m_text = (f"no failure in {format_duration(e.exposure_min)} of exposure puts M above "
+                  f"{format_duration(e.mtbi_interval_min[0])} ({e.confidence:.0%} lower bound)")
+    r_text = (f"the restarts, failure to next start, average {format_duration(e.restart_min)} (median "
+              f"{format_duration(e.restart_median_min)}, {count(e.restart_samples, 'restart')})"
+              if e.restart_samples else "no restart time is recorded")
+    k_text = (f"the gaps between failures have a Weibull shape of {significant(e.fit.shape, 3)} "
+              f"({shape_interval_text(e.fit)}). {shape_verdict(e.fit)}" if e.fit is not None
+              else f"no shape can be fitted. {shape_verdict(None, e.fit_problem)}")
+    return f"{m_text}; {r_text}; {k_text}"
 
 
 @dataclass(frozen=True)
@@ -1137,7 +1258,8 @@ def escape_markdown(text: object) -> str:
 # --------------------------------------------------------------------------- measurements
 
 
-def _interval_text(low: float, high: float, digits: int = 3) -> str:
+def interval_text(low: float, high: float, digits: int = 3) -> str:
+    """Two durations in minutes as ``"169 min to 205 min"``; ``"no interval"`` for NaN."""
     if math.isnan(low) or math.isnan(high):
         return "no interval"
     return f"{format_duration(low, digits)} to {format_duration(high, digits)}"
@@ -1172,12 +1294,12 @@ def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasureme
     pct = f"{m.confidence:.0%}"
     rows = [
         ("checkpoint cost, C", format_duration(m.checkpoint_cost_min),
-         f"{pct} interval {_interval_text(*m.checkpoint_cost_interval_min)}"),
+         f"{pct} interval {interval_text(*m.checkpoint_cost_interval_min)}"),
         ("mean time between interruptions, M", format_duration(m.mtbi_min) if m.failures else "no failure",
-         (f"{pct} interval {_interval_text(*m.mtbi_interval_min)}; {count(m.failures, 'failure')} in "
+         (f"{pct} interval {interval_text(*m.mtbi_interval_min)}; {count(m.failures, 'failure')} in "
          f"{format_duration(m.exposure_min)}")),
         ("restart time, R", format_duration(m.restart_min) if m.restart_samples else "no restart",
-         f"{pct} interval {_interval_text(*m.restart_interval_min)}; median {format_duration(m.restart_median_min)}"
+         f"{pct} interval {interval_text(*m.restart_interval_min)}; median {format_duration(m.restart_median_min)}"
          if m.restart_samples else ""),
         ("checkpoint interval, T", format_duration(m.interval_min),
          f"{m.interval_source}; optimum √(2CM) {format_duration(m.optimal_interval_min)}"
@@ -1349,14 +1471,14 @@ def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
     pct = f"{e.confidence:.0%}"
     restart_note = ""
     if e.restart_samples:
-        restart_note = (f"{pct} interval {_interval_text(*e.restart_interval_min)}; median "
+        restart_note = (f"{pct} interval {interval_text(*e.restart_interval_min)}; median "
                         f"{format_duration(e.restart_median_min)}; {count(e.restart_samples, 'restart')}, failure to "
                         "the next start")
         if e.restarts_unrecorded:
             restart_note += f" ({e.restarts_unrecorded} with no time recorded left out)"
     rows = [
         ("mean time between interruptions, M", format_duration(e.mtbi_min) if e.failures else "no failure",
-         (f"{pct} interval {_interval_text(*e.mtbi_interval_min)}" if e.failures else
+         (f"{pct} interval {interval_text(*e.mtbi_interval_min)}" if e.failures else
           f"{pct} lower bound {format_duration(e.mtbi_interval_min[0])}")
          + f"; {count(e.failures, 'failure')} in {format_duration(e.exposure_min)} of exposure"),
         ("restart time, R (at least)", format_duration(e.restart_min) if e.restart_samples else "no restart",

@@ -163,10 +163,10 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     assert page.burst_cost == Variant("cheaper") and page.burst_same_count == "2.1 points"
     assert page.burst_retune.startswith("loses") and page.take_bursts_retune == "no interval helps against them"
     assert page.burst_renewal == "86.804%" and float(page.burst_sigma) < 4
-    assert (page.lost_safe, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
+    assert (page.base_goodput, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
     assert (page.lost_retuned_interval, page.lost_ratio) == ("16.8 min", ", 20 times as much")
-    assert (page.g_full, page.g_elastic, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
-    assert page.t_full == page.t_elastic == "18.6 min"
+    assert (page.fleet_goodput, page.g_elastic, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
+    assert page.fleet_interval == page.t_elastic == "18.6 min"
     assert page.run_length == "54 days" and "Llama 3 snapshot" in page.run_length_why
 
 
@@ -180,7 +180,7 @@ def test_elastic_gain_is_the_exact_model_with_a_shorter_restart(inputs: Params) 
     g = float(exact.exact_goodput(c, m, r))
     assert page.elastic_gain == f"{100 * g * math.expm1((r - fast) / m):.1f} points"
     assert page.restart_full == f"{-math.expm1(-r / m):.1%}"
-    assert page.t_full == page.t_elastic == format_duration(exact.exact_optimal_interval(c, m))
+    assert page.fleet_interval == page.t_elastic == format_duration(exact.exact_optimal_interval(c, m))
 
 
 def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetPlan) -> None:
@@ -191,9 +191,9 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     assert (page.fleet_interval, page.fleet_goodput) == ("5.91 min", "44.2%")
     assert page.scope == Variant("tiered") and page.model_name == "the one-tier model of these inputs"
     assert (page.base_goodput, page.base_interval) == ("60.3%", "5.61 min")
-    assert "every 4th checkpoint" in page.scheme_words
+    assert "every 4th copy persistent" in page.scheme_words
     elastic = plan_for(hazards.elastic_params(tiered.params))
-    assert page.g_full == percent(tiered.goodput) == "44.2%"
+    assert page.fleet_goodput == percent(tiered.goodput) == "44.2%"
     assert page.g_elastic == percent(elastic.goodput)
     assert (page.rp, page.elastic_rp) == ("25 min", "11 min")
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")

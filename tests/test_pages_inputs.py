@@ -26,7 +26,7 @@ from goodput.pages import Variant
 from goodput.pages import inputs as pages
 from goodput.params import Params, load_params
 from goodput.plan import make_plan, plan_for
-from goodput.report import money, percent, points
+from goodput.report import duration_range_text, money, per_million, percent, points, record_name, scheme_words
 from goodput.units import format_duration, format_rate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,9 +43,9 @@ def build(params: Params, records: tuple[PublishedFleet, ...]) -> pages.Page:
 
 def test_rates_per_million_and_duration_ranges() -> None:
     """Per million GPU-hours 1.9732e-5 -> 19.7; a range of minutes shares its unit when both ends have it."""
-    assert [pages.per_million(x) for x in (1.9732e-5, 9.042e-6, 7.113e-5, 1.6e-5)] == ["19.7", "9.04", "71.1", "16"]
-    assert pages.duration_range_text(168.6, 204.7) == "169 to 205 min"
-    assert pages.duration_range_text(0.75, 2.0) == "45 s to 2 min"
+    assert [per_million(x) for x in (1.9732e-5, 9.042e-6, 7.113e-5, 1.6e-5)] == ["19.7", "9.04", "71.1", "16"]
+    assert duration_range_text(168.6, 204.7) == "169 to 205 min"
+    assert duration_range_text(0.75, 2.0) == "45 s to 2 min"
 
 
 def test_the_file_is_named_as_given(fleet_variant: Callable[..., Params], records: tuple[PublishedFleet, ...],
@@ -138,7 +138,7 @@ def test_a_tiered_fleet_spread_uses_its_whole_scheme(records: tuple[PublishedFle
     full, one = plan_for(params.replace(mtbi=m_high)), plan_for(params.without_tiers().replace(mtbi=m_high))
     assert page.fx_g_high == percent(full.goodput) != percent(one.goodput)
     assert page.fleet_scheme == Variant("tiered") and page.fleet_interval == format_duration(fp.interval)
-    assert fp.plan.tiers is not None and f"every {fp.plan.tiers.every}" in page.fleet_persistent
+    assert fp.plan.tiers is not None and page.scheme == scheme_words(fp.plan)
     table = input_tables.inputs(fp)
     assert table["symbol"].tolist() == ["M", "C", "R", "D", "C_p", "R_p", "s", "T"]
     assert table["this fleet"].iloc[-1] == format_duration(fp.interval)
@@ -147,10 +147,10 @@ def test_a_tiered_fleet_spread_uses_its_whole_scheme(records: tuple[PublishedFle
 def test_rates_compared_as_printed(fleet_variant: Callable[..., Params], book: Params,
                                    records: tuple[PublishedFleet, ...]) -> None:
     """The worked example's 1.97e-5 prints as 19.7, as do Llama 3's and Titan's: neither is called lower or higher."""
-    same = [f for f in records if pages.per_million(f.rate) == "19.7"]
+    same = [f for f in records if per_million(f.rate) == "19.7"]
     assert len(same) == 2
     page = build(book, records)
-    below = sum(1 for f in records if pages.per_million(f.rate) != "19.7" and f.rate < book.rate_per_gpu_hour)
+    below = sum(1 for f in records if per_million(f.rate) != "19.7" and f.rate < book.rate_per_gpu_hour)
     assert page.pr_lower == f"{below} are" and page.pr_higher.startswith(f"{len(records) - below - 2} higher;")
     fast = build(fleet_variant("f.yml", rate_per_gpu_hour=1e-3), records)
     assert fast.pr_lower == f"{len(records)} are" and fast.pr_higher == "none higher"
@@ -178,7 +178,7 @@ def test_extreme_records(book: Params, records: tuple[PublishedFleet, ...]) -> N
     chapter says so); the A100 records alone span 7.9 times."""
     page = build(book, records)
     assert (page.low_n, page.low_factor, page.low_range) == ("3 interruptions", "a factor of 14", "1.86 to 26.4")
-    low, high = (f for f in records if pages.short_name(f) in (page.pr_low_name, page.pr_high_name))
+    low, high = (f for f in records if record_name(f) in (page.pr_low_name, page.pr_high_name))
     assert low.lower_bound and high.lower_bound
     assert (page.gen_n, page.gen_model, page.gen_ratio, page.gen_where) == ("7", "A100", "7.9", "inside that range")
     assert (page.n_job, page.n_stated, page.n_cluster, page.n_machine) == ("5", "1", "2", "1")

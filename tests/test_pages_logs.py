@@ -25,6 +25,7 @@ from goodput.logs.events import measure_events
 from goodput.logs.fit import survival_curve
 from goodput.logs.measure import measure
 from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS
+from goodput.logs.sources import Sources
 from goodput.pages import Variant
 from goodput.pages import logs as pages
 from goodput.params import Params, load_params
@@ -68,12 +69,12 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Build:
 
 
 @pytest.fixture(scope="module")
-def sources() -> pages.Sources:
+def sources() -> Sources:
     return logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)
 
 
 @pytest.fixture(scope="module")
-def page(sources: pages.Sources) -> pages.Page:
+def page(sources: Sources) -> pages.Page:
     """The worked example's page, as the book builds it."""
     return pages.build(fleet_plan(load_params(ROOT / "book" / "params.yml")), sources)
 
@@ -86,7 +87,7 @@ def no_nan(page: pages.Page) -> bool:
 # ---------------------------------------------------------------- which logs (issue #10)
 
 
-def test_worked_example_measures_the_sample_logs_it_names(sources: pages.Sources, page: pages.Page) -> None:
+def test_worked_example_measures_the_sample_logs_it_names(sources: Sources, page: pages.Page) -> None:
     assert sources.which == "sample" and sources.sample is sources.measured
     assert page.logs_origin == page.own_measured == Variant("sample") and page.sample_which == Variant("same")
     assert (page.steps_name, page.events_name) == ("sample-steps.csv", "sample-events.csv")
@@ -137,14 +138,14 @@ def test_estimators_are_the_measurement(page: pages.Page) -> None:
     assert page.widest_name == "M"  # a count of failures has the widest relative interval here
 
 
-def test_losses_add_up_to_the_gap(sources: pages.Sources) -> None:
+def test_losses_add_up_to_the_gap(sources: Sources) -> None:
     """The four contributions add to predicted minus measured goodput (the loss_comparison identity)."""
     pairs = log_tables.loss_pairs(sources.measured)
     assert sum(a - b for a, b in pairs.values()) == pytest.approx(sources.measured.gap, abs=1e-12)
     assert len(log_tables.losses(sources.measured)) == 5
 
 
-def test_truth_is_inside_and_the_table_is_formatted(sources: pages.Sources, page: pages.Page) -> None:
+def test_truth_is_inside_and_the_table_is_formatted(sources: Sources, page: pages.Page) -> None:
     """Three true inputs inside their intervals, five counts equal; the table prints durations, counts and a
     percentage, not raw floats (1.01667, 4.95574, 0.865544)."""
     assert (page.n_inside, page.n_interval_rows, page.n_match, page.n_counted_rows) == ("3", "3", "5", "5")
@@ -165,14 +166,14 @@ def test_glm_counts_and_m(page: pages.Page) -> None:
     e = measure_events(ROOT / GLM_EVENTS)
     assert (page.glm_stops, page.glm_unplanned, page.glm_ambiguous, page.glm_planned) == ("31", "11", "2", "18")
     assert page.glm_failures == "13 failures" and page.glm_gpus == "768"
-    assert (page.glm_from, page.glm_to) == ("6 May", "3 July 2022")
+    assert page.glm_window == "6 May to 3 July 2022"
     assert page.glm_m == format_duration(e.exposure_min / 13) and page.glm11_m == format_duration(e.exposure_min / 11)
     assert page.glm_rate == format_rate(13 / (768 * e.exposure_min / 60))
     table = log_tables.glm(logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)).set_index("quantity")
     assert table.loc["failures", "measured here"] == "13"
 
 
-def test_shape_and_the_claims_the_chapter_makes_of_it(sources: pages.Sources, page: pages.Page) -> None:
+def test_shape_and_the_claims_the_chapter_makes_of_it(sources: Sources, page: pages.Page) -> None:
     """The fit's shape and interval; the chapter writes that shape 0.5 lies below GLM-130B's interval and that
     neither counting rule shows a shape below 1: both hold of the fits. Coverage and the test's size are near
     their nominal 95% and 5% at 2,000 samples; the sample logs (true shape 1) have 1 inside."""
@@ -231,7 +232,7 @@ def test_inputs_the_simulator_refuses_still_build(tmp_path: Path, quick: Build) 
 # ---------------------------------------------------------------- Slurm and your own logs
 
 
-def test_sacct_sample(sources: pages.Sources, page: pages.Page) -> None:
+def test_sacct_sample(sources: Sources, page: pages.Page) -> None:
     """10 attempts, 6 failures, the last still running; the states table is the reader's mapping."""
     table = log_tables.sacct_attempts(sources.sacct)
     assert len(table) == 10 and (table["counts as"] == "failure").sum() == 6
@@ -241,7 +242,7 @@ def test_sacct_sample(sources: pages.Sources, page: pages.Page) -> None:
     assert states.loc[states["counts as"] == "failure", "state"].tolist() == list(FAILURE_STATES)
 
 
-def test_measured_range_brackets_the_measured_plan(sources: pages.Sources, page: pages.Page) -> None:
+def test_measured_range_brackets_the_measured_plan(sources: Sources, page: pages.Page) -> None:
     """The range of T* from the measured intervals contains the exact optimum at the measured point values."""
     from goodput.plan import make_plan
 
@@ -251,7 +252,7 @@ def test_measured_range_brackets_the_measured_plan(sources: pages.Sources, page:
     assert _value(page.own_t_low) <= round(point.interval, 1) <= _value(page.own_t_high)
 
 
-def test_inputs_lines_load_back(tmp_path: Path, sources: pages.Sources) -> None:
+def test_inputs_lines_load_back(tmp_path: Path, sources: Sources) -> None:
     """The printed lines make a valid inputs file whose M is the measured exposure over the failures."""
     m = sources.measured
     body = FLEET.replace("rate_per_gpu_hour: 1.6e-5\n", "").replace("checkpoint_cost: 40 s\n", "")
@@ -260,7 +261,7 @@ def test_inputs_lines_load_back(tmp_path: Path, sources: pages.Sources) -> None:
     assert math.isclose(loaded.checkpoint_cost, m.checkpoint_cost_min, rel_tol=1e-3)
 
 
-def test_rows_as_written(sources: pages.Sources) -> None:
+def test_rows_as_written(sources: Sources) -> None:
     """The step rows shown include a checkpoint and the first step after a restart, with file line numbers."""
     steps, events = log_tables.step_rows(sources.steps_path), log_tables.event_rows(sources.events_path)
     assert steps["line"].iloc[0] == 2 and "after the restart: back to a checkpoint" in steps["note"].tolist()

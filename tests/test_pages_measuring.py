@@ -12,6 +12,7 @@ import math
 
 import pytest
 
+from goodput import whatif
 from goodput.book import variant_text
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
@@ -20,6 +21,7 @@ from goodput.pages import Variant
 from goodput.pages import measuring as page
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
+from goodput.report import scheme_words
 from goodput.uncertainty import poisson_interval
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
@@ -41,14 +43,14 @@ def test_the_worked_example(worked: FleetPlan) -> None:
     """Exact model, one tier: 87.6% every 18.6 min; twice the optimum (37.2 min) costs 2.2 points; overhead 4.7% and
     lost work 5.1%; restart 2.7%, halving R 1.2 points; first order (quotable) 19.3 min and 86.9%."""
     p = page.build(worked)
-    assert (p.interval, p.goodput, p.cadence, p.scheme_inputs) == ("18.6 min", "87.6%", "", "")
+    assert (p.interval, p.goodput, p.cadence, p.scheme) == ("18.6 min", "87.6%", "", scheme_words(worked.plan))
     c, m, r = 1.0, worked.params.mtbi, 5.0
     t = float(exact_optimal_interval(c, m))
     assert p.twice_interval == "37.2 min"
     assert p.twice_points == f"{100 * (exact_goodput(c, m, r) - exact_goodput(c, m, r, 2 * t)):.1f} points" == "2.2 points"
     assert (p.overhead, p.lost_work, p.restart_loss, p.halve_r) == ("4.7%", "5.1%", "2.7%", "1.2 points")
     assert (p.first_order, p.fo_interval, p.fo_goodput) == (Variant("quotable"), "19.3 min", "86.9%")
-    assert (p.own_count, p.own_low, p.own_high) == (Variant("count"), "169 min", "205 min")
+    assert (p.own_count, p.own_range) == (Variant("count"), "169 min to 205 min")
 
 
 def test_twice_the_optimum_is_taken_at_the_same_scheme(tiered: FleetPlan) -> None:
@@ -93,7 +95,7 @@ def test_illustrations_change_one_input_of_the_scheme(tiered: FleetPlan, worked:
     t = page.build(tiered)
     elastic = plan_for(tiered.params.replace(restart=elastic_restart(15.0)))
     assert t.elastic_goodput == f"{100 * elastic.goodput:.1f}%" and elastic.tiers is not None
-    sync = plan_for(page.with_cost(tiered.params, 148.8 / 60))
+    sync = plan_for(whatif.with_cost(tiered.params, 148.8 / 60))
     assert sync.tiers is not None and sync.tiers.persistent_cost == 3.0
     assert t.sync_goodput == f"{100 * sync.goodput:.1f}%"
 
@@ -105,7 +107,7 @@ def test_a_dozen_interruptions(worked: FleetPlan) -> None:
     assert (p.dozen_below, p.dozen_above) == ("43%", "94%")
     assert 1 - low / worked.params.mtbi == pytest.approx(0.43, abs=0.005)
     assert high / worked.params.mtbi - 1 == pytest.approx(0.94, abs=0.005)
-    assert p.dozen_t_low == "13.9 min" and p.dozen_t_high == "26.1 min"
+    assert p.dozen_t_range == "13.9 min to 26.1 min"
 
 
 def test_one_gpus_m_keeps_no_work_at_scale(tiered: FleetPlan, fleet: Params) -> None:

@@ -16,7 +16,7 @@ from goodput import exact, limits, model
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant, scale
 from goodput.params import Params, mtbi_from_rate, params_from_mapping
-from goodput.report import percent, points
+from goodput.report import percent, points, scheme_words
 from goodput.units import format_duration
 
 #: The planner's tiered fleet of issue 18 (restart is its largest loss).
@@ -139,7 +139,7 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     page = scale.build(tiered)
     assert page.scope == Variant("tiered")
     assert (page.fleet_interval, page.fleet_goodput) == ("5.91 min", "44.2%")
-    assert page.fleet_scheme == "a drain of 4 min, every 4th checkpoint persistent"
+    assert page.fleet_scheme == scheme_words(tiered.plan)
     assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
     assert points(tiered.first_order_gap) == "18.5 points"
     one_tier = exact.first_order_error(tiered.params.checkpoint_cost, tiered.params.mtbi, tiered.params.restart)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from numpy.testing import assert_allclose
 
-from goodput import exact, sources
+from goodput import exact, sources, whatif
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import tiers as page
@@ -129,7 +129,7 @@ def test_the_worked_example_drained_by_the_exact_model(worked_page: page.Page) -
     """Local-first, 5-minute drain, s = 98/419: 87.6% becomes 85.8%, the drain loses 1.9% of wall time, the 11.1 points
     over the synchronous write become 9.3 ($2.7M a month); the interval moves by less than a second."""
     wp = load_params()
-    scheme = page.local_first(1.0, 5.0, page.WORKED_DRAIN, 1 - LOST / 419)
+    scheme = whatif.local_first(1.0, 5.0, page.WORKED_DRAIN, 1 - LOST / 419)
     t = exact_optimal_interval(scheme, wp.mtbi)
     losses = exact_losses(scheme, wp.mtbi, t)
     w = worked_page
@@ -143,9 +143,9 @@ def test_the_worked_example_drained_by_the_exact_model(worked_page: page.Page) -
 def test_a_drain_that_every_interruption_breaks_multiplies_goodput_by_e_to_the_minus_d_over_m() -> None:
     """s = 0: exact goodput is G0 e^{-D/M} at the same interval."""
     wp = load_params()
-    scheme = page.local_first(1.0, 5.0, 5.0, 0.0)
+    scheme = whatif.local_first(1.0, 5.0, 5.0, 0.0)
     assert scheme.one_tier
-    _, g, _ = page.at_best(scheme, wp.mtbi)
+    _, g, _ = whatif.at_best(scheme, wp.mtbi)
     assert_allclose(g, exact.exact_goodput(1.0, wp.mtbi, 5.0) * math.exp(-5.0 / wp.mtbi), rtol=1e-9)
 
 
@@ -165,7 +165,7 @@ def test_an_untiered_fleet_gets_a_labelled_illustration_from_its_own_inputs() ->
                              "month": "730 h"}, source="fleet-4k.yml")
     f = fleet_plan(p)
     pg = page.build(f)
-    scheme = page.local_first(2.0, 6.0, page.WORKED_DRAIN, 1 - LOST / 419)
+    scheme = whatif.local_first(2.0, 6.0, page.WORKED_DRAIN, 1 - LOST / 419)
     t = exact_optimal_interval(scheme, p.mtbi)
     assert pg.opening == Variant("none") and pg.fast_fleet == Variant("none") and pg.drain_fleet == Variant("none")
     assert pg.ill_drain_loss == percent(exact_losses(scheme, p.mtbi, t).drain_loss)

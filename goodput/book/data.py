@@ -22,7 +22,7 @@ from goodput.book.paths import (
 )
 from goodput.errors import InputError
 from goodput.fleets import PublishedFleet, read_published_fleets
-from goodput.pages.logs import Sources
+from goodput.logs.sources import Sources
 
 if TYPE_CHECKING:
     from goodput.logs.events import EventMeasurement
@@ -71,7 +71,7 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
 
     Returns
     -------
-    goodput.pages.logs.Sources
+    goodput.logs.sources.Sources
         Read and measured once.
     """
     from goodput.logs.events import measure_events

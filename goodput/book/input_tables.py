@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from goodput import fleets, sources
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
-from goodput.pages.inputs import duration_range_text, per_million, per_million_range, short_name
 from goodput.params import Params, mtbi_from_rate
+from goodput.report import duration_range_text, per_million, per_million_range, record_name
 from goodput.units import DAY, format_duration
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
     for f in records:
         interval, m_interval = f.rate_interval(), f.mtbi_interval_at(params.gpus)
         rows.append({
-            "fleet": short_name(f),
+            "fleet": record_name(f),
             "GPUs": f"{f.gpus:,}" if f.gpus is not None else "",
             "window": format_duration(f.window_days * DAY) if f.window_days is not None else "",
             "interruptions": f"{f.unplanned:,}" if f.unplanned is not None else "not counted",
@@ -78,7 +78,7 @@ def published_sources(records: Sequence[fleets.PublishedFleet]) -> pd.DataFrame:
     """What each published record counts (its own words), where its rate comes from, and how it was read."""
     import pandas as pd
 
-    return pd.DataFrame([{"fleet": short_name(f), "GPUs": f.gpu_type, "what counts": f.what_counts,
+    return pd.DataFrame([{"fleet": record_name(f), "GPUs": f.gpu_type, "what counts": f.what_counts,
                           "rate from": "the count" if f.counted else f.rate_basis, "read": GRADE_CELLS[f.grade]}
                          for f in records])
 
@@ -86,7 +86,7 @@ def published_sources(records: Sequence[fleets.PublishedFleet]) -> pd.DataFrame:
 def published_rates_args(params: Params, records: Sequence[fleets.PublishedFleet]) -> dict[str, object]:
     """The arguments of :func:`goodput.book.figures.published_rates`: the records and this fleet."""
     return {
-        "labels": [f"{short_name(f)}, {per_million(f.rate)}" for f in records],
+        "labels": [f"{record_name(f)}, {per_million(f.rate)}" for f in records],
         "rates": [f.rate for f in records],
         "intervals": [f.rate_interval() for f in records],
         "kinds": [f.kind for f in records],

@@ -14,9 +14,10 @@ from goodput.logs.measure import Measurement, loss_comparison
 from goodput.logs.read import EVENT_COLUMNS, STEP_COLUMNS
 from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS, SacctLog
 from goodput.logs.samples import SampleTruth, recovery
-from goodput.pages.logs import Sources, signed_points, span
+from goodput.logs.sources import Sources
 from goodput.params import rate_from_mtbi
-from goodput.report import count, percent
+from goodput.report import count, percent, signed_points
+from goodput.report import interval_text as span
 from goodput.units import format_duration, format_rate
 
 if TYPE_CHECKING:

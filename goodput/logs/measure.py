@@ -193,6 +193,17 @@ class Measurement:
         """Predicted minus measured goodput: the sum of the three loss differences and the unmodelled loss."""
         return self.predicted_goodput - self.measured_goodput
 
+    @property
+    def widest(self) -> str:
+        """Which of ``"C"``, ``"M"`` and ``"R"`` has the widest interval relative to its estimate (none: infinite)."""
+        def relative(interval: tuple[float, float], value: float, enough: bool) -> float:
+            return (interval[1] - interval[0]) / value if enough else math.inf
+
+        relatives = {"C": relative(self.checkpoint_cost_interval_min, self.checkpoint_cost_min, True),
+                     "M": relative(self.mtbi_interval_min, self.mtbi_min, self.failures > 0),
+                     "R": relative(self.restart_interval_min, self.restart_min, self.restart_samples >= 2)}
+        return max(relatives, key=lambda k: relatives[k])
+
     def to_dict(self) -> dict[str, Any]:
         """All fields and :attr:`gap` as plain, JSON-serializable Python values.
 

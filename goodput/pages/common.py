@@ -29,18 +29,7 @@ def worked_example() -> Params:
 
 
 def is_worked_example(params: Params) -> bool:
-    """Whether a fleet's inputs are the worked example's (same GPUs, M, both C, R, price and month, one tier).
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    bool
-        True for ``book/params.yml`` as shipped, whatever the file is called.
-    """
+    """Whether a fleet's inputs are ``book/params.yml``'s as shipped (GPUs, M, both C, R, price, month, one tier)."""
     w = worked_example()
     fields = ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
     return all(getattr(params, f) == getattr(w, f) for f in fields) and not params.tiered

@@ -57,8 +57,7 @@ class Page:
     t_numerical: str
     agreement: str
     r_in_derivative: str
-    r_low: str
-    r_high: str
+    r_span: str
     r_spread: str
     r_moves: str
     here: Variant
@@ -119,36 +118,25 @@ def build(fleet: FleetPlan) -> Page:
         scope=Variant("tiered" if tiered else "one"),
         subject="the one-tier model at this fleet's C, M and R" if tiered else "this fleet",
         interval=format_duration(fleet.interval),
-        cadence="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
-        goodput=percent(fleet.goodput),
-        cost=format_duration(c),
-        mtbi=format_duration(m),
-        restart=format_duration(r),
+        cadence="" if every == 1 else f", every {ordinal(every)} checkpoint persistent", goodput=percent(fleet.goodput),
+        cost=format_duration(c), mtbi=format_duration(m), restart=format_duration(r),
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
         fo_subject="this fleet" if not fleet.first_order_quotable or not tiered
         else "the one-tier model at this fleet's C, M and R",
-        young=Variant("quotable" if quotable else "refused"),
-        t_young=format_duration(t_young),
-        g_first_at_young=percent(first, 2),
-        g_exact_at_young=percent(ex, 2),
-        gap=points(abs(gap), 2),
-        g2=points(abs(g2), 2),
-        rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",
+        young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
+        g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), gap=points(abs(gap), 2),
+        g2=points(abs(g2), 2), rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",
         rest_share=percent(abs(gap - g2) / gap, 0) if gap > 0 else "none",
         breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
         first_goodput=percent(fleet.first_order.goodput),
         exact_vs_first=f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}",
-        t_lambert=format_duration(t_lambert, 6),
-        t_symbolic=format_duration(t_symbolic, 6),
+        t_lambert=format_duration(t_lambert, 6), t_symbolic=format_duration(t_symbolic, 6),
         t_numerical=format_duration(t_numerical, 6),
         agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",
         r_in_derivative="contains" if derivative.has(r_symbol) else "does not contain",
-        r_low=format_duration(restarts[0]),
-        r_high=format_duration(restarts[-1]),
-        r_spread=f"{60.0 * spread:.1e} s",
+        r_span=f"{format_duration(restarts[0])} to {format_duration(restarts[-1])}", r_spread=f"{60.0 * spread:.1e} s",
         r_moves="moves" if spread > 1e-6 * t_lambert else "does not move",
-        here=Variant("quotable" if quotable else "refused"),
-        ratio=f"{c / m:.2g}",
+        here=Variant("quotable" if quotable else "refused"), ratio=f"{c / m:.2g}",
         young_longer=(f"{format_duration(abs(t_young - t_lambert))} "
                       f"{'longer' if t_young >= t_lambert else 'shorter'}"),
         daly=format_duration(daly),

@@ -14,53 +14,13 @@ from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.plan import plan_for
-from goodput.report import money, ordinal, percent, points
+from goodput.report import change_text, money, percent, percent_pm, points_pm, scheme_words, se_digits, small_points
 from goodput.simulate import effective_mtbi
 from goodput.units import format_duration
 
 
-def _pts(x: float) -> str:
-    """A goodput difference in points: one decimal; two significant digits below a tenth of a point; below that, less."""
-    if abs(x) >= 0.00095 or x == 0:
-        return points(x, 1)
-    return f"{100 * x:.2g} points" if abs(x) >= 0.00005 else "less than 0.01 points"
-
-
-def _digits(se: float) -> int:
-    """Decimals of a number of points that show its standard error `se` (a fraction) to one significant digit."""
-    pts = 100 * se
-    return 2 if not pts > 0 or pts >= 0.0095 else min(6, -math.floor(math.log10(pts)))
-
-
-def _pm(x: float, se: float) -> str:
-    """A simulated difference (its size) with its standard error: ``"0.26 ± 0.01 points"``."""
-    d = _digits(se)
-    return f"{100 * abs(x):.{d}f} ± {100 * se:.{d}f} points"
-
-
-def _share_pm(x: float, se: float) -> str:
-    """A simulated goodput with its standard error: ``"86.84% ± 0.02 points"``."""
-    d = _digits(se)
-    return f"{percent(x, d)} ± {100 * se:.{d}f} points"
-
-
 def _change(x: float, se: float) -> str:
-    """What a simulated difference does to goodput: gains, loses, or changes it by no more than its error."""
-    if not hazards.measurable(x, se):
-        return f"changes goodput by no more than the simulation can tell ({_pm(x, se)})"
-    return f"{'gains' if x > 0 else 'loses'} {_pm(x, se)}"
-
-
-def _scheme_words(fleet: FleetPlan) -> str:
-    """The fleet's scheme beyond one checkpoint, as a planner names it."""
-    scheme = fleet.plan.tiers
-    if scheme is None:
-        return "one checkpoint, safe as soon as it is written"
-    drain = f"a drain of {format_duration(scheme.drain)}" if scheme.drain > 0 else "no drain"
-    if scheme.one_tier:
-        return drain
-    return (f"{drain} and a persistent tier ({format_duration(scheme.cp)} to write, {format_duration(scheme.rp)} to "
-            f"restart from, every {ordinal(scheme.every)} checkpoint)")
+    return change_text(x, se, hazards.measurable(x, se))
 
 
 @dataclass(frozen=True)
@@ -127,7 +87,6 @@ class Page:
     burst_retune: str
     lost_q: str
     lost_q_share: str
-    lost_safe: str
     lost_shared: str
     lost_cost: str
     lost_first_order: str
@@ -137,7 +96,6 @@ class Page:
     lost_scheme: Variant
     fast_survives: str
     elastic_r: str
-    g_full: str
     g_elastic: str
     elastic_gain: str
     elastic_dollars: str
@@ -147,7 +105,6 @@ class Page:
     restart_full: str
     restart_elastic: str
     elastic_returned: str
-    t_full: str
     t_elastic: str
     lost_full: str
     lost_elastic: str
@@ -214,7 +171,7 @@ def build(fleet: FleetPlan) -> Page:
 
     return Page(
         fleet_interval=format_duration(fleet.interval), fleet_goodput=percent(fleet.goodput),
-        scope=Variant("tiered" if fleet.tiered else "one_tier"), scheme_words=_scheme_words(fleet),
+        scope=Variant("tiered" if fleet.tiered else "one_tier"), scheme_words=scheme_words(fleet.plan),
         cost=format_duration(c), mtbi=format_duration(m), restart=format_duration(r), base_goodput=percent(base),
         base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=why, week=format_duration(age.first),
@@ -223,45 +180,44 @@ def build(fleet: FleetPlan) -> Page:
         t_early=format_duration(age.two_schedule[0][1]), t_late=format_duration(age.two_schedule[1][1]),
         t_six_first=format_duration(age.six_schedule[0][1]), six_first_until=format_duration(age.six[0]),
         t_six_last=format_duration(age.six_schedule[-1][1]), six_last_from=format_duration(age.six[-1]),
-        runs=f"{early.replicas:,}", early_fixed=_share_pm(early.goodput[0], early.stderr[0]), early_bunched=bunched,
-        early_two=_share_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(gain, gain_se),
+        runs=f"{early.replicas:,}", early_fixed=percent_pm(early.goodput[0], early.stderr[0]), early_bunched=bunched,
+        early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(gain, gain_se),
         early_six_change=_change(early.difference[2], early.difference_stderr[2]), slow_cost=format_duration(cs),
         early_slow_change=_change(sim.early_slow.difference[1], sim.early_slow.difference_stderr[1]),
         early_verdict=Variant("helps" if helps else "no_help"),
-        early_gain_size="a fraction of a point" if gain < 0.01 else _pts(gain), largest_lever=lever,
-        largest_lever_gain=_pts(lever_gain), renewal=Variant(renewal),
-        renewal_fixed=_share_pm(ren.goodput[0], ren.stderr[0]),
+        early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain), largest_lever=lever,
+        largest_lever_gain=small_points(lever_gain), renewal=Variant(renewal),
+        renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]),
         renewal_two=_change(ren.difference[1], ren.difference_stderr[1]), longer=f"{hazards.LONGER:g}",
         renewal_longer=_change(ren.difference[2], ren.difference_stderr[2]), burst_p=f"{hazards.BURST_PROBABILITY:g}",
         burst_w=format_duration(hazards.BURST_WINDOW), burst_mean=f"{1 / (1 - hazards.BURST_PROBABILITY):.2f}",
         m_all=format_duration(m_all), burst_horizon=format_duration(sim.bursts.horizon),
         burst_count=f"{sim.bursts.horizon / m:,.0f}", burst_runs=f"{sim.bursts.replicas:,}",
-        burst_independent=_share_pm(sim.independent.goodput, sim.independent.stderr),
-        burst_bursts=_share_pm(sim.bursts.goodput[0], sim.bursts.stderr[0]),
-        burst_renewal=percent(renewal_reward, _digits(sim.bursts.stderr[0])), burst_sigma=f"{burst_dev:.1f}",
+        burst_independent=percent_pm(sim.independent.goodput, sim.independent.stderr),
+        burst_bursts=percent_pm(sim.bursts.goodput[0], sim.bursts.stderr[0]),
+        burst_renewal=percent(renewal_reward, se_digits(sim.bursts.stderr[0])), burst_sigma=f"{burst_dev:.1f}",
         burst_as_many=percent(float(exact.exact_goodput(c, m_all, r)), 2), burst_cost=Variant(bursts),
-        burst_cost_pm=(_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
-                       else f"nothing measurable ({_pm(burst_cost, burst_se)})"),
-        burst_same_count=_pts(abs(same_count)), t_all=format_duration(t_all), burst_retune=_change(retune, retune_se),
-        lost_q=f"{lost.lost_share:g}", lost_q_share=percent(lost.lost_share, 0), lost_safe=percent(lost.safe),
-        lost_shared=percent(lost.shared), lost_cost=_pts(lost.cost),
-        lost_first_order=_pts(lost.first_order_cost) if lost.first_order_cost < 1 else "more than all of it",
-        lost_retuned_interval=format_duration(lost.retuned_interval), lost_retune_gain=_pts(lost.retune_gain),
+        burst_cost_pm=(points_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
+                       else f"nothing measurable ({points_pm(burst_cost, burst_se)})"),
+        burst_same_count=small_points(abs(same_count)), t_all=format_duration(t_all),
+        burst_retune=_change(retune, retune_se), lost_q=f"{lost.lost_share:g}",
+        lost_q_share=percent(lost.lost_share, 0), lost_shared=percent(lost.shared), lost_cost=small_points(lost.cost),
+        lost_first_order=small_points(lost.first_order_cost) if lost.first_order_cost < 1 else "more than all of it",
+        lost_retuned_interval=format_duration(lost.retuned_interval), lost_retune_gain=small_points(lost.retune_gain),
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
-        elastic_r=format_duration(elastic_params.restart), g_full=percent(full.goodput),
-        g_elastic=percent(elastic.goodput), elastic_gain=_pts(elastic_gain),
-        elastic_dollars=money(fleet.dollars(elastic_gain)),
+        elastic_r=format_duration(elastic_params.restart), g_elastic=percent(elastic.goodput),
+        elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
         elastic_scheme=Variant("persistent" if persistent else "one_restart"),
         rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_full=percent(full.losses.restart_loss), restart_elastic=percent(elastic.losses.restart_loss),
-        elastic_returned=_pts(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
-        t_full=format_duration(full.interval), t_elastic=format_duration(elastic.interval),
-        lost_full=percent(full.losses.lost_work), lost_elastic=percent(elastic.losses.lost_work),
-        lost_change=f"{'up' if lost_change >= 0 else 'down'} {_pts(abs(lost_change))}",
-        take_early=(f"start with a short interval and relax it: worth {_pm(gain, gain_se)} here ({model_name}), with "
+        elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
+        t_elastic=format_duration(elastic.interval), lost_full=percent(full.losses.lost_work),
+        lost_elastic=percent(elastic.losses.lost_work),
+        lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
+        take_early=(f"start with a short interval and relax it: worth {points_pm(gain, gain_se)} here ({model_name}), with "
                     "no engineering" if helps else
                     f"a shorter interval at first does not measurably help here ({model_name})"),
         take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",

@@ -10,7 +10,6 @@ this fleet's size and into this fleet's plan at that M.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -21,7 +20,18 @@ from goodput.pages import Variant
 from goodput.pages.common import is_worked_example
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
-from goodput.report import count, join_words, money, ordinal, percent, points
+from goodput.report import (
+    count,
+    duration_range_text,
+    join_words,
+    money,
+    per_million,
+    per_million_range,
+    percent,
+    points,
+    record_name,
+    scheme_words,
+)
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
 
@@ -54,8 +64,7 @@ class Page:
     fleet_interval: str
     fleet_goodput: str
     fleet_scheme: Variant
-    fleet_drain: str
-    fleet_persistent: str
+    scheme: str
     w_window: str
     w_all: str
     w_planned: str
@@ -116,42 +125,13 @@ class Page:
     gen_ratio: str
     gen_others: str
     gen_where: str
-    fx_m_low: str
     fx_t_low: str
     fx_g_low: str
-    fx_m_high: str
     fx_t_high: str
     fx_g_high: str
     fx_points: str
     fx_dollars: str
     fx_price: str
-
-
-def per_million(rate: float) -> str:
-    """A rate per GPU-hour as interruptions per million GPU-hours, three significant digits (1.97e-5 -> ``19.7``)."""
-    return significant(rate * 1e6)
-
-
-def per_million_range(low: float, high: float) -> str:
-    """A range of rates per GPU-hour, per million GPU-hours: ``17.9 to 21.7``."""
-    return f"{per_million(low)} to {per_million(high)}"
-
-
-def duration_range_text(low: float, high: float) -> str:
-    """A range of durations in minutes: ``169 to 205 min`` when both ends share a unit, else ``40 s to 2 min``."""
-    lo, hi = format_duration(low), format_duration(high)
-    lo_number, _, lo_unit = lo.partition(" ")
-    if lo_unit == hi.partition(" ")[2] and " " not in lo_unit and lo_unit:
-        return f"{lo_number} to {hi}"
-    return f"{lo} to {hi}"
-
-
-def short_name(fleet: fleets.PublishedFleet) -> str:
-    """A published record's name without what the table adds to it: ``"OPT-175B holiday week"``, ``"Meta RSC-1"``."""
-    name = re.sub(r"\s*\([^)]*\)", "", fleet.fleet)
-    for extra in (" pre-training", " research cluster"):
-        name = name.replace(extra, "")
-    return name.strip()
 
 
 def _factor(low: float, high: float) -> str:
@@ -188,7 +168,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     above = len(records) - below - len(same)
     higher = f"{above or 'none'} higher"
     if same:
-        higher += (f"; {join_words([short_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
+        higher += (f"; {join_words([record_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
                    "rate to three digits")
     kinds = {kind: sum(1 for f in records if f.kind == kind) for kind in fleets.KINDS}
     models: dict[str, list[fleets.PublishedFleet]] = {}
@@ -204,12 +184,6 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     m_low, m_high = float(mtbi_from_rate(low.rate, p.gpus)), float(mtbi_from_rate(high.rate, p.gpus))
     at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))
     gap = max(0.0, at_low.goodput - at_high.goodput)
-    persistent = ""
-    if fleet.plan.tiers is not None and p.persistent_cost is not None and p.persistent_restart is not None:
-        chosen = " (the plan's choice)" if fleet.plan.every_chosen else ""
-        persistent = (f"a persistent copy written every {ordinal(fleet.plan.tiers.every)} checkpoint{chosen} at "
-                      f"C_p = {format_duration(p.persistent_cost)} and restored in "
-                      f"R_p = {format_duration(p.persistent_restart)}")
     return Page(
         params_file=p.source, params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin), fleet_gpus=count(p.gpus, "GPU"),
@@ -219,14 +193,11 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         fleet_m_span=duration_range_text(m_range.low, m_range.high), fleet_cost=format_duration(p.checkpoint_cost),
         fleet_slow=format_duration(p.slow_checkpoint_cost), fleet_restart=format_duration(p.restart),
         fleet_interval=format_duration(fleet.interval), fleet_goodput=percent(fleet.goodput),
-        fleet_scheme=Variant("tiered" if fleet.tiered else "one"),
-        fleet_drain=(f"a checkpoint becomes durable {format_duration(p.drain)} after its snapshot (the drain)"
-                     if p.drain > 0 else "a checkpoint is durable as soon as it is taken"),
-        fleet_persistent=persistent or "there is no persistent tier", w_window=format_duration(w_window),
-        w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}", w_planned=f"{sources.LLAMA3_PLANNED:,}",
-        w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}", w_m_count=format_duration(w_m_count, 4),
-        w_m_count_rounded=format_duration(w_m_count),
-        w_gpu_hours=f"{capacity_per_month(1.0, w_gpus, 1.0, w_window) / 1e6:.1f} million",  # GPU-hours: $1 each
+        fleet_scheme=Variant("tiered" if fleet.tiered else "one"), scheme=scheme_words(fleet.plan),
+        w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
+        w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
+        w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),
+        w_gpu_hours=f"{capacity_per_month(1.0, w_gpus, 1.0, w_window) / 1e6:.1f} million",
         w_rate=format_rate(float(rate_from_mtbi(w_m_count, w_gpus))), w_rate_rounded=format_rate(BRIEF_RATE),
         w_per_hour=format_rate(60.0 / w_m_rate), w_m_rate=format_duration(w_m_rate),
         w_brief_per_hour=f"{BRIEF_PER_HOUR:g}", w_brief_m=format_duration(BRIEF_MTBI),
@@ -239,8 +210,8 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         rc_top_component=str(top["component"]), rc_top_share=percent(float(top["share"]), 0), rc_wrong_component=w_name,
         rc_wrong_printed=percent(w_printed), rc_wrong_count=f"{w_n:,}", rc_wrong_share=percent(w_n / total),
         rc_printed_sum=percent(sum(sources.LLAMA3_PRINTED_SHARES)), pr_n=f"{len(records)}", pr_own=per_million(own),
-        pr_low=per_million(low.rate), pr_low_name=short_name(low), pr_high=per_million(high.rate),
-        pr_high_name=short_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
+        pr_low=per_million(low.rate), pr_low_name=record_name(low), pr_high=per_million(high.rate),
+        pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
         pr_m_high=format_duration(m_high),
         pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are", pr_higher=higher,
         n_job=f"{kinds['job interruptions']}", n_stated=f"{kinds['stated frequency']}",
@@ -251,11 +222,10 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         low_range=per_million_range(low_low, low_high), low_factor=_factor(low_low, low_high), gen_n=f"{len(group)}",
         gen_model=main, gen_range=per_million_range(g_low.rate, g_high.rate),
         gen_ratio=significant(g_high.rate / g_low.rate, 2),
-        gen_others=join_words([f"{short_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
+        gen_others=join_words([f"{record_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
         gen_where=("inside that range" if len(inside) == len(others) else "outside it" if not inside
                    else "partly inside it"),
-        fx_m_low=format_duration(m_low), fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
-        fx_m_high=format_duration(m_high), fx_t_high=format_duration(at_high.interval),
-        fx_g_high=percent(at_high.goodput), fx_points=points(gap), fx_dollars=money(fleet.dollars(gap)),
-        fx_price=f"${p.price_per_gpu_hour:g}",
+        fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
+        fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(gap),
+        fx_dollars=money(fleet.dollars(gap)), fx_price=f"${p.price_per_gpu_hour:g}",
     )

@@ -1,40 +1,37 @@
 """The chapter on measuring from logs (book/logs.md): what the logs measured give, and the data the book ships.
 
-Which logs a build measures (:func:`goodput.book.data.logs_sources` reads them): the step and
-event logs the inputs file names (``"fleet"``, or ``"sample"`` when they are the bundled sample
-logs); with an event log alone (``"events"``) or no logs (``"none"``), the sections that need steps
-use the bundled sample logs and say so. GLM-130B's event log, its Weibull fit and Slurm's sample
-accounting are the same in every build; the simulated effect of a Weibull shape on goodput is run
-for the fleet's own plan, or, for a fleet with a drain or a persistent tier, for a one-tier job
-with the fleet's C, M and R, and labelled as such (the Weibull simulator knows one tier only).
+Which logs a build measures is :class:`goodput.logs.sources.Sources`' ``which``. GLM-130B's event log, its
+Weibull fit and Slurm's sample accounting are the same in every build; the simulated effect of a Weibull shape
+is run for the fleet's plan, or for a one-tier job at its C, M and R, labelled so, where the plan has a drain
+or tiers (the Weibull simulator knows one tier only).
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from pathlib import Path
 
 from goodput.errors import InputError
 from goodput.fleet import FleetPlan
-from goodput.fleets import PublishedFleet
 from goodput.logs.events import EventMeasurement
 from goodput.logs.fit import WeibullFit, coverage, power, shape_effect, shape_test
-from goodput.logs.measure import Measurement, loss_comparison, surviving_checkpoint_loss
-from goodput.logs.read import EventLog, StepLog
-from goodput.logs.sacct import SacctLog
-from goodput.logs.samples import SampleTruth, recovery
+from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
+from goodput.logs.samples import recovery
+from goodput.logs.sources import Sources
 from goodput.pages import Variant
 from goodput.params import rate_from_mtbi
 from goodput.plan import RECOMMENDED_MODEL, plan_for
 from goodput.report import (
     count,
+    day_text,
+    events_summary,
+    interval_text,
     measurement_note,
     p_value_text,
     percent,
     points,
     shape_interval_text,
     shape_verdict,
+    signed_points,
 )
 from goodput.simulate import DEFAULT_REPLICAS, MAX_SHAPE, MIN_SHAPE
 from goodput.uncertainty import propagate
@@ -53,37 +50,6 @@ SMALL_EFFECT = 0.005
 
 _CLOCK_WORDS = {"seconds": "times in seconds", "iso8601": "ISO-8601 times without a UTC offset",
                 "iso8601 with UTC offsets": "ISO-8601 times with a UTC offset"}
-
-
-@dataclass(frozen=True)
-class Sources:
-    """What the chapter reads, already read and measured (:func:`goodput.book.data.logs_sources`).
-
-    ``which`` is ``"sample"``, ``"fleet"``, ``"events"``, ``"none"`` (module docstring) or ``"unreadable"``
-    (the logs the inputs name are refused, with ``error`` saying why: the bundled sample logs are measured); ``measured``
-    is the step and event logs measured (first-order prediction), ``sample`` the bundled sample logs
-    measured, ``fleet_events`` the event log the inputs name measured alone (the sample's when they
-    name none), ``glm_clear`` GLM-130B with its two ambiguous stops counted as planned.
-    """
-
-    which: str
-    steps_path: Path
-    events_path: Path
-    steps: StepLog
-    events: EventLog
-    measured: Measurement
-    sample: Measurement
-    truth: SampleTruth
-    fleet_events_path: Path | None
-    fleet_events: EventMeasurement
-    sample_events: EventMeasurement
-    glm: EventMeasurement
-    glm_clear: EventMeasurement
-    glm_record: PublishedFleet
-    glm_kinds: dict[str, int]
-    sacct: SacctLog
-    sacct_events: EventMeasurement
-    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -137,7 +103,6 @@ class Page:
     ck_meas: str
     ck_pred: str
     ck_expected: str
-    ck_goodput: str
     ck_adds: str
     lw_adds: str
     rs_adds: str
@@ -175,8 +140,7 @@ class Page:
     events_only_whose: str
     events_only_summary: str
     glm_gpus: str
-    glm_from: str
-    glm_to: str
+    glm_window: str
     glm_stops: str
     glm_unplanned: str
     glm_ambiguous: str
@@ -256,9 +220,6 @@ class Page:
     sacct_attempts: str
     sacct_summary: str
     own_measured: Variant
-    fleet_c: str
-    fleet_m: str
-    fleet_r: str
     fleet_t: str
     fleet_g: str
     own_range: Variant
@@ -268,56 +229,16 @@ class Page:
     own_g_high: str
 
 
-def span(low: float, high: float, digits: int = 3) -> str:
-    """Two durations in minutes as ``"169 min to 205 min"``."""
-    return f"{format_duration(low, digits)} to {format_duration(high, digits)}"
-
-
-def signed_points(x: float, digits: int = 2) -> str:
-    """A signed contribution in points: ``"+0.12 points"``, ``"−0.05 points"``."""
-    return f"{'+' if x >= 0 else '−'}{points(abs(x), digits)}"
-
-
-def events_summary(e: EventMeasurement) -> str:
-    """M, R and the shape an event log gives, as the rest of a sentence (each clause branches on the log)."""
-    if e.failures:
-        m_text = (f"{count(e.failures, 'failure')} over {format_duration(e.exposure_min)} of exposure give "
-                  f"M = {format_duration(e.mtbi_min)} ({e.confidence:.0%} interval {span(*e.mtbi_interval_min)})")
-    else:
-        m_text = (f"no failure in {format_duration(e.exposure_min)} of exposure puts M above "
-                  f"{format_duration(e.mtbi_interval_min[0])} ({e.confidence:.0%} lower bound)")
-    r_text = (f"the restarts, failure to next start, average {format_duration(e.restart_min)} (median "
-              f"{format_duration(e.restart_median_min)}, {count(e.restart_samples, 'restart')})"
-              if e.restart_samples else "no restart time is recorded")
-    k_text = (f"the gaps between failures have a Weibull shape of {significant(e.fit.shape, 3)} "
-              f"({shape_interval_text(e.fit)}). {shape_verdict(e.fit)}" if e.fit is not None
-              else f"no shape can be fitted. {shape_verdict(None, e.fit_problem)}")
-    return f"{m_text}; {r_text}; {k_text}"
-
-
 def _fit(e: EventMeasurement) -> WeibullFit:
     if e.fit is None:  # pragma: no cover - the bundled logs have a dozen gaps and more
         raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
     return e.fit
 
 
-def _day(text: str | None, *, year: bool = False) -> str:
-    from datetime import date
-
-    day = date.fromisoformat(str(text))
-    return f"{day.day} {day:%B}" + (f" {day.year}" if year else "")
-
-
 def build(fleet: FleetPlan, data: Sources) -> Page:
     """The logs chapter's values for one fleet and the logs its build reads."""
     p, m = fleet.params, data.measured
     # ---------------------------------------------------------------- the estimators and the gap
-    relative = {
-        "C": (m.checkpoint_cost_interval_min[1] - m.checkpoint_cost_interval_min[0]) / m.checkpoint_cost_min,
-        "M": (m.mtbi_interval_min[1] - m.mtbi_interval_min[0]) / m.mtbi_min if m.failures else math.inf,
-        "R": (m.restart_interval_min[1] - m.restart_interval_min[0]) / m.restart_min
-        if m.restart_samples >= 2 else math.inf,
-    }
     adds = loss_comparison(m)["adds to the gap"].to_dict()
     # ---------------------------------------------------------------- the known truth
     table = recovery(data.sample, data.truth)
@@ -377,25 +298,24 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         exposure=format_duration(m.exposure_min), failures=count(m.failures, "failure"),
         attempts=count(m.attempts, "attempt"), conf=f"{m.confidence:.0%}", gap0=format_duration(m.ordinary_gap_min),
         c=format_duration(m.checkpoint_cost_min), c_n=f"{m.checkpoint_samples:,}",
-        c_range=span(*m.checkpoint_cost_interval_min), c_quartiles=span(*m.checkpoint_cost_iqr_min),
-        m=format_duration(m.mtbi_min), m_range=span(*m.mtbi_interval_min),
-        widest_name=max(relative, key=lambda k: relative[k]),
+        c_range=interval_text(*m.checkpoint_cost_interval_min), c_quartiles=interval_text(*m.checkpoint_cost_iqr_min),
+        m=format_duration(m.mtbi_min), m_range=interval_text(*m.mtbi_interval_min), widest_name=m.widest,
         r_estimate=Variant("measured" if m.restart_samples >= 2 else "too_few"),
         r=format_duration(m.restart_min) if m.restart_samples else "not timed", r_n=count(m.restart_samples, "restart"),
-        r_range=span(*m.restart_interval_min), r_median=format_duration(m.restart_median_min),
-        r_quartiles=span(*m.restart_iqr_min), t=format_duration(m.interval_measured_min),
-        t_quartiles=span(*m.interval_iqr_min), t_opt=format_duration(m.optimal_interval_min),
+        r_range=interval_text(*m.restart_interval_min), r_median=format_duration(m.restart_median_min),
+        r_quartiles=interval_text(*m.restart_iqr_min), t=format_duration(m.interval_measured_min),
+        t_quartiles=interval_text(*m.interval_iqr_min), t_opt=format_duration(m.optimal_interval_min),
         lost_estimate=Variant("measured" if m.failures else "none"), redone_steps=f"{m.redone_steps:,}",
-        lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=span(*m.lost_work_iqr_min),
+        lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=interval_text(*m.lost_work_iqr_min),
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
         gap_side="above" if m.gap >= 0 else "below",
         model_note=measurement_note(m) or "The measured C, M, R and T are within the first-order formula's range.",
         ck_relation="below" if m.checkpoint_loss_measured < m.checkpoint_loss_predicted else "above",
         ck_meas=percent(m.checkpoint_loss_measured), ck_pred=percent(m.checkpoint_loss_predicted),
         ck_expected=percent(surviving_checkpoint_loss(m.checkpoint_cost_min, m.interval_min, m.measured_goodput)),
-        ck_goodput=percent(m.measured_goodput), ck_adds=signed_points(float(adds["checkpoint overhead"])),
-        lw_adds=signed_points(float(adds["lost work"])), rs_adds=signed_points(float(adds["restart"])),
-        unmodelled=percent(m.unmodelled_loss), unmodelled_pts=points(m.unmodelled_loss), sample_seed=f"{spec.seed}",
+        ck_adds=signed_points(float(adds["checkpoint overhead"])), lw_adds=signed_points(float(adds["lost work"])),
+        rs_adds=signed_points(float(adds["restart"])), unmodelled=percent(m.unmodelled_loss),
+        unmodelled_pts=points(m.unmodelled_loss), sample_seed=f"{spec.seed}",
         sample_days=format_duration(spec.duration_min), sample_step=format_duration(spec.step_s / 60.0),
         sample_every=f"{spec.interval_steps}", sample_jitter_c=f"{spec.checkpoint_jitter:.0%}",
         sample_jitter_r=f"{spec.restart_jitter:.0%}", sample_pause=format_duration(spec.pause_mean_s / 60.0),
@@ -405,9 +325,9 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         truth_c=format_duration(truth["C"]), truth_m=format_duration(truth["M"]), truth_r=format_duration(truth["R"]),
         meas_c=format_duration(float(col["measured"]["C"]), 4), meas_m=format_duration(float(col["measured"]["M"]), 4),
         meas_r=format_duration(float(col["measured"]["R"]), 4),
-        range_c=span(float(col["low"]["C"]), float(col["high"]["C"]), 4),
-        range_m=span(float(col["low"]["M"]), float(col["high"]["M"]), 4),
-        range_r=span(float(col["low"]["R"]), float(col["high"]["R"]), 4),
+        range_c=interval_text(float(col["low"]["C"]), float(col["high"]["C"]), 4),
+        range_m=interval_text(float(col["low"]["M"]), float(col["high"]["M"]), 4),
+        range_r=interval_text(float(col["low"]["R"]), float(col["high"]["R"]), 4),
         inside_c="inside" if col["agrees"]["C"] else "outside", inside_m="inside" if col["agrees"]["M"] else "outside",
         inside_r="inside" if col["agrees"]["R"] else "outside", n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
@@ -415,22 +335,23 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         events_only_whose=(f"the event log {p.source} names, {fleet_events.name}" if fleet_events is not None
                            else f"the sample event log bundled with the book ({p.source} names no event log)"),
         events_only_summary=events_summary(data.fleet_events), glm_gpus=f"{gpus:,}",
-        glm_from=_day(data.glm_record.window_start), glm_to=_day(data.glm_record.window_end, year=True),
+        glm_window=f"{day_text(data.glm_record.window_start)} to {day_text(data.glm_record.window_end, year=True)}",
         glm_stops=f"{sum(kinds.values())}", glm_unplanned=f"{kinds.get('unplanned', 0)}",
         glm_ambiguous=f"{kinds.get('ambiguous', 0)}", glm_planned=f"{kinds.get('planned', 0)}",
         glm_failures=count(glm.failures, "failure"), glm_planned_measured=count(glm.planned_stops, "planned stop"),
         glm_attempts=count(glm.attempts, "attempt"), glm_wall=format_duration(glm.wall_min),
         glm_running=format_duration(glm.running_min), glm_recovery=format_duration(glm.recovery_min),
         glm_planned_down=format_duration(glm.planned_downtime_min), glm_exposure=format_duration(glm.exposure_min),
-        glm_m=format_duration(glm.mtbi_min), glm_conf=f"{glm.confidence:.0%}", glm_m_range=span(*glm.mtbi_interval_min),
+        glm_m=format_duration(glm.mtbi_min), glm_conf=f"{glm.confidence:.0%}",
+        glm_m_range=interval_text(*glm.mtbi_interval_min),
         glm_m_factor=f"{glm.mtbi_interval_min[1] / glm.mtbi_interval_min[0]:.1f}",
         glm_rate=format_rate(float(rate_from_mtbi(glm.mtbi_min, gpus))),
         glm_rate_published=format_rate(data.glm_record.table_rate), glm11_failures=count(clear.failures, "failure"),
-        glm11_m=format_duration(clear.mtbi_min), glm11_m_range=span(*clear.mtbi_interval_min),
+        glm11_m=format_duration(clear.mtbi_min), glm11_m_range=interval_text(*clear.mtbi_interval_min),
         glm_r=format_duration(glm.restart_min), glm_r_median=format_duration(glm.restart_median_min),
         glm_r_n=count(glm.restart_samples, "relaunch", "relaunches"), glm_r_max=format_duration(max(glm.restarts_min)),
         glm_r_unrecorded=f"{glm.restarts_unrecorded}", glm_gaps=count(fit.gaps, "complete gap"),
-        glm_gap_range=span(*glm.gap_range_min), glm_gap_median=format_duration(glm.gap_median_min),
+        glm_gap_range=interval_text(*glm.gap_range_min), glm_gap_median=format_duration(glm.gap_median_min),
         glm_open=format_duration(glm.open_gap_min), glm_k=significant(fit.shape, 3), glm_k_method=fit.method,
         glm_k_range=shape_interval_text(fit), glm_scale=format_duration(fit.scale),
         glm_fit_mean=format_duration(fit.mean), glm_lr=f"{fit.lr_statistic:.2f}", glm_p=p_value_text(fit.p_value),
@@ -452,7 +373,6 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sacct_steps=count(data.sacct.steps_skipped, "step record"),
         sacct_never=count(data.sacct.never_started, "record"),
         sacct_attempts=count(len(data.sacct.attempts), "attempt"), sacct_summary=events_summary(data.sacct_events),
-        own_measured=Variant(data.which), fleet_c=format_duration(p.checkpoint_cost), fleet_m=format_duration(p.mtbi),
-        fleet_r=format_duration(p.restart), fleet_t=format_duration(fleet.interval), fleet_g=percent(fleet.goodput),
+        own_measured=Variant(data.which), fleet_t=format_duration(fleet.interval), fleet_g=percent(fleet.goodput),
         own_range=Variant("ranged" if own["own_t_low"] else "too_few"), **own,
     )

@@ -11,18 +11,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from goodput.errors import Refused
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_restart
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
 from goodput.pages.levers import cadence_text
 from goodput.pages.uncertainty import how_mtbi_given
-from goodput.params import Params, mtbi_from_rate
-from goodput.plan import Plan, plan_for
-from goodput.report import count, gain_text, join_words, money, mtbi_origin, percent, points
+from goodput.params import mtbi_from_rate
+from goodput.plan import plan_for
+from goodput.report import count, gain_text, money, mtbi_origin, percent, points, scheme_words
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
+from goodput.whatif import goodput_of, plan_or_none, with_cost
 
 #: A small count of interruptions, to show how little a few events pin M down.
 SMALL_COUNT = 12
@@ -40,41 +40,6 @@ def share(x: float) -> str:
     return "less than 0.1%" if x < TINY else percent(x)
 
 
-def plan_or_none(params: Params, interval: float | None = None) -> Plan | None:
-    """The fleet's scheme planned for changed inputs, or None where the model keeps no work (refused)."""
-    try:
-        return plan_for(params, interval=interval)
-    except Refused:
-        return None
-
-
-def goodput_of(plan: Plan | None) -> float:
-    """A plan's goodput; 0 where the model refused (it keeps less than e^-600 of the time)."""
-    return 0.0 if plan is None else plan.goodput
-
-
-def with_cost(params: Params, cost: float) -> Params:
-    """The fleet with another fast checkpoint cost (a persistent checkpoint kept no cheaper than it)."""
-    if params.persistent_cost is None:
-        return params.replace(checkpoint_cost=cost)
-    return params.replace(checkpoint_cost=cost, persistent_cost=max(params.persistent_cost, cost))
-
-
-def scheme_inputs(params: Params) -> str:
-    """The scheme's inputs beyond C, M and R, as a clause: ", with a drain of 4 min, ..." or ""."""
-    parts = []
-    if params.drain > 0:
-        parts.append(f"a drain of {format_duration(params.drain)}")
-    if params.persistent_cost is not None:
-        parts.append(f"a persistent checkpoint of {format_duration(params.persistent_cost)} restarting in "
-                     f"{format_duration(params.persistent_restart or params.restart)}")
-    if params.fast_survives is not None:
-        parts.append(f"a fast copy that survives {percent(params.fast_survives, 0)} of interruptions")
-    if not parts:
-        return ""
-    return ", with " + join_words(parts)
-
-
 @dataclass(frozen=True)
 class Page:
     """The values ``book/measuring.md`` quotes."""
@@ -84,22 +49,19 @@ class Page:
     c: str
     r: str
     inputs_file: str
-    scheme_inputs: str
+    scheme: str
     interval: str
     cadence: str
     goodput: str
     dozen_time: str
     dozen_below: str
     dozen_above: str
-    dozen_low: str
-    dozen_high: str
-    dozen_t_low: str
-    dozen_t_high: str
+    dozen_range: str
+    dozen_t_range: str
     dozen_rel: str
     own_count: Variant
     own_n: str
-    own_low: str
-    own_high: str
+    own_range: str
     own_rel: str
     m_how: str
     early: Variant
@@ -195,30 +157,27 @@ def build(fleet: FleetPlan) -> Page:
     elastic_t = (f"stays {d(plan.interval)}" if elastic and d(elastic.interval) == d(plan.interval) else
                  f"moves from {d(plan.interval)} to {d(elastic.interval)}" if elastic else f"stays {d(plan.interval)}")
     return Page(
-        m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme_inputs=scheme_inputs(p),
+        m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
-        dozen_low=d(low), dozen_high=d(high), dozen_t_low=d(t_low.interval) if t_low else "no plan (no work kept)",
-        dozen_t_high=d(t_high.interval) if t_high else "no plan (no work kept)",
+        dozen_range=f"{d(low)} to {d(high)}",
+        dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_n=count(n or 0, "interruption"), own_low=d(own_low), own_high=d(own_high),
+        own_n=count(n or 0, "interruption"), own_range=f"{d(own_low)} to {d(own_high)}",
         own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "", m_how=how_mtbi_given(fleet),
-        early=Variant("planned" if early and keep else "refused"),
-        early_factor=f"{EARLY_FACTOR:g}", early_m=d(m / EARLY_FACTOR),
-        early_t=(d(early.interval) + cadence_text(early)) if early else "",
+        early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
+        early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
-        early_points=points(max(0.0, goodput_of(early) - goodput_of(keep))),
-        sync_time=f"{SYNC_SECONDS:g} s", async_time=d(ASYNC_SECONDS / 60.0, 4),
-        sync_goodput=share(goodput_of(sync)), async_goodput=share(goodput_of(async_)),
-        async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
+        early_points=points(max(0.0, goodput_of(early) - goodput_of(keep))), sync_time=f"{SYNC_SECONDS:g} s",
+        async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
+        async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
-        half_clause=half_clause,
-        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
-        top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
-        slow_cost=d(p.slow_checkpoint_cost), slow_goodput=percent(fleet.slow.goodput),
-        per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
+        half_clause=half_clause, largest_loss=LOSS_WORDS[fleet.largest_loss],
+        largest_loss_share=percent(fleet.losses[fleet.largest_loss]), top_lever=top, top_points=gain_text(top_gain),
+        top_dollars=money(max(0.0, fleet.dollars(top_gain))), slow_cost=d(p.slow_checkpoint_cost),
+        slow_goodput=percent(fleet.slow.goodput), per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         rate=format_rate(p.rate_per_gpu_hour), m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
         restart_loss=percent(fleet.losses["restart_loss"]), halve_r=gain_text(fleet.levers["halve R"]),

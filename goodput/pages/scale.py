@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.report import ordinal, percent, points
+from goodput.report import percent, points, scheme_words
 from goodput.units import format_duration, format_rate
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
@@ -50,8 +50,7 @@ class Page:
     fleet_scheme: str
     rate: str
     restart: str
-    smallest: str
-    largest: str
+    sizes: str
     gpus: str
     slow_text: str
     fast_text: str
@@ -104,57 +103,32 @@ def build(fleet: FleetPlan) -> Page:
     slow = lims["slow"]
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)
-    scheme = fleet.plan.tiers
-    if scheme is None:
-        words = "one checkpoint tier, as here"
-    elif scheme.one_tier:
-        words = f"a drain of {format_duration(scheme.drain)}"
-    else:
-        drain = f"a drain of {format_duration(scheme.drain)}, " if scheme.drain > 0 else ""
-        words = f"{drain}every {ordinal(scheme.every)} checkpoint persistent"
-    out: dict[str, str | Variant] = {
-        "scope": Variant("tiered" if fleet.tiered else "one_tier"),
-        "fleet_interval": format_duration(fleet.interval),
-        "fleet_goodput": percent(fleet.goodput),
-        "fleet_scheme": words,
-        "rate": format_rate(p.rate_per_gpu_hour),
-        "restart": format_duration(p.restart),
-        "smallest": gpus_text(span[0]),
-        "largest": gpus_text(span[-1]),
-        "gpus": gpus_text(p.gpus),
-        "sim_count": str(len(sims)),
-        "failures_per_point": f"{limits.FAILURES_PER_POINT:,}",
-        "max_sigma": sigmas_text(max(s.sigmas for s in sims)),
-        "max_stderr": points(max(s.stderr for s in sims), 2),
-        "one_point": points(model.FIRST_ORDER_CAUTION, 0),
-        "three_points": points(model.FIRST_ORDER_TOLERANCE, 0),
-        "own_gap": gap_text(fleet.plan.check),
-        "own_verdict": VERDICTS[fleet.first_order_status],
-        "slow_gap": gap_text(fleet.slow.check),
-        "slow_verdict": VERDICTS[fleet.slow.check.status],
-        "plan_gpus": gpus_text(plan.gpus),
-        "plan_mtbi": format_duration(plan.mtbi),
-        "plan_first_interval": format_duration(plan.first_interval),
-        "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
-        "plan_exact_interval": format_duration(plan.exact_interval),
-        "plan_exact_goodput": percent(plan.exact_goodput),
-        "plan_gap": gap_text(plan.check),
-        "plan_verdict": VERDICTS[plan.check.status],
-        "plan_years": format_duration(plan.horizon),
-        "plan_simulated": percent(plan.simulated.simulated),
-        "plan_stderr": points(plan.simulated.stderr, 2),
-        "plan_sigma": sigmas_text(plan.simulated.sigmas),
-        "plan_exact_at_first": percent(plan.exact_at_first),
-        "plan_interval_cost": points(plan.exact_goodput - plan.exact_at_first, 2),
-        "zero_gpus": gpus_text(slow.zero),
-        "big": gpus_text(big),
-        "big_mtbi": format_duration(big_m),
-        "big_first_losses": f"{(2.0 * slow.checkpoint_cost / big_m) ** 0.5 + p.restart / big_m:.2f} times",
-        "big_exact": percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
-        "big_interval": format_duration(float(exact.exact_optimal_interval(slow.checkpoint_cost, big_m))),
-    }
-    for key, lim in lims.items():
-        out[f"{key}_text"] = format_duration(lim.checkpoint_cost)
-        out[f"{key}_one_point"] = gpus_text(lim.one_point)
-        out[f"{key}_three_points"] = gpus_text(lim.three_points)
-    return Page(**out)  # type: ignore[arg-type]
+    d = format_duration
+    fast, asyn = lims["fast"], lims["async"]
+    return Page(
+        scope=Variant("tiered" if fleet.tiered else "one_tier"), fleet_interval=d(fleet.interval),
+        fleet_goodput=percent(fleet.goodput), fleet_scheme=scheme_words(fleet.plan),
+        rate=format_rate(p.rate_per_gpu_hour), restart=d(p.restart),
+        sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", gpus=gpus_text(p.gpus), sim_count=str(len(sims)),
+        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=sigmas_text(max(s.sigmas for s in sims)),
+        max_stderr=points(max(s.stderr for s in sims), 2), one_point=points(model.FIRST_ORDER_CAUTION, 0),
+        three_points=points(model.FIRST_ORDER_TOLERANCE, 0), own_gap=gap_text(fleet.plan.check),
+        own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
+        slow_verdict=VERDICTS[fleet.slow.check.status], plan_gpus=gpus_text(plan.gpus), plan_mtbi=d(plan.mtbi),
+        plan_first_interval=d(plan.first_interval),
+        plan_first_goodput=percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
+        plan_exact_interval=d(plan.exact_interval), plan_exact_goodput=percent(plan.exact_goodput),
+        plan_gap=gap_text(plan.check), plan_verdict=VERDICTS[plan.check.status], plan_years=d(plan.horizon),
+        plan_simulated=percent(plan.simulated.simulated), plan_stderr=points(plan.simulated.stderr, 2),
+        plan_sigma=sigmas_text(plan.simulated.sigmas), plan_exact_at_first=percent(plan.exact_at_first),
+        plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=gpus_text(slow.zero),
+        big=gpus_text(big), big_mtbi=d(big_m),
+        big_first_losses=f"{(2.0 * slow.checkpoint_cost / big_m) ** 0.5 + p.restart / big_m:.2f} times",
+        big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
+        big_interval=d(float(exact.exact_optimal_interval(slow.checkpoint_cost, big_m))),
+        slow_text=d(slow.checkpoint_cost), slow_one_point=gpus_text(slow.one_point),
+        slow_three_points=gpus_text(slow.three_points), fast_text=d(fast.checkpoint_cost),
+        fast_one_point=gpus_text(fast.one_point), fast_three_points=gpus_text(fast.three_points),
+        async_text=d(asyn.checkpoint_cost), async_one_point=gpus_text(asyn.one_point),
+        async_three_points=gpus_text(asyn.three_points),
+    )

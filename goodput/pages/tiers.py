@@ -15,11 +15,12 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Raw, Variant
-from goodput.pages.common import is_worked_example
+from goodput.pages.common import LOSS_WORDS, is_worked_example
 from goodput.params import load_params
-from goodput.report import money, ordinal, percent, points
-from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
+from goodput.report import money, ordinal, percent, points, share_text
+from goodput.tiers import Tiers, best_every, fast_tier_pays_from
 from goodput.units import format_duration
+from goodput.whatif import at_best, local_first
 
 #: The drain of the worked example's local-first path, minutes: an assumption (the worked example gives none).
 WORKED_DRAIN = 5.0
@@ -30,32 +31,7 @@ PEER_SURVIVES = 0.95
 DRAIN_SLOWDOWN = 0.10
 
 #: The plan's losses as the chapter names them.
-LOSS_NAMES = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
-              "drain_loss": "the drain"}
-
-
-def local_first(checkpoint_cost: float, restart: float, drain: float, survives: float) -> Tiers:
-    """A local-first checkpoint drained every time: n = 1, C_p = C, R_p = R, durable D after its snapshot.
-
-    An interruption inside the drain that leaves the node (a share `survives` of them) restarts from the local
-    copy; one that takes the node goes back to the previous drained checkpoint. With `survives` = 0 it is one
-    tier with a drain.
-    """
-    if survives == 0.0:
-        return Tiers(checkpoint_cost, restart, drain=drain)
-    return Tiers(checkpoint_cost, restart, drain, checkpoint_cost, restart, survives, 1)
-
-
-def at_best(scheme: Tiers, mtbi: float, interval: float | None = None) -> tuple[float, float, float]:
-    """A scheme by the exact model at `interval` (its own optimum when omitted): (T, goodput, drain loss)."""
-    t = exact_optimal_interval(scheme, mtbi) if interval is None else interval
-    losses = exact_losses(scheme, mtbi, t)
-    return t, losses.goodput, losses.drain_loss
-
-
-def _share(x: float) -> str:
-    """A share as an inputs file gives it: "75%" for 0.75, "23.4%" for 0.234."""
-    return percent(x, 0) if abs(100 * x - round(100 * x)) < 1e-9 else percent(x)
+LOSS_NAMES = {**LOSS_WORDS, "drain_loss": "the drain"}
 
 
 @dataclass(frozen=True)
@@ -143,7 +119,6 @@ class Page:
     wx_points: str
     wx_points_drained: str
     wx_dollars_drained: str
-    ft_local_s: str
     ft_local_n: str
     ft_local_verdict: str
     ft_threshold: str
@@ -154,18 +129,10 @@ class Page:
     ft_sync_goodput: str
     ft_gain: str
     ft_gain_dollars: str
-    ft_drained_goodput: str
     ft_drained_vs_tiers: str
     peer_drain_loss: str
     peer_goodput: str
     peer_saved: str
-
-
-def _opening(fleet: FleetPlan, worked: bool) -> Variant:
-    scheme = fleet.plan.tiers
-    if scheme is None:
-        return Variant("worked" if worked else "none")
-    return Variant("drain" if scheme.one_tier else "tiered")
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -232,10 +199,11 @@ def build(fleet: FleetPlan) -> Page:
     s = scheme.fast_survives if scheme is not None else 0.0
     every = scheme.every if scheme is not None else 1
     largest = fleet.largest_loss
+    opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
-        inputs="the worked example" if worked else f"the inputs file {p.source}", opening=_opening(fleet, worked),
+        inputs="the worked example" if worked else f"the inputs file {p.source}", opening=Variant(opening),
         gpus=f"{p.gpus:,}", mtbi=format_duration(m), cost=Raw(format_duration(c)), restart=format_duration(r),
-        survives=_share(s), persistent_cost=format_duration(scheme.cp if scheme is not None else c),
+        survives=share_text(s), persistent_cost=format_duration(scheme.cp if scheme is not None else c),
         persistent_restart=format_duration(scheme.rp if scheme is not None else r),
         durable=(f"durable {format_duration(scheme.drain)} after its snapshot"
                  if scheme is not None and scheme.drain > 0 else "durable at once"),
@@ -259,7 +227,7 @@ def build(fleet: FleetPlan) -> Page:
         all_interval=format_duration(all_interval), all_goodput=percent(all_goodput), fast_gain=points(fast_gain),
         fast_gain_dollars=money(fleet.dollars(fast_gain)),
         threshold="more than any share" if threshold is None else percent(threshold, 0),
-        peer_fleet=Variant("tiered" if two_tiers and s < 1.0 else "none"), survives_more=_share(s + (1.0 - s) / 2),
+        peer_fleet=Variant("tiered" if two_tiers and s < 1.0 else "none"), survives_more=share_text(s + (1.0 - s) / 2),
         lever_survive=points(lever_survive), lever_survive_dollars=money(fleet.dollars(lever_survive)),
         ill_interval=format_duration(ill_interval), ill_goodput=percent(ill_goodput),
         ill_drain_loss=percent(ill_drain_loss), ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
@@ -278,14 +246,13 @@ def build(fleet: FleetPlan) -> Page:
         wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(g_drained), wx_drain_loss=percent(wx_drain_loss),
         wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
         wx_points_drained=points(max(0.0, g_drained - wx.slow.goodput)),
-        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))), ft_local_s=percent(1.0 - q),
-        ft_local_n=str(local.every),
+        wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))), ft_local_n=str(local.every),
         ft_local_verdict=("does not pay: every checkpoint should be the persistent one" if local.every == 1
                           else f"pays: every {ordinal(local.every)} checkpoint persistent"),
         ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0), ft_peer_s=percent(PEER_SURVIVES, 0),
         ft_peer_n=str(peer.every), ft_peer_interval=format_duration(t_tiers), ft_peer_goodput=percent(g_tiers),
         ft_sync_goodput=percent(g_sync), ft_gain=points(max(0.0, g_tiers - g_sync)),
-        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))), ft_drained_goodput=percent(g_peer),
+        ft_gain_dollars=money(wx.dollars(max(0.0, g_tiers - g_sync))),
         ft_drained_vs_tiers=points(max(0.0, g_peer - g_tiers)), peer_drain_loss=percent(peer_drain_loss),
         peer_goodput=percent(g_peer), peer_saved=points(max(0.0, g_peer - g_drained)),
     )
