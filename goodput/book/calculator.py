@@ -32,7 +32,7 @@ from typing import Any
 
 from goodput import validate
 from goodput.errors import InputError
-from goodput.params import WORKED_EXAMPLE, Params, mtbi_from_rate, read_yaml
+from goodput.params import WORKED_EXAMPLE, Known, Params, mtbi_from_rate, read_yaml
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan
 from goodput.units import MINUTES_PER_UNIT, parse_duration
 
@@ -81,6 +81,70 @@ def messages() -> dict[str, str]:
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
         "share": _expected(lambda: validate.share("2", "x")),
         "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
+        "non_negative": _expected(lambda: validate.non_negative("-1", "x")),
+        **planner_messages(),
+    }
+
+
+def _known_error(known: Known, **changes: Any) -> InputError:
+    """The InputError :func:`goodput.params.derive` raises for `known` on a probe fleet (16,384 GPUs, 8 a node)."""
+    from goodput.params import derive, load_params
+
+    base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0, **changes)
+    try:
+        derive(base, known)
+    except InputError as exc:
+        return exc
+    raise AssertionError("derive accepted its probe")  # pragma: no cover - the probes are all refused
+
+
+def _template(text: str, **holes: str) -> str:
+    """`text` with each value of `holes` replaced by ``{key}``; each must be there."""
+    for key, value in holes.items():
+        assert value in text, (value, text)
+        text = text.replace(value, "{" + key + "}")
+    return text
+
+
+def planner_messages() -> dict[str, str]:
+    """The words of the errors of what a planner knows (issues 19, 20), asked of goodput.storage, params and restart.
+
+    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input
+    (``the parameter count as well (parameters)``) name the form's field.
+    """
+    from goodput import storage as st
+    from goodput.params import _known_from_mapping, _recovery_from_mapping, params_from_mapping, parse_rate
+    from goodput.restart import RestartParts
+
+    typed = {"checkpoint_cost": 1.0, "slow_checkpoint_cost": 1.0, "restart": 5.0}
+    both = _known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed))
+    snapshot = dict(gpus="8", mtbi="186 min", restart="5 min", price_per_gpu_hour="2.5", month="720 h",
+                    checkpoint={"size": "1 TB"}, storage={"write_bandwidth": "1 TB/s"}, snapshot={"bandwidth": "1 GB/s"})
+    return {
+        "size": _expected(lambda: st.parse_size("x", "x")),
+        "size_positive": _expected(lambda: st.parse_size("0 B", "x")),
+        "bandwidth": _expected(lambda: st.parse_bandwidth("x", "x")),
+        "bandwidth_positive": _expected(lambda: st.parse_bandwidth("0 B/s", "x")),
+        "efficiency": _expected(lambda: _known_from_mapping({"storage": {"write_bandwidth": "1 GB/s", "efficiency": "0"}})),
+        "just_in_time": _expected(lambda: _recovery_from_mapping({"just_in_time": "1"})),
+        "planned_rate": _expected(lambda: parse_rate("x", "x")),
+        "restart_parts_total": _expected(lambda: RestartParts()),
+        "derived_and_typed": _template(both.expected, source="write_bandwidth", key="checkpoint_cost",
+                                       words="a synchronous write of 1 TB at 1 GB/s"),
+        "restart_and_parts": str(_known_error(Known(parts={"detect": 1.0}, typed=typed)).expected),
+        "restart_and_read": str(_known_error(Known(size=1e12, write_bandwidth=1e9, read_bandwidth=1e9,
+                                                   typed={"restart": 5.0})).expected),
+        "storage_needs_size": str(_known_error(Known(write_bandwidth=1e9, typed=typed)).expected),
+        "storage_needs_write": str(_known_error(Known(read_bandwidth=1e9, typed=typed)).expected),
+        "size_and_parameters": str(_known_error(Known(size=1e12, parameters=1e9, typed=typed)).expected),
+        "bytes_needs_parameters": str(_known_error(Known(bytes_per_parameter=12.0, typed=typed)).expected),
+        "host_memory": _template(str(_known_error(Known(size=1e12, write_bandwidth=1e9, snapshot_bandwidth=1e9,
+                                                        host_memory=1e6, typed=typed)).expected),
+                                 needed="488 MB"),
+        "gpus_per_node": _template(str(_known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed),
+                                                    gpus_per_node=7).expected), gpus="16,384"),
+        "missing_duration": str(_known_error(Known(size=1e12, write_bandwidth=1e9, typed={})).expected),
+        "snapshot_slower": _template(_expected(lambda: params_from_mapping(snapshot)), slow="1 s"),
     }
 
 
@@ -164,6 +228,54 @@ def constants() -> dict[str, Any]:
         "worked_example_note": WORKED_EXAMPLE_NOTE,
         "file_defaults": file_defaults(),
         "file_default_notes": FILE_DEFAULTS,
+        **planner_constants(),
+    }
+
+
+#: The storage levers of the goodput.plan/goodput.fleet side (spec B), by the names the levers table shows;
+#: read from the package where it defines them (``STORAGE_LEVERS``), else these.
+_STORAGE_LEVERS = ("double the storage bandwidth", "double the snapshot bandwidth")
+
+
+def storage_levers() -> tuple[str, ...]:
+    """The two storage levers' names: the package's ``STORAGE_LEVERS`` (goodput.plan or goodput.fleet) if it has them."""
+    from goodput import fleet, plan
+
+    for module in (plan, fleet):
+        names = getattr(module, "STORAGE_LEVERS", None)
+        if names is not None:
+            return tuple(names)
+    return _STORAGE_LEVERS
+
+
+def quantity_pattern_js() -> str:
+    """goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
+
+    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\\s`` and ``\\d`` (ASCII under
+    ``re.ASCII``) the explicit ASCII classes, JavaScript's ``\\s`` being wider.
+    """
+    import re
+
+    from goodput import storage as st
+
+    assert st._QUANTITY.flags & re.ASCII
+    return st._QUANTITY.pattern.replace("(?P<", "(?<").replace(r"\s", "[ \\t\\n\\r\\f\\v]").replace(r"\d", "[0-9]")
+
+
+def planner_constants() -> dict[str, Any]:
+    """What the form's optional inputs (model and storage, restart's parts, spares, recovery) share with the package."""
+    from goodput import params, storage
+    from goodput.restart import RestartParts
+
+    return {
+        "quantity_pattern": quantity_pattern_js(),
+        "size_prefixes": storage._PREFIX,
+        "bit_units": ["b", "bit", "bits"],
+        "default_bytes_per_parameter": storage.DEFAULT_BYTES_PER_PARAMETER,
+        "default_gpus_per_node": params.DEFAULT_GPUS_PER_NODE,
+        "default_jit_recovery": params.DEFAULT_JIT_RECOVERY,
+        "restart_parts": list(RestartParts(detect=1.0).parts),
+        "storage_levers": list(storage_levers()),
     }
 
 
