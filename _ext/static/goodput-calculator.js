@@ -889,13 +889,15 @@
     if (typedC !== null) { k.typed.checkpoint_cost = typedC; }
     if (typedR !== null) { k.typed.restart = typedR; }
     if (typedD !== null) { k.typed.drain = typedD; }
-    const planner = STORAGE_FIELDS.concat(PART_FIELDS, SPARE_FIELDS).filter((key) => key !== "storage_price").some(given);
+    const planner = STORAGE_FIELDS.some((key) => key !== "storage_price" && given(key));
+    const typedParts = Object.keys(k.parts).length > 0;
     const d = derivePlanner(k);
     Object.assign(errors, d.errors);
-    for (const key of ["checkpoint_cost", "restart"]) {
-      if (d.values[key] === undefined && !errors[key]) {
-        errors[key] = planner ? MESSAGES.missing_duration : "a value: " + MESSAGES.duration;
-      }
+    if (d.values.checkpoint_cost === undefined && !errors.checkpoint_cost) {
+      errors.checkpoint_cost = planner ? MESSAGES.missing_duration : "a value: " + MESSAGES.duration;
+    }
+    if (typedR === null && !typedParts && !errors.restart) {  // a parameters file needs restart:, whole or in parts
+      errors.restart = "a value: " + MESSAGES.duration + (planner ? ", or the restart's parts" : "");
     }
     if (Object.keys(errors).length) { return { errors: errors }; }
     x.C = d.values.checkpoint_cost;
@@ -1059,7 +1061,84 @@
   }
 
   // result: the plan, or null; refusal: why there is none (a sentence), when the inputs were read but not planned.
+  // What the page derived from the planner's inputs, and what to hold or buy: {key: {value, text}} for the rows of
+  // the derived table, and the list of derivations, each with its formula and the package's words.
+  function derivedOutputs(result) {
+    const x = result.inputs, d = x.derived, out = {}, items = [];
+    const put = (key, value, text) => { if (value !== null && value !== undefined && Number.isFinite(value)) { out[key] = { value: value, text: text }; } };
+    const item = (formula, value, words) => { items.push(formula + " = " + value + (words ? ": " + words : "")); };
+    if (d.size !== null && d.size !== undefined) {
+      put("checkpoint_size_bytes", d.size, formatSize(d.size));
+      if (d.notes.checkpoint_size) { item("S = parameters × bytes per parameter", formatSize(d.size), d.notes.checkpoint_size); }
+    }
+    const store = d.store;
+    if (d.notes.checkpoint_cost) {
+      put("checkpoint_cost_min", x.C, formatDuration(x.C));
+      item(store.snap === null ? "C = S ÷ (write bandwidth × share achieved)" : "C = (S ÷ nodes) ÷ snapshot bandwidth per node",
+        formatDuration(x.C), d.notes.checkpoint_cost);
+    }
+    if (d.notes.drain) {
+      put("drain_min", x.D, formatDuration(x.D));
+      item("D = S ÷ (write bandwidth × share achieved)", formatDuration(x.D), d.notes.drain);
+    }
+    if (d.notes.load) {
+      put("load_min", d.parts.load, formatDuration(d.parts.load));
+      item("load = S ÷ (read bandwidth × share achieved)", formatDuration(d.parts.load), d.notes.load);
+    }
+    if (d.notes.restart) {
+      put("restart_min", x.R, formatDuration(x.R));
+      item("R = " + (d.parts ? "detect + replace + start-up (fixed + per node × nodes) + load + warm-up" : "R typed") +
+        (x.spares ? " + a·B(c, ρ)·r/(c + 1), ρ = a·r/M" : ""), formatDuration(x.R), d.notes.restart);
+    }
+    if (store && store.snap !== null) {
+      put("host_memory_needed_bytes", store.hostNeeded, formatSize(store.hostNeeded) + " per node" +
+        (store.hostMem === null ? "" : " (of " + formatSize(store.hostMem) + ")"));
+    }
+    if (x.wait !== null && x.wait !== undefined) { put("spare_wait_min", x.wait, x.wait > 0 ? formatDuration(x.wait) : "none"); }
+    const sp = result.spares;
+    if (sp) {
+      put("best_spares", sp.best, sp.best.toLocaleString("en-US") + " spare node" + (sp.best === 1 ? "" : "s") +
+        " (you hold " + x.spares.nodes.toLocaleString("en-US") + ")");
+      put("best_spares_goodput", sp.goodput[sp.best], percent(sp.goodput[sp.best]));
+      put("best_spares_useful", sp.useful[sp.best], percent(sp.useful[sp.best]));
+    }
+    const rec = recoveryOf(x);
+    if (rec) {
+      put("recovery_pauses", rec.pi, formatG(rec.pi, 3) + " a minute (M′ = " + formatDuration(rec.M) + ")");
+      item("π = p·R_j/M + q·S_q, the scheme taken at M′ = M/(1 − p)", formatG(rec.pi, 3) + " a minute of running",
+        "S_q = " + formatDuration(rec.stop) + " a planned stop");
+    }
+    const bw = result.bandwidth;
+    if (bw) {
+      put("best_write_bandwidth", bw.bandwidth_bytes_per_s, formatBandwidth(bw.bandwidth_bytes_per_s) + " (you have " +
+        formatBandwidth(store.wb) + ")");
+      put("best_write_bandwidth_goodput", bw.goodput, percent(bw.goodput));
+      put("best_write_bandwidth_cost", bw.storage_cost_per_month, money(bw.storage_cost_per_month) + " a month");
+      put("best_write_bandwidth_net", bw.net_per_month, money(Math.max(0, bw.net_per_month)) + " a month");
+    }
+    return { values: out, items: items };
+  }
+
+  function renderDerived(container, result) {
+    const box = container.querySelector("[data-role='derived']");
+    const list = container.querySelector("[data-role='derived-list']");
+    if (!box || !list) { return; }
+    const found = result ? derivedOutputs(result) : { values: {}, items: [] };
+    let any = found.items.length > 0;
+    for (const cell of container.querySelectorAll("[data-derived]")) {
+      const entry = found.values[cell.getAttribute("data-derived")];
+      const row = cell.closest("tr");
+      if (entry === undefined) { blank(cell, "—"); row.hidden = true; continue; }
+      show(cell, entry.value, entry.text);
+      row.hidden = false;
+      any = true;
+    }
+    list.innerHTML = found.items.map((text) => "<li>" + escapeHtml(text) + "</li>").join("");
+    box.hidden = !any;
+  }
+
   function render(container, result, refusal) {
+    renderDerived(container, result);
     const outputs = container.querySelectorAll(".gc-table [data-output]");
     const kind = result && result.kind;
     container.setAttribute("data-kind", kind || "none");
@@ -1332,10 +1411,31 @@
       }
       form.elements[key].value = any ? (values.length ? values[0] : "") : (START[key] || "");
     }
-    if (TIER_FIELDS.some((key) => form.elements[key].value !== "" || errors[key])) {
-      form.querySelector("details").open = true;
-    }
+    openFolded(form, errors);
     return { given: any, errors: errors };
+  }
+
+  // A folded section of the form opens when one of its fields holds a value or an error.
+  function openFolded(form, errors, errorsOnly) {
+    for (const details of form.querySelectorAll("details")) {
+      if (Array.from(details.querySelectorAll("input")).some((i) => (!errorsOnly && i.value !== "") ||
+        (errors && errors[i.name]))) {
+        details.open = true;
+      }
+    }
+  }
+
+  // A duration the inputs derive shows the derived value in its empty field; the field itself is refused if typed too.
+  function showDerived(form, x) {
+    const notes = x && x.derived ? x.derived.notes : {};
+    const values = { checkpoint_cost: x && x.C, drain: x && x.D, restart: x && x.R, load: x && x.derived && x.derived.parts ?
+      x.derived.parts.load : null };
+    for (const key of ["checkpoint_cost", "drain", "restart", "load"]) {
+      const input = form.elements[key];
+      if (!input.hasAttribute("data-placeholder")) { input.setAttribute("data-placeholder", input.getAttribute("placeholder") || ""); }
+      input.setAttribute("placeholder", notes[key] && Number.isFinite(values[key]) ? "derived: " + formatDuration(values[key])
+        : input.getAttribute("data-placeholder"));
+    }
   }
 
   function writeAddress(raw) {
@@ -1362,9 +1462,15 @@
     lines.push("gpus: " + (x.gpus !== null ? value("gpus") : defaults.gpus +
       "  # not given: the worked example's; with M given directly it only counts capacity"));
     lines.push(x.mtbi !== null ? "mtbi: " + value("mtbi") : "rate_per_gpu_hour: " + value("rate_per_gpu_hour"));
-    lines.push("checkpoint_cost: " + value("checkpoint_cost"));
-    lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
-    lines.push("restart: " + value("restart"));
+    const has = (key) => raw[key] !== undefined && pythonStrip(raw[key]) !== "";
+    const mapping = (keys) => keys.filter(([field]) => has(field)).map(([field, key]) => key + ": " + value(field)).join(", ");
+    if (!(x.known && x.known.store)) {  // with storage both are derived (goodput.params.derive)
+      lines.push("checkpoint_cost: " + value("checkpoint_cost"));
+      lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
+    }
+    if (has("restart")) { lines.push("restart: " + value("restart")); }
+    const parts = PART_FIELDS.filter(has);
+    if (parts.length) { lines.push("restart: {" + mapping(parts.map((key) => [key, key])) + "}"); }
     lines.push("price_per_gpu_hour: " + (x.priceDefault ? defaults.price_per_gpu_hour + "  # not given: the worked example's"
       : value("price_per_gpu_hour")));
     lines.push("month: " + (x.monthDefault ? defaults.month + "  # not given: the worked example's" : value("month")));
@@ -1376,6 +1482,33 @@
       lines.push("persistent: {" + parts.join(", ") + "}");
       lines.push("fast_survives: " + value("fast_survives"));
     }
+    // what a planner knows, in the package's keys (goodput/params.py)
+    if (has("checkpoint_size") || has("parameters")) {
+      lines.push("checkpoint: {" + mapping([["checkpoint_size", "size"], ["parameters", "parameters"],
+        ["bytes_per_parameter", "bytes_per_parameter"]]) + "}");
+    }
+    if (has("gpus_per_node")) { lines.push("gpus_per_node: " + value("gpus_per_node")); }
+    if (has("write_bandwidth")) {
+      const keys = [["write_bandwidth", "write_bandwidth"], ["read_bandwidth", "read_bandwidth"],
+        ["bandwidth_efficiency", "efficiency"]];
+      if (K.storage_file_keys.indexOf("price") >= 0) { keys.push(["storage_price", "price"]); }
+      lines.push("storage: {" + mapping(keys) + "}");
+    }
+    if (has("storage_price") && K.storage_file_keys.indexOf("price") < 0) {
+      lines.push("# The price of storage bandwidth, " + JSON.stringify(pythonStrip(raw.storage_price)) +
+        " dollars per GB/s a month, is not a key this goodput reads yet (storage: {price: ...}).");
+    }
+    if (has("snapshot_bandwidth")) {
+      lines.push("snapshot: {" + mapping([["snapshot_bandwidth", "bandwidth"], ["host_memory", "host_memory"]]) + "}");
+    }
+    if (x.spares) {
+      lines.push("spares: {" + mapping([["spares", "nodes"], ["repair", "repair"], ["takes_node", "takes_node"]]) + "}");
+    }
+    if (has("just_in_time")) {
+      lines.push("just_in_time: " + (has("jit_recovery") ? "{" + mapping([["just_in_time", "share"],
+        ["jit_recovery", "recovery"]]) + "}" : value("just_in_time")));
+    }
+    if (has("planned_rate")) { lines.push("planned: {rate: " + value("planned_rate") + "}"); }
     if (x.T !== null) {
       lines.push("# The interval evaluated is not a key of this file: goodput plan --params params.yml --interval " +
         JSON.stringify(pythonStrip(raw.interval)));
@@ -1415,6 +1548,8 @@
         alert.textContent = message ? "Expected " + message + "." : "";
         form.elements[key].setAttribute("aria-invalid", message ? "true" : "false");
       }
+      if (checked.errors) { openFolded(form, checked.errors, true); }
+      showDerived(form, checked.inputs || null);
       for (const [key, role] of [["price_per_gpu_hour", "price-hint"], ["month", "month-hint"]]) {
         say(role, pythonStrip(typed[key]) === "" ? "Empty: the worked example's " +
           (key === "month" ? "accounting month, " + K.file_defaults.month : "price, $" + K.file_defaults.price_per_gpu_hour +

@@ -276,6 +276,7 @@ def planner_constants() -> dict[str, Any]:
         "default_jit_recovery": params.DEFAULT_JIT_RECOVERY,
         "restart_parts": list(RestartParts(detect=1.0).parts),
         "storage_levers": list(storage_levers()),
+        "storage_file_keys": list(params._STORAGE_KEYS),
     }
 
 
@@ -401,6 +402,88 @@ def link_query(params: Params) -> dict[str, str]:
             query["persistent_every"] = str(params.persistent_every)
     query["price_per_gpu_hour"] = f"{params.price_per_gpu_hour!r}"
     query["month"] = duration_text(params.month)
+    return _planner_query(params, query)
+
+
+def quantity_text(amount: float, per_second: bool) -> str:
+    """A size (bytes) or a bandwidth (bytes per second) as the calculator and goodput.storage read it, back exactly.
+
+    The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that
+    :func:`goodput.storage.parse_size` (or ``parse_bandwidth``) reads back to the same float; else the
+    bytes with every digit (``"2500000000.0 B/s"``).
+
+    Examples
+    --------
+    >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True)
+    ('2.3 TB', '2.5 GB/s')
+    """
+    from goodput.storage import parse_bandwidth, parse_size
+
+    parse = parse_bandwidth if per_second else parse_size
+    suffix = "B/s" if per_second else "B"
+    candidates = [f"{amount / 10.0**e:.15g} {prefix}{suffix}" for e, prefix in
+                  ((15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k"), (0, ""))]
+    exact = [text for text in candidates if parse(text, "link") == amount]
+    return min(exact, key=lambda text: (len(text.split()[0]), float(text.split()[0]) < 1)) if exact else f"{amount!r} {suffix}"
+
+
+def rate_text(per_hour: float) -> str:
+    """Events per hour as goodput.params.parse_rate reads them back exactly: ``"0.036 per hour"``."""
+    from goodput.params import parse_rate
+
+    for unit in ("hour", "day", "min", "week"):
+        text = f"{per_hour * MINUTES_PER_UNIT[unit] / 60.0!r} per {unit}"
+        if parse_rate(text, "link") == per_hour:
+            return text
+    return f"{per_hour!r} per hour"  # pragma: no cover - hours read back any float
+
+
+def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
+    """`query` with what a planner knows (model and storage, restart's parts, spares, recovery) in the form's fields.
+
+    A duration derived from them (``params.derived``) is left out: the page derives it again, and refuses it typed.
+    """
+    from goodput.params import DEFAULT_GPUS_PER_NODE, DEFAULT_JIT_RECOVERY
+
+    known = params.known
+    derived = params.derived
+    for key in ("checkpoint_cost", "drain"):
+        if key in derived:
+            query.pop(key, None)
+    if known is not None:
+        if "restart" in derived:
+            query.pop("restart", None)
+            if "restart" in known.typed and not known.parts:
+                query["restart"] = duration_text(known.typed["restart"])
+        if known.size is not None:
+            query["checkpoint_size"] = quantity_text(known.size, False)
+        if known.parameters is not None:
+            query["parameters"] = f"{known.parameters!r}"
+        if known.bytes_per_parameter is not None:
+            query["bytes_per_parameter"] = f"{known.bytes_per_parameter!r}"
+        if params.gpus_per_node != DEFAULT_GPUS_PER_NODE:
+            query["gpus_per_node"] = str(params.gpus_per_node)
+        for key, field, per_second in (("write_bandwidth", "write_bandwidth", True), ("read_bandwidth", "read_bandwidth", True),
+                                       ("snapshot_bandwidth", "snapshot_bandwidth", True), ("host_memory", "host_memory", False)):
+            amount = getattr(known, key)
+            if amount is not None:
+                query[field] = quantity_text(amount, per_second)
+        if known.efficiency is not None:
+            query["bandwidth_efficiency"] = f"{known.efficiency!r}"
+        for part, minutes in known.parts.items():
+            query[part] = duration_text(minutes)
+    if params.spares is not None:
+        query |= {"spares": str(params.spares.nodes), "repair": duration_text(params.spares.repair),
+                  "takes_node": f"{params.spares.takes_node!r}"}
+    if params.just_in_time:
+        query["just_in_time"] = f"{params.just_in_time!r}"
+        if params.jit_recovery != DEFAULT_JIT_RECOVERY:
+            query["jit_recovery"] = duration_text(params.jit_recovery)
+    if params.planned_rate:
+        query["planned_rate"] = rate_text(params.planned_rate)
+    price = getattr(params, "storage_price", None)  # spec C: lands with the package's side in another branch
+    if price is not None:
+        query["storage_price"] = f"{price!r}"
     return query
 
 
