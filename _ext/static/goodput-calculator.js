@@ -148,13 +148,33 @@
 
   // ------------------------------------------------------------------ writing numbers (goodput.units, goodput.report)
 
+  // x.toExponential(fraction), but a tie (the double exactly halfway, as 122.5 to three digits) rounded to even as
+  // Python rounds it, where JavaScript rounds it up.
+  function toExponentialHalfEven(x, fraction) {
+    const up = x.toExponential(fraction);
+    if (!Number.isFinite(x)) { return up; }
+    const exact = Math.abs(x).toPrecision(100);  // exact whenever x has 100 digits or fewer, as a tie must
+    const digits = exact.replace(/e.*$/, "").replace(".", "").replace(/^0+/, "");
+    const kept = fraction + 1;
+    if (digits[kept] !== "5" || !/^0*$/.test(digits.slice(kept + 1)) || Number(digits[kept - 1]) % 2 === 1) { return up; }
+    const exponent = Number(Math.abs(x).toExponential(20).split("e")[1]);
+    const mantissa = digits[0] + (kept > 1 ? "." + digits.slice(1, kept) : "");
+    return (x < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+  }
+
   // Python's format(x, ".{digits}g").
   function formatG(x, digits) {
     if (x === 0) { return "0"; }
-    const exponential = x.toExponential(digits - 1);
+    const exponential = toExponentialHalfEven(x, digits - 1);
     const exponent = Number(exponential.slice(exponential.indexOf("e") + 1));
     const strip = (s) => (s.indexOf(".") >= 0 ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
-    if (exponent >= -4 && exponent < digits) { return strip(x.toFixed(digits - 1 - exponent)); }
+    if (exponent >= -4 && exponent < digits) {  // the same digits written out in fixed notation
+      const negative = exponential[0] === "-";
+      const ds = exponential.slice(negative ? 1 : 0, exponential.indexOf("e")).replace(".", "");
+      const fixed = exponent >= 0 ? ds.slice(0, exponent + 1).padEnd(exponent + 1, "0") +
+        (ds.length > exponent + 1 ? "." + ds.slice(exponent + 1) : "") : "0." + "0".repeat(-exponent - 1) + ds;
+      return (negative ? "-" : "") + strip(fixed);
+    }
     const mantissa = strip(exponential.slice(0, exponential.indexOf("e")));
     const sign = exponent < 0 ? "-" : "+";
     const magnitude = String(Math.abs(exponent)).padStart(2, "0");
@@ -1455,7 +1475,8 @@
   }
 
   // The inputs as a complete params.yml for `goodput plan --params` (see the page for the defaults).
-  function paramsYaml(raw, x) {
+  function paramsYaml(given, x) {
+    const raw = Object.assign(Object.fromEntries(FIELDS.map((key) => [key, ""])), given);
     const value = (key) => yamlValue(pythonStrip(raw[key]));
     const defaults = K.file_defaults;
     const lines = ["# Inputs written by the goodput book's calculator page; read with: goodput plan --params params.yml"];
@@ -1582,7 +1603,8 @@
   }
 
   root.goodputCalculator = {
-    parseDuration: parseDuration, finite: finite, positive: positive, whole: whole, share: share,
+    parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
+    parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
     formatDuration: formatDuration, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
