@@ -23,13 +23,13 @@ that branch is merged.
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import math
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
 
 import numpy as np
 import pytest
@@ -360,6 +360,22 @@ def test_best_write_bandwidth_in_chromium_equals_the_package(js: Any) -> None:
         assert abs(got["goodput"] - best.goodput) <= 1e-6, q
 
 
+def _net_at_bandwidth(params: Any, known: Any, stated: float, bandwidth: float) -> float:
+    """Capacity a month kept at a stated write bandwidth (the read scaled alike), net of $1,500 per GB/s a month."""
+    import dataclasses
+
+    from goodput.model import capacity_per_month
+
+    read = None if known.read_bandwidth is None else known.read_bandwidth * (bandwidth / stated)
+    typed = {k: v for k, v in known.typed.items() if k not in ("checkpoint_cost", "drain", "slow_checkpoint_cost")}
+    p = derive(params, dataclasses.replace(known, write_bandwidth=bandwidth, read_bandwidth=read, typed=typed))
+    try:
+        g = plan_for(p).goodput
+    except Refused:
+        g = 0.0
+    return capacity_per_month(g, params.gpus, params.price_per_gpu_hour, params.month) - 1500 * bandwidth / 1e9
+
+
 def test_best_write_bandwidth_is_the_best_on_the_page_s_own_terms(js: Any) -> None:
     """With a storage price the page's bandwidth beats its neighbours (x 0.9, x 1.1) net of cost, by its own plan,
     and its goodput is the package's plan at that bandwidth (read bandwidth scaled alike)."""
@@ -373,22 +389,7 @@ def test_best_write_bandwidth_is_the_best_on_the_page_s_own_terms(js: Any) -> No
         params = params_from_mapping(to_mapping(q))
         known = params.known
         assert known is not None and known.write_bandwidth is not None
-
-        def net(bandwidth: float) -> float:
-            import dataclasses
-
-            from goodput.model import capacity_per_month
-            from goodput.params import derive
-
-            read = None if known.read_bandwidth is None else known.read_bandwidth * (bandwidth / known.write_bandwidth)
-            typed = {k: v for k, v in known.typed.items() if k not in ("checkpoint_cost", "drain", "slow_checkpoint_cost")}
-            p = derive(params, dataclasses.replace(known, write_bandwidth=bandwidth, read_bandwidth=read, typed=typed))
-            try:
-                g = plan_for(p).goodput
-            except Refused:
-                g = 0.0
-            return capacity_per_month(g, params.gpus, params.price_per_gpu_hour, params.month) - 1500 * bandwidth / 1e9
-
+        net = functools.partial(_net_at_bandwidth, params, known, known.write_bandwidth)
         low, high = known.write_bandwidth / 64, known.write_bandwidth * 64  # the range searched (spec C)
         assert low * (1 - 1e-12) <= b <= high * (1 + 1e-12), q
         neighbours = [n for n in (0.9 * b, 1.1 * b) if low <= n <= high]
@@ -469,11 +470,8 @@ BAD = [
 def test_bad_planner_inputs_get_the_package_s_words(js: Any, changes: dict[str, str], field: str) -> None:
     """Each bad input is refused by the page on its field with the words the package refuses the same file with."""
     q = BASE | changes
-    if field == "restart" and "detect" in changes:
-        pass  # the restart whole and in parts
-    elif "write_bandwidth" in changes and "snapshot_bandwidth" not in changes and field != "write_bandwidth":
-        q.pop("checkpoint_cost")
-    elif "snapshot_bandwidth" in changes:
+    derives_c = "snapshot_bandwidth" in changes or ("write_bandwidth" in changes and field != "write_bandwidth")
+    if derives_c and not (field == "restart" and "detect" in changes):
         q.pop("checkpoint_cost")
     if "detect" in changes and field == "detect":
         q.pop("restart")
@@ -602,7 +600,7 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
     try:
         page = context.new_page()
         page.on("pageerror", lambda e: problems.append(str(e)))
-        page.on("console", lambda m: m.type == "error" and problems.append(m.text))
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
         page.goto((built_book / "book").as_uri() + "/" + calculator.link(params), wait_until="load")
         page.wait_for_selector("#goodput-calculator[data-ready='true']")
         derived = page.evaluate(_DERIVED)
@@ -615,7 +613,7 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
         assert derived["best_spares"][0] == fleet_plan(params).best_spares.best  # type: ignore[union-attr]
         goodput = page.evaluate("Number(document.querySelector(\"td[data-model='exact'][data-output='goodput']\").dataset.value)")
         assert abs(goodput - command["goodput"]) <= SEARCHED
-        assert "derived: " in page.get_attribute("#gc-checkpoint_cost", "placeholder")  # type: ignore[operator]
+        assert "derived: " in (page.get_attribute("#gc-checkpoint_cost", "placeholder") or "")
         items = page.inner_text("[data-role='derived-list']")
         assert params.derived["checkpoint_cost"] in items and "C = (S ÷ nodes)" in items
         with page.expect_download() as info:
@@ -632,4 +630,3 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
     finally:
         context.close()
     assert not problems, problems
-    _ = urlencode  # the link is built by the package, not here

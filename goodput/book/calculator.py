@@ -118,8 +118,8 @@ def planner_messages() -> dict[str, str]:
 
     typed = {"checkpoint_cost": 1.0, "slow_checkpoint_cost": 1.0, "restart": 5.0}
     both = _known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed))
-    snapshot = dict(gpus="8", mtbi="186 min", restart="5 min", price_per_gpu_hour="2.5", month="720 h",
-                    checkpoint={"size": "1 TB"}, storage={"write_bandwidth": "1 TB/s"}, snapshot={"bandwidth": "1 GB/s"})
+    snapshot = {"gpus": "8", "mtbi": "186 min", "restart": "5 min", "price_per_gpu_hour": "2.5", "month": "720 h",
+                "checkpoint": {"size": "1 TB"}, "storage": {"write_bandwidth": "1 TB/s"}, "snapshot": {"bandwidth": "1 GB/s"}}
     return {
         "size": _expected(lambda: st.parse_size("x", "x")),
         "size_positive": _expected(lambda: st.parse_size("0 B", "x")),
@@ -249,10 +249,10 @@ def storage_levers() -> tuple[str, ...]:
 
 
 def quantity_pattern_js() -> str:
-    """goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
+    r"""goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
 
-    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\\s`` and ``\\d`` (ASCII under
-    ``re.ASCII``) the explicit ASCII classes, JavaScript's ``\\s`` being wider.
+    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under
+    ``re.ASCII``) the explicit ASCII classes, JavaScript's ``\s`` being wider.
     """
     import re
 
