@@ -299,11 +299,13 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
         choice = fleet_plan(params).best_spares
         assert choice is not None and page["spares"] is not None, q
         assert page["wait"] == params.spares.wait(params.mtbi), q  # type: ignore[union-attr]
-        assert page["spares"]["counts"] == choice.counts, q
+        # the page stops where no larger count can win (goodput at infinite spares x N / (N + c g) below the best)
+        counts = page["spares"]["counts"]
+        assert counts == choice.counts[:len(counts)] and choice.best in counts, q
         tol = SEARCHED if _searched(params) else REL
-        for got, want in zip(page["spares"]["restart"], choice.restart, strict=True):
+        for got, want in zip(page["spares"]["restart"], choice.restart[:len(counts)], strict=True):
             assert math.isclose(got, want, rel_tol=1e-12), q
-        for got, want in zip(page["spares"]["goodput"], choice.goodput, strict=True):
+        for got, want in zip(page["spares"]["goodput"], choice.goodput[:len(counts)], strict=True):
             assert abs(got - want) <= tol, q
         useful = choice.useful
         best = page["spares"]["best"]

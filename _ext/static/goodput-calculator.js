@@ -964,7 +964,11 @@
     while (spareWait(top, x.M, sp.repair, sp.takesNode) > 1 / 60 && top < 10000) { top *= 2; }
     const counts = [], restart = [], goodput = [], useful = [];
     let best = 0;
+    // No count can keep more than goodput at the parts alone (infinite spares) times N / (N + c g): past the count
+    // where that bound falls below the best found, none can win, and the search stops (the same best count).
+    const ceiling = planGoodput(Object.assign({}, x, { R: parts, Rp: x.tiers ? x.Rp + (parts - x.R) : x.Rp }));
     for (let c = 0; c <= top; c++) {
+      if (c > 0 && ceiling * x.gpus / (x.gpus + c * x.known.gpn) < useful[best]) { break; }
       const r = parts + spareWait(c, x.M, sp.repair, sp.takesNode);
       const g = planGoodput(Object.assign({}, x, { R: r, Rp: x.tiers ? x.Rp + (r - x.R) : x.Rp }));
       counts.push(c);
@@ -1134,7 +1138,8 @@
         formatBandwidth(store.wb) + ")");
       put("best_write_bandwidth_goodput", bw.goodput, percent(bw.goodput));
       put("best_write_bandwidth_cost", bw.storage_cost_per_month, money(bw.storage_cost_per_month) + " a month");
-      put("best_write_bandwidth_net", bw.net_per_month, money(Math.max(0, bw.net_per_month)) + " a month");
+      put("best_write_bandwidth_net", bw.net_per_month, (bw.net_per_month < 0 ? "a loss of " + money(-bw.net_per_month)
+        : money(bw.net_per_month)) + " a month");
     }
     return { values: out, items: items };
   }
