@@ -4,7 +4,10 @@
 // SymPy expressions (goodput.symbolic.calculator_formulas), with the package's units, number
 // pattern, error messages, tolerances and levers. Loaded after goodput-lambertw.js and
 // goodput-formulas.js. The parsing and formatting functions are exposed as goodputCalculator
-// so that the tests can run them against the package's.
+// so that the tests can run them against the package's. The optional inputs of what a planner
+// knows (model and storage, the restart's parts, spares, recovery without rollback, planned
+// stops, a price of storage bandwidth) are read with the package's patterns and words and
+// derived as goodput.params.derive derives them (tests/test_calculator_planner.py).
 (function (root) {
   "use strict";
 

@@ -17,7 +17,18 @@ in the page's script, ports of what the package computes by algorithm rather tha
 the polish of the exact optimum (:func:`goodput.exact.exact_optimal_interval`), the two-tier
 chain of :mod:`goodput.tiers` with its search for the best interval and the best whole n.
 
-:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query.
+The form's optional inputs (what a planner knows, issues 19 and 20) are ported the same way: the
+pattern and prefixes of :mod:`goodput.storage`'s sizes and bandwidths and the words of its errors and
+of :func:`goodput.params.derive`'s (:func:`planner_messages`, asked of the package with probes), the
+defaults (14 bytes a parameter, 8 GPUs a node, a 30 s just-in-time recovery), the restart's parts in
+the order :class:`goodput.restart.RestartParts` sums them, and the storage levers' names. The page's
+script ports :func:`goodput.params.derive` (C, D, the load and R, with their words), the Erlang-B
+wait and :func:`goodput.restart.best_spares`'s search, the just-in-time and planned-stop wrapper of
+the shared spec (one wrapper around whichever scheme the inputs give), the storage levers and the
+best write bandwidth net of its price.
+
+:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query, what a
+planner knows included (a duration derived from them is left for the page to derive again).
 
 :func:`write_formulas` is called by the book's Sphinx extension (``_ext/goodput_book.py``)
 when the builder starts, and writes ``_static/goodput-formulas.js`` into the built site.
