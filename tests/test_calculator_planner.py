@@ -632,3 +632,18 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
     finally:
         context.close()
     assert not problems, problems
+
+
+def test_the_recovery_wrapper_around_the_tier_chain_reduces_to_one_tier(js: Any) -> None:
+    """Spec A's wrapper around the tier chain, with a persistent tier that is the fast one (C_p = C, R_p = R, s = 0),
+    gives goodput.restart.recovery_losses's one-tier plan (the package's side for tiers lands elsewhere)."""
+    fleets = recovery_fleets(12, 29)
+    for q in fleets:
+        q |= {"persistent_cost": q["checkpoint_cost"], "fast_survives": "0", "persistent_every": "1"}
+    for q, page in zip(fleets, page_plans(js, fleets), strict=True):
+        one = {k: v for k, v in q.items() if k not in ("persistent_cost", "fast_survives", "persistent_every")}
+        plan = plan_for(params_from_mapping(to_mapping(one)))
+        assert plan.recovery is not None
+        assert abs(page["exact"]["goodput"] - plan.goodput) <= SEARCHED, q
+        assert math.isclose(page["exact"]["optimal_interval_min"], plan.optimal_interval, rel_tol=SEARCHED), q
+        assert abs(page["exact"]["restart_loss"] - plan.losses.restart_loss) <= SEARCHED, q
