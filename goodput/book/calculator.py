@@ -438,6 +438,17 @@ def quantity_text(amount: float, per_second: bool) -> str:
     return min(exact, key=lambda text: (len(text.split()[0]), float(text.split()[0]) < 1)) if exact else f"{amount!r} {suffix}"
 
 
+def number_text(x: float) -> str:
+    """The shortest ``.Ng`` text of a number that reads back to the same float: ``4.05e+11``, ``14``.
+
+    Examples
+    --------
+    >>> number_text(405e9), number_text(14.0), number_text(0.1 + 0.2)
+    ('4.05e+11', '14', '0.30000000000000004')
+    """
+    return next(text for text in (f"{x:.{digits}g}" for digits in range(1, 18)) if float(text) == x)
+
+
 def rate_text(per_hour: float) -> str:
     """Events per hour as goodput.params.parse_rate reads them back exactly: ``"0.036 per hour"``."""
     from goodput.params import parse_rate
@@ -469,9 +480,9 @@ def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
         if known.size is not None:
             query["checkpoint_size"] = quantity_text(known.size, False)
         if known.parameters is not None:
-            query["parameters"] = f"{known.parameters!r}"
+            query["parameters"] = number_text(known.parameters)
         if known.bytes_per_parameter is not None:
-            query["bytes_per_parameter"] = f"{known.bytes_per_parameter!r}"
+            query["bytes_per_parameter"] = number_text(known.bytes_per_parameter)
         if params.gpus_per_node != DEFAULT_GPUS_PER_NODE:
             query["gpus_per_node"] = str(params.gpus_per_node)
         for key, field, per_second in (("write_bandwidth", "write_bandwidth", True), ("read_bandwidth", "read_bandwidth", True),
