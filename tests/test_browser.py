@@ -271,6 +271,14 @@ HOSTILE_QUERIES = (
     "mtbi=186%20min&checkpoint_cost=1%20min&restart=5%20min&persistent_cost=1e5%20min&fast_survives=0.5&persistent_every=1000",
     "mtbi=%ZZ&checkpoint_cost=%&restart=%E0%A4%A",
     "mtbi=" + "9" * 5000 + "%20min&checkpoint_cost=1%20min&restart=5%20min",
+    # what a planner knows (issues 19, 20): absurd sizes and bandwidths, a pool of spares that never catches up,
+    # a share recovered just in time next to 1 with planned stops beyond count, a price of storage beyond count
+    "gpus=8&mtbi=186%20min&checkpoint_size=1e300%20PB&write_bandwidth=1e-300%20B/s&restart=5%20min",
+    "gpus=65536&mtbi=40%20min&checkpoint_cost=1%20min&restart=5%20min&spares=3&repair=1e6%20h&takes_node=1",
+    "gpus=16384&mtbi=186%20min&checkpoint_cost=1%20min&restart=5%20min&just_in_time=0.9999999&planned_rate=1e300%20per%20hour",
+    ("gpus=16384&mtbi=186%20min&parameters=70e9&write_bandwidth=20%20Gb/s&read_bandwidth=40%20GB/s&detect=0%20s"
+     "&storage_price=1e300"),
+    "gpus=16384&mtbi=186%20min&parameters=70e9&write_bandwidth=20%20gb/s&restart=5%20min&checkpoint_cost=1%20min",
 )
 
 #: A negative number in the page's text: a minus (ASCII or U+2212) before a digit or a dollar amount.

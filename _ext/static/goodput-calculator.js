@@ -4,7 +4,10 @@
 // SymPy expressions (goodput.symbolic.calculator_formulas), with the package's units, number
 // pattern, error messages, tolerances and levers. Loaded after goodput-lambertw.js and
 // goodput-formulas.js. The parsing and formatting functions are exposed as goodputCalculator
-// so that the tests can run them against the package's.
+// so that the tests can run them against the package's. The optional inputs of what a planner
+// knows (model and storage, the restart's parts, spares, recovery without rollback, planned
+// stops, a price of storage bandwidth) are read with the package's patterns and words and
+// derived as goodput.params.derive derives them (tests/test_calculator_planner.py).
 (function (root) {
   "use strict";
 
@@ -90,15 +93,91 @@
     return number;
   }
 
+  // goodput.validate.share with its options (open_low, open_high, a message of the caller's).
+  function shareOf(value, options) {
+    const o = options || {};
+    const expected = o.expected || MESSAGES.share;
+    const number = finite(value, expected);
+    if (number < 0 || number > 1 || (o.openLow && number === 0) || (o.openHigh && number === 1)) {
+      throw new InputError(expected);
+    }
+    return number;
+  }
+
+  // goodput.validate.non_negative.
+  function nonNegative(value, expected) {
+    const message = expected || MESSAGES.non_negative;
+    const number = finite(value, message);
+    if (number < 0) { throw new InputError(message); }
+    return number;
+  }
+
+  // goodput.storage._quantity, parse_size and parse_bandwidth: bytes (a bit is an eighth of one), the pattern and the
+  // prefixes generated from the package. "20 Gb/s" is bits, "2.5 GB/s" bytes; "20 gb/s" and "20 GB" (as a bandwidth)
+  // are refused.
+  const QUANTITY = new RegExp("^(?:" + K.quantity_pattern + ")$");
+  function quantity(value, expected) {
+    const match = QUANTITY.exec(value);
+    if (match === null || match.groups.unit === undefined) { throw new InputError(expected); }
+    const number = Number(match.groups.number) * K.size_prefixes[match.groups.prefix];
+    const unit = match.groups.unit;
+    const bits = K.bit_units.indexOf(unit) >= 0;
+    return { number: bits ? number / 8 : number, bits: bits, per: match.groups.per !== undefined };
+  }
+
+  function parseSize(value) {
+    const q = quantity(value, MESSAGES.size);
+    if (q.per || q.bits) { throw new InputError(MESSAGES.size); }
+    if (!(q.number > 0 && q.number < Infinity)) { throw new InputError(MESSAGES.size_positive); }
+    return q.number;
+  }
+
+  function parseBandwidth(value) {
+    const q = quantity(value, MESSAGES.bandwidth);
+    if (!q.per) { throw new InputError(MESSAGES.bandwidth); }
+    if (!(q.number > 0 && q.number < Infinity)) { throw new InputError(MESSAGES.bandwidth_positive); }
+    return q.number;
+  }
+
+  // goodput.params.parse_rate: events per hour from "0.036 per hour", "0.87 per day", "2/h".
+  const RATE = /^\s*(\S+?)\s*(?:\/|\s+per\s+)\s*([a-zA-Z]+)\s*$/;
+  function parseRate(value) {
+    const match = RATE.exec(value);
+    if (match === null || !Object.prototype.hasOwnProperty.call(UNITS, match[2].toLowerCase())) {
+      throw new InputError(MESSAGES.planned_rate);
+    }
+    return nonNegative(match[1], MESSAGES.planned_rate) * 60 / UNITS[match[2].toLowerCase()];
+  }
+
   // ------------------------------------------------------------------ writing numbers (goodput.units, goodput.report)
+
+  // x.toExponential(fraction), but a tie (the double exactly halfway, as 122.5 to three digits) rounded to even as
+  // Python rounds it, where JavaScript rounds it up.
+  function toExponentialHalfEven(x, fraction) {
+    const up = x.toExponential(fraction);
+    if (!Number.isFinite(x)) { return up; }
+    const exact = Math.abs(x).toPrecision(100);  // exact whenever x has 100 digits or fewer, as a tie must
+    const digits = exact.replace(/e.*$/, "").replace(".", "").replace(/^0+/, "");
+    const kept = fraction + 1;
+    if (digits[kept] !== "5" || !/^0*$/.test(digits.slice(kept + 1)) || Number(digits[kept - 1]) % 2 === 1) { return up; }
+    const exponent = Number(Math.abs(x).toExponential(20).split("e")[1]);
+    const mantissa = digits[0] + (kept > 1 ? "." + digits.slice(1, kept) : "");
+    return (x < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
+  }
 
   // Python's format(x, ".{digits}g").
   function formatG(x, digits) {
     if (x === 0) { return "0"; }
-    const exponential = x.toExponential(digits - 1);
+    const exponential = toExponentialHalfEven(x, digits - 1);
     const exponent = Number(exponential.slice(exponential.indexOf("e") + 1));
     const strip = (s) => (s.indexOf(".") >= 0 ? s.replace(/0+$/, "").replace(/\.$/, "") : s);
-    if (exponent >= -4 && exponent < digits) { return strip(x.toFixed(digits - 1 - exponent)); }
+    if (exponent >= -4 && exponent < digits) {  // the same digits written out in fixed notation
+      const negative = exponential[0] === "-";
+      const ds = exponential.slice(negative ? 1 : 0, exponential.indexOf("e")).replace(".", "");
+      const fixed = exponent >= 0 ? ds.slice(0, exponent + 1).padEnd(exponent + 1, "0") +
+        (ds.length > exponent + 1 ? "." + ds.slice(exponent + 1) : "") : "0." + "0".repeat(-exponent - 1) + ds;
+      return (negative ? "-" : "") + strip(fixed);
+    }
     const mantissa = strip(exponential.slice(0, exponential.indexOf("e")));
     const sign = exponent < 0 ? "-" : "+";
     const magnitude = String(Math.abs(exponent)).padStart(2, "0");
@@ -136,6 +215,17 @@
     const years = significant(minutes / YEAR);
     return years + " year" + (years === "1" ? "" : "s");
   }
+
+  // goodput.storage._scaled, format_size and format_bandwidth: three digits in the largest decimal unit that keeps 1 or more.
+  function scaled(x, units) {
+    const exponent = Math.min(units.length - 1, x > 0 ? Math.max(0, Math.floor(Math.log10(x) / 3)) : 0);
+    return formatG(x / Math.pow(1000, exponent), 3) + " " + units[exponent];
+  }
+  function formatSize(bytes) { return scaled(bytes, ["B", "kB", "MB", "GB", "TB", "PB"]); }
+  function formatBandwidth(bytesPerS) { return scaled(bytesPerS, ["B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s"]); }
+
+  // Python's format(x, ".0%"): x times 100, rounded half to even, and a percent sign.
+  function percent0(x) { return String(roundHalfEven(x * 100)) + "%"; }
 
   // goodput.report.percent.
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
@@ -179,12 +269,48 @@
     return M * t;
   }
 
-  // The exact model for one tier (with a drain D >= 0): optimum, and losses at T (the optimum if null).
-  function exactPlan(C, M, R, D, T) {
+  // ------------------------------------------------------------------ recovery without rollback, planned stops (spec A)
+  //
+  // One wrapper around whichever base scheme the inputs give (one tier, a drain, a persistent tier): a share p of
+  // interruptions recovered just in time at a cost R_j, q planned stops an hour each costing S_q (one tier: C + R; a
+  // drain: C + D + R; a persistent tier: C_p + R_p). The base is evaluated at M' = M / (1 - p); pi = p R_j / M +
+  // (q / 60) S_q pauses each minute of running time. Exact: with u = 1 - the base's restart share, every loss L ->
+  // L / (1 + u pi), the restart share -> (restart + u pi) / (1 + u pi), goodput -> G / (1 + u pi). First order: the
+  // base's losses at M', pi added to the restart loss. For one tier this is goodput.restart.recovery_losses.
+  function recoveryOf(x) {
+    if (!(x.p > 0) && !(x.q > 0)) { return null; }
+    const stop = x.tiers ? x.Cp + x.Rp : (x.D > 0 ? x.C + x.D + x.R : x.C + x.R);
+    return { M: x.M / (1 - x.p), pi: x.p * x.Rj / x.M + (x.q / 60) * stop, stop: stop };
+  }
+
+  function baseM(M, rec) { return rec ? rec.M : M; }
+
+  function wrapExact(base, rec) {
+    if (!rec) { return base; }
+    const u = 1 - base.restart_loss, f = 1 + u * rec.pi, out = Object.assign({}, base);
+    out.checkpoint_overhead = base.checkpoint_overhead / f;
+    out.lost_work = base.lost_work / f;
+    if (base.drain_loss !== null && base.drain_loss !== undefined) { out.drain_loss = base.drain_loss / f; }
+    out.restart_loss = (base.restart_loss + u * rec.pi) / f;
+    out.goodput = base.goodput / f;
+    return out;
+  }
+
+  function wrapFirst(base, rec) {
+    if (!rec) { return base; }
+    const out = Object.assign({}, base);
+    out.restart_loss = base.restart_loss + rec.pi;
+    out.goodput = Math.max(0, 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + (out.drain_loss || 0)));
+    return out;
+  }
+
+  // The exact model for one tier (with a drain D >= 0) for inputs x: optimum, and losses at T (the optimum if null).
+  function exactPlan(x, T) {
+    const rec = recoveryOf(x), C = x.C, R = x.R, D = x.D, M = baseM(x.M, rec);
     const drain = D > 0;
     const best = drain ? Math.max(exactOptimal(C, M), D) : exactOptimal(C, M);
     const t = T === null ? best : T;
-    return {
+    return wrapExact({
       optimal_interval_min: best,
       interval_min: t,
       checkpoint_overhead: drain ? F.drain_exact_checkpoint_overhead(C, M, R, t, D) : F.exact_checkpoint_overhead(C, M, R, t),
@@ -192,15 +318,16 @@
       restart_loss: F.exact_restart_loss(M, R),
       drain_loss: drain ? F.drain_exact_drain_loss(C, M, R, t, D) : null,
       goodput: drain ? F.drain_exact_goodput(C, M, R, t, D) : F.exact_goodput(C, M, R, t),
-    };
+    }, rec);
   }
 
-  // First order for one tier (goodput.model), or with a drain (goodput.tiers, n = 1, s = 0).
-  function firstOrderPlan(C, M, R, D, T) {
+  // First order for one tier (goodput.model), or with a drain (goodput.tiers, n = 1, s = 0), for inputs x.
+  function firstOrderPlan(x, T) {
+    const rec = recoveryOf(x), C = x.C, R = x.R, D = x.D, M = baseM(x.M, rec);
     const drain = D > 0;
     const best = drain ? F.tiers_optimal_interval(C, C, 0, 1, M, D) : F.first_order_optimal_interval(C, M);
     const t = T === null ? best : T;
-    const plan = drain ? {
+    const plan = wrapFirst(drain ? {
       checkpoint_overhead: F.tiers_checkpoint_overhead(C, C, 1, t),
       lost_work: F.tiers_lost_work(0, 1, M, t),
       restart_loss: F.tiers_restart_loss(R, R, 0, M),
@@ -212,10 +339,10 @@
       restart_loss: F.first_order_restart_loss(M, R),
       drain_loss: null,
       goodput: F.first_order_goodput(C, M, R, t),
-    };
+    }, rec);
     // goodput.exact.range_check: how far first order lies below the exact model, each at its own optimum when
     // no interval is given, both at the interval otherwise.
-    plan.error = exactPlan(C, M, R, D, T).goodput - plan.goodput;
+    plan.error = exactPlan(x, T).goodput - plan.goodput;
     plan.optimal_interval_min = best;
     plan.interval_min = t;
     plan.status = rangeStatus(plan.goodput, plan.error);
@@ -238,9 +365,10 @@
   }
 
   // goodput.tiers.first_order_losses and first_order_optimal_interval.
-  function tierFirstOptimal(sc, M) { return F.tiers_optimal_interval(sc.C, sc.Cp, sc.s, sc.n, M, sc.D); }
+  function tierFirstOptimal(sc, M, rec) { return F.tiers_optimal_interval(sc.C, sc.Cp, sc.s, sc.n, baseM(M, rec), sc.D); }
 
-  function tierFirstLosses(sc, M, T) {
+  function tierFirstLosses(sc, M, T, rec) {
+    if (rec) { return wrapFirst(tierFirstLosses(sc, rec.M, T, null), rec); }
     const out = {
       interval_min: T,
       checkpoint_overhead: F.tiers_checkpoint_overhead(sc.C, sc.Cp, sc.n, T),
@@ -384,12 +512,17 @@
     return out;
   }
 
-  // goodput.tiers.exact_optimal_interval.
-  function tierExactOptimal(sc, M) {
-    const g = (t) => tierExactLosses(sc, M, t).goodput;
-    const guess = tierFirstOptimal(sc, M);
+  // The exact chain with recovery wrapped around it (spec A).
+  function tierExactAt(sc, M, T, rec) {
+    return rec ? wrapExact(tierExactLosses(sc, rec.M, T), rec) : tierExactLosses(sc, M, T);
+  }
+
+  // goodput.tiers.exact_optimal_interval (with recovery: the same search on the wrapped goodput, around M').
+  function tierExactOptimal(sc, M, rec) {
+    const g = (t) => tierExactAt(sc, M, t, rec || null).goodput;
+    const guess = tierFirstOptimal(sc, M, rec || null);
     const low = Math.max(sc.D, guess / 30);
-    const high = Math.max(low * 1.0001, Math.min(guess * 30, 30 * M));
+    const high = Math.max(low * 1.0001, Math.min(guess * 30, 30 * baseM(M, rec || null)));
     const grid = geomspace(low, high, 49);
     let best = 0, top = -Infinity;
     grid.forEach((t, i) => { const v = g(t); if (v > top) { top = v; best = i; } });
@@ -403,14 +536,16 @@
   // goodput.tiers.best_every: walk from the first-order cadence while goodput improves, each n at its own best
   // interval by the model that judges (which: "exact" or "first-order").
   const everyCache = new Map();
-  function tierBestEvery(sc, M, which) {
-    const exact = which === undefined || which === "exact";
-    const key = [exact ? "exact" : "first-order", sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M].join(",");
+  function tierBestEvery(sc, M, which, rec) {
+    const exact = which === undefined || which === null || which === "exact";
+    const r = rec || null;
+    const key = [exact ? "exact" : "first-order", sc.C, sc.R, sc.D, sc.Cp, sc.Rp, sc.s, M, r ? r.M : "", r ? r.pi : ""]
+      .join(",");
     if (everyCache.has(key)) { return everyCache.get(key); }
     const value = (n) => {
       const at = Object.assign({}, sc, { n: n });
-      return exact ? tierExactLosses(at, M, tierExactOptimal(at, M)).goodput
-        : tierFirstLosses(at, M, tierFirstOptimal(at, M)).goodput;
+      return exact ? tierExactAt(at, M, tierExactOptimal(at, M, r), r).goodput
+        : tierFirstLosses(at, M, tierFirstOptimal(at, M, r), r).goodput;
     };
     const guess = sc.s >= 1 ? Infinity : F.tiers_every(sc.C, sc.Cp, sc.s);
     const centre = Number.isFinite(guess) ? Math.max(1, Math.min(K.max_every, roundHalfEven(guess))) : K.max_every;
@@ -431,11 +566,12 @@
   // goodput.plan._tier_plan for both models at once: n as given, or the best whole n by the exact model; the
   // exact plan, and first order at the same n (goodput plan's cross-check), each at its own optimum or both at T.
   function tierPlans(x, T) {
-    const n = x.tiers ? (x.n !== null ? x.n : tierBestEvery(scheme(x, 1), x.M)) : 1;
+    const rec = recoveryOf(x);
+    const n = x.tiers ? (x.n !== null ? x.n : tierBestEvery(scheme(x, 1), x.M, "exact", rec)) : 1;
     const sc = scheme(x, n);
-    const exactBest = tierExactOptimal(sc, x.M), firstBest = tierFirstOptimal(sc, x.M);
-    const exact = tierExactLosses(sc, x.M, T === null ? exactBest : T);
-    const first = tierFirstLosses(sc, x.M, T === null ? firstBest : T);
+    const exactBest = tierExactOptimal(sc, x.M, rec), firstBest = tierFirstOptimal(sc, x.M, rec);
+    const exact = tierExactAt(sc, x.M, T === null ? exactBest : T, rec);
+    const first = tierFirstLosses(sc, x.M, T === null ? firstBest : T, rec);
     for (const [plan, best] of [[exact, exactBest], [first, firstBest]]) {
       plan.optimal_interval_min = best;
       plan.persistent_every = n;
@@ -473,6 +609,23 @@
     return out;
   }
 
+  // Spec B: the storage levers, where the inputs give storage: the stated write and read bandwidths doubled (C or D,
+  // the load and so R re-derived), and with a snapshot its device-to-host bandwidth doubled (C re-derived); planned
+  // as every other lever, measured from the plan at its best interval. Added to `out` by the model of `plan`.
+  function storageLevers(out, plan, x) {
+    if (!x.known || !x.known.store) { return out; }
+    const best = plan(x, null).goodput;
+    const [doubleStorage, doubleSnapshot] = K.storage_levers;
+    const store = x.known.store;
+    const at = (changes) => {
+      const y = rederived(x, changes);
+      return y === null || scaleProblem(y) !== null ? 0 - best : plan(y, null).goodput - best;
+    };
+    out[doubleStorage] = at({ wb: 2 * store.wb, rb: store.rb === null ? null : 2 * store.rb });
+    if (store.snap !== null) { out[doubleSnapshot] = at({ snap: 2 * store.snap }); }
+    return out;
+  }
+
   // The levers' names, largest gain first (goodput plan's order); equal gains keep plan_levers' order.
   function leverOrder(gains) {
     return Object.keys(gains).sort((a, b) => gains[b] - gains[a]);
@@ -481,11 +634,183 @@
   // ------------------------------------------------------------------ the form
 
   const FIELDS = ["gpus", "rate_per_gpu_hour", "mtbi", "checkpoint_cost", "restart", "interval", "drain",
-    "persistent_cost", "persistent_restart", "fast_survives", "persistent_every", "price_per_gpu_hour", "month"];
+    "persistent_cost", "persistent_restart", "fast_survives", "persistent_every", "price_per_gpu_hour", "month",
+    "checkpoint_size", "parameters", "bytes_per_parameter", "gpus_per_node", "write_bandwidth", "read_bandwidth",
+    "bandwidth_efficiency", "snapshot_bandwidth", "host_memory", "storage_price",
+    "detect", "replace", "startup", "startup_per_node", "load", "warmup", "spares", "repair", "takes_node",
+    "just_in_time", "jit_recovery", "planned_rate"];
   // The scheme's fields, folded away unless one is given.
   const TIER_FIELDS = ["drain", "persistent_cost", "persistent_restart", "fast_survives", "persistent_every"];
+  // What a planner knows of the model and the storage (issue 19), folded away unless one is given.
+  const STORAGE_FIELDS = ["checkpoint_size", "parameters", "bytes_per_parameter", "gpus_per_node", "write_bandwidth",
+    "read_bandwidth", "bandwidth_efficiency", "snapshot_bandwidth", "host_memory", "storage_price"];
+  // The restart's parts (goodput.restart.RestartParts), in the order R sums them.
+  const PART_FIELDS = ["detect", "replace", "startup", "startup_per_node", "load", "warmup"];
+  const SPARE_FIELDS = ["spares", "repair", "takes_node"];
+  const RECOVERY_FIELDS = ["just_in_time", "jit_recovery", "planned_rate"];
+  const RESTART_FIELDS = PART_FIELDS.concat(SPARE_FIELDS, RECOVERY_FIELDS);
   // The worked example's inputs (generated from the package's worked example), shown when the address gives none.
   const START = K.worked_example;
+
+  // `template` with each {key} of `holes` filled (no replacement patterns: the words are taken as they are).
+  function fill(template, holes) {
+    let text = template;
+    for (const key of Object.keys(holes)) { text = text.split("{" + key + "}").join(holes[key]); }
+    return text;
+  }
+
+  // goodput.restart.erlang_b and spare_wait: the Erlang loss probability, and the expected wait for a repair per
+  // interruption, a B(c, rho) r / (c + 1) with rho = a r / M.
+  function erlangB(servers, load) {
+    let b = 1;
+    for (let k = 1; k <= servers; k++) { b = load * b / (k + load * b); }
+    return b;
+  }
+  function spareWait(spares, M, repair, takesNode) {
+    return takesNode * erlangB(spares, takesNode * repair / M) * repair / (spares + 1);
+  }
+
+  // goodput.storage.transfer_minutes.
+  function transferMinutes(size, bandwidth, efficiency) { return size / (bandwidth * efficiency) / 60; }
+
+  // goodput.params.derive, for the form: C, D, R and the slow C from what a planner knows, each with the package's words.
+  // k: {gpus, gpn, M, size, parameters, bpp, wb, rb, eff, snap, hostMem, parts: {name: minutes} as given,
+  // spares: {nodes, repair, takesNode} or null, typed: {checkpoint_cost, restart, drain} as given}.
+  // Returns {values, notes, errors, size, store, parts, wait}; errors are keyed by the form's fields.
+  function derivePlanner(k) {
+    const errors = {}, notes = {}, values = {};
+    const fail = (fields, message) => { for (const f of fields) { if (!errors[f]) { errors[f] = message; } } };
+    const typed = Object.assign({}, k.typed);
+    const nodeCount = () => {
+      if (k.gpus === null) { fail(["gpus"], "a value: the number of GPUs, which the nodes are counted from"); return null; }
+      if (k.gpus % k.gpn !== 0) {
+        fail(["gpus_per_node"], fill(MESSAGES.gpus_per_node, { gpus: k.gpus.toLocaleString("en-US") }));
+        return null;
+      }
+      return k.gpus / k.gpn;
+    };
+    const choose = (key, value, source, words) => {
+      if (Object.prototype.hasOwnProperty.call(typed, key)) {  // both typed in the form: refused, as both in one file
+        fail([key, source], fill(MESSAGES.derived_and_typed, { source: source, key: key, words: words }));
+        delete typed[key];
+        return;
+      }
+      values[key] = value;
+      notes[key] = words;
+    };
+    let size = k.size, sizeWords = "";
+    if (k.parameters !== null) {
+      if (k.size !== null) { fail(["checkpoint_size", "parameters"], MESSAGES.size_and_parameters); }
+      const bpp = k.bpp === null ? K.default_bytes_per_parameter : k.bpp;
+      size = k.parameters * bpp;
+      const count = k.parameters >= 1e9 ? formatG(k.parameters / 1e9, 4) + " billion"
+        : roundHalfEven(k.parameters).toLocaleString("en-US");
+      sizeWords = formatSize(size) + " (" + count + " parameters x " + formatG(bpp, 6) + " bytes)";
+      notes.checkpoint_size = count + " parameters x " + formatG(bpp, 6) + " bytes";
+    } else if (k.bpp !== null) {
+      fail(["bytes_per_parameter"], MESSAGES.bytes_needs_parameters);
+    } else {
+      sizeWords = size !== null ? formatSize(size) : "";
+    }
+    let store = null;
+    if (k.wb !== null) {
+      if (size === null) {
+        fail(["write_bandwidth"], MESSAGES.storage_needs_size);
+      } else {
+        const nodes = nodeCount();
+        if (nodes !== null) {
+          store = { size: size, nodes: nodes, wb: k.wb, rb: k.rb, eff: k.eff === null ? 1 : k.eff, snap: k.snap,
+            hostMem: k.hostMem, hostNeeded: size / nodes * 1 };
+          if (store.snap !== null && store.hostMem !== null && store.hostNeeded > store.hostMem) {
+            fail(["host_memory"], fill(MESSAGES.host_memory, { needed: formatSize(store.hostNeeded) }));
+          }
+        }
+      }
+    } else {
+      for (const [key, field] of [["rb", "read_bandwidth"], ["eff", "bandwidth_efficiency"], ["snap", "snapshot_bandwidth"],
+        ["hostMem", "host_memory"]]) {
+        if (k[key] !== null) { fail([field], MESSAGES.storage_needs_write); }
+      }
+    }
+    if (store !== null) {
+      const e = store.eff;
+      store.writeMinutes = transferMinutes(size, store.wb, e);
+      const achieved = formatBandwidth(store.wb * e) + (e < 1 ? " achieved (" + percent0(e) + " of " +
+        formatBandwidth(store.wb) + ")" : "");
+      const writeWords = sizeWords + " at " + achieved;
+      if (store.snap === null) {
+        choose("checkpoint_cost", store.writeMinutes, "write_bandwidth", "a synchronous write of " + writeWords);
+      } else {
+        choose("checkpoint_cost", transferMinutes(size / store.nodes, store.snap, 1), "snapshot_bandwidth",
+          "a snapshot of " + formatSize(size / store.nodes) + " per node to host memory at " + formatBandwidth(store.snap));
+        choose("drain", store.writeMinutes, "write_bandwidth", "the write of " + writeWords + " after the snapshot");
+      }
+      values.slow_checkpoint_cost = store.writeMinutes;
+      notes.slow_checkpoint_cost = "a synchronous write of " + writeWords;
+    }
+    const parts = Object.assign({}, k.parts);
+    const partsGiven = Object.keys(parts);
+    if (partsGiven.length && Object.prototype.hasOwnProperty.call(typed, "restart")) {
+      fail(["restart", partsGiven[0]], MESSAGES.restart_and_parts);
+      delete typed.restart;
+    }
+    if (store !== null && store.rb !== null && !Object.prototype.hasOwnProperty.call(parts, "load")) {
+      if (Object.prototype.hasOwnProperty.call(typed, "restart") && !partsGiven.length) {
+        fail(["restart", "read_bandwidth"], MESSAGES.restart_and_read);
+      } else {
+        const e = store.eff;
+        parts.load = transferMinutes(size, store.rb, e);
+        notes.load = "a read of " + sizeWords + " at " + formatBandwidth(store.rb * e) + (e < 1 ? " achieved (" +
+          percent0(e) + " of " + formatBandwidth(store.rb) + ")" : "");
+      }
+    }
+    let restartParts = null;
+    if (Object.keys(parts).length) {
+      const perNode = parts.startup_per_node || 0;
+      let nodes = 1;
+      if (perNode) { nodes = nodeCount(); } else if (k.gpus !== null && k.gpus % k.gpn === 0) { nodes = k.gpus / k.gpn; }
+      if (nodes !== null) {
+        const p = { detect: parts.detect || 0, replace: parts.replace || 0, startup: (parts.startup || 0) + perNode * nodes,
+          load: parts.load || 0, warmup: parts.warmup || 0 };
+        let total = 0;
+        for (const name of K.restart_parts) { total += p[name]; }
+        if (!(total > 0)) {
+          fail([partsGiven[0] || "restart"], MESSAGES.restart_parts_total);
+        } else {
+          restartParts = p;
+          values.restart = total;
+          const shown = { startup: "start-up", warmup: "warm-up" };
+          notes.restart = "the sum of its parts: " + K.restart_parts.filter((name) => p[name] > 0)
+            .map((name) => (shown[name] || name) + " " + formatDuration(p[name])).join(" + ");
+        }
+      }
+    }
+    let wait = null;
+    if (k.spares !== null) {
+      const base = Object.prototype.hasOwnProperty.call(values, "restart") ? values.restart : typed.restart;
+      if (base !== undefined) {
+        const sp = k.spares;
+        wait = spareWait(sp.nodes, k.M, sp.repair, sp.takesNode);
+        values.restart = base + wait;
+        notes.restart = (notes.restart || formatDuration(base) + " given") + ", and " +
+          (wait > 0 ? formatDuration(wait) : "no time") + " waiting for repairs (" + sp.nodes.toLocaleString("en-US") +
+          " spare nodes, repairs of " + formatDuration(sp.repair) + ", " + percent0(sp.takesNode) +
+          " of interruptions take a node)";
+      }
+    }
+    const final = Object.assign({}, typed, values);
+    return { values: final, notes: notes, errors: errors, size: size, store: store, parts: restartParts, wait: wait };
+  }
+
+  // The inputs x with the planner's knowns changed (`changes` over x.known: wb, rb, snap ...) and C, D, R re-derived;
+  // a persistent tier's R_p kept, as goodput.params.derive keeps it. null when the changed inputs are refused.
+  function rederived(x, changes) {
+    const k = Object.assign({}, x.known, changes);
+    const d = derivePlanner(k);
+    if (Object.keys(d.errors).length) { return null; }
+    return Object.assign({}, x, { C: d.values.checkpoint_cost, R: d.values.restart,
+      D: d.values.drain === undefined ? 0 : d.values.drain, known: Object.assign(k, { store: d.store }) });
+  }
 
   // Check the typed values as goodput.params and goodput.tiers do. Returns {inputs} or {errors}.
   function readInputs(raw) {
@@ -499,8 +824,8 @@
         return null;
       }
     };
-    const need = (key, what) => { if (!given(key)) { errors[key] = "a value: " + what; } };
     const duration = (value) => parseDuration(value);
+    const durationOrZero = (value) => parseDuration(value, { allowZero: true });
     x.gpus = read("gpus", (v) => whole(v, 1));
     x.rate = read("rate_per_gpu_hour", positive);
     x.mtbi = read("mtbi", duration);
@@ -508,13 +833,11 @@
       errors.mtbi = errors.rate_per_gpu_hour = "exactly one of a per-GPU rate (with GPUs) or M, not both";
     } else if (!given("rate_per_gpu_hour") && !given("mtbi")) {
       errors.mtbi = "a value: M, or a per-GPU rate with GPUs";
-    } else if (given("rate_per_gpu_hour")) {
-      need("gpus", "the number of GPUs, which the per-GPU rate is multiplied by");
+    } else if (given("rate_per_gpu_hour") && !given("gpus")) {
+      errors.gpus = "a value: the number of GPUs, which the per-GPU rate is multiplied by";
     }
-    need("checkpoint_cost", MESSAGES.duration);
-    need("restart", MESSAGES.duration);
-    x.C = read("checkpoint_cost", duration);
-    x.R = read("restart", duration);
+    const typedC = read("checkpoint_cost", duration);
+    const typedR = read("restart", duration);
     x.T = read("interval", duration);
     x.price = read("price_per_gpu_hour", positive);
     x.month = read("month", duration);
@@ -523,36 +846,170 @@
     if (x.priceDefault) { x.price = Number(K.file_defaults.price_per_gpu_hour); }
     if (x.monthDefault) { x.month = parseDuration(K.file_defaults.month); }
     x.monthText = x.monthDefault ? K.file_defaults.month : pythonStrip(raw.month).replace(/\s+/g, " ");
-    x.D = read("drain", (v) => parseDuration(v, { allowZero: true }));
-    if (x.D === null) { x.D = 0; }
+    const typedD = read("drain", durationOrZero);
     x.Cp = read("persistent_cost", duration);
     x.Rp = read("persistent_restart", duration);
     x.s = read("fast_survives", share);
     x.n = read("persistent_every", (v) => whole(v, 1));
     x.tiers = given("persistent_cost");
-    if (x.tiers) {
-      if (x.Cp !== null && x.C !== null && x.Cp < x.C) {
-        errors.persistent_cost = "a persistent checkpoint no cheaper than the fast one (" + formatDuration(x.C) + ")";
-      }
-      if (x.Rp !== null && x.R !== null && x.Rp < x.R) {
-        errors.persistent_restart = "a persistent restart no shorter than the fast restart (" + formatDuration(x.R) + ")";
-      }
-      if (!given("fast_survives")) {
-        errors.fast_survives = "a value with a persistent tier: the share of interruptions the fast tier survives, 0 to 1";
-      }
-      if (x.n !== null && x.n > K.max_every) {
-        errors.persistent_every = "a whole number from 1 to " + K.max_every.toLocaleString("en-US");
-      }
-    } else {
+    if (!x.tiers) {
       for (const key of ["persistent_restart", "fast_survives", "persistent_every"]) {
         if (given(key)) { errors[key] = "a persistent checkpoint cost as well: this only applies with two tiers"; }
       }
+    } else if (!given("fast_survives")) {
+      errors.fast_survives = "a value with a persistent tier: the share of interruptions the fast tier survives, 0 to 1";
     }
+    if (x.tiers && x.n !== null && x.n > K.max_every) {
+      errors.persistent_every = "a whole number from 1 to " + K.max_every.toLocaleString("en-US");
+    }
+    // what a planner knows: the model and the storage
+    const k = { gpus: x.gpus, typed: {}, parts: {}, spares: null };
+    k.size = read("checkpoint_size", parseSize);
+    k.parameters = read("parameters", positive);
+    k.bpp = read("bytes_per_parameter", positive);
+    k.gpn = read("gpus_per_node", (v) => whole(v, 1));
+    if (k.gpn === null) { k.gpn = K.default_gpus_per_node; }
+    k.wb = read("write_bandwidth", parseBandwidth);
+    k.rb = read("read_bandwidth", parseBandwidth);
+    k.eff = read("bandwidth_efficiency", (v) => shareOf(v, { openLow: true, expected: MESSAGES.efficiency }));
+    k.snap = read("snapshot_bandwidth", parseBandwidth);
+    k.hostMem = read("host_memory", parseSize);
+    x.storagePrice = read("storage_price", (v) => nonNegative(v));
+    // the restart's parts, spares, recovery without rollback and planned stops
+    for (const key of PART_FIELDS) {
+      const v = read(key, durationOrZero);
+      if (v !== null) { k.parts[key] = v; }
+    }
+    const spareNodes = read("spares", (v) => whole(v, 0));
+    const repair = read("repair", duration);
+    const takesNode = read("takes_node", share);
+    if (SPARE_FIELDS.some(given)) {
+      for (const key of SPARE_FIELDS) {
+        if (!given(key)) {
+          errors[key] = "a value with spares: the spare nodes, the mean time to repair a node and the share of " +
+            "interruptions that take a node out";
+        }
+      }
+      if (!given("gpus")) { errors.gpus = "a value: the number of GPUs, which the spares are counted against"; }
+      if (spareNodes !== null && repair !== null && takesNode !== null) {
+        k.spares = { nodes: spareNodes, repair: repair, takesNode: takesNode };
+      }
+    }
+    x.p = read("just_in_time", (v) => shareOf(v, { openHigh: true, expected: MESSAGES.just_in_time }));
+    x.Rj = read("jit_recovery", duration);
+    x.q = read("planned_rate", parseRate);
+    if (given("jit_recovery") && !given("just_in_time")) {
+      errors.jit_recovery = "a share recovered just in time as well: the recovery's cost only matters with one";
+    }
+    if (x.p === null) { x.p = 0; }
+    if (x.Rj === null) { x.Rj = K.default_jit_recovery; }
+    if (x.q === null) { x.q = 0; }
     if (Object.keys(errors).length) { return { errors: errors }; }
     x.M = x.mtbi !== null ? x.mtbi : F.mtbi_from_rate(x.rate, x.gpus);
-    if (x.tiers && x.Rp === null) { x.Rp = x.R; }
     if (!(x.M > 0) || !Number.isFinite(x.M)) { return { errors: { mtbi: "a finite mean time between interruptions" } }; }
+    // C, D and R as typed, or derived (goodput.params.derive)
+    k.M = x.M;
+    if (typedC !== null) { k.typed.checkpoint_cost = typedC; }
+    if (typedR !== null) { k.typed.restart = typedR; }
+    if (typedD !== null) { k.typed.drain = typedD; }
+    const planner = STORAGE_FIELDS.some((key) => key !== "storage_price" && given(key));
+    const typedParts = Object.keys(k.parts).length > 0;
+    const d = derivePlanner(k);
+    Object.assign(errors, d.errors);
+    if (d.values.checkpoint_cost === undefined && !errors.checkpoint_cost) {
+      errors.checkpoint_cost = planner ? MESSAGES.missing_duration : "a value: " + MESSAGES.duration;
+    }
+    if (typedR === null && !typedParts && !errors.restart) {  // a parameters file needs restart:, whole or in parts
+      errors.restart = "a value: " + MESSAGES.duration + (planner ? ", or the restart's parts" : "");
+    }
+    if (Object.keys(errors).length) { return { errors: errors }; }
+    x.C = d.values.checkpoint_cost;
+    x.R = d.values.restart;
+    x.D = d.values.drain === undefined ? 0 : d.values.drain;
+    x.slowC = d.values.slow_checkpoint_cost === undefined ? x.C : d.values.slow_checkpoint_cost;
+    if (x.slowC < x.C) {  // derived: the snapshot is slower than writing to storage directly (goodput.params)
+      return { errors: { snapshot_bandwidth: fill(MESSAGES.snapshot_slower, { slow: formatDuration(x.slowC) }) } };
+    }
+    x.known = Object.assign(k, { store: d.store });
+    x.derived = d;
+    x.spares = k.spares;
+    x.wait = d.wait;
+    if (x.tiers) {
+      if (x.Cp < x.C) {
+        errors.persistent_cost = "a persistent checkpoint no cheaper than the fast one (" + formatDuration(x.C) + ")";
+      }
+      if (x.Rp !== null && x.Rp < x.R) {
+        errors.persistent_restart = "a persistent restart no shorter than the fast restart (" + formatDuration(x.R) + ")";
+      }
+      if (Object.keys(errors).length) { return { errors: errors }; }
+      if (x.Rp === null) { x.Rp = x.R; }
+    }
     return { inputs: x };
+  }
+
+  // The exact plan of inputs x at their optimum (and best n where the page chooses it): goodput.plan.plan_for's.
+  // 0 where the inputs keep essentially no work (goodput.plan refuses them; the package's searches count them as 0).
+  function planGoodput(x) {
+    if (scaleProblem(x) !== null) { return 0; }
+    const plan = x.tiers || x.D > 0 ? tierPlans(x, null).exact : exactPlan(x, null);
+    return Number.isFinite(plan.goodput) ? plan.goodput : 0;
+  }
+
+  // goodput.fleet.FleetPlan.best_spares with goodput.restart.best_spares: each count's expected restart, R_parts +
+  // a B(c, rho) r / (c + 1), planned with the whole scheme (a persistent restart moved by as much); the best count
+  // maximizes the share of all GPUs bought, the spares' included, doing kept work. Counts 0 to at least 8, doubled
+  // while the wait is a second or more (up to 10,000).
+  function bestSpares(x) {
+    const sp = x.spares;
+    if (!sp || x.gpus === null) { return null; }
+    const parts = x.R - x.wait;
+    let top = 8;
+    while (spareWait(top, x.M, sp.repair, sp.takesNode) > 1 / 60 && top < 10000) { top *= 2; }
+    const counts = [], restart = [], goodput = [], useful = [];
+    let best = 0;
+    // No count can keep more than goodput at the parts alone (infinite spares) times N / (N + c g): past the count
+    // where that bound falls below the best found, none can win, and the search stops (the same best count).
+    const ceiling = planGoodput(Object.assign({}, x, { R: parts, Rp: x.tiers ? x.Rp + (parts - x.R) : x.Rp }));
+    for (let c = 0; c <= top; c++) {
+      if (c > 0 && ceiling * x.gpus / (x.gpus + c * x.known.gpn) < useful[best]) { break; }
+      const r = parts + spareWait(c, x.M, sp.repair, sp.takesNode);
+      const g = planGoodput(Object.assign({}, x, { R: r, Rp: x.tiers ? x.Rp + (r - x.R) : x.Rp }));
+      counts.push(c);
+      restart.push(r);
+      goodput.push(g);
+      useful.push(g * x.gpus / (x.gpus + c * x.known.gpn));
+      if (useful[c] > useful[best]) { best = c; }
+    }
+    return { counts: counts, restart: restart, goodput: goodput, useful: useful, best: best };
+  }
+
+  // Spec C: the stated write bandwidth that maximizes the capacity goodput keeps, net of the storage's price
+  // (dollars per GB/s a month): a log grid from B/64 to 64 B, then golden section on log B between the best
+  // point's neighbours. The read bandwidth scales in the same ratio. null without a price, storage or GPUs.
+  function bestWriteBandwidth(x) {
+    const store = x.known && x.known.store;
+    if (x.storagePrice === null || !store || x.gpus === null) { return null; }
+    const goodputAt = (b) => {
+      const y = rederived(x, { wb: b, rb: store.rb === null ? null : store.rb * (b / store.wb) });
+      return y === null ? 0 : planGoodput(y);
+    };
+    const net = (b) => F.capacity_per_month(goodputAt(b), x.gpus, x.price, x.month) - x.storagePrice * b / 1e9;
+    const grid = geomspace(store.wb / 64, store.wb * 64, 49);
+    let best = 0, top = -Infinity;
+    grid.forEach((b, i) => { const v = net(b); if (v > top) { top = v; best = i; } });
+    let a = Math.log(grid[Math.max(best - 1, 0)]), c = Math.log(grid[Math.min(best + 1, grid.length - 1)]);
+    const ratio = (Math.sqrt(5) - 1) / 2;
+    let u = c - ratio * (c - a), w = a + ratio * (c - a), fu = net(Math.exp(u)), fw = net(Math.exp(w));
+    while (c - a > 1e-7) {
+      if (fu >= fw) { c = w; w = u; fw = fu; u = c - ratio * (c - a); fu = net(Math.exp(u)); }
+      else { a = u; u = w; fu = fw; w = a + ratio * (c - a); fw = net(Math.exp(w)); }
+    }
+    let bandwidth = Math.exp((a + c) / 2);
+    if (net(grid[best]) > net(bandwidth)) { bandwidth = grid[best]; }
+    const goodput = goodputAt(bandwidth);
+    const cost = x.storagePrice * bandwidth / 1e9;
+    return { bandwidth_bytes_per_s: bandwidth, goodput: goodput, storage_cost_per_month: cost,
+      net_per_month: F.capacity_per_month(goodput, x.gpus, x.price, x.month) - cost };
   }
 
   // goodput.plan._check_scale: inputs so far out of scale that the job keeps essentially no work have no plan.
@@ -579,17 +1036,19 @@
       first = plans.first;
       const n = exact.persistent_every;
       const fixed = Object.assign({}, x, { n: n });
-      exact.levers = levers((y, t) => tierPlans(y, t).exact, x,
-        (y) => tierPlans(Object.assign({}, y, { n: null }), null).exact.goodput);
-      first.levers = levers((y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first, fixed, (y) => {
-        const sc = scheme(y, tierBestEvery(scheme(y, 1), y.M, "first-order"));
-        return tierFirstLosses(sc, y.M, tierFirstOptimal(sc, y.M)).goodput;
-      });
+      exact.levers = storageLevers(levers((y, t) => tierPlans(y, t).exact, x,
+        (y) => tierPlans(Object.assign({}, y, { n: null }), null).exact.goodput), (y, t) => tierPlans(y, t).exact, x);
+      const firstAt = (y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first;
+      first.levers = storageLevers(levers(firstAt, fixed, (y) => {
+        const rec = recoveryOf(y);
+        const sc = scheme(y, tierBestEvery(scheme(y, 1), y.M, "first-order", rec));
+        return tierFirstLosses(sc, y.M, tierFirstOptimal(sc, y.M, rec), rec).goodput;
+      }), firstAt, fixed);
     } else {
-      exact = exactPlan(x.C, x.M, x.R, x.D, x.T);
-      first = firstOrderPlan(x.C, x.M, x.R, x.D, x.T);
-      exact.levers = levers((y, t) => exactPlan(y.C, y.M, y.R, y.D, t), x);
-      first.levers = levers((y, t) => firstOrderPlan(y.C, y.M, y.R, y.D, t), x);
+      exact = exactPlan(x, x.T);
+      first = firstOrderPlan(x, x.T);
+      exact.levers = storageLevers(levers(exactPlan, x), exactPlan, x);
+      first.levers = storageLevers(levers(firstOrderPlan, x), firstOrderPlan, x);
     }
     exact.mtbi_min = first.mtbi_min = x.M;
     const numbers = [exact.goodput, exact.optimal_interval_min, exact.interval_min].concat(Object.values(exact.levers));
@@ -603,7 +1062,7 @@
         plan.lever_dollars[name] = x.gpus === null ? null : F.capacity_per_month(plan.levers[name], x.gpus, x.price, x.month);
       }
     }
-    return { kind: kind, inputs: x, first: first, exact: exact };
+    return { kind: kind, inputs: x, first: first, exact: exact, spares: bestSpares(x), bandwidth: bestWriteBandwidth(x) };
   }
 
   // ------------------------------------------------------------------ the page
@@ -629,7 +1088,85 @@
   }
 
   // result: the plan, or null; refusal: why there is none (a sentence), when the inputs were read but not planned.
+  // What the page derived from the planner's inputs, and what to hold or buy: {key: {value, text}} for the rows of
+  // the derived table, and the list of derivations, each with its formula and the package's words.
+  function derivedOutputs(result) {
+    const x = result.inputs, d = x.derived, out = {}, items = [];
+    const put = (key, value, text) => { if (value !== null && value !== undefined && Number.isFinite(value)) { out[key] = { value: value, text: text }; } };
+    const item = (formula, value, words) => { items.push(formula + " = " + value + (words ? ": " + words : "")); };
+    if (d.size !== null && d.size !== undefined) {
+      put("checkpoint_size_bytes", d.size, formatSize(d.size));
+      if (d.notes.checkpoint_size) { item("S = parameters × bytes per parameter", formatSize(d.size), d.notes.checkpoint_size); }
+    }
+    const store = d.store;
+    if (d.notes.checkpoint_cost) {
+      put("checkpoint_cost_min", x.C, formatDuration(x.C));
+      item(store.snap === null ? "C = S ÷ (write bandwidth × share achieved)" : "C = (S ÷ nodes) ÷ snapshot bandwidth per node",
+        formatDuration(x.C), d.notes.checkpoint_cost);
+    }
+    if (d.notes.drain) {
+      put("drain_min", x.D, formatDuration(x.D));
+      item("D = S ÷ (write bandwidth × share achieved)", formatDuration(x.D), d.notes.drain);
+    }
+    if (d.notes.load) {
+      put("load_min", d.parts.load, formatDuration(d.parts.load));
+      item("load = S ÷ (read bandwidth × share achieved)", formatDuration(d.parts.load), d.notes.load);
+    }
+    if (d.notes.restart) {
+      put("restart_min", x.R, formatDuration(x.R));
+      item("R = " + (d.parts ? "detect + replace + start-up (fixed + per node × nodes) + load + warm-up" : "R typed") +
+        (x.spares ? " + a·B(c, ρ)·r/(c + 1), ρ = a·r/M" : ""), formatDuration(x.R), d.notes.restart);
+    }
+    if (store && store.snap !== null) {
+      put("host_memory_needed_bytes", store.hostNeeded, formatSize(store.hostNeeded) + " per node" +
+        (store.hostMem === null ? "" : " (of " + formatSize(store.hostMem) + ")"));
+    }
+    if (x.wait !== null && x.wait !== undefined) { put("spare_wait_min", x.wait, x.wait > 0 ? formatDuration(x.wait) : "none"); }
+    const sp = result.spares;
+    if (sp) {
+      put("best_spares", sp.best, sp.best.toLocaleString("en-US") + " spare node" + (sp.best === 1 ? "" : "s") +
+        " (you hold " + x.spares.nodes.toLocaleString("en-US") + ")");
+      put("best_spares_goodput", sp.goodput[sp.best], percent(sp.goodput[sp.best]));
+      put("best_spares_useful", sp.useful[sp.best], percent(sp.useful[sp.best]));
+    }
+    const rec = recoveryOf(x);
+    if (rec) {
+      put("recovery_pauses", rec.pi, formatG(rec.pi, 3) + " a minute (M′ = " + formatDuration(rec.M) + ")");
+      item("π = p·R_j/M + q·S_q, the scheme taken at M′ = M/(1 − p)", formatG(rec.pi, 3) + " a minute of running",
+        "S_q = " + formatDuration(rec.stop) + " a planned stop");
+    }
+    const bw = result.bandwidth;
+    if (bw) {
+      put("best_write_bandwidth", bw.bandwidth_bytes_per_s, formatBandwidth(bw.bandwidth_bytes_per_s) + " (you have " +
+        formatBandwidth(store.wb) + ")");
+      put("best_write_bandwidth_goodput", bw.goodput, percent(bw.goodput));
+      put("best_write_bandwidth_cost", bw.storage_cost_per_month, money(bw.storage_cost_per_month) + " a month");
+      put("best_write_bandwidth_net", bw.net_per_month, (bw.net_per_month < 0 ? "a loss of " + money(-bw.net_per_month)
+        : money(bw.net_per_month)) + " a month");
+    }
+    return { values: out, items: items };
+  }
+
+  function renderDerived(container, result) {
+    const box = container.querySelector("[data-role='derived']");
+    const list = container.querySelector("[data-role='derived-list']");
+    if (!box || !list) { return; }
+    const found = result ? derivedOutputs(result) : { values: {}, items: [] };
+    let any = found.items.length > 0;
+    for (const cell of container.querySelectorAll("[data-derived]")) {
+      const entry = found.values[cell.getAttribute("data-derived")];
+      const row = cell.closest("tr");
+      if (entry === undefined) { blank(cell, "—"); row.hidden = true; continue; }
+      show(cell, entry.value, entry.text);
+      row.hidden = false;
+      any = true;
+    }
+    list.innerHTML = found.items.map((text) => "<li>" + escapeHtml(text) + "</li>").join("");
+    box.hidden = !any;
+  }
+
   function render(container, result, refusal) {
+    renderDerived(container, result);
     const outputs = container.querySelectorAll(".gc-table [data-output]");
     const kind = result && result.kind;
     container.setAttribute("data-kind", kind || "none");
@@ -788,11 +1325,12 @@
     const tiered = result.kind === "tiers";
     const n = result.exact.persistent_every;
     const sc = tiered ? scheme(x, n) : null;
+    const rec = recoveryOf(x);
     models.push({ name: "exact model", cls: "gc-exact", plan: result.exact, lowest: x.D,
-      at: tiered ? (t) => tierExactLosses(sc, x.M, t).goodput : (t) => exactPlan(x.C, x.M, x.R, x.D, t).goodput });
+      at: tiered ? (t) => tierExactAt(sc, x.M, t, rec).goodput : (t) => exactPlan(x, t).goodput });
     const p = result.first;
     if (p.status === "ok" || p.status === "caution") {
-      const at = tiered ? (t) => tierFirstLosses(sc, x.M, t).goodput : (t) => firstOrderPlan(x.C, x.M, x.R, x.D, t).goodput;
+      const at = tiered ? (t) => tierFirstLosses(sc, x.M, t, rec).goodput : (t) => firstOrderPlan(x, t).goodput;
       models.push({ name: "first order", cls: "gc-first", plan: p, at: at, lowest: x.D });
     }
     return models;
@@ -901,10 +1439,31 @@
       }
       form.elements[key].value = any ? (values.length ? values[0] : "") : (START[key] || "");
     }
-    if (TIER_FIELDS.some((key) => form.elements[key].value !== "" || errors[key])) {
-      form.querySelector("details").open = true;
-    }
+    openFolded(form, errors);
     return { given: any, errors: errors };
+  }
+
+  // A folded section of the form opens when one of its fields holds a value or an error.
+  function openFolded(form, errors, errorsOnly) {
+    for (const details of form.querySelectorAll("details")) {
+      if (Array.from(details.querySelectorAll("input")).some((i) => (!errorsOnly && i.value !== "") ||
+        (errors && errors[i.name]))) {
+        details.open = true;
+      }
+    }
+  }
+
+  // A duration the inputs derive shows the derived value in its empty field; the field itself is refused if typed too.
+  function showDerived(form, x) {
+    const notes = x && x.derived ? x.derived.notes : {};
+    const values = { checkpoint_cost: x && x.C, drain: x && x.D, restart: x && x.R, load: x && x.derived && x.derived.parts ?
+      x.derived.parts.load : null };
+    for (const key of ["checkpoint_cost", "drain", "restart", "load"]) {
+      const input = form.elements[key];
+      if (!input.hasAttribute("data-placeholder")) { input.setAttribute("data-placeholder", input.getAttribute("placeholder") || ""); }
+      input.setAttribute("placeholder", notes[key] && Number.isFinite(values[key]) ? "derived: " + formatDuration(values[key])
+        : input.getAttribute("data-placeholder"));
+    }
   }
 
   function writeAddress(raw) {
@@ -924,16 +1483,23 @@
   }
 
   // The inputs as a complete params.yml for `goodput plan --params` (see the page for the defaults).
-  function paramsYaml(raw, x) {
+  function paramsYaml(given, x) {
+    const raw = Object.assign(Object.fromEntries(FIELDS.map((key) => [key, ""])), given);
     const value = (key) => yamlValue(pythonStrip(raw[key]));
     const defaults = K.file_defaults;
     const lines = ["# Inputs written by the goodput book's calculator page; read with: goodput plan --params params.yml"];
     lines.push("gpus: " + (x.gpus !== null ? value("gpus") : defaults.gpus +
       "  # not given: the worked example's; with M given directly it only counts capacity"));
     lines.push(x.mtbi !== null ? "mtbi: " + value("mtbi") : "rate_per_gpu_hour: " + value("rate_per_gpu_hour"));
-    lines.push("checkpoint_cost: " + value("checkpoint_cost"));
-    lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
-    lines.push("restart: " + value("restart"));
+    const has = (key) => raw[key] !== undefined && pythonStrip(raw[key]) !== "";
+    const mapping = (keys) => keys.filter(([field]) => has(field)).map(([field, key]) => key + ": " + value(field)).join(", ");
+    if (!(x.known && x.known.store)) {  // with storage both are derived (goodput.params.derive)
+      lines.push("checkpoint_cost: " + value("checkpoint_cost"));
+      lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
+    }
+    if (has("restart")) { lines.push("restart: " + value("restart")); }
+    const parts = PART_FIELDS.filter(has);
+    if (parts.length) { lines.push("restart: {" + mapping(parts.map((key) => [key, key])) + "}"); }
     lines.push("price_per_gpu_hour: " + (x.priceDefault ? defaults.price_per_gpu_hour + "  # not given: the worked example's"
       : value("price_per_gpu_hour")));
     lines.push("month: " + (x.monthDefault ? defaults.month + "  # not given: the worked example's" : value("month")));
@@ -945,6 +1511,33 @@
       lines.push("persistent: {" + parts.join(", ") + "}");
       lines.push("fast_survives: " + value("fast_survives"));
     }
+    // what a planner knows, in the package's keys (goodput/params.py)
+    if (has("checkpoint_size") || has("parameters")) {
+      lines.push("checkpoint: {" + mapping([["checkpoint_size", "size"], ["parameters", "parameters"],
+        ["bytes_per_parameter", "bytes_per_parameter"]]) + "}");
+    }
+    if (has("gpus_per_node")) { lines.push("gpus_per_node: " + value("gpus_per_node")); }
+    if (has("write_bandwidth")) {
+      const keys = [["write_bandwidth", "write_bandwidth"], ["read_bandwidth", "read_bandwidth"],
+        ["bandwidth_efficiency", "efficiency"]];
+      if (K.storage_file_keys.indexOf("price") >= 0) { keys.push(["storage_price", "price"]); }
+      lines.push("storage: {" + mapping(keys) + "}");
+    }
+    if (has("storage_price") && K.storage_file_keys.indexOf("price") < 0) {
+      lines.push("# The price of storage bandwidth, " + JSON.stringify(pythonStrip(raw.storage_price)) +
+        " dollars per GB/s a month, is not a key this goodput reads yet (storage: {price: ...}).");
+    }
+    if (has("snapshot_bandwidth")) {
+      lines.push("snapshot: {" + mapping([["snapshot_bandwidth", "bandwidth"], ["host_memory", "host_memory"]]) + "}");
+    }
+    if (x.spares) {
+      lines.push("spares: {" + mapping([["spares", "nodes"], ["repair", "repair"], ["takes_node", "takes_node"]]) + "}");
+    }
+    if (has("just_in_time")) {
+      lines.push("just_in_time: " + (has("jit_recovery") ? "{" + mapping([["just_in_time", "share"],
+        ["jit_recovery", "recovery"]]) + "}" : value("just_in_time")));
+    }
+    if (has("planned_rate")) { lines.push("planned: {rate: " + value("planned_rate") + "}"); }
     if (x.T !== null) {
       lines.push("# The interval evaluated is not a key of this file: goodput plan --params params.yml --interval " +
         JSON.stringify(pythonStrip(raw.interval)));
@@ -984,6 +1577,8 @@
         alert.textContent = message ? "Expected " + message + "." : "";
         form.elements[key].setAttribute("aria-invalid", message ? "true" : "false");
       }
+      if (checked.errors) { openFolded(form, checked.errors, true); }
+      showDerived(form, checked.inputs || null);
       for (const [key, role] of [["price_per_gpu_hour", "price-hint"], ["month", "month-hint"]]) {
         say(role, pythonStrip(typed[key]) === "" ? "Empty: the worked example's " +
           (key === "month" ? "accounting month, " + K.file_defaults.month : "price, $" + K.file_defaults.price_per_gpu_hour +
@@ -1016,7 +1611,8 @@
   }
 
   root.goodputCalculator = {
-    parseDuration: parseDuration, finite: finite, positive: positive, whole: whole, share: share,
+    parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
+    parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
     formatDuration: formatDuration, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,

@@ -17,7 +17,18 @@ in the page's script, ports of what the package computes by algorithm rather tha
 the polish of the exact optimum (:func:`goodput.exact.exact_optimal_interval`), the two-tier
 chain of :mod:`goodput.tiers` with its search for the best interval and the best whole n.
 
-:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query.
+The form's optional inputs (what a planner knows, issues 19 and 20) are ported the same way: the
+pattern and prefixes of :mod:`goodput.storage`'s sizes and bandwidths and the words of its errors and
+of :func:`goodput.params.derive`'s (:func:`planner_messages`, asked of the package with probes), the
+defaults (14 bytes a parameter, 8 GPUs a node, a 30 s just-in-time recovery), the restart's parts in
+the order :class:`goodput.restart.RestartParts` sums them, and the storage levers' names. The page's
+script ports :func:`goodput.params.derive` (C, D, the load and R, with their words), the Erlang-B
+wait and :func:`goodput.restart.best_spares`'s search, the just-in-time and planned-stop wrapper of
+the shared spec (one wrapper around whichever scheme the inputs give), the storage levers and the
+best write bandwidth net of its price.
+
+:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query, what a
+planner knows included (a duration derived from them is left for the page to derive again).
 
 :func:`write_formulas` is called by the book's Sphinx extension (``_ext/goodput_book.py``)
 when the builder starts, and writes ``_static/goodput-formulas.js`` into the built site.
@@ -32,7 +43,7 @@ from typing import Any
 
 from goodput import validate
 from goodput.errors import InputError
-from goodput.params import WORKED_EXAMPLE, Params, mtbi_from_rate, read_yaml
+from goodput.params import WORKED_EXAMPLE, Known, Params, mtbi_from_rate, read_yaml
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan
 from goodput.units import MINUTES_PER_UNIT, parse_duration
 
@@ -81,6 +92,70 @@ def messages() -> dict[str, str]:
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
         "share": _expected(lambda: validate.share("2", "x")),
         "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
+        "non_negative": _expected(lambda: validate.non_negative("-1", "x")),
+        **planner_messages(),
+    }
+
+
+def _known_error(known: Known, **changes: Any) -> InputError:
+    """The InputError :func:`goodput.params.derive` raises for `known` on a probe fleet (16,384 GPUs, 8 a node)."""
+    from goodput.params import derive, load_params
+
+    base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0, **changes)
+    try:
+        derive(base, known)
+    except InputError as exc:
+        return exc
+    raise AssertionError("derive accepted its probe")  # pragma: no cover - the probes are all refused
+
+
+def _template(text: str, **holes: str) -> str:
+    """`text` with each value of `holes` replaced by ``{key}``; each must be there."""
+    for key, value in holes.items():
+        assert value in text, (value, text)
+        text = text.replace(value, "{" + key + "}")
+    return text
+
+
+def planner_messages() -> dict[str, str]:
+    """The words of the errors of what a planner knows (issues 19, 20), asked of goodput.storage, params and restart.
+
+    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input
+    (``the parameter count as well (parameters)``) name the form's field.
+    """
+    from goodput import storage as st
+    from goodput.params import _known_from_mapping, _recovery_from_mapping, params_from_mapping, parse_rate
+    from goodput.restart import RestartParts
+
+    typed = {"checkpoint_cost": 1.0, "slow_checkpoint_cost": 1.0, "restart": 5.0}
+    both = _known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed))
+    snapshot = {"gpus": "8", "mtbi": "186 min", "restart": "5 min", "price_per_gpu_hour": "2.5", "month": "720 h",
+                "checkpoint": {"size": "1 TB"}, "storage": {"write_bandwidth": "1 TB/s"}, "snapshot": {"bandwidth": "1 GB/s"}}
+    return {
+        "size": _expected(lambda: st.parse_size("x", "x")),
+        "size_positive": _expected(lambda: st.parse_size("0 B", "x")),
+        "bandwidth": _expected(lambda: st.parse_bandwidth("x", "x")),
+        "bandwidth_positive": _expected(lambda: st.parse_bandwidth("0 B/s", "x")),
+        "efficiency": _expected(lambda: _known_from_mapping({"storage": {"write_bandwidth": "1 GB/s", "efficiency": "0"}})),
+        "just_in_time": _expected(lambda: _recovery_from_mapping({"just_in_time": "1"})),
+        "planned_rate": _expected(lambda: parse_rate("x", "x")),
+        "restart_parts_total": _expected(lambda: RestartParts()),
+        "derived_and_typed": _template(both.expected, source="write_bandwidth", key="checkpoint_cost",
+                                       words="a synchronous write of 1 TB at 1 GB/s"),
+        "restart_and_parts": str(_known_error(Known(parts={"detect": 1.0}, typed=typed)).expected),
+        "restart_and_read": str(_known_error(Known(size=1e12, write_bandwidth=1e9, read_bandwidth=1e9,
+                                                   typed={"restart": 5.0})).expected),
+        "storage_needs_size": str(_known_error(Known(write_bandwidth=1e9, typed=typed)).expected),
+        "storage_needs_write": str(_known_error(Known(read_bandwidth=1e9, typed=typed)).expected),
+        "size_and_parameters": str(_known_error(Known(size=1e12, parameters=1e9, typed=typed)).expected),
+        "bytes_needs_parameters": str(_known_error(Known(bytes_per_parameter=12.0, typed=typed)).expected),
+        "host_memory": _template(str(_known_error(Known(size=1e12, write_bandwidth=1e9, snapshot_bandwidth=1e9,
+                                                        host_memory=1e6, typed=typed)).expected),
+                                 needed="488 MB"),
+        "gpus_per_node": _template(str(_known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed),
+                                                    gpus_per_node=7).expected), gpus="16,384"),
+        "missing_duration": str(_known_error(Known(size=1e12, write_bandwidth=1e9, typed={})).expected),
+        "snapshot_slower": _template(_expected(lambda: params_from_mapping(snapshot)), slow="1 s"),
     }
 
 
@@ -164,6 +239,55 @@ def constants() -> dict[str, Any]:
         "worked_example_note": WORKED_EXAMPLE_NOTE,
         "file_defaults": file_defaults(),
         "file_default_notes": FILE_DEFAULTS,
+        **planner_constants(),
+    }
+
+
+#: The storage levers of the goodput.plan/goodput.fleet side (spec B), by the names the levers table shows;
+#: read from the package where it defines them (``STORAGE_LEVERS``), else these.
+_STORAGE_LEVERS = ("double the storage bandwidth", "double the snapshot bandwidth")
+
+
+def storage_levers() -> tuple[str, ...]:
+    """The two storage levers' names: the package's ``STORAGE_LEVERS`` (goodput.plan or goodput.fleet) if it has them."""
+    from goodput import fleet, plan
+
+    for module in (plan, fleet):
+        names = getattr(module, "STORAGE_LEVERS", None)
+        if names is not None:
+            return tuple(names)
+    return _STORAGE_LEVERS
+
+
+def quantity_pattern_js() -> str:
+    r"""goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
+
+    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under
+    ``re.ASCII``) the explicit ASCII classes, JavaScript's ``\s`` being wider.
+    """
+    import re
+
+    from goodput import storage as st
+
+    assert st._QUANTITY.flags & re.ASCII
+    return st._QUANTITY.pattern.replace("(?P<", "(?<").replace(r"\s", "[ \\t\\n\\r\\f\\v]").replace(r"\d", "[0-9]")
+
+
+def planner_constants() -> dict[str, Any]:
+    """What the form's optional inputs (model and storage, restart's parts, spares, recovery) share with the package."""
+    from goodput import params, storage
+    from goodput.restart import RestartParts
+
+    return {
+        "quantity_pattern": quantity_pattern_js(),
+        "size_prefixes": storage._PREFIX,
+        "bit_units": ["b", "bit", "bits"],
+        "default_bytes_per_parameter": storage.DEFAULT_BYTES_PER_PARAMETER,
+        "default_gpus_per_node": params.DEFAULT_GPUS_PER_NODE,
+        "default_jit_recovery": params.DEFAULT_JIT_RECOVERY,
+        "restart_parts": list(RestartParts(detect=1.0).parts),
+        "storage_levers": list(storage_levers()),
+        "storage_file_keys": list(params._STORAGE_KEYS),
     }
 
 
@@ -289,6 +413,99 @@ def link_query(params: Params) -> dict[str, str]:
             query["persistent_every"] = str(params.persistent_every)
     query["price_per_gpu_hour"] = f"{params.price_per_gpu_hour!r}"
     query["month"] = duration_text(params.month)
+    return _planner_query(params, query)
+
+
+def quantity_text(amount: float, per_second: bool) -> str:
+    """A size (bytes) or a bandwidth (bytes per second) as the calculator and goodput.storage read it, back exactly.
+
+    The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that
+    :func:`goodput.storage.parse_size` (or ``parse_bandwidth``) reads back to the same float; else the
+    bytes with every digit (``"2500000000.0 B/s"``).
+
+    Examples
+    --------
+    >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True)
+    ('2.3 TB', '2.5 GB/s')
+    """
+    from goodput.storage import parse_bandwidth, parse_size
+
+    parse = parse_bandwidth if per_second else parse_size
+    suffix = "B/s" if per_second else "B"
+    candidates = [f"{amount / 10.0**e:.15g} {prefix}{suffix}" for e, prefix in
+                  ((15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k"), (0, ""))]
+    exact = [text for text in candidates if parse(text, "link") == amount]
+    return min(exact, key=lambda text: (len(text.split()[0]), float(text.split()[0]) < 1)) if exact else f"{amount!r} {suffix}"
+
+
+def number_text(x: float) -> str:
+    """The shortest ``.Ng`` text of a number that reads back to the same float: ``4.05e+11``, ``14``.
+
+    Examples
+    --------
+    >>> number_text(405e9), number_text(14.0), number_text(0.1 + 0.2)
+    ('4.05e+11', '14', '0.30000000000000004')
+    """
+    return next(text for text in (f"{x:.{digits}g}" for digits in range(1, 18)) if float(text) == x)
+
+
+def rate_text(per_hour: float) -> str:
+    """Events per hour as goodput.params.parse_rate reads them back exactly: ``"0.036 per hour"``."""
+    from goodput.params import parse_rate
+
+    for unit in ("hour", "day", "min", "week"):
+        text = f"{per_hour * MINUTES_PER_UNIT[unit] / 60.0!r} per {unit}"
+        if parse_rate(text, "link") == per_hour:
+            return text
+    return f"{per_hour!r} per hour"  # pragma: no cover - hours read back any float
+
+
+def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
+    """`query` with what a planner knows (model and storage, restart's parts, spares, recovery) in the form's fields.
+
+    A duration derived from them (``params.derived``) is left out: the page derives it again, and refuses it typed.
+    """
+    from goodput.params import DEFAULT_GPUS_PER_NODE, DEFAULT_JIT_RECOVERY
+
+    known = params.known
+    derived = params.derived
+    for key in ("checkpoint_cost", "drain"):
+        if key in derived:
+            query.pop(key, None)
+    if known is not None:
+        if "restart" in derived:
+            query.pop("restart", None)
+            if "restart" in known.typed and not known.parts:
+                query["restart"] = duration_text(known.typed["restart"])
+        if known.size is not None:
+            query["checkpoint_size"] = quantity_text(known.size, False)
+        if known.parameters is not None:
+            query["parameters"] = number_text(known.parameters)
+        if known.bytes_per_parameter is not None:
+            query["bytes_per_parameter"] = number_text(known.bytes_per_parameter)
+        if params.gpus_per_node != DEFAULT_GPUS_PER_NODE:
+            query["gpus_per_node"] = str(params.gpus_per_node)
+        for key, field, per_second in (("write_bandwidth", "write_bandwidth", True), ("read_bandwidth", "read_bandwidth", True),
+                                       ("snapshot_bandwidth", "snapshot_bandwidth", True), ("host_memory", "host_memory", False)):
+            amount = getattr(known, key)
+            if amount is not None:
+                query[field] = quantity_text(amount, per_second)
+        if known.efficiency is not None:
+            query["bandwidth_efficiency"] = f"{known.efficiency!r}"
+        for part, minutes in known.parts.items():
+            query[part] = duration_text(minutes)
+    if params.spares is not None:
+        query |= {"spares": str(params.spares.nodes), "repair": duration_text(params.spares.repair),
+                  "takes_node": f"{params.spares.takes_node!r}"}
+    if params.just_in_time:
+        query["just_in_time"] = f"{params.just_in_time!r}"
+        if params.jit_recovery != DEFAULT_JIT_RECOVERY:
+            query["jit_recovery"] = duration_text(params.jit_recovery)
+    if params.planned_rate:
+        query["planned_rate"] = rate_text(params.planned_rate)
+    price = getattr(params, "storage_price", None)  # spec C: lands with the package's side in another branch
+    if price is not None:
+        query["storage_price"] = f"{price!r}"
     return query
 
 
