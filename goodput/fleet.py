@@ -406,8 +406,8 @@ class FleetPlan:
 
         Each count c's expected restart (:meth:`parts_restart` plus the wait for repairs,
         :func:`goodput.restart.spare_wait`) is planned with the fleet's whole scheme
-        (:meth:`goodput_at_restart`); the best count maximizes the share of all the GPUs bought, the
-        spares' included, that does kept work (the one search, :func:`goodput.restart.best_spares`).
+        (:meth:`goodput_at_restart`); the best count maximizes the kept work net of the spares'
+        own GPUs (:attr:`goodput.restart.SparesChoice.net`; the one search, :func:`goodput.restart.best_spares`).
         The dollars are each count's kept work against no spares, net of the spares' own GPUs, a month.
 
         Parameters

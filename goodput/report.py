@@ -1008,9 +1008,10 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
                          "wait_min": p.spares.wait(p.mtbi)}
     if (c := report.spares_choice) is not None:
         out["best_spares"] = {"nodes": c.best, "restart_min": c.restart[c.best], "goodput": c.goodput[c.best],
-                              "useful": c.useful[c.best],
-                              "by_count": [{"nodes": n, "restart_min": r, "goodput": g, "useful": u}
-                                           for n, r, g, u in zip(c.counts, c.restart, c.goodput, c.useful, strict=True)]}
+                              "useful": c.useful[c.best], "net_gpus": c.net[c.best],
+                              "by_count": [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
+                                           for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net,
+                                                                    strict=True)]}
     if (n := report.needed) is not None:
         out["needed"] = {"target_goodput": n.target, "write_bandwidth_bytes_per_s": n.write_bandwidth,
                          "checkpoint_cost_min": n.checkpoint_cost, "drain_min": n.drain, "reason": n.reason}

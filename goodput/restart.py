@@ -17,8 +17,9 @@ pool empty with the Erlang loss probability B(c, ρ). So the expected restart is
     R(c) = R_parts + a B(c, ρ) r / (c + 1),
 
 with the limits R(∞) = R_parts and R(0) = R_parts + a r (every node-taking interruption waits for
-its repair). Spares are GPUs that do not train: the share of all the GPUs bought that does useful
-work is goodput(R(c)) x N / (N + c g), N GPUs in the job and g per node; :func:`best_spares` maximizes it.
+its repair). Spares are GPUs that do not train: each spare node must win back more kept work than its
+own g GPUs, so :func:`best_spares` maximizes the kept work net of the spares, goodput(R(c)) x N - c g
+(N GPUs in the job, g per node), which at the fleet's price is the spares' worth in dollars.
 
 **Recovery without rollback.** A share p of interruptions is recovered just in time (Gupta et al.,
 EuroSys 2024): the data-parallel replicas still hold the state, so the job replays about one step
@@ -355,9 +356,12 @@ class SparesChoice:
     goodput : list of float
         Goodput of the job at its optimum interval for each.
     useful : list of float
-        The share of all GPUs bought (the job's and the spares') doing kept work.
+        The share of all GPUs bought (the job's and the spares') doing kept work, goodput x N / (N + c g).
+    net : list of float
+        Each count's kept work net of the spares, in GPUs: goodput x N - c g (the spares are GPUs that do not
+        train; at the fleet's price this is, to a constant, what :attr:`dollars` counts against no spares).
     best : int
-        The count with the largest useful share.
+        The count with the largest :attr:`net` (so the dollars peak there too).
     dollars : list of float
         What each count's kept work is worth a month against no spares, net of the spares' own GPUs, in US
         dollars (empty unless a price is known: :meth:`goodput.fleet.FleetPlan.spares_choice` fills it).
@@ -367,13 +371,14 @@ class SparesChoice:
     restart: list[float]
     goodput: list[float]
     useful: list[float]
+    net: list[float]
     best: int
     dollars: list[float] = field(default_factory=list)
 
 
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
                 gpus_per_node: int = 8, goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
-    """How many spare nodes maximize the share of all GPUs that does kept work.
+    """How many spare nodes maximize the kept work net of the spares' own GPUs, goodput x N - c g.
 
     Parameters
     ----------
@@ -398,7 +403,7 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     SparesChoice
         The counts tried and the best (the first of equals). The counts run from 0 at least until the wait
         is under a second per interruption and a quarter past the best, and on until no larger pool could
-        beat the best (its useful share is at most the goodput with no wait x N / (N + c g)), at most
+        beat the best (its net kept work is at most the goodput with no wait x N - c g), at most
         :data:`MOST_SPARES`.
     """
     from goodput.exact import exact_goodput
@@ -416,17 +421,19 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     restart: list[float] = []
     goodput: list[float] = []
     useful: list[float] = []
+    net: list[float] = []
     c, lead = 0, 0  # lead: the best count so far
-    # Past `top`, go on while a larger pool could still beat the best so far (at c or more spares the useful
-    # share is at most ceiling x N / (N + c g)), and a quarter past the best so that a curve shows both sides.
-    while c <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or ceiling * n / (n + c * g) > useful[lead]):
+    # Past `top`, go on while a larger pool could still beat the best so far (at c or more spares the kept work
+    # net of the spares is at most ceiling x N - c g), and a quarter past the best so that a curve shows both sides.
+    while c <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or ceiling * n - c * g > net[lead]):
         counts.append(c)
         restart.append(parts + spare_wait(c, mtbi, repair, takes_node))
         goodput.append(goodput_at(restart[-1]))
         useful.append(goodput[-1] * n / (n + c * g))
-        lead = c if useful[c] > useful[lead] else lead
+        net.append(goodput[-1] * n - c * g)
+        lead = c if net[c] > net[lead] else lead
         c += 1
-    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, best=lead)
+    return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, net=net, best=lead)
 
 
 def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,

@@ -466,7 +466,9 @@ def test_restart_parts_load_and_spares_in_json() -> None:
     assert_allclose(data["restart_min"], sum(parts.values()) + data["spares"]["wait_min"])
     best = data["best_spares"]
     assert best["nodes"] >= 0 and 0 < best["goodput"] < 1 and best["useful"] <= best["goodput"]
-    assert max(row["useful"] for row in best["by_count"]) == best["useful"]
+    assert max(row["net_gpus"] for row in best["by_count"]) == best["net_gpus"]  # the best count: most kept work net
+    for row in best["by_count"]:  # of the spares' own GPUs, goodput x N - c g
+        assert_allclose(row["net_gpus"], row["goodput"] * 16384 - 8 * row["nodes"])
 
 
 @pytest.mark.parametrize("target", [0.6, 0.85])

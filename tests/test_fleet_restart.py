@@ -83,7 +83,7 @@ def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
         assert choice.goodput[c] == plan_for(parts_fleet.with_restart(choice.restart[c])).goodput
     b = choice.best
     assert choice.goodput[b] < float(exact_goodput(p.checkpoint_cost, p.mtbi, choice.restart[b]))
-    assert b == int(np.argmax(choice.useful)) and choice.dollars[0] == 0.0
+    assert b == int(np.argmax(choice.net)) == int(np.argmax(choice.dollars)) and choice.dollars[0] == 0.0
     per_spare = parts_fleet.dollars(8 / 65536)
     assert choice.dollars[b] == pytest.approx(parts_fleet.dollars(choice.goodput[b] - choice.goodput[0]) - b * per_spare)
     # The pool held is a point on the same curve: its goodput is the plan's.

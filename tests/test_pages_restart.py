@@ -20,7 +20,7 @@ from goodput.pages import Variant
 from goodput.pages import restart as pages
 from goodput.params import load_params, params_from_mapping
 from goodput.plan import plan_for
-from goodput.report import money
+from goodput.report import money, percent
 from goodput.restart import RestartParts, Spares, first_order_recovery_interval, spare_wait
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
@@ -59,7 +59,7 @@ def test_the_spares_model_limits_and_best(example: FleetPlan) -> None:
     assert spare_wait(10_000, m, x.repair, x.takes_node) < 1e-9
     choice = x.choice
     assert choice is example.spares_choice(x.repair, x.takes_node)  # the fleet's one search, computed once
-    assert choice.best == int(np.argmax(choice.useful))
+    assert choice.best == int(np.argmax(choice.net))
     per_spare = example.dollars(x.gpus_per_node / example.params.gpus)
     worth = [example.dollars(g - choice.goodput[0]) - per_spare * c
              for c, g in zip(choice.counts, choice.goodput, strict=True)]
@@ -67,7 +67,7 @@ def test_the_spares_model_limits_and_best(example: FleetPlan) -> None:
     assert abs(int(np.argmax(worth)) - choice.best) <= 1
     page = pages.build(example)
     assert page.spares == Variant("illustration") and page.takes_node == "77%"  # 321 of Llama 3's 419
-    assert page.best == f"{choice.best} spare nodes" and page.best_goodput == "87.6%"
+    assert page.best == f"{choice.best} spare nodes" and page.best_goodput == percent(choice.goodput[choice.best])
     assert page.sim == Variant("agrees") and float(page.sim_worst) <= 3.0
     assert page.delta_count == "103 spare nodes"  # ceil(5% of 2,048)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import sympy as sp
 from hypothesis import given
@@ -66,13 +67,16 @@ def test_spares_model_agrees_with_a_simulation_of_failures_and_repairs(spares: i
 
 
 def test_best_spares_trades_waits_against_idle_gpus() -> None:
-    """The best count beats none and beats twice as many; the useful share is goodput x N / (N + c g)."""
+    """The best count beats none and every other count tried on kept work net of the spares, goodput x N - c g."""
     choice = best_spares(parts=15.0, checkpoint_cost=0.5, mtbi=42.0, repair=720.0, takes_node=0.6, gpus=65536)
     assert 0 < choice.best < choice.counts[-1]
-    assert choice.useful[choice.best] >= choice.useful[0]
-    assert choice.useful[choice.best] >= max(choice.useful)
+    assert choice.net[choice.best] > choice.net[0]
+    assert choice.net[choice.best] == max(choice.net)
     c = choice.best
+    assert choice.net[c] == pytest.approx(choice.goodput[c] * 65536 - 8 * c)
     assert choice.useful[c] == pytest.approx(choice.goodput[c] * 65536 / (65536 + 8 * c))
+    # the net rule holds fewer spares than the share-of-all-GPUs rule would (each spare must pay for itself)
+    assert c <= int(np.argmax(choice.useful))
 
 
 def test_first_order_optimum_with_just_in_time_recovery_derived_symbolically() -> None:
@@ -125,4 +129,4 @@ def test_best_spares_is_not_cut_short_by_the_counts_tried() -> None:
         b, last = choice.best, choice.counts[-1]
         assert b < last  # a count past the best was tried
         ceiling = float(exact_goodput(0.5, mtbi, 12.0))
-        assert ceiling * 65536 / (65536 + (last + 1) * 8) <= choice.useful[b]  # nothing further can do better
+        assert ceiling * 65536 - (last + 1) * 8 <= choice.net[b]  # nothing further can do better
