@@ -173,6 +173,11 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
     spares.add_argument("--repair", type=_duration("--repair"), metavar="DURATION", help="mean time to repair a node")
     spares.add_argument("--takes-node", type=_typed(validate.share, "--takes-node"), metavar="FRACTION",
                         help="share of interruptions that take a node out")
+    _add_recovery(parser)
+
+
+def _add_recovery(parser: argparse.ArgumentParser) -> None:
+    """Recovery without rollback and planned stops (plan and simulate)."""
     jit = parser.add_argument_group("recovery without rollback and planned stops")
     jit.add_argument("--just-in-time", type=_typed(lambda t, n: validate.share(
         t, n, open_high=True, expected="a share of interruptions from 0 to below 1"), "--just-in-time"),
@@ -229,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
     )
     _add_inputs(simulate)
+    _add_recovery(simulate)
     simulate.add_argument("--horizon", type=_duration("--horizon"), metavar="DURATION", default=100 * 365 * 24 * 60.0,
                           help="simulated wall time (default: 100 years)")
     simulate.add_argument("--seed", type=_typed(lambda t, n: validate.whole(t, n, 0), "--seed"), metavar="N",
@@ -496,13 +502,10 @@ def _run_simulate(args: argparse.Namespace) -> str:
         raise InputError("--hazard", args.hazard, "--failures weibull as well (a hazard only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
-    if params.just_in_time or params.planned_rate:
-        raise Refused("the simulator does not draw just-in-time recoveries or planned stops yet; `goodput plan` "
-                      "gives their exact model")
-    if params.tiered:
+    if params.tiered or params.just_in_time or params.planned_rate:
         if not process.exponential:
-            raise InputError("--failures", args.failures, "exponential failures with a drain or a persistent tier "
-                             "(the tier simulator draws Poisson interruptions)")
+            raise InputError("--failures", args.failures, "exponential failures with a drain, a persistent tier, "
+                             "just-in-time recovery or planned stops (the tier simulator draws Poisson interruptions)")
         return _simulate_tiers(args, params)
     cost, mtbi, restart = params.checkpoint_cost, params.mtbi, params.restart
     interval = float(exact_optimal_interval(cost, mtbi)) if args.interval is None else args.interval
@@ -548,19 +551,24 @@ def _run_simulate(args: argparse.Namespace) -> str:
 
 
 def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
-    """Simulate a fleet with a drain or two tiers, at the plan's interval and n, against the exact model."""
+    """Simulate a drain or two tiers, just-in-time recovery or planned stops at the plan's T and n against its model.
+
+    One tier with recovery or planned stops runs the tier simulator with a one-tier scheme.
+    """
     from goodput.plan import plan_for
     from goodput.report import percent
     from goodput.simulate_tiers import simulate_tiers
+    from goodput.tiers import Tiers
     from goodput.units import format_duration
 
     plan = plan_for(params, interval=args.interval)
-    s = plan.tiers
-    assert s is not None  # params.tiered
+    s = plan.tiers if plan.tiers is not None else Tiers(params.checkpoint_cost, params.restart)
+    p, rj, q = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0)
     result = simulate_tiers(
         s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, args.horizon, drain=s.drain,
         persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart, fast_survives=s.fast_survives,
-        persistent_every=s.every, seed=args.seed, progress=True,
+        persistent_every=s.every, just_in_time=p, jit_recovery=rj, planned_rate=q,
+        planned_cost=s.stop_cost if q else None, seed=args.seed, progress=True,
     )
     if args.format == "json":
         from goodput.report import strict_json
@@ -573,15 +581,23 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
             "persistent_cost_min": s.cp, "persistent_restart_min": s.rp, "fast_survives": s.fast_survives,
             "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
             "failure_process": "exponential", "exact_goodput": plan.goodput,
+            "just_in_time": p, "jit_recovery_min": rj, "planned_rate_per_hour": q,
+            "planned_cost_min": s.stop_cost if q else None, "recoveries": result.recoveries,
+            "planned_stops": result.planned_stops,
         })
     z = (result.goodput - plan.goodput) / result.stderr if result.stderr > 0 else 0.0
+    pauses = ("" if not (p or q) else
+              f"{result.recoveries:,} recovered just in time, {result.planned_stops:,} planned stops; ")
     lines = [
-        (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
-        f"{result.hard_failures:,} the fast tier did not survive; seed {args.seed})"),
+        (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures that roll back"
+        + ("" if s.one_tier else f", {result.hard_failures:,} the fast tier did not survive")
+        + f"; {pauses}seed {args.seed})"),
         f"C = {format_duration(s.checkpoint_cost)}, M = {format_duration(plan.mtbi)}, R = {format_duration(s.restart)}, "
         f"T = {format_duration(plan.interval)}, D = {format_duration(s.drain)}"
         + ("" if s.one_tier else f", C_p = {format_duration(s.cp)}, R_p = {format_duration(s.rp)}, "
-           f"s = {s.fast_survives:g}, n = {s.every}"),
+           f"s = {s.fast_survives:g}, n = {s.every}")
+        + ("" if not p else f", p = {p:g}, R_j = {format_duration(rj)}")
+        + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(s.stop_cost)}"),
         "",
         f"  checkpoint overhead   {percent(result.checkpoint_overhead, 2):>7}",
         f"  lost work             {percent(result.lost_work, 2):>7}",

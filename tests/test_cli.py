@@ -620,3 +620,25 @@ def test_a_bad_storage_price_exits_2_with_one_line(args: list[str]) -> None:
     result = run("plan", *args)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and "--storage-price" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_simulate_draws_just_in_time_recovery_and_planned_stops() -> None:
+    """A tiered fleet with p = 0.6 and planned stops (S_q = C_p + R_p) simulates within 4 standard errors of its plan,
+    which is below the same fleet's without planned stops; one tier with p is drawn too, against its plan."""
+    tiered = ("simulate", "--drain", "5 min", "--persistent-cost", "4 min", "--fast-survives", "0.7",
+              "--just-in-time", "0.6", "--horizon", "10 years", "--format", "json", "--seed", "3")
+    planned = run(*tiered, "--planned-rate", "0.036 per hour")
+    assert planned.returncode == 0, planned.stderr
+    data = json.loads(planned.stdout)
+    assert data["recoveries"] > 0 and data["planned_stops"] > 0 and data["hard_failures"] > 0
+    assert data["just_in_time"] == 0.6 and data["planned_cost_min"] == 4.0 + 5.0
+    assert abs(data["goodput"] - data["exact_goodput"]) < 4 * data["stderr"]
+    unplanned = json.loads(run(*tiered).stdout)
+    assert abs(unplanned["goodput"] - unplanned["exact_goodput"]) < 4 * unplanned["stderr"]
+    assert data["exact_goodput"] < unplanned["exact_goodput"]
+    one = run("simulate", "--just-in-time", "0.6", "--horizon", "10 years", "--format", "json", "--seed", "3")
+    assert one.returncode == 0, one.stderr
+    single = json.loads(one.stdout)
+    assert single["recoveries"] > 0 and abs(single["goodput"] - single["exact_goodput"]) < 4 * single["stderr"]
+    refused = run("simulate", "--just-in-time", "0.6", "--failures", "weibull")
+    assert refused.returncode == 2 and "--failures" in refused.stderr

@@ -168,6 +168,23 @@ def test_the_fleet_size_table_is_by_size(tiered: FleetPlan) -> None:
     assert "65,536 (this fleet)" in list(frame["GPUs"])
     row = frame[frame["GPUs"] == "65,536 (this fleet)"].iloc[0]
     assert (row["T*"], row["every n-th persistent"], row["goodput"]) == ("5.91 min", "4", "44.2%")
+    assert "R" not in frame.columns  # R given whole: the same at every size, no column
+
+
+def test_the_fleet_size_table_shows_r_rederived_from_its_parts(tiered: FleetPlan) -> None:
+    """With a start-up per node, R grows with the fleet's nodes: the table's R column is by_size's R at each size,
+    increasing with size, and this fleet's row is its own R."""
+    from goodput.units import format_duration
+
+    parts = {"detect": "1 min", "replace": "2 min", "startup": "1 min", "startup_per_node": "0.05 s", "warmup": "2 min"}
+    fleet = fleet_plan(params_from_mapping({**FLEET_65K, "restart": parts}, source="fleet-65k-parts.yml"))
+    frame = tables.fleet_size_table(fleet).data
+    plans = fleet.by_size
+    assert list(frame["R"]) == [format_duration(plan.restart) for plan in plans.values()]
+    restarts = [plan.restart for plan in plans.values()]
+    assert restarts == sorted(restarts) and restarts[0] < restarts[-1]
+    row = frame[frame["GPUs"] == "65,536 (this fleet)"].iloc[0]
+    assert row["R"] == format_duration(fleet.params.restart) == format_duration(1 + 2 + 1 + 8192 * 0.05 / 60 + 2)
 
 
 

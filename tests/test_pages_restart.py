@@ -97,12 +97,21 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
 
 
 def test_the_tiered_fleet_plans_spares_with_its_scheme(tiered: FleetPlan) -> None:
-    """65k: the just-in-time numbers are one-tier (60.3% at no wait), never the plan's 44.2%; each spare count is the
-    fleet's plan (drain and tiers) at R(c) = R + wait, so the best count's goodput is below the plan's 44.2% at no
-    wait and far below the one-tier model's."""
+    """65k: the just-in-time numbers are the fleet's own plan (44.2% with no share recovered just in time, not the
+    one-tier 60.3%; at the illustrative 80% the plan with p = 0.8, which the tier simulator confirms); each spare
+    count is the fleet's plan (drain and tiers) at R(c) = R + wait, so the best count's goodput is below the plan's
+    44.2% at no wait and far below the one-tier model's."""
     page = pages.build(tiered)
     assert page.tiers_note == Variant("tiered")
-    assert page.zero_goodput == "60.3%" and page.zero_goodput != f"{100 * tiered.goodput:.1f}%"
+    assert page.zero_goodput == "44.2%" == f"{100 * tiered.goodput:.1f}%"
+    assert page.zero_interval == "5.91 min"
+    with_jit = plan_for(tiered.params.replace(just_in_time=0.8, jit_recovery=pages.DEFAULT_JIT_RECOVERY))
+    assert with_jit.tiers is not None and not with_jit.tiers.one_tier
+    assert page.jit_goodput == f"{100 * with_jit.goodput:.1f}%" and with_jit.goodput > tiered.goodput
+    assert page.jit_agrees == Variant("agrees")
+    # Planned stops go through the plan too: with notice they cost less than the same stops as interruptions.
+    assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
+    assert float(page.planned_goodput.rstrip("%")) < 100 * tiered.goodput
     assert page.nodes == "8,192 nodes" and page.aurora_at_fleet.endswith(" h")
     choice = pages.restart_inputs(tiered).choice
     b = choice.best
@@ -146,6 +155,11 @@ def test_the_figures_and_table(tiered: FleetPlan) -> None:
     fig = restart_figures.just_in_time(tiered)
     curve = np.asarray(fig.axes[0].lines[0].get_ydata(), dtype=float)
     assert np.all(np.diff(curve) > 0) and curve[-1] <= 1.0
+    assert curve[0] == pytest.approx(tiered.goodput, abs=1e-12)  # p = 0: the fleet's plan, drain and tiers included
+    marker = fig.axes[0].lines[1]
+    x = pages.restart_inputs(tiered)
+    assert marker.get_ydata()[0] == pytest.approx(pages.recovery_plan(tiered, x, x.p).goodput)
+    assert all("one tier" not in str(line.get_label()) for line in fig.axes[0].lines)
     restart_figures.restart_against_size(tiered)
     table = restart_figures.spares_check_table(tiered).data  # type: ignore[attr-defined]
     assert (table["apart (standard errors)"].astype(float) <= 3.0).all()

@@ -23,7 +23,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import uncertainty as page
 from goodput.params import Params, load_params, params_from_mapping
-from goodput.report import INPUT_NAMES, join_words
+from goodput.report import INPUT_NAMES, join_words, scheme_words
 from goodput.uncertainty import monte_carlo, one_at_a_time, poisson_interval, propagate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -227,7 +227,21 @@ def test_a_tiered_fleets_monte_carlo_goes_through_its_scheme(tiered_count: Fleet
     one_tier = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=tiered_count.interval,
                            draws=page.SCHEME_DRAWS, seed=page.SEED, which="exact")
     assert f"{one_tier.goodput[1]:.1%}" != p.mc_mid
-    assert p.scheme == Variant("tiered") and p.cadence.startswith("a drain of 5 min, every ")
+    assert p.scheme == Variant("tiered") and p.cadence == scheme_words(tiered_count.plan)
+    assert "persistent" in p.cadence and "drained in 5 min" in p.cadence
+
+
+def test_a_drain_without_a_persistent_tier_keeps_no_persistent_cadence() -> None:
+    """A drain and one tier: the scheme variant is the drain's, its phrase the fleet's (scheme_words), and neither
+    the scheme sentence nor the drawn reading speaks of a persistent cadence the fleet does not have."""
+    fleet = fleet_plan(load_params().replace(drain=5.0))
+    assert fleet.plan.tiers is not None and fleet.plan.tiers.one_tier
+    p = page.build(fleet)
+    assert p.scheme == Variant("drain") and p.cadence == scheme_words(fleet.plan)
+    for field in ("scheme", "mc"):
+        text = variant_text(p, field)
+        assert "persistent" not in text and "{" not in text
+    assert p.cadence in variant_text(p, "scheme")
 
 
 def test_the_65k_fleet_gives_no_first_order_number() -> None:
@@ -239,7 +253,8 @@ def test_the_65k_fleet_gives_no_first_order_number() -> None:
     p = page.build(fleet_plan(params_from_mapping(data, source="fleet-65k.yml")))
     assert (p.interval, p.goodput, p.first_order) == ("5.91 min", "44.2%", Variant("refused"))
     assert p.fo_interval == p.fo_goodput == p.fo_t_span == p.fo_g_span == ""
-    assert p.range == Variant("none") and p.cadence == "a drain of 4 min, every 4th checkpoint persistent"
+    assert p.range == Variant("none") and p.cadence == scheme_words(fleet_plan(params_from_mapping(data)).plan)
+    assert "every 4th copy persistent" in p.cadence
 
 
 def test_an_impossible_first_order_range_is_refused(fleet_variant: Callable[..., Params]) -> None:
@@ -365,6 +380,7 @@ def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_co
                      ranges={name: fleet.ranges.inputs[name].bounds for name in page.OTHER_INPUTS
                              if name in fleet.ranges.inputs})
     assert p.mc == Variant("drawn_scheme") and (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
-    assert "s" in p.mc_how.split(" uniformly")[0] and p.mc_through.startswith("this fleet's scheme")
+    assert "s" in p.mc_how.split(" uniformly")[0] and p.mc_recovery == ""
+    assert p.cadence in " ".join(variant_text(p, "mc").split())
     held = page.build(tiered_count)
     assert (held.mc_low, held.mc_high) != (p.mc_low, p.mc_high)

@@ -3,7 +3,7 @@
 Drawn like :mod:`goodput.book.figures`. The published start-up figures are the chapter's page module's data
 (:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`,
 R at other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
-:meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve from :mod:`goodput.restart` (one-tier).
+:meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve through the fleet's own plan.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from matplotlib.figure import Figure
 
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
-from goodput.restart import recovery_goodput
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
@@ -152,7 +151,7 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
 
 @styled
 def just_in_time(fleet: FleetPlan) -> Figure:
-    """Goodput against the share of interruptions recovered just in time, for the fleet's C, M and R (one tier).
+    """Goodput against the share of interruptions recovered just in time, through the fleet's own plan.
 
     Parameters
     ----------
@@ -162,21 +161,19 @@ def just_in_time(fleet: FleetPlan) -> Figure:
     Returns
     -------
     Figure
-        Goodput at the optimum interval for each share p, by the exact model with M / (1 - p) for the
-        rollbacks, the fleet's (or the illustrative) p marked.
+        Goodput of the fleet's plan (its drain and tiers included) at its optimum interval for each share p,
+        by the exact model with M / (1 - p) for the rollbacks (:func:`goodput.pages.restart.recovery_plan`), the
+        fleet's (or the illustrative) p marked.
     """
     from goodput.pages import restart as page
 
     x = page.restart_inputs(fleet)
-    p = fleet.params
-    shares = np.linspace(0.0, 0.95, 60)
-    curve = [recovery_goodput(p.checkpoint_cost, p.mtbi, p.restart, just_in_time=float(s), jit_recovery=x.jit_recovery,
-                              planned_rate=x.planned_rate) for s in shares]
-    at = recovery_goodput(p.checkpoint_cost, p.mtbi, p.restart, just_in_time=x.p, jit_recovery=x.jit_recovery,
-                          planned_rate=x.planned_rate)
+    shares = np.linspace(0.0, 0.95, 40)
+    curve = [page.recovery_plan(fleet, x, float(s)).goodput for s in shares]
+    at = page.recovery_plan(fleet, x, x.p).goodput
     fig = _figure(WIDTH, 3.2)
     ax = fig.add_subplot()
-    ax.plot(shares, curve, color=COLOURS["total"], label="exact model, one tier, at its optimum T*")
+    ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")
     ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet's share" if x.jit_given else "the illustrative share")
     ax.annotate(f"p = {x.p:.0%}: {at:.1%}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",

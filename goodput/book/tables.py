@@ -128,18 +128,29 @@ def fleet_size_table(fleet: FleetPlan) -> Styler:
 
     p = fleet.params
     two_tier = fleet.plan.tiers is not None and not fleet.plan.tiers.one_tier
+    by_size = fleet.by_size
+    restarts = {gpus: format_duration(plan.restart) for gpus, plan in by_size.items()}
+    r_varies = len(set(restarts.values())) > 1
     rows = []
-    for gpus, plan in fleet.by_size.items():
-        row = {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi),
-               "T*": format_duration(plan.interval)}
+    for gpus, plan in by_size.items():
+        row = {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi)}
+        if r_varies:
+            row["R"] = restarts[gpus]
+        row["T*"] = format_duration(plan.interval)
         if two_tier and plan.tiers is not None:
             row["every n-th persistent"] = str(plan.tiers.every)
         row["goodput"] = percent(plan.goodput)
         rows.append(row)
     frame = pd.DataFrame(rows)
-    caption = (f"M, the plan's interval T*{' and cadence n' if two_tier else ''} and its goodput by fleet size, by "
-               f"the exact model of this fleet's scheme at {format_rate(p.rate_per_gpu_hour)} interruptions per "
-               "GPU-hour, every other input this fleet's.")
+    parts = [part for part, given in (
+        ("the start-up per node at that size's nodes",
+         p.restart_parts is not None and p.restart_parts.startup_per_node > 0),
+        ("the wait for repairs of its spares at its M", p.spares is not None)) if given]
+    rederived = (f"R re-derived at each size from its parts ({' and '.join(parts)}), " if r_varies and parts
+                 else "R re-derived at each size from its parts, " if r_varies else "")
+    caption = (f"M, {'R, ' if r_varies else ''}the plan's interval T*{' and cadence n' if two_tier else ''} and its "
+               f"goodput by fleet size, by the exact model of this fleet's scheme at {format_rate(p.rate_per_gpu_hour)} "
+               f"interruptions per GPU-hour, {rederived}every other input this fleet's.")
     return book_table(frame, caption=caption, right=list(frame.columns))
 
 

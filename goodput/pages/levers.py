@@ -18,7 +18,7 @@ from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, Plan, plan_for
-from goodput.report import count, gain_text, large_count, money, ordinal, percent, points
+from goodput.report import count, gain_text, large_count, money, ordinal, percent, points, scheme_words
 from goodput.storage import format_bandwidth
 from goodput.units import format_duration, format_rate
 
@@ -35,20 +35,6 @@ def cadence_text(plan: Plan) -> str:
         return ""
     return ", every checkpoint to the persistent tier" if s.every == 1 else \
         f", every {ordinal(s.every)} one to the persistent tier"
-
-
-def scheme_text(plan: Plan) -> str:
-    """The fleet's checkpoint as a phrase: "a 1 min checkpoint", or its snapshot, drain and persistent tier."""
-    s = plan.tiers
-    if s is None:
-        return f"a {format_duration(plan.checkpoint_cost)} checkpoint"
-    text = f"a {format_duration(s.checkpoint_cost)} snapshot"
-    if s.drain > 0:
-        text += f", durable {format_duration(s.drain)} later"
-    if not s.one_tier:
-        every = "each time" if s.every == 1 else f"every {ordinal(s.every)} time"
-        text += f", and a {format_duration(s.cp)} persistent checkpoint {every}"
-    return text
 
 
 @dataclass(frozen=True)
@@ -177,7 +163,7 @@ def build(fleet: FleetPlan) -> Page:
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0), fast_cost=format_duration(p.checkpoint_cost),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
-        slow_cost=format_duration(p.slow_checkpoint_cost), cost_scheme=scheme_text(plan),
+        slow_cost=format_duration(p.slow_checkpoint_cost), cost_scheme=scheme_words(plan),
         slow_interval=format_duration(slow.interval), slow_goodput=percent(slow.goodput),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_points=points(abs(plan.goodput - slow.goodput)),

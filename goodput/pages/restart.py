@@ -7,8 +7,9 @@ own C, M and R and an assumption stated here (:data:`ILLUSTRATIVE_REPAIR`, :data
 interruptions that take a node out is Llama 3's, judged cause by cause in :data:`goodput.sources.LOSES_LOCAL_COPY`).
 Each spare count is planned through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`, the
 command's :attr:`~goodput.fleet.FleetPlan.best_spares`), and the part of R that matters most is the fleet's
-(:attr:`~goodput.fleet.FleetPlan.largest_restart_part`). The just-in-time model is one-tier
-(:mod:`goodput.restart`): for a fleet with a drain or tiers the chapter says so, and never calls its goodput the plan's.
+(:attr:`~goodput.fleet.FleetPlan.largest_restart_part`). The just-in-time numbers and curve are the fleet's own
+plan with the share recovered just in time (:func:`recovery_plan`, its drain and tiers included), checked against
+the simulator of its scheme (:func:`check_recovery`).
 """
 
 from __future__ import annotations
@@ -22,12 +23,11 @@ from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
+from goodput.plan import Plan, plan_for
 from goodput.report import RESTART_PART_NAMES, count, money, percent, points, restart_sum
 from goodput.restart import (
     RestartParts,
     SparesChoice,
-    recovery_goodput,
-    recovery_optimal_interval,
     spare_wait,
 )
 from goodput.simulate_restart import Estimate, simulate_recovery, simulate_spare_waits
@@ -57,6 +57,8 @@ ILLUSTRATIVE_JIT = 0.8
 DEFAULT_JIT_RECOVERY = 0.5
 #: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
 MOST_RESTART_EXPONENT = 10.0
+#: The seed of the tier simulator's just-in-time check (the one-tier check's is simulate_recovery's default).
+SIM_SEED = 20261201
 #: Standard errors within which the closed forms must agree with their simulations.
 AGREEMENT = 3.0
 
@@ -131,6 +133,45 @@ def restart_inputs(fleet: FleetPlan) -> Inputs:
                   spares_given=pool is not None, p=p if p > 0 else ILLUSTRATIVE_JIT,
                   jit_recovery=params.jit_recovery,
                   planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
+
+
+def recovery_plan(fleet: FleetPlan, x: Inputs, share: float) -> Plan:
+    """The fleet's own plan (its drain and tiers included) with a share `share` recovered just in time.
+
+    Each recovery costs the inputs' R_j and the inputs' planned stops are kept (:func:`goodput.plan.plan_for`).
+    """
+    return plan_for(fleet.params.replace(just_in_time=share, jit_recovery=x.jit_recovery,
+                                         planned_rate=x.planned_rate))
+
+
+def check_recovery(plan: Plan, x: Inputs) -> Estimate:
+    """The simulated goodput of a plan with recovery without rollback, at its interval (and cadence).
+
+    One tier: :func:`goodput.simulate_restart.simulate_recovery`; a drain or tiers:
+    :func:`goodput.simulate_tiers.simulate_tiers` with the scheme's stop cost. A standard error of 0 means not
+    simulated: a restart is started over by every rollback during it, e^{R (1 - p) / M} attempts on average (R_p
+    with a persistent tier), too many to simulate where that is astronomic (the closed form's goodput is then
+    essentially zero anyway).
+    """
+    s = plan.tiers
+    r = plan.restart if s is None else s.rp
+    if r * (1.0 - x.p) / plan.mtbi > MOST_RESTART_EXPONENT:
+        return Estimate(plan.goodput, 0.0)
+    if s is None:
+        return simulate_recovery(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, just_in_time=x.p,
+                                 jit_recovery=x.jit_recovery, planned_rate=x.planned_rate, segments=20_000)
+    from goodput.simulate import MIN_RUN_RHYTHMS
+    from goodput.simulate_tiers import simulate_tiers
+
+    replicas = 32
+    rhythm = (s.every - 1) * (plan.interval + s.checkpoint_cost) + plan.interval + s.cp + s.rp
+    horizon = max(10 * MIN_RUN_RHYTHMS * replicas * rhythm, 20_000 * (plan.interval + s.checkpoint_cost))
+    result = simulate_tiers(s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, horizon, drain=s.drain,
+                            persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
+                            fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=x.p,
+                            jit_recovery=x.jit_recovery, planned_rate=x.planned_rate,
+                            planned_cost=s.stop_cost if x.planned_rate else None, replicas=replicas, seed=SIM_SEED)
+    return Estimate(result.goodput, result.stderr)
 
 
 def spares_checks(x: Inputs, mtbi: float) -> list[tuple[int, float, Estimate]]:
@@ -249,7 +290,7 @@ def build(fleet: FleetPlan) -> Page:
     """
     params = fleet.params
     x = restart_inputs(fleet)
-    m, c, g = params.mtbi, params.checkpoint_cost, x.gpus_per_node
+    m, g = params.mtbi, x.gpus_per_node
     choice = x.choice
     fixed, per_node = aurora_fit()
     by_nodes: dict[int, list[float]] = {}
@@ -270,18 +311,15 @@ def build(fleet: FleetPlan) -> Page:
     worst = max(abs(sim.mean - closed) / max(sim.stderr, 1e-12) for _, closed, sim in checks)
 
     r = params.restart
-    t_jit = recovery_optimal_interval(c, m, just_in_time=x.p)
-    jit = recovery_goodput(c, m, r, t_jit, just_in_time=x.p, jit_recovery=x.jit_recovery, planned_rate=x.planned_rate)
-    zero = recovery_goodput(c, m, r, planned_rate=x.planned_rate)
-    # A restart is started over by every rollback during it: e^{R (1 - p) / M} attempts on average, too many to
-    # simulate where that is astronomic (the closed form's goodput is then essentially zero anyway).
-    simulable = r * (1.0 - x.p) / m <= MOST_RESTART_EXPONENT
-    sim = simulate_recovery(c, m, r, t_jit, just_in_time=x.p, jit_recovery=x.jit_recovery,
-                            planned_rate=x.planned_rate, segments=20_000) if simulable else Estimate(jit, 0.0)
+    jit_plan, zero_plan = recovery_plan(fleet, x, x.p), recovery_plan(fleet, x, 0.0)
+    t_jit, jit, zero = jit_plan.interval, jit_plan.goodput, zero_plan.goodput
+    sim = check_recovery(jit_plan, x)
+    simulable = sim.stderr > 0.0
     planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
-    with_notice = recovery_goodput(c, m, r, planned_rate=planned)
+    # Through the fleet's own plan: the stops with notice as pauses, or counted among the interruptions.
+    with_notice = plan_for(params.replace(just_in_time=0.0, planned_rate=planned)).goodput
     m_all = 1.0 / (1.0 / m + planned / 60.0)
-    as_unplanned = recovery_goodput(c, m_all, r)
+    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=0.0, planned_rate=0.0)).goodput
     parts = x.parts
     largest = fleet.largest_restart_part
     return Page(
@@ -345,7 +383,7 @@ def build(fleet: FleetPlan) -> Page:
         jit_points=points(max(0.0, jit - zero)),
         jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
         jit_interval=format_duration(t_jit),
-        zero_interval=format_duration(recovery_optimal_interval(c, m)),
+        zero_interval=format_duration(zero_plan.interval),
         jit_sim=percent(sim.mean, 2),
         jit_sim_se=points(sim.stderr, 2),
         jit_agrees=Variant("unchecked" if not simulable else

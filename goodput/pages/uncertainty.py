@@ -13,7 +13,16 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.pages import Variant
 from goodput.pages.common import span
-from goodput.report import INPUT_SYMBOLS, INPUT_WORDS, input_value, join_words, mtbi_origin, ordinal, percent, points
+from goodput.report import (
+    INPUT_SYMBOLS,
+    INPUT_WORDS,
+    input_value,
+    join_words,
+    mtbi_origin,
+    percent,
+    points,
+    scheme_words,
+)
 from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange, monte_carlo
 from goodput.units import format_duration
 
@@ -127,7 +136,7 @@ class Page:
     left_out: str
     mc: Variant
     mc_how: str
-    mc_through: str
+    mc_recovery: str
     mc_draws: str
     mc_count: str
     mc_low: str
@@ -157,12 +166,8 @@ def build(fleet: FleetPlan) -> Page:
     s = plan.tiers
     interval = plan.optimal_interval
 
-    parts = []
-    if s is not None and s.drain > 0:
-        parts.append(f"a drain of {d(s.drain)}")
-    if s is not None and not s.one_tier:
-        parts.append("every checkpoint persistent" if s.every == 1 else f"every {ordinal(s.every)} checkpoint persistent")
-    cadence = ", ".join(parts)
+    cadence = scheme_words(plan)
+    scheme = "one" if s is None or s.single_level else "drain" if s.one_tier else "tiered"
 
     exact = r.exact
     exact_kind = "all" if not exact else "none" if not r.ranged else "some"
@@ -192,9 +197,9 @@ def build(fleet: FleetPlan) -> Page:
            f"{join_words(drawn)} uniformly from {'its range' if len(drawn) == 1 else 'their ranges'}"
            + (f", with {join_words(fixed)} taken as exact" if fixed else ""))
     through_plan = s is not None or plan.recovery is not None
-    mc_through = (f"this fleet's scheme ({cadence})" if s is not None else
-                  f"this fleet's plan ({input_value('just_in_time', p.just_in_time)} of interruptions recovered just "
-                  "in time)" if p.just_in_time else "this fleet's plan (its planned stops)")
+    recovered = [f"{input_value('just_in_time', p.just_in_time)} of interruptions recovered just in time"
+                 ] if p.just_in_time else []
+    mc_recovery = "".join(f", {part}" for part in recovered + (["its planned stops"] if p.planned_rate else []))
     mc_inside, draws = "", SCHEME_DRAWS if through_plan else DRAWS
     if has_count:
         others = {name: r.inputs[name].bounds for name in OTHER_INPUTS if name in r.inputs}
@@ -214,7 +219,7 @@ def build(fleet: FleetPlan) -> Page:
     g_low, g_high = r.fixed.goodput_range
     b_low, b_high = r.best.goodput_range
     return Page(
-        inputs_file=p.source, scheme=Variant("one" if s is None else "tiered"), cadence=cadence,
+        inputs_file=p.source, scheme=Variant(scheme), cadence=cadence,
         drain_note=(f" Where a combination's drain D is longer than {d(interval)}, it checkpoints every D instead, "
                     "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > interval
                     else ""),
@@ -242,7 +247,7 @@ def build(fleet: FleetPlan) -> Page:
         swing_others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
         left_out=(f" Taken as exact, and so left out: {join_words([INPUT_WORDS[name] for name in exact])}."
                   if exact and swings else ""),
-        mc=Variant(mc_kind), mc_how=how, mc_through=mc_through, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
+        mc=Variant(mc_kind), mc_how=how, mc_recovery=mc_recovery, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
         mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2], mc_t_low=mc_values[3], mc_t_high=mc_values[4],
         mc_inside=mc_inside,
         mc_assumption=(f" The uniform draws for {join_words(drawn)} are an assumption about "
