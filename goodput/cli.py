@@ -392,9 +392,13 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
 
 def _derived_sources(params: Params, sources: dict[str, str]) -> dict[str, str]:
     """Where each derived input came from: how it was derived (``params.derived``), in place of the file's name."""
+    from goodput.report import restart_sum
+
     for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
         if key in params.derived:
             sources[symbol] = params.derived[key]
+    if (parts := restart_sum(params)) is not None:  # R as every page writes it: the sum of its parts
+        sources["R"] = parts
     return sources
 
 

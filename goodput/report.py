@@ -922,8 +922,9 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
                          + (f"; {format_size(s.host_memory)} free" if s.host_memory is not None else "")))
     if p.restart_parts is not None:
         for part, minutes in p.restart_parts.parts.items():
-            rows.append((f"restart part: {part}", format_duration(minutes) if minutes > 0 else "0",
-                         p.derived.get(part, "")))
+            if minutes > 0:
+                rows.append((f"restart part: {RESTART_PART_NAMES[part]}", format_duration(minutes),
+                             p.derived.get(part, "")))
     if p.spares is not None:
         wait = p.spares.wait(p.mtbi)
         rows.append(("hot spare nodes", f"{p.spares.nodes:,}",
