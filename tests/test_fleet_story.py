@@ -2,8 +2,9 @@
 
 Builds the whole book from clean, strictly, from ``tests/data/tiered-48k <img src=x onerror=alert(1)> & co.yml``: a fleet unlike
 both shipped examples (49,152 GPUs, M from a rate, a 20 s snapshot drained in 3 min, a persistent tier
-chosen every 5th checkpoint, an 18 min restart that is its largest loss, first order out of range), in a
-file whose name holds markup, which every page must show as text.
+chosen every 5th checkpoint, a restart given as its parts with a pool of hot spares that is its largest
+loss, ranges on s and C, first order out of range), in a file whose name holds markup, which every page
+must show as text.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import load_params
-from goodput.report import percent
+from goodput.report import money, percent, restart_sum
 from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -53,6 +54,21 @@ def test_pages_quote_the_plan(fleet_book: Path, page_text, fleet: FleetPlan) -> 
         assert format_duration(fleet.interval) in text, page
         assert percent(fleet.goodput) in text, page
         assert percent(single.goodput) not in text, page
+
+
+def test_the_plan_pages_quote_the_best_spares_and_the_restart_parts(fleet_book: Path, page_text,
+                                                                    fleet: FleetPlan) -> None:
+    """The answer and planning pages quote the best spare count, its goodput and dollars, and R as its parts."""
+    choice = fleet.best_spares
+    assert choice is not None and choice.dollars
+    parts = restart_sum(fleet.params)
+    assert parts is not None
+    for page in ("answer", "planning"):
+        text = page_text(fleet_book, page)
+        assert f"{choice.best} spare nodes" in text, page
+        assert percent(choice.goodput[choice.best]) in text, page
+        assert money(choice.dollars[choice.best]) in text, page
+        assert parts in text, page
 
 
 def test_no_first_order_number_where_first_order_is_out_of_range(fleet_book: Path, page_text,
