@@ -183,3 +183,23 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Markers that follow from fixtures: a test that reads the built book is a `book` test, one that drives
+# Chromium a `browser` test, so `make test-fast` (which deselects them) never builds the book or opens a browser.
+
+#: Fixture -> the marker a test that requests it (directly or through another fixture) must carry.
+FIXTURE_MARKERS = {"built_book": "book", "book_builder": "book", "chromium": "browser"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Refuse, at collection, a test that requests an expensive fixture without the marker that deselects it."""
+    unmarked = [
+        f"{item.nodeid} uses {fixture} but is not marked {marker}"
+        for item in items
+        for fixture, marker in FIXTURE_MARKERS.items()
+        if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(marker) is None
+    ]
+    if unmarked:
+        raise pytest.UsageError("; ".join(unmarked))
