@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=100, deadline=None)
+# `make test-fast` (--hypothesis-profile=fast): each property on 20 examples, a quick loop; `make test` keeps 100
+# (200, derandomized, under CI). Properties with their own max_examples keep it.
+settings.register_profile("fast", max_examples=20, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 

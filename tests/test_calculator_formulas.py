@@ -88,6 +88,7 @@ def test_number_table_python(case: dict[str, Any]) -> None:
 # ------------------------------------------------------------------ the formulas against the derivations
 
 
+@pytest.mark.slow
 def test_formulas_are_the_derivations() -> None:
     """First-order T* is derive_first_order's sqrt(2CM); the exact goodput, its second-order term and optimum are goodput.symbolic's."""
     f = calculator_formulas()
@@ -110,6 +111,7 @@ def test_formulas_are_the_derivations() -> None:
     assert sp.simplify(sum(expr(p) for p in parts) - 1) == 0
 
 
+@pytest.mark.slow
 def test_drain_formulas_sum_to_one_and_expand_to_first_order() -> None:
     """With a drain the five exact parts sum to one, and the goodput's expansion to first order is 1 - C/T - T/(2M) - R/M - D/M."""
     f = calculator_formulas()

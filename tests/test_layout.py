@@ -205,6 +205,7 @@ def relative_imports(root: Path = PACKAGE) -> list[str]:
             if isinstance(node, ast.ImportFrom) and node.level > 0]
 
 
+@pytest.mark.slow
 def test_imports_run_from_the_facade_down_to_the_numbers() -> None:
     """No numbers module imports from words or the book, no words module from the book, nothing from the facade."""
     assert check_layers() == []
@@ -399,6 +400,7 @@ def check_heavy(root: Path = PACKAGE, names: list[str] | None = None) -> list[st
     return problems
 
 
+@pytest.mark.slow
 def test_no_module_loads_a_heavy_library_it_does_not_import() -> None:
     """Every module loads, when imported, only the heavy libraries it imports itself (or through goodput modules
     it imports); the facade and goodput.params none; no numbers module a display library."""

@@ -86,6 +86,7 @@ def no_nan(page: pages.Page) -> bool:
 # ---------------------------------------------------------------- which logs (issue #10)
 
 
+@pytest.mark.slow
 def test_worked_example_measures_the_sample_logs_it_names(sources: pages.Sources, page: pages.Page) -> None:
     assert sources.which == "sample" and sources.sample is sources.measured
     assert page.logs_origin == page.own_measured == Variant("sample") and page.sample_which == Variant("same")
@@ -93,6 +94,7 @@ def test_worked_example_measures_the_sample_logs_it_names(sources: pages.Sources
     assert no_nan(page)
 
 
+@pytest.mark.slow
 def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Build) -> None:
     """Copies of the sample logs under mixed-case names: the page measures them, names them as written
     (no capitalising, no lower-casing), and measures the sample logs again for the known truth."""
@@ -105,6 +107,7 @@ def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Bui
     assert page.fleet_t == format_duration(plan_for(params).interval)  # the fleet's plan, beside what its logs measure
 
 
+@pytest.mark.slow
 def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_path: Path, quick: Build) -> None:
     """GLM-130B's event log alone: C and goodput on the sample logs, the events alone on the fleet's log."""
     page = quick(inputs_file(tmp_path, f"{{events: {ROOT / GLM_EVENTS}}}"))
@@ -116,6 +119,7 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     assert page.steps_name == "sample-steps.csv"
 
 
+@pytest.mark.slow
 def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
     """No logs: the sample logs throughout. Slurm accounting as the event log: its 6 failures."""
     page = quick(inputs_file(tmp_path))
@@ -159,6 +163,7 @@ def test_truth_is_inside_and_the_table_is_formatted(sources: pages.Sources, page
 # ---------------------------------------------------------------- GLM-130B and the shape
 
 
+@pytest.mark.slow
 def test_glm_counts_and_m(page: pages.Page) -> None:
     """31 stops: 11 unplanned + 2 ambiguous (13 failures) and 18 planned on 768 GPUs; M = exposure / 13, and
     exposure / 11 with the ambiguous stops planned; the rate is 13 over the GPU-hours exposed."""
@@ -208,6 +213,7 @@ def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
     assert page.sim_total == "200,000" and page.sim_runs == "32"
 
 
+@pytest.mark.slow
 def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build) -> None:
     """examples/fleet-24k.yml has a drain and a persistent tier: the simulation is of a one-tier job with its
     C, M and R at that job's optimum, never called the fleet's plan."""
@@ -219,6 +225,7 @@ def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build)
     assert page.sim_g_model == percent(one.goodput, 2)
 
 
+@pytest.mark.slow
 def test_inputs_the_simulator_refuses_still_build(tmp_path: Path, quick: Build) -> None:
     """One interruption in one second: the simulator refuses the job, the page says so, no NaN anywhere."""
     body = FLEET.replace("rate_per_gpu_hour: 1.6e-5", "interruptions: {count: 1, window: 1 s}").replace(
@@ -267,6 +274,7 @@ def test_rows_as_written(sources: pages.Sources) -> None:
     assert events["line"].iloc[0] == 2 and "stop" in events["event"].str.strip().tolist()
 
 
+@pytest.mark.slow
 def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: Path, quick: Build) -> None:
     """A step log with a bad checkpoint flag: the chapter still builds, on the sample logs, and quotes the reader's
     one-line error (file, line, value, what was expected)."""
@@ -278,6 +286,7 @@ def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: P
     assert page.steps_name == "sample-steps.csv" and no_nan(page)
 
 
+@pytest.mark.slow
 def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
     """The sample logs cut before their first failure: M has only a lower end, R and the lost work are not
     measured, and the page and the table say so rather than print an undefined mean."""

@@ -101,6 +101,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
 
 
+@pytest.mark.slow
 def test_the_tiered_fleet_is_labelled_one_tier(tiered: FleetPlan) -> None:
     """65k: the spares and just-in-time numbers are one-tier (60.3% at no wait), never the plan's 44.2%."""
     page = pages.build(tiered)
@@ -130,6 +131,7 @@ def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     assert math.isclose(x.r_parts, parts.total, rel_tol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_figures_and_table(tiered: FleetPlan) -> None:
     fig = restart_figures.spares(tiered)
     left = fig.axes[0]

@@ -75,6 +75,7 @@ def test_best_spares_trades_waits_against_idle_gpus() -> None:
     assert choice.useful[c] == pytest.approx(choice.goodput[c] * 65536 / (65536 + 8 * c))
 
 
+@pytest.mark.slow
 def test_first_order_optimum_with_just_in_time_recovery_derived_symbolically() -> None:
     """Minimizing C/T + (1 - p) T/(2M) gives T* = √(2CM/(1 - p))."""
     c, m, t, kept = sp.symbols("C M T kept", positive=True)  # kept = 1 - p, the share that rolls back
