@@ -166,6 +166,7 @@ def test_formulas_equal_the_numeric_modules(fleet: dict[str, float]) -> None:
     assert close(tiers.exact_optimal_interval(scheme, m), best, 1e-6)  # Brent's method, to its own tolerance
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fleet", fleets(20), ids=lambda f: f"C{f['C']:.3g}-M{f['M']:.4g}")
 @pytest.mark.parametrize(("survives", "every"), [(0.0, 1), (0.5, 3), (0.9, 12), (1.0, 2)])
 def test_tier_formulas_equal_goodput_tiers(fleet: dict[str, float], survives: float, every: int) -> None:

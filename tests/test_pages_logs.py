@@ -132,6 +132,7 @@ def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
 # ---------------------------------------------------------------- the full measurement
 
 
+@pytest.mark.slow
 def test_estimators_are_the_measurement(page: pages.Page) -> None:
     m = measure(ROOT / SAMPLE_STEPS, ROOT / SAMPLE_EVENTS, which="first-order")
     assert (page.c, page.m, page.r) == tuple(format_duration(x) for x in (m.checkpoint_cost_min, m.mtbi_min,
@@ -148,6 +149,7 @@ def test_losses_add_up_to_the_gap(sources: pages.Sources) -> None:
     assert len(log_tables.losses(sources.measured)) == 5
 
 
+@pytest.mark.slow
 def test_truth_is_inside_and_the_table_is_formatted(sources: pages.Sources, page: pages.Page) -> None:
     """Three true inputs inside their intervals, five counts equal; the table prints durations, counts and a
     percentage, not raw floats (1.01667, 4.95574, 0.865544)."""
@@ -177,6 +179,7 @@ def test_glm_counts_and_m(page: pages.Page) -> None:
     assert table.loc["failures", "measured here"] == "13"
 
 
+@pytest.mark.slow
 def test_shape_and_the_claims_the_chapter_makes_of_it(sources: pages.Sources, page: pages.Page) -> None:
     """The fit's shape and interval; the chapter writes that shape 0.5 lies below GLM-130B's interval and that
     neither counting rule shows a shape below 1: both hold of the fits. Coverage and the test's size are near
@@ -201,6 +204,7 @@ def _value(text: str) -> float:
     return float(text.split(maxsplit=1)[0].rstrip("%").replace("−", "-").lstrip("+"))
 
 
+@pytest.mark.slow
 def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
     """A one-tier fleet is simulated at its own plan (18.6 min, 87.6%): exponential failures reproduce the exact
     model within 4 standard errors (plus the rounding of two printed decimals)."""
@@ -238,6 +242,7 @@ def test_inputs_the_simulator_refuses_still_build(tmp_path: Path, quick: Build) 
 # ---------------------------------------------------------------- Slurm and your own logs
 
 
+@pytest.mark.slow
 def test_sacct_sample(sources: pages.Sources, page: pages.Page) -> None:
     """10 attempts, 6 failures, the last still running; the states table is the reader's mapping."""
     table = log_tables.sacct_attempts(sources.sacct)
@@ -248,6 +253,7 @@ def test_sacct_sample(sources: pages.Sources, page: pages.Page) -> None:
     assert states.loc[states["counts as"] == "failure", "state"].tolist() == list(FAILURE_STATES)
 
 
+@pytest.mark.slow
 def test_measured_range_brackets_the_measured_plan(sources: pages.Sources, page: pages.Page) -> None:
     """The range of T* from the measured intervals contains the exact optimum at the measured point values."""
     from goodput.plan import make_plan
