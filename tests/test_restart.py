@@ -93,6 +93,7 @@ def test_recovery_model_reduces_to_the_exact_model() -> None:
     assert recovery_optimal_interval(1.0, 185.6) == pytest.approx(float(exact_optimal_interval(1.0, 185.6)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("p", "rj", "q"), [(0.0, 0.0, 0.0), (0.6, 0.2, 0.0), (0.9, 0.5, 0.0), (0.5, 0.1, 0.05)])
 def test_recovery_model_agrees_with_the_simulator(p: float, rj: float, q: float) -> None:
     """Goodput at the optimum within three standard errors of a segment-by-segment simulation."""

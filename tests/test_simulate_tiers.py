@@ -319,6 +319,7 @@ def test_one_tier_agrees_with_the_single_level_simulator() -> None:
         (0.2, 30.0, 1.0, 6.0, 3.0),
     ],
 )
+@pytest.mark.slow
 def test_one_tier_with_a_drain(cost: float, mtbi: float, restart: float, interval: float, drain: float) -> None:
     """One tier with a drain (s = 0, n = 1): goodput e^{-D/M} T e^{-R/M}/(M (e^x - 1)), drain loss
     e^{-R/M} (1 - e^{-D/M}) x/(e^x - 1) and restart 1 - e^{-R/M} (the spec's exact check), within 4 standard errors;

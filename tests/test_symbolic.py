@@ -53,6 +53,7 @@ def test_series_first_order_is_youngs_formula() -> None:
     assert sympy.simplify(series.exact - t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))) == 0
 
 
+@pytest.mark.slow
 def test_series_second_order_term_is_the_next_term() -> None:
     """Exact - (first + second order) shrinks as eps^3 when C/T, T/M and R/M all shrink as eps (numerically)."""
     series = goodput_series()
@@ -81,6 +82,7 @@ def test_symbolic_optimum_is_a_root_of_the_derivative() -> None:
     assert sympy.simplify(opt.derivative - sympy.diff(opt.objective, t)) == 0
 
 
+@pytest.mark.slow
 def test_symbolic_optimum_evaluates_to_the_numerical_one() -> None:
     """The SymPy closed form evaluated at 30 digits equals exact_optimal_interval, C/M from 1e-6 to 1."""
     for ratio in (1e-6, 1e-4, 1e-2, 0.3, 1.0):
@@ -119,6 +121,7 @@ def test_tiers_interval_is_the_root_of_the_derivative() -> None:
     assert d.interval_curvature.is_positive
 
 
+@pytest.mark.slow
 def test_tiers_cadence_is_sqrt_s_extra_cost_over_hard_share_c() -> None:
     """L(T*(n), n) = sqrt(2P/M) + rest with P(n) = [(n-1)C + C_p][s + (1-s)n]/n; dP/dn = (1-s)C - s(C_p - C)/n^2,
     whose positive root is n* = sqrt(s (C_p - C) / ((1-s) C)), a minimum (d2P/dn2 > 0)."""
