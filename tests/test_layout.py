@@ -205,7 +205,6 @@ def relative_imports(root: Path = PACKAGE) -> list[str]:
             if isinstance(node, ast.ImportFrom) and node.level > 0]
 
 
-@pytest.mark.slow
 def test_imports_run_from_the_facade_down_to_the_numbers() -> None:
     """No numbers module imports from words or the book, no words module from the book, nothing from the facade."""
     assert check_layers() == []
