@@ -121,13 +121,17 @@ Progress = bool | Callable[[float], None] | None
 
 
 @dataclass(frozen=True)
-class SimulationResult:
-    """Outcome of :func:`simulate`: goodput and losses as fractions of wall time, with standard errors.
+class SimulatedLosses:
+    """What every simulation reports: goodput and the three losses as fractions of wall time, with standard errors.
+
+    :class:`SimulationResult` (:func:`simulate`) and
+    :class:`goodput.simulate_tiers.TierResult` carry these fields; each class
+    says what its losses hold.
 
     Parameters
     ----------
     goodput : float
-        Fraction of wall time spent on work that was kept (checkpointed).
+        Fraction of wall time spent on work that was kept.
     stderr : float
         Standard error of `goodput` (over the independent runs).
     checkpoint_overhead : float
@@ -141,8 +145,6 @@ class SimulationResult:
         Standard errors of the three losses.
     failures : int
         Failures that happened, over all runs.
-    checkpoints : int
-        Checkpoints completed, over all runs.
     horizon : float
         Total simulated wall time in minutes (all runs).
     replicas : int
@@ -162,7 +164,6 @@ class SimulationResult:
     lost_work_stderr: float
     restart_loss_stderr: float
     failures: int
-    checkpoints: int
     horizon: float
     replicas: int
     run_length: float
@@ -172,6 +173,19 @@ class SimulationResult:
     def total_loss(self) -> float:
         """Sum of the three losses (one minus goodput)."""
         return self.checkpoint_overhead + self.lost_work + self.restart_loss
+
+
+@dataclass(frozen=True)
+class SimulationResult(SimulatedLosses):
+    """Outcome of :func:`simulate`: the fields of :class:`SimulatedLosses`, and the checkpoints completed.
+
+    Parameters
+    ----------
+    checkpoints : int
+        Checkpoints completed, over all runs.
+    """
+
+    checkpoints: int
 
     @property
     def observed_mtbi(self) -> float:

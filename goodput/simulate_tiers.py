@@ -86,7 +86,7 @@ import numpy.typing as npt
 
 from goodput import validate
 from goodput.errors import InputError
-from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, progress_bar
+from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, SimulatedLosses, progress_bar
 
 #: Most random values drawn at once per kind (gaps, soft/hard draws): about 2 MB of float64 each.
 BLOCK_SIZE = 2**18
@@ -98,63 +98,33 @@ Floats = npt.NDArray[np.float64]
 
 
 @dataclass(frozen=True)
-class TierResult:
-    """Outcome of :func:`simulate_tiers`: goodput and losses as fractions of wall time, with standard errors.
+class TierResult(SimulatedLosses):
+    """Outcome of :func:`simulate_tiers`: the fields of :class:`~goodput.simulate.SimulatedLosses`, and the drain's.
+
+    There ``goodput`` is the compute of kept segments, ``checkpoint_overhead``
+    the completed snapshots (C or C_p) of kept segments, ``lost_work`` also the
+    completed segments rolled back by a hard interruption to a durable
+    checkpoint, ``restart_loss`` both restarts (R and R_p), and ``failures``
+    every interruption.
 
     Parameters
     ----------
-    goodput : float
-        Fraction of wall time spent computing work that was kept.
-    stderr : float
-        Standard error of `goodput` (over the independent runs).
-    checkpoint_overhead : float
-        Fraction spent in completed snapshots (C or C_p) of kept segments.
-    lost_work : float
-        Fraction spent on partial segments and snapshots, and on completed
-        segments rolled back by a hard interruption to a durable checkpoint
-        (and the unfinished segment at the end of each run).
-    restart_loss : float
-        Fraction spent restarting (R and R_p), including restarts cut short, and in pauses
-        (just-in-time recoveries and planned stops).
     drain_loss : float
         Fraction spent on whole cycles (compute and snapshots) discarded because
         a hard interruption struck before their persistent checkpoint was durable.
-    checkpoint_overhead_stderr, lost_work_stderr, restart_loss_stderr, drain_loss_stderr : float
-        Standard errors of the four losses.
-    failures : int
-        Interruptions that happened, over all runs (those that roll back).
+    drain_loss_stderr : float
+        Its standard error.
     hard_failures : int
-        Of those, the hard ones (the fast tier did not survive them).
-    horizon : float
-        Total simulated wall time in minutes (all runs).
-    replicas : int
-        Number of independent runs.
-    run_length : float
-        Wall time of each run in minutes, ``horizon / replicas``.
-    seed : int
-        The seed of the random generator.
+        Of the interruptions, the hard ones (the fast tier did not survive them).
     recoveries : int, optional
         Interruptions recovered just in time, over all runs.
     planned_stops : int, optional
         Planned stops, over all runs.
     """
 
-    goodput: float
-    stderr: float
-    checkpoint_overhead: float
-    lost_work: float
-    restart_loss: float
     drain_loss: float
-    checkpoint_overhead_stderr: float
-    lost_work_stderr: float
-    restart_loss_stderr: float
     drain_loss_stderr: float
-    failures: int
     hard_failures: int
-    horizon: float
-    replicas: int
-    run_length: float
-    seed: int
     recoveries: int = 0
     planned_stops: int = 0
 

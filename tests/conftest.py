@@ -22,6 +22,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 settings.register_profile("ci", max_examples=200, deadline=None, derandomize=True)
 settings.register_profile("dev", max_examples=100, deadline=None)
+# `make test-fast` (--hypothesis-profile=fast): each property on 20 examples, a quick loop; `make test` keeps 100
+# (200, derandomized, under CI). Properties with their own max_examples keep it.
+settings.register_profile("fast", max_examples=20, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
@@ -183,3 +186,23 @@ def chromium() -> Iterator[Any]:
             yield browser
         finally:
             browser.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# Markers that follow from fixtures: a test that reads the built book is a `book` test, one that drives
+# Chromium a `browser` test, so `make test-fast` (which deselects them) never builds the book or opens a browser.
+
+#: Fixture -> the marker a test that requests it (directly or through another fixture) must carry.
+FIXTURE_MARKERS = {"built_book": "book", "book_builder": "book", "chromium": "browser"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Refuse, at collection, a test that requests an expensive fixture without the marker that deselects it."""
+    unmarked = [
+        f"{item.nodeid} uses {fixture} but is not marked {marker}"
+        for item in items
+        for fixture, marker in FIXTURE_MARKERS.items()
+        if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(marker) is None
+    ]
+    if unmarked:
+        raise pytest.UsageError("; ".join(unmarked))

@@ -62,6 +62,7 @@ def test_levers_page_shows_the_shallow_optimum(built_book: Path, page_text) -> N
         assert shown in text, shown
 
 
+@built
 def test_every_page_has_one_title_and_no_error_output(built_book: Path, page_text) -> None:
     """Each chapter has exactly one H1 and no traceback or error output reached the HTML."""
     for page in sorted((built_book / "book").glob("*.html")):

@@ -88,6 +88,7 @@ def test_number_table_python(case: dict[str, Any]) -> None:
 # ------------------------------------------------------------------ the formulas against the derivations
 
 
+@pytest.mark.slow
 def test_formulas_are_the_derivations() -> None:
     """First-order T* is derive_first_order's sqrt(2CM); the exact goodput, its second-order term and optimum are goodput.symbolic's."""
     f = calculator_formulas()
@@ -110,6 +111,7 @@ def test_formulas_are_the_derivations() -> None:
     assert sp.simplify(sum(expr(p) for p in parts) - 1) == 0
 
 
+@pytest.mark.slow
 def test_drain_formulas_sum_to_one_and_expand_to_first_order() -> None:
     """With a drain the five exact parts sum to one, and the goodput's expansion to first order is 1 - C/T - T/(2M) - R/M - D/M."""
     f = calculator_formulas()
@@ -164,6 +166,7 @@ def test_formulas_equal_the_numeric_modules(fleet: dict[str, float]) -> None:
     assert close(tiers.exact_optimal_interval(scheme, m), best, 1e-6)  # Brent's method, to its own tolerance
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fleet", fleets(20), ids=lambda f: f"C{f['C']:.3g}-M{f['M']:.4g}")
 @pytest.mark.parametrize(("survives", "every"), [(0.0, 1), (0.5, 3), (0.9, 12), (1.0, 2)])
 def test_tier_formulas_equal_goodput_tiers(fleet: dict[str, float], survives: float, every: int) -> None:

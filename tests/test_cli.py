@@ -178,6 +178,7 @@ def test_out_of_range_prints_no_number() -> None:
     assert "below zero" in result.stderr
 
 
+@pytest.mark.slow
 def test_console_script_is_installed() -> None:
     """`goodput` is on the PATH of the environment the tests run in, and prints the same table."""
     exe = shutil.which("goodput", path=str(Path(sys.executable).parent))
@@ -189,6 +190,7 @@ def test_console_script_is_installed() -> None:
 SAMPLE = ROOT / "book" / "data"
 
 
+@pytest.mark.slow
 def test_measure_recovers_the_sample_truth() -> None:
     """On the sample logs (truth: C = 1 min, R = 5 min, M = 186 min), C and R come back within a few seconds
     and the 95% interval of M contains 186 min."""
@@ -242,6 +244,7 @@ def test_measure_needs_both_logs() -> None:
         assert len(result.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_plan_loads_no_heavy_library() -> None:
     """`goodput plan` imports neither scipy.stats, SymPy, pandas nor matplotlib: its arithmetic needs NumPy and
     scipy.special only. (Its speed is measured in benchmarks/bench_cli.py; this test checks the cause, not the clock.)
@@ -388,6 +391,7 @@ def test_drain_flag_multiplies_goodput_by_e_to_the_minus_d_over_m() -> None:
     assert_allclose(first["drain_loss"], 5 / m)
 
 
+@pytest.mark.slow
 def test_tier_flags_override_the_file_and_choose_n() -> None:
     """--persistent-cost with --fast-survives: the best whole n is chosen unless --persistent-every fixes it, and
     persistent_interval_min is n times the interval."""

@@ -93,6 +93,7 @@ def test_params_with_only_events(tmp_path: Path) -> None:
     assert json.loads(result.stdout)["failures"] == 13
 
 
+@pytest.mark.slow
 def test_full_measurement_carries_the_shape() -> None:
     """With steps and events, the full measurement adds the gaps' Weibull fit, the same as the events alone give."""
     data = json.loads(run("measure", "--steps", str(DATA / "sample-steps.csv"), "--events",

@@ -185,6 +185,7 @@ def test_huge_losses_do_not_warn() -> None:
     assert_allclose(b.restart_loss, 1.0)
 
 
+@pytest.mark.slow
 def test_importing_exact_does_not_import_sympy_or_matplotlib() -> None:
     """`import goodput.exact` keeps SymPy and matplotlib off the import path."""
     code = "import sys, goodput.exact; print('sympy' in sys.modules, 'matplotlib' in sys.modules)"

@@ -94,7 +94,14 @@ FIGURES = {
 }
 
 
-@pytest.mark.parametrize("name", list(FIGURES))
+#: The figures drawn by `make test-fast` (the four quickest to draw); the others render about a second each and are
+#: marked slow (run by `make test`).
+FAST_FIGURES = ("goodput_swings", "goodput_swings_one_exact", "goodput_swings_no_range", "levers_first_order")
+
+
+@pytest.mark.parametrize(
+    "name", [name if name in FAST_FIGURES else pytest.param(name, marks=pytest.mark.slow) for name in FIGURES]
+)
 def test_figures_are_labelled_and_render(name: str) -> None:
     """Each axes has an x label and a y label (or categorical y tick labels), no title; the figure is a PNG;
     and matplotlib's global settings are the same after drawing it as before."""
@@ -135,6 +142,7 @@ def test_swings_draw_no_bar_for_an_input_without_a_range() -> None:
     assert [t.get_text() for t in empty.get_yticklabels()] == ["point values (no range given)"]
 
 
+@pytest.mark.slow
 def test_breakdown_labels_fit_their_segments_or_move_after_the_bar() -> None:
     """No share printed inside a segment is wider than the segment; a share that would not fit (the 0.1% restart
     of the first bar) is printed after the bar, beside the total lost and the goodput."""

@@ -175,6 +175,7 @@ def test_plan_on_hostile_flags(flag: str, value: str, gpus: str | None, fmt: str
     check(*run(*args), fmt)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(mtbi=st.sampled_from(["2", "3", "30", "186", "1e4", "45 s"]), cost=st.sampled_from(["1", "5", "20 s", "40"]),
        restart=st.sampled_from(["5", "30 s", "60"]), persistent=st.sampled_from([None, "1.0", "4", "1000"]),
@@ -197,6 +198,7 @@ def test_plan_on_tier_inputs(mtbi: str, cost: str, restart: str, persistent: str
     check(*run(*args), fmt)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(mtbi=st.floats(1.0, 1e4), cost=st.floats(0.01, 100.0), restart=st.floats(0.01, 100.0),
        horizon=st.sampled_from(["1 h", "2 days", "1 year", "-1 year", "1e9 years", "0 s"]),
@@ -228,6 +230,7 @@ def logs(draw: st.DrawFn) -> tuple[str, str]:
     return "\n".join(steps) + "\n", "\n".join(events) + "\n"
 
 
+@pytest.mark.slow
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(pair=logs())
 def test_measure_on_hostile_logs(tmp_path_factory, pair: tuple[str, str]) -> None:
@@ -303,6 +306,7 @@ def test_measure_on_hostile_event_logs_and_slurm_accounting(tmp_path_factory, te
 # --------------------------------------------------------------------------- one test per kind
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [
     ["--mtbi", "3min", "--checkpoint-cost", "5min", "--restart", "5min"],  # first order below zero
     ["--mtbi", "30", "--checkpoint-cost", "5", "--restart", "5"],  # first order out of its range
@@ -474,6 +478,7 @@ def test_slurm_lines_are_counted_at_line_ends_and_a_bare_date_has_no_offset(tmp_
     assert log.attempts[0].line == 2 and math.isclose(log.attempts[0].end - log.attempts[0].start, 600.0)
 
 
+@pytest.mark.slow
 def test_markup_in_user_text_is_text_in_the_books_html() -> None:
     """An inputs file named '<img src=x onerror=alert(1)>.yml' shows as its name: book_table escapes cells, headers
     and caption; escape_text makes Markdown that renders as exactly the text, in a paragraph and a table cell."""

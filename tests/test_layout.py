@@ -399,6 +399,7 @@ def check_heavy(root: Path = PACKAGE, names: list[str] | None = None) -> list[st
     return problems
 
 
+@pytest.mark.slow
 def test_no_module_loads_a_heavy_library_it_does_not_import() -> None:
     """Every module loads, when imported, only the heavy libraries it imports itself (or through goodput modules
     it imports); the facade and goodput.params none; no numbers module a display library."""

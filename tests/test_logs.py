@@ -281,6 +281,7 @@ def noise_free(tmp_path_factory: pytest.TempPathFactory) -> tuple[SampleTruth, M
     return truth, measure(directory / "steps.csv", directory / "events.csv")
 
 
+@pytest.mark.slow
 def test_generated_logs_recover_the_truth(noise_free: tuple[SampleTruth, Measurement]) -> None:
     """C and R come back within a few seconds, T exactly, and the true M lies in its 95% Garwood interval."""
     truth, m = noise_free
@@ -321,6 +322,7 @@ def test_noise_free_goodput_matches_the_models(noise_free: tuple[SampleTruth, Me
     assert_allclose(m.lost_work_per_failure_min, (20.0 + 1.0) / 2.0, rtol=0.1)
 
 
+@pytest.mark.slow
 def test_seconds_and_iso_clocks_agree(tmp_path: Path) -> None:
     """The same run written with a seconds clock and with ISO-8601 (UTC) timestamps gives the same measurement."""
     spec = NOISE_FREE.replace(duration_min=10 * 24 * 60.0, pause_probability=0.01, seed=7)
@@ -340,6 +342,7 @@ def test_seconds_and_iso_clocks_agree(tmp_path: Path) -> None:
             assert b[key] == value, key
 
 
+@pytest.mark.slow
 def test_maintenance_is_unmodelled(tmp_path: Path) -> None:
     """With daily maintenance, the unmodelled loss is what the maintenance costs.
 
@@ -357,6 +360,7 @@ def test_maintenance_is_unmodelled(tmp_path: Path) -> None:
     assert_allclose(m.measured_goodput, truth.goodput, rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_jitter_and_pauses_leave_medians_alone(tmp_path: Path) -> None:
     """Uniform jitter of C and R is symmetric, so median C and mean R still come back; pauses only move the tail."""
     spec = NOISE_FREE.replace(duration_min=30 * 24 * 60.0, checkpoint_jitter=0.3, restart_jitter=0.5,
@@ -368,6 +372,7 @@ def test_jitter_and_pauses_leave_medians_alone(tmp_path: Path) -> None:
     assert m.checkpoint_cost_iqr_min[1] - m.checkpoint_cost_iqr_min[0] > 0.2  # +/- 18 s uniform: IQR 18 s = 0.3 min
 
 
+@pytest.mark.slow
 def test_simulated_failure_count_is_poisson() -> None:
     """Over 200 seeded 10-day runs the failure count has mean exposure / M (Poisson), within 3 standard errors."""
     counts, means = [], []
@@ -382,6 +387,7 @@ def test_simulated_failure_count_is_poisson() -> None:
 # ---------------------------------------------------------------- the book's sample logs
 
 
+@pytest.mark.slow
 def test_sample_logs_regenerate_byte_identical(tmp_path: Path) -> None:
     """write_sample_logs with the default seed reproduces book/data byte for byte."""
     write_sample_logs(tmp_path)
@@ -431,6 +437,7 @@ def test_surviving_checkpoint_loss_is_what_the_log_shows(noise_free: tuple[Sampl
     assert m.checkpoint_loss_measured < float(model.checkpoint_overhead(m.interval_min, m.checkpoint_cost_min))
 
 
+@pytest.mark.slow
 def test_read_truth_round_trips(tmp_path: Path) -> None:
     """read_truth of the truth.yml that write_sample_logs writes gives back the SampleTruth it returned."""
     from goodput.logs.samples import read_truth
@@ -451,6 +458,7 @@ def test_read_truth_refuses_other_files(tmp_path: Path) -> None:
         read_truth(tmp_path / "missing.yml")
 
 
+@pytest.mark.slow
 def test_recovery_of_the_book_sample() -> None:
     """On the book's sample, C, M and R truths lie in their intervals; counts, exposure and goodput match exactly."""
     from goodput.logs.samples import read_truth, recovery

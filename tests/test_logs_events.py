@@ -68,6 +68,7 @@ def test_exposure_clock_stands_still_in_planned_downtime(tmp_path: Path) -> None
     assert open_gap == pytest.approx(100)
 
 
+@pytest.mark.slow
 def test_agrees_with_the_full_measurement_on_the_sample_logs() -> None:
     """On the book's sample logs the event log alone gives the full measurement's M, its interval and its counts."""
     full = measure(BOOK_DATA / "sample-steps.csv", BOOK_DATA / "sample-events.csv")
@@ -107,6 +108,7 @@ def test_sacct_is_recognised(tmp_path: Path) -> None:
     assert load_events(BOOK_DATA / "sample-events.csv")[1] == "events"
 
 
+@pytest.mark.slow
 def test_to_dict_keys_as_the_full_measurement_with_nulls(tmp_path: Path) -> None:
     """JSON keys are the full measurement's where they apply; C, T and both goodputs are null; the fit is there."""
     full = measure(BOOK_DATA / "sample-steps.csv", BOOK_DATA / "sample-events.csv").to_dict()
@@ -156,6 +158,7 @@ def _check_only_input_error(path: Path, reader: Callable[[Path], object]) -> Non
         assert re.match(rf"{re.escape(str(path))}(:line \d+|: column \w+|:)", message), message
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cells=st.lists(_CSV_CELLS, max_size=4), where=st.integers(min_value=1, max_value=len(GOOD_EVENTS)))
 def test_a_malformed_event_row_raises_only_input_error(tmp_path: Path, cells: list[str], where: int) -> None:
@@ -167,6 +170,7 @@ def test_a_malformed_event_row_raises_only_input_error(tmp_path: Path, cells: li
     _check_only_input_error(path, measure_events)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cells=st.lists(_CSV_CELLS, max_size=5), where=st.integers(min_value=1, max_value=len(GOOD_STEPS)))
 def test_a_malformed_step_row_raises_only_input_error(tmp_path: Path, cells: list[str], where: int) -> None:

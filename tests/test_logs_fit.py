@@ -110,11 +110,13 @@ def test_equal_gaps_with_a_longer_open_gap_fit() -> None:
     assert math.isfinite(fit_weibull([5.0, 5.0, 5.0], [50.0]).shape)
 
 
+@pytest.mark.slow
 def test_interval_covers_about_as_often_as_stated() -> None:
     """For 13 gaps the profile interval's simulated coverage is within a few points of 95% (the chi-square limit)."""
     assert 0.90 <= coverage(0.7, 13, trials=600, seed=11) <= 0.98
 
 
+@pytest.mark.slow
 def test_power_rises_with_the_sample_and_the_size_is_near_the_level() -> None:
     """With k = 1 the test rejects about 5% of samples; against k = 0.5 it rejects more with 40 gaps than with 10."""
     assert power(1.0, 30, trials=600, seed=12) < 0.10

@@ -178,6 +178,7 @@ _CELLS = st.one_of(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(cells=st.lists(_CELLS, min_size=0, max_size=9), where=st.integers(min_value=1, max_value=len(REQUEUED)))
 def test_a_malformed_row_raises_only_input_error_with_file_and_line(tmp_path: Path, cells: list[str],

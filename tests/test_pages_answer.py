@@ -51,6 +51,7 @@ def test_the_worked_example(book: Params) -> None:
     assert page.cost_lever == Variant("top")  # halving C is one of its two largest levers
 
 
+@pytest.mark.slow
 def test_the_tiered_fleet_tells_its_own_story(fleet_65k: FleetPlan) -> None:
     """65,536 GPUs at 2.2e-5 per GPU-hour (M = 41.6 min): every 5.91 min, every 4th persistent, 44.2%; restart is
     the largest loss (35.9%); halving the failure rate and R are the largest levers; halving C gains 1.3 points."""

@@ -90,6 +90,7 @@ def test_estimates_at_the_fleets_ratio(fleet: Params) -> None:
     assert page.daly_diff == f"{format_duration(shortfall, 2)} shorter"
 
 
+@pytest.mark.slow
 def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: FleetPlan) -> None:
     """Issue 18's fleet: its plan (5.91 min, every 4th persistent, 44.2%) is the scope; first order of its scheme is out
     of range (18.5 points off), so every first-order field is "not quoted" and the table has no first-order column."""

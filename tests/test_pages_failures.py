@@ -133,6 +133,7 @@ def test_burst_rule_closed_form() -> None:
     assert effective_mtbi(m, p, w) == pytest.approx((1 - p) * m + p * w / 2)
 
 
+@pytest.mark.slow
 def test_simulations_agree_with_closed_forms_and_are_seeded(inputs: Params) -> None:
     """Independent interruptions at the exact optimum give the exact goodput, and bursts the renewal-reward count,
     each within four standard errors (plus the start-of-run bias, about (T + C + R)/run length); the same inputs
@@ -148,6 +149,7 @@ def test_simulations_agree_with_closed_forms_and_are_seeded(inputs: Params) -> N
 # --------------------------------------------------------------------------- the page
 
 
+@pytest.mark.slow
 def test_the_worked_example_page(worked_page: failures.Page) -> None:
     """Worked example: the plan (18.6 min, 87.6%) is the baseline; the two-period schedule gains a fraction of a
     point, bunched failures cost less than spread ones; bursts cost less than as many independent interruptions
@@ -170,6 +172,7 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     assert page.run_length == "54 days" and "Llama 3 snapshot" in page.run_length_why
 
 
+@pytest.mark.slow
 def test_elastic_gain_is_the_exact_model_with_a_shorter_restart(inputs: Params) -> None:
     """One tier: R does not move the exact optimum, and the gain is goodput times e^{(R - R')/M} - 1 with
     R' = min(1 min, R/2)."""
@@ -183,6 +186,7 @@ def test_elastic_gain_is_the_exact_model_with_a_shorter_restart(inputs: Params) 
     assert page.fleet_interval == page.t_elastic == format_duration(exact.exact_optimal_interval(c, m))
 
 
+@pytest.mark.slow
 def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetPlan) -> None:
     """The 65,536-GPU fleet: "this fleet" is the plan (5.91 min, 44.2%); the one-tier baseline (60.3% at 5.61 min)
     is named as the one-tier model; elastic training goes through the whole scheme (R_p 25 min to 11 min), its gain
@@ -201,6 +205,7 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     assert page.largest_lever == tiered.largest_lever
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(OUT_OF_SCALE))
 def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
     """M = 2 min and one interruption a second: the page builds; no NaN, infinity, exponent, negative number or

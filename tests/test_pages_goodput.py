@@ -46,6 +46,7 @@ def test_a_one_tier_fleet(fleet: Params) -> None:
                                               "C = 4 min, exact model\nT = 32.3 min"]
 
 
+@pytest.mark.slow
 def test_the_tiered_fleet_has_its_plans_losses_and_no_first_order() -> None:
     """65,536 GPUs: the plan's four losses (restart 35.9%, drain 1.7%) and 44.2%; first order of the scheme is
     18.5 points off, so no first-order column, no first-order bar and no slow first-order number."""

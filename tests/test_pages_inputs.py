@@ -129,6 +129,7 @@ def test_published_spread_through_the_fleets_plan(fleet: Params, records: tuple[
     assert page.fx_dollars == money(capacity_per_month(gap, 24576, 2.1, 730 * 60)) and page.fx_price == "$2.1"
 
 
+@pytest.mark.slow
 def test_a_tiered_fleet_spread_uses_its_whole_scheme(records: tuple[PublishedFleet, ...]) -> None:
     """examples/fleet-24k.yml (drain, persistent tier): the spread's plans are the full scheme's, not one tier's;
     the page quotes the fleet's plan and its persistent cadence."""

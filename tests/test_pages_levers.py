@@ -34,6 +34,7 @@ def example() -> FleetPlan:
     return fleet_plan(load_params())
 
 
+@pytest.mark.slow
 def test_the_tiered_fleets_page_is_its_plan(tiered: FleetPlan) -> None:
     """Issue 18: the page's plan is the full scheme's (5.91 min, every 4th persistent, 44.2%), not the one-tier 60.3%."""
     page = pages.build(tiered)
@@ -116,6 +117,7 @@ def test_the_debate_aside_is_the_worked_examples_whatever_the_fleet(tiered: Flee
     assert values == ("69.1%", "76.3%", "7.2 points", "39.8 min", "11.2 points", "1.6")
 
 
+@pytest.mark.slow
 def test_a_fleet_whose_slow_checkpoint_wins_says_so(fleet_variant) -> None:
     """A scheme whose persistent restart is long can lose to the slow checkpoint written synchronously: the page
     picks the variant that says so, and its points are never negative."""
@@ -142,6 +144,7 @@ def test_hostile_inputs_give_a_page_without_impossible_numbers(data: dict[str, o
             assert "nan" not in value.lower() and not value.startswith("-") and "$-" not in value, (name, value)
 
 
+@pytest.mark.slow
 def test_variants_fill_and_figures_draw(tiered: FleetPlan, example: FleetPlan) -> None:
     for f in (tiered, example):
         page = pages.build(f)

@@ -87,6 +87,7 @@ def no_nan(page: pages.Page) -> bool:
 # ---------------------------------------------------------------- which logs (issue #10)
 
 
+@pytest.mark.slow
 def test_worked_example_measures_the_sample_logs_it_names(sources: Sources, page: pages.Page) -> None:
     assert sources.which == "sample" and sources.sample is sources.measured
     assert page.logs_origin == page.own_measured == Variant("sample") and page.sample_which == Variant("same")
@@ -94,6 +95,7 @@ def test_worked_example_measures_the_sample_logs_it_names(sources: Sources, page
     assert no_nan(page)
 
 
+@pytest.mark.slow
 def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Build) -> None:
     """Copies of the sample logs under mixed-case names: the page measures them, names them as written
     (no capitalising, no lower-casing), and measures the sample logs again for the known truth."""
@@ -106,6 +108,7 @@ def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Bui
     assert page.fleet_t == format_duration(plan_for(params).interval)  # the fleet's plan, beside what its logs measure
 
 
+@pytest.mark.slow
 def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_path: Path, quick: Build) -> None:
     """GLM-130B's event log alone: C and goodput on the sample logs, the events alone on the fleet's log."""
     page = quick(inputs_file(tmp_path, f"{{events: {ROOT / GLM_EVENTS}}}"))
@@ -117,6 +120,7 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     assert page.steps_name == "sample-steps.csv"
 
 
+@pytest.mark.slow
 def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
     """No logs: the sample logs throughout. Slurm accounting as the event log: its 6 failures."""
     page = quick(inputs_file(tmp_path))
@@ -129,6 +133,7 @@ def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
 # ---------------------------------------------------------------- the full measurement
 
 
+@pytest.mark.slow
 def test_estimators_are_the_measurement(page: pages.Page) -> None:
     m = measure(ROOT / SAMPLE_STEPS, ROOT / SAMPLE_EVENTS, which="first-order")
     assert (page.c, page.m, page.r) == tuple(format_duration(x) for x in (m.checkpoint_cost_min, m.mtbi_min,
@@ -145,6 +150,7 @@ def test_losses_add_up_to_the_gap(sources: Sources) -> None:
     assert len(log_tables.losses(sources.measured)) == 5
 
 
+@pytest.mark.slow
 def test_truth_is_inside_and_the_table_is_formatted(sources: Sources, page: pages.Page) -> None:
     """Three true inputs inside their intervals, five counts equal; the table prints durations, counts and a
     percentage, not raw floats (1.01667, 4.95574, 0.865544)."""
@@ -160,6 +166,7 @@ def test_truth_is_inside_and_the_table_is_formatted(sources: Sources, page: page
 # ---------------------------------------------------------------- GLM-130B and the shape
 
 
+@pytest.mark.slow
 def test_glm_counts_and_m(page: pages.Page) -> None:
     """31 stops: 11 unplanned + 2 ambiguous (13 failures) and 18 planned on 768 GPUs; M = exposure / 13, and
     exposure / 11 with the ambiguous stops planned; the rate is 13 over the GPU-hours exposed."""
@@ -173,6 +180,7 @@ def test_glm_counts_and_m(page: pages.Page) -> None:
     assert table.loc["failures", "measured here"] == "13"
 
 
+@pytest.mark.slow
 def test_shape_and_the_claims_the_chapter_makes_of_it(sources: Sources, page: pages.Page) -> None:
     """The fit's shape and interval; the chapter writes that shape 0.5 lies below GLM-130B's interval and that
     neither counting rule shows a shape below 1: both hold of the fits. Coverage and the test's size are near
@@ -197,6 +205,7 @@ def _value(text: str) -> float:
     return float(text.split(maxsplit=1)[0].rstrip("%").replace("−", "-").lstrip("+"))
 
 
+@pytest.mark.slow
 def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
     """A one-tier fleet is simulated at its own plan (18.6 min, 87.6%): exponential failures reproduce the exact
     model within 4 standard errors (plus the rounding of two printed decimals)."""
@@ -209,6 +218,7 @@ def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
     assert page.sim_total == "200,000" and page.sim_runs == "32"
 
 
+@pytest.mark.slow
 def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build) -> None:
     """examples/fleet-24k.yml has a drain and a persistent tier: the simulation is of a one-tier job with its
     C, M and R at that job's optimum, never called the fleet's plan."""
@@ -220,6 +230,7 @@ def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build)
     assert page.sim_g_model == percent(one.goodput, 2)
 
 
+@pytest.mark.slow
 def test_inputs_the_simulator_refuses_still_build(tmp_path: Path, quick: Build) -> None:
     """One interruption in one second: the simulator refuses the job, the page says so, no NaN anywhere."""
     body = FLEET.replace("rate_per_gpu_hour: 1.6e-5", "interruptions: {count: 1, window: 1 s}").replace(
@@ -232,6 +243,7 @@ def test_inputs_the_simulator_refuses_still_build(tmp_path: Path, quick: Build) 
 # ---------------------------------------------------------------- Slurm and your own logs
 
 
+@pytest.mark.slow
 def test_sacct_sample(sources: Sources, page: pages.Page) -> None:
     """10 attempts, 6 failures, the last still running; the states table is the reader's mapping."""
     table = log_tables.sacct_attempts(sources.sacct)
@@ -242,6 +254,7 @@ def test_sacct_sample(sources: Sources, page: pages.Page) -> None:
     assert states.loc[states["counts as"] == "failure", "state"].tolist() == list(FAILURE_STATES)
 
 
+@pytest.mark.slow
 def test_measured_range_brackets_the_measured_plan(sources: Sources, page: pages.Page) -> None:
     """The range of T* from the measured intervals contains the exact optimum at the measured point values."""
     from goodput.plan import make_plan
@@ -268,6 +281,7 @@ def test_rows_as_written(sources: Sources) -> None:
     assert events["line"].iloc[0] == 2 and "stop" in events["event"].str.strip().tolist()
 
 
+@pytest.mark.slow
 def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: Path, quick: Build) -> None:
     """A step log with a bad checkpoint flag: the chapter still builds, on the sample logs, and quotes the reader's
     one-line error (file, line, value, what was expected)."""
@@ -279,6 +293,7 @@ def test_logs_that_cannot_be_read_are_named_and_the_samples_measured(tmp_path: P
     assert page.steps_name == "sample-steps.csv" and no_nan(page)
 
 
+@pytest.mark.slow
 def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
     """The sample logs cut before their first failure: M has only a lower end, R and the lost work are not
     measured, and the page and the table say so rather than print an undefined mean."""

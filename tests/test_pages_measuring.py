@@ -53,6 +53,7 @@ def test_the_worked_example(worked: FleetPlan) -> None:
     assert (p.own_count, p.own_range) == (Variant("count"), "169 min to 205 min")
 
 
+@pytest.mark.slow
 def test_twice_the_optimum_is_taken_at_the_same_scheme(tiered: FleetPlan) -> None:
     """Issue 18: the 65k fleet's interval twice the optimum costs 3.4 points at its own scheme (44.2% -> 40.8%), not
     the -13.8 points of a one-tier goodput subtracted from the tiered plan."""
@@ -64,6 +65,7 @@ def test_twice_the_optimum_is_taken_at_the_same_scheme(tiered: FleetPlan) -> Non
     assert "drain of 4 min" in p.half_clause  # 2.96 min is shorter than the drain
 
 
+@pytest.mark.slow
 def test_the_common_mistake_is_named_by_the_fleets_numbers(tiered: FleetPlan, worked: FleetPlan) -> None:
     """65k: restart is the largest loss (35.9%) and halving the failure rate the largest lever (19.1 points, $29M);
     the slow checkpoint leaves 40.9% at its optimum against the plan's 44.2%. The worked example: lost work (5.1%)."""
@@ -75,12 +77,14 @@ def test_the_common_mistake_is_named_by_the_fleets_numbers(tiered: FleetPlan, wo
     assert page.build(worked).largest_loss == "lost work"
 
 
+@pytest.mark.slow
 def test_no_first_order_number_where_it_is_refused(tiered: FleetPlan) -> None:
     p = page.build(tiered)
     assert tiered.first_order_status == "out of range"
     assert (p.first_order, p.fo_interval, p.fo_goodput) == (Variant("refused"), "", "")
 
 
+@pytest.mark.slow
 def test_illustrations_change_one_input_of_the_scheme(tiered: FleetPlan, worked: FleetPlan) -> None:
     """The early rate, PyTorch's asynchronous stall and the elastic restart are each the fleet's scheme planned again
     with one input changed; for one tier the elastic gain is exact: R only scales goodput by e^{-R/M}."""
@@ -110,6 +114,7 @@ def test_a_dozen_interruptions(worked: FleetPlan) -> None:
     assert p.dozen_t_range == "13.9 min to 26.1 min"
 
 
+@pytest.mark.slow
 def test_one_gpus_m_keeps_no_work_at_scale(tiered: FleetPlan, fleet: Params) -> None:
     """An interval planned from one GPU's M (5.19 years at 2.2e-5 per GPU-hour) keeps almost nothing on 65,536 GPUs."""
     p = page.build(tiered)

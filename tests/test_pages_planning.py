@@ -27,6 +27,7 @@ def fleet_65k() -> FleetPlan:
     return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
 
 
+@pytest.mark.slow
 def test_planning_and_answer_pages_give_one_plan_and_one_first_order_measure(fleet_65k: FleetPlan, book: Params) -> None:
     """Same recommendation, interval, goodput and first-order gap on both pages, for a tiered and the worked fleet."""
     for fleet in (fleet_65k, fleet_plan(book)):
@@ -57,6 +58,7 @@ def test_tables_carry_the_scheme_and_the_levers_worth(fleet_65k: FleetPlan) -> N
     assert levers["worth a month"][1] == money(gain * 65536 * 3.2 * 730) and levers["goodput gained"][1] == f"+{points(gain)}"
 
 
+@pytest.mark.slow
 def test_the_command_fills_every_source_and_says_best_n(tmp_path) -> None:
     """The page shows the command's own Markdown: every tier input has its source, and n is "best n" in JSON too."""
     path = tmp_path / "fleet-65k.yml"

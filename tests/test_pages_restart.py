@@ -96,6 +96,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
 
 
+@pytest.mark.slow
 def test_the_tiered_fleet_plans_spares_with_its_scheme(tiered: FleetPlan) -> None:
     """65k: the just-in-time numbers are the fleet's own plan (44.2% with no share recovered just in time, not the
     one-tier 60.3%; at the illustrative 80% the plan with p = 0.8, which the tier simulator confirms); each spare
@@ -147,6 +148,7 @@ def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     assert page.jit == Variant("given") and page.jit_p == "50%" and page.pool_goodput == f"{100 * jit.goodput:.1f}%"
 
 
+@pytest.mark.slow
 def test_the_figures_and_table(tiered: FleetPlan) -> None:
     fig = restart_figures.spares(tiered)
     left = fig.axes[0]

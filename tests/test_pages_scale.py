@@ -133,6 +133,7 @@ def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -
     assert page.sim_count == "12" and float(page.max_sigma) < 4
 
 
+@pytest.mark.slow
 def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> None:
     """The 65,536-GPU fleet: the plan's 5.91 min and 44.2% with every 4th checkpoint persistent; first order's error
     is the scheme's (18.5 points, FleetPlan.first_order_gap), not the one-tier model's, and too far off to quote."""
@@ -149,6 +150,7 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     assert page.fleet_goodput == percent(tiered.goodput) and page.fleet_interval == format_duration(tiered.interval)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(OUT_OF_SCALE))
 def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
     """M = 2 min (it once divided by a zero standard error) and one interruption a second: the page builds, with

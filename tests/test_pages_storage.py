@@ -70,6 +70,7 @@ def test_without_storage_the_fleet_part_is_the_labelled_illustration(example: Fl
     assert page.ceiling == f"{100 * ceiling:.1f}%"
 
 
+@pytest.mark.slow
 def test_the_needed_bandwidth_gives_the_target_back(tiered: FleetPlan) -> None:
     """Plugging the returned bandwidth back in gives the target goodput to within 0.1 point, and a tenth less misses it."""
     size, _, _ = pages.fleet_write(tiered)

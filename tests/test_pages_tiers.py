@@ -59,6 +59,7 @@ def test_every_root_cause_is_decided_with_a_reason() -> None:
     assert all(isinstance(v, bool) and len(why) > 10 for v, why in sources.LOSES_LOCAL_COPY.values())
 
 
+@pytest.mark.slow
 def test_the_share_that_takes_the_node_is_computed_from_the_counts(worked_page: page.Page) -> None:
     """q = (GPU + Host + unplanned host maintenance) / 419 = 321/419 = 76.6%; counting network failures as losing
     the copy gives 356/419 = 85.0%, counting no GPU failure as losing it (321 - 268)/419 = 12.6%."""
@@ -72,6 +73,7 @@ def test_the_share_that_takes_the_node_is_computed_from_the_counts(worked_page: 
 # --------------------------------------------------------------------------- the fleet's story
 
 
+@pytest.mark.slow
 def test_the_65k_fleet_is_its_plan(fleet65k: FleetPlan, page65k: page.Page) -> None:
     """Issue 18's fleet: every 5.91 min, every 4th checkpoint persistent, goodput 44.2%, the drain's loss 1.7% of wall
     time (the plan's drain_loss, one way), restart the largest loss; M = 60/(2.2e-5 x 65,536) = 41.6 min."""
@@ -158,6 +160,7 @@ def test_the_worked_examples_fast_tier(worked_page: page.Page) -> None:
     assert float(w.ft_drained_vs_tiers.split()[0]) > 0 and float(w.ft_gain.split()[0]) > 0
 
 
+@pytest.mark.slow
 def test_an_untiered_fleet_gets_a_labelled_illustration_from_its_own_inputs() -> None:
     """fleet-4k has no tier keys: the opening is the illustration, computed from its own C, R and M."""
     p = params_from_mapping({"gpus": 4096, "rate_per_gpu_hour": 2.0e-5, "checkpoint_cost": "2 min",
@@ -173,6 +176,7 @@ def test_an_untiered_fleet_gets_a_labelled_illustration_from_its_own_inputs() ->
     assert pg.inputs == "the inputs file fleet-4k.yml"
 
 
+@pytest.mark.slow
 def test_a_drain_alone_is_one_tier() -> None:
     """A drain with no persistent tier: the opening says so, and the plan's drain loss is the drain's cost."""
     p = params_from_mapping({k: v for k, v in FLEET_65K.items() if k not in ("persistent", "fast_survives")},
@@ -193,6 +197,7 @@ ROBUST = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(ROBUST))
 def test_the_page_builds_for_any_inputs_with_no_impossible_number(name: str) -> None:
     """No NaN, no negative points or dollars, no goodput outside [0, 100%] in any field."""
@@ -208,6 +213,7 @@ def test_the_page_builds_for_any_inputs_with_no_impossible_number(name: str) -> 
             assert float(pct) <= 100.0, (field.name, value)
 
 
+@pytest.mark.slow
 def test_a_fixed_cadence_of_one_does_not_pay() -> None:
     """With every: 1 fixed the fast tier adds nothing: the "not" variant, the cadence named as the file's."""
     pg = page.build(fleet_plan(params_from_mapping(ROBUST["65k with a fixed cadence of 1"], source="x.yml")))

@@ -207,6 +207,7 @@ def tiered_count() -> FleetPlan:
                                             fast_survives=0.7))
 
 
+@pytest.mark.slow
 def test_a_tiered_fleets_monte_carlo_goes_through_its_scheme(tiered_count: FleetPlan) -> None:
     """Each draw is the fleet's scheme with the draw's C and R (C_p, R_p no smaller), at the plan's interval, by the
     tier model: with the inputs pinned every draw is the plan's goodput, the draws lie inside the box, and no
@@ -244,6 +245,7 @@ def test_a_drain_without_a_persistent_tier_keeps_no_persistent_cadence() -> None
     assert p.cadence in variant_text(p, "scheme")
 
 
+@pytest.mark.slow
 def test_the_65k_fleet_gives_no_first_order_number() -> None:
     """The 65k fleet's first order is 18.5 points off (refused): no first-order value on the page, and no range
     (nothing in its file has one), so nothing of zero width is shown as a range."""
@@ -302,6 +304,7 @@ def test_join_words_and_span() -> None:
     assert page.span("5 min", "5 min") == "at 5 min" and page.span("4 min", "5 min") == "between 4 min and 5 min"
 
 
+@pytest.mark.slow
 def test_a_tiered_example_fleets_ranges_are_its_schemes() -> None:
     """examples/fleet-24k.yml (drain, persistent tier, best cadence): the page's ranges are carried through the plan's
     scheme, and its point goodput is the plan's."""

@@ -110,6 +110,7 @@ SIZES = st.floats(min_value=1e10, max_value=1e13)
 BANDWIDTHS = st.floats(min_value=1e9, max_value=1e12)
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(size=SIZES, bandwidth=BANDWIDTHS, efficiency=st.floats(min_value=0.05, max_value=1.0),
        snapshot=st.booleans())
@@ -129,6 +130,7 @@ def test_derived_inputs_give_the_plan_of_the_typed_durations(size: float, bandwi
     assert_allclose((a.interval, a.goodput), (b.interval, b.goodput), rtol=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(size=SIZES, low=BANDWIDTHS, factor=st.floats(min_value=1.0, max_value=100.0), snapshot=st.booleans())
 def test_goodput_never_falls_as_bandwidth_rises(size: float, low: float, factor: float, snapshot: bool) -> None:

@@ -33,6 +33,7 @@ def best(scheme: Tiers, mtbi: float, *, choose: bool = True) -> float:
     return tiers.exact_goodput(scheme, mtbi, tiers.exact_optimal_interval(scheme, mtbi))
 
 
+@pytest.mark.slow
 def test_every_tier_lever_is_its_scheme_re_optimized_minus_the_plan() -> None:
     """A two-tier plan with n chosen: each lever equals goodput of the changed scheme at its best T and n minus the plan's."""
     m = 41.6
@@ -76,6 +77,7 @@ def test_a_given_cadence_is_held_by_the_input_levers_and_moved_by_its_own() -> N
     assert gains["set the persistent cadence right"] > 0.001  # every 1st of 8x dearer checkpoints: n = 1 is wrong
 
 
+@pytest.mark.slow
 def test_the_persistent_write_drained_is_the_commands_53_7_percent_for_the_65k_fleet() -> None:
     """Issue 18: a 25 s persistent write drained gives 53.7% against the plan's 44.2% (9.5 points, $14.6M a month)."""
     fleet = fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
@@ -93,6 +95,7 @@ def test_a_one_tier_scheme_with_a_drain_has_no_persistent_levers() -> None:
 minutes = st.floats(min_value=0.1, max_value=5.0)
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None)
 @given(c=minutes, extra=st.floats(0.0, 10.0), r=st.floats(1.0, 20.0), rp_extra=st.floats(0.0, 30.0),
        d=st.floats(0.0, 10.0), s=st.floats(0.0, 0.99), m=st.floats(30.0, 600.0),

@@ -72,6 +72,7 @@ def test_recommendation_names_the_model_and_the_interval_in_use() -> None:
     assert "first order, T* = √(2CM)" in text and f"The interval in use, 40 min, gives {g:.1%}" in text
 
 
+@pytest.mark.slow
 def test_a_tiered_plan_carries_every_tier_key(tiered) -> None:
     """With a drain and a persistent tier, JSON adds drain_min, drain_loss, persistent_cost_min,
     persistent_restart_min, fast_survives, persistent_every and persistent_interval_min (= n T); the four losses

@@ -79,6 +79,7 @@ def test_best_spares_trades_waits_against_idle_gpus() -> None:
     assert c <= int(np.argmax(choice.useful))
 
 
+@pytest.mark.slow
 def test_first_order_optimum_with_just_in_time_recovery_derived_symbolically() -> None:
     """Minimizing C/T + (1 - p) T/(2M) gives T* = √(2CM/(1 - p))."""
     c, m, t, kept = sp.symbols("C M T kept", positive=True)  # kept = 1 - p, the share that rolls back
@@ -96,6 +97,7 @@ def test_recovery_model_reduces_to_the_exact_model() -> None:
     assert recovery_optimal_interval(1.0, 185.6) == pytest.approx(float(exact_optimal_interval(1.0, 185.6)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("p", "rj", "q"), [(0.0, 0.0, 0.0), (0.6, 0.2, 0.0), (0.9, 0.5, 0.0), (0.5, 0.1, 0.05)])
 def test_recovery_model_agrees_with_the_simulator(p: float, rj: float, q: float) -> None:
     """Goodput at the optimum within three standard errors of a segment-by-segment simulation."""

@@ -286,6 +286,7 @@ CASES = {
 # --------------------------------------------------------------------------- closed forms
 
 
+@pytest.mark.slow
 def test_one_tier_without_drain_is_the_single_level_model() -> None:
     """Defaults (one tier, no drain), C = 1, M = 185.6, R = 5, T = 18.6: goodput T e^{-R/M}/(M (e^x - 1)) and the
     losses checkpoint e^{-R/M} (C/M)/(e^x - 1), lost work e^{-R/M} (1 - x/(e^x - 1)), restart 1 - e^{-R/M},
@@ -297,6 +298,7 @@ def test_one_tier_without_drain_is_the_single_level_model() -> None:
     assert abs(result.failures - 1e6) < 5.0 * math.sqrt(1e6)
 
 
+@pytest.mark.slow
 def test_one_tier_agrees_with_the_single_level_simulator() -> None:
     """The single-level simulator goodput.simulate.simulate and this one, each on its own draws, agree for goodput
     and the three losses within 4 combined standard errors, sqrt(se1^2 + se2^2)."""
@@ -317,6 +319,7 @@ def test_one_tier_agrees_with_the_single_level_simulator() -> None:
         (0.2, 30.0, 1.0, 6.0, 3.0),
     ],
 )
+@pytest.mark.slow
 def test_one_tier_with_a_drain(cost: float, mtbi: float, restart: float, interval: float, drain: float) -> None:
     """One tier with a drain (s = 0, n = 1): goodput e^{-D/M} T e^{-R/M}/(M (e^x - 1)), drain loss
     e^{-R/M} (1 - e^{-D/M}) x/(e^x - 1) and restart 1 - e^{-R/M} (the spec's exact check), within 4 standard errors;
@@ -348,6 +351,7 @@ def test_two_tiers_all_hard_with_n_one_is_one_tier_with_persistent_costs() -> No
         assert two.failures == one.failures == two.hard_failures
 
 
+@pytest.mark.slow
 def test_all_soft_ignores_the_persistent_restart_and_the_drain() -> None:
     """s = 1: no interruption is hard, so R_p and D play no part (same seed, same result) and nothing is lost to a
     drain; with C_p = C it is the single-level model at any n (within 4 standard errors)."""
@@ -384,6 +388,7 @@ def brute_force_all_soft(case: Case, run_length: float, rng: random.Random) -> d
             "restart_loss": restarts / run_length}  # fmt: skip
 
 
+@pytest.mark.slow
 def test_all_soft_two_tiers_against_a_brute_force_loop() -> None:
     """s = 1, n = 4, C_p = 4 C: goodput, checkpoint and restart agree with a brute-force segment-by-segment loop
     (its own draws, 40 runs of about 150 interruptions) within 4 combined standard errors."""
@@ -422,6 +427,7 @@ def test_same_interruptions_same_path_as_the_reference(name: str) -> None:
     replay_both(case, 300.0 * case.mtbi, 6, seed=len(name))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_agrees_with_the_reference_statistically(name: str) -> None:
     """The vectorized simulator (10^6 interruptions) and the reference on its own draws (40 runs of about 2000
@@ -532,6 +538,7 @@ def test_standard_error_matches_the_spread_over_seeds() -> None:
     assert 0.6 < spread / reported < 1.5
 
 
+@pytest.mark.slow
 def test_progress_reports_the_whole_horizon(capsys: pytest.CaptureFixture[str]) -> None:
     """A progress callable receives simulated minutes block by block, adding up to the horizon; progress=True on a
     short simulation draws nothing (the bar waits PROGRESS_DELAY seconds) and writes nothing to stdout."""

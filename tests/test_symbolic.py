@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 import sympy as sp
 from numpy.testing import assert_allclose
 
@@ -40,6 +41,7 @@ def test_symbolic_and_numeric_optimum_agree() -> None:
     assert_allclose(value, math.sqrt(372))
 
 
+@pytest.mark.slow
 def test_series_first_order_is_youngs_formula() -> None:
     """Expanding T/[M e^{R/M}(e^{(T+C)/M} - 1)] with T = eps t, C = eps^2 c, R = eps r gives
     1 - C/T - T/(2M) - R/M at first order, exactly (SymPy simplifies the difference to 0)."""
@@ -51,6 +53,7 @@ def test_series_first_order_is_youngs_formula() -> None:
     assert sympy.simplify(series.exact - t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))) == 0
 
 
+@pytest.mark.slow
 def test_series_second_order_term_is_the_next_term() -> None:
     """Exact - (first + second order) shrinks as eps^3 when C/T, T/M and R/M all shrink as eps (numerically)."""
     series = goodput_series()
@@ -64,6 +67,7 @@ def test_series_second_order_term_is_the_next_term() -> None:
     assert_allclose(np.array(residuals[:-1]) / np.array(residuals[1:]), 8.0, rtol=0.1)
 
 
+@pytest.mark.slow
 def test_symbolic_optimum_is_a_root_of_the_derivative() -> None:
     """SymPy's solution is M (1 + W(-e^{-1 - C/M})) and makes the derivative vanish (using W e^W = z)."""
     import sympy
@@ -78,6 +82,7 @@ def test_symbolic_optimum_is_a_root_of_the_derivative() -> None:
     assert sympy.simplify(opt.derivative - sympy.diff(opt.objective, t)) == 0
 
 
+@pytest.mark.slow
 def test_symbolic_optimum_evaluates_to_the_numerical_one() -> None:
     """The SymPy closed form evaluated at 30 digits equals exact_optimal_interval, C/M from 1e-6 to 1."""
     for ratio in (1e-6, 1e-4, 1e-2, 0.3, 1.0):
@@ -102,6 +107,7 @@ def test_second_order_term_is_the_symbolic_one() -> None:
 # --------------------------------------------------------------------------- drains and two tiers
 
 
+@pytest.mark.slow
 def test_tiers_interval_is_the_root_of_the_derivative() -> None:
     """dL/dT = 0 at T*(n) = sqrt(2M [(n-1)C + C_p] / (n [s + (1-s)n])), and d2L/dT2 > 0 there."""
     from goodput.symbolic import derive_tiers
@@ -115,6 +121,7 @@ def test_tiers_interval_is_the_root_of_the_derivative() -> None:
     assert d.interval_curvature.is_positive
 
 
+@pytest.mark.slow
 def test_tiers_cadence_is_sqrt_s_extra_cost_over_hard_share_c() -> None:
     """L(T*(n), n) = sqrt(2P/M) + rest with P(n) = [(n-1)C + C_p][s + (1-s)n]/n; dP/dn = (1-s)C - s(C_p - C)/n^2,
     whose positive root is n* = sqrt(s (C_p - C) / ((1-s) C)), a minimum (d2P/dn2 > 0)."""

@@ -150,6 +150,7 @@ def test_first_order_approaches_exact_as_the_losses_shrink() -> None:
     assert_allclose(ratios, 4.0, rtol=0.1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "scheme",
     [
@@ -288,6 +289,7 @@ def test_a_lost_share_outside_zero_one_is_refused(bad: object) -> None:
         lost_checkpoint_tiers(C, R, bad, 18.6)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ratio", [2.0, 5.0, 30.0])
 def test_the_fast_tier_pays_from_the_share_where_the_best_cadence_leaves_one(ratio: float) -> None:
     """Just below the threshold s the best whole n (exact) is 1; at it, n >= 2. It lies near the first-order share where

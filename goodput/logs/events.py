@@ -41,7 +41,7 @@ import numpy as np
 from goodput.errors import InputError
 from goodput.logs import json_ready
 from goodput.logs.fit import WeibullFit, fit_problem, fit_weibull
-from goodput.logs.measure import Measurement
+from goodput.logs.measure import AttemptMeasurement, Measurement
 from goodput.logs.read import FAILURE, START, STOP, Array, EventLog, read_events
 from goodput.logs.sacct import is_sacct, read_sacct
 from goodput.uncertainty import mean_interval, poisson_interval, quartiles
@@ -56,39 +56,20 @@ NOT_MEASURED = ("checkpoint_cost_min", "interval_min", "measured_goodput", "pred
 
 
 @dataclass(frozen=True)
-class EventMeasurement:
+class EventMeasurement(AttemptMeasurement):
     """What an event log alone measures (minutes; definitions in the module docstring).
+
+    The fields of :class:`~goodput.logs.measure.AttemptMeasurement` (a restart
+    runs from the failure to the next ``start``, its interval cut at zero), and:
 
     Parameters
     ----------
-    events_source : str
-        The file measured.
     log_format : {"events", "sacct"}
-        How it was read.
-    confidence : float
-        Level of the intervals.
-    wall_min, exposure_min, planned_downtime_min : float
-        Wall time, exposure and planned downtime.
+        How the log was read.
     running_min : float
         Time inside attempts (``start`` to its end).
     recovery_min : float
         Time from failures to the next ``start``.
-    attempts, failures, planned_stops : int
-        Counts (planned stops exclude a final ``stop``).
-    mtbi_min : float
-        M (``inf`` without a failure).
-    mtbi_interval_min : tuple of float
-        Garwood interval of M.
-    restart_min : float
-        Mean failure-to-start time over the recorded restarts (``nan`` if none).
-    restart_interval_min : tuple of float
-        Student's t interval of that mean, cut at zero (``nan`` below two samples).
-    restart_median_min : float
-        Median restart.
-    restart_iqr_min : tuple of float
-        Its quartiles.
-    restart_samples : int
-        Restarts measured.
     restarts_unrecorded : int
         Failures followed by a ``start`` at the same instant (left out).
     restarts_min : tuple of float
@@ -107,24 +88,9 @@ class EventMeasurement:
         For Slurm accounting, the states counted as failures (empty otherwise).
     """
 
-    events_source: str
     log_format: str
-    confidence: float
-    wall_min: float
-    exposure_min: float
-    planned_downtime_min: float
     running_min: float
     recovery_min: float
-    attempts: int
-    failures: int
-    planned_stops: int
-    mtbi_min: float
-    mtbi_interval_min: Interval
-    restart_min: float
-    restart_interval_min: Interval
-    restart_median_min: float
-    restart_iqr_min: Interval
-    restart_samples: int
     restarts_unrecorded: int
     restarts_min: tuple[float, ...]
     failure_gaps_min: tuple[float, ...]

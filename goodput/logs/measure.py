@@ -73,13 +73,17 @@ Interval = tuple[float, float]
 
 
 @dataclass(frozen=True)
-class Measurement:
-    """C, M, R and goodput measured from logs, with the model's prediction (minutes, fractions).
+class AttemptMeasurement:
+    """What the event log gives to every measurement: the attempts, M and R (minutes).
+
+    :class:`Measurement` (a step log and an event log) and
+    :class:`goodput.logs.events.EventMeasurement` (an event log alone) both
+    carry these fields; each class says where its restarts end.
 
     Parameters
     ----------
-    steps_source, events_source : str
-        The files measured.
+    events_source : str
+        The event log measured.
     confidence : float
         Confidence level of the intervals.
     wall_min : float
@@ -88,8 +92,54 @@ class Measurement:
         W less planned downtime: the time M is measured over.
     planned_downtime_min : float
         Sum of ``stop`` to next ``start``.
-    attempts, failures, planned_stops, steps, redone_steps : int
+    attempts, failures, planned_stops : int
         Counts (planned stops exclude a final ``stop``).
+    mtbi_min : float
+        M: exposure / failures (``inf`` with no failure).
+    mtbi_interval_min : tuple of float
+        Garwood interval of M (upper end ``inf`` with no failure).
+    restart_min : float
+        R: mean of the measured restarts (``nan`` if none).
+    restart_interval_min : tuple of float
+        Student's t interval of the mean (``nan`` below two samples).
+    restart_median_min : float
+        Median restart.
+    restart_iqr_min : tuple of float
+        Interquartile range of the restarts.
+    restart_samples : int
+        Restarts measured.
+    """
+
+    events_source: str
+    confidence: float
+    wall_min: float
+    exposure_min: float
+    planned_downtime_min: float
+    attempts: int
+    failures: int
+    planned_stops: int
+    mtbi_min: float
+    mtbi_interval_min: Interval
+    restart_min: float
+    restart_interval_min: Interval
+    restart_median_min: float
+    restart_iqr_min: Interval
+    restart_samples: int
+
+
+@dataclass(frozen=True)
+class Measurement(AttemptMeasurement):
+    """C, M, R and goodput measured from logs, with the model's prediction (minutes, fractions).
+
+    The fields of :class:`AttemptMeasurement` (from the event log; a restart
+    runs from the failure to the first step of the next attempt), and:
+
+    Parameters
+    ----------
+    steps_source : str
+        The step log measured.
+    steps, redone_steps : int
+        Counts of steps, and of steps redone after a failure.
     checkpoint_cost_min : float
         C: median checkpoint stall less the median ordinary gap.
     checkpoint_cost_interval_min, checkpoint_cost_iqr_min : tuple of float
@@ -99,20 +149,6 @@ class Measurement:
         Checkpoint stalls measured.
     ordinary_gap_min : float
         Median gap after non-checkpoint steps (0 if there are none).
-    mtbi_min : float
-        M: exposure / failures (``inf`` with no failure).
-    mtbi_interval_min : tuple of float
-        Garwood interval of M (upper end ``inf`` with no failure).
-    restart_min : float
-        R: mean of the completed restarts (``nan`` if none).
-    restart_interval_min : tuple of float
-        Student's t interval of the mean (``nan`` below two samples).
-    restart_median_min : float
-        Median restart.
-    restart_iqr_min : tuple of float
-        Interquartile range of the restarts.
-    restart_samples : int
-        Completed restarts.
     lost_work_per_failure_min : float
         Mean wall time lost per failure (see the module docstring).
     lost_work_iqr_min : tuple of float
@@ -146,14 +182,6 @@ class Measurement:
     """
 
     steps_source: str
-    events_source: str
-    confidence: float
-    wall_min: float
-    exposure_min: float
-    planned_downtime_min: float
-    attempts: int
-    failures: int
-    planned_stops: int
     steps: int
     redone_steps: int
     checkpoint_cost_min: float
@@ -161,13 +189,6 @@ class Measurement:
     checkpoint_cost_iqr_min: Interval
     checkpoint_samples: int
     ordinary_gap_min: float
-    mtbi_min: float
-    mtbi_interval_min: Interval
-    restart_min: float
-    restart_interval_min: Interval
-    restart_median_min: float
-    restart_iqr_min: Interval
-    restart_samples: int
     lost_work_per_failure_min: float
     lost_work_iqr_min: Interval
     redone_step_min: float
