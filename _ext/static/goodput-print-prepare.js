@@ -34,6 +34,16 @@
     a.setAttribute('href', '#' + landing);
     relinked++;
   }
+  // A table of more than a dozen rows may run over pages (goodput-print.css): mark it and each block
+  // around it up to the chapter, which would otherwise keep it whole on a page of its own.
+  let longTables = 0;
+  for (const table of article.querySelectorAll('table')) {
+    if (table.querySelectorAll('tbody tr').length <= 12) continue;
+    longTables++;
+    for (let e = table; e && e !== article && !e.classList.contains('goodput-chapter'); e = e.parentElement) {
+      e.classList.add('goodput-long-table');
+    }
+  }
   const title = document.createElement('section');
   title.className = 'goodput-title';
   title.innerHTML = args.title;
@@ -45,5 +55,5 @@
     `<span class="dots"></span><span class="page"></span></li>`).join('') + '</ol>';
   article.prepend(contents);
   article.prepend(title);
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked};
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables};
 }
