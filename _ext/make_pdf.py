@@ -198,7 +198,7 @@ def chapter_pages(pdf: bytes, chapters: int) -> list[int]:
     return [target for page, target in links if page in contents][:chapters]
 
 
-#: The printed page's text area, in points from the top of an A4 page: goodput-print.css's @page margins
+#: The printed page's text area, in points from the top of an A4 page: the page margins of goodput-print.css
 #: (18 mm above, 20 mm below; the footer is printed in the bottom margin).
 TEXT_TOP, TEXT_BOTTOM = 18 / 25.4 * 72, 842 - 20 / 25.4 * 72
 #: Text this much larger than the body's (10 pt) is a heading's (chapter 20 pt, section 14 pt, subsection 11.5 pt).
@@ -322,7 +322,7 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
             context.close()
         finally:
             browser.close()
-    return {"pdf": printed, "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
+    return {"pdf": mend_outline(printed, title), "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
             "math": checked["math"]}
 
 
@@ -337,6 +337,60 @@ def check_pages(pdf: bytes, pages: list[int], chapters: int) -> list[str]:
     if faults:
         raise SystemExit("make pdf: " + "; ".join(faults))
     return warnings
+
+
+def outline_titles(pdf: bytes) -> list[str]:
+    """The titles of the PDF's outline (bookmarks), depth first."""
+    titles: list[str] = []
+
+    def walk(items: list[Any]) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                titles.append(str(item.title))
+
+    walk(read_pdf(pdf).outline)
+    return titles
+
+
+def mend_outline(pdf: bytes, title: str) -> bytes:
+    """``pdf`` with its outline's titles as the headings read.
+
+    Chromium titles a bookmark with the text of the heading's line boxes run together: a title that
+    wraps loses the space at the break ("atscale"), and a chapter's heading, which starts a new page,
+    comes out twice ("The answer firstThe answer first"). The first bookmark (the title page's) is set
+    to the book's title, and a title that is one text twice to that text; nothing else is changed.
+    """
+    import io
+
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=read_pdf(pdf))
+    outlines = writer.root_object.get("/Outlines")
+    if outlines is None or "/First" not in outlines.get_object():
+        return pdf
+    item = outlines.get_object()["/First"].get_object()
+    first = True
+
+    def mend(node: Any, first: bool) -> None:
+        while node is not None:
+            text = str(node.get("/Title", ""))
+            half = len(text) // 2
+            if first:
+                node[NameObject("/Title")] = TextStringObject(title)
+            elif len(text) % 2 == 0 and text and text[:half] == text[half:]:
+                node[NameObject("/Title")] = TextStringObject(text[:half])
+            first = False
+            if "/First" in node:
+                mend(node["/First"].get_object(), False)
+            node = node["/Next"].get_object() if "/Next" in node else None
+
+    mend(item, first)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
 
 
 def check_output(output: Path) -> None:
