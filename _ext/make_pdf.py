@@ -322,7 +322,7 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
             context.close()
         finally:
             browser.close()
-    return {"pdf": mend_outline(printed, title), "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
+    return {"pdf": mend_outline(printed, prepared["headings"]), "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
             "math": checked["math"]}
 
 
@@ -354,14 +354,24 @@ def outline_titles(pdf: bytes) -> list[str]:
     return titles
 
 
-def mend_outline(pdf: bytes, title: str) -> bytes:
-    """``pdf`` with its outline's titles as the headings read.
+def mended_title(bookmark: str, headings: list[str]) -> str:
+    """The heading a bookmark of Chromium's stands for, or the bookmark as it is when none matches.
 
-    Chromium titles a bookmark with the text of the heading's line boxes run together: a title that
-    wraps loses the space at the break ("atscale"), and a chapter's heading, which starts a new page,
-    comes out twice ("The answer firstThe answer first"). The first bookmark (the title page's) is set
-    to the book's title, and a title that is one text twice to that text; nothing else is changed.
+    Chromium titles a bookmark with the text of the heading's line boxes run together, without the
+    spaces where the heading wraps ("atscale"), and a chapter's heading, which starts a new page, with
+    its first line twice ("The answer firstThe answer first"). Compared without spaces, the bookmark is
+    then a heading, or a start of the heading followed by the whole heading.
     """
+    mangled = "".join(bookmark.split())
+    for heading in headings:
+        whole = "".join(heading.split())
+        if whole and (mangled == whole or (mangled.endswith(whole) and whole.startswith(mangled[: -len(whole)]))):
+            return " ".join(heading.split())
+    return bookmark
+
+
+def mend_outline(pdf: bytes, headings: list[str]) -> bytes:
+    """``pdf`` with each bookmark titled as its heading reads (:func:`mended_title`); nothing else changed."""
     import io
 
     from pypdf import PdfWriter
@@ -371,23 +381,18 @@ def mend_outline(pdf: bytes, title: str) -> bytes:
     outlines = writer.root_object.get("/Outlines")
     if outlines is None or "/First" not in outlines.get_object():
         return pdf
-    item = outlines.get_object()["/First"].get_object()
-    first = True
 
-    def mend(node: Any, first: bool) -> None:
+    def mend(node: Any) -> None:
         while node is not None:
-            text = str(node.get("/Title", ""))
-            half = len(text) // 2
-            if first:
-                node[NameObject("/Title")] = TextStringObject(title)
-            elif len(text) % 2 == 0 and text and text[:half] == text[half:]:
-                node[NameObject("/Title")] = TextStringObject(text[:half])
-            first = False
+            title = str(node.get("/Title", ""))
+            mended = mended_title(title, headings)
+            if mended != title:
+                node[NameObject("/Title")] = TextStringObject(mended)
             if "/First" in node:
-                mend(node["/First"].get_object(), False)
+                mend(node["/First"].get_object())
             node = node["/Next"].get_object() if "/Next" in node else None
 
-    mend(item, first)
+    mend(outlines.get_object()["/First"].get_object())
     buffer = io.BytesIO()
     writer.write(buffer)
     return buffer.getvalue()

@@ -304,6 +304,21 @@ def test_the_layout_check_finds_a_heading_at_a_page_bottom_and_a_half_blank_page
         make_pdf.check_pages(pdf, [], 0)
 
 
+def test_bookmarks_are_titled_as_their_headings() -> None:
+    """Chromium's bookmark titles (wrapped spaces lost, a chapter's first line twice) read as the headings."""
+    make_pdf = load_make_pdf()
+    headings = ["Goodput: how often to checkpoint at scale", "The answer first",
+                "Measuring the inputs, and where the model is wrong", "Where the model is wrong"]
+    for bookmark, heading in [
+        ("Goodput: how often to checkpoint atscale", headings[0]),
+        ("The answer firstThe answer first", headings[1]),
+        ("Measuring the inputs, and where the model isMeasuring the inputs, and where the model iswrong", headings[2]),
+        ("Where the model is wrong", headings[3]),
+        ("A bookmark of no heading", "A bookmark of no heading"),
+    ]:
+        assert make_pdf.mended_title(bookmark, headings) == heading
+
+
 def tiny_pdf(link: bool, named: bool = True) -> bytes:
     """A two-page PDF (written by pypdf), its first page linking to its second when ``link``: by a named
     destination in the catalog's ``/Dests``, as Chromium writes one, or (``named=False``) explicitly."""

@@ -55,5 +55,11 @@
     `<span class="dots"></span><span class="page"></span></li>`).join('') + '</ol>';
   article.prepend(contents);
   article.prepend(title);
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables};
+  // Every heading's text, for make_pdf.py to title the PDF's bookmarks with.
+  const headings = Array.from(article.querySelectorAll('h1, h2, h3, h4, h5, h6')).map(h => {
+    const copy = h.cloneNode(true);
+    copy.querySelectorAll('.headerlink').forEach(e => e.remove());
+    return copy.textContent.trim();
+  });
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, headings};
 }
