@@ -14,7 +14,10 @@ prints the book of that inputs file. It
    navigation, sidebars and buttons, and prints to A4 with the page number in every footer,
    a PDF outline (bookmarks) of the chapters and sections, and links that stay within the PDF.
    It prints twice: the first print tells on which page each chapter starts, for the contents;
-4. checks that the contents list the page each chapter starts on, and only then writes the PDF to
+   Chromium's bookmark titles are mended (pypdf) to read as the headings they stand for;
+4. reads the PDF back with pypdf: checks that the contents list the page each chapter starts on and
+   that no page ends with a heading (a page more than half blank that is not a chapter's last is
+   reported as a warning), and only then writes the PDF to
    ``--output``: to a temporary file in its folder, renamed into place, so that a failed run leaves
    no PDF and a previous PDF stays whole. An ``--output`` that is not a regular file (``/dev/full``, a
    folder) is refused before anything is built, and never touched.
