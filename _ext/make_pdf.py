@@ -14,7 +14,10 @@ prints the book of that inputs file. It
    navigation, sidebars and buttons, and prints to A4 with the page number in every footer,
    a PDF outline (bookmarks) of the chapters and sections, and links that stay within the PDF.
    It prints twice: the first print tells on which page each chapter starts, for the contents;
-4. checks that the contents list the page each chapter starts on, and only then writes the PDF to
+   Chromium's bookmark titles are mended (pypdf) to read as the headings they stand for;
+4. reads the PDF back with pypdf: checks that the contents list the page each chapter starts on and
+   that no page ends with a heading (a page more than half blank that is not a chapter's last is
+   reported as a warning), and only then writes the PDF to
    ``--output``: to a temporary file in its folder, renamed into place, so that a failed run leaves
    no PDF and a previous PDF stays whole. An ``--output`` that is not a regular file (``/dev/full``, a
    folder) is refused before anything is built, and never touched.
@@ -30,13 +33,12 @@ import argparse
 import datetime as dt
 import html
 import os
-import re
 import shutil
 import stat
 import subprocess
 import sys
 import tempfile
-import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -133,33 +135,56 @@ def build_single_page(out: Path) -> Path:
     return page
 
 
+def read_pdf(pdf: bytes) -> Any:
+    """``pdf`` opened with pypdf (a ``pypdf.PdfReader``)."""
+    import io
+
+    from pypdf import PdfReader
+
+    return PdfReader(io.BytesIO(pdf))
+
+
+def _destination_name(value: Any) -> str:
+    """A named destination's name as pypdf's ``named_destinations`` keys it (a PDF name has no slash there)."""
+    return str(value).removeprefix("/")
+
+
 def internal_links(pdf: bytes) -> list[tuple[int, int]]:
     """Each link within ``pdf`` as (page it is on, page it lands on), pages counted from 1.
 
     Chromium writes a link to an anchor of the printed page as a ``/Link`` annotation with a named
-    ``/Dest``, and the names in the catalog's ``/Dests`` dictionary, each with the page object it
-    lands on. Enough of PDF syntax is read here for what Chromium (Skia) writes: the stack has no PDF
-    library (pypdf is not among the pinned packages).
+    ``/Dest``; pypdf reads the annotations and resolves the names (and explicit or ``/GoTo`` destinations).
     """
-    objects = pdf_objects(pdf)
-    order = page_order(objects)
-    number = {obj: i + 1 for i, obj in enumerate(order)}
-    catalog = next(body for body in objects.values() if re.search(rb"/Type\s*/Catalog", body))
-    dests_ref = re.search(rb"/Dests (\d+) 0 R", catalog)
-    dests = {
-        name: int(page)
-        for name, page in re.findall(rb"/([^\s/\[\]<>()]+)\s*\[\s*(\d+) 0 R", objects[int(dests_ref.group(1))])
-    } if dests_ref else {}
+    reader = read_pdf(pdf)
+    number = {page.indirect_reference.idnum: i for i, page in enumerate(reader.pages, start=1)}
+    named = {_destination_name(name): dest for name, dest in reader.named_destinations.items()}
+
+    def landing(dest: Any) -> int | None:
+        dest = dest.get_object()
+        if isinstance(dest, str):  # a name (NameObject) or a string naming a destination
+            found = named.get(_destination_name(dest))
+            target = found.page if found is not None else None
+        elif isinstance(dest, list) and dest:
+            target = dest[0]
+        else:
+            return None
+        if isinstance(target, int) and not hasattr(target, "idnum"):
+            return target + 1 if 0 <= target < len(reader.pages) else None
+        return number.get(getattr(target, "idnum", None)) if target is not None else None
+
     links = []
-    for page in order:
-        for annot in annotations(objects, page):
-            if b"/Link" not in annot:
+    for i, page in enumerate(reader.pages, start=1):
+        for ref in page.get("/Annots") or []:
+            annot = ref.get_object()
+            if annot.get("/Subtype") != "/Link":
                 continue
-            named = re.search(rb"/Dest\s*/([^\s/\[\]<>()]+)", annot)
-            direct = re.search(rb"/(?:Dest|D)\s*\[\s*(\d+) 0 R", annot)
-            target = dests.get(named.group(1)) if named else int(direct.group(1)) if direct else None
-            if target in number:
-                links.append((number[page], number[target]))
+            dest = annot.get("/Dest")
+            action = annot.get("/A")
+            if dest is None and action is not None and action.get_object().get("/S") == "/GoTo":
+                dest = action.get_object().get("/D")
+            target = landing(dest) if dest is not None else None
+            if target is not None:
+                links.append((i, target))
     return links
 
 
@@ -176,46 +201,76 @@ def chapter_pages(pdf: bytes, chapters: int) -> list[int]:
     return [target for page, target in links if page in contents][:chapters]
 
 
-def pdf_objects(pdf: bytes) -> dict[int, bytes]:
-    """The PDF's numbered objects (``N 0 obj ... endobj``), with those in object streams unpacked."""
-    objects = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(.*?)\s*endobj", pdf, re.DOTALL)}
-    for body in list(objects.values()):
-        head = re.match(rb"<<(.*?)>>\s*stream\r?\n", body, re.DOTALL)
-        if head is None or b"/ObjStm" not in head.group(1):
-            continue
-        data = zlib.decompress(body[head.end():])
-        n = int(re.search(rb"/N (\d+)", head.group(1)).group(1))  # type: ignore[union-attr]
-        first = int(re.search(rb"/First (\d+)", head.group(1)).group(1))  # type: ignore[union-attr]
-        pairs = [int(x) for x in data[:first].split()]
-        offsets = [(pairs[2 * i], pairs[2 * i + 1]) for i in range(n)]
-        for i, (obj, offset) in enumerate(offsets):
-            end = offsets[i + 1][1] if i + 1 < n else len(data) - first
-            objects[obj] = data[first + offset: first + end].strip()
-    return objects
+#: The printed page's text area, in points from the top of an A4 page: the page margins of goodput-print.css
+#: (18 mm above, 20 mm below; the footer is printed in the bottom margin).
+TEXT_TOP, TEXT_BOTTOM = 18 / 25.4 * 72, 842 - 20 / 25.4 * 72
+#: Text this much larger than the body's (10 pt) is a heading's (chapter 20 pt, section 14 pt, subsection 11.5 pt).
+HEADING_SIZE = 11.4
 
 
-def page_order(objects: dict[int, bytes]) -> list[int]:
-    """The page objects in reading order, walking the page tree from the catalog."""
-    catalog = next(body for body in objects.values() if re.search(rb"/Type\s*/Catalog", body))
-    root = int(re.search(rb"/Pages (\d+) 0 R", catalog).group(1))  # type: ignore[union-attr]
+@dataclass(frozen=True)
+class PrintedPage:
+    """What a printed page holds, read from its text: each run's distance from the top (points), size and text."""
 
-    def walk(obj: int) -> list[int]:
-        body = objects[obj]
-        if re.search(rb"/Type\s*/Pages", body):
-            kids = re.search(rb"/Kids\s*\[(.*?)\]", body, re.DOTALL)
-            return [page for kid in re.findall(rb"(\d+) 0 R", kids.group(1)) for page in walk(int(kid))] if kids else []
-        return [obj]
+    number: int
+    runs: tuple[tuple[float, float, str], ...]
 
-    return walk(root)
+    @property
+    def filled(self) -> float:
+        """How far down the text area the page's text reaches: 0 (no text) to 1 (its last line)."""
+        lowest = max((top for top, _, _ in self.runs), default=TEXT_TOP)
+        return max(0.0, min(1.0, (lowest - TEXT_TOP) / (TEXT_BOTTOM - TEXT_TOP)))
+
+    def last_heading(self) -> tuple[str, int] | None:
+        """The page's lowest heading and how many lines of text are under it, or None without a heading."""
+        headings = [(top, text) for top, size, text in self.runs
+                    if size >= HEADING_SIZE and sum(c.isalpha() for c in text) >= 3]  # not a large math glyph
+        if not headings:
+            return None
+        top, text = max(headings)
+        return text.strip(), len({round(t) for t, _, _ in self.runs if t > top + 4})
 
 
-def annotations(objects: dict[int, bytes], page: int) -> list[bytes]:
-    """The annotation dictionaries of a page object, in the order the page lists them."""
-    annots = re.search(rb"/Annots\s*(\[(.*?)\]|(\d+) 0 R)", objects[page], re.DOTALL)
-    if annots is None:
-        return []
-    listing = annots.group(2) if annots.group(2) is not None else objects[int(annots.group(3))]
-    return [objects.get(int(ref), b"") for ref in re.findall(rb"(\d+) 0 R", listing)]
+def printed_pages(pdf: bytes) -> list[PrintedPage]:
+    """Each page of ``pdf`` with its runs of text inside the text area (not the footer), as pypdf reads them."""
+    import math
+
+    pages = []
+    for number, page in enumerate(read_pdf(pdf).pages, start=1):
+        height = float(page.mediabox.height)
+        runs: list[tuple[float, float, str]] = []
+
+        def visit(text: str, cm: list[float], tm: list[float], font: Any, size: float,
+                  runs: list[tuple[float, float, str]] = runs, height: float = height) -> None:
+            if not text.strip():
+                return
+            top = height - (cm[1] * tm[4] + cm[3] * tm[5] + cm[5])
+            if TEXT_TOP - 20 <= top <= TEXT_BOTTOM:
+                runs.append((top, size * math.hypot(tm[2], tm[3]) * math.hypot(cm[2], cm[3]), text))
+
+        page.extract_text(visitor_text=visit)
+        pages.append(PrintedPage(number, tuple(runs)))
+    return pages
+
+
+def layout_findings(pdf: bytes, chapter_starts: list[int]) -> tuple[list[str], list[str]]:
+    """What a reader would see wrong on the printed pages: (faults, warnings), one line each.
+
+    A fault is a heading with at most one line of text under it at the bottom of a page (the CSS keeps a
+    heading with what follows it). A warning is a page less than half filled that is not the last page of
+    a chapter (nor the title, contents or last page): what is left blank there is space a figure or a
+    table too tall for it was pushed past.
+    """
+    pages = printed_pages(pdf)
+    ends = {start - 1 for start in chapter_starts} | {len(pages)}
+    faults, warnings = [], []
+    for page in pages:
+        heading = page.last_heading()
+        if heading is not None and heading[1] <= 1:
+            faults.append(f"page {page.number} ends with the heading {heading[0]!r}")
+        if page.number > 2 and page.number not in ends and page.filled < 0.5:
+            warnings.append(f"page {page.number} is {1 - page.filled:.0%} blank, not at a chapter's end")
+    return faults, warnings
 
 
 def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
@@ -270,14 +325,80 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
             context.close()
         finally:
             browser.close()
-    return {"pdf": printed, "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
+    return {"pdf": mend_outline(printed, prepared["headings"]), "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
             "math": checked["math"]}
 
 
-def check_pages(pdf: bytes, pages: list[int], chapters: int) -> None:
-    """Fail unless the contents page of ``pdf`` links to ``chapters`` chapters, on the ``pages`` it lists."""
+def check_pages(pdf: bytes, pages: list[int], chapters: int) -> list[str]:
+    """Fail unless the contents of ``pdf`` link to its ``chapters`` chapters on the ``pages`` listed, and no page ends with a heading.
+
+    Return the warnings of :func:`layout_findings`: pages left mostly blank.
+    """
     if len(pages) != chapters or chapter_pages(pdf, chapters) != pages:
         raise SystemExit(f"make pdf: the contents do not match where the {chapters} chapters start: {pages}")
+    faults, warnings = layout_findings(pdf, pages)
+    if faults:
+        raise SystemExit("make pdf: " + "; ".join(faults))
+    return warnings
+
+
+def outline_titles(pdf: bytes) -> list[str]:
+    """The titles of the PDF's outline (bookmarks), depth first."""
+    titles: list[str] = []
+
+    def walk(items: list[Any]) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item)
+            else:
+                titles.append(str(item.title))
+
+    walk(read_pdf(pdf).outline)
+    return titles
+
+
+def mended_title(bookmark: str, headings: list[str]) -> str:
+    """The heading a bookmark of Chromium's stands for, or the bookmark as it is when none matches.
+
+    Chromium titles a bookmark with the text of the heading's line boxes run together, without the
+    spaces where the heading wraps ("atscale"), and a chapter's heading, which starts a new page, with
+    its first line twice ("The answer firstThe answer first"). Compared without spaces, the bookmark is
+    then a heading, or a start of the heading followed by the whole heading.
+    """
+    mangled = "".join(bookmark.split())
+    for heading in headings:
+        whole = "".join(heading.split())
+        if whole and (mangled == whole or (mangled.endswith(whole) and whole.startswith(mangled[: -len(whole)]))):
+            return " ".join(heading.split())
+    return bookmark
+
+
+def mend_outline(pdf: bytes, headings: list[str]) -> bytes:
+    """``pdf`` with each bookmark titled as its heading reads (:func:`mended_title`); nothing else changed."""
+    import io
+
+    from pypdf import PdfWriter
+    from pypdf.generic import NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=read_pdf(pdf))
+    outlines = writer.root_object.get("/Outlines")
+    if outlines is None or "/First" not in outlines.get_object():
+        return pdf
+
+    def mend(node: Any) -> None:
+        while node is not None:
+            title = str(node.get("/Title", ""))
+            mended = mended_title(title, headings)
+            if mended != title:
+                node[NameObject("/Title")] = TextStringObject(mended)
+            if "/First" in node:
+                mend(node["/First"].get_object())
+            node = node["/Next"].get_object() if "/Next" in node else None
+
+    mend(outlines.get_object()["/First"].get_object())
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
 
 
 def check_output(output: Path) -> None:
@@ -358,8 +479,10 @@ def main(argv: list[str] | None = None) -> None:
     else:
         page = build_single_page(build)
     printed = print_pdf(page, chromium)
-    check_pages(printed["pdf"], printed["pages"], len(printed["chapters"]))
+    warnings = check_pages(printed["pdf"], printed["pages"], len(printed["chapters"]))
     write_pdf(output, printed["pdf"])
+    for warning in warnings:
+        print(f"make pdf: warning: {warning}", file=sys.stderr)
     print(f"{len(printed['chapters'])} chapters on pages {printed['pages']}, {printed['math']} formulas typeset, "
           f"{printed['relinked']} links within the book")
     print(f"The PDF is at {output}")

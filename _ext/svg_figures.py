@@ -13,9 +13,14 @@ def _goodput_svg_figures() -> None:
 
     from IPython import get_ipython
 
-    def svg(figure):  # the figure as the kernel's rcParams (savefig.bbox "tight", ...) save it
+    def svg(figure):  # saved under the book's style, as its PNG is: savefig.bbox "tight" keeps labels and legends whole
+        import matplotlib
+
+        from goodput.book.figures import STYLE
+
         buffer = io.StringIO()
-        figure.savefig(buffer, format="svg")
+        with matplotlib.rc_context(STYLE):
+            figure.savefig(buffer, format="svg")
         return buffer.getvalue()
 
     formatters = get_ipython().display_formatter.formatters

@@ -1,12 +1,13 @@
-"""The print edition: the PDF ``make pdf`` writes, read back with poppler's command-line tools.
+"""The print edition: the PDF ``make pdf`` writes, read back with pypdf.
 
 The session fixture ``book_pdf`` runs the script ``make pdf`` runs (_ext/make_pdf.py) into a
 temporary folder: a clean, strict one-page build of the whole book (every chapter executed,
-figures as SVG) printed by Debian's Chromium. The tests read the PDF with Debian's
-``poppler-utils`` (``pdftotext``, ``pdfinfo``, ``pdfimages``; .ci/run installs it) and, for the
-link annotations and the drawing of figures, with a few regular expressions and ``zlib`` over the
-file itself: the worked numbers of the answer page, the references, no TeX left unset, the title
-page, page numbers, vector figures, and links that stay within the PDF.
+figures as SVG) printed by Debian's Chromium. The tests read the PDF with pypdf (each page's text,
+the page count and size, the outline, the link annotations and named destinations, the drawing
+of figures) and the images' resolutions with Debian's ``poppler-utils`` (``pdfimages``; .ci/run
+installs it): the worked numbers of the answer page, the references, no TeX left unset, the title
+page, page numbers, vector figures, links that stay within the PDF, and pages neither ended by a
+heading nor left mostly blank.
 
 The tests marked ``pdf`` read that PDF. The others (in ``make test-fast``) check the script's parts
 without a build: an ``--output`` that is not a file is refused and left alone, the PDF is written to a
@@ -29,10 +30,11 @@ import stat
 import subprocess
 import sys
 import time
-import zlib
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -51,6 +53,7 @@ def load_make_pdf() -> ModuleType:
     spec = importlib.util.spec_from_file_location("make_pdf", ROOT / "_ext" / "make_pdf.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("make_pdf", module)  # its dataclasses look their module up by name
     spec.loader.exec_module(module)
     return module
 
@@ -86,9 +89,8 @@ def book_pdf(tmp_path_factory: pytest.TempPathFactory) -> BookPdf:
     make_pdf = load_make_pdf()
     if make_pdf.find_chromium() is None:
         missing("no Chromium is installed; install Debian's: apt-get install chromium")
-    for tool in ("pdftotext", "pdfinfo", "pdfimages"):
-        if shutil.which(tool) is None:
-            missing(f"{tool} is not installed; install Debian's poppler-utils: apt-get install poppler-utils")
+    if shutil.which("pdfimages") is None:
+        missing("pdfimages is not installed; install Debian's poppler-utils: apt-get install poppler-utils")
     out = tmp_path_factory.mktemp("pdf")
     env = {k: v for k, v in os.environ.items() if k != "GOODPUT_PARAMS"}
     start = time.perf_counter()
@@ -100,11 +102,16 @@ def book_pdf(tmp_path_factory: pytest.TempPathFactory) -> BookPdf:
     assert result.returncode == 0, (result.stdout + result.stderr)[-5000:]
     pdf = out / "goodput.pdf"
     assert pdf.is_file(), result.stdout
-    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-    pages = text.split("\f")
-    if pages and not pages[-1].strip():
-        pages.pop()
+    # NFKC: the ligatures the fonts set ("ﬁ") read as their letters.
+    pages = [unicodedata.normalize("NFKC", page.extract_text(extraction_mode="layout")) for page in _reader(pdf).pages]
     return BookPdf(pdf, pages, seconds, out / "_build" / "singlehtml")
+
+
+def _reader(path: Path) -> Any:
+    """The PDF at ``path`` opened with pypdf (a ``pypdf.PdfReader``)."""
+    from pypdf import PdfReader
+
+    return PdfReader(path)
 
 
 def chapter_title(source: Path) -> str:
@@ -173,40 +180,21 @@ def test_title_page_says_what_the_book_was_built_from(book_pdf: BookPdf) -> None
 
 @printed
 def test_every_page_is_numbered(book_pdf: BookPdf) -> None:
-    """Each page's footer reads "n / N", with n its page number and N the page count pdfinfo reports."""
-    info = subprocess.run(["pdfinfo", str(book_pdf.path)], capture_output=True, text=True, check=True).stdout
-    count = int(re.search(r"^Pages:\s+(\d+)", info, flags=re.MULTILINE).group(1))  # type: ignore[union-attr]
+    """Each page's footer reads "n / N", with n its page number and N the PDF's page count; every page is A4."""
+    reader = _reader(book_pdf.path)
+    count = len(reader.pages)
     assert count == len(book_pdf.pages) >= 30
     unnumbered = [i for i, page in enumerate(book_pdf.pages, start=1)
-                  if not re.search(rf"\b{i} / {count}\s*$", page.rstrip())]
+                  if not re.search(rf"^.*\S.*\s{i} / {count}\s*$", page, flags=re.MULTILINE)]
     assert not unnumbered, unnumbered
-    assert re.search(r"Page size:\s+59[45]\.\d+ x 84[12]\.\d+ pts \(A4\)", info), info
+    sizes = {(round(float(page.mediabox.width)), round(float(page.mediabox.height))) for page in reader.pages}
+    assert sizes <= {(595, 842), (594, 841), (595, 841), (594, 842)}, sizes
 
 
-def _page_contents(pdf: bytes) -> list[bytes]:
-    """Each page's content stream, decompressed, in page order (enough PDF for what Chromium writes)."""
-    objects = {int(m.group(1)): m.group(2) for m in re.finditer(rb"(\d+) 0 obj\s*(.*?)\s*endobj", pdf, re.DOTALL)}
-    catalog = next(body for body in objects.values() if re.search(rb"/Type\s*/Catalog", body))
-
-    def pages(obj: int) -> list[int]:
-        body = objects[obj]
-        if re.search(rb"/Type\s*/Pages", body):
-            kids = re.search(rb"/Kids\s*\[(.*?)\]", body, re.DOTALL)
-            return [p for kid in re.findall(rb"(\d+) 0 R", kids.group(1) if kids else b"") for p in pages(int(kid))]
-        return [obj]
-
-    streams = []
-    for page in pages(int(re.search(rb"/Pages (\d+) 0 R", catalog).group(1))):  # type: ignore[union-attr]
-        refs = re.search(rb"/Contents\s*(\[.*?\]|\d+ 0 R)", objects[page], re.DOTALL)
-        data = b""
-        for ref in re.findall(rb"(\d+) 0 R", refs.group(1) if refs else b""):
-            stream = objects[int(ref)]
-            head = re.match(rb"<<(.*?)>>\s*stream\r?\n", stream, re.DOTALL)
-            assert head is not None
-            raw = stream[head.end():stream.rfind(b"endstream")]
-            data += zlib.decompress(raw) if b"FlateDecode" in head.group(1) else raw
-        streams.append(data)
-    return streams
+def _page_contents(path: Path) -> list[bytes]:
+    """Each page's content stream, decompressed by pypdf, in page order."""
+    return [page.get_contents().get_data() if page.get_contents() is not None else b""
+            for page in _reader(path).pages]
 
 
 @printed
@@ -215,7 +203,7 @@ def test_figures_are_vectors(book_pdf: BookPdf) -> None:
     captions = sorted({int(n) for n in re.findall(r"Fig\. (\d+) ", book_pdf.text)})
     assert len(captions) >= 7 and captions == list(range(1, len(captions) + 1)), captions
     assert list(book_pdf.html.joinpath("_images").glob("*.svg")) and not list(book_pdf.html.joinpath("_images").glob("*.png"))
-    contents = _page_contents(book_pdf.path.read_bytes())
+    contents = _page_contents(book_pdf.path)
     assert len(contents) == len(book_pdf.pages)
     # A caption starts a line with "Fig. N"; so may a sentence that names the figure. One of the
     # pages where a line starts with "Fig. N" must draw the figure: hundreds of line and curve segments.
@@ -236,18 +224,24 @@ def test_links_stay_within_the_pdf(book_pdf: BookPdf) -> None:
     """Cross-references, citations and the contents are /Link annotations to named destinations of the PDF.
 
     The contents page (page 2) links to every chapter, each entry's page number is the page its
-    link lands on, and that page starts with the chapter's title; the PDF also has an outline.
+    link lands on, and that page starts with the chapter's title; the PDF's outline lists the chapters.
     """
-    pdf = book_pdf.path.read_bytes()
-    listing = subprocess.run(["pdfinfo", "-dests", str(book_pdf.path)], capture_output=True, text=True, check=True).stdout
-    dests = {m.group(2): int(m.group(1)) for m in re.finditer(r'^\s*(\d+)\s+\[.*?\]\s+"(.*)"$', listing, flags=re.MULTILINE)}
-    names = [re.sub(r"#([0-9A-Fa-f]{2})", lambda m: chr(int(m.group(1), 16)), n.decode("latin-1"))
-             for n in re.findall(rb"/Subtype /Link[^>]*?/Dest /([^\s/>\]\[()]+)", pdf)]
+    reader = _reader(book_pdf.path)
+    dests = {str(name).removeprefix("/") for name in reader.named_destinations}
+    names = [str(annot["/Dest"]).removeprefix("/") for page in reader.pages for annot in
+             (ref.get_object() for ref in page.get("/Annots") or [])
+             if annot.get("/Subtype") == "/Link" and isinstance(annot.get("/Dest"), str)]
     assert len(names) >= 100, len(names)
     unknown = sorted({name for name in names if name not in dests})
     assert not unknown, unknown
     assert {"cite-young1974", "equation-eq-optimum"} <= set(names), sorted(set(names))[:20]
-    assert b"/Outlines" in pdf
+    outline = load_make_pdf().outline_titles(book_pdf.path.read_bytes())
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    chapters = [chapter_title(ROOT / f"{chapter}.md") for chapter in
+                re.findall(r"^\s*(?:root|- file):\s*(\S+)", toc, flags=re.MULTILINE)]
+    assert [title for title in outline if title in chapters] == chapters, outline
+    doubled = [t for t in outline if len(t) % 2 == 0 and t and t[: len(t) // 2] == t[len(t) // 2:]]
+    assert not doubled, doubled
     contents = re.sub(r"^.*\s\d+ / \d+\s*$", "", book_pdf.pages[1], flags=re.MULTILINE)  # not the footer
     entries = re.findall(r"^\s*(\S.*?\S)\s+(\d+)\s*$", contents.split("Contents", 1)[1], flags=re.MULTILINE)
     assert len(entries) >= 13, entries
@@ -255,22 +249,110 @@ def test_links_stay_within_the_pdf(book_pdf: BookPdf) -> None:
         assert collapsed(book_pdf.pages[int(page) - 1]).strip().startswith(title), (title, page)
 
 
-def tiny_pdf(link: bool) -> bytes:
-    """A two-page PDF as Chromium writes one, its first page linking to its second when ``link``."""
-    objects = {
-        1: b"<< /Type /Catalog /Pages 2 0 R >>",
-        2: b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",
-        3: b"<< /Type /Page /Parent 2 0 R" + (b" /Annots [5 0 R]" if link else b"") + b" >>",
-        4: b"<< /Type /Page /Parent 2 0 R >>",
-        5: b"<< /Type /Annot /Subtype /Link /Dest [4 0 R /XYZ 0 0 0] >>",
-    }
-    return b"%PDF-1.4\n" + b"".join(b"%d 0 obj\n%s\nendobj\n" % item for item in objects.items()) + b"%%EOF\n"
+@printed
+def test_no_page_ends_with_a_heading_or_is_left_mostly_blank(book_pdf: BookPdf) -> None:
+    """make pdf's layout check, read back: no heading ends a page with at most a line under it, and no page
+    that is not a chapter's last is more than 60% blank. make pdf warns from half blank: a figure or table
+    pushed to the next page may leave a little more than half a page (the warnings are in the message)."""
+    make_pdf = load_make_pdf()
+    pdf = book_pdf.path.read_bytes()
+    starts = make_pdf.chapter_pages(pdf, 100)
+    faults, warnings = make_pdf.layout_findings(pdf, starts)
+    printed = make_pdf.printed_pages(pdf)
+    ends = {start - 1 for start in starts} | {len(printed)}
+    blank = [page.number for page in printed if page.number > 2 and page.number not in ends and page.filled < 0.4]
+    assert not faults and not blank, (faults, blank, warnings)
+    assert len(printed) == len(book_pdf.pages) and sum(page.filled > 0.9 for page in printed) > len(printed) / 2
+
+
+def text_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
+    """An A4 PDF (written by pypdf) with, on each page, each (distance from the top in points, size, text) run."""
+    import io
+
+    from pypdf import PdfWriter
+    from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+
+    writer = PdfWriter()
+    font = DictionaryObject({NameObject("/Type"): NameObject("/Font"), NameObject("/Subtype"): NameObject("/Type1"),
+                             NameObject("/BaseFont"): NameObject("/Helvetica")})
+    for runs in pages:
+        page = writer.add_blank_page(595, 842)
+        page[NameObject("/Resources")] = DictionaryObject({NameObject("/Font"): DictionaryObject(
+            {NameObject("/F1"): writer._add_object(font)})})
+        stream = DecodedStreamObject()
+        stream.set_data(b"".join(b"BT /F1 %g Tf 1 0 0 1 60 %g Tm (%s) Tj ET\n" % (size, 842 - top, text.encode())
+                                 for top, size, text in runs))
+        page[NameObject("/Contents")] = writer._add_object(stream)
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
+
+
+def test_the_layout_check_finds_a_heading_at_a_page_bottom_and_a_half_blank_page() -> None:
+    """A heading with nothing under it at a page's foot is a fault; a half-blank page is a warning unless a
+    chapter starts on the next page; a full page, a heading with text under it, and math glyphs pass."""
+    make_pdf = load_make_pdf()
+    body = [(60.0 + 16.5 * i, 10.0, f"line {i} of the text") for i in range(44)]
+    half = body[:15]
+    pages = [body, [*body[:40], (740.0, 14.0, "A section heading")], half,
+             [*half, (400.0, 14.0, "Another heading"), (420.0, 10.0, "under it"), (440.0, 10.0, "and more"), (700.0, 20.0, "x")], body]
+    pdf = text_pdf(pages)
+    printed = make_pdf.printed_pages(pdf)
+    assert [round(page.filled, 1) for page in printed] == [1.0, 0.9, 0.3, 0.9, 1.0]
+    assert printed[1].last_heading() == ("A section heading", 0)
+    assert make_pdf.layout_findings(pdf, [1]) == (
+        ["page 2 ends with the heading 'A section heading'"], ["page 3 is 67% blank, not at a chapter's end"])
+    assert make_pdf.layout_findings(pdf, [1, 4])[1] == []
+    with pytest.raises(SystemExit, match="ends with the heading 'A section heading'"):
+        make_pdf.check_pages(pdf, [], 0)
+
+
+def test_bookmarks_are_titled_as_their_headings() -> None:
+    """Chromium's bookmark titles (wrapped spaces lost, a chapter's first line twice) read as the headings."""
+    make_pdf = load_make_pdf()
+    headings = ["Goodput: how often to checkpoint at scale", "The answer first",
+                "Measuring the inputs, and where the model is wrong", "Where the model is wrong"]
+    for bookmark, heading in [
+        ("Goodput: how often to checkpoint atscale", headings[0]),
+        ("The answer firstThe answer first", headings[1]),
+        ("Measuring the inputs, and where the model isMeasuring the inputs, and where the model iswrong", headings[2]),
+        ("Where the model is wrong", headings[3]),
+        ("A bookmark of no heading", "A bookmark of no heading"),
+    ]:
+        assert make_pdf.mended_title(bookmark, headings) == heading
+
+
+def tiny_pdf(link: bool, named: bool = True) -> bytes:
+    """A two-page PDF (written by pypdf), its first page linking to its second when ``link``: by a named
+    destination in the catalog's ``/Dests``, as Chromium writes one, or (``named=False``) explicitly."""
+    import io
+
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject
+
+    writer = PdfWriter()
+    for _ in range(2):
+        writer.add_blank_page(200, 200)
+    second = ArrayObject([writer.pages[1].indirect_reference, NameObject("/XYZ"),
+                          FloatObject(0), FloatObject(200), FloatObject(0)])
+    if link:
+        writer.root_object[NameObject("/Dests")] = DictionaryObject({NameObject("/chapter-a"): second})
+        writer.add_annotation(0, DictionaryObject({
+            NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject("/Link"),
+            NameObject("/Rect"): ArrayObject([FloatObject(10), FloatObject(10), FloatObject(50), FloatObject(30)]),
+            NameObject("/Dest"): NameObject("/chapter-a") if named else second,
+        }))
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    return buffer.getvalue()
 
 
 def test_the_contents_check_reads_where_links_land() -> None:
     """The contents page's link lands on page 2: the check passes for [2] and fails for [3] or no link."""
     make_pdf = load_make_pdf()
     assert make_pdf.chapter_pages(tiny_pdf(link=True), 1) == [2]
+    assert make_pdf.chapter_pages(tiny_pdf(link=True, named=False), 1) == [2]
+    assert make_pdf.chapter_pages(tiny_pdf(link=False), 1) == []
     make_pdf.check_pages(tiny_pdf(link=True), [2], 1)
     for pdf, pages in ((tiny_pdf(link=True), [3]), (tiny_pdf(link=False), [2]), (tiny_pdf(link=True), [2, 2])):
         with pytest.raises(SystemExit, match="the contents do not match"):

@@ -34,6 +34,16 @@
     a.setAttribute('href', '#' + landing);
     relinked++;
   }
+  // A table of more than a dozen rows may run over pages (goodput-print.css): mark it and each block
+  // around it up to the chapter, which would otherwise keep it whole on a page of its own.
+  let longTables = 0;
+  for (const table of article.querySelectorAll('table')) {
+    if (table.querySelectorAll('tbody tr').length <= 12) continue;
+    longTables++;
+    for (let e = table; e && e !== article && !e.classList.contains('goodput-chapter'); e = e.parentElement) {
+      e.classList.add('goodput-long-table');
+    }
+  }
   const title = document.createElement('section');
   title.className = 'goodput-title';
   title.innerHTML = args.title;
@@ -45,5 +55,11 @@
     `<span class="dots"></span><span class="page"></span></li>`).join('') + '</ol>';
   article.prepend(contents);
   article.prepend(title);
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked};
+  // Every heading's text, for make_pdf.py to title the PDF's bookmarks with.
+  const headings = Array.from(article.querySelectorAll('h1, h2, h3, h4, h5, h6')).map(h => {
+    const copy = h.cloneNode(true);
+    copy.querySelectorAll('.headerlink').forEach(e => e.remove());
+    return copy.textContent.trim();
+  });
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, headings};
 }
