@@ -315,13 +315,20 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
             # First print: where each chapter starts. Second: the same, with those pages in the contents.
             draft = {**options, "outline": False, "tagged": False}  # the same layout, made faster
             pages = chapter_pages(tab.pdf(**draft), chapters)
-            for _ in range(3):  # numbering the contents can move a chapter's start: number again until it holds
+            # Numbering the contents can move a chapter's start, and Chromium may lay a page out one way on one
+            # print and the other way on the next: print until the chapters start where the contents says. On a
+            # miss, print once more with the same numbers before adopting the pages just seen.
+            for attempt in range(8):
                 tab.evaluate(static("goodput-print-number.js"), pages)
                 printed = tab.pdf(**options)
                 now = chapter_pages(printed, chapters)
                 if now == pages:
                     break
-                pages = now
+                if attempt % 2:
+                    pages = now
+            else:
+                raise SystemExit(f"make pdf: the contents' page numbers never held (the chapters start on {now}, the "
+                                 f"contents says {pages}); print again, or report it with the inputs file")
             context.close()
         finally:
             browser.close()
