@@ -16,9 +16,8 @@ and planned by goodput.fleet.fleet_plan:
 - the link (goodput.book.calculator.link) carries them, and the downloaded params.yml writes them back
   in the package's keys, giving the same plan through `goodput plan`.
 
-What the package computes in another branch (just-in-time recovery with a drain or a persistent tier, the
-storage levers, the best write bandwidth net of its price) is checked against it too, marked xfail until
-that branch is merged.
+Just-in-time recovery with a drain or a persistent tier, the storage levers and the best write bandwidth
+net of its price (with its end of the search) are checked against the package too.
 """
 
 from __future__ import annotations
@@ -52,8 +51,6 @@ pytestmark = pytest.mark.browser
 REL = 1e-9
 #: Where the package searches (the exact optimum with a drain or a persistent tier, by Brent's method to ~1e-7).
 SEARCHED = 1e-6
-#: Package-side work that lands in another branch: the marks come off when it is merged.
-ELSEWHERE = pytest.mark.xfail(strict=False, reason="package side lands in another branch")
 
 
 @pytest.fixture(scope="module")
@@ -324,7 +321,6 @@ def test_one_tier_recovery_in_chromium_equals_the_package(js: Any) -> None:
     _report("one tier with recovery", worst)
 
 
-@ELSEWHERE
 def test_tiered_recovery_in_chromium_equals_the_package(js: Any) -> None:
     """Spec A with a drain or a persistent tier: the page's wrapper around the tier model is the package's."""
     fleets = recovery_fleets(20, 22, scheme="tiers")
@@ -332,7 +328,6 @@ def test_tiered_recovery_in_chromium_equals_the_package(js: Any) -> None:
     _report("tiers with recovery", worst)
 
 
-@ELSEWHERE
 def test_storage_levers_in_chromium_equal_the_package(js: Any) -> None:
     """Spec B: "double the storage bandwidth" (and the snapshot's) are FleetPlan.levers's, as the other levers."""
     fleets = storage_fleets(20, 23)
@@ -346,7 +341,6 @@ def test_storage_levers_in_chromium_equal_the_package(js: Any) -> None:
             assert abs(page["exact"]["levers"][name] - fleet.levers[name]) <= tol, (q, name)
 
 
-@ELSEWHERE
 def test_best_write_bandwidth_in_chromium_equals_the_package(js: Any) -> None:
     """Spec C: with a price of storage bandwidth, the best write bandwidth net of its cost is the package's."""
     fleets = storage_fleets(12, 24)
@@ -355,11 +349,12 @@ def test_best_write_bandwidth_in_chromium_equals_the_package(js: Any) -> None:
     for q, page in zip(fleets, page_plans(js, fleets), strict=True):
         mapping = to_mapping(q)
         mapping["storage"]["price"] = q["storage_price"]
-        best = fleet_plan(params_from_mapping(mapping)).best_write_bandwidth  # type: ignore[attr-defined]
+        best = fleet_plan(params_from_mapping(mapping)).best_write_bandwidth
         got = page["bandwidth"]
         assert best is not None and got is not None, q
         assert math.isclose(got["bandwidth_bytes_per_s"], best.bandwidth, rel_tol=1e-3), q
         assert abs(got["goodput"] - best.goodput) <= 1e-6, q
+        assert got["edge"] == best.edge, q
 
 
 def _net_at_bandwidth(params: Any, known: Any, stated: float, bandwidth: float) -> float:
