@@ -94,7 +94,7 @@ def to_mapping(q: dict[str, str]) -> dict[str, Any]:
         m["checkpoint"] = {key: q[field] for field, key in (("checkpoint_size", "size"), ("parameters", "parameters"),
                                                              ("bytes_per_parameter", "bytes_per_parameter")) if field in q}
     if "write_bandwidth" in q:
-        m["storage"] = {key: q[field] for field, key in _STORAGE if field in q}
+        m["storage"] = {key: q[field] for field, key in (*_STORAGE, ("storage_price", "price")) if field in q}
     if "snapshot_bandwidth" in q:
         m["snapshot"] = {key: q[field] for field, key in (("snapshot_bandwidth", "bandwidth"),
                                                            ("host_memory", "host_memory")) if field in q}
@@ -182,9 +182,10 @@ def restart_fleets(count: int, seed: int) -> list[dict[str, str]]:
             c = float(q["checkpoint_cost"].split()[0])
             q |= {"persistent_cost": f"{c * float(rng.uniform(1.5, 8)):.3g} min",
                   "fast_survives": f"{float(rng.uniform(0.3, 0.95)):.2f}"}
-            # R_p given, a little above R (R_p = R exactly trips FleetPlan.best_spares: R_p + (R(c) - R) may round
-            # below R(c), which the package refuses)
-            q["persistent_restart"] = f"{1.3 * params_from_mapping(to_mapping(q)).restart:.4g} min"
+            # R_p given a little above R on half; on the other half it defaults to R and moves with R(c), never
+            # below it (FleetPlan.with_restart)
+            if rng.random() < 0.5:
+                q["persistent_restart"] = f"{1.3 * params_from_mapping(to_mapping(q)).restart:.4g} min"
         out.append(q)
     return out
 
@@ -307,6 +308,8 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
         net = choice.net
         best = page["spares"]["best"]
         assert best == choice.best or abs(net[best] - net[choice.best]) <= tol * params.gpus, (q, best, choice.best)
+        for got, want in zip(page["spares"]["dollars"], choice.dollars[:len(counts)], strict=True):
+            assert abs(got - want) <= tol * fleet_plan(params).dollars(1.0) + 1e-6, q
         bests.append((best, choice.best))
     assert len({b for b, _ in bests}) > 3  # the best count varies across the fleets
     _report("restart parts and spares", worst)
@@ -344,17 +347,18 @@ def test_storage_levers_in_chromium_equal_the_package(js: Any) -> None:
 def test_best_write_bandwidth_in_chromium_equals_the_package(js: Any) -> None:
     """Spec C: with a price of storage bandwidth, the best write bandwidth net of its cost is the package's."""
     fleets = storage_fleets(12, 24)
-    for q in fleets:
-        q["storage_price"] = "1500"
+    for i, q in enumerate(fleets):
+        q["storage_price"] = ["1500", "0", "1e9"][i % 3] if i < 3 else "1500"  # at a price of 0 the top; far dearer
+    edges = []
     for q, page in zip(fleets, page_plans(js, fleets), strict=True):
-        mapping = to_mapping(q)
-        mapping["storage"]["price"] = q["storage_price"]
-        best = fleet_plan(params_from_mapping(mapping)).best_write_bandwidth
+        best = fleet_plan(params_from_mapping(to_mapping(q))).best_write_bandwidth
         got = page["bandwidth"]
         assert best is not None and got is not None, q
         assert math.isclose(got["bandwidth_bytes_per_s"], best.bandwidth, rel_tol=1e-3), q
         assert abs(got["goodput"] - best.goodput) <= 1e-6, q
         assert got["edge"] == best.edge, q
+        edges.append(best.edge)
+    assert {"top", "bottom", None} <= set(edges)
 
 
 def _net_at_bandwidth(params: Any, known: Any, stated: float, bandwidth: float) -> float:
@@ -505,7 +509,7 @@ PLANNER_FLEET = """\
 gpus: 65536
 rate_per_gpu_hour: 2.2e-5
 checkpoint: {parameters: 405e9}
-storage: {write_bandwidth: 250 GB/s, read_bandwidth: 700 GB/s, efficiency: 0.16}
+storage: {write_bandwidth: 250 GB/s, read_bandwidth: 700 GB/s, efficiency: 0.16, price: 1500}
 snapshot: {bandwidth: 25 GB/s, host_memory: 780 GB}
 restart: {detect: 30 s, replace: 1 min, startup: 1 min, startup_per_node: 0.1 s, warmup: 2 min}
 spares: {nodes: 16, repair: 12 h, takes_node: 0.6}
@@ -549,11 +553,18 @@ def assert_same_plan_params(params: Any, page: dict[str, Any]) -> None:
     assert math.isclose(page["exact"]["optimal_interval_min"], plan.optimal_interval, rel_tol=tol)
     if params.spares is not None:
         assert page["spares"]["best"] == fleet_plan(params).best_spares.best  # type: ignore[union-attr]
+    best = fleet_plan(params).best_write_bandwidth
+    assert (page["bandwidth"] is None) == (best is None)
+    if best is not None:
+        assert math.isclose(page["bandwidth"]["bandwidth_bytes_per_s"], best.bandwidth, rel_tol=1e-3)
+        assert page["bandwidth"]["edge"] == best.edge
 
 
 def test_the_downloaded_file_writes_them_back_in_the_package_s_keys(js: Any, tmp_path: Path) -> None:
     """paramsYaml for a planner's fleet is read by goodput.params into the same C, D, R and plan, for random fleets."""
     fleets = storage_fleets(8, 26) + restart_fleets(6, 27) + recovery_fleets(6, 28)
+    for q in fleets[:8:2]:
+        q["storage_price"] = "1500"
     files = js.evaluate("""rows => rows.map(raw => { const c = goodputCalculator, x = c.readInputs(raw).inputs;
       return c.paramsYaml(raw, x); })""", fleets)
     for i, (q, text) in enumerate(zip(fleets, files, strict=True)):
@@ -566,6 +577,8 @@ def test_the_downloaded_file_writes_them_back_in_the_package_s_keys(js: Any, tmp
         assert (got.just_in_time, got.jit_recovery, got.planned_rate) == \
             (want.just_in_time, want.jit_recovery, want.planned_rate), text
         assert got.storage == want.storage and got.spares == want.spares, text
+        if "storage_price" in q:
+            assert got.storage is not None and got.storage.price == 1500.0, text
 
 
 # ------------------------------------------------------------------ the built page
@@ -607,7 +620,13 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
         assert derived["restart_min"][0] == command["restart_min"]
         assert derived["load_min"][0] == command["load_min"]
         assert derived["checkpoint_size_bytes"][0] == command["checkpoint_size_bytes"]
-        assert derived["best_spares"][0] == fleet_plan(params).best_spares.best  # type: ignore[union-attr]
+        choice = fleet_plan(params).best_spares
+        assert choice is not None and derived["best_spares"][0] == choice.best
+        assert derived["best_spares_dollars"][0] == pytest.approx(choice.dollars[choice.best], rel=1e-6)
+        best = command["best_write_bandwidth"]
+        assert math.isclose(derived["best_write_bandwidth"][0], best["bandwidth_bytes_per_s"], rel_tol=1e-3)
+        assert derived["best_write_bandwidth"][1].startswith("at least ") == (best["edge"] == "top")
+        assert derived["best_write_bandwidth_net"][0] == pytest.approx(best["net_per_month"], rel=1e-6)
         goodput = page.evaluate("Number(document.querySelector(\"td[data-model='exact'][data-output='goodput']\").dataset.value)")
         assert abs(goodput - command["goodput"]) <= SEARCHED
         assert "derived: " in (page.get_attribute("#gc-checkpoint_cost", "placeholder") or "")
