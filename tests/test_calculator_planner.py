@@ -297,7 +297,7 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
         choice = fleet_plan(params).best_spares
         assert choice is not None and page["spares"] is not None, q
         assert page["wait"] == params.spares.wait(params.mtbi), q  # type: ignore[union-attr]
-        # the page stops where no larger count can win (goodput at infinite spares x N / (N + c g) below the best)
+        # the page searches as goodput.restart.best_spares does (past the best while ceiling x N - c g could win)
         counts = page["spares"]["counts"]
         assert counts == choice.counts[:len(counts)] and choice.best in counts, q
         tol = SEARCHED if _searched(params) else REL
@@ -464,6 +464,7 @@ BAD = [
     ({"planned_rate": "2 per parsec"}, "planned_rate"),
     ({"spares": "-1", "repair": "12 h", "takes_node": "0.5"}, "spares"),
     ({"spares": "4", "repair": "12 h", "takes_node": "1.5"}, "takes_node"),
+    ({"checkpoint_size": "2.3 TB", "write_bandwidth": "20 GB/s", "storage_price": "-1"}, "storage_price"),
 ]
 
 
