@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -92,7 +93,7 @@ def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
     assert fleet_plan(params_from_mapping(FLEET_65K)).best_spares is None
 
 
-def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path) -> None:
+def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path: Path) -> None:
     """goodput plan --format json: best_spares is the fleet's, count, goodput and restart."""
     path = tmp_path / "fleet.yml"
     path.write_text(yaml.safe_dump(FLEET_PARTS), encoding="utf-8")
