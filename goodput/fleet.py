@@ -357,9 +357,13 @@ class FleetPlan:
 
     # ------------------------------------------------------------------ what a planner knows (issues 19, 20)
     def with_restart(self, restart: float) -> Params:
-        """The fleet's inputs with another (expected) restart; a persistent tier's restart moves by as much."""
+        """The fleet's inputs with another (expected) restart; a persistent tier's restart moves by as much.
+
+        Never below the new restart: R_p that defaults to R would otherwise come out as R + (R' - R), which can
+        round a hair below R' and be refused.
+        """
         p = self.params
-        rp = None if p.persistent_restart is None else p.persistent_restart + (restart - p.restart)
+        rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
         return p.replace(restart=restart, persistent_restart=rp)
 
     def parts_restart(self, gpus: int | None = None) -> float:

@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -92,7 +93,7 @@ def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
     assert fleet_plan(params_from_mapping(FLEET_65K)).best_spares is None
 
 
-def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path) -> None:
+def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path: Path) -> None:
     """goodput plan --format json: best_spares is the fleet's, count, goodput and restart."""
     path = tmp_path / "fleet.yml"
     path.write_text(yaml.safe_dump(FLEET_PARTS), encoding="utf-8")
@@ -122,3 +123,26 @@ def test_the_largest_restart_part_gains_the_most_when_halved(parts_fleet: FleetP
         if name != part.name:
             assert plan_for(parts_fleet.with_restart(r - minutes / 2)).goodput - parts_fleet.goodput < part.gain
     assert fleet_plan(load_params()).largest_restart_part is None
+
+
+def test_a_persistent_restart_that_defaults_to_r_moves_with_it_and_stays_no_shorter() -> None:
+    """R_p defaulting to R, with spares: R + (R(c) - R) rounds below R(c) at c = 2 here, and the plan was refused
+    (InputError: a persistent restart shorter than the fast one); with_restart keeps R_p at R(c) at least, so
+    every count is planned and the best count found."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 16384, "rate_per_gpu_hour": 2e-5, "checkpoint_cost": "1 min", "slow_checkpoint_cost": "1 min",
+        "restart": {"detect": "20 s", "startup": "1.1 min", "warmup": "1 min"}, "persistent": {"cost": "4 min"},
+        "fast_survives": 0.6, "spares": {"nodes": 4, "repair": "6 h", "takes_node": 0.5},
+        "price_per_gpu_hour": 2.5, "month": "720 h"}))
+    p = fleet.params
+    assert p.persistent_restart == p.restart
+    r2 = fleet.parts_restart() + spare_wait(2, p.mtbi, 360.0, 0.5)
+    assert p.persistent_restart + (r2 - p.restart) < r2  # the rounding that tripped the plan
+    moved = fleet.with_restart(r2)
+    assert moved.persistent_restart == moved.restart == r2
+    choice = fleet.best_spares
+    assert choice is not None and 2 in choice.counts
+    assert choice.goodput[2] == pytest.approx(plan_for(moved).goodput, abs=1e-15) and choice.goodput[2] > 0
+    # a persistent restart given above R still moves by as much as R does
+    longer = fleet_plan(p.replace(persistent_restart=p.restart + 3.0))
+    assert longer.with_restart(r2).persistent_restart == pytest.approx(r2 + 3.0, rel=1e-12)

@@ -874,7 +874,7 @@
     k.eff = read("bandwidth_efficiency", (v) => shareOf(v, { openLow: true, expected: MESSAGES.efficiency }));
     k.snap = read("snapshot_bandwidth", parseBandwidth);
     k.hostMem = read("host_memory", parseSize);
-    x.storagePrice = read("storage_price", (v) => nonNegative(v));
+    x.storagePrice = read("storage_price", (v) => nonNegative(v, K.price_expected));
     // the restart's parts, spares, recovery without rollback and planned stops
     for (const key of PART_FIELDS) {
       const v = read(key, durationOrZero);
@@ -955,61 +955,88 @@
     return Number.isFinite(plan.goodput) ? plan.goodput : 0;
   }
 
-  // goodput.fleet.FleetPlan.best_spares with goodput.restart.best_spares: each count's expected restart, R_parts +
-  // a B(c, rho) r / (c + 1), planned with the whole scheme (a persistent restart moved by as much); the best count
-  // maximizes the share of all GPUs bought, the spares' included, doing kept work. Counts 0 to at least 8, doubled
-  // while the wait is a second or more (up to 10,000).
+  // goodput.fleet.FleetPlan.with_restart: the inputs x with an expected restart of r minutes; a persistent tier's
+  // restart moves by as much, never below r (R_p defaulting to R would otherwise round a hair below it).
+  function withRestart(x, r) {
+    return Object.assign({}, x, { R: r, Rp: x.tiers ? Math.max(x.Rp + (r - x.R), r) : x.Rp });
+  }
+
+  // goodput.fleet.FleetPlan.spares_choice with goodput.restart.best_spares: each count's expected restart, R_parts +
+  // a B(c, rho) r / (c + 1), planned with the whole scheme (withRestart); the best count maximizes the kept work net
+  // of the spares' own GPUs, goodput x N - c g (SparesChoice.net), the first of equals. The counts run from 0 while
+  // c <= top (8, doubled while the wait is over a second, up to most_spares), or c <= best + max(2, best // 4), or a
+  // larger pool could still win (ceiling x N - c g above the best's net, the ceiling being goodput with no wait).
+  // dollars: each count's kept work against no spares, net of the spares' own GPUs, a month at the page's price.
   function bestSpares(x) {
     const sp = x.spares;
     if (!sp || x.gpus === null) { return null; }
-    const parts = x.R - x.wait;
+    const parts = x.R - x.wait, n = x.gpus, g = x.known.gpn, most = K.most_spares;
     let top = 8;
-    while (spareWait(top, x.M, sp.repair, sp.takesNode) > 1 / 60 && top < 10000) { top *= 2; }
-    const counts = [], restart = [], goodput = [], useful = [];
-    let best = 0;
-    // No count can keep more than goodput at the parts alone (infinite spares) times N / (N + c g): past the count
-    // where that bound falls below the best found, none can win, and the search stops (the same best count).
-    const ceiling = planGoodput(Object.assign({}, x, { R: parts, Rp: x.tiers ? x.Rp + (parts - x.R) : x.Rp }));
-    for (let c = 0; c <= top; c++) {
-      if (c > 0 && ceiling * x.gpus / (x.gpus + c * x.known.gpn) < useful[best]) { break; }
-      const r = parts + spareWait(c, x.M, sp.repair, sp.takesNode);
-      const g = planGoodput(Object.assign({}, x, { R: r, Rp: x.tiers ? x.Rp + (r - x.R) : x.Rp }));
+    while (spareWait(top, x.M, sp.repair, sp.takesNode) > 1 / 60 && top < most) { top = Math.min(2 * top, most); }
+    const goodputAt = (r) => planGoodput(withRestart(x, r));
+    const ceiling = goodputAt(parts);
+    const counts = [], restart = [], goodput = [], useful = [], net = [];
+    let c = 0, lead = 0;
+    while (c <= most && (c <= top || c <= lead + Math.max(2, Math.floor(lead / 4)) || ceiling * n - c * g > net[lead])) {
       counts.push(c);
-      restart.push(r);
-      goodput.push(g);
-      useful.push(g * x.gpus / (x.gpus + c * x.known.gpn));
-      if (useful[c] > useful[best]) { best = c; }
+      restart.push(parts + spareWait(c, x.M, sp.repair, sp.takesNode));
+      goodput.push(goodputAt(restart[c]));
+      useful.push(goodput[c] * n / (n + c * g));
+      net.push(goodput[c] * n - c * g);
+      if (net[c] > net[lead]) { lead = c; }
+      c += 1;
     }
-    return { counts: counts, restart: restart, goodput: goodput, useful: useful, best: best };
+    const month = (points) => F.capacity_per_month(points, n, x.price, x.month);
+    const dollars = counts.map((k, i) => month(goodput[i] - goodput[0]) - month(k * (g / n)));
+    return { counts: counts, restart: restart, goodput: goodput, useful: useful, net: net, best: lead, dollars: dollars };
   }
 
-  // Spec C: the stated write bandwidth that maximizes the capacity goodput keeps, net of the storage's price
-  // (dollars per GB/s a month): a log grid from B/64 to 64 B, then golden section on log B between the best
-  // point's neighbours. The read bandwidth scales in the same ratio. null without a price, storage or GPUs.
+  // goodput.storage.best_bandwidth: the bandwidth that maximizes net(b) from b0 / span to span x b0: a log grid of
+  // per_octave points per factor of two, then golden section on log b between the grid points either side of the
+  // best (the lowest of equals) to a relative tolerance. An end of the grid is returned and named ("top", "bottom").
+  function bestBandwidth(net, b0) {
+    const S = K.bandwidth_search, span = S.span;
+    const steps = Math.max(2, roundHalfEven(2 * Math.log2(span) * S.per_octave));
+    const lo = Math.log(b0 / span), hi = Math.log(b0 * span);
+    const grid = [], values = [];
+    for (let k = 0; k <= steps; k++) { grid.push(lo + (hi - lo) * k / steps); values.push(net(Math.exp(grid[k]))); }
+    let k = 0;
+    for (let i = 1; i < grid.length; i++) { if (values[i] > values[k]) { k = i; } }
+    if (k === grid.length - 1) { return { bandwidth: Math.exp(grid[k]), edge: "top" }; }
+    if (k === 0) { return { bandwidth: Math.exp(grid[0]), edge: "bottom" }; }
+    let a = grid[k - 1], c = grid[k + 1];
+    const ratio = (Math.sqrt(5) - 1) / 2;
+    let x1 = c - ratio * (c - a), x2 = a + ratio * (c - a), f1 = net(Math.exp(x1)), f2 = net(Math.exp(x2));
+    while (c - a > S.tolerance) {
+      if (f1 >= f2) { c = x2; x2 = x1; f2 = f1; x1 = c - ratio * (c - a); f1 = net(Math.exp(x1)); }
+      else { a = x1; x1 = x2; f1 = f2; x2 = a + ratio * (c - a); f2 = net(Math.exp(x2)); }
+    }
+    // Python's max of (value, log b) pairs: the largest value, then the largest log b
+    let best = [values[k], grid[k]];
+    for (const pair of [[f1, x1], [f2, x2]]) {
+      if (pair[0] > best[0] || (pair[0] === best[0] && pair[1] > best[1])) { best = pair; }
+    }
+    return { bandwidth: Math.exp(best[1]), edge: null };
+  }
+
+  // Spec C, goodput.fleet.FleetPlan.best_write_bandwidth: the stated write bandwidth that maximizes the capacity goodput
+  // keeps, net of the storage's price (dollars per GB/s a month); the read bandwidth scales in the same ratio
+  // (goodput.params.at_bandwidths). With a price of zero, the top of the search. null without a price, storage or GPUs.
   function bestWriteBandwidth(x) {
     const store = x.known && x.known.store;
     if (x.storagePrice === null || !store || x.gpus === null) { return null; }
     const goodputAt = (b) => {
-      const y = rederived(x, { wb: b, rb: store.rb === null ? null : store.rb * (b / store.wb) });
+      const ratio = b / store.wb;
+      const y = rederived(x, { wb: store.wb * ratio, rb: store.rb === null ? null : store.rb * ratio });
       return y === null ? 0 : planGoodput(y);
     };
-    const net = (b) => F.capacity_per_month(goodputAt(b), x.gpus, x.price, x.month) - x.storagePrice * b / 1e9;
-    const grid = geomspace(store.wb / 64, store.wb * 64, 49);
-    let best = 0, top = -Infinity;
-    grid.forEach((b, i) => { const v = net(b); if (v > top) { top = v; best = i; } });
-    let a = Math.log(grid[Math.max(best - 1, 0)]), c = Math.log(grid[Math.min(best + 1, grid.length - 1)]);
-    const ratio = (Math.sqrt(5) - 1) / 2;
-    let u = c - ratio * (c - a), w = a + ratio * (c - a), fu = net(Math.exp(u)), fw = net(Math.exp(w));
-    while (c - a > 1e-7) {
-      if (fu >= fw) { c = w; w = u; fw = fu; u = c - ratio * (c - a); fu = net(Math.exp(u)); }
-      else { a = u; u = w; fu = fw; w = a + ratio * (c - a); fw = net(Math.exp(w)); }
-    }
-    let bandwidth = Math.exp((a + c) / 2);
-    if (net(grid[best]) > net(bandwidth)) { bandwidth = grid[best]; }
-    const goodput = goodputAt(bandwidth);
-    const cost = x.storagePrice * bandwidth / 1e9;
-    return { bandwidth_bytes_per_s: bandwidth, goodput: goodput, storage_cost_per_month: cost,
-      net_per_month: F.capacity_per_month(goodput, x.gpus, x.price, x.month) - cost };
+    const dollars = (g) => F.capacity_per_month(g, x.gpus, x.price, x.month);
+    const found = x.storagePrice === 0 ? { bandwidth: store.wb * K.bandwidth_search.span, edge: "top" }
+      : bestBandwidth((b) => dollars(goodputAt(b)) - x.storagePrice * b / 1e9, store.wb);
+    const goodput = goodputAt(found.bandwidth);
+    const cost = x.storagePrice * found.bandwidth / 1e9;
+    return { bandwidth_bytes_per_s: found.bandwidth, goodput: goodput, storage_cost_per_month: cost,
+      net_per_month: dollars(goodput) - cost, edge: found.edge };
   }
 
   // goodput.plan._check_scale: inputs so far out of scale that the job keeps essentially no work have no plan.
@@ -1128,6 +1155,8 @@
         " (you hold " + x.spares.nodes.toLocaleString("en-US") + ")");
       put("best_spares_goodput", sp.goodput[sp.best], percent(sp.goodput[sp.best]));
       put("best_spares_useful", sp.useful[sp.best], percent(sp.useful[sp.best]));
+      put("best_spares_dollars", sp.dollars[sp.best], (sp.dollars[sp.best] < 0 ? "a loss of " + money(-sp.dollars[sp.best])
+        : money(sp.dollars[sp.best])) + " a month against none, net of the spares' own GPUs");
     }
     const rec = recoveryOf(x);
     if (rec) {
@@ -1137,8 +1166,12 @@
     }
     const bw = result.bandwidth;
     if (bw) {
-      put("best_write_bandwidth", bw.bandwidth_bytes_per_s, formatBandwidth(bw.bandwidth_bytes_per_s) + " (you have " +
-        formatBandwidth(store.wb) + ")");
+      // goodput.report.best_bandwidth_text: an end of the search is said as a bound
+      const bound = bw.edge === "top" ? "at least " : bw.edge === "bottom" ? "at most " : "";
+      const span = K.bandwidth_search.span;
+      put("best_write_bandwidth", bw.bandwidth_bytes_per_s, bound + formatBandwidth(bw.bandwidth_bytes_per_s) + " (you have " +
+        formatBandwidth(store.wb) + (bw.edge === "top" ? "; no optimum below " + span + "x it, the top of the search"
+          : bw.edge === "bottom" ? "; no optimum above 1/" + span + " of it, the bottom of the search" : "") + ")");
       put("best_write_bandwidth_goodput", bw.goodput, percent(bw.goodput));
       put("best_write_bandwidth_cost", bw.storage_cost_per_month, money(bw.storage_cost_per_month) + " a month");
       put("best_write_bandwidth_net", bw.net_per_month, (bw.net_per_month < 0 ? "a loss of " + money(-bw.net_per_month)
@@ -1520,12 +1553,10 @@
     if (has("write_bandwidth")) {
       const keys = [["write_bandwidth", "write_bandwidth"], ["read_bandwidth", "read_bandwidth"],
         ["bandwidth_efficiency", "efficiency"]];
-      if (K.storage_file_keys.indexOf("price") >= 0) { keys.push(["storage_price", "price"]); }
-      lines.push("storage: {" + mapping(keys) + "}");
-    }
-    if (has("storage_price") && K.storage_file_keys.indexOf("price") < 0) {
+      lines.push("storage: {" + mapping(keys.concat([["storage_price", "price"]])) + "}");
+    } else if (has("storage_price")) {  // storage: needs its write bandwidth; the price alone is kept as a note
       lines.push("# The price of storage bandwidth, " + JSON.stringify(pythonStrip(raw.storage_price)) +
-        " dollars per GB/s a month, is not a key this goodput reads yet (storage: {price: ...}).");
+        " dollars per GB/s a month, goes in storage: {price: ...} beside the storage's write bandwidth.");
     }
     if (has("snapshot_bandwidth")) {
       lines.push("snapshot: {" + mapping([["snapshot_bandwidth", "bandwidth"], ["host_memory", "host_memory"]]) + "}");

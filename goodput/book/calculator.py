@@ -243,20 +243,11 @@ def constants() -> dict[str, Any]:
     }
 
 
-#: The storage levers of the goodput.plan/goodput.fleet side (spec B), by the names the levers table shows;
-#: read from the package where it defines them (``STORAGE_LEVERS``), else these.
-_STORAGE_LEVERS = ("double the storage bandwidth", "double the snapshot bandwidth")
-
-
 def storage_levers() -> tuple[str, ...]:
-    """The two storage levers' names: the package's ``STORAGE_LEVERS`` (goodput.plan or goodput.fleet) if it has them."""
-    from goodput import fleet, plan
+    """The storage levers' names as the levers table shows them: the words of :data:`goodput.plan.STORAGE_LEVERS`."""
+    from goodput.plan import STORAGE_LEVERS
 
-    for module in (plan, fleet):
-        names = getattr(module, "STORAGE_LEVERS", None)
-        if names is not None:
-            return tuple(names)
-    return _STORAGE_LEVERS
+    return tuple(STORAGE_LEVERS.values())
 
 
 def quantity_pattern_js() -> str:
@@ -276,7 +267,7 @@ def quantity_pattern_js() -> str:
 def planner_constants() -> dict[str, Any]:
     """What the form's optional inputs (model and storage, restart's parts, spares, recovery) share with the package."""
     from goodput import params, storage
-    from goodput.restart import RestartParts
+    from goodput.restart import MOST_SPARES, RestartParts
 
     return {
         "quantity_pattern": quantity_pattern_js(),
@@ -288,6 +279,10 @@ def planner_constants() -> dict[str, Any]:
         "restart_parts": list(RestartParts(detect=1.0).parts),
         "storage_levers": list(storage_levers()),
         "storage_file_keys": list(params._STORAGE_KEYS),
+        "most_spares": MOST_SPARES,
+        "bandwidth_search": {"span": storage.SEARCH_SPAN, "per_octave": storage.SEARCH_PER_OCTAVE,
+                             "tolerance": storage.SEARCH_TOLERANCE},
+        "price_expected": storage.PRICE_EXPECTED,
     }
 
 
@@ -503,9 +498,8 @@ def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
             query["jit_recovery"] = duration_text(params.jit_recovery)
     if params.planned_rate:
         query["planned_rate"] = rate_text(params.planned_rate)
-    price = getattr(params, "storage_price", None)  # spec C: lands with the package's side in another branch
-    if price is not None:
-        query["storage_price"] = f"{price!r}"
+    if params.storage is not None and params.storage.price is not None:
+        query["storage_price"] = f"{params.storage.price!r}"
     return query
 
 
