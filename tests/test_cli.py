@@ -585,6 +585,7 @@ def non_negative_numbers(value: object) -> list[float]:
     return [float(value)] if isinstance(value, (int, float)) and not isinstance(value, bool) else []
 
 
+@pytest.mark.slow
 def test_storage_levers_and_the_best_bandwidth_in_json() -> None:
     data = plan_json(*STORED, "--storage-price", "1500")
     levers = data["levers"]

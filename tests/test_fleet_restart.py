@@ -38,6 +38,7 @@ def parts_fleet() -> FleetPlan:
     return fleet_plan(params_from_mapping(FLEET_PARTS, source="fleet-65k-parts.yml"))
 
 
+@pytest.mark.slow
 def test_by_size_rederives_r_from_its_parts(parts_fleet: FleetPlan) -> None:
     """At 2N the start-up per node is paid on 16,384 nodes and the 24 spares wait at M/2: R(2N) = 1 + 2 + 1 + 16,384 x
     0.05 s + 2 min + wait(24, M/2), larger than R(N); at N/2 smaller; the plan at each size is planned with it."""
@@ -70,6 +71,7 @@ def test_by_size_with_spares_alone_waits_longer_at_twice_the_size() -> None:
     assert fleet.restart_at(2 * p.gpus) - 15.0 > wait > fleet.restart_at(p.gpus // 2) - 15.0 > 0.0
 
 
+@pytest.mark.slow
 def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
     """R(0) = parts + a r, R(c) falls to the parts; each goodput is plan_for at R(c) (drain and tiers), not the
     one-tier model; the best count maximizes the useful share; the dollars are against none, net of the spares."""
@@ -93,6 +95,7 @@ def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
     assert fleet_plan(params_from_mapping(FLEET_65K)).best_spares is None
 
 
+@pytest.mark.slow
 def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path: Path) -> None:
     """goodput plan --format json: best_spares is the fleet's, count, goodput and restart."""
     path = tmp_path / "fleet.yml"
@@ -125,6 +128,7 @@ def test_the_largest_restart_part_gains_the_most_when_halved(parts_fleet: FleetP
     assert fleet_plan(load_params()).largest_restart_part is None
 
 
+@pytest.mark.slow
 def test_a_persistent_restart_that_defaults_to_r_moves_with_it_and_stays_no_shorter() -> None:
     """R_p defaulting to R, with spares: R + (R(c) - R) rounds below R(c) at c = 2 here, and the plan was refused
     (InputError: a persistent restart shorter than the fast one); with_restart keeps R_p at R(c) at least, so

@@ -119,6 +119,7 @@ FLEET_PARTS = {**FLEET_65K, "restart": {"detect": "1 min", "replace": "2 min", "
                "spares": {"nodes": 24, "repair": "24 h", "takes_node": 0.5}}
 
 
+@pytest.mark.slow
 def test_the_best_spare_count_and_r_as_its_parts_are_the_fleets() -> None:
     """R = 1 + 2 + 7.83 + 2 min + the 24 spares' wait, written part by part; the best count (the fleet's plan at each
     R(c)) and its dollars against none, and the part that matters most, quoted once for the answer, planning and

@@ -37,6 +37,7 @@ def fleet65k() -> FleetPlan:
     return fleet_plan(params_from_mapping(FLEET_65K, source="fleet<65k>.yml"))
 
 
+@pytest.mark.slow
 def test_the_worked_example_quotes_first_order(worked: Params) -> None:
     """Worked example: one tier, first order ok; Young's 19.3 min gives 86.92% by first order and 87.58% exact; at each
     model's optimum exact 87.6% against 86.9%, 0.7 points more."""

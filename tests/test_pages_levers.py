@@ -174,6 +174,7 @@ def test_the_fleet_size_table_is_by_size(tiered: FleetPlan) -> None:
     assert "R" not in frame.columns  # R given whole: the same at every size, no column
 
 
+@pytest.mark.slow
 def test_the_fleet_size_table_shows_r_rederived_from_its_parts(tiered: FleetPlan) -> None:
     """With a start-up per node, R grows with the fleet's nodes: the table's R column is by_size's R at each size,
     increasing with size, and this fleet's row is its own R."""

@@ -232,6 +232,7 @@ def test_a_tiered_fleets_monte_carlo_goes_through_its_scheme(tiered_count: Fleet
     assert "persistent" in p.cadence and "drained in 5 min" in p.cadence
 
 
+@pytest.mark.slow
 def test_a_drain_without_a_persistent_tier_keeps_no_persistent_cadence() -> None:
     """A drain and one tier: the scheme variant is the drain's, its phrase the fleet's (scheme_words), and neither
     the scheme sentence nor the drawn reading speaks of a persistent cadence the fleet does not have."""
@@ -332,6 +333,7 @@ def ranged_65k() -> FleetPlan:
     return fleet_plan(params_from_mapping(RANGED_65K, source="fleet-65k-ranges.yml"))
 
 
+@pytest.mark.slow
 def test_every_ranged_input_of_a_tiered_fleet_is_on_the_page(ranged_65k: FleetPlan) -> None:
     """The page lists the scheme's inputs with their ranges, takes R alone as exact, quotes T*'s range over all 64
     corners, holds the plan's 5.91 min and 44.2% inside its ranges, and names the widest swing (M's) first; the
@@ -372,6 +374,7 @@ def test_a_range_beyond_the_bound_is_said_to_be_a_sample() -> None:
     assert "sample of 66 of the box's 128 corners" in words and "six" in words and "seven" in words
 
 
+@pytest.mark.slow
 def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_count: FleetPlan) -> None:
     """With M a count and s ranged as well, the page's draws are monte_carlo's through the fleet's plan with s drawn
     too, and they differ from the draws with s held."""

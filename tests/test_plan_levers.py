@@ -173,6 +173,7 @@ def test_no_storage_levers_without_storage() -> None:
     assert not set(fleet.levers) & set(STORAGE_LEVERS.values())
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(write=st.floats(0.5, 500.0), share=st.floats(0.05, 1.0), snapshot=st.floats(5.0, 200.0))
 def test_doubling_a_bandwidth_never_loses_goodput(write: float, share: float, snapshot: float) -> None:

@@ -218,6 +218,7 @@ def test_no_impossible_number(m: float, t: float, p: float, rj: float, q: float,
 @settings(max_examples=25, deadline=None, derandomize=True)
 @given(p=st.floats(0.05, 0.9), fall=st.floats(0.05, 1.0), rj=st.floats(0.0, 1.0), q=st.floats(0.0, 2.0),
        rise=st.floats(0.01, 2.0), s=st.floats(0.0, 0.95), which=st.sampled_from(["exact", "first-order"]))
+@pytest.mark.slow
 def test_goodput_never_rises_when_p_falls_or_q_rises(p: float, fall: float, rj: float, q: float, rise: float,
                                                      s: float, which: str) -> None:
     """The plan's goodput (best T and n) falls with fewer recoveries without rollback (each no dearer than a

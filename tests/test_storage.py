@@ -153,6 +153,7 @@ def test_the_fleets_goodput_at_its_own_bandwidth_is_its_plan() -> None:
     assert fleet.goodput_at_stated_bandwidth(5e9) == pytest.approx(fleet.plan.goodput, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None)
 @given(prices=st.lists(st.floats(20.0, 20000.0), min_size=2, max_size=2, unique=True))
 def test_the_best_bandwidth_grows_as_the_price_falls(prices: list[float]) -> None:

@@ -91,6 +91,7 @@ def test_symbolic_optimum_evaluates_to_the_numerical_one() -> None:
         )
 
 
+@pytest.mark.slow
 def test_second_order_term_is_the_symbolic_one() -> None:
     """second_order_term is the SymPy second-order term of goodput_series, evaluated."""
     import sympy
@@ -139,6 +140,7 @@ def test_tiers_cadence_is_sqrt_s_extra_cost_over_hard_share_c() -> None:
     assert str(d.plain(d.every)) == "sqrt(s)*sqrt(-C + C_p)/(sqrt(C)*sqrt(1 - s))"
 
 
+@pytest.mark.slow
 def test_tiers_minimum_is_a_sum_of_two_young_terms() -> None:
     """At n*: P(n*) = (sqrt(sC) + sqrt((1-s)(C_p - C)))^2, so the loss is sqrt(2sC/M) + sqrt(2(1-s)(C_p - C)/M) + rest;
     the fast interval is sqrt(2CM/s) and the persistent period n* T* = sqrt(2(C_p - C)M/(1-s))."""

@@ -406,6 +406,7 @@ def test_a_swing_in_s_is_the_plans_difference_at_its_ends(tiered_s: tuple[Params
     assert ends[1].tiers.every > n  # the cadence was chosen again: fewer persistent checkpoints when more survive
 
 
+@pytest.mark.slow
 def test_the_ranges_hold_the_plan_and_only_possible_goodputs() -> None:
     """With ranges on C, M, D, C_p, R_p and s (64 corners, all computed), T*'s range holds the plan's T* and the
     one-at-a-time ends; goodput's range holds the plan's and every swing, inside [0, 1]; the widest swing is first."""
@@ -448,6 +449,7 @@ def test_first_order_corners_below_zero_read_as_no_goodput() -> None:
         assert all(0.0 <= g <= 1.0 for x in one_at_a_time(p) for g in x.goodput_range)
 
 
+@pytest.mark.slow
 def test_many_ranged_inputs_are_bounded_by_a_seeded_sample_of_corners() -> None:
     """Seven inputs with a range have 128 corners; with the bound at 4 a seeded, balanced sample of 16 (each input at
     each end in 8) plus the extreme corners is computed instead. Goodput's range is still the full box's, exactly
@@ -495,6 +497,7 @@ def test_a_fleets_monte_carlo_draws_every_ranged_input_through_its_plan() -> Non
                     **kw)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_the_commands_ranges_come_widest_first_with_the_plans_values() -> None:
     """goodput plan on the 65k fleet with ranges on s, R_p and D: one range row per input, widest swing first; the
     JSON's goodput range is the box's at the plan's interval (inside [0, 1], holding the plan's 44.2%) and each
@@ -539,6 +542,7 @@ def test_a_range_of_the_share_recovered_just_in_time_is_its_plans() -> None:
     assert fixed.goodput_range[0] <= ends[0] and ends[1] <= fixed.goodput_range[1] <= 1.0
 
 
+@pytest.mark.slow
 def test_a_flag_that_changes_an_input_drops_its_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """goodput plan --drain 5min on a file whose drain has the range 3 to 6 min: the range was of the file's 4 min,
     so the command drops it (and keeps s's); without the flag both are listed."""
