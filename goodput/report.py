@@ -1228,8 +1228,7 @@ def escape_markdown(text: object) -> str:
     script), ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize
     nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or number that would
     start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written.
-    The one escape for Markdown: the command's Markdown output and the book
-    (:func:`goodput.book.tables.escape_text`) both use it.
+    The one escape for Markdown: the command's Markdown output and the book both use it.
 
     Parameters
     ----------

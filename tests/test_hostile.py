@@ -481,21 +481,22 @@ def test_slurm_lines_are_counted_at_line_ends_and_a_bare_date_has_no_offset(tmp_
 @pytest.mark.slow
 def test_markup_in_user_text_is_text_in_the_books_html() -> None:
     """An inputs file named '<img src=x onerror=alert(1)>.yml' shows as its name: book_table escapes cells, headers
-    and caption; escape_text makes Markdown that renders as exactly the text, in a paragraph and a table cell."""
+    and caption; escape_markdown makes Markdown that renders as exactly the text, in a paragraph and a table cell."""
     import html as html_module
 
     import markdown_it
     import pandas as pd
 
-    from goodput.book.tables import book_table, escape_text
+    from goodput.book.tables import book_table
+    from goodput.report import escape_markdown
 
     name = "<img src=x onerror=alert(1)>&<b>|*x*_{y}`z`.yml"
     table = book_table(pd.DataFrame({"inputs file": [name], name: [1.0]}), caption=f"from {name}").to_html()
     assert "<img" not in table and "<b>" not in table and table.count("&lt;img src=x") == 3
     md = markdown_it.MarkdownIt("commonmark").enable("table")
-    paragraph = md.render(escape_text(name))
+    paragraph = md.render(escape_markdown(name))
     assert "<img" not in paragraph and html_module.unescape(paragraph) == f"<p>{name}</p>\n"
-    cell = md.render(f"| a | b |\n|---|---|\n| {escape_text(name)} | 1 |\n")
+    cell = md.render(f"| a | b |\n|---|---|\n| {escape_markdown(name)} | 1 |\n")
     assert "<img" not in cell and f"<td>{html_module.escape(name, quote=False)}</td>" in cell
 
 

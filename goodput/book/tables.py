@@ -229,36 +229,6 @@ def swings_table(fleet: FleetPlan) -> Styler:
     return book_table(frame, right=["over", "goodput", "T*"], caption=caption)
 
 
-def escape_text(text: object) -> str:
-    r"""Text from outside the book (an inputs file's name, a job name from a log) made safe for Markdown.
-
-    What a chapter writes into Markdown output (``display(Markdown(...))``) or a caption that MyST
-    reads: every character Markdown may read as markup gets a backslash, so ``<b>`` stays ``<b>`` on the page
-    instead of bold (or a script), ``&`` stays ``&`` and ``|`` does not end a table cell. It is
-    :func:`goodput.report.escape_markdown`, the one escape the command's Markdown uses too. For a
-    string put into HTML directly, use :func:`html.escape`; :func:`book_table` escapes its cells,
-    headers and caption itself.
-
-    Parameters
-    ----------
-    text : object
-        The text.
-
-    Returns
-    -------
-    str
-        Markdown that renders as exactly `text`, on one line.
-
-    Examples
-    --------
-    >>> print(escape_text("<img src=x onerror=alert(1)>.yml"))
-    \<img src=x onerror=alert(1)\>.yml
-    """
-    from goodput.report import escape_markdown
-
-    return escape_markdown(text)
-
-
 # --------------------------------------------------------------------------- the goodput and planning chapters
 
 
