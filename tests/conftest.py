@@ -188,6 +188,21 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+@pytest.fixture(scope="module")
+def js(chromium: Any) -> Iterator[Any]:
+    """A blank page with the calculator's three scripts loaded (no book build needed): the calculator's tests."""
+    from goodput.book import calculator
+
+    static = Path(__file__).resolve().parent.parent / "_ext" / "static"
+    page = chromium.new_page()
+    page.goto("about:blank")
+    page.add_script_tag(path=str(static / "goodput-lambertw.js"))
+    page.add_script_tag(content=calculator.formulas_js())
+    page.add_script_tag(path=str(static / "goodput-calculator.js"))
+    yield page
+    page.close()
+
+
 # ---------------------------------------------------------------------------------------------
 # Markers that follow from fixtures: a test that reads the built book is a `book` test, one that drives
 # Chromium a `browser` test, so `make test-fast` (which deselects them) never builds the book or opens a browser.

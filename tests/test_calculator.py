@@ -41,7 +41,6 @@ from goodput.units import format_duration, parse_duration
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-STATIC = ROOT / "_ext" / "static"
 CASES = json.loads((HERE / "duration_cases.json").read_text(encoding="utf-8"))
 SCREENSHOTS = ROOT / "_build" / "screenshots"
 
@@ -54,18 +53,6 @@ pytestmark = pytest.mark.browser
 REL = 1e-9
 #: Absolute floor for numbers that are zero in both (the interval lever at the optimum).
 ABS = 1e-15
-
-
-@pytest.fixture(scope="module")
-def js(chromium: Any) -> Any:
-    """A blank page with the calculator's three scripts loaded (no book build needed)."""
-    page = chromium.new_page()
-    page.goto("about:blank")
-    page.add_script_tag(path=str(STATIC / "goodput-lambertw.js"))
-    page.add_script_tag(content=calculator.formulas_js())
-    page.add_script_tag(path=str(STATIC / "goodput-calculator.js"))
-    yield page
-    page.close()
 
 
 # ------------------------------------------------------------------ the Lambert-W solver

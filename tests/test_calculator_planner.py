@@ -43,7 +43,6 @@ from goodput.plan import plan_for, plan_levers
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-STATIC = ROOT / "_ext" / "static"
 
 pytestmark = pytest.mark.browser
 
@@ -51,18 +50,6 @@ pytestmark = pytest.mark.browser
 REL = 1e-9
 #: Where the package searches (the exact optimum with a drain or a persistent tier, by Brent's method to ~1e-7).
 SEARCHED = 1e-6
-
-
-@pytest.fixture(scope="module")
-def js(chromium: Any) -> Any:
-    """A blank page with the calculator's three scripts loaded (no book build needed)."""
-    page = chromium.new_page()
-    page.goto("about:blank")
-    page.add_script_tag(path=str(STATIC / "goodput-lambertw.js"))
-    page.add_script_tag(content=calculator.formulas_js())
-    page.add_script_tag(path=str(STATIC / "goodput-calculator.js"))
-    yield page
-    page.close()
 
 
 # ------------------------------------------------------------------ the form's fields as a parameters file
