@@ -1,47 +1,27 @@
 """What a restart is made of, how many hot spares to hold, and recovery without going back to a checkpoint.
 
-**The restart's parts.** A restart is detection, replacing the failed nodes, starting the processes and
-the collective communication (a fixed part and a part per node), loading the checkpoint and warming
-up; R is their sum (:class:`RestartParts`).
+Durations in minutes. R is the sum of the restart's parts (:class:`RestartParts`).
 
-**Hot spares.** A share of the interruptions takes a node out for repair; a pool of c spare nodes
-replaces it at once. Node-taking interruptions arrive at rate a/M (a the share, M the mean time
-between interruptions) and each node is repaired in a mean time r, exponentially distributed. The
-job runs while at most c nodes are in repair; a node-taking interruption that finds all c spares in
-use (c nodes already in repair) waits for the first of the c + 1 repairs to end, r / (c + 1) on
-average, and no interruption strikes a job that is waiting. The nodes in repair are then a birth and
-death process on 0..c+1 whose stationary law is a truncated Poisson law of mean ρ = a r / M, and an
-interruption (Poisson arrivals see time averages, over the states where the job runs) finds the
-pool empty with the Erlang loss probability B(c, ρ). So the expected restart is
+**Hot spares.** Node-taking interruptions (share a) arrive at rate a/M; repairs take a
+mean r (exponential); a pool of c spares. Nodes in repair form a birth-death process on
+0..c+1 with a truncated Poisson law of mean ρ = a r / M, and an interruption finds the
+pool empty with the Erlang loss probability B(c, ρ), then waits r / (c + 1). So
 
     R(c) = R_parts + a B(c, ρ) r / (c + 1),
 
-with the limits R(∞) = R_parts and R(0) = R_parts + a r (every node-taking interruption waits for
-its repair). Spares are GPUs that do not train: each spare node must win back more kept work than its
-own g GPUs, so :func:`best_spares` maximizes the kept work net of the spares, goodput(R(c)) x N - c g
-(N GPUs in the job, g per node), which at the fleet's price is the spares' worth in dollars.
+with R(∞) = R_parts and R(0) = R_parts + a r. :func:`best_spares` maximizes the kept work
+net of the spares, goodput(R(c)) x N - c g.
 
-**Recovery without rollback.** A share p of interruptions is recovered just in time (Gupta et al.,
-EuroSys 2024): the data-parallel replicas still hold the state, so the job replays about one step
-and pays a short recovery R_j, with no checkpoint load and no lost work. The others roll back to the
-last checkpoint as before. Planned stops with notice, at a rate q, cost a durable checkpoint and the
-restart from it, S_q minutes, but no lost work. :class:`Recovery` applies this to any checkpoint scheme
-(one tier, or a drain and a persistent tier of :mod:`goodput.tiers`): rollback interruptions come at rate
-(1 - p)/M over the job's running time and restarts (a failure during a restart starts it over), so the
-scheme's own model is evaluated with M' = M / (1 - p) for M; the just-in-time recoveries and planned stops
-are pauses that strike only while the job runs (computes, checkpoints or drains, not while it restarts),
-π = p R_j / M + (q / 60) S_q per minute of running. With u the running share of the scheme at M' (one minus
-its restart loss), wall time grows by the factor 1 + u π: every loss L becomes L / (1 + u π), the restart
-loss (L_R + u π) / (1 + u π) and goodput G / (1 + u π). For one tier, u = e^{-R/M'} and the expected wall
-time per segment of T minutes of work is
+**Recovery without rollback** (Gupta et al., EuroSys 2024). A share p is recovered just in
+time at cost R_j with no lost work; planned stops at rate q per hour cost S_q each. The
+scheme is evaluated at M' = M / (1 - p); the pauses π = p R_j / M + (q / 60) S_q strike
+only while running (share u), so every loss L becomes L / (1 + u π), the restart loss
+(L_R + u π) / (1 + u π). For one tier, u = e^{-R/M'} and the wall time per segment is
 
     (e^{x'} - 1) (M' e^{R/M'} + M' (p/M) R_j + M' q (C + R)),    M' = M / (1 - p),  x' = (T + C)/M',
 
-so goodput is T divided by it; the optimum is the exact model's with M' for M (π multiplies the wall time
-by a factor that does not depend on T), and to first order T* = sqrt(2 C M / (1 - p)). To first order the
-scheme's losses at M' are taken as they are and π is added to the restart loss. Failures during a
-just-in-time recovery or a planned stop are left out (they take seconds to minutes, against M of tens of
-minutes).
+so the optimum is the exact model's at M' and, to first order, T* = sqrt(2 C M / (1 - p)).
+Failures during a recovery or a planned stop are left out (seconds to minutes, against M).
 """
 
 from __future__ import annotations
@@ -67,23 +47,8 @@ AnyLosses = TypeVar("AnyLosses", "Losses", "TierLosses")
 class RestartParts:
     """A restart, part by part, in minutes.
 
-    Parameters
-    ----------
-    detect : float
-        From the interruption to knowing the job must restart.
-    replace : float
-        Putting a healthy node in place of the failed one (from the spare pool; waits for repairs
-        are counted apart, see :func:`spare_wait`).
-    startup : float
-        Starting the processes and the collective communication, the fixed part.
-    startup_per_node : float
-        The part of the start-up that grows with the job, per node.
-    load : float
-        Loading the checkpoint.
-    warmup : float
-        From the loaded checkpoint to the first step at full speed.
-    nodes : int
-        Nodes in the job (for the start-up per node).
+    ``replace`` excludes waits for repairs (see :func:`spare_wait`); ``startup_per_node`` is
+    multiplied by ``nodes``.
     """
 
     detect: float = 0.0
@@ -123,17 +88,7 @@ class RestartParts:
 
 @dataclass(frozen=True)
 class Spares:
-    """A pool of hot spare nodes.
-
-    Parameters
-    ----------
-    nodes : int
-        c, spare nodes held (zero or more).
-    repair : float
-        r, mean minutes to repair a node taken out.
-    takes_node : float
-        a, the share of interruptions that take a node out (0 to 1).
-    """
+    """A pool of c hot spare nodes; ``repair`` r in mean minutes; ``takes_node`` a, the share of interruptions that take a node out."""
 
     nodes: int
     repair: float
@@ -154,20 +109,6 @@ def erlang_b(servers: int, load: float) -> float:
 
     Computed by the stable recurrence B(0) = 1, B(k) = ρ B(k-1) / (k + ρ B(k-1)).
 
-    Parameters
-    ----------
-    servers : int
-        c, zero or more.
-    load : float
-        ρ, the offered load (arrival rate x mean holding time), zero or more.
-
-    Returns
-    -------
-    float
-        In [0, 1].
-
-    Examples
-    --------
     >>> erlang_b(0, 0.3), round(erlang_b(1, 1.0), 3), round(erlang_b(5, 2.0), 4)
     (1.0, 0.5, 0.0367)
     """
@@ -182,24 +123,6 @@ def erlang_b(servers: int, load: float) -> float:
 def spare_wait(spares: int, mtbi: float, repair: float, takes_node: float) -> float:
     """The expected wait for a repair per interruption, in minutes: a B(c, ρ) r / (c + 1).
 
-    Parameters
-    ----------
-    spares : int
-        c, spare nodes in the pool.
-    mtbi : float
-        M, mean minutes between interruptions of the job.
-    repair : float
-        r, mean minutes to repair a node.
-    takes_node : float
-        a, the share of interruptions that take a node out.
-
-    Returns
-    -------
-    float
-        Minutes, zero or more.
-
-    Examples
-    --------
     >>> spare_wait(0, 60.0, 240.0, 0.5)
     120.0
     """
@@ -214,18 +137,10 @@ def spare_wait(spares: int, mtbi: float, repair: float, takes_node: float) -> fl
 class Recovery:
     """Recovery without rollback and planned stops, applied to any checkpoint scheme (see the module docstring).
 
-    Parameters
-    ----------
-    just_in_time : float, optional
-        p, the share of unplanned interruptions recovered without going back to a checkpoint, in [0, 1).
-    jit_recovery : float, optional
-        R_j, minutes a just-in-time recovery costs (the replayed step included).
-    planned_rate : float, optional
-        q, planned stops with notice per hour, each costing S_q (a durable checkpoint and the restart from
-        it, :attr:`goodput.tiers.Tiers.stop_cost`) but no lost work.
+    p = ``just_in_time`` in [0, 1); R_j = ``jit_recovery`` minutes (the replayed step
+    included); q = ``planned_rate`` per hour, each stop costing S_q
+    (:attr:`goodput.tiers.Tiers.stop_cost`).
 
-    Examples
-    --------
     >>> x = Recovery(0.75, 0.5, 0.06)
     >>> x.rollback_mtbi(60.0), round(x.pauses(60.0, 6.0), 6)
     (240.0, 0.01225)
@@ -256,19 +171,7 @@ class Recovery:
     def exact(self, base: AnyLosses, mtbi: float, stop_cost: float) -> AnyLosses:
         """The scheme's exact losses at M' (`base`) with the pauses: each loss / (1 + u π), the restart's with u π.
 
-        Parameters
-        ----------
-        base : Losses or TierLosses
-            The scheme's exact losses at :meth:`rollback_mtbi` (shares of wall time that sum with goodput to 1).
-        mtbi : float
-            M, minutes (every unplanned interruption counted).
-        stop_cost : float
-            S_q, minutes a planned stop costs.
-
-        Returns
-        -------
-        Losses or TierLosses
-            Of the same type as `base`; u = 1 - the base's restart loss is its running share.
+        `base` is taken at :meth:`rollback_mtbi`; u = 1 - its restart loss. Returns `base`'s type.
         """
         pi = self.pauses(mtbi, stop_cost)
         paused = (1.0 - base.restart_loss) * pi
@@ -286,26 +189,9 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
                      just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0) -> float:
     """Goodput with a share of interruptions recovered just in time and planned stops with notice.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart : float
-        C, M and R in minutes (M counts every unplanned interruption, recovered just in time or not).
-    interval : float, optional
-        T in minutes; the optimum (:func:`recovery_optimal_interval`) when omitted.
-    just_in_time : float, optional
-        p, the share of interruptions recovered without going back to a checkpoint, in [0, 1).
-    jit_recovery : float, optional
-        R_j, minutes a just-in-time recovery costs (the replayed step included).
-    planned_rate : float, optional
-        q, planned stops per hour, each costing a checkpoint and a restart but no lost work.
+    C, M, R, T and R_j in minutes (M counts every unplanned interruption), q per hour; T
+    defaults to :func:`recovery_optimal_interval`. With p = q = 0, the exact model's goodput.
 
-    Returns
-    -------
-    float
-        Goodput, a fraction of 1 (:func:`recovery_losses`' exact goodput); with p = q = 0 the exact model's.
-
-    Examples
-    --------
     >>> from goodput.exact import exact_goodput
     >>> round(recovery_goodput(1.0, 185.6, 5.0), 6) == round(float(exact_goodput(1.0, 185.6, 5.0)), 6)
     True
@@ -317,11 +203,8 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
 def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
     """The optimum T with a share p recovered just in time: the exact model's with M / (1 - p) for M.
 
-    Neither the just-in-time recovery's cost nor planned stops move it: they multiply the wall
-    time per segment by a factor that does not depend on T.
+    R_j and planned stops do not move it: they scale the wall time by a factor independent of T.
 
-    Examples
-    --------
     >>> round(recovery_optimal_interval(1.0, 185.6, just_in_time=0.75), 1)
     37.9
     """
@@ -331,8 +214,6 @@ def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_ti
 def first_order_recovery_interval(checkpoint_cost: float, mtbi: float, just_in_time: float = 0.0) -> float:
     """First order's optimum with a share p recovered just in time: √(2CM/(1 - p)), first order's at M'.
 
-    Examples
-    --------
     >>> round(first_order_recovery_interval(1.0, 185.6, 0.5), 2)
     27.25
     """
@@ -347,24 +228,9 @@ MOST_SPARES = 1024
 class SparesChoice:
     """Goodput against the number of spare nodes, and the best count.
 
-    Parameters
-    ----------
-    counts : list of int
-        Spare counts tried, 0 upwards.
-    restart : list of float
-        The expected restart R(c) for each, minutes.
-    goodput : list of float
-        Goodput of the job at its optimum interval for each.
-    useful : list of float
-        The share of all GPUs bought (the job's and the spares') doing kept work, goodput x N / (N + c g).
-    net : list of float
-        Each count's kept work net of the spares, in GPUs: goodput x N - c g (the spares are GPUs that do not
-        train; at the fleet's price this is, to a constant, what :attr:`dollars` counts against no spares).
-    best : int
-        The count with the largest :attr:`net` (so the dollars peak there too).
-    dollars : list of float
-        What each count's kept work is worth a month against no spares, net of the spares' own GPUs, in US
-        dollars (empty unless a price is known: :meth:`goodput.fleet.FleetPlan.spares_choice` fills it).
+    ``useful`` is goodput x N / (N + c g); ``net`` is goodput x N - c g in GPUs and ``best``
+    its argmax; ``dollars`` is each count's monthly worth against no spares, net of the
+    spares' GPUs (empty unless :meth:`goodput.fleet.FleetPlan.spares_choice` knows a price).
     """
 
     counts: list[int]
@@ -380,31 +246,11 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
                 gpus_per_node: int = 8, goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
     """How many spare nodes maximize the kept work net of the spares' own GPUs, goodput x N - c g.
 
-    Parameters
-    ----------
-    parts : float
-        R_parts, the restart without waits for repairs, minutes.
-    checkpoint_cost, mtbi : float
-        C and M, minutes.
-    repair : float
-        r, mean minutes to repair a node.
-    takes_node : float
-        a, the share of interruptions that take a node out.
-    gpus : int
-        GPUs in the job.
-    gpus_per_node : int, optional
-        g (default 8).
-    goodput_at : callable, optional
-        Goodput at a restart of R minutes (default: the exact model of one tier at its optimum, with C
-        and M); the fleet's plan passes its full scheme (:attr:`goodput.fleet.FleetPlan.best_spares`).
-
-    Returns
-    -------
-    SparesChoice
-        The counts tried and the best (the first of equals). The counts run from 0 at least until the wait
-        is under a second per interruption and a quarter past the best, and on until no larger pool could
-        beat the best (its net kept work is at most the goodput with no wait x N - c g), at most
-        :data:`MOST_SPARES`.
+    Minutes throughout; `parts` is R_parts, the restart without waits. `goodput_at` maps a
+    restart to goodput (default: one tier's exact model at its optimum; the fleet's plan passes
+    its full scheme). Counts run from 0 until the wait is under a second per interruption and
+    a quarter past the best, and on until no larger pool could beat the best, at most
+    :data:`MOST_SPARES`; ties go to the smaller count.
     """
     from goodput.exact import exact_goodput
 
@@ -441,32 +287,12 @@ def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interva
                     which: str = "exact") -> Losses:
     """The losses of one tier with a share p recovered just in time and planned stops, by either model.
 
-    The one-tier model at M' = M / (1 - p) (:func:`goodput.exact.exact_losses` or
-    :func:`goodput.model.losses`) with the pauses of :class:`Recovery`, a planned stop costing C + R.
-    Exact: checkpoint overhead C/W, lost work (rolled-back work and checkpoints) (M'(e^{x'} - 1) - (T + C))/W,
-    restart (the rollback restarts, the just-in-time recoveries and the planned stops) the rest, W the module
-    docstring's wall time per segment, so that goodput is T/W. First order: C/T, (1 - p) T/(2M), and
-    (1 - p) R/M + p R_j/M + q (C + R). With p = q = 0 both are the one-tier models' losses.
+    The one-tier model at M' = M / (1 - p) with the pauses of :class:`Recovery`, a planned stop
+    costing C + R. Exact: checkpoint C/W, lost work (M'(e^{x'} - 1) - (T + C))/W, restart the
+    rest, W the module docstring's wall time per segment (goodput T/W). First order: C/T,
+    (1 - p) T/(2M), and (1 - p) R/M + p R_j/M + q (C + R). With p = q = 0, the one-tier
+    losses. T defaults to the model's optimum.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart : float
-        C, M and R in minutes.
-    interval : float, optional
-        T; the model's optimum when omitted (:func:`recovery_optimal_interval`, or
-        :func:`first_order_recovery_interval`).
-    just_in_time, jit_recovery, planned_rate : float, optional
-        p, R_j (minutes) and q (per hour).
-    which : {"exact", "first-order"}
-        The model.
-
-    Returns
-    -------
-    goodput.model.Losses
-        The interval and the three losses.
-
-    Examples
-    --------
     >>> a, b = recovery_losses(1.0, 185.6, 5.0), exact_losses(1.0, 185.6, 5.0)
     >>> round(a.goodput, 9) == round(b.goodput, 9), round(a.lost_work, 9) == round(b.lost_work, 9)
     (True, True)

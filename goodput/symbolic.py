@@ -1,10 +1,7 @@
 """Every symbolic derivation, with SymPy: the first-order optimum, the exact model's series and optimum.
 
-The book shows each step of :func:`derive_first_order`, so the reader sees
-SymPy do the calculus rather than being told the result; :func:`goodput_series`
-shows that the first-order formula is the exact model's expansion, and
-:func:`symbolic_optimum` derives the exact optimum's Lambert-W form. SymPy is
-imported when a function is called, not when this module is imported.
+The book shows each step, so the reader sees SymPy do the calculus rather than being
+told the result. SymPy is imported when a function is called, not at import.
 """
 
 from __future__ import annotations
@@ -23,24 +20,9 @@ if TYPE_CHECKING:
 class FirstOrderDerivation:
     """Each step of minimizing f(T) = C/T + T/(2M), as SymPy expressions.
 
-    Parameters
-    ----------
-    symbols : dict of str to sympy.Symbol
-        ``T``, ``C`` and ``M``, declared positive.
-    overhead : sympy.Expr
-        f(T) = C/T + T/(2M).
-    derivative : sympy.Expr
-        df/dT.
-    roots : list of sympy.Expr
-        Every solution of df/dT = 0 with T, C, M left unconstrained (both signs).
-    optimum : sympy.Expr
-        The positive root, sqrt(2CM).
-    second_derivative : sympy.Expr
-        d2f/dT2, evaluated at the optimum.
-    terms_difference : sympy.Expr
-        C/T - T/(2M) at the optimum, simplified (zero: the two terms are equal).
-    minimum : sympy.Expr
-        f at the optimum, simplified.
+    ``roots`` holds every solution of df/dT = 0 with the symbols unconstrained (both signs);
+    ``optimum`` is the positive one, sqrt(2CM); ``second_derivative`` is taken at the optimum;
+    ``terms_difference`` is C/T - T/(2M) there (zero: the two terms are equal).
     """
 
     symbols: dict[str, Any]
@@ -56,15 +38,6 @@ class FirstOrderDerivation:
 def derive_first_order() -> FirstOrderDerivation:
     """Differentiate f(T) = C/T + T/(2M), solve df/dT = 0 and check the result.
 
-    Returns
-    -------
-    FirstOrderDerivation
-        The expressions at each step. ``optimum`` is sqrt(2) sqrt(C) sqrt(M),
-        ``second_derivative`` is positive for positive C and M, and
-        ``terms_difference`` simplifies to zero.
-
-    Examples
-    --------
     >>> d = derive_first_order()
     >>> d.optimum
     sqrt(2)*sqrt(C)*sqrt(M)
@@ -101,22 +74,11 @@ def derive_first_order() -> FirstOrderDerivation:
 
 @dataclass(frozen=True)
 class SeriesExpansion:
-    """Exact goodput expanded around small losses (SymPy expressions in C, M, R, T).
+    """Exact goodput T / (M e^{R/M} (e^{(T+C)/M} - 1)) expanded around small losses.
 
-    The scaling T = eps t, C = eps^2 c, R = eps r with M fixed makes each of
-    C/T, T/M and R/M of order eps; goodput is expanded in eps and each order is
-    written back in the original variables (where eps drops out).
-
-    Parameters
-    ----------
-    exact : sympy.Expr
-        T / (M e^{R/M} (e^{(T+C)/M} - 1)).
-    first_order : sympy.Expr
-        The expansion through first order: 1 - C/T - T/(2M) - R/M.
-    second_order : sympy.Expr
-        The next (second-order) term alone.
-    symbols : tuple of sympy.Symbol
-        (C, M, R, T), all positive.
+    The scaling T = eps t, C = eps^2 c, R = eps r with M fixed makes each of C/T, T/M and
+    R/M of order eps; each order is written back in C, M, R, T. ``second_order`` is the
+    second-order term alone.
     """
 
     exact: sympy.Expr
@@ -127,19 +89,7 @@ class SeriesExpansion:
 
 @dataclass(frozen=True)
 class SymbolicOptimum:
-    """The exact optimum derived with SymPy.
-
-    Parameters
-    ----------
-    objective : sympy.Expr
-        Wall time per minute of work, M e^{R/M} (e^{(T+C)/M} - 1) / T.
-    derivative : sympy.Expr
-        Its derivative with respect to T.
-    solution : sympy.Expr
-        The root of the derivative, M (1 + LambertW(-e^{-1 - C/M})).
-    symbols : tuple of sympy.Symbol
-        (C, M, R, T), all positive.
-    """
+    """The exact optimum: objective M e^{R/M} (e^{(T+C)/M} - 1) / T, its T-derivative, and the root M (1 + LambertW(-e^{-1 - C/M}))."""
 
     objective: sympy.Expr
     derivative: sympy.Expr
@@ -158,15 +108,8 @@ def _symbols() -> tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]:
 def goodput_series() -> SeriesExpansion:
     """Expand the exact goodput to second order and show the first order is 1 - C/T - T/(2M) - R/M.
 
-    Returns
-    -------
-    SeriesExpansion
-        The exact expression, the first-order expression and the second-order
-        term, C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2).
-
-    Notes
-    -----
-    Imports SymPy; takes about a second. The result is cached.
+    The second-order term is C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2).
+    Takes about a second; cached.
     """
     import sympy
 
@@ -186,17 +129,9 @@ def goodput_series() -> SeriesExpansion:
 def symbolic_optimum() -> SymbolicOptimum:
     """Differentiate the wall time per work with SymPy and solve for the optimum interval.
 
-    Returns
-    -------
-    SymbolicOptimum
-        Objective, derivative and the Lambert-W solution M (1 + W(-e^{-1 - C/M})).
-
-    Notes
-    -----
-    Imports SymPy; takes about a second. When :func:`sympy.solve` returns no
-    Lambert-W root (it depends on the SymPy version), the closed form found by
-    substituting u = T/M - 1 is used instead; the tests check either way that
-    it is a root of the derivative. The result is cached.
+    When :func:`sympy.solve` returns no Lambert-W root (it depends on the SymPy version), the
+    closed form found by substituting u = T/M - 1 is used; the tests check either way that it
+    is a root. Takes about a second; cached.
     """
     import sympy
 
@@ -214,27 +149,10 @@ def symbolic_optimum() -> SymbolicOptimum:
 
 
 def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int = 30) -> float:
-    """Evaluate the SymPy solution of :func:`symbolic_optimum` numerically.
+    """Evaluate the SymPy solution of :func:`symbolic_optimum` numerically, in minutes.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    digits : int, optional
-        Working precision in decimal digits (default 30), so the result is
-        accurate to double precision even when W is near its branch point.
-
-    Returns
-    -------
-    float
-        The optimum interval in minutes (the real part; the root is real).
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
+    ``digits`` of working precision keep the result accurate to double precision near W's
+    branch point. Raises InputError on a zero, negative or non-finite input.
     """
     import sympy
 
@@ -257,15 +175,7 @@ def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int =
 
 @dataclass(frozen=True)
 class CalculatorFormula:
-    """One named formula of the calculator: its arguments, in order, and its SymPy expression.
-
-    Parameters
-    ----------
-    arguments : tuple of str
-        The names of the expression's symbols, in the order the generated function takes them.
-    expression : sympy.Expr
-        The formula.
-    """
+    """One named formula of the calculator: its argument names, in the generated function's order, and its SymPy expression."""
 
     arguments: tuple[str, ...]
     expression: Any
@@ -275,28 +185,13 @@ class CalculatorFormula:
 def calculator_formulas() -> dict[str, CalculatorFormula]:
     """Every formula the in-page calculator evaluates, by name, as SymPy expressions.
 
-    Symbols (minutes, except where said): ``C`` checkpoint cost, ``M`` mean time between
-    interruptions, ``R`` restart, ``T`` interval, ``D`` drain, ``Cp`` and ``Rp`` the
-    persistent tier's cost and restart, ``s`` the share of interruptions the fast tier
-    survives, ``n`` every n-th checkpoint persistent, ``rate`` interruptions per GPU-hour,
-    ``gpus`` GPUs, ``points`` a goodput difference (a fraction of 1), ``price`` US dollars per
-    GPU-hour, ``month`` the accounting month in minutes.
-
-    Returns
-    -------
-    dict of str to CalculatorFormula
-        ``mtbi_from_rate``; first order for one tier (``first_order_*``: Young's optimum
-        and the three losses) and its ``second_order_term``; the exact model for one tier
-        (``exact_*``: the Lambert-W optimum and the losses of :func:`goodput.exact.exact_losses`);
-        one tier with a drain, exactly (``drain_exact_*``: goodput and checkpoint overhead times
-        e^{-D/M}, the drain's loss, T* = max(T_W, D)); the first order of the two-tier scheme
-        of :mod:`goodput.tiers` (``tiers_*``), of which one tier with a drain is n = 1, s = 0; the
-        restart phases of its exact chain (``tiers_restart_phase``, ``tiers_restart_ok``,
-        ``tiers_persistent_restart_phase``); and ``capacity_per_month``, a goodput difference in dollars.
-
-    Notes
-    -----
-    Imports SymPy; takes a few tenths of a second. The result is cached.
+    Symbols (minutes unless said): ``C``, ``M``, ``R``, ``T``, drain ``D``, persistent tier's
+    ``Cp``/``Rp``, ``s`` the share the fast tier survives, ``n`` every n-th checkpoint
+    persistent, ``rate`` per GPU-hour, ``gpus``, ``points`` a goodput difference (fraction),
+    ``price`` USD per GPU-hour, ``month`` in minutes. Groups: ``first_order_*`` (Young),
+    ``exact_*`` (Lambert-W, :func:`goodput.exact.exact_losses`), ``drain_exact_*`` (times
+    e^{-D/M}, T* = max(T_W, D)), ``tiers_*`` (:mod:`goodput.tiers`, one tier with a drain is
+    n = 1, s = 0) with its restart phases, and ``capacity_per_month``. Cached.
     """
     import sympy
     from sympy.codegen.cfunctions import expm1
@@ -367,72 +262,19 @@ def calculator_formulas() -> dict[str, CalculatorFormula]:
 
 @dataclass(frozen=True)
 class TiersDerivation:
-    """Each step of minimizing the first-order loss of a fast tier beside a persistent one, as SymPy expressions.
-
-    The loss per unit of wall time (see :mod:`goodput.tiers`) is
+    """Each step of minimizing the two-tier first-order loss (see :mod:`goodput.tiers`), as SymPy expressions.
 
         L(T, n) = [(n-1)C + C_p]/(nT) + sT/(2M) + (1-s)nT/(2M) + [sR + (1-s)R_p]/M + (1-s)D/M.
 
-    SymPy works with two positive symbols in place of 1 - s and C_p - C: ``h``, the share of
-    interruptions the fast tier does not survive, and ``Delta_C``, what a persistent checkpoint
-    costs beyond a fast one. Nothing in the minimization uses s + h = 1, so every result holds
-    with h = 1 - s; :meth:`plain` writes an expression back in s and C_p.
-
-    Parameters
-    ----------
-    symbols : dict of str to sympy.Symbol or sympy.Expr
-        ``T``, ``n``, ``C``, ``Delta_C``, ``R``, ``R_p``, ``s``, ``h``, ``M`` and ``D`` (positive
-        symbols); ``C_p`` (the expression C + Delta_C) and ``C_p_symbol`` (a symbol, for printing).
-    loss : sympy.Expr
-        L(T, n).
-    interval_terms : tuple of sympy.Expr
-        (a, b, rest) with L = a/T + bT + rest: a = [(n-1)C + C_p]/n, b = [s + (1-s)n]/(2M) and
-        rest = [sR + (1-s)R_p]/M + (1-s)D/M, which does not depend on T or n.
-    loss_derivative : sympy.Expr
-        dL/dT.
-    interval : sympy.Expr
-        T*(n), the positive root of dL/dT = 0: sqrt(2M [(n-1)C + C_p] / (n [s + (1-s)n])).
-    interval_curvature : sympy.Expr
-        d2L/dT2 at T*(n) (positive).
-    cadence_product : sympy.Expr
-        P(n) = [(n-1)C + C_p][s + (1-s)n]/n, expanded: at T*(n) the T-terms a/T + bT are 2 sqrt(ab) = sqrt(2P/M).
-    loss_at_interval_check : sympy.Expr
-        (L(T*(n), n) - rest)^2 - 2P(n)/M, simplified (zero).
-    cadence_derivative : sympy.Expr
-        dP/dn = (1-s)C - s(C_p - C)/n^2.
-    every : sympy.Expr
-        n*, the positive root of dP/dn = 0: sqrt(s (C_p - C) / ((1-s) C)). The square root is
-        increasing, so n* also minimizes L(T*(n), n).
-    cadence_curvature : sympy.Expr
-        d2P/dn2 at n* (positive).
-    cadence_minimum : sympy.Expr
-        P(n*), simplified.
-    cadence_minimum_check : sympy.Expr
-        P(n*) - (sqrt(sC) + sqrt((1-s)(C_p - C)))^2, simplified (zero).
-    minimum : sympy.Expr
-        L at (T*(n*), n*): sqrt(2 P(n*)/M) + rest, which by the check above is
-        sqrt(2sC/M) + sqrt(2(1-s)(C_p - C)/M) + rest.
-    interval_at_every : sympy.Expr
-        T*(n*), as SymPy writes it.
-    interval_at_every_check : sympy.Expr
-        T*(n*)^2 s/(2CM), simplified (one: T*(n*) = sqrt(2CM/s), Young's interval for the
-        interruptions the fast tier survives).
-    persistent_period_check : sympy.Expr
-        (n* T*(n*))^2 (1-s)/(2(C_p - C)M), simplified (one: the persistent checkpoints come every
-        sqrt(2(C_p - C)M/(1-s)) of work, Young's interval for the extra cost and the other interruptions).
-    one_tier_loss, one_tier_interval : sympy.Expr
-        L and T*(1) with C_p = C, s = 0, n = 1, R_p = R: C/T + T/(2M) + (R + D)/M and sqrt(2CM).
-    two_tier_loss : sympy.Expr
-        L with D = 0.
-    drain_factor : sympy.Expr
-        e^{-D/M}, what a drain multiplies the exact single-level goodput by.
-    drain_cost : sympy.Expr
-        1 - e^{-D/M}: the share of goodput a drain costs.
-    drain_cost_series : sympy.Expr
-        Its expansion through second order in D/M: D/M - D^2/(2M^2).
-    drain_interval_shift : sympy.Expr
-        d/dT ln(G e^{-D/M}) - d/dT ln G for the single-level exact goodput
-        G = T e^{-R/M} / (M (e^{(T+C)/M} - 1)), simplified (zero: the drain does not move the exact optimum).
+    SymPy uses positive symbols ``h`` for 1 - s and ``Delta_C`` for C_p - C; nothing uses
+    s + h = 1, so every result holds with h = 1 - s, and :meth:`plain` writes it back.
+    L = a/T + bT + rest (``interval_terms``); ``interval`` is T*(n) = sqrt(2M [(n-1)C + C_p] /
+    (n [s + (1-s)n])); ``cadence_product`` P(n) = [(n-1)C + C_p][s + (1-s)n]/n, so the T-terms
+    at T*(n) are sqrt(2P/M); ``every`` is n* = sqrt(s (C_p - C) / ((1-s) C)), which minimizes
+    P and so L. The ``*_check`` fields simplify to zero or one: T*(n*) = sqrt(2CM/s) and the
+    persistent period sqrt(2(C_p - C)M/(1-s)) are Young's intervals. ``one_tier_*`` set
+    C_p = C, s = 0, n = 1, R_p = R; ``drain_factor`` is e^{-D/M}, ``drain_cost_series``
+    D/M - D^2/(2M^2), and ``drain_interval_shift`` (zero) shows a drain does not move the exact optimum.
     """
 
     symbols: dict[str, Any]
@@ -470,20 +312,8 @@ class TiersDerivation:
 def derive_tiers() -> TiersDerivation:
     """Minimize the two-tier first-order loss over T, then over a continuous n, and check the reductions.
 
-    Returns
-    -------
-    TiersDerivation
-        The expressions at each step (see its fields): T*(n) = sqrt(2M [(n-1)C + C_p] / (n [s + (1-s)n])),
-        n* = sqrt(s (C_p - C) / ((1-s) C)); one tier without a drain gives sqrt(2CM).
+    Takes a few seconds; cached.
 
-    Notes
-    -----
-    Imports SymPy; takes a few seconds. The result is cached. The minimization over n goes
-    through P(n) = 2M a(n) b(n): at T*(n) the T-terms a/T + bT are 2 sqrt(ab), and the
-    square root is increasing, so the n that minimizes P minimizes the loss.
-
-    Examples
-    --------
     >>> d = derive_tiers()
     >>> d.plain(d.every)
     sqrt(s)*sqrt(-C + C_p)/(sqrt(C)*sqrt(1 - s))
