@@ -1,33 +1,23 @@
 """Beyond first order: the exact model for exponential failures, its Lambert-W optimum, and Daly's estimate.
 
-With failures arriving as a Poisson process of mean time between
-interruptions M, able to strike during compute, during a checkpoint and during
-a restart, a segment of T minutes of work followed by a checkpoint of C minutes
-is kept only when T + C minutes pass without a failure. Each failure costs the
-time since the segment started plus a restart of R minutes, and a failure
-during the restart starts the restart over. The expected wall time per segment
-is the standard result (Daly 2006)
+Failures are a Poisson process of mean M striking during compute, checkpoint and restart
+(a failure during a restart starts it over); a segment of T minutes of work and its C-minute
+checkpoint is kept only when T + C minutes pass without one. The expected wall time per
+segment is the standard result (Daly 2006)
 
     M e^{R/M} (e^{(T+C)/M} - 1),
 
-so the exact goodput is
+so the exact goodput is T e^{-R/M} / (M (e^{(T+C)/M} - 1)), maximized at
+T* = M (1 + W0(-e^{-(1 + C/M)})); R does not move the optimum. The wall time splits into
+four parts that sum to one (:func:`exact_losses`), with x = (T+C)/M:
 
-    T e^{-R/M} / (M (e^{(T+C)/M} - 1)).
-
-It is maximized at T* = M (1 + W0(-e^{-(1 + C/M)})), with W0 the principal
-branch of the Lambert W function. R does not move the optimum: it multiplies
-the wall time by e^{R/M} whatever T is.
-
-The wall time splits into four parts that sum to one (see :func:`exact_losses`):
-
-    goodput              e^{-R/M} (T/M) / (e^{x} - 1)            with x = (T+C)/M
+    goodput              e^{-R/M} (T/M) / (e^{x} - 1)
     checkpoint overhead  e^{-R/M} (C/M) / (e^{x} - 1)
     lost work            e^{-R/M} (1 - x / (e^{x} - 1))
     restart              1 - e^{-R/M}
 
-Every function here takes minutes and works elementwise on NumPy arrays as
-well as on floats. The symbolic derivations of these results are in
-:mod:`goodput.symbolic`.
+Durations in minutes; functions work elementwise on NumPy arrays as well as floats and raise
+InputError on a zero, negative or non-finite input. Derivations: :mod:`goodput.symbolic`.
 """
 
 from __future__ import annotations
@@ -71,26 +61,7 @@ def _one_minus_x_over_expm1(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float6
 def exact_wall_time_per_work(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
     """Expected wall time per minute of kept work, e^{R/M} M (e^{(T+C)/M} - 1) / T.
 
-    Parameters
-    ----------
-    checkpoint_cost : float or ndarray
-        C, minutes per checkpoint.
-    mtbi : float or ndarray
-        M, mean minutes between interruptions (exponential failures).
-    restart : float or ndarray
-        R, minutes per restart.
-    interval : float or ndarray
-        T, minutes of work between checkpoints.
-
-    Returns
-    -------
-    float or ndarray
-        The reciprocal of :func:`exact_goodput`; at least 1, infinite when it overflows.
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
+    The reciprocal of :func:`exact_goodput`: at least 1, infinite when it overflows.
     """
     c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
     m = validate.positive_array(mtbi, "mtbi")
@@ -104,33 +75,11 @@ def exact_wall_time_per_work(checkpoint_cost: X, mtbi: X, restart: X, interval: 
 def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     """The interval that maximizes exact goodput, T* = M (1 + W0(-e^{-(1 + C/M)})).
 
-    Setting the derivative of the wall time per work to zero gives
-    e^{(T+C)/M} (1 - T/M) = 1; with u = T/M - 1 this is u e^u = -e^{-(1 + C/M)},
-    whose root in (-1, 0) is the principal branch W0. The restart time R does
-    not appear: it multiplies the wall time per work by e^{R/M} for every T,
-    so it cannot move the optimum.
+    Setting the derivative to zero gives e^{(T+C)/M} (1 - T/M) = 1; with u = T/M - 1 this is
+    u e^u = -e^{-(1 + C/M)}, whose root in (-1, 0) is W0. T* < M, and sqrt(2CM)
+    (1 - sqrt(2C/M)/3 + ...) for small C/M. Accurate to about 1e-15 relative: W0 is polished
+    by Newton's method, and below C/M = 1e-4 (ill-conditioned) replaced by a series.
 
-    Parameters
-    ----------
-    checkpoint_cost : float or ndarray
-        C, minutes per checkpoint.
-    mtbi : float or ndarray
-        M, mean minutes between interruptions.
-
-    Returns
-    -------
-    float or ndarray
-        T*, minutes of work between checkpoints; below M, and sqrt(2CM) (1 - sqrt(2C/M)/3 + ...)
-        for small C/M. Accurate to about 1e-15 relative for any C/M: W0 is polished by
-        Newton's method, and below C/M = 1e-4, where W0 is ill-conditioned, replaced by a series.
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> round(exact_optimal_interval(1.0, 185.6), 2)
     18.61
     """
@@ -163,34 +112,8 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
 def exact_goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = None) -> X:
     """Exact goodput for exponential failures, T e^{-R/M} / (M (e^{(T+C)/M} - 1)).
 
-    Failures may strike during compute, checkpoint and restart; a failure
-    during a restart starts it over.
+    T defaults to :func:`exact_optimal_interval`; 0 where the exponential underflows.
 
-    Parameters
-    ----------
-    checkpoint_cost : float or ndarray
-        C, minutes per checkpoint.
-    mtbi : float or ndarray
-        M, mean minutes between interruptions.
-    restart : float or ndarray
-        R, minutes per restart.
-    interval : float or ndarray, optional
-        T, minutes of work between checkpoints; the exact optimum
-        (:func:`exact_optimal_interval`) when omitted.
-
-    Returns
-    -------
-    float or ndarray
-        Fraction of wall time spent on work that is kept, in (0, 1)
-        (0 where the exponential underflows).
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> round(exact_goodput(1.0, 185.6, 5.0), 3)
     0.876
     """
@@ -207,32 +130,10 @@ def daly_interval(checkpoint_cost: X, mtbi: X) -> X:
     """Daly's higher-order estimate of the optimum interval (Daly 2006, eq. 37).
 
     T = sqrt(2CM) [1 + (1/3) sqrt(C/(2M)) + (1/9) (C/(2M))] - C for C < 2M, and T = M otherwise.
+    It agrees with :func:`exact_optimal_interval`'s series through (C/M)^{3/2}: relative error
+    about -0.0105 (C/M)^{3/2} (under 2% up to C = M), against +sqrt(2C/M)/3 for Young's
+    sqrt(2CM). For 0 < C <= M Daly lies just below the exact optimum and Young above it.
 
-    Expanded in C/M it is M [sqrt(2C/M) - 2C/(3M) + (C/M) sqrt(2C/M)/18], which
-    agrees with the series of :func:`exact_optimal_interval` through the
-    (C/M)^{3/2} term: its relative error is about -0.0105 (C/M)^{3/2} (under
-    2% up to C = M), against about +sqrt(2C/M)/3 for Young's sqrt(2CM). For
-    0 < C <= M Daly's estimate lies just below the exact optimum and Young's above it.
-
-    Parameters
-    ----------
-    checkpoint_cost : float or ndarray
-        C, minutes per checkpoint (Daly's dump time).
-    mtbi : float or ndarray
-        M, mean minutes between interruptions.
-
-    Returns
-    -------
-    float or ndarray
-        Daly's interval T in minutes of work between checkpoints.
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> round(daly_interval(1.0, 185.6), 2)
     18.61
     """
@@ -246,46 +147,13 @@ def daly_interval(checkpoint_cost: X, mtbi: X) -> X:
 def exact_losses(
     checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None
 ) -> model.Losses:
-    """Break the exact goodput into checkpoint overhead, lost work and restart.
+    """Break the exact goodput into checkpoint overhead, lost work and restart (see the module docstring).
 
-    Per segment (T minutes of work and its C-minute checkpoint) let x = (T+C)/M.
-    Attempts at the segment fail with probability 1 - e^{-x}, so the expected
-    number of failures per kept segment is e^x - 1. A failed attempt loses the
-    time it ran, on average M - (T+C)/(e^x - 1), so the expected lost work
-    (partial segments and partial checkpoints) per kept segment is
-    M (e^x - 1) - (T+C). Each failure is followed by a restart that needs R
-    failure-free minutes, which takes M (e^{R/M} - 1) on average counting
-    interrupted restarts. With the kept T and C, the four parts add up to the
-    wall time per segment M e^{R/M} (e^x - 1); dividing by it gives the
-    fractions: checkpoint overhead e^{-R/M} (C/M) / (e^x - 1); lost work (work
-    and partial checkpoints discarded by failures) e^{-R/M} (1 - x/(e^x - 1));
-    restart (including restarts cut short) 1 - e^{-R/M}; and goodput
-    e^{-R/M} (T/M) / (e^x - 1). They sum to one.
+    Per kept segment, with x = (T+C)/M: e^x - 1 failures are expected, losing M (e^x - 1) - (T+C)
+    of work and partial checkpoints; restarts take M (e^{R/M} - 1) counting interrupted ones.
+    Dividing by the wall time M e^{R/M} (e^x - 1) gives the shares, which sum to one. T
+    defaults to the exact optimum. Returns plain floats in the first-order breakdown's type.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    restart : float
-        R, minutes per restart.
-    interval : float, optional
-        T, minutes of work between checkpoints; the exact optimum when omitted.
-
-    Returns
-    -------
-    goodput.model.Losses
-        The interval used and the three losses, as plain Python floats (the same
-        type as the first-order breakdown, so the two can be set side by side).
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> b = exact_losses(1.0, 185.6, 5.0)
     >>> [round(100 * v, 1) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, b.goodput)]
     [4.7, 5.1, 2.7, 87.6]
@@ -312,27 +180,10 @@ def exact_losses(
 def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> float | None:
     """The largest checkpoint cost whose exact goodput, at its own optimum, still reaches a target.
 
-    The exact goodput at the optimum falls as C grows and tends to e^{-R/M} as C tends to
-    zero, so a cost exists only for a target below e^{-R/M}; it is found by Brent's method
-    to about 1e-12 minutes. The first-order counterpart is
-    :func:`goodput.model.checkpoint_cost_for_goodput`.
+    Goodput at the optimum tends to e^{-R/M} as C -> 0, so a cost (at most M) exists only for a
+    target below it, else None. Brent's method, to about 1e-12 minutes. First-order
+    counterpart: :func:`goodput.model.checkpoint_cost_for_goodput`.
 
-    Parameters
-    ----------
-    target : float
-        Goodput to reach, as a fraction of 1.
-    mtbi : float
-        M, mean minutes between interruptions.
-    restart : float
-        R, minutes per restart.
-
-    Returns
-    -------
-    float or None
-        C in minutes (at most M); ``None`` when no checkpoint cost reaches ``target``.
-
-    Examples
-    --------
     >>> c = checkpoint_cost_for_goodput(0.9, 185.6, 5.0)
     >>> round(c * 60, 1), round(float(exact_goodput(c, 185.6, 5.0)), 9)
     (33.4, 0.9)
@@ -352,34 +203,13 @@ def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> f
 def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
     """The second-order term of the exact goodput's expansion, the first correction to 1 - C/T - T/(2M) - R/M.
 
-    With C/T, T/M and R/M all of order eps (see :func:`goodput_series`), the
-    exact goodput is the first-order goodput plus
+    With C/T, T/M and R/M of order eps (:func:`goodput.symbolic.goodput_series`), exact goodput is
+    first order plus
 
-        C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2) + O(eps^3).
+        C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2) + O(eps^3)
 
-    Parameters
-    ----------
-    checkpoint_cost : float or ndarray
-        C, minutes per checkpoint.
-    mtbi : float or ndarray
-        M, mean minutes between interruptions.
-    restart : float or ndarray
-        R, minutes per restart.
-    interval : float or ndarray
-        T, minutes of work between checkpoints.
+    (positive: first order underestimates goodput).
 
-    Returns
-    -------
-    float or ndarray
-        The term, as a fraction of wall time (positive: the first order underestimates goodput).
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> round(100 * second_order_term(1.0, 185.6, 5.0, 19.3), 2)
     0.67
     """
@@ -393,33 +223,11 @@ def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X
 def numerical_optimal_interval(checkpoint_cost: float, mtbi: float, restart: float) -> float:
     """The interval that maximizes exact goodput, found by a numerical minimizer rather than Lambert W.
 
-    Maximizes :func:`exact_goodput` over T in (0, M] with SciPy's bounded Brent
-    method, to about 1e-9 relative: a check of :func:`exact_optimal_interval`.
-    (A checkpoint that some interruptions take with the job is the two-tier model
-    of :mod:`goodput.tiers`: :func:`goodput.tiers.lost_checkpoint_optimal_interval`.)
+    SciPy's bounded Brent on (0, M], to about 1e-9 relative: a check of
+    :func:`exact_optimal_interval`. R cannot move the optimum; it is an argument so that this
+    can be checked. (A checkpoint some interruptions take with the job:
+    :func:`goodput.tiers.lost_checkpoint_optimal_interval`.)
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    restart : float
-        R, minutes per restart. It scales goodput by e^{-R/M} for every T, so it
-        does not move the optimum; it is an argument so that this can be checked.
-
-    Returns
-    -------
-    float
-        T*, minutes of work between checkpoints.
-
-    Raises
-    ------
-    InputError
-        If a duration is not a finite positive number.
-
-    Examples
-    --------
     >>> round(numerical_optimal_interval(1.0, 185.6, 5.0), 2)
     18.61
     """
@@ -450,34 +258,10 @@ def numerical_optimal_interval(checkpoint_cost: float, mtbi: float, restart: flo
 def first_order_error(checkpoint_cost: X, mtbi: X, restart: X) -> X:
     """How far the first-order goodput at sqrt(2CM) falls short of the exact goodput at the exact optimum.
 
-    This is the error a plan makes by quoting 1 - sqrt(2C/M) - R/M
-    (:func:`goodput.model.goodput`) for a job that checkpoints at the best
-    interval: :func:`exact_goodput` at :func:`exact_optimal_interval` minus
-    it. For small C/M and R/M it is about the second-order term
-    (:func:`second_order_term`) at T*, 2C/(3M) + R sqrt(2C/M)/M + R^2/(2M^2) + ...
+    The error of quoting 1 - sqrt(2C/M) - R/M (:func:`goodput.model.goodput`), as a fraction of 1:
+    about the second-order term at T*, 2C/(3M) + R sqrt(2C/M)/M + R^2/(2M^2) + ...; positive,
+    and unbounded as M shrinks (first order goes below zero).
 
-    Parameters
-    ----------
-    checkpoint_cost : float or ndarray
-        C, minutes per checkpoint.
-    mtbi : float or ndarray
-        M, mean minutes between interruptions.
-    restart : float or ndarray
-        R, minutes per restart.
-
-    Returns
-    -------
-    float or ndarray
-        Exact minus first-order goodput, as a fraction of 1 (0.007 for 0.7 points); positive,
-        and growing without bound as M shrinks, since the first order then goes below zero.
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> round(100 * first_order_error(1.0, 185.6, 5.0), 1)
     0.7
     """
@@ -493,28 +277,11 @@ def range_check(
 ) -> model.RangeCheck:
     """Judge the first-order numbers of a plan by how far they are from the exact model's.
 
-    With no interval, the plan is at the optimum and the error is :func:`first_order_error`:
-    the exact goodput at the exact optimum less the first-order goodput at sqrt(2CM), what a
-    plan quoting first order misstates. With an interval, both models are taken at it. Where
-    the error exceeds :data:`goodput.model.FIRST_ORDER_TOLERANCE` (three points), or first
-    order gives a goodput of zero or less, its number is not quoted; above
-    :data:`goodput.model.FIRST_ORDER_CAUTION` (one point) it is quoted with a caution. The
-    error is close to :func:`goodput.model.second_order_term`, the leading term first order drops.
+    With no interval the error is :func:`first_order_error`; with one, both models are taken at
+    it. Above :data:`goodput.model.FIRST_ORDER_TOLERANCE` (three points), or at a first-order
+    goodput of zero or less, the number is not quoted; above
+    :data:`goodput.model.FIRST_ORDER_CAUTION` (one point) it is quoted with a caution.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart : float
-        C, M and R in minutes.
-    interval : float, optional
-        T in minutes; each model's optimum when omitted.
-
-    Returns
-    -------
-    goodput.model.RangeCheck
-        The first-order goodput and its error; :attr:`~goodput.model.RangeCheck.status` is the verdict.
-
-    Examples
-    --------
     >>> range_check(1.0, 185.6, 5.0).status, range_check(5.0, 185.6, 5.0).status
     ('ok', 'caution')
     >>> round(100 * range_check(5.0, 185.6, 5.0).error, 1)
@@ -531,35 +298,12 @@ def range_check(
 def first_order_error_threshold(
     checkpoint_cost: float, restart: float, rate_per_gpu_hour: float, tolerance: float = 0.01
 ) -> float:
-    """The fleet size beyond which the first-order goodput is off by more than `tolerance`.
+    """The fleet size (GPUs, not rounded) beyond which the first-order goodput is off by more than `tolerance`.
 
-    At a constant per-GPU interruption rate, M = 60/(rate x GPUs) minutes.
-    :func:`first_order_error` grows as M shrinks; this finds the M where it equals
-    `tolerance` (Brent's method on log M) and returns the fleet size with that M.
+    M = 60/(rate x GPUs) minutes, rate per GPU-hour; Brent's method on log M finds where
+    :func:`first_order_error` equals `tolerance` (a fraction of 1, below 1). For R -> 0 and a
+    small tolerance e, M is about 2C/(3e).
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    restart : float
-        R, minutes per restart.
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour.
-    tolerance : float, optional
-        The error in goodput, as a fraction of 1 (default 0.01: one point).
-
-    Returns
-    -------
-    float
-        GPUs (not rounded). For R -> 0 and a small tolerance e, M is about 2C/(3e).
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite, or the tolerance is not below 1.
-
-    Examples
-    --------
     >>> round(first_order_error_threshold(1.0, 5.0, 2e-5) / 1000)
     23
     """
@@ -586,34 +330,11 @@ def first_order_error_threshold(
 
 
 def first_order_zero_fleet(checkpoint_cost: float, restart: float, rate_per_gpu_hour: float) -> float:
-    """The fleet size at which the first-order goodput at T* = sqrt(2CM) reaches zero.
+    """The fleet size (GPUs, not rounded) at which the first-order goodput at T* = sqrt(2CM) reaches zero.
 
-    1 - sqrt(2C/M) - R/M = 0 is a quadratic in s = 1/sqrt(M), R s^2 + sqrt(2C) s - 1 = 0,
-    whose positive root gives M = 1/s^2; at a constant per-GPU rate that is
-    60/(rate x M) GPUs. Beyond it the first-order formula says the job keeps no
-    work at all, while the exact model still gives it a positive goodput.
+    1 - sqrt(2C/M) - R/M = 0 is R s^2 + sqrt(2C) s - 1 = 0 in s = 1/sqrt(M); M = 1/s^2 gives
+    60/(rate x M) GPUs. Beyond it first order says no work is kept; the exact model disagrees.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    restart : float
-        R, minutes per restart.
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour.
-
-    Returns
-    -------
-    float
-        GPUs (not rounded).
-
-    Raises
-    ------
-    InputError
-        If an input is zero, negative, NaN or infinite.
-
-    Examples
-    --------
     >>> round(first_order_zero_fleet(5.0, 5.0, 2e-5))
     160770
     """
@@ -631,25 +352,10 @@ MODELS = ("first-order", "exact")
 
 
 def model_functions(which: str) -> tuple[Any, Any]:
-    """The goodput and optimum-interval functions of the named model.
+    """The elementwise ``goodput(C, M, R, interval=None)`` and ``optimal_interval(C, M)`` of the named model.
 
-    Parameters
-    ----------
-    which : {"first-order", "exact"}
-        The model.
+    `which` is "first-order" or "exact"; anything else raises InputError.
 
-    Returns
-    -------
-    tuple of callables
-        ``goodput(C, M, R, interval=None)`` and ``optimal_interval(C, M)``, both elementwise.
-
-    Raises
-    ------
-    InputError
-        For an unknown model.
-
-    Examples
-    --------
     >>> goodput, optimum = model_functions("exact")
     >>> round(optimum(1.0, 185.6), 2)
     18.61
