@@ -1,6 +1,6 @@
 """The inputs: read and check a parameters file such as ``book/params.yml``.
 
-A parameters file is YAML with these keys (durations are strings with a unit)::
+YAML; durations are strings with a unit::
 
     gpus: 16384
     interruptions: {count: 419, window: 54 days}   # or rate_per_gpu_hour: 2.0e-5 | mtbi: 186 min
@@ -9,38 +9,28 @@ A parameters file is YAML with these keys (durations are strings with a unit)::
     restart: 5 min
     price_per_gpu_hour: 2.5
     month: 720 h
-
-and, optionally::
-
-    logs: {steps: steps.csv, events: events.csv}          # or just {events: events.csv}
-    ranges: {checkpoint_cost: [45 s, 2 min], restart: [3 min, 8 min], mtbi: [...]}  # any input below, s as [0.6, 0.9]
-    drain: 5 min                 # a checkpoint is durable only this long after its snapshot
-    persistent: {cost: 5 min, restart: 10 min, every: 4}  # a second, persistent tier
-    fast_survives: 0.8           # share of interruptions the fast tier survives (with persistent:)
-
-and, from what a planner knows of the model, the storage and the restart (each exclusive with the
-duration it derives; see :func:`derive`)::
-
-    checkpoint: {size: 2.3 TB}   # or {parameters: 530e9, bytes_per_parameter: 12} (default 14)
+    # optional:
+    logs: {steps: steps.csv, events: events.csv}
+    ranges: {checkpoint_cost: [45 s, 2 min], fast_survives: [0.6, 0.9]}
+    drain: 5 min                                    # durable this long after the snapshot
+    persistent: {cost: 5 min, restart: 10 min, every: 4}
+    fast_survives: 0.8
+    # what a planner knows, each exclusive with the duration it derives (see derive):
+    checkpoint: {size: 2.3 TB}   # or {parameters: 530e9, bytes_per_parameter: 12}
     gpus_per_node: 8
-    storage: {write_bandwidth: 20 Gb/s, read_bandwidth: 40 GB/s, efficiency: 0.16}   # C (or D), the load
-    # ... and, optionally, in storage: the price of write bandwidth, US dollars per GB/s per month
-    # (storage: {write_bandwidth: 2 TB/s, price: 1500}), for the best bandwidth net of its cost
-    snapshot: {bandwidth: 25 GB/s, host_memory: 780 GB, double_buffered: true}      # C to host memory
+    storage: {write_bandwidth: 20 Gb/s, read_bandwidth: 40 GB/s, efficiency: 0.16, price: 1500}
+    snapshot: {bandwidth: 25 GB/s, host_memory: 780 GB, double_buffered: true}
     restart: {detect: 30 s, replace: 2 min, startup: 1 min, startup_per_node: 6 s, load: 3 min, warmup: 2 min}
     spares: {nodes: 16, repair: 12 h, takes_node: 0.6}
     just_in_time: 0.7            # or {share: 0.7, recovery: 30 s}
     planned: {rate: 0.036 per hour}   # or {count: 47, window: 54 days}
 
-Exactly one of ``interruptions``, ``rate_per_gpu_hour`` and ``mtbi`` gives the
-mean time between interruptions M. Unknown keys, missing keys, unknown units
-and impossible values raise :class:`~goodput.errors.InputError`.
-
-A parameters file is data a person typed, so it is read as such (:func:`read_yaml`):
-every value is kept as the text that was written and checked by
-:mod:`goodput.validate` (``020000`` is twenty thousand, ``4:33:04`` is refused,
-not read as sexagesimal); a key given twice, an anchor or alias, a tag, a file that
-is not UTF-8 or larger than :data:`MAX_FILE_BYTES` are refused.
+Exactly one of ``interruptions``, ``rate_per_gpu_hour`` and ``mtbi`` gives M; storage
+``price`` is US dollars per GB/s of write bandwidth per month. Bad input raises
+:class:`~goodput.errors.InputError`. The file is read as data a person typed
+(:func:`read_yaml`): every value is text checked by :mod:`goodput.validate` (``020000`` is
+twenty thousand, ``4:33:04`` is refused, not sexagesimal); duplicate keys, anchors, aliases,
+tags, non-UTF-8 and files over :data:`MAX_FILE_BYTES` are refused.
 """
 
 from __future__ import annotations
@@ -102,76 +92,18 @@ _PERSISTENT_KEYS = ("cost", "restart", "every")
 
 @dataclass(frozen=True)
 class Params:
-    """One fleet's inputs, in minutes.
+    """One fleet's inputs, durations in minutes.
 
-    Parameters
-    ----------
-    gpus : int
-        Number of GPUs the job runs on.
-    mtbi : float
-        Mean time between interruptions of the whole job, M, in minutes.
-    mtbi_source : str
-        How M was given: ``"interruptions"`` (a count over a window),
-        ``"rate_per_gpu_hour"`` or ``"mtbi"``.
-    checkpoint_cost : float
-        C: minutes of lost progress per checkpoint with the fast (local-first) path.
-    slow_checkpoint_cost : float
-        C for the comparison case: a synchronous write to shared storage.
-    restart : float
-        R: minutes from an interruption to the first step of the next attempt.
-    price_per_gpu_hour : float
-        Price of one GPU-hour in US dollars, used only to express capacity.
-    month : float
-        Length of the accounting month in minutes.
-    interruption_count : int or None
-        The count of unexpected interruptions, when M was given that way.
-    window : float or None
-        The observation window in minutes, when M was given that way.
-    source : str
-        Where the values came from: a file's name, ``"worked example"``, or a note of overrides.
-    path : Path or None
-        The parameters file, when the values came from one.
-    sha256 : str or None
-        SHA-256 of the parameters file's bytes, in hex.
-    steps_log, events_log : Path or None
-        The job's step and event logs (``logs: {steps: FILE, events: FILE}``),
-        relative paths taken from the parameters file's folder.
-    ranges : dict of str to (float, float)
-        Stated ranges of the inputs the fleet has (``ranges: {restart: [3 min, 8 min], fast_survives: [0.6, 0.9]}``):
-        minutes for ``checkpoint_cost``, ``restart``, ``slow_checkpoint_cost``, ``mtbi`` (when M is not given as a
-        count), ``drain``, ``persistent_cost`` and ``persistent_restart``; shares from 0 to 1 for ``fast_survives``
-        and ``just_in_time``.
-    drain : float
-        D: minutes after a (persistent) checkpoint's snapshot until it is durable; 0 for none.
-    persistent_cost, persistent_restart : float or None
-        C_p and R_p of a persistent tier, when there is one.
-    persistent_every : int or None
-        n, every n-th checkpoint persistent, when fixed; ``None`` lets the plan choose it.
-    fast_survives : float or None
-        s, the share of interruptions the fast tier survives (with a persistent tier).
-    checkpoint_size : float or None
-        The checkpoint's size in bytes, when given (``checkpoint: {size: ...}`` or parameters x bytes).
-    gpus_per_node : int
-        GPUs per node (default 8); nodes = gpus / gpus_per_node.
-    storage : Storage or None
-        The storage a planner knows (:class:`goodput.storage.Storage`), when given; it derives C
-        (and D with a snapshot) and the load.
-    restart_parts : RestartParts or None
-        The restart's parts (:class:`goodput.restart.RestartParts`), when given or when the load is derived.
-    spares : Spares or None
-        The pool of hot spare nodes (:class:`goodput.restart.Spares`), when given.
-    just_in_time : float
-        p, the share of interruptions recovered without going back to a checkpoint (0: none).
-    jit_recovery : float
-        R_j, minutes a just-in-time recovery costs.
-    planned_rate : float
-        q, planned stops with notice per hour (0: none).
-    derived : dict of str to str
-        For each of ``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain``, ``restart`` (and ``load``,
-        ``checkpoint_size``)
-        that was derived, how, in words; the durations themselves hold the derived values.
-    known : Known or None
-        What the planner gave, as read (kept so that command-line flags can be laid over it).
+    C is the fast (local-first) checkpoint's cost, ``slow_checkpoint_cost`` a synchronous write to
+    shared storage; R runs from an interruption to the next attempt's first step; D = ``drain``
+    (0: none); C_p, R_p, n = ``persistent_*`` (n None: the plan chooses) and s =
+    ``fast_survives`` describe a persistent tier; p = ``just_in_time``, R_j = ``jit_recovery``,
+    q = ``planned_rate`` per hour. ``mtbi_source`` is "interruptions", "rate_per_gpu_hour" or
+    "mtbi"; ``window`` is in minutes. ``price_per_gpu_hour`` (US dollars) only expresses
+    capacity. Log paths are relative to the parameters file's folder. ``ranges`` hold minutes,
+    or shares for ``fast_survives`` and ``just_in_time``. ``derived`` says in words how each
+    derived duration was derived (the fields hold the values); ``known`` keeps what the planner
+    gave so command-line flags can be laid over it.
     """
 
     gpus: int
@@ -237,58 +169,19 @@ def _suggest(key: str, choices: tuple[str, ...]) -> str:
 
 
 def mtbi_from_count(count: int, window: float) -> float:
-    """M from a count of interruptions over an observation window.
-
-    Parameters
-    ----------
-    count : int
-        Unexpected interruptions observed.
-    window : float
-        Length of the observation, in minutes.
-
-    Returns
-    -------
-    float
-        Mean time between interruptions in minutes, ``window / count``.
-    """
+    """M = window / count, minutes."""
     return window / count
 
 
 def mtbi_from_rate(rate_per_gpu_hour: Any, gpus: Any) -> Any:
-    """M from a per-GPU interruption rate, assuming GPUs fail independently.
-
-    Parameters
-    ----------
-    rate_per_gpu_hour : float or ndarray
-        Interruptions per GPU-hour.
-    gpus : int or ndarray
-        GPUs in the job; the job is interrupted when any of them is.
-
-    Returns
-    -------
-    float or ndarray
-        Mean time between interruptions of the job in minutes, ``60 / (rate * gpus)``.
-    """
+    """M = 60 / (rate x GPUs) minutes, GPUs failing independently (elementwise)."""
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
 def rate_from_mtbi(mtbi: Any, gpus: Any) -> Any:
-    """The per-GPU interruption rate that gives a job of `gpus` GPUs the mean time M.
+    """The per-GPU rate 60 / (M x GPUs) per hour that gives a job of `gpus` GPUs the mean time M.
 
-    Its own inverse with :func:`mtbi_from_rate`: the same formula, 60 / (M x GPUs),
-    also gives the fleet size whose M is `mtbi` at a per-GPU rate (pass the rate as `gpus`).
-
-    Parameters
-    ----------
-    mtbi : float or ndarray
-        M, mean minutes between interruptions of the job.
-    gpus : int or ndarray
-        GPUs in the job.
-
-    Returns
-    -------
-    float or ndarray
-        Interruptions per GPU-hour, ``60 / (M * gpus)``.
+    Its own inverse with :func:`mtbi_from_rate`: passing a rate as `gpus` gives the fleet size.
     """
     return 60.0 / (mtbi * gpus)
 
@@ -299,26 +192,9 @@ def rate_from_mtbi(mtbi: Any, gpus: Any) -> Any:
 def read_yaml(text: str, source: str) -> object:
     r"""Parse YAML as data a person typed: every scalar a string, no aliases, no tags, no duplicate keys.
 
-    Parameters
-    ----------
-    text : str
-        The document.
-    source : str
-        Its name, for messages.
+    An empty value is ``""``. Raises InputError for invalid YAML, an anchor, alias or tag, a
+    non-text or duplicate key, or nesting deeper than :data:`MAX_DEPTH`.
 
-    Returns
-    -------
-    object
-        Nested dicts and lists of strings (an empty value is ``""``).
-
-    Raises
-    ------
-    InputError
-        For invalid YAML, an anchor, alias or tag, a key that is not plain text, a key
-        given twice, or nesting deeper than :data:`MAX_DEPTH`.
-
-    Examples
-    --------
     >>> read_yaml("gpus: 020000\nrestart: 1:30", "x")
     {'gpus': '020000', 'restart': '1:30'}
     """
@@ -397,28 +273,8 @@ def params_from_mapping(
 ) -> Params:
     """Check a mapping of raw values (as read from YAML, or Python values) and build :class:`Params`.
 
-    Parameters
-    ----------
-    data : object
-        The parsed YAML document; must be a mapping of the documented keys.
-    source : str, optional
-        Where the mapping came from, kept in :attr:`Params.source`.
-    base : Path, optional
-        Folder that relative log paths are taken from (the parameters file's folder).
-    path : Path, optional
-        The parameters file, kept in :attr:`Params.path`.
-    sha256 : str, optional
-        The hash of the file's bytes, kept in :attr:`Params.sha256`.
-
-    Returns
-    -------
-    Params
-        The checked inputs.
-
-    Raises
-    ------
-    InputError
-        For an unknown or missing key, an unknown unit, or an impossible value.
+    Relative log paths are taken from `base`. Raises InputError for an unknown or missing key,
+    an unknown unit or an impossible value.
     """
     if not isinstance(data, Mapping):
         shown = "an empty file" if data in (None, "") else type(data).__name__
@@ -587,28 +443,10 @@ def tier_inputs(
     checkpoint_cost: float, restart: float, cost: object, persistent_restart: object, every: object, *, prefix: str,
     parse: Any,
 ) -> tuple[float, float, int | None]:
-    """Check a persistent tier's cost, restart and cadence against the fast tier's.
+    """Check a persistent tier's C_p, R_p (None: R) and n (None: to be chosen) against the fast tier's.
 
-    Parameters
-    ----------
-    checkpoint_cost, restart : float
-        C and R of the fast tier, minutes.
-    cost, persistent_restart, every : object
-        C_p, R_p (``None``: the same as R) and n (``None``: to be chosen) as given.
-    prefix : str
-        How the inputs are named in messages (``"persistent."`` or ``"--persistent-"``).
-    parse : callable
-        ``parse(value, name)`` reading a duration in minutes.
-
-    Returns
-    -------
-    tuple of (float, float, int or None)
-        C_p, R_p and n.
-
-    Raises
-    ------
-    InputError
-        If C_p < C, R_p < R, or n is not a whole number of at least 1.
+    `prefix` names the inputs in messages; ``parse(value, name)`` reads a duration in minutes.
+    Raises InputError if C_p < C, R_p < R, or n is not a whole number of at least 1.
     """
     cost_p = float(parse(cost, f"{prefix}cost"))
     if cost_p < checkpoint_cost:
@@ -632,33 +470,11 @@ def tier_inputs(
 class Known:
     """What a planner gave of the model, the storage and the restart, as read (bytes, bytes per second, minutes).
 
-    :func:`derive` turns it into C, D, R and the slow C. Every field is optional.
-
-    Parameters
-    ----------
-    size : float or None
-        The checkpoint's size in bytes, as given.
-    parameters, bytes_per_parameter : float or None
-        The model's parameter count and bytes per parameter (default 14), when the size is given that way.
-    write_bandwidth, read_bandwidth : float or None
-        The storage's aggregate bandwidths, bytes per second, stated.
-    efficiency, read_efficiency : float or None
-        The share of the stated bandwidth achieved (default 1), and of the read bandwidth where it differs.
-    snapshot_bandwidth, host_memory : float or None
-        A snapshot to host memory: device-to-host bytes per second and bytes of host memory, per node.
-    double_buffered : bool
-        Whether the snapshot keeps two copies in host memory.
-    storage_price : float or None
-        US dollars per GB/s of stated write bandwidth per month (``storage: {price: ...}``, ``--storage-price``).
-    parts : dict of str to float
-        The restart's parts given, minutes (keys of :class:`goodput.restart.RestartParts`).
-    spares : Spares or None
-        The pool of hot spare nodes.
-    typed : dict of str to float
-        The durations typed beside them (``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain``, ``restart``).
-    names : dict of str to str
-        How each input was named where it was given (a file's key or a flag), for messages; a name that
-        starts with ``--`` was given on the command line, which beats the file.
+    :func:`derive` turns it into C, D, R and the slow C; every field is optional. Bandwidths are
+    stated (``efficiency``, default 1, is the share achieved); snapshot fields are per node;
+    ``storage_price`` is US dollars per GB/s of write bandwidth per month; ``typed`` holds the
+    durations typed beside them; ``names`` how each input was named, a name starting with ``--``
+    being a command-line flag, which beats the file.
     """
 
     size: float | None = None
@@ -689,41 +505,16 @@ class Known:
 def derive(params: Params, known: Known) -> Params:
     """C, D, R and the slow C from what a planner knows, each derivation stated in words.
 
-    - The size is given, or parameters x bytes per parameter (default 14).
-    - Without a snapshot the checkpoint is a synchronous write, C = size / achieved write bandwidth;
-      with a snapshot C is the copy of each node's share to host memory, size / (nodes x bandwidth),
-      and the drain D = size / achieved write bandwidth. The slow checkpoint, unless typed, is the
-      synchronous write. The host memory a snapshot needs per node (twice, double-buffered) must fit.
-    - The slow checkpoint is typed or, when not (or when the write bandwidth is a flag over the file's
-      typed one), the synchronous write.
-    - The restart is the sum of its parts; the load, unless given, is size / achieved read bandwidth;
-      with spares, the expected wait for repairs (:func:`goodput.restart.spare_wait`) is added.
+    Size = given, or parameters x bytes per parameter (default 14). Without a snapshot C =
+    size / achieved write bandwidth; with one, C = size / (nodes x snapshot bandwidth) and
+    D = size / achieved write bandwidth, and the snapshot (twice if double-buffered) must fit
+    in host memory. The slow C is typed or else the synchronous write. R = sum of the parts, the
+    load defaulting to size / achieved read bandwidth, plus :func:`goodput.restart.spare_wait`
+    with spares. A derived duration typed at the same level (both in the file, or both as
+    flags) is refused; otherwise the command line wins. Also raises InputError for storage
+    without a size, GPUs per node that do not divide the GPUs, or a duration neither typed nor
+    derivable.
 
-    Each derived duration is exclusive with the same duration typed: both in the file, or both on the
-    command line, is refused in one line naming both; otherwise the command line wins.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's other inputs (gpus, M, gpus per node); its durations are replaced.
-    known : Known
-        What the planner gave.
-
-    Returns
-    -------
-    Params
-        With ``checkpoint_cost``, ``slow_checkpoint_cost``, ``drain`` and ``restart`` set (the derived
-        values), ``checkpoint_size``, ``storage``, ``restart_parts``, ``spares``, ``derived`` and ``known``.
-
-    Raises
-    ------
-    InputError
-        For a derived input given with the duration it derives, a storage without a size, a snapshot
-        that does not fit in host memory, GPUs per node that do not divide the GPUs, or a duration
-        neither typed nor derivable.
-
-    Examples
-    --------
     >>> from goodput.storage import parse_bandwidth
     >>> base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0)
     >>> p = derive(base, Known(parameters=530e9, bytes_per_parameter=12,
@@ -871,31 +662,11 @@ def derive(params: Params, known: Known) -> Params:
 def at_bandwidths(params: Params, *, write: float = 1.0, snapshot: float = 1.0) -> Params:
     """The fleet's inputs with its storage's stated bandwidths scaled, C, D, the load and the slow C derived again.
 
-    `write` scales the shared storage's write and read bandwidths together; `snapshot` the device-to-host
-    bandwidth of a snapshot. Everything is derived again by :func:`derive` from what the planner gave
-    (:attr:`Params.known`), so a duration typed where it wins stays typed. For inputs built without
-    :attr:`Params.known` (a :class:`~goodput.storage.Storage` set by hand), what the storage gives is taken
-    as given and the other durations as typed.
+    `write` scales the shared storage's write and read bandwidths, `snapshot` the device-to-host
+    one. Re-derived by :func:`derive` from :attr:`Params.known`, so a winning typed duration
+    stays; without ``known`` (a Storage set by hand) the other durations are taken as typed.
+    Raises InputError if the inputs give no storage.
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs, with :attr:`Params.storage`.
-    write, snapshot : float, optional
-        Factors on the write (and read) bandwidth and on the snapshot's bandwidth (default 1).
-
-    Returns
-    -------
-    Params
-        The inputs at the new bandwidths.
-
-    Raises
-    ------
-    InputError
-        If the inputs give no storage.
-
-    Examples
-    --------
     >>> from goodput.storage import parse_bandwidth
     >>> base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0)
     >>> p = derive(base, Known(size=2.4e12, write_bandwidth=parse_bandwidth("40 GB/s", "bw"), typed={"restart": 5.0}))
@@ -924,8 +695,6 @@ def at_bandwidths(params: Params, *, write: float = 1.0, snapshot: float = 1.0) 
 def parse_rate(value: object, name: str) -> float:
     """Read a rate of events per hour: ``"0.036 per hour"``, ``"0.87 per day"``, ``"2/h"``.
 
-    Examples
-    --------
     >>> round(parse_rate("0.87 per day", "planned.rate"), 4)
     0.0363
     """
@@ -1049,23 +818,11 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
 
 
 def load_params(path: str | os.PathLike[str] | None = None) -> Params:
-    """Read a parameters file.
+    """Read and check a parameters file; ``None`` reads the worked example shipped with the package.
 
-    Parameters
-    ----------
-    path : str or path-like, optional
-        The YAML file. ``None`` reads the worked example shipped with the package.
-
-    Returns
-    -------
-    Params
-        The checked inputs, with :attr:`Params.source` the file's name (``"worked example"``
-        for the shipped one), :attr:`Params.path` and :attr:`Params.sha256` set.
-
-    Raises
-    ------
-    InputError
-        If the file cannot be read, is too large, is not UTF-8 or valid YAML, or its values are not usable.
+    Sets :attr:`Params.source` (``"worked example"`` for the shipped one), ``path`` and
+    ``sha256``. Raises InputError if the file cannot be read, is too large, is not UTF-8 or
+    valid YAML, or its values are not usable.
     """
     if path is not None and not str(path).strip():
         raise InputError("params file", str(path), "the name of a parameters file (YAML)")
