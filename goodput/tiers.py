@@ -1,59 +1,32 @@
 """Checkpoints that are not yet safe: asynchronous drains, and a fast tier beside a persistent one.
 
-The scheme (:class:`Tiers`)
-    Every T minutes of work the job checkpoints. Most checkpoints are fast (the
-    snapshot blocks training for C; a restart from one takes R) and survive only a
-    share s of interruptions ("soft" ones: a software fault, or a lost node when a
-    peer holds a copy). Every n-th checkpoint is persistent instead (it blocks for
-    C_p; a restart from it takes R_p) and survives every interruption, but only
-    once it is durable: its background write (the drain) takes D after the
-    snapshot, and an interruption before then leaves the previous persistent
-    checkpoint as the one to go back to. One tier with a drain is n = 1, s = 0,
-    C_p = C, R_p = R; with no drain either it is the single-level model of
-    :mod:`goodput.model` and :mod:`goodput.exact`. The full statement of the
-    model, event by event, is in the book's chapter "Checkpoints that are not yet
-    safe" (and the Monte Carlo simulator :mod:`goodput.simulate_tiers` follows it
-    independently).
+The scheme (:class:`Tiers`, minutes): every T of work a checkpoint; most are fast (block C,
+restart R) and survive only a share s of interruptions; every n-th is persistent (block C_p,
+restart R_p) and survives all, but only once durable, D after its snapshot. One tier with a
+drain is n = 1, s = 0, C_p = C, R_p = R; without a drain it is the single-level model of
+:mod:`goodput.model` and :mod:`goodput.exact`. The full statement is the book's chapter
+"Checkpoints that are not yet safe"; :mod:`goodput.simulate_tiers` follows it independently.
 
-First order (small C/T, T/M, R/M, D/M)
+First order (small C/T, T/M, R/M, D/M; :func:`goodput.symbolic.derive_tiers`)::
+
     loss = [(n - 1) C + C_p]/(nT) + s T/(2M) + (1 - s) nT/(2M)
            + [s R + (1 - s) R_p]/M + (1 - s) D/M,
 
-    the four named losses being checkpoint overhead, lost work, restart and
-    drain. For given n the best interval is
-    T* = max(sqrt(2M [(n - 1) C + C_p] / (n [s + (1 - s) n])), D), and for
-    continuous n the best cadence is n* = sqrt(s (C_p - C) / ((1 - s) C)); the
-    best whole n is one of its neighbours (the loss is convex in n). The
-    derivation is :func:`goodput.symbolic.derive_tiers`.
+checkpoint overhead, lost work, restart and drain; T* = max(sqrt(2M [(n - 1) C + C_p] /
+(n [s + (1 - s) n])), D) and n* = sqrt(s (C_p - C) / ((1 - s) C)), the best whole n a
+neighbour (the loss is convex in n).
 
-Exact (exponential failures)
-    A semi-Markov chain whose states are the moments compute starts: position i
-    in the cycle with the cycle's persistent checkpoint durable (``D_i``,
-    i = 0..n-1), or position 0 with it still draining (``P``). From each, one
-    attempt at the next segment (T plus its snapshot) succeeds with probability
-    e^{-L/M}; an interruption during it, soft or hard, leads through the restarts
-    of the model (a hard interruption during an R-restart turns it into an
-    R_p-restart) back to the checkpoint it survives. Goodput is the long-run rate
-    of progress, sum(pi r) / sum(pi t) over the chain's stationary distribution pi
-    with the expected progress r and wall time t of each step; progress can go
-    back (a hard interruption loses the work since the durable checkpoint), and
-    the renewal-reward theorem holds all the same. With one tier and no drain it
-    is the single-level exact goodput; with one tier and a drain it is that times
-    e^{-D/M}.
+Exact (exponential failures): a semi-Markov chain on the moments compute starts, position i
+with the cycle's persistent checkpoint durable (``D_i``) or position 0 with it draining
+(``P``); each attempt at T plus its snapshot succeeds with probability e^{-L/M}, and a hard
+interruption during an R-restart makes it an R_p-restart. Goodput is sum(pi r) / sum(pi t)
+over the stationary law pi (renewal-reward, though progress can go back). One tier, no drain:
+the single-level exact goodput; with a drain, that times e^{-D/M}.
 
-Recovery without rollback and planned stops
-    With a share p of interruptions recovered just in time and planned stops (a
-    :class:`goodput.restart.Recovery` passed as ``recovery``), each model is the
-    scheme's at M' = M / (1 - p) with the pauses of that class (planned stops
-    costing :attr:`Tiers.stop_cost`); the best interval and cadence maximize the
-    resulting goodput.
-
-A checkpoint lost with the job
-    When a share q of interruptions also takes the latest checkpoint (its storage
-    shares the job's failure domain), the latest checkpoint is a fast tier that
-    survives 1 - q of interruptions and the one before it a persistent tier, safe
-    once the next one is written: :func:`lost_checkpoint_tiers`, whose drain T + C
-    moves with the interval (:func:`lost_checkpoint_optimal_interval`).
+With a :class:`goodput.restart.Recovery` each model is the scheme's at M' = M / (1 - p) with
+its pauses (planned stops cost :attr:`Tiers.stop_cost`). A checkpoint lost with the job
+(share q) is a fast tier surviving 1 - q beside a persistent one with drain T + C
+(:func:`lost_checkpoint_tiers`).
 """
 
 from __future__ import annotations
@@ -79,32 +52,11 @@ MAX_EVERY = 1_000
 class Tiers:
     """A checkpoint scheme: the fast tier, the persistent tier and the drain (minutes).
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, the fast checkpoint's blocking snapshot.
-    restart : float
-        R, a restart from the fast tier.
-    drain : float, optional
-        D, from a persistent checkpoint's snapshot until it is durable (default 0).
-    persistent_cost : float, optional
-        C_p >= C; ``None`` (the default) for one tier (C_p = C).
-    persistent_restart : float, optional
-        R_p >= R; ``None`` means R.
-    fast_survives : float, optional
-        s in [0, 1], the share of interruptions the fast tier survives (default 0; one tier: 0).
-    every : int, optional
-        n, every n-th checkpoint persistent (default 1; one tier: 1).
+    ``persistent_cost`` None means one tier (C_p = C); ``persistent_restart`` None means R.
+    Raises InputError for a duration not finite and positive (D may be 0), C_p < C, R_p < R,
+    s outside [0, 1], n not a whole number from 1 to :data:`MAX_EVERY`, or s or n given
+    without a persistent tier.
 
-    Raises
-    ------
-    InputError
-        For a duration that is not finite and positive (D may be 0), C_p < C, R_p < R,
-        s outside [0, 1], n not a whole number from 1 to :data:`MAX_EVERY`, or a fast-tier
-        share or cadence given without a persistent tier.
-
-    Examples
-    --------
     >>> Tiers(1.0, 5.0, drain=5.0).one_tier
     True
     """
@@ -167,8 +119,6 @@ class Tiers:
         One tier: C + R; a drain without a persistent tier: (C + D) + R; with a persistent tier: C_p + R_p
         (see :class:`goodput.restart.Recovery`).
 
-        Examples
-        --------
         >>> Tiers(1.0, 5.0).stop_cost, Tiers(1.0, 5.0, drain=2.0).stop_cost
         (6.0, 8.0)
         >>> Tiers(1.0, 5.0, drain=2.0, persistent_cost=3.0, persistent_restart=20.0, fast_survives=0.5).stop_cost
@@ -189,28 +139,12 @@ class Tiers:
                      self.fast_survives, every)
 
     def check_interval(self, interval: float) -> float:
-        """Check an interval against the scheme: finite, positive, and long enough for the drain to end in time.
+        """Check T in minutes against the scheme (finite, positive, drain ends in time) and return it.
 
-        The model needs the drain to end by the end of the next checkpoint's snapshot,
-        D <= T + (C, or C_p when n = 1): then a checkpoint is "safe once the next one is
-        written" at the longest. Fleets keep one drain in flight at a time, T >= D, which
-        :func:`goodput.plan` asks of a plan; the looser bound here lets the model answer
-        the question of a checkpoint lost with the job (D = T + C).
-
-        Parameters
-        ----------
-        interval : float
-            T in minutes.
-
-        Returns
-        -------
-        float
-            T.
-
-        Raises
-        ------
-        InputError
-            If T is not a finite positive number of minutes or the drain cannot end in time.
+        The model needs D <= T + (C, or C_p when n = 1): a checkpoint is safe once the next one is
+        written at the latest. Fleets keep one drain in flight, T >= D, which :func:`goodput.plan`
+        asks of a plan; the looser bound lets the model answer a checkpoint lost with the job
+        (D = T + C). Raises InputError otherwise.
         """
         t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
         snapshot = self.checkpoint_cost if self.every > 1 else self.cp
@@ -224,20 +158,9 @@ class Tiers:
 class TierLosses:
     """Where the wall time goes under a checkpoint scheme, as fractions of wall time (they sum to one).
 
-    Parameters
-    ----------
-    interval : float
-        T, minutes of work between two checkpoints of any tier.
-    every : int
-        n, every n-th checkpoint persistent.
-    checkpoint_overhead : float
-        Snapshots of the checkpoints of kept work.
-    lost_work : float
-        Work and snapshots discarded by interruptions, beyond those of the drain.
-    restart_loss : float
-        Restarts, including those cut short.
-    drain_loss : float
-        Work and snapshots discarded because a persistent checkpoint was not yet durable.
+    T is minutes of work between two checkpoints of any tier; ``lost_work`` excludes what the
+    drain loses; ``drain_loss`` is work and snapshots discarded because a persistent checkpoint
+    was not yet durable; ``restart_loss`` includes restarts cut short.
     """
 
     interval: float
@@ -262,27 +185,11 @@ class TierLosses:
 
 
 def first_order_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> TierLosses:
-    """The four losses to first order (see the module docstring).
+    """The four losses to first order (see the module docstring); T no shorter than the drain.
 
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme.
-    mtbi : float
-        M in minutes.
-    interval : float
-        T in minutes (no shorter than the drain).
-    recovery : goodput.restart.Recovery, optional
-        Recovery without rollback and planned stops: the losses at M' = M / (1 - p), the pauses added to the
-        restart loss (:meth:`goodput.restart.Recovery.first_order`).
+    With `recovery`, the losses at M' = M / (1 - p) plus the pauses
+    (:meth:`goodput.restart.Recovery.first_order`). One tier, no drain: C/T, T/(2M), R/M.
 
-    Returns
-    -------
-    TierLosses
-        The losses; with one tier and no drain, C/T, T/(2M) and R/M.
-
-    Examples
-    --------
     >>> b = first_order_losses(Tiers(1.0, 5.0, drain=5.0), 185.6, 19.3)
     >>> round(100 * b.drain_loss, 1)
     2.7
@@ -304,22 +211,9 @@ def first_order_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Rec
 
 
 def first_order_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None = None) -> float:
-    """The interval that minimizes the first-order loss for the scheme's n, no shorter than the drain.
+    """T* = max(sqrt(2M [(n - 1) C + C_p] / (n [s + (1 - s) n])), D), the first-order optimum for the scheme's n.
 
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme.
-    mtbi : float
-        M in minutes.
-    recovery : goodput.restart.Recovery, optional
-        Recovery without rollback and planned stops: the optimum at M' = M / (1 - p) (the pauses add a
-        constant to the loss).
-
-    Returns
-    -------
-    float
-        T* = max(sqrt(2M [(n - 1) C + C_p] / (n [s + (1 - s) n])), D); sqrt(2CM) for one tier and no drain.
+    With `recovery`, at M' = M / (1 - p) (the pauses add a constant). sqrt(2CM) for one tier, no drain.
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
     if recovery is not None:
@@ -330,18 +224,9 @@ def first_order_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery |
 
 
 def first_order_every(tiers: Tiers) -> float:
-    """The continuous cadence that minimizes the first-order loss at the optimum interval (drain aside).
+    """n* = sqrt(s (C_p - C) / ((1 - s) C)), the continuous first-order cadence (drain aside; the scheme's n is ignored).
 
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme (its own n is ignored).
-
-    Returns
-    -------
-    float
-        n* = sqrt(s (C_p - C) / ((1 - s) C)); infinite when s = 1 (the persistent tier is never needed),
-        0 when s = 0 or C_p = C (a fast tier that saves nothing).
+    Infinite when s = 1 (the persistent tier is never needed), 0 when s = 0 or C_p = C.
     """
     s, c = tiers.fast_survives, tiers.checkpoint_cost
     if s >= 1.0:
@@ -435,27 +320,11 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
 
 
 def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> TierLosses:
-    """The four losses for exponential failures, from the chain of the module docstring.
+    """The four losses for exponential failures, from the chain of the module docstring (T no shorter than the drain).
 
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme.
-    mtbi : float
-        M in minutes.
-    interval : float
-        T in minutes (no shorter than the drain).
-    recovery : goodput.restart.Recovery, optional
-        Recovery without rollback and planned stops: the losses at M' = M / (1 - p) with the pauses
-        (:meth:`goodput.restart.Recovery.exact`).
+    With `recovery`, at M' = M / (1 - p) with the pauses (:meth:`goodput.restart.Recovery.exact`).
+    One tier, no drain: :func:`goodput.exact.exact_losses`.
 
-    Returns
-    -------
-    TierLosses
-        The losses. With one tier and no drain they equal :func:`goodput.exact.exact_losses`.
-
-    Examples
-    --------
     >>> b = exact_losses(Tiers(1.0, 5.0), 185.6, 18.6)
     >>> round(100 * b.goodput, 1)
     87.6
@@ -502,47 +371,16 @@ def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
 
 
 def exact_goodput(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> float:
-    """Goodput for exponential failures (see :func:`exact_losses`).
-
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme.
-    mtbi : float
-        M in minutes.
-    interval : float
-        T in minutes.
-    recovery : goodput.restart.Recovery, optional
-        Recovery without rollback and planned stops.
-
-    Returns
-    -------
-    float
-        The long-run share of wall time spent on work that is kept.
-    """
+    """Goodput for exponential failures (see :func:`exact_losses`)."""
     return exact_losses(tiers, mtbi, interval, recovery).goodput
 
 
 def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None = None) -> float:
     """The interval that maximizes exact goodput for the scheme's n, no shorter than the drain.
 
-    A coarse scan in log T around the first-order optimum brackets the maximum, and
-    Brent's bounded method refines it to about 1e-9 relative.
-
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme.
-    mtbi : float
-        M in minutes.
-    recovery : goodput.restart.Recovery, optional
-        Recovery without rollback and planned stops: the T that maximizes the goodput with them.
-
-    Returns
-    -------
-    float
-        T* in minutes. With one tier it is the single-level Lambert-W optimum (the drain
-        multiplies goodput by e^{-D/M} whatever T is), raised to D if that is longer.
+    A coarse scan in log T around the first-order optimum, refined by Brent's bounded method to
+    about 1e-9 relative. One tier: the single-level Lambert-W optimum (the drain multiplies
+    goodput by e^{-D/M} whatever T), raised to D if longer.
     """
     from scipy.optimize import minimize_scalar  # kept off the import path
 
@@ -569,21 +407,8 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None 
 def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact", recovery: Recovery | None = None) -> Tiers:
     """The whole cadence n >= 1 that gives the most goodput, each n at its own best interval.
 
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme (its n is ignored; one tier has only n = 1).
-    mtbi : float
-        M in minutes.
-    which : {"exact", "first-order"}
-        The model that judges.
-    recovery : goodput.restart.Recovery, optional
-        Recovery without rollback and planned stops, in both the goodput and the best interval.
-
-    Returns
-    -------
-    Tiers
-        The scheme with the best n. When it is 1, the fast checkpoints between persistent ones do not pay.
+    The scheme's n is ignored (one tier has only n = 1); `which` is "exact" or "first-order".
+    n = 1 means the fast checkpoints between persistent ones do not pay.
     """
     if tiers.one_tier:
         return tiers
@@ -618,34 +443,10 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact", recovery: Rec
 def lost_checkpoint_tiers(checkpoint_cost: float, restart: float, lost_share: float, interval: float) -> Tiers:
     """A checkpoint that a share q of interruptions takes with the job, as two tiers at interval T.
 
-    The latest checkpoint is a fast copy that survives a share s = 1 - q of
-    interruptions; the one before it survives every interruption, being safe once the
-    next one is written: a persistent tier of the same cost whose drain is T + C, tied
-    to the interval. Every checkpoint is both (n = 1, C_p = C, R_p = R). An interruption
-    that takes the latest checkpoint, during compute or during a restart from it, sends
-    the job back to the one before it.
-
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    restart : float
-        R, minutes per restart.
-    lost_share : float
-        q in [0, 1], the share of interruptions that also take the latest checkpoint.
-    interval : float
-        T, minutes of work between checkpoints.
-
-    Returns
-    -------
-    Tiers
-        ``Tiers(C, R, drain=T + C, persistent_cost=C, fast_survives=1 - q)``. To first order it
-        loses q (T + C)/M more than the single-level model; with q = 0 it is that model.
-
-    Raises
-    ------
-    InputError
-        For a duration that is not finite and positive, or q outside [0, 1].
+    The latest checkpoint survives s = 1 - q; the one before survives all, being safe once the
+    next is written: ``Tiers(C, R, drain=T + C, persistent_cost=C, fast_survives=1 - q)``. To
+    first order it loses q (T + C)/M more than the single-level model; q = 0 is that model.
+    Raises InputError for a non-positive duration or q outside [0, 1].
     """
     q = validate.share(lost_share, "lost_share")
     c = validate.positive(checkpoint_cost, "checkpoint_cost", validate.POSITIVE_MINUTES)
@@ -656,30 +457,10 @@ def lost_checkpoint_tiers(checkpoint_cost: float, restart: float, lost_share: fl
 def lost_checkpoint_optimal_interval(checkpoint_cost: float, mtbi: float, restart: float, lost_share: float) -> float:
     """The interval that maximizes exact goodput when a share q of interruptions also takes the latest checkpoint.
 
-    The drain of :func:`lost_checkpoint_tiers` is T + C, so it moves with T: this is a
-    one-dimensional maximization of :func:`exact_goodput` of ``lost_checkpoint_tiers(C, R, q, T)``
-    over T (a scan in log T around the first-order optimum, refined by Brent's bounded
-    method to about 1e-9 relative).
+    The drain T + C moves with T, so this maximizes :func:`exact_goodput` of
+    ``lost_checkpoint_tiers(C, R, q, T)`` over T (scan in log T, then Brent to about 1e-9).
+    About sqrt(2CM/(1 + 2q)) for small C/M (first-order loss C/T + T/(2M) + q (T + C)/M + R/M).
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    restart : float
-        R, minutes per restart.
-    lost_share : float
-        q in [0, 1].
-
-    Returns
-    -------
-    float
-        T* in minutes: about sqrt(2CM/(1 + 2q)) for small C/M (first order, where the loss is
-        C/T + T/(2M) + q (T + C)/M + R/M); the single-level Lambert-W optimum at q = 0.
-
-    Examples
-    --------
     >>> round(lost_checkpoint_optimal_interval(1.0, 185.6, 5.0, 0.0), 2)
     18.61
     """
@@ -708,27 +489,10 @@ def lost_checkpoint_optimal_interval(checkpoint_cost: float, mtbi: float, restar
 def fast_tier_pays_from(tiers: Tiers, mtbi: float, *, tolerance: float = 1e-4) -> float | None:
     """The least share of interruptions the fast tier must survive for fast checkpoints to pay (exact model).
 
-    Below it the best cadence (:func:`best_every`, each n at its own best interval) is n = 1,
-    every checkpoint persistent; above it, n >= 2. The best n does not fall as s grows, so
-    the threshold is found by bisection on s.
+    Below it :func:`best_every` gives n = 1; the best n does not fall as s grows, so bisection on
+    s (the scheme's s and n ignored) returns the upper end of the final bracket, of width
+    `tolerance`. None for one tier or C_p = C.
 
-    Parameters
-    ----------
-    tiers : Tiers
-        The scheme (its s and n are ignored).
-    mtbi : float
-        M in minutes.
-    tolerance : float, optional
-        Width of the final bracket on s (default 1e-4).
-
-    Returns
-    -------
-    float or None
-        The upper end of the final bracket (a share at which n >= 2 is best); ``None`` for one tier or
-        when C_p = C (a fast checkpoint that costs as much as a persistent one never pays).
-
-    Examples
-    --------
     >>> s = fast_tier_pays_from(Tiers(1.0, 5.0, persistent_cost=5.0), 185.6)
     >>> 0.3 < s < 0.5
     True
