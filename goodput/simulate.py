@@ -1,72 +1,34 @@
 """Monte Carlo simulation of a checkpointed job, to test the formulas and to go where they cannot.
 
-The job
-    computes in segments of T minutes of work, each followed by a checkpoint of
-    C minutes; a segment's work is kept only when its checkpoint completes. A
-    failure at any moment discards the work since the last completed checkpoint
-    (and any partial checkpoint) and starts a restart of R minutes; a failure
-    during a restart starts the restart over. A run starts computing at time 0
-    (no restart), and at the end of the run (the horizon) an unfinished segment
-    counts as lost work and an unfinished restart as restart. These two edges
-    shift the result from the steady state of :mod:`goodput.exact` by about
-    (T + C + R)/(run length), negligible for runs of thousands of M.
+Minutes throughout. The job computes segments of T, each followed by a checkpoint of C; a
+failure discards the work since the last completed checkpoint and starts a restart of R,
+which a failure starts over. A run starts computing at 0; at the horizon an unfinished
+segment counts as lost work and an unfinished restart as restart, shifting the result from
+the steady state of :mod:`goodput.exact` by about (T + C + R)/(run length).
 
-How it is computed
-    Between two consecutive failures (a gap of X minutes) the first min(X, R)
-    minutes are restart and the rest is compute in cycles of T + C, so the kept
-    work is floor((X - R)/(T + C)) T, the checkpoint time floor(...) C and the
-    remainder lost work. That per-gap form turns millions of gaps into a handful
-    of array operations; gaps are drawn in chunks of at most :data:`CHUNK_SIZE`
-    so memory stays bounded whatever the horizon.
+Per gap X between failures, min(X, R) is restart and the rest cycles of T + C: kept work
+floor((X - R)/(T + C)) T. Gaps are drawn in chunks of at most :data:`CHUNK_SIZE`, so
+memory stays bounded.
 
-Failure processes (:class:`FailureProcess`: ``kind``, ``shape``, ``hazard``)
-    ``"exponential"``
-        A Poisson process with mean time between failures M (``mtbi``).
-    ``"weibull"`` with ``hazard="renewal"``
-        The hazard restarts at each failure: the gaps between failures are
-        independent Weibull(k) draws with mean M, scale M / Gamma(1 + 1/k)
-        (:func:`weibull_scale`). A run's first gap is a fresh draw too.
-    ``"weibull"`` with ``hazard="run-age"``
-        The hazard follows the age of the whole run (the brief's "more failures
-        in the first days of a run"): failures form a non-homogeneous Poisson
-        process with rate (k/lam)(t/lam)^(k-1) at run age t, cumulative hazard
-        (t/lam)^k, sampled exactly as t_i = lam S_i^(1/k) with S_i the arrival
-        times of a unit-rate Poisson process. The scale lam is chosen so that a
-        reference period P (by default the length of one run) has on average
-        P/M failures, lam = P (M/P)^(1/k) (:func:`run_age_scale`): M keeps its
-        meaning as "interruptions counted over the period, divided into it", the
-        way the worked example's M was measured (419 over 54 days). With k < 1
-        the rate is higher than average early in the run and lower later.
+Failure processes (:class:`FailureProcess`): ``"exponential"`` is Poisson with mean M;
+``"weibull"`` with ``hazard="renewal"`` draws independent Weibull(k) gaps of mean M, scale
+M / Gamma(1 + 1/k) (:func:`weibull_scale`); with ``hazard="run-age"`` (the brief's "more
+failures in the first days of a run") failures are a non-homogeneous Poisson process of
+cumulative hazard (t/lam)^k at run age t, sampled as t_i = lam S_i^(1/k) with S_i unit-rate
+Poisson arrivals, lam = P (M/P)^(1/k) (:func:`run_age_scale`) so that a reference period P
+(default one run) has P/M failures on average, as the worked example's M was measured (419
+over 54 days). Shape 1 is exponential under both; ``"run age"`` and ``"run_age"`` are accepted.
 
-    Shape 1 is the exponential case under both conventions. ``hazard`` also
-    accepts ``"run age"`` and ``"run_age"``; it does not matter for exponential failures.
+Bursts (renewal processes only): after each failure, with probability p the next comes
+uniformly within w minutes; the effective mean gap is (1 - p) M + p w/2 (:func:`effective_mtbi`).
 
-Correlated bursts (``burst_probability`` p, ``burst_window`` w)
-    After each failure, with probability p the next failure is a follow-up that
-    comes uniformly within w minutes; otherwise the time to the next failure is
-    a draw from the process above. Bursts therefore have a geometric number of
-    failures (mean 1/(1 - p)), the gaps are still independent (renewal), and the
-    effective mean time between failures is (1 - p) M + p w/2
-    (:func:`effective_mtbi`); M is the mean gap between independent failures.
-    Bursts are modelled on renewal processes only (exponential, or Weibull with
-    ``hazard="renewal"``).
+Schedules: ``(until, interval)`` pairs; a segment starting (wall time since the run started)
+before ``until`` and not before the previous pair's has that interval; the last applies on
+(its until may be ``math.inf``). Applied exactly, segment by segment; equal neighbours merge.
 
-Interval schedules (``interval``)
-    A float is a fixed interval. A sequence of ``(until, interval)`` pairs is a
-    schedule: a segment that starts (wall time since the run started) before
-    ``until`` minutes, and not before the previous pair's ``until``, has that
-    interval; the last pair's interval also applies after its ``until`` (which
-    may be ``math.inf``). This is applied exactly, segment by segment: a compute
-    phase that crosses a boundary is split there. Consecutive pairs with equal
-    intervals are merged, so a constant schedule is the fixed interval.
-
-Standard errors
-    The horizon is split into ``replicas`` independent runs of
-    ``horizon / replicas`` minutes each (each run starts afresh at age 0, which
-    matters for ``hazard="run-age"`` and for schedules). Goodput and each loss
-    are the means over the runs (equal to the pooled ratios, since the runs are
-    equally long) and their standard errors are the sample standard deviation
-    over runs divided by sqrt(replicas).
+Standard errors: the horizon is split into ``replicas`` runs, each starting afresh at age 0;
+each estimate is the mean over runs and its standard error their standard deviation over
+sqrt(replicas).
 """
 
 from __future__ import annotations
@@ -124,35 +86,10 @@ Progress = bool | Callable[[float], None] | None
 class SimulatedLosses:
     """What every simulation reports: goodput and the three losses as fractions of wall time, with standard errors.
 
-    :class:`SimulationResult` (:func:`simulate`) and
-    :class:`goodput.simulate_tiers.TierResult` carry these fields; each class
-    says what its losses hold.
-
-    Parameters
-    ----------
-    goodput : float
-        Fraction of wall time spent on work that was kept.
-    stderr : float
-        Standard error of `goodput` (over the independent runs).
-    checkpoint_overhead : float
-        Fraction of wall time spent in completed checkpoints.
-    lost_work : float
-        Fraction spent on work and partial checkpoints discarded by failures
-        (and on the unfinished segment at the end of each run).
-    restart_loss : float
-        Fraction spent restarting, including restarts cut short by a failure.
-    checkpoint_overhead_stderr, lost_work_stderr, restart_loss_stderr : float
-        Standard errors of the three losses.
-    failures : int
-        Failures that happened, over all runs.
-    horizon : float
-        Total simulated wall time in minutes (all runs).
-    replicas : int
-        Number of independent runs.
-    run_length : float
-        Wall time of each run in minutes, ``horizon / replicas``.
-    seed : int
-        The seed of the random generator.
+    Shared by :class:`SimulationResult` and :class:`goodput.simulate_tiers.TierResult`, each of
+    which says what its losses hold. Standard errors are over the independent runs; ``lost_work``
+    includes the unfinished segment at each run's end; ``horizon`` and ``run_length`` are
+    minutes; counts are over all runs.
     """
 
     goodput: float
@@ -177,13 +114,7 @@ class SimulatedLosses:
 
 @dataclass(frozen=True)
 class SimulationResult(SimulatedLosses):
-    """Outcome of :func:`simulate`: the fields of :class:`SimulatedLosses`, and the checkpoints completed.
-
-    Parameters
-    ----------
-    checkpoints : int
-        Checkpoints completed, over all runs.
-    """
+    """Outcome of :func:`simulate`: the fields of :class:`SimulatedLosses`, and the checkpoints completed over all runs."""
 
     checkpoints: int
 
@@ -229,29 +160,11 @@ def _shape(value: Any) -> float:
 class FailureProcess:
     """How interruptions arrive: the failure process a simulation draws from (see the module docstring).
 
-    Parameters
-    ----------
-    kind : {"exponential", "weibull"}
-        Poisson failures, or Weibull gaps / a Weibull run-age hazard.
-    shape : float
-        Weibull shape k (1 for exponential; from :data:`MIN_SHAPE` to :data:`MAX_SHAPE`).
-    hazard : {"renewal", "run-age"}
-        Whether a Weibull hazard restarts at each failure or follows the age of the run.
-    burst_probability : float
-        p in [0, 1): probability that a failure is followed by another within `burst_window`.
-    burst_window : float
-        w, minutes within which a follow-up failure comes.
-    reference_period : float or None
-        For ``hazard="run-age"``: the run age over which M is the average gap (default: one run).
+    Shape k from :data:`MIN_SHAPE` to :data:`MAX_SHAPE` (1 for exponential); p =
+    ``burst_probability`` in [0, 1), w = ``burst_window`` minutes; ``reference_period`` (run-age
+    only) defaults to one run. Raises InputError for an unknown kind or hazard, a shape out of
+    range or other than 1 for exponential, p outside [0, 1), or bursts with the run-age hazard.
 
-    Raises
-    ------
-    InputError
-        For an unknown kind or hazard, a shape out of range or other than 1 for exponential
-        failures, a probability outside [0, 1), or bursts with the run-age hazard.
-
-    Examples
-    --------
     >>> FailureProcess("weibull", shape=0.5, hazard="run age").hazard
     'run-age'
     """
@@ -283,13 +196,7 @@ class FailureProcess:
         return self.kind == "exponential" and self.burst_probability == 0.0
 
     def describe(self) -> str:
-        """The process in a few words, for a table or a log line.
-
-        Returns
-        -------
-        str
-            For example ``"exponential"`` or ``"Weibull, shape 0.5, run-age hazard"``.
-        """
+        """The process in a few words, e.g. ``"exponential"`` or ``"Weibull, shape 0.5, run-age hazard"``."""
         text = "exponential" if self.kind == "exponential" else f"Weibull, shape {self.shape:g}, {self.hazard} hazard"
         if self.burst_probability > 0.0:
             text += f", bursts (p = {self.burst_probability:g}, within {self.burst_window:g} min)"
@@ -303,27 +210,10 @@ EXPONENTIAL = FailureProcess()
 def normalize_schedule(interval: object) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Check an interval or a schedule and return it as (untils, intervals) with the last until infinite.
 
-    Parameters
-    ----------
-    interval : float or sequence of (float, float)
-        A fixed interval T in minutes, or ``(until, interval)`` pairs as described
-        in the module docstring.
+    Untils strictly increase; consecutive equal intervals are merged. Raises InputError if an
+    interval is not finite and positive, an until is not positive, the untils do not increase,
+    or an until other than the last is infinite.
 
-    Returns
-    -------
-    untils : tuple of float
-        Strictly increasing wall times (minutes since the run started); the last is ``inf``.
-    intervals : tuple of float
-        The interval in force before each until; consecutive equal intervals merged.
-
-    Raises
-    ------
-    InputError
-        If an interval is not a finite positive number, an until is not positive,
-        the untils do not increase, or only the last is infinite.
-
-    Examples
-    --------
     >>> normalize_schedule(20.0)
     ((inf,), (20.0,))
     >>> normalize_schedule([(4320, 10.0), (8640, 10.0), (math.inf, 20.0)])
@@ -365,40 +255,12 @@ def normalize_schedule(interval: object) -> tuple[tuple[float, ...], tuple[float
 
 
 def weibull_scale(mtbi: float, shape: float) -> float:
-    """Scale of a Weibull distribution with mean `mtbi` and shape `shape`.
-
-    Parameters
-    ----------
-    mtbi : float
-        Mean time between failures M, minutes.
-    shape : float
-        Weibull shape k (1 is exponential; below 1, a decreasing hazard).
-
-    Returns
-    -------
-    float
-        lam = M / Gamma(1 + 1/k), in minutes.
-    """
+    """Scale of a Weibull distribution of mean M and shape k: lam = M / Gamma(1 + 1/k)."""
     return _positive(mtbi, "mtbi") / math.gamma(1.0 + 1.0 / _shape(shape))
 
 
 def run_age_scale(mtbi: float, shape: float, reference_period: float) -> float:
-    """Scale lam of the run-age hazard (t/lam)^k that gives `reference_period`/M failures over `reference_period`.
-
-    Parameters
-    ----------
-    mtbi : float
-        M, minutes: the reference period divided by its expected number of failures.
-    shape : float
-        Weibull shape k.
-    reference_period : float
-        P, minutes of run age over which M is the average (by default one run).
-
-    Returns
-    -------
-    float
-        lam = P (M/P)^(1/k), in minutes.
-    """
+    """Scale of the run-age hazard (t/lam)^k that gives P/M failures over the period P: lam = P (M/P)^(1/k)."""
     m = _positive(mtbi, "mtbi")
     k = _shape(shape)
     p = _positive(reference_period, "reference_period")
@@ -406,22 +268,7 @@ def run_age_scale(mtbi: float, shape: float, reference_period: float) -> float:
 
 
 def effective_mtbi(mtbi: float, burst_probability: float = 0.0, burst_window: float = DEFAULT_BURST_WINDOW) -> float:
-    """Mean time between all failures, counting follow-ups in bursts: (1 - p) M + p w/2.
-
-    Parameters
-    ----------
-    mtbi : float
-        M, mean gap before an independent failure, minutes.
-    burst_probability : float, optional
-        p, the probability that a failure is followed by another within the window.
-    burst_window : float, optional
-        w, minutes within which a follow-up comes (uniformly).
-
-    Returns
-    -------
-    float
-        The mean gap between consecutive failures, minutes.
-    """
+    """Mean gap between all failures, counting follow-ups in bursts: (1 - p) M + p w/2 minutes."""
     p = _burst_probability(burst_probability)
     return (1.0 - p) * _positive(mtbi, "mtbi") + p * _positive(burst_window, "burst_window") / 2.0
 
@@ -447,21 +294,8 @@ def _process(mtbi: float, process: FailureProcess, run_length: float) -> _Proces
 def expected_failures(
     mtbi: float, horizon: float, *, process: FailureProcess = EXPONENTIAL, replicas: int = DEFAULT_REPLICAS
 ) -> float:
-    """Expected number of failures a :func:`simulate` call will draw: a cheap measure of its work.
+    """Expected number of failures a :func:`simulate` call will draw (for renewal processes, to within each run's first gap).
 
-    Parameters
-    ----------
-    mtbi, horizon, process, replicas
-        As for :func:`simulate`.
-
-    Returns
-    -------
-    float
-        Expected failures over all runs (for renewal processes, to within the
-        first gap of each run).
-
-    Examples
-    --------
     >>> round(expected_failures(185.6, 10_000 * 525_600))
     28318966
     """
@@ -486,29 +320,11 @@ def segments_in(
     intervals: Sequence[float],
     cost: float,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Completed segments in compute phases [start, end) under a schedule.
+    """Kept work and completed segments (as floats) per compute phase [start, end) under a schedule.
 
-    Each segment uses the interval in force at the wall-clock time it starts,
-    so a phase that crosses a schedule boundary is split there.
-
-    Parameters
-    ----------
-    start, end : ndarray
-        Start and end of each compute phase (same units as the schedule); phases
-        with ``end <= start`` hold nothing.
-    untils : sequence of float
-        Strictly increasing schedule boundaries; the last is ``inf``.
-    intervals : sequence of float
-        Interval in force before each boundary.
-    cost : float
-        Checkpoint cost C; a segment of interval T completes after T + C.
-
-    Returns
-    -------
-    work : ndarray
-        Kept work per phase: the sum of the intervals of its completed segments.
-    count : ndarray
-        Completed segments (checkpoints) per phase, as floats.
+    Each segment uses the interval in force when it starts, so a phase crossing a boundary is
+    split there; a segment of interval T completes after T + C. Phases with end <= start hold
+    nothing.
     """
     work = np.zeros(np.shape(start))
     count = np.zeros(np.shape(start))
@@ -608,9 +424,8 @@ class _Plan:
     def columns(self, state: _State, live: npt.NDArray[np.intp], chunk: int) -> int:
         """Gaps to draw for each live run in the next chunk.
 
-        While the runs are far from their horizon, draw what very likely stays
-        short of it (so the fast path applies); then what very likely reaches it.
-        The choice does not depend on the interval, so a schedule sees the same
+        Far from the horizon, draw what very likely stays short of it (so the fast path applies);
+        then what very likely reaches it. Independent of the interval, so a schedule sees the same
         draws as a fixed interval.
         """
         left = self.expected_left(state.anchor[live], state.s_last[live])
@@ -725,27 +540,10 @@ def _step(
 def progress_bar(
     progress: Progress, horizon: float, desc: str = "simulating"
 ) -> tuple[Callable[[float], None] | None, Callable[[], None]]:
-    """Turn a simulator's `progress` argument into (update(minutes), close()).
+    """Turn a simulator's `progress` argument into (update(minutes) or None, close()).
 
-    Parameters
-    ----------
-    progress : bool, callable or None
-        ``True`` for a tqdm bar on stderr when it is a terminal, shown once the run has
-        taken :data:`PROGRESS_DELAY_S` seconds; a callable taking simulated minutes; or nothing.
-    horizon : float
-        Total simulated minutes (the bar's end).
-    desc : str, optional
-        The bar's label.
-
-    Returns
-    -------
-    tuple
-        ``update(minutes)`` (or ``None``) and ``close()``.
-
-    Raises
-    ------
-    InputError
-        For any other `progress`.
+    ``True``: a tqdm bar on stderr when it is a terminal, shown after :data:`PROGRESS_DELAY_S`
+    seconds; a callable taking simulated minutes; or nothing. Anything else raises InputError.
     """
     if progress is None or progress is False:
         return None, lambda: None
@@ -788,46 +586,12 @@ def simulate(
 ) -> SimulationResult:
     """Simulate a checkpointed job and measure its goodput and losses (see the module docstring for the model).
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between (independent) failures.
-    restart : float
-        R, minutes per restart.
-    interval : float or sequence of (float, float)
-        T, minutes of work between checkpoints, or a schedule of
-        ``(until, interval)`` pairs (see :func:`normalize_schedule`).
-    horizon : float
-        Total simulated wall time in minutes, split into `replicas` runs.
-    process : FailureProcess, optional
-        How failures arrive (default: independent, exponential).
-    replicas : int, optional
-        Independent runs (at least 2, default 32); the standard errors are over them.
-    seed : int, optional
-        Seed of :func:`numpy.random.default_rng` (default 0). Same inputs and seed, same result.
-    chunk_size : int, optional
-        Most gaps drawn at once (default :data:`CHUNK_SIZE`); bounds memory.
-    progress : bool or callable, optional
-        ``True`` shows a tqdm bar on stderr once the run has taken
-        :data:`PROGRESS_DELAY_S` seconds; a callable is called after each chunk
-        with the simulated minutes it covered.
+    Minutes; `interval` is T or a schedule (:func:`normalize_schedule`); `horizon` is split into
+    `replicas` runs (at least 2). Same inputs and seed, same result. `progress` as for
+    :func:`progress_bar`. Raises InputError for a non-positive or non-finite duration, a bad
+    schedule, fewer than 2 replicas, runs shorter than :data:`MIN_RUN_RHYTHMS` times T + C + R
+    (biased), or more than :data:`MAX_FAILURES` expected failures.
 
-    Returns
-    -------
-    SimulationResult
-        Goodput, the three losses and their standard errors, and counts.
-
-    Raises
-    ------
-    InputError
-        For a zero, negative, NaN or infinite duration, a bad schedule, fewer than 2
-        replicas, runs shorter than :data:`MIN_RUN_RHYTHMS` times T + C + R (the
-        estimate would be biased), or more than :data:`MAX_FAILURES` expected failures.
-
-    Examples
-    --------
     >>> r = simulate(1.0, 185.6, 5.0, 18.6, 100 * 525_600, seed=1)
     >>> abs(r.goodput - 0.876) < 4 * r.stderr + 0.001
     True
@@ -945,26 +709,8 @@ def _simulate_runs(
 class Comparison:
     """Outcome of :func:`compare_intervals`: goodput of each interval on the same failures, and the differences.
 
-    Parameters
-    ----------
-    goodput : tuple of float
-        Goodput with each interval or schedule, in the order given.
-    stderr : tuple of float
-        Standard error of each goodput (over the independent runs).
-    difference : tuple of float
-        Each goodput minus the first (so the first is 0).
-    difference_stderr : tuple of float
-        Standard error of each difference, from the paired per-run differences;
-        smaller than that of the difference of two independent simulations,
-        since both alternatives see the same failures.
-    failures : int
-        Failures that happened, over all runs (the same for every interval).
-    horizon : float
-        Total simulated wall time in minutes (all runs).
-    replicas : int
-        Number of independent runs.
-    seed : int
-        The seed of the random generator.
+    ``difference`` is each goodput minus the first; its standard error comes from the paired
+    per-run differences (smaller than for two independent simulations).
     """
 
     goodput: tuple[float, ...]
@@ -990,36 +736,10 @@ def compare_intervals(
 ) -> Comparison:
     """Simulate several intervals or schedules on the same failures and measure their differences precisely.
 
-    Each interval is simulated by :func:`simulate` with the same seed. The draws
-    of the failure process do not depend on the interval, so every interval sees
-    the same failures (common random numbers): a difference in goodput is
-    measured run by run, and its standard error is that of the paired per-run
-    differences, not the larger one of each goodput.
+    Each runs :func:`simulate` with the same seed; the failure draws do not depend on the interval
+    (common random numbers), so differences are measured run by run. Raises InputError for no
+    alternatives or any input :func:`simulate` refuses.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart : float
-        C, M and R in minutes, as for :func:`simulate`.
-    intervals : sequence of float or schedule
-        The alternatives: each a fixed interval T in minutes or a schedule of
-        ``(until, interval)`` pairs (see :func:`normalize_schedule`). At least one.
-    horizon : float
-        Total simulated wall time in minutes, split into `replicas` runs.
-    process, replicas, seed
-        As for :func:`simulate`.
-
-    Returns
-    -------
-    Comparison
-        Goodput of each alternative and its difference from the first, with standard errors.
-
-    Raises
-    ------
-    InputError
-        For no alternatives, or any input :func:`simulate` refuses.
-
-    Examples
-    --------
     >>> c = compare_intervals(1.0, 185.6, 5.0, [18.6, 40.0], 1_000 * 185.6, seed=1)
     >>> c.difference[1] < 0 and c.difference_stderr[1] < c.stderr[1]
     True
@@ -1055,35 +775,10 @@ def compare_intervals(
 def run_age_mtbi(mtbi: float, shape: float, start: float, end: float, reference_period: float) -> float:
     """The mean time between failures over run ages [start, end) under the run-age hazard.
 
-    With cumulative hazard (t/lam)^k and lam from :func:`run_age_scale`, the
-    expected failures in [start, end) are (end/lam)^k - (start/lam)^k, and this
-    returns (end - start) divided by that count. For k < 1 it is shorter than M
-    early in the run and longer late; over [0, reference_period) it is M.
+    (end - start) / ((end/lam)^k - (start/lam)^k), lam from :func:`run_age_scale`: M over
+    [0, P); for k = 1/2 and start = 0, M sqrt(end/P). Raises InputError for a non-finite or
+    non-positive input (start may be 0) or start >= end.
 
-    Parameters
-    ----------
-    mtbi : float
-        M, minutes: the reference period divided by its expected number of failures.
-    shape : float
-        Weibull shape k.
-    start, end : float
-        Run ages in minutes, 0 <= start < end.
-    reference_period : float
-        P, minutes of run age over which M is the average (one run, in the book).
-
-    Returns
-    -------
-    float
-        Minutes per failure over [start, end). For k = 1/2 and start = 0 it is
-        M sqrt(end/P).
-
-    Raises
-    ------
-    InputError
-        If an input is not a finite positive number (start may be 0) or start >= end.
-
-    Examples
-    --------
     >>> round(run_age_mtbi(186.0, 0.5, 0.0, 0.25 * 77_760, 77_760), 6)
     93.0
     """
@@ -1101,39 +796,11 @@ def run_age_schedule(
 ) -> list[tuple[float, float]]:
     """An interval schedule that follows the run-age hazard: each period's interval is the exact optimum for its M.
 
-    The run is cut at `boundaries` (run ages in minutes) into periods; in each,
-    the interval is :func:`goodput.exact.exact_optimal_interval` for the mean
-    time between failures over that period (:func:`run_age_mtbi`), the last
-    period running from the last boundary to `reference_period`. The result is
-    a schedule for :func:`simulate`. It is a heuristic, not the optimal
-    aperiodic policy; with shape 1 it is the fixed exact optimum.
+    Periods are cut at `boundaries` (increasing run ages in (0, P)), the last running to P; each
+    gets :func:`goodput.exact.exact_optimal_interval` at :func:`run_age_mtbi`. A heuristic, not
+    the optimal aperiodic policy; shape 1 gives the fixed exact optimum. Raises InputError for
+    bad inputs or boundaries.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, the average over the reference period, minutes.
-    shape : float
-        Weibull shape k of the run-age hazard.
-    boundaries : sequence of float
-        Increasing run ages in minutes, each above 0 and below `reference_period`.
-    reference_period : float
-        P, the run length in minutes over which M is the average.
-
-    Returns
-    -------
-    list of (float, float)
-        ``(until, interval)`` pairs; the last until is ``math.inf``.
-
-    Raises
-    ------
-    InputError
-        If an input is not a finite positive number or the boundaries do not
-        increase within (0, reference_period).
-
-    Examples
-    --------
     >>> [(u, round(t, 1)) for u, t in run_age_schedule(1.0, 186.0, 0.5, [19_440], 77_760)]
     [(19440, 13.0), (inf, 23.0)]
     """
