@@ -1,72 +1,25 @@
 """How uncertain the inputs are, and what that does to T* and goodput.
 
-M estimated from 419 interruptions is a count over a window, so it carries
-Poisson counting error; C and R are medians or means of measured samples, or
-ranges stated by whoever knows the platform. This module turns each into an
-interval and carries the intervals through the first-order or the exact model.
+M from a count over a window carries Poisson counting error; C and R are medians or means of
+measured samples, or stated ranges. Intervals: :func:`poisson_interval` (exact, Garwood 1936),
+:func:`median_interval` (order statistics, as ``scipy.stats.quantile_test``),
+:func:`mean_interval` (Student's t).
 
-Intervals
----------
-:func:`poisson_interval`
-    The exact (Garwood 1936) two-sided interval for M = exposure / count. The
-    rate interval is ``[chi2(a/2; 2k) / 2E, chi2(1 - a/2; 2k + 2) / 2E]`` for
-    ``k`` failures over exposure ``E`` and ``a = 1 - confidence``; M is its
-    reciprocal, so the ends swap. With no failure at all there is no point
-    estimate (M is infinite) and only a lower bound,
-    ``E / ln(2 / a)`` (the same two-sided formula, whose lower rate end is 0):
-    about ``E / 3.69`` at 95%.
-:func:`median_interval`
-    The distribution-free interval for a median from order statistics
-    (binomial with p = 1/2): the same as ``scipy.stats.quantile_test``.
-:func:`mean_interval`
-    Student's t interval for a mean.
+:func:`propagate` carries ranges of C, M and R through the first-order or exact model (or a
+:mod:`goodput.tiers` scheme, drain, C_p, R_p, s and n held) to T* and goodput. Every quantity
+is monotone in each input (T* rises with C and M; goodput falls with C and R and rises with
+M, at the optimum or at a fixed T, in both models, since M (e^{a/M} - 1) falls as M grows),
+so the range over a box is at its eight corners. It says what the inputs allow, not a
+probability; :func:`monte_carlo` is the probabilistic alternative (M from the Jeffreys
+posterior, the others uniform, seeded).
 
-Propagation
------------
-:func:`propagate` takes a point value and a range for each of C, M and R and
-returns the point value and the range of T* = sqrt(2CM) and of first-order
-goodput. Over a box of inputs the range is found at the corners, because every
-quantity here is monotone in each input separately: T* increases with C and
-with M; goodput at the optimum, ``1 - sqrt(2C/M) - R/M``, and goodput at a
-fixed interval T, ``1 - C/T - T/(2M) - R/M``, both decrease with C and R and
-increase with M. A function monotone in each coordinate takes its minimum and
-maximum over a box at corners, so the eight corners suffice and no grid is
-needed. The exact model of exponential failures is monotone in the same
-directions (its goodput at a fixed T is T e^{-R/M} / (M (e^{(T+C)/M} - 1)),
-and M (e^{a/M} - 1) falls as M grows), so ``which="exact"`` uses the same
-corners. The range says what the inputs allow; it is not a probability.
-
-A fleet with a drain or a persistent tier passes its scheme (``scheme=``, a
-:class:`~goodput.tiers.Tiers` with its cadence n): each corner is then the
-same scheme with that corner's C and R (drain, C_p, R_p, s and n held), by
-the tier model of :mod:`goodput.tiers`, whose goodput moves in the same
-directions with C, M and R.
-
-:func:`monte_carlo` is the probabilistic alternative: M drawn from the
-Jeffreys posterior of the Poisson rate, C and R (and, for a fleet, every
-other input with a range) uniform over their ranges, with a seeded
-generator; it returns percentiles.
-
-From a parameters file
-----------------------
-:func:`input_ranges` says what range each input a fleet has
-(:func:`fleet_points`: C, M, R, the slow checkpoint, and the drain D, C_p,
-R_p, s and p where the fleet has them) has and where it came from: M's
-Poisson interval when M is a count over a window, else a stated
-``ranges: {mtbi: ...}``; every other input from ``ranges:``; an input with no
-range is exact. :func:`propagate_params` carries the plan's inputs through
-the fleet's own plan (:func:`goodput.plan.plan_for`), the whole scheme: at
-each case's own optimum the interval is chosen again, and the persistent
-cadence where the plan chooses it; at a fixed interval the plan's cadence is
-kept. Goodput falls with C, R, D, C_p and R_p and rises with M, s and p, so
-its range is found at two corners of the box, which are always computed; T*
-need not move one way once the cadence is chosen again, so its range is over
-the corners computed: all 2**k of them up to k = :data:`MAX_CORNER_INPUTS`
-inputs with a range, beyond that a seeded, balanced sample of 64
-(:func:`box_corners`), with each input's two ends alone. :func:`one_at_a_time`
-moves one input at a time over its range, the others held at their point
-values, to show which input's range dominates the range of goodput (a
-tornado table).
+For a fleet, :func:`input_ranges` says each input's range and origin (M's Poisson interval
+for a count, else ``ranges:``; none means exact) and :func:`propagate_params` carries them
+through the fleet's own plan (:func:`goodput.plan.plan_for`). Goodput falls with C, R, D,
+C_p, R_p and rises with M, s, p, so its range is at two corners, always computed; T* need
+not be monotone once the cadence is chosen again, so its range is over the corners computed:
+all 2**k up to :data:`MAX_CORNER_INPUTS`, else a seeded balanced sample (:func:`box_corners`),
+plus each input's two ends. :func:`one_at_a_time` gives the tornado table.
 """
 
 from __future__ import annotations
@@ -99,34 +52,13 @@ def _check_confidence(confidence: float) -> float:
 
 
 def poisson_interval(count: int, exposure: float, confidence: float = 0.95) -> Range:
-    """Exact (Garwood) confidence interval for the mean time between failures.
+    """Exact (Garwood) confidence interval for the mean time between failures, in the exposure's unit.
 
-    Parameters
-    ----------
-    count : int
-        Failures observed, zero or more.
-    exposure : float
-        Time over which they were observed (any unit; the interval comes back
-        in the same unit).
-    confidence : float, optional
-        Two-sided confidence level (default 0.95).
+    For M = E / k and a = 1 - confidence: ``low = 2E / chi2.ppf(1 - a/2, 2k + 2)``,
+    ``high = 2E / chi2.ppf(a/2, 2k)``. For k = 0, ``high`` is ``inf`` and ``low = E / ln(2/a)``
+    (about E / 3.69 at 95%). Raises InputError for a count not whole and >= 0, a non-positive
+    or non-finite exposure, or a confidence outside (0, 1).
 
-    Returns
-    -------
-    tuple of float
-        ``(low, high)`` for M = exposure / count:
-        ``low = 2E / chi2.ppf(1 - a/2, 2k + 2)`` and
-        ``high = 2E / chi2.ppf(a/2, 2k)`` with ``a = 1 - confidence``.
-        For ``count == 0``, ``high`` is ``inf`` and ``low = E / ln(2/a)``.
-
-    Raises
-    ------
-    InputError
-        If the count is not a whole number >= 0, the exposure not finite and
-        > 0, or the confidence not in (0, 1).
-
-    Examples
-    --------
     >>> low, high = poisson_interval(419, 54 * 24 * 60)
     >>> round(low, 1), round(high, 1)
     (168.6, 204.7)
@@ -141,20 +73,8 @@ def poisson_interval(count: int, exposure: float, confidence: float = 0.95) -> R
 
 
 def quartiles(samples: npt.ArrayLike) -> Range:
-    """The lower and upper quartile of a sample: the middle half of what a log measured.
+    """The lower and upper quartile of a sample (linearly interpolated): the middle half of what a log measured.
 
-    Parameters
-    ----------
-    samples : array_like
-        Values (any number, none included).
-
-    Returns
-    -------
-    tuple of float
-        ``(25th percentile, 75th percentile)``, linearly interpolated; ``(nan, nan)`` for no samples.
-
-    Examples
-    --------
     >>> quartiles([1.0, 2.0, 3.0, 4.0, 5.0]), quartiles([])
     ((2.0, 4.0), (nan, nan))
     """
@@ -168,32 +88,12 @@ def quartiles(samples: npt.ArrayLike) -> Range:
 def median_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
     """Distribution-free confidence interval for a median, from order statistics.
 
-    With ``n`` sorted samples ``x[0] <= ... <= x[n-1]`` and ``B ~ Binomial(n, 1/2)``,
-    ``(x[j-1], x[n-j])`` covers the median with probability ``1 - 2 P(B <= j - 1)``;
-    ``j`` is the largest rank for which that is at least `confidence`. This is
-    :func:`scipy.stats.quantile_test`'s interval for the median.
+    With sorted x and B ~ Binomial(n, 1/2), ``(x[j-1], x[n-j])`` covers the median with
+    probability ``1 - 2 P(B <= j - 1)``; j is the largest rank reaching `confidence`
+    (:func:`scipy.stats.quantile_test`'s interval). Below six samples a 95% interval is out of
+    reach and the result is (min, max), coverage ``1 - 2**(1 - n)``. Raises InputError for no
+    samples, a non-finite one, or a confidence outside (0, 1).
 
-    Parameters
-    ----------
-    samples : array_like
-        Finite values, at least one.
-    confidence : float, optional
-        Two-sided confidence level (default 0.95).
-
-    Returns
-    -------
-    tuple of float
-        ``(low, high)``. Below six samples a 95% interval is out of reach and
-        the result is ``(min, max)``, whose coverage is ``1 - 2**(1 - n)``.
-
-    Raises
-    ------
-    InputError
-        If there are no samples, a sample is not finite, or the confidence is
-        not in (0, 1).
-
-    Examples
-    --------
     >>> median_interval(range(20))
     (5.0, 14.0)
     """
@@ -209,24 +109,9 @@ def median_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
 
 
 def mean_interval(samples: npt.ArrayLike, confidence: float = 0.95) -> Range:
-    """Student's t confidence interval for a mean.
+    """Student's t confidence interval for a mean: ``mean -/+ t(1 - a/2; n - 1) s / sqrt(n)``.
 
-    Parameters
-    ----------
-    samples : array_like
-        Finite values, at least two.
-    confidence : float, optional
-        Two-sided confidence level (default 0.95).
-
-    Returns
-    -------
-    tuple of float
-        ``mean -/+ t(1 - a/2; n - 1) s / sqrt(n)``.
-
-    Raises
-    ------
-    InputError
-        If there are fewer than two samples, or one is not finite.
+    Raises InputError for fewer than two samples or a non-finite one.
     """
     x = np.asarray(samples, dtype=np.float64).ravel()
     if x.size < 2 or not np.all(np.isfinite(x)):
@@ -306,10 +191,9 @@ class _SchemeCases:
 class _FleetCases:
     """Cases of a fleet's inputs, each computed as the fleet's own plan would be (memoized).
 
-    At its own optimum a case is :func:`goodput.plan.plan_for` of the fleet's inputs with the case's values: the
-    interval and, where the plan chooses it, the persistent cadence chosen again. At a fixed interval T a case
-    keeps the plan's cadence n and its interval, lengthened to the case's drain where that is longer (one drain in
-    flight at a time, T >= D, as the plan asks).
+    At its own optimum a case is :func:`goodput.plan.plan_for` of the case's inputs (interval and,
+    where the plan chooses it, cadence chosen again). At a fixed T a case keeps the plan's n and
+    T, lengthened to the case's drain where longer (T >= D, as the plan asks).
     """
 
     def __init__(self, params: Params, which: str, every: int | None) -> None:
@@ -383,33 +267,11 @@ _Cases = _SchemeCases | _FleetCases
 class Propagation:
     """T* and goodput at the point inputs, with their ranges over a box of inputs.
 
-    Parameters
-    ----------
-    points : dict of str to float
-        The point value of each input (minutes; shares for :data:`SHARES`), in :data:`INPUTS` order.
-    bounds : dict of str to (float, float)
-        The box: ``(low, high)`` for each input (``(x, x)`` when it was exact).
-    interval : float or None
-        The fixed interval T the goodput is computed at, or ``None`` for the
-        optimum of each case.
-    optimal_interval : float
-        T* at the point values.
-    optimal_interval_range : tuple of float
-        Lowest and highest T* over the cases computed.
-    goodput : float
-        Goodput at the point values.
-    goodput_range : tuple of float
-        Lowest and highest goodput over the box: at the corners where every input is at its worst, and at its
-        best (goodput moves one way in each input), which are always among the cases computed.
-    model : {"first-order", "exact"}
-        The model of goodput and of the optimum.
-    scheme : Tiers or None
-        The scheme (with its cadence) the cases go through, when there is one.
-    corners : int
-        The corners of the box computed (8 for C, M and R; 2**k for k inputs with a range, up to
-        :data:`MAX_CORNER_INPUTS`).
-    sampled : bool
-        Whether the corners were a sample of the box's (more than :data:`MAX_CORNER_INPUTS` inputs with a range).
+    Points in minutes (shares for :data:`SHARES`); a bound ``(x, x)`` is exact. ``interval`` None
+    means each case at its own optimum. ``goodput_range`` includes the all-worst and all-best
+    corners, always computed; ``optimal_interval_range`` is over the cases computed. ``corners``
+    is how many were computed (8 for C, M, R; 2**k up to :data:`MAX_CORNER_INPUTS`) and
+    ``sampled`` whether they were a sample.
     """
 
     points: dict[str, float]
@@ -516,31 +378,12 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
                 directions: Mapping[str, int] | None = None) -> tuple[list[Values], bool]:
     """The corners of a box of inputs to compute: all of them, or a seeded balanced sample when there are many.
 
-    With k inputs that have a range (``low < high``) the box has 2**k corners. Up to ``k = limit`` all are
-    returned. Beyond, 2**limit corners are drawn as a two-level Latin hypercube: for each input a seeded
-    permutation of as many lows as highs, so each input is at each end in half the corners; the two corners
-    where every input is at its worst, and at its best (by `directions`), are added, so that a quantity that
-    moves one way in each input still has its exact range among them.
+    With k inputs that have a range (low < high), all 2**k corners up to k = `limit`. Beyond,
+    2**limit corners as a two-level Latin hypercube (each input at each end in half of them),
+    plus the all-worst and all-best corners by `directions` (+1 where goodput rises with the
+    input, the default for unnamed ones), so a monotone quantity keeps its exact range. Returns
+    the corners without repeats and whether they are a sample.
 
-    Parameters
-    ----------
-    bounds : mapping of str to (float, float)
-        Each input's ``(low, high)``; an input with ``low == high`` is held at that value.
-    limit : int, optional
-        Most inputs with a range whose corners are all returned (default :data:`MAX_CORNER_INPUTS`).
-    seed : int, optional
-        Seed of the sample (default 0).
-    directions : mapping of str to int, optional
-        +1 where goodput rises with the input, -1 where it falls (default :data:`DIRECTIONS`; an input not
-        named counts as +1).
-
-    Returns
-    -------
-    tuple of (list of dict, bool)
-        The corners, each a mapping of every input to a value, without repeats; and whether they are a sample.
-
-    Examples
-    --------
     >>> corners, sampled = box_corners({"checkpoint_cost": (1.0, 2.0), "mtbi": (100.0, 100.0)})
     >>> corners, sampled
     ([{'checkpoint_cost': 1.0, 'mtbi': 100.0}, {'checkpoint_cost': 2.0, 'mtbi': 100.0}], False)
@@ -604,39 +447,12 @@ def propagate(
 ) -> Propagation:
     """Carry ranges of C, M and R through to T* and first-order goodput.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart : float
-        Point values of C, M and R, in minutes.
-    checkpoint_cost_range, mtbi_range, restart_range : tuple of float, optional
-        ``(low, high)`` containing the point value; omitted means exact. For M
-        use :func:`poisson_interval`; for C and R a measured interval or a
-        stated range such as ``(0.75, 1.5)``.
-    interval : float, optional
-        A fixed T in minutes, say the one chosen from the point values. When
-        omitted, each combination of inputs is taken at its own optimum, so the
-        range is what the best cadence could reach.
-    which : {"first-order", "exact"}, optional
-        The model of goodput and of the optimum (default first order).
-    scheme : Tiers, optional
-        A drain or a persistent tier (with its cadence): each corner is this scheme
-        with the corner's C and R. ``None`` (the default): one checkpoint, safe at once.
+    Minutes; an omitted range is exact (for M use :func:`poisson_interval`). With `interval` all
+    cases are taken at that T, else each at its own optimum. `which` is "first-order" or
+    "exact"; `scheme` a drain or persistent tier with its cadence. Ranges are min/max over the
+    eight corners, exact by monotonicity (module docstring). Raises InputError for a
+    non-positive or non-finite point, or a range not containing its point.
 
-    Returns
-    -------
-    Propagation
-        Point values and ranges. The ranges are min/max over the eight corners
-        of the box, which is exact because T* and goodput are monotone in each
-        input (see the module docstring).
-
-    Raises
-    ------
-    InputError
-        If a point value is not a finite positive number of minutes, or a range
-        does not contain its point value.
-
-    Examples
-    --------
     >>> p = propagate(1.0, 186.0, 5.0, checkpoint_cost_range=(0.75, 1.5), mtbi_range=(168.6, 204.7),
     ...               restart_range=(3.0, 8.0))
     >>> [round(x, 1) for x in p.optimal_interval_range], [round(100 * g, 1) for g in p.goodput_range]
@@ -658,23 +474,10 @@ def propagate(
 
 @dataclass(frozen=True)
 class MonteCarlo:
-    """Percentiles of T* and goodput from :func:`monte_carlo`.
+    """Percentiles ``(low, median, high)`` of T* (minutes) and goodput from :func:`monte_carlo`.
 
-    Parameters
-    ----------
-    draws : int
-        Number of draws.
-    seed : int
-        Seed of the generator.
-    optimal_interval : tuple of float, or None
-        ``(low, median, high)`` of T* in minutes; None through a scheme or a fleet's plan (where each draw's optimum
-        would need a search of its own, and only goodput at the interval in use is drawn).
-    goodput : tuple of float
-        ``(low, median, high)`` of goodput by the model asked for.
-    scheme : Tiers or None
-        The drain and persistent tier the draws went through, if any.
-    drawn : tuple of str
-        The inputs drawn: ``"mtbi"`` and those of :data:`INPUTS` given a range of some width.
+    ``optimal_interval`` is None through a scheme or a fleet's plan (only goodput at the interval
+    in use is drawn); ``drawn`` names ``"mtbi"`` and the inputs given a range of some width.
     """
 
     draws: int
@@ -702,49 +505,12 @@ def monte_carlo(
 ) -> MonteCarlo:
     """Seeded Monte Carlo alternative to :func:`propagate`.
 
-    The rate 1/M is drawn from its Jeffreys posterior, Gamma(count + 1/2,
-    scale 1/exposure); C and R uniformly from their ranges, independently.
-    With a scheme (a drain or a persistent tier), each draw is that scheme with
-    the draw's C and R (as :func:`propagate` takes its corners), at the given
-    interval, by the tier model; only goodput is drawn then. With a fleet's inputs
-    (`params`), each draw is the fleet's plan at the given interval with the scheme's cadence
-    (as :func:`propagate_params` takes its cases), and every input of `ranges` is drawn
-    uniformly too (the drain, C_p, R_p, s, p).
-
-    Parameters
-    ----------
-    count : int
-        Failures observed.
-    exposure : float
-        Minutes over which they were observed.
-    checkpoint_cost_range, restart_range : tuple of float
-        ``(low, high)`` in minutes.
-    interval : float, optional
-        A fixed T in minutes; each draw at its own optimum when omitted.
-    confidence : float, optional
-        Central probability between the low and high percentiles (default 0.95).
-    draws : int, optional
-        Number of draws (default 100,000).
-    seed : int, optional
-        Seed of :func:`numpy.random.default_rng` (default 0).
-    which : {"first-order", "exact"}, optional
-        The model of goodput and of the optimum (default first order).
-    scheme : Tiers, optional
-        The fleet's drain and persistent tier with its cadence (``plan.tiers``); needs `interval`.
-    params : Params, optional
-        The fleet's inputs: each draw is its plan (scheme, recovery) with the draw's values; needs `interval`.
-    ranges : mapping of str to (float, float), optional
-        With `params`: the other inputs' ranges to draw from (keys of :data:`PLAN_INPUTS` but C, M and R).
-
-    Returns
-    -------
-    MonteCarlo
-        ``(low, median, high)`` percentiles of T* (one tier only) and of goodput.
-
-    Raises
-    ------
-    InputError
-        For a scheme or a fleet without an interval, or a range of an input the fleet does not have.
+    The rate 1/M is drawn from its Jeffreys posterior, Gamma(count + 1/2, scale 1/exposure); C
+    and R uniformly from their ranges (minutes), independently. With a `scheme`, each draw is it
+    with the draw's C and R, by the tier model; with `params`, each draw is the fleet's plan
+    with the scheme's cadence, and the inputs in `ranges` (D, C_p, R_p, s, p) drawn uniformly
+    too; both need `interval` and draw goodput only. Raises InputError for a scheme or fleet
+    without an interval, or a range of an input the fleet does not have.
     """
     poisson_interval(count, exposure, confidence)  # checks count, exposure and confidence
     alpha = 1.0 - confidence
@@ -799,20 +565,10 @@ ORIGINS = ("count", "stated", "none")
 
 @dataclass(frozen=True)
 class InputRange:
-    """One input's point value and range, and where the range came from.
+    """One input's point value and range (minutes; a share for :data:`SHARES`), and where the range came from.
 
-    Parameters
-    ----------
-    name : str
-        One of :data:`INPUTS`.
-    point : float
-        The value the plan uses (minutes; a share for :data:`SHARES`).
-    low, high : float
-        The range; both equal to `point` when the input is taken as exact.
-    origin : str
-        One of :data:`ORIGINS`.
-    confidence : float
-        The confidence level of a Poisson interval (origin ``"count"``).
+    ``low == high == point`` when exact; ``origin`` is one of :data:`ORIGINS`; ``confidence`` is
+    the Poisson interval's (origin ``"count"``).
     """
 
     name: str
@@ -841,11 +597,8 @@ class InputRange:
 def fleet_points(params: Params) -> Values:
     """The point value of each input a fleet has, in :data:`INPUTS` order.
 
-    C, M, R and the slow checkpoint always; the drain D where there is one; C_p, R_p and s with a persistent tier;
-    the share recovered just in time, p, where it is given.
+    C, M, R and the slow C always; D with a drain; C_p, R_p and s with a persistent tier; p when given.
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> list(fleet_points(load_params()))
     ['checkpoint_cost', 'mtbi', 'restart', 'slow_checkpoint_cost']
@@ -864,32 +617,12 @@ def fleet_points(params: Params) -> Values:
 
 
 def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRange]:
-    """The range of each input a fleet has (:func:`fleet_points`), and where it came from.
+    """The range of each input a fleet has (:func:`fleet_points`), and where it came from, in :data:`INPUTS` order.
 
-    M given as a count over a window gets its exact Poisson interval
-    (:func:`poisson_interval` of the count over the window); M given as a rate
-    or as ``mtbi`` gets ``ranges.mtbi`` when the file states one. Every other
-    input gets its stated range (``ranges.checkpoint_cost``, ``ranges.drain``,
-    ``ranges.fast_survives``, ...). An input with no range is exact
-    (``low == high``, origin ``"none"``).
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs (see :mod:`goodput.params`).
-    confidence : float, optional
-        Confidence level of M's Poisson interval (default 0.95).
-
-    Returns
-    -------
-    dict of str to InputRange
-        Keyed by the inputs the fleet has, in :data:`INPUTS` order.
-
-    Raises
-    ------
-    InputError
-        If a stated range does not contain its point value, or is of an input the fleet does not have,
-        or the confidence is not in (0, 1).
+    M as a count over a window gets :func:`poisson_interval`; M as a rate or ``mtbi`` gets
+    ``ranges.mtbi`` if stated; every other input its stated range; no range means exact (origin
+    ``"none"``). Raises InputError for a range not containing its point, of an input the fleet
+    does not have, or a confidence outside (0, 1).
     """
     confidence = _check_confidence(confidence)
     points = fleet_points(params)
@@ -924,49 +657,12 @@ def propagate_params(
 ) -> Propagation:
     """Carry a fleet's input ranges (:func:`input_ranges`) through its plan to T* and goodput.
 
-    Every input of the plan with a range is carried (C, M, R, the drain D, C_p, R_p, s, p): each case is the
-    fleet's plan with the case's values (C_p and R_p no smaller than C and R). At its own optimum (no `interval`)
-    a case's interval is chosen again, and its persistent cadence too where the plan chooses it; at a fixed
-    interval T a case keeps the plan's cadence and checkpoints every T, or every D where its drain D is longer.
-    Goodput moves one way in each input (down with C, R, D, C_p and R_p; up with M, s and p), so its range over
-    the box is at the two corners where every input is at its worst, and at its best, which are always computed.
-    T* need not move one way once the cadence is chosen again, so its range is over the cases computed: the
-    point, every corner of the box (up to :data:`MAX_CORNER_INPUTS` inputs with a range, 2**k corners; beyond,
-    a seeded balanced sample of 2**MAX_CORNER_INPUTS corners, see :func:`box_corners`) and each input's two
-    ends alone.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs, with the fast checkpoint cost.
-    interval : float, optional
-        A fixed T in minutes (say the recommended T* from the point values);
-        each case at its own optimum when omitted.
-    confidence : float, optional
-        Confidence level of M's Poisson interval (default 0.95).
-    which : {"first-order", "exact"}, optional
-        The model (see :func:`propagate`).
-    scheme : Tiers, optional
-        The fleet's scheme with its cadence, as its plan has it (``plan.tiers``); the plan's own when omitted.
-    corners : bool, optional
-        Whether to compute the box's corners (default) or only the point, the two extreme corners and the
-        one-at-a-time ends (enough for goodput's range and the swings, not for T*'s).
-    limit : int, optional
-        Most inputs with a range whose corners are all computed (default :data:`MAX_CORNER_INPUTS`).
-    seed : int, optional
-        Seed of the sample of corners beyond `limit` (default 0).
-    cases : optional
-        The cases of another propagation of the same fleet and model, to reuse what they computed.
-
-    Returns
-    -------
-    Propagation
-        See :func:`propagate`; its points and bounds are the plan's inputs the fleet has.
-
-    Raises
-    ------
-    InputError
-        For a range that does not hold its point value or of an input the fleet does not have.
+    Each case is the fleet's plan with the case's values (C_p, R_p no smaller than C, R); see
+    the module docstring for the cases and why goodput's range is exact. `scheme` defaults to the
+    plan's own; ``corners=False`` computes only the point, the two extreme corners and the
+    one-at-a-time ends (enough for goodput, not T*); `limit` and `seed` as for
+    :func:`box_corners`; `cases` reuses another propagation's of the same fleet and model.
+    Raises InputError for a range not containing its point or of an input the fleet lacks.
     """
     from goodput.plan import plan_for
 
@@ -991,19 +687,7 @@ def propagate_params(
 
 @dataclass(frozen=True)
 class Swing:
-    """T* and goodput when one input moves over its range and the others stay at their point values.
-
-    Parameters
-    ----------
-    name : str
-        The input moved, one of :data:`INPUTS`.
-    low, high : float
-        Its range (minutes; a share for :data:`SHARES`).
-    goodput_at_low, goodput_at_high : float
-        Goodput with the input at each end.
-    optimal_interval_at_low, optimal_interval_at_high : float
-        T* with the input at each end, in minutes.
-    """
+    """T* (minutes) and goodput when one input moves over its range and the others stay at their point values."""
 
     name: str
     low: float
@@ -1034,27 +718,9 @@ class Swing:
 def one_at_a_time(propagation: Propagation) -> list[Swing]:
     """Move each input over its range alone: which input's range dominates the goodput range.
 
-    Each input of the propagation in turn goes to the two ends of its range while the
-    others stay at their point values; goodput is taken at the propagation's
-    fixed interval, or at each case's own optimum when it has none. Since
-    goodput is monotone in each input (see the module docstring), the two ends
-    give the input's whole one-at-a-time range.
-
-    Parameters
-    ----------
-    propagation : Propagation
-        The point values, ranges and interval, from :func:`propagate` or
-        :func:`propagate_params`.
-
-    Returns
-    -------
-    list of Swing
-        One per input, largest goodput swing first (ties in :data:`INPUTS` order).
-
-    Examples
-    --------
-    At its own optimum, goodput is ``1 - sqrt(2C/M) - R/M``, linear in R, so
-    R's swing is ``(R_high - R_low) / M``:
+    At the propagation's fixed interval, or each case's own optimum; by monotonicity the two
+    ends give the whole range. Largest goodput swing first (ties in :data:`INPUTS` order).
+    At its own optimum, goodput is ``1 - sqrt(2C/M) - R/M``, so R's swing is ``(R_high - R_low) / M``:
 
     >>> p = propagate(1.0, 200.0, 5.0, restart_range=(3.0, 8.0))
     >>> [(s.name, round(s.goodput_swing, 6)) for s in one_at_a_time(p)]
