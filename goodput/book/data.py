@@ -60,20 +60,7 @@ def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
 
 
 def logs_sources(params: Params, start: Start = None) -> Sources:
-    """The logs the build measures (the inputs file's, else the bundled sample logs) and the data the chapter quotes.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs (its ``logs:``).
-    start : str or path-like, optional
-        A folder inside the book (default: the working directory).
-
-    Returns
-    -------
-    goodput.logs.sources.Sources
-        Read and measured once.
-    """
+    """The logs the build measures (the inputs file's, else the bundled sample logs) and the data the chapter quotes."""
     from goodput.logs.events import measure_events
     from goodput.logs.measure import measure
     from goodput.logs.read import read_events, read_steps

@@ -72,19 +72,7 @@ def restart_equation() -> Math:
 
 
 def breakdown_table(fleet: FleetPlan) -> Styler:
-    """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Styler
-        One row per loss (the drain's when the plan has one) and goodput; the exact model's column, and
-        first order's at its own optimum when :attr:`~goodput.fleet.FleetPlan.first_order_quotable`.
-    """
+    """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order."""
     import pandas as pd
 
     from goodput.book.tables import book_table

@@ -22,22 +22,8 @@ def book_table(
 ) -> Styler:
     """A pandas table as the book shows it: no index, stated precision, numbers right-aligned, a caption.
 
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table. Put units in the column names ("M (min)") or in the values ("186 min").
-    formats : mapping of str to str, optional
-        Format string per column, for example ``{"goodput": "{:.1%}"}``.
-    caption : str, optional
-        Shown above the table.
-    right : sequence of str, optional
-        Further columns to right-align (numeric and formatted columns always are), such as
-        numbers held as text ("16,384", "19.3 min").
-
-    Returns
-    -------
-    pandas.io.formats.style.Styler
-        Renders as ``<table class="book-table">``, styled by the book's stylesheet; missing values are blank.
+    Units go in column names ("M (min)") or values ("186 min"); `right` names further columns to right-align
+    (numbers held as text). Renders as ``<table class="book-table">``; missing values are blank.
     """
     import pandas as pd
 
@@ -63,18 +49,7 @@ def book_table(
 
 
 def lever_table(fleet: FleetPlan) -> Styler:
-    """The fleet's levers, largest first: what each changes, goodput after it, its gain and that gain's worth a month.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan (:attr:`~goodput.fleet.FleetPlan.levers`, by the exact model of its whole scheme).
-
-    Returns
-    -------
-    Styler
-        One row per lever.
-    """
+    """The fleet's levers (exact model of the whole scheme), largest first, with each gain's worth a month."""
     import pandas as pd
 
     from goodput import tiers
