@@ -1,20 +1,8 @@
-"""The ``goodput`` command: the book's numbers without building the book.
+"""The ``goodput`` command (``plan``, ``measure``, ``simulate``): the book's numbers without building the book.
 
-Usage::
-
-    goodput plan [--params FILE] [--gpus N] [--rate PER_GPU_HOUR | --mtbi DURATION]
-                 [--checkpoint-cost DURATION] [--restart DURATION] [--interval DURATION]
-                 [--model exact|first-order] [--format table|markdown|json]
-    goodput measure (--steps STEPS.csv --events EVENTS.csv | --events EVENTS.csv | --sacct FILE | --params FILE)
-                    [--interval DURATION] [--model exact|first-order] [--format table|json]
-    goodput simulate [plan inputs] [--interval DURATION] [--horizon DURATION] [--seed N]
-                     [--failures exponential|weibull] [--shape K] [--hazard renewal|run-age]
-                     [--format table|json]
-
-Exit status: 0 a result; 1 refused, because the model does not apply to these
-inputs (the reason on stderr, no number on stdout); 2 bad usage or bad input
-(one line on stderr naming it); 74 the output could not be written; 130
-interrupted (Ctrl-C); 141 the reader of the output went away (a closed pipe).
+Usage is ``goodput --help``; the exit statuses are :data:`EXIT_CODES` (0 a result; 1 refused, the reason on
+stderr and no number on stdout; 2 bad usage or input, one line on stderr; 74 a write error; 130 interrupted;
+141 a closed pipe).
 """
 
 from __future__ import annotations
@@ -197,13 +185,7 @@ def _planned_rate(text: str, name: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser for every subcommand.
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``goodput`` parser.
-    """
+    """Build the argument parser for every subcommand."""
     from goodput.exact import MODELS
     from goodput.plan import RECOMMENDED_MODEL
 
@@ -671,19 +653,7 @@ def _say(message: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``goodput`` command.
-
-    Parameters
-    ----------
-    argv : sequence of str, optional
-        Arguments without the program name; ``sys.argv[1:]`` when omitted.
-
-    Returns
-    -------
-    int
-        Exit status (see :data:`EXIT_CODES`): 0 a result, 1 refused, 2 bad input,
-        74 a write error, 130 interrupted, 141 a closed pipe.
-    """
+    """Run the ``goodput`` command on `argv` (``sys.argv[1:]`` when omitted); return its exit status."""
     args: argparse.Namespace | None = None
     try:  # from the first instruction: a Ctrl-C while the parser is built is an interruption too
         parser = build_parser()
