@@ -3,8 +3,8 @@
 :func:`simulate_spare_waits` draws node-taking interruptions and repairs as the spares model states
 them and measures the wait for a repair per interruption; :func:`simulate_recovery` draws rollback
 interruptions, just-in-time recoveries and planned stops segment by segment and measures goodput.
-Both return the mean and its standard error, so a test can hold the closed forms to a few standard
-errors. Every generator is seeded.
+Both return the mean and its standard error (over independent batches), so a test can hold the closed forms
+to a few standard errors. Every generator is seeded.
 """
 
 from __future__ import annotations
@@ -20,15 +20,7 @@ from goodput import validate
 
 @dataclass(frozen=True)
 class Estimate:
-    """A simulated mean and its standard error.
-
-    Parameters
-    ----------
-    mean : float
-        The estimate.
-    stderr : float
-        Its standard error (over independent batches).
-    """
+    """A simulated mean and its standard error."""
 
     mean: float
     stderr: float
@@ -45,27 +37,9 @@ def simulate_spare_waits(spares: int, mtbi: float, repair: float, takes_node: fl
                          seed: int = 20261201) -> Estimate:
     """The mean wait for a repair per interruption, simulated.
 
-    Interruptions strike the running job at rate 1/M; a share `takes_node` sends a node to repair
-    for an exponential time of mean `repair`; the job waits when more nodes are in repair than there
-    are spares, until the first repair ends.
-
-    Parameters
-    ----------
-    spares : int
-        c.
-    mtbi, repair : float
-        M and r in minutes.
-    takes_node : float
-        a, a share.
-    interruptions : int, optional
-        How many interruptions to draw (after a burn-in of a tenth as many).
-    seed : int, optional
-        The generator's seed.
-
-    Returns
-    -------
-    Estimate
-        Minutes per interruption.
+    Minutes per interruption. Interruptions strike the running job at rate 1/M (a burn-in of a tenth as many
+    first); a share `takes_node` sends a node to repair for an exponential time of mean `repair`; the job waits
+    when more nodes are in repair than there are spares, until the first repair ends.
     """
     c = validate.whole(spares, "spares", least=0)
     rng = np.random.default_rng(seed)
@@ -97,25 +71,7 @@ def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, inter
                       segments: int = 40_000, seed: int = 20261201) -> Estimate:
     """Goodput with just-in-time recovery and planned stops, simulated segment by segment.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart, interval : float
-        C, M, R and T in minutes.
-    just_in_time : float, optional
-        p, the share of interruptions recovered without rollback.
-    jit_recovery : float, optional
-        R_j in minutes.
-    planned_rate : float, optional
-        q, planned stops per hour.
-    segments : int, optional
-        Segments of work to complete.
-    seed : int, optional
-        The generator's seed.
-
-    Returns
-    -------
-    Estimate
-        Goodput as a fraction of 1 (per batch of segments: kept work over wall time).
+    Minutes; `planned_rate` q is per hour. Goodput is kept work over wall time, per batch of segments.
     """
     rng = np.random.default_rng(seed)
     c, m, r, t = checkpoint_cost, mtbi, restart, interval
