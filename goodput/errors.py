@@ -1,8 +1,8 @@
 """The one exception type for bad input, and how its message quotes what the user wrote.
 
-Every check raises :class:`InputError`, naming the input, quoting the value (cut to :data:`QUOTE_LENGTH`
-characters, so that a huge value cannot flood a terminal) and saying what was expected; the command prints it
-as one line and exits with status 2.
+Every check raises :class:`InputError`, naming the input, quoting the value (cut to :data:`QUOTE_LENGTH` characters, so
+that a huge value cannot flood a terminal) and saying what was expected; the command prints it as one line and exits
+with status 2.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ QUOTE_LENGTH = 60
 def quote(value: Any, length: int = QUOTE_LENGTH) -> str:
     """Quote a value for a message, on one line and cut to `length` characters.
 
-    A string is quoted as written, anything else by its ``repr``; a cut value shows ``...`` and its full length,
-    and a path is cut from the left so that its file name shows.
+    A string is quoted as written, anything else by its ``repr``; a cut value shows ``...`` and its full length, and a
+    path is cut from the left so that its file name shows.
 
     Examples
     --------

@@ -1,11 +1,11 @@
 """Published interruption rates of large training runs, and what each implies for another fleet.
 
-The records are the book's table (``book/data/fleets/published-fleets.csv``, described in the README beside
-it). A record with a count, GPUs and a window gets its rate per GPU-hour ``count / (GPUs x window in hours)``
-with the exact (Garwood) Poisson interval (:func:`rate_interval`); one without a count (a stated frequency, a
-rate reported by someone else) keeps the table's rate and has no interval. M at another size is
-``60 / (rate x GPUs)`` minutes, assuming GPUs fail independently. Records count different things
-(:attr:`PublishedFleet.kind`). Numbers only: :mod:`goodput.pages.inputs` words them.
+The records are the book's table (``book/data/fleets/published-fleets.csv``, described in the README beside it). A
+record with a count, GPUs and a window gets its rate per GPU-hour ``count / (GPUs x window in hours)`` with the exact
+(Garwood) Poisson interval (:func:`rate_interval`); one without a count (a stated frequency, a rate reported by someone
+else) keeps the table's rate and has no interval. M at another size is ``60 / (rate x GPUs)`` minutes, assuming GPUs
+fail independently. Records count different things (:attr:`PublishedFleet.kind`). Numbers only:
+:mod:`goodput.pages.inputs` words them.
 """
 
 from __future__ import annotations
@@ -48,9 +48,9 @@ _GPU_MODEL = re.compile(r"\b([A-Z]\d{2,3})\b")
 class PublishedFleet:
     """One published record of a fleet's interruptions, fields as the table gives them.
 
-    None where the source gives no value; dates are ISO; `source_keys` are BibTeX keys of
-    ``book/references.bib``; `grade` is P (read in the primary source), S (only seen quoted) or D (arithmetic
-    from primary figures); `table_rate` is the table's rounded rate, `rate_basis` ``"count"`` or how it was stated.
+    None where the source gives no value; dates are ISO; `source_keys` are BibTeX keys of ``book/references.bib``;
+    `grade` is P (read in the primary source), S (only seen quoted) or D (arithmetic from primary figures); `table_rate`
+    is the table's rounded rate, `rate_basis` ``"count"`` or how it was stated.
     """
 
     fleet: str
@@ -98,9 +98,9 @@ class PublishedFleet:
     def kind(self) -> str:
         """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``.
 
-        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts
-        ``published rate`` is a cluster rate; a count whose ``what_counts`` says it is "not job
-        interruptions" is machine-wide events; any other count is job interruptions.
+        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts ``published rate`` is a
+        cluster rate; a count whose ``what_counts`` says it is "not job interruptions" is machine-wide events; any other
+        count is job interruptions.
         """
         if self.rate_basis.startswith("stated frequency"):
             return "stated frequency"
@@ -143,8 +143,8 @@ class PublishedFleet:
 def rate_interval(count: int, gpu_hours: float, confidence: float = 0.95) -> tuple[float, float]:
     """Exact (Garwood) two-sided interval of a rate per GPU-hour from a count over GPU-hours.
 
-    The reciprocals of :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption,
-    ``chi2(a/2; 2k) / 2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; the low end is 0 for a count of zero.
+    The reciprocals of :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption, ``chi2(a/2; 2k) /
+    2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; the low end is 0 for a count of zero.
 
     Examples
     --------
@@ -169,8 +169,8 @@ def _positive(value: str, name: str) -> float | None:
 def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet, ...]:
     """Read the table of published fleets, one record per row in the file's order.
 
-    Raises InputError when the file cannot be read, lacks a column of :data:`COLUMNS`, has no rows, or a row's
-    GPUs, window, counts or rate are not numbers of the right kind.
+    Raises InputError when the file cannot be read, lacks a column of :data:`COLUMNS`, has no rows, or a row's GPUs,
+    window, counts or rate are not numbers of the right kind.
     """
     file = Path(path)
     try:

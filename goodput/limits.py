@@ -127,8 +127,8 @@ class SizePoint:
     def sigmas(self) -> float:
         """|simulated - exact| in standard errors.
 
-        With a zero standard error (no work kept in any run), 0 when the exact goodput is below 0.01 points
-        too, else infinite.
+        With a zero standard error (no work kept in any run), 0 when the exact goodput is below 0.01 points too, else
+        infinite.
         """
         gap = abs(self.simulated - self.exact)
         if self.stderr > 0:
@@ -138,10 +138,7 @@ class SizePoint:
 
 def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
                    sizes: tuple[float, ...]) -> list[SizePoint]:
-    """Seeded simulations of each checkpoint cost at each fleet size, at the exact optimum (one checkpoint tier).
-
-    Cost by cost, size by size; seed ``cost index x len(sizes) + size index``.
-    """
+    """Seeded simulations of each cost at each size at the exact optimum (one tier; seed cost x len(sizes) + size)."""
     from goodput.simulate import simulate
 
     out = []
@@ -159,8 +156,8 @@ def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
 class PlanAtSize:
     """One checkpoint cost at one fleet size by first order, the exact model and a seeded simulation (one tier).
 
-    `check` is first order at sqrt(2CM) against the exact optimum (the one measure and verdict); `exact_at_first`
-    is the exact goodput at first order's interval; `horizon` is the simulated wall time in minutes.
+    `check` is first order at sqrt(2CM) against the exact optimum (the one measure and verdict); `exact_at_first` is the
+    exact goodput at first order's interval; `horizon` is the simulated wall time in minutes.
     """
 
     gpus: float

@@ -1,8 +1,8 @@
 """What a result was computed from: the package version, the inputs file with its hash, and the commit.
 
-Every output meant to be quoted (the book, ``goodput plan --format markdown`` and ``json``) carries it, so
-that a number can be traced to what produced it. The commit is that of a folder the caller names (the book's
-root), never found from the package's own location, and ``None`` where there is none.
+Every output meant to be quoted (the book, ``goodput plan --format markdown`` and ``json``) carries it, so that a number
+can be traced to what produced it. The commit is that of a folder the caller names (the book's root), never found from
+the package's own location, and ``None`` where there is none.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from goodput.params import Params
 class Provenance:
     """The version and inputs a result was computed from.
 
-    `params_name` has no folder (a local path means nothing to a reader), or is ``"worked example"``;
-    `params_sha256` is the hex SHA-256 of the file's bytes.
+    `params_name` has no folder (a local path means nothing to a reader), or is ``"worked example"``; `params_sha256` is
+    the hex SHA-256 of the file's bytes.
     """
 
     version: str
@@ -47,10 +47,7 @@ class Provenance:
 
 
 def commit_of(folder: str | os.PathLike[str] | None) -> str | None:
-    """The Git commit of a folder's work tree, if it is one.
-
-    ``git describe --always --dirty --abbrev=12`` there; else the first 12 digits of ``$GITHUB_SHA``; else ``None``.
-    """
+    """``git describe --always --dirty --abbrev=12`` in `folder`; else ``$GITHUB_SHA``'s first 12 digits; else None."""
     if folder is not None and Path(folder).is_dir():
         try:
             described = subprocess.run(
@@ -73,10 +70,7 @@ def provenance(params: Params, commit: str | None = None) -> Provenance:
 
 @functools.cache
 def package_commit() -> str | None:
-    """The commit of the package's own sources, when they are tracked files of a Git work tree.
-
-    ``None`` for an installed wheel, even one installed inside a clone (its files are not tracked).
-    """
+    """The commit of the package's own sources when Git tracks them; None for a wheel, even one inside a clone."""
     folder = Path(__file__).resolve().parent
     try:
         subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", "__init__.py"],

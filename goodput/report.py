@@ -1,8 +1,8 @@
 """Words: plans and measurements as text, Markdown tables and JSON, and the phrases the book quotes.
 
 Takes numbers from the numbers layer and writes them for a person (durations through
-:func:`goodput.units.format_duration`, shares as percentages, differences as points, flags in code spans);
-the command prints :func:`render_plan` and :func:`render_measurement`, and :mod:`goodput.pages` quotes the phrases.
+:func:`goodput.units.format_duration`, shares as percentages, differences as points, flags in code spans); the command
+prints :func:`render_plan` and :func:`render_measurement`, and :mod:`goodput.pages` quotes the phrases.
 """
 
 from __future__ import annotations
@@ -172,10 +172,7 @@ OPTIMUM_NAMES = {"exact": "exact optimum for exponential failures", "first-order
 
 
 def optimum_name(plan: Plan) -> str:
-    """How a plan's optimum is named: :data:`OPTIMUM_NAMES`.
-
-    A first-order plan with a drain or a persistent tier is "first order of this checkpoint scheme".
-    """
+    """How a plan's optimum is named (:data:`OPTIMUM_NAMES`; first order with a drain or tiers is the scheme's)."""
     if plan.model == "first-order" and plan.tiers is not None:
         return "first order of this checkpoint scheme"
     return OPTIMUM_NAMES[plan.model]
@@ -243,8 +240,8 @@ RESTART_PART_NAMES = {"detect": "detection", "replace": "replacement", "startup"
 def restart_sum(params: Params) -> str | None:
     """R as the sum of its parts, the one way every page and the command write it; None when R is given whole.
 
-    The parts given (those above zero), the start-up per node multiplied out, and with spares the
-    expected wait for repairs (:meth:`goodput.restart.Spares.wait`).
+    The parts given (those above zero), the start-up per node multiplied out, and with spares the expected wait for
+    repairs (:meth:`goodput.restart.Spares.wait`).
 
     Examples
     --------
@@ -494,10 +491,8 @@ def events_summary(e: EventMeasurement) -> str:
 class PlanReport:
     """A plan with everything a planning document quotes beside it.
 
-    Durations in minutes, goodput as fractions of 1, money in US dollars, ``month`` in minutes. ``cross_check``
-    is the other model at the same inputs; ``sources`` is keyed ``"M"``, ``"C"``, ``"R"`` (and ``"T"`` when an
-    interval was given); ``swings`` (widest first) and ``goodput_range`` are the plan's goodput at its interval,
-    through its scheme, as ranged inputs move alone or all at once (:func:`goodput.uncertainty.one_at_a_time`).
+    Minutes, fractions of 1 and US dollars; ``sources`` keyed ``"M"``, ``"C"``, ``"R"`` (``"T"`` when given); ``swings``
+    (widest first) and ``goodput_range``: goodput at the plan's interval as each ranged input moves alone, or all.
     """
 
     plan: Plan
@@ -534,9 +529,9 @@ class PlanReport:
 
 @dataclass(frozen=True)
 class Needed:
-    """The write bandwidth a target goodput needs, and the checkpoint it gives (``goodput plan --target-goodput``).
+    """The write bandwidth a target goodput needs (``goodput plan --target-goodput``), and C and D there.
 
-    Bandwidth in bytes per second, C and D in minutes; all three None, with a ``reason``, when out of reach.
+    Bytes per second and minutes; all None, with a ``reason``, when the target is out of reach.
     """
 
     target: float
@@ -601,10 +596,9 @@ def _same_inputs(plan: Plan, params: Params) -> bool:
 
 
 def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
-    """A row per input with a range: the input's range, where it came from and how many points it alone moves goodput.
+    """A row per ranged input: its range, where it came from, and how many points it alone moves goodput.
 
-    The plan's inputs come widest swing first (goodput at the plan's interval, through its scheme); then any
-    whose swing was not computed, and the slow checkpoint, which moves only the comparison.
+    Widest swing first; then those whose swing was not computed, and the slow checkpoint (it moves only the comparison).
     """
     ranged = [name for name, r in report.ranges.items() if not r.exact]
     swings = {x.name: x for x in report.swings}
@@ -762,14 +756,7 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
 
 
 def planner_keys(report: PlanReport) -> dict[str, Any]:
-    """The JSON keys of what a planner gave and what follows (null where not given).
-
-    ``checkpoint_size_bytes``, ``load_min``, ``restart_parts`` (part -> minutes), ``spares``, ``best_spares``,
-    ``needed`` (``write_bandwidth_bytes_per_s`` and ``checkpoint_cost_min``, null with a ``reason`` when
-    out of reach), ``best_write_bandwidth`` (``bandwidth_bytes_per_s``, ``goodput``, ``storage_cost_per_month``,
-    ``net_per_month`` and ``edge``, null without a storage price), ``just_in_time`` and ``derived`` (how each
-    derived input was derived).
-    """
+    """The JSON keys of what a planner gave and what follows from it (null where not given)."""
     p = report.params
     out: dict[str, Any] = {"checkpoint_size_bytes": None, "load_min": None, "restart_parts": None, "spares": None,
                            "best_spares": None, "needed": None, "best_write_bandwidth": None, "just_in_time": None,
@@ -806,9 +793,7 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
 def cross_check_problem(report: PlanReport) -> str | None:
     """Why the other model's number is not quoted beside the plan, or ``None`` when it is.
 
-    The cross-check is range-checked like a plan: a first-order number outside its range
-    (:attr:`goodput.plan.Plan.refused`: below zero, or more than three points from the exact
-    model) is not printed, nor is a value that is not a share of wall time.
+    Range-checked like a plan: a refused first-order number, or a value outside [0, 1], is not printed.
     """
     cross = report.cross_check
     if cross.refused and cross.check.status == "below zero":  # said without the impossible number
@@ -832,10 +817,7 @@ def _notes(report: PlanReport) -> list[str]:
 
 
 def plan_dict(report: PlanReport) -> dict[str, Any]:
-    """The plan as one JSON-ready mapping (the keys of ``goodput plan --format json``).
-
-    Minutes in keys ending ``_min``, fractions of 1 elsewhere; a range is ``[low, high]`` or ``null``.
-    """
+    """The plan as one JSON-ready mapping (``goodput plan --format json``): minutes in ``_min`` keys, else fractions."""
     plan = report.plan
     data: dict[str, Any] = {
         "gpus": report.gpus,
@@ -881,10 +863,9 @@ def _cross_check_dict(report: PlanReport) -> dict[str, Any]:
 
 
 def strict_json(data: Any) -> str:
-    """One JSON document that any strict parser reads: a number that is not finite is written ``null``.
+    """One JSON document any strict parser reads: a non-finite number is written ``null``.
 
-    Every number the commands print is range-checked before it gets here; this is the last guard, so
-    that no ``NaN`` or ``Infinity`` (which Python's ``json`` writes by default) ever reaches a reader.
+    The last guard (every number is range-checked before), so that no ``NaN`` or ``Infinity`` reaches a reader.
     """
 
     def clean(value: Any) -> Any:
@@ -917,8 +898,8 @@ def _tier_keys(plan: Plan) -> dict[str, float | int]:
 def render_plan(report: PlanReport, fmt: str = "table") -> str:
     """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object.
 
-    Every format carries the same content: recommendation, inputs with sources and ranges, losses, levers,
-    the other model's cross-check, capacity lost and provenance.
+    Every format carries the same content: recommendation, inputs with sources and ranges, losses, levers, the other
+    model's cross-check, capacity lost and provenance.
     """
     if fmt == "json":
         return strict_json(plan_dict(report))
@@ -980,12 +961,11 @@ _MARKDOWN_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")
 def escape_markdown(text: object) -> str:
     r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
 
-    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST
-    read as that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a
-    script), ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize
-    nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or number that would
-    start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written.
-    The one escape for Markdown: the command's Markdown output and the book both use it.
+    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST read as that character
+    as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script), ``&`` stays ``&``, ``|`` does not end a
+    table cell, ``*`` and ``_`` emphasize nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or
+    number that would start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written. The
+    one escape for Markdown: the command's Markdown output and the book both use it.
 
     Examples
     --------
@@ -1014,10 +994,7 @@ def interval_text(low: float, high: float, digits: int = 3) -> str:
 
 
 def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasurement | None = None) -> str:
-    """Print a measurement as a terminal table or one JSON object.
-
-    With `shape` (the event log measured alone) it adds the gaps between failures and their Weibull shape.
-    """
+    """Print a measurement as a table or JSON; with `shape`, also the failures' gaps and Weibull shape."""
     if fmt == "json":
         data = {**m.to_dict(), "model_note": measurement_note(m)}
         if shape is not None:
@@ -1104,8 +1081,8 @@ def shape_interval_text(fit: WeibullFit) -> str:
 def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:
     """One sentence on the shape of the failure process, for a terminal or a page.
 
-    Says whether the likelihood-ratio test rejects exponential gaps at the fit's level, which way the shape
-    leans, and that the sample is small when the interval's ends are more than a factor 1.5 apart.
+    Says whether the likelihood-ratio test rejects exponential gaps at the fit's level, which way the shape leans, and
+    that the sample is small when the interval's ends are more than a factor 1.5 apart.
     """
     if fit is None:
         return f"No Weibull fit: {FIT_PROBLEM_WORDS.get(problem or '', 'no gaps to fit')}."
@@ -1160,10 +1137,7 @@ def _shape_section(e: EventMeasurement) -> list[str]:
 
 
 def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
-    """Print what an event log alone measures: M, R, the failures, the gaps between them and their shape.
-
-    It says what needs a step log (C, T, measured and predicted goodput).
-    """
+    """Print what an event log alone measures (M, R, the gaps and their shape) and what needs a step log."""
     missing = ("Not measurable without a step log: the checkpoint cost C, the interval in use T, and measured and "
                "predicted goodput (add --steps STEPS.csv).")
     if fmt == "json":

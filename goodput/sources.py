@@ -1,7 +1,7 @@
 """Published figures the book cites, kept as data with their source.
 
-Only facts read in the primary source are here; shares and rates are computed
-from them, never copied from printed percentages.
+Only facts read in the primary source are here; shares and rates are computed from them, never copied from printed
+percentages.
 """
 
 from __future__ import annotations

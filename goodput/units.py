@@ -1,7 +1,7 @@
 """Durations: read ``"90 s"``, ``"5min"`` or ``"54 days"`` into minutes, and write minutes as a person would.
 
-The package works in minutes throughout: what a user types goes through :func:`parse_duration`, which refuses
-what it cannot read instead of guessing; what it writes goes through :func:`format_duration`, the one formatter.
+The package works in minutes throughout: what a user types goes through :func:`parse_duration`, which refuses what it
+cannot read instead of guessing; what it writes goes through :func:`format_duration`, the one formatter.
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ _EXPECTED = "a duration such as '90 s', '5 min', '3.1 h' or '54 days'"
 def parse_duration(value: object, name: str, *, bare_unit: str | None = None, allow_zero: bool = False) -> float:
     """Read a duration (``"90 s"``, ``"5min"``, ``"3.1 h"``, ``"54 days"``) and return it in minutes.
 
-    Numbers are read as :mod:`goodput.validate` reads them. A bare number takes `bare_unit`, and is an error
-    without one (parameter files). Raises InputError for an unknown unit, a negative, NaN or infinite value,
-    and zero unless `allow_zero` (a drain that takes no time).
+    Numbers are read as :mod:`goodput.validate` reads them. A bare number takes `bare_unit`, and is an error without one
+    (parameter files). Raises InputError for an unknown unit, a negative, NaN or infinite value, and zero unless
+    `allow_zero` (a drain that takes no time).
 
     Examples
     --------
@@ -78,8 +78,7 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
 def significant(x: float, digits: int = 3) -> str:
     """Write a non-negative number with `digits` significant digits, without an exponent where it is readable.
 
-    Numbers with more integer digits are rounded to a whole number with thousands separators; from 1e12,
-    an exponent.
+    Numbers with more integer digits are rounded to a whole number with thousands separators; from 1e12, an exponent.
 
     Examples
     --------
@@ -96,8 +95,8 @@ def significant(x: float, digits: int = 3) -> str:
 def format_rate(rate: float, digits: int = 3) -> str:
     """Write a rate (interruptions per GPU-hour) the way the inputs file takes it.
 
-    E-notation below 0.001 without the exponent's padding zero, :func:`significant` from there up; trailing
-    zeros dropped.
+    E-notation below 0.001 without the exponent's padding zero, :func:`significant` from there up; trailing zeros
+    dropped.
 
     Examples
     --------
@@ -116,9 +115,9 @@ def format_rate(rate: float, digits: int = 3) -> str:
 def format_duration(minutes: float, digits: int = 3) -> str:
     """Write a duration in minutes the way a person writes it.
 
-    Seconds below a minute; minutes and whole seconds below ten minutes when the seconds are whole; minutes
-    below five hours; hours below two days; days below a year; years beyond. Negative durations keep their
-    sign; ``"unbounded"`` for infinity, ``"undefined"`` for NaN.
+    Seconds below a minute; minutes and whole seconds below ten minutes when the seconds are whole; minutes below five
+    hours; hours below two days; days below a year; years beyond. Negative durations keep their sign; ``"unbounded"``
+    for infinity, ``"undefined"`` for NaN.
 
     Examples
     --------

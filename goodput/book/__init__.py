@@ -1,7 +1,6 @@
 """The book's own layer: figures, tables styled for the page, where the book's inputs are, and glue.
 
-Chapters import from here and from :mod:`goodput.pages`; nothing in the numbers or
-words layers imports from here.
+Chapters import from here and from :mod:`goodput.pages`; nothing in the numbers or words layers imports from here.
 """
 
 from __future__ import annotations
@@ -14,10 +13,9 @@ from typing import Any
 
 
 def glue_all(values: Mapping[str, object]) -> None:
-    """Glue every value of a page function's mapping under its key, for ``{glue:text}`` in the chapter.
+    """Glue every value of a page function's mapping under its key, for ``{glue:text}``.
 
-    NumPy scalars become Python floats (NumPy 2 scalars do not format in ``{glue:text}``); a value that is
-    neither text nor a number raises TypeError.
+    NumPy scalars become floats (NumPy 2 scalars do not format in ``{glue:text}``); other non-numbers raise TypeError.
     """
     from myst_nb import glue
 
@@ -49,11 +47,9 @@ def variant_text(page: Any, key: str, book: Path | None = None) -> str:
 
 
 def glue_page(page: Any) -> None:
-    """Glue every field of a chapter's page object under its name, the chapter's glue keys.
+    """Glue every field of a chapter's page object under its name (``{glue:text}``).
 
-    Text and numbers are glued as they are (quote them with ``{glue:text}``); a
-    :class:`goodput.pages.Variant` is glued as the Markdown of the variant it names
-    (quote it with ``{glue:md}``).
+    A :class:`goodput.pages.Variant` is glued as the Markdown of the variant it names (``{glue:md}``).
     """
     from IPython.display import Markdown
     from myst_nb import glue

@@ -1,15 +1,14 @@
 """The in-page calculator's JavaScript formulas, generated from the package at build time.
 
 So that the offline calculator (``book/calculator.md``) cannot drift from the package, no formula is typed in
-JavaScript: :func:`formulas_js` prints :func:`goodput.symbolic.calculator_formulas` with :func:`sympy.jscode`
-(as ``goodputFormulas``) and, as ``goodputConstants``, what the form's checks must agree on, taken from the
-package: unit minutes, the number pattern, ``str.strip``'s whitespace, each input error's words (asked of the
-package's checks, with probes), tolerances, levers, defaults, the restart's parts (issues 19 and 20).
-Written by hand in JavaScript are only the Lambert-W solver (``_ext/static/goodput-lambertw.js``) and, in the
-page's script, ports of what the package computes by algorithm: the exact optimum's polish, the two-tier chain
-and its search, :func:`goodput.params.derive`, the Erlang-B wait and :func:`goodput.restart.best_spares`, the
-just-in-time wrapper, the storage levers and the best write bandwidth. ``_ext/goodput_book.py`` calls
-:func:`write_formulas` when the builder starts (``_static/goodput-formulas.js``).
+JavaScript: :func:`formulas_js` prints :func:`goodput.symbolic.calculator_formulas` with :func:`sympy.jscode` (as
+``goodputFormulas``) and, as ``goodputConstants``, what the form's checks must agree on, taken from the package: unit
+minutes, the number pattern, ``str.strip``'s whitespace, each input error's words (asked of the package's checks, with
+probes), tolerances, levers, defaults, the restart's parts (issues 19 and 20). Written by hand in JavaScript are only
+the Lambert-W solver (``_ext/static/goodput-lambertw.js``) and, in the page's script, ports of what the package computes
+by algorithm: the exact optimum's polish, the two-tier chain and its search, :func:`goodput.params.derive`, the Erlang-B
+wait and :func:`goodput.restart.best_spares`, the just-in-time wrapper, the storage levers and the best write bandwidth.
+``_ext/goodput_book.py`` calls :func:`write_formulas` when the builder starts (``_static/goodput-formulas.js``).
 """
 
 from __future__ import annotations
@@ -92,8 +91,8 @@ def _template(text: str, **holes: str) -> str:
 def planner_messages() -> dict[str, str]:
     """The words of the errors of what a planner knows (issues 19, 20), asked of goodput.storage, params and restart.
 
-    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input
-    (``the parameter count as well (parameters)``) name the form's field.
+    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input (``the parameter count as
+    well (parameters)``) name the form's field.
     """
     from goodput import storage as st
     from goodput.params import _known_from_mapping, _recovery_from_mapping, params_from_mapping, parse_rate
@@ -144,8 +143,7 @@ def python_whitespace() -> str:
 def file_defaults() -> dict[str, str]:
     """What the downloaded params.yml gives the inputs the form does not ask for, as the worked example types them.
 
-    ``gpus`` is used only when M is given directly and GPUs left empty; ``slow_checkpoint_cost`` is not here
-    (it is the checkpoint cost typed).
+    ``gpus`` is used only when M is given directly; ``slow_checkpoint_cost`` is not here (it is the C typed).
     """
     example = read_yaml(WORKED_EXAMPLE.read_text(encoding="utf-8"), "worked example")
     assert isinstance(example, dict)
@@ -209,8 +207,8 @@ def storage_levers() -> tuple[str, ...]:
 def quantity_pattern_js() -> str:
     r"""goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
 
-    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under
-    ``re.ASCII``) the explicit ASCII classes, JavaScript's ``\s`` being wider.
+    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under ``re.ASCII``) the
+    explicit ASCII classes, JavaScript's ``\s`` being wider.
     """
     import re
 
@@ -251,10 +249,7 @@ def function_js(name: str, arguments: tuple[str, ...], expression: Any) -> str:
 
 
 def formulas_js() -> str:
-    """The generated script (ES2015, loaded after ``goodput-lambertw.js``): formulas and constants.
-
-    The formulas are ``globalThis.goodputFormulas``, the constants ``goodputConstants``.
-    """
+    """The generated ES2015 script (after ``goodput-lambertw.js``): ``goodputFormulas`` and ``goodputConstants``."""
     from goodput.symbolic import calculator_formulas
 
     functions = "\n".join(f"  {function_js(name, f.arguments, f.expression)}" for name, f in calculator_formulas().items())
@@ -287,9 +282,9 @@ _LINK_UNITS = ("s", "min", "h", "days")
 def duration_text(minutes: float) -> str:
     """A duration as the calculator and ``goodput plan`` read it, back to exactly `minutes`.
 
-    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie)
-    that :func:`goodput.units.parse_duration` reads back to the same float; otherwise the
-    minutes with every digit (``"0.4166666666666667 min"``).
+    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie) that
+    :func:`goodput.units.parse_duration` reads back to the same float; otherwise the minutes with every digit
+    (``"0.4166666666666667 min"``).
 
     Examples
     --------
@@ -302,10 +297,7 @@ def duration_text(minutes: float) -> str:
 
 
 def link_query(params: Params) -> dict[str, str]:
-    """The calculator's inputs for a fleet, as the text its form reads (see :func:`link`).
-
-    ``persistent_every`` is there only when the fleet fixes n.
-    """
+    """The calculator's inputs for a fleet as its form reads them (``persistent_every`` only when the fleet fixes n)."""
     query = {"gpus": str(params.gpus)}
     rate = f"{params.rate_per_gpu_hour!r}"
     if params.mtbi_source == "rate_per_gpu_hour" and float(mtbi_from_rate(float(rate), params.gpus)) == params.mtbi:
@@ -330,9 +322,8 @@ def link_query(params: Params) -> dict[str, str]:
 def quantity_text(amount: float, per_second: bool) -> str:
     """A size (bytes) or a bandwidth (bytes per second) as the calculator and goodput.storage read it, back exactly.
 
-    The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that
-    :func:`goodput.storage.parse_size` (or ``parse_bandwidth``) reads back to the same float; else the
-    bytes with every digit (``"2500000000.0 B/s"``).
+    The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that :func:`goodput.storage.parse_size`
+    (or ``parse_bandwidth``) reads back to the same float; else the bytes with every digit (``"2500000000.0 B/s"``).
 
     Examples
     --------
@@ -372,10 +363,7 @@ def rate_text(per_hour: float) -> str:
 
 
 def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
-    """`query` with what a planner knows (model and storage, restart's parts, spares, recovery) in the form's fields.
-
-    A duration derived from them (``params.derived``) is left out: the page derives it again, and refuses it typed.
-    """
+    """`query` with what a planner knows in the form's fields; a derived duration is left out (the page derives it)."""
     from goodput.params import DEFAULT_GPUS_PER_NODE, DEFAULT_JIT_RECOVERY
 
     known = params.known
@@ -422,8 +410,8 @@ def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
 def link(params: Params) -> str:
     """The relative URL of the calculator opened on a fleet's inputs: ``calculator.html?gpus=...``.
 
-    Every input of the fleet's scheme is in the query, written so that the page (and
-    ``goodput plan``) reads back the same floats: the page then shows the fleet's plan.
+    Every input of the fleet's scheme is in the query, written so that the page (and ``goodput plan``) reads back the
+    same floats: the page then shows the fleet's plan.
 
     Examples
     --------

@@ -1,7 +1,7 @@
 """The data files the book ships and the logs an inputs file names, read for the chapters that quote them.
 
-The chapter's first cell reads through here and hands what it read to its page's ``build``;
-the page modules (words) never open a file. Paths are :mod:`goodput.book.paths`'s.
+The chapter's first cell reads through here and hands what it read to its page's ``build``; the page modules (words)
+never open a file. Paths are :mod:`goodput.book.paths`'s.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Equations, tables and the figure of the chapter on the exact model (``book/exact.md``).
 
-The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its
-one plan's (:func:`goodput.fleet.fleet_plan`), with first order's column only where the one
-policy quotes it (:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the
-inputs file leave it as text: :func:`goodput.book.tables.book_table` escapes every caption once.
+The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its one plan's
+(:func:`goodput.fleet.fleet_plan`), with first order's column only where the one policy quotes it
+(:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the inputs file leave it as text:
+:func:`goodput.book.tables.book_table` escapes every caption once.
 """
 
 from __future__ import annotations

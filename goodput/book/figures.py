@@ -1,9 +1,9 @@
 """The book's figures: functions of explicit inputs that return a matplotlib Figure.
 
-No pyplot state and no title (the caption is the title); every axis labelled with its unit; line styles,
-markers and hatches as well as colour, so that they read in grey; 6.4 inches wide with 10-point text or larger
-(a footnote's size in the text column); legends where no data is. Each draws under :func:`styled` (an
-``rc_context``), so no global setting changes. Durations are in minutes unless said otherwise.
+No pyplot state and no title (the caption is the title); every axis labelled with its unit; line styles, markers and
+hatches as well as colour, so that they read in grey; 6.4 inches wide with 10-point text or larger (a footnote's size in
+the text column); legends where no data is. Each draws under :func:`styled` (an ``rc_context``), so no global setting
+changes. Durations are in minutes unless said otherwise.
 """
 
 from __future__ import annotations
@@ -136,8 +136,8 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
 def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] = ()) -> Figure:
     """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms, T* marked.
 
-    The curve's shape does not depend on C and M once T is in units of T*, so the axes are scaled to T*
-    and f(T*), and the labels never sit on a curve.
+    The curve's shape does not depend on C and M once T is in units of T*, so the axes are scaled to T* and f(T*), and
+    the labels never sit on a curve.
     """
     best = float(model.optimal_interval(checkpoint_cost, mtbi))
     fbest = float(model.overhead(best, checkpoint_cost, mtbi))
@@ -184,9 +184,9 @@ def _loss_value(losses: model.Losses | TierLosses, key: str) -> float:
 def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
-    Only the lost part is drawn, so that a loss of a few percent is wide enough to read; a share that does not
-    fit in its segment is printed after the bar, beside the total lost and the goodput, so no labels overlap.
-    The drain's loss is drawn when some case has one.
+    Only the lost part is drawn, so that a loss of a few percent is wide enough to read; a share that does not fit in
+    its segment is printed after the bar, beside the total lost and the goodput, so no labels overlap. The drain's loss
+    is drawn when some case has one.
     """
     fig = _figure(WIDTH, 1.5 + 0.8 * len(cases))
     ax = fig.add_subplot()
@@ -260,9 +260,9 @@ def goodput_vs_cost(
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
-    Exact solid, first order at T* = √(2CM) dashed; each of `marks` labelled with its exact goodput. `points` are
-    (cost, goodput, label) computed by another model (a drain or a persistent tier). Leave `first_order` off
-    where the fleet's first order is not quotable.
+    Exact solid, first order at T* = √(2CM) dashed; each of `marks` labelled with its exact goodput. `points` are (cost,
+    goodput, label) computed by another model (a drain or a persistent tier). Leave `first_order` off where the fleet's
+    first order is not quotable.
     """
     from goodput.exact import exact_goodput
 
@@ -305,9 +305,9 @@ def goodput_vs_interval(
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
-    Exact (exponential failures) solid with its optimum marked, first order dashed; `curves` are computed
-    elsewhere (a drain or a persistent tier) and drawn in the next colours. T runs from a quarter of the smallest
-    optimum to two and a half times the largest (or past the last mark).
+    Exact (exponential failures) solid with its optimum marked, first order dashed; `curves` are computed elsewhere (a
+    drain or a persistent tier) and drawn in the next colours. T runs from a quarter of the smallest optimum to two and
+    a half times the largest (or past the last mark).
     """
     from goodput.exact import exact_goodput, exact_optimal_interval
 
@@ -365,10 +365,7 @@ def goodput_vs_interval(
 
 @styled
 def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") -> Figure:
-    """Grouped horizontal bars: goodput points gained by each lever, for each scenario.
-
-    Gains are fractions of 1; a lever missing from a scenario (one that does not apply to it) gets no bar there.
-    """
+    """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar."""
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
     fig = _figure(WIDTH, 1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
@@ -401,10 +398,7 @@ def _plain_number(x: float, _: Any) -> str:
 
 @styled
 def fleet_scaling(fleet: FleetPlan) -> Figure:
-    """M, the optimum interval and goodput against fleet size at the fleet's per-GPU rate, through its scheme.
-
-    Sizes are :attr:`~goodput.fleet.FleetPlan.by_size`, each planned by the exact model; GPUs on a log axis.
-    """
+    """M, T* and goodput against fleet size (log) at the fleet's per-GPU rate, by the exact model of its scheme."""
     plans = fleet.by_size
     n = np.array(list(plans), dtype=np.float64)
     m = np.array([plan.mtbi for plan in plans.values()])
@@ -435,10 +429,7 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
 
 
 def fleet_cost(fleet: FleetPlan) -> Figure:
-    """:func:`goodput_vs_cost` for a fleet: its M and R, its checkpoint costs marked (its scheme as a diamond).
-
-    First order's curve is drawn only where the fleet's first order is quotable.
-    """
+    """:func:`goodput_vs_cost` for a fleet, its costs marked (its scheme as a diamond); first order where quotable."""
     p, plan = fleet.params, fleet.plan
     if plan.tiers is None:
         return goodput_vs_cost(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
@@ -449,10 +440,7 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
 
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
-    """:func:`goodput_vs_interval` for a fleet: its scheme (at the plan's cadence) and its slow checkpoint.
-
-    First order's curves are drawn only where the fleet's first order is quotable.
-    """
+    """:func:`goodput_vs_interval` for a fleet: its scheme and its slow checkpoint; first order where quotable."""
     from goodput import tiers
 
     p, plan = fleet.params, fleet.plan
@@ -504,10 +492,7 @@ _KIND_NAMES = {
 
 
 def _spread_labels(positions: Sequence[float], gap: float) -> list[float]:
-    """Move label positions apart so that neighbours are at least `gap` apart, each crowd centred on its lines.
-
-    Labels keep their order; positions come back in the order given.
-    """
+    """Move label positions so that neighbours are at least `gap` apart; order kept, returned in the order given."""
     order = sorted(range(len(positions)), key=lambda i: positions[i])
     # Each cluster: the indices (into `order`) it holds; merged with its neighbour while they overlap.
     clusters: list[list[int]] = [[k] for k in range(len(order))]
@@ -547,8 +532,8 @@ def published_rates(
 ) -> Figure:
     """M against the number of GPUs for each published per-GPU rate, with this fleet marked.
 
-    M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's 95% counting
-    interval is a band (None: no count); `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
+    M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's 95% counting interval is a
+    band (None: no count); `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
     """
     from goodput.params import mtbi_from_rate
 
@@ -610,10 +595,7 @@ def published_rates(
 
 
 def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
-    """The bars of the loss figure, label (cost, model, interval) to losses.
-
-    The fleet's plan and the slow checkpoint by the exact model, each by first order too where it may be quoted.
-    """
+    """The loss figure's bars: the plan and the slow checkpoint, exact and (where quotable) first order."""
     p = fleet.params
     fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
     cases: dict[str, model.Losses | TierLosses] = {}

@@ -32,8 +32,8 @@ _LOSS_STYLE = {
 def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     """Paired horizontal bars: each loss as measured from logs (filled) and as the model predicts it (outlined).
 
-    Losses are (measured, predicted) fractions of wall time, drawn in the order given; a name outside the four
-    of :func:`goodput.logs.loss_comparison` is drawn grey.
+    Losses are (measured, predicted) fractions of wall time, drawn in the order given; a name outside the four of
+    :func:`goodput.logs.loss_comparison` is drawn grey.
     """
     names = list(losses)
     fig = _figure(WIDTH, 1.2 + 0.75 * len(names))
@@ -69,9 +69,9 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
                    exact: Sequence[str] = (), model: str = "the exact model") -> Figure:
     """Tornado chart: the range of goodput when each input with a range moves alone over it.
 
-    Goodput as fractions of 1, widest range first (:func:`goodput.uncertainty.one_at_a_time`); `box`, all
-    inputs free at once, is a last hatched bar. An input taken as exact has no bar (zero width says nothing)
-    and is named under the axes; with no input at all, the point value is shown alone, labelled as such.
+    Goodput as fractions of 1, widest range first (:func:`goodput.uncertainty.one_at_a_time`); `box`, all inputs free at
+    once, is a last hatched bar. An input taken as exact has no bar (zero width says nothing) and is named under the
+    axes; with no input at all, the point value is shown alone, labelled as such.
     """
     rows = [(label, pair, COLOURS["checkpoint"], HATCHES["checkpoint"])
             for label, pair in zip(labels, ranges, strict=True)]
@@ -110,8 +110,8 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
 def failure_gaps(e: EventMeasurement, infant_shape: float, name: str = "GLM-130B") -> Figure:
     """The share of an event log's gaps between failures longer than t (Kaplan-Meier), against fitted curves.
 
-    In days: the Weibull fit, the exponential fitted to the same gaps (its censored maximum-likelihood mean)
-    and the Weibull of `infant_shape` with that mean.
+    In days: the Weibull fit, the exponential fitted to the same gaps (its censored maximum-likelihood mean) and the
+    Weibull of `infant_shape` with that mean.
     """
     import math
 

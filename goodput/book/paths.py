@@ -1,9 +1,8 @@
 """Where the book is and which inputs file it is built from.
 
-The book is built from its root folder (the one holding ``_config.yml`` and
-``_toc.yml``); chapters run with their own folder as the working directory. The
-inputs file is ``$GOODPUT_PARAMS`` when set, else ``book/params.yml``. Nothing
-here depends on where the package is installed.
+The book is built from its root folder (the one holding ``_config.yml`` and ``_toc.yml``); chapters run with their own
+folder as the working directory. The inputs file is ``$GOODPUT_PARAMS`` when set, else ``book/params.yml``. Nothing here
+depends on where the package is installed.
 """
 
 from __future__ import annotations
@@ -20,10 +19,7 @@ PARAMS_ENV = "GOODPUT_PARAMS"
 
 
 def book_root(start: str | os.PathLike[str] | None = None) -> Path:
-    """The book's root: the nearest folder at or above `start` (default: cwd) holding ``_config.yml`` and ``_toc.yml``.
-
-    Raises InputError when there is none.
-    """
+    """The nearest folder at or above `start` (default: cwd) with ``_config.yml`` and ``_toc.yml``; else InputError."""
     here = Path.cwd() if start is None else Path(start)
     for folder in (here.resolve(), *here.resolve().parents):
         if (folder / "_config.yml").is_file() and (folder / "_toc.yml").is_file():

@@ -1,8 +1,8 @@
 """Figures and table of the chapter on what a restart is made of (``book/restart.md``).
 
 Drawn like :mod:`goodput.book.figures`. The published start-up figures are the chapter's page module's data
-(:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`,
-R at other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
+(:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`, R at
+other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
 :meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve through the fleet's own plan.
 """
 
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 def restart_against_size(fleet: FleetPlan) -> Figure:
     """Start-up and restart time against the number of nodes, with the published start-up figures marked.
 
-    Minutes against nodes, both logarithmic: Aurora's ``deepspeed.initialize`` times and their fit, MegaScale's
-    NCCL initialization, and R at other sizes (:meth:`goodput.fleet.FleetPlan.restart_at`).
+    Minutes against nodes, both logarithmic: Aurora's ``deepspeed.initialize`` times and their fit, MegaScale's NCCL
+    initialization, and R at other sizes (:meth:`goodput.fleet.FleetPlan.restart_at`).
     """
     from goodput.pages import restart as page
 
@@ -67,8 +67,8 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
 def spares(fleet: FleetPlan) -> Figure:
     """Goodput and dollars against the number of spare nodes, the best count marked (the fleet's plan).
 
-    R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of
-    the spares' own cost, against that at the best count.
+    R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of the
+    spares' own cost, against that at the best count.
     """
     from goodput.pages import restart as page
 
@@ -120,10 +120,7 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
 
 @styled
 def just_in_time(fleet: FleetPlan) -> Figure:
-    """Goodput against the share of interruptions recovered just in time, through the fleet's own plan.
-
-    Exact model with M / (1 - p) for the rollbacks (:func:`goodput.pages.restart.recovery_plan`).
-    """
+    """Goodput against the share p recovered just in time: the fleet's plan with M / (1 - p) for the rollbacks."""
     from goodput.pages import restart as page
 
     x = page.restart_inputs(fleet)

@@ -57,8 +57,8 @@ def optimum_estimates(
 ) -> Figure:
     """Young's, Daly's and the exact optimum interval across C/M, and the exact goodput each leaves.
 
-    C = ratio x M; R scales every goodput by the same e^{-R/M}. Left: each interval as a multiple of the exact
-    optimum; right: the points of exact goodput Young's and Daly's intervals give up.
+    C = ratio x M; R scales every goodput by the same e^{-R/M}. Left: each interval as a multiple of the exact optimum;
+    right: the points of exact goodput Young's and Daly's intervals give up.
     """
     c_over_m = np.asarray(ratios, dtype=np.float64)
     cost = c_over_m * mtbi
@@ -104,8 +104,8 @@ def goodput_vs_fleet(
 ) -> Figure:
     """First-order, exact and simulated goodput at the optimum against fleet size, one colour per checkpoint cost.
 
-    M from the rate per GPU-hour (:func:`goodput.params.mtbi_from_rate`); at most four costs. `simulated` maps
-    each cost to (sizes, goodput, standard error). First order at √(2CM) is dashed and leaves the axes below zero.
+    M from the rate per GPU-hour (:func:`goodput.params.mtbi_from_rate`); at most four costs. `simulated` maps each cost
+    to (sizes, goodput, standard error). First order at √(2CM) is dashed and leaves the axes below zero.
     """
     n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
     m = mtbi_from_rate(rate_per_gpu_hour, n)
@@ -155,8 +155,8 @@ def run_age_profile(
 ) -> Figure:
     """Failures per day of run age under the run-age hazard, and the interval schedule that follows them.
 
-    `mtbi` is the average over the run; `shape` the Weibull k of the run-age hazard, over `run_length`. Each
-    schedule is ``(until, interval)`` pairs, the last until infinite (at most three).
+    `mtbi` is the average over the run; `shape` the Weibull k of the run-age hazard, over `run_length`. Each schedule is
+    ``(until, interval)`` pairs, the last until infinite (at most three).
     """
     day = 1440.0
     days = int(np.ceil(run_length / day))

@@ -23,8 +23,8 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
     """The share of gaps between failures longer than t: the log's steps against Weibull curves.
 
     `times` are the distinct complete gaps, sorted, in `unit`; `survival` is Kaplan-Meier
-    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of
-    ``exp(-(t/scale)^shape)``, drawn solid, then dashed, then dotted.
+    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of ``exp(-(t/scale)^shape)``,
+    drawn solid, then dashed, then dotted.
     """
     t = np.asarray(times, dtype=np.float64)
     s = np.asarray(survival, dtype=np.float64)

@@ -1,8 +1,8 @@
 """Figure and table of the chapter on the model and the storage (``book/storage.md``).
 
-The published figures and the book's numbers come from the chapter's page object
-(:func:`goodput.pages.storage.build`), so each is computed once; the bandwidth curve is the fleet's plan at
-each write bandwidth (:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+The published figures and the book's numbers come from the chapter's page object (:func:`goodput.pages.storage.build`),
+so each is computed once; the bandwidth curve is the fleet's plan at each write bandwidth
+(:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
 """
 
 from __future__ import annotations
@@ -59,11 +59,10 @@ def published_table(page: Page) -> Styler:
 def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     """Goodput against the achieved write bandwidth (bytes per second, log scale) to shared storage, for the fleet.
 
-    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a
-    snapshot) at each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the
-    best bandwidth net of its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at
-    its achieved value; without them, the
-    illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
+    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a snapshot) at
+    each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the best bandwidth net of
+    its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at its achieved value; without
+    them, the illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
     """
     from goodput.pages.storage import FASTEST, fleet_write
 
