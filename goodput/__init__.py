@@ -1,33 +1,11 @@
 """goodput: how often to checkpoint a large training job, and what goodput that leaves.
 
-The package behind the book, in layers; a module imports only from its own layer or
-the ones below it, never relatively (``tests/test_layout.py`` and ruff's TID252 check):
-
-**numbers**
-    :mod:`~goodput.errors`, :mod:`~goodput.validate` (one set of input checks),
-    :mod:`~goodput.units` (durations), :mod:`~goodput.params` (the inputs file),
-    :mod:`~goodput.model` (first order: T* = sqrt(2CM), three losses),
-    :mod:`~goodput.exact` (the exact model of exponential failures, Lambert-W optimum, Daly),
-    :mod:`~goodput.tiers` (drains and a fast tier beside a persistent one),
-    :mod:`~goodput.symbolic` (every SymPy derivation), :mod:`~goodput.simulate` and
-    :mod:`~goodput.simulate_tiers` (Monte Carlo, the second independent of the exact drain and tier model),
-    :mod:`~goodput.uncertainty` (intervals carried to T* and goodput), :mod:`~goodput.plan`
-    (one plan for one fleet, the levers, which model a recommendation comes from),
-    :mod:`~goodput.sources` (published figures), :mod:`~goodput.provenance` (what a result
-    was computed from), :mod:`goodput.logs` (reading logs and measuring C, M and R from them).
-**words**
-    :mod:`~goodput.report` (plans and measurements as text, Markdown and JSON; the phrases
-    the book quotes) and :mod:`goodput.pages` (each page's numbers and sentences).
-**book**
-    :mod:`goodput.book` (figures, tables styled for the page, where the book's inputs are)
-    and :mod:`~goodput.cli` (the ``goodput`` command).
-
-**facade**
-    this module, the top layer: the public API below, re-exported from the layers
-    beneath. No module of the package imports it (the version is in
-    :mod:`goodput._version`, a numbers module).
-
-Importing the package is cheap: each name's module is imported on first use
+The package behind the book, in layers; a module imports only from its own layer or those below, never
+relatively (``tests/test_layout.py`` and ruff's TID252 check). **numbers**: errors, validate, units, params,
+model, exact, tiers, symbolic, simulate*, uncertainty, plan, sources, provenance, :mod:`goodput.logs`.
+**words**: :mod:`~goodput.report` and :mod:`goodput.pages`. **book**: :mod:`goodput.book` and
+:mod:`~goodput.cli`. **facade**: this module, the top layer, re-exporting the public API below; nothing in the
+package imports it (the version is in :mod:`goodput._version`). Each name's module is imported on first use
 (PEP 562), so NumPy, SymPy, SciPy, matplotlib and pandas load only where they are used.
 """
 

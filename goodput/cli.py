@@ -1,20 +1,7 @@
-"""The ``goodput`` command: the book's numbers without building the book.
+"""The ``goodput`` command (``plan``, ``measure``, ``simulate``): the book's numbers without building the book.
 
-Usage::
-
-    goodput plan [--params FILE] [--gpus N] [--rate PER_GPU_HOUR | --mtbi DURATION]
-                 [--checkpoint-cost DURATION] [--restart DURATION] [--interval DURATION]
-                 [--model exact|first-order] [--format table|markdown|json]
-    goodput measure (--steps STEPS.csv --events EVENTS.csv | --events EVENTS.csv | --sacct FILE | --params FILE)
-                    [--interval DURATION] [--model exact|first-order] [--format table|json]
-    goodput simulate [plan inputs] [--interval DURATION] [--horizon DURATION] [--seed N]
-                     [--failures exponential|weibull] [--shape K] [--hazard renewal|run-age]
-                     [--format table|json]
-
-Exit status: 0 a result; 1 refused, because the model does not apply to these
-inputs (the reason on stderr, no number on stdout); 2 bad usage or bad input
-(one line on stderr naming it); 74 the output could not be written; 130
-interrupted (Ctrl-C); 141 the reader of the output went away (a closed pipe).
+Usage is ``goodput --help``; the exit statuses are :data:`EXIT_CODES` (0 a result; 1 refused, the reason on stderr and
+no number on stdout; 2 bad usage or input, one line on stderr; 74 a write error; 130 interrupted; 141 a closed pipe).
 """
 
 from __future__ import annotations
@@ -197,13 +184,7 @@ def _planned_rate(text: str, name: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser for every subcommand.
-
-    Returns
-    -------
-    argparse.ArgumentParser
-        The ``goodput`` parser.
-    """
+    """Build the argument parser for every subcommand."""
     from goodput.exact import MODELS
     from goodput.plan import RECOMMENDED_MODEL
 
@@ -279,10 +260,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     """The inputs after the command-line overrides, and where each came from.
 
-    ``--rate`` uses ``--gpus`` (or the file's GPU count); ``--gpus`` alone keeps the
-    file's per-GPU rate and rescales M; ``--mtbi`` gives M as is (``--gpus`` then only
-    sets the fleet size the capacity is counted for). An input given on the command line
-    drops the file's range of it.
+    ``--rate`` uses ``--gpus`` (or the file's GPU count); ``--gpus`` alone keeps the file's per-GPU rate and rescales M;
+    ``--mtbi`` gives M as is (``--gpus`` then only sets the fleet size the capacity is counted for). An input given on
+    the command line drops the file's range of it.
     """
     from goodput.params import load_params, mtbi_from_rate
     from goodput.report import file_sources, mtbi_origin
@@ -326,9 +306,9 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     """Lay the flags of what a planner knows over the file's, and derive C, D and R again (:func:`goodput.params.derive`).
 
     A flag beats the file: a duration flag (``--checkpoint-cost``, ``--restart``, ``--drain``) beats the file's
-    derivation of it, a storage flag the file's typed duration; a duration and what derives it, both
-    on the command line, are refused. M, the GPUs and the nodes are the command's, so the start-up per
-    node and the waits for repairs follow them.
+    derivation of it, a storage flag the file's typed duration; a duration and what derives it, both on the command
+    line, are refused. M, the GPUs and the nodes are the command's, so the start-up per node and the waits for repairs
+    follow them.
     """
     import dataclasses
 
@@ -555,10 +535,7 @@ def _run_simulate(args: argparse.Namespace) -> str:
 
 
 def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
-    """Simulate a drain or two tiers, just-in-time recovery or planned stops at the plan's T and n against its model.
-
-    One tier with recovery or planned stops runs the tier simulator with a one-tier scheme.
-    """
+    """Simulate a drain, two tiers, just-in-time recovery or planned stops at the plan's T and n against its model."""
     from goodput.plan import plan_for
     from goodput.report import percent
     from goodput.simulate_tiers import simulate_tiers
@@ -615,10 +592,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
 
 
 def _log_paths(args: argparse.Namespace) -> tuple[str | None, str, str | None]:
-    """The step log (or None), the event log and how to read it (None: recognise sacct by its header).
-
-    From --steps/--events, --events alone, --sacct alone, or the params file's logs: key.
-    """
+    """The step log (or None), the event log and its format (None: sacct by its header), from flags or params."""
     given = [flag for flag in ("steps", "events", "sacct") if getattr(args, flag)]
     if args.params and given:
         raise InputError("--params", args.params, f"either --params or --{given[0]}, not both")
@@ -671,19 +645,7 @@ def _say(message: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``goodput`` command.
-
-    Parameters
-    ----------
-    argv : sequence of str, optional
-        Arguments without the program name; ``sys.argv[1:]`` when omitted.
-
-    Returns
-    -------
-    int
-        Exit status (see :data:`EXIT_CODES`): 0 a result, 1 refused, 2 bad input,
-        74 a write error, 130 interrupted, 141 a closed pipe.
-    """
+    """Run the ``goodput`` command on `argv` (``sys.argv[1:]`` when omitted); return its exit status."""
     args: argparse.Namespace | None = None
     try:  # from the first instruction: a Ctrl-C while the parser is built is an interruption too
         parser = build_parser()
@@ -707,8 +669,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
     """The error named by the flag the user gave, when a check deeper down named the input by its key.
 
-    ``interval: got 3.0`` becomes ``--interval: got 3 min`` when ``--interval`` was given (durations
-    in minutes are written as durations); an input that came from the params file keeps its key.
+    ``interval: got 3.0`` becomes ``--interval: got 3 min`` when ``--interval`` was given (durations in minutes are
+    written as durations); an input that came from the params file keeps its key.
     """
     given: set[str] = getattr(args, "_given", set()) if args is not None else set()
     key = exc.name.removeprefix("--").replace("-", "_")

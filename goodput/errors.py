@@ -1,9 +1,8 @@
 """The one exception type for bad input, and how its message quotes what the user wrote.
 
-Every check in the package raises :class:`InputError` with a message that names
-the input, quotes the value as the user gave it (cut to :data:`QUOTE_LENGTH`
-characters, so that a huge value cannot flood a terminal) and says what was
-expected. The command line prints it as one line and exits with status 2.
+Every check raises :class:`InputError`, naming the input, quoting the value (cut to :data:`QUOTE_LENGTH` characters, so
+that a huge value cannot flood a terminal) and saying what was expected; the command prints it as one line and exits
+with status 2.
 """
 
 from __future__ import annotations
@@ -17,18 +16,8 @@ QUOTE_LENGTH = 60
 def quote(value: Any, length: int = QUOTE_LENGTH) -> str:
     """Quote a value for a message, on one line and cut to `length` characters.
 
-    Parameters
-    ----------
-    value : Any
-        What the user gave: a string is quoted as written, anything else by its ``repr``.
-    length : int, optional
-        Most characters of the value to show (default :data:`QUOTE_LENGTH`).
-
-    Returns
-    -------
-    str
-        The quotation, with ``...`` and the full length where it was cut (a path is cut
-        from the left, so that its file name shows).
+    A string is quoted as written, anything else by its ``repr``; a cut value shows ``...`` and its full length, and a
+    path is cut from the left so that its file name shows.
 
     Examples
     --------
@@ -53,14 +42,7 @@ def quote(value: Any, length: int = QUOTE_LENGTH) -> str:
 class InputError(ValueError):
     """An input (a parameter, a flag, a file or a log row) is not usable.
 
-    Parameters
-    ----------
-    name : str
-        The input's name as the user wrote it: a key, a flag or ``file:line N``.
-    value : Any
-        The value that was given (quoted with :func:`quote`).
-    expected : str
-        What would have been accepted, phrased for the user.
+    `name` is as the user wrote it (a key, a flag or ``file:line N``); `expected` is phrased for the user.
 
     Examples
     --------
@@ -76,13 +58,7 @@ class InputError(ValueError):
 
 
 class Refused(Exception):
-    """The model does not apply to these inputs (the command prints why and exits with status 1).
-
-    Parameters
-    ----------
-    reason : str
-        Why, as a sentence a person reads.
-    """
+    """The model does not apply to these inputs (the command prints why and exits with status 1)."""
 
     def __init__(self, reason: str) -> None:
         self.reason = reason

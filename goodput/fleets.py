@@ -1,21 +1,11 @@
 """Published interruption rates of large training runs, and what each implies for another fleet.
 
-The records are the book's table of published fleets (``book/data/fleets/published-fleets.csv``,
-described in the README beside it); this module reads the file it is given and computes,
-for each record:
-
-- the per-GPU-hour rate. Where the record has a count of unplanned interruptions, GPUs and a
-  window, the rate is computed from them, ``count / (GPUs x window in hours)``, and carries
-  the exact (Garwood) Poisson interval of the count (:func:`rate_interval`). Where it has no
-  count (a frequency stated in words, or a rate reported by someone else) the table's rate is
-  used as given, and there is no counting interval;
-- the mean time between interruptions that rate implies for a job of another size,
-  ``M = 60 / (rate x GPUs)`` minutes (:func:`goodput.params.mtbi_from_rate`), assuming GPUs
-  fail independently.
-
-The records do not all count the same thing: :attr:`PublishedFleet.kind` says which of
-:data:`KINDS` each one is, read from the table's own ``rate_basis`` and ``what_counts`` columns.
-Numbers only: how the book words them is in :mod:`goodput.pages.inputs`.
+The records are the book's table (``book/data/fleets/published-fleets.csv``, described in the README beside it). A
+record with a count, GPUs and a window gets its rate per GPU-hour ``count / (GPUs x window in hours)`` with the exact
+(Garwood) Poisson interval (:func:`rate_interval`); one without a count (a stated frequency, a rate reported by someone
+else) keeps the table's rate and has no interval. M at another size is ``60 / (rate x GPUs)`` minutes, assuming GPUs
+fail independently. Records count different things (:attr:`PublishedFleet.kind`). Numbers only:
+:mod:`goodput.pages.inputs` words them.
 """
 
 from __future__ import annotations
@@ -56,36 +46,11 @@ _GPU_MODEL = re.compile(r"\b([A-Z]\d{2,3})\b")
 
 @dataclass(frozen=True)
 class PublishedFleet:
-    """One published record of a fleet's interruptions.
+    """One published record of a fleet's interruptions, fields as the table gives them.
 
-    Parameters
-    ----------
-    fleet : str
-        The record's name, as the table gives it.
-    gpus : int or None
-        GPUs in the job (or machine); ``None`` where the source gives none.
-    gpu_type : str
-        The GPU model and packaging, as the table gives it.
-    window_start, window_end : str or None
-        ISO dates of the observation window, where given.
-    window_days : float or None
-        Length of the window in days, where given.
-    unplanned : int or None
-        Unplanned interruptions counted in the window; ``None`` where none were counted.
-    planned : int or None
-        Planned interruptions, where counted.
-    what_counts : str
-        What the record counts as an interruption, in the table's words.
-    source_keys : tuple of str
-        BibTeX keys of the sources (``book/references.bib``).
-    grade : {"P", "S", "D"}
-        Read in the primary source, only seen quoted, or arithmetic from primary figures.
-    table_rate : float
-        The table's ``rate_per_gpu_hour``, as rounded there.
-    rate_basis : str
-        How the table's rate was obtained: ``"count"``, or a stated frequency or published rate.
-    note : str
-        The table's note on the record.
+    None where the source gives no value; dates are ISO; `source_keys` are BibTeX keys of ``book/references.bib``;
+    `grade` is P (read in the primary source), S (only seen quoted) or D (arithmetic from primary figures); `table_rate`
+    is the table's rounded rate, `rate_basis` ``"count"`` or how it was stated.
     """
 
     fleet: str
@@ -133,9 +98,9 @@ class PublishedFleet:
     def kind(self) -> str:
         """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``.
 
-        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts
-        ``published rate`` is a cluster rate; a count whose ``what_counts`` says it is "not job
-        interruptions" is machine-wide events; any other count is job interruptions.
+        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts ``published rate`` is a
+        cluster rate; a count whose ``what_counts`` says it is "not job interruptions" is machine-wide events; any other
+        count is job interruptions.
         """
         if self.rate_basis.startswith("stated frequency"):
             return "stated frequency"
@@ -178,22 +143,8 @@ class PublishedFleet:
 def rate_interval(count: int, gpu_hours: float, confidence: float = 0.95) -> tuple[float, float]:
     """Exact (Garwood) two-sided interval of a rate per GPU-hour from a count over GPU-hours.
 
-    Parameters
-    ----------
-    count : int
-        Interruptions counted, zero or more.
-    gpu_hours : float
-        GPU-hours observed.
-    confidence : float, optional
-        Two-sided confidence level (default 0.95).
-
-    Returns
-    -------
-    tuple of float
-        ``(low, high)`` interruptions per GPU-hour: the reciprocals of the ends of
-        :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption,
-        that is ``chi2(a/2; 2k) / 2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; ``low`` is 0
-        for a count of zero.
+    The reciprocals of :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption, ``chi2(a/2; 2k) /
+    2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; the low end is 0 for a count of zero.
 
     Examples
     --------
@@ -216,23 +167,10 @@ def _positive(value: str, name: str) -> float | None:
 
 
 def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet, ...]:
-    """Read the table of published fleets.
+    """Read the table of published fleets, one record per row in the file's order.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The CSV file (the book passes ``book/data/fleets/published-fleets.csv`` under its root).
-
-    Returns
-    -------
-    tuple of PublishedFleet
-        One record per row, in the file's order.
-
-    Raises
-    ------
-    InputError
-        If the file cannot be read, lacks a column of :data:`COLUMNS`, has no rows, or a
-        row's GPUs, window, counts or rate are not numbers of the right kind.
+    Raises InputError when the file cannot be read, lacks a column of :data:`COLUMNS`, has no rows, or a row's GPUs,
+    window, counts or rate are not numbers of the right kind.
     """
     file = Path(path)
     try:
@@ -277,18 +215,7 @@ def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet,
 
 
 def extremes(fleets: Sequence[PublishedFleet]) -> tuple[PublishedFleet, PublishedFleet]:
-    """The records with the lowest and the highest rate.
-
-    Parameters
-    ----------
-    fleets : sequence of PublishedFleet
-        The records (at least one).
-
-    Returns
-    -------
-    tuple of PublishedFleet
-        ``(lowest, highest)``; the first in the table's order on a tie.
-    """
+    """The records with the lowest and the highest rate (the first in the table's order on a tie)."""
     if not fleets:
         raise InputError("published fleets", "none", "at least one record")
     return min(fleets, key=lambda f: f.rate), max(fleets, key=lambda f: f.rate)

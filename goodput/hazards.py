@@ -1,10 +1,9 @@
 """Failures that are not independent: the failures chapter's study, computed once for a fleet.
 
-The simulator of :mod:`goodput.simulate` knows one checkpoint tier, safe as soon as it is written; so
-do the run-age, renewal and burst studies here. They are the one-tier model of a fleet's inputs (its C,
-M and R, no drain, no persistent tier): for a fleet with a drain or a persistent tier their numbers are
-not the fleet's plan. The elastic study goes through the fleet's whole scheme (:func:`elastic_params`).
-Every simulation is seeded (:data:`SEEDS`); the assumptions are the constants below.
+The run-age, renewal and burst studies use the one-tier model of the fleet's C, M and R (the simulator knows one tier,
+safe as soon as written): with a drain or a persistent tier their numbers are not the fleet's plan. The elastic study
+goes through the whole scheme (:func:`elastic_params`). Every simulation is seeded (:data:`SEEDS`); the assumptions are
+the constants below. Durations in minutes.
 """
 
 from __future__ import annotations
@@ -72,9 +71,9 @@ def measurable(x: float, se: float) -> bool:
 def run_length(checkpoint_cost: float, slow_checkpoint_cost: float, mtbi: float, restart: float) -> float:
     """One simulated run in minutes: :data:`RUN_LENGTH`, unless the inputs need a longer or a shorter one.
 
-    Longer when a run must hold :data:`goodput.simulate.MIN_RUN_RHYTHMS` checkpoint cycles (T + C + R) of
-    the longest interval tried (a small fleet's slow checkpoint); shorter when :data:`FEWEST_RUNS` runs of
-    54 days would hold more than :data:`MAX_FAILURES` failures (a very short M).
+    Longer when a run must hold :data:`goodput.simulate.MIN_RUN_RHYTHMS` checkpoint cycles (T + C + R) of the longest
+    interval tried (a small fleet's slow checkpoint); shorter when :data:`FEWEST_RUNS` runs of 54 days would hold more
+    than :data:`MAX_FAILURES` failures (a very short M).
 
     Examples
     --------
@@ -106,22 +105,8 @@ def periods(length: float) -> tuple[float, tuple[float, ...]]:
 class RunAge:
     """The run-age hazard over one run (one tier): the run, the two schedules, and M early and late.
 
-    Parameters
-    ----------
-    length : float
-        The run, minutes (:func:`run_length`).
-    first : float
-        The end of the two-period schedule's first period, minutes of run age.
-    six : tuple of float
-        The six-period schedule's boundaries, minutes of run age.
-    fixed : float
-        The fixed exact optimum for M, minutes.
-    two_schedule, six_schedule : list of (float, float)
-        ``(until, interval)`` pairs, each period at the exact optimum for its own M.
-    m_first, m_rest : float
-        M over the first period and over the rest of the run, minutes.
-    first_share : float
-        The share of the run's interruptions that fall in the first period.
+    Minutes of run age; each schedule is ``(until, interval)`` pairs, each period at the exact optimum for its own M;
+    `first_share` is the share of the run's interruptions in the first period.
     """
 
     length: float
@@ -203,23 +188,13 @@ def burst_goodput(checkpoint_cost: float, mtbi: float, restart: float, interval:
                   burst_probability: float = BURST_PROBABILITY, burst_window: float = BURST_WINDOW) -> float:
     """Goodput under the simulator's burst rule at a fixed interval, by the renewal-reward theorem (no simulation).
 
-    After every interruption the next gap X is uniform on (0, w) with probability p, else exponential with mean
-    M; each gap starts with a restart of R (cut short by the next interruption) and keeps T of work for each
-    whole T + C it computes. So goodput is E[kept(X)] / E[X], with E[X] = (1 - p) M + p w/2 and
-    E[kept(X)] = T sum over k >= 1 of P(X >= R + k (T + C)), a geometric series for the exponential part and
-    a finite sum for the uniform one. It leaves out each run's first and last gap, as a long run does.
+    With p = 0 it is the exact model's T e^{-R/M} / (M (e^{(T + C)/M} - 1)).
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart, interval : float
-        C, M, R and T in minutes.
-    burst_probability, burst_window : float, optional
-        p and w (minutes).
-
-    Returns
-    -------
-    float
-        Goodput, a fraction of 1; with p = 0 the exact model's goodput T e^{-R/M} / (M (e^{(T + C)/M} - 1)).
+    After every interruption the next gap X is uniform on (0, w) with probability p, else exponential with mean M; each
+    gap starts with a restart of R (cut short by the next interruption) and keeps T of work for each whole T + C it
+    computes. So goodput is E[kept(X)] / E[X], with E[X] = (1 - p) M + p w/2 and E[kept(X)] = T sum over k >= 1 of P(X
+    >= R + k (T + C)), a geometric series for the exponential part and a finite sum for the uniform one. It leaves out
+    each run's first and last gap, as a long run does.
 
     Examples
     --------
@@ -240,22 +215,8 @@ def burst_goodput(checkpoint_cost: float, mtbi: float, restart: float, interval:
 class LostCheckpoint:
     """A share q of interruptions also takes the latest checkpoint: one tier by the two-tier model (exact).
 
-    Parameters
-    ----------
-    lost_share : float
-        q.
-    interval : float
-        The single-level exact optimum, minutes.
-    safe : float
-        Goodput at it when no interruption takes a checkpoint (the single-level exact goodput).
-    shared : float
-        Goodput at it with q.
-    first_order_cost : float
-        q (T + C)/M, the first-order cost.
-    retuned_interval : float
-        The interval that is best with q, the drain moving with it, minutes.
-    retuned : float
-        Goodput there.
+    `interval` is the single-level exact optimum and `safe` the goodput there with q = 0, `shared` with q;
+    `first_order_cost` is q (T + C)/M; `retuned` is the goodput at the interval best with q (the drain moving with it).
     """
 
     lost_share: float
@@ -317,8 +278,8 @@ def elastic_restart(restart: float) -> float:
 def elastic_params(params: Params) -> Params:
     """A fleet's inputs for elastic continuation, its whole scheme kept.
 
-    R becomes :func:`elastic_restart` of R, and a persistent restart R_p becomes that plus R_p - R: continuing
-    on fewer nodes saves the wait for replacement hardware, not the read of the persistent copy.
+    R becomes :func:`elastic_restart` of R, and a persistent restart R_p becomes that plus R_p - R: continuing on fewer
+    nodes saves the wait for replacement hardware, not the read of the persistent copy.
 
     Examples
     --------

@@ -1,11 +1,8 @@
 """How far first order holds as a fleet grows: the fleet sizes where it stops being close, at a constant per-GPU rate.
 
-At a constant per-GPU interruption rate M falls as the fleet grows
-(:func:`goodput.params.mtbi_from_rate`), and first order's error, the exact goodput at the
-exact optimum minus the first-order goodput at sqrt(2CM) (:func:`goodput.exact.first_order_error`),
-grows. :func:`first_order_limits` gives the fleet sizes where that error crosses the one-point
-caution and the three-point tolerance of :class:`goodput.model.RangeCheck`, and where the
-first-order goodput reaches zero: the one measure and the one policy, for one checkpoint tier.
+At a constant per-GPU rate M falls as the fleet grows, and first order's error (:func:`goodput.exact.first_order_error`)
+grows; :func:`first_order_limits` gives the sizes where it crosses the caution and the tolerance of
+:class:`goodput.model.RangeCheck`, and where first-order goodput reaches zero. One checkpoint tier; minutes.
 """
 
 from __future__ import annotations
@@ -25,18 +22,8 @@ if TYPE_CHECKING:
 class FirstOrderLimits:
     """The fleet sizes where first order stops being close, at a constant per-GPU rate (one checkpoint tier).
 
-    Parameters
-    ----------
-    checkpoint_cost, restart : float
-        C and R in minutes.
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour.
-    one_point : float
-        GPUs beyond which first order is off by more than :data:`goodput.model.FIRST_ORDER_CAUTION`.
-    three_points : float
-        GPUs beyond which it is off by more than :data:`goodput.model.FIRST_ORDER_TOLERANCE`.
-    zero : float
-        GPUs at which the first-order goodput at sqrt(2CM) reaches zero.
+    GPUs beyond which it is off by more than :data:`goodput.model.FIRST_ORDER_CAUTION` (`one_point`) and
+    :data:`goodput.model.FIRST_ORDER_TOLERANCE` (`three_points`), and at which goodput at sqrt(2CM) is zero.
     """
 
     checkpoint_cost: float
@@ -54,17 +41,7 @@ class FirstOrderLimits:
 def first_order_limits(checkpoint_cost: float, restart: float, rate_per_gpu_hour: float) -> FirstOrderLimits:
     """Where first order is off by more than one point and by more than three, and where it reaches zero.
 
-    Parameters
-    ----------
-    checkpoint_cost, restart : float
-        C and R in minutes.
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour.
-
-    Returns
-    -------
-    FirstOrderLimits
-        From :func:`goodput.exact.first_order_error_threshold` and :func:`goodput.exact.first_order_zero_fleet`.
+    From :func:`goodput.exact.first_order_error_threshold` and :func:`goodput.exact.first_order_zero_fleet`.
 
     Examples
     --------
@@ -150,8 +127,8 @@ class SizePoint:
     def sigmas(self) -> float:
         """|simulated - exact| in standard errors.
 
-        With a zero standard error (no work kept in any run), 0 when the exact goodput is below 0.01 points
-        too, else infinite.
+        With a zero standard error (no work kept in any run), 0 when the exact goodput is below 0.01 points too, else
+        infinite.
         """
         gap = abs(self.simulated - self.exact)
         if self.stderr > 0:
@@ -161,24 +138,7 @@ class SizePoint:
 
 def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
                    sizes: tuple[float, ...]) -> list[SizePoint]:
-    """Seeded simulations of each checkpoint cost at each fleet size, at the exact optimum (one checkpoint tier).
-
-    Parameters
-    ----------
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour.
-    restart : float
-        R in minutes.
-    costs : list of float
-        Checkpoint costs C in minutes.
-    sizes : tuple of float
-        Fleet sizes, GPUs.
-
-    Returns
-    -------
-    list of SizePoint
-        Cost by cost, size by size; seed ``cost index x len(sizes) + size index``.
-    """
+    """Seeded simulations of each cost at each size at the exact optimum (one tier; seed cost x len(sizes) + size)."""
     from goodput.simulate import simulate
 
     out = []
@@ -196,22 +156,8 @@ def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
 class PlanAtSize:
     """One checkpoint cost at one fleet size by first order, the exact model and a seeded simulation (one tier).
 
-    Parameters
-    ----------
-    gpus, mtbi : float
-        The fleet size and M there (minutes).
-    check : goodput.model.RangeCheck
-        First order's goodput at sqrt(2CM) and its error against the exact optimum (the one measure and verdict).
-    first_interval : float
-        sqrt(2CM), minutes.
-    exact_interval, exact_goodput : float
-        The exact optimum and the exact goodput there.
-    exact_at_first : float
-        The exact goodput at first order's interval.
-    simulated : SizePoint
-        The simulation at the exact optimum.
-    horizon : float
-        Simulated wall time, minutes.
+    `check` is first order at sqrt(2CM) against the exact optimum (the one measure and verdict); `exact_at_first` is the
+    exact goodput at first order's interval; `horizon` is the simulated wall time in minutes.
     """
 
     gpus: float

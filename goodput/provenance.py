@@ -1,11 +1,8 @@
 """What a result was computed from: the package version, the inputs file with its hash, and the commit.
 
-Every output meant to be quoted (the book's pages and footers, ``goodput plan
---format markdown`` and ``json``) carries this, so that a number in a planning
-document can be traced to the version and the inputs that produced it.
-:data:`goodput.__version__` (written once, in goodput/_version.py) is the version. Nothing here
-looks for a repository from the package's own location: the commit is that of a
-folder the caller names (the book's root), and is ``None`` where there is none.
+Every output meant to be quoted (the book, ``goodput plan --format markdown`` and ``json``) carries it, so that a number
+can be traced to what produced it. The commit is that of a folder the caller names (the book's root), never found from
+the package's own location, and ``None`` where there is none.
 """
 
 from __future__ import annotations
@@ -24,18 +21,8 @@ from goodput.params import Params
 class Provenance:
     """The version and inputs a result was computed from.
 
-    Parameters
-    ----------
-    version : str
-        :data:`goodput.__version__`.
-    params_name : str
-        The inputs file's name (no folder: a local path means nothing to a reader),
-        or ``"worked example"`` for the inputs shipped with the package.
-    params_sha256 : str or None
-        SHA-256 of the inputs file's bytes, in hex.
-    commit : str or None
-        The Git commit of the sources, as ``git describe --always --dirty`` gives it,
-        when known; else the first 12 digits of ``$GITHUB_SHA``, else ``None``.
+    `params_name` has no folder (a local path means nothing to a reader), or is ``"worked example"``; `params_sha256` is
+    the hex SHA-256 of the file's bytes.
     """
 
     version: str
@@ -44,13 +31,7 @@ class Provenance:
     commit: str | None
 
     def summary(self) -> str:
-        """One line for a footer: version, inputs file with a short hash, and commit if known.
-
-        Returns
-        -------
-        str
-            For example ``goodput 0.2.0 · inputs params.yml (sha256 1a2b3c4d5e6f) · commit 0ee9960ad7d2``.
-        """
+        """One line for a footer: ``goodput 0.2.0 · inputs params.yml (sha256 1a2b3c4d5e6f) · commit 0ee9960ad7d2``."""
         inputs = f"inputs {self.params_name}"
         if self.params_sha256:
             inputs += f" (sha256 {self.params_sha256[:12]})"
@@ -66,20 +47,7 @@ class Provenance:
 
 
 def commit_of(folder: str | os.PathLike[str] | None) -> str | None:
-    """The Git commit of a folder's work tree, if it is one.
-
-    Parameters
-    ----------
-    folder : str or path-like or None
-        A folder inside a Git work tree (the book's root), or ``None``.
-
-    Returns
-    -------
-    str or None
-        ``git describe --always --dirty --abbrev=12`` there (``-dirty`` when tracked
-        files have uncommitted changes); else the first 12 digits of ``$GITHUB_SHA``;
-        else ``None``.
-    """
+    """``git describe --always --dirty --abbrev=12`` in `folder`; else ``$GITHUB_SHA``'s first 12 digits; else None."""
     if folder is not None and Path(folder).is_dir():
         try:
             described = subprocess.run(
@@ -95,35 +63,14 @@ def commit_of(folder: str | os.PathLike[str] | None) -> str | None:
 
 
 def provenance(params: Params, commit: str | None = None) -> Provenance:
-    """The provenance of a result computed from `params`.
-
-    Parameters
-    ----------
-    params : Params
-        The inputs (their file's name and hash are taken from it).
-    commit : str, optional
-        The commit of the sources, if known (see :func:`commit_of`).
-
-    Returns
-    -------
-    Provenance
-        Version, inputs file name and hash, and commit.
-    """
+    """The provenance of a result computed from `params`."""
     name = params.path.name if params.path is not None and params.source != "worked example" else params.source
     return Provenance(version=__version__, params_name=name, params_sha256=params.sha256, commit=commit)
 
 
 @functools.cache
 def package_commit() -> str | None:
-    """The commit of the package's own sources, when they are tracked files of a Git work tree.
-
-    Returns
-    -------
-    str or None
-        :func:`commit_of` the package's folder when its ``__init__.py`` is tracked by Git
-        (an editable install in a clone); ``None`` for an installed wheel, even one
-        installed inside a clone (its files are not tracked).
-    """
+    """The commit of the package's own sources when Git tracks them; None for a wheel, even one inside a clone."""
     folder = Path(__file__).resolve().parent
     try:
         subprocess.run(["git", "-C", str(folder), "ls-files", "--error-unmatch", "__init__.py"],

@@ -1,11 +1,8 @@
 """Words: plans and measurements as text, Markdown tables and JSON, and the phrases the book quotes.
 
-Everything here takes numbers computed by the numbers layer (:mod:`goodput.plan`,
-:mod:`goodput.uncertainty`, :mod:`goodput.logs`) and writes them for a person:
-durations through :func:`goodput.units.format_duration`, shares as percentages,
-differences as points, money rounded to what a planning document quotes, flags in
-code spans. The command prints :func:`render_plan` and :func:`render_measurement`;
-the book's pages (:mod:`goodput.pages`) build their sentences from the phrases here.
+Takes numbers from the numbers layer and writes them for a person (durations through
+:func:`goodput.units.format_duration`, shares as percentages, differences as points, flags in code spans); the command
+prints :func:`render_plan` and :func:`render_measurement`, and :mod:`goodput.pages` quotes the phrases.
 """
 
 from __future__ import annotations
@@ -43,38 +40,12 @@ FORMATS = ("table", "markdown", "json")
 
 
 def percent(x: float, digits: int = 1) -> str:
-    """A fraction of 1 as a percentage (``0.869`` -> ``"86.9%"``).
-
-    Parameters
-    ----------
-    x : float
-        The fraction.
-    digits : int, optional
-        Decimal places (default 1).
-
-    Returns
-    -------
-    str
-        The percentage; ``"undefined"`` for NaN.
-    """
+    """A fraction of 1 as a percentage (``0.869`` -> ``"86.9%"``); ``"undefined"`` for NaN."""
     return "undefined" if math.isnan(x) else f"{_unsigned_zero(100 * x, digits)}%"
 
 
 def points(x: float, digits: int = 1) -> str:
-    """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``).
-
-    Parameters
-    ----------
-    x : float
-        The difference, a fraction of 1.
-    digits : int, optional
-        Decimal places (default 1).
-
-    Returns
-    -------
-    str
-        The points, singular for exactly one.
-    """
+    """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``; singular for 1)."""
     text = _unsigned_zero(100 * x, digits)
     return f"{text} point" + ("" if float(text) == 1.0 else "s")
 
@@ -86,17 +57,7 @@ def _unsigned_zero(x: float, digits: int) -> str:
 
 
 def money(dollars: float) -> str:
-    """US dollars as a planning document quotes them: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
-
-    Parameters
-    ----------
-    dollars : float
-        The amount.
-
-    Returns
-    -------
-    str
-        Two significant digits in thousands or millions.
+    """US dollars as a planning document quotes them, two significant digits: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
 
     Examples
     --------
@@ -113,22 +74,7 @@ def money(dollars: float) -> str:
 
 
 def count(n: int, thing: str, plural: str | None = None) -> str:
-    """``"1 failure"``, ``"2 failures"``, ``"16,384 GPUs"``.
-
-    Parameters
-    ----------
-    n : int
-        How many.
-    thing : str
-        The singular noun.
-    plural : str, optional
-        The plural, when it is not `thing` + "s".
-
-    Returns
-    -------
-    str
-        The count with its noun.
-    """
+    """``"1 failure"``, ``"2 failures"``, ``"16,384 GPUs"``."""
     return f"{n:,} {thing if n == 1 else plural or thing + 's'}"
 
 
@@ -226,19 +172,7 @@ OPTIMUM_NAMES = {"exact": "exact optimum for exponential failures", "first-order
 
 
 def optimum_name(plan: Plan) -> str:
-    """How a plan's optimum is named: :data:`OPTIMUM_NAMES`, except that a drain or a persistent tier has its own first order.
-
-    Parameters
-    ----------
-    plan : Plan
-        The plan.
-
-    Returns
-    -------
-    str
-        ``"exact optimum for exponential failures"``, ``"first order, T* = √(2CM)"`` or, for a first-order
-        plan of a scheme with a drain or a persistent tier, ``"first order of this checkpoint scheme"``.
-    """
+    """How a plan's optimum is named (:data:`OPTIMUM_NAMES`; first order with a drain or tiers is the scheme's)."""
     if plan.model == "first-order" and plan.tiers is not None:
         return "first order of this checkpoint scheme"
     return OPTIMUM_NAMES[plan.model]
@@ -248,18 +182,7 @@ def optimum_name(plan: Plan) -> str:
 
 
 def first_order_problem(check: model.RangeCheck) -> str | None:
-    """Why first-order numbers should not be quoted for these inputs, or ``None``.
-
-    Parameters
-    ----------
-    check : model.RangeCheck
-        From :func:`goodput.exact.range_check`.
-
-    Returns
-    -------
-    str or None
-        A clause such as "the first-order goodput is -12%, below zero", without a final stop.
-    """
+    """Why first-order numbers should not be quoted for these inputs, or ``None``: a clause without a final stop."""
     if check.status == "below zero":
         return f"the first-order goodput is {100 * check.goodput:.0f}%, below zero: the formula does not apply here"
     if check.status == "out of range":
@@ -269,18 +192,7 @@ def first_order_problem(check: model.RangeCheck) -> str | None:
 
 
 def first_order_caution(check: model.RangeCheck) -> str | None:
-    """How far off a first-order number that may still be quoted is, when that is over a point; else ``None``.
-
-    Parameters
-    ----------
-    check : model.RangeCheck
-        From :func:`goodput.exact.range_check`.
-
-    Returns
-    -------
-    str or None
-        A clause without a final stop.
-    """
+    """How far off a quotable first-order number is, when over a point (a clause, no final stop); else ``None``."""
     if check.status != "caution":
         return None
     return f"first order is {points(check.error)} below the exact model here, so it underestimates goodput by that much"
@@ -290,18 +202,7 @@ def first_order_caution(check: model.RangeCheck) -> str | None:
 
 
 def mtbi_origin(params: Params) -> str:
-    """How M was given, in words: ``"419 interruptions in 54 days"``, ``"1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``.
-
-    Parameters
-    ----------
-    params : Params
-        The inputs.
-
-    Returns
-    -------
-    str
-        The phrase.
-    """
+    """How M was given: ``"419 interruptions in 54 days"``, ``"1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         return f"{count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
     if params.mtbi_source == "rate_per_gpu_hour":
@@ -310,35 +211,12 @@ def mtbi_origin(params: Params) -> str:
 
 
 def file_sources(params: Params) -> dict[str, str]:
-    """Where each input of a plan built from a parameters file came from.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    dict of str to str
-        Keyed ``"M"``, ``"C"`` and ``"R"``.
-    """
+    """Where each input of a plan built from a parameters file came from, keyed ``"M"``, ``"C"`` and ``"R"``."""
     return {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
 
 
 def range_origin(r: InputRange) -> str:
-    """Where an input's range came from, in words (for a table of inputs or a sentence).
-
-    Parameters
-    ----------
-    r : InputRange
-        From :func:`goodput.uncertainty.input_ranges`.
-
-    Returns
-    -------
-    str
-        ``"the 95% exact Poisson interval of the count"``, ``"the range you stated"`` or
-        ``"none given: taken as exact"``.
-    """
+    """Where an input's range came from, in words (for a table of inputs or a sentence)."""
     if r.origin == "count":
         return f"the {r.confidence:.0%} exact Poisson interval of the interruption count"
     if r.origin == "stated":
@@ -362,8 +240,8 @@ RESTART_PART_NAMES = {"detect": "detection", "replace": "replacement", "startup"
 def restart_sum(params: Params) -> str | None:
     """R as the sum of its parts, the one way every page and the command write it; None when R is given whole.
 
-    The parts given (those above zero), the start-up per node multiplied out, and with spares the
-    expected wait for repairs (:meth:`goodput.restart.Spares.wait`).
+    The parts given (those above zero), the start-up per node multiplied out, and with spares the expected wait for
+    repairs (:meth:`goodput.restart.Spares.wait`).
 
     Examples
     --------
@@ -412,18 +290,7 @@ def restart_text(params: Params) -> str:
 
 
 def input_rows(params: Params) -> list[tuple[str, str]]:
-    """The inputs as (name, value) rows, for a table of what a book or a plan was built from.
-
-    Parameters
-    ----------
-    params : Params
-        The inputs.
-
-    Returns
-    -------
-    list of (str, str)
-        Named as a planning document would name them; durations as a person writes them.
-    """
+    """The inputs as (name, value) rows, for a table of what a book or a plan was built from."""
     rows = [
         ("inputs file", params.source),
         ("GPUs", f"{params.gpus:,}"),
@@ -457,16 +324,6 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
 
 def recommendation(plan: Plan) -> str:
     """One sentence: the interval to use and the goodput it leaves (and the persistent cadence, with two tiers).
-
-    Parameters
-    ----------
-    plan : Plan
-        The plan.
-
-    Returns
-    -------
-    str
-        Plain text, suitable for a terminal or a Markdown document.
 
     Examples
     --------
@@ -505,18 +362,7 @@ def _at_best(plan: Plan) -> Plan:
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 11th, 21st ...
-
-    Parameters
-    ----------
-    n : int
-        A positive whole number.
-
-    Returns
-    -------
-    str
-        Its ordinal.
-    """
+    """1st, 2nd, 3rd, 4th, 11th, 21st ..."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n:,}{suffix}"
 
@@ -645,40 +491,8 @@ def events_summary(e: EventMeasurement) -> str:
 class PlanReport:
     """A plan with everything a planning document quotes beside it.
 
-    Parameters
-    ----------
-    plan : Plan
-        The plan, by the model asked for.
-    cross_check : Plan
-        The same inputs by the other model (first order beside the exact model, or the reverse).
-    gpus : int
-        GPUs in the job.
-    price_per_gpu_hour : float
-        US dollars per GPU-hour.
-    month : float
-        Minutes in the accounting month.
-    sources : mapping of str to str
-        Where each input came from, keyed ``"M"``, ``"C"``, ``"R"`` and, when an interval was given, ``"T"``.
-    ranges : mapping of str to InputRange
-        The range of each input the fleet has (see :func:`goodput.uncertainty.input_ranges`).
-    swings : sequence of Swing
-        The plan's goodput as each input with a range moves alone over it, widest first
-        (:func:`goodput.uncertainty.one_at_a_time` at the plan's interval, through its scheme).
-    goodput_range : (float, float) or None
-        The plan's goodput at its interval with every input at its worst, and at its best, when an input has a range.
-    provenance : Provenance or None
-        Version, inputs file and hash, commit.
-    params : Params or None
-        The inputs, for what a planner gave (sizes, bandwidths, the restart's parts).
-    spares_choice : SparesChoice or None
-        The best number of hot spare nodes, with spares.
-    needed : Needed or None
-        The write bandwidth a target goodput needs, when one was asked for.
-    storage_levers : mapping of str to float
-        The storage's levers (:func:`goodput.plan.storage_levers`), with storage inputs; listed with the plan's.
-    best_bandwidth : BestBandwidth or None
-        The write bandwidth that maximizes goodput net of its cost
-        (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`), with a storage price.
+    Minutes, fractions of 1 and US dollars; ``sources`` keyed ``"M"``, ``"C"``, ``"R"`` (``"T"`` when given); ``swings``
+    (widest first) and ``goodput_range``: goodput at the plan's interval as each ranged input moves alone, or all.
     """
 
     plan: Plan
@@ -715,18 +529,9 @@ class PlanReport:
 
 @dataclass(frozen=True)
 class Needed:
-    """The write bandwidth a target goodput needs, and the checkpoint it gives (``goodput plan --target-goodput``).
+    """The write bandwidth a target goodput needs (``goodput plan --target-goodput``), and C and D there.
 
-    Parameters
-    ----------
-    target : float
-        The goodput asked for, a fraction of 1.
-    write_bandwidth : float or None
-        The least stated write bandwidth that reaches it, bytes per second (None: unreachable).
-    checkpoint_cost, drain : float or None
-        C and D at that bandwidth, minutes.
-    reason : str or None
-        Why the target is out of reach, when it is.
+    Bytes per second and minutes; all None, with a ``reason``, when the target is out of reach.
     """
 
     target: float
@@ -737,20 +542,7 @@ class Needed:
 
 
 def needed_for(fleet: FleetPlan, target: float) -> Needed:
-    """The write bandwidth `target` needs for a fleet (:meth:`goodput.fleet.FleetPlan.needed_write_bandwidth`), or why not.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan (its inputs must give the checkpoint's size).
-    target : float
-        Goodput, a fraction of 1.
-
-    Returns
-    -------
-    Needed
-        The bandwidth, C and D at it; or None for each and the reason in words.
-    """
+    """The write bandwidth `target` needs (:meth:`goodput.fleet.FleetPlan.needed_write_bandwidth`), or why not."""
     from goodput.plan import plan_for
 
     bandwidth = fleet.needed_write_bandwidth(target)
@@ -765,24 +557,7 @@ def needed_for(fleet: FleetPlan, target: float) -> Needed:
 def plan_report(
     plan: Plan, params: Params, sources: Mapping[str, str] | None = None, provenance: Provenance | None = None
 ) -> PlanReport:
-    """Put a plan together with its cross-check, ranges, capacity and provenance.
-
-    Parameters
-    ----------
-    plan : Plan
-        The plan.
-    params : Params
-        The inputs it was made from (for the GPU count, price, month and ranges).
-    sources : mapping of str to str, optional
-        Where each input came from (default: the inputs file, :func:`file_sources`).
-    provenance : Provenance, optional
-        What it was computed from.
-
-    Returns
-    -------
-    PlanReport
-        Ready for :func:`render_plan`.
-    """
+    """Put a plan together with its cross-check, ranges, capacity and provenance."""
     from goodput.uncertainty import PLAN_INPUTS, input_ranges, one_at_a_time, propagate_params
 
     other = "first-order" if plan.model == "exact" else "exact"
@@ -821,10 +596,9 @@ def _same_inputs(plan: Plan, params: Params) -> bool:
 
 
 def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
-    """A row per input with a range: the input's range, where it came from and how many points it alone moves goodput.
+    """A row per ranged input: its range, where it came from, and how many points it alone moves goodput.
 
-    The plan's inputs come widest swing first (goodput at the plan's interval, through its scheme); then any
-    whose swing was not computed, and the slow checkpoint, which moves only the comparison.
+    Widest swing first; then those whose swing was not computed, and the slow checkpoint (it moves only the comparison).
     """
     ranged = [name for name, r in report.ranges.items() if not r.exact]
     swings = {x.name: x for x in report.swings}
@@ -982,14 +756,7 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
 
 
 def planner_keys(report: PlanReport) -> dict[str, Any]:
-    """The JSON keys of what a planner gave and what follows (null where not given).
-
-    ``checkpoint_size_bytes``, ``load_min``, ``restart_parts`` (part -> minutes), ``spares``, ``best_spares``,
-    ``needed`` (``write_bandwidth_bytes_per_s`` and ``checkpoint_cost_min``, null with a ``reason`` when
-    out of reach), ``best_write_bandwidth`` (``bandwidth_bytes_per_s``, ``goodput``, ``storage_cost_per_month``,
-    ``net_per_month`` and ``edge``, null without a storage price), ``just_in_time`` and ``derived`` (how each
-    derived input was derived).
-    """
+    """The JSON keys of what a planner gave and what follows from it (null where not given)."""
     p = report.params
     out: dict[str, Any] = {"checkpoint_size_bytes": None, "load_min": None, "restart_parts": None, "spares": None,
                            "best_spares": None, "needed": None, "best_write_bandwidth": None, "just_in_time": None,
@@ -1026,9 +793,7 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
 def cross_check_problem(report: PlanReport) -> str | None:
     """Why the other model's number is not quoted beside the plan, or ``None`` when it is.
 
-    The cross-check is range-checked like a plan: a first-order number outside its range
-    (:attr:`goodput.plan.Plan.refused`: below zero, or more than three points from the exact
-    model) is not printed, nor is a value that is not a share of wall time.
+    Range-checked like a plan: a refused first-order number, or a value outside [0, 1], is not printed.
     """
     cross = report.cross_check
     if cross.refused and cross.check.status == "below zero":  # said without the impossible number
@@ -1052,19 +817,7 @@ def _notes(report: PlanReport) -> list[str]:
 
 
 def plan_dict(report: PlanReport) -> dict[str, Any]:
-    """The plan as one JSON-ready mapping (the keys of ``goodput plan --format json``).
-
-    Parameters
-    ----------
-    report : PlanReport
-        The plan and its context.
-
-    Returns
-    -------
-    dict
-        Minutes (keys ending ``_min``), fractions of 1, the model, its cross-check, levers,
-        ranges (``[low, high]`` in minutes or ``null``), capacity, sources and provenance.
-    """
+    """The plan as one JSON-ready mapping (``goodput plan --format json``): minutes in ``_min`` keys, else fractions."""
     plan = report.plan
     data: dict[str, Any] = {
         "gpus": report.gpus,
@@ -1110,10 +863,9 @@ def _cross_check_dict(report: PlanReport) -> dict[str, Any]:
 
 
 def strict_json(data: Any) -> str:
-    """One JSON document that any strict parser reads: a number that is not finite is written ``null``.
+    """One JSON document any strict parser reads: a non-finite number is written ``null``.
 
-    Every number the commands print is range-checked before it gets here; this is the last guard, so
-    that no ``NaN`` or ``Infinity`` (which Python's ``json`` writes by default) ever reaches a reader.
+    The last guard (every number is range-checked before), so that no ``NaN`` or ``Infinity`` reaches a reader.
     """
 
     def clean(value: Any) -> Any:
@@ -1146,22 +898,8 @@ def _tier_keys(plan: Plan) -> dict[str, float | int]:
 def render_plan(report: PlanReport, fmt: str = "table") -> str:
     """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object.
 
-    Every format carries the same content: the recommendation, the inputs (with
-    where each came from and their ranges), the losses and goodput, the goodput
-    each lever would gain, the other model's cross-check, the capacity the losses
-    take, and provenance.
-
-    Parameters
-    ----------
-    report : PlanReport
-        The plan and its context (see :func:`plan_report`).
-    fmt : {"table", "markdown", "json"}
-        Output format.
-
-    Returns
-    -------
-    str
-        The rendered plan, without a trailing newline.
+    Every format carries the same content: recommendation, inputs with sources and ranges, losses, levers, the other
+    model's cross-check, capacity lost and provenance.
     """
     if fmt == "json":
         return strict_json(plan_dict(report))
@@ -1223,22 +961,11 @@ _MARKDOWN_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")
 def escape_markdown(text: object) -> str:
     r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
 
-    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST
-    read as that character as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a
-    script), ``&`` stays ``&``, ``|`` does not end a table cell, ``*`` and ``_`` emphasize
-    nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or number that would
-    start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written.
-    The one escape for Markdown: the command's Markdown output and the book both use it.
-
-    Parameters
-    ----------
-    text : object
-        The text (anything else is written with ``str``).
-
-    Returns
-    -------
-    str
-        Markdown that renders as exactly `text`, on one line.
+    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST read as that character
+    as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script), ``&`` stays ``&``, ``|`` does not end a
+    table cell, ``*`` and ``_`` emphasize nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or
+    number that would start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written. The
+    one escape for Markdown: the command's Markdown output and the book both use it.
 
     Examples
     --------
@@ -1267,24 +994,7 @@ def interval_text(low: float, high: float, digits: int = 3) -> str:
 
 
 def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasurement | None = None) -> str:
-    """Print a measurement as a terminal table or one JSON object.
-
-    Parameters
-    ----------
-    m : goodput.logs.measure.Measurement
-        The measurement.
-    fmt : {"table", "json"}
-        Output format.
-    shape : goodput.logs.events.EventMeasurement, optional
-        The same event log measured alone: adds the gaps between failures and
-        their Weibull shape (JSON keys ``failure_gaps_min``, ``open_gap_min``,
-        ``weibull``, ``fit_problem`` and ``shape_verdict``).
-
-    Returns
-    -------
-    str
-        The rendered measurement, without a trailing newline.
-    """
+    """Print a measurement as a table or JSON; with `shape`, also the failures' gaps and Weibull shape."""
     if fmt == "json":
         data = {**m.to_dict(), "model_note": measurement_note(m)}
         if shape is not None:
@@ -1333,18 +1043,7 @@ def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasureme
 
 
 def measurement_note(m: Measurement) -> str | None:
-    """Why a first-order prediction from these measurements should not be trusted, if it should not.
-
-    Parameters
-    ----------
-    m : goodput.logs.measure.Measurement
-        The measurement.
-
-    Returns
-    -------
-    str or None
-        A sentence, only for first-order predictions outside the formula's range.
-    """
+    """Why a first-order prediction from these measurements should not be trusted, if it should not."""
     if m.prediction_model != "first-order" or m.prediction_check is None:
         return None
     problem = first_order_problem(m.prediction_check)
@@ -1382,19 +1081,8 @@ def shape_interval_text(fit: WeibullFit) -> str:
 def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:
     """One sentence on the shape of the failure process, for a terminal or a page.
 
-    Parameters
-    ----------
-    fit : goodput.logs.fit.WeibullFit or None
-        The fit, or ``None`` when none could be made.
-    problem : str, optional
-        Why not (a code of :data:`goodput.logs.fit.FIT_PROBLEMS`).
-
-    Returns
-    -------
-    str
-        Whether the likelihood-ratio test rejects exponential gaps at the fit's
-        level, which way the shape leans, and, when the interval is wide (its
-        ends more than a factor 1.5 apart), that the sample is small.
+    Says whether the likelihood-ratio test rejects exponential gaps at the fit's level, which way the shape leans, and
+    that the sample is small when the interval's ends are more than a factor 1.5 apart.
     """
     if fit is None:
         return f"No Weibull fit: {FIT_PROBLEM_WORDS.get(problem or '', 'no gaps to fit')}."
@@ -1449,21 +1137,7 @@ def _shape_section(e: EventMeasurement) -> list[str]:
 
 
 def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
-    """Print what an event log alone measures: M, R, the failures and the gaps between them, and their shape.
-
-    Parameters
-    ----------
-    e : goodput.logs.events.EventMeasurement
-        The measurement.
-    fmt : {"table", "json"}
-        Output format.
-
-    Returns
-    -------
-    str
-        The rendered measurement, without a trailing newline; it says what
-        needs a step log (C, T, measured and predicted goodput).
-    """
+    """Print what an event log alone measures (M, R, the gaps and their shape) and what needs a step log."""
     missing = ("Not measurable without a step log: the checkpoint cost C, the interval in use T, and measured and "
                "predicted goodput (add --steps STEPS.csv).")
     if fmt == "json":

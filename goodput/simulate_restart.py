@@ -1,10 +1,9 @@
 """Simulations that check :mod:`goodput.restart`: failures and repairs drawn one by one.
 
-:func:`simulate_spare_waits` draws node-taking interruptions and repairs as the spares model states
-them and measures the wait for a repair per interruption; :func:`simulate_recovery` draws rollback
-interruptions, just-in-time recoveries and planned stops segment by segment and measures goodput.
-Both return the mean and its standard error, so a test can hold the closed forms to a few standard
-errors. Every generator is seeded.
+:func:`simulate_spare_waits` draws node-taking interruptions and repairs as the spares model states them and measures
+the wait for a repair per interruption; :func:`simulate_recovery` draws rollback interruptions, just-in-time recoveries
+and planned stops segment by segment and measures goodput. Both return the mean and its standard error (over independent
+batches), so a test can hold the closed forms to a few standard errors. Every generator is seeded.
 """
 
 from __future__ import annotations
@@ -20,15 +19,7 @@ from goodput import validate
 
 @dataclass(frozen=True)
 class Estimate:
-    """A simulated mean and its standard error.
-
-    Parameters
-    ----------
-    mean : float
-        The estimate.
-    stderr : float
-        Its standard error (over independent batches).
-    """
+    """A simulated mean and its standard error."""
 
     mean: float
     stderr: float
@@ -45,27 +36,9 @@ def simulate_spare_waits(spares: int, mtbi: float, repair: float, takes_node: fl
                          seed: int = 20261201) -> Estimate:
     """The mean wait for a repair per interruption, simulated.
 
-    Interruptions strike the running job at rate 1/M; a share `takes_node` sends a node to repair
-    for an exponential time of mean `repair`; the job waits when more nodes are in repair than there
-    are spares, until the first repair ends.
-
-    Parameters
-    ----------
-    spares : int
-        c.
-    mtbi, repair : float
-        M and r in minutes.
-    takes_node : float
-        a, a share.
-    interruptions : int, optional
-        How many interruptions to draw (after a burn-in of a tenth as many).
-    seed : int, optional
-        The generator's seed.
-
-    Returns
-    -------
-    Estimate
-        Minutes per interruption.
+    Minutes per interruption. Interruptions strike the running job at rate 1/M (a burn-in of a tenth as many first); a
+    share `takes_node` sends a node to repair for an exponential time of mean `repair`; the job waits when more nodes
+    are in repair than there are spares, until the first repair ends.
     """
     c = validate.whole(spares, "spares", least=0)
     rng = np.random.default_rng(seed)
@@ -95,28 +68,7 @@ def simulate_spare_waits(spares: int, mtbi: float, repair: float, takes_node: fl
 def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, interval: float, *,
                       just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
                       segments: int = 40_000, seed: int = 20261201) -> Estimate:
-    """Goodput with just-in-time recovery and planned stops, simulated segment by segment.
-
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart, interval : float
-        C, M, R and T in minutes.
-    just_in_time : float, optional
-        p, the share of interruptions recovered without rollback.
-    jit_recovery : float, optional
-        R_j in minutes.
-    planned_rate : float, optional
-        q, planned stops per hour.
-    segments : int, optional
-        Segments of work to complete.
-    seed : int, optional
-        The generator's seed.
-
-    Returns
-    -------
-    Estimate
-        Goodput as a fraction of 1 (per batch of segments: kept work over wall time).
-    """
+    """Goodput (kept work over wall time, per batch) with just-in-time recovery and planned stops (q per hour)."""
     rng = np.random.default_rng(seed)
     c, m, r, t = checkpoint_cost, mtbi, restart, interval
     rate_roll = (1.0 - just_in_time) / m

@@ -1,7 +1,7 @@
 """Published figures the book cites, kept as data with their source.
 
-Only facts read in the primary source are here; shares and rates are computed
-from them, never copied from printed percentages.
+Only facts read in the primary source are here; shares and rates are computed from them, never copied from printed
+percentages.
 """
 
 from __future__ import annotations
@@ -55,14 +55,7 @@ LLAMA3_PRINTED_SHARES: tuple[float, ...] = (
 
 
 def llama3_root_causes() -> pd.DataFrame:
-    """Table 5 of the Llama 3 paper with shares computed from the counts.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``component``, ``category``, ``count`` and ``share`` (fraction of
-        all unexpected interruptions), in the paper's order.
-    """
+    """Table 5 of the Llama 3 paper, in its order, with shares (of all unexpected interruptions) from the counts."""
     import pandas as pd
 
     table = pd.DataFrame(LLAMA3_ROOT_CAUSES, columns=["component", "category", "count"])
@@ -71,13 +64,7 @@ def llama3_root_causes() -> pd.DataFrame:
 
 
 def llama3_by_category() -> pd.DataFrame:
-    """Llama 3 unexpected interruptions grouped by the paper's category.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``category``, ``count`` and ``share``, largest first.
-    """
+    """Llama 3 unexpected interruptions grouped by the paper's category, largest first."""
     table = llama3_root_causes().groupby("category")["count"].sum().reset_index()
     table["share"] = table["count"] / table["count"].sum()
     return table.sort_values(by="count", ascending=False, ignore_index=True)
@@ -111,18 +98,7 @@ LOSES_LOCAL_COPY: dict[str, tuple[bool, str]] = {
 
 
 def lost_share(loses: dict[str, bool] | None = None) -> float:
-    """The share of Llama 3's unexpected interruptions that lose a node's local copy, from Table 5's counts.
-
-    Parameters
-    ----------
-    loses : dict of str to bool, optional
-        Component -> whether it loses the copy (default: :data:`LOSES_LOCAL_COPY`).
-
-    Returns
-    -------
-    float
-        Counts of the components that lose it over all 419 counts.
-    """
+    """The share of Llama 3's unexpected interruptions that lose a node's local copy, from Table 5's counts."""
     loses = loses or {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
     total = sum(n for _, _, n in LLAMA3_ROOT_CAUSES)
     return sum(n for component, _, n in LLAMA3_ROOT_CAUSES if loses[component]) / total

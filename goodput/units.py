@@ -1,9 +1,7 @@
 """Durations: read ``"90 s"``, ``"5min"`` or ``"54 days"`` into minutes, and write minutes as a person would.
 
-The package works in minutes throughout. Anything a user types goes through
-:func:`parse_duration`, which refuses what it cannot read instead of guessing;
-everything the package writes goes through :func:`format_duration`, the one
-formatter of durations ("40 s", "1 min 30 s", "19.3 min", "5.5 h", "54 days").
+The package works in minutes throughout: what a user types goes through :func:`parse_duration`, which refuses what it
+cannot read instead of guessing; what it writes goes through :func:`format_duration`, the one formatter.
 """
 
 from __future__ import annotations
@@ -35,32 +33,11 @@ _EXPECTED = "a duration such as '90 s', '5 min', '3.1 h' or '54 days'"
 
 
 def parse_duration(value: object, name: str, *, bare_unit: str | None = None, allow_zero: bool = False) -> float:
-    """Read a duration and return it in minutes.
+    """Read a duration (``"90 s"``, ``"5min"``, ``"3.1 h"``, ``"54 days"``) and return it in minutes.
 
-    Parameters
-    ----------
-    value : object
-        A string with a number and a unit (``"90 s"``, ``"1 min"``, ``"5min"``,
-        ``"3.1 h"``, ``"54 days"``), or a bare number when `bare_unit` is set.
-        Numbers are read as a person means them (see :mod:`goodput.validate`).
-    name : str
-        The input's name, used in the error message.
-    bare_unit : str, optional
-        Unit assumed for a number without a unit. ``None`` (the default, used
-        for parameter files) makes a bare number an error.
-    allow_zero : bool, optional
-        Accept a duration of zero (a drain that takes no time).
-
-    Returns
-    -------
-    float
-        The duration in minutes, finite and greater than zero (or zero, when allowed).
-
-    Raises
-    ------
-    InputError
-        If the value is not a number with a known unit, or is negative, NaN,
-        infinite, or zero when zero is not allowed.
+    Numbers are read as :mod:`goodput.validate` reads them. A bare number takes `bare_unit`, and is an error without one
+    (parameter files). Raises InputError for an unknown unit, a negative, NaN or infinite value, and zero unless
+    `allow_zero` (a drain that takes no time).
 
     Examples
     --------
@@ -101,18 +78,7 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
 def significant(x: float, digits: int = 3) -> str:
     """Write a non-negative number with `digits` significant digits, without an exponent where it is readable.
 
-    Parameters
-    ----------
-    x : float
-        The number.
-    digits : int, optional
-        Significant digits (default 3); numbers of more integer digits are rounded
-        to a whole number and written with thousands separators; from 1e12, with an exponent.
-
-    Returns
-    -------
-    str
-        For example ``"19.3"``, ``"186"``, ``"1,296"``, ``"0.78"``.
+    Numbers with more integer digits are rounded to a whole number with thousands separators; from 1e12, an exponent.
 
     Examples
     --------
@@ -129,18 +95,8 @@ def significant(x: float, digits: int = 3) -> str:
 def format_rate(rate: float, digits: int = 3) -> str:
     """Write a rate (interruptions per GPU-hour) the way the inputs file takes it.
 
-    Parameters
-    ----------
-    rate : float
-        The rate, zero or more.
-    digits : int, optional
-        Significant digits (default 3); trailing zeros are dropped.
-
-    Returns
-    -------
-    str
-        E-notation below 0.001, without the exponent's padding zero (``1.97e-5``, ``2e-5``);
-        :func:`significant` from 0.001 up (``0.328``).
+    E-notation below 0.001 without the exponent's padding zero, :func:`significant` from there up; trailing zeros
+    dropped.
 
     Examples
     --------
@@ -159,20 +115,9 @@ def format_rate(rate: float, digits: int = 3) -> str:
 def format_duration(minutes: float, digits: int = 3) -> str:
     """Write a duration in minutes the way a person writes it.
 
-    Parameters
-    ----------
-    minutes : float
-        The duration in minutes (negative durations keep their sign).
-    digits : int, optional
-        Significant digits (default 3).
-
-    Returns
-    -------
-    str
-        Seconds below a minute ("40 s"); minutes and whole seconds below ten minutes
-        when the seconds are whole ("1 min 30 s"); minutes below five hours
-        ("19.3 min", "186 min"); hours below two days ("5.5 h"); days below a year
-        ("54 days"); years beyond. ``"unbounded"`` for infinity, ``"undefined"`` for NaN.
+    Seconds below a minute; minutes and whole seconds below ten minutes when the seconds are whole; minutes below five
+    hours; hours below two days; days below a year; years beyond. Negative durations keep their sign; ``"unbounded"``
+    for infinity, ``"undefined"`` for NaN.
 
     Examples
     --------

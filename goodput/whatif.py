@@ -34,9 +34,8 @@ def with_cost(params: Params, cost: float) -> Params:
 def local_first(checkpoint_cost: float, restart: float, drain: float, survives: float) -> Tiers:
     """A local-first checkpoint drained every time: n = 1, C_p = C, R_p = R, durable D after its snapshot.
 
-    An interruption inside the drain that leaves the node (a share `survives` of them) restarts from the local
-    copy; one that takes the node goes back to the previous drained checkpoint. With `survives` = 0 it is one
-    tier with a drain.
+    An interruption inside the drain that leaves the node (a share `survives` of them) restarts from the local copy; one
+    that takes the node goes back to the previous drained checkpoint. With `survives` = 0 it is one tier with a drain.
     """
     if survives == 0.0:
         return Tiers(checkpoint_cost, restart, drain=drain)

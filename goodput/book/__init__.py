@@ -1,7 +1,6 @@
 """The book's own layer: figures, tables styled for the page, where the book's inputs are, and glue.
 
-Chapters import from here and from :mod:`goodput.pages`; nothing in the numbers or
-words layers imports from here.
+Chapters import from here and from :mod:`goodput.pages`; nothing in the numbers or words layers imports from here.
 """
 
 from __future__ import annotations
@@ -14,18 +13,9 @@ from typing import Any
 
 
 def glue_all(values: Mapping[str, object]) -> None:
-    """Glue every value of a page function's mapping under its key, for ``{glue:text}`` in the chapter.
+    """Glue every value of a page function's mapping under its key, for ``{glue:text}``.
 
-    Parameters
-    ----------
-    values : mapping of str to str, int or float
-        What a :mod:`goodput.pages` function returns. NumPy scalars are turned into Python
-        floats (NumPy 2 scalars do not format in ``{glue:text}``).
-
-    Raises
-    ------
-    TypeError
-        For a value that is not text or a number.
+    NumPy scalars become floats (NumPy 2 scalars do not format in ``{glue:text}``); other non-numbers raise TypeError.
     """
     from myst_nb import glue
 
@@ -38,20 +28,8 @@ def glue_all(values: Mapping[str, object]) -> None:
 def variant_text(page: Any, key: str, book: Path | None = None) -> str:
     """The Markdown of the variant a page's field chooses, filled from the page's other fields.
 
-    Parameters
-    ----------
-    page : dataclass
-        A chapter's page object (``goodput.pages.NAME.Page``).
-    key : str
-        The field holding a :class:`goodput.pages.Variant`.
-    book : Path, optional
-        The book's ``book/`` folder (default: found from the working directory).
-
-    Returns
-    -------
-    str
-        ``book/variants/NAME/KEY.VARIANT.md`` with ``{field}`` placeholders replaced by the page's values,
-        escaped for Markdown (:func:`goodput.report.escape_markdown`) unless marked :class:`goodput.pages.Raw`.
+    Reads ``book/variants/NAME/KEY.VARIANT.md`` and fills its ``{field}`` placeholders, each escaped with
+    :func:`goodput.report.escape_markdown` unless marked :class:`goodput.pages.Raw`.
     """
     from goodput.book.paths import book_root
     from goodput.pages import Raw
@@ -69,16 +47,9 @@ def variant_text(page: Any, key: str, book: Path | None = None) -> str:
 
 
 def glue_page(page: Any) -> None:
-    """Glue every field of a chapter's page object under its name, the chapter's glue keys.
+    """Glue every field of a chapter's page object under its name (``{glue:text}``).
 
-    Text and numbers are glued as they are (quote them with ``{glue:text}``); a
-    :class:`goodput.pages.Variant` is glued as the Markdown of the variant it names
-    (quote it with ``{glue:md}``).
-
-    Parameters
-    ----------
-    page : dataclass
-        A ``goodput.pages.NAME.Page``.
+    A :class:`goodput.pages.Variant` is glued as the Markdown of the variant it names (``{glue:md}``).
     """
     from IPython.display import Markdown
     from myst_nb import glue

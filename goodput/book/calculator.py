@@ -1,37 +1,14 @@
 """The in-page calculator's JavaScript formulas, generated from the package at build time.
 
-The calculator page (``book/calculator.md``) computes in the reader's browser, offline, with
-JavaScript. So that it cannot drift from the package, none of its formulas is typed in
-JavaScript: :func:`formulas_js` prints each expression of
-:func:`goodput.symbolic.calculator_formulas` with :func:`sympy.jscode` as a function of
-``goodputFormulas``, and puts beside them, as ``goodputConstants``, what the page's input
-checks must agree on, taken from the package itself: the minutes in each unit of
-:data:`goodput.units.MINUTES_PER_UNIT`, the number pattern of :data:`goodput.validate.NUMBER`,
-the whitespace Python's ``str.strip`` removes, the words of each input error (asked of the
-package's own checks), the first-order tolerances of :mod:`goodput.model`, the levers of
-:mod:`goodput.plan`, the largest cadence of :mod:`goodput.tiers`, and the defaults the
-downloaded ``params.yml`` uses for what the form does not ask (the worked example's price and
-month). The numeric routines written by hand in JavaScript are the Lambert-W solver
-(``_ext/static/goodput-lambertw.js``), which the generated functions call as ``lambertW0``, and,
-in the page's script, ports of what the package computes by algorithm rather than by formula:
-the polish of the exact optimum (:func:`goodput.exact.exact_optimal_interval`), the two-tier
-chain of :mod:`goodput.tiers` with its search for the best interval and the best whole n.
-
-The form's optional inputs (what a planner knows, issues 19 and 20) are ported the same way: the
-pattern and prefixes of :mod:`goodput.storage`'s sizes and bandwidths and the words of its errors and
-of :func:`goodput.params.derive`'s (:func:`planner_messages`, asked of the package with probes), the
-defaults (14 bytes a parameter, 8 GPUs a node, a 30 s just-in-time recovery), the restart's parts in
-the order :class:`goodput.restart.RestartParts` sums them, and the storage levers' names. The page's
-script ports :func:`goodput.params.derive` (C, D, the load and R, with their words), the Erlang-B
-wait and :func:`goodput.restart.best_spares`'s search, the just-in-time and planned-stop wrapper of
-the shared spec (one wrapper around whichever scheme the inputs give), the storage levers and the
-best write bandwidth net of its price.
-
-:func:`link` gives a chapter the calculator's address with a fleet's inputs in its query, what a
-planner knows included (a duration derived from them is left for the page to derive again).
-
-:func:`write_formulas` is called by the book's Sphinx extension (``_ext/goodput_book.py``)
-when the builder starts, and writes ``_static/goodput-formulas.js`` into the built site.
+So that the offline calculator (``book/calculator.md``) cannot drift from the package, no formula is typed in
+JavaScript: :func:`formulas_js` prints :func:`goodput.symbolic.calculator_formulas` with :func:`sympy.jscode` (as
+``goodputFormulas``) and, as ``goodputConstants``, what the form's checks must agree on, taken from the package: unit
+minutes, the number pattern, ``str.strip``'s whitespace, each input error's words (asked of the package's checks, with
+probes), tolerances, levers, defaults, the restart's parts (issues 19 and 20). Written by hand in JavaScript are only
+the Lambert-W solver (``_ext/static/goodput-lambertw.js``) and, in the page's script, ports of what the package computes
+by algorithm: the exact optimum's polish, the two-tier chain and its search, :func:`goodput.params.derive`, the Erlang-B
+wait and :func:`goodput.restart.best_spares`, the just-in-time wrapper, the storage levers and the best write bandwidth.
+``_ext/goodput_book.py`` calls :func:`write_formulas` when the builder starts (``_static/goodput-formulas.js``).
 """
 
 from __future__ import annotations
@@ -75,13 +52,7 @@ def _expected(check: Callable[[], object]) -> str:
 
 
 def messages() -> dict[str, str]:
-    """The words of each input error, asked of the package's own checks (``{unit}`` and ``{least}`` to fill).
-
-    Returns
-    -------
-    dict of str to str
-        Keyed by the kind of error.
-    """
+    """The words of each input error, asked of the package's own checks (``{unit}`` and ``{least}`` to fill)."""
     return {
         "duration": _expected(lambda: parse_duration("x", "x")),
         "duration_needs_unit": _expected(lambda: parse_duration("1", "x")),
@@ -120,8 +91,8 @@ def _template(text: str, **holes: str) -> str:
 def planner_messages() -> dict[str, str]:
     """The words of the errors of what a planner knows (issues 19, 20), asked of goodput.storage, params and restart.
 
-    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input
-    (``the parameter count as well (parameters)``) name the form's field.
+    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input (``the parameter count as
+    well (parameters)``) name the form's field.
     """
     from goodput import storage as st
     from goodput.params import _known_from_mapping, _recovery_from_mapping, params_from_mapping, parse_rate
@@ -170,13 +141,9 @@ def python_whitespace() -> str:
 
 
 def file_defaults() -> dict[str, str]:
-    """The values the downloaded params.yml gives the inputs the form does not ask for, as typed in the worked example.
+    """What the downloaded params.yml gives the inputs the form does not ask for, as the worked example types them.
 
-    Returns
-    -------
-    dict of str to str
-        ``price_per_gpu_hour``, ``month`` and ``gpus`` (used only when M is given directly and
-        GPUs left empty). ``slow_checkpoint_cost`` is not here: it is the checkpoint cost typed.
+    ``gpus`` is used only when M is given directly; ``slow_checkpoint_cost`` is not here (it is the C typed).
     """
     example = read_yaml(WORKED_EXAMPLE.read_text(encoding="utf-8"), "worked example")
     assert isinstance(example, dict)
@@ -191,14 +158,7 @@ WORKED_EXAMPLE_NOTE = (
 
 
 def worked_example_inputs() -> dict[str, str]:
-    """The worked example as the form shows it when the page is opened bare: :func:`link_query` with M rounded.
-
-    Returns
-    -------
-    dict of str to str
-        The form's fields, M to three significant digits (``"186 min"``) as the book quotes it, the price
-        and the month as the worked example's file writes them.
-    """
+    """The worked example as the form shows it when the page is opened bare: :func:`link_query` with M rounded."""
     from goodput.params import load_params
     from goodput.units import format_duration
 
@@ -210,13 +170,7 @@ def worked_example_inputs() -> dict[str, str]:
 
 
 def constants() -> dict[str, Any]:
-    """What the page's checks and words share with the package (see the module docstring).
-
-    Returns
-    -------
-    dict
-        JSON-ready.
-    """
+    """What the page's checks and words share with the package (see the module docstring)."""
     from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
     from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
     from goodput.plan import MAX_RATIO
@@ -253,8 +207,8 @@ def storage_levers() -> tuple[str, ...]:
 def quantity_pattern_js() -> str:
     r"""goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
 
-    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under
-    ``re.ASCII``) the explicit ASCII classes, JavaScript's ``\s`` being wider.
+    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under ``re.ASCII``) the
+    explicit ASCII classes, JavaScript's ``\s`` being wider.
     """
     import re
 
@@ -287,22 +241,7 @@ def planner_constants() -> dict[str, Any]:
 
 
 def function_js(name: str, arguments: tuple[str, ...], expression: Any) -> str:
-    """One formula as a JavaScript function expression assigned to ``F.<name>``.
-
-    Parameters
-    ----------
-    name : str
-        The formula's name.
-    arguments : tuple of str
-        Its arguments, in order.
-    expression : sympy.Expr
-        The formula.
-
-    Returns
-    -------
-    str
-        ``F.name = function (a, b) { return ...; };``
-    """
+    """One formula as a JavaScript function expression assigned to ``F.<name>``."""
     import sympy
 
     body = sympy.jscode(expression, user_functions=JS_FUNCTIONS)
@@ -310,13 +249,7 @@ def function_js(name: str, arguments: tuple[str, ...], expression: Any) -> str:
 
 
 def formulas_js() -> str:
-    """The whole generated script: the formulas as ``globalThis.goodputFormulas``, the constants as ``goodputConstants``.
-
-    Returns
-    -------
-    str
-        JavaScript (ES2015), to be loaded after ``goodput-lambertw.js``.
-    """
+    """The generated ES2015 script (after ``goodput-lambertw.js``): ``goodputFormulas`` and ``goodputConstants``."""
     from goodput.symbolic import calculator_formulas
 
     functions = "\n".join(f"  {function_js(name, f.arguments, f.expression)}" for name, f in calculator_formulas().items())
@@ -335,18 +268,7 @@ def formulas_js() -> str:
 
 
 def write_formulas(folder: str | Path) -> Path:
-    """Write :data:`FORMULAS_FILE` into `folder` (the site's ``_static``), creating it if needed.
-
-    Parameters
-    ----------
-    folder : str or Path
-        Where to write.
-
-    Returns
-    -------
-    Path
-        The file written.
-    """
+    """Write :data:`FORMULAS_FILE` into `folder` (the site's ``_static``), creating it if needed."""
     target = Path(folder) / FORMULAS_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(formulas_js(), encoding="utf-8")
@@ -360,9 +282,9 @@ _LINK_UNITS = ("s", "min", "h", "days")
 def duration_text(minutes: float) -> str:
     """A duration as the calculator and ``goodput plan`` read it, back to exactly `minutes`.
 
-    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie)
-    that :func:`goodput.units.parse_duration` reads back to the same float; otherwise the
-    minutes with every digit (``"0.4166666666666667 min"``).
+    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie) that
+    :func:`goodput.units.parse_duration` reads back to the same float; otherwise the minutes with every digit
+    (``"0.4166666666666667 min"``).
 
     Examples
     --------
@@ -375,21 +297,7 @@ def duration_text(minutes: float) -> str:
 
 
 def link_query(params: Params) -> dict[str, str]:
-    """The calculator's inputs for a fleet, as the text its form reads (see :func:`link`).
-
-    Parameters
-    ----------
-    params : Params
-        The fleet.
-
-    Returns
-    -------
-    dict of str to str
-        ``gpus``, ``rate_per_gpu_hour`` or ``mtbi``, ``checkpoint_cost``, ``restart``,
-        ``price_per_gpu_hour``, ``month``, and with a drain or a persistent tier ``drain``,
-        ``persistent_cost``, ``persistent_restart``, ``fast_survives``, ``persistent_every``
-        (the last only when the fleet fixes n).
-    """
+    """The calculator's inputs for a fleet as its form reads them (``persistent_every`` only when the fleet fixes n)."""
     query = {"gpus": str(params.gpus)}
     rate = f"{params.rate_per_gpu_hour!r}"
     if params.mtbi_source == "rate_per_gpu_hour" and float(mtbi_from_rate(float(rate), params.gpus)) == params.mtbi:
@@ -414,9 +322,8 @@ def link_query(params: Params) -> dict[str, str]:
 def quantity_text(amount: float, per_second: bool) -> str:
     """A size (bytes) or a bandwidth (bytes per second) as the calculator and goodput.storage read it, back exactly.
 
-    The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that
-    :func:`goodput.storage.parse_size` (or ``parse_bandwidth``) reads back to the same float; else the
-    bytes with every digit (``"2500000000.0 B/s"``).
+    The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that :func:`goodput.storage.parse_size`
+    (or ``parse_bandwidth``) reads back to the same float; else the bytes with every digit (``"2500000000.0 B/s"``).
 
     Examples
     --------
@@ -456,10 +363,7 @@ def rate_text(per_hour: float) -> str:
 
 
 def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
-    """`query` with what a planner knows (model and storage, restart's parts, spares, recovery) in the form's fields.
-
-    A duration derived from them (``params.derived``) is left out: the page derives it again, and refuses it typed.
-    """
+    """`query` with what a planner knows in the form's fields; a derived duration is left out (the page derives it)."""
     from goodput.params import DEFAULT_GPUS_PER_NODE, DEFAULT_JIT_RECOVERY
 
     known = params.known
@@ -506,18 +410,8 @@ def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
 def link(params: Params) -> str:
     """The relative URL of the calculator opened on a fleet's inputs: ``calculator.html?gpus=...``.
 
-    Every input of the fleet's scheme is in the query, written so that the page (and
-    ``goodput plan``) reads back the same floats: the page then shows the fleet's plan.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet.
-
-    Returns
-    -------
-    str
-        ``calculator.html?`` and the URL-encoded query of :func:`link_query`.
+    Every input of the fleet's scheme is in the query, written so that the page (and ``goodput plan``) reads back the
+    same floats: the page then shows the fleet's plan.
 
     Examples
     --------

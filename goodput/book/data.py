@@ -1,7 +1,7 @@
 """The data files the book ships and the logs an inputs file names, read for the chapters that quote them.
 
-The chapter's first cell reads through here and hands what it read to its page's ``build``;
-the page modules (words) never open a file. Paths are :mod:`goodput.book.paths`'s.
+The chapter's first cell reads through here and hands what it read to its page's ``build``; the page modules (words)
+never open a file. Paths are :mod:`goodput.book.paths`'s.
 """
 
 from __future__ import annotations
@@ -60,20 +60,7 @@ def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
 
 
 def logs_sources(params: Params, start: Start = None) -> Sources:
-    """The logs the build measures (the inputs file's, else the bundled sample logs) and the data the chapter quotes.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs (its ``logs:``).
-    start : str or path-like, optional
-        A folder inside the book (default: the working directory).
-
-    Returns
-    -------
-    goodput.logs.sources.Sources
-        Read and measured once.
-    """
+    """The logs the build measures (the inputs file's, else the bundled sample logs) and the data the chapter quotes."""
     from goodput.logs.events import measure_events
     from goodput.logs.measure import measure
     from goodput.logs.read import read_events, read_steps

@@ -1,9 +1,9 @@
 """Equations, tables and the figure of the chapter on the exact model (``book/exact.md``).
 
-The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its
-one plan's (:func:`goodput.fleet.fleet_plan`), with first order's column only where the one
-policy quotes it (:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the
-inputs file leave it as text: :func:`goodput.book.tables.book_table` escapes every caption once.
+The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its one plan's
+(:func:`goodput.fleet.fleet_plan`), with first order's column only where the one policy quotes it
+(:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the inputs file leave it as text:
+:func:`goodput.book.tables.book_table` escapes every caption once.
 """
 
 from __future__ import annotations
@@ -72,19 +72,7 @@ def restart_equation() -> Math:
 
 
 def breakdown_table(fleet: FleetPlan) -> Styler:
-    """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Styler
-        One row per loss (the drain's when the plan has one) and goodput; the exact model's column, and
-        first order's at its own optimum when :attr:`~goodput.fleet.FleetPlan.first_order_quotable`.
-    """
+    """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order."""
     import pandas as pd
 
     from goodput.book.tables import book_table

@@ -1,16 +1,9 @@
 """The book's figures: functions of explicit inputs that return a matplotlib Figure.
 
-Figures are built on :class:`matplotlib.figure.Figure` directly (no pyplot
-state), carry no title (the book's caption is the title), label every axis
-with its unit, and use line styles, markers and hatches as well as colour so
-they read when printed in grey. They are drawn 6.4 inches wide with 10-point
-text or larger, so that at the width of the book's text column the smallest
-label reads at about the size of a footnote. Legends sit where no data is, and
-usually below the axes.
-
-Each figure function draws under the book's style (:func:`styled`, a
-:func:`matplotlib.rc_context`), so that drawing a figure changes no global
-setting. Tables are in :mod:`goodput.book.tables`.
+No pyplot state and no title (the caption is the title); every axis labelled with its unit; line styles, markers and
+hatches as well as colour, so that they read in grey; 6.4 inches wide with 10-point text or larger (a footnote's size in
+the text column); legends where no data is. Each draws under :func:`styled` (an ``rc_context``), so no global setting
+changes. Durations are in minutes unless said otherwise.
 """
 
 from __future__ import annotations
@@ -115,20 +108,7 @@ def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
 
 @styled
 def root_causes(components: Sequence[str], categories: Sequence[str], counts: Sequence[int]) -> Figure:
-    """Horizontal bars of interruptions by root cause, shaded by category.
-
-    Parameters
-    ----------
-    components, categories : sequence of str
-        Component and category of each row (Table 5 of the Llama 3 paper).
-    counts : sequence of int
-        Interruptions of each component.
-
-    Returns
-    -------
-    Figure
-        Counts on the x axis, share of the total printed at each bar.
-    """
+    """Horizontal bars of interruptions by root cause (Table 5 of the Llama 3 paper), shaded by category."""
     fig = _figure(WIDTH, 5.2)
     ax = fig.add_subplot()
     order = np.argsort(counts, kind="stable")
@@ -154,23 +134,10 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
 
 @styled
 def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] = ()) -> Figure:
-    """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms.
+    """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms, T* marked.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C in minutes.
-    mtbi : float
-        M in minutes.
-    marks : sequence of float, optional
-        Further intervals (minutes) to mark on the total curve.
-
-    Returns
-    -------
-    Figure
-        Loss (percent of wall time) against the interval T in minutes, with T* marked.
-        The curve's shape does not depend on C and M once T is measured in units of T*,
-        so the axes are scaled to T* and f(T*) and the labels never sit on a curve.
+    The curve's shape does not depend on C and M once T is in units of T*, so the axes are scaled to T* and f(T*), and
+    the labels never sit on a curve.
     """
     best = float(model.optimal_interval(checkpoint_cost, mtbi))
     fbest = float(model.overhead(best, checkpoint_cost, mtbi))
@@ -217,20 +184,9 @@ def _loss_value(losses: model.Losses | TierLosses, key: str) -> float:
 def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
-    Parameters
-    ----------
-    cases : mapping of str to Losses or TierLosses
-        Label of each bar (say which model computed it) and its losses; the loss to checkpoints
-        not yet durable is drawn when some case has a drain.
-
-    Returns
-    -------
-    Figure
-        Each bar is the wall time lost, split into checkpoint overhead, lost work and
-        restart. A share is printed inside its segment where it fits; where it does not, it is
-        printed after the bar, beside the total lost and the goodput (what is left), so that no
-        two labels overlap. Only the lost part is drawn, so that a loss of a few percent is wide
-        enough to read.
+    Only the lost part is drawn, so that a loss of a few percent is wide enough to read; a share that does not fit in
+    its segment is printed after the bar, beside the total lost and the goodput, so no labels overlap. The drain's loss
+    is drawn when some case has one.
     """
     fig = _figure(WIDTH, 1.5 + 0.8 * len(cases))
     ax = fig.add_subplot()
@@ -304,27 +260,9 @@ def goodput_vs_cost(
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
-    Parameters
-    ----------
-    mtbi : float
-        M in minutes.
-    restart : float
-        R in minutes.
-    marks : sequence of float
-        Checkpoint costs (minutes) to mark and label on the exact curve: the fleet's own.
-    points : sequence of (float, float, str), optional
-        Further points (cost in minutes, goodput, legend label) that are not on these curves, such as a
-        fleet's checkpoint with a drain or a persistent tier, whose goodput comes from another model.
-    first_order : bool, optional
-        Whether to draw first order's curve (leave it out where the fleet's first order is not quotable).
-    marks_label : str, optional
-        What the marked costs are, for the legend (default: this fleet's checkpoint cost or costs).
-
-    Returns
-    -------
-    Figure
-        Goodput (percent) against C in minutes: the exact model at its optimum solid, first order
-        at T* = √(2CM) dashed, each marked cost labelled with its exact goodput.
+    Exact solid, first order at T* = √(2CM) dashed; each of `marks` labelled with its exact goodput. `points` are (cost,
+    goodput, label) computed by another model (a drain or a persistent tier). Leave `first_order` off where the fleet's
+    first order is not quotable.
     """
     from goodput.exact import exact_goodput
 
@@ -367,33 +305,9 @@ def goodput_vs_interval(
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
-    Parameters
-    ----------
-    mtbi : float
-        M in minutes.
-    restart : float
-        R in minutes.
-    costs : sequence of float
-        Checkpoint costs (minutes) of one immediately safe checkpoint each, one colour each.
-    marks : sequence of float, optional
-        Intervals (minutes) to mark on every exact curve, such as the two sides of a debate;
-        none by default.
-    marks_label : str, optional
-        What the marked intervals are, for the legend (default: the intervals themselves).
-    curves : mapping of str to Curve, optional
-        Further curves computed elsewhere, by legend label (a checkpoint with a drain or a persistent
-        tier, whose goodput comes from the tier model): intervals, exact goodput, first-order goodput
-        or None, and the exact optimum or None. Drawn in the next colours, in the same styles.
-    first_order : bool, optional
-        Whether to draw first order's curves (leave them out where the fleet's first order is not quotable).
-
-    Returns
-    -------
-    Figure
-        Goodput (percent) against T in minutes: the exact model of exponential failures as solid
-        lines with its optimum marked and labelled, the first-order formula dashed beside it.
-        The axes follow the inputs: T from a quarter of the smallest optimum to two and a half
-        times the largest (or past the last mark).
+    Exact (exponential failures) solid with its optimum marked, first order dashed; `curves` are computed elsewhere (a
+    drain or a persistent tier) and drawn in the next colours. T runs from a quarter of the smallest optimum to two and
+    a half times the largest (or past the last mark).
     """
     from goodput.exact import exact_goodput, exact_optimal_interval
 
@@ -451,21 +365,7 @@ def goodput_vs_interval(
 
 @styled
 def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") -> Figure:
-    """Grouped horizontal bars: goodput points gained by each lever, for each scenario.
-
-    Parameters
-    ----------
-    gains : mapping of str to mapping of str to float
-        Scenario label, then lever name to gain (fraction of 1). A lever missing from a scenario (one
-        that does not apply to it, such as shortening a drain it does not have) gets no bar there.
-    which : {"exact", "first-order"}, optional
-        The model that computed the gains, named on the x axis (default: the exact model).
-
-    Returns
-    -------
-    Figure
-        Points of goodput gained per lever, each bar labelled with its value.
-    """
+    """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar."""
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
     fig = _figure(WIDTH, 1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
@@ -498,20 +398,7 @@ def _plain_number(x: float, _: Any) -> str:
 
 @styled
 def fleet_scaling(fleet: FleetPlan) -> Figure:
-    """M, the optimum interval and goodput against fleet size at the fleet's per-GPU rate, through its scheme.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan; the sizes are :attr:`~goodput.fleet.FleetPlan.by_size`, each planned by the exact
-        model of the fleet's whole scheme.
-
-    Returns
-    -------
-    Figure
-        Two panels against GPUs (log scale): M and the optimum interval (minutes, log scale), and goodput
-        at the optimum. The fleet's own size is the dash-dotted line.
-    """
+    """M, T* and goodput against fleet size (log) at the fleet's per-GPU rate, by the exact model of its scheme."""
     plans = fleet.by_size
     n = np.array(list(plans), dtype=np.float64)
     m = np.array([plan.mtbi for plan in plans.values()])
@@ -542,10 +429,7 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
 
 
 def fleet_cost(fleet: FleetPlan) -> Figure:
-    """:func:`goodput_vs_cost` for a fleet: its M and R, its checkpoint costs marked (its scheme as a diamond).
-
-    First order's curve is drawn only where the fleet's first order is quotable.
-    """
+    """:func:`goodput_vs_cost` for a fleet, its costs marked (its scheme as a diamond); first order where quotable."""
     p, plan = fleet.params, fleet.plan
     if plan.tiers is None:
         return goodput_vs_cost(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
@@ -556,10 +440,7 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
 
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
-    """:func:`goodput_vs_interval` for a fleet: its scheme (at the plan's cadence) and its slow checkpoint.
-
-    First order's curves are drawn only where the fleet's first order is quotable.
-    """
+    """:func:`goodput_vs_interval` for a fleet: its scheme and its slow checkpoint; first order where quotable."""
     from goodput import tiers
 
     p, plan = fleet.params, fleet.plan
@@ -611,21 +492,7 @@ _KIND_NAMES = {
 
 
 def _spread_labels(positions: Sequence[float], gap: float) -> list[float]:
-    """Move label positions apart so that neighbours are at least `gap` apart, each crowd centred on its lines.
-
-    Parameters
-    ----------
-    positions : sequence of float
-        Where each label would sit (any order), in a scale where `gap` is the least distance.
-    gap : float
-        The least distance between two labels.
-
-    Returns
-    -------
-    list of float
-        The new positions, in the order given. Labels keep their order; a run of labels that would
-        overlap is spaced `gap` apart around the mean of where its labels would sit.
-    """
+    """Move label positions so that neighbours are at least `gap` apart; order kept, returned in the order given."""
     order = sorted(range(len(positions)), key=lambda i: positions[i])
     # Each cluster: the indices (into `order`) it holds; merged with its neighbour while they overlap.
     clusters: list[list[int]] = [[k] for k in range(len(order))]
@@ -665,33 +532,8 @@ def published_rates(
 ) -> Figure:
     """M against the number of GPUs for each published per-GPU rate, with this fleet marked.
 
-    Parameters
-    ----------
-    labels : sequence of str
-        Each record's name (with its rate), written at the right end of its line.
-    rates : sequence of float
-        Interruptions per GPU-hour of each record.
-    intervals : sequence of (float, float) or None
-        Each rate's 95% counting interval, drawn as a band, or ``None`` for a rate with no count.
-    kinds : sequence of str
-        What each record counts (:data:`goodput.fleets.KINDS`), drawn as the line style.
-    gpus : float
-        This build's GPUs.
-    mtbi : float
-        This build's M, minutes.
-    rate : float
-        This fleet's rate per GPU-hour (its line runs through the marked fleet).
-    label : str
-        How this fleet's line is named at its right end (with its rate).
-    mark : str
-        The text beside the star that marks this fleet (its GPUs and M).
-
-    Returns
-    -------
-    Figure
-        M = 60 / (rate x GPUs) in minutes against GPUs, both axes logarithmic: one line per record, labelled
-        at its right end (labels moved apart where lines are close, with a leader to their line), a shaded
-        band for each counting interval, this fleet's rate as a thick line and its size as a star.
+    M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's 95% counting interval is a
+    band (None: no count); `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
     """
     from goodput.params import mtbi_from_rate
 
@@ -753,10 +595,7 @@ def published_rates(
 
 
 def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
-    """The bars of the loss figure, label (cost, model, interval) to losses.
-
-    The fleet's plan and the slow checkpoint by the exact model, each by first order too where it may be quoted.
-    """
+    """The loss figure's bars: the plan and the slow checkpoint, exact and (where quotable) first order."""
     p = fleet.params
     fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
     cases: dict[str, model.Losses | TierLosses] = {}

@@ -1,8 +1,7 @@
 """Tables of the inputs chapter (book/inputs.md), and the arguments of its figures.
 
-Each function takes the fleet's plan or inputs and the published records
-(:func:`goodput.book.data.published_fleets`) and returns a :class:`pandas.DataFrame` of text for
-:func:`goodput.book.tables.book_table`.
+Each function takes the fleet's plan or inputs and the published records (:func:`goodput.book.data.published_fleets`)
+and returns a :class:`pandas.DataFrame` of text for :func:`goodput.book.tables.book_table`.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """Figures for the chapters on measuring from logs and on uncertainty.
 
-Same conventions as :mod:`goodput.figures` (and built with its helpers):
-functions of explicit inputs that return a matplotlib Figure built without
-pyplot state, no title (the book's caption is the title), every axis labelled
-with its unit, and hatches and fills as well as colours so they read when
-printed in grey.
+Drawn like :mod:`goodput.book.figures`, with its helpers.
 """
 
 from __future__ import annotations
@@ -36,18 +32,8 @@ _LOSS_STYLE = {
 def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     """Paired horizontal bars: each loss as measured from logs (filled) and as the model predicts it (outlined).
 
-    Parameters
-    ----------
-    losses : mapping of str to (float, float)
-        Loss name to (measured, predicted), fractions of wall time, in the
-        order to draw them. A name outside the four of
-        :func:`goodput.logs.loss_comparison` is drawn grey.
-
-    Returns
-    -------
-    Figure
-        Share of wall time on the x axis (percent), one pair of bars per loss,
-        each bar labelled with its value.
+    Losses are (measured, predicted) fractions of wall time, drawn in the order given; a name outside the four of
+    :func:`goodput.logs.loss_comparison` is drawn grey.
     """
     names = list(losses)
     fig = _figure(WIDTH, 1.2 + 0.75 * len(names))
@@ -83,34 +69,9 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
                    exact: Sequence[str] = (), model: str = "the exact model") -> Figure:
     """Tornado chart: the range of goodput when each input with a range moves alone over it.
 
-    Only inputs with a range are drawn: an input taken as exact has no bar (a bar of zero width
-    says nothing) and is named in a note under the axes instead. With no input at all, the figure
-    shows the point value alone, labelled as such.
-
-    Parameters
-    ----------
-    labels : sequence of str
-        One label per input with a range, widest range first (the order of
-        :func:`goodput.uncertainty.one_at_a_time`).
-    ranges : sequence of (float, float)
-        ``(low, high)`` goodput for each input, fractions of 1.
-    goodput : float
-        Goodput at the point values, drawn as a vertical line.
-    box : (float, float), optional
-        The range with all those inputs free (:func:`goodput.uncertainty.propagate`),
-        drawn as a last, hatched bar.
-    box_label : str, optional
-        The label of that bar (``"all three together"``).
-    exact : sequence of str, optional
-        The inputs taken as exact, for want of a range, named under the axes.
-    model : str, optional
-        The model goodput comes from, named on the x axis (``"the exact model"``).
-
-    Returns
-    -------
-    Figure
-        Goodput (percent) on the x axis, one bar per input, each labelled with
-        its width in percentage points.
+    Goodput as fractions of 1, widest range first (:func:`goodput.uncertainty.one_at_a_time`); `box`, all inputs free at
+    once, is a last hatched bar. An input taken as exact has no bar (zero width says nothing) and is named under the
+    axes; with no input at all, the point value is shown alone, labelled as such.
     """
     rows = [(label, pair, COLOURS["checkpoint"], HATCHES["checkpoint"])
             for label, pair in zip(labels, ranges, strict=True)]
@@ -149,20 +110,8 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
 def failure_gaps(e: EventMeasurement, infant_shape: float, name: str = "GLM-130B") -> Figure:
     """The share of an event log's gaps between failures longer than t (Kaplan-Meier), against fitted curves.
 
-    Parameters
-    ----------
-    e : EventMeasurement
-        An event log measured alone, with a Weibull fit.
-    infant_shape : float
-        The shape of the third curve, drawn with the exponential's mean.
-    name : str, optional
-        Whose gaps they are, for the legend.
-
-    Returns
-    -------
-    Figure
-        :func:`goodput.book.shape_figures.gap_survival` in days: the steps, the Weibull fit, the exponential fitted
-        to the same gaps (its censored maximum-likelihood mean) and the Weibull of `infant_shape` with that mean.
+    In days: the Weibull fit, the exponential fitted to the same gaps (its censored maximum-likelihood mean) and the
+    Weibull of `infant_shape` with that mean.
     """
     import math
 

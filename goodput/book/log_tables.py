@@ -1,7 +1,7 @@
 """Tables of the chapter on measuring from logs (book/logs.md), written for the page from what it read.
 
-Each function takes what :func:`goodput.book.data.logs_sources` read and returns a
-:class:`pandas.DataFrame` of text for :func:`goodput.book.tables.book_table`.
+Each function takes what :func:`goodput.book.data.logs_sources` read and returns a :class:`pandas.DataFrame` of text for
+:func:`goodput.book.tables.book_table`.
 """
 
 from __future__ import annotations

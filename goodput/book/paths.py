@@ -1,9 +1,8 @@
 """Where the book is and which inputs file it is built from.
 
-The book is built from its root folder (the one holding ``_config.yml`` and
-``_toc.yml``); chapters run with their own folder as the working directory. The
-inputs file is ``$GOODPUT_PARAMS`` when set, else ``book/params.yml``. Nothing
-here depends on where the package is installed.
+The book is built from its root folder (the one holding ``_config.yml`` and ``_toc.yml``); chapters run with their own
+folder as the working directory. The inputs file is ``$GOODPUT_PARAMS`` when set, else ``book/params.yml``. Nothing here
+depends on where the package is installed.
 """
 
 from __future__ import annotations
@@ -20,23 +19,7 @@ PARAMS_ENV = "GOODPUT_PARAMS"
 
 
 def book_root(start: str | os.PathLike[str] | None = None) -> Path:
-    """The book's root folder: the nearest folder at or above `start` holding ``_config.yml`` and ``_toc.yml``.
-
-    Parameters
-    ----------
-    start : str or path-like, optional
-        Where to start looking (default: the working directory).
-
-    Returns
-    -------
-    Path
-        The root folder.
-
-    Raises
-    ------
-    InputError
-        If no folder above `start` holds a book.
-    """
+    """The nearest folder at or above `start` (default: cwd) with ``_config.yml`` and ``_toc.yml``; else InputError."""
     here = Path.cwd() if start is None else Path(start)
     for folder in (here.resolve(), *here.resolve().parents):
         if (folder / "_config.yml").is_file() and (folder / "_toc.yml").is_file():
@@ -45,18 +28,7 @@ def book_root(start: str | os.PathLike[str] | None = None) -> Path:
 
 
 def book_params_path(start: str | os.PathLike[str] | None = None) -> Path:
-    """The parameters file the book is built from.
-
-    Parameters
-    ----------
-    start : str or path-like, optional
-        A folder inside the book (default: the working directory).
-
-    Returns
-    -------
-    Path
-        ``$GOODPUT_PARAMS`` when set, else ``book/params.yml`` under :func:`book_root`.
-    """
+    """The parameters file the book is built from: ``$GOODPUT_PARAMS`` when set, else ``book/params.yml``."""
     env = os.environ.get(PARAMS_ENV)
     if env:
         return Path(env).resolve()
@@ -64,34 +36,12 @@ def book_params_path(start: str | os.PathLike[str] | None = None) -> Path:
 
 
 def book_params(start: str | os.PathLike[str] | None = None) -> Params:
-    """Read the parameters the book is built from (see :func:`book_params_path`).
-
-    Parameters
-    ----------
-    start : str or path-like, optional
-        A folder inside the book (default: the working directory).
-
-    Returns
-    -------
-    Params
-        The checked inputs.
-    """
+    """Read the parameters the book is built from (see :func:`book_params_path`)."""
     return load_params(book_params_path(start))
 
 
 def book_provenance(start: str | os.PathLike[str] | None = None) -> Provenance:
-    """The version, inputs file (with its hash) and commit the book is built from.
-
-    Parameters
-    ----------
-    start : str or path-like, optional
-        A folder inside the book (default: the working directory).
-
-    Returns
-    -------
-    Provenance
-        See :func:`goodput.provenance.provenance`; the commit is the book root's.
-    """
+    """The version, inputs file (with its hash) and commit the book is built from; the commit is the book root's."""
     try:
         root: Path | None = book_root(start)
     except InputError:
@@ -114,18 +64,5 @@ GLM_STOPS = "book/data/fleets/glm130b-interruptions.csv"
 
 
 def book_data(name: str, start: str | os.PathLike[str] | None = None) -> Path:
-    """A data file the book ships, by its name relative to the book's root (one of the constants above).
-
-    Parameters
-    ----------
-    name : str
-        For example :data:`PUBLISHED_FLEETS`.
-    start : str or path-like, optional
-        A folder inside the book (default: the working directory).
-
-    Returns
-    -------
-    Path
-        The file's absolute path.
-    """
+    """A data file the book ships, by its name relative to the book's root (one of the constants above)."""
     return (book_root(start) / name).resolve()

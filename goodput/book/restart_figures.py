@@ -1,8 +1,8 @@
 """Figures and table of the chapter on what a restart is made of (``book/restart.md``).
 
 Drawn like :mod:`goodput.book.figures`. The published start-up figures are the chapter's page module's data
-(:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`,
-R at other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
+(:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`, R at
+other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
 :meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve through the fleet's own plan.
 """
 
@@ -27,19 +27,8 @@ if TYPE_CHECKING:
 def restart_against_size(fleet: FleetPlan) -> Figure:
     """Start-up and restart time against the number of nodes, with the published start-up figures marked.
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Figure
-        Minutes (log) against nodes (log): Aurora's ``deepspeed.initialize`` times and their straight-line
-        fit, MegaScale's NCCL initialization before and after its optimizations, and this fleet's R; where the
-        inputs give a start-up per node or spares, R at other sizes as the levers plan them
-        (:meth:`goodput.fleet.FleetPlan.restart_at`: the start-up per node at that size's nodes, the wait for
-        repairs at its M).
+    Minutes against nodes, both logarithmic: Aurora's ``deepspeed.initialize`` times and their fit, MegaScale's NCCL
+    initialization, and R at other sizes (:meth:`goodput.fleet.FleetPlan.restart_at`).
     """
     from goodput.pages import restart as page
 
@@ -78,17 +67,8 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
 def spares(fleet: FleetPlan) -> Figure:
     """Goodput and dollars against the number of spare nodes, the best count marked (the fleet's plan).
 
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Figure
-        Left: goodput of the job at each pool size (the fleet's whole scheme with R(c) = R_parts + wait,
-        :meth:`goodput.fleet.FleetPlan.spares_choice`). Right: the kept work's worth net of the spares' own
-        cost, a month, against that at the best count.
+    R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of the
+    spares' own cost, against that at the best count.
     """
     from goodput.pages import restart as page
 
@@ -122,18 +102,7 @@ def spares(fleet: FleetPlan) -> Figure:
 
 
 def spares_check_table(fleet: FleetPlan) -> Styler:
-    """The expected wait for a repair per interruption: the Erlang closed form against the simulation.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Styler
-        One row per pool size: closed form, simulated mean ± standard error, and their distance in standard errors.
-    """
+    """The expected wait for a repair per interruption: the Erlang closed form against the simulation."""
     import pandas as pd
 
     from goodput.pages import restart as page
@@ -151,20 +120,7 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
 
 @styled
 def just_in_time(fleet: FleetPlan) -> Figure:
-    """Goodput against the share of interruptions recovered just in time, through the fleet's own plan.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Figure
-        Goodput of the fleet's plan (its drain and tiers included) at its optimum interval for each share p,
-        by the exact model with M / (1 - p) for the rollbacks (:func:`goodput.pages.restart.recovery_plan`), the
-        fleet's (or the illustrative) p marked.
-    """
+    """Goodput against the share p recovered just in time: the fleet's plan with M / (1 - p) for the rollbacks."""
     from goodput.pages import restart as page
 
     x = page.restart_inputs(fleet)

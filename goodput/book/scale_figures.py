@@ -1,10 +1,6 @@
 """Figures for the chapters beyond first order: the exact optimum, fleet size, and failures that are not independent.
 
-Same conventions as :mod:`goodput.figures` (and built with its helpers):
-functions of explicit inputs that return a matplotlib Figure built without
-pyplot state, no title (the book's caption is the title), every axis labelled
-with its unit, and line styles and markers as well as colours so they read
-when printed in grey.
+Drawn like :mod:`goodput.book.figures`, with its helpers; durations in minutes.
 """
 
 from __future__ import annotations
@@ -61,23 +57,8 @@ def optimum_estimates(
 ) -> Figure:
     """Young's, Daly's and the exact optimum interval across C/M, and the exact goodput each leaves.
 
-    Parameters
-    ----------
-    mtbi : float
-        M in minutes (the checkpoint cost is C = ratio x M).
-    restart : float
-        R in minutes; it scales every goodput by the same e^{-R/M}.
-    ratios : array_like
-        Values of C/M to draw, increasing (for example from 1e-4 to 1).
-    mark : float, optional
-        A C/M to mark on both panels (the fleet's own, from the book's inputs file).
-
-    Returns
-    -------
-    Figure
-        Left: each interval as a multiple of the exact optimum, against C/M.
-        Right: how many points of exact goodput Young's and Daly's intervals give
-        up against the exact optimum, against C/M.
+    C = ratio x M; R scales every goodput by the same e^{-R/M}. Left: each interval as a multiple of the exact optimum;
+    right: the points of exact goodput Young's and Daly's intervals give up.
     """
     c_over_m = np.asarray(ratios, dtype=np.float64)
     cost = c_over_m * mtbi
@@ -123,29 +104,8 @@ def goodput_vs_fleet(
 ) -> Figure:
     """First-order, exact and simulated goodput at the optimum against fleet size, one colour per checkpoint cost.
 
-    Parameters
-    ----------
-    rate_per_gpu_hour : float
-        Interruptions per GPU-hour (M from :func:`goodput.params.mtbi_from_rate`).
-    restart : float
-        R in minutes.
-    costs : sequence of float
-        Checkpoint costs C in minutes, one colour each (at most four).
-    simulated : mapping of float to (array_like, array_like, array_like)
-        For each cost in `costs`: fleet sizes, simulated goodput at the exact
-        optimum, and its standard error (drawn as error bars).
-    gpus : (float, float), optional
-        The range of fleet sizes drawn (default 1,000 to 1,000,000).
-    fleet : float, optional
-        The fleet's own size, marked with a vertical line.
-
-    Returns
-    -------
-    Figure
-        Goodput (share of wall time) against GPUs on a logarithmic axis: the
-        first-order goodput at √(2CM) dashed (it leaves the axes where it goes
-        below zero), the exact goodput at the exact optimum solid, and simulated
-        points with error bars.
+    M from the rate per GPU-hour (:func:`goodput.params.mtbi_from_rate`); at most four costs. `simulated` maps each cost
+    to (sizes, goodput, standard error). First order at √(2CM) is dashed and leaves the axes below zero.
     """
     n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
     m = mtbi_from_rate(rate_per_gpu_hour, n)
@@ -195,26 +155,8 @@ def run_age_profile(
 ) -> Figure:
     """Failures per day of run age under the run-age hazard, and the interval schedule that follows them.
 
-    Parameters
-    ----------
-    mtbi : float
-        M in minutes, the average over the run.
-    shape : float
-        Weibull shape k of the run-age hazard.
-    run_length : float
-        The run length in minutes (the reference period of the hazard).
-    schedules : mapping of str to sequence of (float, float)
-        Label of each schedule and its ``(until, interval)`` pairs in minutes,
-        the last until infinite (at most three).
-    fixed_interval : float
-        The fixed interval it is compared with, in minutes.
-
-    Returns
-    -------
-    Figure
-        Left: expected failures in each day of the run, against run age in days,
-        with the constant rate of the same M. Right: each schedule's interval and
-        the fixed interval against run age in days.
+    `mtbi` is the average over the run; `shape` the Weibull k of the run-age hazard, over `run_length`. Each schedule is
+    ``(until, interval)`` pairs, the last until infinite (at most three).
     """
     day = 1440.0
     days = int(np.ceil(run_length / day))
@@ -253,18 +195,7 @@ def run_age_profile(
 
 
 def fleet_sizes(fleet: FleetPlan) -> Figure:
-    """:func:`goodput_vs_fleet` for a fleet: its rate, restart and three checkpoint costs, its own size marked.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-
-    Returns
-    -------
-    Figure
-        See :func:`goodput_vs_fleet`; the simulations are :func:`goodput.limits.fleet_simulations`'.
-    """
+    """:func:`goodput_vs_fleet` for a fleet: its rate, restart and three checkpoint costs, its own size marked."""
     from goodput.limits import fleet_simulations, fleet_sizes
 
     p = fleet.params
@@ -333,18 +264,7 @@ def plan_table(fleet: FleetPlan) -> Styler:
 
 
 def run_age_figure(fleet: FleetPlan) -> Figure:
-    """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`).
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan (its C, slow C, M and R are used, one tier).
-
-    Returns
-    -------
-    Figure
-        See :func:`run_age_profile`.
-    """
+    """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`)."""
     from goodput import hazards
 
     p = fleet.params
@@ -355,18 +275,7 @@ def run_age_figure(fleet: FleetPlan) -> Figure:
 
 
 def elastic_table(fleet: FleetPlan) -> Styler:
-    """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`).
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's one plan.
-
-    Returns
-    -------
-    Styler
-        The restarts, the interval, each loss and goodput, by the exact model of the whole scheme.
-    """
+    """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`)."""
     import pandas as pd
 
     from goodput import hazards

@@ -1,7 +1,6 @@
 """Figures of the shape of a failure process: gaps between failures against fitted distributions.
 
-Same conventions as :mod:`goodput.book.figures`: functions of explicit inputs returning a
-matplotlib Figure, no title, labelled axes with units, line styles as well as colours.
+Drawn like :mod:`goodput.book.figures`.
 """
 
 from __future__ import annotations
@@ -23,25 +22,9 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
                  unit: str = "days", data_label: str = "gaps in the log (Kaplan-Meier)") -> Figure:
     """The share of gaps between failures longer than t: the log's steps against Weibull curves.
 
-    Parameters
-    ----------
-    times : sequence of float
-        The distinct complete gaps, sorted, in `unit`.
-    survival : sequence of float
-        The estimated share of gaps longer than each (Kaplan-Meier, as from
-        :func:`goodput.logs.fit.survival_curve`).
-    curves : mapping of str to (float, float)
-        Legend label to (shape, scale in `unit`) of a Weibull survival ``exp(-(t/scale)^shape)``;
-        the first is drawn solid, the next dashed, then dotted.
-    unit : str, optional
-        Unit of the times, for the x axis label (default ``"days"``).
-    data_label : str, optional
-        Legend label of the log's steps.
-
-    Returns
-    -------
-    Figure
-        Gap on the x axis, share of gaps longer on the y axis (percent).
+    `times` are the distinct complete gaps, sorted, in `unit`; `survival` is Kaplan-Meier
+    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of ``exp(-(t/scale)^shape)``,
+    drawn solid, then dashed, then dotted.
     """
     t = np.asarray(times, dtype=np.float64)
     s = np.asarray(survival, dtype=np.float64)

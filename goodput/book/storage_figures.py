@@ -1,8 +1,8 @@
 """Figure and table of the chapter on the model and the storage (``book/storage.md``).
 
-The published figures and the book's numbers come from the chapter's page object
-(:func:`goodput.pages.storage.build`), so each is computed once; the bandwidth curve is the fleet's plan at
-each write bandwidth (:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+The published figures and the book's numbers come from the chapter's page object (:func:`goodput.pages.storage.build`),
+so each is computed once; the bandwidth curve is the fleet's plan at each write bandwidth
+(:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
 """
 
 from __future__ import annotations
@@ -27,18 +27,7 @@ CURVE_POINTS = 41
 
 
 def published_table(page: Page) -> Styler:
-    """The published sizes and times beside the book's, each computed from the source's own inputs.
-
-    Parameters
-    ----------
-    page : Page
-        The chapter's page (:func:`goodput.pages.storage.build`).
-
-    Returns
-    -------
-    Styler
-        One row per published figure: what, its inputs, the published value, the book's, and how far apart.
-    """
+    """The published sizes and times beside the book's, each computed from the source's own inputs."""
     import pandas as pd
 
     rows = [
@@ -68,23 +57,12 @@ def published_table(page: Page) -> Styler:
 
 @styled
 def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
-    """Goodput against the achieved write bandwidth to shared storage, for the fleet.
+    """Goodput against the achieved write bandwidth (bytes per second, log scale) to shared storage, for the fleet.
 
-    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a
-    snapshot) at each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the
-    best bandwidth net of its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at
-    its achieved value; without them, the
-    illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Figure
-        Goodput (percent) against bandwidth (bytes per second, log scale), exact model.
+    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a snapshot) at
+    each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the best bandwidth net of
+    its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at its achieved value; without
+    them, the illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
     """
     from goodput.pages.storage import FASTEST, fleet_write
 

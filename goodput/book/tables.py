@@ -22,22 +22,8 @@ def book_table(
 ) -> Styler:
     """A pandas table as the book shows it: no index, stated precision, numbers right-aligned, a caption.
 
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        The table. Put units in the column names ("M (min)") or in the values ("186 min").
-    formats : mapping of str to str, optional
-        Format string per column, for example ``{"goodput": "{:.1%}"}``.
-    caption : str, optional
-        Shown above the table.
-    right : sequence of str, optional
-        Further columns to right-align (numeric and formatted columns always are), such as
-        numbers held as text ("16,384", "19.3 min").
-
-    Returns
-    -------
-    pandas.io.formats.style.Styler
-        Renders as ``<table class="book-table">``, styled by the book's stylesheet; missing values are blank.
+    Units go in column names ("M (min)") or values ("186 min"); `right` names further columns to right-align (numbers
+    held as text). Renders as ``<table class="book-table">``; missing values are blank.
     """
     import pandas as pd
 
@@ -63,18 +49,7 @@ def book_table(
 
 
 def lever_table(fleet: FleetPlan) -> Styler:
-    """The fleet's levers, largest first: what each changes, goodput after it, its gain and that gain's worth a month.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan (:attr:`~goodput.fleet.FleetPlan.levers`, by the exact model of its whole scheme).
-
-    Returns
-    -------
-    Styler
-        One row per lever.
-    """
+    """The fleet's levers (exact model of the whole scheme), largest first, with each gain's worth a month."""
     import pandas as pd
 
     from goodput import tiers
@@ -197,10 +172,7 @@ def inputs_range_table(fleet: FleetPlan) -> Styler:
 
 
 def swings_table(fleet: FleetPlan) -> Styler:
-    """One row per input with a range moved alone, then all of them together; one row of point values if none.
-
-    Goodput by the exact model of the fleet's scheme at the recommended interval, and T* its optimum.
-    """
+    """Each ranged input moved alone, then all together (else one row of point values): exact goodput and T*."""
     import pandas as pd
 
     from goodput.report import INPUT_NAMES, percent, range_text
@@ -243,11 +215,7 @@ def _column(plan: Plan, tiered: bool) -> list[str]:
 
 
 def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The interval, the losses, their total and goodput: the fleet's plan, and first order beside it where quotable.
-
-    Columns ``at the optimum``, ``first order`` (the scheme's, at its own optimum; only where it may be
-    quoted) and ``exact model`` (the plan).
-    """
+    """The interval, losses and goodput: the plan (``exact model``) and ``first order`` beside it where quotable."""
     import pandas as pd
 
     from goodput.pages.common import LOSS_WORDS
@@ -304,10 +272,7 @@ def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 
 def plan_levers_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The plan's levers, largest first, with the goodput each gains and its worth a month.
-
-    Columns ``lever``, ``goodput gained``, ``worth a month``.
-    """
+    """The plan's levers, largest first: columns ``lever``, ``goodput gained``, ``worth a month``."""
     import pandas as pd
 
     from goodput.report import money, points

@@ -1,8 +1,7 @@
 """Figures, table and derivations of the chapter on checkpoints that are not yet safe (``book/tiers.md``).
 
-Drawn like :mod:`goodput.book.figures` (no pyplot state, no title, axes labelled with
-units, line styles as well as colours); every number is the exact model's
-(:mod:`goodput.tiers`); the derivations are SymPy's (:func:`goodput.symbolic.derive_tiers`).
+Drawn like :mod:`goodput.book.figures`; every number is the exact model's (:mod:`goodput.tiers`), the derivations
+SymPy's (:func:`goodput.symbolic.derive_tiers`).
 """
 
 from __future__ import annotations
@@ -60,27 +59,8 @@ def goodput_against_survival(
 ) -> Figure:
     """Exact goodput at the best cadence and interval against the share s the fast tier survives, per C_p/C.
 
-    Parameters
-    ----------
-    mtbi, checkpoint_cost, restart : float
-        M, C and R in minutes.
-    ratios : sequence of float
-        Persistent-to-fast cost ratios C_p/C (each above 1), one curve each.
-    persistent_restart : float, optional
-        R_p in minutes (default R).
-    drain : float, optional
-        D, minutes from a persistent snapshot until it is durable (default 0).
-    marks : mapping of str to (float, float), optional
-        Points to mark, by label: (C_p/C, s); each is drawn on its ratio's curve.
-    shares : sequence of float, optional
-        The values of s drawn (default 0 to 0.98).
-
-    Returns
-    -------
-    Figure
-        Left: exact goodput (share of wall time) at the best whole n and interval against s, solid, and
-        with every checkpoint persistent (n = 1), thin dotted, one colour per C_p/C. Right: the best n
-        (log scale) against s.
+    Minutes; R_p defaults to R, D to 0; `marks` are (C_p/C, s), each on its ratio's curve. Left: goodput, solid, and
+    with every checkpoint persistent (n = 1) thin dotted; right: the best n (log scale).
     """
     grid = np.asarray(shares if shares is not None else np.linspace(0.0, 0.98, 43), dtype=float)
     rp = restart if persistent_restart is None else persistent_restart
@@ -131,20 +111,9 @@ def goodput_against_survival(
 def survival_figure(fleet: FleetPlan) -> Figure:
     """:func:`goodput_against_survival` for the fleet: its M, C and R, its persistent tier and a mark at its s.
 
-    Without a persistent tier the persistent checkpoint is the fleet's slow (synchronous) one, durable at once
-    and restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share
-    the chapter assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is
-    marked.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Figure
-        The figure.
+    Without a persistent tier the persistent checkpoint is the fleet's slow (synchronous) one, durable at once and
+    restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share the chapter
+    assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is marked.
     """
     from goodput.pages.tiers import PEER_SURVIVES
     from goodput.report import percent
