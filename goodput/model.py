@@ -138,7 +138,10 @@ class RangeCheck:
 
     @property
     def status(self) -> str:
-        """``"below zero"``, ``"out of range"`` (error > :data:`FIRST_ORDER_TOLERANCE`), ``"caution"`` (> :data:`FIRST_ORDER_CAUTION`) or ``"ok"``."""
+        """``"below zero"``, ``"out of range"`` (error > :data:`FIRST_ORDER_TOLERANCE`), ``"caution"`` or ``"ok"``.
+
+        Caution is an error above :data:`FIRST_ORDER_CAUTION`.
+        """
         if self.goodput <= 0.0:
             return "below zero"
         if self.error > FIRST_ORDER_TOLERANCE:

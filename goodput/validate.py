@@ -69,7 +69,7 @@ def non_negative(value: Any, name: str, expected: str = "a finite number, zero o
 
 
 def share(value: Any, name: str, *, open_low: bool = False, open_high: bool = False, expected: str | None = None) -> float:
-    """Read ``value`` as a share in [0, 1] (``open_low``/``open_high`` exclude 0 or 1); ``expected`` defaults from the bounds.
+    """Read ``value`` as a share in [0, 1]; ``open_low``/``open_high`` exclude 0 or 1.
 
     >>> share("0.78", "fast_survives")
     0.78
@@ -118,7 +118,7 @@ def choice(value: Any, name: str, choices: Sequence[str]) -> str:
 
 
 def positive_array(value: Any, name: str, expected: str = POSITIVE_MINUTES) -> npt.NDArray[np.float64]:
-    """Read a number or array-like (not strings) as a float64 array (0-d for a number), every element finite and positive."""
+    """Read a number or array-like (not strings) as a float64 array (0-d for a number), all finite and positive."""
     import numpy as np
 
     if isinstance(value, (bool, str, bytes)):
