@@ -93,10 +93,7 @@ def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
 
 @dataclass(frozen=True)
 class RestartPart:
-    """One part of the restart (minutes, start-up per node multiplied out) and the goodput halving it gains.
-
-    ``name`` is a key of :attr:`goodput.restart.RestartParts.parts`; the gain is with the whole scheme re-planned.
-    """
+    """A restart part (a key of :attr:`goodput.restart.RestartParts.parts`), minutes, and the gain of halving it."""
 
     name: str
     minutes: float
@@ -245,10 +242,10 @@ class FleetPlan:
         return self.params.storage
 
     def plan_at_write_bandwidth(self, achieved: float, size: float) -> Plan:
-        """The plan with the checkpoint written to shared storage at ``achieved`` bytes/s (``size`` in bytes).
+        """The plan with the checkpoint written to shared storage at ``achieved`` B/s (``size`` bytes).
 
-        With :attr:`storage`, the whole scheme by the exact model, the write setting C (synchronous) or the drain
-        D (after a snapshot), C or D = S / B. Without it, the slow checkpoint as a synchronous write, one tier.
+        With :attr:`storage`, the write sets C (synchronous) or the drain D (after a snapshot), S / B; without,
+        the slow checkpoint as a synchronous write, one tier.
         """
         minutes = transfer_minutes(size, achieved)
         p, s = self.params, self.storage
@@ -279,10 +276,7 @@ class FleetPlan:
         return p.replace(restart=restart, persistent_restart=rp)
 
     def parts_restart(self, gpus: int | None = None) -> float:
-        """R without the waits for repairs, minutes, at ``gpus`` GPUs (default the fleet's).
-
-        The start-up per node is counted at gpus / gpus_per_node nodes.
-        """
+        """R without the waits for repairs, minutes, at ``gpus`` GPUs (start-up per node at their nodes)."""
         p = self.params
         base = p.restart - self.repair_wait()
         parts = p.restart_parts
@@ -346,10 +340,7 @@ class FleetPlan:
 
     @cached_property
     def largest_restart_part(self) -> RestartPart | None:
-        """The largest part of the restart and what halving it gains through the full plan; None without parts.
-
-        R is a sum, so the largest part (:attr:`goodput.restart.RestartParts.largest`) gains most when halved.
-        """
+        """The restart's largest part (R is a sum: halving it gains most) and that gain; None without parts."""
         parts = self.params.restart_parts
         if parts is None:
             return None
@@ -359,10 +350,7 @@ class FleetPlan:
         return RestartPart(name=name, minutes=minutes, gain=gain)
 
     def at_write_bandwidth(self, bandwidth: float) -> Params:
-        """The inputs with the stated write bandwidth at ``bandwidth`` bytes/s, C or D and the slow one rederived.
-
-        Raises InputError when the inputs give no checkpoint size.
-        """
+        """The inputs at stated write bandwidth ``bandwidth`` B/s, rederived; InputError without a checkpoint size."""
         p = self.params
         if p.checkpoint_size is None or p.known is None:
             raise InputError("target goodput", "no checkpoint size",
@@ -393,10 +381,7 @@ class FleetPlan:
 
     # ------------------------------------------------------------------ what to buy: storage (issue 19, spec C)
     def goodput_at_stated_bandwidth(self, bandwidth: float) -> float:
-        """Goodput of the full plan with the stated write bandwidth at ``bandwidth`` bytes/s; 0 where no plan is made.
-
-        The read bandwidth scales in the same ratio (:func:`goodput.params.at_bandwidths`). Needs :attr:`storage`.
-        """
+        """Goodput of the full plan at stated write bandwidth ``bandwidth`` B/s (read scaled alike); 0 if no plan."""
         s = self.storage
         if s is None:
             raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
@@ -406,10 +391,7 @@ class FleetPlan:
             return 0.0
 
     def net_at_stated_bandwidth(self, bandwidth: float) -> float:
-        """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month.
-
-        Needs a storage price (:func:`goodput.storage.storage_cost_per_month`).
-        """
+        """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month."""
         s = self.storage
         if s is None or s.price is None:
             raise InputError("storage.price", None, "a price of storage bandwidth (storage: {price: ...} or "

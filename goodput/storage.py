@@ -56,9 +56,7 @@ def _quantity(value: object, name: str, expected: str) -> tuple[float, str, bool
 
 
 def parse_size(value: object, name: str) -> float:
-    """Read a size such as ``"2.3 TB"`` or ``"650 GiB"`` in bytes.
-
-    Refuses a bare number, a size in bits, a rate and a zero, negative or infinite size.
+    """Read a size such as ``"2.3 TB"`` or ``"650 GiB"`` in bytes (not bits, not a rate, above zero).
 
     >>> parse_size("2.3 TB", "checkpoint_size"), parse_size("1 GiB", "host_memory")
     (2300000000000.0, 1073741824.0)
@@ -72,9 +70,7 @@ def parse_size(value: object, name: str) -> float:
 
 
 def parse_bandwidth(value: object, name: str) -> float:
-    """Read a bandwidth such as ``"2.5 GB/s"``, ``"20 Gb/s"`` or ``"20 Gbps"`` (bits) in bytes per second.
-
-    Refuses a bare number, a size without ``/s`` and a zero, negative or infinite bandwidth.
+    """Read a bandwidth such as ``"2.5 GB/s"`` or ``"20 Gb/s"`` / ``"20 Gbps"`` (bits) in bytes per second.
 
     >>> parse_bandwidth("20 Gb/s", "write_bandwidth"), parse_bandwidth("2.5 GB/s", "write_bandwidth")
     (2500000000.0, 2500000000.0)
@@ -95,7 +91,7 @@ def _scaled(x: float, units: tuple[str, ...]) -> str:
 
 
 def format_size(size: float) -> str:
-    """Write a size in bytes with decimal units: ``"2.46 TB"``.
+    """Write a size in bytes with decimal units.
 
     >>> format_size(176.25e9 * 14), format_size(329e9)
     ('2.47 TB', '329 GB')
