@@ -1,11 +1,9 @@
 """The fleet's one plan: its full checkpoint scheme computed once, and everything a page says of "this fleet".
 
-:func:`fleet_plan` takes the fleet's inputs and computes, by the recommended (exact) model and with the
-fleet's whole scheme (drain, persistent tier and cadence when the inputs give them), the plan, the
-same scheme by first order (with the one measure of how far first order is off and its verdict), the
-slow checkpoint it is compared with, the levers, the losses in order and their worth in dollars. Every
-chapter's page object, figure, lever, range and the command are built from it; a method that knows
-only part of the scheme (a one-tier model) must not call its number the fleet's.
+:func:`fleet_plan` computes, by the exact model and the fleet's whole scheme (drain, persistent tier,
+cadence), the plan, the same scheme by first order with its verdict, the slow checkpoint it is compared
+with, the levers, the losses and their worth in dollars. Every page object, figure and the command
+build on it; a one-tier method must not call its number the fleet's.
 """
 
 from __future__ import annotations
@@ -54,22 +52,9 @@ FLEET_SIZES = tuple(1024 * 2**k for k in range(8))
 class Ranges:
     """A fleet's input ranges carried through its own scheme by one model.
 
-    Parameters
-    ----------
-    plan : Plan
-        The plan at the model's optimum (the recommended interval, for the exact model).
-    inputs : dict of str to InputRange
-        The range of each input the fleet has (:func:`goodput.uncertainty.input_ranges`): C, M, R, the slow
-        checkpoint, and the drain, C_p, R_p, s and p where the fleet has them.
-    fixed : Propagation
-        Goodput over the box at the plan's interval (and cadence).
-    best : Propagation
-        T* and goodput over the box with each case at its own optimum (and cadence, where the plan chooses it).
-    swings : list of Swing
-        One input of the plan at a time at the plan's interval, widest first, inputs with a range only.
-    slow : Propagation or None
-        The slow checkpoint the plan is compared with, at its own optimum over its range (with M's and R's), when
-        it has a range: the one-tier model the comparison uses. It moves no number of the plan.
+    ``fixed`` is goodput over the box at the plan's interval (and cadence); ``best`` T* and goodput with
+    each case at its own optimum; ``swings`` one ranged input at a time, widest first; ``slow`` the slow
+    checkpoint at its own optimum over its range (one tier; it moves no number of the plan), when ranged.
     """
 
     plan: Plan
@@ -81,7 +66,7 @@ class Ranges:
 
     @property
     def ranged(self) -> list[str]:
-        """The inputs of the plan with a range, in :data:`goodput.uncertainty.INPUTS` order."""
+        """The plan inputs with a range, in :data:`goodput.uncertainty.PLAN_INPUTS` order."""
         return [name for name in PLAN_INPUTS if name in self.inputs and not self.inputs[name].exact]
 
     @property
@@ -91,22 +76,7 @@ class Ranges:
 
 
 def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
-    """The ranges of T* and goodput for a fleet by one model, carried through the fleet's scheme.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-    which : {"exact", "first-order"}
-        The model (default: the recommended one).
-
-    Returns
-    -------
-    Ranges
-        T* over the box with each case at its own optimum (and cadence, where the plan chooses it); goodput at the
-        model's optimum interval for the point values, with the plan's cadence; the swings of the inputs that have
-        a range; the slow checkpoint's goodput over its range, when it has one.
-    """
+    """The ranges of T* and goodput for a fleet by one model, carried through the fleet's scheme."""
     plan = plan_for(params, which=which)
     inputs = input_ranges(params, CONFIDENCE)
     best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
@@ -123,17 +93,7 @@ def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
 
 @dataclass(frozen=True)
 class RestartPart:
-    """One part of the restart and what halving it gains (:attr:`FleetPlan.largest_restart_part`).
-
-    Parameters
-    ----------
-    name : str
-        A key of :attr:`goodput.restart.RestartParts.parts` (``"startup"``, ...).
-    minutes : float
-        The part, minutes (the start-up per node multiplied out).
-    gain : float
-        Goodput gained by halving it, a fraction of 1, the fleet's whole scheme re-planned.
-    """
+    """A restart part (a key of :attr:`goodput.restart.RestartParts.parts`), minutes, and the gain of halving it."""
 
     name: str
     minutes: float
@@ -142,27 +102,12 @@ class RestartPart:
 
 @dataclass(frozen=True)
 class FleetPlan:
-    """Everything the book and the command say of one fleet, from its full scheme.
+    """Everything the book and the command say of one fleet, from its full scheme; build with :func:`fleet_plan`.
 
-    Build it with :func:`fleet_plan`. Values are plain numbers (minutes, fractions of 1, dollars);
-    the words layer formats them.
-
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-    plan : Plan
-        The recommendation: the exact model of the fleet's whole scheme at its optimum (and best
-        persistent cadence, unless the inputs fix it).
-    first_order : Plan
-        The same scheme by first order at first order's own optimum. Its numbers may be quoted only
-        where :attr:`first_order_quotable`; otherwise no first-order number is shown anywhere.
-    slow : Plan
-        The comparison case: the slow checkpoint written synchronously (one tier, no drain), exact model.
-    slow_first_order : Plan
-        The slow checkpoint by first order.
-    levers : dict of str to float
-        Goodput gained by each lever of the scheme (:func:`goodput.plan.plan_levers`), fractions of 1.
+    Plain numbers (minutes, fractions of 1, US dollars). ``plan`` is the exact model of the whole scheme at its
+    optimum; ``first_order`` the same scheme by first order, quotable only where :attr:`first_order_quotable`;
+    ``slow`` the slow checkpoint written synchronously (one tier, no drain); ``levers`` goodput gains
+    (:func:`goodput.plan.plan_levers`).
     """
 
     params: Params
@@ -175,12 +120,12 @@ class FleetPlan:
     # ------------------------------------------------------------------ the recommendation
     @property
     def interval(self) -> float:
-        """The recommended interval T in minutes."""
+        """The recommended interval T, minutes."""
         return self.plan.interval
 
     @property
     def goodput(self) -> float:
-        """Goodput at the recommended interval, a fraction of 1."""
+        """Goodput at the recommended interval."""
         return self.plan.goodput
 
     @property
@@ -190,7 +135,7 @@ class FleetPlan:
 
     @property
     def losses(self) -> dict[str, float]:
-        """The plan's losses by name (:data:`LOSSES`; the drain's only with a drain or tiers), fractions of 1."""
+        """The plan's losses by name (:data:`LOSSES`; the drain's only with a drain or tiers)."""
         out = {name: float(getattr(self.plan.losses, name)) for name in LOSSES[:3]}
         if self.tiered:
             out["drain_loss"] = self.plan.drain_loss
@@ -214,16 +159,12 @@ class FleetPlan:
     # ------------------------------------------------------------------ first order, one measure and one policy
     @property
     def first_order_gap(self) -> float:
-        """How far first order is off for this scheme, a fraction of 1.
-
-        The one measure (:attr:`goodput.plan.Plan.check`): the exact minus the first-order goodput of
-        the scheme, each model at its own optimum.
-        """
+        """Exact minus first-order goodput of the scheme, each at its own optimum (:attr:`goodput.plan.Plan.check`)."""
         return self.plan.check.error
 
     @property
     def first_order_status(self) -> str:
-        """The verdict on first order for this fleet (:attr:`goodput.model.RangeCheck.status`)."""
+        """The verdict on first order (:attr:`goodput.model.RangeCheck.status`)."""
         return self.plan.check.status
 
     @property
@@ -234,52 +175,38 @@ class FleetPlan:
     # ------------------------------------------------------------------ the slow checkpoint and money
     @property
     def slow_points(self) -> float:
-        """Goodput the fast scheme keeps over the slow checkpoint, a fraction of 1 (never below 0)."""
+        """Goodput the fast scheme keeps over the slow checkpoint (never below 0)."""
         return max(0.0, self.plan.goodput - self.slow.goodput)
 
     def dollars(self, points: float) -> float:
-        """What a goodput difference is worth a month at the fleet's price, in US dollars (capacity, not cash).
-
-        Parameters
-        ----------
-        points : float
-            A goodput difference, a fraction of 1.
-
-        Returns
-        -------
-        float
-            :func:`goodput.model.capacity_per_month` for the fleet.
-        """
+        """What a goodput difference is worth a month, US dollars (capacity, not cash)."""
         p = self.params
         return model.capacity_per_month(points, p.gpus, p.price_per_gpu_hour, p.month)
 
     @property
     def lost_dollars(self) -> float:
-        """All the fleet's losses at the plan, in US dollars a month."""
+        """All the fleet's losses at the plan, US dollars a month."""
         return self.dollars(1.0 - self.plan.goodput)
 
     @cached_property
     def ranges(self) -> Ranges:
-        """The inputs' ranges carried through the fleet's scheme by the exact model (computed on first use)."""
+        """The inputs' ranges through the fleet's scheme by the exact model."""
         return ranges_for(self.params)
 
     # ------------------------------------------------------------------ answer, planning (pg-answer)
     @property
     def lost_gpu_hours(self) -> float:
-        """GPU-hours a month all the fleet's losses take at the plan (:func:`goodput.model.capacity_per_month` at $1)."""
+        """GPU-hours a month all the fleet's losses take at the plan."""
         p = self.params
         return model.capacity_per_month(1.0 - self.plan.goodput, p.gpus, 1.0, p.month)
 
     # ------------------------------------------------------------------ levers (by fleet size)
     @cached_property
     def by_size(self) -> dict[int, Plan]:
-        """The fleet's scheme planned, by the exact model, at other sizes at its own per-GPU rate (computed on first use).
+        """The fleet's scheme planned by the exact model at :data:`FLEET_SIZES`, its own size and twice it.
 
-        Keyed by GPUs: :data:`FLEET_SIZES`, the fleet's own size and twice it; each at M = 60 / (rate x GPUs),
-        its restart re-derived at that size (:meth:`restart_at`: the start-up per node at its nodes, the wait
-        for repairs at its M), every other input the fleet's (its cadence chosen again where the plan chose
-        it). A size at which the model refuses to plan (:class:`~goodput.errors.Refused`: no work would be
-        kept) is left out.
+        Each size at M = 60 / (rate x GPUs) and its restart re-derived (:meth:`restart_at`); sizes where the
+        model refuses to plan (:class:`~goodput.errors.Refused`) are left out.
         """
         p = self.params
         out = {}
@@ -291,13 +218,10 @@ class FleetPlan:
         return out
 
     def at_size(self, gpus: int) -> Params:
-        """The fleet's inputs at another size: M at its per-GPU rate and R re-derived (:meth:`restart_at`).
+        """The fleet's inputs at another size: M at its per-GPU rate, R re-derived (:meth:`restart_at`).
 
-        Where the inputs give the restart's parts with a start-up per node, the parts are those of
-        gpus / gpus_per_node nodes. A persistent tier's restart moves by as much as R.
+        The restart's parts, where given with a start-up per node, are those of gpus / gpus_per_node nodes.
 
-        Examples
-        --------
         >>> from goodput.params import load_params
         >>> f = fleet_plan(load_params())
         >>> p = f.at_size(2 * f.params.gpus)
@@ -314,28 +238,14 @@ class FleetPlan:
     # ------------------------------------------------------------------ storage, restart (newch)
     @property
     def storage(self) -> Storage | None:
-        """The fleet's storage inputs (``storage:`` in the inputs file), or None when it gives durations only."""
+        """The fleet's storage inputs, or None when it gives durations only."""
         return self.params.storage
 
     def plan_at_write_bandwidth(self, achieved: float, size: float) -> Plan:
-        """The plan with the checkpoint written to shared storage at `achieved` bytes per second.
+        """The plan with the checkpoint written to shared storage at ``achieved`` B/s (``size`` bytes).
 
-        With the fleet's storage (:attr:`storage`), its whole scheme by the exact model: the write sets C
-        (a synchronous write) or the drain D (after a snapshot to host memory), C or D = S / B; `size` is
-        then the storage's. Without it, the comparison case: the slow checkpoint read as a synchronous
-        write of `size` bytes, one tier (:attr:`slow`).
-
-        Parameters
-        ----------
-        achieved : float
-            The achieved write bandwidth B, bytes per second.
-        size : float
-            The checkpoint's size S, bytes.
-
-        Returns
-        -------
-        Plan
-            At its optimum (and best cadence, where the plan chooses it).
+        With :attr:`storage`, the write sets C (synchronous) or the drain D (after a snapshot), S / B; without,
+        the slow checkpoint as a synchronous write, one tier.
         """
         minutes = transfer_minutes(size, achieved)
         p, s = self.params, self.storage
@@ -348,7 +258,7 @@ class FleetPlan:
         return plan_for(p.replace(storage=measured, drain=minutes))
 
     def goodput_at_write_bandwidth(self, achieved: float, size: float) -> float:
-        """Goodput of :meth:`plan_at_write_bandwidth`'s plan; 0 where the write is so slow that no work is kept."""
+        """Goodput of :meth:`plan_at_write_bandwidth`; 0 where no work is kept."""
         try:
             return self.plan_at_write_bandwidth(achieved, size).goodput
         except Refused:
@@ -357,22 +267,16 @@ class FleetPlan:
 
     # ------------------------------------------------------------------ what a planner knows (issues 19, 20)
     def with_restart(self, restart: float) -> Params:
-        """The fleet's inputs with another (expected) restart; a persistent tier's restart moves by as much.
+        """The fleet's inputs with another expected restart; a persistent tier's restart moves by as much.
 
-        Never below the new restart: R_p that defaults to R would otherwise come out as R + (R' - R), which can
-        round a hair below R' and be refused.
+        R_p is kept at least R': R + (R' - R) can round a hair below R' and be refused.
         """
         p = self.params
         rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
         return p.replace(restart=restart, persistent_restart=rp)
 
     def parts_restart(self, gpus: int | None = None) -> float:
-        """R without the waits for repairs, minutes, at `gpus` GPUs (default: the fleet's own size).
-
-        The sum of the restart's parts where the inputs give them, the start-up per node counted at
-        gpus / gpus_per_node nodes; otherwise the restart as given. At the fleet's own size, the
-        expected restart minus the wait for repairs (:meth:`repair_wait`).
-        """
+        """R without the waits for repairs, minutes, at ``gpus`` GPUs (start-up per node at their nodes)."""
         p = self.params
         base = p.restart - self.repair_wait()
         parts = p.restart_parts
@@ -381,10 +285,7 @@ class FleetPlan:
         return base + parts.startup_per_node * (gpus / p.gpus_per_node - parts.nodes)
 
     def repair_wait(self, gpus: int | None = None) -> float:
-        """The expected wait for a repair per interruption with the fleet's pool, minutes, at `gpus` GPUs (0 without spares).
-
-        At another size the pool is the same and M is that size's, at the fleet's per-GPU rate.
-        """
+        """Expected wait for a repair per interruption, minutes (0 without spares); the same pool, M at ``gpus``."""
         p = self.params
         if p.spares is None:
             return 0.0
@@ -392,39 +293,23 @@ class FleetPlan:
         return p.spares.wait(mtbi)
 
     def restart_at(self, gpus: int) -> float:
-        """The expected restart at `gpus` GPUs, minutes: :meth:`parts_restart` plus :meth:`repair_wait` at that size."""
+        """The expected restart at ``gpus`` GPUs, minutes: :meth:`parts_restart` + :meth:`repair_wait`."""
         return self.parts_restart(gpus) + self.repair_wait(gpus)
 
     def goodput_at_restart(self, restart: float) -> float:
-        """Goodput of the fleet's whole scheme (:func:`goodput.plan.plan_for`) with an expected restart of `restart` minutes.
-
-        Zero where no work would be kept (:class:`~goodput.errors.Refused`).
-        """
+        """Goodput of the whole scheme with an expected restart of ``restart`` minutes; 0 where no work is kept."""
         try:
             return plan_for(self.with_restart(restart)).goodput
         except Refused:  # no work kept at this restart
             return 0.0
 
     def spares_choice(self, repair: float, takes_node: float) -> SparesChoice:
-        """Goodput and dollars against the number of hot spare nodes, and the best count, with the fleet's full plan.
+        """Goodput and dollars against the number of hot spare nodes, and the best count, with the full plan.
 
-        Each count c's expected restart (:meth:`parts_restart` plus the wait for repairs,
-        :func:`goodput.restart.spare_wait`) is planned with the fleet's whole scheme
-        (:meth:`goodput_at_restart`); the best count maximizes the kept work net of the spares'
-        own GPUs (:attr:`goodput.restart.SparesChoice.net`; the one search, :func:`goodput.restart.best_spares`).
-        The dollars are each count's kept work against no spares, net of the spares' own GPUs, a month.
-
-        Parameters
-        ----------
-        repair : float
-            r, mean minutes to repair a node.
-        takes_node : float
-            a, the share of interruptions that take a node out.
-
-        Returns
-        -------
-        SparesChoice
-            With :attr:`~goodput.restart.SparesChoice.dollars` filled.
+        ``repair``: r, mean minutes to repair a node; ``takes_node``: a, the share of interruptions that take a
+        node out. Each count's restart (:meth:`parts_restart` + :func:`goodput.restart.spare_wait`) is planned
+        with the whole scheme; the best maximizes kept work net of the spares' own GPUs
+        (:func:`goodput.restart.best_spares`). Dollars: against no spares, net of the spares, a month.
         """
         key = (repair, takes_node)
         if key not in self._spares_choices:  # each count is a plan: computed once per pool
@@ -443,28 +328,19 @@ class FleetPlan:
         return {}
 
     def goodput_with_spares(self, spares: int, repair: float, takes_node: float) -> float:
-        """Goodput of the fleet's whole scheme with a pool of `spares` nodes (:meth:`goodput_at_restart`)."""
+        """Goodput of the whole scheme with a pool of ``spares`` nodes."""
         return self.goodput_at_restart(self.parts_restart() + restarts.spare_wait(spares, self.params.mtbi, repair,
                                                                                   takes_node))
 
     @cached_property
     def best_spares(self) -> SparesChoice | None:
-        """Goodput and dollars against the number of hot spare nodes, and the best count (:meth:`spares_choice`).
-
-        None unless the inputs give spares; with the pool's repair time and share of node-taking interruptions.
-        """
+        """:meth:`spares_choice` for the inputs' pool; None unless the inputs give spares."""
         s = self.params.spares
         return None if s is None else self.spares_choice(s.repair, s.takes_node)
 
     @cached_property
     def largest_restart_part(self) -> RestartPart | None:
-        """The part of the restart that matters most, and what halving it gains through the fleet's full plan.
-
-        None unless the inputs give the restart's parts. R is a sum, so the largest part (the start-up
-        per node multiplied out; :attr:`goodput.restart.RestartParts.largest`) is the one whose halving
-        gains the most: the gain is the plan's goodput with R shortened by half that part
-        (:meth:`with_restart`, a persistent tier's restart shortened as much) minus the plan's.
-        """
+        """The restart's largest part (R is a sum: halving it gains most) and that gain; None without parts."""
         parts = self.params.restart_parts
         if parts is None:
             return None
@@ -474,16 +350,7 @@ class FleetPlan:
         return RestartPart(name=name, minutes=minutes, gain=gain)
 
     def at_write_bandwidth(self, bandwidth: float) -> Params:
-        """The fleet's inputs with the storage's stated write bandwidth set to `bandwidth` bytes per second, rederived.
-
-        C (without a snapshot) or D (with one) and the slow checkpoint follow from the new bandwidth
-        (:func:`goodput.params.derive`); every other input is the fleet's. Needs the checkpoint's size.
-
-        Raises
-        ------
-        InputError
-            If the inputs give no checkpoint size.
-        """
+        """The inputs at stated write bandwidth ``bandwidth`` B/s, rederived; InputError without a checkpoint size."""
         p = self.params
         if p.checkpoint_size is None or p.known is None:
             raise InputError("target goodput", "no checkpoint size",
@@ -497,22 +364,10 @@ class FleetPlan:
         return derive(p, dataclasses.replace(known, write_bandwidth=bandwidth, typed=typed))
 
     def needed_write_bandwidth(self, target: float) -> float | None:
-        """The least stated write bandwidth, bytes per second, at which the fleet's full plan reaches `target`.
+        """The least stated write bandwidth (bytes/s, before efficiency) at which the full plan reaches ``target``.
 
-        The fleet's plan is rebuilt at each bandwidth (:meth:`at_write_bandwidth`, then
-        :func:`goodput.plan.plan_for`) and the least bandwidth found by bisection
-        (:func:`goodput.storage.bandwidth_for_goodput`); goodput never falls as bandwidth rises.
-
-        Parameters
-        ----------
-        target : float
-            The goodput to reach, a fraction of 1.
-
-        Returns
-        -------
-        float or None
-            Bytes per second (as stated, before the efficiency), or None when even 1 PB/s does not
-            reach `target` (the other losses leave less).
+        Bisection (:func:`goodput.storage.bandwidth_for_goodput`; goodput never falls as bandwidth rises); None
+        when even 1 PB/s does not reach it.
         """
 
         def goodput_at(bandwidth: float) -> float:
@@ -526,12 +381,7 @@ class FleetPlan:
 
     # ------------------------------------------------------------------ what to buy: storage (issue 19, spec C)
     def goodput_at_stated_bandwidth(self, bandwidth: float) -> float:
-        """Goodput of the fleet's full plan with the storage's stated write bandwidth at `bandwidth` bytes per second.
-
-        The read bandwidth is scaled in the same ratio, and C or D, the load and the slow checkpoint are
-        derived again (:func:`goodput.params.at_bandwidths`); 0 where the write is so slow that no plan is made.
-        Needs :attr:`storage`.
-        """
+        """Goodput of the full plan at stated write bandwidth ``bandwidth`` B/s (read scaled alike); 0 if no plan."""
         s = self.storage
         if s is None:
             raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
@@ -541,11 +391,7 @@ class FleetPlan:
             return 0.0
 
     def net_at_stated_bandwidth(self, bandwidth: float) -> float:
-        """The capacity the fleet's goodput is worth a month at a stated write bandwidth, minus what that bandwidth costs.
-
-        US dollars a month: :meth:`dollars` of :meth:`goodput_at_stated_bandwidth`, minus
-        :func:`goodput.storage.storage_cost_per_month` at the storage's price. Needs a storage price.
-        """
+        """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month."""
         s = self.storage
         if s is None or s.price is None:
             raise InputError("storage.price", None, "a price of storage bandwidth (storage: {price: ...} or "
@@ -554,12 +400,10 @@ class FleetPlan:
 
     @cached_property
     def best_write_bandwidth(self) -> BestBandwidth | None:
-        """The stated write bandwidth B* that maximizes goodput's worth net of the storage's cost (computed on first use).
+        """The stated write bandwidth B* that maximizes :meth:`net_at_stated_bandwidth`, searched over B/64 to 64 B.
 
-        B* maximizes :meth:`net_at_stated_bandwidth`, searched from B / 64 to 64 B (B the fleet's stated
-        write bandwidth; :func:`goodput.storage.best_bandwidth`). With a price of zero B* is the top of
-        that range, 64 B, and says so (``edge == "top"``: no optimum below 64 times the fleet's bandwidth,
-        since goodput never falls as bandwidth rises). None without a storage price or a checkpoint size.
+        At a price of zero, 64 B with ``edge == "top"`` (goodput never falls as bandwidth rises). None without
+        a storage price or a checkpoint size.
         """
         s = self.storage
         if s is None or s.price is None or self.params.checkpoint_size is None:
@@ -578,18 +422,6 @@ class FleetPlan:
 def fleet_plan(params: Params) -> FleetPlan:
     """The fleet's one plan.
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-
-    Returns
-    -------
-    FleetPlan
-        The recommendation, first order of the same scheme, the slow checkpoint and the levers.
-
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> f = fleet_plan(load_params())
     >>> round(f.interval, 1), round(100 * f.goodput, 1), f.first_order_quotable

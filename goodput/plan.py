@@ -1,9 +1,7 @@
 """One plan for one fleet: the interval, the losses, the levers and the headline numbers.
 
-The book's pages and the ``goodput plan`` command all go through :func:`make_plan`
-(or :func:`plan_for`), so they always show the same numbers. Which model a
-recommendation comes from is decided once, here: :data:`RECOMMENDED_MODEL`.
-The words that present a plan are in :mod:`goodput.report`.
+The pages and ``goodput plan`` all go through :func:`make_plan` (or :func:`plan_for`), so they show the
+same numbers; the recommending model is decided once, :data:`RECOMMENDED_MODEL`. Words: :mod:`goodput.report`.
 """
 
 from __future__ import annotations
@@ -30,34 +28,13 @@ RECOMMENDED_MODEL = "exact"
 
 @dataclass(frozen=True)
 class Plan:
-    """A checkpoint plan and the goodput it leaves under one model.
+    """A checkpoint plan and the goodput it leaves under one model; durations in minutes.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C in minutes.
-    mtbi : float
-        M in minutes.
-    restart : float
-        R in minutes.
-    losses : model.Losses
-        The interval used and the three losses.
-    optimal_interval : float
-        T* in minutes by the plan's model, whether or not it is the interval used.
-    model : {"first-order", "exact"}
-        Which model computed the losses and the optimum.
-    check : model.RangeCheck
-        How far first order is from the exact model for these inputs and this interval
-        (:func:`goodput.exact.range_check`; for a scheme with a drain or two tiers, the exact
-        minus the first-order goodput of the scheme at the same interval).
-    tiers : Tiers or None
-        The drain and the persistent tier, when the plan has them (``losses`` is then a
-        :class:`~goodput.tiers.TierLosses` and ``tiers.every`` is the n used).
-    every_chosen : bool
-        Whether n was chosen by the plan (the best whole n) rather than given.
-    recovery : tuple of (float, float, float) or None
-        (p, R_j, q): the share recovered just in time, its cost in minutes and planned stops per hour,
-        when the plan has them (:class:`goodput.restart.Recovery`, with one tier or with the drain and tiers).
+    ``optimal_interval`` is T* by the plan's ``model``, used or not. ``check`` is how far first order is off
+    (:func:`goodput.exact.range_check`; with a drain or two tiers, exact minus first-order goodput of the
+    scheme). With ``tiers``, ``losses`` is a :class:`~goodput.tiers.TierLosses` and ``tiers.every`` the n
+    used (``every_chosen``: n chosen by the plan). ``recovery`` is (p, R_j minutes, q per hour) of
+    :class:`goodput.restart.Recovery`.
     """
 
     checkpoint_cost: float
@@ -73,17 +50,17 @@ class Plan:
 
     @property
     def interval(self) -> float:
-        """The interval T the losses were computed for, in minutes."""
+        """The interval T the losses were computed for, minutes."""
         return self.losses.interval
 
     @property
     def goodput(self) -> float:
-        """Goodput as a fraction of 1."""
+        """Goodput, a fraction of 1."""
         return self.losses.goodput
 
     @property
     def drain_loss(self) -> float:
-        """The share of wall time lost because checkpoints were not yet durable (0 without a drain)."""
+        """Share of wall time lost because checkpoints were not yet durable (0 without a drain)."""
         return self.losses.drain_loss if isinstance(self.losses, TierLosses) else 0.0
 
     @property
@@ -93,7 +70,7 @@ class Plan:
 
     @property
     def refused(self) -> bool:
-        """Whether this is a first-order plan whose numbers should not be quoted (see :class:`model.RangeCheck`)."""
+        """Whether this is a first-order plan whose numbers must not be quoted (:class:`model.RangeCheck`)."""
         return self.model == "first-order" and not self.check.quotable
 
 
@@ -103,46 +80,13 @@ def make_plan(
     persistent_restart: float | None = None, fast_survives: float | None = None, persistent_every: int | None = None,
     just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
 ) -> Plan:
-    """Plan a checkpoint interval and compute the goodput it leaves.
+    """Plan a checkpoint interval (the model's optimum when None) and compute the goodput it leaves.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions of the job.
-    restart : float
-        R, minutes per restart.
-    interval : float, optional
-        T, minutes of work between checkpoints; the model's optimum when omitted.
-    which : {"exact", "first-order"}
-        The exact model of exponential failures (the default) or the first-order model.
-    drain : float, optional
-        D, minutes after a checkpoint's snapshot until it is durable (default 0).
-    persistent_cost, persistent_restart : float, optional
-        C_p and R_p of a persistent tier beside the fast one (see :mod:`goodput.tiers`).
-    fast_survives : float, optional
-        s, the share of interruptions the fast tier survives (with a persistent tier).
-    persistent_every : int, optional
-        n, every n-th checkpoint persistent; the best whole n when omitted.
-    just_in_time, jit_recovery, planned_rate : float, optional
-        p, R_j (minutes) and q (per hour): recovery without rollback and planned stops
-        (:class:`goodput.restart.Recovery`), with one tier or with the drain and tiers.
+    Minutes throughout; ``planned_rate`` q per hour. D is the drain, C_p/R_p/s/n the persistent tier
+    (:mod:`goodput.tiers`; n the best whole one when None), p/R_j/q recovery without rollback and planned
+    stops (:class:`goodput.restart.Recovery`). Raises InputError on an impossible input, an unknown model
+    or an interval shorter than the drain; Refused when a duration is over :data:`MAX_RATIO` times M.
 
-    Returns
-    -------
-    Plan
-        The plan; :attr:`Plan.check` says how far the first-order formulas hold here.
-
-    Raises
-    ------
-    InputError
-        If an input is impossible, the model unknown, or the interval shorter than the drain.
-    Refused
-        If a checkpoint, interval, drain or restart is over :data:`MAX_RATIO` times M (no work is kept).
-
-    Examples
-    --------
     >>> p = make_plan(1.0, 185.6, 5.0)
     >>> round(p.interval, 1), round(100 * p.goodput, 1)
     (18.6, 87.6)
@@ -238,24 +182,9 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
 
 
 def plan_for(params: Params, *, slow: bool = False, interval: float | None = None, which: str = RECOMMENDED_MODEL) -> Plan:
-    """Plan for a fleet described by a parameters file.
+    """Plan for a fleet's inputs, with their drain and persistent tier.
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs, with their drain and persistent tier if they give them.
-    slow : bool, optional
-        The comparison case instead: ``slow_checkpoint_cost``, written synchronously
-        (immediately durable: no drain, one tier).
-    interval : float, optional
-        The interval in use, in minutes; the optimum when omitted.
-    which : {"exact", "first-order"}
-        The model (see :func:`make_plan`).
-
-    Returns
-    -------
-    Plan
-        See :func:`make_plan`.
+    ``slow``: the comparison case instead, ``slow_checkpoint_cost`` written synchronously (one tier, no drain).
     """
     if slow:
         return make_plan(params.slow_checkpoint_cost, params.mtbi, params.restart, interval, which=which)
@@ -282,32 +211,10 @@ STORAGE_LEVERS = {"double_write_bandwidth": "double the storage bandwidth",
 def levers(
     checkpoint_cost: float, mtbi: float, restart: float, interval: float, *, which: str = RECOMMENDED_MODEL
 ) -> dict[str, float]:
-    """Goodput gained by each lever of a single checkpoint tier, in fractions of 1.
+    """Goodput gained by each of :data:`LEVERS` for a single checkpoint tier, fractions of 1.
 
-    The three input levers are measured optimum to optimum: goodput at the best
-    interval for the changed input minus goodput at the best interval for the
-    current inputs, so they do not also count the interval fix. The interval
-    lever is goodput at T* minus goodput at the interval in use. The gains of
-    an input lever and of the interval lever therefore add up to the gain of
-    doing both.
-
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per checkpoint.
-    mtbi : float
-        M, mean minutes between interruptions.
-    restart : float
-        R, minutes per restart.
-    interval : float
-        The interval in use, in minutes.
-    which : {"exact", "first-order"}
-        The model that computes goodput (see :func:`make_plan`).
-
-    Returns
-    -------
-    dict of str to float
-        Keyed by the names in :data:`LEVERS`.
+    Input levers are measured optimum to optimum, so they do not also count the interval fix; the interval
+    lever is goodput at T* minus at ``interval``. An input lever and the interval lever add up to doing both.
     """
     g, _ = model_functions(which)
     best = float(g(checkpoint_cost, mtbi, restart))
@@ -320,46 +227,23 @@ def levers(
 
 
 def _floored(gains: dict[str, float]) -> dict[str, float]:
-    """Gains with the optimizer's rounding floored at zero.
+    """Gains with the optimizer's rounding (above -1e-9) floored at zero.
 
-    An input halved, or T moved to the optimum, re-optimized, loses no goodput, so a gain just below
-    zero (above -1e-9) is rounding and reads 0. A lever that changes the scheme ("drain the persistent
-    write as well") can lose goodput for real: that loss is kept, and the words say it is a loss.
+    A lever that changes the scheme ("drain the persistent write as well") can lose goodput for real: kept.
     """
     return {name: max(0.0, gain) if gain > -1e-9 else gain for name, gain in gains.items()}
 
 
 def plan_levers(plan: Plan) -> dict[str, float]:
-    """The levers of a plan, by its own model, with those of the drain and the persistent tier where they apply.
+    """The levers of a plan by its own model, with :data:`TIER_LEVERS` where they apply, fractions of 1.
 
-    For a plan with a drain or two tiers each input lever changes one input and re-optimizes the
-    interval (and n, when the plan chose it), and is measured from the plan's scheme at its own best
-    interval: halve the fast checkpoint's cost C, halve the fast restart R, halve the failure rate
-    (M doubled), halve the drain D ("shorten the drain", with a drain), halve the share of
-    interruptions the fast tier does not survive ("make the fast tier survive more failures", with
-    s < 1). With a persistent tier dearer than the fast one: halve C_p and halve R_p (never below C
-    and R), and "drain the persistent write as well": the persistent checkpoint blocks training for
-    the fast snapshot's C only, its write to the persistent tier runs in the background like the
-    fast one's, and it is durable max(D, C_p) after the snapshot (the drain, or the write's own time
-    if that is longer); R_p, s and the rest unchanged. The interval lever moves T to the optimum for
-    the plan's n; with two tiers, "set the persistent cadence right" moves n to the best whole n
-    (each at its best interval), zero when the plan chose n. The interval and cadence levers add up
-    to the best of the scheme minus the plan. A plan with recovery without rollback and planned stops
-    (:attr:`Plan.recovery`) keeps them in every lever.
+    With a drain or two tiers each input lever changes one input and re-optimizes T (and n, if chosen),
+    measured from the scheme at its best: halve C, R, the failure rate, the drain D, the share the fast tier
+    does not survive (s < 1); with C_p > C, halve C_p and R_p (never below C and R) and "drain the persistent
+    write as well" (blocks for C only, durable max(D, C_p) after the snapshot). The interval lever moves T to
+    the optimum for the plan's n; "set the persistent cadence right" moves n to the best (0 when chosen); the
+    two add up to the scheme's best minus the plan. Recovery without rollback is kept in every lever.
 
-    Parameters
-    ----------
-    plan : Plan
-        The plan.
-
-    Returns
-    -------
-    dict of str to float
-        Goodput gained by each lever, fractions of 1, keyed by :data:`LEVERS` and the
-        :data:`TIER_LEVERS` that apply.
-
-    Examples
-    --------
     >>> p = make_plan(1.0, 60.0, 5.0, drain=2.0, persistent_cost=3.0, persistent_restart=10.0, fast_survives=0.5)
     >>> gains = plan_levers(p)
     >>> all(gains[name] >= 0 for name in TIER_LEVERS)
@@ -412,29 +296,11 @@ def plan_levers(plan: Plan) -> dict[str, float]:
 
 
 def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:
-    """The levers of the storage, where the inputs give one (none otherwise), in fractions of 1.
+    """The :data:`STORAGE_LEVERS` that apply, fractions of 1; empty without ``params.storage``.
 
-    "double the storage bandwidth" doubles the storage's stated write and read bandwidths, and
-    "double the snapshot bandwidth" (with a snapshot) the device-to-host bandwidth; C or D, the load
-    part of R and the slow checkpoint are derived again (:func:`goodput.params.at_bandwidths`) and the
-    fleet planned with :func:`plan_for`, its interval (and cadence, where the plan chooses it) at their
-    best. Each gain is that goodput minus the plan's at its best, floored at zero as the other
-    levers' rounding is.
+    Doubling the write (and read) or the snapshot bandwidth rederives C or D, the load part of R and the slow
+    checkpoint (:func:`goodput.params.at_bandwidths`) and re-plans at the best interval and cadence.
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-    which : {"exact", "first-order"}
-        The model (default: the recommended one).
-
-    Returns
-    -------
-    dict of str to float
-        Keyed by the words of :data:`STORAGE_LEVERS` that apply; empty without ``params.storage``.
-
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> storage_levers(load_params())
     {}
@@ -453,23 +319,10 @@ def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, 
 
 
 def headline(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:
-    """The answer page's numbers for one fleet, as plain floats.
+    """The answer page's numbers for one fleet, plain floats.
 
-    Parameters
-    ----------
-    params : Params
-        The fleet's inputs.
-    which : {"exact", "first-order"}
-        The model (default: the recommended one).
-
-    Returns
-    -------
-    dict of str to float
-        ``mtbi`` and ``interval`` (minutes), the three losses and ``goodput``
-        (fractions of 1) at the optimum with the fast checkpoint; ``slow_interval``
-        and ``slow_goodput`` with the slow one; ``points`` (the goodput
-        difference, a fraction of 1) and ``capacity`` (US dollars a month that
-        difference is worth at list price).
+    ``mtbi``, ``interval``, ``slow_interval`` in minutes; losses, goodputs and ``points`` (fast minus slow)
+    fractions of 1; ``capacity`` US dollars a month those points are worth at list price.
     """
     fast = plan_for(params, which=which)
     slow = plan_for(params, slow=True, which=which)

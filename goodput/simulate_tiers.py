@@ -1,78 +1,35 @@
 """Monte Carlo simulation of checkpoints that are not yet safe: asynchronous drains and a fast + persistent tier.
 
-An independent check of the exact drain / two-tier model: it follows the shared
-semantics (``notes/tiers-semantics.md``) event by event and uses no formula of
-that model.
+An independent check of the exact drain / two-tier model: it follows the semantics below event by event
+and uses no formula of that model.
 
-The job
-    Computes in cycles of n segments (``persistent_every``). Each segment is T
-    minutes of compute followed by a blocking snapshot: fast (C minutes) for the
-    first n - 1, persistent (C_p) for the n-th. Interruptions are a Poisson
-    process of mean gap M over all wall time; each is independently soft (the
-    fast tier survives it) with probability s (``fast_survives``), else hard.
-    A persistent snapshot becomes durable D minutes (``drain``) after it ends,
-    unless an interruption comes first, which abandons the drain.
+The job computes in cycles of n segments, each T minutes of compute then a blocking snapshot: fast (C)
+for the first n - 1, persistent (C_p) for the n-th, durable D minutes after it ends unless an
+interruption comes first (abandoning the drain). Interruptions are Poisson with mean gap M over wall
+time, each soft (the fast tier survives) with probability s.
 
-    - Soft interruption while computing or snapshotting: back to the latest
-      completed checkpoint of either tier, restart R. If that checkpoint is a
-      pending persistent one, its drain starts again from scratch when compute
-      resumes.
-    - Hard interruption while computing or snapshotting: back to the latest
-      durable persistent checkpoint, restart R_p; the fast checkpoints since it
-      are lost, and so is a pending persistent checkpoint with its whole cycle.
-    - During an R-restart a soft interruption starts it over and a hard one turns
-      it into an R_p-restart as above; during an R_p-restart any interruption
-      starts it over.
+- Soft, computing or snapshotting: back to the latest completed checkpoint of either tier, restart R; a
+  pending persistent one drains again from scratch when compute resumes.
+- Hard: back to the latest durable persistent checkpoint, restart R_p; the fast checkpoints since are
+  lost, and so is a pending persistent checkpoint with its whole cycle.
+- During an R-restart, soft starts it over and hard makes it an R_p-restart; during R_p, any starts it over.
+- Optional pauses: a share p of unplanned interruptions recovered just in time (R_j, no lost work) and
+  planned stops at q per hour (S_q each). They strike only while the job runs (never during a restart),
+  and the job, drain included, stands still; the rolling-back interruptions are then Poisson with mean
+  gap M / (1 - p) over running and restarting time.
 
-    Recovery without rollback and planned stops (optional): a share p
-    (``just_in_time``) of unplanned interruptions is recovered just in time,
-    costing R_j (``jit_recovery``) and no lost work; planned stops come at q per
-    hour (``planned_rate``), each costing S_q (``planned_cost``) and no lost work.
-    Both are pauses that strike only while the job runs (computes, snapshots or
-    drains), never while it restarts: the job, its drain included, stands still
-    during a pause, and no interruption strikes one. The interruptions that roll
-    back are then the unplanned ones thinned to the share 1 - p: a Poisson
-    process of mean gap M / (1 - p) over the time the job runs or restarts.
+A run starts computing at time 0 with a durable checkpoint; at its end, completed segments not yet
+durable count as kept, an unfinished segment as lost work, an unfinished restart as restart.
+Fractions of wall time (summing to one): ``goodput`` kept compute, ``checkpoint_overhead`` their
+snapshots, ``drain_loss`` whole cycles lost to a hard interruption before durability, ``restart_loss``
+restarts (cut short included) and pauses, ``lost_work`` the rest.
 
-    A run starts computing at time 0 at the start of a cycle, with a durable
-    checkpoint. At the end of a run, completed segments not yet covered by a
-    durable checkpoint count as kept, an unfinished segment as lost work and an
-    unfinished restart as restart.
-
-Accounting (fractions of wall time; they sum to one)
-    ``goodput`` is the compute of kept segments, ``checkpoint_overhead`` their
-    snapshots, ``drain_loss`` the compute and snapshots of whole cycles lost
-    because a hard interruption struck before their persistent checkpoint was
-    durable, ``restart_loss`` the time spent restarting (including restarts cut
-    short) and in pauses, and ``lost_work`` the rest: partial segments and snapshots, and fast
-    checkpoints' segments rolled back by a hard interruption.
-
-How it is computed
-    All runs advance in lock-step, one interruption gap per step. Each run holds
-    a small state: its wall clock, the restart it must do before computing
-    (0, R or R_p minutes), the segment index j in the cycle it resumes at (0 to
-    n - 1; the position j (T + C) in the cycle) and whether the checkpoint at
-    the start of its cycle is still draining. For a gap of X minutes the first
-    min(X, restart) minutes are restart; if the interruption comes during the
-    restart the state changes by the restart rules. Otherwise the compute
-    X - restart, added to the position, is split arithmetically into whole
-    cycles k and a remainder r (``divmod`` by the cycle length
-    (n - 1)(T + C) + T + C_p) and the completed fast segments within the cycle,
-    min(floor(r/(T + C)), n - 1); the start-of-cycle checkpoint is still
-    draining when r < D (and the last one completed or the one restored was a
-    pending persistent one). The interruption is then applied to that state.
-    Kept segments are counted when they complete and subtracted when rolled
-    back, so no per-segment work is done between interruptions. Gaps and the
-    soft/hard draws come in blocks of at most :data:`BLOCK_SIZE` values.
-    Pauses leave the rest unchanged, so each run's length counts the time it
-    runs or restarts; its pauses are drawn once it has ended, as Poisson counts
-    of mean p/M and q/60 per minute of its running time (its length less its
-    restarts), and added to its wall time and to the restart loss.
-
-Standard errors
-    The horizon is split into ``replicas`` independent runs of equal length;
-    each fraction is the mean over the runs and its standard error the sample
-    standard deviation over runs divided by sqrt(replicas).
+All runs advance in lock-step, one gap per step, each holding a small state (clock, pending restart,
+segment index j in the cycle, whether the cycle's start checkpoint still drains). The compute in a gap is
+split arithmetically (``divmod`` by the cycle (n - 1)(T + C) + T + C_p) into whole cycles and completed
+segments, so no per-segment work is done; draws come in blocks of :data:`BLOCK_SIZE`. Pauses are drawn
+after a run ends, Poisson with mean p/M and q/60 per minute of running time. The horizon is split into
+``replicas`` runs; standard errors are the sample standard deviation over runs / sqrt(replicas).
 """
 
 from __future__ import annotations
@@ -101,25 +58,9 @@ Floats = npt.NDArray[np.float64]
 class TierResult(SimulatedLosses):
     """Outcome of :func:`simulate_tiers`: the fields of :class:`~goodput.simulate.SimulatedLosses`, and the drain's.
 
-    There ``goodput`` is the compute of kept segments, ``checkpoint_overhead``
-    the completed snapshots (C or C_p) of kept segments, ``lost_work`` also the
-    completed segments rolled back by a hard interruption to a durable
-    checkpoint, ``restart_loss`` both restarts (R and R_p), and ``failures``
-    every interruption.
-
-    Parameters
-    ----------
-    drain_loss : float
-        Fraction spent on whole cycles (compute and snapshots) discarded because
-        a hard interruption struck before their persistent checkpoint was durable.
-    drain_loss_stderr : float
-        Its standard error.
-    hard_failures : int
-        Of the interruptions, the hard ones (the fast tier did not survive them).
-    recoveries : int, optional
-        Interruptions recovered just in time, over all runs.
-    planned_stops : int, optional
-        Planned stops, over all runs.
+    Here ``lost_work`` includes segments rolled back by a hard interruption, ``restart_loss`` both R and
+    R_p, ``failures`` every interruption (``hard_failures`` those the fast tier did not survive);
+    ``drain_loss`` whole cycles discarded before their persistent checkpoint was durable. Counts are over all runs.
     """
 
     drain_loss: float
@@ -228,21 +169,7 @@ class _State:
 
 
 def _advance(tiers: _Tiers, run_length: float, state: _State, gap: Floats, soft: npt.NDArray[np.bool_]) -> None:
-    """Take every run to its next interruption (gap minutes later) or to the end of the run, whichever is first.
-
-    Parameters
-    ----------
-    tiers : _Tiers
-        The inputs.
-    run_length : float
-        Wall time of each run, minutes.
-    state : _State
-        Updated in place.
-    gap : ndarray
-        Minutes from each run's clock to its next interruption.
-    soft : ndarray of bool
-        Whether that interruption is soft.
-    """
+    """Take every run (``state``, in place) to its next interruption ``gap`` minutes later, or to the run's end."""
     left = run_length - state.clock  # 0 for a run that has ended
     fails = gap < left
     x = np.minimum(gap, left)
@@ -296,14 +223,9 @@ def _fractions(tiers: _Tiers, run_length: float, state: _State) -> Floats:
 def _replay(
     tiers: _Tiers, run_length: float, gaps: Floats, soft: npt.NDArray[np.bool_]
 ) -> tuple[Floats, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Run the state machine on given interruption gaps (rows: steps, columns: runs); for tests.
+    """Run the state machine on given gaps (rows: steps, columns: runs); for tests.
 
-    Returns
-    -------
-    fractions : ndarray
-        Shape (5, runs): goodput, checkpoint, lost work, restart, drain per run.
-    failures, hard : ndarray of int
-        Interruptions and hard interruptions per run.
+    Returns the (5, runs) fractions (goodput, checkpoint, lost work, restart, drain) and per-run failures and hard ones.
     """
     state = _State.fresh(gaps.shape[1])
     for gap, flag in zip(gaps, soft, strict=True):
@@ -338,64 +260,13 @@ def simulate_tiers(
 ) -> TierResult:
     """Simulate a job with draining and/or two-tier checkpoints and measure its goodput and losses.
 
-    See the module docstring for the model. With the defaults (one tier, no
-    drain) it is the single-level model of :mod:`goodput.simulate`.
+    The model is the module docstring's; with the defaults (one tier, no drain) it is :mod:`goodput.simulate`'s.
+    Minutes throughout (``planned_rate`` q per hour); 0 <= D <= T, C_p >= C and R_p >= R (default C, R),
+    every n-th checkpoint persistent, p in [0, 1), S_q needed with q > 0; ``horizon`` is split into
+    ``replicas`` (>= 2) runs. Same inputs and ``seed``, same result. ``progress``: True shows a tqdm bar
+    (after :data:`goodput.simulate.PROGRESS_DELAY_S` s); a callable gets the minutes each block covered.
+    Raises InputError for any input out of those bounds.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C, minutes per fast snapshot (blocking).
-    mtbi : float
-        M, mean minutes between interruptions of the job.
-    restart : float
-        R, minutes to restart from the fast tier.
-    interval : float
-        T, minutes of compute between consecutive checkpoints of any tier.
-    horizon : float
-        Total simulated wall time in minutes, split into `replicas` runs.
-    drain : float, optional
-        D, minutes after a persistent snapshot ends until it is durable
-        (0 <= D <= T; default 0, durable at once).
-    persistent_cost : float, optional
-        C_p >= C, minutes per persistent snapshot (default C).
-    persistent_restart : float, optional
-        R_p >= R, minutes to restart from the persistent tier (default R).
-    fast_survives : float, optional
-        s in [0, 1], the share of interruptions the fast tier survives (default 0).
-    persistent_every : int, optional
-        n >= 1: every n-th checkpoint is persistent (default 1: all are).
-    just_in_time : float, optional
-        p in [0, 1), the share of unplanned interruptions recovered just in time (default 0).
-    jit_recovery : float, optional
-        R_j, minutes a just-in-time recovery costs (default 0).
-    planned_rate : float, optional
-        q, planned stops per hour (default 0).
-    planned_cost : float, optional
-        S_q, minutes a planned stop costs; needed when q > 0.
-    replicas : int, optional
-        Independent runs (at least 2, default :data:`DEFAULT_REPLICAS`); the
-        standard errors are over them.
-    seed : int, optional
-        Seed of :func:`numpy.random.default_rng` (default 0). Same inputs and seed, same result.
-    progress : bool or callable, optional
-        ``True`` shows a tqdm bar on stderr (only if the simulation takes longer
-        than :data:`goodput.simulate.PROGRESS_DELAY_S` seconds); a callable is called after each
-        block of steps with the simulated minutes it covered (over all runs).
-
-    Returns
-    -------
-    TierResult
-        Goodput, the four losses and their standard errors, and counts.
-
-    Raises
-    ------
-    InputError
-        For a zero, negative, NaN or infinite duration; a drain below 0 or above
-        the interval; C_p < C or R_p < R; s outside [0, 1]; n not a whole number
-        of at least 1; p outside [0, 1), a negative R_j, q or S_q (or no S_q with q > 0); fewer than 2 replicas; a negative seed; or a bad `progress`.
-
-    Examples
-    --------
     >>> r = simulate_tiers(1.0, 185.6, 5.0, 18.6, 100 * 525_600, seed=1)
     >>> abs(r.goodput - 0.876) < 4 * r.stderr + 0.001
     True

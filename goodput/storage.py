@@ -1,21 +1,12 @@
 """From the model and the storage a planner knows to the checkpoint's size and its times.
 
-A checkpoint of a model trained with mixed-precision Adam holds, per parameter, the bf16 weights
-(2 bytes), fp32 master weights (4) and the two fp32 moments (4 + 4): 14 bytes; 12 without the bf16
-copy, 16 with fp32 gradients kept. Its size is parameters x bytes per parameter.
-
-A transfer of S bytes at an achieved bandwidth B takes S / B; the achieved bandwidth is the stated
-one times an efficiency (1 when the figure given is measured, a fraction of the datasheet's
-otherwise). So:
-
-- without a snapshot, the checkpoint is a synchronous write to shared storage: C = S / B_write;
-- with a snapshot to host memory, C is the copy of each node's share, S / (nodes x B_d2h per node),
-  and the checkpoint is durable only once drained to shared storage, D = S / B_write;
-- loading the checkpoint after an interruption takes S / B_read, part of the restart.
-
-Sizes and bandwidths are read as people write them: ``"2.3 TB"``, ``"329 GiB"``; ``"20 Gb/s"`` is
-bits, ``"2.5 GB/s"`` bytes, ``"900 MiB/s"``. Bits and bytes are told apart by the case of the ``b``
-and nothing else is guessed: ``"20 gb/s"`` is refused, as is a bandwidth without ``/s``.
+Mixed-precision Adam keeps per parameter bf16 weights (2 bytes), fp32 master weights (4) and two fp32
+moments (4 + 4): 14 bytes (12 without the bf16 copy, 16 with fp32 gradients). A transfer of S bytes
+takes S / B at the achieved bandwidth B (stated x efficiency): without a snapshot C = S / B_write; with a
+snapshot to host memory C = S / (nodes x B_d2h per node) and the drain D = S / B_write; the load after an
+interruption, part of R, is S / B_read. Units are read as written (``"329 GiB"``, ``"20 Gb/s"`` bits,
+``"2.5 GB/s"`` bytes); only the case of ``b`` tells bits from bytes, so ``"20 gb/s"`` is refused, as is a
+bandwidth without ``/s``.
 """
 
 from __future__ import annotations
@@ -65,27 +56,8 @@ def _quantity(value: object, name: str, expected: str) -> tuple[float, str, bool
 
 
 def parse_size(value: object, name: str) -> float:
-    """Read a size in bytes.
+    """Read a size such as ``"2.3 TB"`` or ``"650 GiB"`` in bytes (not bits, not a rate, above zero).
 
-    Parameters
-    ----------
-    value : object
-        ``"2.3 TB"``, ``"329 GB"``, ``"650 GiB"``, ``"900 MB"``: a number and a unit in bytes.
-    name : str
-        The input's name, for the error message.
-
-    Returns
-    -------
-    float
-        Bytes, finite and greater than zero.
-
-    Raises
-    ------
-    InputError
-        For a bare number, a size in bits, a rate, or a size that is zero, negative or not finite.
-
-    Examples
-    --------
     >>> parse_size("2.3 TB", "checkpoint_size"), parse_size("1 GiB", "host_memory")
     (2300000000000.0, 1073741824.0)
     """
@@ -98,27 +70,8 @@ def parse_size(value: object, name: str) -> float:
 
 
 def parse_bandwidth(value: object, name: str) -> float:
-    """Read a bandwidth in bytes per second.
+    """Read a bandwidth such as ``"2.5 GB/s"`` or ``"20 Gb/s"`` / ``"20 Gbps"`` (bits) in bytes per second.
 
-    Parameters
-    ----------
-    value : object
-        ``"2.5 GB/s"``, ``"20 Gb/s"`` (bits: 2.5 GB/s), ``"20 Gbps"``, ``"1.2 TB/s"``, ``"900 MiB/s"``.
-    name : str
-        The input's name, for the error message.
-
-    Returns
-    -------
-    float
-        Bytes per second, finite and greater than zero.
-
-    Raises
-    ------
-    InputError
-        For a bare number, a size without ``/s``, or a zero, negative or infinite bandwidth.
-
-    Examples
-    --------
     >>> parse_bandwidth("20 Gb/s", "write_bandwidth"), parse_bandwidth("2.5 GB/s", "write_bandwidth")
     (2500000000.0, 2500000000.0)
     """
@@ -138,10 +91,8 @@ def _scaled(x: float, units: tuple[str, ...]) -> str:
 
 
 def format_size(size: float) -> str:
-    """Write a size in bytes with decimal units: ``"2.46 TB"``.
+    """Write a size in bytes with decimal units.
 
-    Examples
-    --------
     >>> format_size(176.25e9 * 14), format_size(329e9)
     ('2.47 TB', '329 GB')
     """
@@ -151,8 +102,6 @@ def format_size(size: float) -> str:
 def format_bandwidth(bytes_per_s: float) -> str:
     """Write a bandwidth in bytes per second with decimal units: ``"2.5 GB/s"``.
 
-    Examples
-    --------
     >>> format_bandwidth(2.5e9), format_bandwidth(40e9)
     ('2.5 GB/s', '40 GB/s')
     """
@@ -160,22 +109,8 @@ def format_bandwidth(bytes_per_s: float) -> str:
 
 
 def checkpoint_size(parameters: float, bytes_per_parameter: float = DEFAULT_BYTES_PER_PARAMETER) -> float:
-    """A checkpoint's size in bytes: parameters x bytes per parameter.
+    """A checkpoint's size in bytes: parameters x bytes per parameter (:data:`BYTES_PER_PARAMETER`).
 
-    Parameters
-    ----------
-    parameters : float
-        The model's parameter count.
-    bytes_per_parameter : float, optional
-        14 by default (see :data:`BYTES_PER_PARAMETER`).
-
-    Returns
-    -------
-    float
-        Bytes.
-
-    Examples
-    --------
     >>> format_size(checkpoint_size(530e9, 12))
     '6.36 TB'
     """
@@ -185,10 +120,8 @@ def checkpoint_size(parameters: float, bytes_per_parameter: float = DEFAULT_BYTE
 
 
 def transfer_minutes(size: float, bandwidth: float, efficiency: float = 1.0) -> float:
-    """Minutes to move `size` bytes at `bandwidth` bytes per second, of which a share `efficiency` is achieved.
+    """Minutes to move ``size`` bytes at ``bandwidth`` bytes per second, of which a share ``efficiency`` is achieved.
 
-    Examples
-    --------
     >>> round(transfer_minutes(checkpoint_size(530e9, 12), parse_bandwidth("20 Gb/s", "bw")), 1)
     42.4
     """
@@ -200,33 +133,12 @@ def transfer_minutes(size: float, bandwidth: float, efficiency: float = 1.0) -> 
 
 @dataclass(frozen=True)
 class Storage:
-    """What a planner knows of the checkpoint and the storage, in bytes and bytes per second.
+    """What a planner knows of the checkpoint and the storage: bytes, bytes per second (stated, aggregate).
 
-    Parameters
-    ----------
-    size : float
-        The checkpoint's size in bytes.
-    nodes : int
-        Nodes in the job (GPUs / GPUs per node).
-    write_bandwidth : float
-        The shared storage's aggregate write bandwidth, stated.
-    read_bandwidth : float or None
-        Its aggregate read bandwidth, stated (None: the load time is not derived).
-    efficiency : float
-        The share of the stated bandwidths achieved (1: the figures are measured).
-    read_efficiency : float or None
-        The share of the read bandwidth achieved, where it differs from `efficiency` (None: the same).
-    snapshot_bandwidth : float or None
-        Device-to-host bandwidth per node of a snapshot to host memory (None: no snapshot, the
-        checkpoint is a synchronous write).
-    host_memory : float or None
-        Host memory free per node for the snapshot, in bytes (None: not checked).
-    double_buffered : bool
-        Whether the snapshot keeps two copies in host memory (the next snapshot may start before
-        the previous one has drained).
-    price : float or None
-        What stated write bandwidth costs, US dollars per GB/s (1e9 bytes per second) per month
-        (None: not given; :func:`storage_cost_per_month`).
+    ``efficiency`` is the share of stated bandwidth achieved (1: measured); ``read_efficiency`` None means
+    the same. ``snapshot_bandwidth`` is device-to-host per node (None: a synchronous write); ``host_memory``
+    free bytes per node (None: not checked); ``double_buffered`` keeps two snapshots in host memory;
+    ``price`` US dollars per GB/s (1e9 bytes/s) per month. Raises InputError when the host memory is short.
     """
 
     size: float
@@ -267,14 +179,14 @@ class Storage:
 
     @property
     def checkpoint_cost(self) -> float:
-        """C in minutes: the snapshot to host memory if there is one, else the synchronous write."""
+        """C, minutes: the snapshot to host memory if there is one, else the synchronous write."""
         if self.snapshot_bandwidth is None:
             return self.write_minutes
         return transfer_minutes(self.size / self.nodes, self.snapshot_bandwidth)
 
     @property
     def drain(self) -> float:
-        """D in minutes: the write to shared storage after a snapshot (0 without one)."""
+        """D, minutes: the write to shared storage after a snapshot (0 without one)."""
         return 0.0 if self.snapshot_bandwidth is None else self.write_minutes
 
     @property
@@ -287,31 +199,17 @@ class Storage:
 
     @property
     def host_memory_needed(self) -> float:
-        """Bytes of host memory a snapshot needs per node: its share of the checkpoint, twice if double-buffered."""
+        """Host memory bytes a snapshot needs per node: its share, twice if double-buffered."""
         return self.size / self.nodes * (2.0 if self.double_buffered else 1.0)
 
 
 def bandwidth_for_goodput(goodput_at: Callable[[float], float], target: float, low: float = 1e6,
                           high: float = 1e15) -> float | None:
-    """The least bandwidth at which a goodput reaches `target`, by bisection on its logarithm.
+    """The least bandwidth (bytes/s) at which ``goodput_at`` reaches ``target``, by bisection on its logarithm.
 
-    Parameters
-    ----------
-    goodput_at : callable
-        Goodput (a fraction of 1) at a bandwidth in bytes per second; never falling as it rises.
-    target : float
-        The goodput to reach, a fraction of 1.
-    low, high : float, optional
-        The bandwidths searched between, bytes per second (1 MB/s to 1 PB/s).
+    ``goodput_at`` must never fall as bandwidth rises. Within a relative 1e-9; ``low`` if even that reaches
+    the target; None if not even ``high`` does (the target needs more than bandwidth).
 
-    Returns
-    -------
-    float or None
-        Bytes per second within a relative 1e-9 of the least that reaches `target`, `low` if even
-        that does, or None if not even `high` does (the target needs more than bandwidth).
-
-    Examples
-    --------
     >>> round(bandwidth_for_goodput(lambda b: 1 - 1e9 / b, 0.9) / 1e10, 6)
     1.0
     """
@@ -331,10 +229,8 @@ def bandwidth_for_goodput(goodput_at: Callable[[float], float], target: float, l
 
 
 def storage_cost_per_month(price: float, bandwidth: float) -> float:
-    """What a stated write bandwidth costs a month: price (US dollars per GB/s per month) x bandwidth / 1e9.
+    """What a stated write bandwidth costs a month, US dollars: price (per GB/s per month) x bandwidth / 1e9.
 
-    Examples
-    --------
     >>> storage_cost_per_month(1500.0, 2e12)
     3000000.0
     """
@@ -352,21 +248,10 @@ SEARCH_TOLERANCE = 1e-6
 
 @dataclass(frozen=True)
 class BestBandwidth:
-    """The stated write bandwidth that maximizes goodput net of what the bandwidth costs.
+    """The stated write bandwidth B* (bytes/s) that maximizes goodput's worth net of the bandwidth's cost.
 
-    Parameters
-    ----------
-    bandwidth : float
-        B*, stated write bandwidth, bytes per second (read bandwidth scaled in the same ratio).
-    goodput : float
-        The fleet's goodput at B*, a fraction of 1.
-    net_per_month : float
-        The capacity that goodput is worth a month minus the storage's cost, US dollars.
-    storage_cost_per_month : float
-        What B* costs a month, US dollars.
-    edge : {"top", "bottom"} or None
-        Whether B* is the end of the search (:data:`SEARCH_SPAN` times the fleet's bandwidth, or that
-        fraction of it): there is then no optimum inside the range searched, only that end.
+    Dollars are US dollars a month. ``edge`` (``"top"``/``"bottom"``) says B* is an end of the search
+    (:data:`SEARCH_SPAN`): no optimum inside the range searched.
     """
 
     bandwidth: float
@@ -377,30 +262,12 @@ class BestBandwidth:
 
 
 def best_bandwidth(net_at: Callable[[float], float], bandwidth: float, span: float = SEARCH_SPAN) -> tuple[float, str | None]:
-    """The bandwidth that maximizes a net value, from `bandwidth` / `span` to `span` x `bandwidth`.
+    """The bandwidth maximizing ``net_at``, from ``bandwidth`` / ``span`` to ``span`` x ``bandwidth``, and its edge.
 
-    A log grid (:data:`SEARCH_PER_OCTAVE` points per factor of two), then a golden-section search on
-    log B between the grid points either side of the best one, to a relative :data:`SEARCH_TOLERANCE`.
-    If the best grid point is an end of the grid, that end is returned and named: the net value
-    still rises beyond the range searched (with a price of zero it never falls, since goodput never
-    falls as bandwidth rises, so B* is always the top).
+    A log grid (:data:`SEARCH_PER_OCTAVE` per factor of two), then golden-section on log B between the grid
+    points either side of the best, to a relative :data:`SEARCH_TOLERANCE`. A best grid point at an end is
+    returned as ``"top"``/``"bottom"`` (at a price of zero, always the top).
 
-    Parameters
-    ----------
-    net_at : callable
-        The net value (any unit) at a bandwidth in bytes per second.
-    bandwidth : float
-        The centre of the search, bytes per second (the fleet's stated write bandwidth).
-    span : float, optional
-        How far either side to search, a factor (default 64).
-
-    Returns
-    -------
-    tuple of (float, str or None)
-        B*, and ``"top"`` or ``"bottom"`` when it is an end of the search (None inside it).
-
-    Examples
-    --------
     >>> import math
     >>> b, edge = best_bandwidth(lambda b: math.log(b) - b / 3e9, 1e9)  # maximum at 3 GB/s
     >>> round(b / 1e9, 4), edge

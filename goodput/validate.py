@@ -1,16 +1,10 @@
 """One set of input checks: finite numbers, positive numbers, shares, whole numbers and choices.
 
-Every module that takes a value from a user goes through these, so that a value is
-refused the same way everywhere, with an :class:`~goodput.errors.InputError` that
-names the input, quotes what was given and says what was expected.
+Each raises an :class:`~goodput.errors.InputError` naming the input, the value and what was expected.
 
-Numbers are read as a person means them: a string of ASCII digits with an optional
-sign, decimal point and exponent (``"16384"``, ``"020000"`` is twenty thousand,
-``"2.0e-5"``). Anything else is refused rather than guessed: a sexagesimal
-``"4:33:04"``, a hexadecimal ``"0x10"``, digits of other scripts, separators
-(``"16,384"``), ``".inf"`` and ``".nan"``. Booleans are not numbers.
-
-Nothing heavy is imported here: NumPy loads only for :func:`positive_array`.
+Numbers are read as a person means them: ASCII digits with optional sign, decimal point and exponent
+(``"020000"`` is twenty thousand). Refused, not guessed: ``"4:33:04"``, ``"0x10"``, other scripts'
+digits, ``"16,384"``, ``".inf"``, ``".nan"``, booleans. NumPy loads only for :func:`positive_array`.
 """
 
 from __future__ import annotations
@@ -37,29 +31,8 @@ POSITIVE_MINUTES = "a finite number of minutes greater than zero"
 
 
 def finite(value: Any, name: str, expected: str = "a finite number") -> float:
-    """Read `value` as a finite number, as a person means it.
+    """Read ``value`` (a real number, not a bool, or a numeric string) as a finite float.
 
-    Parameters
-    ----------
-    value : Any
-        A real number (not a bool), or a string such as ``"2.5e-5"`` (see the module docstring).
-    name : str
-        The input's name, for the message.
-    expected : str, optional
-        What was expected, in words, for the message.
-
-    Returns
-    -------
-    float
-        The number.
-
-    Raises
-    ------
-    InputError
-        If the value is not a number, or is NaN or infinite.
-
-    Examples
-    --------
     >>> finite("020000", "gpus")
     20000.0
     """
@@ -80,27 +53,7 @@ def finite(value: Any, name: str, expected: str = "a finite number") -> float:
 
 
 def positive(value: Any, name: str, expected: str = POSITIVE) -> float:
-    """Read `value` as a finite number greater than zero.
-
-    Parameters
-    ----------
-    value : Any
-        A number or a numeric string.
-    name : str
-        The input's name, for the message.
-    expected : str, optional
-        What was expected, in words.
-
-    Returns
-    -------
-    float
-        The number.
-
-    Raises
-    ------
-    InputError
-        If the value is not a finite number greater than zero.
-    """
+    """Read ``value`` as a finite number greater than zero."""
     number = finite(value, name, expected)
     if number <= 0.0:
         raise InputError(name, value, expected)
@@ -108,27 +61,7 @@ def positive(value: Any, name: str, expected: str = POSITIVE) -> float:
 
 
 def non_negative(value: Any, name: str, expected: str = "a finite number, zero or more") -> float:
-    """Read `value` as a finite number of zero or more.
-
-    Parameters
-    ----------
-    value : Any
-        A number or a numeric string.
-    name : str
-        The input's name, for the message.
-    expected : str, optional
-        What was expected, in words.
-
-    Returns
-    -------
-    float
-        The number.
-
-    Raises
-    ------
-    InputError
-        If the value is not a finite number of zero or more.
-    """
+    """Read ``value`` as a finite number of zero or more."""
     number = finite(value, name, expected)
     if number < 0.0:
         raise InputError(name, value, expected)
@@ -136,31 +69,8 @@ def non_negative(value: Any, name: str, expected: str = "a finite number, zero o
 
 
 def share(value: Any, name: str, *, open_low: bool = False, open_high: bool = False, expected: str | None = None) -> float:
-    """Read `value` as a share (a probability, a confidence level) between 0 and 1.
+    """Read ``value`` as a share in [0, 1]; ``open_low``/``open_high`` exclude 0 or 1.
 
-    Parameters
-    ----------
-    value : Any
-        A number or a numeric string.
-    name : str
-        The input's name, for the message.
-    open_low, open_high : bool, optional
-        Whether 0, or 1, is excluded.
-    expected : str, optional
-        What was expected, in words; by default it is said from the bounds.
-
-    Returns
-    -------
-    float
-        The share.
-
-    Raises
-    ------
-    InputError
-        If the value is not a number in the range.
-
-    Examples
-    --------
     >>> share("0.78", "fast_survives")
     0.78
     """
@@ -175,29 +85,8 @@ def share(value: Any, name: str, *, open_low: bool = False, open_high: bool = Fa
 
 
 def whole(value: Any, name: str, least: int = 1) -> int:
-    """Read `value` as a whole number of at least `least`.
+    """Read ``value`` (an int, an integral float or a string of digits) as a whole number of at least ``least``.
 
-    Parameters
-    ----------
-    value : Any
-        An integer, an integral float (``16384.0``) or a string of digits.
-    name : str
-        The input's name, for the message.
-    least : int, optional
-        The smallest value accepted (default 1).
-
-    Returns
-    -------
-    int
-        The number.
-
-    Raises
-    ------
-    InputError
-        If the value is not a whole number of at least `least` (NaN and infinity included).
-
-    Examples
-    --------
     >>> whole("16384", "gpus")
     16384
     """
@@ -217,29 +106,8 @@ def whole(value: Any, name: str, least: int = 1) -> int:
 
 
 def choice(value: Any, name: str, choices: Sequence[str]) -> str:
-    """Read `value` as one of `choices`, ignoring case and treating spaces and underscores as hyphens.
+    """Read ``value`` as one of ``choices`` (lower case, hyphenated), ignoring case, spaces and underscores as hyphens.
 
-    Parameters
-    ----------
-    value : Any
-        The value given.
-    name : str
-        The input's name, for the message.
-    choices : sequence of str
-        The accepted values, hyphenated and in lower case.
-
-    Returns
-    -------
-    str
-        The matching choice.
-
-    Raises
-    ------
-    InputError
-        If the value is none of them.
-
-    Examples
-    --------
     >>> choice("Run age", "hazard", ("renewal", "run-age"))
     'run-age'
     """
@@ -250,27 +118,7 @@ def choice(value: Any, name: str, choices: Sequence[str]) -> str:
 
 
 def positive_array(value: Any, name: str, expected: str = POSITIVE_MINUTES) -> npt.NDArray[np.float64]:
-    """Read `value` (a number or an array) as a float array whose every element is finite and positive.
-
-    Parameters
-    ----------
-    value : Any
-        A number or an array-like of numbers (not strings).
-    name : str
-        The input's name, for the message.
-    expected : str, optional
-        What was expected, in words.
-
-    Returns
-    -------
-    numpy.ndarray
-        The values as float64 (0-d for a number).
-
-    Raises
-    ------
-    InputError
-        If any element is not a finite number greater than zero.
-    """
+    """Read a number or array-like (not strings) as a float64 array (0-d for a number), all finite and positive."""
     import numpy as np
 
     if isinstance(value, (bool, str, bytes)):

@@ -21,18 +21,6 @@ import numpy as np
 def json_ready(value: Any) -> Any:
     """A measured value as plain JSON: tuples as lists, NumPy scalars as Python ones, inf and nan as ``None``.
 
-    Parameters
-    ----------
-    value : Any
-        A number, a tuple of them, or anything else (returned as it is).
-
-    Returns
-    -------
-    Any
-        The value JSON can write.
-
-    Examples
-    --------
     >>> json_ready((np.float64(1.5), math.inf)), json_ready(np.int64(3)), json_ready(np.bool_(True))
     ([1.5, None], 3, True)
     """

@@ -1,30 +1,15 @@
 """Measure what an event log alone can give: M, R, the failures and the gaps between them, and their shape.
 
-Without a step log there is no checkpoint cost C, no interval T and no measured
-goodput; the event log (:mod:`goodput.logs.read`, or Slurm's accounting read by
-:mod:`goodput.logs.sacct`) still gives:
-
-W, wall time; exposure; planned downtime
-    As in :mod:`goodput.logs.measure`: exposure is wall time less the planned
-    downtime from each ``stop`` to the next ``start``.
-M, mean time between interruptions
-    Exposure over failures, with the exact Poisson (Garwood) interval.
-R, restart time
-    From each failure to the next ``start``: mean, Student's t interval (cut
-    at zero: a few restarts far longer than the rest can put its lower end
-    below zero, and no restart is shorter than that), median and quartiles. This is the restart as far as the event log sees it;
-    the model's R runs on to the first step of the new attempt, so it also
-    holds the startup after the ``start`` (loading the checkpoint, warming up),
-    which only a step log shows: here R is a lower bound. A failure and a
-    ``start`` at the same instant mean the restart time was not recorded (no
-    restart takes no time): those are counted and left out of the samples.
-Gaps between failures
-    On the exposure clock (see :mod:`goodput.logs.fit`): the first from the
-    log's first ``start``, the time after the last failure open (censored).
-The shape
-    A Weibull fit to the gaps (:func:`goodput.logs.fit.fit_weibull`): shape
-    with its profile-likelihood interval and the likelihood-ratio test of
-    exponential gaps; or, when no fit can be made, why (:data:`goodput.logs.fit.FIT_PROBLEMS`).
+Without a step log there is no C, T or measured goodput. The event log (:mod:`goodput.logs.read`, or
+Slurm accounting via :mod:`goodput.logs.sacct`) gives, in minutes: exposure as in
+:mod:`goodput.logs.measure` (wall time less planned downtime, ``stop`` to next ``start``); M = exposure
+over failures with the exact Poisson (Garwood) interval; R from each failure to the next ``start`` (mean
+with Student's t interval cut at zero, as a few very long restarts can push its lower end below it;
+median; quartiles). That R is a lower bound: the model's R runs on to the first step of the new attempt
+(loading, warm-up), which only a step log shows. A failure and a ``start`` at the same instant mean the
+restart was not recorded: counted, left out. The gaps between failures are on the exposure clock (the
+last one censored) and get a Weibull fit (:func:`goodput.logs.fit.fit_weibull`), or the reason none can
+be made (:data:`goodput.logs.fit.FIT_PROBLEMS`).
 """
 
 from __future__ import annotations
@@ -57,35 +42,12 @@ NOT_MEASURED = ("checkpoint_cost_min", "interval_min", "measured_goodput", "pred
 
 @dataclass(frozen=True)
 class EventMeasurement(AttemptMeasurement):
-    """What an event log alone measures (minutes; definitions in the module docstring).
+    """What an event log alone measures, minutes (definitions in the module docstring).
 
-    The fields of :class:`~goodput.logs.measure.AttemptMeasurement` (a restart
-    runs from the failure to the next ``start``, its interval cut at zero), and:
-
-    Parameters
-    ----------
-    log_format : {"events", "sacct"}
-        How the log was read.
-    running_min : float
-        Time inside attempts (``start`` to its end).
-    recovery_min : float
-        Time from failures to the next ``start``.
-    restarts_unrecorded : int
-        Failures followed by a ``start`` at the same instant (left out).
-    restarts_min : tuple of float
-        The restarts measured, in order.
-    failure_gaps_min : tuple of float
-        Complete gaps between failures on the exposure clock, in order.
-    open_gap_min : float
-        Exposure after the last failure (all of it without a failure): censored.
-    fit : WeibullFit or None
-        The Weibull fit to the gaps.
-    fit_problem : str or None
-        Why there is no fit (one of :data:`goodput.logs.fit.FIT_PROBLEMS`).
-    end_states : tuple of (str, int)
-        For Slurm accounting, how many attempts ended in each state (empty otherwise).
-    failure_states : tuple of str
-        For Slurm accounting, the states counted as failures (empty otherwise).
+    The fields of :class:`~goodput.logs.measure.AttemptMeasurement`, and: ``running_min`` inside attempts,
+    ``recovery_min`` from failures to the next ``start``, ``restarts_unrecorded`` failures followed by a
+    ``start`` at the same instant, ``open_gap_min`` the censored exposure after the last failure (all of it
+    without one). ``end_states`` and ``failure_states`` only for Slurm accounting.
     """
 
     log_format: str
@@ -122,15 +84,10 @@ class EventMeasurement(AttemptMeasurement):
         return (float(g.min()), float(g.max())) if g.size else (math.nan, math.nan)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready values, keyed as ``goodput measure`` with a step log keys them where they apply.
+        """JSON-ready values, keyed as ``goodput measure`` keys a full measurement.
 
-        Returns
-        -------
-        dict
-            The fields, the gap summaries, ``weibull`` (the fit, or ``null``),
-            ``steps_source`` and every other key of a full measurement as ``null``
-            (not measurable without a step log), and ``not_measured`` naming the
-            main ones. Infinite or undefined numbers are ``null``.
+        Keys only a step log measures are ``null`` (``not_measured`` names the main ones); ``weibull`` is the fit
+        or ``null``; infinite or undefined numbers are ``null``.
         """
         full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
         full |= {"prediction_first_order_error": None, "gap": None, "steps_source": None}
@@ -151,20 +108,10 @@ def _at_least_zero(interval: Interval) -> Interval:
 
 
 def load_events(path: str | os.PathLike[str], log_format: str | None = None) -> tuple[EventLog, str]:
-    """Read an event log, as CSV or as sacct output.
+    """Read an event log and say its format.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The file.
-    log_format : {"events", "sacct"}, optional
-        How to read it; by default sacct when its first line has a ``|`` and a
-        JobID field (:func:`goodput.logs.sacct.is_sacct`), else the CSV event log.
-
-    Returns
-    -------
-    tuple of (EventLog, str)
-        The log and the format it was read as.
+    By default sacct when its first line has a ``|`` and a JobID field (:func:`goodput.logs.sacct.is_sacct`),
+    else the CSV event log.
     """
     kind = log_format or ("sacct" if is_sacct(path) else "events")
     if kind == "sacct":
@@ -173,24 +120,9 @@ def load_events(path: str | os.PathLike[str], log_format: str | None = None) -> 
 
 
 def as_planned(events: EventLog, times: Sequence[float]) -> EventLog:
-    """The same log with the failures at these times counted as planned stops (a sensitivity check).
+    """The same log with the failures at these times (minutes on the log's clock) counted as planned stops.
 
-    Parameters
-    ----------
-    events : EventLog
-        The log.
-    times : sequence of float
-        Times of failures on the log's clock (minutes after its origin).
-
-    Returns
-    -------
-    EventLog
-        A copy in which each ``failure`` at one of `times` is a ``stop``.
-
-    Raises
-    ------
-    InputError
-        If a time is not the time of a failure in the log.
+    A sensitivity check. Raises InputError for a time that is not a failure's.
     """
     code = events.event.copy()
     for when in times:
@@ -204,15 +136,7 @@ def as_planned(events: EventLog, times: Sequence[float]) -> EventLog:
 def exposure_clock(events: EventLog) -> Array:
     """Each event's time on the exposure clock: minutes since the first event, less the planned downtime before it.
 
-    Parameters
-    ----------
-    events : EventLog
-        The log.
-
-    Returns
-    -------
-    ndarray
-        One time per event; a ``start`` after a planned stop has the same exposure time as the stop.
+    A ``start`` after a planned stop has the stop's exposure time.
     """
     t = events.time - events.time[0]
     after_stop = np.zeros(t.size, dtype=bool)
@@ -222,19 +146,7 @@ def exposure_clock(events: EventLog) -> Array:
 
 
 def failure_gaps(events: EventLog) -> tuple[Array, float]:
-    """The complete gaps between failures on the exposure clock, and the open one after the last.
-
-    Parameters
-    ----------
-    events : EventLog
-        The log.
-
-    Returns
-    -------
-    tuple of (ndarray, float)
-        The gaps (the first from the log's start), and the exposure after the
-        last failure (all the exposure without a failure).
-    """
+    """The complete gaps between failures on the exposure clock (the first from the log's start), and the open one."""
     clock = exposure_clock(events)
     at = clock[events.event == FAILURE]
     gaps = np.diff(at, prepend=0.0)
@@ -247,24 +159,8 @@ def measure_events(
 ) -> EventMeasurement:
     """Measure M, R, the gaps between failures and their Weibull shape from an event log alone.
 
-    Parameters
-    ----------
-    events : EventLog or path
-        The log, or its file (CSV event log or sacct output, see :func:`load_events`).
-    confidence : float, optional
-        Level of the intervals (default 0.95).
-    log_format : {"events", "sacct"}, optional
-        How to read a file (default: recognised from its first line).
-
-    Returns
-    -------
-    EventMeasurement
-        The estimates (definitions in the module docstring).
-
-    Raises
-    ------
-    InputError
-        If the file is bad (naming its line), or the log spans no time.
+    ``events`` is a log or a file (:func:`load_events`). Raises InputError naming the line of a bad file,
+    or for a log that spans no time.
     """
     states: tuple[tuple[str, int], ...] = ()
     failing: tuple[str, ...] = ()

@@ -1,44 +1,19 @@
 """The shape of the failure process: a Weibull fit to the gaps between failures, and a test of exponential.
 
-The gaps
---------
-The gaps are times between consecutive failures on the exposure clock of
-:mod:`goodput.logs.measure`: wall time less planned downtime (a ``stop`` to the
-next ``start``). Restart time counts, as it does in M. The first gap runs from
-the log's first ``start`` to the first failure (the job is new then, as after a
-failure); the time from the last failure to the end of the log is a gap still
-open, *right-censored*: it says only that the next failure came later. A
-planned stop does not renew the process: the gap runs on across it.
+Gaps are on the exposure clock of :mod:`goodput.logs.measure` (wall time less planned downtime; restarts
+count, as in M). The first runs from the log's first ``start``; the last, from the last failure to the
+end of the log, is right-censored; a planned stop does not renew the process.
 
-The fit
--------
-Weibull gaps with shape k and scale lam have survival ``exp(-(t/lam)^k)`` and
-mean ``lam Gamma(1 + 1/k)``; k < 1 is a hazard that falls with the time since
-the last failure (failures bunch), k = 1 is the exponential (Poisson failures),
-k > 1 a hazard that rises (failures more regular than at random).
-
-With r complete gaps ``t_i`` and censored gaps ``c_j`` the log-likelihood is
-``r log k - r k log lam + (k - 1) sum log t_i - sum (t/lam)^k`` (the last sum
-over all gaps). For a fixed k it is largest at ``lam^k = S(k)/r`` with
-``S(k) = sum t^k`` over all gaps, which leaves the profile log-likelihood
-``l(k) = r log k - r log(S(k)/r) + (k - 1) sum log t_i - r``. Its derivative,
-``r [1/k - A(k)] + sum log t_i`` with ``A(k)`` the mean of ``log t`` weighted by
-``t^k``, falls strictly with k (``A`` rises, at the rate of a weighted
-variance), so the maximum likelihood shape is the one root of the score
-equation, found by bracketing (:func:`scipy.optimize.brentq`). This is the
-estimate :func:`scipy.stats.weibull_min.fit` (location fixed at 0) converges to,
-without its general-purpose optimizer; the tests check the two agree.
-
-Interval and test
------------------
-The interval of k is the *profile-likelihood* interval: the shapes whose
-profile log-likelihood is within ``chi2(confidence; 1) / 2`` of the maximum
-(Wilks). The likelihood-ratio test of exponential gaps compares
-``2 [l(k_hat) - l(1)]`` with a chi-square with one degree of freedom. Both
-rest on the chi-square approximation, which is rough for a dozen gaps:
-:func:`coverage` and :func:`power` measure, by a seeded simulation, how often
-the interval covers the true shape and how often the test would detect a given
-shape with that many gaps.
+Weibull gaps (shape k, scale lam) survive ``exp(-(t/lam)^k)`` with mean ``lam Gamma(1 + 1/k)``; k < 1 a
+falling hazard (failures bunch), k = 1 exponential, k > 1 more regular than at random. With r complete
+gaps t_i and S(k) = sum t^k over all gaps, lam^k = S(k)/r maximizes the likelihood for a given k, leaving
+the profile ``l(k) = r log k - r log(S(k)/r) + (k - 1) sum log t_i - r``. Its score
+``r [1/k - A(k)] + sum log t_i`` (A the t^k-weighted mean of log t) falls strictly with k, so the shape is
+its one root (:func:`scipy.optimize.brentq`), the estimate :func:`scipy.stats.weibull_min.fit` (location
+0) converges to; the tests check they agree. The interval of k is the profile-likelihood one (within
+``chi2(confidence; 1) / 2`` of the maximum, Wilks); the test of exponential compares ``2 [l(k_hat) - l(1)]``
+with chi-square(1). Both are rough for a dozen gaps: :func:`coverage` and :func:`power` measure them by
+seeded simulation.
 """
 
 from __future__ import annotations
@@ -76,33 +51,9 @@ EQUAL_GAPS = 1e-9
 class WeibullFit:
     """A Weibull distribution fitted to the gaps between failures by maximum likelihood.
 
-    Parameters
-    ----------
-    shape : float
-        k, the maximum likelihood shape.
-    scale : float
-        lam, minutes.
-    mean : float
-        ``lam Gamma(1 + 1/k)``, the mean gap of the fitted distribution, minutes.
-    shape_interval : tuple of float
-        Profile-likelihood interval of k (0 or ``inf`` where the likelihood
-        does not fall far enough within :data:`SHAPE_SEARCH`).
-    confidence : float
-        Confidence level of the interval.
-    gaps : int
-        Complete gaps fitted.
-    censored : int
-        Open (right-censored) gaps fitted.
-    log_likelihood : float
-        At the estimate (gaps in minutes).
-    log_likelihood_exponential : float
-        At the best exponential (k = 1).
-    lr_statistic : float
-        ``2 (log_likelihood - log_likelihood_exponential)``.
-    p_value : float
-        Of the likelihood-ratio test of k = 1 (chi-square, one degree of freedom).
-    method : str
-        How the interval was found: ``"profile likelihood"``.
+    ``scale`` and ``mean`` in minutes; log-likelihoods with gaps in minutes. An end of ``shape_interval``
+    beyond :data:`SHAPE_SEARCH` is 0 or ``inf``. ``p_value`` is the likelihood-ratio test of k = 1
+    (``lr_statistic``, chi-square with one degree of freedom); ``censored`` counts open gaps.
     """
 
     shape: float
@@ -139,25 +90,11 @@ def _gaps(gaps: npt.ArrayLike, censored: npt.ArrayLike) -> tuple[Array, Array]:
 
 
 def fit_problem(gaps: npt.ArrayLike, censored: npt.ArrayLike = ()) -> str | None:
-    """Why no Weibull fit can be made to these gaps, or ``None`` when one can.
+    """Which of :data:`FIT_PROBLEMS` prevents a Weibull fit to these gaps, or ``None``.
 
-    Parameters
-    ----------
-    gaps : array_like
-        Complete gaps (any unit).
-    censored : array_like, optional
-        Open gaps.
+    Fewer than :data:`MIN_GAPS` complete gaps; a zero gap (the likelihood grows without bound as k falls
+    to 0); or complete gaps all equal with no longer open gap (it grows without bound as k rises).
 
-    Returns
-    -------
-    str or None
-        One of :data:`FIT_PROBLEMS`: fewer than :data:`MIN_GAPS` complete gaps;
-        a complete gap of zero (the likelihood then grows without bound as k
-        falls to 0); or complete gaps all equal and no open gap longer (it grows
-        without bound as k rises).
-
-    Examples
-    --------
     >>> fit_problem([1.0, 2.0]), fit_problem([1.0, 0.0, 2.0]), fit_problem([2.0, 2.0, 2.0]), fit_problem([1, 2, 4])
     ('too few gaps', 'zero gap', 'equal gaps', None)
     """
@@ -202,10 +139,9 @@ class _Profile:
 
     @property
     def shift(self) -> float:
-        """The log-likelihood with gaps in their own unit less the rescaled one: ``-r log(unit)``, at every k.
+        """The log-likelihood in the gaps' own unit less the rescaled one, ``-r log(unit)`` at every k.
 
-        Each complete gap's density picks up the factor 1/unit of the change of
-        variable; survival terms do not change.
+        Each complete gap's density picks up 1/unit from the change of variable; survival terms do not.
         """
         return -self.r * math.log(self.unit)
 
@@ -221,29 +157,11 @@ def _root(f: Any, low: float, high: float) -> float:
 
 
 def fit_weibull(gaps: npt.ArrayLike, censored: npt.ArrayLike = (), confidence: float = 0.95) -> WeibullFit:
-    """Fit a Weibull distribution (location 0) to gaps between failures by maximum likelihood.
+    """Fit a Weibull distribution (location 0) to gaps between failures, minutes, by maximum likelihood.
 
-    Parameters
-    ----------
-    gaps : array_like
-        Complete gaps in minutes (at least :data:`MIN_GAPS`, all above zero).
-    censored : array_like, optional
-        Open gaps in minutes: the time since the last failure when the log ends.
-    confidence : float, optional
-        Of the profile-likelihood interval of the shape (default 0.95).
+    ``censored`` are open gaps (time since the last failure when the log ends). Raises InputError for
+    negative or non-finite gaps or when :func:`fit_problem` names a problem.
 
-    Returns
-    -------
-    WeibullFit
-        Shape, scale, mean, the shape's interval and the likelihood-ratio test of k = 1.
-
-    Raises
-    ------
-    InputError
-        For gaps that are negative or not finite, or when :func:`fit_problem` names a problem.
-
-    Examples
-    --------
     >>> f = fit_weibull([10.0, 20.0, 40.0, 80.0])
     >>> round(f.shape, 3), f.gaps, f.censored
     (1.449, 4, 0)
@@ -283,22 +201,10 @@ def fit_weibull(gaps: npt.ArrayLike, censored: npt.ArrayLike = (), confidence: f
 
 
 def shape_test(gaps: npt.ArrayLike, shape: float, censored: npt.ArrayLike = ()) -> tuple[float, float]:
-    """Likelihood-ratio test of one Weibull shape against the best one: its statistic and p-value.
+    """Likelihood-ratio test of one Weibull shape against the best: its statistic and p-value.
 
-    Parameters
-    ----------
-    gaps, censored : array_like
-        As for :func:`fit_weibull`.
-    shape : float
-        The shape tested (1 is the exponential; :attr:`WeibullFit.p_value` is this test at 1).
+    The statistic is ``2 [l(k_hat) - l(shape)]``, against chi-square(1); at shape 1, :attr:`WeibullFit.p_value`.
 
-    Returns
-    -------
-    tuple of float
-        ``2 [l(k_hat) - l(shape)]`` and its chi-square (one degree of freedom) p-value.
-
-    Examples
-    --------
     >>> stat, p = shape_test([10.0, 20.0, 40.0, 80.0], 1.0)
     >>> round(p, 6) == round(fit_weibull([10.0, 20.0, 40.0, 80.0]).p_value, 6)
     True
@@ -312,25 +218,11 @@ def shape_test(gaps: npt.ArrayLike, shape: float, censored: npt.ArrayLike = ()) 
 
 
 def survival_curve(gaps: npt.ArrayLike, censored: npt.ArrayLike = ()) -> tuple[Array, Array]:
-    """The Kaplan-Meier estimate of the share of gaps longer than t, from complete and open gaps.
+    """The Kaplan-Meier share of gaps longer than t: the distinct complete gaps, sorted, and the survival after each.
 
-    At each distinct complete gap t the estimate is multiplied by ``1 - d/n``,
-    d the gaps ending at t and n those still open just before t (complete or
-    censored gaps of length t or more); an open gap only leaves the count.
+    At each complete gap t the estimate is multiplied by ``1 - d/n`` (d gaps ending at t, n of length t or
+    more); an open gap only leaves the count.
 
-    Parameters
-    ----------
-    gaps, censored : array_like
-        As for :func:`fit_weibull`.
-
-    Returns
-    -------
-    tuple of ndarray
-        The distinct complete gaps, sorted, and the survival just after each
-        (a step function, 1 before the first).
-
-    Examples
-    --------
     >>> t, s = survival_curve([1.0, 2.0, 3.0], [2.5])
     >>> t.tolist(), s.round(4).tolist()
     ([1.0, 2.0, 3.0], [0.75, 0.5, 0.0])
@@ -354,26 +246,7 @@ def _simulated(shape: float, gaps: int, trials: int, seed: int) -> npt.NDArray[n
 
 
 def coverage(shape: float, gaps: int, *, confidence: float = 0.95, trials: int = 2000, seed: int = 0) -> float:
-    """How often the profile-likelihood interval covers the true shape, for samples of this size.
-
-    Parameters
-    ----------
-    shape : float
-        The true shape.
-    gaps : int
-        Complete gaps per sample (no censoring).
-    confidence : float, optional
-        Nominal level of the interval (default 0.95).
-    trials : int, optional
-        Samples simulated (default 2000).
-    seed : int, optional
-        Seed of :func:`numpy.random.default_rng` (default 0).
-
-    Returns
-    -------
-    float
-        The share of samples whose interval contains `shape`.
-    """
+    """How often the profile-likelihood interval covers the true shape, over seeded uncensored samples of ``gaps``."""
     hits = 0
     for sample in _simulated(shape, gaps, trials, seed):
         low, high = fit_weibull(sample, confidence=confidence).shape_interval
@@ -382,25 +255,9 @@ def coverage(shape: float, gaps: int, *, confidence: float = 0.95, trials: int =
 
 
 def power(shape: float, gaps: int, *, level: float = 0.05, trials: int = 2000, seed: int = 0) -> float:
-    """How often the likelihood-ratio test rejects exponential gaps when the truth is Weibull(`shape`).
+    """How often the likelihood-ratio test rejects exponential gaps (p < ``level``) when the truth is Weibull(shape).
 
-    Parameters
-    ----------
-    shape : float
-        The true shape (1 gives the test's actual size).
-    gaps : int
-        Complete gaps per sample (no censoring).
-    level : float, optional
-        The test rejects when its p-value is below this (default 0.05).
-    trials : int, optional
-        Samples simulated (default 2000).
-    seed : int, optional
-        Seed of :func:`numpy.random.default_rng` (default 0).
-
-    Returns
-    -------
-    float
-        The share of samples with a p-value below `level`.
+    Seeded uncensored samples of ``gaps``; at shape 1, the test's actual size.
     """
     rejected = sum(fit_weibull(sample).p_value < level for sample in _simulated(shape, gaps, trials, seed))
     return rejected / trials
@@ -411,25 +268,10 @@ def power(shape: float, gaps: int, *, level: float = 0.05, trials: int = 2000, s
 
 @dataclass(frozen=True)
 class ShapeEffect:
-    """Simulated goodput with Weibull renewal failures of several shapes, against exponential failures.
+    """Simulated goodput with Weibull renewal failures of several shapes (mean gap M), against exponential failures.
 
-    Parameters
-    ----------
-    shapes : tuple of float
-        The Weibull shapes simulated (renewal hazard, mean gap M).
-    goodput, stderr : tuple of float
-        Simulated goodput and its standard error, for each shape.
-    exponential, exponential_stderr : float
-        The same for exponential failures with the same M.
-    difference, difference_stderr : tuple of float
-        Goodput with each shape less the exponential's, and its standard error
-        (the simulations are independent, so the errors add in quadrature).
-    interval : float
-        T, minutes.
-    horizon : float
-        Simulated wall time of each simulation, minutes.
-    seed : int
-        Seed of the first simulation; the i-th shape uses ``seed + 1 + i``.
+    ``difference_stderr`` adds the independent simulations' errors in quadrature. ``interval`` and
+    ``horizon`` in minutes; shape i was simulated with seed ``seed + 1 + i``.
     """
 
     shapes: tuple[float, ...]
@@ -456,22 +298,7 @@ def shape_effect(
 ) -> ShapeEffect:
     """Simulate goodput at one interval with Weibull renewal failures of each shape, and with exponential ones.
 
-    Parameters
-    ----------
-    checkpoint_cost, mtbi, restart, interval : float
-        C, M, R and T in minutes.
-    shapes : sequence of float
-        Weibull shapes (each within the simulator's range).
-    failures : float, optional
-        Length of each simulation, in mean gaps: the horizon is ``failures * M``
-        (default 200,000).
-    seed : int, optional
-        Seed of the exponential simulation; shape i uses ``seed + 1 + i``.
-
-    Returns
-    -------
-    ShapeEffect
-        Goodput and standard errors per shape, and each difference from exponential failures.
+    Minutes; each simulation is ``failures`` mean gaps long; seeds as :class:`ShapeEffect` says.
     """
     from goodput.simulate import FailureProcess, simulate
 

@@ -1,51 +1,26 @@
 """Measure C, M and R from a job's own logs, and compare measured goodput with the model.
 
-The logs are read by :mod:`goodput.logs.read` (formats there).
+Logs are read by :mod:`goodput.logs.read` (formats there). In minutes:
 
-What is measured (minutes)
---------------------------
-W, wall time
-    First event to last event.
-C, checkpoint cost
-    The median stall at checkpoint steps (next ``start`` minus ``end``, for
-    checkpoint steps followed by a step of the same attempt) minus the median
-    ordinary gap (the same at other steps), with the order-statistic
-    confidence interval of the median and the interquartile range.
-M, mean time between interruptions
-    Exposure over the number of failures, with the exact Poisson (Garwood)
-    interval. Exposure is wall time less planned downtime (each ``stop`` to
-    the next ``start``): the time attempts ran plus the time spent recovering
-    from failures. Restart time counts because the first-order model's M is
-    the length of the whole failure cycle (work, lost work and restart); with
-    this M its terms ``R/M`` and ``T/(2M)`` are exactly (failures x per-failure
-    loss) / time, the fractions measured here, and M means what 54 days / 419
-    means for the Llama 3 figure. Planned downtime does not count: the job is
-    not running and cannot be interrupted.
-R, restart time
-    From each failure to the start of the first step of the next attempt
-    (restarts cut short by another failure are left out of the samples but
-    their time counts as restart loss). Mean (used in the prediction, since
-    the model's R/M is linear in R), with Student's t interval, median and
-    interquartile range.
-T, interval
-    Median work time between checkpoints: from the start of the step after
-    one checkpoint to the end of the next checkpoint step, in the same attempt.
-Survival and goodput
-    A step's work survives unless a later row repeats its step number or an
-    earlier one (the job went back to a checkpoint before it). Measured
-    goodput is the time of surviving steps over W.
-Lost work per failure
-    From the start of the first step of the failed attempt whose work did not
-    survive (or the end of its last step, if all survived) to the failure: the
-    redone steps, the stalls between them and the step cut short.
+- W, wall time: first event to last.
+- C: median stall at checkpoint steps (next ``start`` minus ``end``, within an attempt) minus the median
+  ordinary gap, with the median's order-statistic interval and the interquartile range.
+- M: exposure over failures, exact Poisson (Garwood) interval. Exposure is W less planned downtime (each
+  ``stop`` to the next ``start``). Restarts count because the model's M is the whole failure cycle: with
+  it ``R/M`` and ``T/(2M)`` are exactly (failures x per-failure loss) / time, as M means 54 days / 419
+  for the Llama 3 figure. Planned downtime does not: a stopped job cannot be interrupted.
+- R: failure to the first step of the next attempt (restarts cut short by another failure are left out
+  of the samples, their time counted as restart loss); the mean (R/M is linear in R) with Student's t
+  interval, median and quartiles.
+- T: median work from the step after one checkpoint to the end of the next checkpoint step, same attempt.
+- Goodput: a step survives unless a later row repeats its number or an earlier one; surviving step time over W.
+- Lost work per failure: from the start of the failed attempt's first non-surviving step (or its last
+  step's end) to the failure.
 
-The predicted goodput is the recommended model (:data:`goodput.plan.RECOMMENDED_MODEL`,
-the exact model of exponential failures) or first order, at the measured C, M,
-mean R and T. The gap between prediction and measurement is broken into the
-three losses, each measured (summed over the logs, as a fraction of W) and
-predicted (by the exact model's decomposition, or C/T, T/(2M), R/M), plus the unmodelled
-remainder: ordinary gaps and pauses between steps, planned stops and their
-restarts, work redone after planned stops, the first startup and the tail.
+The prediction is the recommended model (:data:`goodput.plan.RECOMMENDED_MODEL`) or first order at the
+measured C, M, mean R and T; the gap is split into the three losses, measured (fractions of W) against
+predicted, plus the unmodelled remainder (ordinary gaps, planned stops and their restarts and redone
+work, the first startup and the tail).
 """
 from __future__ import annotations
 
@@ -76,38 +51,10 @@ Interval = tuple[float, float]
 class AttemptMeasurement:
     """What the event log gives to every measurement: the attempts, M and R (minutes).
 
-    :class:`Measurement` (a step log and an event log) and
-    :class:`goodput.logs.events.EventMeasurement` (an event log alone) both
-    carry these fields; each class says where its restarts end.
-
-    Parameters
-    ----------
-    events_source : str
-        The event log measured.
-    confidence : float
-        Confidence level of the intervals.
-    wall_min : float
-        W, first event to last event.
-    exposure_min : float
-        W less planned downtime: the time M is measured over.
-    planned_downtime_min : float
-        Sum of ``stop`` to next ``start``.
-    attempts, failures, planned_stops : int
-        Counts (planned stops exclude a final ``stop``).
-    mtbi_min : float
-        M: exposure / failures (``inf`` with no failure).
-    mtbi_interval_min : tuple of float
-        Garwood interval of M (upper end ``inf`` with no failure).
-    restart_min : float
-        R: mean of the measured restarts (``nan`` if none).
-    restart_interval_min : tuple of float
-        Student's t interval of the mean (``nan`` below two samples).
-    restart_median_min : float
-        Median restart.
-    restart_iqr_min : tuple of float
-        Interquartile range of the restarts.
-    restart_samples : int
-        Restarts measured.
+    Shared by :class:`Measurement` and :class:`goodput.logs.events.EventMeasurement`, which each say where a
+    restart ends. ``mtbi_min`` is ``inf`` without a failure (its Garwood interval's upper end too);
+    ``restart_min`` ``nan`` without a restart, its t interval ``nan`` below two; ``planned_stops`` excludes
+    a final ``stop``.
     """
 
     events_source: str
@@ -129,56 +76,14 @@ class AttemptMeasurement:
 
 @dataclass(frozen=True)
 class Measurement(AttemptMeasurement):
-    """C, M, R and goodput measured from logs, with the model's prediction (minutes, fractions).
+    """C, M, R and goodput measured from logs, with the model's prediction (minutes; losses fractions of W).
 
-    The fields of :class:`AttemptMeasurement` (from the event log; a restart
-    runs from the failure to the first step of the next attempt), and:
-
-    Parameters
-    ----------
-    steps_source : str
-        The step log measured.
-    steps, redone_steps : int
-        Counts of steps, and of steps redone after a failure.
-    checkpoint_cost_min : float
-        C: median checkpoint stall less the median ordinary gap.
-    checkpoint_cost_interval_min, checkpoint_cost_iqr_min : tuple of float
-        Confidence interval of that median, and the interquartile range of the
-        stalls, both less the ordinary gap.
-    checkpoint_samples : int
-        Checkpoint stalls measured.
-    ordinary_gap_min : float
-        Median gap after non-checkpoint steps (0 if there are none).
-    lost_work_per_failure_min : float
-        Mean wall time lost per failure (see the module docstring).
-    lost_work_iqr_min : tuple of float
-        Interquartile range of the lost work per failure.
-    redone_step_min : float
-        Total compute time of steps redone after failures.
-    interval_min : float
-        T used in the prediction.
-    interval_measured_min : float
-        Median work time between checkpoints (``nan`` if not measurable).
-    interval_iqr_min : tuple of float
-        Interquartile range of the work time between checkpoints.
-    interval_source : str
-        ``"measured"`` or ``"given"``.
-    optimal_interval_min : float
-        sqrt(2 C M) from the measured C and M.
-    measured_goodput : float
-        Surviving step time over W.
-    predicted_goodput : float
-        First-order goodput at the measured C, M, R and T.
-    checkpoint_loss_measured, lost_work_loss_measured, restart_loss_measured : float
-        The three losses as measured, fractions of W.
-    checkpoint_loss_predicted, lost_work_loss_predicted, restart_loss_predicted : float
-        C/T, T/(2M) and R/M.
-    unmodelled_loss : float
-        1 - measured goodput - the three measured losses.
-    prediction_model : {"exact", "first-order"}
-        The model of the prediction.
-    prediction_check : model.RangeCheck or None
-        How far first order holds at the measured inputs (``None`` without a failure or a restart).
+    A restart runs from the failure to the first step of the next attempt. C and its interval and quartiles
+    are net of ``ordinary_gap_min`` (0 without ordinary steps). ``interval_min`` is the T predicted with
+    (``interval_source``: ``"measured"`` or ``"given"``); ``optimal_interval_min`` is T* by the prediction's
+    model. ``predicted_goodput`` and the ``*_predicted`` losses are by ``prediction_model``;
+    ``unmodelled_loss`` is 1 - measured goodput - the three measured losses. ``prediction_check`` is None
+    without a failure or a restart.
     """
 
     steps_source: str
@@ -216,7 +121,7 @@ class Measurement(AttemptMeasurement):
 
     @property
     def widest(self) -> str:
-        """Which of ``"C"``, ``"M"`` and ``"R"`` has the widest interval relative to its estimate (none: infinite)."""
+        """Which of ``"C"``, ``"M"``, ``"R"`` has the widest interval relative to its estimate (none: infinite)."""
         def relative(interval: tuple[float, float], value: float, enough: bool) -> float:
             return (interval[1] - interval[0]) / value if enough else math.inf
 
@@ -226,14 +131,7 @@ class Measurement(AttemptMeasurement):
         return max(relatives, key=lambda k: relatives[k])
 
     def to_dict(self) -> dict[str, Any]:
-        """All fields and :attr:`gap` as plain, JSON-serializable Python values.
-
-        Returns
-        -------
-        dict
-            Floats, ints, strings, ``None`` and lists of two; an infinite or
-            undefined value (no failure, no restart) becomes ``None``.
-        """
+        """All fields and :attr:`gap` as JSON values; infinite or undefined ones (no failure, no restart) ``None``."""
         out = {f.name: json_ready(getattr(self, f.name)) for f in fields(self) if f.name != "prediction_check"}
         out["prediction_first_order_error"] = json_ready(self.prediction_check.error) if self.prediction_check else None
         out["gap"] = json_ready(self.gap)
@@ -252,34 +150,10 @@ def measure(
     confidence: float = 0.95,
     which: str = RECOMMENDED_MODEL,
 ) -> Measurement:
-    """Measure C, M, R, lost work and goodput from a step log and an event log.
+    """Measure C, M, R, lost work and goodput from a step log and an event log (or their files).
 
-    Parameters
-    ----------
-    steps : StepLog or path
-        The step log, or its file.
-    events : EventLog or path
-        The event log, or its file.
-    interval : float, optional
-        T in minutes for the prediction; measured from the logs when omitted.
-    confidence : float, optional
-        Confidence level of the intervals (default 0.95).
-    which : {"exact", "first-order"}, optional
-        The model of the prediction (default: the recommended one).
-
-    Returns
-    -------
-    Measurement
-        Estimates with intervals, measured and predicted goodput, and the
-        losses (definitions in the module docstring).
-
-    Raises
-    ------
-    InputError
-        If a file is bad (see :func:`read_steps`, :func:`read_events`), the two
-        use different clocks, a step lies outside every attempt, step numbers
-        do not increase within an attempt, no checkpoint stall can be measured,
-        or T is neither given nor measurable.
+    T is measured when ``interval`` (minutes) is None. Raises InputError for a bad file, different clocks,
+    a step outside every attempt or not increasing within one, no measurable checkpoint stall, or no T.
     """
     if not isinstance(steps, StepLog):
         steps = read_steps(steps)
@@ -462,10 +336,7 @@ def measure(
 
 
 def _at_least_zero(minutes: float) -> float:
-    """A share or a duration that cannot be negative (a remainder, a cost less the ordinary gap), floored at zero.
-
-    NaN (no value) stays NaN.
-    """
+    """A share or duration that cannot be negative (a remainder, a cost less the ordinary gap), floored; NaN stays."""
     return minutes if math.isnan(minutes) else max(0.0, minutes)
 
 
@@ -501,25 +372,11 @@ LOSS_ROWS = ("checkpoint overhead", "lost work", "restart", "unmodelled", "goodp
 
 
 def loss_comparison(measurement: Measurement) -> pd.DataFrame:
-    """Measured against predicted losses, and how much each adds to the gap between predicted and measured goodput.
+    """Measured against predicted losses (fractions of wall time), and what each adds to the gap, by :data:`LOSS_ROWS`.
 
-    Predicted goodput is ``1 - (C/T + T/(2M) + R/M)`` and measured goodput is
-    ``1 - (the three measured losses + the unmodelled loss)``, so the gap,
-    predicted minus measured goodput, is exactly the sum over the three losses
-    of (measured - predicted) plus the unmodelled loss (predicted zero).
-
-    Parameters
-    ----------
-    measurement : Measurement
-        From :func:`measure`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by :data:`LOSS_ROWS`; columns ``measured`` and ``predicted``
-        (fractions of wall time) and ``adds to the gap`` (measured minus
-        predicted for each loss; for the ``goodput`` row, predicted minus
-        measured goodput, which is the sum of the four rows above it).
+    Predicted goodput is 1 - (the three predicted losses) and measured 1 - (the three measured + the
+    unmodelled), so the gap, predicted minus measured goodput (the ``goodput`` row), is exactly the sum of
+    measured - predicted over the four rows above it.
     """
     m = measurement
     measured = [m.checkpoint_loss_measured, m.lost_work_loss_measured, m.restart_loss_measured, m.unmodelled_loss]
@@ -536,32 +393,12 @@ def loss_comparison(measurement: Measurement) -> pd.DataFrame:
 
 
 def surviving_checkpoint_loss(checkpoint_cost: float, interval: float, goodput: float) -> float:
-    """The checkpoint loss a log shows: C/T times the goodput, not C/T.
+    """The checkpoint loss a log shows: (C/T) x goodput, a fraction of wall time, not C/T.
 
-    The model charges C for every T of work, ``C/T``; that is the first-order
-    share of wall time. A log counts the checkpoints that protect work which
-    survived, and each follows T of surviving work, so over wall time W there
-    are ``goodput * W / T`` of them and they take ``(C/T) * goodput`` of W.
-    The difference, ``(C/T) * (1 - goodput)``, is a product of two small
-    losses: second order, dropped by the first-order model, not a loss the
-    model misses.
+    A log counts only checkpoints protecting surviving work, ``goodput * W / T`` of them. The difference,
+    ``(C/T) * (1 - goodput)``, is a product of two small losses: second order, dropped by first order, not
+    a loss the model misses.
 
-    Parameters
-    ----------
-    checkpoint_cost : float
-        C in minutes.
-    interval : float
-        T in minutes of work between checkpoints.
-    goodput : float
-        Measured goodput, a fraction of 1.
-
-    Returns
-    -------
-    float
-        ``(C / T) * goodput``, a fraction of wall time.
-
-    Examples
-    --------
     >>> round(surviving_checkpoint_loss(1.0, 20.0, 0.8), 12)
     0.04
     """

@@ -1,30 +1,19 @@
 """Read a job's step and event logs (CSV) into checked arrays.
 
-Log formats
------------
-Two CSV files with a header line; other columns are allowed and ignored.
+Two CSV files with a header line; other columns are ignored.
 
 ``steps.csv``, columns ``step,start,end,checkpoint``
-    One row per completed training step. ``start`` and ``end`` are seconds on
-    one clock (floats) or ISO-8601 timestamps (all rows one kind).
-    ``checkpoint`` is 1 where a checkpoint was taken right after the step
-    (training stalls from that step's ``end`` to the next step's ``start``),
-    else 0. After a restart the job resumes from its last checkpoint, so step
-    numbers repeat.
+    One row per completed training step; ``start``/``end`` seconds on one clock or ISO-8601 (one kind
+    per file). ``checkpoint`` is 1 where a checkpoint was taken right after the step (training stalls
+    from its ``end`` to the next ``start``). Step numbers repeat after a restart.
 
 ``events.csv``, columns ``time,event``
-    On the same clock. ``event`` is ``start`` (an attempt of the job begins),
-    ``failure`` (an unexpected termination) or ``stop`` (a planned stop).
+    ``start`` (an attempt begins), ``failure`` (an unexpected termination) or ``stop`` (planned).
 
-Rows are in time order. Each ``start`` begins an attempt that ends at the next
-``failure`` or ``stop``; the file begins with a ``start`` and ends with a
-``failure`` or ``stop``. Every step lies inside an attempt, and within an
-attempt step numbers increase. ISO-8601 timestamps either all carry a UTC
-offset (which may change, e.g. across daylight saving) or none does; those
-without are read as one continuous clock. Both files use the same kind of clock.
-
-A row is named ``FILE:line N``, N counting the header as line 1, so the first
-data row is line 2 (blank lines count). Anything else is refused with one
+Rows are in time order; the event log begins with a ``start``, and each attempt ends at the next
+``failure`` or ``stop``. Every step lies inside an attempt, step numbers rising within it. ISO-8601
+times all carry a UTC offset (which may change) or none do (one continuous clock); both files use the
+same kind. A row is ``FILE:line N`` with the header as line 1; anything else is refused with one
 :class:`~goodput.errors.InputError` naming the file, the line and the problem.
 """
 
@@ -63,24 +52,10 @@ Array = npt.NDArray[np.float64]
 
 @dataclass(frozen=True)
 class StepLog:
-    """A checked step log, one array element per row, times in minutes.
+    """A checked step log, one array element per row.
 
-    Parameters
-    ----------
-    source : str
-        The file it was read from, as given.
-    step : ndarray of int64
-        Step numbers.
-    start, end : ndarray of float64
-        Minutes after `origin_us` on the log's clock (seconds / 60 for a
-        seconds clock).
-    checkpoint : ndarray of bool
-        Whether a checkpoint was taken right after the step.
-    clock : str
-        One of :data:`CLOCKS`.
-    origin_us : int
-        For ISO-8601, the first row's start in microseconds since 1970-01-01
-        (UTC when offsets are given); 0 for a seconds clock.
+    Times are minutes after ``origin_us`` on the log's clock: for ISO-8601 the first row's start in
+    microseconds since 1970 (UTC with offsets), 0 for a seconds clock.
     """
 
     source: str
@@ -97,21 +72,9 @@ class StepLog:
 
 @dataclass(frozen=True)
 class EventLog:
-    """A checked event log, times in minutes.
+    """A checked event log; ``event`` indexes :data:`EVENTS`.
 
-    Parameters
-    ----------
-    source : str
-        The file it was read from, as given.
-    time : ndarray of float64
-        Minutes after `origin_us` on the log's clock.
-    event : ndarray of int8
-        Index into :data:`EVENTS`.
-    clock : str
-        One of :data:`CLOCKS`.
-    origin_us : int
-        For ISO-8601, the first event's time in microseconds since 1970-01-01;
-        0 for a seconds clock.
+    Times are minutes after ``origin_us`` (the first event, microseconds since 1970 for ISO-8601; 0 for seconds).
     """
 
     source: str
@@ -138,23 +101,8 @@ _TEXTS: dict[str, tuple[tuple[int, ...], str]] = {}
 def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     """A log file's text, read once: a regular file whole, a pipe up to :data:`MAX_STREAM_BYTES`.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The file.
-    source : str, optional
-        How it is named in messages (default: the path as given).
-
-    Returns
-    -------
-    str
-        The text, UTF-8 (a byte-order mark dropped), with its line ends as written.
-
-    Raises
-    ------
-    InputError
-        For a file that cannot be read, a device (``/dev/zero``), text that is not UTF-8
-        or holds NUL bytes, or a pipe longer than :data:`MAX_STREAM_BYTES`.
+    UTF-8 with a byte-order mark dropped, line ends as written; ``source`` names it in messages. Raises
+    InputError for an unreadable file, a device, non-UTF-8 text or NUL bytes, or a pipe too long.
     """
     import stat as stat_module
 
@@ -416,25 +364,9 @@ def _times(
 
 
 def read_steps(path: str | os.PathLike[str]) -> StepLog:
-    """Read and check a step log (format in the module docstring).
+    """Read and check a step log (format in the module docstring), times in minutes.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The CSV file.
-
-    Returns
-    -------
-    StepLog
-        The rows as arrays, times in minutes.
-
-    Raises
-    ------
-    InputError
-        Naming the file and line for an unreadable or empty file, a missing
-        column, an unparsable step number or time, a checkpoint flag other than
-        0 or 1, a step that ends before it starts, or a step that starts before
-        the previous one ends (steps going backwards in time).
+    Raises InputError naming the file and line, steps going backwards in time included.
     """
     file = Path(path)
     source = str(path)
@@ -461,25 +393,10 @@ def read_steps(path: str | os.PathLike[str]) -> StepLog:
 
 
 def read_events(path: str | os.PathLike[str]) -> EventLog:
-    """Read and check an event log (format in the module docstring).
+    """Read and check an event log (format in the module docstring), times in minutes.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The CSV file.
-
-    Returns
-    -------
-    EventLog
-        The events as arrays, times in minutes.
-
-    Raises
-    ------
-    InputError
-        Naming the file and line for an unreadable or empty file, a missing
-        column, an unparsable time, an unknown event name, an event earlier than
-        the one before, a ``failure`` or ``stop`` with no attempt running, a
-        ``start`` while an attempt runs, or a log that ends inside an attempt.
+    Raises InputError naming the file and line: an unknown event, events out of order, a ``failure`` or
+    ``stop`` with no attempt running, a ``start`` inside one, a log ending inside an attempt.
     """
     file = Path(path)
     source = str(path)

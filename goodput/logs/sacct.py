@@ -1,69 +1,30 @@
 """Read Slurm's accounting output (``sacct --parsable2``) into the event log the package measures.
 
-What to run
------------
 For one training job, or a chain of jobs that continue one another::
 
     export SLURM_TIME_FORMAT='%FT%T%z'
     sacct --duplicates --parsable2 --format=JobID,JobName,Start,End,Elapsed,State,ExitCode -j 1234,1301 > job.sacct
 
-``--duplicates`` keeps every run of a requeued job (without it sacct shows only
-the last); ``--parsable2`` separates fields with ``|``; the time format adds
-the UTC offset, without which sacct writes local wall-clock time and an attempt
-that spans a daylight-saving change is off by an hour. ``--parsable`` (a
-trailing ``|``) is read as well.
+``--duplicates`` keeps every run of a requeued job; the time format adds the UTC offset, without which
+an attempt across a daylight-saving change is off by an hour. ``--parsable`` (trailing ``|``) is read too.
 
-The format
-----------
-A header line naming the fields, then one line per record; the fields
-``JobID``, ``Start``, ``End`` and ``State`` are required, ``Elapsed`` or
-``ElapsedRaw`` are used for a job still running, any others are ignored.
+A header names the fields (``JobID``, ``Start``, ``End``, ``State`` required; ``Elapsed`` or
+``ElapsedRaw`` for a running job). Job steps (``1234.batch``) and heterogeneous components other than
+the leader (``1234+1``) are skipped: the job's own record (``1234``, ``1234_7``, ``1234+0``) says how the
+attempt ended; so are records without a Start (never ran). Every other record is an attempt from Start
+to End ending as :data:`STATE_EVENTS` says; a RUNNING one (last only) ends at Start + Elapsed as a
+planned ``stop``. Times are ISO-8601 (local, sacct's default), ISO-8601 with offsets, or Unix seconds
+(``%s``), one kind per file; attempts must not overlap.
 
-- A record whose JobID has a step (``1234.batch``, ``1234.extern``, ``1234.0``)
-  is a job step and is skipped: the job's own record (``1234``, an array task
-  ``1234_7``, a heterogeneous job's leader ``1234+0``) says how the attempt ended.
-  Other components of a heterogeneous job (``1234+1``) run alongside the leader
-  and are skipped too.
-- A record without a Start (``Unknown``, ``None`` or empty: the job never ran,
-  e.g. PENDING, or cancelled while pending) is not an attempt and is skipped.
-- Every other record is one attempt, from Start to End, ending the way its
-  State says (:data:`STATE_EVENTS`). A RUNNING record has no End yet: it ends at
-  Start + Elapsed, the moment sacct was run, as a planned ``stop`` (the log was
-  cut there), and must be the last attempt.
-
-Times are ISO-8601 (sacct's default, ``2024-03-01T10:00:00``, local time),
-ISO-8601 with a UTC offset in every row, or Unix seconds
-(``SLURM_TIME_FORMAT=%s``); one kind in a file. Attempts are ordered by their
-start and must not overlap (records of two jobs that ran at the same time are
-not one training job's attempts).
-
-Which states are failures
--------------------------
-The model's interruption is a stop nobody chose, which loses the work since the
-last checkpoint. A planned stop is one whose moment somebody chose or knew in
-advance, so the job can checkpoint first; planned downtime is not exposure.
-
-failure: NODE_FAIL, FAILED, BOOT_FAIL, OUT_OF_MEMORY, PREEMPTED
-    A node died; the program exited with an error (a crashed rank, an NCCL
-    timeout, a GPU fault the driver turned into an exit); the nodes did not
-    boot; memory ran out; the scheduler took the nodes for another job. Slurm
-    records a node failure as NODE_FAIL even when it requeues the job.
-    Preemption is here because the job did not choose the moment and, unless
-    the cluster grants a grace period that the job uses to checkpoint, it loses
-    the work since the last checkpoint just as a crash does; its rate is set by
-    the scheduler's policy, not by the number of GPUs.
-stop (planned): COMPLETED, CANCELLED, TIMEOUT, DEADLINE, REQUEUED
-    The job ended itself; a person or a script cancelled it (``scancel``); it
-    reached the time limit or deadline it was submitted with, known from the
-    start; it was requeued with ``scontrol requeue`` (by a person, or by the
-    job's own handler of the time-limit signal after it saved a checkpoint).
-    A watchdog that cancels or requeues a hung job records CANCELLED or
-    REQUEUED as well, though the hang was a failure: if yours does, pass
-    those states in `failure_states`.
-
-Any other state (SUSPENDED, RESIZING, REVOKED, SPECIAL_EXIT, ...) is refused,
-naming the line. A bad row names the file and line, counting the header as
-line 1, as the CSV readers do.
+An interruption is a stop nobody chose, losing the work since the last checkpoint; a planned stop's
+moment was chosen or known, so the job can checkpoint first, and planned downtime is not exposure.
+Failures: NODE_FAIL (even when Slurm requeues), FAILED (crashed rank, NCCL timeout, GPU fault),
+BOOT_FAIL, OUT_OF_MEMORY, PREEMPTED (the job did not choose the moment and, without a grace period it
+uses to checkpoint, loses work like a crash; its rate is the scheduler's policy, not the GPU count).
+Planned stops: COMPLETED, CANCELLED, TIMEOUT, DEADLINE, REQUEUED (a person, a script, the time limit,
+or the job's own requeue after a checkpoint). A watchdog that cancels or requeues hung jobs records
+CANCELLED or REQUEUED for what was a failure: pass those in ``failure_states``. Other states are
+refused; a bad row names the file and line (the header is line 1).
 """
 
 from __future__ import annotations
@@ -120,18 +81,8 @@ _OFFSET = re.compile(r"[T ]\d\d(?::?\d\d){0,2}(?:[.,]\d*)?\s*(?:Z|[+-]\d\d(?::?\
 class Attempt:
     """One run of the job, from a job record.
 
-    Parameters
-    ----------
-    job_id : str
-        The record's JobID.
-    state : str
-        Its State, without a ``by UID`` or a trailing ``+``.
-    start, end : float
-        Minutes on the log's clock (see :class:`~goodput.logs.read.EventLog`).
-    event : int
-        How it ended: :data:`~goodput.logs.read.FAILURE` or :data:`~goodput.logs.read.STOP`.
-    line : int
-        The record's line in the file (the header is line 1).
+    ``state`` without a ``by UID`` or trailing ``+``; ``start``/``end`` minutes on the log's clock; ``event``
+    :data:`~goodput.logs.read.FAILURE` or :data:`~goodput.logs.read.STOP`; ``line`` counts the header as 1.
     """
 
     job_id: str
@@ -144,24 +95,10 @@ class Attempt:
 
 @dataclass(frozen=True)
 class SacctLog:
-    """Slurm accounting records read as the job's attempts and its event log.
+    """Slurm accounting records read as the job's attempts (time order) and its event log.
 
-    Parameters
-    ----------
-    source : str
-        The file.
-    events : EventLog
-        The attempts as an event log (``start``, then ``failure`` or ``stop``).
-    attempts : tuple of Attempt
-        In time order.
-    steps_skipped : int
-        Job-step records (and heterogeneous components other than the leader) skipped.
-    never_started : int
-        Job records without a Start, skipped.
-    running : bool
-        Whether the last attempt was still running (cut at Start + Elapsed).
-    failure_states : tuple of str
-        The states counted as failures.
+    ``steps_skipped`` counts job steps and non-leader heterogeneous components; ``never_started`` records
+    without a Start; ``running`` whether the last attempt was cut at Start + Elapsed.
     """
 
     source: str
@@ -181,18 +118,7 @@ class SacctLog:
 
 
 def is_sacct(path: str | os.PathLike[str]) -> bool:
-    """Whether a file looks like sacct's parsable output: its first line has a ``|`` and a JobID field.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file.
-
-    Returns
-    -------
-    bool
-        False for an unreadable file too (the reader that is then used says why).
-    """
+    """Whether a file's first line has a ``|`` and a JobID field (False if unreadable)."""
     try:
         first = read_text(path)[:4096].split("\n", 1)[0]
     except InputError:
@@ -256,29 +182,8 @@ class _Clock:
 def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = FAILURE_STATES) -> SacctLog:
     """Read ``sacct --parsable2`` output into the job's attempts and an event log (rules in the module docstring).
 
-    Parameters
-    ----------
-    path : str or path-like
-        The file.
-    failure_states : collection of str, optional
-        States counted as failures (default :data:`FAILURE_STATES`); every
-        other state of :data:`STATE_EVENTS` but RUNNING is a planned stop.
-
-    Returns
-    -------
-    SacctLog
-        The attempts in time order and the event log they make.
-
-    Raises
-    ------
-    InputError
-        Naming the file and line: an unreadable or empty file, no header with
-        the required fields, a row with more or fewer fields than the header, a
-        JobID that is not one, a state this reader does not map, a time that is
-        not one or not of the file's kind, a job that ends before it starts, an
-        End missing for a job that is not running, a running job without its
-        Elapsed time or not the last attempt, attempts that overlap, or no
-        attempt at all.
+    States not in ``failure_states`` (nor RUNNING) are planned stops. Raises InputError naming the file and
+    line for any departure from the module docstring's format.
     """
     file = Path(path)
     source = str(path)

@@ -1,45 +1,22 @@
 """Sample logs with known truth: a seeded simulation of a training job that fails and restarts.
 
-:func:`simulate_logs` runs a job for a given duration and returns its step and
-event logs (in the formats of :mod:`goodput.logs`) together with the true
-inputs and what actually happened; :func:`write_logs` writes them as CSV;
-:func:`write_sample_logs` regenerates the book's sample logs in ``book/data/``.
+:func:`simulate_logs` returns a run's step and event logs (formats of :mod:`goodput.logs.read`) with
+its truth; :func:`write_logs` writes them as CSV; :func:`write_sample_logs` regenerates ``book/data/``.
 
-The simulated job
------------------
-- Steps take ``step_s`` seconds each, separated by an ordinary gap of
-  ``gap_s`` seconds. After every step whose number is a multiple of
-  ``interval_steps`` a checkpoint stalls the job for C minutes (the gap after
-  that step is C plus the ordinary gap), optionally varied uniformly by
-  ``+/- checkpoint_jitter * C``. The interval T, minutes of work
-  between checkpoints, is ``(interval_steps * step_s + (interval_steps - 1) * gap_s) / 60``.
-- Failures arrive as a Poisson process with mean M on the in-service clock:
-  during compute, checkpoints and restarts alike, everywhere except the
-  downtime of planned stops (the same exposure :func:`goodput.logs.measure`
-  counts). A failure during a checkpoint loses that checkpoint: the step is
-  logged with ``checkpoint = 0`` and the job resumes from the one before.
-- After a failure the job is down for ``R - startup`` minutes, then a
-  ``start`` event begins the next attempt, whose first step starts
-  ``startup`` minutes later: R minutes from the failure to the first step
-  (the downtime optionally varied uniformly by ``+/- restart_jitter * R``).
-  It resumes from the step after its last completed checkpoint, so step
-  numbers repeat. A failure that arrives while the job is down fails the next
-  attempt at its ``start`` (an attempt of zero length); one that arrives during
-  the startup fails that attempt before its first step. Either way the restart
-  begins again.
-- Optional noise the first-order model does not describe: pauses after a step
-  (probability ``pause_probability`` per step, exponential with mean
-  ``pause_mean_s`` seconds: a straggling rank, a slow data loader), and
-  planned maintenance every ``maintenance_every_min`` minutes, taken right
-  after the next completed checkpoint (a ``stop`` event), down for
-  ``maintenance_min`` minutes, then a ``start`` and the startup.
-- The run ends with a ``stop`` event ``duration_min`` after the first
-  ``start``; a step still running then is not logged. If the job is down after
-  a failure at that moment, the log ends with the failure.
-
-Random numbers come only from ``numpy.random.default_rng(seed)`` and only
-through ``Generator.random`` (exponentials by inversion), so one seed gives
-one set of files.
+The job: steps of ``step_s`` seconds, ``gap_s`` apart; after each step numbered a multiple of
+``interval_steps`` a checkpoint stalls it C minutes (``+/- checkpoint_jitter * C`` uniform), so
+T = ``(interval_steps * step_s + (interval_steps - 1) * gap_s) / 60``. Failures are Poisson with mean M
+on the in-service clock (compute, checkpoints and restarts; not planned downtime, the exposure
+:func:`goodput.logs.measure.measure` counts); one during a checkpoint loses it (``checkpoint = 0``). After
+a failure the job is down ``R - startup`` minutes (``+/- restart_jitter * R``), then ``start``, then its
+first step ``startup`` later, resuming after its last checkpoint (step numbers repeat). A failure while
+down fails the next attempt at its ``start``; one during the startup before its first step. Optional
+noise the model does not describe: pauses after a step (``pause_probability``, exponential mean
+``pause_mean_s``: a straggler, a slow loader) and maintenance every ``maintenance_every_min`` after the
+next checkpoint (``stop``, ``maintenance_min`` down, ``start``). The run ends with a ``stop``
+``duration_min`` after the first ``start`` (a running step is not logged; down after a failure, the log
+ends with the failure). Random numbers come only from ``default_rng(seed).random`` (exponentials by
+inversion): one seed, one set of files.
 """
 
 from __future__ import annotations
@@ -73,46 +50,10 @@ SAMPLE_SEED = 20250106
 class SampleSpec:
     """The known inputs of a simulated run.
 
-    Parameters
-    ----------
-    step_s : float
-        Seconds of compute per step.
-    interval_steps : int
-        A checkpoint after every step whose number is a multiple of this.
-    checkpoint_cost_min : float
-        C, minutes the job stalls for each checkpoint (the mean and median stall).
-    checkpoint_jitter : float
-        Each stall is ``C * (1 + checkpoint_jitter * u)``, u uniform in [-1, 1]; 0 for none.
-    restart_min : float
-        R, minutes from a failure to the first step of the next attempt (mean and median).
-    restart_jitter : float
-        Each restart is ``R * (1 + restart_jitter * u)``, u uniform in [-1, 1]; only the
-        downtime varies, so ``restart_jitter * R`` must not exceed ``R - startup``.
-    startup_min : float
-        Minutes from a ``start`` event to the attempt's first step (at most R).
-    mtbi_min : float
-        M, mean minutes between failures on the in-service clock.
-    duration_min : float
-        Minutes from the first ``start`` to the final ``stop``.
-    gap_s : float
-        Ordinary gap between consecutive steps, seconds.
-    pause_probability : float
-        Probability that a step is followed by a pause (unmodelled noise).
-    pause_mean_s : float
-        Mean length of a pause, seconds (exponential).
-    maintenance_every_min : float or None
-        Minutes between planned maintenance stops; ``None`` for none.
-    maintenance_min : float
-        Minutes from a maintenance ``stop`` to the next ``start``.
-    clock : str
-        ``"seconds"`` (seconds since the first start) or ``"iso8601"`` (UTC
-        timestamps from `origin`).
-    origin : str
-        The ISO-8601 time of the first ``start`` when `clock` is ``"iso8601"``.
-    decimals : int
-        Decimal places of seconds written: 0, 3 or 6.
-    seed : int
-        Seed of the random generator.
+    Seconds for ``step_s``, ``gap_s``, ``pause_mean_s``; minutes elsewhere. Jitters are relative
+    half-widths of a uniform spread (only the downtime varies: ``restart_jitter * R <= R - startup``).
+    ``clock`` ``"seconds"`` (since the first start) or ``"iso8601"`` (UTC from ``origin``); ``decimals``
+    0, 3 or 6 of a second.
     """
 
     step_s: float = 10.0
@@ -144,13 +85,7 @@ class SampleSpec:
         return dataclasses.replace(self, **changes)
 
     def check(self) -> None:
-        """Raise if an input is impossible.
-
-        Raises
-        ------
-        InputError
-            Naming the first field that is out of range.
-        """
+        """Raise InputError naming the first field out of range."""
         positive = {
             "step_s": self.step_s,
             "checkpoint_cost_min": self.checkpoint_cost_min,
@@ -196,28 +131,8 @@ class SampleSpec:
 class SampleTruth:
     """The inputs of a simulated run and what happened in it (minutes).
 
-    Parameters
-    ----------
-    spec : SampleSpec
-        The inputs.
-    failures : int
-        Failures logged.
-    planned_stops : int
-        Maintenance stops logged (not counting the final stop).
-    attempts : int
-        ``start`` events logged.
-    steps : int
-        Step rows logged, redone ones included.
-    redone_steps : int
-        Step rows whose work was lost and done again.
-    checkpoints : int
-        Checkpoints completed.
-    wall_min : float
-        First event to last event.
-    exposure_min : float
-        Wall time less planned downtime (maintenance ``stop`` to ``start``).
-    useful_min : float
-        Compute time of steps whose work survived.
+    ``planned_stops`` excludes the final stop; ``steps`` includes redone rows; ``exposure_min`` is wall
+    time less maintenance downtime; ``useful_min`` compute of surviving steps.
     """
 
     spec: SampleSpec
@@ -237,13 +152,7 @@ class SampleTruth:
         return self.useful_min / self.wall_min
 
     def to_dict(self) -> dict[str, Any]:
-        """Inputs and outcome as plain Python values, inputs first.
-
-        Returns
-        -------
-        dict
-            ``{"inputs": {...}, "interval_min": T, "outcome": {...}}``.
-        """
+        """Inputs and outcome as plain values: ``{"inputs": {...}, "interval_min": T, "outcome": {...}}``."""
         outcome = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "spec"}
         outcome["goodput"] = self.goodput
         return {"inputs": dataclasses.asdict(self.spec), "interval_min": self.spec.interval_min, "outcome": outcome}
@@ -251,19 +160,7 @@ class SampleTruth:
 
 @dataclass(frozen=True)
 class SampleLogs:
-    """A simulated run: its two logs as arrays (seconds since the first start) and its truth.
-
-    Parameters
-    ----------
-    step, start_s, end_s, checkpoint : ndarray
-        The step log, one element per row.
-    event_time_s : ndarray
-        Event times.
-    event : ndarray of str
-        Event names: ``start``, ``failure`` or ``stop``.
-    truth : SampleTruth
-        The inputs and outcome.
-    """
+    """A simulated run: its two logs as arrays (seconds since the first start) and its truth."""
 
     step: npt.NDArray[np.int64]
     start_s: npt.NDArray[np.float64]
@@ -288,23 +185,7 @@ class _Stream:
 
 
 def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
-    """Simulate a run (see the module docstring) and return its logs and truth.
-
-    Parameters
-    ----------
-    spec : SampleSpec, optional
-        The inputs; ``SampleSpec()`` when omitted.
-
-    Returns
-    -------
-    SampleLogs
-        Step rows and events in time order, and the truth.
-
-    Raises
-    ------
-    InputError
-        If the spec is impossible (see :meth:`SampleSpec.check`).
-    """
+    """Simulate a run (module docstring; ``SampleSpec()`` by default); InputError for an impossible spec."""
     spec = SampleSpec() if spec is None else spec
     spec.check()
     rng = _Stream(spec.seed)
@@ -461,22 +342,7 @@ def write_logs(
     steps_name: str = "steps.csv",
     events_name: str = "events.csv",
 ) -> SampleTruth:
-    """Simulate a run and write its two logs as CSV.
-
-    Parameters
-    ----------
-    directory : str or path-like
-        Existing directory to write into.
-    spec : SampleSpec, optional
-        The inputs; ``SampleSpec()`` when omitted.
-    steps_name, events_name : str, optional
-        File names (default ``steps.csv`` and ``events.csv``).
-
-    Returns
-    -------
-    SampleTruth
-        The inputs and outcome.
-    """
+    """Simulate a run and write its two logs as CSV into an existing directory."""
     logs = simulate_logs(spec)
     spec = logs.truth.spec
     out = Path(directory)
@@ -512,24 +378,9 @@ BOOK_SAMPLE = SampleSpec(
 def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED) -> SampleTruth:
     """Write the book's sample logs: ``sample-steps.csv``, ``sample-events.csv`` and ``truth.yml``.
 
-    A 30-day run of a job with C = 1 min (each stall uniform in 45-75 s),
-    R = 5 min (uniform in 3-7 min: 1-5 min down, then a 2-minute startup),
-    M = 186 min, 30-second steps and a checkpoint every 40 steps (T = 20 min),
-    timestamped in ISO-8601 (UTC, whole seconds) from 2025-01-06. Unmodelled
-    losses: a pause after 0.2% of steps (mean 60 s) and a daily maintenance
-    stop of 15 min.
-
-    Parameters
-    ----------
-    directory : str or path-like
-        Existing directory, normally ``book/data``.
-    seed : int, optional
-        Seed of the run (default :data:`SAMPLE_SEED`, the one the book uses).
-
-    Returns
-    -------
-    SampleTruth
-        The inputs and outcome, as also written to ``truth.yml``.
+    :data:`BOOK_SAMPLE`: 30 days, C = 1 min (45-75 s), R = 5 min (1-5 min down, 2 min startup), M = 186
+    min, 30 s steps, a checkpoint every 40 (T = 20 min), ISO-8601 UTC whole seconds from 2025-01-06; a
+    pause after 0.2% of steps (mean 60 s) and a daily 15-minute maintenance stop.
     """
     import yaml
 
@@ -546,23 +397,7 @@ def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED
 
 
 def read_truth(path: str | os.PathLike[str]) -> SampleTruth:
-    """Read a ``truth.yml`` written by :func:`write_sample_logs` back into a :class:`SampleTruth`.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The file, normally ``book/data/truth.yml``.
-
-    Returns
-    -------
-    SampleTruth
-        The inputs and outcome the file records.
-
-    Raises
-    ------
-    InputError
-        If the file cannot be read or is not a truth file.
-    """
+    """Read a ``truth.yml`` written by :func:`write_sample_logs`; InputError if unreadable or not one."""
     import yaml
 
     file = Path(path)
@@ -581,27 +416,11 @@ def read_truth(path: str | os.PathLike[str]) -> SampleTruth:
 
 
 def recovery(measurement: Measurement, truth: SampleTruth) -> pd.DataFrame:
-    """What the estimators of :func:`goodput.logs.measure` recover of a simulated run's known truth.
+    """What :func:`goodput.logs.measure.measure` recovers of a simulated run's known truth.
 
-    Parameters
-    ----------
-    measurement : Measurement
-        :func:`goodput.logs.measure` of the run's logs.
-    truth : SampleTruth
-        The run's inputs and outcome (from :func:`simulate_logs`,
-        :func:`write_logs` or :func:`read_truth`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per quantity, indexed ``C``, ``M``, ``R``, ``T``,
-        ``failures``, ``planned stops``, ``exposure`` and ``goodput``, with
-        columns ``quantity``, ``unit``, ``truth``, ``measured``, ``low`` and
-        ``high`` (the measurement's confidence interval for C, M and R; NaN for
-        the rest, which are counted or summed rather than estimated) and
-        ``agrees``: for C, M and R whether the truth lies inside the interval
-        (ends included), for the others whether the measurement equals the
-        truth to a relative 1e-6.
+    One row each for C, M, R, T, failures, planned stops, exposure and goodput; ``low``/``high`` the
+    confidence interval for C, M and R (NaN for the counted or summed rest). ``agrees``: truth inside the
+    interval (ends included), or equal to a relative 1e-6.
     """
     import pandas as pd
 
