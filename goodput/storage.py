@@ -19,12 +19,6 @@ from dataclasses import dataclass
 from goodput import validate
 from goodput.errors import InputError
 
-#: Bytes per parameter of the common checkpoint layouts (mixed-precision Adam).
-BYTES_PER_PARAMETER = {
-    "bf16 weights, fp32 master weights and two fp32 moments": 14.0,
-    "fp32 master weights and two fp32 moments (no bf16 copy)": 12.0,
-    "the 14 bytes and fp32 gradients": 16.0,
-}
 #: The default: bf16 weights + fp32 master weights + first and second moments, 2 + 4 + 4 + 4.
 DEFAULT_BYTES_PER_PARAMETER = 14.0
 
@@ -109,7 +103,7 @@ def format_bandwidth(bytes_per_s: float) -> str:
 
 
 def checkpoint_size(parameters: float, bytes_per_parameter: float = DEFAULT_BYTES_PER_PARAMETER) -> float:
-    """A checkpoint's size in bytes: parameters x bytes per parameter (:data:`BYTES_PER_PARAMETER`).
+    """A checkpoint's size in bytes: parameters x bytes per parameter (:data:`DEFAULT_BYTES_PER_PARAMETER`: 14, mixed-precision Adam).
 
     >>> format_size(checkpoint_size(530e9, 12))
     '6.36 TB'

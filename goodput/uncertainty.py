@@ -302,21 +302,6 @@ class Propagation:
         """R at the point values."""
         return self.points["restart"]
 
-    @property
-    def checkpoint_cost_range(self) -> Range:
-        """C's range."""
-        return self.bounds["checkpoint_cost"]
-
-    @property
-    def mtbi_range(self) -> Range:
-        """M's range."""
-        return self.bounds["mtbi"]
-
-    @property
-    def restart_range(self) -> Range:
-        """R's range."""
-        return self.bounds["restart"]
-
     def to_dict(self) -> dict[str, Any]:
         """The fields as plain, JSON-serializable Python values (ranges as lists, the scheme as a mapping)."""
         return {
@@ -587,11 +572,6 @@ class InputRange:
     def bounds(self) -> Range:
         """``(low, high)``."""
         return self.low, self.high
-
-    @property
-    def share(self) -> bool:
-        """Whether the input is a share of interruptions (:data:`SHARES`), not minutes."""
-        return self.name in SHARES
 
 
 def fleet_points(params: Params) -> Values:
