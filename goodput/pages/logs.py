@@ -137,7 +137,7 @@ class Page:
     n_match: str
     n_counted_rows: str
     counted_names: str
-    events_only_whose: str
+    events_only: Variant
     events_only_summary: str
     glm_gpus: str
     glm_window: str
@@ -332,8 +332,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         inside_r="inside" if col["agrees"]["R"] else "outside", n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
         n_counted_rows=f"{len(counted)}", counted_names=", ".join(counted["quantity"]),
-        events_only_whose=(f"the event log {p.source} names, {fleet_events.name}" if fleet_events is not None
-                           else f"the sample event log bundled with the book ({p.source} names no event log)"),
+        events_only=Variant("sample" if fleet_events is None else "fleet"),
         events_only_summary=events_summary(data.fleet_events), glm_gpus=f"{gpus:,}",
         glm_window=f"{day_text(data.glm_record.window_start)} to {day_text(data.glm_record.window_end, year=True)}",
         glm_stops=f"{sum(kinds.values())}", glm_unplanned=f"{kinds.get('unplanned', 0)}",

@@ -202,7 +202,8 @@ class Page:
     delta_share: str
     delta_count: str
     delta_goodput: str
-    delta_compare: str
+    delta_compare: Variant
+    delta_more: str
     restart_share: str
     restart_rank: str
     bloom_spares: str
@@ -303,9 +304,8 @@ def build(fleet: FleetPlan) -> Page:
         pool_goodput=percent(goodput_at(x.spares)), pool_restart=format_duration(restart_at(x.spares)),
         delta_share=percent(DELTA_SPARE_SHARE, 0), delta_count=count(delta, "spare node"),
         delta_goodput=percent(goodput_at(delta)),
-        delta_compare=(f"{money(fleet.dollars((delta - best) * per_spare))} a month more than the best pool"
-                       if delta > best else "no more than the model's best pool" if delta == best
-                       else "fewer spares than the model's best pool"),
+        delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
+        delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
         restart_share=percent(fleet.losses["restart_loss"]),
         restart_rank=("its largest loss" if fleet.largest_loss == "restart_loss" else
                       f"against {percent(fleet.losses[fleet.largest_loss])} for its largest, "
