@@ -28,6 +28,7 @@ from goodput.report import (
     measurement_note,
     p_value_text,
     percent,
+    percent_pm,
     points,
     shape_interval_text,
     shape_verdict,
@@ -273,8 +274,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         largest = max(abs(x) for x in d[:3])
         sim_result = "small" if largest < SMALL_EFFECT else "large"
         sim |= {
-            "sim_g_exp": f"{percent(effect.exponential, 2)} ± {points(effect.exponential_stderr, 2)}",
-            "sim_g_k": f"{percent(effect.goodput[0], 2)} ± {points(effect.stderr[0], 2)}",
+            "sim_g_exp": percent_pm(effect.exponential, effect.exponential_stderr),
+            "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]),
             **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
                for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))},
             "sim_largest": points(largest, 2),

@@ -24,7 +24,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
 from goodput.plan import Plan, plan_for
-from goodput.report import RESTART_PART_NAMES, count, money, percent, points, restart_sum
+from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, points, restart_sum
 from goodput.restart import RestartParts, SparesChoice, spare_wait
 from goodput.simulate_restart import Estimate, simulate_recovery, simulate_spare_waits
 from goodput.units import format_duration, format_rate, significant
@@ -222,7 +222,6 @@ class Page:
     jit_interval: str
     zero_interval: str
     jit_sim: str
-    jit_sim_se: str
     jit_agrees: Variant
     planned_count: str
     planned_days: str
@@ -317,7 +316,7 @@ def build(fleet: FleetPlan) -> Page:
         jit_recovery=format_duration(x.jit_recovery), jit_goodput=percent(jit), zero_goodput=percent(zero),
         jit_points=points(max(0.0, jit - zero)), jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
         jit_interval=format_duration(jit_plan.interval), zero_interval=format_duration(zero_plan.interval),
-        jit_sim=percent(sim.mean, 2), jit_sim_se=points(sim.stderr, 2),
+        jit_sim=percent_pm(sim.mean, sim.stderr),
         jit_agrees=Variant("unchecked" if sim.stderr == 0.0 else
                            "agrees" if abs(sim.mean - jit) <= AGREEMENT * sim.stderr else "differs"),
         planned_count=f"{sources.LLAMA3_PLANNED}",
