@@ -49,8 +49,6 @@ BLOOM_NODES, BLOOM_SPARES = 48, 4
 ILLUSTRATIVE_REPAIR = 24 * 60.0
 #: The share of interruptions recovered just in time assumed where the inputs give none (an illustration).
 ILLUSTRATIVE_JIT = 0.8
-#: What a just-in-time recovery costs where the inputs give none, minutes (about one step and a short restart).
-DEFAULT_JIT_RECOVERY = 0.5
 #: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
 MOST_RESTART_EXPONENT = 10.0
 #: The seed of the tier simulator's just-in-time check (the one-tier check's is simulate_recovery's default).
