@@ -92,6 +92,7 @@ def test_worked_example_measures_the_sample_logs_it_names(sources: Sources, page
     assert sources.which == "sample" and sources.sample is sources.measured
     assert page.logs_origin == page.own_measured == Variant("sample") and page.sample_which == Variant("same")
     assert page.events_only == Variant("fleet")  # the event log the worked example names is its own
+    assert page.model_note == Variant("within") and page.model_caveat == ""  # the sample logs suit first order
     assert (page.steps_name, page.events_name) == ("sample-steps.csv", "sample-events.csv")
     assert no_nan(page)
 

@@ -99,7 +99,8 @@ class Page:
     g_pred: str
     gap_pts: str
     gap_side: str
-    model_note: str
+    model_note: Variant
+    model_caveat: str
     ck_relation: str
     ck_meas: str
     ck_pred: str
@@ -289,7 +290,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         own |= {"own_t_low": format_duration(r.optimal_interval_range[0]),
                 "own_t_high": format_duration(r.optimal_interval_range[1]),
                 "own_g_low": percent(r.goodput_range[0]), "own_g_high": percent(r.goodput_range[1])}
-    fleet_events = data.fleet_events_path
+    fleet_events, note = data.fleet_events_path, measurement_note(m)
     return Page(
         logs_origin=Variant(data.which), logs_error=data.error, params_file=p.source, steps_name=data.steps_path.name,
         events_name=data.events_path.name, fleet_events_name=fleet_events.name if fleet_events is not None else "",
@@ -310,7 +311,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=interval_text(*m.lost_work_iqr_min),
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
         gap_side="above" if m.gap >= 0 else "below",
-        model_note=measurement_note(m) or "The measured C, M, R and T are within the first-order formula's range.",
+        model_note=Variant("within" if note is None else "caveat"), model_caveat=note or "",
         ck_relation="below" if m.checkpoint_loss_measured < m.checkpoint_loss_predicted else "above",
         ck_meas=percent(m.checkpoint_loss_measured), ck_pred=percent(m.checkpoint_loss_predicted),
         ck_expected=percent(surviving_checkpoint_loss(m.checkpoint_cost_min, m.interval_min, m.measured_goodput)),
