@@ -319,6 +319,6 @@ def build(fleet: FleetPlan) -> Page:
                            "agrees" if abs(sim.mean - jit) <= AGREEMENT * sim.stderr else "differs"),
         planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=f"{format_rate(planned)} an hour", planned_goodput=percent(with_notice),
+        planned_rate=format_rate(planned), planned_goodput=percent(with_notice),
         unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),
     )
