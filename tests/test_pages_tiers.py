@@ -82,7 +82,8 @@ def test_the_65k_fleet_is_its_plan(fleet65k: FleetPlan, page65k: page.Page) -> N
     assert p.opening == Variant("tiered")
     assert p.loss_drain == percent(fleet65k.losses["drain_loss"]) == "1.7%"
     assert p.drain_dollars == money(fleet65k.dollars(fleet65k.losses["drain_loss"]))
-    assert p.largest_loss.startswith("restart") and fleet65k.largest_loss == "restart_loss"
+    assert p.largest_loss == "restart" and fleet65k.largest_loss == "restart_loss"
+    assert p.largest_loss_share == percent(fleet65k.losses["restart_loss"])
     assert p.mtbi == "41.6 min" and p.survives == "75%"
     shares = [p.loss_overhead, p.loss_lost, p.loss_restart, p.loss_drain, p.goodput]
     assert abs(sum(float(x.rstrip("%")) for x in shares) - 100) < 0.3

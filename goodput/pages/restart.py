@@ -162,7 +162,8 @@ def spares_checks(x: Inputs, mtbi: float) -> list[tuple[int, float, Estimate]]:
 class Page:
     """The values ``book/restart.md`` quotes."""
 
-    fleet: str
+    gpus: str
+    inputs_file: str
     nodes: str
     restart: str
     parts: Variant
@@ -275,7 +276,7 @@ def build(fleet: FleetPlan) -> Page:
     largest = fleet.largest_restart_part
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
     return Page(
-        fleet=f"{count(params.gpus, 'GPU')}, from {params.source}", nodes=count(x.nodes, "node"),
+        gpus=count(params.gpus, "GPU"), inputs_file=params.source, nodes=count(x.nodes, "node"),
         restart=format_duration(r), parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",

@@ -133,7 +133,8 @@ class Page:
     titan_bandwidth: str
     megatron_size: str
     megatron_bandwidth: str
-    fleet: str
+    gpus: str
+    inputs_file: str
     fleet_storage: Variant
     size: str
     achieved: str
@@ -247,7 +248,8 @@ def build(fleet: FleetPlan) -> Page:
         titan_size=f"{format_size(titan[0])} to {format_size(titan[1])}", titan_bandwidth=span(*(x / (TITAN_MINUTES * 60.0) for x in titan)),
         megatron_size=f"{format_size(megatron[0])} to {format_size(megatron[1])}",
         megatron_bandwidth=span(*(x / (MEGATRON_MINUTES * 60.0) for x in megatron)),
-        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}", fleet_storage=Variant("illustration" if s is None else "given"),
+        gpus=count(p.gpus, "GPU"), inputs_file=p.source,
+        fleet_storage=Variant("illustration" if s is None else "given"),
         size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(stated),
         efficiency=percent(achieved / stated, 0), written=written, cost_now=format_duration(cost_now),
         goodput_now=percent(now.goodput), ceiling=percent(ceiling), target=percent(max(0.0, target)),

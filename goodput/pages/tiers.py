@@ -58,6 +58,7 @@ class Page:
     loss_restart: str
     loss_drain: str
     largest_loss: str
+    largest_loss_share: str
     lost_dollars: str
     drain_dollars: str
     # the drain's lever and whether it sets the interval
@@ -213,7 +214,7 @@ def build(fleet: FleetPlan) -> Page:
         goodput=percent(fleet.goodput), loss_overhead=percent(losses["checkpoint_overhead"]),
         loss_lost=percent(losses["lost_work"]), loss_restart=percent(losses["restart_loss"]),
         loss_drain=percent(losses.get("drain_loss", 0.0)),
-        largest_loss=f"{LOSS_NAMES[largest]}, {percent(losses[largest])} of wall time",
+        largest_loss=LOSS_NAMES[largest], largest_loss_share=percent(losses[largest]),
         lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if scheme is None or scheme.drain == 0 else
                             "sets" if fleet.interval <= scheme.drain * (1 + 1e-9) else "drained"),
