@@ -69,10 +69,10 @@ def aurora_fit() -> tuple[float, float]:
 class Inputs:
     """The restart inputs of a fleet, from its inputs file or the chapter's illustrations.
 
-    ``parts`` are R's parts where the inputs give them; ``r_parts`` is R without waits for repairs; ``spares`` the pool (the best count where the inputs give none),
-    ``repair`` r in minutes, ``takes_node`` a; ``p`` the share recovered just in time, at R_j = ``jit_recovery``;
-    ``choice`` goodput and dollars against the number of spares through the fleet's whole scheme
-    (:meth:`goodput.fleet.FleetPlan.spares_choice`).
+    ``parts`` are R's parts where the inputs give them; ``r_parts`` is R without waits for repairs; ``spares``
+    the pool (the best count where the inputs give none), ``repair`` r in minutes, ``takes_node`` a; ``p`` the share
+    recovered just in time, at R_j = ``jit_recovery``; ``choice`` goodput and dollars against the number of spares
+    through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`).
     """
 
     nodes: int
@@ -97,9 +97,10 @@ def restart_inputs(fleet: FleetPlan) -> Inputs:
     repair, takes = (pool.repair, pool.takes_node) if pool is not None else (ILLUSTRATIVE_REPAIR, sources.lost_share())
     choice = fleet.spares_choice(repair, takes)
     g = params.gpus_per_node
-    return Inputs(nodes=max(1, params.gpus // g), gpus_per_node=g, parts=params.restart_parts, r_parts=fleet.parts_restart(),
-                  spares=pool.nodes if pool is not None else choice.best, repair=repair, takes_node=takes,
-                  spares_given=pool is not None, p=p if p > 0 else ILLUSTRATIVE_JIT, jit_recovery=params.jit_recovery,
+    return Inputs(nodes=max(1, params.gpus // g), gpus_per_node=g, parts=params.restart_parts,
+                  r_parts=fleet.parts_restart(), spares=pool.nodes if pool is not None else choice.best,
+                  repair=repair, takes_node=takes, spares_given=pool is not None,
+                  p=p if p > 0 else ILLUSTRATIVE_JIT, jit_recovery=params.jit_recovery,
                   planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
 
 
