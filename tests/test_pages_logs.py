@@ -91,6 +91,8 @@ def no_nan(page: pages.Page) -> bool:
 def test_worked_example_measures_the_sample_logs_it_names(sources: Sources, page: pages.Page) -> None:
     assert sources.which == "sample" and sources.sample is sources.measured
     assert page.logs_origin == page.own_measured == Variant("sample") and page.sample_which == Variant("same")
+    assert page.events_only == Variant("fleet")  # the event log the worked example names is its own
+    assert page.model_note == Variant("within") and page.model_caveat == ""  # the sample logs suit first order
     assert (page.steps_name, page.events_name) == ("sample-steps.csv", "sample-events.csv")
     assert no_nan(page)
 
@@ -114,7 +116,7 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     page = quick(inputs_file(tmp_path, f"{{events: {ROOT / GLM_EVENTS}}}"))
     e = measure_events(ROOT / GLM_EVENTS)
     assert page.logs_origin == page.own_measured == Variant("events")
-    assert page.fleet_events_name == "glm130b-events.csv" and "glm130b-events.csv" in page.events_only_whose
+    assert page.fleet_events_name == "glm130b-events.csv" and page.events_only == Variant("fleet")
     assert page.events_only_summary.startswith(f"13 failures over {format_duration(e.exposure_min)}")
     assert f"M = {format_duration(e.mtbi_min)}" in page.events_only_summary
     assert page.steps_name == "sample-steps.csv"

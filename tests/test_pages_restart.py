@@ -18,7 +18,7 @@ from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import restart as pages
-from goodput.params import load_params, params_from_mapping
+from goodput.params import DEFAULT_JIT_RECOVERY, load_params, params_from_mapping
 from goodput.plan import plan_for
 from goodput.report import money, percent
 from goodput.restart import RestartParts, Spares, first_order_recovery_interval, spare_wait
@@ -93,7 +93,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.jit_agrees == Variant("agrees")
     # Planned stops with notice lose less than the same stops counted as unexpected.
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
-    assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
+    assert page.planned_rate == "0.0363"  # 47 / (54 x 24)
 
 
 @pytest.mark.slow
@@ -106,7 +106,7 @@ def test_the_tiered_fleet_plans_spares_with_its_scheme(tiered: FleetPlan) -> Non
     assert page.tiers_note == Variant("tiered")
     assert page.zero_goodput == "44.2%" == f"{100 * tiered.goodput:.1f}%"
     assert page.zero_interval == "5.91 min"
-    with_jit = plan_for(tiered.params.replace(just_in_time=0.8, jit_recovery=pages.DEFAULT_JIT_RECOVERY))
+    with_jit = plan_for(tiered.params.replace(just_in_time=0.8, jit_recovery=DEFAULT_JIT_RECOVERY))
     assert with_jit.tiers is not None and not with_jit.tiers.one_tier
     assert page.jit_goodput == f"{100 * with_jit.goodput:.1f}%" and with_jit.goodput > tiered.goodput
     assert page.jit_agrees == Variant("agrees")

@@ -28,6 +28,7 @@ from goodput.report import (
     measurement_note,
     p_value_text,
     percent,
+    percent_pm,
     points,
     shape_interval_text,
     shape_verdict,
@@ -98,7 +99,8 @@ class Page:
     g_pred: str
     gap_pts: str
     gap_side: str
-    model_note: str
+    model_note: Variant
+    model_caveat: str
     ck_relation: str
     ck_meas: str
     ck_pred: str
@@ -137,7 +139,7 @@ class Page:
     n_match: str
     n_counted_rows: str
     counted_names: str
-    events_only_whose: str
+    events_only: Variant
     events_only_summary: str
     glm_gpus: str
     glm_window: str
@@ -273,8 +275,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         largest = max(abs(x) for x in d[:3])
         sim_result = "small" if largest < SMALL_EFFECT else "large"
         sim |= {
-            "sim_g_exp": f"{percent(effect.exponential, 2)} ± {points(effect.exponential_stderr, 2)}",
-            "sim_g_k": f"{percent(effect.goodput[0], 2)} ± {points(effect.stderr[0], 2)}",
+            "sim_g_exp": percent_pm(effect.exponential, effect.exponential_stderr),
+            "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]),
             **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
                for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))},
             "sim_largest": points(largest, 2),
@@ -288,7 +290,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         own |= {"own_t_low": format_duration(r.optimal_interval_range[0]),
                 "own_t_high": format_duration(r.optimal_interval_range[1]),
                 "own_g_low": percent(r.goodput_range[0]), "own_g_high": percent(r.goodput_range[1])}
-    fleet_events = data.fleet_events_path
+    fleet_events, note = data.fleet_events_path, measurement_note(m)
     return Page(
         logs_origin=Variant(data.which), logs_error=data.error, params_file=p.source, steps_name=data.steps_path.name,
         events_name=data.events_path.name, fleet_events_name=fleet_events.name if fleet_events is not None else "",
@@ -309,7 +311,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=interval_text(*m.lost_work_iqr_min),
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
         gap_side="above" if m.gap >= 0 else "below",
-        model_note=measurement_note(m) or "The measured C, M, R and T are within the first-order formula's range.",
+        model_note=Variant("within" if note is None else "caveat"), model_caveat=note or "",
         ck_relation="below" if m.checkpoint_loss_measured < m.checkpoint_loss_predicted else "above",
         ck_meas=percent(m.checkpoint_loss_measured), ck_pred=percent(m.checkpoint_loss_predicted),
         ck_expected=percent(surviving_checkpoint_loss(m.checkpoint_cost_min, m.interval_min, m.measured_goodput)),
@@ -332,8 +334,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         inside_r="inside" if col["agrees"]["R"] else "outside", n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
         n_counted_rows=f"{len(counted)}", counted_names=", ".join(counted["quantity"]),
-        events_only_whose=(f"the event log {p.source} names, {fleet_events.name}" if fleet_events is not None
-                           else f"the sample event log bundled with the book ({p.source} names no event log)"),
+        events_only=Variant("sample" if fleet_events is None else "fleet"),
         events_only_summary=events_summary(data.fleet_events), glm_gpus=f"{gpus:,}",
         glm_window=f"{day_text(data.glm_record.window_start)} to {day_text(data.glm_record.window_end, year=True)}",
         glm_stops=f"{sum(kinds.values())}", glm_unplanned=f"{kinds.get('unplanned', 0)}",

@@ -24,12 +24,8 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS
 from goodput.plan import Plan, plan_for
-from goodput.report import RESTART_PART_NAMES, count, money, percent, points, restart_sum
-from goodput.restart import (
-    RestartParts,
-    SparesChoice,
-    spare_wait,
-)
+from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, points, restart_sum
+from goodput.restart import RestartParts, SparesChoice, spare_wait
 from goodput.simulate_restart import Estimate, simulate_recovery, simulate_spare_waits
 from goodput.units import format_duration, format_rate, significant
 
@@ -53,19 +49,12 @@ BLOOM_NODES, BLOOM_SPARES = 48, 4
 ILLUSTRATIVE_REPAIR = 24 * 60.0
 #: The share of interruptions recovered just in time assumed where the inputs give none (an illustration).
 ILLUSTRATIVE_JIT = 0.8
-#: What a just-in-time recovery costs where the inputs give none, minutes (about one step and a short restart).
-DEFAULT_JIT_RECOVERY = 0.5
 #: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
 MOST_RESTART_EXPONENT = 10.0
 #: The seed of the tier simulator's just-in-time check (the one-tier check's is simulate_recovery's default).
 SIM_SEED = 20261201
 #: Standard errors within which the closed forms must agree with their simulations.
 AGREEMENT = 3.0
-
-
-def takes_node_share() -> float:
-    """The share of Llama 3's unexpected interruptions whose cause takes the node out of the job (Table 5)."""
-    return sources.lost_share()
 
 
 def aurora_fit() -> tuple[float, float]:
@@ -80,25 +69,10 @@ def aurora_fit() -> tuple[float, float]:
 class Inputs:
     """The restart inputs of a fleet, from its inputs file or the chapter's illustrations.
 
-    Parameters
-    ----------
-    nodes, gpus_per_node : int
-        Nodes in the job and GPUs per node.
-    parts : RestartParts or None
-        R's parts, when the inputs give them.
-    r_parts : float
-        R without waits for repairs, minutes.
-    spares, repair, takes_node : int, float, float
-        The pool (the best count where the inputs give none), r in minutes and a.
-    spares_given : bool
-        Whether the inputs give the pool.
-    p, jit_recovery, planned_rate : float
-        The share recovered just in time, R_j in minutes and planned stops per hour.
-    jit_given : bool
-        Whether the inputs give a share recovered just in time.
-    choice : SparesChoice
-        Goodput and dollars against the number of spares, through the fleet's whole scheme
-        (:meth:`goodput.fleet.FleetPlan.spares_choice`; the inputs' pool's is :attr:`~goodput.fleet.FleetPlan.best_spares`).
+    ``parts`` are R's parts where the inputs give them; ``r_parts`` is R without waits for repairs; ``spares``
+    the pool (the best count where the inputs give none), ``repair`` r in minutes, ``takes_node`` a; ``p`` the share
+    recovered just in time, at R_j = ``jit_recovery``; ``choice`` goodput and dollars against the number of spares
+    through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`).
     """
 
     nodes: int
@@ -119,19 +93,14 @@ class Inputs:
 def restart_inputs(fleet: FleetPlan) -> Inputs:
     """The fleet's restart inputs, or the labelled illustrations where it gives none (computed once per page)."""
     params = fleet.params
-    g = params.gpus_per_node
-    nodes = max(1, params.gpus // g)
-    pool = params.spares
-    if pool is not None:
-        repair, takes = pool.repair, pool.takes_node
-    else:
-        repair, takes = ILLUSTRATIVE_REPAIR, takes_node_share()
+    pool, p = params.spares, params.just_in_time
+    repair, takes = (pool.repair, pool.takes_node) if pool is not None else (ILLUSTRATIVE_REPAIR, sources.lost_share())
     choice = fleet.spares_choice(repair, takes)
-    p = params.just_in_time
-    return Inputs(nodes=nodes, gpus_per_node=g, parts=params.restart_parts, r_parts=fleet.parts_restart(),
-                  spares=pool.nodes if pool is not None else choice.best, repair=repair, takes_node=takes,
-                  spares_given=pool is not None, p=p if p > 0 else ILLUSTRATIVE_JIT,
-                  jit_recovery=params.jit_recovery,
+    g = params.gpus_per_node
+    return Inputs(nodes=max(1, params.gpus // g), gpus_per_node=g, parts=params.restart_parts,
+                  r_parts=fleet.parts_restart(), spares=pool.nodes if pool is not None else choice.best,
+                  repair=repair, takes_node=takes, spares_given=pool is not None,
+                  p=p if p > 0 else ILLUSTRATIVE_JIT, jit_recovery=params.jit_recovery,
                   planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
 
 
@@ -194,7 +163,8 @@ def spares_checks(x: Inputs, mtbi: float) -> list[tuple[int, float, Estimate]]:
 class Page:
     """The values ``book/restart.md`` quotes."""
 
-    fleet: str
+    gpus: str
+    inputs_file: str
     nodes: str
     restart: str
     parts: Variant
@@ -232,7 +202,8 @@ class Page:
     delta_share: str
     delta_count: str
     delta_goodput: str
-    delta_compare: str
+    delta_compare: Variant
+    delta_more: str
     restart_share: str
     restart_rank: str
     bloom_spares: str
@@ -251,7 +222,6 @@ class Page:
     jit_interval: str
     zero_interval: str
     jit_sim: str
-    jit_sim_se: str
     jit_agrees: Variant
     planned_count: str
     planned_days: str
@@ -261,24 +231,8 @@ class Page:
     planned_saved: str
 
 
-def _dollars_a_month(fleet: FleetPlan, gpus: float) -> float:
-    """What `gpus` GPUs cost a month at the fleet's price (each spare is GPUs bought that do not train)."""
-    p = fleet.params
-    return fleet.dollars(gpus / p.gpus)
-
-
 def build(fleet: FleetPlan) -> Page:
     """The restart page of a fleet.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Page
-        Its values, formatted.
 
     Examples
     --------
@@ -291,7 +245,7 @@ def build(fleet: FleetPlan) -> Page:
     params = fleet.params
     x = restart_inputs(fleet)
     m, g = params.mtbi, x.gpus_per_node
-    choice = x.choice
+    choice, best = x.choice, x.choice.best
     fixed, per_node = aurora_fit()
     by_nodes: dict[int, list[float]] = {}
     for world, seconds in AURORA:
@@ -305,16 +259,15 @@ def build(fleet: FleetPlan) -> Page:
         return (choice.goodput[spares] if spares < len(choice.counts)
                 else fleet.goodput_with_spares(spares, x.repair, x.takes_node))
 
-    half = choice.best // 2
+    half = best // 2
     delta = math.ceil(DELTA_SPARE_SHARE * x.nodes)
     checks = spares_checks(x, m)
     worst = max(abs(sim.mean - closed) / max(sim.stderr, 1e-12) for _, closed, sim in checks)
 
     r = params.restart
     jit_plan, zero_plan = recovery_plan(fleet, x, x.p), recovery_plan(fleet, x, 0.0)
-    t_jit, jit, zero = jit_plan.interval, jit_plan.goodput, zero_plan.goodput
+    jit, zero = jit_plan.goodput, zero_plan.goodput
     sim = check_recovery(jit_plan, x)
-    simulable = sim.stderr > 0.0
     planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
     # Through the fleet's own plan: the stops with notice as pauses, or counted among the interruptions.
     with_notice = plan_for(params.replace(just_in_time=0.0, planned_rate=planned)).goodput
@@ -322,15 +275,13 @@ def build(fleet: FleetPlan) -> Page:
     as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=0.0, planned_rate=0.0)).goodput
     parts = x.parts
     largest = fleet.largest_restart_part
+    per_spare = g / params.gpus  # each spare is GPUs bought that do not train
     return Page(
-        fleet=f"{count(params.gpus, 'GPU')}, from {params.source}",
-        nodes=count(x.nodes, "node"),
-        restart=format_duration(r),
-        parts=Variant("whole" if parts is None else "given"),
+        gpus=count(params.gpus, "GPU"), inputs_file=params.source, nodes=count(x.nodes, "node"),
+        restart=format_duration(r), parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
-        largest_part_share=percent(largest.minutes / parts.total) if parts is not None and largest is not None
-        else "",
+        largest_part_share=percent(largest.minutes / parts.total) if parts and largest else "",
         largest_part_gain=points(largest.gain) if largest is not None else "",
         largest_part_dollars=money(fleet.dollars(largest.gain)) if largest is not None else "",
         per_node_now=format_duration(parts.startup_per_node) if parts is not None else "",
@@ -338,60 +289,38 @@ def build(fleet: FleetPlan) -> Page:
         aurora_last=f"{significant(float(np.mean(by_nodes[last])))} s at {last}",
         aurora_per_node=f"{significant(per_node, 2)} s",
         aurora_at_fleet=format_duration((fixed + per_node * x.nodes) / 60.0),
-        megascale_before=f"{significant(MEGASCALE_BEFORE)} s",
-        megascale_after=f"{significant(MEGASCALE_AFTER)} s",
+        megascale_before=f"{significant(MEGASCALE_BEFORE)} s", megascale_after=f"{significant(MEGASCALE_AFTER)} s",
         megascale_nodes=count(MEGASCALE_GPUS // MEGASCALE_GPUS_PER_NODE, "node"),
         tiers_note=Variant("tiered" if fleet.tiered else "one_tier"),
-        spares=Variant("given" if x.spares_given else "illustration"),
-        takes_node=percent(x.takes_node, 0),
-        repair=format_duration(x.repair),
-        in_repair=significant(x.takes_node * x.repair / m, 2),
-        wait_none=format_duration(restart_at(0) - x.r_parts),
-        best=count(choice.best, "spare node"),
-        best_share=percent(choice.best * g / params.gpus),
-        best_goodput=percent(choice.goodput[choice.best]),
-        best_restart=format_duration(choice.restart[choice.best]),
-        best_dollars=money(max(0.0, choice.dollars[choice.best])),
-        half=count(half, "spare node"),
-        half_goodput=percent(goodput_at(half)),
-        half_dollars=money(max(0.0, choice.dollars[choice.best] - choice.dollars[half])),
-        best_cost=money(_dollars_a_month(fleet, choice.best * g)),
-        pool=count(x.spares, "spare node"),
-        pool_goodput=percent(goodput_at(x.spares)),
-        pool_restart=format_duration(restart_at(x.spares)),
-        delta_share=percent(DELTA_SPARE_SHARE, 0),
-        delta_count=count(delta, "spare node"),
+        spares=Variant("given" if x.spares_given else "illustration"), takes_node=percent(x.takes_node, 0),
+        repair=format_duration(x.repair), in_repair=significant(x.takes_node * x.repair / m, 2),
+        wait_none=format_duration(restart_at(0) - x.r_parts), best=count(best, "spare node"),
+        best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
+        best_restart=format_duration(choice.restart[best]), best_dollars=money(max(0.0, choice.dollars[best])),
+        half=count(half, "spare node"), half_goodput=percent(goodput_at(half)),
+        half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
+        best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
+        pool_goodput=percent(goodput_at(x.spares)), pool_restart=format_duration(restart_at(x.spares)),
+        delta_share=percent(DELTA_SPARE_SHARE, 0), delta_count=count(delta, "spare node"),
         delta_goodput=percent(goodput_at(delta)),
-        delta_compare=(f"{money(_dollars_a_month(fleet, (delta - choice.best) * g))} a month more than the best pool"
-                       if delta > choice.best else "no more than the model's best pool" if delta == choice.best
-                       else "fewer spares than the model's best pool"),
+        delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
+        delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
         restart_share=percent(fleet.losses["restart_loss"]),
         restart_rank=("its largest loss" if fleet.largest_loss == "restart_loss" else
                       f"against {percent(fleet.losses[fleet.largest_loss])} for its largest, "
                       f"{LOSS_WORDS[fleet.largest_loss]}"),
-        bloom_spares=f"{BLOOM_SPARES}",
-        bloom_nodes=f"{BLOOM_NODES}",
-        bloom_share=percent(BLOOM_SPARES / BLOOM_NODES),
-        sim_worst=f"{worst:.1f}",
-        sim_counts=", ".join(str(k) for k, _, _ in checks),
+        bloom_spares=f"{BLOOM_SPARES}", bloom_nodes=f"{BLOOM_NODES}", bloom_share=percent(BLOOM_SPARES / BLOOM_NODES),
+        sim_worst=f"{worst:.1f}", sim_counts=", ".join(str(k) for k, _, _ in checks),
         sim=Variant("agrees" if worst <= AGREEMENT else "differs"),
-        jit=Variant("given" if x.jit_given else "illustration"),
-        jit_p=percent(x.p, 0),
-        jit_recovery=format_duration(x.jit_recovery),
-        jit_goodput=percent(jit),
-        zero_goodput=percent(zero),
-        jit_points=points(max(0.0, jit - zero)),
-        jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
-        jit_interval=format_duration(t_jit),
-        zero_interval=format_duration(zero_plan.interval),
-        jit_sim=percent(sim.mean, 2),
-        jit_sim_se=points(sim.stderr, 2),
-        jit_agrees=Variant("unchecked" if not simulable else
+        jit=Variant("given" if x.jit_given else "illustration"), jit_p=percent(x.p, 0),
+        jit_recovery=format_duration(x.jit_recovery), jit_goodput=percent(jit), zero_goodput=percent(zero),
+        jit_points=points(max(0.0, jit - zero)), jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
+        jit_interval=format_duration(jit_plan.interval), zero_interval=format_duration(zero_plan.interval),
+        jit_sim=percent_pm(sim.mean, sim.stderr),
+        jit_agrees=Variant("unchecked" if sim.stderr == 0.0 else
                            "agrees" if abs(sim.mean - jit) <= AGREEMENT * sim.stderr else "differs"),
         planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=f"{format_rate(planned)} an hour",
-        planned_goodput=percent(with_notice),
-        unplanned_goodput=percent(as_unplanned),
-        planned_saved=points(max(0.0, with_notice - as_unplanned)),
+        planned_rate=format_rate(planned), planned_goodput=percent(with_notice),
+        unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),
     )

@@ -133,7 +133,8 @@ class Page:
     titan_bandwidth: str
     megatron_size: str
     megatron_bandwidth: str
-    fleet: str
+    gpus: str
+    inputs_file: str
     fleet_storage: Variant
     size: str
     achieved: str
@@ -173,16 +174,6 @@ class Page:
 
 def build(fleet: FleetPlan) -> Page:
     """The storage page of a fleet.
-
-    Parameters
-    ----------
-    fleet : FleetPlan
-        The fleet's plan.
-
-    Returns
-    -------
-    Page
-        Its values, formatted.
 
     Examples
     --------
@@ -232,60 +223,42 @@ def build(fleet: FleetPlan) -> Page:
                     "inside" if best.edge is None else best.edge)
     match = bandwidth_for_goodput(goodput_at, fleet.plan.goodput) if s is None and fleet.plan.goodput < ceiling \
         else None
+    gain = max(0.0, doubled - now.goodput)
     return Page(
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
-        bloom_parameters=f"{significant(BLOOM_PARAMETERS / 1e9, 5)} billion",
-        bloom_weights=format_size(weights),
-        bloom_weights_gib=gib(weights),
-        bloom_weights_published=f"{BLOOM_WEIGHTS_PUBLISHED:g} GB",
-        bloom_weights_gap=gap(weights / 2.0**30, BLOOM_WEIGHTS_PUBLISHED),
-        bloom_full=format_size(full),
-        bloom_full_tib=gib(full),
-        bloom_full_published=f"{BLOOM_CHECKPOINT_PUBLISHED:g} TB",
+        bloom_parameters=f"{significant(BLOOM_PARAMETERS / 1e9, 5)} billion", bloom_weights=format_size(weights),
+        bloom_weights_gib=gib(weights), bloom_weights_published=f"{BLOOM_WEIGHTS_PUBLISHED:g} GB",
+        bloom_weights_gap=gap(weights / 2.0**30, BLOOM_WEIGHTS_PUBLISHED), bloom_full=format_size(full),
+        bloom_full_tib=gib(full), bloom_full_published=f"{BLOOM_CHECKPOINT_PUBLISHED:g} TB",
         bloom_full_gap_decimal=gap(full / 1e12, BLOOM_CHECKPOINT_PUBLISHED),
         bloom_full_gap_binary=gap(full / 2.0**40, BLOOM_CHECKPOINT_PUBLISHED),
-        gemini_size=format_size(gemini_size),
-        gemini_bandwidth=format_bandwidth(gemini_bandwidth),
-        gemini_minutes=format_duration(gemini_minutes),
-        gemini_published=format_duration(GEMINI_MINUTES),
-        gemini_gap=gap(gemini_minutes, GEMINI_MINUTES),
-        lablup_write=format_bandwidth(write),
+        gemini_size=format_size(gemini_size), gemini_bandwidth=format_bandwidth(gemini_bandwidth),
+        gemini_minutes=format_duration(gemini_minutes), gemini_published=format_duration(GEMINI_MINUTES),
+        gemini_gap=gap(gemini_minutes, GEMINI_MINUTES), lablup_write=format_bandwidth(write),
         lablup_write_share=percent(LABLUP_WRITE_SHARE),
         lablup_write_achieved=format_bandwidth(write * LABLUP_WRITE_SHARE),
-        lablup_read=format_bandwidth(read),
-        lablup_read_share=percent(LABLUP_READ_SHARE),
+        lablup_read=format_bandwidth(read), lablup_read_share=percent(LABLUP_READ_SHARE),
         lablup_read_achieved=format_bandwidth(read * LABLUP_READ_SHARE),
         lablup_save=format_duration(transfer_minutes(full, write, LABLUP_WRITE_SHARE)),
         lablup_save_datasheet=format_duration(transfer_minutes(full, write)),
         lablup_load=format_duration(transfer_minutes(full, read, LABLUP_READ_SHARE)),
         lablup_load_datasheet=format_duration(transfer_minutes(full, read)),
-        staging_size=format_size(staging),
-        staging_per_node=format_size(per_node),
-        staging_published=format_size(STAGING_PUBLISHED),
-        staging_free=format_size(STAGING_FREE),
-        staging_share=percent(per_node / STAGING_FREE, 0),
-        staging_double=format_size(2.0 * per_node),
+        staging_size=format_size(staging), staging_per_node=format_size(per_node),
+        staging_published=format_size(STAGING_PUBLISHED), staging_free=format_size(STAGING_FREE),
+        staging_share=percent(per_node / STAGING_FREE, 0), staging_double=format_size(2.0 * per_node),
         titan_size=f"{format_size(titan[0])} to {format_size(titan[1])}",
-        titan_bandwidth=span(titan[0] / (TITAN_MINUTES * 60.0), titan[1] / (TITAN_MINUTES * 60.0)),
+        titan_bandwidth=span(*(x / (TITAN_MINUTES * 60.0) for x in titan)),
         megatron_size=f"{format_size(megatron[0])} to {format_size(megatron[1])}",
-        megatron_bandwidth=span(megatron[0] / (MEGATRON_MINUTES * 60.0), megatron[1] / (MEGATRON_MINUTES * 60.0)),
-        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}",
+        megatron_bandwidth=span(*(x / (MEGATRON_MINUTES * 60.0) for x in megatron)),
+        gpus=count(p.gpus, "GPU"), inputs_file=p.source,
         fleet_storage=Variant("illustration" if s is None else "given"),
-        size=format_size(size),
-        achieved=format_bandwidth(achieved),
-        datasheet=format_bandwidth(stated),
-        efficiency=percent(achieved / stated, 0),
-        written=written,
-        cost_now=format_duration(cost_now),
-        goodput_now=percent(now.goodput),
-        ceiling=percent(ceiling),
-        target=percent(max(0.0, target)),
+        size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(stated),
+        efficiency=percent(achieved / stated, 0), written=written, cost_now=format_duration(cost_now),
+        goodput_now=percent(now.goodput), ceiling=percent(ceiling), target=percent(max(0.0, target)),
         needed=Variant("already" if needed is None else "more"),
         needed_bandwidth=format_bandwidth(needed if needed is not None else achieved),
         needed_cost=format_duration(transfer_minutes(size, needed if needed is not None else achieved)),
-        double_goodput=percent(doubled),
-        double_points=points(max(0.0, doubled - now.goodput)),
-        double_dollars=money(fleet.dollars(max(0.0, doubled - now.goodput))),
+        double_goodput=percent(doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
         plan_goodput=percent(fleet.plan.goodput),
         match=Variant("none" if s is not None else "unreachable" if match is None else "reachable"),
         match_bandwidth=format_bandwidth(match if match is not None else achieved),

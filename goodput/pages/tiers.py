@@ -58,6 +58,7 @@ class Page:
     loss_restart: str
     loss_drain: str
     largest_loss: str
+    largest_loss_share: str
     lost_dollars: str
     drain_dollars: str
     # the drain's lever and whether it sets the interval
@@ -65,7 +66,6 @@ class Page:
     half_drain: str
     lever_drain: str
     lever_drain_dollars: str
-    drain_sets: str
     # the fast tier
     fast_fleet: Variant
     ratio: str
@@ -120,7 +120,8 @@ class Page:
     wx_points_drained: str
     wx_dollars_drained: str
     ft_local_n: str
-    ft_local_verdict: str
+    ft_local: Variant
+    ft_local_nth: str
     ft_threshold: str
     ft_peer_s: str
     ft_peer_n: str
@@ -213,16 +214,12 @@ def build(fleet: FleetPlan) -> Page:
         goodput=percent(fleet.goodput), loss_overhead=percent(losses["checkpoint_overhead"]),
         loss_lost=percent(losses["lost_work"]), loss_restart=percent(losses["restart_loss"]),
         loss_drain=percent(losses.get("drain_loss", 0.0)),
-        largest_loss=f"{LOSS_NAMES[largest]}, {percent(losses[largest])} of wall time",
+        largest_loss=LOSS_NAMES[largest], largest_loss_share=percent(losses[largest]),
         lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
-        drain_fleet=Variant("none" if scheme is None or scheme.drain == 0 else "drained"),
+        drain_fleet=Variant("none" if scheme is None or scheme.drain == 0 else
+                            "sets" if fleet.interval <= scheme.drain * (1 + 1e-9) else "drained"),
         half_drain=format_duration((scheme.drain if scheme is not None else 0.0) / 2), lever_drain=points(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
-        drain_sets=("is the drain itself: a checkpoint cannot start before the last drain ends, and the best "
-                    "interval would be shorter" if scheme is not None and scheme.drain > 0
-                    and fleet.interval <= scheme.drain * (1 + 1e-9) else
-                    f"is longer than the drain of {format_duration(scheme.drain if scheme else 0.0)}, so the drain "
-                    f"does not set it"),
         fast_fleet=Variant(fast), ratio=f"{(scheme.cp / c) if scheme is not None else 1.0:.3g}", every=str(every),
         all_interval=format_duration(all_interval), all_goodput=percent(all_goodput), fast_gain=points(fast_gain),
         fast_gain_dollars=money(fleet.dollars(fast_gain)),
@@ -247,8 +244,7 @@ def build(fleet: FleetPlan) -> Page:
         wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
         wx_points_drained=points(max(0.0, g_drained - wx.slow.goodput)),
         wx_dollars_drained=money(wx.dollars(max(0.0, g_drained - wx.slow.goodput))), ft_local_n=str(local.every),
-        ft_local_verdict=("does not pay: every checkpoint should be the persistent one" if local.every == 1
-                          else f"pays: every {ordinal(local.every)} checkpoint persistent"),
+        ft_local=Variant("not" if local.every == 1 else "pays"), ft_local_nth=ordinal(local.every),
         ft_threshold="never" if ft_threshold is None else percent(ft_threshold, 0), ft_peer_s=percent(PEER_SURVIVES, 0),
         ft_peer_n=str(peer.every), ft_peer_interval=format_duration(t_tiers), ft_peer_goodput=percent(g_tiers),
         ft_sync_goodput=percent(g_sync), ft_gain=points(max(0.0, g_tiers - g_sync)),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.pages import Variant
-from goodput.pages.common import span
+from goodput.pages.common import g_span, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
@@ -28,8 +28,6 @@ from goodput.units import format_duration
 
 #: Draws and seed of the Monte Carlo reading (fewer through a scheme, where each draw is a tier model).
 DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
-#: Each input's symbol.
-SYMBOLS = INPUT_SYMBOLS
 #: The inputs of the plan beyond C, M and R, in the order the page lists them.
 OTHER_INPUTS = PLAN_INPUTS[3:]
 #: Written-out numbers for the count of inputs whose corners are all computed.
@@ -159,31 +157,18 @@ def build(fleet: FleetPlan) -> Page:
     >>> page.interval, page.goodput, page.mc
     ('18.6 min', '87.6%', Variant(name='drawn'))
     """
-    p, r = fleet.params, fleet.ranges
-    d = format_duration
+    p, r, plan, d = fleet.params, fleet.ranges, fleet.plan, format_duration
     m, c, rr = r.inputs["mtbi"], r.inputs["checkpoint_cost"], r.inputs["restart"]
-    plan = fleet.plan
-    s = plan.tiers
-    interval = plan.optimal_interval
-
-    cadence = scheme_words(plan)
-    scheme = "one" if s is None or s.single_level else "drain" if s.one_tier else "tiered"
-
-    exact = r.exact
-    exact_kind = "all" if not exact else "none" if not r.ranged else "some"
-
+    s, interval, exact = plan.tiers, plan.optimal_interval, r.exact
+    g_low, g_high = r.fixed.goodput_range
+    other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     first = first_order_possible(fleet)
-    if first is None:
-        fo_kind = "refused"
-    else:
-        fo_kind = "ranged" if r.ranged else "point"
     fo_label = ("Young's T\\* = √(2CM)" if s is None else
                 "the first-order formulas of this fleet's scheme, which reduce to Young's √(2CM) for one checkpoint "
                 "that is safe at once")
 
     swings = r.swings
     top = swings[0] if swings else None
-    dominant = "none" if not swings else "one" if len(swings) == 1 else "many"
 
     # The Monte Carlo reading: M drawn from its count, every other input of the plan with a range uniformly from it,
     # each draw through the fleet's own plan (its scheme, or its recovery without rollback).
@@ -191,8 +176,8 @@ def build(fleet: FleetPlan) -> Page:
     has_count = p.mtbi_source == "interruptions" and bool(count) and bool(window)
     mc_kind, mc_values = ("no_count" if r.ranged else "no_count_no_range"), ("",) * 5
     uniform = [name for name in PLAN_INPUTS if name != "mtbi" and name in r.inputs]
-    drawn = [SYMBOLS[name] for name in uniform if not r.inputs[name].exact]
-    fixed = [SYMBOLS[name] for name in uniform if r.inputs[name].exact]
+    drawn = [INPUT_SYMBOLS[name] for name in uniform if not r.inputs[name].exact]
+    fixed = [INPUT_SYMBOLS[name] for name in uniform if r.inputs[name].exact]
     how = (f"{join_words(fixed)} taken as exact" if not drawn else
            f"{join_words(drawn)} uniformly from {'its range' if len(drawn) == 1 else 'their ranges'}"
            + (f", with {join_words(fixed)} taken as exact" if fixed else ""))
@@ -202,24 +187,23 @@ def build(fleet: FleetPlan) -> Page:
     mc_recovery = "".join(f", {part}" for part in recovered + (["its planned stops"] if p.planned_rate else []))
     mc_inside, draws = "", SCHEME_DRAWS if through_plan else DRAWS
     if has_count:
-        others = {name: r.inputs[name].bounds for name in OTHER_INPUTS if name in r.inputs}
+        others = {x.name: x.bounds for x in other_ranges}
         mc = monte_carlo(count or 0, window or 0.0, c.bounds, rr.bounds, interval=interval, confidence=CONFIDENCE,
                          draws=draws, seed=SEED, which=plan.model, scheme=s,
                          params=p if through_plan else None, ranges=others if through_plan else None)
         mc_kind = "drawn_scheme" if through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
         mc_values = (percent(mc.goodput[0]), percent(mc.goodput[1]), percent(mc.goodput[2]), d(t_low), d(t_high))
-        box_low, box_high = r.fixed.goodput_range
-        inside = box_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= box_high + 1e-12
+        inside = g_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= g_high + 1e-12
         mc_inside = ("lies inside the box above, whose ends need every input at its worst, or best, at once"
                      if inside else "is not inside the box above")
-    other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     slow_in = r.inputs["slow_checkpoint_cost"]
     slow_span = span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else ""
-    g_low, g_high = r.fixed.goodput_range
     b_low, b_high = r.best.goodput_range
+    exact_words = join_words([INPUT_WORDS[name] for name in exact])
     return Page(
-        inputs_file=p.source, scheme=Variant(scheme), cadence=cadence,
+        inputs_file=p.source, cadence=scheme_words(plan),
+        scheme=Variant("one" if s is None or s.single_level else "drain" if s.one_tier else "tiered"),
         drain_note=(f" Where a combination's drain D is longer than {d(interval)}, it checkpoints every D instead, "
                     "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > interval
                     else ""),
@@ -231,21 +215,23 @@ def build(fleet: FleetPlan) -> Page:
         slow_range=Variant("given" if r.slow is not None else "none"), slow_point=d(slow_in.point),
         slow_low=d(slow_in.low), slow_high=d(slow_in.high), slow_g_span=slow_span,
         slow_goodput=percent(fleet.slow.goodput),
-        exact_inputs=Variant(exact_kind), exact_list=join_words([INPUT_WORDS[name] for name in exact]),
+        exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), exact_list=exact_words,
         exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
         interval=d(interval), goodput=percent(plan.goodput),
-        t_span=span(*(d(t) for t in r.best.optimal_interval_range)), g_span=span(percent(g_low), percent(g_high)),
+        t_span=t_span(fleet), g_span=g_span(fleet),
         g_width=points(g_high - g_low), b_span=span(percent(b_low), percent(b_high)),
         regret=points(max(0.0, b_low - g_low)), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
         corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
-        first_order=Variant(fo_kind), fo_label=fo_label, fo_interval=d(first.plan.optimal_interval) if first else "",
+        first_order=Variant("refused" if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
+        fo_interval=d(first.plan.optimal_interval) if first else "",
         fo_goodput=percent(first.plan.goodput) if first else "",
         fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
-        fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "", dominant=Variant(dominant),
+        fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
+        dominant=Variant("none" if not swings else "one" if len(swings) == 1 else "many"),
         top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
         top_low=percent(top.goodput_range[0]) if top else "", top_high=percent(top.goodput_range[1]) if top else "",
         swing_others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
-        left_out=(f" Taken as exact, and so left out: {join_words([INPUT_WORDS[name] for name in exact])}."
+        left_out=(f" Taken as exact, and so left out: {exact_words}."
                   if exact and swings else ""),
         mc=Variant(mc_kind), mc_how=how, mc_recovery=mc_recovery, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
         mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2], mc_t_low=mc_values[3], mc_t_high=mc_values[4],
