@@ -13,7 +13,8 @@ from goodput import model, sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import first_order_variant, gap, inputs_name, losses_text, worked_example
+from goodput.pages.common import first_order_variant, gap, inputs_name, losses_text
+from goodput.params import load_params
 from goodput.report import percent, points
 from goodput.units import format_duration
 
@@ -66,7 +67,6 @@ def build(fleet: FleetPlan) -> Page:
 
     Examples
     --------
-    >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))
     >>> page.interval, page.goodput, page.gap, page.fo_slow_goodput, page.slow_goodput
     ('18.6 min', '87.6%', '0.7 points', '74.1%', '76.5%')
@@ -74,7 +74,7 @@ def build(fleet: FleetPlan) -> Page:
     p = fleet.params
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
-    w = fleet_plan(worked_example())
+    w = fleet_plan(load_params())
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     wp = w.params
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
@@ -85,7 +85,7 @@ def build(fleet: FleetPlan) -> Page:
         scheme=Variant("single" if fleet.plan.tiers is None else "tiered"), interval=format_duration(fleet.interval),
         goodput=percent(fleet.goodput), losses_text=losses_text(fleet, largest_first=False),
         first_order=first_order_variant(fleet),
-        gap=gap(fleet) if fleet.first_order_status != "below zero" else NOT_QUOTED,
+        gap=gap(fleet),
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), slow=Variant("quoted" if slow_ok else "refused"),
         slow_cost=format_duration(p.slow_checkpoint_cost), slow_interval=format_duration(fleet.slow.interval),
