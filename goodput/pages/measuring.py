@@ -82,7 +82,10 @@ class Page:
     elastic_t: str
     twice_interval: str
     twice_points: str
-    half_clause: str
+    half: Variant
+    half_interval: str
+    half_points: str
+    drain: str
     largest_loss: str
     largest_loss_share: str
     top_lever: str
@@ -138,13 +141,8 @@ def build(fleet: FleetPlan) -> Page:
     elastic = plan_or_none(p.replace(restart=elastic_restart(p.restart)))
 
     twice = plan_for(p, interval=2 * plan.interval)
-    half_ok = plan.interval / 2 >= (plan.tiers.drain if plan.tiers else 0.0)
-    if half_ok:
-        half = plan_for(p, interval=plan.interval / 2)
-        half_clause = f"and half of it, every {d(half.interval)}, {points(max(0.0, plan.goodput - half.goodput))}"
-    else:
-        half_clause = f"and half of it, {d(plan.interval / 2)}, is shorter than its drain of {d(plan.tiers.drain)}" \
-            if plan.tiers else ""
+    drain = plan.tiers.drain if plan.tiers else 0.0
+    half = plan_for(p, interval=plan.interval / 2) if plan.interval / 2 >= drain else None
 
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
     wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
@@ -174,7 +172,8 @@ def build(fleet: FleetPlan) -> Page:
         elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
-        half_clause=half_clause, largest_loss=LOSS_WORDS[fleet.largest_loss],
+        half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
+        half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain), largest_loss=LOSS_WORDS[fleet.largest_loss],
         largest_loss_share=percent(fleet.losses[fleet.largest_loss]), top_lever=top, top_points=gain_text(top_gain),
         top_dollars=money(max(0.0, fleet.dollars(top_gain))), slow_cost=d(p.slow_checkpoint_cost),
         slow_goodput=percent(fleet.slow.goodput), per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
