@@ -48,7 +48,7 @@ def first_order_variant(fleet: FleetPlan) -> Variant:
 
 
 def gap(fleet: FleetPlan) -> str:
-    """How far first order is off for the fleet, the one measure, in points (``"0.7 points"``); not quoted below zero."""
+    """How far first order is off for the fleet, in points (``"0.7 points"``); ``"not quoted"`` below zero."""
     return points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else "not quoted"
 
 

@@ -132,7 +132,8 @@ def build(fleet: FleetPlan) -> Page:
     gain, gain_se = early.difference[1], early.difference_stderr[1]
     helps = hazards.measurable(gain, gain_se) and gain > 0
     lever, lever_gain = fleet.levers_ranked[0]
-    why = "published" if age.length == hazards.RUN_LENGTH else "longer" if age.length > hazards.RUN_LENGTH else "shorter"
+    why = ("published" if age.length == hazards.RUN_LENGTH
+           else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
 
     # the renewal hazard
     ren = sim.renewal

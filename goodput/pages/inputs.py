@@ -10,6 +10,7 @@ this fleet's size and into this fleet's plan at that M.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -171,17 +172,15 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         higher += (f"; {join_words([record_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
                    "rate to three digits")
     kinds = {kind: sum(1 for f in records if f.kind == kind) for kind in fleets.KINDS}
-    models: dict[str, list[fleets.PublishedFleet]] = {}
-    for f in records:
-        if f.gpu_model:
-            models.setdefault(f.gpu_model, []).append(f)
-    main, group = max(models.items(), key=lambda item: len(item[1]))
+    by_model = Counter(f.gpu_model for f in records if f.gpu_model)  # GPU models, in the order of their first record
+    main = by_model.most_common(1)[0][0]
+    group = [f for f in records if f.gpu_model == main]
     g_low, g_high = fleets.extremes(group)
-    others = [f for name, fs in models.items() if name != main for f in fs]
+    others = [f for model in by_model if model != main for f in records if f.gpu_model == model]
     inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
     (high_low, high_high), (low_low, low_high) = (f.rate_interval() or (f.rate, f.rate) for f in (high, low))
     # ------------------------------------------------------------ what the spread does to this fleet's plan
-    m_low, m_high = float(mtbi_from_rate(low.rate, p.gpus)), float(mtbi_from_rate(high.rate, p.gpus))
+    m_low, m_high = low.mtbi_at(p.gpus), high.mtbi_at(p.gpus)
     at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))
     gap = max(0.0, at_low.goodput - at_high.goodput)
     return Page(
