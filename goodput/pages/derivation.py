@@ -64,10 +64,7 @@ def build(fleet: FleetPlan) -> Page:
     d = derive_first_order()
     t_star = float(model.optimal_interval(c, m))
     f_star = float(model.overhead(t_star, c, m))
-    if not fleet.first_order_quotable:
-        which = "worked"
-    else:
-        which = "fleet" if fleet.plan.tiers is None else "fleet_tiered"
+    which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plan.tiers is None else "fleet_tiered"
     return Page(
         check=Variant(which), params_file=inputs_name(fleet.params), c=format_duration(c), m=format_duration(m),
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),

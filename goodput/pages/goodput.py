@@ -47,7 +47,8 @@ class Page:
     fo_slow_each: str
     fo_slow_goodput: str
     a_reported: str
-    a_inputs: str
+    a_mtbi: str
+    a_cost: str
     a_fo_goodput: str
     a_goodput: str
     a_gap: Variant
@@ -93,8 +94,7 @@ def build(fleet: FleetPlan) -> Page:
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
         fo_slow_goodput=percent(sf.goodput) if slow_ok else NOT_QUOTED, a_reported=percent(reported, 0),
-        a_inputs=f"M = {format_duration(wp.mtbi)}, C = {format_duration(wp.checkpoint_cost)}, "
-                 f"R = {format_duration(wp.restart)}",
+        a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),
         a_gap=Variant("above" if reported > w.goodput else "below"),
         a_above_fo=points(max(0.0, reported - w.first_order.goodput)),
