@@ -13,6 +13,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     LOSS_WORDS,
+    NOT_QUOTED,
     first_order_variant,
     g_span,
     gap,
@@ -36,8 +37,6 @@ from goodput.report import (
     restart_text,
 )
 from goodput.units import format_duration
-
-NOT_QUOTED = "not quoted"
 
 
 @dataclass(frozen=True)

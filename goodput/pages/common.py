@@ -8,6 +8,9 @@ from goodput.params import Params, load_params
 from goodput.report import INPUT_WORDS, input_value, join_words, percent, points, range_origin
 from goodput.units import format_duration
 
+#: What a page says in place of a number it does not quote (first order where the one measure refuses it).
+NOT_QUOTED = "not quoted"
+
 
 def is_worked_example(params: Params) -> bool:
     """Whether a fleet's inputs are ``book/params.yml``'s as shipped (GPUs, M, both C, R, price, month, one tier)."""
@@ -49,7 +52,7 @@ def first_order_variant(fleet: FleetPlan) -> Variant:
 
 def gap(fleet: FleetPlan) -> str:
     """How far first order is off for the fleet, in points (``"0.7 points"``); ``"not quoted"`` below zero."""
-    return points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else "not quoted"
+    return points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED
 
 
 def ranges_text(fleet: FleetPlan) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import is_worked_example
+from goodput.pages.common import NOT_QUOTED, is_worked_example
 from goodput.report import ordinal, percent, points
 from goodput.units import format_duration
 
@@ -149,7 +149,7 @@ def build(fleet: FleetPlan) -> Page:
         daly_short_at_1=points(float(sweep["short_d"][at_1]), 3),
     )
     # Where first order is not quotable, no first-order number is kept on the page, shown or not.
-    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, "not quoted")
+    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, NOT_QUOTED)
     if not fleet.first_order_quotable:
-        hidden |= {"first_goodput": "not quoted", "exact_vs_first": "not quoted"}
+        hidden |= dict.fromkeys(("first_goodput", "exact_vs_first"), NOT_QUOTED)
     return replace(page, **hidden)

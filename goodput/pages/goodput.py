@@ -13,12 +13,10 @@ from goodput import model, sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import first_order_variant, gap, inputs_name, losses_text
+from goodput.pages.common import NOT_QUOTED, first_order_variant, gap, inputs_name, losses_text
 from goodput.params import load_params
 from goodput.report import percent, points
 from goodput.units import format_duration
-
-NOT_QUOTED = "not quoted"
 
 
 @dataclass(frozen=True)
