@@ -19,7 +19,7 @@ from goodput.pages.levers import cadence_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import count, gain_text, money, mtbi_origin, percent, points, scheme_words
+from goodput.report import count, gain_text, interval_text, money, mtbi_origin, percent, points, scheme_words
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -158,10 +158,10 @@ def build(fleet: FleetPlan) -> Page:
         m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
-        dozen_range=f"{d(low)} to {d(high)}",
+        dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_n=count(n or 0, "interruption"), own_range=f"{d(own_low)} to {d(own_high)}",
+        own_n=count(n or 0, "interruption"), own_range=interval_text(own_low, own_high),
         own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "", m_how=how_mtbi_given(fleet),
         early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
