@@ -107,7 +107,9 @@ class Page:
     pr_m_low: str
     pr_m_high: str
     pr_lower: str
-    pr_higher: str
+    pr_above: str
+    pr_same: Variant
+    pr_same_names: str
     n_job: str
     n_stated: str
     n_cluster: str
@@ -167,10 +169,6 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     same = [f for f in records if per_million(f.rate) == per_million(own)]
     below = sum(1 for f in records if f.rate < own and f not in same)
     above = len(records) - below - len(same)
-    higher = f"{above or 'none'} higher"
-    if same:
-        higher += (f"; {join_words([record_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
-                   "rate to three digits")
     kinds = {kind: sum(1 for f in records if f.kind == kind) for kind in fleets.KINDS}
     by_model = Counter(f.gpu_model for f in records if f.gpu_model)  # GPU models, in the order of their first record
     main = by_model.most_common(1)[0][0]
@@ -212,7 +210,9 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         pr_low=per_million(low.rate), pr_low_name=record_name(low), pr_high=per_million(high.rate),
         pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
         pr_m_high=format_duration(m_high),
-        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are", pr_higher=higher,
+        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are",
+        pr_above=f"{above or 'none'}", pr_same=Variant("none" if not same else "one" if len(same) == 1 else "many"),
+        pr_same_names=join_words([record_name(f) for f in same]),
         n_job=f"{kinds['job interruptions']}", n_stated=f"{kinds['stated frequency']}",
         n_cluster=f"{kinds['cluster rate']}", n_machine=f"{kinds['machine-wide events']}",
         high_what=high.what_counts.split(";")[0].rstrip(". "), high_n=count(high.unplanned or 0, "interruption"),
