@@ -106,7 +106,8 @@ class Page:
     best_spares: str
     best_spares_goodput: str
     best_spares_dollars: str
-    spares_pool: str
+    spares_held: str
+    spares_held_dollars: str
     restart_part: Variant
     largest_part: str
     largest_part_minutes: str
@@ -144,14 +145,13 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     top = fleet.ranges.swings[0] if fleet.ranges.swings else None
     # With spares, the best count against none, and what the pool held gives, net of the spares' own GPUs.
     choice, part = fleet.best_spares, fleet.largest_restart_part
-    spares = ["none"] * 4
+    spares, best, held = "none", ["none"] * 3, ["none"] * 2
     if choice is not None and p.spares is not None:
-        b, held = choice.best, p.spares.nodes
-        worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(held * p.gpus_per_node / p.gpus)
-        spares = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b])),
-                  f"the {count(held, 'spare node')} held give this plan's {percent(fleet.goodput)}, "
-                  f"{money(max(0.0, choice.dollars[b] - worth_held))} a month less" if held != b
-                  else "the pool held is that count"]
+        b, n = choice.best, p.spares.nodes
+        spares = "held" if n == b else "given"
+        best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
+        worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
+        held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
     return Page(
         params_file=inputs_name(p), calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)),
         recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi),
@@ -188,8 +188,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         ranges=Variant("given" if fleet.ranges.ranged else "none"), ranges_text=ranges_text(fleet),
         t_span=t_span(fleet), g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",
-        spares=Variant("none" if spares[0] == "none" else "given"),
-        best_spares=spares[0], best_spares_goodput=spares[1], best_spares_dollars=spares[2], spares_pool=spares[3],
+        spares=Variant(spares), best_spares=best[0], best_spares_goodput=best[1], best_spares_dollars=best[2],
+        spares_held=held[0], spares_held_dollars=held[1],
         restart_part=Variant("none" if part is None else "given"),
         largest_part=RESTART_PART_NAMES[part.name] if part else "none",
         largest_part_minutes=format_duration(part.minutes) if part else "none",

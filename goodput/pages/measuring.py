@@ -80,6 +80,7 @@ class Page:
     elastic_goodput: str
     elastic_points: str
     elastic_t: str
+    elastic_moves: Variant
     twice_interval: str
     twice_points: str
     half: Variant
@@ -152,8 +153,7 @@ def build(fleet: FleetPlan) -> Page:
 
     top, top_gain = fleet.levers_ranked[0]
     first = fleet.first_order
-    elastic_t = (f"stays {d(plan.interval)}" if elastic and d(elastic.interval) == d(plan.interval) else
-                 f"moves from {d(plan.interval)} to {d(elastic.interval)}" if elastic else f"stays {d(plan.interval)}")
+    elastic_t = d(elastic.interval) if elastic else d(plan.interval)
     return Page(
         m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
@@ -171,6 +171,7 @@ def build(fleet: FleetPlan) -> Page:
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
+        elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
         half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain),

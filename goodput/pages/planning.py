@@ -56,7 +56,8 @@ class Page:
     best_spares: str
     best_spares_goodput: str
     best_spares_dollars: str
-    spares_pool: str
+    spares_held: str
+    spares_held_dollars: str
     restart_part: Variant
     largest_part: str
     largest_part_minutes: str
