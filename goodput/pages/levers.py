@@ -45,7 +45,7 @@ def _bandwidth(x: float | None, factor: float = 1.0) -> str:
 class Page:
     """The values ``book/levers.md`` quotes."""
 
-    fleet: str
+    params_file: str
     interval: str
     cadence: str
     goodput: str
@@ -148,7 +148,7 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}", interval=format_duration(plan.interval),
+        params_file=p.source, interval=format_duration(plan.interval),
         cadence=cadence_text(plan), goodput=percent(plan.goodput), tier_levers=Variant(tier_levers),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
