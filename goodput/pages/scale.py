@@ -118,7 +118,7 @@ def build(fleet: FleetPlan) -> Page:
         plan_sigma=f"{plan.simulated.sigmas:.1f}", plan_exact_at_first=percent(plan.exact_at_first),
         plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=gpus_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
-        big_first_losses=f"{(2.0 * slow.checkpoint_cost / big_m) ** 0.5 + p.restart / big_m:.2f} times",
+        big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
         big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
         big_interval=d(float(exact.exact_optimal_interval(slow.checkpoint_cost, big_m))),
         slow_text=d(slow.checkpoint_cost), slow_one_point=gpus_text(slow.one_point),
