@@ -140,12 +140,15 @@ def test_the_best_spare_count_and_r_as_its_parts_are_the_fleets() -> None:
     assert page.best_spares_goodput == percent(choice.goodput[b]) == chapter.best_goodput
     assert page.best_spares_dollars == money(choice.dollars[b]) == chapter.best_dollars
     assert choice.dollars[b] > 0 and choice.goodput[b] >= fleet.goodput
-    assert page.spares_pool.startswith(f"the 24 spare nodes held give this plan's {page.goodput}")
+    # the pool held (24 nodes, not the best count): what the best count gains over it, net of the spares' own GPUs
+    held_worth = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(24 * fleet.params.gpus_per_node / fleet.params.gpus)
+    assert b != 24 and (page.spares_held, page.spares_held_dollars) == (
+        "24 spare nodes", money(max(0.0, choice.dollars[b] - held_worth)))
     assert (page.restart_part, page.largest_part, page.largest_part_minutes) == (Variant("given"), "start-up",
                                                                                  "7.83 min")
     assert page.largest_part_points == points(part.gain) == chapter.largest_part_gain
     assert page.largest_part_dollars == money(fleet.dollars(part.gain)) == chapter.largest_part_dollars
-    for key in ("spares", "best_spares", "best_spares_goodput", "best_spares_dollars", "spares_pool", "restart_part",
+    for key in ("spares", "best_spares", "best_spares_goodput", "best_spares_dollars", "spares_held", "restart_part",
                 "largest_part", "largest_part_points", "largest_part_dollars"):
         assert getattr(page, key) == getattr(plan_page, key), key
 

@@ -24,7 +24,7 @@ def test_the_worked_example_is_recognised_by_its_numbers(tmp_path: Path) -> None
     copy = tmp_path / "renamed.yml"
     copy.write_text((ROOT / "book" / "params.yml").read_text(encoding="utf-8"), encoding="utf-8")
     assert common.is_worked_example(book) and common.is_worked_example(load_params(copy))
-    assert common.is_worked_example(common.worked_example())
+    assert common.is_worked_example(load_params())
     for other in ("fleet-24k.yml", "fleet-32k.yml"):
         assert not common.is_worked_example(load_params(ROOT / "examples" / other)), other
     assert not common.is_worked_example(book.replace(gpus=2 * book.gpus, mtbi=book.mtbi / 2))

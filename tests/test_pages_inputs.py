@@ -152,9 +152,10 @@ def test_rates_compared_as_printed(fleet_variant: Callable[..., Params], book: P
     assert len(same) == 2
     page = build(book, records)
     below = sum(1 for f in records if per_million(f.rate) != "19.7" and f.rate < book.rate_per_gpu_hour)
-    assert page.pr_lower == f"{below} are" and page.pr_higher.startswith(f"{len(records) - below - 2} higher;")
+    assert page.pr_lower == f"{below} are" and page.pr_above == f"{len(records) - below - 2}"
+    assert page.pr_same == Variant("many") and page.pr_same_names.count(" and ") == 1
     fast = build(fleet_variant("f.yml", rate_per_gpu_hour=1e-3), records)
-    assert fast.pr_lower == f"{len(records)} are" and fast.pr_higher == "none higher"
+    assert fast.pr_lower == f"{len(records)} are" and (fast.pr_above, fast.pr_same) == ("none", Variant("none"))
 
 
 def test_published_table_turns_each_rate_into_m_at_this_size(fleet: Params, records: tuple[PublishedFleet, ...]) -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Any
 
 from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     LOSS_WORDS,
+    NOT_QUOTED,
     first_order_variant,
     g_span,
     gap,
@@ -22,7 +22,6 @@ from goodput.pages.common import (
     ranges_text,
     t_span,
 )
-from goodput.params import Params
 from goodput.plan import Plan
 from goodput.report import (
     INPUT_WORDS,
@@ -39,8 +38,6 @@ from goodput.report import (
 )
 from goodput.units import format_duration
 
-NOT_QUOTED = "not quoted"
-
 
 @dataclass(frozen=True)
 class Page:
@@ -52,7 +49,8 @@ class Page:
     recommendation: str
     gpus: str
     mtbi: str
-    mtbi_how: str
+    mtbi_how: Variant
+    mtbi_origin: str
     interval: str
     cost: str
     restart: str
@@ -108,63 +106,13 @@ class Page:
     best_spares: str
     best_spares_goodput: str
     best_spares_dollars: str
-    spares_pool: str
+    spares_held: str
+    spares_held_dollars: str
     restart_part: Variant
     largest_part: str
     largest_part_minutes: str
     largest_part_points: str
     largest_part_dollars: str
-
-
-def restart_values(fleet: FleetPlan) -> dict[str, Any]:
-    """The restart's values the answer and planning pages quote, from the fleet's one plan.
-
-    R as the sum of its parts (:func:`goodput.report.restart_text`); with spares, the best count
-    (:attr:`goodput.fleet.FleetPlan.best_spares`), its goodput and its dollars against no spares, net of
-    the spares' own GPUs, and the pool held; with parts, the part that matters most
-    (:attr:`goodput.fleet.FleetPlan.largest_restart_part`). "none" where the inputs do not give them.
-    """
-    p, choice, part = fleet.params, fleet.best_spares, fleet.largest_restart_part
-    out: dict[str, Any] = {"restart": restart_text(p)}
-    if choice is None or p.spares is None:
-        out |= {"spares": Variant("none"), "best_spares": "none", "best_spares_goodput": "none",
-                "best_spares_dollars": "none", "spares_pool": "none"}
-    else:
-        b, held = choice.best, p.spares.nodes
-        worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(held * p.gpus_per_node / p.gpus)
-        pool = (f"the {count(held, 'spare node')} held give this plan's {percent(fleet.goodput)}, "
-                f"{money(max(0.0, choice.dollars[b] - worth_held))} a month less" if held != b
-                else "the pool held is that count")
-        out |= {"spares": Variant("given"), "best_spares": count(b, "spare node"),
-                "best_spares_goodput": percent(choice.goodput[b]),
-                "best_spares_dollars": money(max(0.0, choice.dollars[b])), "spares_pool": pool}
-    if part is None:
-        out |= {"restart_part": Variant("none"), "largest_part": "none", "largest_part_minutes": "none",
-                "largest_part_points": "none", "largest_part_dollars": "none"}
-    else:
-        out |= {"restart_part": Variant("given"), "largest_part": RESTART_PART_NAMES[part.name],
-                "largest_part_minutes": format_duration(part.minutes), "largest_part_points": points(part.gain),
-                "largest_part_dollars": money(fleet.dollars(part.gain))}
-    return out
-
-
-def mtbi_how(params: Params) -> str:
-    """How M was given, after "from": ``"419 interruptions in 54 days on this fleet"``."""
-    if params.mtbi_source == "interruptions":
-        return f"{mtbi_origin(params)} on this fleet"
-    if params.mtbi_source == "rate_per_gpu_hour":
-        return f"a rate of {mtbi_origin(params)}"
-    return "the inputs file, which gives M directly"
-
-
-def scheme_variant(plan: Plan) -> Variant:
-    """``single`` (safe when taken), ``drain``, ``persistent`` (a second tier, no drain) or ``tiered`` (both)."""
-    s = plan.tiers
-    if s is None:
-        return Variant("single")
-    if s.one_tier:
-        return Variant("drain")
-    return Variant("tiered" if s.drain > 0 else "persistent")
 
 
 def plan_losses(plan: Plan) -> str:
@@ -186,24 +134,33 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     ('18.6 min', '87.6%', '19.3 min', '86.9%', '12.8 points', '$3.8M')
     """
     p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
-    ranked = fleet.levers_ranked
-    (l1, g1), (l2, g2) = ranked[0], ranked[1]
+    (l1, g1), (l2, g2) = fleet.levers_ranked[:2]
     halve_c = fleet.levers["halve C"]
     fast_ok = fleet.first_order_quotable
     slow_fo = fleet.slow_first_order
     slow_ok = fast_ok and slow_fo.check.quotable
     slow_fo_points = max(0.0, fleet.first_order.goodput - slow_fo.goodput)
-    r = fleet.ranges
-    top = r.swings[0] if r.swings else None
+    tier2 = s if s is not None and not s.one_tier else None
+    scheme = "single" if s is None else "drain" if s.one_tier else "tiered" if s.drain > 0 else "persistent"
+    top = fleet.ranges.swings[0] if fleet.ranges.swings else None
+    # With spares, the best count against none, and what the pool held gives, net of the spares' own GPUs.
+    choice, part = fleet.best_spares, fleet.largest_restart_part
+    spares, best, held = "none", ["none"] * 3, ["none"] * 2
+    if choice is not None and p.spares is not None:
+        b, n = choice.best, p.spares.nodes
+        spares = "held" if n == b else "given"
+        best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
+        worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
+        held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
     return Page(
         params_file=inputs_name(p), calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)),
-        recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi), mtbi_how=mtbi_how(p),
-        interval=format_duration(fleet.interval), cost=format_duration(p.checkpoint_cost),
-        scheme=scheme_variant(plan),
-        drain=format_duration(s.drain) if s is not None else "none",
-        persistent_cost=format_duration(s.cp) if s is not None and not s.one_tier else "none",
-        persistent_restart=format_duration(s.rp) if s is not None and not s.one_tier else "none",
-        fast_lost=f"{1.0 - s.fast_survives:.0%}" if s is not None and not s.one_tier else "none",
+        recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi),
+        mtbi_how=Variant({"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")),
+        mtbi_origin=mtbi_origin(p), interval=format_duration(fleet.interval), cost=format_duration(p.checkpoint_cost),
+        restart=restart_text(p), scheme=Variant(scheme), drain=format_duration(s.drain) if s is not None else "none",
+        persistent_cost=format_duration(tier2.cp) if tier2 else "none",
+        persistent_restart=format_duration(tier2.rp) if tier2 else "none",
+        fast_lost=f"{1.0 - tier2.fast_survives:.0%}" if tier2 else "none",
         losses_text=losses_text(fleet), goodput=percent(fleet.goodput), lost_dollars=money(fleet.lost_dollars),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), price=f"${p.price_per_gpu_hour:g}",
         month_hours=f"{p.month / 60:,.0f}", slow_cost=format_duration(p.slow_checkpoint_cost),
@@ -216,7 +173,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         halve_c_dollars=money(fleet.dollars(halve_c)), first_order=first_order_variant(fleet),
         fo_model=("Young's formula" if s is None
                   else "first order of this checkpoint scheme (its drain and tiers included)"),
-        gap=gap(fleet) if fleet.first_order_status != "below zero" else NOT_QUOTED,
+        gap=gap(fleet),
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0),
         fo_interval=format_duration(fleet.first_order.interval) if fast_ok else NOT_QUOTED,
@@ -228,7 +185,14 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
         fo_points=points(slow_fo_points) if slow_ok else NOT_QUOTED,
         fo_dollars=money(fleet.dollars(slow_fo_points)) if slow_ok else NOT_QUOTED,
-        ranges=Variant("given" if r.ranged else "none"), ranges_text=ranges_text(fleet), t_span=t_span(fleet),
-        g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
-        top_swing=points(top.goodput_swing) if top else "none", **restart_values(fleet),
+        ranges=Variant("given" if fleet.ranges.ranged else "none"), ranges_text=ranges_text(fleet),
+        t_span=t_span(fleet), g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
+        top_swing=points(top.goodput_swing) if top else "none",
+        spares=Variant(spares), best_spares=best[0], best_spares_goodput=best[1], best_spares_dollars=best[2],
+        spares_held=held[0], spares_held_dollars=held[1],
+        restart_part=Variant("none" if part is None else "given"),
+        largest_part=RESTART_PART_NAMES[part.name] if part else "none",
+        largest_part_minutes=format_duration(part.minutes) if part else "none",
+        largest_part_points=points(part.gain) if part else "none",
+        largest_part_dollars=money(fleet.dollars(part.gain)) if part else "none",
     )

@@ -8,29 +8,13 @@ from goodput.params import Params, load_params
 from goodput.report import INPUT_WORDS, input_value, join_words, percent, points, range_origin
 from goodput.units import format_duration
 
-__all__ = [
-    "LOSS_WORDS",
-    "first_order_variant",
-    "g_span",
-    "gap",
-    "inputs_name",
-    "is_worked_example",
-    "losses_text",
-    "ranges_text",
-    "span",
-    "t_span",
-    "worked_example",
-]
-
-
-def worked_example() -> Params:
-    """The worked example: the inputs shipped with the package, whatever the book is built from."""
-    return load_params()
+#: What a page says in place of a number it does not quote (first order where the one measure refuses it).
+NOT_QUOTED = "not quoted"
 
 
 def is_worked_example(params: Params) -> bool:
     """Whether a fleet's inputs are ``book/params.yml``'s as shipped (GPUs, M, both C, R, price, month, one tier)."""
-    w = worked_example()
+    w = load_params()
     fields = ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
     return all(getattr(params, f) == getattr(w, f) for f in fields) and not params.tiered
 
@@ -67,8 +51,8 @@ def first_order_variant(fleet: FleetPlan) -> Variant:
 
 
 def gap(fleet: FleetPlan) -> str:
-    """How far first order is off for the fleet, the one measure, in points (``"0.7 points"``)."""
-    return points(abs(fleet.first_order_gap))
+    """How far first order is off for the fleet, in points (``"0.7 points"``); ``"not quoted"`` below zero."""
+    return points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED
 
 
 def ranges_text(fleet: FleetPlan) -> str:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import first_order_variant, gap, inputs_name, worked_example
-from goodput.params import Params
+from goodput.pages.common import first_order_variant, gap, inputs_name
+from goodput.params import Params, load_params
 from goodput.report import percent, points, recommendation
 from goodput.symbolic import derive_first_order
 from goodput.units import format_duration, significant
@@ -46,7 +46,7 @@ class Page:
 
 def check_params(fleet: FleetPlan) -> Params:
     """The inputs of the chapter's worked check: the fleet's where its first order may be quoted, else the worked example's."""
-    return fleet.params if fleet.first_order_quotable else worked_example()
+    return fleet.params if fleet.first_order_quotable else load_params()
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -55,7 +55,6 @@ def build(fleet: FleetPlan) -> Page:
     Examples
     --------
     >>> from goodput.fleet import fleet_plan
-    >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))
     >>> page.t_star, page.term, page.f_star, page.half_cost, page.double_cost
     ('19.3 min', '5.2%', '10.4%', '2.6 points', '2.6 points')
@@ -65,10 +64,7 @@ def build(fleet: FleetPlan) -> Page:
     d = derive_first_order()
     t_star = float(model.optimal_interval(c, m))
     f_star = float(model.overhead(t_star, c, m))
-    if not fleet.first_order_quotable:
-        which = "worked"
-    else:
-        which = "fleet" if fleet.plan.tiers is None else "fleet_tiered"
+    which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plan.tiers is None else "fleet_tiered"
     return Page(
         check=Variant(which), params_file=inputs_name(fleet.params), c=format_duration(c), m=format_duration(m),
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),
@@ -77,7 +73,7 @@ def build(fleet: FleetPlan) -> Page:
         half=format_duration(t_star / 2), double=format_duration(2 * t_star),
         half_cost=points(float(model.overhead(t_star / 2, c, m)) - f_star),
         double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star), first_order=first_order_variant(fleet),
-        gap=gap(fleet) if fleet.first_order_status != "below zero" else "not quoted",
+        gap=gap(fleet),
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), recommendation=recommendation(fleet.plan),
     )

@@ -15,8 +15,8 @@ from typing import Any
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import is_worked_example
-from goodput.report import ordinal, percent, points
+from goodput.pages.common import NOT_QUOTED, is_worked_example
+from goodput.report import interval_text, ordinal, percent, points
 from goodput.units import format_duration
 
 #: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
@@ -134,7 +134,7 @@ def build(fleet: FleetPlan) -> Page:
         t_numerical=format_duration(t_numerical, 6),
         agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",
         r_in_derivative="contains" if derivative.has(r_symbol) else "does not contain",
-        r_span=f"{format_duration(restarts[0])} to {format_duration(restarts[-1])}", r_spread=f"{60.0 * spread:.1e} s",
+        r_span=interval_text(restarts[0], restarts[-1]), r_spread=f"{60.0 * spread:.1e} s",
         r_moves="moves" if spread > 1e-6 * t_lambert else "does not move",
         here=Variant("quotable" if quotable else "refused"), ratio=f"{c / m:.2g}",
         young_longer=(f"{format_duration(abs(t_young - t_lambert))} "
@@ -149,7 +149,7 @@ def build(fleet: FleetPlan) -> Page:
         daly_short_at_1=points(float(sweep["short_d"][at_1]), 3),
     )
     # Where first order is not quotable, no first-order number is kept on the page, shown or not.
-    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, "not quoted")
+    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, NOT_QUOTED)
     if not fleet.first_order_quotable:
-        hidden |= {"first_goodput": "not quoted", "exact_vs_first": "not quoted"}
+        hidden |= dict.fromkeys(("first_goodput", "exact_vs_first"), NOT_QUOTED)
     return replace(page, **hidden)

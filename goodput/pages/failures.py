@@ -39,7 +39,7 @@ class Page:
     model_name: str
     shape: str
     run_length: str
-    run_length_why: str
+    run_length_why: Variant
     week: str
     week_share_of_time: str
     share_first_week: str
@@ -109,9 +109,10 @@ class Page:
     lost_full: str
     lost_elastic: str
     lost_change: str
-    take_early: str
+    take_early: Variant
+    early_gain_pm: str
     take_bursts_cost: str
-    take_bursts_retune: str
+    take_bursts_retune: Variant
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -131,13 +132,8 @@ def build(fleet: FleetPlan) -> Page:
     gain, gain_se = early.difference[1], early.difference_stderr[1]
     helps = hazards.measurable(gain, gain_se) and gain > 0
     lever, lever_gain = fleet.levers_ranked[0]
-    if age.length == hazards.RUN_LENGTH:
-        why = ("the length of the published Llama 3 snapshot, taken as one run (an assumption, not this fleet's "
-               "measurement)")
-    elif age.length > hazards.RUN_LENGTH:
-        why = "long enough for every simulated run to hold a hundred checkpoint cycles at these inputs"
-    else:
-        why = "short enough for the simulations to stay within two million interruptions at these inputs"
+    why = ("published" if age.length == hazards.RUN_LENGTH
+           else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
 
     # the renewal hazard
     ren = sim.renewal
@@ -174,7 +170,7 @@ def build(fleet: FleetPlan) -> Page:
         scope=Variant("tiered" if fleet.tiered else "one_tier"), scheme_words=scheme_words(fleet.plan),
         cost=format_duration(c), mtbi=format_duration(m), restart=format_duration(r), base_goodput=percent(base),
         base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
-        run_length=format_duration(age.length), run_length_why=why, week=format_duration(age.first),
+        run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
         m_first_week=format_duration(age.m_first), m_after_week=format_duration(age.m_rest),
         t_early=format_duration(age.two_schedule[0][1]), t_late=format_duration(age.two_schedule[1][1]),
@@ -217,10 +213,7 @@ def build(fleet: FleetPlan) -> Page:
         t_elastic=format_duration(elastic.interval), lost_full=percent(full.losses.lost_work),
         lost_elastic=percent(elastic.losses.lost_work),
         lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
-        take_early=(f"start with a short interval and relax it: worth {points_pm(gain, gain_se)} here ({model_name}), with "
-                    "no engineering" if helps else
-                    f"a shorter interval at first does not measurably help here ({model_name})"),
+        take_early=Variant("helps" if helps else "no_help"), early_gain_pm=points_pm(gain, gain_se),
         take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",
-        take_bursts_retune=("re-tuning the interval helps a little" if hazards.measurable(retune, retune_se)
-                            and retune > 0 else "no interval helps against them"),
+        take_bursts_retune=Variant("helps" if hazards.measurable(retune, retune_se) and retune > 0 else "no_help"),
     )

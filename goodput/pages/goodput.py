@@ -13,11 +13,10 @@ from goodput import model, sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import first_order_variant, gap, inputs_name, losses_text, worked_example
+from goodput.pages.common import NOT_QUOTED, first_order_variant, gap, inputs_name, losses_text
+from goodput.params import load_params
 from goodput.report import percent, points
 from goodput.units import format_duration
-
-NOT_QUOTED = "not quoted"
 
 
 @dataclass(frozen=True)
@@ -46,7 +45,8 @@ class Page:
     fo_slow_each: str
     fo_slow_goodput: str
     a_reported: str
-    a_inputs: str
+    a_mtbi: str
+    a_cost: str
     a_fo_goodput: str
     a_goodput: str
     a_gap: Variant
@@ -66,7 +66,6 @@ def build(fleet: FleetPlan) -> Page:
 
     Examples
     --------
-    >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))
     >>> page.interval, page.goodput, page.gap, page.fo_slow_goodput, page.slow_goodput
     ('18.6 min', '87.6%', '0.7 points', '74.1%', '76.5%')
@@ -74,7 +73,7 @@ def build(fleet: FleetPlan) -> Page:
     p = fleet.params
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
-    w = fleet_plan(worked_example())
+    w = fleet_plan(load_params())
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     wp = w.params
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
@@ -85,7 +84,7 @@ def build(fleet: FleetPlan) -> Page:
         scheme=Variant("single" if fleet.plan.tiers is None else "tiered"), interval=format_duration(fleet.interval),
         goodput=percent(fleet.goodput), losses_text=losses_text(fleet, largest_first=False),
         first_order=first_order_variant(fleet),
-        gap=gap(fleet) if fleet.first_order_status != "below zero" else NOT_QUOTED,
+        gap=gap(fleet),
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), slow=Variant("quoted" if slow_ok else "refused"),
         slow_cost=format_duration(p.slow_checkpoint_cost), slow_interval=format_duration(fleet.slow.interval),
@@ -93,8 +92,7 @@ def build(fleet: FleetPlan) -> Page:
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
         fo_slow_goodput=percent(sf.goodput) if slow_ok else NOT_QUOTED, a_reported=percent(reported, 0),
-        a_inputs=f"M = {format_duration(wp.mtbi)}, C = {format_duration(wp.checkpoint_cost)}, "
-                 f"R = {format_duration(wp.restart)}",
+        a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),
         a_gap=Variant("above" if reported > w.goodput else "below"),
         a_above_fo=points(max(0.0, reported - w.first_order.goodput)),

@@ -10,6 +10,7 @@ this fleet's size and into this fleet's plan at that M.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -106,7 +107,9 @@ class Page:
     pr_m_low: str
     pr_m_high: str
     pr_lower: str
-    pr_higher: str
+    pr_above: str
+    pr_same: Variant
+    pr_same_names: str
     n_job: str
     n_stated: str
     n_cluster: str
@@ -166,22 +169,16 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     same = [f for f in records if per_million(f.rate) == per_million(own)]
     below = sum(1 for f in records if f.rate < own and f not in same)
     above = len(records) - below - len(same)
-    higher = f"{above or 'none'} higher"
-    if same:
-        higher += (f"; {join_words([record_name(f) for f in same])}, {'prints' if len(same) == 1 else 'print'} the same "
-                   "rate to three digits")
     kinds = {kind: sum(1 for f in records if f.kind == kind) for kind in fleets.KINDS}
-    models: dict[str, list[fleets.PublishedFleet]] = {}
-    for f in records:
-        if f.gpu_model:
-            models.setdefault(f.gpu_model, []).append(f)
-    main, group = max(models.items(), key=lambda item: len(item[1]))
+    by_model = Counter(f.gpu_model for f in records if f.gpu_model)  # GPU models, in the order of their first record
+    main = by_model.most_common(1)[0][0]
+    group = [f for f in records if f.gpu_model == main]
     g_low, g_high = fleets.extremes(group)
-    others = [f for name, fs in models.items() if name != main for f in fs]
+    others = [f for model in by_model if model != main for f in records if f.gpu_model == model]
     inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
     (high_low, high_high), (low_low, low_high) = (f.rate_interval() or (f.rate, f.rate) for f in (high, low))
     # ------------------------------------------------------------ what the spread does to this fleet's plan
-    m_low, m_high = float(mtbi_from_rate(low.rate, p.gpus)), float(mtbi_from_rate(high.rate, p.gpus))
+    m_low, m_high = low.mtbi_at(p.gpus), high.mtbi_at(p.gpus)
     at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))
     gap = max(0.0, at_low.goodput - at_high.goodput)
     return Page(
@@ -199,10 +196,11 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),
         w_gpu_hours=f"{capacity_per_month(1.0, w_gpus, 1.0, w_window) / 1e6:.1f} million",
         w_rate=format_rate(float(rate_from_mtbi(w_m_count, w_gpus))), w_rate_rounded=format_rate(BRIEF_RATE),
-        w_per_hour=format_rate(60.0 / w_m_rate), w_m_rate=format_duration(w_m_rate),
+        w_per_hour=format_rate(float(rate_from_mtbi(w_m_rate, 1))), w_m_rate=format_duration(w_m_rate),
         w_brief_per_hour=f"{BRIEF_PER_HOUR:g}", w_brief_m=format_duration(BRIEF_MTBI),
-        w_brief_inverse=format_duration(60.0 / BRIEF_PER_HOUR, 4), w_c=format_duration(worked.checkpoint_cost),
-        w_r=format_duration(worked.restart), w_t_count=format_duration(by_count.interval),
+        w_brief_inverse=format_duration(float(mtbi_from_rate(BRIEF_PER_HOUR, 1)), 4),
+        w_c=format_duration(worked.checkpoint_cost), w_r=format_duration(worked.restart),
+        w_t_count=format_duration(by_count.interval),
         w_t_rate=format_duration(by_rate.interval), w_g_count=percent(by_count.goodput),
         w_g_rate=percent(by_rate.goodput), w_g_apart=points(abs(by_count.goodput - by_rate.goodput)),
         rc_total=f"{total:,}",
@@ -213,7 +211,9 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         pr_low=per_million(low.rate), pr_low_name=record_name(low), pr_high=per_million(high.rate),
         pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
         pr_m_high=format_duration(m_high),
-        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are", pr_higher=higher,
+        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are",
+        pr_above=f"{above or 'none'}", pr_same=Variant("none" if not same else "one" if len(same) == 1 else "many"),
+        pr_same_names=join_words([record_name(f) for f in same]),
         n_job=f"{kinds['job interruptions']}", n_stated=f"{kinds['stated frequency']}",
         n_cluster=f"{kinds['cluster rate']}", n_machine=f"{kinds['machine-wide events']}",
         high_what=high.what_counts.split(";")[0].rstrip(". "), high_n=count(high.unplanned or 0, "interruption"),

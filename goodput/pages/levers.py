@@ -37,11 +37,15 @@ def cadence_text(plan: Plan) -> str:
         f", every {ordinal(s.every)} one to the persistent tier"
 
 
+def _bandwidth(x: float | None, factor: float = 1.0) -> str:
+    return "" if x is None else format_bandwidth(factor * x)
+
+
 @dataclass(frozen=True)
 class Page:
     """The values ``book/levers.md`` quotes."""
 
-    fleet: str
+    params_file: str
     interval: str
     cadence: str
     goodput: str
@@ -130,17 +134,12 @@ def build(fleet: FleetPlan) -> Page:
     short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
     doubled = fleet.by_size.get(2 * p.gpus, plan)
     slow = fleet.slow
+    slow_gap = abs(plan.goodput - slow.goodput)
 
-    st = p.storage
-    storage_levers = "none" if st is None else "write" if st.snapshot_bandwidth is None else "snapshot"
+    write, snapshot = (p.storage.write_bandwidth, p.storage.snapshot_bandwidth) if p.storage else (None, None)
+    storage_levers = "none" if p.storage is None else "write" if snapshot is None else "snapshot"
     write_gain = fleet.levers.get(STORAGE_LEVERS["double_write_bandwidth"], 0.0)
     snap_gain = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"], 0.0)
-
-    write = None if st is None else st.write_bandwidth
-    snapshot = None if st is None else st.snapshot_bandwidth
-
-    def bandwidth(x: float | None, factor: float = 1.0) -> str:
-        return "" if x is None else format_bandwidth(factor * x)
 
     w = load_params()  # the worked example, for the aside
     d_short, d_long = DEBATE
@@ -149,10 +148,10 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        fleet=f"{count(p.gpus, 'GPU')}, from {p.source}", interval=format_duration(plan.interval),
+        params_file=p.source, interval=format_duration(plan.interval),
         cadence=cadence_text(plan), goodput=percent(plan.goodput), tier_levers=Variant(tier_levers),
-        storage_levers=Variant(storage_levers), write_now=bandwidth(write), write_doubled=bandwidth(write, 2.0),
-        snapshot_now=bandwidth(snapshot), snapshot_doubled=bandwidth(snapshot, 2.0),
+        storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
+        snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
         snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))), top=top,
         top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
@@ -166,9 +165,9 @@ def build(fleet: FleetPlan) -> Page:
         slow_cost=format_duration(p.slow_checkpoint_cost), cost_scheme=scheme_words(plan),
         slow_interval=format_duration(slow.interval), slow_goodput=percent(slow.goodput),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
-        slow_points=points(abs(plan.goodput - slow.goodput)),
-        slow_gpu_hours=large_count(capacity_per_month(abs(plan.goodput - slow.goodput), p.gpus, 1.0, p.month), "GPU-hours"),
-        slow_dollars=money(fleet.dollars(abs(plan.goodput - slow.goodput))), gpus=count(p.gpus, "GPU"),
+        slow_points=points(slow_gap),
+        slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
+        slow_dollars=money(fleet.dollars(slow_gap)), gpus=count(p.gpus, "GPU"),
         long_interval=format_duration(long_.interval), long_goodput=percent(long_.goodput),
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),

@@ -19,7 +19,7 @@ from goodput.pages.levers import cadence_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import count, gain_text, money, mtbi_origin, percent, points, scheme_words
+from goodput.report import count, gain_text, interval_text, money, mtbi_origin, percent, points, scheme_words
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -80,9 +80,13 @@ class Page:
     elastic_goodput: str
     elastic_points: str
     elastic_t: str
+    elastic_moves: Variant
     twice_interval: str
     twice_points: str
-    half_clause: str
+    half: Variant
+    half_interval: str
+    half_points: str
+    drain: str
     largest_loss: str
     largest_loss_share: str
     top_lever: str
@@ -138,13 +142,8 @@ def build(fleet: FleetPlan) -> Page:
     elastic = plan_or_none(p.replace(restart=elastic_restart(p.restart)))
 
     twice = plan_for(p, interval=2 * plan.interval)
-    half_ok = plan.interval / 2 >= (plan.tiers.drain if plan.tiers else 0.0)
-    if half_ok:
-        half = plan_for(p, interval=plan.interval / 2)
-        half_clause = f"and half of it, every {d(half.interval)}, {points(max(0.0, plan.goodput - half.goodput))}"
-    else:
-        half_clause = f"and half of it, {d(plan.interval / 2)}, is shorter than its drain of {d(plan.tiers.drain)}" \
-            if plan.tiers else ""
+    drain = plan.tiers.drain if plan.tiers else 0.0
+    half = plan_for(p, interval=plan.interval / 2) if plan.interval / 2 >= drain else None
 
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
     wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
@@ -154,16 +153,15 @@ def build(fleet: FleetPlan) -> Page:
 
     top, top_gain = fleet.levers_ranked[0]
     first = fleet.first_order
-    elastic_t = (f"stays {d(plan.interval)}" if elastic and d(elastic.interval) == d(plan.interval) else
-                 f"moves from {d(plan.interval)} to {d(elastic.interval)}" if elastic else f"stays {d(plan.interval)}")
+    elastic_t = d(elastic.interval) if elastic else d(plan.interval)
     return Page(
         m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
         interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
-        dozen_range=f"{d(low)} to {d(high)}",
+        dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_n=count(n or 0, "interruption"), own_range=f"{d(own_low)} to {d(own_high)}",
+        own_n=count(n or 0, "interruption"), own_range=interval_text(own_low, own_high),
         own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "", m_how=how_mtbi_given(fleet),
         early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
@@ -173,8 +171,11 @@ def build(fleet: FleetPlan) -> Page:
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
+        elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
-        half_clause=half_clause, largest_loss=LOSS_WORDS[fleet.largest_loss],
+        half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
+        half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain),
+        largest_loss=LOSS_WORDS[fleet.largest_loss],
         largest_loss_share=percent(fleet.losses[fleet.largest_loss]), top_lever=top, top_points=gain_text(top_gain),
         top_dollars=money(max(0.0, fleet.dollars(top_gain))), slow_cost=d(p.slow_checkpoint_cost),
         slow_goodput=percent(fleet.slow.goodput), per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),

@@ -35,11 +35,6 @@ def gap_text(check: model.RangeCheck) -> str:
     return f"first order {points(abs(check.error))} {'below' if check.error >= 0 else 'above'} the exact goodput"
 
 
-def sigmas_text(x: float) -> str:
-    """A deviation in standard errors, ``"1.3"``."""
-    return f"{x:.1f}"
-
-
 @dataclass(frozen=True)
 class Page:
     """The glue keys of ``book/scale.md``, formatted."""
@@ -110,7 +105,7 @@ def build(fleet: FleetPlan) -> Page:
         fleet_goodput=percent(fleet.goodput), fleet_scheme=scheme_words(fleet.plan),
         rate=format_rate(p.rate_per_gpu_hour), restart=d(p.restart),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", gpus=gpus_text(p.gpus), sim_count=str(len(sims)),
-        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=sigmas_text(max(s.sigmas for s in sims)),
+        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=f"{max(s.sigmas for s in sims):.1f}",
         max_stderr=points(max(s.stderr for s in sims), 2), one_point=points(model.FIRST_ORDER_CAUTION, 0),
         three_points=points(model.FIRST_ORDER_TOLERANCE, 0), own_gap=gap_text(fleet.plan.check),
         own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
@@ -120,10 +115,10 @@ def build(fleet: FleetPlan) -> Page:
         plan_exact_interval=d(plan.exact_interval), plan_exact_goodput=percent(plan.exact_goodput),
         plan_gap=gap_text(plan.check), plan_verdict=VERDICTS[plan.check.status], plan_years=d(plan.horizon),
         plan_simulated=percent(plan.simulated.simulated), plan_stderr=points(plan.simulated.stderr, 2),
-        plan_sigma=sigmas_text(plan.simulated.sigmas), plan_exact_at_first=percent(plan.exact_at_first),
+        plan_sigma=f"{plan.simulated.sigmas:.1f}", plan_exact_at_first=percent(plan.exact_at_first),
         plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=gpus_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
-        big_first_losses=f"{(2.0 * slow.checkpoint_cost / big_m) ** 0.5 + p.restart / big_m:.2f} times",
+        big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
         big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
         big_interval=d(float(exact.exact_optimal_interval(slow.checkpoint_cost, big_m))),
         slow_text=d(slow.checkpoint_cost), slow_one_point=gpus_text(slow.one_point),
