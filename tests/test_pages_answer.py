@@ -59,7 +59,7 @@ def test_the_tiered_fleet_tells_its_own_story(fleet_65k: FleetPlan) -> None:
     assert (page.interval, page.goodput, page.mtbi) == ("5.91 min", "44.2%", "41.6 min")
     assert "every 4th one to the persistent tier" in page.recommendation
     assert (page.largest_loss, page.largest_loss_share) == ("restart", "35.9%")
-    assert (page.lever_1, page.lever_2, page.halve_c_points) == ("halve the failure rate", "drain the persistent write as well", "1.3 points")
+    assert (page.top_lever, page.lever_2, page.halve_c_points) == ("halve the failure rate", "drain the persistent write as well", "1.3 points")
     assert page.cost_lever == Variant("minor") and page.scheme == Variant("tiered")
     gain = fleet_65k.levers["halve the failure rate"]
     assert page.lever_1_dollars == money(gain * 65536 * 3.2 * 730) == "$29M"
@@ -82,7 +82,7 @@ def test_no_first_order_number_where_first_order_is_out_of_range(fleet_65k: Flee
 def test_a_fleet_gets_its_own_numbers_and_no_worked_ones(fleet: Params) -> None:
     """A one-tier 24,576-GPU fleet with no ranges: its own plan, single values for the ranges, no worked strings."""
     page = answer.build(fleet_plan(fleet))
-    assert (page.cost, page.restart, page.mtbi, page.gpus, page.params_file) == ("40 s", "12 min", "153 min",
+    assert (page.cost, page.restart_text, page.mtbi, page.gpus, page.params_file) == ("40 s", "12 min", "153 min",
                                                                                 "24,576", "fleet-24k.yml")
     assert page.ranges == Variant("none") and page.scheme == Variant("single")
     assert page.t_span == f"at {page.interval}" and page.g_span == f"at {page.goodput}"
@@ -132,9 +132,9 @@ def test_the_best_spare_count_and_r_as_its_parts_are_the_fleets() -> None:
     page, plan_page, chapter = answer.build(fleet), planning.build(fleet), restart.build(fleet)
     wait = p.spares.wait(p.mtbi) if p.spares is not None else 0.0
     assert math.isclose(p.restart, 1 + 2 + (1 + 8192 * 0.05 / 60) + 2 + wait, rel_tol=1e-12)
-    assert page.restart == (f"{format_duration(p.restart)} = detection 1 min + replacement 2 min + start-up 7.83 min "
+    assert page.restart_text == (f"{format_duration(p.restart)} = detection 1 min + replacement 2 min + start-up 7.83 min "
                             f"(1 min + 8,192 nodes x 0.05 s) + warm-up 2 min + waiting for repairs "
-                            f"{format_duration(wait)}") == plan_page.restart
+                            f"{format_duration(wait)}") == plan_page.restart_text
     b = choice.best
     assert page.spares == Variant("given") and page.best_spares == f"{b} spare nodes" == chapter.best
     assert page.best_spares_goodput == percent(choice.goodput[b]) == chapter.best_goodput
@@ -158,6 +158,6 @@ def test_nothing_said_of_spares_or_parts_without_them(fleet_65k: FleetPlan) -> N
     from goodput.pages import planning
 
     for page in (answer.build(fleet_65k), planning.build(fleet_65k)):
-        assert page.restart == "15 min"
+        assert page.restart_text == "15 min"
         assert (page.spares, page.restart_part) == (Variant("none"), Variant("none"))
         assert page.best_spares == page.largest_part == "none"

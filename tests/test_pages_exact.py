@@ -45,7 +45,7 @@ def test_the_worked_example_quotes_first_order(worked: Params) -> None:
     assert (page.scope, page.young, page.breakdown, page.here) == (Variant("one"),) + (Variant("quotable"),) * 3
     assert (page.inputs, page.interval, page.goodput) == ("the worked example", "18.6 min", "87.6%")
     assert (page.t_young, page.g_first_at_young, page.g_exact_at_young) == ("19.3 min", "86.92%", "87.58%")
-    assert (page.first_goodput, page.exact_vs_first) == ("86.9%", "0.7 points more")
+    assert (page.fo_goodput, page.exact_vs_first) == ("86.9%", "0.7 points more")
 
 
 def test_young_comparison_gap_is_mostly_second_order(inputs: Params) -> None:
@@ -54,7 +54,7 @@ def test_young_comparison_gap_is_mostly_second_order(inputs: Params) -> None:
     c, m, r = inputs.checkpoint_cost, inputs.mtbi, inputs.restart
     t = math.sqrt(2 * c * m)
     gap = exact.exact_goodput(c, m, r, t) - model.goodput(c, m, r, t)
-    assert page.gap == f"{100 * gap:.2f} points"
+    assert page.young_gap == f"{100 * gap:.2f} points"
     assert page.t_young == format_duration(t)
     assert int(page.rest_share.rstrip("%")) < 10
 
@@ -99,7 +99,7 @@ def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: Flee
     page = pages.build(fleet65k)
     assert (page.scope, page.young, page.breakdown, page.here) == (Variant("tiered"),) + (Variant("refused"),) * 3
     assert (page.interval, page.cadence, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
-    for name in (*pages.FIRST_ORDER_FIELDS, "first_goodput", "exact_vs_first"):
+    for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
     assert page.subject == "the one-tier model at this fleet's C, M and R"
     assert (page.fo_subject, page.fo_status) == ("this fleet", "out of range")

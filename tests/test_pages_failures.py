@@ -156,7 +156,7 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     (2.1 points) and re-tuning does not help; under the renewal hazard the run-age schedule loses; q = 0.1 costs
     1.0 point and re-tuning wins back a twentieth; elastic: 87.6% to 89.5%, 1.9 points."""
     page = worked_page
-    assert (page.fleet_interval, page.fleet_goodput) == ("18.6 min", "87.6%")
+    assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
     assert (page.base_interval, page.base_goodput) == ("18.6 min", "87.6%")
     assert page.scope == Variant("one_tier") and page.model_name == "this fleet's plan"
     assert page.early_bunched == "less than" and page.early_verdict == Variant("helps")
@@ -167,8 +167,8 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     assert page.burst_renewal == "86.804%" and float(page.burst_sigma) < 4
     assert (page.base_goodput, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
     assert (page.lost_retuned_interval, page.lost_ratio) == ("16.8 min", ", 20 times as much")
-    assert (page.fleet_goodput, page.g_elastic, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
-    assert page.fleet_interval == page.t_elastic == "18.6 min"
+    assert (page.goodput, page.g_elastic, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
+    assert page.interval == page.t_elastic == "18.6 min"
     assert page.run_length == "54 days" and page.run_length_why == Variant("published")
     assert page.take_early == Variant("helps") and page.early_gain_pm.startswith("0.2")
 
@@ -184,7 +184,7 @@ def test_elastic_gain_is_the_exact_model_with_a_shorter_restart(inputs: Params) 
     g = float(exact.exact_goodput(c, m, r))
     assert page.elastic_gain == f"{100 * g * math.expm1((r - fast) / m):.1f} points"
     assert page.restart_full == f"{-math.expm1(-r / m):.1%}"
-    assert page.fleet_interval == page.t_elastic == format_duration(exact.exact_optimal_interval(c, m))
+    assert page.interval == page.t_elastic == format_duration(exact.exact_optimal_interval(c, m))
 
 
 @pytest.mark.slow
@@ -193,17 +193,17 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     is named as the one-tier model; elastic training goes through the whole scheme (R_p 25 min to 11 min), its gain
     the difference of two plans and its dollars FleetPlan's."""
     page = failures.build(tiered)
-    assert (page.fleet_interval, page.fleet_goodput) == ("5.91 min", "44.2%")
+    assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
     assert page.scope == Variant("tiered") and page.model_name == "the one-tier model of these inputs"
     assert (page.base_goodput, page.base_interval) == ("60.3%", "5.61 min")
     assert "every 4th copy persistent" in page.scheme_words
     elastic = plan_for(hazards.elastic_params(tiered.params))
-    assert page.fleet_goodput == percent(tiered.goodput) == "44.2%"
+    assert page.goodput == percent(tiered.goodput) == "44.2%"
     assert page.g_elastic == percent(elastic.goodput)
     assert (page.rp, page.elastic_rp) == ("25 min", "11 min")
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")
     assert page.fast_survives == "75%"
-    assert page.largest_lever == tiered.largest_lever
+    assert page.top_lever == tiered.largest_lever
 
 
 @pytest.mark.slow

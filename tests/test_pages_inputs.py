@@ -106,12 +106,12 @@ def test_how_m_is_given_and_its_range(book: Params, fleet: Params, fleet_variant
     assert (page.fleet_m, page.fleet_m_range, page.fleet_m_span) == (Variant("count"), Variant("count"),
                                                                      "169 to 205 min")
     rate = build(fleet, records)
-    assert (rate.fleet_m, rate.fleet_m_range, rate.fleet_mtbi) == (Variant("rate"), Variant("none"), "153 min")
-    assert rate.fleet_mtbi == format_duration(60 / (1.6e-5 * 24576))
+    assert (rate.fleet_m, rate.fleet_m_range, rate.mtbi) == (Variant("rate"), Variant("none"), "153 min")
+    assert rate.mtbi == format_duration(60 / (1.6e-5 * 24576))
     stated = build(fleet_variant("s.yml", ranges={"mtbi": ["2 h", "3 h"]}), records)
     assert stated.fleet_m_range == Variant("stated") and stated.fleet_m_span == "120 to 180 min"
     direct = build(fleet_variant("d.yml", rate_per_gpu_hour=None, mtbi="90 min"), records)
-    assert direct.fleet_m == Variant("mtbi") and direct.fleet_rate == format_rate(60 / (90 * 24576)) == "2.71e-5"
+    assert direct.fleet_m == Variant("mtbi") and direct.rate == format_rate(60 / (90 * 24576)) == "2.71e-5"
 
 
 def test_published_spread_through_the_fleets_plan(fleet: Params, records: tuple[PublishedFleet, ...]) -> None:
@@ -126,7 +126,7 @@ def test_published_spread_through_the_fleets_plan(fleet: Params, records: tuple[
     assert page.fx_t_low == format_duration(at_low.interval)
     gap = at_low.goodput - at_high.goodput
     assert gap > 0 and page.fx_points == points(gap)
-    assert page.fx_dollars == money(capacity_per_month(gap, 24576, 2.1, 730 * 60)) and page.fx_price == "$2.1"
+    assert page.fx_dollars == money(capacity_per_month(gap, 24576, 2.1, 730 * 60)) and page.price == "$2.1"
 
 
 @pytest.mark.slow
@@ -138,8 +138,8 @@ def test_a_tiered_fleet_spread_uses_its_whole_scheme(records: tuple[PublishedFle
     m_high = 60 / (105 / (992 * 62 * 24) * params.gpus)
     full, one = plan_for(params.replace(mtbi=m_high)), plan_for(params.without_tiers().replace(mtbi=m_high))
     assert page.fx_g_high == percent(full.goodput) != percent(one.goodput)
-    assert page.fleet_scheme == Variant("tiered") and page.fleet_interval == format_duration(fp.interval)
-    assert fp.plan.tiers is not None and page.scheme == scheme_words(fp.plan)
+    assert page.fleet_scheme == Variant("tiered") and page.interval == format_duration(fp.interval)
+    assert fp.plan.tiers is not None and page.scheme_words == scheme_words(fp.plan)
     table = input_tables.inputs(fp)
     assert table["symbol"].tolist() == ["M", "C", "R", "D", "C_p", "R_p", "s", "T"]
     assert table["this fleet"].iloc[-1] == format_duration(fp.interval)

@@ -52,7 +52,7 @@ def test_the_conclusion_names_the_fleets_own_largest_levers_in_points_and_dollar
     """65k: halving the failure rate (+19.1 points, 44.2% -> 63.3%, $29M at $3.2 x 65,536 x 730 h), then draining the
     persistent write (+9.5, the command's 53.7%), then halving R (+6.6); its largest loss is restart, 35.9%."""
     page = pages.build(tiered)
-    assert (page.top, page.top_points, page.top_goodput) == ("halve the failure rate", "19.1 points", "63.3%")
+    assert (page.top_lever, page.top_points, page.top_goodput) == ("halve the failure rate", "19.1 points", "63.3%")
     gain = tiered.levers["halve the failure rate"]
     assert page.top_dollars == "$29M"
     assert math.isclose(tiered.dollars(gain), gain * 65536 * 3.2 * 730, rel_tol=1e-12)
@@ -77,7 +77,7 @@ def test_the_worked_examples_levers(example: FleetPlan) -> None:
     points), then halving C (2.8), then R (1.2); the slow checkpoint 76.5% at 39.8 min, 11.1 points, $3.3M."""
     page = pages.build(example)
     assert (page.interval, page.cadence, page.goodput, page.tier_levers) == ("18.6 min", "", "87.6%", Variant("none"))
-    assert (page.top, page.top_points, page.second, page.second_points, page.third, page.third_points) == (
+    assert (page.top_lever, page.top_points, page.second, page.second_points, page.third, page.third_points) == (
         "halve the failure rate", "4.0 points", "halve C", "2.8 points", "halve R", "1.2 points")
     assert (page.slow_goodput, page.slow_interval, page.slow_points, page.slow_dollars) == (
         "76.5%", "39.8 min", "11.1 points", "$3.3M")
@@ -103,7 +103,7 @@ def test_doubling_the_fleet_plans_its_scheme_at_half_m(tiered: FleetPlan) -> Non
     doubled = tiered.by_size[2 * 65536]
     assert math.isclose(doubled.mtbi, float(mtbi_from_rate(2.2e-5, 2 * 65536)))
     assert doubled.tiers is not None and doubled.tiers.persistent_cost == tiered.plan.tiers.persistent_cost
-    assert (page.m, page.m2, page.gpus2) == ("41.6 min", "20.8 min", "131,072 GPUs")
+    assert (page.mtbi, page.m2, page.gpus2) == ("41.6 min", "20.8 min", "131,072 GPUs")
     assert page.goodput2 == percent_of(doubled.goodput) and doubled.goodput < tiered.goodput
 
 

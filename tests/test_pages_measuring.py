@@ -43,13 +43,13 @@ def test_the_worked_example(worked: FleetPlan) -> None:
     """Exact model, one tier: 87.6% every 18.6 min; twice the optimum (37.2 min) costs 2.2 points; overhead 4.7% and
     lost work 5.1%; restart 2.7%, halving R 1.2 points; first order (quotable) 19.3 min and 86.9%."""
     p = page.build(worked)
-    assert (p.interval, p.goodput, p.cadence, p.scheme) == ("18.6 min", "87.6%", "", scheme_words(worked.plan))
+    assert (p.interval, p.goodput, p.cadence, p.scheme_words) == ("18.6 min", "87.6%", "", scheme_words(worked.plan))
     c, m, r = 1.0, worked.params.mtbi, 5.0
     t = float(exact_optimal_interval(c, m))
     assert p.twice_interval == "37.2 min"
     assert p.twice_points == f"{100 * (exact_goodput(c, m, r) - exact_goodput(c, m, r, 2 * t)):.1f} points" == "2.2 points"
     assert (p.overhead, p.lost_work, p.restart_loss, p.halve_r) == ("4.7%", "5.1%", "2.7%", "1.2 points")
-    assert (p.first_order, p.fo_interval, p.fo_goodput) == (Variant("quotable"), "19.3 min", "86.9%")
+    assert (p.fo_quotable, p.fo_interval, p.fo_goodput) == (Variant("quotable"), "19.3 min", "86.9%")
     assert (p.own_count, p.own_range) == (Variant("count"), "169 min to 205 min")
 
 
@@ -81,7 +81,7 @@ def test_the_common_mistake_is_named_by_the_fleets_numbers(tiered: FleetPlan, wo
 def test_no_first_order_number_where_it_is_refused(tiered: FleetPlan) -> None:
     p = page.build(tiered)
     assert tiered.first_order_status == "out of range"
-    assert (p.first_order, p.fo_interval, p.fo_goodput) == (Variant("refused"), "", "")
+    assert (p.fo_quotable, p.fo_interval, p.fo_goodput) == (Variant("refused"), "not quoted", "not quoted")
 
 
 @pytest.mark.slow
@@ -136,5 +136,5 @@ def test_hostile_inputs_give_a_page_without_impossible_numbers(data: dict[str, o
     for name, value in vars(built).items():
         if isinstance(value, str):
             assert "nan" not in value.lower() and not value.startswith("-") and "$-" not in value, (name, value)
-    for key in ("own_count", "early", "per_gpu", "first_order"):
+    for key in ("own_count", "early", "per_gpu", "fo_quotable"):
         assert "{" not in variant_text(built, key).replace("{ref}", "")

@@ -118,7 +118,7 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert page.slow_gap == "first order 2.4 points below the exact goodput"
     assert page.slow_verdict == scale.VERDICTS["caution"]
     assert page.scope == Variant("one_tier")
-    assert (page.fleet_interval, page.fleet_goodput) == ("18.6 min", "87.6%")
+    assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
 
 
 def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -> None:
@@ -139,15 +139,15 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     is the scheme's (18.5 points, FleetPlan.first_order_gap), not the one-tier model's, and too far off to quote."""
     page = scale.build(tiered)
     assert page.scope == Variant("tiered")
-    assert (page.fleet_interval, page.fleet_goodput) == ("5.91 min", "44.2%")
-    assert page.fleet_scheme == scheme_words(tiered.plan)
+    assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
+    assert page.scheme_words == scheme_words(tiered.plan)
     assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
     assert points(tiered.first_order_gap) == "18.5 points"
     one_tier = exact.first_order_error(tiered.params.checkpoint_cost, tiered.params.mtbi, tiered.params.restart)
     assert points(one_tier) != points(tiered.first_order_gap)
     assert page.own_verdict == scale.VERDICTS[tiered.first_order_status] == scale.VERDICTS["out of range"]
     assert page.slow_verdict == scale.VERDICTS[tiered.slow.check.status]
-    assert page.fleet_goodput == percent(tiered.goodput) and page.fleet_interval == format_duration(tiered.interval)
+    assert page.goodput == percent(tiered.goodput) and page.interval == format_duration(tiered.interval)
 
 
 @pytest.mark.slow

@@ -8,16 +8,15 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     LOSS_WORDS,
     NOT_QUOTED,
+    Fleet,
     first_order_variant,
+    fleet_values,
     g_span,
-    gap,
-    inputs_name,
     losses_text,
     ranges_text,
     t_span,
@@ -33,46 +32,33 @@ from goodput.report import (
     mtbi_origin,
     percent,
     points,
-    recommendation,
     restart_text,
 )
 from goodput.units import format_duration
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The answer page's values; each field is a glue key of book/answer.md."""
 
-    params_file: str
+    first_order: Variant
+
     calculator: Variant
     calculator_url: str
-    recommendation: str
-    gpus: str
-    mtbi: str
     mtbi_how: Variant
     mtbi_origin: str
-    interval: str
-    cost: str
-    restart: str
+    restart_text: str
     scheme: Variant
     drain: str
     persistent_cost: str
     persistent_restart: str
     fast_lost: str
     losses_text: str
-    goodput: str
     lost_dollars: str
     lost_gpu_hours: str
-    price: str
     month_hours: str
-    slow_cost: str
-    slow_interval: str
-    slow_goodput: str
     slow_points: str
     slow_dollars: str
-    largest_loss: str
-    largest_loss_share: str
-    lever_1: str
     lever_1_points: str
     lever_1_dollars: str
     lever_2: str
@@ -81,14 +67,7 @@ class Page:
     cost_lever: Variant
     halve_c_points: str
     halve_c_dollars: str
-    first_order: Variant
     fo_model: str
-    gap: str
-    gap_side: str
-    tolerance: str
-    caution_level: str
-    fo_interval: str
-    fo_goodput: str
     fo_losses: str
     fo_slow: Variant
     fo_slow_interval: str
@@ -133,7 +112,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     >>> page.interval, page.goodput, page.fo_interval, page.fo_goodput, page.fo_points, page.fo_dollars
     ('18.6 min', '87.6%', '19.3 min', '86.9%', '12.8 points', '$3.8M')
     """
-    p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
+    p, s = fleet.params, fleet.plan.tiers
     (l1, g1), (l2, g2) = fleet.levers_ranked[:2]
     halve_c = fleet.levers["halve C"]
     fast_ok = fleet.first_order_quotable
@@ -153,31 +132,23 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
         held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
     return Page(
-        params_file=inputs_name(p), calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)),
-        recommendation=recommendation(plan), gpus=f"{p.gpus:,}", mtbi=format_duration(p.mtbi),
+        **fleet_values(fleet), first_order=first_order_variant(fleet), calculator=Variant("link"),
+        calculator_url=Raw(html.escape(calculator_url)),
         mtbi_how=Variant({"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")),
-        mtbi_origin=mtbi_origin(p), interval=format_duration(fleet.interval), cost=format_duration(p.checkpoint_cost),
-        restart=restart_text(p), scheme=Variant(scheme), drain=format_duration(s.drain) if s is not None else "none",
+        mtbi_origin=mtbi_origin(p), restart_text=restart_text(p), scheme=Variant(scheme),
+        drain=format_duration(s.drain) if s is not None else "none",
         persistent_cost=format_duration(tier2.cp) if tier2 else "none",
         persistent_restart=format_duration(tier2.rp) if tier2 else "none",
         fast_lost=f"{1.0 - tier2.fast_survives:.0%}" if tier2 else "none",
-        losses_text=losses_text(fleet), goodput=percent(fleet.goodput), lost_dollars=money(fleet.lost_dollars),
-        lost_gpu_hours=large_count(fleet.lost_gpu_hours), price=f"${p.price_per_gpu_hour:g}",
-        month_hours=f"{p.month / 60:,.0f}", slow_cost=format_duration(p.slow_checkpoint_cost),
-        slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
+        losses_text=losses_text(fleet), lost_dollars=money(fleet.lost_dollars),
+        lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
-        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
-        lever_1=l1, lever_1_points=points(g1), lever_1_dollars=money(fleet.dollars(g1)), lever_2=l2,
+        lever_1_points=points(g1), lever_1_dollars=money(fleet.dollars(g1)), lever_2=l2,
         lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"), halve_c_points=points(halve_c),
-        halve_c_dollars=money(fleet.dollars(halve_c)), first_order=first_order_variant(fleet),
+        halve_c_dollars=money(fleet.dollars(halve_c)),
         fo_model=("Young's formula" if s is None
                   else "first order of this checkpoint scheme (its drain and tiers included)"),
-        gap=gap(fleet),
-        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
-        fo_interval=format_duration(fleet.first_order.interval) if fast_ok else NOT_QUOTED,
-        fo_goodput=percent(fleet.first_order.goodput) if fast_ok else NOT_QUOTED,
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

@@ -8,11 +8,12 @@ from typing import Any
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
+from goodput.pages.common import Fleet, fleet_values
 from goodput.provenance import Provenance
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The citation page's values; each field is a glue key of book/cite.md."""
 
     version: str
@@ -22,7 +23,6 @@ class Page:
     params_name: str
     params_sha: str
     commit: str
-    gpus: str
     key: str
     bibtex: str
     entry: Variant
@@ -56,7 +56,8 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
         "}",
     ])
     return Page(
-        version=built.version, title=str(cff["title"]), authors=authors, year=year, params_name=built.params_name,
+        **fleet_values(fleet), version=built.version, title=str(cff["title"]), authors=authors, year=year,
+        params_name=built.params_name,
         params_sha=sha or "not recorded", commit=built.commit or "not recorded (built outside a Git checkout)",
-        gpus=f"{fleet.params.gpus:,}", key=key, bibtex=Raw(bibtex), entry=Variant("bibtex"),
+        key=key, bibtex=Raw(bibtex), entry=Variant("bibtex"),
     )

@@ -1,11 +1,27 @@
-"""What several pages say alike: how the inputs are named, first order's verdict, the ranges in words."""
+"""What several pages say alike: the fleet's headline values (:class:`Fleet`), first order's verdict, the ranges."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
+from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
-from goodput.report import INPUT_WORDS, input_value, join_words, percent, points, range_origin
+from goodput.report import (
+    INPUT_WORDS,
+    count,
+    gain_text,
+    input_value,
+    join_words,
+    money,
+    percent,
+    points,
+    range_origin,
+    recommendation,
+    scheme_words,
+)
 from goodput.units import format_duration
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
@@ -79,3 +95,71 @@ def t_span(fleet: FleetPlan) -> str:
 def g_span(fleet: FleetPlan) -> str:
     """Where goodput at the recommended interval lies over the inputs' ranges: ``"between 81.0% and 90.3%"``."""
     return span(*(percent(g) for g in fleet.ranges.fixed.goodput_range))
+
+
+@dataclass(frozen=True)
+class Fleet:
+    """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
+
+    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M, R, slow C
+    and price; its plan's interval, goodput, scheme, largest loss and lever, and slow checkpoint; first
+    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
+    not shared: each chapter keeps the variants of its own paragraphs.)
+    """
+
+    params_file: str
+    inputs_file: str
+    gpus: str
+    gpu_count: str
+    cost: str
+    mtbi: str
+    restart: str
+    slow_cost: str
+    price: str
+    interval: str
+    goodput: str
+    scheme_words: str
+    recommendation: str
+    largest_loss: str
+    largest_loss_share: str
+    top_lever: str
+    top_points: str
+    top_dollars: str
+    slow_interval: str
+    slow_goodput: str
+    gap: str
+    gap_side: str
+    tolerance: str
+    caution_level: str
+    fo_interval: str
+    fo_goodput: str
+
+
+def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
+    """The fields of :class:`Fleet` for a fleet, to pass to a ``Page``: ``Page(**fleet_values(fleet), ...)``.
+
+    Examples
+    --------
+    >>> from goodput.fleet import fleet_plan
+    >>> values = fleet_values(fleet_plan(load_params()))
+    >>> values["interval"], values["goodput"], values["fo_interval"], values["top_lever"]
+    ('18.6 min', '87.6%', '19.3 min', 'halve the failure rate')
+    """
+    p = fleet.params
+    top, top_gain = fleet.levers_ranked[0]
+    quotable = fleet.first_order_quotable
+    return vars(Fleet(
+        params_file=inputs_name(p), inputs_file=p.source, gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
+        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), restart=format_duration(p.restart),
+        slow_cost=format_duration(p.slow_checkpoint_cost),
+        price=f"${p.price_per_gpu_hour:g}", interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
+        scheme_words=scheme_words(fleet.plan), recommendation=recommendation(fleet.plan),
+        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
+        top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
+        slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
+        gap=gap(fleet),
+        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
+        fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,
+        fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
+    ))

@@ -12,19 +12,20 @@ from dataclasses import dataclass
 from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import first_order_variant, gap, inputs_name
+from goodput.pages.common import Fleet, first_order_variant, fleet_values
 from goodput.params import Params, load_params
-from goodput.report import percent, points, recommendation
+from goodput.report import percent, points
 from goodput.symbolic import derive_first_order
 from goodput.units import format_duration, significant
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The derivation chapter's values; each field is a glue key of book/derivation.md."""
 
+    first_order: Variant
+
     check: Variant
-    params_file: str
     c: str
     m: str
     two_cm: str
@@ -36,12 +37,6 @@ class Page:
     double: str
     half_cost: str
     double_cost: str
-    first_order: Variant
-    gap: str
-    gap_side: str
-    tolerance: str
-    caution_level: str
-    recommendation: str
 
 
 def check_params(fleet: FleetPlan) -> Params:
@@ -66,15 +61,13 @@ def build(fleet: FleetPlan) -> Page:
     f_star = float(model.overhead(t_star, c, m))
     which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plan.tiers is None else "fleet_tiered"
     return Page(
-        check=Variant(which), params_file=inputs_name(fleet.params), c=format_duration(c), m=format_duration(m),
+        **fleet_values(fleet), first_order=first_order_variant(fleet), check=Variant(which), c=format_duration(c),
+        m=format_duration(m),
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),
         t_symbolic=format_duration(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), 6),
         term=percent(float(model.checkpoint_overhead(t_star, c))), f_star=percent(f_star),
         half=format_duration(t_star / 2), double=format_duration(2 * t_star),
         half_cost=points(float(model.overhead(t_star / 2, c, m)) - f_star),
-        double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star), first_order=first_order_variant(fleet),
-        gap=gap(fleet),
-        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0), recommendation=recommendation(fleet.plan),
+        double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star),
     )
 

@@ -15,42 +15,36 @@ from typing import Any
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, is_worked_example
+from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example
 from goodput.report import interval_text, ordinal, percent, points
 from goodput.units import format_duration
 
 #: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
-FIRST_ORDER_FIELDS = ("t_young", "g_first_at_young", "g_exact_at_young", "gap", "g2", "rest", "rest_share",
+FIRST_ORDER_FIELDS = ("t_young", "g_first_at_young", "g_exact_at_young", "young_gap", "g2", "rest", "rest_share",
                       "young_longer", "daly", "daly_diff", "young_short")
 #: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
 RESTART_FACTORS = (0.01, 1.0, 10.0)
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The chapter's values: the fleet's plan, and the one-tier model at its C, M and R."""
 
     inputs: str
     scope: Variant
     subject: str
-    interval: str
     cadence: str
-    goodput: str
-    cost: str
-    mtbi: str
-    restart: str
     fo_status: str
     fo_subject: str
     young: Variant
     t_young: str
     g_first_at_young: str
     g_exact_at_young: str
-    gap: str
+    young_gap: str
     g2: str
     rest: str
     rest_share: str
     breakdown: Variant
-    first_goodput: str
     exact_vs_first: str
     t_lambert: str
     t_symbolic: str
@@ -114,21 +108,18 @@ def build(fleet: FleetPlan) -> Page:
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
     page = Page(
-        inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
+        **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         scope=Variant("tiered" if tiered else "one"),
         subject="the one-tier model at this fleet's C, M and R" if tiered else "this fleet",
-        interval=format_duration(fleet.interval),
-        cadence="" if every == 1 else f", every {ordinal(every)} checkpoint persistent", goodput=percent(fleet.goodput),
-        cost=format_duration(c), mtbi=format_duration(m), restart=format_duration(r),
+        cadence="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
         fo_subject="this fleet" if not fleet.first_order_quotable or not tiered
         else "the one-tier model at this fleet's C, M and R",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
-        g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), gap=points(abs(gap), 2),
+        g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), young_gap=points(abs(gap), 2),
         g2=points(abs(g2), 2), rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",
         rest_share=percent(abs(gap - g2) / gap, 0) if gap > 0 else "none",
         breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        first_goodput=percent(fleet.first_order.goodput),
         exact_vs_first=f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}",
         t_lambert=format_duration(t_lambert, 6), t_symbolic=format_duration(t_symbolic, 6),
         t_numerical=format_duration(t_numerical, 6),
@@ -151,5 +142,5 @@ def build(fleet: FleetPlan) -> Page:
     # Where first order is not quotable, no first-order number is kept on the page, shown or not.
     hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, NOT_QUOTED)
     if not fleet.first_order_quotable:
-        hidden |= dict.fromkeys(("first_goodput", "exact_vs_first"), NOT_QUOTED)
+        hidden["exact_vs_first"] = NOT_QUOTED
     return replace(page, **hidden)

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
+from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import plan_for
-from goodput.report import change_text, money, percent, percent_pm, points_pm, scheme_words, se_digits, small_points
+from goodput.report import change_text, money, percent, percent_pm, points_pm, se_digits, small_points
 from goodput.simulate import effective_mtbi
 from goodput.units import format_duration
 
@@ -24,16 +25,10 @@ def _change(x: float, se: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The glue keys of ``book/failures.md``, formatted."""
 
-    fleet_interval: str
-    fleet_goodput: str
     scope: Variant
-    scheme_words: str
-    cost: str
-    mtbi: str
-    restart: str
     base_goodput: str
     base_interval: str
     model_name: str
@@ -57,11 +52,9 @@ class Page:
     early_two: str
     early_two_change: str
     early_six_change: str
-    slow_cost: str
     early_slow_change: str
     early_verdict: Variant
     early_gain_size: str
-    largest_lever: str
     largest_lever_gain: str
     renewal: Variant
     renewal_fixed: str
@@ -131,7 +124,7 @@ def build(fleet: FleetPlan) -> Page:
                else "less than" if above > 0 else "more than")
     gain, gain_se = early.difference[1], early.difference_stderr[1]
     helps = hazards.measurable(gain, gain_se) and gain > 0
-    lever, lever_gain = fleet.levers_ranked[0]
+    lever_gain = fleet.levers_ranked[0][1]
     why = ("published" if age.length == hazards.RUN_LENGTH
            else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
 
@@ -166,9 +159,7 @@ def build(fleet: FleetPlan) -> Page:
     persistent = scheme is not None and not scheme.one_tier
 
     return Page(
-        fleet_interval=format_duration(fleet.interval), fleet_goodput=percent(fleet.goodput),
-        scope=Variant("tiered" if fleet.tiered else "one_tier"), scheme_words=scheme_words(fleet.plan),
-        cost=format_duration(c), mtbi=format_duration(m), restart=format_duration(r), base_goodput=percent(base),
+        **fleet_values(fleet), scope=Variant("tiered" if fleet.tiered else "one_tier"), base_goodput=percent(base),
         base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
@@ -178,10 +169,10 @@ def build(fleet: FleetPlan) -> Page:
         t_six_last=format_duration(age.six_schedule[-1][1]), six_last_from=format_duration(age.six[-1]),
         runs=f"{early.replicas:,}", early_fixed=percent_pm(early.goodput[0], early.stderr[0]), early_bunched=bunched,
         early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(gain, gain_se),
-        early_six_change=_change(early.difference[2], early.difference_stderr[2]), slow_cost=format_duration(cs),
+        early_six_change=_change(early.difference[2], early.difference_stderr[2]),
         early_slow_change=_change(sim.early_slow.difference[1], sim.early_slow.difference_stderr[1]),
         early_verdict=Variant("helps" if helps else "no_help"),
-        early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain), largest_lever=lever,
+        early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
         largest_lever_gain=small_points(lever_gain), renewal=Variant(renewal),
         renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]),
         renewal_two=_change(ren.difference[1], ren.difference_stderr[1]), longer=f"{hazards.LONGER:g}",

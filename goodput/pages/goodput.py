@@ -9,38 +9,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput import model, sources
+from goodput import sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, first_order_variant, gap, inputs_name, losses_text
+from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, losses_text
 from goodput.params import load_params
 from goodput.report import percent, points
 from goodput.units import format_duration
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The goodput chapter's values; each field is a glue key of book/goodput.md."""
 
-    params_file: str
-    gpus: str
-    cost: str
-    mtbi: str
-    restart: str
-    scheme: Variant
-    interval: str
-    goodput: str
-    losses_text: str
     first_order: Variant
-    gap: str
-    gap_side: str
-    tolerance: str
-    caution_level: str
+
+    scheme: Variant
+    losses_text: str
     slow: Variant
-    slow_cost: str
-    slow_interval: str
-    slow_goodput: str
     fo_slow_interval: str
     fo_slow_each: str
     fo_slow_goodput: str
@@ -70,7 +57,6 @@ def build(fleet: FleetPlan) -> Page:
     >>> page.interval, page.goodput, page.gap, page.fo_slow_goodput, page.slow_goodput
     ('18.6 min', '87.6%', '0.7 points', '74.1%', '76.5%')
     """
-    p = fleet.params
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
     w = fleet_plan(load_params())
@@ -79,16 +65,9 @@ def build(fleet: FleetPlan) -> Page:
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
     return Page(
-        params_file=inputs_name(p), gpus=f"{p.gpus:,}", cost=format_duration(p.checkpoint_cost),
-        mtbi=format_duration(p.mtbi), restart=format_duration(p.restart),
-        scheme=Variant("single" if fleet.plan.tiers is None else "tiered"), interval=format_duration(fleet.interval),
-        goodput=percent(fleet.goodput), losses_text=losses_text(fleet, largest_first=False),
-        first_order=first_order_variant(fleet),
-        gap=gap(fleet),
-        gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0), slow=Variant("quoted" if slow_ok else "refused"),
-        slow_cost=format_duration(p.slow_checkpoint_cost), slow_interval=format_duration(fleet.slow.interval),
-        slow_goodput=percent(fleet.slow.goodput),
+        **fleet_values(fleet), first_order=first_order_variant(fleet),
+        scheme=Variant("single" if fleet.plan.tiers is None else "tiered"),
+        losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
         fo_slow_goodput=percent(sf.goodput) if slow_ok else NOT_QUOTED, a_reported=percent(reported, 0),

@@ -18,7 +18,7 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.common import is_worked_example
+from goodput.pages.common import Fleet, fleet_values, is_worked_example
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
 from goodput.report import (
@@ -31,7 +31,6 @@ from goodput.report import (
     percent,
     points,
     record_name,
-    scheme_words,
 )
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
@@ -45,27 +44,18 @@ BRIEF_MTBI = 186.0
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The inputs chapter's glue keys."""
 
-    params_file: str
     params_file_is: Variant
     fleet_m: Variant
     fleet_m_range: Variant
-    fleet_gpus: str
     fleet_count: str
     fleet_window: str
-    fleet_mtbi: str
-    fleet_rate: str
+    rate: str
     fleet_m_given: str
     fleet_m_span: str
-    fleet_cost: str
-    fleet_slow: str
-    fleet_restart: str
-    fleet_interval: str
-    fleet_goodput: str
     fleet_scheme: Variant
-    scheme: str
     w_window: str
     w_all: str
     w_planned: str
@@ -134,7 +124,6 @@ class Page:
     fx_g_high: str
     fx_points: str
     fx_dollars: str
-    fx_price: str
 
 
 def _factor(low: float, high: float) -> str:
@@ -182,15 +171,12 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))
     gap = max(0.0, at_low.goodput - at_high.goodput)
     return Page(
-        params_file=p.source, params_file_is=Variant("worked" if is_worked_example(p) else "other"),
-        fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin), fleet_gpus=count(p.gpus, "GPU"),
+        **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
+        fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
         fleet_count=count(p.interruption_count or 0, "interruption"), fleet_window=format_duration(p.window or 0.0),
-        fleet_mtbi=format_duration(p.mtbi), fleet_rate=format_rate(own),
-        fleet_m_given="A rate" if how == "rate" else "An M given directly",
-        fleet_m_span=duration_range_text(m_range.low, m_range.high), fleet_cost=format_duration(p.checkpoint_cost),
-        fleet_slow=format_duration(p.slow_checkpoint_cost), fleet_restart=format_duration(p.restart),
-        fleet_interval=format_duration(fleet.interval), fleet_goodput=percent(fleet.goodput),
-        fleet_scheme=Variant("tiered" if fleet.tiered else "one"), scheme=scheme_words(fleet.plan),
+        rate=format_rate(p.rate_per_gpu_hour), fleet_m_given="A rate" if how == "rate" else "An M given directly",
+        fleet_m_span=duration_range_text(m_range.low, m_range.high),
+        fleet_scheme=Variant("tiered" if fleet.tiered else "one"),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
         w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),
@@ -227,5 +213,5 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
                    else "partly inside it"),
         fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
         fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(gap),
-        fx_dollars=money(fleet.dollars(gap)), fx_price=f"${p.price_per_gpu_hour:g}",
+        fx_dollars=money(fleet.dollars(gap)),
     )

@@ -15,10 +15,10 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS
+from goodput.pages.common import Fleet, fleet_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, Plan, plan_for
-from goodput.report import count, gain_text, large_count, money, ordinal, percent, points, scheme_words
+from goodput.report import count, gain_text, large_count, money, ordinal, percent, points
 from goodput.storage import format_bandwidth
 from goodput.units import format_duration, format_rate
 
@@ -42,13 +42,10 @@ def _bandwidth(x: float | None, factor: float = 1.0) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The values ``book/levers.md`` quotes."""
 
-    params_file: str
-    interval: str
     cadence: str
-    goodput: str
     tier_levers: Variant
     storage_levers: Variant
     write_now: str
@@ -59,31 +56,19 @@ class Page:
     storage_dollars: str
     snapshot_gain: str
     snapshot_dollars: str
-    top: str
-    top_points: str
-    top_dollars: str
     top_goodput: str
     second: str
     second_points: str
     third: str
     third_points: str
-    largest_loss: str
-    largest_loss_share: str
-    price: str
     s_now: str
     s_more: str
     drained_after: str
-    fast_cost: str
     persistent_cost: str
-    slow_cost: str
-    cost_scheme: str
-    slow_interval: str
-    slow_goodput: str
     cost_verdict: Variant
     slow_points: str
     slow_gpu_hours: str
     slow_dollars: str
-    gpus: str
     long_interval: str
     long_goodput: str
     long_points: str
@@ -91,11 +76,10 @@ class Page:
     short_interval: str
     short_goodput: str
     short_points: str
-    drain: str
     rate: str
+    drain: str
     doubling: Variant
     gpus2: str
-    m: str
     m2: str
     interval2: str
     cadence2: str
@@ -121,12 +105,12 @@ def build(fleet: FleetPlan) -> Page:
     --------
     >>> from goodput.fleet import fleet_plan
     >>> page = build(fleet_plan(load_params()))
-    >>> page.interval, page.goodput, page.top, page.debate_gap
+    >>> page.interval, page.goodput, page.top_lever, page.debate_gap
     ('18.6 min', '87.6%', 'halve the failure rate', '7.2 points')
     """
     p, plan = fleet.params, fleet.plan
     ranked = fleet.levers_ranked
-    (top, top_gain), (second, second_gain), (third, third_gain) = ranked[:3]
+    (_, top_gain), (second, second_gain), (third, third_gain) = ranked[:3]
     s = plan.tiers
     tier_levers = "none" if s is None else "drain" if s.one_tier else "two_tier"
     long_ = plan_for(p, interval=OFF_BY * plan.interval)
@@ -148,33 +132,28 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        params_file=p.source, interval=format_duration(plan.interval),
-        cadence=cadence_text(plan), goodput=percent(plan.goodput), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), cadence=cadence_text(plan), tier_levers=Variant(tier_levers),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
-        snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))), top=top,
-        top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
+        snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))),
         top_goodput=percent(plan.goodput + top_gain), second=second, second_points=gain_text(second_gain), third=third,
-        third_points=gain_text(third_gain), largest_loss=LOSS_WORDS[fleet.largest_loss],
-        largest_loss_share=percent(fleet.losses[fleet.largest_loss]), price=f"${p.price_per_gpu_hour:g}",
+        third_points=gain_text(third_gain),
         s_now=percent(s.fast_survives if s else 0.0),
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
-        drained_after=format_duration(max(s.drain, s.cp) if s else 0.0), fast_cost=format_duration(p.checkpoint_cost),
+        drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
-        slow_cost=format_duration(p.slow_checkpoint_cost), cost_scheme=scheme_words(plan),
-        slow_interval=format_duration(slow.interval), slow_goodput=percent(slow.goodput),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
-        slow_dollars=money(fleet.dollars(slow_gap)), gpus=count(p.gpus, "GPU"),
+        slow_dollars=money(fleet.dollars(slow_gap)),
         long_interval=format_duration(long_.interval), long_goodput=percent(long_.goodput),
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        drain=format_duration(s.drain if s else 0.0), rate=format_rate(p.rate_per_gpu_hour),
+        rate=format_rate(p.rate_per_gpu_hour), drain=format_duration(s.drain if s else 0.0),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
-        m=format_duration(p.mtbi), m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
+        m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
         goodput2=percent(doubled.goodput), debate_short=format_duration(d_short), debate_long=format_duration(d_long),
         debate_slow=format_duration(cs), debate_fast=format_duration(w.checkpoint_cost),

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_restart
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS
+from goodput.pages.common import Fleet, fleet_values
 from goodput.pages.levers import cadence_text
 from goodput.pages.uncertainty import how_mtbi_given
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import count, gain_text, interval_text, money, mtbi_origin, percent, points, scheme_words
+from goodput.report import count, gain_text, interval_text, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -41,18 +41,11 @@ def share(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The values ``book/measuring.md`` quotes."""
 
-    m: str
     m_origin: str
-    c: str
-    r: str
-    inputs_file: str
-    scheme: str
-    interval: str
     cadence: str
-    goodput: str
     dozen_time: str
     dozen_below: str
     dozen_above: str
@@ -87,15 +80,8 @@ class Page:
     half_interval: str
     half_points: str
     drain: str
-    largest_loss: str
-    largest_loss_share: str
-    top_lever: str
-    top_points: str
-    top_dollars: str
-    slow_cost: str
-    slow_goodput: str
-    per_gpu: Variant
     rate: str
+    per_gpu: Variant
     m_gpu: str
     wrong_t: str
     wrong_kept: str
@@ -104,9 +90,7 @@ class Page:
     halve_r: str
     overhead: str
     lost_work: str
-    first_order: Variant
-    fo_interval: str
-    fo_goodput: str
+    fo_quotable: Variant
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -151,12 +135,9 @@ def build(fleet: FleetPlan) -> Page:
     kept = goodput_of(plan_or_none(p, interval=wrong_t)) if wrong else 0.0
     survive = math.exp(-(wrong_t + c) / m) if math.isfinite(wrong_t) else 0.0
 
-    top, top_gain = fleet.levers_ranked[0]
-    first = fleet.first_order
     elastic_t = d(elastic.interval) if elastic else d(plan.interval)
     return Page(
-        m=d(m), m_origin=mtbi_origin(p), c=d(c), r=d(p.restart), inputs_file=p.source, scheme=scheme_words(plan),
-        interval=d(plan.interval), cadence=cadence_text(plan), goodput=percent(plan.goodput),
+        **fleet_values(fleet), m_origin=mtbi_origin(p), cadence=cadence_text(plan),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
@@ -175,15 +156,10 @@ def build(fleet: FleetPlan) -> Page:
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
         half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain),
-        largest_loss=LOSS_WORDS[fleet.largest_loss],
-        largest_loss_share=percent(fleet.losses[fleet.largest_loss]), top_lever=top, top_points=gain_text(top_gain),
-        top_dollars=money(max(0.0, fleet.dollars(top_gain))), slow_cost=d(p.slow_checkpoint_cost),
-        slow_goodput=percent(fleet.slow.goodput), per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
-        rate=format_rate(p.rate_per_gpu_hour), m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
+        rate=format_rate(p.rate_per_gpu_hour), per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
+        m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
         restart_loss=percent(fleet.losses["restart_loss"]), halve_r=gain_text(fleet.levers["halve R"]),
         overhead=percent(fleet.losses["checkpoint_overhead"]), lost_work=percent(fleet.losses["lost_work"]),
-        first_order=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        fo_interval=d(first.interval) if fleet.first_order_quotable else "",
-        fo_goodput=percent(first.goodput) if fleet.first_order_quotable else "",
+        fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
     )

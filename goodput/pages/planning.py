@@ -12,35 +12,22 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
-from goodput.pages.common import losses_text
+from goodput.pages.common import Fleet, losses_text
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The planning page's values; each field is a glue key of book/planning.md."""
 
-    params_file: str
-    gpus: str
+    first_order: Variant
+
     calculator: Variant
     calculator_url: str
-    recommendation: str
-    first_order: Variant
     fo_model: str
-    fo_interval: str
-    fo_goodput: str
-    gap: str
-    gap_side: str
-    tolerance: str
-    caution_level: str
-    interval: str
-    goodput: str
-    mtbi: str
-    cost: str
-    restart: str
+    restart_text: str
     losses_text: str
     lost_dollars: str
     lost_gpu_hours: str
-    lever_1: str
     lever_1_points: str
     lever_1_dollars: str
     lever_2: str

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.report import percent, points, scheme_words
+from goodput.pages.common import Fleet, fleet_values
+from goodput.report import percent, points
 from goodput.units import format_duration, format_rate
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
@@ -36,17 +37,12 @@ def gap_text(check: model.RangeCheck) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The glue keys of ``book/scale.md``, formatted."""
 
     scope: Variant
-    fleet_interval: str
-    fleet_goodput: str
-    fleet_scheme: str
     rate: str
-    restart: str
     sizes: str
-    gpus: str
     slow_text: str
     fast_text: str
     async_text: str
@@ -54,8 +50,6 @@ class Page:
     failures_per_point: str
     max_sigma: str
     max_stderr: str
-    one_point: str
-    three_points: str
     slow_one_point: str
     slow_three_points: str
     fast_one_point: str
@@ -101,13 +95,11 @@ def build(fleet: FleetPlan) -> Page:
     d = format_duration
     fast, asyn = lims["fast"], lims["async"]
     return Page(
-        scope=Variant("tiered" if fleet.tiered else "one_tier"), fleet_interval=d(fleet.interval),
-        fleet_goodput=percent(fleet.goodput), fleet_scheme=scheme_words(fleet.plan),
-        rate=format_rate(p.rate_per_gpu_hour), restart=d(p.restart),
-        sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", gpus=gpus_text(p.gpus), sim_count=str(len(sims)),
+        **fleet_values(fleet), scope=Variant("tiered" if fleet.tiered else "one_tier"),
+        rate=format_rate(p.rate_per_gpu_hour), sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}",
+        sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=f"{max(s.sigmas for s in sims):.1f}",
-        max_stderr=points(max(s.stderr for s in sims), 2), one_point=points(model.FIRST_ORDER_CAUTION, 0),
-        three_points=points(model.FIRST_ORDER_TOLERANCE, 0), own_gap=gap_text(fleet.plan.check),
+        max_stderr=points(max(s.stderr for s in sims), 2), own_gap=gap_text(fleet.plan.check),
         own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
         slow_verdict=VERDICTS[fleet.slow.check.status], plan_gpus=gpus_text(plan.gpus), plan_mtbi=d(plan.mtbi),
         plan_first_interval=d(plan.first_interval),
