@@ -4,7 +4,9 @@ Each chapter ``book/NAME.md`` has a module ``goodput.pages.NAME`` (``goodput.pag
 ``book/goodput.md``) defining a frozen dataclass ``Page`` whose field names are the chapter's glue keys,
 and ``build(params) -> Page``, which computes what the chapter quotes once, from the fleet's one plan
 (:func:`goodput.plan.plan_for`). The chapter's first cell builds the page and glues it in one loop
-(:func:`goodput.book.glue_page`) and its Markdown quotes the values with ``{glue:text}``.
+(:func:`goodput.book.glue_page`) and its Markdown quotes the values with ``{glue:text}``. The fleet's
+headline values, said alike on every page (its GPUs, C, M, R, the plan's interval and goodput, ...), are
+formatted once in :class:`goodput.pages.common.Fleet`, which a ``Page`` inherits; it declares only its own.
 
 The prose is in the chapter. A field holds a value as a person writes it ("18.6 min", "87.6%"), or
 a short clause that truly branches on the numbers, or a :class:`Variant`: the name of one of a
