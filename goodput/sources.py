@@ -116,3 +116,50 @@ def llama3_count(*, category: str | None = None, component: str | None = None, l
                if category in (None, cat) and component in (None, c)
                and (loses_copy is None or LOSES_LOCAL_COPY[c][0] == loses_copy))
 
+
+
+# Restart and spares figures (the chapter "What a restart is made of").
+
+#: ALCF Aurora, ``deepspeed.initialize`` (Megatron-DeepSpeed notes): (world size, seconds), 12 ranks a node.
+AURORA: tuple[tuple[int, float], ...] = (
+    (96, 61.073), (192, 107.74411), (192, 107.201338), (192, 107.10853), (384, 200.23095), (384, 206.49485),
+    (384, 200.49485), (768, 413.55765), (768, 394.92617), (768, 414.725), (768, 387.987), (768, 411.72035),
+    (768, 394.926), (768, 409.375), (768, 393.091), (768, 412.600), (1536, 789.30077), (1536, 788.86531),
+    (1536, 792.71864), (1536, 836.98), (1536, 801.205), (1536, 836.98), (1536, 820.9538), (1536, 707.048),
+    (3072, 1639.62374), (3072, 1591.345), (3072, 1632.12712), (3072, 1674.444), (3072, 1618.100),
+)
+AURORA_RANKS_PER_NODE = 12
+#: MegaScale (NSDI 2024): NCCL initialization at 2,048 GPUs before and after its optimizations, seconds
+#: (the second an upper bound: "under 5 s"), at 8 GPUs a node.
+MEGASCALE_GPUS, MEGASCALE_BEFORE, MEGASCALE_AFTER, MEGASCALE_GPUS_PER_NODE = 2048, 1047.0, 5.0, 8
+#: NCSA Delta: the spare capacity its study projects as needed, a share of the nodes.
+DELTA_SPARE_SHARE = 0.05
+#: BLOOM-176B: nodes in the job and spare nodes kept beside them.
+BLOOM_NODES, BLOOM_SPARES = 48, 4
+
+
+def aurora_fit() -> tuple[float, float]:
+    """Aurora's start-up fitted by least squares as fixed + per node x nodes: (fixed, per node), seconds."""
+    import numpy as np
+
+    nodes = np.array([w / AURORA_RANKS_PER_NODE for w, _ in AURORA])
+    seconds = np.array([s for _, s in AURORA])
+    per_node, fixed = np.polyfit(nodes, seconds, 1)
+    return float(fixed), float(per_node)
+
+
+def aurora_by_nodes() -> dict[int, float]:
+    """Aurora's mean start-up at each job size: {nodes: mean seconds}, smallest first.
+
+    Examples
+    --------
+    >>> means = aurora_by_nodes()
+    >>> min(means), round(means[min(means)], 3), max(means)
+    (8, 61.073, 256)
+    """
+    import numpy as np
+
+    by_nodes: dict[int, list[float]] = {}
+    for world, seconds in AURORA:
+        by_nodes.setdefault(world // AURORA_RANKS_PER_NODE, []).append(seconds)
+    return {n: float(np.mean(s)) for n, s in sorted(by_nodes.items())}

@@ -1,14 +1,25 @@
 """What-ifs the book quotes: a fleet's scheme with one input changed and planned again, and a local-first drain.
 
-Numbers only; the pages (:mod:`goodput.pages.measuring`, :mod:`goodput.pages.tiers`) word them.
+Numbers only; the pages (:mod:`goodput.pages.measuring`, :mod:`goodput.pages.tiers`, :mod:`goodput.pages.restart`)
+word them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from goodput import sources
 from goodput.errors import Refused
+from goodput.fleet import FleetPlan
 from goodput.params import Params
 from goodput.plan import Plan, plan_for
+from goodput.restart import RestartParts, SparesChoice
 from goodput.tiers import Tiers, exact_losses, exact_optimal_interval
+
+#: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
+ILLUSTRATIVE_REPAIR = 24 * 60.0
+#: The share of interruptions recovered just in time assumed where the inputs give none (an illustration).
+ILLUSTRATIVE_JIT = 0.8
 
 
 def plan_or_none(params: Params, interval: float | None = None) -> Plan | None:
@@ -47,3 +58,73 @@ def at_best(scheme: Tiers, mtbi: float, interval: float | None = None) -> tuple[
     t = exact_optimal_interval(scheme, mtbi) if interval is None else interval
     losses = exact_losses(scheme, mtbi, t)
     return t, losses.goodput, losses.drain_loss
+
+
+@dataclass(frozen=True)
+class RestartInputs:
+    """The restart inputs of a fleet, from its inputs file or the restart chapter's illustrations.
+
+    ``parts`` are R's parts where the inputs give them; ``r_parts`` is R without waits for repairs; ``spares``
+    the pool (the best count where the inputs give none), ``repair`` r in minutes, ``takes_node`` a; ``p`` the share
+    recovered just in time, at R_j = ``jit_recovery``; ``choice`` goodput and dollars against the number of spares
+    through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`).
+    """
+
+    nodes: int
+    gpus_per_node: int
+    parts: RestartParts | None
+    r_parts: float
+    spares: int
+    repair: float
+    takes_node: float
+    spares_given: bool
+    p: float
+    jit_recovery: float
+    planned_rate: float
+    jit_given: bool
+    choice: SparesChoice
+
+
+def restart_inputs(fleet: FleetPlan) -> RestartInputs:
+    """The fleet's restart inputs, or the labelled illustrations where it gives none.
+
+    Where the inputs give no spare pool, a node's repair takes :data:`ILLUSTRATIVE_REPAIR` and the share of
+    interruptions that take a node out is Llama 3's (:func:`goodput.sources.lost_share`); where they give no share
+    recovered just in time, it is :data:`ILLUSTRATIVE_JIT`.
+    """
+    params = fleet.params
+    pool, p = params.spares, params.just_in_time
+    repair, takes = (pool.repair, pool.takes_node) if pool is not None else (ILLUSTRATIVE_REPAIR, sources.lost_share())
+    choice = fleet.spares_choice(repair, takes)
+    g = params.gpus_per_node
+    return RestartInputs(nodes=max(1, params.gpus // g), gpus_per_node=g, parts=params.restart_parts,
+                         r_parts=fleet.parts_restart(), spares=pool.nodes if pool is not None else choice.best,
+                         repair=repair, takes_node=takes, spares_given=pool is not None,
+                         p=p if p > 0 else ILLUSTRATIVE_JIT, jit_recovery=params.jit_recovery,
+                         planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
+
+
+def recovery_plan(fleet: FleetPlan, x: RestartInputs, share: float) -> Plan:
+    """The fleet's own plan (its drain and tiers included) with a share `share` recovered just in time.
+
+    Each recovery costs the inputs' R_j and the inputs' planned stops are kept (:func:`goodput.plan.plan_for`).
+    """
+    return plan_for(fleet.params.replace(just_in_time=share, jit_recovery=x.jit_recovery,
+                                         planned_rate=x.planned_rate))
+
+
+def planned_stops(params: Params) -> tuple[float, float, float]:
+    """Llama 3's planned stops on this fleet, through its own plan: with notice, or counted among the interruptions.
+
+    Returns
+    -------
+    tuple of float
+        The stops' rate (per hour, from Llama 3's count over its snapshot), the goodput with them as pauses with
+        notice, and the goodput with them as unexpected interruptions (M shortened to take them in); none recovered
+        just in time.
+    """
+    planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
+    with_notice = plan_for(params.replace(just_in_time=0.0, planned_rate=planned)).goodput
+    m_all = 1.0 / (1.0 / params.mtbi + planned / 60.0)
+    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=0.0, planned_rate=0.0)).goodput
+    return planned, with_notice, as_unplanned
