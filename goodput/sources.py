@@ -163,3 +163,29 @@ def aurora_by_nodes() -> dict[int, float]:
     for world, seconds in AURORA:
         by_nodes.setdefault(world // AURORA_RANKS_PER_NODE, []).append(seconds)
     return {n: float(np.mean(s)) for n, s in sorted(by_nodes.items())}
+
+
+# Checkpoint sizes and bandwidths (the chapter "From your model and your storage to C and R").
+
+#: BLOOM-176B (BigScience, training chronicles): its parameter count.
+BLOOM_PARAMETERS = 176.25e9
+#: Its bf16 weights as published ("329GB"), read as binary gigabytes (GiB).
+BLOOM_WEIGHTS_PUBLISHED = 329.0
+#: Its full checkpoint with optimizer states as published ("2.3TB"; the unit is not said to be binary or decimal).
+BLOOM_CHECKPOINT_PUBLISHED = 2.3
+#: GEMINI (Wang et al., SOSP 2023): MT-NLG's parameters, bytes per parameter of its model states, the network
+#: bandwidth, and the minutes reported to checkpoint them.
+GEMINI_PARAMETERS, GEMINI_BYTES, GEMINI_BANDWIDTH, GEMINI_MINUTES = 530e9, 12.0, "20 Gb/s", 42.0
+#: Lablup's 504-GPU B200 cluster (63 nodes, 2026): nominal storage write and read bandwidths and the shares of
+#: them that checkpoint saves and restores reached.
+LABLUP_WRITE, LABLUP_WRITE_SHARE, LABLUP_READ, LABLUP_READ_SHARE = "250 GB/s", 0.160, "700 GB/s", 0.215
+#: A Megatron-LM save of a 744B model (radixark/Megatron-LM#61): parameters, bytes per parameter (fp32 master
+#: weights, Adam moments and bf16 weights), nodes, and the staging and free host memory per node reported, GB.
+STAGING_PARAMETERS, STAGING_BYTES, STAGING_NODES = 744e9, 14.0, 16
+STAGING_PUBLISHED, STAGING_FREE = 650e9, 780e9
+#: User reports: torchtitan#1301 (Llama 3 8B, its logged parameter count, about 6 minutes to save) and
+#: Megatron-LLM#69 (a 70B checkpoint, about 10 minutes to write).
+TITAN_PARAMETERS, TITAN_MINUTES = 8_030_261_248, 6.0
+MEGATRON_PARAMETERS, MEGATRON_MINUTES = 70e9, 10.0
+#: Bytes per parameter the user reports are read at: without and with the bf16 copy.
+REPORT_BYTES = (12.0, 14.0)

@@ -12,14 +12,21 @@ from goodput import sources
 from goodput.errors import Refused
 from goodput.fleet import FleetPlan
 from goodput.params import Params
-from goodput.plan import Plan, plan_for
+from goodput.plan import STORAGE_LEVERS, Plan, plan_for
 from goodput.restart import RestartParts, SparesChoice
+from goodput.storage import bandwidth_for_goodput, checkpoint_size
 from goodput.tiers import Tiers, exact_losses, exact_optimal_interval
 
 #: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
 ILLUSTRATIVE_REPAIR = 24 * 60.0
 #: The share of interruptions recovered just in time assumed where the inputs give none (an illustration).
 ILLUSTRATIVE_JIT = 0.8
+#: The illustrative checkpoint of a fleet whose inputs give no size: BLOOM's parameters at 14 bytes.
+ILLUSTRATIVE_PARAMETERS = sources.BLOOM_PARAMETERS
+#: How close to the goodput an instant write would give the needed bandwidth aims: one point.
+TARGET_BELOW_CEILING = 0.01
+#: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
+FASTEST = 1e15
 
 
 def plan_or_none(params: Params, interval: float | None = None) -> Plan | None:
@@ -128,3 +135,66 @@ def planned_stops(params: Params) -> tuple[float, float, float]:
     m_all = 1.0 / (1.0 / params.mtbi + planned / 60.0)
     as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=0.0, planned_rate=0.0)).goodput
     return planned, with_notice, as_unplanned
+
+
+def fleet_write(fleet: FleetPlan) -> tuple[float, float, float]:
+    """The fleet's checkpoint size, achieved and stated write bandwidth (bytes, bytes per second).
+
+    From its storage inputs; without them, the illustration: :data:`ILLUSTRATIVE_PARAMETERS` at 14 bytes
+    written in the fleet's slow checkpoint cost (achieved and stated the same).
+    """
+    s = fleet.storage
+    if s is not None:
+        return s.size, s.write_bandwidth * s.efficiency, s.write_bandwidth
+    size = checkpoint_size(ILLUSTRATIVE_PARAMETERS)
+    implied = size / (fleet.params.slow_checkpoint_cost * 60.0)
+    return size, implied, implied
+
+
+@dataclass(frozen=True)
+class WriteWhatIfs:
+    """The fleet's goodput against its write bandwidth to shared storage (:func:`write_whatifs`).
+
+    ``size``, ``achieved`` and ``stated`` as :func:`fleet_write`; ``now`` the plan they describe (the fleet's plan
+    with storage inputs, its slow checkpoint without); ``ceiling`` the goodput of a write taking no time
+    (:data:`FASTEST`), ``target`` a point below it (:data:`TARGET_BELOW_CEILING`) and ``needed`` the achieved
+    bandwidth that reaches it (None where it is already reached or cannot be); ``doubled`` the goodput with the write
+    doubled; ``match`` the bandwidth at which the illustration's write gives the fleet's plan (None with storage
+    inputs or where no bandwidth does).
+    """
+
+    size: float
+    achieved: float
+    stated: float
+    now: Plan
+    ceiling: float
+    target: float
+    needed: float | None
+    doubled: float
+    match: float | None
+
+
+def write_whatifs(fleet: FleetPlan) -> WriteWhatIfs:
+    """The fleet's write what-ifs, through its one plan (:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+
+    Doubling: without storage inputs the illustration's write doubled; with them the fleet's lever (the stated write
+    and read bandwidths doubled, C, D and the load derived again).
+    """
+    s = fleet.storage
+    size, achieved, stated = fleet_write(fleet)
+    now = fleet.slow if s is None else fleet.plan
+
+    def goodput_at(bandwidth: float) -> float:
+        return fleet.goodput_at_write_bandwidth(bandwidth, size)
+
+    ceiling = goodput_at(FASTEST)
+    target = ceiling - TARGET_BELOW_CEILING
+    needed = bandwidth_for_goodput(goodput_at, target) if now.goodput < target else None
+    if s is None:
+        doubled = goodput_at(2.0 * achieved)
+    else:
+        doubled = fleet.plan.goodput + fleet.levers[STORAGE_LEVERS["double_write_bandwidth"]]
+    match = bandwidth_for_goodput(goodput_at, fleet.plan.goodput) if s is None and fleet.plan.goodput < ceiling \
+        else None
+    return WriteWhatIfs(size=size, achieved=achieved, stated=stated, now=now, ceiling=ceiling, target=target,
+                        needed=needed, doubled=doubled, match=match)
