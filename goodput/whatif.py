@@ -10,12 +10,13 @@ from dataclasses import dataclass
 
 from goodput import sources
 from goodput.errors import Refused
-from goodput.fleet import FleetPlan
+from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.params import Params
 from goodput.plan import STORAGE_LEVERS, Plan, plan_for
 from goodput.restart import RestartParts, SparesChoice
 from goodput.storage import bandwidth_for_goodput, checkpoint_size
 from goodput.tiers import Tiers, exact_losses, exact_optimal_interval
+from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo
 
 #: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
 ILLUSTRATIVE_REPAIR = 24 * 60.0
@@ -27,6 +28,8 @@ ILLUSTRATIVE_PARAMETERS = sources.BLOOM_PARAMETERS
 TARGET_BELOW_CEILING = 0.01
 #: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
 FASTEST = 1e15
+#: Draws and seed of the Monte Carlo reading (fewer through a scheme, where each draw is a tier model).
+DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 
 
 def plan_or_none(params: Params, interval: float | None = None) -> Plan | None:
@@ -198,3 +201,51 @@ def write_whatifs(fleet: FleetPlan) -> WriteWhatIfs:
         else None
     return WriteWhatIfs(size=size, achieved=achieved, stated=stated, now=now, ceiling=ceiling, target=target,
                         needed=needed, doubled=doubled, match=match)
+
+
+def first_order_possible(fleet: FleetPlan) -> Ranges | None:
+    """First order's ranges, where first order is quotable for the fleet and its goodputs are possible; else None."""
+    if not fleet.first_order_quotable:
+        return None
+    first = ranges_for(fleet.params, "first-order")
+    lows_highs = (*first.fixed.goodput_range, *first.best.goodput_range, first.plan.goodput)
+    if first.plan.refused or not all(0.0 < g <= 1.0 for g in lows_highs):
+        return None
+    return first
+
+
+@dataclass(frozen=True)
+class FleetMonteCarlo:
+    """The Monte Carlo reading of a fleet's goodput (:func:`fleet_monte_carlo`).
+
+    ``draws`` the number of draws, ``through_plan`` whether each goes through the fleet's own plan (its scheme, or its
+    recovery without rollback); ``result`` None where M is not given as a count over a window; ``inside`` whether the
+    reading's range lies inside the box of the fleet's ranges at the recommended interval.
+    """
+
+    draws: int
+    through_plan: bool
+    result: MonteCarlo | None
+    inside: bool
+
+
+def fleet_monte_carlo(fleet: FleetPlan) -> FleetMonteCarlo:
+    """M drawn from its count, every other input of the plan with a range uniformly from it, at the plan's interval.
+
+    Each draw goes through the fleet's own plan where it has a scheme or recovers without rollback (seeded,
+    :data:`SEED`; :data:`SCHEME_DRAWS` draws then, else :data:`DRAWS`).
+    """
+    p, r, plan = fleet.params, fleet.ranges, fleet.plan
+    s = plan.tiers
+    through_plan = s is not None or plan.recovery is not None
+    draws = SCHEME_DRAWS if through_plan else DRAWS
+    count, window = p.interruption_count, p.window
+    if not (p.mtbi_source == "interruptions" and count and window):
+        return FleetMonteCarlo(draws, through_plan, None, False)
+    others = {name: r.inputs[name].bounds for name in PLAN_INPUTS[3:] if name in r.inputs}
+    mc = monte_carlo(count, window, r.inputs["checkpoint_cost"].bounds, r.inputs["restart"].bounds,
+                     interval=plan.optimal_interval, confidence=CONFIDENCE, draws=draws, seed=SEED, which=plan.model,
+                     scheme=s, params=p if through_plan else None, ranges=others if through_plan else None)
+    g_low, g_high = r.fixed.goodput_range
+    inside = g_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= g_high + 1e-12
+    return FleetMonteCarlo(draws, through_plan, mc, inside)
