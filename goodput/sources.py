@@ -104,6 +104,19 @@ def lost_share(loses: dict[str, bool] | None = None) -> float:
     return sum(n for component, _, n in LLAMA3_ROOT_CAUSES if loses[component]) / total
 
 
+def lost_share_if(*, gpu_loses: bool = True, network_loses: bool = False) -> float:
+    """:func:`lost_share` with the two judgment calls of :data:`LOSES_LOCAL_COPY` made otherwise.
+
+    `gpu_loses` False: no GPU-category interruption loses the copy; `network_loses` True: a network interruption does.
+    """
+    loses = {k: v for k, (v, _) in LOSES_LOCAL_COPY.items()}
+    if not gpu_loses:
+        loses |= {c: False for c, category, _ in LLAMA3_ROOT_CAUSES if category == "GPU"}
+    if network_loses:
+        loses["Network switch/cable"] = True
+    return lost_share(loses)
+
+
 def llama3_count(*, category: str | None = None, component: str | None = None, loses_copy: bool | None = None) -> int:
     """Table 5's unexpected interruptions: all, or those of one category, of one component, or that lose the local copy.
 

@@ -15,7 +15,7 @@ from goodput.params import Params
 from goodput.plan import STORAGE_LEVERS, Plan, plan_for
 from goodput.restart import RestartParts, SparesChoice
 from goodput.storage import bandwidth_for_goodput, checkpoint_size
-from goodput.tiers import Tiers, exact_losses, exact_optimal_interval
+from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
 from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo
 
 #: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
@@ -28,6 +28,13 @@ ILLUSTRATIVE_PARAMETERS = sources.BLOOM_PARAMETERS
 TARGET_BELOW_CEILING = 0.01
 #: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
 FASTEST = 1e15
+#: The drain of the worked example's local-first path, minutes: an assumption (the worked example gives none).
+WORKED_DRAIN = 5.0
+#: Share of interruptions a fast copy held on a peer node as well survives: an assumption for illustration
+#: (Table 5 does not say how many nodes each interruption took).
+PEER_SURVIVES = 0.95
+#: How much slower training runs while a drain competes with it for network and storage: an illustration.
+DRAIN_SLOWDOWN = 0.10
 #: Draws and seed of the Monte Carlo reading (fewer through a scheme, where each draw is a tier model).
 DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 
@@ -249,3 +256,114 @@ def fleet_monte_carlo(fleet: FleetPlan) -> FleetMonteCarlo:
     g_low, g_high = r.fixed.goodput_range
     inside = g_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= g_high + 1e-12
     return FleetMonteCarlo(draws, through_plan, mc, inside)
+
+
+@dataclass(frozen=True)
+class FastTierWhatIf:
+    """A two-tier fleet's fast tier against every checkpoint persistent (n = 1 at its own best interval).
+
+    ``interval`` and ``goodput`` of every checkpoint persistent, ``gain`` the fleet's goodput above it, ``threshold``
+    the share of interruptions the fast copy must survive for a fast tier to pay (None: no share does).
+    """
+
+    interval: float
+    goodput: float
+    gain: float
+    threshold: float | None
+
+
+def fast_tier_whatif(fleet: FleetPlan) -> FastTierWhatIf | None:
+    """The fast tier's what-if for a fleet with two tiers; None for one tier (or no scheme)."""
+    scheme = fleet.plan.tiers
+    if scheme is None or scheme.one_tier:
+        return None
+    interval, goodput, _ = at_best(scheme.with_every(1), fleet.params.mtbi)
+    return FastTierWhatIf(interval, goodput, max(0.0, fleet.goodput - goodput), fast_tier_pays_from(scheme,
+                                                                                                   fleet.params.mtbi))
+
+
+def illustrative_drain(params: Params) -> tuple[float, float, float]:
+    """An untiered fleet's own C, R and M with an assumed drain (:data:`WORKED_DRAIN`) on a local-first path.
+
+    The local copy survives the share of Llama 3's interruptions that keep the node
+    (:func:`goodput.sources.lost_share`). Returns (T*, goodput, drain loss) by the exact model.
+    """
+    scheme = local_first(params.checkpoint_cost, params.restart, WORKED_DRAIN, 1.0 - sources.lost_share())
+    return at_best(scheme, params.mtbi)
+
+
+@dataclass(frozen=True)
+class ContentionWhatIf:
+    """Storage contention: each drained checkpoint costs :data:`DRAIN_SLOWDOWN` x D more work.
+
+    ``own`` whether the drain is the fleet's (else the illustration's, :func:`illustrative_drain`); ``counted`` the
+    goodput without contention, at ``interval``; ``drain``, ``extra`` (the work lost per drain), ``cost`` the cost of a
+    drained checkpoint with it, and ``goodput`` with contention at the same interval.
+    """
+
+    own: bool
+    counted: float
+    drain: float
+    interval: float
+    extra: float
+    cost: float
+    goodput: float
+
+
+def contention_whatif(fleet: FleetPlan) -> ContentionWhatIf:
+    """Storage contention on the fleet's drain where it has one, else on the illustration's, at the interval used."""
+    p, scheme = fleet.params, fleet.plan.tiers
+    c, r = p.checkpoint_cost, p.restart
+    if scheme is not None and scheme.drain > 0:
+        drain, interval, counted = scheme.drain, fleet.interval, fleet.goodput
+        extra = DRAIN_SLOWDOWN * drain
+        slowed = (Tiers(c + extra, r, drain=drain) if scheme.one_tier else
+                  Tiers(c, r, drain, scheme.cp + extra, scheme.rp, scheme.fast_survives, scheme.every))
+        cost = scheme.cp + extra
+    else:
+        drain = WORKED_DRAIN
+        interval, counted, _ = illustrative_drain(p)
+        extra = DRAIN_SLOWDOWN * drain
+        slowed = local_first(c + extra, r, drain, 1.0 - sources.lost_share())
+        cost = c + extra
+    _, goodput, _ = at_best(slowed, p.mtbi, interval)
+    return ContentionWhatIf(scheme is not None and scheme.drain > 0, counted, drain, interval, extra, cost, goodput)
+
+
+@dataclass(frozen=True)
+class WorkedTierAsides:
+    """The worked example's tier asides, by the exact model (:func:`worked_tier_asides`).
+
+    Its local-first path drained (``drained_interval``, ``drained_goodput``, ``drained_loss``); the same with a copy on
+    a peer (``peer_goodput``, ``peer_drain_loss``); a fast tier with a persistent one for a local copy
+    (``local_every``) and for a peer copy (``peer_every``, ``tiers_interval``, ``tiers_goodput``, against
+    ``sync_goodput`` with every checkpoint persistent, and ``threshold``, the share a fast copy must survive for the
+    fast tier to pay, None where none does).
+    """
+
+    drained_interval: float
+    drained_goodput: float
+    drained_loss: float
+    peer_goodput: float
+    peer_drain_loss: float
+    local_every: int
+    peer_every: int
+    tiers_interval: float
+    tiers_goodput: float
+    sync_goodput: float
+    threshold: float | None
+
+
+def worked_tier_asides(worked: Params) -> WorkedTierAsides:
+    """The asides on the worked example's inputs: drain :data:`WORKED_DRAIN`, a peer copy :data:`PEER_SURVIVES`."""
+    c, slow, m, r, d = worked.checkpoint_cost, worked.slow_checkpoint_cost, worked.mtbi, worked.restart, WORKED_DRAIN
+    q = sources.lost_share()
+    t_drained, g_drained, drain_loss = at_best(local_first(c, r, d, 1.0 - q), m)
+    _, g_peer, peer_drain_loss = at_best(local_first(c, r, d, PEER_SURVIVES), m)
+    local = best_every(Tiers(c, r, 0.0, slow, r, 1.0 - q), m)
+    peer_scheme = Tiers(c, r, 0.0, slow, r, PEER_SURVIVES)
+    peer = best_every(peer_scheme, m)
+    t_tiers, g_tiers, _ = at_best(peer, m)
+    _, g_sync, _ = at_best(peer_scheme, m)
+    return WorkedTierAsides(t_drained, g_drained, drain_loss, g_peer, peer_drain_loss, local.every, peer.every,
+                            t_tiers, g_tiers, g_sync, fast_tier_pays_from(peer_scheme, m))
