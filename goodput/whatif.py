@@ -1,7 +1,11 @@
 """What-ifs the book quotes: a fleet's scheme with one input changed and planned again, and a local-first drain.
 
-Numbers only; the pages (:mod:`goodput.pages.measuring`, :mod:`goodput.pages.tiers`, :mod:`goodput.pages.restart`)
-word them.
+Also the chapters' labelled illustrations and their assumptions (each a module constant): the restart inputs a fleet
+gives or the chapter assumes (:func:`restart_inputs`, :func:`recovery_plan`, :func:`planned_stops`), the fleet's write
+to shared storage (:func:`fleet_write`, :func:`write_whatifs`), first order's ranges where possible and the Monte Carlo
+reading (:func:`first_order_possible`, :func:`fleet_monte_carlo`), and the tier chapter's asides
+(:func:`fast_tier_whatif`, :func:`illustrative_drain`, :func:`contention_whatif`, :func:`worked_tier_asides`).
+Numbers only; the pages (:mod:`goodput.pages`) word them.
 """
 
 from __future__ import annotations
