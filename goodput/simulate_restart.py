@@ -11,10 +11,22 @@ from __future__ import annotations
 import heapq
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from goodput import validate
+from goodput.restart import spare_wait
+
+if TYPE_CHECKING:
+    from goodput.plan import Plan
+
+#: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
+MOST_RESTART_EXPONENT = 10.0
+#: The seed of the tier simulator's just-in-time check (the one-tier check's is simulate_recovery's default).
+SIM_SEED = 20261201
+#: Standard errors within which the closed forms must agree with their simulations.
+AGREEMENT = 3.0
 
 
 @dataclass(frozen=True)
@@ -23,6 +35,10 @@ class Estimate:
 
     mean: float
     stderr: float
+
+    def apart(self, closed: float) -> float:
+        """How many standard errors a closed form's value lies from the simulated mean."""
+        return abs(self.mean - closed) / max(self.stderr, 1e-12)
 
 
 def _batched(values: list[float], batches: int = 20) -> Estimate:
@@ -100,3 +116,49 @@ def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, inter
     arr = np.asarray(walls)
     batches = [t * len(chunk) / chunk.sum() for chunk in np.array_split(arr, 20)]
     return Estimate(mean=float(t * len(arr) / arr.sum()), stderr=float(np.std(batches, ddof=1) / math.sqrt(20)))
+
+
+def check_recovery(plan: Plan, just_in_time: float, jit_recovery: float, planned_rate: float) -> Estimate:
+    """The simulated goodput of a plan with recovery without rollback, at its interval (and cadence).
+
+    One tier: :func:`simulate_recovery`; a drain or tiers: :func:`goodput.simulate_tiers.simulate_tiers` with the
+    scheme's stop cost. A standard error of 0 means not simulated: a restart is started over by every rollback during
+    it, e^{R (1 - p) / M} attempts on average (R_p with a persistent tier), too many to simulate where that is
+    astronomic (the closed form's goodput is then essentially zero anyway).
+    """
+    s = plan.tiers
+    r = plan.restart if s is None else s.rp
+    if r * (1.0 - just_in_time) / plan.mtbi > MOST_RESTART_EXPONENT:
+        return Estimate(plan.goodput, 0.0)
+    if s is None:
+        return simulate_recovery(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval,
+                                 just_in_time=just_in_time, jit_recovery=jit_recovery, planned_rate=planned_rate,
+                                 segments=20_000)
+    from goodput.simulate import MIN_RUN_RHYTHMS
+    from goodput.simulate_tiers import simulate_tiers
+
+    replicas = 32
+    rhythm = (s.every - 1) * (plan.interval + s.checkpoint_cost) + plan.interval + s.cp + s.rp
+    horizon = max(10 * MIN_RUN_RHYTHMS * replicas * rhythm, 20_000 * (plan.interval + s.checkpoint_cost))
+    result = simulate_tiers(s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, horizon, drain=s.drain,
+                            persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
+                            fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
+                            jit_recovery=jit_recovery, planned_rate=planned_rate,
+                            planned_cost=s.stop_cost if planned_rate else None, replicas=replicas, seed=SIM_SEED)
+    return Estimate(result.goodput, result.stderr)
+
+
+def spares_checks(best: int, mtbi: float, repair: float, takes_node: float) -> list[tuple[int, float, Estimate]]:
+    """The wait for a repair per interruption by the closed form and simulated, at a few pool sizes.
+
+    The sizes: none, half the best count `best`, the mean number of nodes in repair (where below the best) and the
+    best.
+
+    Returns
+    -------
+    list of (int, float, Estimate)
+        Spares, the closed form's minutes (:func:`goodput.restart.spare_wait`) and the simulation's (seeded).
+    """
+    counts = sorted({0, best // 2, min(best, max(1, round(takes_node * repair / mtbi))), best})
+    return [(k, spare_wait(k, mtbi, repair, takes_node),
+             simulate_spare_waits(k, mtbi, repair, takes_node, interruptions=20_000)) for k in counts]

@@ -21,6 +21,8 @@ from goodput.errors import InputError
 
 #: The default: bf16 weights + fp32 master weights + first and second moments, 2 + 4 + 4 + 4.
 DEFAULT_BYTES_PER_PARAMETER = 14.0
+#: Bytes per parameter of bf16 weights alone.
+BF16_BYTES_PER_PARAMETER = 2.0
 
 _PREFIX = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15,
            "Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}

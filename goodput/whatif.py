@@ -1,14 +1,46 @@
 """What-ifs the book quotes: a fleet's scheme with one input changed and planned again, and a local-first drain.
 
-Numbers only; the pages (:mod:`goodput.pages.measuring`, :mod:`goodput.pages.tiers`) word them.
+Also the chapters' labelled illustrations and their assumptions (each a module constant): the restart inputs a fleet
+gives or the chapter assumes (:func:`restart_inputs`, :func:`recovery_plan`, :func:`planned_stops`), the fleet's write
+to shared storage (:func:`fleet_write`, :func:`write_whatifs`), first order's ranges where possible and the Monte Carlo
+reading (:func:`first_order_possible`, :func:`fleet_monte_carlo`), and the tier chapter's asides
+(:func:`fast_tier_whatif`, :func:`illustrative_drain`, :func:`contention_whatif`, :func:`worked_tier_asides`).
+Numbers only; the pages (:mod:`goodput.pages`) word them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from goodput import sources
 from goodput.errors import Refused
+from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.params import Params
-from goodput.plan import Plan, plan_for
-from goodput.tiers import Tiers, exact_losses, exact_optimal_interval
+from goodput.plan import STORAGE_LEVERS, Plan, plan_for
+from goodput.restart import RestartParts, SparesChoice
+from goodput.storage import bandwidth_for_goodput, checkpoint_size
+from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
+from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo
+
+#: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
+ILLUSTRATIVE_REPAIR = 24 * 60.0
+#: The share of interruptions recovered just in time assumed where the inputs give none (an illustration).
+ILLUSTRATIVE_JIT = 0.8
+#: The illustrative checkpoint of a fleet whose inputs give no size: BLOOM's parameters at 14 bytes.
+ILLUSTRATIVE_PARAMETERS = sources.BLOOM_PARAMETERS
+#: How close to the goodput an instant write would give the needed bandwidth aims: one point.
+TARGET_BELOW_CEILING = 0.01
+#: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
+FASTEST = 1e15
+#: The drain of the worked example's local-first path, minutes: an assumption (the worked example gives none).
+WORKED_DRAIN = 5.0
+#: Share of interruptions a fast copy held on a peer node as well survives: an assumption for illustration
+#: (Table 5 does not say how many nodes each interruption took).
+PEER_SURVIVES = 0.95
+#: How much slower training runs while a drain competes with it for network and storage: an illustration.
+DRAIN_SLOWDOWN = 0.10
+#: Draws and seed of the Monte Carlo reading (fewer through a scheme, where each draw is a tier model).
+DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 
 
 def plan_or_none(params: Params, interval: float | None = None) -> Plan | None:
@@ -47,3 +79,295 @@ def at_best(scheme: Tiers, mtbi: float, interval: float | None = None) -> tuple[
     t = exact_optimal_interval(scheme, mtbi) if interval is None else interval
     losses = exact_losses(scheme, mtbi, t)
     return t, losses.goodput, losses.drain_loss
+
+
+@dataclass(frozen=True)
+class RestartInputs:
+    """The restart inputs of a fleet, from its inputs file or the restart chapter's illustrations.
+
+    ``parts`` are R's parts where the inputs give them; ``r_parts`` is R without waits for repairs; ``spares``
+    the pool (the best count where the inputs give none), ``repair`` r in minutes, ``takes_node`` a; ``p`` the share
+    recovered just in time, at R_j = ``jit_recovery``; ``choice`` goodput and dollars against the number of spares
+    through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`).
+    """
+
+    nodes: int
+    gpus_per_node: int
+    parts: RestartParts | None
+    r_parts: float
+    spares: int
+    repair: float
+    takes_node: float
+    spares_given: bool
+    p: float
+    jit_recovery: float
+    planned_rate: float
+    jit_given: bool
+    choice: SparesChoice
+
+
+def restart_inputs(fleet: FleetPlan) -> RestartInputs:
+    """The fleet's restart inputs, or the labelled illustrations where it gives none.
+
+    Where the inputs give no spare pool, a node's repair takes :data:`ILLUSTRATIVE_REPAIR` and the share of
+    interruptions that take a node out is Llama 3's (:func:`goodput.sources.lost_share`); where they give no share
+    recovered just in time, it is :data:`ILLUSTRATIVE_JIT`.
+    """
+    params = fleet.params
+    pool, p = params.spares, params.just_in_time
+    repair, takes = (pool.repair, pool.takes_node) if pool is not None else (ILLUSTRATIVE_REPAIR, sources.lost_share())
+    choice = fleet.spares_choice(repair, takes)
+    g = params.gpus_per_node
+    return RestartInputs(nodes=max(1, params.gpus // g), gpus_per_node=g, parts=params.restart_parts,
+                         r_parts=fleet.parts_restart(), spares=pool.nodes if pool is not None else choice.best,
+                         repair=repair, takes_node=takes, spares_given=pool is not None,
+                         p=p if p > 0 else ILLUSTRATIVE_JIT, jit_recovery=params.jit_recovery,
+                         planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
+
+
+def recovery_plan(fleet: FleetPlan, x: RestartInputs, share: float) -> Plan:
+    """The fleet's own plan (its drain and tiers included) with a share `share` recovered just in time.
+
+    Each recovery costs the inputs' R_j and the inputs' planned stops are kept (:func:`goodput.plan.plan_for`).
+    """
+    return plan_for(fleet.params.replace(just_in_time=share, jit_recovery=x.jit_recovery,
+                                         planned_rate=x.planned_rate))
+
+
+def planned_stops(params: Params) -> tuple[float, float, float]:
+    """Llama 3's planned stops on this fleet, through its own plan: with notice, or counted among the interruptions.
+
+    Returns
+    -------
+    tuple of float
+        The stops' rate (per hour, from Llama 3's count over its snapshot), the goodput with them as pauses with
+        notice, and the goodput with them as unexpected interruptions (M shortened to take them in); none recovered
+        just in time.
+    """
+    planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
+    with_notice = plan_for(params.replace(just_in_time=0.0, planned_rate=planned)).goodput
+    m_all = 1.0 / (1.0 / params.mtbi + planned / 60.0)
+    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=0.0, planned_rate=0.0)).goodput
+    return planned, with_notice, as_unplanned
+
+
+def fleet_write(fleet: FleetPlan) -> tuple[float, float, float]:
+    """The fleet's checkpoint size, achieved and stated write bandwidth (bytes, bytes per second).
+
+    From its storage inputs; without them, the illustration: :data:`ILLUSTRATIVE_PARAMETERS` at 14 bytes
+    written in the fleet's slow checkpoint cost (achieved and stated the same).
+    """
+    s = fleet.storage
+    if s is not None:
+        return s.size, s.write_bandwidth * s.efficiency, s.write_bandwidth
+    size = checkpoint_size(ILLUSTRATIVE_PARAMETERS)
+    implied = size / (fleet.params.slow_checkpoint_cost * 60.0)
+    return size, implied, implied
+
+
+@dataclass(frozen=True)
+class WriteWhatIfs:
+    """The fleet's goodput against its write bandwidth to shared storage (:func:`write_whatifs`).
+
+    ``size``, ``achieved`` and ``stated`` as :func:`fleet_write`; ``now`` the plan they describe (the fleet's plan
+    with storage inputs, its slow checkpoint without); ``ceiling`` the goodput of a write taking no time
+    (:data:`FASTEST`), ``target`` a point below it (:data:`TARGET_BELOW_CEILING`) and ``needed`` the achieved
+    bandwidth that reaches it (None where it is already reached or cannot be); ``doubled`` the goodput with the write
+    doubled; ``match`` the bandwidth at which the illustration's write gives the fleet's plan (None with storage
+    inputs or where no bandwidth does).
+    """
+
+    size: float
+    achieved: float
+    stated: float
+    now: Plan
+    ceiling: float
+    target: float
+    needed: float | None
+    doubled: float
+    match: float | None
+
+
+def write_whatifs(fleet: FleetPlan) -> WriteWhatIfs:
+    """The fleet's write what-ifs, through its one plan (:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+
+    Doubling: without storage inputs the illustration's write doubled; with them the fleet's lever (the stated write
+    and read bandwidths doubled, C, D and the load derived again).
+    """
+    s = fleet.storage
+    size, achieved, stated = fleet_write(fleet)
+    now = fleet.slow if s is None else fleet.plan
+
+    def goodput_at(bandwidth: float) -> float:
+        return fleet.goodput_at_write_bandwidth(bandwidth, size)
+
+    ceiling = goodput_at(FASTEST)
+    target = ceiling - TARGET_BELOW_CEILING
+    needed = bandwidth_for_goodput(goodput_at, target) if now.goodput < target else None
+    if s is None:
+        doubled = goodput_at(2.0 * achieved)
+    else:
+        doubled = fleet.plan.goodput + fleet.levers[STORAGE_LEVERS["double_write_bandwidth"]]
+    match = bandwidth_for_goodput(goodput_at, fleet.plan.goodput) if s is None and fleet.plan.goodput < ceiling \
+        else None
+    return WriteWhatIfs(size=size, achieved=achieved, stated=stated, now=now, ceiling=ceiling, target=target,
+                        needed=needed, doubled=doubled, match=match)
+
+
+def first_order_possible(fleet: FleetPlan) -> Ranges | None:
+    """First order's ranges, where first order is quotable for the fleet and its goodputs are possible; else None."""
+    if not fleet.first_order_quotable:
+        return None
+    first = ranges_for(fleet.params, "first-order")
+    lows_highs = (*first.fixed.goodput_range, *first.best.goodput_range, first.plan.goodput)
+    if first.plan.refused or not all(0.0 < g <= 1.0 for g in lows_highs):
+        return None
+    return first
+
+
+@dataclass(frozen=True)
+class FleetMonteCarlo:
+    """The Monte Carlo reading of a fleet's goodput (:func:`fleet_monte_carlo`).
+
+    ``draws`` the number of draws, ``through_plan`` whether each goes through the fleet's own plan (its scheme, or its
+    recovery without rollback); ``result`` None where M is not given as a count over a window; ``inside`` whether the
+    reading's range lies inside the box of the fleet's ranges at the recommended interval.
+    """
+
+    draws: int
+    through_plan: bool
+    result: MonteCarlo | None
+    inside: bool
+
+
+def fleet_monte_carlo(fleet: FleetPlan) -> FleetMonteCarlo:
+    """M drawn from its count, every other input of the plan with a range uniformly from it, at the plan's interval.
+
+    Each draw goes through the fleet's own plan where it has a scheme or recovers without rollback (seeded,
+    :data:`SEED`; :data:`SCHEME_DRAWS` draws then, else :data:`DRAWS`).
+    """
+    p, r, plan = fleet.params, fleet.ranges, fleet.plan
+    s = plan.tiers
+    through_plan = s is not None or plan.recovery is not None
+    draws = SCHEME_DRAWS if through_plan else DRAWS
+    count, window = p.interruption_count, p.window
+    if not (p.mtbi_source == "interruptions" and count and window):
+        return FleetMonteCarlo(draws, through_plan, None, False)
+    others = {name: r.inputs[name].bounds for name in PLAN_INPUTS[3:] if name in r.inputs}
+    mc = monte_carlo(count, window, r.inputs["checkpoint_cost"].bounds, r.inputs["restart"].bounds,
+                     interval=plan.optimal_interval, confidence=CONFIDENCE, draws=draws, seed=SEED, which=plan.model,
+                     scheme=s, params=p if through_plan else None, ranges=others if through_plan else None)
+    g_low, g_high = r.fixed.goodput_range
+    inside = g_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= g_high + 1e-12
+    return FleetMonteCarlo(draws, through_plan, mc, inside)
+
+
+@dataclass(frozen=True)
+class FastTierWhatIf:
+    """A two-tier fleet's fast tier against every checkpoint persistent (n = 1 at its own best interval).
+
+    ``interval`` and ``goodput`` of every checkpoint persistent, ``gain`` the fleet's goodput above it, ``threshold``
+    the share of interruptions the fast copy must survive for a fast tier to pay (None: no share does).
+    """
+
+    interval: float
+    goodput: float
+    gain: float
+    threshold: float | None
+
+
+def fast_tier_whatif(fleet: FleetPlan) -> FastTierWhatIf | None:
+    """The fast tier's what-if for a fleet with two tiers; None for one tier (or no scheme)."""
+    scheme = fleet.plan.tiers
+    if scheme is None or scheme.one_tier:
+        return None
+    interval, goodput, _ = at_best(scheme.with_every(1), fleet.params.mtbi)
+    return FastTierWhatIf(interval, goodput, max(0.0, fleet.goodput - goodput), fast_tier_pays_from(scheme,
+                                                                                                   fleet.params.mtbi))
+
+
+def illustrative_drain(params: Params) -> tuple[float, float, float]:
+    """An untiered fleet's own C, R and M with an assumed drain (:data:`WORKED_DRAIN`) on a local-first path.
+
+    The local copy survives the share of Llama 3's interruptions that keep the node
+    (:func:`goodput.sources.lost_share`). Returns (T*, goodput, drain loss) by the exact model.
+    """
+    scheme = local_first(params.checkpoint_cost, params.restart, WORKED_DRAIN, 1.0 - sources.lost_share())
+    return at_best(scheme, params.mtbi)
+
+
+@dataclass(frozen=True)
+class ContentionWhatIf:
+    """Storage contention: each drained checkpoint costs :data:`DRAIN_SLOWDOWN` x D more work.
+
+    ``own`` whether the drain is the fleet's (else the illustration's, :func:`illustrative_drain`); ``counted`` the
+    goodput without contention, at ``interval``; ``drain``, ``extra`` (the work lost per drain), ``cost`` the cost of a
+    drained checkpoint with it, and ``goodput`` with contention at the same interval.
+    """
+
+    own: bool
+    counted: float
+    drain: float
+    interval: float
+    extra: float
+    cost: float
+    goodput: float
+
+
+def contention_whatif(fleet: FleetPlan) -> ContentionWhatIf:
+    """Storage contention on the fleet's drain where it has one, else on the illustration's, at the interval used."""
+    p, scheme = fleet.params, fleet.plan.tiers
+    c, r = p.checkpoint_cost, p.restart
+    if scheme is not None and scheme.drain > 0:
+        drain, interval, counted = scheme.drain, fleet.interval, fleet.goodput
+        extra = DRAIN_SLOWDOWN * drain
+        slowed = (Tiers(c + extra, r, drain=drain) if scheme.one_tier else
+                  Tiers(c, r, drain, scheme.cp + extra, scheme.rp, scheme.fast_survives, scheme.every))
+        cost = scheme.cp + extra
+    else:
+        drain = WORKED_DRAIN
+        interval, counted, _ = illustrative_drain(p)
+        extra = DRAIN_SLOWDOWN * drain
+        slowed = local_first(c + extra, r, drain, 1.0 - sources.lost_share())
+        cost = c + extra
+    _, goodput, _ = at_best(slowed, p.mtbi, interval)
+    return ContentionWhatIf(scheme is not None and scheme.drain > 0, counted, drain, interval, extra, cost, goodput)
+
+
+@dataclass(frozen=True)
+class WorkedTierAsides:
+    """The worked example's tier asides, by the exact model (:func:`worked_tier_asides`).
+
+    Its local-first path drained (``drained_interval``, ``drained_goodput``, ``drained_loss``); the same with a copy on
+    a peer (``peer_goodput``, ``peer_drain_loss``); a fast tier with a persistent one for a local copy
+    (``local_every``) and for a peer copy (``peer_every``, ``tiers_interval``, ``tiers_goodput``, against
+    ``sync_goodput`` with every checkpoint persistent, and ``threshold``, the share a fast copy must survive for the
+    fast tier to pay, None where none does).
+    """
+
+    drained_interval: float
+    drained_goodput: float
+    drained_loss: float
+    peer_goodput: float
+    peer_drain_loss: float
+    local_every: int
+    peer_every: int
+    tiers_interval: float
+    tiers_goodput: float
+    sync_goodput: float
+    threshold: float | None
+
+
+def worked_tier_asides(worked: Params) -> WorkedTierAsides:
+    """The asides on the worked example's inputs: drain :data:`WORKED_DRAIN`, a peer copy :data:`PEER_SURVIVES`."""
+    c, slow, m, r, d = worked.checkpoint_cost, worked.slow_checkpoint_cost, worked.mtbi, worked.restart, WORKED_DRAIN
+    q = sources.lost_share()
+    t_drained, g_drained, drain_loss = at_best(local_first(c, r, d, 1.0 - q), m)
+    _, g_peer, peer_drain_loss = at_best(local_first(c, r, d, PEER_SURVIVES), m)
+    local = best_every(Tiers(c, r, 0.0, slow, r, 1.0 - q), m)
+    peer_scheme = Tiers(c, r, 0.0, slow, r, PEER_SURVIVES)
+    peer = best_every(peer_scheme, m)
+    t_tiers, g_tiers, _ = at_best(peer, m)
+    _, g_sync, _ = at_best(peer_scheme, m)
+    return WorkedTierAsides(t_drained, g_drained, drain_loss, g_peer, peer_drain_loss, local.every, peer.every,
+                            t_tiers, g_tiers, g_sync, fast_tier_pays_from(peer_scheme, m))

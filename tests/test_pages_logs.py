@@ -21,6 +21,7 @@ from goodput.book import log_tables, variant_text
 from goodput.book.data import logs_sources
 from goodput.book.paths import GLM_EVENTS, SAMPLE_EVENTS, SAMPLE_SACCT, SAMPLE_STEPS
 from goodput.fleet import fleet_plan
+from goodput.logs import checks
 from goodput.logs.events import measure_events
 from goodput.logs.fit import survival_curve
 from goodput.logs.measure import measure
@@ -62,7 +63,7 @@ def quick(tmp_path_factory: pytest.TempPathFactory) -> Build:
 
     def build(params: Params) -> pages.Page:
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(pages, "TRIALS", 100)
+            patch.setattr(checks, "TRIALS", 100)
             return pages.build(fleet_plan(params), logs_sources(params, ROOT))
 
     return build
@@ -190,7 +191,7 @@ def test_shape_and_the_claims_the_chapter_makes_of_it(sources: Sources, page: pa
     fit, clear = sources.glm.fit, sources.glm_clear.fit
     assert fit is not None and clear is not None
     assert page.glm_k == f"{fit.shape:.3g}" and page.infant_where == "outside"
-    assert fit.shape_interval[0] > pages.INFANT_SHAPE and clear.shape_interval[0] > pages.INFANT_SHAPE
+    assert fit.shape_interval[0] > checks.INFANT_SHAPE and clear.shape_interval[0] > checks.INFANT_SHAPE
     assert all(f.shape_interval[1] >= 1.0 for f in (fit, clear))
     assert page.sample_k_inside == "inside"
     assert 0.90 <= float(page.trust_coverage.rstrip("%")) / 100 <= 0.98

@@ -1,5 +1,8 @@
 """The restart page (goodput.pages.restart.build) and its figures: R's parts, spares and just-in-time recovery.
 
+The published figures are :mod:`goodput.sources`'; the fleet's restart inputs and the just-in-time plan are
+:mod:`goodput.whatif`'s (:func:`~goodput.whatif.restart_inputs`, :func:`~goodput.whatif.recovery_plan`).
+
 Values and verdicts: the published start-up figures from their data, the spares model's limits and best count, the
 simulation's agreement, the just-in-time optimum (derived with SymPy) and goodput, planned stops; with the fleet's own
 inputs where it gives them. Every spare count is planned through the fleet's whole scheme, as the command's is.
@@ -13,6 +16,7 @@ import numpy as np
 import pytest
 import sympy as sp
 
+from goodput import sources
 from goodput.book import restart_figures
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
@@ -22,6 +26,7 @@ from goodput.params import DEFAULT_JIT_RECOVERY, load_params, params_from_mappin
 from goodput.plan import plan_for
 from goodput.report import money, percent
 from goodput.restart import RestartParts, Spares, first_order_recovery_interval, spare_wait
+from goodput.whatif import recovery_plan, restart_inputs
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -43,7 +48,7 @@ def test_the_published_start_up_figures(example: FleetPlan) -> None:
     page = pages.build(example)
     assert (page.aurora_first, page.aurora_last, page.aurora_per_node) == ("61.1 s at 8 nodes", "1,631 s at 256",
                                                                            "6.3 s")
-    fixed, per_node = pages.aurora_fit()
+    fixed, per_node = sources.aurora_fit()
     assert 6.0 < per_node < 6.6 and abs(fixed) < 60.0
     assert (page.megascale_before, page.megascale_nodes) == ("1,047 s", "256 nodes")
     # At Aurora's rate the worked example's 2,048 nodes would start up in (fixed + 6.3 x 2,048) s.
@@ -53,7 +58,7 @@ def test_the_published_start_up_figures(example: FleetPlan) -> None:
 def test_the_spares_model_limits_and_best(example: FleetPlan) -> None:
     """No spares: each node-taking interruption waits its repair, a r; many: R is its parts; the best count maximizes
     the useful share, and the net dollars too."""
-    x = pages.restart_inputs(example)
+    x = restart_inputs(example)
     m = example.params.mtbi
     assert math.isclose(spare_wait(0, m, x.repair, x.takes_node), x.takes_node * x.repair, rel_tol=1e-12)
     assert spare_wait(10_000, m, x.repair, x.takes_node) < 1e-9
@@ -114,7 +119,7 @@ def test_the_tiered_fleet_plans_spares_with_its_scheme(tiered: FleetPlan) -> Non
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
     assert float(page.planned_goodput.rstrip("%")) < 100 * tiered.goodput
     assert page.nodes == "8,192 nodes" and page.aurora_at_fleet.endswith(" h")
-    choice = pages.restart_inputs(tiered).choice
+    choice = restart_inputs(tiered).choice
     b = choice.best
     assert page.best == f"{b} spare nodes" and page.sim == Variant("agrees")
     assert choice.goodput[b] == plan_for(tiered.with_restart(choice.restart[b])).goodput < tiered.goodput
@@ -141,7 +146,7 @@ def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     assert page.pool_restart == f"{r8:.0f} min" or page.pool_restart == f"{r8:.3g} min"
     m, c = fleet.params.mtbi, fleet.params.checkpoint_cost
     assert page.pool_goodput == f"{100 * float(exact_goodput(c, m, r8)):.1f}%" == f"{100 * fleet.goodput:.1f}%"
-    x = pages.restart_inputs(fleet)
+    x = restart_inputs(fleet)
     assert math.isclose(x.r_parts, parts.total, rel_tol=1e-12)
     jit = fleet_plan(fleet.params.replace(just_in_time=0.5, jit_recovery=0.25))
     page = pages.build(jit)
@@ -159,8 +164,8 @@ def test_the_figures_and_table(tiered: FleetPlan) -> None:
     assert np.all(np.diff(curve) > 0) and curve[-1] <= 1.0
     assert curve[0] == pytest.approx(tiered.goodput, abs=1e-12)  # p = 0: the fleet's plan, drain and tiers included
     marker = fig.axes[0].lines[1]
-    x = pages.restart_inputs(tiered)
-    assert marker.get_ydata()[0] == pytest.approx(pages.recovery_plan(tiered, x, x.p).goodput)
+    x = restart_inputs(tiered)
+    assert marker.get_ydata()[0] == pytest.approx(recovery_plan(tiered, x, x.p).goodput)
     assert all("one tier" not in str(line.get_label()) for line in fig.axes[0].lines)
     restart_figures.restart_against_size(tiered)
     table = restart_figures.spares_check_table(tiered).data  # type: ignore[attr-defined]

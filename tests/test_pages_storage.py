@@ -21,6 +21,7 @@ from goodput.pages import Variant
 from goodput.pages import storage as pages
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.storage import Storage, checkpoint_size, transfer_minutes
+from goodput.whatif import fleet_write
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -73,7 +74,7 @@ def test_without_storage_the_fleet_part_is_the_labelled_illustration(example: Fl
 @pytest.mark.slow
 def test_the_needed_bandwidth_gives_the_target_back(tiered: FleetPlan) -> None:
     """Plugging the returned bandwidth back in gives the target goodput to within 0.1 point, and a tenth less misses it."""
-    size, _, _ = pages.fleet_write(tiered)
+    size, _, _ = fleet_write(tiered)
     target = tiered.plan.goodput
     from goodput.storage import bandwidth_for_goodput
 
@@ -85,7 +86,7 @@ def test_the_needed_bandwidth_gives_the_target_back(tiered: FleetPlan) -> None:
 
 
 def test_goodput_never_falls_as_bandwidth_rises(tiered: FleetPlan) -> None:
-    size, achieved, _ = pages.fleet_write(tiered)
+    size, achieved, _ = fleet_write(tiered)
     values = [tiered.goodput_at_write_bandwidth(achieved * 2.0**k, size) for k in range(-8, 9)]
     assert all(b >= a - 1e-12 for a, b in itertools.pairwise(values))
     assert values[0] >= 0.0 and values[-1] <= 1.0

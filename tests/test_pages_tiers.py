@@ -133,7 +133,7 @@ def test_the_worked_example_drained_by_the_exact_model(worked_page: page.Page) -
     """Local-first, 5-minute drain, s = 98/419: 87.6% becomes 85.8%, the drain loses 1.9% of wall time, the 11.1 points
     over the synchronous write become 9.3 ($2.7M a month); the interval moves by less than a second."""
     wp = load_params()
-    scheme = whatif.local_first(1.0, 5.0, page.WORKED_DRAIN, 1 - LOST / 419)
+    scheme = whatif.local_first(1.0, 5.0, whatif.WORKED_DRAIN, 1 - LOST / 419)
     t = exact_optimal_interval(scheme, wp.mtbi)
     losses = exact_losses(scheme, wp.mtbi, t)
     w = worked_page
@@ -171,7 +171,7 @@ def test_an_untiered_fleet_gets_a_labelled_illustration_from_its_own_inputs() ->
                              "month": "730 h"}, source="fleet-4k.yml")
     f = fleet_plan(p)
     pg = page.build(f)
-    scheme = whatif.local_first(2.0, 6.0, page.WORKED_DRAIN, 1 - LOST / 419)
+    scheme = whatif.local_first(2.0, 6.0, whatif.WORKED_DRAIN, 1 - LOST / 419)
     t = exact_optimal_interval(scheme, p.mtbi)
     assert pg.opening == Variant("none") and pg.fast_fleet == Variant("none") and pg.drain_fleet == Variant("none")
     assert pg.ill_drain_loss == percent(exact_losses(scheme, p.mtbi, t).drain_loss)

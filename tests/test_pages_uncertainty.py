@@ -16,10 +16,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from goodput import model
+from goodput import model, whatif
 from goodput.book import figures, tables, variant_text
 from goodput.exact import exact_goodput, exact_optimal_interval
-from goodput.fleet import FleetPlan, fleet_plan
+from goodput.fleet import FleetPlan, fleet_plan, ranges_for
 from goodput.pages import Variant
 from goodput.pages import uncertainty as page
 from goodput.params import Params, load_params, params_from_mapping
@@ -192,7 +192,7 @@ def test_monte_carlo_is_the_exact_models(fleets: dict[str, Params], pages: dict[
     recommended interval, and their middle 95% lies inside the exact box."""
     r = fleet_plan(fleets["worked"]).ranges
     mc = monte_carlo(419, 54 * 1440.0, r.inputs["checkpoint_cost"].bounds, r.inputs["restart"].bounds,
-                     interval=r.plan.optimal_interval, draws=page.DRAWS, seed=page.SEED, which="exact")
+                     interval=r.plan.optimal_interval, draws=whatif.DRAWS, seed=whatif.SEED, which="exact")
     p = pages["worked"]
     assert p.mc == Variant("drawn") and p.mc_draws == "100,000"
     assert (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
@@ -214,19 +214,19 @@ def test_a_tiered_fleets_monte_carlo_goes_through_its_scheme(tiered_count: Fleet
     one-tier number is quoted for the fleet."""
     p = page.build(tiered_count)
     assert p.mc == Variant("drawn_scheme") and p.mc_draws == "4,000"
-    mc = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=tiered_count.interval, draws=page.SCHEME_DRAWS,
-                     seed=page.SEED, which="exact", scheme=tiered_count.plan.tiers)
+    mc = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=tiered_count.interval, draws=whatif.SCHEME_DRAWS,
+                     seed=whatif.SEED, which="exact", scheme=tiered_count.plan.tiers)
     assert mc.optimal_interval is None and mc.scheme == tiered_count.plan.tiers
     assert (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
     # with C and R exact and M pinned by a huge count, every draw is the plan's own scheme: its goodput
     m = tiered_count.params.mtbi
     pinned = monte_carlo(10**8, 10**8 * m, (1.0, 1.0), (5.0, 5.0), interval=tiered_count.interval, draws=200,
-                         seed=page.SEED, which="exact", scheme=tiered_count.plan.tiers)
+                         seed=whatif.SEED, which="exact", scheme=tiered_count.plan.tiers)
     assert pinned.goodput == pytest.approx((tiered_count.goodput,) * 3, abs=2e-4)
     low, high = tiered_count.ranges.fixed.goodput_range
     assert low <= mc.goodput[0] <= mc.goodput[2] <= high
     one_tier = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=tiered_count.interval,
-                           draws=page.SCHEME_DRAWS, seed=page.SEED, which="exact")
+                           draws=whatif.SCHEME_DRAWS, seed=whatif.SEED, which="exact")
     assert f"{one_tier.goodput[1]:.1%}" != p.mc_mid
     assert p.scheme == Variant("tiered") and p.cadence == scheme_words(tiered_count.plan)
     assert "persistent" in p.cadence and "drained in 5 min" in p.cadence
@@ -266,7 +266,7 @@ def test_an_impossible_first_order_range_is_refused(fleet_variant: Callable[...,
     params = fleet_variant("wide.yml", checkpoint_cost="20 s", ranges={"checkpoint_cost": ["10 s", "40 min"],
                                                                          "restart": ["8 min", "140 min"]})
     fleet = fleet_plan(params)
-    first = page.ranges_for(params, "first-order")
+    first = ranges_for(params, "first-order")
     assert min(first.fixed.goodput_range) <= 0 or not fleet.first_order_quotable  # floored at 0: no goodput is negative
     p = page.build(fleet)
     assert p.first_order == Variant("refused") and p.fo_g_span == ""
@@ -381,8 +381,8 @@ def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_co
     params = tiered_count.params.replace(ranges={**tiered_count.params.ranges, "fast_survives": (0.5, 0.9)})
     fleet = fleet_plan(params)
     p = page.build(fleet)
-    mc = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=fleet.interval, draws=page.SCHEME_DRAWS,
-                     seed=page.SEED, which="exact", scheme=fleet.plan.tiers, params=params,
+    mc = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=fleet.interval, draws=whatif.SCHEME_DRAWS,
+                     seed=whatif.SEED, which="exact", scheme=fleet.plan.tiers, params=params,
                      ranges={name: fleet.ranges.inputs[name].bounds for name in page.OTHER_INPUTS
                              if name in fleet.ranges.inputs})
     assert p.mc == Variant("drawn_scheme") and (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)

@@ -1,7 +1,7 @@
 """Figures and table of the chapter on what a restart is made of (``book/restart.md``).
 
-Drawn like :mod:`goodput.book.figures`. The published start-up figures are the chapter's page module's data
-(:mod:`goodput.pages.restart`); the fleet's restart inputs come from :func:`goodput.pages.restart.restart_inputs`, R at
+Drawn like :mod:`goodput.book.figures`. The published start-up figures are data (:mod:`goodput.sources`); the fleet's
+restart inputs come from :func:`goodput.whatif.restart_inputs`, R at
 other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
 :meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve through the fleet's own plan.
 """
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.figure import Figure
 
+from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
 from goodput.units import format_duration
@@ -30,22 +31,22 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     Minutes against nodes, both logarithmic: Aurora's ``deepspeed.initialize`` times and their fit, MegaScale's NCCL
     initialization, and R at other sizes (:meth:`goodput.fleet.FleetPlan.restart_at`).
     """
-    from goodput.pages import restart as page
+    from goodput.whatif import restart_inputs
 
-    x = page.restart_inputs(fleet)
-    fixed, per_node = page.aurora_fit()
+    x = restart_inputs(fleet)
+    fixed, per_node = sources.aurora_fit()
     nodes = np.geomspace(1, max(4.0 * x.nodes, 1024.0), 200)
     fig = _figure(WIDTH, 3.8)
     ax = fig.add_subplot()
-    aurora_nodes = [w / page.AURORA_RANKS_PER_NODE for w, _ in page.AURORA]
-    ax.plot(aurora_nodes, [s / 60.0 for _, s in page.AURORA], "o", color=COLOURS["checkpoint"], ms=5,
+    aurora_nodes = [w / sources.AURORA_RANKS_PER_NODE for w, _ in sources.AURORA]
+    ax.plot(aurora_nodes, [s / 60.0 for _, s in sources.AURORA], "o", color=COLOURS["checkpoint"], ms=5,
             label="Aurora, DeepSpeed initialization (measured)")
     ax.plot(nodes, (fixed + per_node * nodes) / 60.0, color=COLOURS["checkpoint"], ls="--", lw=1.2,
             label=f"Aurora's fit, {per_node:.1f} s a node")
-    mega = page.MEGASCALE_GPUS / page.MEGASCALE_GPUS_PER_NODE
-    ax.plot([mega], [page.MEGASCALE_BEFORE / 60.0], "s", color=COLOURS["lost"], ms=7,
+    mega = sources.MEGASCALE_GPUS / sources.MEGASCALE_GPUS_PER_NODE
+    ax.plot([mega], [sources.MEGASCALE_BEFORE / 60.0], "s", color=COLOURS["lost"], ms=7,
             label="MegaScale, NCCL initialization before")
-    ax.plot([mega], [page.MEGASCALE_AFTER / 60.0], "v", color=COLOURS["restart"], ms=7,
+    ax.plot([mega], [sources.MEGASCALE_AFTER / 60.0], "v", color=COLOURS["restart"], ms=7,
             label="MegaScale, after (under 5 s)")
     r = fleet.params.restart
     if (x.parts is not None and x.parts.startup_per_node > 0) or x.spares_given:
@@ -70,9 +71,9 @@ def spares(fleet: FleetPlan) -> Figure:
     R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of the
     spares' own cost, against that at the best count.
     """
-    from goodput.pages import restart as page
+    from goodput.whatif import restart_inputs
 
-    x = page.restart_inputs(fleet)
+    x = restart_inputs(fleet)
     choice = x.choice
     counts = np.array(choice.counts)
     g = np.array(choice.goodput)
@@ -105,13 +106,14 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
     """The expected wait for a repair per interruption: the Erlang closed form against the simulation."""
     import pandas as pd
 
-    from goodput.pages import restart as page
+    from goodput.simulate_restart import spares_checks
+    from goodput.whatif import restart_inputs
 
-    x = page.restart_inputs(fleet)
+    x = restart_inputs(fleet)
     rows = [{"spare nodes": k, "closed form": format_duration(closed),
              "simulated": f"{format_duration(sim.mean)} ± {format_duration(sim.stderr)}",
-             "apart (standard errors)": f"{abs(sim.mean - closed) / max(sim.stderr, 1e-12):.1f}"}
-            for k, closed, sim in page.spares_checks(x, fleet.params.mtbi)]
+             "apart (standard errors)": f"{sim.apart(closed):.1f}"}
+            for k, closed, sim in spares_checks(x.choice.best, fleet.params.mtbi, x.repair, x.takes_node)]
     caption = ("Expected wait for a repair per interruption, minutes of the restart: the closed form "
                "a B(c, ρ) r / (c + 1) against 20,000 simulated interruptions and repairs (seeded).")
     return book_table(pd.DataFrame(rows), caption=caption, right=["closed form", "simulated",
@@ -121,12 +123,12 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
 @styled
 def just_in_time(fleet: FleetPlan) -> Figure:
     """Goodput against the share p recovered just in time: the fleet's plan with M / (1 - p) for the rollbacks."""
-    from goodput.pages import restart as page
+    from goodput.whatif import recovery_plan, restart_inputs
 
-    x = page.restart_inputs(fleet)
+    x = restart_inputs(fleet)
     shares = np.linspace(0.0, 0.95, 40)
-    curve = [page.recovery_plan(fleet, x, float(s)).goodput for s in shares]
-    at = page.recovery_plan(fleet, x, x.p).goodput
+    curve = [recovery_plan(fleet, x, float(s)).goodput for s in shares]
+    at = recovery_plan(fleet, x, x.p).goodput
     fig = _figure(WIDTH, 3.2)
     ax = fig.add_subplot()
     ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")

@@ -62,9 +62,9 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a snapshot) at
     each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the best bandwidth net of
     its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at its achieved value; without
-    them, the illustration of :func:`goodput.pages.storage.fleet_write` (the slow checkpoint, one tier).
+    them, the illustration of :func:`goodput.whatif.fleet_write` (the slow checkpoint, one tier).
     """
-    from goodput.pages.storage import FASTEST, fleet_write
+    from goodput.whatif import FASTEST, fleet_write
 
     size, achieved, stated = fleet_write(fleet)
     given = fleet.storage is not None

@@ -115,9 +115,9 @@ def survival_figure(fleet: FleetPlan) -> Figure:
     restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share the chapter
     assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is marked.
     """
-    from goodput.pages.tiers import PEER_SURVIVES
     from goodput.report import percent
     from goodput.sources import lost_share
+    from goodput.whatif import PEER_SURVIVES
 
     p, scheme = fleet.params, fleet.plan.tiers
     c = p.checkpoint_cost

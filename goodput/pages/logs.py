@@ -3,23 +3,29 @@
 Which logs a build measures is :class:`goodput.logs.sources.Sources`' ``which``. GLM-130B's event log, its
 Weibull fit and Slurm's sample accounting are the same in every build; the simulated effect of a Weibull shape
 is run for the fleet's plan, or for a one-tier job at its C, M and R, labelled so, where the plan has a drain
-or tiers (the Weibull simulator knows one tier only).
+or tiers (the Weibull simulator knows one tier only). The simulations are :mod:`goodput.logs.checks`'.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput.errors import InputError
 from goodput.fleet import FleetPlan
+from goodput.logs.checks import (
+    EFFECT_SEED,
+    INFANT_SHAPE,
+    SIM_FAILURES,
+    fleet_shape_effect,
+    own_ranges,
+    shape_trust,
+)
 from goodput.logs.events import EventMeasurement
-from goodput.logs.fit import WeibullFit, coverage, power, shape_effect, shape_test
+from goodput.logs.fit import WeibullFit
 from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
 from goodput.logs.samples import recovery
 from goodput.logs.sources import Sources
 from goodput.pages import Variant
 from goodput.params import rate_from_mtbi
-from goodput.plan import RECOMMENDED_MODEL, plan_for
 from goodput.report import (
     count,
     day_text,
@@ -34,20 +40,8 @@ from goodput.report import (
     shape_verdict,
     signed_points,
 )
-from goodput.simulate import DEFAULT_REPLICAS, MAX_SHAPE, MIN_SHAPE
-from goodput.uncertainty import propagate
+from goodput.simulate import DEFAULT_REPLICAS
 from goodput.units import format_duration, format_rate, significant
-
-#: The Weibull shape the failures chapter takes as "high infant mortality".
-INFANT_SHAPE = 0.5
-#: Samples simulated to measure the interval's coverage and the test's power.
-TRIALS = 2000
-#: Length of each goodput simulation in all, in mean gaps between failures (split over the runs).
-SIM_FAILURES = 200_000
-#: Seeds of the simulations on this page.
-COVERAGE_SEED, POWER_SEED, SIZE_SEED, EFFECT_SEED = 1301, 1302, 1303, 1304
-#: Below this many points either way, a shape's effect on goodput is "a fraction of a point".
-SMALL_EFFECT = 0.005
 
 _CLOCK_WORDS = {"seconds": "times in seconds", "iso8601": "ISO-8601 times without a UTC offset",
                 "iso8601 with UTC offsets": "ISO-8601 times with a UTC offset"}
@@ -252,41 +246,30 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     glm, clear = data.glm, data.glm_clear
     fit, clear_fit, sample_fit = _fit(glm), _fit(clear), _fit(data.sample_events)
     low, high = fit.shape_interval
-    _, p_half = shape_test(glm.gaps, INFANT_SHAPE, [glm.open_gap_min])
-    trust_shape = round(fit.shape, 3)
-    cover = coverage(trust_shape, fit.gaps, trials=TRIALS, seed=COVERAGE_SEED)
-    detect = power(INFANT_SHAPE, fit.gaps, trials=TRIALS, seed=POWER_SEED)
-    size = power(1.0, fit.gaps, trials=TRIALS, seed=SIZE_SEED)
+    trust = shape_trust(glm, fit)
     gpus = data.glm_record.gpus or 0
     kinds = data.glm_kinds
     # ---------------------------------------------------------------- what the shape does to goodput
-    job = fleet.plan if not fleet.tiered else plan_for(p.without_tiers())
-    shapes = tuple(float(significant(k, 3)) for k in (fit.shape, max(low, MIN_SHAPE), min(high, MAX_SHAPE),
-                                                       INFANT_SHAPE))
+    what = fleet_shape_effect(fleet, fit)
+    job, shapes, effect = what.job, what.shapes, what.effect
     sim: dict[str, str] = dict.fromkeys(
         ("sim_g_exp", "sim_g_k", "sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant", "sim_largest", "sim_refused"), "")
-    try:
-        effect = shape_effect(p.checkpoint_cost, p.mtbi, p.restart, job.interval, list(shapes),
-                              failures=SIM_FAILURES, seed=EFFECT_SEED)
-    except InputError as error:
-        sim["sim_refused"], sim_result = str(error), "refused"
+    if effect is None:
+        sim["sim_refused"], sim_result = what.refused, "refused"
     else:
         d, ds = effect.difference, effect.difference_stderr
-        largest = max(abs(x) for x in d[:3])
-        sim_result = "small" if largest < SMALL_EFFECT else "large"
+        sim_result = "small" if what.small else "large"
         sim |= {
             "sim_g_exp": percent_pm(effect.exponential, effect.exponential_stderr),
             "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]),
             **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
                for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))},
-            "sim_largest": points(largest, 2),
+            "sim_largest": points(what.largest, 2),
         }
     # ---------------------------------------------------------------- your own logs
     own: dict[str, str] = dict.fromkeys(("own_t_low", "own_t_high", "own_g_low", "own_g_high"), "")
-    if m.failures and m.restart_samples >= 2:
-        r = propagate(m.checkpoint_cost_min, m.mtbi_min, m.restart_min,
-                      checkpoint_cost_range=m.checkpoint_cost_interval_min, mtbi_range=m.mtbi_interval_min,
-                      restart_range=m.restart_interval_min, which=RECOMMENDED_MODEL)
+    r = own_ranges(m)
+    if r is not None:
         own |= {"own_t_low": format_duration(r.optimal_interval_range[0]),
                 "own_t_high": format_duration(r.optimal_interval_range[1]),
                 "own_g_low": percent(r.goodput_range[0]), "own_g_high": percent(r.goodput_range[1])}
@@ -357,9 +340,9 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         glm_k_range=shape_interval_text(fit), glm_scale=format_duration(fit.scale),
         glm_fit_mean=format_duration(fit.mean), glm_lr=f"{fit.lr_statistic:.2f}", glm_p=p_value_text(fit.p_value),
         glm_verdict=shape_verdict(fit), infant_shape=f"{INFANT_SHAPE:g}",
-        infant_where="inside" if low <= INFANT_SHAPE <= high else "outside", infant_p=p_value_text(p_half),
-        trust_trials=f"{TRIALS:,}", trust_coverage=f"{cover:.0%}", trust_size=f"{size:.0%}",
-        trust_power=f"{detect:.0%}", glm11_k=significant(clear_fit.shape, 3),
+        infant_where="inside" if low <= INFANT_SHAPE <= high else "outside", infant_p=p_value_text(trust.p_infant),
+        trust_trials=f"{trust.trials:,}", trust_coverage=f"{trust.coverage:.0%}", trust_size=f"{trust.size:.0%}",
+        trust_power=f"{trust.power:.0%}", glm11_k=significant(clear_fit.shape, 3),
         glm11_k_range=shape_interval_text(clear_fit), glm11_p=p_value_text(clear_fit.p_value),
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),

@@ -1,10 +1,10 @@
 """The chapter "From your model and your storage to C and R" (``book/storage.md``): sizes, times and bandwidth.
 
-The published figures the chapter sets beside the book's are data (module constants, each with its source);
+The published figures the chapter sets beside the book's are data (:mod:`goodput.sources`, each with its source);
 the book's numbers are computed from them by :mod:`goodput.storage`. The fleet's part comes from its one plan
-(:meth:`goodput.fleet.FleetPlan.plan_at_write_bandwidth`): with the fleet's storage inputs, its whole scheme; without
-them, its slow checkpoint read as a synchronous write of an illustrative size (:data:`ILLUSTRATIVE_PARAMETERS`
-at 14 bytes, BLOOM's checkpoint), labelled as such.
+(:meth:`goodput.fleet.FleetPlan.plan_at_write_bandwidth`) through :func:`goodput.whatif.write_whatifs`: with the
+fleet's storage inputs, its whole scheme; without them, its slow checkpoint read as a synchronous write of an
+illustrative size (BLOOM's checkpoint, :func:`goodput.whatif.fleet_write`), labelled as such.
 """
 
 from __future__ import annotations
@@ -15,10 +15,33 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.plan import STORAGE_LEVERS
 from goodput.report import count, gain_text, money, percent, points
+from goodput.sources import (
+    BLOOM_CHECKPOINT_PUBLISHED,
+    BLOOM_PARAMETERS,
+    BLOOM_WEIGHTS_PUBLISHED,
+    GEMINI_BANDWIDTH,
+    GEMINI_BYTES,
+    GEMINI_MINUTES,
+    GEMINI_PARAMETERS,
+    LABLUP_READ,
+    LABLUP_READ_SHARE,
+    LABLUP_WRITE,
+    LABLUP_WRITE_SHARE,
+    MEGATRON_MINUTES,
+    MEGATRON_PARAMETERS,
+    REPORT_BYTES,
+    STAGING_BYTES,
+    STAGING_FREE,
+    STAGING_NODES,
+    STAGING_PARAMETERS,
+    STAGING_PUBLISHED,
+    TITAN_MINUTES,
+    TITAN_PARAMETERS,
+)
 from goodput.storage import (
+    BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
     SEARCH_SPAN,
-    bandwidth_for_goodput,
     checkpoint_size,
     format_bandwidth,
     format_size,
@@ -27,37 +50,7 @@ from goodput.storage import (
     transfer_minutes,
 )
 from goodput.units import format_duration, significant
-
-#: BLOOM-176B (BigScience, training chronicles): its parameter count.
-BLOOM_PARAMETERS = 176.25e9
-#: Its bf16 weights as published ("329GB"), read as binary gigabytes (GiB).
-BLOOM_WEIGHTS_PUBLISHED = 329.0
-#: Its full checkpoint with optimizer states as published ("2.3TB"; the unit is not said to be binary or decimal).
-BLOOM_CHECKPOINT_PUBLISHED = 2.3
-#: Bytes per parameter of bf16 weights alone.
-BF16 = 2.0
-#: GEMINI (Wang et al., SOSP 2023): MT-NLG's parameters, bytes per parameter of its model states, the network
-#: bandwidth, and the minutes reported to checkpoint them.
-GEMINI_PARAMETERS, GEMINI_BYTES, GEMINI_BANDWIDTH, GEMINI_MINUTES = 530e9, 12.0, "20 Gb/s", 42.0
-#: Lablup's 504-GPU B200 cluster (63 nodes, 2026): nominal storage write and read bandwidths and the shares of
-#: them that checkpoint saves and restores reached.
-LABLUP_WRITE, LABLUP_WRITE_SHARE, LABLUP_READ, LABLUP_READ_SHARE = "250 GB/s", 0.160, "700 GB/s", 0.215
-#: A Megatron-LM save of a 744B model (radixark/Megatron-LM#61): parameters, bytes per parameter (fp32 master
-#: weights, Adam moments and bf16 weights), nodes, and the staging and free host memory per node reported, GB.
-STAGING_PARAMETERS, STAGING_BYTES, STAGING_NODES = 744e9, 14.0, 16
-STAGING_PUBLISHED, STAGING_FREE = 650e9, 780e9
-#: User reports: torchtitan#1301 (Llama 3 8B, its logged parameter count, about 6 minutes to save) and
-#: Megatron-LLM#69 (a 70B checkpoint, about 10 minutes to write).
-TITAN_PARAMETERS, TITAN_MINUTES = 8_030_261_248, 6.0
-MEGATRON_PARAMETERS, MEGATRON_MINUTES = 70e9, 10.0
-#: Bytes per parameter the user reports are read at: without and with the bf16 copy.
-REPORT_BYTES = (12.0, 14.0)
-#: The illustrative checkpoint of a fleet whose inputs give no size: BLOOM's parameters at 14 bytes.
-ILLUSTRATIVE_PARAMETERS = BLOOM_PARAMETERS
-#: How close to the goodput an instant write would give the needed bandwidth aims: one point.
-TARGET_BELOW_CEILING = 0.01
-#: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
-FASTEST = 1e15
+from goodput.whatif import write_whatifs
 
 
 def gib(size: float) -> str:
@@ -77,20 +70,6 @@ def span(low: float, high: float) -> str:
     a, b = format_bandwidth(low), format_bandwidth(high)
     unit = b.split()[1]
     return f"{a.split()[0]} to {b}" if a.split()[1] == unit else f"{a} to {b}"
-
-
-def fleet_write(fleet: FleetPlan) -> tuple[float, float, float]:
-    """The fleet's checkpoint size, achieved and stated write bandwidth (bytes, bytes per second).
-
-    From its storage inputs; without them, the illustration: :data:`ILLUSTRATIVE_PARAMETERS` at 14 bytes
-    written in the fleet's slow checkpoint cost (achieved and stated the same).
-    """
-    s = fleet.storage
-    if s is not None:
-        return s.size, s.write_bandwidth * s.efficiency, s.write_bandwidth
-    size = checkpoint_size(ILLUSTRATIVE_PARAMETERS)
-    implied = size / (fleet.params.slow_checkpoint_cost * 60.0)
-    return size, implied, implied
 
 
 @dataclass(frozen=True)
@@ -184,7 +163,7 @@ def build(fleet: FleetPlan) -> Page:
     ('2.47 TB', '42.4 min', '651 GB')
     """
     p, s = fleet.params, fleet.storage
-    weights = checkpoint_size(BLOOM_PARAMETERS, BF16)
+    weights = checkpoint_size(BLOOM_PARAMETERS, BF16_BYTES_PER_PARAMETER)
     full = checkpoint_size(BLOOM_PARAMETERS)
     gemini_size = checkpoint_size(GEMINI_PARAMETERS, GEMINI_BYTES)
     gemini_bandwidth = parse_bandwidth(GEMINI_BANDWIDTH, "GEMINI bandwidth")
@@ -195,21 +174,10 @@ def build(fleet: FleetPlan) -> Page:
     titan = [checkpoint_size(TITAN_PARAMETERS, b) for b in REPORT_BYTES]
     megatron = [checkpoint_size(MEGATRON_PARAMETERS, b) for b in REPORT_BYTES]
 
-    size, achieved, stated = fleet_write(fleet)
-    now = fleet.slow if s is None else fleet.plan
+    w = write_whatifs(fleet)
+    size, achieved = w.size, w.achieved
     written = "the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D"
     cost_now = transfer_minutes(size, achieved)
-
-    def goodput_at(bandwidth: float) -> float:
-        return fleet.goodput_at_write_bandwidth(bandwidth, size)
-
-    ceiling = goodput_at(FASTEST)
-    target = ceiling - TARGET_BELOW_CEILING
-    needed = bandwidth_for_goodput(goodput_at, target) if now.goodput < target else None
-    if s is None:  # the illustration: the slow checkpoint's write doubled
-        doubled = goodput_at(2.0 * achieved)
-    else:  # the fleet's lever: the stated write and read bandwidths doubled, C, D and the load derived again
-        doubled = fleet.plan.goodput + fleet.levers[STORAGE_LEVERS["double_write_bandwidth"]]
     snap = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"])
     snapshot_lever = "" if snap is None else (
         f"; doubling each node's snapshot bandwidth to host memory gains {gain_text(snap)}, worth "
@@ -221,9 +189,7 @@ def build(fleet: FleetPlan) -> Page:
     fleet_net = fleet.dollars(fleet.plan.goodput) - fleet_cost
     best_variant = ("none" if s is None else "unpriced" if best is None else
                     "inside" if best.edge is None else best.edge)
-    match = bandwidth_for_goodput(goodput_at, fleet.plan.goodput) if s is None and fleet.plan.goodput < ceiling \
-        else None
-    gain = max(0.0, doubled - now.goodput)
+    gain = max(0.0, w.doubled - w.now.goodput)
     return Page(
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
         bloom_parameters=f"{significant(BLOOM_PARAMETERS / 1e9, 5)} billion", bloom_weights=format_size(weights),
@@ -252,17 +218,17 @@ def build(fleet: FleetPlan) -> Page:
         megatron_bandwidth=span(*(x / (MEGATRON_MINUTES * 60.0) for x in megatron)),
         gpus=count(p.gpus, "GPU"), inputs_file=p.source,
         fleet_storage=Variant("illustration" if s is None else "given"),
-        size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(stated),
-        efficiency=percent(achieved / stated, 0), written=written, cost_now=format_duration(cost_now),
-        goodput_now=percent(now.goodput), ceiling=percent(ceiling), target=percent(max(0.0, target)),
-        needed=Variant("already" if needed is None else "more"),
-        needed_bandwidth=format_bandwidth(needed if needed is not None else achieved),
-        needed_cost=format_duration(transfer_minutes(size, needed if needed is not None else achieved)),
-        double_goodput=percent(doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
+        size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(w.stated),
+        efficiency=percent(achieved / w.stated, 0), written=written, cost_now=format_duration(cost_now),
+        goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling), target=percent(max(0.0, w.target)),
+        needed=Variant("already" if w.needed is None else "more"),
+        needed_bandwidth=format_bandwidth(w.needed if w.needed is not None else achieved),
+        needed_cost=format_duration(transfer_minutes(size, w.needed if w.needed is not None else achieved)),
+        double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
         plan_goodput=percent(fleet.plan.goodput),
-        match=Variant("none" if s is not None else "unreachable" if match is None else "reachable"),
-        match_bandwidth=format_bandwidth(match if match is not None else achieved),
-        match_cost=format_duration(transfer_minutes(size, match if match is not None else achieved)),
+        match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
+        match_bandwidth=format_bandwidth(w.match if w.match is not None else achieved),
+        match_cost=format_duration(transfer_minutes(size, w.match if w.match is not None else achieved)),
         snapshot_lever=snapshot_lever, top_lever=top_name, top_lever_points=gain_text(top_gain),
         top_lever_dollars=money(max(0.0, fleet.dollars(top_gain))), best=Variant(best_variant),
         storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",

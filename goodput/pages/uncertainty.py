@@ -3,14 +3,15 @@
 Every range is the fleet's (:attr:`goodput.fleet.FleetPlan.ranges`): the exact model of its whole scheme, T*
 over the box of inputs with each corner at its own optimum and goodput at the recommended interval. First
 order appears once, labelled, only where it is quotable for the fleet and its range holds possible goodputs
-(between 0 and 1). The Monte Carlo reading draws through the fleet's scheme.
+(between 0 and 1, :func:`goodput.whatif.first_order_possible`). The Monte Carlo reading draws through the fleet's
+scheme (:func:`goodput.whatif.fleet_monte_carlo`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
+from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import g_span, span, t_span
 from goodput.report import (
@@ -23,11 +24,10 @@ from goodput.report import (
     points,
     scheme_words,
 )
-from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange, monte_carlo
+from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange
 from goodput.units import format_duration
+from goodput.whatif import first_order_possible, fleet_monte_carlo
 
-#: Draws and seed of the Monte Carlo reading (fewer through a scheme, where each draw is a tier model).
-DRAWS, SCHEME_DRAWS, SEED = 100_000, 4_000, 0
 #: The inputs of the plan beyond C, M and R, in the order the page lists them.
 OTHER_INPUTS = PLAN_INPUTS[3:]
 #: Written-out numbers for the count of inputs whose corners are all computed.
@@ -63,17 +63,6 @@ def corners_how(ranged: int, corners: int, sampled: bool) -> str:
     return (f"a seeded, balanced sample of {corners:,} of the box's {2**ranged:,} corners (every corner is computed "
             f"up to {_NUMBER_WORDS.get(MAX_CORNER_INPUTS, str(MAX_CORNER_INPUTS))} inputs with a range; here "
             f"{_NUMBER_WORDS.get(ranged, str(ranged))} have one)")
-
-
-def first_order_possible(fleet: FleetPlan) -> Ranges | None:
-    """First order's ranges, where first order is quotable for the fleet and its goodputs are possible; else None."""
-    if not fleet.first_order_quotable:
-        return None
-    first = ranges_for(fleet.params, "first-order")
-    lows_highs = (*first.fixed.goodput_range, *first.best.goodput_range, first.plan.goodput)
-    if first.plan.refused or not all(0.0 < g <= 1.0 for g in lows_highs):
-        return None
-    return first
 
 
 @dataclass(frozen=True)
@@ -170,10 +159,11 @@ def build(fleet: FleetPlan) -> Page:
     swings = r.swings
     top = swings[0] if swings else None
 
-    # The Monte Carlo reading: M drawn from its count, every other input of the plan with a range uniformly from it,
-    # each draw through the fleet's own plan (its scheme, or its recovery without rollback).
-    count, window = p.interruption_count, p.window
-    has_count = p.mtbi_source == "interruptions" and bool(count) and bool(window)
+    # The Monte Carlo reading (goodput.whatif.fleet_monte_carlo): M drawn from its count, every other input of the
+    # plan with a range uniformly from it, each draw through the fleet's own plan where it has a scheme.
+    count = p.interruption_count
+    carlo = fleet_monte_carlo(fleet)
+    mc, draws = carlo.result, carlo.draws
     mc_kind, mc_values = ("no_count" if r.ranged else "no_count_no_range"), ("",) * 5
     uniform = [name for name in PLAN_INPUTS if name != "mtbi" and name in r.inputs]
     drawn = [INPUT_SYMBOLS[name] for name in uniform if not r.inputs[name].exact]
@@ -181,22 +171,16 @@ def build(fleet: FleetPlan) -> Page:
     how = (f"{join_words(fixed)} taken as exact" if not drawn else
            f"{join_words(drawn)} uniformly from {'its range' if len(drawn) == 1 else 'their ranges'}"
            + (f", with {join_words(fixed)} taken as exact" if fixed else ""))
-    through_plan = s is not None or plan.recovery is not None
     recovered = [f"{input_value('just_in_time', p.just_in_time)} of interruptions recovered just in time"
                  ] if p.just_in_time else []
     mc_recovery = "".join(f", {part}" for part in recovered + (["its planned stops"] if p.planned_rate else []))
-    mc_inside, draws = "", SCHEME_DRAWS if through_plan else DRAWS
-    if has_count:
-        others = {x.name: x.bounds for x in other_ranges}
-        mc = monte_carlo(count or 0, window or 0.0, c.bounds, rr.bounds, interval=interval, confidence=CONFIDENCE,
-                         draws=draws, seed=SEED, which=plan.model, scheme=s,
-                         params=p if through_plan else None, ranges=others if through_plan else None)
-        mc_kind = "drawn_scheme" if through_plan else "drawn"
+    mc_inside = ""
+    if mc is not None:
+        mc_kind = "drawn_scheme" if carlo.through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
         mc_values = (percent(mc.goodput[0]), percent(mc.goodput[1]), percent(mc.goodput[2]), d(t_low), d(t_high))
-        inside = g_low - 1e-12 <= mc.goodput[0] and mc.goodput[2] <= g_high + 1e-12
         mc_inside = ("lies inside the box above, whose ends need every input at its worst, or best, at once"
-                     if inside else "is not inside the box above")
+                     if carlo.inside else "is not inside the box above")
     slow_in = r.inputs["slow_checkpoint_cost"]
     slow_span = span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else ""
     b_low, b_high = r.best.goodput_range

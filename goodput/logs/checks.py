@@ -1,0 +1,100 @@
+"""What the logs chapter computes beyond measuring: the shape test's trust, a shape's effect on goodput, own ranges.
+
+Numbers only, seeded; :mod:`goodput.pages.logs` words them. The shape test's coverage, size and power are simulated
+at GLM-130B's number of gaps (:func:`shape_trust`); the simulated effect of a Weibull shape is run for the fleet's
+plan, or for a one-tier job at its C, M and R where the plan has a drain or tiers (the Weibull simulator knows one tier
+only, :func:`fleet_shape_effect`); the fleet's own logs give a range of T* and goodput (:func:`own_ranges`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from goodput.errors import InputError
+from goodput.fleet import FleetPlan
+from goodput.logs.events import EventMeasurement
+from goodput.logs.fit import ShapeEffect, WeibullFit, coverage, power, shape_effect, shape_test
+from goodput.logs.measure import Measurement
+from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
+from goodput.simulate import MAX_SHAPE, MIN_SHAPE
+from goodput.uncertainty import Propagation, propagate
+from goodput.units import significant
+
+#: The Weibull shape the failures chapter takes as "high infant mortality".
+INFANT_SHAPE = 0.5
+#: Samples simulated to measure the interval's coverage and the test's power.
+TRIALS = 2000
+#: Length of each goodput simulation in all, in mean gaps between failures (split over the runs).
+SIM_FAILURES = 200_000
+#: Seeds of the simulations on this page.
+COVERAGE_SEED, POWER_SEED, SIZE_SEED, EFFECT_SEED = 1301, 1302, 1303, 1304
+#: Below this many points either way, a shape's effect on goodput is "a fraction of a point".
+SMALL_EFFECT = 0.005
+
+
+@dataclass(frozen=True)
+class ShapeTrust:
+    """How far an event log's shape test can be trusted, simulated at its number of gaps (:func:`shape_trust`).
+
+    ``p_infant`` the p-value of shape :data:`INFANT_SHAPE` (the open gap censored); ``coverage`` of the shape's interval
+    at the fitted shape (rounded to 3 decimals), ``size`` the test's false alarms at shape 1, ``power`` its detection
+    of shape :data:`INFANT_SHAPE`, each over ``trials`` samples (:data:`TRIALS`).
+    """
+
+    trials: int
+    p_infant: float
+    coverage: float
+    size: float
+    power: float
+
+
+def shape_trust(events: EventMeasurement, fit: WeibullFit) -> ShapeTrust:
+    """The shape test's p-value at :data:`INFANT_SHAPE` and its coverage, size and power (seeded)."""
+    _, p_half = shape_test(events.gaps, INFANT_SHAPE, [events.open_gap_min])
+    cover = coverage(round(fit.shape, 3), fit.gaps, trials=TRIALS, seed=COVERAGE_SEED)
+    detect = power(INFANT_SHAPE, fit.gaps, trials=TRIALS, seed=POWER_SEED)
+    size = power(1.0, fit.gaps, trials=TRIALS, seed=SIZE_SEED)
+    return ShapeTrust(TRIALS, p_half, cover, size, detect)
+
+
+@dataclass(frozen=True)
+class FleetShapeEffect:
+    """A shape's simulated effect on the fleet's goodput (:func:`fleet_shape_effect`).
+
+    ``job`` the plan simulated (the fleet's, or its one-tier job), ``shapes`` the fitted shape, its interval's ends
+    (kept inside the simulator's limits) and :data:`INFANT_SHAPE`, 3 significant digits; ``effect`` the simulation
+    (None where refused, ``refused`` saying why), ``largest`` the largest difference from exponential failures among
+    the first three shapes and ``small`` whether it is below :data:`SMALL_EFFECT`.
+    """
+
+    job: Plan
+    shapes: tuple[float, ...]
+    effect: ShapeEffect | None
+    refused: str
+    largest: float
+    small: bool
+
+
+def fleet_shape_effect(fleet: FleetPlan, fit: WeibullFit) -> FleetShapeEffect:
+    """Goodput with Weibull failures of the fitted shapes against exponential ones, at the job's interval (seeded)."""
+    p = fleet.params
+    job = fleet.plan if not fleet.tiered else plan_for(p.without_tiers())
+    low, high = fit.shape_interval
+    shapes = tuple(float(significant(k, 3)) for k in (fit.shape, max(low, MIN_SHAPE), min(high, MAX_SHAPE),
+                                                       INFANT_SHAPE))
+    try:
+        effect = shape_effect(p.checkpoint_cost, p.mtbi, p.restart, job.interval, list(shapes),
+                              failures=SIM_FAILURES, seed=EFFECT_SEED)
+    except InputError as error:
+        return FleetShapeEffect(job, shapes, None, str(error), 0.0, False)
+    largest = max(abs(x) for x in effect.difference[:3])
+    return FleetShapeEffect(job, shapes, effect, "", largest, largest < SMALL_EFFECT)
+
+
+def own_ranges(m: Measurement) -> Propagation | None:
+    """T* and goodput over the intervals the logs measured (the recommended model); None with too few restarts."""
+    if not (m.failures and m.restart_samples >= 2):
+        return None
+    return propagate(m.checkpoint_cost_min, m.mtbi_min, m.restart_min,
+                     checkpoint_cost_range=m.checkpoint_cost_interval_min, mtbi_range=m.mtbi_interval_min,
+                     restart_range=m.restart_interval_min, which=RECOMMENDED_MODEL)
