@@ -58,6 +58,7 @@ A checkpoint lost with the job
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -544,9 +545,16 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None 
         T* in minutes. With one tier it is the single-level Lambert-W optimum (the drain
         multiplies goodput by e^{-D/M} whatever T is), raised to D if that is longer.
     """
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    return _exact_optimal_interval(tiers, m, recovery)
+
+
+# A plan asks for the interval of the cadence best_every chose, which best_every found already, and the figures
+# and tests ask again for the same fleet: the search (some fifty exact goodputs) is done once per inputs.
+@functools.lru_cache(maxsize=4096)
+def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -> float:
     from scipy.optimize import minimize_scalar  # kept off the import path
 
-    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
     guess = first_order_optimal_interval(tiers, m, recovery)
     low = max(tiers.drain, guess / 30.0)
     high = max(low * 1.0001, min(guess * 30.0, 30.0 * (m if recovery is None else recovery.rollback_mtbi(m))))
