@@ -35,6 +35,7 @@ tags, non-UTF-8 and files over :data:`MAX_FILE_BYTES` are refused.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
 import functools
@@ -224,6 +225,12 @@ def read_yaml(text: str, source: str) -> object:
         where = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or "unreadable YAML"
         raise InputError(line(where), problem, "valid YAML") from None
+
+
+@functools.lru_cache(maxsize=64)
+def _read_yaml_once(text: str, source: str) -> object:
+    # The pure-Python YAML parser takes some 10 ms a file, and a build or a test run reads the same files many times.
+    return read_yaml(text, source)
 
 
 @functools.cache
@@ -840,7 +847,7 @@ def load_params(path: str | os.PathLike[str] | None = None) -> Params:
         line = raw[: exc.start].count(b"\n") + 1
         raise InputError(f"{file}: line {line}", raw[exc.start : exc.start + 4], "UTF-8 text (this byte is not UTF-8)") from None
     source = "worked example" if path is None else file.name
-    data = read_yaml(text, source)
+    data = copy.deepcopy(_read_yaml_once(text, source))
     return params_from_mapping(
         data, source=source, base=file.resolve().parent, path=file, sha256=hashlib.sha256(raw).hexdigest()
     )

@@ -35,6 +35,7 @@ class FirstOrderDerivation:
     minimum: Any
 
 
+@lru_cache(maxsize=1)
 def derive_first_order() -> FirstOrderDerivation:
     """Differentiate f(T) = C/T + T/(2M), solve df/dT = 0 and check the result.
 
@@ -370,6 +371,7 @@ def derive_tiers() -> TiersDerivation:
     )
 
 
+@lru_cache(maxsize=1)
 def restart_free_derivative() -> Any:
     """The derivative of the wall time per kept work divided by e^{R/M} (a SymPy expression), and R's symbol."""
     import sympy as sp

@@ -31,6 +31,7 @@ its pauses (planned stops cost :attr:`Tiers.stop_cost`). A checkpoint lost with 
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -260,7 +261,7 @@ def _restart_phases(tiers: Tiers, m: float) -> tuple[float, float, float, float]
             m * math.expm1(tiers.rp / m))
 
 
-def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
+def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
     # Every probability is computed as itself, never as one minus its complement: the chance to stay put on a
     # soft interruption tends to one when s = 1 and (T + C)/M is large, and 1 - stay would cancel to zero (a
     # division by zero and NaN). The stationary weights are built in logarithms and scaled to a largest of one.
@@ -269,9 +270,12 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     soft_restart = rho + not_ok * rho_p  # expected restart time after a soft interruption
     cycle_time = n * t + (n - 1) * tiers.checkpoint_cost + tiers.cp  # work and snapshots of one cycle
     states = n + 1
-    length = np.full(states, t + tiers.checkpoint_cost)
-    length[n - 1] = t + tiers.cp  # D_{n-1} attempts the persistent segment
-    length[n] = length[0]  # P attempts the cycle's first segment
+    # T may be a 1-d array of intervals with no drain (the coarse scan of exact_optimal_interval): every
+    # per-state array then has a row per interval, each row computed by the same operations as a single T.
+    column = np.asarray(t, dtype=np.float64)[..., None]
+    length = np.repeat(column + tiers.checkpoint_cost, states, axis=-1)
+    length[..., n - 1] = column[..., 0] + tiers.cp  # D_{n-1} attempts the persistent segment
+    length[..., n] = length[..., 0]  # P attempts the cycle's first segment
     log_keep = -length / m  # the attempt succeeds, in logarithms (exact, and never underflows)
     keep = np.exp(log_keep)
     fail = -np.expm1(log_keep)
@@ -281,8 +285,8 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     restart = fail * (s * soft_restart + (1.0 - s) * rho_p)
     time = m * fail + restart
     position = np.arange(states, dtype=np.float64)
-    reward = keep * t - back * position * t
-    drain = np.zeros(states)
+    reward = keep * column - back * position * column
+    drain = np.zeros(length.shape)
     pending = tiers.drain > 0.0
     if pending:  # P: an interruption before the drain ends, and a later one
         early = -math.expm1(-tiers.drain / m)
@@ -297,11 +301,12 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
     # Stationary weights with w(D_0) = 1: the chain runs D_0 -> D_1 -> ... -> D_{n-1} -> P (or D_0) -> D_1 ...,
     # staying put on a soft interruption and falling back to D_0 otherwise.
     # w_i = (keep_0 w_0 + keep_P w_P) G_i for i >= 1: G_1 = 1/(1 - stay_1), G_{i+1} = G_i keep_i/(1 - stay_{i+1}).
-    log_gain = np.zeros(n)
+    log_gain = np.zeros((*length.shape[:-1], n))
     if n > 1:
-        log_gain[1:] = np.cumsum(np.concatenate(([0.0], log_keep[1 : n - 1])) - log_leaves[1:n])
-    log_w = np.full(states, -np.inf)
-    log_w[0] = 0.0
+        log_gain[..., 1:] = np.cumsum(np.concatenate((np.zeros((*length.shape[:-1], 1)), log_keep[..., 1 : n - 1]), axis=-1)
+                                      - log_leaves[..., 1:n], axis=-1)
+    log_w = np.full(length.shape, -np.inf)
+    log_w[..., 0] = 0.0
     if pending:
         # w_P (1 - stay_P) = (keep_0 w_0 + keep_P w_P) loop, with loop = G_{n-1} keep_{n-1} <= 1 (or 1 when n = 1:
         # D_0 -> P and P -> P on success). When P never falls back to D_0 (every interruption before the drain
@@ -313,9 +318,9 @@ def _steps(tiers: Tiers, m: float, t: float) -> _Steps:
         else:
             log_w[0], log_w[n] = -np.inf, 0.0
     if n > 1:
-        log_in = np.logaddexp(log_keep[0] + log_w[0], log_keep[n] + log_w[n] if pending else -np.inf)
-        log_w[1:n] = log_in + log_gain[1:n]
-    w = np.exp(log_w - np.max(log_w))
+        log_in = np.logaddexp(log_keep[..., 0] + log_w[..., 0], log_keep[n] + log_w[n] if pending else -np.inf)
+        log_w[..., 1:n] = log_in[..., None] + log_gain[..., 1:n]
+    w = np.exp(log_w - np.max(log_w, axis=-1, keepdims=True))
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
 
 
@@ -335,7 +340,11 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery 
     t = tiers.check_interval(interval)
     if not tiers.one_tier and tiers.fast_survives == 1.0:
         return _every_interruption_soft(tiers, m, t)
-    steps = _steps(tiers, m, t)
+    return _chain_losses(tiers, t, _steps(tiers, m, t))
+
+
+def _chain_losses(tiers: Tiers, t: float, steps: _Steps) -> TierLosses:
+    """The losses at interval T from the chain's per-state quantities at T (one row of a scan's)."""
     wall = float(steps.weight @ steps.time)
     progress = max(0.0, float(steps.weight @ steps.reward) / wall)
     n = tiers.every
@@ -382,14 +391,28 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None 
     about 1e-9 relative. One tier: the single-level Lambert-W optimum (the drain multiplies
     goodput by e^{-D/M} whatever T), raised to D if longer.
     """
+    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
+    return _exact_optimal_interval(tiers, m, recovery)
+
+
+# A plan asks for the interval of the cadence best_every chose, which best_every found already, and the figures
+# and tests ask again for the same fleet: the search (some fifty exact goodputs) is done once per inputs.
+@functools.lru_cache(maxsize=4096)
+def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -> float:
     from scipy.optimize import minimize_scalar  # kept off the import path
 
-    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
     guess = first_order_optimal_interval(tiers, m, recovery)
     low = max(tiers.drain, guess / 30.0)
     high = max(low * 1.0001, min(guess * 30.0, 30.0 * (m if recovery is None else recovery.rollback_mtbi(m))))
     grid = np.geomspace(low, high, 49)
-    values = np.array([exact_goodput(tiers, m, float(t), recovery) for t in grid])
+    if tiers.drain == 0.0 and (recovery is None or not recovery.active) and \
+            (tiers.one_tier or tiers.fast_survives < 1.0):  # the chain of exact_losses, every T of the scan at once
+        scan = _steps(tiers, m, grid)
+        values = np.array([_chain_losses(tiers, float(t), _Steps(scan.weight[i], scan.reward[i], scan.time[i],
+                                                                 scan.restart[i], scan.drain[i])).goodput
+                           for i, t in enumerate(grid)])
+    else:
+        values = np.array([exact_goodput(tiers, m, float(t), recovery) for t in grid])
     best = int(np.argmax(values))
     a = math.log(grid[max(best - 1, 0)])
     b = math.log(grid[min(best + 1, grid.size - 1)])
