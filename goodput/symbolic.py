@@ -141,7 +141,9 @@ def symbolic_optimum() -> SymbolicOptimum:
     derivative = sympy.diff(objective, t)
     closed = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
     try:
-        roots = sympy.solve(derivative, t)
+        # Unchecked: checking substitutes each root back (most of solve's time) only to drop T = 0, which the
+        # Lambert-W filter below drops as well.
+        roots = sympy.solve(derivative, t, check=False)
     except NotImplementedError:
         roots = []
     lambert = [root for root in roots if root.has(sympy.LambertW)]
