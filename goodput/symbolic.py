@@ -110,15 +110,25 @@ def goodput_series() -> SeriesExpansion:
     """Expand the exact goodput to second order and show the first order is 1 - C/T - T/(2M) - R/M.
 
     The second-order term is C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2).
-    Takes about a second; cached.
+    Takes a fifth of a second; cached.
     """
     import sympy
 
     c, m, r, t = _symbols()
     eps, ts, cs, rs = sympy.symbols("epsilon t c r", positive=True)
     exact = t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))
-    scaled = exact.subs({t: eps * ts, c: eps**2 * cs, r: eps * rs}, simultaneous=True)
-    expansion = sympy.expand(sympy.series(scaled, eps, 0, 3).removeO())
+    # G = e^{-R/M} T/(T + C) B((T + C)/M) with B(x) = x/(e^x - 1). Scaled, each factor is a function of a quantity
+    # of order eps, so the product of their series to second order is G's. B is expanded as the reciprocal of
+    # (e^x - 1)/x, which SymPy does several times faster than x/(e^x - 1) itself.
+    x = sympy.Symbol("x")
+
+    def upto2(f: sympy.Expr) -> sympy.Expr:
+        return sympy.series(f, x, 0, 3).removeO()
+
+    b = upto2(1 / sympy.expand((sympy.series(sympy.exp(x), x, 0, 4).removeO() - 1) / x))
+    scaled = upto2(sympy.exp(-x)).subs(x, eps * rs / m) * upto2(1 / (1 + x)).subs(x, eps * cs / ts) * b.subs(
+        x, eps * (ts + eps * cs) / m)
+    expansion = sympy.expand(scaled)
     back = {ts: t / eps, cs: c / eps**2, rs: r / eps}
     orders = [sympy.expand(expansion.coeff(eps, k) * eps**k).subs(back, simultaneous=True) for k in range(3)]
     first = sympy.expand(orders[0] + orders[1])
@@ -132,7 +142,7 @@ def symbolic_optimum() -> SymbolicOptimum:
 
     When :func:`sympy.solve` returns no Lambert-W root (it depends on the SymPy version), the
     closed form found by substituting u = T/M - 1 is used; the tests check either way that it
-    is a root. Takes about a second; cached.
+    is a root. Takes about half a second; cached.
     """
     import sympy
 
