@@ -92,7 +92,7 @@ def build(fleet: FleetPlan) -> Page:
     rel = max(_relative(t_symbolic, t_lambert), _relative(t_numerical, t_lambert))
     # Restarts so long that e^{-R/M} underflows are left out: the goodput is then zero at every interval.
     restarts = [f * r for f in RESTART_FACTORS if f * r / m < 600.0] or [r]
-    found = [exact.numerical_optimal_interval(c, m, x) for x in restarts]
+    found = [t_numerical if x == r else exact.numerical_optimal_interval(c, m, x) for x in restarts]
     spread = max(found) - min(found)
     derivative, r_symbol = symbolic.restart_free_derivative()
 
