@@ -44,11 +44,18 @@ def step_rows(path: Path) -> pd.DataFrame:
     """A few rows of the step log as written: the first, a checkpoint and its stall, the first after a restart."""
     import pandas as pd
 
-    raw = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=list(STEP_COLUMNS))
-    first_ckpt = int((raw["checkpoint"].str.strip() == "1").to_numpy().argmax())
+    # The rows shown sit near the top of a long log: read the head, longer until it holds them or the whole file.
+    nrows = 1024
+    while True:
+        raw = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=list(STEP_COLUMNS), nrows=nrows)
+        ckpt = (raw["checkpoint"].str.strip() == "1").to_numpy()
+        back = raw["step"].astype(int).diff().le(0).to_numpy()
+        if len(raw) < nrows or (ckpt.any() and back.any() and max(ckpt.argmax(), back.argmax()) < len(raw) - 1):
+            break
+        nrows *= 4
+    first_ckpt = int(ckpt.argmax())
     picks = [(0, "the first step"), (first_ckpt - 1, ""), (first_ckpt, "checkpoint after this step"),
              (first_ckpt + 1, "starts after the stall")]
-    back = raw["step"].astype(int).diff().le(0).to_numpy()
     if back.any():
         first_back = int(back.argmax())
         picks += [(first_back - 1, "the last step before a failure"),
