@@ -76,14 +76,16 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
         if params.steps_log is not None and named is not None:
             steps, events = params.steps_log.resolve(), named
             which = "sample" if (steps, events) == (sample_steps, sample_events) else "fleet"
-            measured = measure(steps, events, which="first-order")
+            step_log, event_log = read_steps(steps), read_events(events)
+            measured = measure(step_log, event_log, which="first-order")
         elif named is not None:
             which, fleet_events = "events", measure_events(named)
     except InputError as problem:  # the logs the inputs file names cannot be read: say so, measure the samples
         which, error, named = "unreadable", str(problem), None
         steps, events = sample_steps, sample_events
     if which not in ("sample", "fleet"):
-        measured = measure(steps, events, which="first-order")
+        step_log, event_log = read_steps(steps), read_events(events)
+        measured = measure(step_log, event_log, which="first-order")
     sample = measured if (steps, events) == (sample_steps, sample_events) else measure(
         sample_steps, sample_events, which="first-order")
     sample_alone = measure_events(sample_events)
@@ -91,7 +93,7 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
     glm_record = next(f for f in published_fleets(start) if f.fleet.startswith("GLM-130B"))
     sacct = book_data(SAMPLE_SACCT, start)
     return Sources(
-        which=which, steps_path=steps, events_path=events, steps=read_steps(steps), events=read_events(events),
+        which=which, steps_path=steps, events_path=events, steps=step_log, events=event_log,
         measured=measured, sample=sample, truth=read_truth(book_data(SAMPLE_TRUTH, start)),
         fleet_events_path=named, fleet_events=fleet_events or (measure_events(named) if named is not None
                                                                else sample_alone), error=error,
