@@ -158,3 +158,17 @@ def test_survival_curve_is_kaplan_meier() -> None:
     t, s = survival_curve(x, c)
     km = stats.ecdf(stats.CensoredData(uncensored=x, right=c)).sf
     assert_allclose(s, km.evaluate(t), rtol=1e-12)
+
+
+@pytest.mark.parametrize(("shape", "gaps"), [(0.5, 8), (1.0, 30), (2.5, 200)])
+def test_the_samples_shapes_together_are_each_samples_own(shape: float, gaps: int) -> None:
+    """coverage and power fit 2,000 samples at once: each row's shape and maximum are the one-sample fit's."""
+    from goodput.logs.fit import _best_shape, _best_shapes, _gaps, _Profile, _simulated
+
+    samples = _simulated(shape, gaps, 40, seed=7)
+    _, k, top = _best_shapes(samples)
+    for row, k_row, top_row in zip(samples, k, top, strict=True):
+        prof = _Profile(*_gaps(row, ()))
+        k_one, top_one = _best_shape(prof)
+        assert k_row == pytest.approx(k_one, rel=1e-9)
+        assert top_row == pytest.approx(top_one, rel=1e-12, abs=1e-9)
