@@ -941,8 +941,9 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
             # Notes longer than a short tag (the inputs' sources) go on their own line, to keep the table narrow.
             short = note if len(note) <= 20 else ""
             lines.append(f"  {key:<{width}}  {value:>{vwidth}}" + (f"   {short}" if short else ""))
-            if note and not short:
-                lines.append(f"    {note}")
+            if note and not short:  # wrapped under its row, so the output stays within 80 columns
+                lines += textwrap.wrap(note, width=78, initial_indent="    ", subsequent_indent="      ",
+                                       break_long_words=False, break_on_hyphens=False)
     lines.append("")
     for note in notes:
         lines += textwrap.wrap(note.replace("`", ""), width=78)

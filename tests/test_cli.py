@@ -647,3 +647,13 @@ def test_simulate_draws_just_in_time_recovery_and_planned_stops() -> None:
     assert single["recoveries"] > 0 and abs(single["goodput"] - single["exact_goodput"]) < 4 * single["stderr"]
     refused = run("simulate", "--just-in-time", "0.6", "--failures", "weibull")
     assert refused.returncode == 2 and "--failures" in refused.stderr
+
+
+def test_the_table_stays_within_80_columns_for_a_fleet_with_long_notes() -> None:
+    """R's parts, the spares' note and a long file name wrap under their row instead of running past 80 columns."""
+    story = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+    result = run("plan", "--params", str(story))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any("start-up 12.2 min" in line for line in lines)  # R's parts are still shown, wrapped
