@@ -649,6 +649,7 @@ def test_simulate_draws_just_in_time_recovery_and_planned_stops() -> None:
     assert refused.returncode == 2 and "--failures" in refused.stderr
 
 
+@pytest.mark.slow
 def test_the_table_stays_within_80_columns_for_a_fleet_with_long_notes() -> None:
     """R's parts, the spares' note and a long file name wrap under their row instead of running past 80 columns."""
     story = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
