@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from goodput import report
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant, common
@@ -42,6 +44,7 @@ def test_pages_name_the_inputs_file_as_given(tmp_path: Path) -> None:
     assert common.inputs_name(load_params(named)) == "FleetA.yml"
 
 
+@pytest.mark.slow
 def test_ranges_are_carried_through_the_fleets_scheme() -> None:
     """With no range in the file T* and goodput are single values at the tiered plan's; with ranges of C and R the
     goodput range brackets the plan's goodput, and each range is quoted with its values."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from goodput.book import exact_figures
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant, derivation
@@ -16,6 +18,7 @@ FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
 
 
+@pytest.mark.slow
 def test_worked_check_at_this_builds_inputs(book: Params) -> None:
     """C = 1 min, M = 185.6 min: 2CM = 371 min², T* = 19.3 min (19.2658 symbolically), each term C/T* = 5.2%,
     f(T*) = √(2C/M) = 10.4%; halving or doubling T costs f(T*)/4 = 2.6 points either way."""

@@ -48,6 +48,7 @@ def test_the_worked_example_quotes_first_order(worked: Params) -> None:
     assert (page.fo_goodput, page.exact_vs_first) == ("86.9%", "0.7 points more")
 
 
+@pytest.mark.slow
 def test_young_comparison_gap_is_mostly_second_order(inputs: Params) -> None:
     """At sqrt(2CM), exact minus first order is the second-order term plus terms of third order, a small share."""
     page = pages.build(fleet_plan(inputs))

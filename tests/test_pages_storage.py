@@ -144,6 +144,7 @@ def stored() -> FleetPlan:
     return fleet_plan(params_from_mapping(STORED, source="fleet-405b.yml"))
 
 
+@pytest.mark.slow
 def test_what_to_buy_quotes_the_lever_and_the_best_bandwidth(stored: FleetPlan) -> None:
     """The chapter's doubling is the lever (write and read doubled), the snapshot's lever is quoted, and B* with its
     goodput, storage cost and net, beside the net at the fleet's own bandwidth, which B* does not fall below."""

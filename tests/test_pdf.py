@@ -288,6 +288,7 @@ def text_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
     return buffer.getvalue()
 
 
+@pytest.mark.slow
 def test_the_layout_check_finds_a_heading_at_a_page_bottom_and_a_half_blank_page() -> None:
     """A heading with nothing under it at a page's foot is a fault; a half-blank page is a warning unless a
     chapter starts on the next page; a full page, a heading with text under it, and math glyphs pass."""

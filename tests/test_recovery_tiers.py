@@ -144,6 +144,7 @@ def test_first_order_optimum_is_the_base_at_m_prime(scheme: Tiers, recovery: Rec
         first.restart_loss + recovery.pauses(MTBI, scheme.stop_cost), rel=1e-14)
 
 
+@pytest.mark.slow
 def test_first_order_optimum_derived_symbolically() -> None:
     """d/dT of the tiered first-order loss with the pauses: the optimum is the scheme's at M' = M/(1 - p)."""
     # kept = 1 - p (the share that rolls back) and h = 1 - s, so that SymPy knows both positive.

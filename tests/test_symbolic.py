@@ -157,6 +157,7 @@ def test_tiers_minimum_is_a_sum_of_two_young_terms() -> None:
     assert_allclose(float(d.minimum.subs(point)), want, rtol=1e-13)
 
 
+@pytest.mark.slow
 def test_tiers_reduce_to_one_tier_with_a_drain_and_to_two_tiers() -> None:
     """C_p = C, s = 0, n = 1, R_p = R: L = C/T + T/(2M) + (R + D)/M and T* = sqrt(2CM); D = 0: no drain term."""
     from goodput.symbolic import derive_tiers

@@ -476,6 +476,7 @@ def test_many_ranged_inputs_are_bounded_by_a_seeded_sample_of_corners() -> None:
         assert abs(lows - len(corners) / 2) <= 1
 
 
+@pytest.mark.slow
 def test_a_fleets_monte_carlo_draws_every_ranged_input_through_its_plan() -> None:
     """With the scheme's other inputs pinned, drawing through the fleet's plan is drawing through its scheme (same
     seed, same numbers); with s drawn too the draws differ and stay inside the box at the plan's interval."""
