@@ -1,9 +1,10 @@
 """The drain / two-tier simulator: against closed forms where they exist, and against a slow event-by-event reference.
 
-The reference (:func:`reference_run`) follows the rules in :mod:`goodput.simulate_tiers`'s docstring literally, one event at a time (segment
-compute ends, snapshot ends, drain ends, restart ends, interruption), keeping the list of completed checkpoints
-and booking each piece of wall time when its fate is known. It shares no code with goodput.simulate_tiers: it is
-compared with it path by path on the same interruptions (exact agreement) and statistically on its own draws.
+The reference (:func:`reference_run`) follows the rules in :mod:`goodput.simulate_tiers`'s docstring literally, one
+event at a time (segment compute ends, snapshot ends, drain ends, restart ends, interruption), keeping the list of
+completed checkpoints and booking each piece of wall time when its fate is known. It shares no code with
+goodput.simulate_tiers: it is compared with it path by path on the same interruptions (exact agreement) and
+statistically on its own draws.
 """
 
 from __future__ import annotations
