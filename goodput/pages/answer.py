@@ -14,6 +14,7 @@ from goodput.pages.common import (
     LOSS_WORDS,
     NOT_QUOTED,
     Fleet,
+    PlanValues,
     first_order_variant,
     fleet_values,
     g_span,
@@ -38,32 +39,20 @@ from goodput.units import format_duration
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, PlanValues):
     """The answer page's values; each field is a glue key of book/answer.md."""
 
-    first_order: Variant
-
-    calculator: Variant
-    calculator_url: str
     mtbi_how: Variant
     mtbi_origin: str
-    restart_text: str
     scheme: Variant
     drain: str
     persistent_cost: str
     persistent_restart: str
     fast_lost: str
     losses_text: str
-    lost_dollars: str
-    lost_gpu_hours: str
     month_hours: str
     slow_points: str
     slow_dollars: str
-    lever_1_points: str
-    lever_1_dollars: str
-    lever_2: str
-    lever_2_points: str
-    lever_2_dollars: str
     cost_lever: Variant
     halve_c_points: str
     halve_c_dollars: str
@@ -75,23 +64,6 @@ class Page(Fleet):
     fo_slow_gap: str
     fo_points: str
     fo_dollars: str
-    ranges: Variant
-    ranges_text: str
-    t_span: str
-    g_span: str
-    top_input: str
-    top_swing: str
-    spares: Variant
-    best_spares: str
-    best_spares_goodput: str
-    best_spares_dollars: str
-    spares_held: str
-    spares_held_dollars: str
-    restart_part: Variant
-    largest_part: str
-    largest_part_minutes: str
-    largest_part_points: str
-    largest_part_dollars: str
 
 
 def plan_losses(plan: Plan) -> str:

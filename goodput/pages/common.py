@@ -163,3 +163,37 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,
         fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
     ))
+
+
+@dataclass(frozen=True)
+class PlanValues:
+    """The plan's values the answer and planning pages both quote, said alike (built by ``answer.build``)."""
+
+    first_order: Variant
+    calculator: Variant
+    calculator_url: str
+    restart_text: str
+    lost_dollars: str
+    lost_gpu_hours: str
+    lever_1_points: str
+    lever_1_dollars: str
+    lever_2: str
+    lever_2_points: str
+    lever_2_dollars: str
+    ranges: Variant
+    ranges_text: str
+    t_span: str
+    g_span: str
+    top_input: str
+    top_swing: str
+    spares: Variant
+    best_spares: str
+    best_spares_goodput: str
+    best_spares_dollars: str
+    spares_held: str
+    spares_held_dollars: str
+    restart_part: Variant
+    largest_part: str
+    largest_part_minutes: str
+    largest_part_points: str
+    largest_part_dollars: str

@@ -11,45 +11,16 @@ import dataclasses
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant, answer
-from goodput.pages.common import Fleet, losses_text
+from goodput.pages import answer
+from goodput.pages.common import Fleet, PlanValues, losses_text
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, PlanValues):
     """The planning page's values; each field is a glue key of book/planning.md."""
 
-    first_order: Variant
-
-    calculator: Variant
-    calculator_url: str
     fo_model: str
-    restart_text: str
     losses_text: str
-    lost_dollars: str
-    lost_gpu_hours: str
-    lever_1_points: str
-    lever_1_dollars: str
-    lever_2: str
-    lever_2_points: str
-    lever_2_dollars: str
-    ranges: Variant
-    ranges_text: str
-    t_span: str
-    g_span: str
-    top_input: str
-    top_swing: str
-    spares: Variant
-    best_spares: str
-    best_spares_goodput: str
-    best_spares_dollars: str
-    spares_held: str
-    spares_held_dollars: str
-    restart_part: Variant
-    largest_part: str
-    largest_part_minutes: str
-    largest_part_points: str
-    largest_part_dollars: str
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
