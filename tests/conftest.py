@@ -57,6 +57,23 @@ def fleet(tmp_path_factory: pytest.TempPathFactory) -> Params:
     return load_params(path)
 
 
+#: The planner's 65,536-GPU fleet given in storage terms (issue 19): a snapshot to host memory, its drain to shared
+#: storage at 50% of 2 TB/s, the load at 50% of 4 TB/s, the restart as its parts, and a price of storage bandwidth.
+STORED = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+          "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5, "price": 1500},
+          "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
+          "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+          "price_per_gpu_hour": 3.2, "month": "730 h"}
+
+
+@pytest.fixture(scope="session")
+def stored() -> Any:
+    """The storage-given fleet's plan (a :class:`goodput.fleet.FleetPlan`), for the levers and storage pages."""
+    from goodput.fleet import fleet_plan
+
+    return fleet_plan(params_from_mapping(STORED, source="fleet-405b.yml"))
+
+
 def _fleet_variant(source: str, **changes: object) -> Params:
     data = {**FLEET_24K, **changes}
     return params_from_mapping({key: value for key, value in data.items() if value is not None}, source=source)

@@ -192,19 +192,6 @@ def test_the_fleet_size_table_shows_r_rederived_from_its_parts(tiered: FleetPlan
 
 
 
-#: The planner's 65,536-GPU fleet given in storage terms (issue 19): a snapshot to host memory, its drain to
-#: shared storage at 50% of 2 TB/s, the load at 50% of 4 TB/s, and a price of storage bandwidth.
-STORED = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
-          "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5, "price": 1500},
-          "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
-          "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
-          "price_per_gpu_hour": 3.2, "month": "730 h"}
-
-
-@pytest.fixture(scope="module")
-def stored() -> FleetPlan:
-    return fleet_plan(params_from_mapping(STORED, source="fleet-405b.yml"))
-
 
 def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, example: FleetPlan) -> None:
     """With storage, the table and figure rank the two storage levers with the others; the paragraph quotes their

@@ -131,18 +131,6 @@ def test_figure_and_table(tiered: FleetPlan) -> None:
     assert ((curve >= 0.0) & (curve <= 1.0)).all() and np.all(np.diff(curve) >= -1e-12)
 
 
-#: The planner's 65,536-GPU fleet given in storage terms with a price of storage bandwidth (issue 19).
-STORED = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
-          "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5, "price": 1500},
-          "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
-          "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
-          "price_per_gpu_hour": 3.2, "month": "730 h"}
-
-
-@pytest.fixture(scope="module")
-def stored() -> FleetPlan:
-    return fleet_plan(params_from_mapping(STORED, source="fleet-405b.yml"))
-
 
 @pytest.mark.slow
 def test_what_to_buy_quotes_the_lever_and_the_best_bandwidth(stored: FleetPlan) -> None:
