@@ -112,16 +112,27 @@ class SimulatedLosses:
         return self.checkpoint_overhead + self.lost_work + self.restart_loss
 
 
+def losses_over_runs(fractions: npt.NDArray[np.float64], horizon: float, seed: int) -> dict[str, Any]:
+    """:class:`SimulatedLosses`' fields but the counts, from per-run fractions (columns) of goodput and the losses.
+
+    Rows: goodput, checkpoint, lost work, restart and (:class:`goodput.simulate_tiers.TierResult`) drain.
+    """
+    n_runs = fractions.shape[1]
+    means = fractions.mean(axis=1)
+    errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
+    names = ("goodput", "checkpoint_overhead", "lost_work", "restart_loss", "drain_loss")
+    fields: dict[str, Any] = {"horizon": horizon, "replicas": n_runs, "run_length": horizon / n_runs, "seed": int(seed)}
+    for name, mean, error in zip(names, means, errors, strict=False):
+        fields[name] = float(mean)
+        fields["stderr" if name == "goodput" else f"{name}_stderr"] = float(error)
+    return fields
+
+
 @dataclass(frozen=True)
 class SimulationResult(SimulatedLosses):
     """Outcome of :func:`simulate`: the fields of :class:`SimulatedLosses`, and the checkpoints completed over all runs."""
 
     checkpoints: int
-
-    @property
-    def observed_mtbi(self) -> float:
-        """Simulated wall time per failure in minutes (infinite when none happened)."""
-        return self.horizon / self.failures if self.failures else math.inf
 
 
 @dataclass(frozen=True)
@@ -387,21 +398,6 @@ class _Plan:
     untils: tuple[float, ...]
     intervals: tuple[float, ...]
 
-    @classmethod
-    def build(
-        cls,
-        proc: _Process,
-        run_length: float,
-        restart: float,
-        cost: float,
-        untils: Sequence[float],
-        intervals: Sequence[float],
-    ) -> _Plan:
-        u = proc.unit
-        return cls(
-            proc, run_length / u, restart / u, cost / u, tuple(x / u for x in untils), tuple(x / u for x in intervals)
-        )
-
     @property
     def fixed(self) -> bool:
         """Whether the interval is fixed (not a schedule)."""
@@ -458,10 +454,6 @@ class _Totals:
     work: npt.NDArray[np.float64]
     count: npt.NDArray[np.float64]
     failures: npt.NDArray[np.int64]
-
-    @classmethod
-    def zeros(cls, size: int) -> _Totals:
-        return cls(np.zeros(size), np.zeros(size), np.zeros(size), np.zeros(size, dtype=np.int64))
 
 
 def _step(
@@ -596,39 +588,10 @@ def simulate(
     >>> abs(r.goodput - 0.876) < 4 * r.stderr + 0.001
     True
     """
-    runs = _simulate_runs(
+    return _simulate_runs(
         checkpoint_cost, mtbi, restart, interval, horizon, process=process, replicas=replicas, seed=seed,
         chunk_size=chunk_size, progress=progress,
-    )
-    fractions, n_runs = runs.fractions, runs.fractions.shape[1]
-    means = fractions.mean(axis=1)
-    errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
-    return SimulationResult(
-        goodput=float(means[0]),
-        stderr=float(errors[0]),
-        checkpoint_overhead=float(means[1]),
-        lost_work=float(means[2]),
-        restart_loss=float(means[3]),
-        checkpoint_overhead_stderr=float(errors[1]),
-        lost_work_stderr=float(errors[2]),
-        restart_loss_stderr=float(errors[3]),
-        failures=runs.failures,
-        checkpoints=runs.checkpoints,
-        horizon=runs.horizon,
-        replicas=n_runs,
-        run_length=runs.horizon / n_runs,
-        seed=int(seed),
-    )
-
-
-@dataclass(frozen=True)
-class _Runs:
-    """Per-run fractions (goodput, checkpoint, lost work, restart by run) and totals of one simulation."""
-
-    fractions: npt.NDArray[np.float64]  # shape (4, replicas)
-    failures: int
-    checkpoints: int
-    horizon: float
+    )[0]
 
 
 def _simulate_runs(
@@ -641,10 +604,10 @@ def _simulate_runs(
     process: FailureProcess,
     replicas: int,
     seed: int,
-    chunk_size: int,
-    progress: Progress,
-) -> _Runs:
-    """Check the inputs of :func:`simulate`, run it, and return what each run did."""
+    chunk_size: int = CHUNK_SIZE,
+    progress: Progress = None,
+) -> tuple[SimulationResult, npt.NDArray[np.float64]]:
+    """:func:`simulate`, and the per-run fractions (rows: goodput, checkpoint, lost work, restart)."""
     c = _positive(checkpoint_cost, "checkpoint_cost")
     m = _positive(mtbi, "mtbi")
     r_min = _positive(restart, "restart")
@@ -668,8 +631,9 @@ def _simulate_runs(
                          f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {expected:.2g})")
     update, close = progress_bar(progress, h_min)
 
-    plan = _Plan.build(proc, run_length, r_min, c, untils, intervals)
-    totals = _Totals.zeros(n_runs)
+    u = proc.unit
+    plan = _Plan(proc, run_length / u, r_min / u, c / u, tuple(x / u for x in untils), tuple(x / u for x in intervals))
+    totals = _Totals(np.zeros(n_runs), np.zeros(n_runs), np.zeros(n_runs), np.zeros(n_runs, dtype=np.int64))
     whole_run = plan.expected_left(np.zeros(1), np.zeros(1))[0]
     per_run = min(chunk, math.ceil(whole_run + plan.margin(whole_run)))
     block = max(1, chunk // per_run)  # runs simulated side by side
@@ -699,7 +663,9 @@ def _simulate_runs(
     restarting = totals.restart * proc.unit - r_min
     lost = run_length - kept - checkpointing - restarting
     fractions = np.stack([kept, checkpointing, lost, restarting]) / run_length
-    return _Runs(fractions, int(totals.failures.sum()), round(float(totals.count.sum())), h_min)
+    result = SimulationResult(failures=int(totals.failures.sum()), checkpoints=round(float(totals.count.sum())),
+                              **losses_over_runs(fractions, h_min, seed))
+    return result, fractions
 
 
 # --------------------------------------------------------------------------- comparisons and schedules
@@ -746,18 +712,12 @@ def compare_intervals(
     """
     if isinstance(intervals, (str, bytes)) or not isinstance(intervals, Sequence) or len(intervals) == 0:
         raise InputError("intervals", intervals, "a list of at least one interval or schedule")
-    per_run = []
-    counts = []
-    for interval in intervals:
-        runs = _simulate_runs(
-            checkpoint_cost, mtbi, restart, interval, horizon, process=process, replicas=replicas, seed=seed,
-            chunk_size=CHUNK_SIZE, progress=None,
-        )
-        per_run.append(runs.fractions[0])
-        counts.append(runs.failures)
+    runs = [_simulate_runs(checkpoint_cost, mtbi, restart, interval, horizon, process=process, replicas=replicas,
+                           seed=seed) for interval in intervals]
+    counts = [result.failures for result, _ in runs]
     if len(set(counts)) != 1:  # pragma: no cover - the sampler draws the same failures whatever the interval
         raise RuntimeError(f"the alternatives saw different failures: {counts}")
-    goodput = np.stack(per_run)
+    goodput = np.stack([fractions[0] for _, fractions in runs])
     paired = goodput - goodput[0]
     root = math.sqrt(goodput.shape[1])
     return Comparison(

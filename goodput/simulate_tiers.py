@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from goodput import validate
 from goodput.errors import InputError
-from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, SimulatedLosses, progress_bar
+from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, SimulatedLosses, losses_over_runs, progress_bar
 
 #: Most random values drawn at once per kind (gaps, soft/hard draws): about 2 MB of float64 each.
 BLOCK_SIZE = 2**18
@@ -220,21 +220,6 @@ def _fractions(tiers: _Tiers, run_length: float, state: _State) -> Floats:
     return np.stack([kept, checkpointing, lost, state.restarting, drained]) / run_length
 
 
-def _replay(
-    tiers: _Tiers, run_length: float, gaps: Floats, soft: npt.NDArray[np.bool_]
-) -> tuple[Floats, npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-    """Run the state machine on given gaps (rows: steps, columns: runs); for tests.
-
-    Returns the (5, runs) fractions (goodput, checkpoint, lost work, restart, drain) and per-run failures and hard ones.
-    """
-    state = _State.fresh(gaps.shape[1])
-    for gap, flag in zip(gaps, soft, strict=True):
-        _advance(tiers, run_length, state, np.array(gap, dtype=np.float64), np.asarray(flag, dtype=bool))
-    if np.any(state.clock < run_length):
-        raise ValueError("the gaps end before the run does")
-    return _fractions(tiers, run_length, state), state.failures, state.hard
-
-
 # --------------------------------------------------------------------------- the simulator
 
 
@@ -332,25 +317,6 @@ def simulate_tiers(
         paused = recoveries * rj + planned * sq
         fractions *= run_length / (run_length + paused)
         fractions[3] += paused / (run_length + paused)
-    means = fractions.mean(axis=1)
-    errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
-    return TierResult(
-        goodput=float(means[0]),
-        stderr=float(errors[0]),
-        checkpoint_overhead=float(means[1]),
-        lost_work=float(means[2]),
-        restart_loss=float(means[3]),
-        drain_loss=float(means[4]),
-        checkpoint_overhead_stderr=float(errors[1]),
-        lost_work_stderr=float(errors[2]),
-        restart_loss_stderr=float(errors[3]),
-        drain_loss_stderr=float(errors[4]),
-        failures=int(state.failures.sum()),
-        hard_failures=int(state.hard.sum()),
-        horizon=h,
-        replicas=n_runs,
-        run_length=run_length,
-        seed=int(seed),
-        recoveries=int(recoveries.sum()),
-        planned_stops=int(planned.sum()),
-    )
+    return TierResult(failures=int(state.failures.sum()), hard_failures=int(state.hard.sum()),
+                      recoveries=int(recoveries.sum()), planned_stops=int(planned.sum()),
+                      **losses_over_runs(fractions, h, seed))

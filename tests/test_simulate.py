@@ -252,7 +252,7 @@ def test_bursts_match_renewal_reward_and_lower_goodput() -> None:
     expected = renewal_reward(1.0, 5.0, interval, survival, mean, 45.0 * mtbi)
     bursty = simulate(1.0, mtbi, 5.0, interval, mtbi * 2e6, process=FailureProcess(burst_probability=p, burst_window=window), seed=9)
     assert_within(bursty, expected)
-    assert_allclose(bursty.observed_mtbi, mean, rtol=5.0 / math.sqrt(bursty.failures))
+    assert_allclose(bursty.horizon / bursty.failures, mean, rtol=5.0 / math.sqrt(bursty.failures))
     plain = simulate(1.0, mtbi, 5.0, interval, mtbi * 2e6, seed=10)
     assert plain.goodput - bursty.goodput > 4.0 * math.hypot(plain.stderr, bursty.stderr)
 

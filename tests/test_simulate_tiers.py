@@ -25,7 +25,7 @@ from numpy.testing import assert_allclose
 
 from goodput.errors import InputError
 from goodput.simulate import simulate
-from goodput.simulate_tiers import TierResult, _replay, _Tiers, simulate_tiers
+from goodput.simulate_tiers import TierResult, _advance, _fractions, _State, _Tiers, simulate_tiers
 
 NAMES = ("goodput", "checkpoint_overhead", "lost_work", "restart_loss", "drain_loss")
 LOSSES = NAMES[1:]
@@ -238,6 +238,18 @@ def reference(
         values = np.array([row[name] for row in rows])
         stats[name] = (float(values.mean()), float(values.std(ddof=1) / math.sqrt(runs)))
     return stats, tallies
+
+
+def _replay(
+    tiers: _Tiers, run_length: float, gaps: npt.NDArray[np.float64], soft: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The simulator's state machine on given gaps (rows: steps, columns: runs): fractions, failures, hard ones."""
+    state = _State.fresh(gaps.shape[1])
+    for gap, flag in zip(gaps, soft, strict=True):
+        _advance(tiers, run_length, state, np.array(gap, dtype=np.float64), np.asarray(flag, dtype=bool))
+    if np.any(state.clock < run_length):
+        raise ValueError("the gaps end before the run does")
+    return _fractions(tiers, run_length, state), state.failures, state.hard
 
 
 def replay_both(case: Case, run_length: float, runs: int, seed: int) -> None:
