@@ -38,17 +38,21 @@ _BANDWIDTH_EXPECTED = ("a bandwidth such as '2.5 GB/s' (bytes), '20 Gb/s' (bits)
                        "B is bytes, b is bits, and a bandwidth ends in /s")
 
 
-def _quantity(value: object, name: str, expected: str) -> tuple[float, str, bool]:
-    """A number, its multiplier and unit, and whether it is per second, or an InputError."""
+def _quantity(value: object, name: str, rate: bool) -> float:
+    """A size in bytes or (`rate`) a bandwidth in bytes per second, above zero, or an InputError."""
+    expected, what = (_BANDWIDTH_EXPECTED, "a bandwidth") if rate else (_SIZE_EXPECTED, "a size")
     if isinstance(value, bool) or not isinstance(value, str):
         raise InputError(name, value, f"{expected} (a number needs a unit)")
     match = _QUANTITY.fullmatch(value)
     if match is None or match["unit"] is None:
         raise InputError(name, value, expected)
-    number = float(match["number"]) * _PREFIX[match["prefix"]]
-    unit = match["unit"]
-    is_bits = unit in ("b", "bit", "bits")
-    return number / 8.0 if is_bits else number, unit, match["per"] is not None
+    bits = match["unit"] in ("b", "bit", "bits")
+    if (match["per"] is not None) != rate or (bits and not rate):
+        raise InputError(name, value, expected)
+    number = float(match["number"]) * _PREFIX[match["prefix"]] / (8.0 if bits else 1.0)
+    if not 0.0 < number < math.inf:  # the value as written in the message, not the number read from it
+        raise InputError(name, value, f"{what} greater than zero: {expected}")
+    return number
 
 
 def parse_size(value: object, name: str) -> float:
@@ -57,12 +61,7 @@ def parse_size(value: object, name: str) -> float:
     >>> parse_size("2.3 TB", "checkpoint_size"), parse_size("1 GiB", "host_memory")
     (2300000000000.0, 1073741824.0)
     """
-    number, unit, per = _quantity(value, name, _SIZE_EXPECTED)
-    if per or unit in ("b", "bit", "bits"):
-        raise InputError(name, value, _SIZE_EXPECTED)
-    if not 0.0 < number < math.inf:  # the value as written in the message, not the number read from it
-        raise InputError(name, value, f"a size greater than zero: {_SIZE_EXPECTED}")
-    return number
+    return _quantity(value, name, rate=False)
 
 
 def parse_bandwidth(value: object, name: str) -> float:
@@ -71,12 +70,7 @@ def parse_bandwidth(value: object, name: str) -> float:
     >>> parse_bandwidth("20 Gb/s", "write_bandwidth"), parse_bandwidth("2.5 GB/s", "write_bandwidth")
     (2500000000.0, 2500000000.0)
     """
-    number, _, per = _quantity(value, name, _BANDWIDTH_EXPECTED)
-    if not per:
-        raise InputError(name, value, _BANDWIDTH_EXPECTED)
-    if not 0.0 < number < math.inf:  # the value as written in the message, not the number read from it
-        raise InputError(name, value, f"a bandwidth greater than zero: {_BANDWIDTH_EXPECTED}")
-    return number
+    return _quantity(value, name, rate=True)
 
 
 def _scaled(x: float, units: tuple[str, ...]) -> str:
