@@ -263,22 +263,17 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
         def goodput_at(r: float) -> float:
             return float(exact_goodput(checkpoint_cost, mtbi, r))
     ceiling = goodput_at(parts)  # no pool does better than no wait at all
-    counts: list[int] = []
-    restart: list[float] = []
-    goodput: list[float] = []
-    useful: list[float] = []
-    net: list[float] = []
-    c, lead = 0, 0  # lead: the best count so far
+    rows: list[tuple[int, float, float, float, float]] = []  # count, restart, goodput, useful, net
+    lead = 0  # the best count so far
     # Past `top`, go on while a larger pool could still beat the best so far (at c or more spares the kept work
     # net of the spares is at most ceiling x N - c g), and a quarter past the best so that a curve shows both sides.
-    while c <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or ceiling * n - c * g > net[lead]):
-        counts.append(c)
-        restart.append(parts + spare_wait(c, mtbi, repair, takes_node))
-        goodput.append(goodput_at(restart[-1]))
-        useful.append(goodput[-1] * n / (n + c * g))
-        net.append(goodput[-1] * n - c * g)
-        lead = c if net[c] > net[lead] else lead
-        c += 1
+    while (c := len(rows)) <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or
+                                               ceiling * n - c * g > rows[lead][4]):
+        r = parts + spare_wait(c, mtbi, repair, takes_node)
+        kept = goodput_at(r)
+        rows.append((c, r, kept, kept * n / (n + c * g), kept * n - c * g))
+        lead = c if rows[c][4] > rows[lead][4] else lead
+    counts, restart, goodput, useful, net = (list(column) for column in zip(*rows, strict=True))
     return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, net=net, best=lead)
 
 
