@@ -1,11 +1,7 @@
 """What-ifs the book quotes: a fleet's scheme with one input changed and planned again, and a local-first drain.
 
-Also the chapters' labelled illustrations and their assumptions (each a module constant): the restart inputs a fleet
-gives or the chapter assumes (:func:`restart_inputs`, :func:`recovery_plan`, :func:`planned_stops`), the fleet's write
-to shared storage (:func:`fleet_write`, :func:`write_whatifs`), first order's ranges where possible and the Monte Carlo
-reading (:func:`first_order_possible`, :func:`fleet_monte_carlo`), and the tier chapter's asides
-(:func:`fast_tier_whatif`, :func:`illustrative_drain`, :func:`contention_whatif`, :func:`worked_tier_asides`).
-Numbers only; the pages (:mod:`goodput.pages`) word them.
+Also the chapters' labelled illustrations, each assumption a module constant. Numbers only; :mod:`goodput.pages`
+words them.
 """
 
 from __future__ import annotations
@@ -137,12 +133,8 @@ def recovery_plan(fleet: FleetPlan, x: RestartInputs, share: float) -> Plan:
 def planned_stops(params: Params) -> tuple[float, float, float]:
     """Llama 3's planned stops on this fleet, through its own plan: with notice, or counted among the interruptions.
 
-    Returns
-    -------
-    tuple of float
-        The stops' rate (per hour, from Llama 3's count over its snapshot), the goodput with them as pauses with
-        notice, and the goodput with them as unexpected interruptions (M shortened to take them in); none recovered
-        just in time.
+    Returns their rate per hour (Llama 3's count over its snapshot), the goodput with them as pauses with notice, and
+    with them as unexpected interruptions (M shortened to take them in); none recovered just in time.
     """
     planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
     with_notice = plan_for(params.replace(just_in_time=0.0, planned_rate=planned)).goodput
@@ -318,20 +310,19 @@ def contention_whatif(fleet: FleetPlan) -> ContentionWhatIf:
     """Storage contention on the fleet's drain where it has one, else on the illustration's, at the interval used."""
     p, scheme = fleet.params, fleet.plan.tiers
     c, r = p.checkpoint_cost, p.restart
-    if scheme is not None and scheme.drain > 0:
-        drain, interval, counted = scheme.drain, fleet.interval, fleet.goodput
-        extra = DRAIN_SLOWDOWN * drain
+    own = scheme is not None and scheme.drain > 0
+    drain = scheme.drain if scheme is not None and own else WORKED_DRAIN
+    extra = DRAIN_SLOWDOWN * drain
+    if scheme is not None and own:
+        interval, counted, cost = fleet.interval, fleet.goodput, scheme.cp + extra
         slowed = (Tiers(c + extra, r, drain=drain) if scheme.one_tier else
-                  Tiers(c, r, drain, scheme.cp + extra, scheme.rp, scheme.fast_survives, scheme.every))
-        cost = scheme.cp + extra
+                  Tiers(c, r, drain, cost, scheme.rp, scheme.fast_survives, scheme.every))
     else:
-        drain = WORKED_DRAIN
         interval, counted, _ = illustrative_drain(p)
-        extra = DRAIN_SLOWDOWN * drain
-        slowed = local_first(c + extra, r, drain, 1.0 - sources.lost_share())
         cost = c + extra
+        slowed = local_first(cost, r, drain, 1.0 - sources.lost_share())
     _, goodput, _ = at_best(slowed, p.mtbi, interval)
-    return ContentionWhatIf(scheme is not None and scheme.drain > 0, counted, drain, interval, extra, cost, goodput)
+    return ContentionWhatIf(own, counted, drain, interval, extra, cost, goodput)
 
 
 @dataclass(frozen=True)
