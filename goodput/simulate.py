@@ -106,11 +106,6 @@ class SimulatedLosses:
     run_length: float
     seed: int
 
-    @property
-    def total_loss(self) -> float:
-        """Sum of the three losses (one minus goodput)."""
-        return self.checkpoint_overhead + self.lost_work + self.restart_loss
-
 
 def losses_over_runs(fractions: npt.NDArray[np.float64], horizon: float, seed: int) -> dict[str, Any]:
     """:class:`SimulatedLosses`' fields but the counts, from per-run fractions (columns) of goodput and the losses.

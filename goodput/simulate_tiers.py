@@ -69,11 +69,6 @@ class TierResult(SimulatedLosses):
     recoveries: int = 0
     planned_stops: int = 0
 
-    @property
-    def total_loss(self) -> float:
-        """Sum of the four losses (one minus goodput)."""
-        return self.checkpoint_overhead + self.lost_work + self.restart_loss + self.drain_loss
-
 
 # --------------------------------------------------------------------------- checks
 

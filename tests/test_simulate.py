@@ -87,7 +87,7 @@ def test_matches_exact_model(cost: float, restart: float, factor: float) -> None
     seed = int(1000 * cost) + int(100 * restart) + int(10 * factor)
     result = simulate(cost, 1.0, restart, interval, 1.5e6, seed=seed)
     assert_within(result, exact_fractions(cost, 1.0, restart, interval))
-    assert_allclose(result.goodput + result.total_loss, 1.0, rtol=1e-12)
+    assert_allclose(result.goodput + sum(getattr(result, name) for name in LOSSES), 1.0, rtol=1e-12)
     assert abs(result.failures - 1.5e6) < 5.0 * math.sqrt(1.5e6)
 
 
