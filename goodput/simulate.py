@@ -107,19 +107,24 @@ class SimulatedLosses:
     seed: int
 
 
+def _over_runs(rows: npt.NDArray[np.float64]) -> tuple[list[float], list[float]]:
+    """Each row's mean over runs (columns) and its standard error, the standard deviation / sqrt(runs)."""
+    errors = rows.std(axis=1, ddof=1) / math.sqrt(rows.shape[1])
+    return [float(m) for m in rows.mean(axis=1)], [float(e) for e in errors]
+
+
 def losses_over_runs(fractions: npt.NDArray[np.float64], horizon: float, seed: int) -> dict[str, Any]:
     """:class:`SimulatedLosses`' fields but the counts, from per-run fractions (columns) of goodput and the losses.
 
     Rows: goodput, checkpoint, lost work, restart and (:class:`goodput.simulate_tiers.TierResult`) drain.
     """
     n_runs = fractions.shape[1]
-    means = fractions.mean(axis=1)
-    errors = fractions.std(axis=1, ddof=1) / math.sqrt(n_runs)
+    means, errors = _over_runs(fractions)
     names = ("goodput", "checkpoint_overhead", "lost_work", "restart_loss", "drain_loss")
     fields: dict[str, Any] = {"horizon": horizon, "replicas": n_runs, "run_length": horizon / n_runs, "seed": int(seed)}
     for name, mean, error in zip(names, means, errors, strict=False):
-        fields[name] = float(mean)
-        fields["stderr" if name == "goodput" else f"{name}_stderr"] = float(error)
+        fields[name] = mean
+        fields["stderr" if name == "goodput" else f"{name}_stderr"] = error
     return fields
 
 
@@ -713,18 +718,9 @@ def compare_intervals(
     if len(set(counts)) != 1:  # pragma: no cover - the sampler draws the same failures whatever the interval
         raise RuntimeError(f"the alternatives saw different failures: {counts}")
     goodput = np.stack([fractions[0] for _, fractions in runs])
-    paired = goodput - goodput[0]
-    root = math.sqrt(goodput.shape[1])
-    return Comparison(
-        goodput=tuple(float(g) for g in goodput.mean(axis=1)),
-        stderr=tuple(float(s) / root for s in goodput.std(axis=1, ddof=1)),
-        difference=tuple(float(d) for d in paired.mean(axis=1)),
-        difference_stderr=tuple(float(s) / root for s in paired.std(axis=1, ddof=1)),
-        failures=counts[0],
-        horizon=float(horizon),
-        replicas=int(replicas),
-        seed=int(seed),
-    )
+    (means, errors), (differences, paired) = _over_runs(goodput), _over_runs(goodput - goodput[0])
+    return Comparison(tuple(means), tuple(errors), tuple(differences), tuple(paired), counts[0], float(horizon),
+                      int(replicas), int(seed))
 
 
 def run_age_mtbi(mtbi: float, shape: float, start: float, end: float, reference_period: float) -> float:
@@ -769,10 +765,7 @@ def run_age_schedule(
         if value <= previous or value >= period:
             raise InputError(f"boundaries[{position}]", cut, "run ages that increase within (0, reference_period)")
         previous = value
-    starts = [0.0, *cuts]
-    ends = [*cuts, period]
-    untils = [*cuts, math.inf]
     return [
         (until, float(exact_optimal_interval(checkpoint_cost, run_age_mtbi(mtbi, shape, a, b, period))))
-        for until, a, b in zip(untils, starts, ends, strict=True)
+        for until, a, b in zip([*cuts, math.inf], [0.0, *cuts], [*cuts, period], strict=True)
     ]

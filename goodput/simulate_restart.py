@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from goodput import validate
 from goodput.restart import spare_wait
@@ -41,11 +43,11 @@ class Estimate:
         return abs(self.mean - closed) / max(self.stderr, 1e-12)
 
 
-def _batched(values: list[float], batches: int = 20) -> Estimate:
-    """Mean and standard error from batch means (robust to correlation between successive draws)."""
+def _batched(values: list[float], of: Callable[[npt.NDArray[np.float64]], Any] = np.mean, batches: int = 20) -> Estimate:
+    """A statistic `of` the values and its standard error over batches (robust to correlation between successive draws)."""
     arr = np.asarray(values, dtype=np.float64)
-    means = np.array([chunk.mean() for chunk in np.array_split(arr, batches)])
-    return Estimate(mean=float(arr.mean()), stderr=float(means.std(ddof=1) / math.sqrt(batches)))
+    means = [of(chunk) for chunk in np.array_split(arr, batches)]
+    return Estimate(mean=float(of(arr)), stderr=float(np.std(means, ddof=1) / math.sqrt(batches)))
 
 
 def simulate_spare_waits(spares: int, mtbi: float, repair: float, takes_node: float, *, interruptions: int = 40_000,
@@ -113,9 +115,7 @@ def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, inter
                     break
                 wall += hit
         walls.append(wall)
-    arr = np.asarray(walls)
-    batches = [t * len(chunk) / chunk.sum() for chunk in np.array_split(arr, 20)]
-    return Estimate(mean=float(t * len(arr) / arr.sum()), stderr=float(np.std(batches, ddof=1) / math.sqrt(20)))
+    return _batched(walls, lambda chunk: t * len(chunk) / chunk.sum())
 
 
 def check_recovery(plan: Plan, just_in_time: float, jit_recovery: float, planned_rate: float) -> Estimate:
@@ -149,15 +149,10 @@ def check_recovery(plan: Plan, just_in_time: float, jit_recovery: float, planned
 
 
 def spares_checks(best: int, mtbi: float, repair: float, takes_node: float) -> list[tuple[int, float, Estimate]]:
-    """The wait for a repair per interruption by the closed form and simulated, at a few pool sizes.
+    """(spares, the closed form's wait for a repair per interruption, the simulated one) at a few pool sizes.
 
     The sizes: none, half the best count `best`, the mean number of nodes in repair (where below the best) and the
-    best.
-
-    Returns
-    -------
-    list of (int, float, Estimate)
-        Spares, the closed form's minutes (:func:`goodput.restart.spare_wait`) and the simulation's (seeded).
+    best. Minutes; the simulation is seeded.
     """
     counts = sorted({0, best // 2, min(best, max(1, round(takes_node * repair / mtbi))), best})
     return [(k, spare_wait(k, mtbi, repair, takes_node),

@@ -122,10 +122,7 @@ def restart_inputs(fleet: FleetPlan) -> RestartInputs:
 
 
 def recovery_plan(fleet: FleetPlan, x: RestartInputs, share: float) -> Plan:
-    """The fleet's own plan (its drain and tiers included) with a share `share` recovered just in time.
-
-    Each recovery costs the inputs' R_j and the inputs' planned stops are kept (:func:`goodput.plan.plan_for`).
-    """
+    """The fleet's own plan (its drain and tiers included) with a share `share` recovered just in time."""
     return plan_for(fleet.params.replace(just_in_time=share, jit_recovery=x.jit_recovery,
                                          planned_rate=x.planned_rate))
 
