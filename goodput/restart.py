@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, TypeVar
 
 from goodput import model, validate
-from goodput.exact import exact_losses, exact_optimal_interval
+from goodput.exact import exact_losses
 from goodput.tiers import Tiers
 
 if TYPE_CHECKING:
@@ -190,7 +190,8 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
     """Goodput with a share of interruptions recovered just in time and planned stops with notice.
 
     C, M, R, T and R_j in minutes (M counts every unplanned interruption), q per hour; T
-    defaults to :func:`recovery_optimal_interval`. With p = q = 0, the exact model's goodput.
+    defaults to the optimum, the exact model's at M / (1 - p) (R_j and planned stops scale the wall time by a
+    factor independent of T). With p = q = 0, the exact model's goodput.
 
     >>> from goodput.exact import exact_goodput
     >>> round(recovery_goodput(1.0, 185.6, 5.0), 6) == round(float(exact_goodput(1.0, 185.6, 5.0)), 6)
@@ -198,26 +199,6 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
     """
     return recovery_losses(checkpoint_cost, mtbi, restart, interval, just_in_time=just_in_time,
                            jit_recovery=jit_recovery, planned_rate=planned_rate).goodput
-
-
-def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
-    """The optimum T with a share p recovered just in time: the exact model's with M / (1 - p) for M.
-
-    R_j and planned stops do not move it: they scale the wall time by a factor independent of T.
-
-    >>> round(recovery_optimal_interval(1.0, 185.6, just_in_time=0.75), 1)
-    37.9
-    """
-    return float(exact_optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
-
-
-def first_order_recovery_interval(checkpoint_cost: float, mtbi: float, just_in_time: float = 0.0) -> float:
-    """First order's optimum with a share p recovered just in time: √(2CM/(1 - p)), first order's at M'.
-
-    >>> round(first_order_recovery_interval(1.0, 185.6, 0.5), 2)
-    27.25
-    """
-    return float(model.optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
 
 
 #: The largest pool :func:`best_spares` tries by default (beyond it interruptions come so often that no pool keeps up).

@@ -20,12 +20,13 @@ from goodput import sources
 from goodput.book import restart_figures
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
+from goodput.model import optimal_interval
 from goodput.pages import Variant
 from goodput.pages import restart as pages
 from goodput.params import DEFAULT_JIT_RECOVERY, load_params, params_from_mapping
 from goodput.plan import plan_for
 from goodput.report import money, percent
-from goodput.restart import RestartParts, Spares, first_order_recovery_interval, spare_wait
+from goodput.restart import Recovery, RestartParts, Spares, spare_wait
 from goodput.whatif import recovery_plan, restart_inputs
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
@@ -83,7 +84,7 @@ def test_just_in_time_first_order_optimum_by_sympy() -> None:
     (root,) = sp.solve(sp.diff(c / t + q * t / (2 * m), t), t)
     assert sp.simplify(root**2 - 2 * c * m / q) == 0
     value = float(root.subs({c: 1.0, m: 185.6, q: 0.5}))
-    assert math.isclose(first_order_recovery_interval(1.0, 185.6, 0.5), value, rel_tol=1e-12)
+    assert math.isclose(optimal_interval(1.0, Recovery(0.5).rollback_mtbi(185.6)), value, rel_tol=1e-12)
 
 
 def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:

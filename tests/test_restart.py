@@ -12,15 +12,8 @@ from hypothesis import strategies as st
 
 from goodput.errors import InputError
 from goodput.exact import exact_goodput, exact_optimal_interval
-from goodput.restart import (
-    RestartParts,
-    best_spares,
-    erlang_b,
-    first_order_recovery_interval,
-    recovery_goodput,
-    recovery_optimal_interval,
-    spare_wait,
-)
+from goodput.model import optimal_interval
+from goodput.restart import Recovery, RestartParts, best_spares, erlang_b, recovery_goodput, spare_wait
 from goodput.simulate_restart import simulate_recovery, simulate_spare_waits
 
 
@@ -88,7 +81,14 @@ def test_first_order_optimum_with_just_in_time_recovery_derived_symbolically() -
     assert len(solutions) == 1
     assert sp.simplify(solutions[0] - sp.sqrt(2 * c * m / kept)) == 0
     assert sp.diff(loss, t, 2).subs(t, solutions[0]).is_positive
-    assert first_order_recovery_interval(1.0, 185.6, 0.5) == pytest.approx(math.sqrt(2 * 185.6 / 0.5))
+    first_order = optimal_interval(1.0, Recovery(0.5).rollback_mtbi(185.6))
+    assert first_order == pytest.approx(math.sqrt(2 * 185.6 / 0.5)) and round(first_order, 2) == 27.25
+    assert round(recovery_optimal_interval(1.0, 185.6, just_in_time=0.75), 1) == 37.9
+
+
+def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
+    """The optimum with a share p recovered just in time: the exact model's at M' = M / (1 - p)."""
+    return float(exact_optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
 
 
 def test_recovery_model_reduces_to_the_exact_model() -> None:
