@@ -35,7 +35,7 @@ after a run ends, Poisson with mean p/M and q/60 per minute of running time. The
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -154,13 +154,8 @@ class _State:
 
     @classmethod
     def fresh(cls, size: int) -> _State:
-        def z() -> Floats:
-            return np.zeros(size)
-
-        return cls(
-            z(), z(), z(), np.zeros(size, dtype=bool), z(), z(), z(), z(),
-            np.zeros(size, dtype=np.int64), np.zeros(size, dtype=np.int64),
-        )  # fmt: skip
+        kinds = {"pending": bool, "failures": np.int64, "hard": np.int64}  # the others float64
+        return cls(**{f.name: np.zeros(size, dtype=kinds.get(f.name, np.float64)) for f in fields(cls)})
 
 
 def _advance(tiers: _Tiers, run_length: float, state: _State, gap: Floats, soft: npt.NDArray[np.bool_]) -> None:
