@@ -334,17 +334,28 @@ def segments_in(
     """Kept work and completed segments (as floats) per compute phase [start, end) under a schedule.
 
     Each segment uses the interval in force when it starts, so a phase crossing a boundary is
-    split there; a segment of interval T completes after T + C. Phases with end <= start hold
-    nothing.
+    split there (those phases alone, so few, go through the split); a segment of interval T
+    completes after T + C. Phases with end <= start hold nothing.
     """
-    work = np.zeros(np.shape(start))
-    count = np.zeros(np.shape(start))
-    current = np.array(start, dtype=np.float64, copy=True)
-    active = end > current
-    for until, length in zip(untils, intervals, strict=True):
-        cycle = length + cost
+    bounds = np.asarray(untils, dtype=np.float64)
+    entry = np.searchsorted(bounds, start, side="right")
+    np.minimum(entry, bounds.size - 1, out=entry)  # phases starting past the last until: last interval
+    length = np.asarray(intervals, dtype=np.float64)[entry]
+    count = end - start
+    np.maximum(count, 0.0, out=count)
+    count /= length + cost
+    np.floor(count, out=count)
+    work = count * length
+    crossing = np.flatnonzero(end > bounds[entry])  # the next boundary falls inside the phase
+    if crossing.size == 0:
+        return work, count
+    current, stop = start.reshape(-1)[crossing], end.reshape(-1)[crossing]
+    split_work, split_count = np.zeros(crossing.size), np.zeros(crossing.size)
+    active = stop > current
+    for until, interval in zip(untils, intervals, strict=True):
+        cycle = interval + cost
         here = active & (current < until)
-        fits = np.floor((end - current) / cycle)
+        fits = np.floor((stop - current) / cycle)
         if math.isinf(until):
             done = fits
             onward = np.zeros_like(here)
@@ -354,36 +365,11 @@ def segments_in(
             onward = here & (fits >= starts)
             current = np.where(onward, current + starts * cycle, current)
         done = np.where(here, np.maximum(done, 0.0), 0.0)
-        work += done * length
-        count += done
+        split_work += done * interval
+        split_count += done
         active = onward | (active & ~here)
-    return work, count
-
-
-def _scheduled_segments(
-    start: npt.NDArray[np.float64],
-    end: npt.NDArray[np.float64],
-    untils: Sequence[float],
-    intervals: Sequence[float],
-    cost: float,
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """:func:`segments_in`, fast when few phases cross a boundary: those alone go through the exact split."""
-    bounds = np.asarray(untils, dtype=np.float64)
-    lengths = np.asarray(intervals, dtype=np.float64)
-    entry = np.searchsorted(bounds, start, side="right")
-    np.minimum(entry, bounds.size - 1, out=entry)  # phases starting past the last until: last interval
-    length = lengths[entry]
-    count = end - start
-    np.maximum(count, 0.0, out=count)
-    count /= length + cost
-    np.floor(count, out=count)
-    work = count * length
-    crossing = np.flatnonzero(end > bounds[entry])  # the next boundary falls inside the phase
-    if crossing.size:
-        flat_start, flat_end = start.reshape(-1)[crossing], end.reshape(-1)[crossing]
-        split_work, split_count = segments_in(flat_start, flat_end, untils, intervals, cost)
-        work.reshape(-1)[crossing] = split_work
-        count.reshape(-1)[crossing] = split_count
+    work.reshape(-1)[crossing] = split_work
+    count.reshape(-1)[crossing] = split_count
     return work, count
 
 
@@ -521,7 +507,7 @@ def _step(
         totals.count[which] += span.sum(axis=1)
     else:
         previous += plan.restart  # compute phases run from previous + R to the next failure
-        work, count = _scheduled_segments(previous, times, plan.untils, plan.intervals, plan.cost)
+        work, count = segments_in(previous, times, plan.untils, plan.intervals, plan.cost)
         totals.work[which] += work.sum(axis=1)
         totals.count[which] += count.sum(axis=1)
     state.anchor[live] = last
