@@ -82,8 +82,7 @@ class RestartParts:
     @property
     def largest(self) -> str:
         """The name of the largest part."""
-        parts = self.parts
-        return max(parts, key=lambda name: parts[name])
+        return max(self.parts.items(), key=lambda part: part[1])[0]
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ words them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from goodput import sources
 from goodput.errors import Refused
@@ -186,10 +187,7 @@ def write_whatifs(fleet: FleetPlan) -> WriteWhatIfs:
     s = fleet.storage
     size, achieved, stated = fleet_write(fleet)
     now = fleet.slow if s is None else fleet.plan
-
-    def goodput_at(bandwidth: float) -> float:
-        return fleet.goodput_at_write_bandwidth(bandwidth, size)
-
+    goodput_at = partial(fleet.goodput_at_write_bandwidth, size=size)
     ceiling = goodput_at(FASTEST)
     target = ceiling - TARGET_BELOW_CEILING
     needed = bandwidth_for_goodput(goodput_at, target) if now.goodput < target else None
