@@ -333,9 +333,9 @@ def segments_in(
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Kept work and completed segments (as floats) per compute phase [start, end) under a schedule.
 
-    Each segment uses the interval in force when it starts, so a phase crossing a boundary is
-    split there (those phases alone, so few, go through the split); a segment of interval T
-    completes after T + C. Phases with end <= start hold nothing.
+    Each segment uses the interval in force when it starts; a segment of interval T completes
+    after T + C. Every phase is counted at its start's interval, then the few that cross a
+    boundary are split there. Phases with end <= start hold nothing.
     """
     bounds = np.asarray(untils, dtype=np.float64)
     entry = np.searchsorted(bounds, start, side="right")
