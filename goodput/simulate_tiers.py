@@ -24,12 +24,9 @@ Fractions of wall time (summing to one): ``goodput`` kept compute, ``checkpoint_
 snapshots, ``drain_loss`` whole cycles lost to a hard interruption before durability, ``restart_loss``
 restarts (cut short included) and pauses, ``lost_work`` the rest.
 
-All runs advance in lock-step, one gap per step, each holding a small state (clock, pending restart,
-segment index j in the cycle, whether the cycle's start checkpoint still drains). The compute in a gap is
-split arithmetically (``divmod`` by the cycle (n - 1)(T + C) + T + C_p) into whole cycles and completed
-segments, so no per-segment work is done; draws come in blocks of :data:`BLOCK_SIZE`. Pauses are drawn
-after a run ends, Poisson with mean p/M and q/60 per minute of running time. The horizon is split into
-``replicas`` runs; standard errors are the sample standard deviation over runs / sqrt(replicas).
+All runs advance in lock-step, one gap per step; the compute in a gap splits by ``divmod`` by the cycle
+(n - 1)(T + C) + T + C_p into whole cycles and completed segments. Pauses are drawn after a run ends, Poisson
+with mean p/M and q/60 per minute of running time. Standard errors are over the ``replicas`` runs.
 """
 
 from __future__ import annotations
