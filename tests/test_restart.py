@@ -17,6 +17,11 @@ from goodput.restart import Recovery, RestartParts, best_spares, erlang_b, recov
 from goodput.simulate_restart import simulate_recovery, simulate_spare_waits
 
 
+def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
+    """The optimum with a share p recovered just in time: the exact model's at M' = M / (1 - p)."""
+    return float(exact_optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
+
+
 def test_parts_add_up_and_name_the_largest() -> None:
     """R is the sum of the parts, the start-up per node multiplied out (Aurora: about 6 s a node)."""
     parts = RestartParts(detect=1.0, replace=2.0, startup=0.5, startup_per_node=0.1, load=3.0, warmup=1.0, nodes=256)
@@ -84,11 +89,6 @@ def test_first_order_optimum_with_just_in_time_recovery_derived_symbolically() -
     first_order = optimal_interval(1.0, Recovery(0.5).rollback_mtbi(185.6))
     assert first_order == pytest.approx(math.sqrt(2 * 185.6 / 0.5)) and round(first_order, 2) == 27.25
     assert round(recovery_optimal_interval(1.0, 185.6, just_in_time=0.75), 1) == 37.9
-
-
-def recovery_optimal_interval(checkpoint_cost: float, mtbi: float, *, just_in_time: float = 0.0) -> float:
-    """The optimum with a share p recovered just in time: the exact model's at M' = M / (1 - p)."""
-    return float(exact_optimal_interval(checkpoint_cost, Recovery(just_in_time).rollback_mtbi(mtbi)))
 
 
 def test_recovery_model_reduces_to_the_exact_model() -> None:
