@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
+from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import STORAGE_LEVERS
-from goodput.report import count, gain_text, money, percent, points
+from goodput.report import gain_text, money, percent, points
 from goodput.sources import (
     BLOOM_CHECKPOINT_PUBLISHED,
     BLOOM_PARAMETERS,
@@ -73,7 +74,7 @@ def span(low: float, high: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The values ``book/storage.md`` quotes."""
 
     bytes_default: str
@@ -112,8 +113,6 @@ class Page:
     titan_bandwidth: str
     megatron_size: str
     megatron_bandwidth: str
-    gpus: str
-    inputs_file: str
     fleet_storage: Variant
     size: str
     achieved: str
@@ -130,14 +129,10 @@ class Page:
     double_goodput: str
     double_points: str
     double_dollars: str
-    plan_goodput: str
     match: Variant
     match_bandwidth: str
     match_cost: str
     snapshot_lever: str
-    top_lever: str
-    top_lever_points: str
-    top_lever_dollars: str
     best: Variant
     storage_price: str
     span: str
@@ -162,7 +157,7 @@ def build(fleet: FleetPlan) -> Page:
     >>> page.bloom_full, page.gemini_minutes, page.staging_per_node
     ('2.47 TB', '42.4 min', '651 GB')
     """
-    p, s = fleet.params, fleet.storage
+    s = fleet.storage
     weights = checkpoint_size(BLOOM_PARAMETERS, BF16_BYTES_PER_PARAMETER)
     full = checkpoint_size(BLOOM_PARAMETERS)
     gemini_size = checkpoint_size(GEMINI_PARAMETERS, GEMINI_BYTES)
@@ -182,7 +177,6 @@ def build(fleet: FleetPlan) -> Page:
     snapshot_lever = "" if snap is None else (
         f"; doubling each node's snapshot bandwidth to host memory gains {gain_text(snap)}, worth "
         f"{money(max(0.0, fleet.dollars(snap)))} a month")
-    top_name, top_gain = fleet.levers_ranked[0]
     best = fleet.best_write_bandwidth
     price = None if s is None else s.price
     fleet_cost = 0.0 if s is None or price is None else storage_cost_per_month(price, s.write_bandwidth)
@@ -191,6 +185,7 @@ def build(fleet: FleetPlan) -> Page:
                     "inside" if best.edge is None else best.edge)
     gain = max(0.0, w.doubled - w.now.goodput)
     return Page(
+        **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
         bloom_parameters=f"{significant(BLOOM_PARAMETERS / 1e9, 5)} billion", bloom_weights=format_size(weights),
         bloom_weights_gib=gib(weights), bloom_weights_published=f"{BLOOM_WEIGHTS_PUBLISHED:g} GB",
@@ -216,7 +211,6 @@ def build(fleet: FleetPlan) -> Page:
         titan_bandwidth=span(*(x / (TITAN_MINUTES * 60.0) for x in titan)),
         megatron_size=f"{format_size(megatron[0])} to {format_size(megatron[1])}",
         megatron_bandwidth=span(*(x / (MEGATRON_MINUTES * 60.0) for x in megatron)),
-        gpus=count(p.gpus, "GPU"), inputs_file=p.source,
         fleet_storage=Variant("illustration" if s is None else "given"),
         size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(w.stated),
         efficiency=percent(achieved / w.stated, 0), written=written, cost_now=format_duration(cost_now),
@@ -225,12 +219,10 @@ def build(fleet: FleetPlan) -> Page:
         needed_bandwidth=format_bandwidth(w.needed if w.needed is not None else achieved),
         needed_cost=format_duration(transfer_minutes(size, w.needed if w.needed is not None else achieved)),
         double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
-        plan_goodput=percent(fleet.plan.goodput),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
         match_bandwidth=format_bandwidth(w.match if w.match is not None else achieved),
         match_cost=format_duration(transfer_minutes(size, w.match if w.match is not None else achieved)),
-        snapshot_lever=snapshot_lever, top_lever=top_name, top_lever_points=gain_text(top_gain),
-        top_lever_dollars=money(max(0.0, fleet.dollars(top_gain))), best=Variant(best_variant),
+        snapshot_lever=snapshot_lever, best=Variant(best_variant),
         storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",
         best_bandwidth=format_bandwidth(best.bandwidth) if best else "",
         best_achieved=format_bandwidth(best.bandwidth * s.efficiency) if best and s else "",
