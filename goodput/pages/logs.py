@@ -1,9 +1,8 @@
 """The chapter on measuring from logs (book/logs.md): what the logs measured give, and the data the book ships.
 
-Which logs a build measures is :class:`goodput.logs.sources.Sources`' ``which``. GLM-130B's event log, its
-Weibull fit and Slurm's sample accounting are the same in every build; the simulated effect of a Weibull shape
-is run for the fleet's plan, or for a one-tier job at its C, M and R, labelled so, where the plan has a drain
-or tiers (the Weibull simulator knows one tier only). The simulations are :mod:`goodput.logs.checks`'.
+GLM-130B's event log, its Weibull fit and Slurm's sample accounting are the same in every build. The simulated effect
+of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan or, where the plan has a drain or tiers
+(the Weibull simulator knows one tier only), for a one-tier job at its C, M and R, labelled so.
 """
 
 from __future__ import annotations

@@ -28,15 +28,15 @@ from goodput.whatif import (
     worked_tier_asides,
 )
 
-#: The plan's losses as the chapter names them.
-LOSS_NAMES = {**LOSS_WORDS, "drain_loss": "the drain"}
-
 
 @dataclass(frozen=True)
 class Page(Fleet):
-    """The chapter's values; the fleet's from its plan, ``wx_``/``ft_``/``peer_`` the worked example's asides."""
+    """The chapter's values; ``wx_``/``ft_``/``peer_`` the worked example's asides (exact model), the rest the fleet's.
 
-    # the fleet and its plan
+    The fleet's come from its plan (its drain, fast tier and copies on peers, ``lim_`` storage contention) or, where it
+    is untiered, an illustrative drain (``ill_``); Llama 3's root causes are the same in every build.
+    """
+
     inputs: str
     opening: Variant
     snippet_cost: str
@@ -53,12 +53,10 @@ class Page(Fleet):
     largest_name: str
     lost_dollars: str
     drain_dollars: str
-    # the drain's lever and whether it sets the interval
     drain_fleet: Variant
     half_drain: str
     lever_drain: str
     lever_drain_dollars: str
-    # the fast tier
     fast_fleet: Variant
     ratio: str
     every: str
@@ -67,18 +65,15 @@ class Page(Fleet):
     fast_gain: str
     fast_gain_dollars: str
     threshold: str
-    # copies on peers: the lever that raises s
     peer_fleet: Variant
     survives_more: str
     lever_survive: str
     lever_survive_dollars: str
-    # an untiered fleet: a drain as an illustration, and the inputs that describe one
     ill_interval: str
     ill_goodput: str
     ill_drain_loss: str
     ill_drain_dollars: str
     snippet_survives: str
-    # storage contention, at the interval the sentence names
     lim_whose: str
     lim_slowdown: str
     lim_drain: str
@@ -88,7 +83,6 @@ class Page(Fleet):
     lim_counted: str
     lim_goodput: str
     lim_points: str
-    # Llama 3's root causes
     total_count: str
     lost_count: str
     lost_share: str
@@ -99,7 +93,6 @@ class Page(Fleet):
     network_count: str
     with_network_share: str
     maintenance_count: str
-    # the worked example's asides (exact model)
     wx_cost: str
     wx_slow_cost: str
     wx_drain: str
@@ -164,8 +157,8 @@ def build(fleet: FleetPlan) -> Page:
         + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
         loss_overhead=percent(losses["checkpoint_overhead"]), loss_lost=percent(losses["lost_work"]),
         loss_restart=percent(losses["restart_loss"]), loss_drain=percent(losses.get("drain_loss", 0.0)),
-        largest_name=LOSS_NAMES[fleet.largest_loss], lost_dollars=money(fleet.lost_dollars),
-        drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
+        largest_name="the drain" if fleet.largest_loss == "drain_loss" else LOSS_WORDS[fleet.largest_loss],
+        lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if t.drain == 0 else
                             "sets" if fleet.interval <= t.drain * (1 + 1e-9) else "drained"),
         half_drain=format_duration(t.drain / 2), lever_drain=points(lever_drain),
