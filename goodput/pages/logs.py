@@ -317,8 +317,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         glm11_k_range=shape_interval_text(clear_fit), glm11_p=p_value_text(clear_fit.p_value),
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
-        sample_k_inside="inside" if data.sample_events.fit is not None and sample_fit.exponential_inside
-        else "outside",
+        sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
         sim_scope=Variant("one_tier" if fleet.tiered else "fleet"),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
