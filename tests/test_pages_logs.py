@@ -107,8 +107,8 @@ def test_a_fleets_own_logs_are_named_exactly_as_given(tmp_path: Path, quick: Bui
     params = inputs_file(tmp_path, "{steps: Steps-A.csv, events: events_B.CSV}", name="fleetA.yml")
     page = quick(params)
     assert page.logs_origin == page.own_measured == Variant("fleet") and page.sample_which == Variant("other")
-    assert (page.params_file, page.steps_name, page.events_name) == ("fleetA.yml", "Steps-A.csv", "events_B.CSV")
-    assert page.fleet_t == format_duration(plan_for(params).interval)  # the fleet's plan, beside what its logs measure
+    assert (page.inputs_file, page.steps_name, page.events_name) == ("fleetA.yml", "Steps-A.csv", "events_B.CSV")
+    assert page.interval == format_duration(plan_for(params).interval)  # the fleet's plan, beside what its logs measure
 
 
 @pytest.mark.slow
@@ -142,7 +142,7 @@ def test_estimators_are_the_measurement(page: pages.Page) -> None:
     assert (page.c, page.m, page.r) == tuple(format_duration(x) for x in (m.checkpoint_cost_min, m.mtbi_min,
                                                                             m.restart_min))
     assert page.g_meas == percent(m.measured_goodput) and page.g_pred == percent(m.predicted_goodput)
-    assert page.gap_side == ("above" if m.predicted_goodput >= m.measured_goodput else "below")
+    assert page.pred_side == ("above" if m.predicted_goodput >= m.measured_goodput else "below")
     assert page.widest_name == "M"  # a count of failures has the widest relative interval here
 
 

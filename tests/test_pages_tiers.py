@@ -67,7 +67,7 @@ def test_the_share_that_takes_the_node_is_computed_from_the_counts(worked_page: 
     assert LOST == 321
     w = worked_page
     assert (w.lost_count, w.total_count, w.lost_share, w.kept_share) == ("321", "419", "76.6%", "23.4%")
-    assert (w.with_network_share, w.without_gpu_share, w.gpu_count) == ("85.0%", "12.6%", "268")
+    assert (w.with_network_share, w.without_gpu_share, w.gpu_failures) == ("85.0%", "12.6%", "268")
 
 
 # --------------------------------------------------------------------------- the fleet's story

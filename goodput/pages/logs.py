@@ -1,9 +1,8 @@
 """The chapter on measuring from logs (book/logs.md): what the logs measured give, and the data the book ships.
 
-Which logs a build measures is :class:`goodput.logs.sources.Sources`' ``which``. GLM-130B's event log, its
-Weibull fit and Slurm's sample accounting are the same in every build; the simulated effect of a Weibull shape
-is run for the fleet's plan, or for a one-tier job at its C, M and R, labelled so, where the plan has a drain
-or tiers (the Weibull simulator knows one tier only). The simulations are :mod:`goodput.logs.checks`'.
+GLM-130B's event log, its Weibull fit and Slurm's sample accounting are the same in every build. The simulated effect
+of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan or, where the plan has a drain or tiers
+(the Weibull simulator knows one tier only), for a one-tier job at its C, M and R, labelled so.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
 from goodput.logs.samples import recovery
 from goodput.logs.sources import Sources
 from goodput.pages import Variant
+from goodput.pages.common import Fleet, fleet_values
 from goodput.params import rate_from_mtbi
 from goodput.report import (
     count,
@@ -48,12 +48,11 @@ _CLOCK_WORDS = {"seconds": "times in seconds", "iso8601": "ISO-8601 times withou
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The logs chapter's glue keys."""
 
     logs_origin: Variant
     logs_error: str
-    params_file: str
     steps_name: str
     events_name: str
     fleet_events_name: str
@@ -92,7 +91,7 @@ class Page:
     g_meas: str
     g_pred: str
     gap_pts: str
-    gap_side: str
+    pred_side: str
     model_note: Variant
     model_caveat: str
     ck_relation: str
@@ -150,7 +149,6 @@ class Page:
     glm_planned_down: str
     glm_exposure: str
     glm_m: str
-    glm_conf: str
     glm_m_range: str
     glm_m_factor: str
     glm_rate: str
@@ -191,16 +189,12 @@ class Page:
     sample_k_inside: str
     sim_scope: Variant
     sim_result: Variant
-    sim_c: str
-    sim_m: str
-    sim_r: str
     sim_t: str
     sim_g_model: str
     sim_total: str
     sim_runs: str
     sim_seed: str
     sim_g_exp: str
-    sim_k: str
     sim_g_k: str
     sim_d_k: str
     sim_k_low: str
@@ -216,8 +210,6 @@ class Page:
     sacct_attempts: str
     sacct_summary: str
     own_measured: Variant
-    fleet_t: str
-    fleet_g: str
     own_range: Variant
     own_t_low: str
     own_t_high: str
@@ -233,49 +225,31 @@ def _fit(e: EventMeasurement) -> WeibullFit:
 
 def build(fleet: FleetPlan, data: Sources) -> Page:
     """The logs chapter's values for one fleet and the logs its build reads."""
-    p, m = fleet.params, data.measured
-    # ---------------------------------------------------------------- the estimators and the gap
+    m, spec, table = data.measured, data.truth.spec, recovery(data.sample, data.truth)
     adds = loss_comparison(m)["adds to the gap"].to_dict()
-    # ---------------------------------------------------------------- the known truth
-    table = recovery(data.sample, data.truth)
-    spec = data.truth.spec
     intervals, counted = table.loc[["C", "M", "R"]], table.drop(index=["C", "M", "R"])
-    col = {name: table[name].to_dict() for name in ("truth", "measured", "low", "high", "agrees")}
-    truth = {k: float(col["truth"][k]) for k in ("C", "M", "R", "T")}
-    # ---------------------------------------------------------------- GLM-130B and the shape
-    glm, clear = data.glm, data.glm_clear
+    rows = table.to_dict("index")
+    glm, clear, kinds = data.glm, data.glm_clear, data.glm_kinds
     fit, clear_fit, sample_fit = _fit(glm), _fit(clear), _fit(data.sample_events)
     low, high = fit.shape_interval
     trust = shape_trust(glm, fit)
     gpus = data.glm_record.gpus or 0
-    kinds = data.glm_kinds
-    # ---------------------------------------------------------------- what the shape does to goodput
     what = fleet_shape_effect(fleet, fit)
     job, shapes, effect = what.job, what.shapes, what.effect
-    sim: dict[str, str] = dict.fromkeys(
-        ("sim_g_exp", "sim_g_k", "sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant", "sim_largest", "sim_refused"), "")
-    if effect is None:
-        sim["sim_refused"], sim_result = what.refused, "refused"
-    else:
+    sim = dict.fromkeys(
+        ("sim_g_exp", "sim_g_k", "sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant", "sim_largest"), "")
+    if effect is not None:
         d, ds = effect.difference, effect.difference_stderr
-        sim_result = "small" if what.small else "large"
-        sim |= {
-            "sim_g_exp": percent_pm(effect.exponential, effect.exponential_stderr),
-            "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]),
-            **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
-               for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))},
-            "sim_largest": points(what.largest, 2),
-        }
-    # ---------------------------------------------------------------- your own logs
-    own: dict[str, str] = dict.fromkeys(("own_t_low", "own_t_high", "own_g_low", "own_g_high"), "")
+        sim = {"sim_g_exp": percent_pm(effect.exponential, effect.exponential_stderr),
+               "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]), "sim_largest": points(what.largest, 2),
+               **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
+                  for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))}}
     r = own_ranges(m)
-    if r is not None:
-        own |= {"own_t_low": format_duration(r.optimal_interval_range[0]),
-                "own_t_high": format_duration(r.optimal_interval_range[1]),
-                "own_g_low": percent(r.goodput_range[0]), "own_g_high": percent(r.goodput_range[1])}
+    own = dict(zip(("own_t_low", "own_t_high", "own_g_low", "own_g_high"), [""] * 4 if r is None else
+                   [*map(format_duration, r.optimal_interval_range), *map(percent, r.goodput_range)], strict=True))
     fleet_events, note = data.fleet_events_path, measurement_note(m)
     return Page(
-        logs_origin=Variant(data.which), logs_error=data.error, params_file=p.source, steps_name=data.steps_path.name,
+        **fleet_values(fleet), logs_origin=Variant(data.which), logs_error=data.error, steps_name=data.steps_path.name,
         events_name=data.events_path.name, fleet_events_name=fleet_events.name if fleet_events is not None else "",
         n_steps=f"{len(data.steps):,}", steps_clock=_CLOCK_WORDS[data.steps.clock], n_events=f"{len(data.events):,}",
         events_clock=_CLOCK_WORDS[data.events.clock], wall=format_duration(m.wall_min),
@@ -293,7 +267,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         lost_estimate=Variant("measured" if m.failures else "none"), redone_steps=f"{m.redone_steps:,}",
         lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=interval_text(*m.lost_work_iqr_min),
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
-        gap_side="above" if m.gap >= 0 else "below",
+        pred_side="above" if m.gap >= 0 else "below",
         model_note=Variant("within" if note is None else "caveat"), model_caveat=note or "",
         ck_relation="below" if m.checkpoint_loss_measured < m.checkpoint_loss_predicted else "above",
         ck_meas=percent(m.checkpoint_loss_measured), ck_pred=percent(m.checkpoint_loss_predicted),
@@ -306,28 +280,25 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_jitter_r=f"{spec.restart_jitter:.0%}", sample_pause=format_duration(spec.pause_mean_s / 60.0),
         sample_pause_share=f"{spec.pause_probability:.1%}", sample_maint=format_duration(spec.maintenance_min),
         sample_maint_every=format_duration(spec.maintenance_every_min or 0.0),
-        sample_which=Variant("same" if data.sample is data.measured else "other"), truth_t=format_duration(truth["T"]),
-        truth_c=format_duration(truth["C"]), truth_m=format_duration(truth["M"]), truth_r=format_duration(truth["R"]),
-        meas_c=format_duration(float(col["measured"]["C"]), 4), meas_m=format_duration(float(col["measured"]["M"]), 4),
-        meas_r=format_duration(float(col["measured"]["R"]), 4),
-        range_c=interval_text(float(col["low"]["C"]), float(col["high"]["C"]), 4),
-        range_m=interval_text(float(col["low"]["M"]), float(col["high"]["M"]), 4),
-        range_r=interval_text(float(col["low"]["R"]), float(col["high"]["R"]), 4),
-        inside_c="inside" if col["agrees"]["C"] else "outside", inside_m="inside" if col["agrees"]["M"] else "outside",
-        inside_r="inside" if col["agrees"]["R"] else "outside", n_inside=f"{int(intervals['agrees'].sum())}",
+        sample_which=Variant("same" if data.sample is data.measured else "other"),
+        **{f"truth_{k.lower()}": format_duration(float(rows[k]["truth"])) for k in "TCMR"},
+        **{f"{name}_{k.lower()}": value for k in "CMR" for name, value in (
+            ("meas", format_duration(float(rows[k]["measured"]), 4)),
+            ("range", interval_text(float(rows[k]["low"]), float(rows[k]["high"]), 4)),
+            ("inside", "inside" if rows[k]["agrees"] else "outside"))},
+        n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
         n_counted_rows=f"{len(counted)}", counted_names=", ".join(counted["quantity"]),
         events_only=Variant("sample" if fleet_events is None else "fleet"),
         events_only_summary=events_summary(data.fleet_events), glm_gpus=f"{gpus:,}",
         glm_window=f"{day_text(data.glm_record.window_start)} to {day_text(data.glm_record.window_end, year=True)}",
-        glm_stops=f"{sum(kinds.values())}", glm_unplanned=f"{kinds.get('unplanned', 0)}",
-        glm_ambiguous=f"{kinds.get('ambiguous', 0)}", glm_planned=f"{kinds.get('planned', 0)}",
+        glm_stops=f"{sum(kinds.values())}",
+        **{f"glm_{k}": f"{kinds.get(k, 0)}" for k in ("unplanned", "ambiguous", "planned")},
         glm_failures=count(glm.failures, "failure"), glm_planned_measured=count(glm.planned_stops, "planned stop"),
         glm_attempts=count(glm.attempts, "attempt"), glm_wall=format_duration(glm.wall_min),
         glm_running=format_duration(glm.running_min), glm_recovery=format_duration(glm.recovery_min),
         glm_planned_down=format_duration(glm.planned_downtime_min), glm_exposure=format_duration(glm.exposure_min),
-        glm_m=format_duration(glm.mtbi_min), glm_conf=f"{glm.confidence:.0%}",
-        glm_m_range=interval_text(*glm.mtbi_interval_min),
+        glm_m=format_duration(glm.mtbi_min), glm_m_range=interval_text(*glm.mtbi_interval_min),
         glm_m_factor=f"{glm.mtbi_interval_min[1] / glm.mtbi_interval_min[0]:.1f}",
         glm_rate=format_rate(float(rate_from_mtbi(glm.mtbi_min, gpus))),
         glm_rate_published=format_rate(data.glm_record.table_rate), glm11_failures=count(clear.failures, "failure"),
@@ -346,17 +317,15 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         glm11_k_range=shape_interval_text(clear_fit), glm11_p=p_value_text(clear_fit.p_value),
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
-        sample_k_inside="inside" if data.sample_events.fit is not None and sample_fit.exponential_inside
-        else "outside",
-        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"), sim_result=Variant(sim_result),
-        sim_c=format_duration(p.checkpoint_cost), sim_m=format_duration(p.mtbi), sim_r=format_duration(p.restart),
+        sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
+        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"),
+        sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
-        sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k=f"{shapes[0]:g}", sim_k_low=f"{shapes[1]:g}",
-        sim_k_high=f"{shapes[2]:g}", **sim,
+        sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",
+        sim_k_high=f"{shapes[2]:g}", sim_refused=what.refused, **sim,
         sacct_records=count(len(data.sacct.attempts) + data.sacct.never_started, "job record"),
         sacct_steps=count(data.sacct.steps_skipped, "step record"),
         sacct_never=count(data.sacct.never_started, "record"),
         sacct_attempts=count(len(data.sacct.attempts), "attempt"), sacct_summary=events_summary(data.sacct_events),
-        own_measured=Variant(data.which), fleet_t=format_duration(fleet.interval), fleet_g=percent(fleet.goodput),
-        own_range=Variant("ranged" if own["own_t_low"] else "too_few"), **own,
+        own_measured=Variant(data.which), own_range=Variant("too_few" if r is None else "ranged"), **own,
     )

@@ -1,43 +1,20 @@
 """The chapter "From your model and your storage to C and R" (``book/storage.md``): sizes, times and bandwidth.
 
-The published figures the chapter sets beside the book's are data (:mod:`goodput.sources`, each with its source);
-the book's numbers are computed from them by :mod:`goodput.storage`. The fleet's part comes from its one plan
-(:meth:`goodput.fleet.FleetPlan.plan_at_write_bandwidth`) through :func:`goodput.whatif.write_whatifs`: with the
-fleet's storage inputs, its whole scheme; without them, its slow checkpoint read as a synchronous write of an
-illustrative size (BLOOM's checkpoint, :func:`goodput.whatif.fleet_write`), labelled as such.
+The published figures are data (:mod:`goodput.sources`), the book's numbers computed from them by
+:mod:`goodput.storage`. The fleet's part is :func:`goodput.whatif.write_whatifs`': its whole scheme with its storage
+inputs; without them, its slow checkpoint read as a synchronous write of BLOOM's checkpoint, labelled as such.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
+from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import STORAGE_LEVERS
-from goodput.report import count, gain_text, money, percent, points
-from goodput.sources import (
-    BLOOM_CHECKPOINT_PUBLISHED,
-    BLOOM_PARAMETERS,
-    BLOOM_WEIGHTS_PUBLISHED,
-    GEMINI_BANDWIDTH,
-    GEMINI_BYTES,
-    GEMINI_MINUTES,
-    GEMINI_PARAMETERS,
-    LABLUP_READ,
-    LABLUP_READ_SHARE,
-    LABLUP_WRITE,
-    LABLUP_WRITE_SHARE,
-    MEGATRON_MINUTES,
-    MEGATRON_PARAMETERS,
-    REPORT_BYTES,
-    STAGING_BYTES,
-    STAGING_FREE,
-    STAGING_NODES,
-    STAGING_PARAMETERS,
-    STAGING_PUBLISHED,
-    TITAN_MINUTES,
-    TITAN_PARAMETERS,
-)
+from goodput.report import gain_text, money, percent, points
 from goodput.storage import (
     BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
@@ -73,7 +50,7 @@ def span(low: float, high: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The values ``book/storage.md`` quotes."""
 
     bytes_default: str
@@ -112,8 +89,6 @@ class Page:
     titan_bandwidth: str
     megatron_size: str
     megatron_bandwidth: str
-    gpus: str
-    inputs_file: str
     fleet_storage: Variant
     size: str
     achieved: str
@@ -130,14 +105,10 @@ class Page:
     double_goodput: str
     double_points: str
     double_dollars: str
-    plan_goodput: str
     match: Variant
     match_bandwidth: str
     match_cost: str
     snapshot_lever: str
-    top_lever: str
-    top_lever_points: str
-    top_lever_dollars: str
     best: Variant
     storage_price: str
     span: str
@@ -162,27 +133,26 @@ def build(fleet: FleetPlan) -> Page:
     >>> page.bloom_full, page.gemini_minutes, page.staging_per_node
     ('2.47 TB', '42.4 min', '651 GB')
     """
-    p, s = fleet.params, fleet.storage
-    weights = checkpoint_size(BLOOM_PARAMETERS, BF16_BYTES_PER_PARAMETER)
-    full = checkpoint_size(BLOOM_PARAMETERS)
-    gemini_size = checkpoint_size(GEMINI_PARAMETERS, GEMINI_BYTES)
-    gemini_bandwidth = parse_bandwidth(GEMINI_BANDWIDTH, "GEMINI bandwidth")
+    s = fleet.storage
+    weights = checkpoint_size(sources.BLOOM_PARAMETERS, BF16_BYTES_PER_PARAMETER)
+    full = checkpoint_size(sources.BLOOM_PARAMETERS)
+    gemini_size = checkpoint_size(sources.GEMINI_PARAMETERS, sources.GEMINI_BYTES)
+    gemini_bandwidth = parse_bandwidth(sources.GEMINI_BANDWIDTH, "GEMINI bandwidth")
     gemini_minutes = transfer_minutes(gemini_size, gemini_bandwidth)
-    write, read = parse_bandwidth(LABLUP_WRITE, "Lablup write"), parse_bandwidth(LABLUP_READ, "Lablup read")
-    staging = checkpoint_size(STAGING_PARAMETERS, STAGING_BYTES)
-    per_node = staging / STAGING_NODES
-    titan = [checkpoint_size(TITAN_PARAMETERS, b) for b in REPORT_BYTES]
-    megatron = [checkpoint_size(MEGATRON_PARAMETERS, b) for b in REPORT_BYTES]
-
+    write = parse_bandwidth(sources.LABLUP_WRITE, "Lablup write")
+    read = parse_bandwidth(sources.LABLUP_READ, "Lablup read")
+    staging = checkpoint_size(sources.STAGING_PARAMETERS, sources.STAGING_BYTES)
+    per_node = staging / sources.STAGING_NODES
+    titan = [checkpoint_size(sources.TITAN_PARAMETERS, b) for b in sources.REPORT_BYTES]
+    megatron = [checkpoint_size(sources.MEGATRON_PARAMETERS, b) for b in sources.REPORT_BYTES]
     w = write_whatifs(fleet)
     size, achieved = w.size, w.achieved
-    written = "the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D"
-    cost_now = transfer_minutes(size, achieved)
+    needed = w.needed if w.needed is not None else achieved
+    match = w.match if w.match is not None else achieved
     snap = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"])
     snapshot_lever = "" if snap is None else (
         f"; doubling each node's snapshot bandwidth to host memory gains {gain_text(snap)}, worth "
         f"{money(max(0.0, fleet.dollars(snap)))} a month")
-    top_name, top_gain = fleet.levers_ranked[0]
     best = fleet.best_write_bandwidth
     price = None if s is None else s.price
     fleet_cost = 0.0 if s is None or price is None else storage_cost_per_month(price, s.write_bandwidth)
@@ -191,50 +161,50 @@ def build(fleet: FleetPlan) -> Page:
                     "inside" if best.edge is None else best.edge)
     gain = max(0.0, w.doubled - w.now.goodput)
     return Page(
+        **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
-        bloom_parameters=f"{significant(BLOOM_PARAMETERS / 1e9, 5)} billion", bloom_weights=format_size(weights),
-        bloom_weights_gib=gib(weights), bloom_weights_published=f"{BLOOM_WEIGHTS_PUBLISHED:g} GB",
-        bloom_weights_gap=gap(weights / 2.0**30, BLOOM_WEIGHTS_PUBLISHED), bloom_full=format_size(full),
-        bloom_full_tib=gib(full), bloom_full_published=f"{BLOOM_CHECKPOINT_PUBLISHED:g} TB",
-        bloom_full_gap_decimal=gap(full / 1e12, BLOOM_CHECKPOINT_PUBLISHED),
-        bloom_full_gap_binary=gap(full / 2.0**40, BLOOM_CHECKPOINT_PUBLISHED),
+        bloom_parameters=f"{significant(sources.BLOOM_PARAMETERS / 1e9, 5)} billion",
+        bloom_weights=format_size(weights),
+        bloom_weights_gib=gib(weights), bloom_weights_published=f"{sources.BLOOM_WEIGHTS_PUBLISHED:g} GB",
+        bloom_weights_gap=gap(weights / 2.0**30, sources.BLOOM_WEIGHTS_PUBLISHED), bloom_full=format_size(full),
+        bloom_full_tib=gib(full), bloom_full_published=f"{sources.BLOOM_CHECKPOINT_PUBLISHED:g} TB",
+        bloom_full_gap_decimal=gap(full / 1e12, sources.BLOOM_CHECKPOINT_PUBLISHED),
+        bloom_full_gap_binary=gap(full / 2.0**40, sources.BLOOM_CHECKPOINT_PUBLISHED),
         gemini_size=format_size(gemini_size), gemini_bandwidth=format_bandwidth(gemini_bandwidth),
-        gemini_minutes=format_duration(gemini_minutes), gemini_published=format_duration(GEMINI_MINUTES),
-        gemini_gap=gap(gemini_minutes, GEMINI_MINUTES), lablup_write=format_bandwidth(write),
-        lablup_write_share=percent(LABLUP_WRITE_SHARE),
-        lablup_write_achieved=format_bandwidth(write * LABLUP_WRITE_SHARE),
-        lablup_read=format_bandwidth(read), lablup_read_share=percent(LABLUP_READ_SHARE),
-        lablup_read_achieved=format_bandwidth(read * LABLUP_READ_SHARE),
-        lablup_save=format_duration(transfer_minutes(full, write, LABLUP_WRITE_SHARE)),
+        gemini_minutes=format_duration(gemini_minutes), gemini_published=format_duration(sources.GEMINI_MINUTES),
+        gemini_gap=gap(gemini_minutes, sources.GEMINI_MINUTES), lablup_write=format_bandwidth(write),
+        lablup_write_share=percent(sources.LABLUP_WRITE_SHARE),
+        lablup_write_achieved=format_bandwidth(write * sources.LABLUP_WRITE_SHARE),
+        lablup_read=format_bandwidth(read), lablup_read_share=percent(sources.LABLUP_READ_SHARE),
+        lablup_read_achieved=format_bandwidth(read * sources.LABLUP_READ_SHARE),
+        lablup_save=format_duration(transfer_minutes(full, write, sources.LABLUP_WRITE_SHARE)),
         lablup_save_datasheet=format_duration(transfer_minutes(full, write)),
-        lablup_load=format_duration(transfer_minutes(full, read, LABLUP_READ_SHARE)),
+        lablup_load=format_duration(transfer_minutes(full, read, sources.LABLUP_READ_SHARE)),
         lablup_load_datasheet=format_duration(transfer_minutes(full, read)),
         staging_size=format_size(staging), staging_per_node=format_size(per_node),
-        staging_published=format_size(STAGING_PUBLISHED), staging_free=format_size(STAGING_FREE),
-        staging_share=percent(per_node / STAGING_FREE, 0), staging_double=format_size(2.0 * per_node),
+        staging_published=format_size(sources.STAGING_PUBLISHED), staging_free=format_size(sources.STAGING_FREE),
+        staging_share=percent(per_node / sources.STAGING_FREE, 0), staging_double=format_size(2.0 * per_node),
         titan_size=f"{format_size(titan[0])} to {format_size(titan[1])}",
-        titan_bandwidth=span(*(x / (TITAN_MINUTES * 60.0) for x in titan)),
+        titan_bandwidth=span(*(x / (sources.TITAN_MINUTES * 60.0) for x in titan)),
         megatron_size=f"{format_size(megatron[0])} to {format_size(megatron[1])}",
-        megatron_bandwidth=span(*(x / (MEGATRON_MINUTES * 60.0) for x in megatron)),
-        gpus=count(p.gpus, "GPU"), inputs_file=p.source,
+        megatron_bandwidth=span(*(x / (sources.MEGATRON_MINUTES * 60.0) for x in megatron)),
         fleet_storage=Variant("illustration" if s is None else "given"),
         size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(w.stated),
-        efficiency=percent(achieved / w.stated, 0), written=written, cost_now=format_duration(cost_now),
+        efficiency=percent(achieved / w.stated, 0),
+        written="the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D",
+        cost_now=format_duration(transfer_minutes(size, achieved)),
         goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling), target=percent(max(0.0, w.target)),
         needed=Variant("already" if w.needed is None else "more"),
-        needed_bandwidth=format_bandwidth(w.needed if w.needed is not None else achieved),
-        needed_cost=format_duration(transfer_minutes(size, w.needed if w.needed is not None else achieved)),
+        needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
         double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
-        plan_goodput=percent(fleet.plan.goodput),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
-        match_bandwidth=format_bandwidth(w.match if w.match is not None else achieved),
-        match_cost=format_duration(transfer_minutes(size, w.match if w.match is not None else achieved)),
-        snapshot_lever=snapshot_lever, top_lever=top_name, top_lever_points=gain_text(top_gain),
-        top_lever_dollars=money(max(0.0, fleet.dollars(top_gain))), best=Variant(best_variant),
+        match_bandwidth=format_bandwidth(match), match_cost=format_duration(transfer_minutes(size, match)),
+        snapshot_lever=snapshot_lever, best=Variant(best_variant),
         storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",
         best_bandwidth=format_bandwidth(best.bandwidth) if best else "",
         best_achieved=format_bandwidth(best.bandwidth * s.efficiency) if best and s else "",
-        best_goodput=percent(best.goodput) if best else "", best_cost=money(best.storage_cost_per_month) if best else "",
+        best_goodput=percent(best.goodput) if best else "",
+        best_cost=money(best.storage_cost_per_month) if best else "",
         best_net=money(best.net_per_month) if best else "", fleet_cost=money(fleet_cost), fleet_net=money(fleet_net),
         best_gain=money(max(0.0, best.net_per_month - fleet_net)) if best else "",
     )
