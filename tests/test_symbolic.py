@@ -10,7 +10,8 @@ import sympy as sp
 from numpy.testing import assert_allclose
 
 from goodput import model
-from goodput.exact import exact_optimal_interval, second_order_term
+from goodput.exact import exact_optimal_interval
+from goodput.model import second_order_term
 from goodput.symbolic import derive_first_order, evaluate_symbolic_optimum, goodput_series, symbolic_optimum
 
 
