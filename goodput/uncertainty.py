@@ -287,52 +287,6 @@ class Propagation:
     sampled: bool = False
     cases: _Cases | None = dataclasses.field(default=None, compare=False, repr=False)
 
-    @property
-    def checkpoint_cost(self) -> float:
-        """C at the point values."""
-        return self.points["checkpoint_cost"]
-
-    @property
-    def mtbi(self) -> float:
-        """M at the point values."""
-        return self.points["mtbi"]
-
-    @property
-    def restart(self) -> float:
-        """R at the point values."""
-        return self.points["restart"]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as plain, JSON-serializable Python values (ranges as lists, the scheme as a mapping)."""
-        return {
-            "points": dict(self.points), "bounds": {k: list(v) for k, v in self.bounds.items()},
-            "interval": self.interval, "optimal_interval": self.optimal_interval,
-            "optimal_interval_range": list(self.optimal_interval_range), "goodput": self.goodput,
-            "goodput_range": list(self.goodput_range), "model": self.model,
-            "scheme": None if self.scheme is None else dataclasses.asdict(self.scheme), "corners": self.corners,
-            "sampled": self.sampled,
-        }
-
-    def _values(self, given: Mapping[str, float | None]) -> Values:
-        unknown = [k for k, v in given.items() if v is not None and k not in self.points]
-        if unknown:
-            raise InputError(unknown[0], given[unknown[0]], f"one of the inputs propagated: {', '.join(self.points)}")
-        return dict(self.points, **{k: float(v) for k, v in given.items() if v is not None})
-
-    def goodput_at(self, checkpoint_cost: float | None = None, mtbi: float | None = None,
-                   restart: float | None = None, **others: float) -> float:
-        """Goodput with other inputs (the rest at their point values), at the fixed interval or at their own optimum."""
-        assert self.cases is not None
-        values = self._values({"checkpoint_cost": checkpoint_cost, "mtbi": mtbi, "restart": restart, **others})
-        return self.cases.goodput(values, self.interval)
-
-    def optimal_interval_at(self, checkpoint_cost: float | None = None, mtbi: float | None = None,
-                            restart: float | None = None, **others: float) -> float:
-        """T* with other inputs (the rest at their point values), by the propagation's model (and scheme)."""
-        assert self.cases is not None
-        return self.cases.optimum(self._values({"checkpoint_cost": checkpoint_cost, "mtbi": mtbi, "restart": restart,
-                                                **others}))
-
 
 def _at_corner(scheme: Tiers, checkpoint_cost: float, restart: float) -> Tiers:
     """The scheme with another C and R; C_p and R_p are kept no smaller than them."""
@@ -659,10 +613,9 @@ def propagate_params(
         cases = _FleetCases(params, which, every)
     points = {name: r.point for name, r in ranges.items()}
     bounds = {name: r.bounds for name, r in ranges.items()}
-    if corners:
-        return _propagate(points, bounds, cases, interval=interval, which=which, scheme=scheme, limit=limit, seed=seed)
-    extremes = _propagate(points, bounds, cases, interval=interval, which=which, scheme=scheme, limit=0, seed=seed)
-    return dataclasses.replace(extremes, sampled=True)
+    found = _propagate(points, bounds, cases, interval=interval, which=which, scheme=scheme,
+                       limit=limit if corners else 0, seed=seed)
+    return found if corners else dataclasses.replace(found, sampled=True)
 
 
 @dataclass(frozen=True)
@@ -706,11 +659,12 @@ def one_at_a_time(propagation: Propagation) -> list[Swing]:
     >>> [(s.name, round(s.goodput_swing, 6)) for s in one_at_a_time(p)]
     [('restart', 0.025), ('checkpoint_cost', 0.0), ('mtbi', 0.0)]
     """
-    p = propagation
-    swings = []
+    p, swings = propagation, []
+    assert p.cases is not None
     for name, (low, high) in p.bounds.items():
-        (g_low, t_low), (g_high, t_high) = ((p.goodput_at(**{name: v}), p.optimal_interval_at(**{name: v}))
-                                            for v in (low, high))
+        ends = [dict(p.points, **{name: v}) for v in (low, high)]
+        (g_low, g_high), (t_low, t_high) = ([p.cases.goodput(x, p.interval) for x in ends],
+                                            [p.cases.optimum(x) for x in ends])
         swings.append(Swing(name, low, high, g_low, g_high, t_low, t_high))
     order = {name: i for i, name in enumerate(INPUTS)}
     return sorted(swings, key=lambda s: (-s.goodput_swing, order.get(s.name, len(order))))
