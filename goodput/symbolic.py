@@ -282,11 +282,11 @@ class TiersDerivation:
     SymPy uses positive symbols ``h`` for 1 - s and ``Delta_C`` for C_p - C; nothing uses
     s + h = 1, so every result holds with h = 1 - s, and :meth:`plain` writes it back.
     L = a/T + bT + rest (``interval_terms``); ``interval`` is T*(n) = sqrt(2M [(n-1)C + C_p] /
-    (n [s + (1-s)n])); ``cadence_product`` P(n) = [(n-1)C + C_p][s + (1-s)n]/n, so the T-terms
+    (n [s + (1-s)n])); with P(n) = 2Mab = [(n-1)C + C_p][s + (1-s)n]/n the T-terms
     at T*(n) are sqrt(2P/M); ``every`` is n* = sqrt(s (C_p - C) / ((1-s) C)), which minimizes
     P and so L. The ``*_check`` fields simplify to zero or one: T*(n*) = sqrt(2CM/s) and the
     persistent period sqrt(2(C_p - C)M/(1-s)) are Young's intervals. ``one_tier_*`` set
-    C_p = C, s = 0, n = 1, R_p = R; ``drain_factor`` is e^{-D/M}, ``drain_cost_series``
+    C_p = C, s = 0, n = 1, R_p = R; ``drain_cost_series`` is 1 - e^{-D/M} to second order,
     D/M - D^2/(2M^2), and ``drain_interval_shift`` (zero) shows a drain does not move the exact optimum.
     """
 
@@ -296,22 +296,16 @@ class TiersDerivation:
     loss_derivative: Any
     interval: Any
     interval_curvature: Any
-    cadence_product: Any
     loss_at_interval_check: Any
     cadence_derivative: Any
     every: Any
     cadence_curvature: Any
-    cadence_minimum: Any
     cadence_minimum_check: Any
     minimum: Any
-    interval_at_every: Any
     interval_at_every_check: Any
     persistent_period_check: Any
     one_tier_loss: Any
     one_tier_interval: Any
-    two_tier_loss: Any
-    drain_factor: Any
-    drain_cost: Any
     drain_cost_series: Any
     drain_interval_shift: Any
 
@@ -361,22 +355,16 @@ def derive_tiers() -> TiersDerivation:
         loss_derivative=dldt,
         interval=interval,
         interval_curvature=sp.simplify(sp.diff(loss, t, 2).subs(t, interval)),
-        cadence_product=product,
         loss_at_interval_check=sp.simplify((loss.subs(t, interval) - rest) ** 2 - 2 * product / m),
         cadence_derivative=dpdn,
         every=every,
         cadence_curvature=sp.simplify(sp.diff(product, n, 2).subs(n, every)),
-        cadence_minimum=p_star,
         cadence_minimum_check=sp.simplify(p_star - (sp.sqrt(s * c) + sp.sqrt(h * delta)) ** 2),
         minimum=sp.sqrt(2 * p_star / m) + rest,
-        interval_at_every=t_star,
         interval_at_every_check=sp.simplify(t_star**2 * s / (2 * c * m)),
         persistent_period_check=sp.simplify((every * t_star) ** 2 * h / (2 * delta * m)),
         one_tier_loss=sp.simplify(loss.subs(one)),
         one_tier_interval=sp.simplify(interval.subs(one)),
-        two_tier_loss=loss.subs(d, 0),
-        drain_factor=factor,
-        drain_cost=1 - factor,
         drain_cost_series=sp.expand(series),
         drain_interval_shift=sp.simplify(sp.diff(sp.expand_log(sp.log(exact * factor), force=True), t)
                                          - sp.diff(sp.expand_log(sp.log(exact), force=True), t)),
