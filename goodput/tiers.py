@@ -42,6 +42,7 @@ import numpy as np
 
 from goodput import validate
 from goodput.errors import InputError
+from goodput.model import Losses
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
@@ -157,7 +158,7 @@ class Tiers:
 
 
 @dataclass(frozen=True)
-class TierLosses:
+class TierLosses(Losses):
     """Where the wall time goes under a checkpoint scheme, as fractions of wall time (they sum to one).
 
     T is minutes of work between two checkpoints of any tier; ``lost_work`` excludes what the
@@ -165,22 +166,13 @@ class TierLosses:
     was not yet durable; ``restart_loss`` includes restarts cut short.
     """
 
-    interval: float
     every: int
-    checkpoint_overhead: float
-    lost_work: float
-    restart_loss: float
     drain_loss: float
 
     @property
     def total(self) -> float:
         """Sum of the four losses."""
-        return self.checkpoint_overhead + self.lost_work + self.restart_loss + self.drain_loss
-
-    @property
-    def goodput(self) -> float:
-        """One minus the total loss, floored at zero (see :attr:`goodput.model.Losses.goodput`)."""
-        return max(0.0, 1.0 - self.total)
+        return super().total + self.drain_loss
 
 
 # --------------------------------------------------------------------------- first order
