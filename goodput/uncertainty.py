@@ -5,12 +5,11 @@ measured samples, or stated ranges. Intervals: :func:`poisson_interval` (exact, 
 :func:`median_interval` (order statistics, as ``scipy.stats.quantile_test``),
 :func:`mean_interval` (Student's t).
 
-:func:`propagate` carries ranges of C, M and R through the first-order or exact model (or a
-:mod:`goodput.tiers` scheme, drain, C_p, R_p, s and n held) to T* and goodput. Every quantity
-is monotone in each input (T* rises with C and M; goodput falls with C and R and rises with
-M, at the optimum or at a fixed T, in both models, since M (e^{a/M} - 1) falls as M grows),
-so the range over a box is at its eight corners. It says what the inputs allow, not a
-probability; :func:`monte_carlo` is the probabilistic alternative (M from the Jeffreys
+:func:`propagate` carries ranges of C, M and R through the first-order or exact model to T*
+and goodput. Every quantity is monotone in each input (T* rises with C and M; goodput falls
+with C and R and rises with M, at the optimum or at a fixed T, in both models, since
+M (e^{a/M} - 1) falls as M grows), so the range over a box is at its eight corners. It says
+what the inputs allow, not a probability; :func:`monte_carlo` is the probabilistic alternative (M from the Jeffreys
 posterior, the others uniform, seeded).
 
 For a fleet, :func:`input_ranges` says each input's range and origin (M's Poisson interval
@@ -175,17 +174,18 @@ def _clamp(goodput: float) -> float:
     return min(1.0, max(0.0, float(goodput)))
 
 
-class _SchemeCases:
-    """Cases of C, M and R alone: the one-tier models, or a scheme with each case's C and R (the rest held)."""
+class _ModelCases:
+    """Cases of C, M and R alone, by the one-tier model `which`."""
 
-    def __init__(self, which: str, scheme: Tiers | None) -> None:
-        self.which, self.scheme = which, scheme
+    def __init__(self, which: str) -> None:
+        self.which = which
 
     def optimum(self, values: Mapping[str, float]) -> float:
-        return _optimum(self.which, self.scheme, values["checkpoint_cost"], values["mtbi"], values["restart"])
+        return float(model_functions(self.which)[1](values["checkpoint_cost"], values["mtbi"]))
 
     def goodput(self, values: Mapping[str, float], interval: float | None) -> float:
-        return _goodput(self.which, self.scheme, values["checkpoint_cost"], values["mtbi"], values["restart"], interval)
+        return _clamp(model_functions(self.which)[0](values["checkpoint_cost"], values["mtbi"], values["restart"],
+                                                     interval))
 
 
 class _FleetCases:
@@ -260,7 +260,7 @@ class _FleetCases:
         return float(model_functions(self.which)[0](x.checkpoint_cost, x.mtbi, x.restart, t))
 
 
-_Cases = _SchemeCases | _FleetCases
+_Cases = _ModelCases | _FleetCases
 
 
 @dataclass(frozen=True)
@@ -286,31 +286,6 @@ class Propagation:
     corners: int = 8
     sampled: bool = False
     cases: _Cases | None = dataclasses.field(default=None, compare=False, repr=False)
-
-
-def _at_corner(scheme: Tiers, checkpoint_cost: float, restart: float) -> Tiers:
-    """The scheme with another C and R; C_p and R_p are kept no smaller than them."""
-    if scheme.one_tier:
-        return dataclasses.replace(scheme, checkpoint_cost=checkpoint_cost, restart=restart)
-    return dataclasses.replace(scheme, checkpoint_cost=checkpoint_cost, restart=restart,
-                               persistent_cost=max(scheme.cp, checkpoint_cost),
-                               persistent_restart=max(scheme.rp, restart))
-
-
-def _optimum(which: str, scheme: Tiers | None, c: float, m: float, r: float) -> float:
-    if scheme is None:
-        return float(model_functions(which)[1](c, m))
-    corner = _at_corner(scheme, c, r)
-    return tiers.exact_optimal_interval(corner, m) if which == "exact" else tiers.first_order_optimal_interval(corner, m)
-
-
-def _goodput(which: str, scheme: Tiers | None, c: float, m: float, r: float, interval: float | None) -> float:
-    if scheme is None:  # first order below zero at a corner of the box is no goodput there, not less
-        return _clamp(float(model_functions(which)[0](c, m, r, interval)))
-    corner = _at_corner(scheme, c, r)
-    t = _optimum(which, scheme, c, m, r) if interval is None else interval
-    losses = tiers.exact_losses if which == "exact" else tiers.first_order_losses
-    return _clamp(losses(corner, m, t).goodput)
 
 
 def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, seed: int = 0,
@@ -382,13 +357,12 @@ def propagate(
     restart_range: Range | None = None,
     interval: float | None = None,
     which: str = "first-order",
-    scheme: Tiers | None = None,
 ) -> Propagation:
     """Carry ranges of C, M and R through to T* and first-order goodput.
 
     Minutes; an omitted range is exact (for M use :func:`poisson_interval`). With `interval` all
     cases are taken at that T, else each at its own optimum. `which` is "first-order" or
-    "exact"; `scheme` a drain or persistent tier with its cadence. Ranges are min/max over the
+    "exact" (a fleet's drain or tiers: :func:`propagate_params`). Ranges are min/max over the
     eight corners, exact by monotonicity (module docstring). Raises InputError for a
     non-positive or non-finite point, or a range not containing its point.
 
@@ -404,18 +378,16 @@ def propagate(
         model.check_inputs(checkpoint_cost, mtbi, restart, interval)
         interval = float(interval)
     which = validate.choice(which, "model", MODELS)
-    if scheme is not None and interval is not None:
-        scheme.check_interval(interval)
     points = {"checkpoint_cost": float(checkpoint_cost), "mtbi": float(mtbi), "restart": float(restart)}
-    return _propagate(points, bounds, _SchemeCases(which, scheme), interval=interval, which=which, scheme=scheme,
-                      limit=3, seed=0)
+    return _propagate(points, bounds, _ModelCases(which), interval=interval, which=which, scheme=None, limit=3,
+                      seed=0)
 
 
 @dataclass(frozen=True)
 class MonteCarlo:
     """Percentiles ``(low, median, high)`` of T* (minutes) and goodput from :func:`monte_carlo`.
 
-    ``optimal_interval`` is None through a scheme or a fleet's plan (only goodput at the interval
+    ``optimal_interval`` is None through a fleet's plan (only goodput at the interval
     in use is drawn); ``drawn`` names ``"mtbi"`` and the inputs given a range of some width.
     """
 
@@ -445,11 +417,11 @@ def monte_carlo(
     """Seeded Monte Carlo alternative to :func:`propagate`.
 
     The rate 1/M is drawn from its Jeffreys posterior, Gamma(count + 1/2, scale 1/exposure); C
-    and R uniformly from their ranges (minutes), independently. With a `scheme`, each draw is it
-    with the draw's C and R, by the tier model; with `params`, each draw is the fleet's plan
-    with the scheme's cadence, and the inputs in `ranges` (D, C_p, R_p, s, p) drawn uniformly
-    too; both need `interval` and draw goodput only. Raises InputError for a scheme or fleet
-    without an interval, or a range of an input the fleet does not have.
+    and R uniformly from their ranges (minutes), independently. With `params`, each draw is the
+    fleet's plan with the cadence of `scheme` (the plan's), and the inputs in `ranges` (D, C_p,
+    R_p, s, p) drawn uniformly too; only goodput at `interval` is drawn. Raises InputError for a
+    fleet without an interval, a scheme without a fleet, or a range of an input the fleet does
+    not have.
     """
     poisson_interval(count, exposure, confidence)  # checks count, exposure and confidence
     alpha = 1.0 - confidence
@@ -486,12 +458,7 @@ def monte_carlo(
         return MonteCarlo(draws=draws, seed=seed, optimal_interval=None, goodput=pct(np.clip(good, 0.0, 1.0)),
                           scheme=scheme, drawn=drawn)
     if scheme is not None:
-        if interval is None:
-            raise InputError("interval", None, "the interval in use, to draw goodput through a scheme")
-        scheme.check_interval(interval)
-        good = np.maximum(np.array([_goodput(which, scheme, float(ci), float(mi), float(ri), float(interval))
-                                    for ci, mi, ri in zip(c, m, r, strict=True)]), 0.0)
-        return MonteCarlo(draws=draws, seed=seed, optimal_interval=None, goodput=pct(good), scheme=scheme, drawn=drawn)
+        raise InputError("params", None, "the fleet's inputs, to draw goodput through its scheme")
     t_star = optimum(c, m)
     good = np.clip(goodput(c, m, r, None if interval is None else np.full(draws, float(interval))), 0.0, 1.0)
     return MonteCarlo(draws=draws, seed=seed, optimal_interval=pct(t_star), goodput=pct(good), drawn=drawn)
