@@ -166,8 +166,7 @@ def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> f
     """The largest checkpoint cost whose exact goodput, at its own optimum, still reaches a target.
 
     Goodput at the optimum tends to e^{-R/M} as C -> 0, so a cost (at most M) exists only for a
-    target below it, else None. Brent's method, to about 1e-12 minutes. First-order
-    counterpart: :func:`goodput.model.checkpoint_cost_for_goodput`.
+    target below it, else None. Brent's method, to about 1e-12 minutes.
 
     >>> c = checkpoint_cost_for_goodput(0.9, 185.6, 5.0)
     >>> round(c * 60, 1), round(float(exact_goodput(c, 185.6, 5.0)), 9)
