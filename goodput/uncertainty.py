@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -169,6 +169,12 @@ def _key(values: Mapping[str, float], interval: float | None) -> tuple[Any, ...]
     return (*sorted(values.items()), interval)
 
 
+def _span(values: Iterable[float]) -> Range:
+    """The least and the greatest of the values that are not NaN (NaN, NaN when none is)."""
+    kept = [v for v in values if not math.isnan(v)] or [math.nan]
+    return min(kept), max(kept)
+
+
 def _clamp(goodput: float) -> float:
     """Goodput held in [0, 1]: first order below zero at a corner of the box is no goodput there, not less."""
     return min(1.0, max(0.0, float(goodput)))
@@ -288,14 +294,14 @@ class Propagation:
     cases: _Cases | None = dataclasses.field(default=None, compare=False, repr=False)
 
 
-def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, seed: int = 0,
-                directions: Mapping[str, int] | None = None) -> tuple[list[Values], bool]:
+def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS,
+                seed: int = 0) -> tuple[list[Values], bool]:
     """The corners of a box of inputs to compute: all of them, or a seeded balanced sample when there are many.
 
     With k inputs that have a range (low < high), all 2**k corners up to k = `limit`. Beyond,
     2**limit corners as a two-level Latin hypercube (each input at each end in half of them),
-    plus the all-worst and all-best corners by `directions` (+1 where goodput rises with the
-    input, the default for unnamed ones), so a monotone quantity keeps its exact range. Returns
+    plus the all-worst and all-best corners by :data:`DIRECTIONS` (+1 where goodput rises with
+    the input, the default for unnamed ones), so a monotone quantity keeps its exact range. Returns
     the corners without repeats and whether they are a sample.
 
     >>> corners, sampled = box_corners({"checkpoint_cost": (1.0, 2.0), "mtbi": (100.0, 100.0)})
@@ -307,7 +313,6 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
     (True, True)
     """
     limit = validate.whole(limit, "limit", 0)
-    directions = DIRECTIONS if directions is None else directions
     ranged = [name for name, (low, high) in bounds.items() if low < high]
     held = {name: low for name, (low, high) in bounds.items() if not low < high}
     def corner(ends: Mapping[str, float]) -> Values:  # every input, in the order of `bounds`
@@ -320,7 +325,7 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
     rng = np.random.default_rng(validate.whole(seed, "seed", 0))
     columns = [rng.permutation(np.arange(size) % 2) for _ in ranged]
     picks = {tuple(int(column[i]) for column in columns) for i in range(size)}
-    worst = tuple(0 if directions.get(name, 1) > 0 else 1 for name in ranged)
+    worst = tuple(0 if DIRECTIONS.get(name, 1) > 0 else 1 for name in ranged)
     picks |= {worst, tuple(1 - b for b in worst)}
     corners = [corner({name: bounds[name][b] for name, b in zip(ranged, pick, strict=True)}) for pick in sorted(picks)]
     return corners, True
@@ -339,10 +344,9 @@ def _propagate(points: Values, bounds: dict[str, Range], cases: _Cases, *, inter
     every_case = [points, *corners, *ends]
     t_star = [cases.optimum(x) for x in every_case]
     good = [cases.goodput(x, interval) for x in every_case]
-    planned = [t for t in t_star if not math.isnan(t)] or [math.nan]  # a case out of scale has no optimum
-    return Propagation(
+    return Propagation(  # a case out of scale has no optimum (NaN)
         points=dict(points), bounds=dict(bounds), interval=interval, optimal_interval=t_star[0],
-        optimal_interval_range=(min(planned), max(planned)), goodput=good[0], goodput_range=(min(good), max(good)),
+        optimal_interval_range=_span(t_star), goodput=good[0], goodput_range=_span(good),
         model=which, scheme=scheme, corners=len(corners), sampled=sampled, cases=cases,
     )
 
@@ -504,17 +508,14 @@ def fleet_points(params: Params) -> Values:
     >>> list(fleet_points(load_params()))
     ['checkpoint_cost', 'mtbi', 'restart', 'slow_checkpoint_cost']
     """
-    points = {"checkpoint_cost": params.checkpoint_cost, "mtbi": params.mtbi, "restart": params.restart}
-    if params.drain > 0:
-        points["drain"] = params.drain
-    if params.persistent_cost is not None:
-        points["persistent_cost"] = params.persistent_cost
-        points["persistent_restart"] = params.persistent_restart or params.restart
-        points["fast_survives"] = params.fast_survives or 0.0
-    if params.just_in_time > 0:
-        points["just_in_time"] = params.just_in_time
-    points["slow_checkpoint_cost"] = params.slow_checkpoint_cost
-    return {name: float(value) for name, value in points.items()}
+    tier = params.persistent_cost is not None
+    points = {"checkpoint_cost": params.checkpoint_cost, "mtbi": params.mtbi, "restart": params.restart,
+              "drain": params.drain if params.drain > 0 else None, "persistent_cost": params.persistent_cost,
+              "persistent_restart": (params.persistent_restart or params.restart) if tier else None,
+              "fast_survives": (params.fast_survives or 0.0) if tier else None,
+              "just_in_time": params.just_in_time if params.just_in_time > 0 else None,
+              "slow_checkpoint_cost": params.slow_checkpoint_cost}
+    return {name: float(value) for name, value in points.items() if value is not None}
 
 
 def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRange]:
@@ -600,7 +601,7 @@ class Swing:
     @property
     def goodput_range(self) -> Range:
         """Lowest and highest goodput over the input's range."""
-        return min(self.goodput_at_low, self.goodput_at_high), max(self.goodput_at_low, self.goodput_at_high)
+        return _span((self.goodput_at_low, self.goodput_at_high))
 
     @property
     def goodput_swing(self) -> float:
@@ -611,8 +612,7 @@ class Swing:
     @property
     def optimal_interval_range(self) -> Range:
         """Lowest and highest T* over the input's range, in minutes (an end out of scale, with no optimum, left out)."""
-        ends = [t for t in (self.optimal_interval_at_low, self.optimal_interval_at_high) if not math.isnan(t)]
-        return (min(ends), max(ends)) if ends else (math.nan, math.nan)
+        return _span((self.optimal_interval_at_low, self.optimal_interval_at_high))
 
 
 def one_at_a_time(propagation: Propagation) -> list[Swing]:
