@@ -189,8 +189,7 @@ def numerical_optimal_interval(checkpoint_cost: float, mtbi: float, restart: flo
 
     SciPy's bounded Brent on (0, M], to about 1e-9 relative: a check of
     :func:`exact_optimal_interval`. R cannot move the optimum; it is an argument so that this
-    can be checked. (A checkpoint some interruptions take with the job:
-    :func:`goodput.tiers.lost_checkpoint_optimal_interval`.)
+    can be checked.
 
     >>> round(numerical_optimal_interval(1.0, 185.6, 5.0), 2)
     18.61
@@ -238,9 +237,7 @@ def range_check(
     """Judge the first-order numbers of a plan by how far they are from the exact model's.
 
     With no interval the error is :func:`first_order_error`; with one, both models are taken at
-    it. Above :data:`goodput.model.FIRST_ORDER_TOLERANCE` (three points), or at a first-order
-    goodput of zero or less, the number is not quoted; above
-    :data:`goodput.model.FIRST_ORDER_CAUTION` (one point) it is quoted with a caution.
+    it. The verdict is :attr:`goodput.model.RangeCheck.status`.
 
     >>> range_check(1.0, 185.6, 5.0).status, range_check(5.0, 185.6, 5.0).status
     ('ok', 'caution')

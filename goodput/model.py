@@ -87,10 +87,7 @@ class Losses:
 
     @property
     def goodput(self) -> float:
-        """One minus the total loss, floored at zero.
-
-        The unfloored value, which says how far first order is out of range, is :attr:`RangeCheck.goodput`.
-        """
+        """One minus the total loss, floored at zero (unfloored: :attr:`RangeCheck.goodput`)."""
         return max(0.0, 1.0 - self.total)
 
 

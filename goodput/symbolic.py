@@ -178,12 +178,10 @@ def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int =
 
 
 # --------------------------------------------------------------------------- the calculator's formulas
-# The in-page calculator (book/calculator.md) runs these expressions as JavaScript that
-# goodput.book.calculator generates from them with sympy.jscode at build time, so the page
-# and the package cannot drift. tests/test_calculator_formulas.py checks each one against
-# the derivations above and against the numeric modules (goodput.model, goodput.exact,
-# goodput.tiers). Written with expm1 where the numeric modules use it, so that the page
-# keeps the package's precision; ``LambertW`` is printed as the page's own solver.
+# The in-page calculator (book/calculator.md) runs these expressions as JavaScript generated
+# from them at build time (goodput.book.calculator), so the page and the package cannot drift.
+# Written with expm1 where the numeric modules use it, to keep their precision; ``LambertW`` is
+# printed as the page's own solver.
 
 
 @dataclass(frozen=True)

@@ -142,12 +142,10 @@ class Tiers:
         return dataclasses.replace(self, every=every)
 
     def check_interval(self, interval: float) -> float:
-        """Check T in minutes against the scheme (finite, positive, drain ends in time) and return it.
+        """Return T (minutes) if finite, positive and D <= T + (C, or C_p when n = 1), else raise InputError.
 
-        The model needs D <= T + (C, or C_p when n = 1): a checkpoint is safe once the next one is
-        written at the latest. Fleets keep one drain in flight, T >= D, which :func:`goodput.plan`
-        asks of a plan; the looser bound lets the model answer a checkpoint lost with the job
-        (D = T + C). Raises InputError otherwise.
+        A checkpoint is safe once the next one is written at the latest. Plans ask T >= D (one drain in
+        flight); the looser bound lets the model answer a checkpoint lost with the job (D = T + C).
         """
         t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
         snapshot = self.checkpoint_cost if self.every > 1 else self.cp
