@@ -98,13 +98,6 @@ class SymbolicOptimum:
     symbols: tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]
 
 
-def _symbols() -> tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]:
-    import sympy
-
-    c, m, r, t = sympy.symbols("C M R T", positive=True)
-    return c, m, r, t
-
-
 @lru_cache(maxsize=1)
 def goodput_series() -> SeriesExpansion:
     """Expand the exact goodput to second order and show the first order is 1 - C/T - T/(2M) - R/M.
@@ -114,7 +107,7 @@ def goodput_series() -> SeriesExpansion:
     """
     import sympy
 
-    c, m, r, t = _symbols()
+    c, m, r, t = sympy.symbols("C M R T", positive=True)
     eps, ts, cs, rs = sympy.symbols("epsilon t c r", positive=True)
     exact = t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))
     # G = e^{-R/M} T/(T + C) B((T + C)/M) with B(x) = x/(e^x - 1). Scaled, each factor is a function of a quantity
@@ -146,7 +139,7 @@ def symbolic_optimum() -> SymbolicOptimum:
     """
     import sympy
 
-    c, m, r, t = _symbols()
+    c, m, r, t = sympy.symbols("C M R T", positive=True)
     objective = m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1) / t
     derivative = sympy.diff(objective, t)
     closed = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
