@@ -79,10 +79,8 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     c, m = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi)
     ratio = np.broadcast_to(c / m, np.broadcast(c, m).shape).astype(np.float64)
     closed = np.array(1.0 + lambertw(-np.exp(-(1.0 + ratio)), 0).real, dtype=np.float64)
-    # Polish with Newton's method on phi(t) = -t - log(1 - t) = C/M (t = T/M), with
-    # phi summed as a series for small t so nothing cancels. Below C/M = 1e-4, where
-    # W0 is ill-conditioned next to its branch point, start from the branch-point
-    # series (Daly's terms) instead of W0. Above C/M = 0.5, W0 is already accurate.
+    # Newton's method on phi(t) = -t - log(1 - t) = C/M (t = T/M), phi summed as a series for small t so
+    # nothing cancels, from W0 or (below _SMALL_C_OVER_M) the branch-point series (Daly's terms).
     polish = ratio < _POLISH_BELOW
     if np.any(polish):
         q = ratio[polish]
