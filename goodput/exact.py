@@ -49,6 +49,11 @@ def _out(array: npt.NDArray[np.float64]) -> Any:
     return float(array) if np.ndim(array) == 0 else np.asarray(array, dtype=np.float64)
 
 
+def _arrays(**named: Any) -> list[npt.NDArray[np.float64]]:
+    """Each input as a float array (0-d for a number), raising InputError for the first not finite and positive."""
+    return [validate.positive_array(value, name) for name, value in named.items()]
+
+
 def _one_minus_x_over_expm1(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """1 - x/(e^x - 1), accurate for tiny x (series) and safe for huge x (tends to 1)."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -56,20 +61,6 @@ def _one_minus_x_over_expm1(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float6
         series = x / 2.0 - x2 / 12.0 + x2 * x2 / 720.0 - x2 * x2 * x2 / 30240.0 + x2 * x2 * x2 * x2 / 1209600.0
         direct = 1.0 - x / np.expm1(x)
     return np.where(x < _SMALL_X, series, direct)
-
-
-def exact_wall_time_per_work(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
-    """Expected wall time per minute of kept work, e^{R/M} M (e^{(T+C)/M} - 1) / T.
-
-    The reciprocal of :func:`exact_goodput`: at least 1, infinite when it overflows.
-    """
-    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
-    m = validate.positive_array(mtbi, "mtbi")
-    r = validate.positive_array(restart, "restart")
-    t = validate.positive_array(interval, "interval")
-    with np.errstate(over="ignore"):
-        wall = np.exp(r / m) * m * np.expm1((t + c) / m) / t
-    return _out(wall)  # type: ignore[no-any-return]
 
 
 def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
@@ -85,14 +76,11 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     """
     from scipy.special import lambertw  # kept off the import path
 
-    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
-    m = validate.positive_array(mtbi, "mtbi")
+    c, m = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi)
     ratio = np.broadcast_to(c / m, np.broadcast(c, m).shape).astype(np.float64)
     closed = np.array(1.0 + lambertw(-np.exp(-(1.0 + ratio)), 0).real, dtype=np.float64)
-    # Polish with Newton's method on phi(t) = -t - log(1 - t) = C/M (t = T/M), with
-    # phi summed as a series for small t so nothing cancels. Below C/M = 1e-4, where
-    # W0 is ill-conditioned next to its branch point, start from the branch-point
-    # series (Daly's terms) instead of W0. Above C/M = 0.5, W0 is already accurate.
+    # Newton's method on phi(t) = -t - log(1 - t) = C/M (t = T/M), phi summed as a series for small t so
+    # nothing cancels, from W0 or (below _SMALL_C_OVER_M) the branch-point series (Daly's terms).
     polish = ratio < _POLISH_BELOW
     if np.any(polish):
         q = ratio[polish]
@@ -117,9 +105,7 @@ def exact_goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = 
     >>> round(exact_goodput(1.0, 185.6, 5.0), 3)
     0.876
     """
-    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
-    m = validate.positive_array(mtbi, "mtbi")
-    r = validate.positive_array(restart, "restart")
+    c, m, r = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi, restart=restart)
     t = validate.positive_array(exact_optimal_interval(c, m) if interval is None else interval, "interval")
     with np.errstate(over="ignore"):
         value = t * np.exp(-r / m) / (m * np.expm1((t + c) / m))
@@ -137,8 +123,7 @@ def daly_interval(checkpoint_cost: X, mtbi: X) -> X:
     >>> round(daly_interval(1.0, 185.6), 2)
     18.61
     """
-    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
-    m = validate.positive_array(mtbi, "mtbi")
+    c, m = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi)
     half = c / (2.0 * m)
     estimate = np.sqrt(2.0 * c * m) * (1.0 + np.sqrt(half) / 3.0 + half / 9.0) - c
     return _out(np.where(c < 2.0 * m, estimate, m * np.ones_like(estimate)))  # type: ignore[no-any-return]
@@ -158,9 +143,7 @@ def exact_losses(
     >>> [round(100 * v, 1) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, b.goodput)]
     [4.7, 5.1, 2.7, 87.6]
     """
-    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
-    m = float(validate.positive_array(mtbi, "mtbi"))
-    r = float(validate.positive_array(restart, "restart"))
+    c, m, r = (float(x) for x in _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi, restart=restart))
     t = float(validate.positive_array(exact_optimal_interval(c, m) if interval is None else interval, "interval"))
     x = np.float64((t + c) / m)
     survive_restart = np.exp(-r / m)
@@ -181,8 +164,7 @@ def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> f
     """The largest checkpoint cost whose exact goodput, at its own optimum, still reaches a target.
 
     Goodput at the optimum tends to e^{-R/M} as C -> 0, so a cost (at most M) exists only for a
-    target below it, else None. Brent's method, to about 1e-12 minutes. First-order
-    counterpart: :func:`goodput.model.checkpoint_cost_for_goodput`.
+    target below it, else None. Brent's method, to about 1e-12 minutes.
 
     >>> c = checkpoint_cost_for_goodput(0.9, 185.6, 5.0)
     >>> round(c * 60, 1), round(float(exact_goodput(c, 185.6, 5.0)), 9)
@@ -200,42 +182,19 @@ def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> f
     return float(brentq(lambda c: float(exact_goodput(c, m, r)) - goal, 1e-9 * m, m, xtol=1e-12))
 
 
-def second_order_term(checkpoint_cost: X, mtbi: X, restart: X, interval: X) -> X:
-    """The second-order term of the exact goodput's expansion, the first correction to 1 - C/T - T/(2M) - R/M.
-
-    With C/T, T/M and R/M of order eps (:func:`goodput.symbolic.goodput_series`), exact goodput is
-    first order plus
-
-        C^2/T^2 + C R/(M T) + R^2/(2 M^2) + R T/(2 M^2) + T^2/(12 M^2) + O(eps^3)
-
-    (positive: first order underestimates goodput).
-
-    >>> round(100 * second_order_term(1.0, 185.6, 5.0, 19.3), 2)
-    0.67
-    """
-    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
-    m = validate.positive_array(mtbi, "mtbi")
-    r = validate.positive_array(restart, "restart")
-    t = validate.positive_array(interval, "interval")
-    return _out(model.second_order_term(c, m, r, t))  # type: ignore[no-any-return]
-
-
 def numerical_optimal_interval(checkpoint_cost: float, mtbi: float, restart: float) -> float:
     """The interval that maximizes exact goodput, found by a numerical minimizer rather than Lambert W.
 
     SciPy's bounded Brent on (0, M], to about 1e-9 relative: a check of
     :func:`exact_optimal_interval`. R cannot move the optimum; it is an argument so that this
-    can be checked. (A checkpoint some interruptions take with the job:
-    :func:`goodput.tiers.lost_checkpoint_optimal_interval`.)
+    can be checked.
 
     >>> round(numerical_optimal_interval(1.0, 185.6, 5.0), 2)
     18.61
     """
     from scipy.optimize import minimize_scalar  # kept off the import path
 
-    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
-    m = float(validate.positive_array(mtbi, "mtbi"))
-    r = float(validate.positive_array(restart, "restart"))
+    c, m, r = (float(x) for x in _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi, restart=restart))
     scale = min(math.sqrt(2.0 * c * m), m)  # Young's interval, capped at M: the optimum is below M
 
     survive = math.exp(-r / m)  # goodput is this times (T/M)/(e^{(T+C)/M} - 1), whatever T is
@@ -265,9 +224,7 @@ def first_order_error(checkpoint_cost: X, mtbi: X, restart: X) -> X:
     >>> round(100 * first_order_error(1.0, 185.6, 5.0), 1)
     0.7
     """
-    c = validate.positive_array(checkpoint_cost, "checkpoint_cost")
-    m = validate.positive_array(mtbi, "mtbi")
-    r = validate.positive_array(restart, "restart")
+    c, m, r = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi, restart=restart)
     first = 1.0 - np.sqrt(2.0 * c / m) - r / m  # goodput.model.goodput at T*, on arrays of any shape
     return _out(np.asarray(exact_goodput(c, m, r), dtype=np.float64) - first)  # type: ignore[no-any-return]
 
@@ -278,9 +235,7 @@ def range_check(
     """Judge the first-order numbers of a plan by how far they are from the exact model's.
 
     With no interval the error is :func:`first_order_error`; with one, both models are taken at
-    it. Above :data:`goodput.model.FIRST_ORDER_TOLERANCE` (three points), or at a first-order
-    goodput of zero or less, the number is not quoted; above
-    :data:`goodput.model.FIRST_ORDER_CAUTION` (one point) it is quoted with a caution.
+    it. The verdict is :attr:`goodput.model.RangeCheck.status`.
 
     >>> range_check(1.0, 185.6, 5.0).status, range_check(5.0, 185.6, 5.0).status
     ('ok', 'caution')
@@ -309,10 +264,8 @@ def first_order_error_threshold(
     """
     from scipy.optimize import brentq  # kept off the import path
 
-    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
-    r = float(validate.positive_array(restart, "restart"))
-    rate = float(validate.positive_array(rate_per_gpu_hour, "rate_per_gpu_hour"))
-    tol = float(validate.positive_array(tolerance, "tolerance"))
+    c, r, rate, tol = (float(x) for x in _arrays(checkpoint_cost=checkpoint_cost, restart=restart,
+                                                   rate_per_gpu_hour=rate_per_gpu_hour, tolerance=tolerance))
     if tol >= 1.0:
         raise InputError("tolerance", tolerance, "a fraction of 1 above 0 and below 1")
 
@@ -338,9 +291,8 @@ def first_order_zero_fleet(checkpoint_cost: float, restart: float, rate_per_gpu_
     >>> round(first_order_zero_fleet(5.0, 5.0, 2e-5))
     160770
     """
-    c = float(validate.positive_array(checkpoint_cost, "checkpoint_cost"))
-    r = float(validate.positive_array(restart, "restart"))
-    rate = float(validate.positive_array(rate_per_gpu_hour, "rate_per_gpu_hour"))
+    c, r, rate = (float(x) for x in _arrays(checkpoint_cost=checkpoint_cost, restart=restart,
+                                            rate_per_gpu_hour=rate_per_gpu_hour))
     root = 2.0 / (math.sqrt(2.0 * c) + math.sqrt(2.0 * c + 4.0 * r))  # (-b + sqrt(b^2 + 4R)) / (2R), rationalized
     return float(rate_from_mtbi(1.0 / root**2, rate))
 

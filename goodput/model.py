@@ -87,10 +87,7 @@ class Losses:
 
     @property
     def goodput(self) -> float:
-        """One minus the total loss, floored at zero.
-
-        The unfloored value, which says how far first order is out of range, is :attr:`RangeCheck.goodput`.
-        """
+        """One minus the total loss, floored at zero (unfloored: :attr:`RangeCheck.goodput`)."""
         return max(0.0, 1.0 - self.total)
 
 
@@ -173,17 +170,3 @@ def capacity_per_month(goodput_points: float, gpus: int, price_per_gpu_hour: flo
     """
     return goodput_points * gpus * price_per_gpu_hour * (month_minutes / 60.0)
 
-
-def checkpoint_cost_for_goodput(target: float, mtbi: float, restart: float) -> float:
-    """The largest checkpoint cost C (minutes) that still reaches goodput ``target`` at T*.
-
-    Inverts 1 - sqrt(2C/M) - R/M = g: C = (M/2) (1 - g - R/M)^2; 0.0 when R/M alone exceeds 1 - g.
-
-    >>> c = checkpoint_cost_for_goodput(0.9, 186.0, 5.0)
-    >>> round(float(goodput(c, 186.0, 5.0)), 6)
-    0.9
-    """
-    room = 1.0 - target - restart / mtbi
-    if room <= 0.0:
-        return 0.0
-    return mtbi / 2.0 * room**2

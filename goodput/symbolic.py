@@ -98,13 +98,6 @@ class SymbolicOptimum:
     symbols: tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]
 
 
-def _symbols() -> tuple[sympy.Symbol, sympy.Symbol, sympy.Symbol, sympy.Symbol]:
-    import sympy
-
-    c, m, r, t = sympy.symbols("C M R T", positive=True)
-    return c, m, r, t
-
-
 @lru_cache(maxsize=1)
 def goodput_series() -> SeriesExpansion:
     """Expand the exact goodput to second order and show the first order is 1 - C/T - T/(2M) - R/M.
@@ -114,7 +107,7 @@ def goodput_series() -> SeriesExpansion:
     """
     import sympy
 
-    c, m, r, t = _symbols()
+    c, m, r, t = sympy.symbols("C M R T", positive=True)
     eps, ts, cs, rs = sympy.symbols("epsilon t c r", positive=True)
     exact = t / (m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1))
     # G = e^{-R/M} T/(T + C) B((T + C)/M) with B(x) = x/(e^x - 1). Scaled, each factor is a function of a quantity
@@ -146,7 +139,7 @@ def symbolic_optimum() -> SymbolicOptimum:
     """
     import sympy
 
-    c, m, r, t = _symbols()
+    c, m, r, t = sympy.symbols("C M R T", positive=True)
     objective = m * sympy.exp(r / m) * (sympy.exp((t + c) / m) - 1) / t
     derivative = sympy.diff(objective, t)
     closed = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
@@ -178,12 +171,10 @@ def evaluate_symbolic_optimum(checkpoint_cost: float, mtbi: float, digits: int =
 
 
 # --------------------------------------------------------------------------- the calculator's formulas
-# The in-page calculator (book/calculator.md) runs these expressions as JavaScript that
-# goodput.book.calculator generates from them with sympy.jscode at build time, so the page
-# and the package cannot drift. tests/test_calculator_formulas.py checks each one against
-# the derivations above and against the numeric modules (goodput.model, goodput.exact,
-# goodput.tiers). Written with expm1 where the numeric modules use it, so that the page
-# keeps the package's precision; ``LambertW`` is printed as the page's own solver.
+# The in-page calculator (book/calculator.md) runs these expressions as JavaScript generated
+# from them at build time (goodput.book.calculator), so the page and the package cannot drift.
+# Written with expm1 where the numeric modules use it, to keep their precision; ``LambertW`` is
+# printed as the page's own solver.
 
 
 @dataclass(frozen=True)
@@ -282,11 +273,11 @@ class TiersDerivation:
     SymPy uses positive symbols ``h`` for 1 - s and ``Delta_C`` for C_p - C; nothing uses
     s + h = 1, so every result holds with h = 1 - s, and :meth:`plain` writes it back.
     L = a/T + bT + rest (``interval_terms``); ``interval`` is T*(n) = sqrt(2M [(n-1)C + C_p] /
-    (n [s + (1-s)n])); ``cadence_product`` P(n) = [(n-1)C + C_p][s + (1-s)n]/n, so the T-terms
+    (n [s + (1-s)n])); with P(n) = 2Mab = [(n-1)C + C_p][s + (1-s)n]/n the T-terms
     at T*(n) are sqrt(2P/M); ``every`` is n* = sqrt(s (C_p - C) / ((1-s) C)), which minimizes
     P and so L. The ``*_check`` fields simplify to zero or one: T*(n*) = sqrt(2CM/s) and the
     persistent period sqrt(2(C_p - C)M/(1-s)) are Young's intervals. ``one_tier_*`` set
-    C_p = C, s = 0, n = 1, R_p = R; ``drain_factor`` is e^{-D/M}, ``drain_cost_series``
+    C_p = C, s = 0, n = 1, R_p = R; ``drain_cost_series`` is 1 - e^{-D/M} to second order,
     D/M - D^2/(2M^2), and ``drain_interval_shift`` (zero) shows a drain does not move the exact optimum.
     """
 
@@ -296,22 +287,16 @@ class TiersDerivation:
     loss_derivative: Any
     interval: Any
     interval_curvature: Any
-    cadence_product: Any
     loss_at_interval_check: Any
     cadence_derivative: Any
     every: Any
     cadence_curvature: Any
-    cadence_minimum: Any
     cadence_minimum_check: Any
     minimum: Any
-    interval_at_every: Any
     interval_at_every_check: Any
     persistent_period_check: Any
     one_tier_loss: Any
     one_tier_interval: Any
-    two_tier_loss: Any
-    drain_factor: Any
-    drain_cost: Any
     drain_cost_series: Any
     drain_interval_shift: Any
 
@@ -361,22 +346,16 @@ def derive_tiers() -> TiersDerivation:
         loss_derivative=dldt,
         interval=interval,
         interval_curvature=sp.simplify(sp.diff(loss, t, 2).subs(t, interval)),
-        cadence_product=product,
         loss_at_interval_check=sp.simplify((loss.subs(t, interval) - rest) ** 2 - 2 * product / m),
         cadence_derivative=dpdn,
         every=every,
         cadence_curvature=sp.simplify(sp.diff(product, n, 2).subs(n, every)),
-        cadence_minimum=p_star,
         cadence_minimum_check=sp.simplify(p_star - (sp.sqrt(s * c) + sp.sqrt(h * delta)) ** 2),
         minimum=sp.sqrt(2 * p_star / m) + rest,
-        interval_at_every=t_star,
         interval_at_every_check=sp.simplify(t_star**2 * s / (2 * c * m)),
         persistent_period_check=sp.simplify((every * t_star) ** 2 * h / (2 * delta * m)),
         one_tier_loss=sp.simplify(loss.subs(one)),
         one_tier_interval=sp.simplify(interval.subs(one)),
-        two_tier_loss=loss.subs(d, 0),
-        drain_factor=factor,
-        drain_cost=1 - factor,
         drain_cost_series=sp.expand(series),
         drain_interval_shift=sp.simplify(sp.diff(sp.expand_log(sp.log(exact * factor), force=True), t)
                                          - sp.diff(sp.expand_log(sp.log(exact), force=True), t)),

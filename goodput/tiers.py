@@ -31,8 +31,10 @@ its pauses (planned stops cost :attr:`Tiers.stop_cost`). A checkpoint lost with 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,6 +42,7 @@ import numpy as np
 
 from goodput import validate
 from goodput.errors import InputError
+from goodput.model import Losses
 from goodput.units import format_duration
 
 if TYPE_CHECKING:
@@ -136,16 +139,13 @@ class Tiers:
 
     def with_every(self, every: int) -> Tiers:
         """The same scheme with every `every`-th checkpoint persistent."""
-        return Tiers(self.checkpoint_cost, self.restart, self.drain, self.persistent_cost, self.persistent_restart,
-                     self.fast_survives, every)
+        return dataclasses.replace(self, every=every)
 
     def check_interval(self, interval: float) -> float:
-        """Check T in minutes against the scheme (finite, positive, drain ends in time) and return it.
+        """Return T (minutes) if finite, positive and D <= T + (C, or C_p when n = 1), else raise InputError.
 
-        The model needs D <= T + (C, or C_p when n = 1): a checkpoint is safe once the next one is
-        written at the latest. Fleets keep one drain in flight, T >= D, which :func:`goodput.plan`
-        asks of a plan; the looser bound lets the model answer a checkpoint lost with the job
-        (D = T + C). Raises InputError otherwise.
+        A checkpoint is safe once the next one is written at the latest. Plans ask T >= D (one drain in
+        flight); the looser bound lets the model answer a checkpoint lost with the job (D = T + C).
         """
         t = validate.positive(interval, "interval", validate.POSITIVE_MINUTES)
         snapshot = self.checkpoint_cost if self.every > 1 else self.cp
@@ -156,7 +156,7 @@ class Tiers:
 
 
 @dataclass(frozen=True)
-class TierLosses:
+class TierLosses(Losses):
     """Where the wall time goes under a checkpoint scheme, as fractions of wall time (they sum to one).
 
     T is minutes of work between two checkpoints of any tier; ``lost_work`` excludes what the
@@ -164,22 +164,13 @@ class TierLosses:
     was not yet durable; ``restart_loss`` includes restarts cut short.
     """
 
-    interval: float
     every: int
-    checkpoint_overhead: float
-    lost_work: float
-    restart_loss: float
     drain_loss: float
 
     @property
     def total(self) -> float:
         """Sum of the four losses."""
-        return self.checkpoint_overhead + self.lost_work + self.restart_loss + self.drain_loss
-
-    @property
-    def goodput(self) -> float:
-        """One minus the total loss, floored at zero (see :attr:`goodput.model.Losses.goodput`)."""
-        return max(0.0, 1.0 - self.total)
+        return super().total + self.drain_loss
 
 
 # --------------------------------------------------------------------------- first order
@@ -348,15 +339,11 @@ def _chain_losses(tiers: Tiers, t: float, steps: _Steps) -> TierLosses:
     wall = float(steps.weight @ steps.time)
     progress = max(0.0, float(steps.weight @ steps.reward) / wall)
     n = tiers.every
-    return TierLosses(
-        interval=t,
-        every=n,
-        checkpoint_overhead=progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t),
-        lost_work=max(0.0, 1.0 - progress - progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
-                      - float(steps.weight @ steps.restart) / wall - float(steps.weight @ steps.drain) / wall),
-        restart_loss=float(steps.weight @ steps.restart) / wall,
-        drain_loss=float(steps.weight @ steps.drain) / wall,
-    )
+    overhead = progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
+    restart, drain = float(steps.weight @ steps.restart) / wall, float(steps.weight @ steps.drain) / wall
+    return TierLosses(interval=t, every=n, checkpoint_overhead=overhead,
+                      lost_work=max(0.0, 1.0 - progress - overhead - restart - drain), restart_loss=restart,
+                      drain_loss=drain)
 
 
 def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
@@ -395,12 +382,26 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None 
     return _exact_optimal_interval(tiers, m, recovery)
 
 
+def _refine(goodput: Callable[[float], float], grid: np.ndarray, values: np.ndarray) -> tuple[int, float, float]:
+    """The grid's best point, then Brent's bounded method in log T between its neighbours (about 1e-9 relative).
+
+    Returns the best point's index, the interval found and its goodput.
+    """
+    from scipy.optimize import minimize_scalar  # kept off the import path
+
+    best = int(np.argmax(values))
+    a = math.log(grid[max(best - 1, 0)])
+    b = math.log(grid[min(best + 1, grid.size - 1)])
+    if b - a < 1e-12:
+        return best, float(grid[best]), float(values[best])
+    found = minimize_scalar(lambda u: -goodput(math.exp(u)), bounds=(a, b), method="bounded", options={"xatol": 1e-10})
+    return best, float(math.exp(found.x)), -float(found.fun)
+
+
 # A plan asks for the interval of the cadence best_every chose, which best_every found already, and the figures
 # and tests ask again for the same fleet: the search (some fifty exact goodputs) is done once per inputs.
 @functools.lru_cache(maxsize=4096)
 def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -> float:
-    from scipy.optimize import minimize_scalar  # kept off the import path
-
     guess = first_order_optimal_interval(tiers, m, recovery)
     low = max(tiers.drain, guess / 30.0)
     high = max(low * 1.0001, min(guess * 30.0, 30.0 * (m if recovery is None else recovery.rollback_mtbi(m))))
@@ -408,21 +409,13 @@ def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -
     if tiers.drain == 0.0 and (recovery is None or not recovery.active) and \
             (tiers.one_tier or tiers.fast_survives < 1.0):  # the chain of exact_losses, every T of the scan at once
         scan = _steps(tiers, m, grid)
-        values = np.array([_chain_losses(tiers, float(t), _Steps(scan.weight[i], scan.reward[i], scan.time[i],
-                                                                 scan.restart[i], scan.drain[i])).goodput
+        values = np.array([_chain_losses(tiers, float(t), _Steps(*(x[i] for x in vars(scan).values()))).goodput
                            for i, t in enumerate(grid)])
     else:
         values = np.array([exact_goodput(tiers, m, float(t), recovery) for t in grid])
-    best = int(np.argmax(values))
-    a = math.log(grid[max(best - 1, 0)])
-    b = math.log(grid[min(best + 1, grid.size - 1)])
-    if b - a < 1e-12:
-        return float(grid[best])
-    found = minimize_scalar(lambda u: -exact_goodput(tiers, m, math.exp(u), recovery), bounds=(a, b),
-                            method="bounded", options={"xatol": 1e-10})
-    t = float(math.exp(found.x))
+    best, t, value = _refine(lambda t: exact_goodput(tiers, m, t, recovery), grid, values)
     if best == 0 and tiers.drain > 0 and grid[0] == tiers.drain and \
-            -found.fun <= exact_goodput(tiers, m, tiers.drain, recovery):
+            value <= exact_goodput(tiers, m, tiers.drain, recovery):
         return tiers.drain  # the optimum is the constraint T >= D (Brent's bounded method never lands on a bound)
     return t
 
@@ -487,8 +480,6 @@ def lost_checkpoint_optimal_interval(checkpoint_cost: float, mtbi: float, restar
     >>> round(lost_checkpoint_optimal_interval(1.0, 185.6, 5.0, 0.0), 2)
     18.61
     """
-    from scipy.optimize import minimize_scalar  # kept off the import path
-
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
     c = validate.positive(checkpoint_cost, "checkpoint_cost", validate.POSITIVE_MINUTES)
     q = validate.share(lost_share, "lost_share")
@@ -498,12 +489,7 @@ def lost_checkpoint_optimal_interval(checkpoint_cost: float, mtbi: float, restar
 
     guess = math.sqrt(2.0 * c * m / (1.0 + 2.0 * q))
     grid = np.geomspace(guess / 30.0, max(guess / 30.0 * 1.0001, min(guess * 30.0, 30.0 * m)), 49)
-    best = int(np.argmax([goodput(float(t)) for t in grid]))
-    a = math.log(grid[max(best - 1, 0)])
-    b = math.log(grid[min(best + 1, grid.size - 1)])
-    found = minimize_scalar(lambda u: -goodput(math.exp(u)), bounds=(a, b), method="bounded",
-                            options={"xatol": 1e-10})
-    return float(math.exp(found.x))
+    return _refine(goodput, grid, np.array([goodput(float(t)) for t in grid]))[1]
 
 
 # --------------------------------------------------------------------------- when a fast tier pays
@@ -525,9 +511,7 @@ def fast_tier_pays_from(tiers: Tiers, mtbi: float, *, tolerance: float = 1e-4) -
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
 
     def pays(s: float) -> bool:
-        scheme = Tiers(tiers.checkpoint_cost, tiers.restart, tiers.drain, tiers.persistent_cost,
-                       tiers.persistent_restart, s, 1)
-        return best_every(scheme, m).every > 1
+        return best_every(dataclasses.replace(tiers, fast_survives=s, every=1), m).every > 1
 
     # At s = 0 fast checkpoints survive nothing and n = 1 is best. First order puts the threshold where
     # n* = 1.5 (halfway to 2), at s / (1 - s) = 2.25 C / (C_p - C): bracket from there, moving up if need be.

@@ -5,12 +5,11 @@ measured samples, or stated ranges. Intervals: :func:`poisson_interval` (exact, 
 :func:`median_interval` (order statistics, as ``scipy.stats.quantile_test``),
 :func:`mean_interval` (Student's t).
 
-:func:`propagate` carries ranges of C, M and R through the first-order or exact model (or a
-:mod:`goodput.tiers` scheme, drain, C_p, R_p, s and n held) to T* and goodput. Every quantity
-is monotone in each input (T* rises with C and M; goodput falls with C and R and rises with
-M, at the optimum or at a fixed T, in both models, since M (e^{a/M} - 1) falls as M grows),
-so the range over a box is at its eight corners. It says what the inputs allow, not a
-probability; :func:`monte_carlo` is the probabilistic alternative (M from the Jeffreys
+:func:`propagate` carries ranges of C, M and R through the first-order or exact model to T*
+and goodput. Every quantity is monotone in each input (T* rises with C and M; goodput falls
+with C and R and rises with M, at the optimum or at a fixed T, in both models, since
+M (e^{a/M} - 1) falls as M grows), so the range over a box is at its eight corners. It says
+what the inputs allow, not a probability; :func:`monte_carlo` is the probabilistic alternative (M from the Jeffreys
 posterior, the others uniform, seeded).
 
 For a fleet, :func:`input_ranges` says each input's range and origin (M's Poisson interval
@@ -27,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -170,22 +169,29 @@ def _key(values: Mapping[str, float], interval: float | None) -> tuple[Any, ...]
     return (*sorted(values.items()), interval)
 
 
+def _span(values: Iterable[float]) -> Range:
+    """The least and the greatest of the values that are not NaN (NaN, NaN when none is)."""
+    kept = [v for v in values if not math.isnan(v)] or [math.nan]
+    return min(kept), max(kept)
+
+
 def _clamp(goodput: float) -> float:
     """Goodput held in [0, 1]: first order below zero at a corner of the box is no goodput there, not less."""
     return min(1.0, max(0.0, float(goodput)))
 
 
-class _SchemeCases:
-    """Cases of C, M and R alone: the one-tier models, or a scheme with each case's C and R (the rest held)."""
+class _ModelCases:
+    """Cases of C, M and R alone, by the one-tier model `which`."""
 
-    def __init__(self, which: str, scheme: Tiers | None) -> None:
-        self.which, self.scheme = which, scheme
+    def __init__(self, which: str) -> None:
+        self.which = which
 
     def optimum(self, values: Mapping[str, float]) -> float:
-        return _optimum(self.which, self.scheme, values["checkpoint_cost"], values["mtbi"], values["restart"])
+        return float(model_functions(self.which)[1](values["checkpoint_cost"], values["mtbi"]))
 
     def goodput(self, values: Mapping[str, float], interval: float | None) -> float:
-        return _goodput(self.which, self.scheme, values["checkpoint_cost"], values["mtbi"], values["restart"], interval)
+        return _clamp(model_functions(self.which)[0](values["checkpoint_cost"], values["mtbi"], values["restart"],
+                                                     interval))
 
 
 class _FleetCases:
@@ -260,7 +266,7 @@ class _FleetCases:
         return float(model_functions(self.which)[0](x.checkpoint_cost, x.mtbi, x.restart, t))
 
 
-_Cases = _SchemeCases | _FleetCases
+_Cases = _ModelCases | _FleetCases
 
 
 @dataclass(frozen=True)
@@ -287,86 +293,15 @@ class Propagation:
     sampled: bool = False
     cases: _Cases | None = dataclasses.field(default=None, compare=False, repr=False)
 
-    @property
-    def checkpoint_cost(self) -> float:
-        """C at the point values."""
-        return self.points["checkpoint_cost"]
 
-    @property
-    def mtbi(self) -> float:
-        """M at the point values."""
-        return self.points["mtbi"]
-
-    @property
-    def restart(self) -> float:
-        """R at the point values."""
-        return self.points["restart"]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The fields as plain, JSON-serializable Python values (ranges as lists, the scheme as a mapping)."""
-        return {
-            "points": dict(self.points), "bounds": {k: list(v) for k, v in self.bounds.items()},
-            "interval": self.interval, "optimal_interval": self.optimal_interval,
-            "optimal_interval_range": list(self.optimal_interval_range), "goodput": self.goodput,
-            "goodput_range": list(self.goodput_range), "model": self.model,
-            "scheme": None if self.scheme is None else dataclasses.asdict(self.scheme), "corners": self.corners,
-            "sampled": self.sampled,
-        }
-
-    def _values(self, given: Mapping[str, float | None]) -> Values:
-        unknown = [k for k, v in given.items() if v is not None and k not in self.points]
-        if unknown:
-            raise InputError(unknown[0], given[unknown[0]], f"one of the inputs propagated: {', '.join(self.points)}")
-        return dict(self.points, **{k: float(v) for k, v in given.items() if v is not None})
-
-    def goodput_at(self, checkpoint_cost: float | None = None, mtbi: float | None = None,
-                   restart: float | None = None, **others: float) -> float:
-        """Goodput with other inputs (the rest at their point values), at the fixed interval or at their own optimum."""
-        assert self.cases is not None
-        values = self._values({"checkpoint_cost": checkpoint_cost, "mtbi": mtbi, "restart": restart, **others})
-        return self.cases.goodput(values, self.interval)
-
-    def optimal_interval_at(self, checkpoint_cost: float | None = None, mtbi: float | None = None,
-                            restart: float | None = None, **others: float) -> float:
-        """T* with other inputs (the rest at their point values), by the propagation's model (and scheme)."""
-        assert self.cases is not None
-        return self.cases.optimum(self._values({"checkpoint_cost": checkpoint_cost, "mtbi": mtbi, "restart": restart,
-                                                **others}))
-
-
-def _at_corner(scheme: Tiers, checkpoint_cost: float, restart: float) -> Tiers:
-    """The scheme with another C and R; C_p and R_p are kept no smaller than them."""
-    if scheme.one_tier:
-        return dataclasses.replace(scheme, checkpoint_cost=checkpoint_cost, restart=restart)
-    return dataclasses.replace(scheme, checkpoint_cost=checkpoint_cost, restart=restart,
-                               persistent_cost=max(scheme.cp, checkpoint_cost),
-                               persistent_restart=max(scheme.rp, restart))
-
-
-def _optimum(which: str, scheme: Tiers | None, c: float, m: float, r: float) -> float:
-    if scheme is None:
-        return float(model_functions(which)[1](c, m))
-    corner = _at_corner(scheme, c, r)
-    return tiers.exact_optimal_interval(corner, m) if which == "exact" else tiers.first_order_optimal_interval(corner, m)
-
-
-def _goodput(which: str, scheme: Tiers | None, c: float, m: float, r: float, interval: float | None) -> float:
-    if scheme is None:  # first order below zero at a corner of the box is no goodput there, not less
-        return _clamp(float(model_functions(which)[0](c, m, r, interval)))
-    corner = _at_corner(scheme, c, r)
-    t = _optimum(which, scheme, c, m, r) if interval is None else interval
-    losses = tiers.exact_losses if which == "exact" else tiers.first_order_losses
-    return _clamp(losses(corner, m, t).goodput)
-
-
-def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, seed: int = 0,
-                directions: Mapping[str, int] | None = None) -> tuple[list[Values], bool]:
+def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS,
+                seed: int = 0) -> tuple[list[Values], bool]:
     """The corners of a box of inputs to compute: all of them, or a seeded balanced sample when there are many.
 
     With k inputs that have a range (low < high), all 2**k corners up to k = `limit`. Beyond,
     2**limit corners as a two-level Latin hypercube (each input at each end in half of them),
-    plus the all-worst and all-best corners by `directions` (+1 where goodput rises with the
-    input, the default for unnamed ones), so a monotone quantity keeps its exact range. Returns
+    plus the all-worst and all-best corners by :data:`DIRECTIONS` (+1 where goodput rises with
+    the input, the default for unnamed ones), so a monotone quantity keeps its exact range. Returns
     the corners without repeats and whether they are a sample.
 
     >>> corners, sampled = box_corners({"checkpoint_cost": (1.0, 2.0), "mtbi": (100.0, 100.0)})
@@ -378,7 +313,6 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
     (True, True)
     """
     limit = validate.whole(limit, "limit", 0)
-    directions = DIRECTIONS if directions is None else directions
     ranged = [name for name, (low, high) in bounds.items() if low < high]
     held = {name: low for name, (low, high) in bounds.items() if not low < high}
     def corner(ends: Mapping[str, float]) -> Values:  # every input, in the order of `bounds`
@@ -391,7 +325,7 @@ def box_corners(bounds: Mapping[str, Range], *, limit: int = MAX_CORNER_INPUTS, 
     rng = np.random.default_rng(validate.whole(seed, "seed", 0))
     columns = [rng.permutation(np.arange(size) % 2) for _ in ranged]
     picks = {tuple(int(column[i]) for column in columns) for i in range(size)}
-    worst = tuple(0 if directions.get(name, 1) > 0 else 1 for name in ranged)
+    worst = tuple(0 if DIRECTIONS.get(name, 1) > 0 else 1 for name in ranged)
     picks |= {worst, tuple(1 - b for b in worst)}
     corners = [corner({name: bounds[name][b] for name, b in zip(ranged, pick, strict=True)}) for pick in sorted(picks)]
     return corners, True
@@ -410,10 +344,9 @@ def _propagate(points: Values, bounds: dict[str, Range], cases: _Cases, *, inter
     every_case = [points, *corners, *ends]
     t_star = [cases.optimum(x) for x in every_case]
     good = [cases.goodput(x, interval) for x in every_case]
-    planned = [t for t in t_star if not math.isnan(t)] or [math.nan]  # a case out of scale has no optimum
-    return Propagation(
+    return Propagation(  # a case out of scale has no optimum (NaN)
         points=dict(points), bounds=dict(bounds), interval=interval, optimal_interval=t_star[0],
-        optimal_interval_range=(min(planned), max(planned)), goodput=good[0], goodput_range=(min(good), max(good)),
+        optimal_interval_range=_span(t_star), goodput=good[0], goodput_range=_span(good),
         model=which, scheme=scheme, corners=len(corners), sampled=sampled, cases=cases,
     )
 
@@ -428,13 +361,12 @@ def propagate(
     restart_range: Range | None = None,
     interval: float | None = None,
     which: str = "first-order",
-    scheme: Tiers | None = None,
 ) -> Propagation:
     """Carry ranges of C, M and R through to T* and first-order goodput.
 
     Minutes; an omitted range is exact (for M use :func:`poisson_interval`). With `interval` all
     cases are taken at that T, else each at its own optimum. `which` is "first-order" or
-    "exact"; `scheme` a drain or persistent tier with its cadence. Ranges are min/max over the
+    "exact" (a fleet's drain or tiers: :func:`propagate_params`). Ranges are min/max over the
     eight corners, exact by monotonicity (module docstring). Raises InputError for a
     non-positive or non-finite point, or a range not containing its point.
 
@@ -450,18 +382,16 @@ def propagate(
         model.check_inputs(checkpoint_cost, mtbi, restart, interval)
         interval = float(interval)
     which = validate.choice(which, "model", MODELS)
-    if scheme is not None and interval is not None:
-        scheme.check_interval(interval)
     points = {"checkpoint_cost": float(checkpoint_cost), "mtbi": float(mtbi), "restart": float(restart)}
-    return _propagate(points, bounds, _SchemeCases(which, scheme), interval=interval, which=which, scheme=scheme,
-                      limit=3, seed=0)
+    return _propagate(points, bounds, _ModelCases(which), interval=interval, which=which, scheme=None, limit=3,
+                      seed=0)
 
 
 @dataclass(frozen=True)
 class MonteCarlo:
     """Percentiles ``(low, median, high)`` of T* (minutes) and goodput from :func:`monte_carlo`.
 
-    ``optimal_interval`` is None through a scheme or a fleet's plan (only goodput at the interval
+    ``optimal_interval`` is None through a fleet's plan (only goodput at the interval
     in use is drawn); ``drawn`` names ``"mtbi"`` and the inputs given a range of some width.
     """
 
@@ -491,11 +421,11 @@ def monte_carlo(
     """Seeded Monte Carlo alternative to :func:`propagate`.
 
     The rate 1/M is drawn from its Jeffreys posterior, Gamma(count + 1/2, scale 1/exposure); C
-    and R uniformly from their ranges (minutes), independently. With a `scheme`, each draw is it
-    with the draw's C and R, by the tier model; with `params`, each draw is the fleet's plan
-    with the scheme's cadence, and the inputs in `ranges` (D, C_p, R_p, s, p) drawn uniformly
-    too; both need `interval` and draw goodput only. Raises InputError for a scheme or fleet
-    without an interval, or a range of an input the fleet does not have.
+    and R uniformly from their ranges (minutes), independently. With `params`, each draw is the
+    fleet's plan with the cadence of `scheme` (the plan's), and the inputs in `ranges` (D, C_p,
+    R_p, s, p) drawn uniformly too; only goodput at `interval` is drawn. Raises InputError for a
+    fleet without an interval, a scheme without a fleet, or a range of an input the fleet does
+    not have.
     """
     poisson_interval(count, exposure, confidence)  # checks count, exposure and confidence
     alpha = 1.0 - confidence
@@ -532,12 +462,7 @@ def monte_carlo(
         return MonteCarlo(draws=draws, seed=seed, optimal_interval=None, goodput=pct(np.clip(good, 0.0, 1.0)),
                           scheme=scheme, drawn=drawn)
     if scheme is not None:
-        if interval is None:
-            raise InputError("interval", None, "the interval in use, to draw goodput through a scheme")
-        scheme.check_interval(interval)
-        good = np.maximum(np.array([_goodput(which, scheme, float(ci), float(mi), float(ri), float(interval))
-                                    for ci, mi, ri in zip(c, m, r, strict=True)]), 0.0)
-        return MonteCarlo(draws=draws, seed=seed, optimal_interval=None, goodput=pct(good), scheme=scheme, drawn=drawn)
+        raise InputError("params", None, "the fleet's inputs, to draw goodput through its scheme")
     t_star = optimum(c, m)
     good = np.clip(goodput(c, m, r, None if interval is None else np.full(draws, float(interval))), 0.0, 1.0)
     return MonteCarlo(draws=draws, seed=seed, optimal_interval=pct(t_star), goodput=pct(good), drawn=drawn)
@@ -583,17 +508,14 @@ def fleet_points(params: Params) -> Values:
     >>> list(fleet_points(load_params()))
     ['checkpoint_cost', 'mtbi', 'restart', 'slow_checkpoint_cost']
     """
-    points = {"checkpoint_cost": params.checkpoint_cost, "mtbi": params.mtbi, "restart": params.restart}
-    if params.drain > 0:
-        points["drain"] = params.drain
-    if params.persistent_cost is not None:
-        points["persistent_cost"] = params.persistent_cost
-        points["persistent_restart"] = params.persistent_restart or params.restart
-        points["fast_survives"] = params.fast_survives or 0.0
-    if params.just_in_time > 0:
-        points["just_in_time"] = params.just_in_time
-    points["slow_checkpoint_cost"] = params.slow_checkpoint_cost
-    return {name: float(value) for name, value in points.items()}
+    tier = params.persistent_cost is not None
+    points = {"checkpoint_cost": params.checkpoint_cost, "mtbi": params.mtbi, "restart": params.restart,
+              "drain": params.drain if params.drain > 0 else None, "persistent_cost": params.persistent_cost,
+              "persistent_restart": (params.persistent_restart or params.restart) if tier else None,
+              "fast_survives": (params.fast_survives or 0.0) if tier else None,
+              "just_in_time": params.just_in_time if params.just_in_time > 0 else None,
+              "slow_checkpoint_cost": params.slow_checkpoint_cost}
+    return {name: float(value) for name, value in points.items() if value is not None}
 
 
 def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRange]:
@@ -659,10 +581,9 @@ def propagate_params(
         cases = _FleetCases(params, which, every)
     points = {name: r.point for name, r in ranges.items()}
     bounds = {name: r.bounds for name, r in ranges.items()}
-    if corners:
-        return _propagate(points, bounds, cases, interval=interval, which=which, scheme=scheme, limit=limit, seed=seed)
-    extremes = _propagate(points, bounds, cases, interval=interval, which=which, scheme=scheme, limit=0, seed=seed)
-    return dataclasses.replace(extremes, sampled=True)
+    found = _propagate(points, bounds, cases, interval=interval, which=which, scheme=scheme,
+                       limit=limit if corners else 0, seed=seed)
+    return found if corners else dataclasses.replace(found, sampled=True)
 
 
 @dataclass(frozen=True)
@@ -680,7 +601,7 @@ class Swing:
     @property
     def goodput_range(self) -> Range:
         """Lowest and highest goodput over the input's range."""
-        return min(self.goodput_at_low, self.goodput_at_high), max(self.goodput_at_low, self.goodput_at_high)
+        return _span((self.goodput_at_low, self.goodput_at_high))
 
     @property
     def goodput_swing(self) -> float:
@@ -691,8 +612,7 @@ class Swing:
     @property
     def optimal_interval_range(self) -> Range:
         """Lowest and highest T* over the input's range, in minutes (an end out of scale, with no optimum, left out)."""
-        ends = [t for t in (self.optimal_interval_at_low, self.optimal_interval_at_high) if not math.isnan(t)]
-        return (min(ends), max(ends)) if ends else (math.nan, math.nan)
+        return _span((self.optimal_interval_at_low, self.optimal_interval_at_high))
 
 
 def one_at_a_time(propagation: Propagation) -> list[Swing]:
@@ -706,11 +626,12 @@ def one_at_a_time(propagation: Propagation) -> list[Swing]:
     >>> [(s.name, round(s.goodput_swing, 6)) for s in one_at_a_time(p)]
     [('restart', 0.025), ('checkpoint_cost', 0.0), ('mtbi', 0.0)]
     """
-    p = propagation
-    swings = []
+    p, swings = propagation, []
+    assert p.cases is not None
     for name, (low, high) in p.bounds.items():
-        (g_low, t_low), (g_high, t_high) = ((p.goodput_at(**{name: v}), p.optimal_interval_at(**{name: v}))
-                                            for v in (low, high))
+        ends = [dict(p.points, **{name: v}) for v in (low, high)]
+        (g_low, g_high), (t_low, t_high) = ([p.cases.goodput(x, p.interval) for x in ends],
+                                            [p.cases.optimum(x) for x in ends])
         swings.append(Swing(name, low, high, g_low, g_high, t_low, t_high))
     order = {name: i for i, name in enumerate(INPUTS)}
     return sorted(swings, key=lambda s: (-s.goodput_swing, order.get(s.name, len(order))))

@@ -109,19 +109,6 @@ def test_three_losses_and_goodput_add_to_one(c: float, m: float, r: float) -> No
         assert_allclose(b.goodput + total, 1.0, rtol=0, atol=1e-14 * (1 + total))
 
 
-@given(target=st.floats(min_value=0.0, max_value=0.99), m=positive, r=positive)
-def test_checkpoint_cost_for_goodput_inverts_the_optimum(target: float, m: float, r: float) -> None:
-    """C = (M/2)(1 - g - R/M)^2 gives G*(C) = g whenever g is reachable."""
-    c = model.checkpoint_cost_for_goodput(target, m, r)
-    assume(c > 1e-9 * m)
-    assert_allclose(model.goodput(c, m, r), target, atol=1e-9)
-
-
-def test_unreachable_goodput_needs_a_free_checkpoint() -> None:
-    """If R/M alone exceeds 1 - g, no checkpoint cost reaches g."""
-    assert model.checkpoint_cost_for_goodput(0.99, 100.0, 5.0) == 0.0
-
-
 def exact_goodput(c: float, m: float, r: float, t: float) -> float:
     """Exact goodput for exponential failures, T / [M e^(R/M) (e^((T+C)/M) - 1)]: the reference for the range."""
     return t / (m * math.exp(r / m) * math.expm1((t + c) / m))

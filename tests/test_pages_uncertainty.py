@@ -215,13 +215,13 @@ def test_a_tiered_fleets_monte_carlo_goes_through_its_scheme(tiered_count: Fleet
     p = page.build(tiered_count)
     assert p.mc == Variant("drawn_scheme") and p.mc_draws == "4,000"
     mc = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=tiered_count.interval, draws=whatif.SCHEME_DRAWS,
-                     seed=whatif.SEED, which="exact", scheme=tiered_count.plan.tiers)
+                     seed=whatif.SEED, which="exact", scheme=tiered_count.plan.tiers, params=tiered_count.params)
     assert mc.optimal_interval is None and mc.scheme == tiered_count.plan.tiers
     assert (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
     # with C and R exact and M pinned by a huge count, every draw is the plan's own scheme: its goodput
     m = tiered_count.params.mtbi
     pinned = monte_carlo(10**8, 10**8 * m, (1.0, 1.0), (5.0, 5.0), interval=tiered_count.interval, draws=200,
-                         seed=whatif.SEED, which="exact", scheme=tiered_count.plan.tiers)
+                         seed=whatif.SEED, which="exact", scheme=tiered_count.plan.tiers, params=tiered_count.params)
     assert pinned.goodput == pytest.approx((tiered_count.goodput,) * 3, abs=2e-4)
     low, high = tiered_count.ranges.fixed.goodput_range
     assert low <= mc.goodput[0] <= mc.goodput[2] <= high

@@ -82,7 +82,7 @@ def build(fleet: FleetPlan) -> Page:
     t_young = float(model.optimal_interval(c, m))
     first = float(model.goodput(c, m, r, t_young))
     ex = float(exact.exact_goodput(c, m, r, t_young))
-    g2 = float(exact.second_order_term(c, m, r, t_young))
+    g2 = float(model.second_order_term(c, m, r, t_young))
     gap = ex - first
 
     # The exact optimum three ways, and R's (absent) effect on it.
