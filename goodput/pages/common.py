@@ -16,13 +16,14 @@ from goodput.report import (
     input_value,
     join_words,
     money,
+    mtbi_origin,
     percent,
     points,
     range_origin,
     recommendation,
     scheme_words,
 )
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
@@ -71,6 +72,13 @@ def gap(fleet: FleetPlan) -> str:
     return points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED
 
 
+def how_mtbi_given(fleet: FleetPlan) -> str:
+    """How M was given, after "M is given": ``"as a rate, 1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
+    p = fleet.params
+    how = {"interruptions": "a count", "rate_per_gpu_hour": "a rate"}.get(p.mtbi_source)
+    return f"as {how}, {mtbi_origin(p)}" if how else f"as a duration, {format_duration(p.mtbi)}"
+
+
 def ranges_text(fleet: FleetPlan) -> str:
     """The inputs' ranges with their values and where each came from, then those taken as exact, for a sentence.
 
@@ -101,8 +109,9 @@ def g_span(fleet: FleetPlan) -> str:
 class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
-    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M, R, slow C
-    and price; its plan's interval, goodput, scheme, largest loss and lever, and slow checkpoint; first
+    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (and how it was
+    given), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, losses, largest loss and lever,
+    and slow checkpoint; first
     order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
     not shared: each chapter keeps the variants of its own paragraphs.)
     """
@@ -113,13 +122,17 @@ class Fleet:
     gpu_count: str
     cost: str
     mtbi: str
+    m_how: str
     restart: str
     slow_cost: str
     price: str
+    rate: str
     interval: str
     goodput: str
     scheme_words: str
     recommendation: str
+    restart_loss: str
+    lost_work: str
     largest_loss: str
     largest_loss_share: str
     top_lever: str
@@ -150,10 +163,12 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     quotable = fleet.first_order_quotable
     return vars(Fleet(
         params_file=inputs_name(p), inputs_file=p.source, gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
-        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), restart=format_duration(p.restart),
-        slow_cost=format_duration(p.slow_checkpoint_cost),
-        price=f"${p.price_per_gpu_hour:g}", interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
+        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet),
+        restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
+        price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
+        interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
         scheme_words=scheme_words(fleet.plan), recommendation=recommendation(fleet.plan),
+        restart_loss=percent(fleet.losses["restart_loss"]), lost_work=percent(fleet.losses["lost_work"]),
         largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
         top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),

@@ -95,11 +95,9 @@ class Page(Fleet):
     elastic_scheme: Variant
     rp: str
     elastic_rp: str
-    restart_full: str
     restart_elastic: str
     elastic_returned: str
     t_elastic: str
-    lost_full: str
     lost_elastic: str
     lost_change: str
     take_early: Variant
@@ -199,10 +197,9 @@ def build(fleet: FleetPlan) -> Page:
         elastic_scheme=Variant("persistent" if persistent else "one_restart"),
         rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
-        restart_full=percent(full.losses.restart_loss), restart_elastic=percent(elastic.losses.restart_loss),
+        restart_elastic=percent(elastic.losses.restart_loss),
         elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
-        t_elastic=format_duration(elastic.interval), lost_full=percent(full.losses.lost_work),
-        lost_elastic=percent(elastic.losses.lost_work),
+        t_elastic=format_duration(elastic.interval), lost_elastic=percent(elastic.losses.lost_work),
         lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
         take_early=Variant("helps" if helps else "no_help"), early_gain_pm=points_pm(gain, gain_se),
         take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",

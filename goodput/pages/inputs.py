@@ -52,7 +52,6 @@ class Page(Fleet):
     fleet_m_range: Variant
     fleet_count: str
     fleet_window: str
-    rate: str
     fleet_m_given: str
     fleet_m_span: str
     fleet_scheme: Variant
@@ -174,7 +173,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
         fleet_count=count(p.interruption_count or 0, "interruption"), fleet_window=format_duration(p.window or 0.0),
-        rate=format_rate(p.rate_per_gpu_hour), fleet_m_given="A rate" if how == "rate" else "An M given directly",
+        fleet_m_given="A rate" if how == "rate" else "An M given directly",
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
         fleet_scheme=Variant("tiered" if fleet.tiered else "one"),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",

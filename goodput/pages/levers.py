@@ -20,7 +20,7 @@ from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, Plan, plan_for
 from goodput.report import count, gain_text, large_count, money, ordinal, percent, points
 from goodput.storage import format_bandwidth
-from goodput.units import format_duration, format_rate
+from goodput.units import format_duration
 
 #: The two intervals of the brief's debate, minutes.
 DEBATE = (15.0, 45.0)
@@ -76,7 +76,6 @@ class Page(Fleet):
     short_interval: str
     short_goodput: str
     short_points: str
-    rate: str
     drain: str
     doubling: Variant
     gpus2: str
@@ -151,7 +150,7 @@ def build(fleet: FleetPlan) -> Page:
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        rate=format_rate(p.rate_per_gpu_hour), drain=format_duration(s.drain if s else 0.0),
+        drain=format_duration(s.drain if s else 0.0),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
