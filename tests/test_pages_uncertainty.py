@@ -119,7 +119,7 @@ def test_worked_example_numbers(pages: dict[str, page.Page]) -> None:
     low, high = poisson_interval(419, 54 * 1440.0)
     assert (round(low, 1), round(high, 1)) == (168.6, 204.7)
     w = pages["worked"]
-    assert (w.m_range, w.m_low, w.m_high, w.m_point, w.confidence) == (Variant("count"), "169 min", "205 min",
+    assert (w.m_range, w.m_low, w.m_high, w.mtbi, w.confidence) == (Variant("count"), "169 min", "205 min",
                                                                       "186 min", "95%")
     assert (w.range, w.t_span, w.interval, w.g_span, w.goodput, w.g_width) == (
         Variant("ranged"), "between 15.4 min and 27.3 min", "18.6 min", "between 81.0% and 90.3%", "87.6%", "9.4 points")
@@ -136,10 +136,10 @@ def test_fleet_24k_numbers(fleets: dict[str, Params], pages: dict[str, page.Page
     params = fleets["24k"]
     assert params.mtbi == pytest.approx(60 / (1.6e-5 * 24576))
     p = pages["24k"]
-    assert (p.m_range, p.m_point, p.m_how) == (Variant("none"), "153 min",
+    assert (p.m_range, p.mtbi, p.m_how) == (Variant("none"), "153 min",
                                                "as a rate, 1.6e-5 interruptions per GPU-hour on 24,576 GPUs")
-    assert (p.c_range, p.c_low, p.c_high, p.c_point) == (Variant("stated"), "30 s", "1 min 30 s", "40 s")
-    assert (p.r_range, p.r_low, p.r_high, p.r_point) == (Variant("stated"), "8 min", "20 min", "12 min")
+    assert (p.c_range, p.c_low, p.c_high, p.cost) == (Variant("stated"), "30 s", "1 min 30 s", "40 s")
+    assert (p.r_range, p.r_low, p.r_high, p.restart) == (Variant("stated"), "8 min", "20 min", "12 min")
     assert (p.exact_inputs, p.exact_list, p.exact_their) == (Variant("some"), "the mean time between interruptions M",
                                                             "its range")
     assert p.interval == "13.8 min" and p.top_input == "the restart time R"

@@ -1,8 +1,7 @@
 """The chapter "When failures are not independent" (``book/failures.md``): its values, formatted once.
 
-The numbers are :mod:`goodput.hazards`' (one checkpoint tier, seeded simulations) and the fleet's plan's
-(:class:`goodput.fleet.FleetPlan`, the whole scheme: the baseline, the largest lever, elastic training).
-Simulated numbers carry their standard error, to the digit it supports.
+The numbers are :mod:`goodput.hazards`' (one checkpoint tier, seeded simulations, each with its standard error)
+and the fleet's plan's (the whole scheme: the baseline, the largest lever, elastic training).
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """The inputs chapter (book/inputs.md): this fleet's M, C and R, the worked example's M, and published rates.
 
-Three sets of numbers appear on the page and are never mixed in one number: **this fleet's inputs**
-(the file the book was built from, and its plan, :class:`goodput.fleet.FleetPlan`); **the worked
-example** (:func:`goodput.params.load_params` with no argument, and the Llama 3 figures in
-:mod:`goodput.sources`), the same in every build; and **published records**
-(:func:`goodput.book.data.published_fleets` reads them), each turned into the M it gives a job of
-this fleet's size and into this fleet's plan at that M.
+Three sets of numbers are never mixed in one number: **this fleet's** (its :class:`goodput.fleet.FleetPlan`);
+**the worked example's** (:func:`goodput.params.load_params` and :mod:`goodput.sources`' Llama 3 figures), alike in
+every build; and **published records**, each turned into the M it gives a job of this fleet's size.
 """
 
 from __future__ import annotations

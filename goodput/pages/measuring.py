@@ -1,9 +1,7 @@
 """The chapter "Measuring the inputs, and where the model is wrong" (``book/measuring.md``).
 
-Every number is the fleet's, from its :class:`~goodput.fleet.FleetPlan`: the exact model of its whole scheme, and
-each illustration (a dozen interruptions, an early failure rate three times the settled one, PyTorch's published
-asynchronous checkpoint, an elastic restart, one GPU's M) changes one input of that scheme and plans again, so
-that every difference is taken at the same scheme. A change so large that the model keeps no work is said so.
+Every number is the fleet's plan's (the exact model of its whole scheme); each illustration changes one input of
+that scheme and plans again, and says so where the model then keeps no work.
 """
 
 from __future__ import annotations
@@ -14,8 +12,7 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_restart
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values
-from goodput.pages.levers import cadence_text
+from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import count, gain_text, interval_text, mtbi_origin, percent, points
@@ -44,7 +41,6 @@ class Page(Fleet):
     """The values ``book/measuring.md`` quotes."""
 
     m_origin: str
-    cadence: str
     dozen_time: str
     dozen_below: str
     dozen_above: str
@@ -132,7 +128,7 @@ def build(fleet: FleetPlan) -> Page:
 
     elastic_t = d(elastic.interval) if elastic else d(plan.interval)
     return Page(
-        **fleet_values(fleet), m_origin=mtbi_origin(p), cadence=cadence_text(plan),
+        **fleet_values(fleet), m_origin=mtbi_origin(p),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),

@@ -1,15 +1,9 @@
 """The chapter "What a restart is made of" (``book/restart.md``): R's parts, hot spares, recovery without rollback.
 
-The published figures are data (:mod:`goodput.sources`, each with its source). The fleet's numbers come from its
-inputs: the parts of R (``restart: {detect: ...}``), the spare pool (``spares:``) and the share recovered just in
-time (``just_in_time:``) when it gives them; otherwise each section is a labelled illustration with the fleet's
-own C, M and R and a stated assumption (:func:`goodput.whatif.restart_inputs`; the share of
-interruptions that take a node out is Llama 3's, judged cause by cause in :data:`goodput.sources.LOSES_LOCAL_COPY`).
-Each spare count is planned through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`, the
-command's :attr:`~goodput.fleet.FleetPlan.best_spares`), and the part of R that matters most is the fleet's
-(:attr:`~goodput.fleet.FleetPlan.largest_restart_part`). The just-in-time numbers and curve are the fleet's own
-plan with the share recovered just in time (:func:`goodput.whatif.recovery_plan`, its drain and tiers included), checked
-against the simulator of its scheme (:func:`goodput.simulate_restart.check_recovery`).
+Published figures are :mod:`goodput.sources`' data. R's parts, the spare pool and the share recovered just in time
+are the fleet's inputs where it gives them, else labelled illustrations (:func:`goodput.whatif.restart_inputs`).
+Each is planned through the fleet's whole scheme; the just-in-time plan is checked against its simulator
+(:func:`goodput.simulate_restart.check_recovery`).
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The chapter "From uncertain inputs to a range of answers" (``book/uncertainty.md``).
 
-Every range is the fleet's (:attr:`goodput.fleet.FleetPlan.ranges`): the exact model of its whole scheme, T*
-over the box of inputs with each corner at its own optimum and goodput at the recommended interval. First
-order appears once, labelled, only where it is quotable for the fleet and its range holds possible goodputs
-(between 0 and 1, :func:`goodput.whatif.first_order_possible`). The Monte Carlo reading draws through the fleet's
-scheme (:func:`goodput.whatif.fleet_monte_carlo`).
+Every range is the fleet's (:attr:`goodput.fleet.FleetPlan.ranges`, through its whole scheme). First order appears
+once, labelled, only where it is quotable and its range holds possible goodputs
+(:func:`goodput.whatif.first_order_possible`).
 """
 
 from __future__ import annotations
@@ -65,20 +63,16 @@ class Page(Fleet):
     m_range: Variant
     m_low: str
     m_high: str
-    m_point: str
     confidence: str
     c_range: Variant
     c_low: str
     c_high: str
-    c_point: str
     r_range: Variant
     r_low: str
     r_high: str
-    r_point: str
     others: Variant
     others_list: str
     slow_range: Variant
-    slow_point: str
     slow_low: str
     slow_high: str
     slow_g_span: str
@@ -162,7 +156,7 @@ def build(fleet: FleetPlan) -> Page:
     else:
         mc_kind = "drawn_scheme" if carlo.through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
-        mc_values = (*(percent(g) for g in mc.goodput[:3]), d(t_low), d(t_high))
+        mc_values = (percent(mc.goodput[0]), percent(mc.goodput[1]), percent(mc.goodput[2]), d(t_low), d(t_high))
         mc_inside = ("lies inside the box above, whose ends need every input at its worst, or best, at once"
                      if carlo.inside else "is not inside the box above")
     exact_words = join_words([INPUT_WORDS[name] for name in exact])
@@ -172,13 +166,12 @@ def build(fleet: FleetPlan) -> Page:
         drain_note=(f" Where a combination's drain D is longer than {d(plan.interval)}, it checkpoints every D instead, "
                     "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > plan.interval
                     else ""),
-        m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high), m_point=d(m.point),
-        confidence=f"{m.confidence:.0%}",
-        c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high), c_point=d(c.point),
-        r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high), r_point=d(rr.point),
+        m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high), confidence=f"{m.confidence:.0%}",
+        c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high),
+        r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high),
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
-        slow_range=Variant("given" if r.slow is not None else "none"), slow_point=d(slow_in.point),
-        slow_low=d(slow_in.low), slow_high=d(slow_in.high),
+        slow_range=Variant("given" if r.slow is not None else "none"), slow_low=d(slow_in.low),
+        slow_high=d(slow_in.high),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), exact_list=exact_words,
         exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
