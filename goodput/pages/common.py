@@ -111,10 +111,9 @@ class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
     Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (and how it was
-    given), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, losses, largest loss and lever,
-    and slow checkpoint; first
-    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
-    not shared: each chapter keeps the variants of its own paragraphs.)
+    given), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence, losses, largest loss and
+    lever, and slow checkpoint; first order's verdict in points and, where quotable, its interval and goodput. (A
+    :class:`~goodput.pages.Variant` is not shared: each chapter keeps the variants of its own paragraphs.)
     """
 
     params_file: str

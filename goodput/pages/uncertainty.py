@@ -32,9 +32,7 @@ _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six",
 
 def range_kind(r: InputRange) -> str:
     """Which variant of an input's sentence applies: ``count``, ``stated``, ``single`` (stated as one value), ``none``."""
-    if r.origin == "stated" and r.exact:
-        return "single"
-    return r.origin
+    return "single" if r.origin == "stated" and r.exact else r.origin
 
 
 def other_text(r: InputRange) -> str:
