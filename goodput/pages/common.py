@@ -110,16 +110,18 @@ def g_span(fleet: FleetPlan) -> str:
 class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
-    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (and how it was
-    given), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence, losses, largest loss and
-    lever, and slow checkpoint; first order's verdict in points and, where quotable, its interval and goodput. (A
-    :class:`~goodput.pages.Variant` is not shared: each chapter keeps the variants of its own paragraphs.)
+    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (how it was given,
+    and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
+    losses, largest loss and lever, and slow checkpoint; first order's verdict in points and, where quotable, its
+    interval and goodput. (A :class:`~goodput.pages.Variant` is not shared: each chapter keeps the variants of its
+    own paragraphs.)
     """
 
     params_file: str
     inputs_file: str
     gpus: str
     gpu_count: str
+    fleet_count: str
     cost: str
     mtbi: str
     m_how: str
@@ -165,6 +167,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     return vars(Fleet(
         params_file=f"{p.source} (the worked example)" if is_worked_example(p) else p.source, inputs_file=p.source,
         gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
+        fleet_count=count(p.interruption_count or 0, "interruption"),
         cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet),
         restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),

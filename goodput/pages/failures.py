@@ -121,7 +121,6 @@ def build(fleet: FleetPlan) -> Page:
                else "less than" if above > 0 else "more than")
     gain, gain_se = early.difference[1], early.difference_stderr[1]
     helps = hazards.measurable(gain, gain_se) and gain > 0
-    lever_gain = fleet.levers_ranked[0][1]
     why = ("published" if age.length == hazards.RUN_LENGTH
            else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
 
@@ -170,7 +169,7 @@ def build(fleet: FleetPlan) -> Page:
         early_slow_change=_change(sim.early_slow.difference[1], sim.early_slow.difference_stderr[1]),
         early_verdict=Variant("helps" if helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
-        largest_lever_gain=small_points(lever_gain), renewal=Variant(renewal),
+        largest_lever_gain=small_points(fleet.levers_ranked[0][1]), renewal=Variant(renewal),
         renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]),
         renewal_two=_change(ren.difference[1], ren.difference_stderr[1]), longer=f"{hazards.LONGER:g}",
         renewal_longer=_change(ren.difference[2], ren.difference_stderr[2]), burst_p=f"{hazards.BURST_PROBABILITY:g}",

@@ -47,7 +47,6 @@ class Page(Fleet):
     params_file_is: Variant
     fleet_m: Variant
     fleet_m_range: Variant
-    fleet_count: str
     fleet_window: str
     fleet_m_given: str
     fleet_m_span: str
@@ -169,7 +168,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
-        fleet_count=count(p.interruption_count or 0, "interruption"), fleet_window=format_duration(p.window or 0.0),
+        fleet_window=format_duration(p.window or 0.0),
         fleet_m_given="A rate" if how == "rate" else "An M given directly",
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
         fleet_scheme=Variant("tiered" if fleet.tiered else "one"),

@@ -15,7 +15,7 @@ from goodput.pages import Variant
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import count, gain_text, interval_text, mtbi_origin, percent, points
+from goodput.report import gain_text, interval_text, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -48,7 +48,6 @@ class Page(Fleet):
     dozen_t_range: str
     dozen_rel: str
     own_count: Variant
-    own_n: str
     own_range: str
     own_rel: str
     early: Variant
@@ -133,8 +132,7 @@ def build(fleet: FleetPlan) -> Page:
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_n=count(n or 0, "interruption"), own_range=interval_text(own_low, own_high),
-        own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
+        own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
         early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
