@@ -37,11 +37,11 @@ def test_pages_name_the_inputs_file_as_given(tmp_path: Path) -> None:
     """The worked example is named as such beside its file; another fleet by its file alone, its case kept."""
     book = load_params(ROOT / "book" / "params.yml")
     fleet = load_params(ROOT / "examples" / "fleet-24k.yml")
-    assert common.inputs_name(book) == "params.yml (the worked example)"
-    assert common.inputs_name(fleet) == "fleet-24k.yml"
+    assert common.fleet_values(fleet_plan(book))["params_file"] == "params.yml (the worked example)"
+    assert common.fleet_values(fleet_plan(fleet))["params_file"] == "fleet-24k.yml"
     named = tmp_path / "FleetA.yml"
     named.write_text((ROOT / "examples" / "fleet-24k.yml").read_text(encoding="utf-8"), encoding="utf-8")
-    assert common.inputs_name(load_params(named)) == "FleetA.yml"
+    assert common.fleet_values(fleet_plan(load_params(named)))["params_file"] == "FleetA.yml"
 
 
 @pytest.mark.slow
@@ -62,7 +62,7 @@ def test_first_order_verdict_is_the_fleets_one_measure() -> None:
     """The worked example's first order is 0.7 points below the exact model (ok); the 24k tiered fleet's verdict is
     its scheme's, the same status FleetPlan gives."""
     worked = fleet_plan(load_params())
-    assert common.first_order_variant(worked) == Variant("ok") and common.gap(worked) == "0.7 points"
+    assert common.first_order_variant(worked) == Variant("ok") and common.fleet_values(worked)["gap"] == "0.7 points"
     tiered = fleet_plan(load_params(ROOT / "examples" / "fleet-24k.yml"))
     assert common.first_order_variant(tiered).name == tiered.first_order_status.replace(" ", "_")
 

@@ -99,7 +99,7 @@ def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: Flee
     assert fleet65k.first_order_status == "out of range"
     page = pages.build(fleet65k)
     assert (page.scope, page.young, page.breakdown, page.here) == (Variant("tiered"),) + (Variant("refused"),) * 3
-    assert (page.interval, page.cadence, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
+    assert (page.interval, page.every_nth, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
     for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
     assert page.subject == "the one-tier model at this fleet's C, M and R"

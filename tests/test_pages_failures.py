@@ -183,7 +183,7 @@ def test_elastic_gain_is_the_exact_model_with_a_shorter_restart(inputs: Params) 
     assert hazards.elastic_restart(r) == fast
     g = float(exact.exact_goodput(c, m, r))
     assert page.elastic_gain == f"{100 * g * math.expm1((r - fast) / m):.1f} points"
-    assert page.restart_full == f"{-math.expm1(-r / m):.1%}"
+    assert page.restart_loss == f"{-math.expm1(-r / m):.1%}"
     assert page.interval == page.t_elastic == format_duration(exact.exact_optimal_interval(c, m))
 
 

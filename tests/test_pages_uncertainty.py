@@ -22,6 +22,7 @@ from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan, ranges_for
 from goodput.pages import Variant
 from goodput.pages import uncertainty as page
+from goodput.pages.common import how_mtbi_given
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.report import INPUT_NAMES, join_words, scheme_words
 from goodput.uncertainty import monte_carlo, one_at_a_time, poisson_interval, propagate
@@ -118,7 +119,7 @@ def test_worked_example_numbers(pages: dict[str, page.Page]) -> None:
     low, high = poisson_interval(419, 54 * 1440.0)
     assert (round(low, 1), round(high, 1)) == (168.6, 204.7)
     w = pages["worked"]
-    assert (w.m_range, w.m_low, w.m_high, w.m_point, w.confidence) == (Variant("count"), "169 min", "205 min",
+    assert (w.m_range, w.m_low, w.m_high, w.mtbi, w.confidence) == (Variant("count"), "169 min", "205 min",
                                                                       "186 min", "95%")
     assert (w.range, w.t_span, w.interval, w.g_span, w.goodput, w.g_width) == (
         Variant("ranged"), "between 15.4 min and 27.3 min", "18.6 min", "between 81.0% and 90.3%", "87.6%", "9.4 points")
@@ -135,10 +136,10 @@ def test_fleet_24k_numbers(fleets: dict[str, Params], pages: dict[str, page.Page
     params = fleets["24k"]
     assert params.mtbi == pytest.approx(60 / (1.6e-5 * 24576))
     p = pages["24k"]
-    assert (p.m_range, p.m_point, p.m_how) == (Variant("none"), "153 min",
+    assert (p.m_range, p.mtbi, p.m_how) == (Variant("none"), "153 min",
                                                "as a rate, 1.6e-5 interruptions per GPU-hour on 24,576 GPUs")
-    assert (p.c_range, p.c_low, p.c_high, p.c_point) == (Variant("stated"), "30 s", "1 min 30 s", "40 s")
-    assert (p.r_range, p.r_low, p.r_high, p.r_point) == (Variant("stated"), "8 min", "20 min", "12 min")
+    assert (p.c_range, p.c_low, p.c_high, p.cost) == (Variant("stated"), "30 s", "1 min 30 s", "40 s")
+    assert (p.r_range, p.r_low, p.r_high, p.restart) == (Variant("stated"), "8 min", "20 min", "12 min")
     assert (p.exact_inputs, p.exact_list, p.exact_their) == (Variant("some"), "the mean time between interruptions M",
                                                             "its range")
     assert p.interval == "13.8 min" and p.top_input == "the restart time R"
@@ -161,7 +162,7 @@ def test_no_range_at_all(fleets: dict[str, Params], pages: dict[str, page.Page])
     p = pages["24k-no-ranges"]
     assert (p.exact_inputs, p.range, p.dominant, p.mc) == (Variant("none"), Variant("none"), Variant("none"),
                                                           Variant("no_count_no_range"))
-    assert (p.first_order, p.fo_interval, p.fo_goodput) == (Variant("point"), "14.3 min", "82.8%")
+    assert (p.first_order, p.fo_t, p.fo_g) == (Variant("point"), "14.3 min", "82.8%")
     frame = tables.swings_table(fleet_plan(fleets["24k-no-ranges"])).data
     assert len(frame) == 1
     assert frame["goodput"].iloc[0] == "84.1%" and frame["T*"].iloc[0] == "13.8 min"
@@ -228,8 +229,8 @@ def test_a_tiered_fleets_monte_carlo_goes_through_its_scheme(tiered_count: Fleet
     one_tier = monte_carlo(419, 54 * 1440.0, (0.75, 2.0), (3.0, 8.0), interval=tiered_count.interval,
                            draws=whatif.SCHEME_DRAWS, seed=whatif.SEED, which="exact")
     assert f"{one_tier.goodput[1]:.1%}" != p.mc_mid
-    assert p.scheme == Variant("tiered") and p.cadence == scheme_words(tiered_count.plan)
-    assert "persistent" in p.cadence and "drained in 5 min" in p.cadence
+    assert p.scheme == Variant("tiered") and p.scheme_words == scheme_words(tiered_count.plan)
+    assert "persistent" in p.scheme_words and "drained in 5 min" in p.scheme_words
 
 
 @pytest.mark.slow
@@ -239,11 +240,11 @@ def test_a_drain_without_a_persistent_tier_keeps_no_persistent_cadence() -> None
     fleet = fleet_plan(load_params().replace(drain=5.0))
     assert fleet.plan.tiers is not None and fleet.plan.tiers.one_tier
     p = page.build(fleet)
-    assert p.scheme == Variant("drain") and p.cadence == scheme_words(fleet.plan)
+    assert p.scheme == Variant("drain") and p.scheme_words == scheme_words(fleet.plan)
     for field in ("scheme", "mc"):
         text = variant_text(p, field)
         assert "persistent" not in text and "{" not in text
-    assert p.cadence in variant_text(p, "scheme")
+    assert p.scheme_words in variant_text(p, "scheme")
 
 
 @pytest.mark.slow
@@ -255,9 +256,9 @@ def test_the_65k_fleet_gives_no_first_order_number() -> None:
             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
     p = page.build(fleet_plan(params_from_mapping(data, source="fleet-65k.yml")))
     assert (p.interval, p.goodput, p.first_order) == ("5.91 min", "44.2%", Variant("refused"))
-    assert p.fo_interval == p.fo_goodput == p.fo_t_span == p.fo_g_span == ""
-    assert p.range == Variant("none") and p.cadence == scheme_words(fleet_plan(params_from_mapping(data)).plan)
-    assert "every 4th copy persistent" in p.cadence
+    assert p.fo_t == p.fo_g == p.fo_t_span == p.fo_g_span == ""
+    assert p.range == Variant("none") and p.scheme_words == scheme_words(fleet_plan(params_from_mapping(data)).plan)
+    assert "every 4th copy persistent" in p.scheme_words
 
 
 def test_an_impossible_first_order_range_is_refused(fleet_variant: Callable[..., Params]) -> None:
@@ -292,10 +293,10 @@ def test_variants_fill_and_no_range_reads_the_same_at_both_ends(fleets: dict[str
 
 def test_how_m_was_given(fleets: dict[str, Params], fleet_variant: Callable[..., Params]) -> None:
     """M is said to be given as a count, a rate (written as the inputs file takes it) or a duration."""
-    assert page.how_mtbi_given(fleet_plan(fleets["worked"])) == "as a count, 419 interruptions in 54 days"
-    assert page.how_mtbi_given(fleet_plan(fleets["fleet-32k"])).startswith("as a rate, 1.5e-5 interruptions per GPU-hour")
+    assert how_mtbi_given(fleet_plan(fleets["worked"])) == "as a count, 419 interruptions in 54 days"
+    assert how_mtbi_given(fleet_plan(fleets["fleet-32k"])).startswith("as a rate, 1.5e-5 interruptions per GPU-hour")
     given = fleet_variant("m.yml", rate_per_gpu_hour=None, mtbi="6 h")
-    assert page.how_mtbi_given(fleet_plan(given)) == "as a duration, 6 h"
+    assert how_mtbi_given(fleet_plan(given)) == "as a duration, 6 h"
 
 
 def test_join_words_and_span() -> None:
@@ -387,6 +388,6 @@ def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_co
                              if name in fleet.ranges.inputs})
     assert p.mc == Variant("drawn_scheme") and (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
     assert "s" in p.mc_how.split(" uniformly")[0] and p.mc_recovery == ""
-    assert p.cadence in " ".join(variant_text(p, "mc").split())
+    assert p.scheme_words in " ".join(variant_text(p, "mc").split())
     held = page.build(tiered_count)
     assert (held.mc_low, held.mc_high) != (p.mc_low, p.mc_high)

@@ -9,6 +9,7 @@ from goodput import model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
+from goodput.plan import Plan
 from goodput.report import (
     INPUT_WORDS,
     count,
@@ -16,13 +17,15 @@ from goodput.report import (
     input_value,
     join_words,
     money,
+    mtbi_origin,
+    ordinal,
     percent,
     points,
     range_origin,
     recommendation,
     scheme_words,
 )
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
@@ -33,11 +36,6 @@ def is_worked_example(params: Params) -> bool:
     w = load_params()
     fields = ("gpus", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
     return all(getattr(params, f) == getattr(w, f) for f in fields) and not params.tiered
-
-
-def inputs_name(params: Params) -> str:
-    """The inputs file as named, with ``" (the worked example)"`` when it is: ``"params.yml (the worked example)"``."""
-    return f"{params.source} (the worked example)" if is_worked_example(params) else params.source
 
 
 def span(low: str, high: str) -> str:
@@ -66,9 +64,20 @@ def first_order_variant(fleet: FleetPlan) -> Variant:
     return Variant(fleet.first_order_status.replace(" ", "_"))
 
 
-def gap(fleet: FleetPlan) -> str:
-    """How far first order is off for the fleet, in points (``"0.7 points"``); ``"not quoted"`` below zero."""
-    return points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED
+def cadence_text(plan: Plan) -> str:
+    """The persistent cadence as a clause after the interval: ", every 4th one to the persistent tier", or ""."""
+    s = plan.tiers
+    if s is None or s.one_tier:
+        return ""
+    return ", every checkpoint to the persistent tier" if s.every == 1 else \
+        f", every {ordinal(s.every)} one to the persistent tier"
+
+
+def how_mtbi_given(fleet: FleetPlan) -> str:
+    """How M was given, after "M is given": ``"as a rate, 1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
+    p = fleet.params
+    how = {"interruptions": "a count", "rate_per_gpu_hour": "a rate"}.get(p.mtbi_source)
+    return f"as {how}, {mtbi_origin(p)}" if how else f"as a duration, {format_duration(p.mtbi)}"
 
 
 def ranges_text(fleet: FleetPlan) -> str:
@@ -101,25 +110,32 @@ def g_span(fleet: FleetPlan) -> str:
 class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
-    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M, R, slow C
-    and price; its plan's interval, goodput, scheme, largest loss and lever, and slow checkpoint; first
-    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
-    not shared: each chapter keeps the variants of its own paragraphs.)
+    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (how it was given,
+    and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
+    losses, largest loss and lever, and slow checkpoint; first order's verdict in points and, where quotable, its
+    interval and goodput. (A :class:`~goodput.pages.Variant` is not shared: each chapter keeps the variants of its
+    own paragraphs.)
     """
 
     params_file: str
     inputs_file: str
     gpus: str
     gpu_count: str
+    fleet_count: str
     cost: str
     mtbi: str
+    m_how: str
     restart: str
     slow_cost: str
     price: str
+    rate: str
     interval: str
     goodput: str
     scheme_words: str
+    cadence: str
     recommendation: str
+    restart_loss: str
+    lost_work: str
     largest_loss: str
     largest_loss_share: str
     top_lever: str
@@ -149,15 +165,20 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     top, top_gain = fleet.levers_ranked[0]
     quotable = fleet.first_order_quotable
     return vars(Fleet(
-        params_file=inputs_name(p), inputs_file=p.source, gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
-        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), restart=format_duration(p.restart),
-        slow_cost=format_duration(p.slow_checkpoint_cost),
-        price=f"${p.price_per_gpu_hour:g}", interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
-        scheme_words=scheme_words(fleet.plan), recommendation=recommendation(fleet.plan),
+        params_file=f"{p.source} (the worked example)" if is_worked_example(p) else p.source, inputs_file=p.source,
+        gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
+        fleet_count=count(p.interruption_count or 0, "interruption"),
+        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet),
+        restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
+        price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
+        interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
+        scheme_words=scheme_words(fleet.plan), cadence=cadence_text(fleet.plan),
+        recommendation=recommendation(fleet.plan),
+        restart_loss=percent(fleet.losses["restart_loss"]), lost_work=percent(fleet.losses["lost_work"]),
         largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
         top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
-        gap=gap(fleet),
+        gap=points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED,
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0),
         fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,

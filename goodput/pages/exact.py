@@ -1,10 +1,8 @@
 """The chapter "Beyond first order: the exact model" (``book/exact.md``): the exact goodput, its optimum, Young and Daly.
 
-The fleet's table is its one plan's (:func:`goodput.fleet.fleet_plan`, the full scheme: drain and tiers when the
-inputs give them). The derivations, the Lambert-W optimum and the comparison with Young's and Daly's intervals
-are of the one-tier model; for a fleet with a drain or tiers they are taken at its C, M and R and labelled so.
-A first-order number is quoted only where the one policy allows it (:attr:`goodput.fleet.FleetPlan.first_order_quotable`
-and, for the one-tier comparisons, :attr:`goodput.model.RangeCheck.quotable` of the one-tier model).
+The fleet's table is its one plan's (the full scheme); the derivations and the comparisons with Young's and Daly's
+intervals are of the one-tier model, at the fleet's C, M and R and labelled so for a fleet with a drain or tiers.
+A first-order number is quoted only where the fleet's plan and the one-tier model both allow it.
 """
 
 from __future__ import annotations
@@ -33,7 +31,7 @@ class Page(Fleet):
     inputs: str
     scope: Variant
     subject: str
-    cadence: str
+    every_nth: str
     fo_status: str
     fo_subject: str
     young: Variant
@@ -107,14 +105,13 @@ def build(fleet: FleetPlan) -> Page:
     tiered = scheme is not None
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
+    subject = "the one-tier model at this fleet's C, M and R" if tiered else "this fleet"
     page = Page(
         **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         scope=Variant("tiered" if tiered else "one"),
-        subject="the one-tier model at this fleet's C, M and R" if tiered else "this fleet",
-        cadence="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
+        subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
-        fo_subject="this fleet" if not fleet.first_order_quotable or not tiered
-        else "the one-tier model at this fleet's C, M and R",
+        fo_subject=subject if fleet.first_order_quotable else "this fleet",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
         g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), young_gap=points(abs(gap), 2),
         g2=points(abs(g2), 2), rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",

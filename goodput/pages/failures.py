@@ -1,8 +1,7 @@
 """The chapter "When failures are not independent" (``book/failures.md``): its values, formatted once.
 
-The numbers are :mod:`goodput.hazards`' (one checkpoint tier, seeded simulations) and the fleet's plan's
-(:class:`goodput.fleet.FleetPlan`, the whole scheme: the baseline, the largest lever, elastic training).
-Simulated numbers carry their standard error, to the digit it supports.
+The numbers are :mod:`goodput.hazards`' (one checkpoint tier, seeded simulations, each with its standard error)
+and the fleet's plan's (the whole scheme: the baseline, the largest lever, elastic training).
 """
 
 from __future__ import annotations
@@ -95,11 +94,9 @@ class Page(Fleet):
     elastic_scheme: Variant
     rp: str
     elastic_rp: str
-    restart_full: str
     restart_elastic: str
     elastic_returned: str
     t_elastic: str
-    lost_full: str
     lost_elastic: str
     lost_change: str
     take_early: Variant
@@ -124,7 +121,6 @@ def build(fleet: FleetPlan) -> Page:
                else "less than" if above > 0 else "more than")
     gain, gain_se = early.difference[1], early.difference_stderr[1]
     helps = hazards.measurable(gain, gain_se) and gain > 0
-    lever_gain = fleet.levers_ranked[0][1]
     why = ("published" if age.length == hazards.RUN_LENGTH
            else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
 
@@ -173,7 +169,7 @@ def build(fleet: FleetPlan) -> Page:
         early_slow_change=_change(sim.early_slow.difference[1], sim.early_slow.difference_stderr[1]),
         early_verdict=Variant("helps" if helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
-        largest_lever_gain=small_points(lever_gain), renewal=Variant(renewal),
+        largest_lever_gain=small_points(fleet.levers_ranked[0][1]), renewal=Variant(renewal),
         renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]),
         renewal_two=_change(ren.difference[1], ren.difference_stderr[1]), longer=f"{hazards.LONGER:g}",
         renewal_longer=_change(ren.difference[2], ren.difference_stderr[2]), burst_p=f"{hazards.BURST_PROBABILITY:g}",
@@ -199,10 +195,9 @@ def build(fleet: FleetPlan) -> Page:
         elastic_scheme=Variant("persistent" if persistent else "one_restart"),
         rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
-        restart_full=percent(full.losses.restart_loss), restart_elastic=percent(elastic.losses.restart_loss),
+        restart_elastic=percent(elastic.losses.restart_loss),
         elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
-        t_elastic=format_duration(elastic.interval), lost_full=percent(full.losses.lost_work),
-        lost_elastic=percent(elastic.losses.lost_work),
+        t_elastic=format_duration(elastic.interval), lost_elastic=percent(elastic.losses.lost_work),
         lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
         take_early=Variant("helps" if helps else "no_help"), early_gain_pm=points_pm(gain, gain_se),
         take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",

@@ -1,11 +1,8 @@
 """The inputs chapter (book/inputs.md): this fleet's M, C and R, the worked example's M, and published rates.
 
-Three sets of numbers appear on the page and are never mixed in one number: **this fleet's inputs**
-(the file the book was built from, and its plan, :class:`goodput.fleet.FleetPlan`); **the worked
-example** (:func:`goodput.params.load_params` with no argument, and the Llama 3 figures in
-:mod:`goodput.sources`), the same in every build; and **published records**
-(:func:`goodput.book.data.published_fleets` reads them), each turned into the M it gives a job of
-this fleet's size and into this fleet's plan at that M.
+Three sets of numbers are never mixed in one number: **this fleet's** (its :class:`goodput.fleet.FleetPlan`);
+**the worked example's** (:func:`goodput.params.load_params` and :mod:`goodput.sources`' Llama 3 figures), alike in
+every build; and **published records**, each turned into the M it gives a job of this fleet's size.
 """
 
 from __future__ import annotations
@@ -50,9 +47,7 @@ class Page(Fleet):
     params_file_is: Variant
     fleet_m: Variant
     fleet_m_range: Variant
-    fleet_count: str
     fleet_window: str
-    rate: str
     fleet_m_given: str
     fleet_m_span: str
     fleet_scheme: Variant
@@ -173,8 +168,8 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
-        fleet_count=count(p.interruption_count or 0, "interruption"), fleet_window=format_duration(p.window or 0.0),
-        rate=format_rate(p.rate_per_gpu_hour), fleet_m_given="A rate" if how == "rate" else "An M given directly",
+        fleet_window=format_duration(p.window or 0.0),
+        fleet_m_given="A rate" if how == "rate" else "An M given directly",
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
         fleet_scheme=Variant("tiered" if fleet.tiered else "one"),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",

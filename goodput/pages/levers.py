@@ -1,10 +1,8 @@
 """The chapter "What moves the number" (``book/levers.md``): each lever's worth for the fleet, then an aside.
 
-Everything said of "this fleet" comes from its :class:`~goodput.fleet.FleetPlan` (the exact model of its whole
-scheme): the levers (:func:`goodput.plan.plan_levers`, and :func:`goodput.plan.storage_levers` where the inputs
-give the storage), the slow checkpoint, the interval off by a factor of
-two, and the fleet doubled (:attr:`~goodput.fleet.FleetPlan.by_size`). The aside computes the brief's 15-versus-45
-minute debate (:data:`DEBATE`) from the worked example's own inputs, whatever the book is built from.
+Everything said of "this fleet" is its :class:`~goodput.fleet.FleetPlan`'s (the exact model of its whole scheme).
+The aside computes the brief's 15-versus-45 minute debate (:data:`DEBATE`) from the worked example's inputs,
+whatever the book is built from.
 """
 
 from __future__ import annotations
@@ -15,26 +13,17 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values
+from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import load_params
-from goodput.plan import STORAGE_LEVERS, Plan, plan_for
-from goodput.report import count, gain_text, large_count, money, ordinal, percent, points
+from goodput.plan import STORAGE_LEVERS, plan_for
+from goodput.report import count, gain_text, large_count, money, percent, points
 from goodput.storage import format_bandwidth
-from goodput.units import format_duration, format_rate
+from goodput.units import format_duration
 
 #: The two intervals of the brief's debate, minutes.
 DEBATE = (15.0, 45.0)
 #: The fleet's badly chosen intervals: this many times the exact optimum, and its inverse.
 OFF_BY = 2.0
-
-
-def cadence_text(plan: Plan) -> str:
-    """The persistent cadence as a clause after the interval: ", every 4th one to the persistent tier", or ""."""
-    s = plan.tiers
-    if s is None or s.one_tier:
-        return ""
-    return ", every checkpoint to the persistent tier" if s.every == 1 else \
-        f", every {ordinal(s.every)} one to the persistent tier"
 
 
 def _bandwidth(x: float | None, factor: float = 1.0) -> str:
@@ -45,7 +34,6 @@ def _bandwidth(x: float | None, factor: float = 1.0) -> str:
 class Page(Fleet):
     """The values ``book/levers.md`` quotes."""
 
-    cadence: str
     tier_levers: Variant
     storage_levers: Variant
     write_now: str
@@ -76,7 +64,6 @@ class Page(Fleet):
     short_interval: str
     short_goodput: str
     short_points: str
-    rate: str
     drain: str
     doubling: Variant
     gpus2: str
@@ -132,7 +119,7 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        **fleet_values(fleet), cadence=cadence_text(plan), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), tier_levers=Variant(tier_levers),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
@@ -151,7 +138,7 @@ def build(fleet: FleetPlan) -> Page:
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        rate=format_rate(p.rate_per_gpu_hour), drain=format_duration(s.drain if s else 0.0),
+        drain=format_duration(s.drain if s else 0.0),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",

@@ -1,9 +1,7 @@
 """The chapter "Measuring the inputs, and where the model is wrong" (``book/measuring.md``).
 
-Every number is the fleet's, from its :class:`~goodput.fleet.FleetPlan`: the exact model of its whole scheme, and
-each illustration (a dozen interruptions, an early failure rate three times the settled one, PyTorch's published
-asynchronous checkpoint, an elastic restart, one GPU's M) changes one input of that scheme and plans again, so
-that every difference is taken at the same scheme. A change so large that the model keeps no work is said so.
+Every number is the fleet's plan's (the exact model of its whole scheme); each illustration changes one input of
+that scheme and plans again, and says so where the model then keeps no work.
 """
 
 from __future__ import annotations
@@ -14,14 +12,12 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_restart
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values
-from goodput.pages.levers import cadence_text
-from goodput.pages.uncertainty import how_mtbi_given
+from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import count, gain_text, interval_text, mtbi_origin, percent, points
+from goodput.report import gain_text, interval_text, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
-from goodput.units import format_duration, format_rate
+from goodput.units import format_duration
 from goodput.whatif import goodput_of, plan_or_none, with_cost
 
 #: A small count of interruptions, to show how little a few events pin M down.
@@ -45,7 +41,6 @@ class Page(Fleet):
     """The values ``book/measuring.md`` quotes."""
 
     m_origin: str
-    cadence: str
     dozen_time: str
     dozen_below: str
     dozen_above: str
@@ -53,10 +48,8 @@ class Page(Fleet):
     dozen_t_range: str
     dozen_rel: str
     own_count: Variant
-    own_n: str
     own_range: str
     own_rel: str
-    m_how: str
     early: Variant
     early_factor: str
     early_m: str
@@ -80,16 +73,13 @@ class Page(Fleet):
     half_interval: str
     half_points: str
     drain: str
-    rate: str
     per_gpu: Variant
     m_gpu: str
     wrong_t: str
     wrong_kept: str
     reach: str
-    restart_loss: str
     halve_r: str
     overhead: str
-    lost_work: str
     fo_quotable: Variant
 
 
@@ -137,13 +127,12 @@ def build(fleet: FleetPlan) -> Page:
 
     elastic_t = d(elastic.interval) if elastic else d(plan.interval)
     return Page(
-        **fleet_values(fleet), m_origin=mtbi_origin(p), cadence=cadence_text(plan),
+        **fleet_values(fleet), m_origin=mtbi_origin(p),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_n=count(n or 0, "interruption"), own_range=interval_text(own_low, own_high),
-        own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "", m_how=how_mtbi_given(fleet),
+        own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
         early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
@@ -156,10 +145,9 @@ def build(fleet: FleetPlan) -> Page:
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
         half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain),
-        rate=format_rate(p.rate_per_gpu_hour), per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
+        per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
-        restart_loss=percent(fleet.losses["restart_loss"]), halve_r=gain_text(fleet.levers["halve R"]),
-        overhead=percent(fleet.losses["checkpoint_overhead"]), lost_work=percent(fleet.losses["lost_work"]),
+        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(fleet.losses["checkpoint_overhead"]),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
     )

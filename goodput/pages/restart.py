@@ -1,15 +1,9 @@
 """The chapter "What a restart is made of" (``book/restart.md``): R's parts, hot spares, recovery without rollback.
 
-The published figures are data (:mod:`goodput.sources`, each with its source). The fleet's numbers come from its
-inputs: the parts of R (``restart: {detect: ...}``), the spare pool (``spares:``) and the share recovered just in
-time (``just_in_time:``) when it gives them; otherwise each section is a labelled illustration with the fleet's
-own C, M and R and a stated assumption (:func:`goodput.whatif.restart_inputs`; the share of
-interruptions that take a node out is Llama 3's, judged cause by cause in :data:`goodput.sources.LOSES_LOCAL_COPY`).
-Each spare count is planned through the fleet's whole scheme (:meth:`goodput.fleet.FleetPlan.spares_choice`, the
-command's :attr:`~goodput.fleet.FleetPlan.best_spares`), and the part of R that matters most is the fleet's
-(:attr:`~goodput.fleet.FleetPlan.largest_restart_part`). The just-in-time numbers and curve are the fleet's own
-plan with the share recovered just in time (:func:`goodput.whatif.recovery_plan`, its drain and tiers included), checked
-against the simulator of its scheme (:func:`goodput.simulate_restart.check_recovery`).
+Published figures are :mod:`goodput.sources`' data. R's parts, the spare pool and the share recovered just in time
+are the fleet's inputs where it gives them, else labelled illustrations (:func:`goodput.whatif.restart_inputs`).
+Each is planned through the fleet's whole scheme; the just-in-time plan is checked against its simulator
+(:func:`goodput.simulate_restart.check_recovery`).
 """
 
 from __future__ import annotations
@@ -20,7 +14,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS
+from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values
 from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, points, restart_sum
 from goodput.restart import spare_wait
 from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
@@ -29,13 +23,10 @@ from goodput.whatif import planned_stops, recovery_plan, restart_inputs
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The values ``book/restart.md`` quotes."""
 
-    gpus: str
-    inputs_file: str
     nodes: str
-    restart: str
     parts: Variant
     parts_list: str
     largest_part: str
@@ -73,7 +64,6 @@ class Page:
     delta_goodput: str
     delta_compare: Variant
     delta_more: str
-    restart_share: str
     restart_rank: str
     bloom_spares: str
     bloom_nodes: str
@@ -131,7 +121,6 @@ def build(fleet: FleetPlan) -> Page:
     checks = spares_checks(best, m, x.repair, x.takes_node)
     worst = max(sim.apart(closed) for _, closed, sim in checks)
 
-    r = params.restart
     jit_plan, zero_plan = recovery_plan(fleet, x, x.p), recovery_plan(fleet, x, 0.0)
     jit, zero = jit_plan.goodput, zero_plan.goodput
     sim = check_recovery(jit_plan, x.p, x.jit_recovery, x.planned_rate)
@@ -140,8 +129,7 @@ def build(fleet: FleetPlan) -> Page:
     largest = fleet.largest_restart_part
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
     return Page(
-        gpus=count(params.gpus, "GPU"), inputs_file=params.source, nodes=count(x.nodes, "node"),
-        restart=format_duration(r), parts=Variant("whole" if parts is None else "given"),
+        **fleet_values(fleet), nodes=count(x.nodes, "node"), parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
         largest_part_share=percent(largest.minutes / parts.total) if parts and largest else "",
@@ -169,7 +157,6 @@ def build(fleet: FleetPlan) -> Page:
         delta_goodput=percent(goodput_at(delta)),
         delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
         delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
-        restart_share=percent(fleet.losses["restart_loss"]),
         restart_rank=("its largest loss" if fleet.largest_loss == "restart_loss" else
                       f"against {percent(fleet.losses[fleet.largest_loss])} for its largest, "
                       f"{LOSS_WORDS[fleet.largest_loss]}"),

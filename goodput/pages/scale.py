@@ -1,20 +1,20 @@
 """The chapter "How far does the simple answer go" (``book/scale.md``): first order, exact and simulated by fleet size.
 
 The study follows one checkpoint tier of each of three costs (:func:`goodput.limits.study_costs`) across fleet
-sizes at the fleet's per-GPU rate and restart; the fleet's own verdict on first order is its plan's
-(:attr:`goodput.fleet.FleetPlan.first_order_gap` and ``first_order_status``, the scheme against the scheme).
+sizes at the fleet's per-GPU rate and restart; the fleet's own verdict on first order is its plan's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.report import percent, points
-from goodput.units import format_duration, format_rate
+from goodput.units import format_duration
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
 VERDICTS = {"ok": "close enough to quote", "caution": "to be quoted only with a caution",
@@ -41,10 +41,7 @@ class Page(Fleet):
     """The glue keys of ``book/scale.md``, formatted."""
 
     scope: Variant
-    rate: str
     sizes: str
-    slow_text: str
-    fast_text: str
     async_text: str
     sim_count: str
     failures_per_point: str
@@ -93,11 +90,13 @@ def build(fleet: FleetPlan) -> Page:
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)
     d = format_duration
-    fast, asyn = lims["fast"], lims["async"]
+    # The fleet sizes where each study cost's first order is one and three points off: slow_one_point, ...
+    at: dict[str, Any] = {f"{key}_{name}": gpus_text(getattr(lim, name)) for key, lim in lims.items()
+                          for name in ("one_point", "three_points")}
     return Page(
-        **fleet_values(fleet), scope=Variant("tiered" if fleet.tiered else "one_tier"),
-        rate=format_rate(p.rate_per_gpu_hour), sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}",
-        sim_count=str(len(sims)),
+        **fleet_values(fleet), **at, async_text=d(lims["async"].checkpoint_cost),
+        scope=Variant("tiered" if fleet.tiered else "one_tier"),
+        sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=f"{max(s.sigmas for s in sims):.1f}",
         max_stderr=points(max(s.stderr for s in sims), 2), own_gap=gap_text(fleet.plan.check),
         own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
@@ -113,9 +112,4 @@ def build(fleet: FleetPlan) -> Page:
         big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
         big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
         big_interval=d(float(exact.exact_optimal_interval(slow.checkpoint_cost, big_m))),
-        slow_text=d(slow.checkpoint_cost), slow_one_point=gpus_text(slow.one_point),
-        slow_three_points=gpus_text(slow.three_points), fast_text=d(fast.checkpoint_cost),
-        fast_one_point=gpus_text(fast.one_point), fast_three_points=gpus_text(fast.three_points),
-        async_text=d(asyn.checkpoint_cost), async_one_point=gpus_text(asyn.one_point),
-        async_three_points=gpus_text(asyn.three_points),
     )

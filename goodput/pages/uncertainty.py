@@ -1,10 +1,8 @@
 """The chapter "From uncertain inputs to a range of answers" (``book/uncertainty.md``).
 
-Every range is the fleet's (:attr:`goodput.fleet.FleetPlan.ranges`): the exact model of its whole scheme, T*
-over the box of inputs with each corner at its own optimum and goodput at the recommended interval. First
-order appears once, labelled, only where it is quotable for the fleet and its range holds possible goodputs
-(between 0 and 1, :func:`goodput.whatif.first_order_possible`). The Monte Carlo reading draws through the fleet's
-scheme (:func:`goodput.whatif.fleet_monte_carlo`).
+Every range is the fleet's (:attr:`goodput.fleet.FleetPlan.ranges`, through its whole scheme). First order appears
+once, labelled, only where it is quotable and its range holds possible goodputs
+(:func:`goodput.whatif.first_order_possible`).
 """
 
 from __future__ import annotations
@@ -13,16 +11,14 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import g_span, span, t_span
+from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
     input_value,
     join_words,
-    mtbi_origin,
     percent,
     points,
-    scheme_words,
 )
 from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange
 from goodput.units import format_duration
@@ -34,18 +30,9 @@ OTHER_INPUTS = PLAN_INPUTS[3:]
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine"}
 
 
-def how_mtbi_given(fleet: FleetPlan) -> str:
-    """How M was given, after "M is given": ``"as a rate, 1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
-    p = fleet.params
-    how = {"interruptions": "a count", "rate_per_gpu_hour": "a rate"}.get(p.mtbi_source)
-    return f"as {how}, {mtbi_origin(p)}" if how else f"as a duration, {format_duration(p.mtbi)}"
-
-
 def range_kind(r: InputRange) -> str:
     """Which variant of an input's sentence applies: ``count``, ``stated``, ``single`` (stated as one value), ``none``."""
-    if r.origin == "stated" and r.exact:
-        return "single"
-    return r.origin
+    return "single" if r.origin == "stated" and r.exact else r.origin
 
 
 def other_text(r: InputRange) -> str:
@@ -66,41 +53,31 @@ def corners_how(ranged: int, corners: int, sampled: bool) -> str:
 
 
 @dataclass(frozen=True)
-class Page:
+class Page(Fleet):
     """The values ``book/uncertainty.md`` quotes."""
 
-    inputs_file: str
     scheme: Variant
-    cadence: str
     drain_note: str
     m_range: Variant
-    m_how: str
     m_low: str
     m_high: str
-    m_point: str
     confidence: str
     c_range: Variant
     c_low: str
     c_high: str
-    c_point: str
     r_range: Variant
     r_low: str
     r_high: str
-    r_point: str
     others: Variant
     others_list: str
     slow_range: Variant
-    slow_point: str
     slow_low: str
     slow_high: str
     slow_g_span: str
-    slow_goodput: str
     exact_inputs: Variant
     exact_list: str
     exact_their: str
     range: Variant
-    interval: str
-    goodput: str
     t_span: str
     g_span: str
     g_width: str
@@ -110,8 +87,8 @@ class Page:
     corners_how: str
     first_order: Variant
     fo_label: str
-    fo_interval: str
-    fo_goodput: str
+    fo_t: str
+    fo_g: str
     fo_t_span: str
     fo_g_span: str
     dominant: Variant
@@ -147,24 +124,22 @@ def build(fleet: FleetPlan) -> Page:
     ('18.6 min', '87.6%', Variant(name='drawn'))
     """
     p, r, plan, d = fleet.params, fleet.ranges, fleet.plan, format_duration
-    m, c, rr = r.inputs["mtbi"], r.inputs["checkpoint_cost"], r.inputs["restart"]
-    s, interval, exact = plan.tiers, plan.optimal_interval, r.exact
+    m, c, rr, slow_in = (r.inputs[name] for name in ("mtbi", "checkpoint_cost", "restart", "slow_checkpoint_cost"))
+    s, exact = plan.tiers, r.exact
     g_low, g_high = r.fixed.goodput_range
+    b_low, b_high = r.best.goodput_range
     other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     first = first_order_possible(fleet)
     fo_label = ("Young's T\\* = √(2CM)" if s is None else
                 "the first-order formulas of this fleet's scheme, which reduce to Young's √(2CM) for one checkpoint "
                 "that is safe at once")
-
     swings = r.swings
     top = swings[0] if swings else None
 
     # The Monte Carlo reading (goodput.whatif.fleet_monte_carlo): M drawn from its count, every other input of the
     # plan with a range uniformly from it, each draw through the fleet's own plan where it has a scheme.
-    count = p.interruption_count
     carlo = fleet_monte_carlo(fleet)
-    mc, draws = carlo.result, carlo.draws
-    mc_kind, mc_values = ("no_count" if r.ranged else "no_count_no_range"), ("",) * 5
+    mc = carlo.result
     uniform = [name for name in PLAN_INPUTS if name != "mtbi" and name in r.inputs]
     drawn = [INPUT_SYMBOLS[name] for name in uniform if not r.inputs[name].exact]
     fixed = [INPUT_SYMBOLS[name] for name in uniform if r.inputs[name].exact]
@@ -174,52 +149,46 @@ def build(fleet: FleetPlan) -> Page:
     recovered = [f"{input_value('just_in_time', p.just_in_time)} of interruptions recovered just in time"
                  ] if p.just_in_time else []
     mc_recovery = "".join(f", {part}" for part in recovered + (["its planned stops"] if p.planned_rate else []))
-    mc_inside = ""
-    if mc is not None:
+    if mc is None:
+        mc_kind, mc_values, mc_inside = ("no_count" if r.ranged else "no_count_no_range"), ("",) * 5, ""
+    else:
         mc_kind = "drawn_scheme" if carlo.through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
         mc_values = (percent(mc.goodput[0]), percent(mc.goodput[1]), percent(mc.goodput[2]), d(t_low), d(t_high))
         mc_inside = ("lies inside the box above, whose ends need every input at its worst, or best, at once"
                      if carlo.inside else "is not inside the box above")
-    slow_in = r.inputs["slow_checkpoint_cost"]
-    slow_span = span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else ""
-    b_low, b_high = r.best.goodput_range
     exact_words = join_words([INPUT_WORDS[name] for name in exact])
     return Page(
-        inputs_file=p.source, cadence=scheme_words(plan),
+        **fleet_values(fleet),
         scheme=Variant("one" if s is None or s.single_level else "drain" if s.one_tier else "tiered"),
-        drain_note=(f" Where a combination's drain D is longer than {d(interval)}, it checkpoints every D instead, "
-                    "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > interval
+        drain_note=(f" Where a combination's drain D is longer than {d(plan.interval)}, it checkpoints every D instead, "
+                    "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > plan.interval
                     else ""),
-        m_range=Variant(range_kind(m)), m_how=how_mtbi_given(fleet),
-        m_low=d(m.low), m_high=d(m.high), m_point=d(m.point), confidence=f"{m.confidence:.0%}",
-        c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high), c_point=d(c.point),
-        r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high), r_point=d(rr.point),
+        m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high), confidence=f"{m.confidence:.0%}",
+        c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high),
+        r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high),
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
-        slow_range=Variant("given" if r.slow is not None else "none"), slow_point=d(slow_in.point),
-        slow_low=d(slow_in.low), slow_high=d(slow_in.high), slow_g_span=slow_span,
-        slow_goodput=percent(fleet.slow.goodput),
+        slow_range=Variant("given" if r.slow is not None else "none"), slow_low=d(slow_in.low),
+        slow_high=d(slow_in.high),
+        slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), exact_list=exact_words,
         exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
-        interval=d(interval), goodput=percent(plan.goodput),
         t_span=t_span(fleet), g_span=g_span(fleet),
         g_width=points(g_high - g_low), b_span=span(percent(b_low), percent(b_high)),
         regret=points(max(0.0, b_low - g_low)), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
         corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
         first_order=Variant("refused" if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
-        fo_interval=d(first.plan.optimal_interval) if first else "",
-        fo_goodput=percent(first.plan.goodput) if first else "",
+        fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
         fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
         dominant=Variant("none" if not swings else "one" if len(swings) == 1 else "many"),
         top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
         top_low=percent(top.goodput_range[0]) if top else "", top_high=percent(top.goodput_range[1]) if top else "",
         swing_others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
-        left_out=(f" Taken as exact, and so left out: {exact_words}."
-                  if exact and swings else ""),
-        mc=Variant(mc_kind), mc_how=how, mc_recovery=mc_recovery, mc_draws=f"{draws:,}", mc_count=f"{count or 0:,}",
-        mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2], mc_t_low=mc_values[3], mc_t_high=mc_values[4],
-        mc_inside=mc_inside,
+        left_out=f" Taken as exact, and so left out: {exact_words}." if exact and swings else "",
+        mc=Variant(mc_kind), mc_how=how, mc_recovery=mc_recovery, mc_draws=f"{carlo.draws:,}",
+        mc_count=f"{p.interruption_count or 0:,}", mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2],
+        mc_t_low=mc_values[3], mc_t_high=mc_values[4], mc_inside=mc_inside,
         mc_assumption=(f" The uniform draws for {join_words(drawn)} are an assumption about "
                        f"{'a range that was' if len(drawn) == 1 else 'ranges that were'} stated, not measured."
                        if drawn else ""),
