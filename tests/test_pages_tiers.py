@@ -78,7 +78,7 @@ def test_the_65k_fleet_is_its_plan(fleet65k: FleetPlan, page65k: page.Page) -> N
     """Issue 18's fleet: every 5.91 min, every 4th checkpoint persistent, goodput 44.2%, the drain's loss 1.7% of wall
     time (the plan's drain_loss, one way), restart the largest loss; M = 60/(2.2e-5 x 65,536) = 41.6 min."""
     p = page65k
-    assert (p.interval, p.cadence, p.goodput) == ("5.91 min", "every 4th checkpoint persistent", "44.2%")
+    assert (p.interval, p.persistent_cadence, p.goodput) == ("5.91 min", "every 4th checkpoint persistent", "44.2%")
     assert p.opening == Variant("tiered")
     assert p.loss_drain == percent(fleet65k.losses["drain_loss"]) == "1.7%"
     assert p.drain_dollars == money(fleet65k.dollars(fleet65k.losses["drain_loss"]))
@@ -221,4 +221,4 @@ def test_a_fixed_cadence_of_one_does_not_pay() -> None:
     """With every: 1 fixed the fast tier adds nothing: the "not" variant, the cadence named as the file's."""
     pg = page.build(fleet_plan(params_from_mapping(ROBUST["65k with a fixed cadence of 1"], source="x.yml")))
     assert pg.fast_fleet == Variant("not") and pg.fast_gain == "0.0 points"
-    assert pg.cadence.startswith("every checkpoint persistent")
+    assert pg.persistent_cadence.startswith("every checkpoint persistent")

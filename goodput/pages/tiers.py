@@ -45,7 +45,7 @@ class Page(Fleet):
     persistent_restart: str
     durable: str
     drain: str
-    cadence: str
+    persistent_cadence: str
     loss_overhead: str
     loss_lost: str
     loss_restart: str
@@ -153,7 +153,8 @@ def build(fleet: FleetPlan) -> Page:
         persistent_cost=format_duration(t.cp), persistent_restart=format_duration(t.rp),
         durable=f"durable {format_duration(t.drain)} after its snapshot" if t.drain > 0 else "durable at once",
         drain=format_duration(t.drain),
-        cadence=("every checkpoint persistent" if every == 1 else f"every {ordinal(every)} checkpoint persistent")
+        persistent_cadence=("every checkpoint persistent" if every == 1
+                            else f"every {ordinal(every)} checkpoint persistent")
         + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
         loss_overhead=percent(losses["checkpoint_overhead"]), loss_lost=percent(losses["lost_work"]),
         loss_restart=percent(losses["restart_loss"]), loss_drain=percent(losses.get("drain_loss", 0.0)),
