@@ -78,8 +78,10 @@ class BookFigure(Figure):
         return buffer.getvalue()
 
 
-def _figure(width: float = WIDTH, height: float = 3.4) -> BookFigure:
-    return BookFigure(figsize=(width, height), layout="constrained")
+def _figure(height: float, width: float = WIDTH, panels: int = 1, **kwargs: Any) -> tuple[BookFigure, Any]:
+    """A constrained-layout figure and its axes: one, or a row of `panels` (`kwargs` to ``subplots``)."""
+    fig = BookFigure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot() if panels == 1 else fig.subplots(1, panels, **kwargs)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -96,8 +98,11 @@ def styled(function: F) -> F:
     return cast(F, draw)
 
 
-def _pct_axis(axis: Any, decimals: int = 0) -> None:
-    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=decimals))
+def _pct_axis(axis: Any, label: str | None = None) -> None:
+    """Percent ticks (fractions of 1, no decimals) on `axis`, and its label when given."""
+    axis.set_major_formatter(PercentFormatter(xmax=1.0))
+    if label is not None:
+        getattr(axis.axes, f"set_{axis.axis_name}label")(label)
 
 
 def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
@@ -109,8 +114,7 @@ def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
 @styled
 def root_causes(components: Sequence[str], categories: Sequence[str], counts: Sequence[int]) -> Figure:
     """Horizontal bars of interruptions by root cause (Table 5 of the Llama 3 paper), shaded by category."""
-    fig = _figure(WIDTH, 5.2)
-    ax = fig.add_subplot()
+    fig, ax = _figure(5.2)
     order = np.argsort(counts, kind="stable")
     total = float(sum(counts))
     # Six categories, six colours no two of which are alike (no orange beside the vermillion), each with a hatch.
@@ -143,8 +147,7 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     fbest = float(model.overhead(best, checkpoint_cost, mtbi))
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     t: Any = np.linspace(best / 4, best * 4, 400, dtype=np.float64)
-    fig = _figure(WIDTH, 3.6)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.6)
     ax.plot(t, model.checkpoint_overhead(t, checkpoint_cost), color=COLOURS["checkpoint"], ls="--",
             label="checkpoint overhead C/T")
     ax.plot(t, model.lost_work(t, mtbi), color=COLOURS["lost"], ls=":", lw=2.4, label="lost work T/(2M)")
@@ -165,8 +168,7 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     ax.set_xlim(0, best * 4.1)
     ax.set_ylim(0, 2.3 * fbest)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
-    ax.set_ylabel("loss (share of wall time)")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "loss (share of wall time)")
     _legend_below(ax, ncols=3)
     return fig
 
@@ -188,8 +190,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     its segment is printed after the bar, beside the total lost and the goodput, so no labels overlap. The drain's loss
     is drawn when some case has one.
     """
-    fig = _figure(WIDTH, 1.5 + 0.8 * len(cases))
-    ax = fig.add_subplot()
+    fig, ax = _figure(1.5 + 0.8 * len(cases))
     parts = [(k, n) for k, n in _LOSS_PARTS if k != "drain" or any(_loss_value(b, k) > 0 for b in cases.values())]
     widest = max(sum(_loss_value(b, k) for k, _ in parts) for b in cases.values())
     inside: list[tuple[Any, Any, int, str, float]] = []
@@ -208,8 +209,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     ax.set_yticks(range(len(cases)), list(cases))
     ax.set_ylim(len(cases) - 0.5, -0.5)
     ax.set_xlim(0, widest * 1.4)
-    ax.set_xlabel("share of wall time lost")
-    _pct_axis(ax.xaxis)
+    _pct_axis(ax.xaxis, "share of wall time lost")
     ax.grid(axis="y", visible=False)
     _legend_below(ax, ncols=len(parts))
     # A share that does not fit inside its segment (with its white box) moves to the note after the bar.
@@ -271,8 +271,7 @@ def goodput_vs_cost(
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     c: Any = np.linspace(top / 200, top, 400, dtype=np.float64)
     exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
-    fig = _figure(WIDTH, 3.4)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.4)
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
     if first_order:
         ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["checkpoint"], ls="--", lw=1.4,
@@ -292,8 +291,7 @@ def goodput_vs_cost(
     ax.set_ylim(max(0.0, low - 0.08), 1.0)
     ax.set_xlim(0, c[-1] * 1.02)
     ax.set_xlabel("checkpoint cost C (minutes)")
-    ax.set_ylabel("goodput (share of wall time)")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=2 if points else 3)
     return fig
 
@@ -317,8 +315,7 @@ def goodput_vs_interval(
     right = max([2.5 * max(optima), *(1.15 * m for m in marks)])
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     t: Any = np.linspace(min(optima) / 4, right, 400, dtype=np.float64)
-    fig = _figure(WIDTH, 3.8)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.8)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
     for mark in marks:
         ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
@@ -357,8 +354,7 @@ def goodput_vs_interval(
     ax.set_ylim(max(0.0, lowest - 0.05), 1.0)
     ax.set_xlim(0, t[-1] * 1.02)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
-    ax.set_ylabel("goodput (share of wall time)")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput (share of wall time)")
     fig.legend(handles=handles, loc="outside lower center", ncols=2 if curves else 4)
     return fig
 
@@ -368,8 +364,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar."""
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
-    fig = _figure(WIDTH, 1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
-    ax = fig.add_subplot()
+    fig, ax = _figure(1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
     height = 0.8 / len(scenarios)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"]]
     hatches = ["", "//", ".."]
@@ -404,16 +399,14 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
     m = np.array([plan.mtbi for plan in plans.values()])
     t = np.array([plan.interval for plan in plans.values()])
     g = np.array([plan.goodput for plan in plans.values()])
-    fig = _figure(WIDTH, 3.9)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.9, WIDTH, 2)
     left.loglog(n, m, color=COLOURS["total"], ls=":", marker="o", ms=4, label="M, mean time between interruptions")
     left.loglog(n, t, color=COLOURS["checkpoint"], marker="s", ms=4, label="T*, the plan's interval")
     left.set_ylabel("minutes (log scale)")
     left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
     right.semilogx(n, g, color=COLOURS["lost"], marker="o", ms=5, label="goodput at T*")
-    right.set_ylabel("goodput at the optimum")
     right.set_ylim(max(0.0, float(np.min(g)) - 0.05), 1.0)
-    _pct_axis(right.yaxis)
+    _pct_axis(right.yaxis, "goodput at the optimum")
     for ax in (left, right):
         ax.set_xlabel("GPUs (log scale)")
         ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
@@ -540,8 +533,7 @@ def published_rates(
     n_low = min(256.0, gpus / 4.0)
     n_high = max(131072.0, gpus * 4.0)
     sizes: Any = np.geomspace(n_low, n_high, 200)
-    fig = _figure(WIDTH, 5.0)
-    ax = fig.add_subplot()
+    fig, ax = _figure(5.0)
     cycle = [COLOURS[k] for k in ("lost", "checkpoint", "restart", "accent", "second")]
     order = sorted(range(len(rates)), key=lambda i: -rates[i])
     colours: dict[int, str] = {}

@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from goodput.book.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis, styled
+from goodput.book.figures import COLOURS, HATCHES, _figure, _pct_axis, styled
 
 if TYPE_CHECKING:
     from goodput.logs.events import EventMeasurement
@@ -36,8 +36,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     :func:`goodput.logs.loss_comparison` is drawn grey.
     """
     names = list(losses)
-    fig = _figure(WIDTH, 1.2 + 0.75 * len(names))
-    ax = fig.add_subplot()
+    fig, ax = _figure(1.2 + 0.75 * len(names))
     height = 0.38
     top = max(max(pair) for pair in losses.values())
     for row, name in enumerate(names):
@@ -52,8 +51,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     ax.set_yticks(np.arange(len(names)), names)
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.45)
-    ax.set_xlabel("share of wall time")
-    _pct_axis(ax.xaxis, decimals=0)
+    _pct_axis(ax.xaxis, "share of wall time")
     ax.grid(axis="y", visible=False)
     handles = [
         Patch(facecolor=COLOURS["goodput"], edgecolor="white", label="measured from the logs (filled)"),
@@ -77,8 +75,7 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
             for label, pair in zip(labels, ranges, strict=True)]
     if box is not None:
         rows.append((box_label, box, COLOURS["goodput"], "xx"))
-    fig = _figure(WIDTH, 1.5 + 0.6 * max(len(rows), 1))
-    ax = fig.add_subplot()
+    fig, ax = _figure(1.5 + 0.6 * max(len(rows), 1))
     if rows:
         for row, (_, (low, high), colour, hatch) in enumerate(rows):
             ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
@@ -96,9 +93,8 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
         ax.set_ylim(-0.8, 0.8)
     ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
     ax.invert_yaxis()
-    ax.set_xlabel(f"goodput by {model} (share of wall time)")
     ax.xaxis.set_major_locator(MaxNLocator(nbins=7, steps=[1, 2, 5, 10]))  # whole percents
-    _pct_axis(ax.xaxis, decimals=0)
+    _pct_axis(ax.xaxis, f"goodput by {model} (share of wall time)")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0))
     if exact:

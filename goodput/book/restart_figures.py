@@ -36,8 +36,7 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     x = restart_inputs(fleet)
     fixed, per_node = sources.aurora_fit()
     nodes = np.geomspace(1, max(4.0 * x.nodes, 1024.0), 200)
-    fig = _figure(WIDTH, 3.8)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.8)
     aurora_nodes = [w / sources.AURORA_RANKS_PER_NODE for w, _ in sources.AURORA]
     ax.plot(aurora_nodes, [s / 60.0 for _, s in sources.AURORA], "o", color=COLOURS["checkpoint"], ms=5,
             label="Aurora, DeepSpeed initialization (measured)")
@@ -78,8 +77,7 @@ def spares(fleet: FleetPlan) -> Figure:
     counts = np.array(choice.counts)
     g = np.array(choice.goodput)
     worth = np.array(choice.dollars)
-    fig = _figure(WIDTH, 3.2)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.2, WIDTH, 2)
     left.plot(counts, g, color=COLOURS["total"], label="goodput of the job (the fleet's plan)")
     left.plot(counts, choice.useful, color=COLOURS["checkpoint"], ls="--", lw=1.2,
               label="share of all GPUs bought doing kept work")
@@ -87,9 +85,8 @@ def spares(fleet: FleetPlan) -> Figure:
     if x.spares_given and x.spares <= counts[-1]:
         left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2, label=f"this fleet's pool: {x.spares}")
     left.set_xlabel("spare nodes")
-    left.set_ylabel("goodput")
     left.set_ylim(0.0, 1.0)
-    _pct_axis(left.yaxis)
+    _pct_axis(left.yaxis, "goodput")
     right.plot(counts, (worth - worth[choice.best]) / 1e6, color=COLOURS["lost"])
     right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
     right.set_xlabel("spare nodes")
@@ -129,8 +126,7 @@ def just_in_time(fleet: FleetPlan) -> Figure:
     shares = np.linspace(0.0, 0.95, 40)
     curve = [recovery_plan(fleet, x, float(s)).goodput for s in shares]
     at = recovery_plan(fleet, x, x.p).goodput
-    fig = _figure(WIDTH, 3.2)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.2)
     ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")
     ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet's share" if x.jit_given else "the illustrative share")

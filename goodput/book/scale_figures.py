@@ -70,8 +70,7 @@ def optimum_estimates(
         "exact": np.asarray(exact.exact_optimal_interval(cost, m)),
     }
     best = np.asarray(exact.exact_goodput(cost, m, r))
-    fig = _figure(WIDTH + 0.6, 3.6)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.6, WIDTH + 0.6, 2)
     for key, (colour, marker, style, label) in _ESTIMATES.items():
         left.semilogx(c_over_m, intervals[key] / intervals["exact"], color=colour, ls=style, marker=marker, ms=4,
                       markevery=4, label=label)
@@ -110,8 +109,7 @@ def goodput_vs_fleet(
     n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
     m = mtbi_from_rate(rate_per_gpu_hour, n)
     r = np.full_like(m, restart)
-    fig = _figure(WIDTH, 4.0)
-    ax = fig.add_subplot()
+    fig, ax = _figure(4.0)
     for i, cost in enumerate(costs):
         colour, marker = _COST_STYLES[i % len(_COST_STYLES)]
         c = np.full_like(m, cost)
@@ -126,9 +124,8 @@ def goodput_vs_fleet(
     ax.set_ylim(-0.1, 1.0)
     ax.set_xlim(gpus[0] / 1.2, gpus[1] * 1.2)
     ax.set_xlabel("GPUs in the job (log scale)")
-    ax.set_ylabel("goodput at the optimum (share of wall time)")
     ax.xaxis.set_major_formatter(FuncFormatter(_gpus_label))
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput at the optimum (share of wall time)")
     handles = [
         Line2D([], [], color=_COST_STYLES[i % len(_COST_STYLES)][0], marker=_COST_STYLES[i % len(_COST_STYLES)][1],
                mfc="white", label=f"C = {format_duration(cost)}")
@@ -162,8 +159,7 @@ def run_age_profile(
     days = int(np.ceil(run_length / day))
     edges = np.minimum(np.arange(days + 1) * day, run_length)
     per_day = [day / run_age_mtbi(mtbi, shape, a, b, run_length) for a, b in pairwise(edges)]
-    fig = _figure(WIDTH + 0.6, 3.4)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.4, WIDTH + 0.6, 2)
     left.bar(edges[:-1] / day, per_day, width=1.0, align="edge", color=COLOURS["lost"], hatch="\\\\",
              edgecolor="white", label=f"run-age hazard, shape {shape:g}")
     left.axhline(day / mtbi, color=COLOURS["total"], ls="--", label="constant rate, same M")

@@ -28,8 +28,7 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
     """
     t = np.asarray(times, dtype=np.float64)
     s = np.asarray(survival, dtype=np.float64)
-    fig = _figure(height=3.6)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.6)
     top = float(t.max()) * 1.15 if t.size else 1.0
     grid = np.linspace(0.0, top, 400)
     for (label, (shape, scale)), (colour, style) in zip(curves.items(), _CURVE_STYLES, strict=False):
@@ -40,7 +39,6 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
     ax.set_xlim(0.0, top)
     ax.set_ylim(0.0, 1.02)
     ax.set_xlabel(f"gap between failures ({unit}, exposure clock)")
-    ax.set_ylabel("share of gaps longer")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "share of gaps longer")
     _legend_below(ax, ncols=2)
     return fig

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from matplotlib.figure import Figure
 
-from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.figures import _LABEL_BOX, COLOURS, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
 from goodput.storage import format_bandwidth
 
@@ -76,8 +76,7 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     bandwidths = np.geomspace(low, high, CURVE_POINTS)
     curve = [fleet.goodput_at_write_bandwidth(float(b), size) for b in bandwidths]
     ceiling = fleet.goodput_at_write_bandwidth(FASTEST, size)
-    fig = _figure(WIDTH, 3.6)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.6)
     label = "this fleet's plan" if given else "illustration: slow checkpoint as a BLOOM-sized write (one tier)"
     ax.plot(bandwidths, curve, color=COLOURS["total"], label=label)
     ax.axhline(ceiling, color=COLOURS["restart"], ls=":", lw=1.2, label="a write taking no time")
@@ -102,8 +101,7 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(lambda x, _: format_bandwidth(x))
     ax.set_xlabel("achieved write bandwidth to shared storage")
-    ax.set_ylabel("goodput (share of wall time)")
     ax.set_ylim(max(0.0, min(curve) - 0.05), min(1.0, max(ceiling, fleet.plan.goodput) + 0.05))
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=1 if best is not None else 2)  # B*'s label is long
     return fig

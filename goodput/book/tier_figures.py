@@ -64,8 +64,7 @@ def goodput_against_survival(
     """
     grid = np.asarray(shares if shares is not None else np.linspace(0.0, 0.98, 43), dtype=float)
     rp = restart if persistent_restart is None else persistent_restart
-    fig = _figure(WIDTH + 0.6, 3.9)
-    left, right = fig.subplots(1, 2, width_ratios=(1.6, 1.0))
+    fig, (left, right) = _figure(3.9, WIDTH + 0.6, 2, width_ratios=(1.6, 1.0))
     best_n_max = 1
     for i, ratio in enumerate(ratios):
         colour, style = _STYLES[i % len(_STYLES)]
@@ -92,8 +91,7 @@ def goodput_against_survival(
                 Line2D([], [], color="0.2", lw=1.0, ls=":", label="every checkpoint persistent (n = 1)")]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
     left.set_xlabel("share of interruptions the fast tier survives, s")
-    left.set_ylabel("goodput (share of wall time)")
-    _pct_axis(left.yaxis)
+    _pct_axis(left.yaxis, "goodput (share of wall time)")
     _pct_axis(left.xaxis)
     right.set_xlabel("share the fast tier survives, s")
     right.set_ylabel("best n (every n-th checkpoint persistent)")
