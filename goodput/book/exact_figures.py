@@ -1,9 +1,7 @@
 """Equations, tables and the figure of the chapter on the exact model (``book/exact.md``).
 
-The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its one plan's
-(:func:`goodput.fleet.fleet_plan`), with first order's column only where the one policy quotes it
-(:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the inputs file leave it as text:
-:func:`goodput.book.tables.book_table` escapes every caption once.
+The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX. Captions that name the inputs file leave it as
+text: :func:`goodput.book.tables.book_table` escapes every caption once.
 """
 
 from __future__ import annotations
@@ -75,26 +73,13 @@ def breakdown_table(fleet: FleetPlan) -> Styler:
     """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order."""
     import pandas as pd
 
-    from goodput.book.tables import book_table
-    from goodput.fleet import LOSSES
-    from goodput.plan import Plan
-    from goodput.report import percent
-    from goodput.tiers import TierLosses
-    from goodput.units import format_duration
+    from goodput.book.tables import book_table, loss_column
+    from goodput.pages.common import LOSS_WORDS
 
-    names = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
-             "drain_loss": "checkpoints not yet durable (the drain)"}
-    rows = [name for name in LOSSES if name in fleet.losses]
-
-    def column(plan: Plan) -> list[str]:
-        losses = plan.losses
-        values = [getattr(losses, name) if name != "drain_loss" or isinstance(losses, TierLosses) else 0.0
-                  for name in rows]
-        return [format_duration(plan.interval), *(percent(v) for v in values), percent(plan.goodput)]
-
-    columns = {"": ["interval T*", *(names[n] for n in rows), "goodput"], "exact": column(fleet.plan)}
+    columns = {"": ["interval T*", *(LOSS_WORDS[n] for n in fleet.losses), "goodput"],
+               "exact": loss_column(fleet.plan, fleet.tiered)}
     if fleet.first_order_quotable:
-        columns["first order"] = column(fleet.first_order)
+        columns["first order"] = loss_column(fleet.first_order, fleet.tiered)
     scheme = "its drain and tiers included" if fleet.tiered else "one checkpoint tier"
     caption = (f"Where the fleet's wall time goes at each model's own optimum ({_inputs(fleet)}, {scheme})."
                if fleet.first_order_quotable else

@@ -173,13 +173,9 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     return fig
 
 
-_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"),
-               ("drain", "not yet durable"))
-
-
-def _loss_value(losses: model.Losses | TierLosses, key: str) -> float:
-    return float({"checkpoint": losses.checkpoint_overhead, "lost": losses.lost_work,
-                  "restart": losses.restart_loss, "drain": getattr(losses, "drain_loss", 0.0)}[key])
+#: The losses drawn: the colour and hatch's key, the attribute of the losses (none on one tier's: 0), the legend's name.
+_LOSS_PARTS = (("checkpoint", "checkpoint_overhead", "checkpoint overhead"), ("lost", "lost_work", "lost work"),
+               ("restart", "restart_loss", "restart"), ("drain", "drain_loss", "not yet durable"))
 
 
 @styled
@@ -191,14 +187,15 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     is drawn when some case has one.
     """
     fig, ax = _figure(1.5 + 0.8 * len(cases))
-    parts = [(k, n) for k, n in _LOSS_PARTS if k != "drain" or any(_loss_value(b, k) > 0 for b in cases.values())]
-    widest = max(sum(_loss_value(b, k) for k, _ in parts) for b in cases.values())
+    parts = [part for part in _LOSS_PARTS
+             if part[0] != "drain" or any(getattr(b, part[1], 0.0) > 0 for b in cases.values())]
+    widest = max(sum(float(getattr(b, attr, 0.0)) for _, attr, _ in parts) for b in cases.values())
     inside: list[tuple[Any, Any, int, str, float]] = []
     totals: list[tuple[float, model.Losses | TierLosses]] = []
     for row, b in enumerate(cases.values()):
         left = 0.0
-        for key, name in parts:
-            width = _loss_value(b, key)
+        for key, attr, name in parts:
+            width = float(getattr(b, attr, 0.0))
             bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key],
                           edgecolor="white", label=name if row == 0 else None)
             text = ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=9.5,

@@ -1,9 +1,5 @@
-"""Figures and table of the chapter on what a restart is made of (``book/restart.md``).
-
-Drawn like :mod:`goodput.book.figures`. The published start-up figures are data (:mod:`goodput.sources`); the fleet's
-restart inputs come from :func:`goodput.whatif.restart_inputs`, R at
-other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
-:meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve through the fleet's own plan.
+"""Figures and table of the chapter on what a restart is made of (``book/restart.md``), drawn like
+:mod:`goodput.book.figures`; the fleet's restart inputs are :func:`goodput.whatif.restart_inputs`.
 """
 
 from __future__ import annotations

@@ -169,12 +169,8 @@ def run_age_profile(
     styles = ((COLOURS["checkpoint"], "-"), (COLOURS["lost"], ":"), (COLOURS["restart"], "-."))
     for (label, schedule), (colour, style) in zip(schedules.items(), styles, strict=False):
         untils = [u if np.isfinite(u) else run_length for u, _ in schedule]
-        starts = [0.0, *untils[:-1]]
-        xs: list[float] = []
-        ys: list[float] = []
-        for a, b, (_, interval) in zip(starts, untils, schedule, strict=True):
-            xs += [a / day, b / day]
-            ys += [interval, interval]
+        xs = [x / day for a, b in zip([0.0, *untils[:-1]], untils, strict=True) for x in (a, b)]
+        ys = [interval for _, interval in schedule for _ in (0, 1)]
         right.plot(xs, ys, color=colour, ls=style, lw=2.2, label=label)
         top = max(top, *ys)
     right.axhline(fixed_interval, color=COLOURS["total"], ls="--", label="fixed exact optimum")
@@ -275,24 +271,19 @@ def elastic_table(fleet: FleetPlan) -> Styler:
     import pandas as pd
 
     from goodput import hazards
-    from goodput.book.tables import book_table
+    from goodput.book.tables import book_table, loss_column
     from goodput.plan import plan_for
-    from goodput.report import percent
 
     full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
     rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
     if fleet.tiered:
         rows[1:1] = ["persistent restart, R_p"]
         rows[-1:-1] = ["not yet durable (drain)"]
-    columns = {}
-    for name, plan in (("full restart", full), ("elastic", elastic)):
-        values = [format_duration(plan.restart), format_duration(plan.interval),
-                  percent(plan.losses.checkpoint_overhead), percent(plan.losses.lost_work),
-                  percent(plan.losses.restart_loss), percent(plan.goodput)]
-        if fleet.tiered:
-            values[1:1] = [format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
-            values[-1:-1] = [percent(plan.drain_loss)]
-        columns[name] = values
+    columns = {name: [format_duration(plan.restart),
+                      *([format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
+                        if fleet.tiered else []),
+                      *loss_column(plan, fleet.tiered)]
+               for name, plan in (("full restart", full), ("elastic", elastic))}
     caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "
                "at its own optimum.")
     return book_table(pd.DataFrame({"": rows, **columns}), caption=caption, right=["full restart", "elastic"])

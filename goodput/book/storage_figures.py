@@ -1,8 +1,6 @@
 """Figure and table of the chapter on the model and the storage (``book/storage.md``).
 
-The published figures and the book's numbers come from the chapter's page object (:func:`goodput.pages.storage.build`),
-so each is computed once; the bandwidth curve is the fleet's plan at each write bandwidth
-(:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+The table's numbers are the chapter's page object's (:func:`goodput.pages.storage.build`), so each is computed once.
 """
 
 from __future__ import annotations

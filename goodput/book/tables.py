@@ -106,17 +106,12 @@ def fleet_size_table(fleet: FleetPlan) -> Styler:
     by_size = fleet.by_size
     restarts = {gpus: format_duration(plan.restart) for gpus, plan in by_size.items()}
     r_varies = len(set(restarts.values())) > 1
-    rows = []
-    for gpus, plan in by_size.items():
-        row = {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi)}
-        if r_varies:
-            row["R"] = restarts[gpus]
-        row["T*"] = format_duration(plan.interval)
-        if two_tier and plan.tiers is not None:
-            row["every n-th persistent"] = str(plan.tiers.every)
-        row["goodput"] = percent(plan.goodput)
-        rows.append(row)
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame([
+        {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi),
+         **({"R": restarts[gpus]} if r_varies else {}), "T*": format_duration(plan.interval),
+         **({"every n-th persistent": str(plan.tiers.every)} if two_tier and plan.tiers is not None else {}),
+         "goodput": percent(plan.goodput)}
+        for gpus, plan in by_size.items()])
     parts = [part for part, given in (
         ("the start-up per node at that size's nodes",
          p.restart_parts is not None and p.restart_parts.startup_per_node > 0),
@@ -204,14 +199,15 @@ def swings_table(fleet: FleetPlan) -> Styler:
 # --------------------------------------------------------------------------- the goodput and planning chapters
 
 
-def _column(plan: Plan, tiered: bool) -> list[str]:
+def loss_column(plan: Plan, tiered: bool, total: bool = False) -> list[str]:
+    """A plan's interval, losses (the drain's when `tiered`), total loss (when `total`) and goodput, as text."""
     from goodput.report import percent
     from goodput.units import format_duration
 
     b = plan.losses
-    drain = [plan.drain_loss] if tiered else []
-    return [format_duration(plan.interval),
-            *(percent(v) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, *drain, b.total, b.goodput))]
+    shares = (b.checkpoint_overhead, b.lost_work, b.restart_loss, *([plan.drain_loss] if tiered else []),
+              *([b.total] if total else []), b.goodput)
+    return [format_duration(plan.interval), *(percent(v) for v in shares)]
 
 
 def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
@@ -224,8 +220,8 @@ def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
     names = ["interval, T", *(LOSS_WORDS[n] for n in fleet.losses), "total loss", "goodput"]
     columns = {"at the optimum": names}
     if fleet.first_order_quotable:
-        columns["first order"] = _column(fleet.first_order, tiered)
-    columns["exact model"] = _column(fleet.plan, tiered)
+        columns["first order"] = loss_column(fleet.first_order, tiered, total=True)
+    columns["exact model"] = loss_column(fleet.plan, tiered, total=True)
     return pd.DataFrame(columns)
 
 
