@@ -15,12 +15,34 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from goodput import validate
+from goodput import storage, validate
 from goodput.errors import InputError
-from goodput.params import WORKED_EXAMPLE, Known, Params, mtbi_from_rate, read_yaml
-from goodput.plan import LEVERS, TIER_LEVERS, make_plan
-from goodput.units import MINUTES_PER_UNIT, parse_duration
+from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
+from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
+from goodput.params import (
+    _STORAGE_KEYS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_JIT_RECOVERY,
+    WORKED_EXAMPLE,
+    Known,
+    Params,
+    _known_from_mapping,
+    _recovery_from_mapping,
+    derive,
+    load_params,
+    mtbi_from_rate,
+    params_from_mapping,
+    parse_rate,
+    read_yaml,
+)
+from goodput.plan import LEVERS, MAX_RATIO, STORAGE_LEVERS, TIER_LEVERS, make_plan
+from goodput.restart import MOST_SPARES, RestartParts
+from goodput.storage import parse_bandwidth, parse_size
+from goodput.symbolic import calculator_formulas
+from goodput.tiers import MAX_EVERY
+from goodput.units import MINUTES_PER_UNIT, format_duration, parse_duration
 
 #: The calculator page, relative to the other chapters of the built book.
 PAGE = "calculator.html"
@@ -51,8 +73,6 @@ def _expected(check: Callable[[], object]) -> str:
 
 def _known_expected(known: Known, **changes: Any) -> str:
     """What :func:`goodput.params.derive` expected of `known` on a probe fleet (16,384 GPUs, 8 a node)."""
-    from goodput.params import derive, load_params
-
     base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0, **changes)
     return _expected(lambda: derive(base, known))
 
@@ -67,10 +87,6 @@ def _template(text: str, **holes: str) -> str:
 
 def messages() -> dict[str, str]:
     """The words of each input error, asked of the package's own checks (``{unit}``, ``{least}`` and the like to fill)."""
-    from goodput import storage as st
-    from goodput.params import _known_from_mapping, _recovery_from_mapping, params_from_mapping, parse_rate
-    from goodput.restart import RestartParts
-
     typed = {"checkpoint_cost": 1.0, "slow_checkpoint_cost": 1.0, "restart": 5.0}
     snapshot = {"gpus": "8", "mtbi": "186 min", "restart": "5 min", "price_per_gpu_hour": "2.5", "month": "720 h",
                 "checkpoint": {"size": "1 TB"}, "storage": {"write_bandwidth": "1 TB/s"}, "snapshot": {"bandwidth": "1 GB/s"}}
@@ -85,10 +101,10 @@ def messages() -> dict[str, str]:
         "share": _expected(lambda: validate.share("2", "x")),
         "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
         "non_negative": _expected(lambda: validate.non_negative("-1", "x")),
-        "size": _expected(lambda: st.parse_size("x", "x")),
-        "size_positive": _expected(lambda: st.parse_size("0 B", "x")),
-        "bandwidth": _expected(lambda: st.parse_bandwidth("x", "x")),
-        "bandwidth_positive": _expected(lambda: st.parse_bandwidth("0 B/s", "x")),
+        "size": _expected(lambda: parse_size("x", "x")),
+        "size_positive": _expected(lambda: parse_size("0 B", "x")),
+        "bandwidth": _expected(lambda: parse_bandwidth("x", "x")),
+        "bandwidth_positive": _expected(lambda: parse_bandwidth("0 B/s", "x")),
         "efficiency": _expected(lambda: _known_from_mapping({"storage": {"write_bandwidth": "1 GB/s", "efficiency": "0"}})),
         "just_in_time": _expected(lambda: _recovery_from_mapping({"just_in_time": "1"})),
         "planned_rate": _expected(lambda: parse_rate("x", "x")),
@@ -141,9 +157,6 @@ WORKED_EXAMPLE_NOTE = (
 
 def worked_example_inputs() -> dict[str, str]:
     """The worked example as the form shows it when the page is opened bare: :func:`link_query` with M rounded."""
-    from goodput.params import load_params
-    from goodput.units import format_duration
-
     query = link_query(load_params())
     if "mtbi" in query:
         query["mtbi"] = format_duration(float(load_params().mtbi))
@@ -158,13 +171,6 @@ def constants() -> dict[str, Any]:
     ``(?P<name>`` becomes ``(?<name>``, and ``\s`` and ``\d`` (ASCII under ``re.ASCII``) the explicit ASCII classes,
     JavaScript's ``\s`` being wider.
     """
-    from goodput import params, storage
-    from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
-    from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
-    from goodput.plan import MAX_RATIO, STORAGE_LEVERS
-    from goodput.restart import MOST_SPARES, RestartParts
-    from goodput.tiers import MAX_EVERY
-
     assert storage._QUANTITY.flags & re.ASCII
     return {
         "minutes_per_unit": MINUTES_PER_UNIT,
@@ -188,11 +194,11 @@ def constants() -> dict[str, Any]:
         "size_prefixes": storage._PREFIX,
         "bit_units": ["b", "bit", "bits"],
         "default_bytes_per_parameter": storage.DEFAULT_BYTES_PER_PARAMETER,
-        "default_gpus_per_node": params.DEFAULT_GPUS_PER_NODE,
-        "default_jit_recovery": params.DEFAULT_JIT_RECOVERY,
+        "default_gpus_per_node": DEFAULT_GPUS_PER_NODE,
+        "default_jit_recovery": DEFAULT_JIT_RECOVERY,
         "restart_parts": list(RestartParts(detect=1.0).parts),
         "storage_levers": list(STORAGE_LEVERS.values()),
-        "storage_file_keys": list(params._STORAGE_KEYS),
+        "storage_file_keys": list(_STORAGE_KEYS),
         "most_spares": MOST_SPARES,
         "bandwidth_search": {"span": storage.SEARCH_SPAN, "per_octave": storage.SEARCH_PER_OCTAVE,
                              "tolerance": storage.SEARCH_TOLERANCE},
@@ -203,8 +209,6 @@ def constants() -> dict[str, Any]:
 def formulas_js() -> str:
     """The generated ES2015 script (after ``goodput-lambertw.js``): ``goodputFormulas`` and ``goodputConstants``."""
     import sympy
-
-    from goodput.symbolic import calculator_formulas
 
     functions = "\n".join(
         f"  F.{name} = function ({', '.join(f.arguments)}) "
@@ -255,8 +259,6 @@ def duration_text(minutes: float) -> str:
 
 def link_query(params: Params) -> dict[str, str]:
     """The calculator's inputs for a fleet as its form reads them (``persistent_every`` only when the fleet fixes n)."""
-    from goodput.params import DEFAULT_GPUS_PER_NODE, DEFAULT_JIT_RECOVERY
-
     query = {"gpus": str(params.gpus)}
     rate = f"{params.rate_per_gpu_hour!r}"
     if params.mtbi_source == "rate_per_gpu_hour" and float(mtbi_from_rate(float(rate), params.gpus)) == params.mtbi:
@@ -325,8 +327,6 @@ def quantity_text(amount: float, per_second: bool) -> str:
     >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True)
     ('2.3 TB', '2.5 GB/s')
     """
-    from goodput.storage import parse_bandwidth, parse_size
-
     parse = parse_bandwidth if per_second else parse_size
     suffix = "B/s" if per_second else "B"
     candidates = [f"{amount / 10.0**e:.15g} {prefix}{suffix}" for e, prefix in
@@ -348,8 +348,6 @@ def number_text(x: float) -> str:
 
 def rate_text(per_hour: float) -> str:
     """Events per hour as goodput.params.parse_rate reads them back exactly: ``"0.036 per hour"``."""
-    from goodput.params import parse_rate
-
     for unit in ("hour", "day", "min", "week"):
         text = f"{per_hour * MINUTES_PER_UNIT[unit] / 60.0!r} per {unit}"
         if parse_rate(text, "link") == per_hour:
@@ -369,6 +367,4 @@ def link(params: Params) -> str:
     >>> link(load_params()).split("&")[:3]
     ['calculator.html?gpus=16384', 'mtbi=185.58472553699283+min', 'checkpoint_cost=1+min']
     """
-    from urllib.parse import urlencode
-
     return f"{PAGE}?{urlencode(link_query(params))}"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from goodput.book.paths import (
     GLM_EVENTS,
@@ -22,10 +23,12 @@ from goodput.book.paths import (
 )
 from goodput.errors import InputError
 from goodput.fleets import PublishedFleet, read_published_fleets
+from goodput.logs.events import EventMeasurement, as_planned, measure_events
+from goodput.logs.measure import measure
+from goodput.logs.read import read_events, read_steps
+from goodput.logs.sacct import read_sacct
+from goodput.logs.samples import read_truth
 from goodput.logs.sources import Sources
-
-if TYPE_CHECKING:
-    from goodput.logs.events import EventMeasurement
 from goodput.params import Params
 
 Start = str | os.PathLike[str] | None
@@ -37,19 +40,12 @@ def published_fleets(start: Start = None) -> tuple[PublishedFleet, ...]:
 
 
 def _glm_kinds(path: Path) -> dict[str, int]:
-    import pandas as pd
-
     return {str(k): int(n) for k, n in pd.read_csv(path, dtype=str, keep_default_na=False)["kind"]
             .value_counts().items()}
 
 
 def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
     """GLM-130B with the two ambiguous stops counted as planned: the eleven clear failures."""
-    import pandas as pd
-
-    from goodput.logs.events import as_planned, measure_events
-    from goodput.logs.read import read_events
-
     log = read_events(events)
     table = pd.read_csv(stops, dtype=str, keep_default_na=False)
     ambiguous = table[table["kind"] == "ambiguous"]
@@ -61,12 +57,6 @@ def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
 
 def logs_sources(params: Params, start: Start = None) -> Sources:
     """The logs the build measures (the inputs file's, else the bundled sample logs) and the data the chapter quotes."""
-    from goodput.logs.events import measure_events
-    from goodput.logs.measure import measure
-    from goodput.logs.read import read_events, read_steps
-    from goodput.logs.sacct import read_sacct
-    from goodput.logs.samples import read_truth
-
     sample_steps, sample_events = book_data(SAMPLE_STEPS, start), book_data(SAMPLE_EVENTS, start)
     named = params.events_log.resolve() if params.events_log is not None else None
     which, error = "none", ""

@@ -8,8 +8,21 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+import pandas as pd
+import sympy as sp
+from IPython.display import Math
+
+from goodput import model, symbolic
+from goodput.book.scale_figures import optimum_estimates
+from goodput.book.tables import book_table, loss_column
+from goodput.limits import RATIOS, estimates_sweep
+from goodput.pages.common import LOSS_WORDS, is_worked_example
+from goodput.report import percent
+from goodput.symbolic import derive_first_order, restart_free_derivative
+from goodput.units import format_duration
+
 if TYPE_CHECKING:
-    from IPython.display import Math
     from matplotlib.figure import Figure
     from pandas.io.formats.style import Styler
 
@@ -17,24 +30,16 @@ if TYPE_CHECKING:
 
 
 def _inputs(fleet: FleetPlan) -> str:
-    from goodput.pages.common import is_worked_example
-
     p = fleet.params
     return "the worked example" if is_worked_example(p) else f"the inputs file {p.source}"
 
 
 def _math(latex: str) -> Math:
-    from IPython.display import Math
-
     return Math(latex)  # type: ignore[no-untyped-call]
 
 
 def series_equations() -> list[Math]:
     """G, its first-order part, its second-order term, and the first-order part minus the package's (zero)."""
-    import sympy as sp
-
-    from goodput import model, symbolic
-
     series = symbolic.goodput_series()
     c, m, r, t = series.symbols
     check = sp.simplify(series.first_order - model.goodput(c, m, r, t))
@@ -48,10 +53,6 @@ def series_equations() -> list[Math]:
 
 def optimum_equations() -> list[Math]:
     """The derivative of the wall time per kept work and its Lambert-W root."""
-    import sympy as sp
-
-    from goodput import symbolic
-
     optimum = symbolic.symbolic_optimum()
     return [
         _math(r"\frac{d}{dT}\left[" + sp.latex(optimum.objective) + r"\right] = "
@@ -62,20 +63,11 @@ def optimum_equations() -> list[Math]:
 
 def restart_equation() -> Math:
     """The derivative divided by e^{R/M}: it does not contain R."""
-    import sympy as sp
-
-    from goodput.symbolic import restart_free_derivative
-
     return _math(r"e^{-R/M}\,\frac{d}{dT}\left[\ldots\right] = " + str(sp.latex(restart_free_derivative()[0])))
 
 
 def breakdown_table(fleet: FleetPlan) -> Styler:
     """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table, loss_column
-    from goodput.pages.common import LOSS_WORDS
-
     columns = {"": ["interval T*", *(LOSS_WORDS[n] for n in fleet.losses), "goodput"],
                "exact": loss_column(fleet.plan, fleet.tiered)}
     if fleet.first_order_quotable:
@@ -91,13 +83,6 @@ def breakdown_table(fleet: FleetPlan) -> Styler:
 
 def estimates_table(fleet: FleetPlan) -> Styler:
     """Young's, Daly's and the exact optimum across C/M at the fleet's M and R (the one-tier model)."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.limits import RATIOS, estimates_sweep
-    from goodput.report import percent
-    from goodput.units import format_duration
-
     m, r = fleet.params.mtbi, fleet.params.restart
     e = estimates_sweep(m, r)
     frame = pd.DataFrame({
@@ -117,10 +102,6 @@ def estimates_table(fleet: FleetPlan) -> Styler:
 
 def estimates_figure(fleet: FleetPlan) -> Figure:
     """:func:`goodput.book.scale_figures.optimum_estimates` for C/M from 1e-4 to 1 at the fleet's M and R, its C/M marked."""
-    import numpy as np
-
-    from goodput.book.scale_figures import optimum_estimates
-
     p = fleet.params
     ratio = p.checkpoint_cost / p.mtbi
     return optimum_estimates(p.mtbi, p.restart, np.logspace(-4, 0, 41), mark=ratio if ratio <= 1.0 else None)
@@ -128,10 +109,6 @@ def estimates_figure(fleet: FleetPlan) -> Figure:
 
 def minimization_lines() -> list[str]:
     """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each): f(T), df/dT, the roots."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_first_order
-
     d = derive_first_order()
     roots = ", ".join(sp.latex(r) for r in d.roots)
     return [
@@ -143,10 +120,6 @@ def minimization_lines() -> list[str]:
 
 def optimum_lines() -> list[str]:
     """The positive root and its checks, as LaTeX: T*, the second derivative, the two terms' difference, f(T*)."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_first_order
-
     d = derive_first_order()
     return [
         r"T^{*} = " + sp.latex(d.optimum),

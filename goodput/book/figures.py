@@ -21,8 +21,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from goodput import model
+from goodput import model, tiers
+from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
+from goodput.params import mtbi_from_rate
+from goodput.report import INPUT_NAMES, range_text
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -100,7 +103,7 @@ def styled(function: F) -> F:
 
 def _pct_axis(axis: Any, label: str | None = None) -> None:
     """Percent ticks (fractions of 1, no decimals) on `axis`, and its label when given."""
-    axis.set_major_formatter(PercentFormatter(xmax=1.0))
+    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
     if label is not None:
         getattr(axis.axes, f"set_{axis.axis_name}label")(label)
 
@@ -261,8 +264,6 @@ def goodput_vs_cost(
     goodput, label) computed by another model (a drain or a persistent tier). Leave `first_order` off where the fleet's
     first order is not quotable.
     """
-    from goodput.exact import exact_goodput
-
     costs = [*marks, *(c for c, _, _ in points)]
     top = max(costs) * 1.6 if costs else 0.05 * mtbi
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
@@ -304,8 +305,6 @@ def goodput_vs_interval(
     drain or a persistent tier) and drawn in the next colours. T runs from a quarter of the smallest optimum to two and
     a half times the largest (or past the last mark).
     """
-    from goodput.exact import exact_goodput, exact_optimal_interval
-
     curves = dict(curves or {})
     optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
     optima += [best[0] for *_, best in curves.values() if best is not None]
@@ -431,8 +430,6 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
     """:func:`goodput_vs_interval` for a fleet: its scheme and its slow checkpoint; first order where quotable."""
-    from goodput import tiers
-
     p, plan = fleet.params, fleet.plan
     quotable = fleet.first_order_quotable
     if plan.tiers is None:
@@ -459,8 +456,6 @@ def fleet_levers(fleet: FleetPlan) -> Figure:
 def fleet_swings(fleet: FleetPlan) -> Figure:
     """:func:`goodput.book.log_figures.goodput_swings` for a fleet's ranges, through its scheme (exact model)."""
     from goodput.book.log_figures import goodput_swings
-    from goodput.report import INPUT_NAMES, range_text
-
     r = fleet.ranges
     return goodput_swings(
         [f"{INPUT_NAMES[s.name]}\n{range_text(r.inputs[s.name])}" for s in r.swings],
@@ -525,8 +520,6 @@ def published_rates(
     M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's 95% counting interval is a
     band (None: no count); `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
     """
-    from goodput.params import mtbi_from_rate
-
     n_low = min(256.0, gpus / 4.0)
     n_high = max(131072.0, gpus * 4.0)
     sizes: Any = np.geomspace(n_low, n_high, 200)

@@ -5,6 +5,7 @@ Drawn like :mod:`goodput.book.figures`, with its helpers.
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -15,6 +16,8 @@ from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
 from goodput.book.figures import COLOURS, HATCHES, _figure, _pct_axis, styled
+from goodput.book.shape_figures import gap_survival
+from goodput.logs.fit import survival_curve
 
 if TYPE_CHECKING:
     from goodput.logs.events import EventMeasurement
@@ -109,11 +112,6 @@ def failure_gaps(e: EventMeasurement, infant_shape: float, name: str = "GLM-130B
     In days: the Weibull fit, the exponential fitted to the same gaps (its censored maximum-likelihood mean) and the
     Weibull of `infant_shape` with that mean.
     """
-    import math
-
-    from goodput.book.shape_figures import gap_survival
-    from goodput.logs.fit import survival_curve
-
     if e.fit is None:
         raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
     day = 1440.0

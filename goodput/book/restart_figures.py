@@ -1,18 +1,19 @@
-"""Figures and table of the chapter on what a restart is made of (``book/restart.md``), drawn like
-:mod:`goodput.book.figures`; the fleet's restart inputs are :func:`goodput.whatif.restart_inputs`.
-"""
+"""Figures and table of the chapter on what a restart is made of (``book/restart.md``), drawn like the others."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
+from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration
+from goodput.whatif import recovery_plan, restart_inputs
 
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
@@ -27,8 +28,6 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     Minutes against nodes, both logarithmic: Aurora's ``deepspeed.initialize`` times and their fit, MegaScale's NCCL
     initialization, and R at other sizes (:meth:`goodput.fleet.FleetPlan.restart_at`).
     """
-    from goodput.whatif import restart_inputs
-
     x = restart_inputs(fleet)
     fixed, per_node = sources.aurora_fit()
     nodes = np.geomspace(1, max(4.0 * x.nodes, 1024.0), 200)
@@ -66,8 +65,6 @@ def spares(fleet: FleetPlan) -> Figure:
     R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of the
     spares' own cost, against that at the best count.
     """
-    from goodput.whatif import restart_inputs
-
     x = restart_inputs(fleet)
     choice = x.choice
     counts = np.array(choice.counts)
@@ -97,11 +94,6 @@ def spares(fleet: FleetPlan) -> Figure:
 
 def spares_check_table(fleet: FleetPlan) -> Styler:
     """The expected wait for a repair per interruption: the Erlang closed form against the simulation."""
-    import pandas as pd
-
-    from goodput.simulate_restart import spares_checks
-    from goodput.whatif import restart_inputs
-
     x = restart_inputs(fleet)
     rows = [{"spare nodes": k, "closed form": format_duration(closed),
              "simulated": f"{format_duration(sim.mean)} ± {format_duration(sim.stderr)}",
@@ -116,8 +108,6 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
 @styled
 def just_in_time(fleet: FleetPlan) -> Figure:
     """Goodput against the share p recovered just in time: the fleet's plan with M / (1 - p) for the rollbacks."""
-    from goodput.whatif import recovery_plan, restart_inputs
-
     x = restart_inputs(fleet)
     shares = np.linspace(0.0, 0.95, 40)
     curve = [recovery_plan(fleet, x, float(s)).goodput for s in shares]

@@ -11,13 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
-from goodput import exact, model
+from goodput import exact, hazards, model
 from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.tables import book_table, loss_column
+from goodput.limits import fleet_limits, plan_at_size
+from goodput.pages import scale
 from goodput.params import mtbi_from_rate
+from goodput.plan import plan_for
+from goodput.report import percent, points
 from goodput.simulate import run_age_mtbi
 from goodput.units import format_duration, format_rate
 
@@ -204,12 +210,6 @@ def fleet_sizes(fleet: FleetPlan) -> Figure:
 
 def thresholds_table(fleet: FleetPlan) -> Styler:
     """The fleet sizes (and M there) where first order is off by one point, by three, and reaches zero, by cost."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.limits import fleet_limits
-    from goodput.pages import scale
-
     rows = [{
         "checkpoint cost": format_duration(lim.checkpoint_cost),
         "1 point: GPUs": scale.gpus_text(lim.one_point),
@@ -229,13 +229,6 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
 
 def plan_table(fleet: FleetPlan) -> Styler:
     """The fast checkpoint at :data:`goodput.limits.PLAN_GPUS` GPUs by first order, the exact model and simulation."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.limits import plan_at_size
-    from goodput.pages import scale
-    from goodput.report import percent, points
-
     p = fleet.params
     plan = plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
     first = percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing"
@@ -257,8 +250,6 @@ def plan_table(fleet: FleetPlan) -> Styler:
 
 def run_age_figure(fleet: FleetPlan) -> Figure:
     """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`)."""
-    from goodput import hazards
-
     p = fleet.params
     age = hazards.run_age(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart)
     schedules = {f"short for {format_duration(age.first)}, then relaxed": age.two_schedule,
@@ -268,12 +259,6 @@ def run_age_figure(fleet: FleetPlan) -> Figure:
 
 def elastic_table(fleet: FleetPlan) -> Styler:
     """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`)."""
-    import pandas as pd
-
-    from goodput import hazards
-    from goodput.book.tables import book_table, loss_column
-    from goodput.plan import plan_for
-
     full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
     rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
     if fleet.tiered:

@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from goodput.book.figures import _LABEL_BOX, COLOURS, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
 from goodput.storage import format_bandwidth
+from goodput.whatif import FASTEST, fleet_write
 
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
@@ -26,8 +28,6 @@ CURVE_POINTS = 41
 
 def published_table(page: Page) -> Styler:
     """The published sizes and times beside the book's, each computed from the source's own inputs."""
-    import pandas as pd
-
     rows = [
         (f"BLOOM-176B bf16 weights: {page.bloom_parameters} × 2 B", page.bloom_weights_published,
          f"{page.bloom_weights_gib} = {page.bloom_weights}; {page.bloom_weights_gap} off as GiB"),
@@ -62,8 +62,6 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at its achieved value; without
     them, the illustration of :func:`goodput.whatif.fleet_write` (the slow checkpoint, one tier).
     """
-    from goodput.whatif import FASTEST, fleet_write
-
     size, achieved, stated = fleet_write(fleet)
     given = fleet.storage is not None
     best = fleet.best_write_bandwidth

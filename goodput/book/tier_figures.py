@@ -10,16 +10,23 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+import sympy as sp
+from IPython.display import Math
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, NullLocator
 
+from goodput import sources
 from goodput.book.figures import COLOURS, WIDTH, _figure, _pct_axis, styled
+from goodput.book.tables import book_table
+from goodput.report import percent
+from goodput.sources import LOSES_LOCAL_COPY, lost_share
+from goodput.symbolic import derive_tiers
 from goodput.tiers import Tiers, best_every, exact_goodput, exact_optimal_interval
 from goodput.units import format_duration
+from goodput.whatif import PEER_SURVIVES
 
 if TYPE_CHECKING:
-    from IPython.display import Math
     from pandas.io.formats.style import Styler
 
     from goodput.fleet import FleetPlan
@@ -113,10 +120,6 @@ def survival_figure(fleet: FleetPlan) -> Figure:
     restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share the chapter
     assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is marked.
     """
-    from goodput.report import percent
-    from goodput.sources import lost_share
-    from goodput.whatif import PEER_SURVIVES
-
     p, scheme = fleet.params, fleet.plan.tiers
     c = p.checkpoint_cost
     if scheme is not None and not scheme.one_tier and scheme.cp > c:
@@ -135,10 +138,6 @@ def survival_figure(fleet: FleetPlan) -> Figure:
 
 def root_cause_table() -> Styler:
     """Llama 3's unexpected interruptions by root cause and whether each loses a node's local copy, as a table."""
-    from goodput import sources
-    from goodput.book.tables import book_table
-    from goodput.sources import LOSES_LOCAL_COPY
-
     table = sources.llama3_root_causes()
     table["loses the copy"] = ["yes" if LOSES_LOCAL_COPY[c][0] else "no" for c in table["component"]]
     table["why"] = [LOSES_LOCAL_COPY[c][1] for c in table["component"]]
@@ -150,8 +149,6 @@ def root_cause_table() -> Styler:
 
 
 def _latex(*lines: str) -> Math:
-    from IPython.display import Math
-
     body = r" \\[4pt] ".join(lines)
     for opening in ("(", "{"):  # SymPy writes C_p - C as -C + C_p
         body = body.replace(opening + "- C + C_{p}", opening + "C_{p} - C")
@@ -160,10 +157,6 @@ def _latex(*lines: str) -> Math:
 
 def derivation_interval() -> Math:
     """The loss's derivative in T, the root T*(n), the curvature there and P(n), as one aligned block."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_tiers
-
     d = derive_tiers()
     return _latex(
         r"\frac{\partial L}{\partial T} &= " + sp.latex(d.plain(d.loss_derivative)),
@@ -177,10 +170,6 @@ def derivation_interval() -> Math:
 
 def derivation_cadence() -> Math:
     """dP/dn, its root n*, the curvature, P(n*) and the two Young-like intervals at n*, as one aligned block."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_tiers
-
     d = derive_tiers()
     sym = d.symbols
     c, cp, s = sym["C"], sym["C_p_symbol"], sym["s"]
@@ -197,10 +186,6 @@ def derivation_cadence() -> Math:
 
 def derivation_reductions() -> Math:
     """The one-tier reduction and the drain's exact factor, its series and its effect on the interval."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_tiers
-
     d = derive_tiers()
     return _latex(
         r"L\big|_{C_p = C,\ s = 0,\ n = 1,\ R_p = R} &= " + sp.latex(d.one_tier_loss),
