@@ -39,11 +39,6 @@ def published_fleets(start: Start = None) -> tuple[PublishedFleet, ...]:
     return read_published_fleets(book_data(PUBLISHED_FLEETS, start))
 
 
-def _glm_kinds(path: Path) -> dict[str, int]:
-    return {str(k): int(n) for k, n in pd.read_csv(path, dtype=str, keep_default_na=False)["kind"]
-            .value_counts().items()}
-
-
 def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
     """GLM-130B with the two ambiguous stops counted as planned: the eleven clear failures."""
     log = read_events(events)
@@ -82,12 +77,13 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
     glm_events, glm_stops = book_data(GLM_EVENTS, start), book_data(GLM_STOPS, start)
     glm_record = next(f for f in published_fleets(start) if f.fleet.startswith("GLM-130B"))
     sacct = book_data(SAMPLE_SACCT, start)
+    kinds = pd.read_csv(glm_stops, dtype=str, keep_default_na=False)["kind"].value_counts()
     return Sources(
         which=which, steps_path=steps, events_path=events, steps=step_log, events=event_log,
         measured=measured, sample=sample, truth=read_truth(book_data(SAMPLE_TRUTH, start)),
         fleet_events_path=named, fleet_events=fleet_events or (measure_events(named) if named is not None
                                                                else sample_alone), error=error,
         sample_events=sample_alone, glm=measure_events(glm_events), glm_clear=_glm_clear(glm_events, glm_stops),
-        glm_record=glm_record, glm_kinds=_glm_kinds(glm_stops), sacct=read_sacct(sacct),
+        glm_record=glm_record, glm_kinds={str(k): int(n) for k, n in kinds.items()}, sacct=read_sacct(sacct),
         sacct_events=measure_events(sacct),
     )

@@ -140,7 +140,7 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
 
 
 @styled
-def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] = ()) -> Figure:
+def overhead_curve(checkpoint_cost: float, mtbi: float) -> Figure:
     """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms, T* marked.
 
     The curve's shape does not depend on C and M once T is in units of T*, so the axes are scaled to T* and f(T*), and
@@ -163,11 +163,6 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
         (best, fbest), xytext=(1.45 * best, 1.55 * fbest), textcoords="data", va="bottom", ha="left",
         arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.8, "shrinkB": 4},
     )
-    for mark in marks:
-        fm = float(model.overhead(mark, checkpoint_cost, mtbi))
-        ax.plot([mark], [fm], "s", color=COLOURS["accent"])
-        ax.annotate(f"T = {mark:g} min: {fm:.1%}", (mark, fm), xytext=(0, -16), textcoords="offset points",
-                    ha="center", va="top", bbox=_LABEL_BOX)
     ax.set_xlim(0, best * 4.1)
     ax.set_ylim(0, 2.3 * fbest)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
@@ -186,8 +181,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
     Only the lost part is drawn, so that a loss of a few percent is wide enough to read; a share that does not fit in
-    its segment is printed after the bar, beside the total lost and the goodput, so no labels overlap. The drain's loss
-    is drawn when some case has one.
+    its segment is printed after the bar, beside the total lost and the goodput. The drain's only when some case has one.
     """
     fig, ax = _figure(1.5 + 0.8 * len(cases))
     parts = [part for part in _LOSS_PARTS
@@ -239,10 +233,6 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     return fig
 
 
-#: How each model is named in a figure's legend or axis label.
-_MODEL_LABELS = {"exact": "the exact model", "first-order": "first order"}
-
-
 def _cost_label(cost: float) -> str:
     """A checkpoint cost for a legend: ``"C = 40 s"``, ``"C = 1 min"``."""
     return f"C = {format_duration(cost)}"
@@ -260,9 +250,8 @@ def goodput_vs_cost(
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
-    Exact solid, first order at T* = √(2CM) dashed; each of `marks` labelled with its exact goodput. `points` are (cost,
-    goodput, label) computed by another model (a drain or a persistent tier). Leave `first_order` off where the fleet's
-    first order is not quotable.
+    `points` are (cost, goodput, label) computed by another model (a drain or a persistent tier); leave `first_order`
+    off where the fleet's first order is not quotable.
     """
     costs = [*marks, *(c for c, _, _ in points)]
     top = max(costs) * 1.6 if costs else 0.05 * mtbi
@@ -296,27 +285,21 @@ def goodput_vs_cost(
 
 @styled
 def goodput_vs_interval(
-    mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float] = (), marks_label: str | None = None,
-    curves: Mapping[str, Curve] | None = None, first_order: bool = True,
+    mtbi: float, restart: float, costs: Sequence[float], curves: Mapping[str, Curve] | None = None,
+    first_order: bool = True,
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
-    Exact (exponential failures) solid with its optimum marked, first order dashed; `curves` are computed elsewhere (a
-    drain or a persistent tier) and drawn in the next colours. T runs from a quarter of the smallest optimum to two and
-    a half times the largest (or past the last mark).
+    `curves` are computed elsewhere (a drain or a persistent tier) and drawn in the next colours; T runs from a quarter
+    of the smallest optimum to two and a half times the largest.
     """
     curves = dict(curves or {})
     optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
     optima += [best[0] for *_, best in curves.values() if best is not None]
-    right = max([2.5 * max(optima), *(1.15 * m for m in marks)])
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    t: Any = np.linspace(min(optima) / 4, right, 400, dtype=np.float64)
+    t: Any = np.linspace(min(optima) / 4, 2.5 * max(optima), 400, dtype=np.float64)
     fig, ax = _figure(3.8)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
-    for mark in marks:
-        ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
-        ax.text(mark, 1.0, format_duration(mark), transform=ax.get_xaxis_transform(), ha="center", va="bottom",
-                fontsize=9.5, color="0.3")
     drawn: dict[str, Curve] = {
         _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t),
                             model.goodput(cost, mtbi, restart, t) if first_order else None,
@@ -336,17 +319,12 @@ def goodput_vs_interval(
             ax.annotate(f"T* = {format_duration(best[0])}, {best[1]:.1%}", best, xytext=(0, 9),
                         textcoords="offset points", ha="center", va="bottom", fontsize=9.5, color=colour,
                         bbox=_LABEL_BOX, zorder=5)
-        for mark in marks:
-            ax.plot([mark], [float(np.interp(mark, xs, ex))], "s", mfc="white", mec=colour, ms=6, zorder=3)
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
         *([Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order")] if first_order else []),
         Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
     ]
-    if marks:
-        handles.append(Line2D([], [], ls="", marker="s", mfc="white", mec="0.2", ms=6,
-                              label=marks_label or " and ".join(format_duration(m) for m in marks)))
     ax.set_ylim(max(0.0, lowest - 0.05), 1.0)
     ax.set_xlim(0, t[-1] * 1.02)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
@@ -356,7 +334,7 @@ def goodput_vs_interval(
 
 
 @styled
-def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") -> Figure:
+def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
     """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar."""
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
@@ -377,7 +355,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
     ax.set_xlim(bottom * 1.12, top * 1.12)
-    ax.set_xlabel(f"goodput gained, by {_MODEL_LABELS[which]} (percentage points)")
+    ax.set_xlabel("goodput gained, by the exact model (percentage points)")
     ax.grid(axis="y", visible=False)
     _legend_below(ax, ncols=1)
     return fig
@@ -392,9 +370,7 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
     """M, T* and goodput against fleet size (log) at the fleet's per-GPU rate, by the exact model of its scheme."""
     plans = fleet.by_size
     n = np.array(list(plans), dtype=np.float64)
-    m = np.array([plan.mtbi for plan in plans.values()])
-    t = np.array([plan.interval for plan in plans.values()])
-    g = np.array([plan.goodput for plan in plans.values()])
+    m, t, g = (np.array([getattr(plan, key) for plan in plans.values()]) for key in ("mtbi", "interval", "goodput"))
     fig, (left, right) = _figure(3.9, WIDTH, 2)
     left.loglog(n, m, color=COLOURS["total"], ls=":", marker="o", ms=4, label="M, mean time between interruptions")
     left.loglog(n, t, color=COLOURS["checkpoint"], marker="s", ms=4, label="T*, the plan's interval")
@@ -460,19 +436,16 @@ def fleet_swings(fleet: FleetPlan) -> Figure:
     return goodput_swings(
         [f"{INPUT_NAMES[s.name]}\n{range_text(r.inputs[s.name])}" for s in r.swings],
         [s.goodput_range for s in r.swings], fleet.goodput,
-        r.fixed.goodput_range if len(r.swings) > 1 else None, box_label="all together",
-        exact=[INPUT_NAMES[name] for name in r.exact], model="the exact model",
+        r.fixed.goodput_range if len(r.swings) > 1 else None, exact=[INPUT_NAMES[name] for name in r.exact],
     )
 
 
-#: Line style of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).
-_KIND_STYLES = {"job interruptions": "-", "stated frequency": "--", "cluster rate": ":", "machine-wide events": "-."}
-#: What the legend calls each kind.
-_KIND_NAMES = {
-    "job interruptions": "interruptions of one job, counted",
-    "stated frequency": "a frequency stated in words",
-    "cluster rate": "a cluster's rate, as reported",
-    "machine-wide events": "GPU events on a whole machine",
+#: Line style and legend words of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).
+_KINDS = {
+    "job interruptions": ("-", "interruptions of one job, counted"),
+    "stated frequency": ("--", "a frequency stated in words"),
+    "cluster rate": (":", "a cluster's rate, as reported"),
+    "machine-wide events": ("-.", "GPU events on a whole machine"),
 }
 
 
@@ -529,7 +502,7 @@ def published_rates(
     colours: dict[int, str] = {}
     for j, i in enumerate(order):
         colour = colours[i] = cycle[j % len(cycle)]
-        ax.plot(sizes, mtbi_from_rate(rates[i], sizes), color=colour, ls=_KIND_STYLES.get(kinds[i], "-"), lw=1.5)
+        ax.plot(sizes, mtbi_from_rate(rates[i], sizes), color=colour, ls=_KINDS.get(kinds[i], ("-",))[0], lw=1.5)
         interval = intervals[i]
         if interval is not None:
             low, high = interval
@@ -566,8 +539,8 @@ def published_rates(
     ax.set_xlabel("GPUs in the job (log scale)")
     ax.set_ylabel("M, mean time between interruptions\n(minutes, log scale)")
     ax.grid(which="minor", visible=False)
-    shown = list(dict.fromkeys(k for k in kinds if k in _KIND_STYLES))
-    handles: list[Any] = [Line2D([], [], color="0.3", ls=_KIND_STYLES[k], lw=1.5, label=_KIND_NAMES[k]) for k in shown]
+    handles: list[Any] = [Line2D([], [], color="0.3", ls=_KINDS[k][0], lw=1.5, label=_KINDS[k][1])
+                          for k in dict.fromkeys(kinds) if k in _KINDS]
     if any(i is not None for i in intervals):
         handles.append(Patch(facecolor="0.3", alpha=0.15, label="95% counting interval"))
     handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",

@@ -1,7 +1,4 @@
-"""Figures for the chapters on measuring from logs and on uncertainty.
-
-Drawn like :mod:`goodput.book.figures`, with its helpers.
-"""
+"""Figures for the chapters on measuring from logs and on uncertainty."""
 
 from __future__ import annotations
 
@@ -66,8 +63,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
 
 @styled
 def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]], goodput: float,
-                   box: tuple[float, float] | None = None, *, box_label: str = "all together",
-                   exact: Sequence[str] = (), model: str = "the exact model") -> Figure:
+                   box: tuple[float, float] | None = None, *, exact: Sequence[str] = ()) -> Figure:
     """Tornado chart: the range of goodput when each input with a range moves alone over it.
 
     Goodput as fractions of 1, widest range first (:func:`goodput.uncertainty.one_at_a_time`); `box`, all inputs free at
@@ -77,7 +73,7 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
     rows = [(label, pair, COLOURS["checkpoint"], HATCHES["checkpoint"])
             for label, pair in zip(labels, ranges, strict=True)]
     if box is not None:
-        rows.append((box_label, box, COLOURS["goodput"], "xx"))
+        rows.append(("all together", box, COLOURS["goodput"], "xx"))
     fig, ax = _figure(1.5 + 0.6 * max(len(rows), 1))
     if rows:
         for row, (_, (low, high), colour, hatch) in enumerate(rows):
@@ -97,7 +93,7 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
     ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(nbins=7, steps=[1, 2, 5, 10]))  # whole percents
-    _pct_axis(ax.xaxis, f"goodput by {model} (share of wall time)")
+    _pct_axis(ax.xaxis, "goodput by the exact model (share of wall time)")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0))
     if exact:

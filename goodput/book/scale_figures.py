@@ -1,7 +1,4 @@
-"""Figures for the chapters beyond first order: the exact optimum, fleet size, and failures that are not independent.
-
-Drawn like :mod:`goodput.book.figures`, with its helpers; durations in minutes.
-"""
+"""Figures for the chapters beyond first order: the exact optimum, fleet size, and failures that are not independent."""
 
 from __future__ import annotations
 

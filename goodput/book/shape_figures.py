@@ -1,7 +1,4 @@
-"""Figures of the shape of a failure process: gaps between failures against fitted distributions.
-
-Drawn like :mod:`goodput.book.figures`.
-"""
+"""Figures of the shape of a failure process: gaps between failures against fitted distributions."""
 
 from __future__ import annotations
 
@@ -23,8 +20,7 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
     """The share of gaps between failures longer than t: the log's steps against Weibull curves.
 
     `times` are the distinct complete gaps, sorted, in `unit`; `survival` is Kaplan-Meier
-    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of ``exp(-(t/scale)^shape)``,
-    drawn solid, then dashed, then dotted.
+    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of ``exp(-(t/scale)^shape)``.
     """
     t = np.asarray(times, dtype=np.float64)
     s = np.asarray(survival, dtype=np.float64)

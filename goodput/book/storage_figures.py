@@ -57,10 +57,9 @@ def published_table(page: Page) -> Styler:
 def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     """Goodput against the achieved write bandwidth (bytes per second, log scale) to shared storage, for the fleet.
 
-    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a snapshot) at
-    each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the best bandwidth net of
-    its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at its achieved value; without
-    them, the illustration of :func:`goodput.whatif.fleet_write` (the slow checkpoint, one tier).
+    With the fleet's storage inputs, its whole scheme with its write (C, or the drain D after a snapshot) at each
+    bandwidth, and with a storage price the best bandwidth net of its cost; else the slow checkpoint, one tier
+    (:func:`goodput.whatif.fleet_write`).
     """
     size, achieved, stated = fleet_write(fleet)
     given = fleet.storage is not None

@@ -75,13 +75,9 @@ def goodput_against_survival(
     best_n_max = 1
     for i, ratio in enumerate(ratios):
         colour, style = _STYLES[i % len(_STYLES)]
-        values, cadences, single = [], [], []
-        for s in grid:
-            scheme = Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, float(s), 1)
-            g, n = _best(scheme, mtbi)
-            values.append(g)
-            cadences.append(n)
-            single.append(exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)))
+        schemes = [Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, float(s), 1) for s in grid]
+        values, cadences = zip(*(_best(scheme, mtbi) for scheme in schemes), strict=True)
+        single = [exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)) for scheme in schemes]
         best_n_max = max(best_n_max, max(cadences))
         left.plot(grid, values, color=colour, ls=style, lw=2.0, label=f"C_p = {ratio:g} C ({format_duration(checkpoint_cost * ratio)})")
         left.plot(grid, single, color=colour, ls=":", lw=1.0, alpha=0.8)
