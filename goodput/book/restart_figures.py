@@ -118,10 +118,8 @@ def just_in_time(fleet: FleetPlan) -> Figure:
             label="this fleet's share" if x.jit_given else "the illustrative share")
     ax.annotate(f"p = {x.p:.0%}: {at:.1%}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
                 bbox=_LABEL_BOX)
-    ax.set_xlabel("share of interruptions recovered just in time, p")
-    ax.set_ylabel("goodput")
     ax.set_ylim(max(0.0, min(curve) - 0.05), 1.0)
-    _pct_axis(ax.xaxis)
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.xaxis, "share of interruptions recovered just in time, p")
+    _pct_axis(ax.yaxis, "goodput")
     _legend_below(ax, ncols=2)
     return fig

@@ -93,17 +93,15 @@ def goodput_against_survival(
     handles += [Line2D([], [], color="0.2", lw=2.0, label="exact model, best n and T"),
                 Line2D([], [], color="0.2", lw=1.0, ls=":", label="every checkpoint persistent (n = 1)")]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
-    left.set_xlabel("share of interruptions the fast tier survives, s")
+    _pct_axis(left.xaxis, "share of interruptions the fast tier survives, s")
     _pct_axis(left.yaxis, "goodput (share of wall time)")
-    _pct_axis(left.xaxis)
-    right.set_xlabel("share the fast tier survives, s")
+    _pct_axis(right.xaxis, "share the fast tier survives, s")
     right.set_ylabel("best n (every n-th checkpoint persistent)")
     right.set_yscale("log")
     right.set_ylim(0.8, max(2.0, best_n_max * 1.5))
     right.yaxis.set_major_locator(FixedLocator([1, 2, 3, 5, 10, 20, 50, 100, 200]))
     right.yaxis.set_minor_locator(NullLocator())
     right.yaxis.set_major_formatter(lambda y, _: f"{y:g}")
-    _pct_axis(right.xaxis)
     for ax in (left, right):
         ax.set_xlim(grid[0], grid[-1] + 0.01)
     return fig
