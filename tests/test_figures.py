@@ -33,28 +33,27 @@ def _swings():
                   restart_range=(3.0, 8.0), interval=19.3, which="exact")
     swings = one_at_a_time(p)
     return log_figures.goodput_swings([s.name for s in swings], [s.goodput_range for s in swings], p.goodput,
-                                      box=p.goodput_range, box_label="all three together")
+                                      box=p.goodput_range)
 
 
 #: Each figure's builder, by name.
 FIGURES = {
     "root_causes": lambda: figures.root_causes([c for c, _, _ in TABLE], [g for _, g, _ in TABLE],
                                                [n for _, _, n in TABLE]),
-    "overhead": lambda: figures.overhead_curve(1.0, M, marks=[40.0]),
+    "overhead": lambda: figures.overhead_curve(1.0, M),
     "breakdown": lambda: figures.loss_breakdown({"a": model.losses(1.0, M, R), "b": model.losses(5.0, M, R)}),
     "breakdown_narrow_segments": lambda: figures.loss_breakdown({"a": model.losses(0.2, 400.0, 0.5),
                                                                  "b": model.losses(3.0, 60.0, 12.0)}),
     "cost": lambda: figures.goodput_vs_cost(M, R, [1.0, 5.0]),
     "cost_no_marks": lambda: figures.goodput_vs_cost(M, R, []),
     "cost_tiered_point": lambda: figures.goodput_vs_cost(M, R, [5.0], points=[(1.0, 0.8, "with a drain")]),
-    "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0], [15.0, 45.0], marks_label="the debate"),
+    "interval": lambda: figures.goodput_vs_interval(M, R, [1.0, 5.0]),
     "interval_no_marks": lambda: figures.goodput_vs_interval(60 / (1.6e-5 * 24576), 12.0, [2 / 3, 4.0]),
     "interval_curves": lambda: figures.goodput_vs_interval(
         M, R, [5.0], curves={"tiers": (np.linspace(6, 50, 20), np.linspace(0.7, 0.8, 20), None, (20.0, 0.8))}
     ),
     "levers": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0), "y": levers(5.0, M, R, 15.0)}),
-    "levers_first_order": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0, which="first-order")},
-                                                      which="first-order"),
+    "levers_first_order": lambda: figures.lever_gains({"x": levers(1.0, M, R, 40.0, which="first-order")}),
     "levers_uneven": lambda: figures.lever_gains({"x": {**levers(1.0, M, R, 40.0), "shorten the drain": 0.01},
                                                   "y": levers(5.0, M, R, 15.0)}),
     "fleet": lambda: figures.fleet_scaling(fleet_plan(load_params())),

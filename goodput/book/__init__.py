@@ -56,11 +56,8 @@ def glue_page(page: Any) -> None:
 
     from goodput.pages import Variant
 
-    values: dict[str, object] = {}
-    for f in dataclasses.fields(page):
-        value = getattr(page, f.name)
-        if isinstance(value, Variant):
-            glue(f.name, Markdown(variant_text(page, f.name)), display=False)  # type: ignore[no-untyped-call]
-        else:
-            values[f.name] = value
+    values = {f.name: getattr(page, f.name) for f in dataclasses.fields(page)}
+    for key in [key for key, value in values.items() if isinstance(value, Variant)]:
+        glue(key, Markdown(variant_text(page, key)), display=False)  # type: ignore[no-untyped-call]
+        del values[key]
     glue_all(values)

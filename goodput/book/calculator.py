@@ -1,28 +1,48 @@
-"""The in-page calculator's JavaScript formulas, generated from the package at build time.
+"""The in-page calculator's JavaScript formulas and constants, generated from the package at build time.
 
-So that the offline calculator (``book/calculator.md``) cannot drift from the package, no formula is typed in
-JavaScript: :func:`formulas_js` prints :func:`goodput.symbolic.calculator_formulas` with :func:`sympy.jscode` (as
-``goodputFormulas``) and, as ``goodputConstants``, what the form's checks must agree on, taken from the package: unit
-minutes, the number pattern, ``str.strip``'s whitespace, each input error's words (asked of the package's checks, with
-probes), tolerances, levers, defaults, the restart's parts (issues 19 and 20). Written by hand in JavaScript are only
-the Lambert-W solver (``_ext/static/goodput-lambertw.js``) and, in the page's script, ports of what the package computes
-by algorithm: the exact optimum's polish, the two-tier chain and its search, :func:`goodput.params.derive`, the Erlang-B
-wait and :func:`goodput.restart.best_spares`, the just-in-time wrapper, the storage levers and the best write bandwidth.
+No formula is typed in JavaScript: :func:`formulas_js` prints :func:`goodput.symbolic.calculator_formulas` with
+:func:`sympy.jscode` (``goodputFormulas``) and, as ``goodputConstants``, what the form's checks share with the package
+(units, the number pattern, ``str.strip``'s whitespace, each input error's words asked of the package's own checks,
+tolerances, levers, defaults, the restart's parts). Hand-written are only the Lambert-W solver
+(``_ext/static/goodput-lambertw.js``) and the page script's ports of what the package computes by algorithm.
 ``_ext/goodput_book.py`` calls :func:`write_formulas` when the builder starts (``_static/goodput-formulas.js``).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
-from goodput import validate
+from goodput import storage, validate
 from goodput.errors import InputError
-from goodput.params import WORKED_EXAMPLE, Known, Params, mtbi_from_rate, read_yaml
-from goodput.plan import LEVERS, TIER_LEVERS, make_plan
-from goodput.units import MINUTES_PER_UNIT, parse_duration
+from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
+from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
+from goodput.params import (
+    _STORAGE_KEYS,
+    DEFAULT_GPUS_PER_NODE,
+    DEFAULT_JIT_RECOVERY,
+    WORKED_EXAMPLE,
+    Known,
+    Params,
+    _known_from_mapping,
+    _recovery_from_mapping,
+    derive,
+    load_params,
+    mtbi_from_rate,
+    params_from_mapping,
+    parse_rate,
+    read_yaml,
+)
+from goodput.plan import LEVERS, MAX_RATIO, STORAGE_LEVERS, TIER_LEVERS, make_plan
+from goodput.restart import MOST_SPARES, RestartParts
+from goodput.storage import parse_bandwidth, parse_size
+from goodput.symbolic import calculator_formulas
+from goodput.tiers import MAX_EVERY
+from goodput.units import MINUTES_PER_UNIT, format_duration, parse_duration
 
 #: The calculator page, relative to the other chapters of the built book.
 PAGE = "calculator.html"
@@ -51,8 +71,25 @@ def _expected(check: Callable[[], object]) -> str:
     raise AssertionError("the check accepted its probe")  # pragma: no cover - the probes are all bad values
 
 
+def _known_expected(known: Known, **changes: Any) -> str:
+    """What :func:`goodput.params.derive` expected of `known` on a probe fleet (16,384 GPUs, 8 a node)."""
+    base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0, **changes)
+    return _expected(lambda: derive(base, known))
+
+
+def _template(text: str, **holes: str) -> str:
+    """`text` with each value of `holes` replaced by ``{key}``; each must be there."""
+    for key, value in holes.items():
+        assert value in text, (value, text)
+        text = text.replace(value, "{" + key + "}")
+    return text
+
+
 def messages() -> dict[str, str]:
-    """The words of each input error, asked of the package's own checks (``{unit}`` and ``{least}`` to fill)."""
+    """The words of each input error, asked of the package's own checks (``{unit}``, ``{least}`` and the like to fill)."""
+    typed = {"checkpoint_cost": 1.0, "slow_checkpoint_cost": 1.0, "restart": 5.0}
+    snapshot = {"gpus": "8", "mtbi": "186 min", "restart": "5 min", "price_per_gpu_hour": "2.5", "month": "720 h",
+                "checkpoint": {"size": "1 TB"}, "storage": {"write_bandwidth": "1 TB/s"}, "snapshot": {"bandwidth": "1 GB/s"}}
     return {
         "duration": _expected(lambda: parse_duration("x", "x")),
         "duration_needs_unit": _expected(lambda: parse_duration("1", "x")),
@@ -64,68 +101,29 @@ def messages() -> dict[str, str]:
         "share": _expected(lambda: validate.share("2", "x")),
         "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
         "non_negative": _expected(lambda: validate.non_negative("-1", "x")),
-        **planner_messages(),
-    }
-
-
-def _known_error(known: Known, **changes: Any) -> InputError:
-    """The InputError :func:`goodput.params.derive` raises for `known` on a probe fleet (16,384 GPUs, 8 a node)."""
-    from goodput.params import derive, load_params
-
-    base = load_params().replace(checkpoint_cost=0.0, slow_checkpoint_cost=0.0, **changes)
-    try:
-        derive(base, known)
-    except InputError as exc:
-        return exc
-    raise AssertionError("derive accepted its probe")  # pragma: no cover - the probes are all refused
-
-
-def _template(text: str, **holes: str) -> str:
-    """`text` with each value of `holes` replaced by ``{key}``; each must be there."""
-    for key, value in holes.items():
-        assert value in text, (value, text)
-        text = text.replace(value, "{" + key + "}")
-    return text
-
-
-def planner_messages() -> dict[str, str]:
-    """The words of the errors of what a planner knows (issues 19, 20), asked of goodput.storage, params and restart.
-
-    The form names its inputs as :data:`FORM_NAMES` says, so the words that name another input (``the parameter count as
-    well (parameters)``) name the form's field.
-    """
-    from goodput import storage as st
-    from goodput.params import _known_from_mapping, _recovery_from_mapping, params_from_mapping, parse_rate
-    from goodput.restart import RestartParts
-
-    typed = {"checkpoint_cost": 1.0, "slow_checkpoint_cost": 1.0, "restart": 5.0}
-    both = _known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed))
-    snapshot = {"gpus": "8", "mtbi": "186 min", "restart": "5 min", "price_per_gpu_hour": "2.5", "month": "720 h",
-                "checkpoint": {"size": "1 TB"}, "storage": {"write_bandwidth": "1 TB/s"}, "snapshot": {"bandwidth": "1 GB/s"}}
-    return {
-        "size": _expected(lambda: st.parse_size("x", "x")),
-        "size_positive": _expected(lambda: st.parse_size("0 B", "x")),
-        "bandwidth": _expected(lambda: st.parse_bandwidth("x", "x")),
-        "bandwidth_positive": _expected(lambda: st.parse_bandwidth("0 B/s", "x")),
+        "size": _expected(lambda: parse_size("x", "x")),
+        "size_positive": _expected(lambda: parse_size("0 B", "x")),
+        "bandwidth": _expected(lambda: parse_bandwidth("x", "x")),
+        "bandwidth_positive": _expected(lambda: parse_bandwidth("0 B/s", "x")),
         "efficiency": _expected(lambda: _known_from_mapping({"storage": {"write_bandwidth": "1 GB/s", "efficiency": "0"}})),
         "just_in_time": _expected(lambda: _recovery_from_mapping({"just_in_time": "1"})),
         "planned_rate": _expected(lambda: parse_rate("x", "x")),
         "restart_parts_total": _expected(lambda: RestartParts()),
-        "derived_and_typed": _template(both.expected, source="write_bandwidth", key="checkpoint_cost",
+        "derived_and_typed": _template(_known_expected(Known(size=1e12, write_bandwidth=1e9, typed=typed)),
+                                       source="write_bandwidth", key="checkpoint_cost",
                                        words="a synchronous write of 1 TB at 1 GB/s"),
-        "restart_and_parts": str(_known_error(Known(parts={"detect": 1.0}, typed=typed)).expected),
-        "restart_and_read": str(_known_error(Known(size=1e12, write_bandwidth=1e9, read_bandwidth=1e9,
-                                                   typed={"restart": 5.0})).expected),
-        "storage_needs_size": str(_known_error(Known(write_bandwidth=1e9, typed=typed)).expected),
-        "storage_needs_write": str(_known_error(Known(read_bandwidth=1e9, typed=typed)).expected),
-        "size_and_parameters": str(_known_error(Known(size=1e12, parameters=1e9, typed=typed)).expected),
-        "bytes_needs_parameters": str(_known_error(Known(bytes_per_parameter=12.0, typed=typed)).expected),
-        "host_memory": _template(str(_known_error(Known(size=1e12, write_bandwidth=1e9, snapshot_bandwidth=1e9,
-                                                        host_memory=1e6, typed=typed)).expected),
-                                 needed="488 MB"),
-        "gpus_per_node": _template(str(_known_error(Known(size=1e12, write_bandwidth=1e9, typed=typed),
-                                                    gpus_per_node=7).expected), gpus="16,384"),
-        "missing_duration": str(_known_error(Known(size=1e12, write_bandwidth=1e9, typed={})).expected),
+        "restart_and_parts": _known_expected(Known(parts={"detect": 1.0}, typed=typed)),
+        "restart_and_read": _known_expected(Known(size=1e12, write_bandwidth=1e9, read_bandwidth=1e9,
+                                                  typed={"restart": 5.0})),
+        "storage_needs_size": _known_expected(Known(write_bandwidth=1e9, typed=typed)),
+        "storage_needs_write": _known_expected(Known(read_bandwidth=1e9, typed=typed)),
+        "size_and_parameters": _known_expected(Known(size=1e12, parameters=1e9, typed=typed)),
+        "bytes_needs_parameters": _known_expected(Known(bytes_per_parameter=12.0, typed=typed)),
+        "host_memory": _template(_known_expected(Known(size=1e12, write_bandwidth=1e9, snapshot_bandwidth=1e9,
+                                                       host_memory=1e6, typed=typed)), needed="488 MB"),
+        "gpus_per_node": _template(_known_expected(Known(size=1e12, write_bandwidth=1e9, typed=typed),
+                                                   gpus_per_node=7), gpus="16,384"),
+        "missing_duration": _known_expected(Known(size=1e12, write_bandwidth=1e9, typed={})),
         "snapshot_slower": _template(_expected(lambda: params_from_mapping(snapshot)), slow="1 s"),
     }
 
@@ -159,9 +157,6 @@ WORKED_EXAMPLE_NOTE = (
 
 def worked_example_inputs() -> dict[str, str]:
     """The worked example as the form shows it when the page is opened bare: :func:`link_query` with M rounded."""
-    from goodput.params import load_params
-    from goodput.units import format_duration
-
     query = link_query(load_params())
     if "mtbi" in query:
         query["mtbi"] = format_duration(float(load_params().mtbi))
@@ -170,12 +165,13 @@ def worked_example_inputs() -> dict[str, str]:
 
 
 def constants() -> dict[str, Any]:
-    """What the page's checks and words share with the package (see the module docstring)."""
-    from goodput.exact import _POLISH_BELOW, _SMALL_C_OVER_M
-    from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
-    from goodput.plan import MAX_RATIO
-    from goodput.tiers import MAX_EVERY
+    r"""What the page's checks and words share with the package (see the module docstring).
 
+    ``quantity_pattern`` is goodput.storage's pattern of a size or a bandwidth for a JavaScript RegExp: Python's
+    ``(?P<name>`` becomes ``(?<name>``, and ``\s`` and ``\d`` (ASCII under ``re.ASCII``) the explicit ASCII classes,
+    JavaScript's ``\s`` being wider.
+    """
+    assert storage._QUANTITY.flags & re.ASCII
     return {
         "minutes_per_unit": MINUTES_PER_UNIT,
         "number_pattern": validate.NUMBER.pattern,
@@ -193,46 +189,16 @@ def constants() -> dict[str, Any]:
         "worked_example_note": WORKED_EXAMPLE_NOTE,
         "file_defaults": file_defaults(),
         "file_default_notes": FILE_DEFAULTS,
-        **planner_constants(),
-    }
-
-
-def storage_levers() -> tuple[str, ...]:
-    """The storage levers' names as the levers table shows them: the words of :data:`goodput.plan.STORAGE_LEVERS`."""
-    from goodput.plan import STORAGE_LEVERS
-
-    return tuple(STORAGE_LEVERS.values())
-
-
-def quantity_pattern_js() -> str:
-    r"""goodput.storage's pattern of a size or a bandwidth, for a JavaScript RegExp (same groups, same ASCII classes).
-
-    Python's named groups ``(?P<name>`` become ``(?<name>``, and ``\s`` and ``\d`` (ASCII under ``re.ASCII``) the
-    explicit ASCII classes, JavaScript's ``\s`` being wider.
-    """
-    import re
-
-    from goodput import storage as st
-
-    assert st._QUANTITY.flags & re.ASCII
-    return st._QUANTITY.pattern.replace("(?P<", "(?<").replace(r"\s", "[ \\t\\n\\r\\f\\v]").replace(r"\d", "[0-9]")
-
-
-def planner_constants() -> dict[str, Any]:
-    """What the form's optional inputs (model and storage, restart's parts, spares, recovery) share with the package."""
-    from goodput import params, storage
-    from goodput.restart import MOST_SPARES, RestartParts
-
-    return {
-        "quantity_pattern": quantity_pattern_js(),
+        "quantity_pattern": storage._QUANTITY.pattern.replace("(?P<", "(?<").replace(r"\s", "[ \\t\\n\\r\\f\\v]")
+        .replace(r"\d", "[0-9]"),
         "size_prefixes": storage._PREFIX,
         "bit_units": ["b", "bit", "bits"],
         "default_bytes_per_parameter": storage.DEFAULT_BYTES_PER_PARAMETER,
-        "default_gpus_per_node": params.DEFAULT_GPUS_PER_NODE,
-        "default_jit_recovery": params.DEFAULT_JIT_RECOVERY,
+        "default_gpus_per_node": DEFAULT_GPUS_PER_NODE,
+        "default_jit_recovery": DEFAULT_JIT_RECOVERY,
         "restart_parts": list(RestartParts(detect=1.0).parts),
-        "storage_levers": list(storage_levers()),
-        "storage_file_keys": list(params._STORAGE_KEYS),
+        "storage_levers": list(STORAGE_LEVERS.values()),
+        "storage_file_keys": list(_STORAGE_KEYS),
         "most_spares": MOST_SPARES,
         "bandwidth_search": {"span": storage.SEARCH_SPAN, "per_octave": storage.SEARCH_PER_OCTAVE,
                              "tolerance": storage.SEARCH_TOLERANCE},
@@ -240,19 +206,14 @@ def planner_constants() -> dict[str, Any]:
     }
 
 
-def function_js(name: str, arguments: tuple[str, ...], expression: Any) -> str:
-    """One formula as a JavaScript function expression assigned to ``F.<name>``."""
-    import sympy
-
-    body = sympy.jscode(expression, user_functions=JS_FUNCTIONS)
-    return f"F.{name} = function ({', '.join(arguments)}) {{ return {body}; }};"
-
-
 def formulas_js() -> str:
     """The generated ES2015 script (after ``goodput-lambertw.js``): ``goodputFormulas`` and ``goodputConstants``."""
-    from goodput.symbolic import calculator_formulas
+    import sympy
 
-    functions = "\n".join(f"  {function_js(name, f.arguments, f.expression)}" for name, f in calculator_formulas().items())
+    functions = "\n".join(
+        f"  F.{name} = function ({', '.join(f.arguments)}) "
+        f"{{ return {sympy.jscode(f.expression, user_functions=JS_FUNCTIONS)}; }};"
+        for name, f in calculator_formulas().items())
     return (
         "// Generated by goodput.book.calculator from goodput.symbolic.calculator_formulas() at build time.\n"
         "// Do not edit: change the SymPy expressions and rebuild. The formulas are sympy.jscode's printing.\n"
@@ -316,7 +277,43 @@ def link_query(params: Params) -> dict[str, str]:
             query["persistent_every"] = str(params.persistent_every)
     query["price_per_gpu_hour"] = f"{params.price_per_gpu_hour!r}"
     query["month"] = duration_text(params.month)
-    return _planner_query(params, query)
+    # What a planner knows, in the form's fields; a derived duration is left out (the page derives it).
+    known, derived = params.known, params.derived
+    for key in ("checkpoint_cost", "drain"):
+        if key in derived:
+            query.pop(key, None)
+    if known is not None:
+        if "restart" in derived:
+            query.pop("restart", None)
+            if "restart" in known.typed and not known.parts:
+                query["restart"] = duration_text(known.typed["restart"])
+        if known.size is not None:
+            query["checkpoint_size"] = quantity_text(known.size, False)
+        if known.parameters is not None:
+            query["parameters"] = number_text(known.parameters)
+        if known.bytes_per_parameter is not None:
+            query["bytes_per_parameter"] = number_text(known.bytes_per_parameter)
+        if params.gpus_per_node != DEFAULT_GPUS_PER_NODE:
+            query["gpus_per_node"] = str(params.gpus_per_node)
+        for key in ("write_bandwidth", "read_bandwidth", "snapshot_bandwidth", "host_memory"):
+            if (amount := getattr(known, key)) is not None:
+                query[key] = quantity_text(amount, key != "host_memory")
+        if known.efficiency is not None:
+            query["bandwidth_efficiency"] = f"{known.efficiency!r}"
+        for part, minutes in known.parts.items():
+            query[part] = duration_text(minutes)
+    if params.spares is not None:
+        query |= {"spares": str(params.spares.nodes), "repair": duration_text(params.spares.repair),
+                  "takes_node": f"{params.spares.takes_node!r}"}
+    if params.just_in_time:
+        query["just_in_time"] = f"{params.just_in_time!r}"
+        if params.jit_recovery != DEFAULT_JIT_RECOVERY:
+            query["jit_recovery"] = duration_text(params.jit_recovery)
+    if params.planned_rate:
+        query["planned_rate"] = rate_text(params.planned_rate)
+    if params.storage is not None and params.storage.price is not None:
+        query["storage_price"] = f"{params.storage.price!r}"
+    return query
 
 
 def quantity_text(amount: float, per_second: bool) -> str:
@@ -330,8 +327,6 @@ def quantity_text(amount: float, per_second: bool) -> str:
     >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True)
     ('2.3 TB', '2.5 GB/s')
     """
-    from goodput.storage import parse_bandwidth, parse_size
-
     parse = parse_bandwidth if per_second else parse_size
     suffix = "B/s" if per_second else "B"
     candidates = [f"{amount / 10.0**e:.15g} {prefix}{suffix}" for e, prefix in
@@ -353,58 +348,11 @@ def number_text(x: float) -> str:
 
 def rate_text(per_hour: float) -> str:
     """Events per hour as goodput.params.parse_rate reads them back exactly: ``"0.036 per hour"``."""
-    from goodput.params import parse_rate
-
     for unit in ("hour", "day", "min", "week"):
         text = f"{per_hour * MINUTES_PER_UNIT[unit] / 60.0!r} per {unit}"
         if parse_rate(text, "link") == per_hour:
             return text
     return f"{per_hour!r} per hour"  # pragma: no cover - hours read back any float
-
-
-def _planner_query(params: Params, query: dict[str, str]) -> dict[str, str]:
-    """`query` with what a planner knows in the form's fields; a derived duration is left out (the page derives it)."""
-    from goodput.params import DEFAULT_GPUS_PER_NODE, DEFAULT_JIT_RECOVERY
-
-    known = params.known
-    derived = params.derived
-    for key in ("checkpoint_cost", "drain"):
-        if key in derived:
-            query.pop(key, None)
-    if known is not None:
-        if "restart" in derived:
-            query.pop("restart", None)
-            if "restart" in known.typed and not known.parts:
-                query["restart"] = duration_text(known.typed["restart"])
-        if known.size is not None:
-            query["checkpoint_size"] = quantity_text(known.size, False)
-        if known.parameters is not None:
-            query["parameters"] = number_text(known.parameters)
-        if known.bytes_per_parameter is not None:
-            query["bytes_per_parameter"] = number_text(known.bytes_per_parameter)
-        if params.gpus_per_node != DEFAULT_GPUS_PER_NODE:
-            query["gpus_per_node"] = str(params.gpus_per_node)
-        for key, field, per_second in (("write_bandwidth", "write_bandwidth", True), ("read_bandwidth", "read_bandwidth", True),
-                                       ("snapshot_bandwidth", "snapshot_bandwidth", True), ("host_memory", "host_memory", False)):
-            amount = getattr(known, key)
-            if amount is not None:
-                query[field] = quantity_text(amount, per_second)
-        if known.efficiency is not None:
-            query["bandwidth_efficiency"] = f"{known.efficiency!r}"
-        for part, minutes in known.parts.items():
-            query[part] = duration_text(minutes)
-    if params.spares is not None:
-        query |= {"spares": str(params.spares.nodes), "repair": duration_text(params.spares.repair),
-                  "takes_node": f"{params.spares.takes_node!r}"}
-    if params.just_in_time:
-        query["just_in_time"] = f"{params.just_in_time!r}"
-        if params.jit_recovery != DEFAULT_JIT_RECOVERY:
-            query["jit_recovery"] = duration_text(params.jit_recovery)
-    if params.planned_rate:
-        query["planned_rate"] = rate_text(params.planned_rate)
-    if params.storage is not None and params.storage.price is not None:
-        query["storage_price"] = f"{params.storage.price!r}"
-    return query
 
 
 def link(params: Params) -> str:
@@ -419,6 +367,4 @@ def link(params: Params) -> str:
     >>> link(load_params()).split("&")[:3]
     ['calculator.html?gpus=16384', 'mtbi=185.58472553699283+min', 'checkpoint_cost=1+min']
     """
-    from urllib.parse import urlencode
-
     return f"{PAGE}?{urlencode(link_query(params))}"

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from goodput.book.paths import (
     GLM_EVENTS,
@@ -22,10 +23,12 @@ from goodput.book.paths import (
 )
 from goodput.errors import InputError
 from goodput.fleets import PublishedFleet, read_published_fleets
+from goodput.logs.events import EventMeasurement, as_planned, measure_events
+from goodput.logs.measure import measure
+from goodput.logs.read import read_events, read_steps
+from goodput.logs.sacct import read_sacct
+from goodput.logs.samples import read_truth
 from goodput.logs.sources import Sources
-
-if TYPE_CHECKING:
-    from goodput.logs.events import EventMeasurement
 from goodput.params import Params
 
 Start = str | os.PathLike[str] | None
@@ -36,20 +39,8 @@ def published_fleets(start: Start = None) -> tuple[PublishedFleet, ...]:
     return read_published_fleets(book_data(PUBLISHED_FLEETS, start))
 
 
-def _glm_kinds(path: Path) -> dict[str, int]:
-    import pandas as pd
-
-    return {str(k): int(n) for k, n in pd.read_csv(path, dtype=str, keep_default_na=False)["kind"]
-            .value_counts().items()}
-
-
 def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
     """GLM-130B with the two ambiguous stops counted as planned: the eleven clear failures."""
-    import pandas as pd
-
-    from goodput.logs.events import as_planned, measure_events
-    from goodput.logs.read import read_events
-
     log = read_events(events)
     table = pd.read_csv(stops, dtype=str, keep_default_na=False)
     ambiguous = table[table["kind"] == "ambiguous"]
@@ -61,12 +52,6 @@ def _glm_clear(events: Path, stops: Path) -> EventMeasurement:
 
 def logs_sources(params: Params, start: Start = None) -> Sources:
     """The logs the build measures (the inputs file's, else the bundled sample logs) and the data the chapter quotes."""
-    from goodput.logs.events import measure_events
-    from goodput.logs.measure import measure
-    from goodput.logs.read import read_events, read_steps
-    from goodput.logs.sacct import read_sacct
-    from goodput.logs.samples import read_truth
-
     sample_steps, sample_events = book_data(SAMPLE_STEPS, start), book_data(SAMPLE_EVENTS, start)
     named = params.events_log.resolve() if params.events_log is not None else None
     which, error = "none", ""
@@ -92,12 +77,13 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
     glm_events, glm_stops = book_data(GLM_EVENTS, start), book_data(GLM_STOPS, start)
     glm_record = next(f for f in published_fleets(start) if f.fleet.startswith("GLM-130B"))
     sacct = book_data(SAMPLE_SACCT, start)
+    kinds = pd.read_csv(glm_stops, dtype=str, keep_default_na=False)["kind"].value_counts()
     return Sources(
         which=which, steps_path=steps, events_path=events, steps=step_log, events=event_log,
         measured=measured, sample=sample, truth=read_truth(book_data(SAMPLE_TRUTH, start)),
         fleet_events_path=named, fleet_events=fleet_events or (measure_events(named) if named is not None
                                                                else sample_alone), error=error,
         sample_events=sample_alone, glm=measure_events(glm_events), glm_clear=_glm_clear(glm_events, glm_stops),
-        glm_record=glm_record, glm_kinds=_glm_kinds(glm_stops), sacct=read_sacct(sacct),
+        glm_record=glm_record, glm_kinds={str(k): int(n) for k, n in kinds.items()}, sacct=read_sacct(sacct),
         sacct_events=measure_events(sacct),
     )

@@ -1,17 +1,28 @@
 """Equations, tables and the figure of the chapter on the exact model (``book/exact.md``).
 
-The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX; the fleet's table is its one plan's
-(:func:`goodput.fleet.fleet_plan`), with first order's column only where the one policy quotes it
-(:attr:`goodput.fleet.FleetPlan.first_order_quotable`). Captions that name the inputs file leave it as text:
-:func:`goodput.book.tables.book_table` escapes every caption once.
+The equations are SymPy's (:mod:`goodput.symbolic`), shown as LaTeX. Captions that name the inputs file leave it as
+text: :func:`goodput.book.tables.book_table` escapes every caption once.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
+import pandas as pd
+import sympy as sp
+from IPython.display import Math
+
+from goodput import model, symbolic
+from goodput.book.scale_figures import optimum_estimates
+from goodput.book.tables import book_table, loss_column
+from goodput.limits import RATIOS, estimates_sweep
+from goodput.pages.common import LOSS_WORDS, is_worked_example
+from goodput.report import percent
+from goodput.symbolic import derive_first_order, restart_free_derivative
+from goodput.units import format_duration
+
 if TYPE_CHECKING:
-    from IPython.display import Math
     from matplotlib.figure import Figure
     from pandas.io.formats.style import Styler
 
@@ -19,24 +30,16 @@ if TYPE_CHECKING:
 
 
 def _inputs(fleet: FleetPlan) -> str:
-    from goodput.pages.common import is_worked_example
-
     p = fleet.params
     return "the worked example" if is_worked_example(p) else f"the inputs file {p.source}"
 
 
 def _math(latex: str) -> Math:
-    from IPython.display import Math
-
     return Math(latex)  # type: ignore[no-untyped-call]
 
 
 def series_equations() -> list[Math]:
     """G, its first-order part, its second-order term, and the first-order part minus the package's (zero)."""
-    import sympy as sp
-
-    from goodput import model, symbolic
-
     series = symbolic.goodput_series()
     c, m, r, t = series.symbols
     check = sp.simplify(series.first_order - model.goodput(c, m, r, t))
@@ -50,10 +53,6 @@ def series_equations() -> list[Math]:
 
 def optimum_equations() -> list[Math]:
     """The derivative of the wall time per kept work and its Lambert-W root."""
-    import sympy as sp
-
-    from goodput import symbolic
-
     optimum = symbolic.symbolic_optimum()
     return [
         _math(r"\frac{d}{dT}\left[" + sp.latex(optimum.objective) + r"\right] = "
@@ -64,37 +63,15 @@ def optimum_equations() -> list[Math]:
 
 def restart_equation() -> Math:
     """The derivative divided by e^{R/M}: it does not contain R."""
-    import sympy as sp
-
-    from goodput.symbolic import restart_free_derivative
-
     return _math(r"e^{-R/M}\,\frac{d}{dT}\left[\ldots\right] = " + str(sp.latex(restart_free_derivative()[0])))
 
 
 def breakdown_table(fleet: FleetPlan) -> Styler:
     """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.fleet import LOSSES
-    from goodput.plan import Plan
-    from goodput.report import percent
-    from goodput.tiers import TierLosses
-    from goodput.units import format_duration
-
-    names = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
-             "drain_loss": "checkpoints not yet durable (the drain)"}
-    rows = [name for name in LOSSES if name in fleet.losses]
-
-    def column(plan: Plan) -> list[str]:
-        losses = plan.losses
-        values = [getattr(losses, name) if name != "drain_loss" or isinstance(losses, TierLosses) else 0.0
-                  for name in rows]
-        return [format_duration(plan.interval), *(percent(v) for v in values), percent(plan.goodput)]
-
-    columns = {"": ["interval T*", *(names[n] for n in rows), "goodput"], "exact": column(fleet.plan)}
+    columns = {"": ["interval T*", *(LOSS_WORDS[n] for n in fleet.losses), "goodput"],
+               "exact": loss_column(fleet.plan, fleet.tiered)}
     if fleet.first_order_quotable:
-        columns["first order"] = column(fleet.first_order)
+        columns["first order"] = loss_column(fleet.first_order, fleet.tiered)
     scheme = "its drain and tiers included" if fleet.tiered else "one checkpoint tier"
     caption = (f"Where the fleet's wall time goes at each model's own optimum ({_inputs(fleet)}, {scheme})."
                if fleet.first_order_quotable else
@@ -106,13 +83,6 @@ def breakdown_table(fleet: FleetPlan) -> Styler:
 
 def estimates_table(fleet: FleetPlan) -> Styler:
     """Young's, Daly's and the exact optimum across C/M at the fleet's M and R (the one-tier model)."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.limits import RATIOS, estimates_sweep
-    from goodput.report import percent
-    from goodput.units import format_duration
-
     m, r = fleet.params.mtbi, fleet.params.restart
     e = estimates_sweep(m, r)
     frame = pd.DataFrame({
@@ -132,10 +102,6 @@ def estimates_table(fleet: FleetPlan) -> Styler:
 
 def estimates_figure(fleet: FleetPlan) -> Figure:
     """:func:`goodput.book.scale_figures.optimum_estimates` for C/M from 1e-4 to 1 at the fleet's M and R, its C/M marked."""
-    import numpy as np
-
-    from goodput.book.scale_figures import optimum_estimates
-
     p = fleet.params
     ratio = p.checkpoint_cost / p.mtbi
     return optimum_estimates(p.mtbi, p.restart, np.logspace(-4, 0, 41), mark=ratio if ratio <= 1.0 else None)
@@ -143,10 +109,6 @@ def estimates_figure(fleet: FleetPlan) -> Figure:
 
 def minimization_lines() -> list[str]:
     """The SymPy steps from f(T) to its two roots, as LaTeX (one displayed equation each): f(T), df/dT, the roots."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_first_order
-
     d = derive_first_order()
     roots = ", ".join(sp.latex(r) for r in d.roots)
     return [
@@ -158,10 +120,6 @@ def minimization_lines() -> list[str]:
 
 def optimum_lines() -> list[str]:
     """The positive root and its checks, as LaTeX: T*, the second derivative, the two terms' difference, f(T*)."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_first_order
-
     d = derive_first_order()
     return [
         r"T^{*} = " + sp.latex(d.optimum),

@@ -21,8 +21,11 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 
-from goodput import model
+from goodput import model, tiers
+from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
+from goodput.params import mtbi_from_rate
+from goodput.report import INPUT_NAMES, range_text
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -78,8 +81,10 @@ class BookFigure(Figure):
         return buffer.getvalue()
 
 
-def _figure(width: float = WIDTH, height: float = 3.4) -> BookFigure:
-    return BookFigure(figsize=(width, height), layout="constrained")
+def _figure(height: float, width: float = WIDTH, panels: int = 1, **kwargs: Any) -> tuple[BookFigure, Any]:
+    """A constrained-layout figure and its axes: one, or a row of `panels` (`kwargs` to ``subplots``)."""
+    fig = BookFigure(figsize=(width, height), layout="constrained")
+    return fig, fig.add_subplot() if panels == 1 else fig.subplots(1, panels, **kwargs)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -96,8 +101,11 @@ def styled(function: F) -> F:
     return cast(F, draw)
 
 
-def _pct_axis(axis: Any, decimals: int = 0) -> None:
-    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=decimals))
+def _pct_axis(axis: Any, label: str | None = None) -> None:
+    """Percent ticks (fractions of 1, no decimals) on `axis`, and its label when given."""
+    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+    if label is not None:
+        getattr(axis.axes, f"set_{axis.axis_name}label")(label)
 
 
 def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
@@ -109,8 +117,7 @@ def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
 @styled
 def root_causes(components: Sequence[str], categories: Sequence[str], counts: Sequence[int]) -> Figure:
     """Horizontal bars of interruptions by root cause (Table 5 of the Llama 3 paper), shaded by category."""
-    fig = _figure(WIDTH, 5.2)
-    ax = fig.add_subplot()
+    fig, ax = _figure(5.2)
     order = np.argsort(counts, kind="stable")
     total = float(sum(counts))
     # Six categories, six colours no two of which are alike (no orange beside the vermillion), each with a hatch.
@@ -133,7 +140,7 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
 
 
 @styled
-def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] = ()) -> Figure:
+def overhead_curve(checkpoint_cost: float, mtbi: float) -> Figure:
     """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms, T* marked.
 
     The curve's shape does not depend on C and M once T is in units of T*, so the axes are scaled to T* and f(T*), and
@@ -143,8 +150,7 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
     fbest = float(model.overhead(best, checkpoint_cost, mtbi))
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     t: Any = np.linspace(best / 4, best * 4, 400, dtype=np.float64)
-    fig = _figure(WIDTH, 3.6)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.6)
     ax.plot(t, model.checkpoint_overhead(t, checkpoint_cost), color=COLOURS["checkpoint"], ls="--",
             label="checkpoint overhead C/T")
     ax.plot(t, model.lost_work(t, mtbi), color=COLOURS["lost"], ls=":", lw=2.4, label="lost work T/(2M)")
@@ -157,27 +163,17 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, marks: Sequence[float] =
         (best, fbest), xytext=(1.45 * best, 1.55 * fbest), textcoords="data", va="bottom", ha="left",
         arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.8, "shrinkB": 4},
     )
-    for mark in marks:
-        fm = float(model.overhead(mark, checkpoint_cost, mtbi))
-        ax.plot([mark], [fm], "s", color=COLOURS["accent"])
-        ax.annotate(f"T = {mark:g} min: {fm:.1%}", (mark, fm), xytext=(0, -16), textcoords="offset points",
-                    ha="center", va="top", bbox=_LABEL_BOX)
     ax.set_xlim(0, best * 4.1)
     ax.set_ylim(0, 2.3 * fbest)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
-    ax.set_ylabel("loss (share of wall time)")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "loss (share of wall time)")
     _legend_below(ax, ncols=3)
     return fig
 
 
-_LOSS_PARTS = (("checkpoint", "checkpoint overhead"), ("lost", "lost work"), ("restart", "restart"),
-               ("drain", "not yet durable"))
-
-
-def _loss_value(losses: model.Losses | TierLosses, key: str) -> float:
-    return float({"checkpoint": losses.checkpoint_overhead, "lost": losses.lost_work,
-                  "restart": losses.restart_loss, "drain": getattr(losses, "drain_loss", 0.0)}[key])
+#: The losses drawn: the colour and hatch's key, the attribute of the losses (none on one tier's: 0), the legend's name.
+_LOSS_PARTS = (("checkpoint", "checkpoint_overhead", "checkpoint overhead"), ("lost", "lost_work", "lost work"),
+               ("restart", "restart_loss", "restart"), ("drain", "drain_loss", "not yet durable"))
 
 
 @styled
@@ -185,19 +181,18 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
     Only the lost part is drawn, so that a loss of a few percent is wide enough to read; a share that does not fit in
-    its segment is printed after the bar, beside the total lost and the goodput, so no labels overlap. The drain's loss
-    is drawn when some case has one.
+    its segment is printed after the bar, beside the total lost and the goodput. The drain's only when some case has one.
     """
-    fig = _figure(WIDTH, 1.5 + 0.8 * len(cases))
-    ax = fig.add_subplot()
-    parts = [(k, n) for k, n in _LOSS_PARTS if k != "drain" or any(_loss_value(b, k) > 0 for b in cases.values())]
-    widest = max(sum(_loss_value(b, k) for k, _ in parts) for b in cases.values())
+    fig, ax = _figure(1.5 + 0.8 * len(cases))
+    parts = [part for part in _LOSS_PARTS
+             if part[0] != "drain" or any(getattr(b, part[1], 0.0) > 0 for b in cases.values())]
+    widest = max(sum(float(getattr(b, attr, 0.0)) for _, attr, _ in parts) for b in cases.values())
     inside: list[tuple[Any, Any, int, str, float]] = []
     totals: list[tuple[float, model.Losses | TierLosses]] = []
     for row, b in enumerate(cases.values()):
         left = 0.0
-        for key, name in parts:
-            width = _loss_value(b, key)
+        for key, attr, name in parts:
+            width = float(getattr(b, attr, 0.0))
             bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key],
                           edgecolor="white", label=name if row == 0 else None)
             text = ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=9.5,
@@ -208,8 +203,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     ax.set_yticks(range(len(cases)), list(cases))
     ax.set_ylim(len(cases) - 0.5, -0.5)
     ax.set_xlim(0, widest * 1.4)
-    ax.set_xlabel("share of wall time lost")
-    _pct_axis(ax.xaxis)
+    _pct_axis(ax.xaxis, "share of wall time lost")
     ax.grid(axis="y", visible=False)
     _legend_below(ax, ncols=len(parts))
     # A share that does not fit inside its segment (with its white box) moves to the note after the bar.
@@ -239,10 +233,6 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     return fig
 
 
-#: How each model is named in a figure's legend or axis label.
-_MODEL_LABELS = {"exact": "the exact model", "first-order": "first order"}
-
-
 def _cost_label(cost: float) -> str:
     """A checkpoint cost for a legend: ``"C = 40 s"``, ``"C = 1 min"``."""
     return f"C = {format_duration(cost)}"
@@ -260,19 +250,15 @@ def goodput_vs_cost(
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
-    Exact solid, first order at T* = √(2CM) dashed; each of `marks` labelled with its exact goodput. `points` are (cost,
-    goodput, label) computed by another model (a drain or a persistent tier). Leave `first_order` off where the fleet's
-    first order is not quotable.
+    `points` are (cost, goodput, label) computed by another model (a drain or a persistent tier); leave `first_order`
+    off where the fleet's first order is not quotable.
     """
-    from goodput.exact import exact_goodput
-
     costs = [*marks, *(c for c, _, _ in points)]
     top = max(costs) * 1.6 if costs else 0.05 * mtbi
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     c: Any = np.linspace(top / 200, top, 400, dtype=np.float64)
     exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
-    fig = _figure(WIDTH, 3.4)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.4)
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
     if first_order:
         ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["checkpoint"], ls="--", lw=1.4,
@@ -292,38 +278,28 @@ def goodput_vs_cost(
     ax.set_ylim(max(0.0, low - 0.08), 1.0)
     ax.set_xlim(0, c[-1] * 1.02)
     ax.set_xlabel("checkpoint cost C (minutes)")
-    ax.set_ylabel("goodput (share of wall time)")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=2 if points else 3)
     return fig
 
 
 @styled
 def goodput_vs_interval(
-    mtbi: float, restart: float, costs: Sequence[float], marks: Sequence[float] = (), marks_label: str | None = None,
-    curves: Mapping[str, Curve] | None = None, first_order: bool = True,
+    mtbi: float, restart: float, costs: Sequence[float], curves: Mapping[str, Curve] | None = None,
+    first_order: bool = True,
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
-    Exact (exponential failures) solid with its optimum marked, first order dashed; `curves` are computed elsewhere (a
-    drain or a persistent tier) and drawn in the next colours. T runs from a quarter of the smallest optimum to two and
-    a half times the largest (or past the last mark).
+    `curves` are computed elsewhere (a drain or a persistent tier) and drawn in the next colours; T runs from a quarter
+    of the smallest optimum to two and a half times the largest.
     """
-    from goodput.exact import exact_goodput, exact_optimal_interval
-
     curves = dict(curves or {})
     optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
     optima += [best[0] for *_, best in curves.values() if best is not None]
-    right = max([2.5 * max(optima), *(1.15 * m for m in marks)])
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    t: Any = np.linspace(min(optima) / 4, right, 400, dtype=np.float64)
-    fig = _figure(WIDTH, 3.8)
-    ax = fig.add_subplot()
+    t: Any = np.linspace(min(optima) / 4, 2.5 * max(optima), 400, dtype=np.float64)
+    fig, ax = _figure(3.8)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
-    for mark in marks:
-        ax.axvline(mark, color="black", lw=0.7, alpha=0.4)
-        ax.text(mark, 1.0, format_duration(mark), transform=ax.get_xaxis_transform(), ha="center", va="bottom",
-                fontsize=9.5, color="0.3")
     drawn: dict[str, Curve] = {
         _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t),
                             model.goodput(cost, mtbi, restart, t) if first_order else None,
@@ -343,33 +319,26 @@ def goodput_vs_interval(
             ax.annotate(f"T* = {format_duration(best[0])}, {best[1]:.1%}", best, xytext=(0, 9),
                         textcoords="offset points", ha="center", va="bottom", fontsize=9.5, color=colour,
                         bbox=_LABEL_BOX, zorder=5)
-        for mark in marks:
-            ax.plot([mark], [float(np.interp(mark, xs, ex))], "s", mfc="white", mec=colour, ms=6, zorder=3)
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
         *([Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order")] if first_order else []),
         Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
     ]
-    if marks:
-        handles.append(Line2D([], [], ls="", marker="s", mfc="white", mec="0.2", ms=6,
-                              label=marks_label or " and ".join(format_duration(m) for m in marks)))
     ax.set_ylim(max(0.0, lowest - 0.05), 1.0)
     ax.set_xlim(0, t[-1] * 1.02)
     ax.set_xlabel("checkpoint interval T (minutes of work)")
-    ax.set_ylabel("goodput (share of wall time)")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput (share of wall time)")
     fig.legend(handles=handles, loc="outside lower center", ncols=2 if curves else 4)
     return fig
 
 
 @styled
-def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") -> Figure:
+def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
     """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar."""
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
-    fig = _figure(WIDTH, 1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
-    ax = fig.add_subplot()
+    fig, ax = _figure(1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
     height = 0.8 / len(scenarios)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"]]
     hatches = ["", "//", ".."]
@@ -386,7 +355,7 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], which: str = "exact") 
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
     ax.set_xlim(bottom * 1.12, top * 1.12)
-    ax.set_xlabel(f"goodput gained, by {_MODEL_LABELS[which]} (percentage points)")
+    ax.set_xlabel("goodput gained, by the exact model (percentage points)")
     ax.grid(axis="y", visible=False)
     _legend_below(ax, ncols=1)
     return fig
@@ -401,19 +370,15 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
     """M, T* and goodput against fleet size (log) at the fleet's per-GPU rate, by the exact model of its scheme."""
     plans = fleet.by_size
     n = np.array(list(plans), dtype=np.float64)
-    m = np.array([plan.mtbi for plan in plans.values()])
-    t = np.array([plan.interval for plan in plans.values()])
-    g = np.array([plan.goodput for plan in plans.values()])
-    fig = _figure(WIDTH, 3.9)
-    left, right = fig.subplots(1, 2)
+    m, t, g = (np.array([getattr(plan, key) for plan in plans.values()]) for key in ("mtbi", "interval", "goodput"))
+    fig, (left, right) = _figure(3.9, WIDTH, 2)
     left.loglog(n, m, color=COLOURS["total"], ls=":", marker="o", ms=4, label="M, mean time between interruptions")
     left.loglog(n, t, color=COLOURS["checkpoint"], marker="s", ms=4, label="T*, the plan's interval")
     left.set_ylabel("minutes (log scale)")
     left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
     right.semilogx(n, g, color=COLOURS["lost"], marker="o", ms=5, label="goodput at T*")
-    right.set_ylabel("goodput at the optimum")
     right.set_ylim(max(0.0, float(np.min(g)) - 0.05), 1.0)
-    _pct_axis(right.yaxis)
+    _pct_axis(right.yaxis, "goodput at the optimum")
     for ax in (left, right):
         ax.set_xlabel("GPUs (log scale)")
         ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
@@ -441,8 +406,6 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
     """:func:`goodput_vs_interval` for a fleet: its scheme and its slow checkpoint; first order where quotable."""
-    from goodput import tiers
-
     p, plan = fleet.params, fleet.plan
     quotable = fleet.first_order_quotable
     if plan.tiers is None:
@@ -469,25 +432,20 @@ def fleet_levers(fleet: FleetPlan) -> Figure:
 def fleet_swings(fleet: FleetPlan) -> Figure:
     """:func:`goodput.book.log_figures.goodput_swings` for a fleet's ranges, through its scheme (exact model)."""
     from goodput.book.log_figures import goodput_swings
-    from goodput.report import INPUT_NAMES, range_text
-
     r = fleet.ranges
     return goodput_swings(
         [f"{INPUT_NAMES[s.name]}\n{range_text(r.inputs[s.name])}" for s in r.swings],
         [s.goodput_range for s in r.swings], fleet.goodput,
-        r.fixed.goodput_range if len(r.swings) > 1 else None, box_label="all together",
-        exact=[INPUT_NAMES[name] for name in r.exact], model="the exact model",
+        r.fixed.goodput_range if len(r.swings) > 1 else None, exact=[INPUT_NAMES[name] for name in r.exact],
     )
 
 
-#: Line style of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).
-_KIND_STYLES = {"job interruptions": "-", "stated frequency": "--", "cluster rate": ":", "machine-wide events": "-."}
-#: What the legend calls each kind.
-_KIND_NAMES = {
-    "job interruptions": "interruptions of one job, counted",
-    "stated frequency": "a frequency stated in words",
-    "cluster rate": "a cluster's rate, as reported",
-    "machine-wide events": "GPU events on a whole machine",
+#: Line style and legend words of each kind of published record (the kinds of :data:`goodput.fleets.KINDS`).
+_KINDS = {
+    "job interruptions": ("-", "interruptions of one job, counted"),
+    "stated frequency": ("--", "a frequency stated in words"),
+    "cluster rate": (":", "a cluster's rate, as reported"),
+    "machine-wide events": ("-.", "GPU events on a whole machine"),
 }
 
 
@@ -535,19 +493,16 @@ def published_rates(
     M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's 95% counting interval is a
     band (None: no count); `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
     """
-    from goodput.params import mtbi_from_rate
-
     n_low = min(256.0, gpus / 4.0)
     n_high = max(131072.0, gpus * 4.0)
     sizes: Any = np.geomspace(n_low, n_high, 200)
-    fig = _figure(WIDTH, 5.0)
-    ax = fig.add_subplot()
+    fig, ax = _figure(5.0)
     cycle = [COLOURS[k] for k in ("lost", "checkpoint", "restart", "accent", "second")]
     order = sorted(range(len(rates)), key=lambda i: -rates[i])
     colours: dict[int, str] = {}
     for j, i in enumerate(order):
         colour = colours[i] = cycle[j % len(cycle)]
-        ax.plot(sizes, mtbi_from_rate(rates[i], sizes), color=colour, ls=_KIND_STYLES.get(kinds[i], "-"), lw=1.5)
+        ax.plot(sizes, mtbi_from_rate(rates[i], sizes), color=colour, ls=_KINDS.get(kinds[i], ("-",))[0], lw=1.5)
         interval = intervals[i]
         if interval is not None:
             low, high = interval
@@ -584,8 +539,8 @@ def published_rates(
     ax.set_xlabel("GPUs in the job (log scale)")
     ax.set_ylabel("M, mean time between interruptions\n(minutes, log scale)")
     ax.grid(which="minor", visible=False)
-    shown = list(dict.fromkeys(k for k in kinds if k in _KIND_STYLES))
-    handles: list[Any] = [Line2D([], [], color="0.3", ls=_KIND_STYLES[k], lw=1.5, label=_KIND_NAMES[k]) for k in shown]
+    handles: list[Any] = [Line2D([], [], color="0.3", ls=_KINDS[k][0], lw=1.5, label=_KINDS[k][1])
+                          for k in dict.fromkeys(kinds) if k in _KINDS]
     if any(i is not None for i in intervals):
         handles.append(Patch(facecolor="0.3", alpha=0.15, label="95% counting interval"))
     handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",

@@ -7,7 +7,8 @@ and returns a :class:`pandas.DataFrame` of text for :func:`goodput.book.tables.b
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from goodput import fleets, sources
 from goodput.fleet import FleetPlan
@@ -15,9 +16,6 @@ from goodput.model import capacity_per_month
 from goodput.params import Params, mtbi_from_rate
 from goodput.report import duration_range_text, per_million, per_million_range, record_name
 from goodput.units import DAY, format_duration
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 #: What each kind of record counts, as a table cell (:data:`goodput.fleets.KINDS`).
 KIND_CELLS = {
@@ -45,8 +43,6 @@ def root_cause_columns() -> tuple[list[str], list[str], list[int]]:
 
 def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.DataFrame:
     """The published records beside this fleet's: GPUs, window, count, rate with its interval, M at this size."""
-    import pandas as pd
-
     rate_column, m_column = "rate per million GPU-hours", f"M at {params.gpus:,} GPUs"
     own_rate, own_m = per_million(params.rate_per_gpu_hour), format_duration(params.mtbi)
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
@@ -75,8 +71,6 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
 
 def published_sources(records: Sequence[fleets.PublishedFleet]) -> pd.DataFrame:
     """What each published record counts (its own words), where its rate comes from, and how it was read."""
-    import pandas as pd
-
     return pd.DataFrame([{"fleet": record_name(f), "GPUs": f.gpu_type, "what counts": f.what_counts,
                           "rate from": "the count" if f.counted else f.rate_basis, "read": GRADE_CELLS[f.grade]}
                          for f in records])
@@ -99,8 +93,6 @@ def published_rates_args(params: Params, records: Sequence[fleets.PublishedFleet
 
 def inputs(fleet: FleetPlan) -> pd.DataFrame:
     """Which inputs are measured and which derived, with this fleet's values and the plan's interval."""
-    import pandas as pd
-
     p = fleet.params
     how_m = {"interruptions": "derived: a count over a window", "rate_per_gpu_hour": "derived: a per-GPU rate × GPUs",
              "mtbi": "measured: given as M"}[p.mtbi_source]

@@ -1,10 +1,8 @@
-"""Figures for the chapters on measuring from logs and on uncertainty.
-
-Drawn like :mod:`goodput.book.figures`, with its helpers.
-"""
+"""Figures for the chapters on measuring from logs and on uncertainty."""
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -14,7 +12,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
 
-from goodput.book.figures import COLOURS, HATCHES, WIDTH, _figure, _pct_axis, styled
+from goodput.book.figures import COLOURS, HATCHES, _figure, _pct_axis, styled
+from goodput.book.shape_figures import gap_survival
+from goodput.logs.fit import survival_curve
 
 if TYPE_CHECKING:
     from goodput.logs.events import EventMeasurement
@@ -36,8 +36,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     :func:`goodput.logs.loss_comparison` is drawn grey.
     """
     names = list(losses)
-    fig = _figure(WIDTH, 1.2 + 0.75 * len(names))
-    ax = fig.add_subplot()
+    fig, ax = _figure(1.2 + 0.75 * len(names))
     height = 0.38
     top = max(max(pair) for pair in losses.values())
     for row, name in enumerate(names):
@@ -52,8 +51,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     ax.set_yticks(np.arange(len(names)), names)
     ax.invert_yaxis()
     ax.set_xlim(0, top * 1.45)
-    ax.set_xlabel("share of wall time")
-    _pct_axis(ax.xaxis, decimals=0)
+    _pct_axis(ax.xaxis, "share of wall time")
     ax.grid(axis="y", visible=False)
     handles = [
         Patch(facecolor=COLOURS["goodput"], edgecolor="white", label="measured from the logs (filled)"),
@@ -65,8 +63,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
 
 @styled
 def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]], goodput: float,
-                   box: tuple[float, float] | None = None, *, box_label: str = "all together",
-                   exact: Sequence[str] = (), model: str = "the exact model") -> Figure:
+                   box: tuple[float, float] | None = None, *, exact: Sequence[str] = ()) -> Figure:
     """Tornado chart: the range of goodput when each input with a range moves alone over it.
 
     Goodput as fractions of 1, widest range first (:func:`goodput.uncertainty.one_at_a_time`); `box`, all inputs free at
@@ -76,9 +73,8 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
     rows = [(label, pair, COLOURS["checkpoint"], HATCHES["checkpoint"])
             for label, pair in zip(labels, ranges, strict=True)]
     if box is not None:
-        rows.append((box_label, box, COLOURS["goodput"], "xx"))
-    fig = _figure(WIDTH, 1.5 + 0.6 * max(len(rows), 1))
-    ax = fig.add_subplot()
+        rows.append(("all together", box, COLOURS["goodput"], "xx"))
+    fig, ax = _figure(1.5 + 0.6 * max(len(rows), 1))
     if rows:
         for row, (_, (low, high), colour, hatch) in enumerate(rows):
             ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
@@ -96,9 +92,8 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
         ax.set_ylim(-0.8, 0.8)
     ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
     ax.invert_yaxis()
-    ax.set_xlabel(f"goodput by {model} (share of wall time)")
     ax.xaxis.set_major_locator(MaxNLocator(nbins=7, steps=[1, 2, 5, 10]))  # whole percents
-    _pct_axis(ax.xaxis, decimals=0)
+    _pct_axis(ax.xaxis, "goodput by the exact model (share of wall time)")
     ax.grid(axis="y", visible=False)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0))
     if exact:
@@ -113,11 +108,6 @@ def failure_gaps(e: EventMeasurement, infant_shape: float, name: str = "GLM-130B
     In days: the Weibull fit, the exponential fitted to the same gaps (its censored maximum-likelihood mean) and the
     Weibull of `infant_shape` with that mean.
     """
-    import math
-
-    from goodput.book.shape_figures import gap_survival
-    from goodput.logs.fit import survival_curve
-
     if e.fit is None:
         raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
     day = 1440.0

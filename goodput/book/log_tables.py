@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import pandas as pd
 
 from goodput.logs.measure import Measurement, loss_comparison
 from goodput.logs.read import EVENT_COLUMNS, STEP_COLUMNS
@@ -19,9 +20,6 @@ from goodput.params import rate_from_mtbi
 from goodput.report import count, percent, signed_points
 from goodput.report import interval_text as span
 from goodput.units import format_duration, format_rate
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 #: Why each Slurm state counts as it does, for the table of states.
 STATE_REASONS = {
@@ -42,8 +40,6 @@ STATE_REASONS = {
 
 def step_rows(path: Path) -> pd.DataFrame:
     """A few rows of the step log as written: the first, a checkpoint and its stall, the first after a restart."""
-    import pandas as pd
-
     # The rows shown sit near the top of a long log: read the head, longer until it holds them or the whole file.
     nrows = 1024
     while True:
@@ -69,8 +65,6 @@ def step_rows(path: Path) -> pd.DataFrame:
 
 def event_rows(path: Path) -> pd.DataFrame:
     """The first rows of the event log, and the first planned stop with the start after it."""
-    import pandas as pd
-
     raw = pd.read_csv(path, dtype=str, keep_default_na=False, usecols=list(EVENT_COLUMNS))
     kinds = raw["event"].str.strip()
     keep = list(range(min(5, len(raw))))
@@ -84,8 +78,6 @@ def event_rows(path: Path) -> pd.DataFrame:
 
 def estimates(m: Measurement) -> pd.DataFrame:
     """The estimates with their spread and what each was measured from."""
-    import pandas as pd
-
     pct = f"{m.confidence:.0%} interval"
     rows = [
         ("C, checkpoint cost", format_duration(m.checkpoint_cost_min), f"{pct} {span(*m.checkpoint_cost_interval_min)}",
@@ -138,8 +130,6 @@ def truth(sample: Measurement, known: SampleTruth) -> pd.DataFrame:
 
 def glm(data: Sources) -> pd.DataFrame:
     """What GLM-130B's notes and paper give, next to what the event log alone measures."""
-    import pandas as pd
-
     e, record, kinds = data.glm, data.glm_record, data.glm_kinds
     unplanned, ambiguous, planned = (kinds.get(k, 0) for k in ("unplanned", "ambiguous", "planned"))
     gpus = record.gpus or 0
@@ -167,8 +157,6 @@ def glm(data: Sources) -> pd.DataFrame:
 
 def sacct_states() -> pd.DataFrame:
     """Each state a Slurm attempt can end in, what it counts as, and why."""
-    import pandas as pd
-
     counted = {"failure": "failure", "stop": "planned stop", "running": "end of the log"}
     rows = [(state, counted[STATE_EVENTS[state]], STATE_REASONS[state]) for state in STATE_EVENTS]
     return pd.DataFrame(rows, columns=["state", "counts as", "why"])
@@ -176,8 +164,6 @@ def sacct_states() -> pd.DataFrame:
 
 def sacct_attempts(log: SacctLog) -> pd.DataFrame:
     """The attempts the reader finds in Slurm accounting: line, job, state, start, length, counted as."""
-    import pandas as pd
-
     rows = [(a.line, a.job_id, a.state, format_duration(a.start), format_duration(a.end - a.start),
              "failure" if a.state in FAILURE_STATES else "still running" if a.state == "RUNNING" else "planned")
             for a in log.attempts]

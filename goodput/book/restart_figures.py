@@ -1,22 +1,19 @@
-"""Figures and table of the chapter on what a restart is made of (``book/restart.md``).
-
-Drawn like :mod:`goodput.book.figures`. The published start-up figures are data (:mod:`goodput.sources`); the fleet's
-restart inputs come from :func:`goodput.whatif.restart_inputs`, R at
-other sizes and the spares curve from the fleet's one plan (:meth:`goodput.fleet.FleetPlan.restart_at`,
-:meth:`~goodput.fleet.FleetPlan.spares_choice`), the just-in-time curve through the fleet's own plan.
-"""
+"""Figures and table of the chapter on what a restart is made of (``book/restart.md``), drawn like the others."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
+from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration
+from goodput.whatif import recovery_plan, restart_inputs
 
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
@@ -31,13 +28,10 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     Minutes against nodes, both logarithmic: Aurora's ``deepspeed.initialize`` times and their fit, MegaScale's NCCL
     initialization, and R at other sizes (:meth:`goodput.fleet.FleetPlan.restart_at`).
     """
-    from goodput.whatif import restart_inputs
-
     x = restart_inputs(fleet)
     fixed, per_node = sources.aurora_fit()
     nodes = np.geomspace(1, max(4.0 * x.nodes, 1024.0), 200)
-    fig = _figure(WIDTH, 3.8)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.8)
     aurora_nodes = [w / sources.AURORA_RANKS_PER_NODE for w, _ in sources.AURORA]
     ax.plot(aurora_nodes, [s / 60.0 for _, s in sources.AURORA], "o", color=COLOURS["checkpoint"], ms=5,
             label="Aurora, DeepSpeed initialization (measured)")
@@ -71,15 +65,12 @@ def spares(fleet: FleetPlan) -> Figure:
     R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of the
     spares' own cost, against that at the best count.
     """
-    from goodput.whatif import restart_inputs
-
     x = restart_inputs(fleet)
     choice = x.choice
     counts = np.array(choice.counts)
     g = np.array(choice.goodput)
     worth = np.array(choice.dollars)
-    fig = _figure(WIDTH, 3.2)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.2, WIDTH, 2)
     left.plot(counts, g, color=COLOURS["total"], label="goodput of the job (the fleet's plan)")
     left.plot(counts, choice.useful, color=COLOURS["checkpoint"], ls="--", lw=1.2,
               label="share of all GPUs bought doing kept work")
@@ -87,9 +78,8 @@ def spares(fleet: FleetPlan) -> Figure:
     if x.spares_given and x.spares <= counts[-1]:
         left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2, label=f"this fleet's pool: {x.spares}")
     left.set_xlabel("spare nodes")
-    left.set_ylabel("goodput")
     left.set_ylim(0.0, 1.0)
-    _pct_axis(left.yaxis)
+    _pct_axis(left.yaxis, "goodput")
     right.plot(counts, (worth - worth[choice.best]) / 1e6, color=COLOURS["lost"])
     right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
     right.set_xlabel("spare nodes")
@@ -104,11 +94,6 @@ def spares(fleet: FleetPlan) -> Figure:
 
 def spares_check_table(fleet: FleetPlan) -> Styler:
     """The expected wait for a repair per interruption: the Erlang closed form against the simulation."""
-    import pandas as pd
-
-    from goodput.simulate_restart import spares_checks
-    from goodput.whatif import restart_inputs
-
     x = restart_inputs(fleet)
     rows = [{"spare nodes": k, "closed form": format_duration(closed),
              "simulated": f"{format_duration(sim.mean)} ± {format_duration(sim.stderr)}",
@@ -123,23 +108,18 @@ def spares_check_table(fleet: FleetPlan) -> Styler:
 @styled
 def just_in_time(fleet: FleetPlan) -> Figure:
     """Goodput against the share p recovered just in time: the fleet's plan with M / (1 - p) for the rollbacks."""
-    from goodput.whatif import recovery_plan, restart_inputs
-
     x = restart_inputs(fleet)
     shares = np.linspace(0.0, 0.95, 40)
     curve = [recovery_plan(fleet, x, float(s)).goodput for s in shares]
     at = recovery_plan(fleet, x, x.p).goodput
-    fig = _figure(WIDTH, 3.2)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.2)
     ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")
     ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet's share" if x.jit_given else "the illustrative share")
     ax.annotate(f"p = {x.p:.0%}: {at:.1%}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
                 bbox=_LABEL_BOX)
-    ax.set_xlabel("share of interruptions recovered just in time, p")
-    ax.set_ylabel("goodput")
     ax.set_ylim(max(0.0, min(curve) - 0.05), 1.0)
-    _pct_axis(ax.xaxis)
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.xaxis, "share of interruptions recovered just in time, p")
+    _pct_axis(ax.yaxis, "goodput")
     _legend_below(ax, ncols=2)
     return fig

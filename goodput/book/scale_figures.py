@@ -1,7 +1,4 @@
-"""Figures for the chapters beyond first order: the exact optimum, fleet size, and failures that are not independent.
-
-Drawn like :mod:`goodput.book.figures`, with its helpers; durations in minutes.
-"""
+"""Figures for the chapters beyond first order: the exact optimum, fleet size, and failures that are not independent."""
 
 from __future__ import annotations
 
@@ -11,13 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
-from goodput import exact, model
+from goodput import exact, hazards, model
 from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.tables import book_table, loss_column
+from goodput.limits import fleet_limits, plan_at_size
+from goodput.pages import scale
 from goodput.params import mtbi_from_rate
+from goodput.plan import plan_for
+from goodput.report import percent, points
 from goodput.simulate import run_age_mtbi
 from goodput.units import format_duration, format_rate
 
@@ -70,8 +73,7 @@ def optimum_estimates(
         "exact": np.asarray(exact.exact_optimal_interval(cost, m)),
     }
     best = np.asarray(exact.exact_goodput(cost, m, r))
-    fig = _figure(WIDTH + 0.6, 3.6)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.6, WIDTH + 0.6, 2)
     for key, (colour, marker, style, label) in _ESTIMATES.items():
         left.semilogx(c_over_m, intervals[key] / intervals["exact"], color=colour, ls=style, marker=marker, ms=4,
                       markevery=4, label=label)
@@ -110,8 +112,7 @@ def goodput_vs_fleet(
     n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
     m = mtbi_from_rate(rate_per_gpu_hour, n)
     r = np.full_like(m, restart)
-    fig = _figure(WIDTH, 4.0)
-    ax = fig.add_subplot()
+    fig, ax = _figure(4.0)
     for i, cost in enumerate(costs):
         colour, marker = _COST_STYLES[i % len(_COST_STYLES)]
         c = np.full_like(m, cost)
@@ -126,9 +127,8 @@ def goodput_vs_fleet(
     ax.set_ylim(-0.1, 1.0)
     ax.set_xlim(gpus[0] / 1.2, gpus[1] * 1.2)
     ax.set_xlabel("GPUs in the job (log scale)")
-    ax.set_ylabel("goodput at the optimum (share of wall time)")
     ax.xaxis.set_major_formatter(FuncFormatter(_gpus_label))
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput at the optimum (share of wall time)")
     handles = [
         Line2D([], [], color=_COST_STYLES[i % len(_COST_STYLES)][0], marker=_COST_STYLES[i % len(_COST_STYLES)][1],
                mfc="white", label=f"C = {format_duration(cost)}")
@@ -162,8 +162,7 @@ def run_age_profile(
     days = int(np.ceil(run_length / day))
     edges = np.minimum(np.arange(days + 1) * day, run_length)
     per_day = [day / run_age_mtbi(mtbi, shape, a, b, run_length) for a, b in pairwise(edges)]
-    fig = _figure(WIDTH + 0.6, 3.4)
-    left, right = fig.subplots(1, 2)
+    fig, (left, right) = _figure(3.4, WIDTH + 0.6, 2)
     left.bar(edges[:-1] / day, per_day, width=1.0, align="edge", color=COLOURS["lost"], hatch="\\\\",
              edgecolor="white", label=f"run-age hazard, shape {shape:g}")
     left.axhline(day / mtbi, color=COLOURS["total"], ls="--", label="constant rate, same M")
@@ -173,12 +172,8 @@ def run_age_profile(
     styles = ((COLOURS["checkpoint"], "-"), (COLOURS["lost"], ":"), (COLOURS["restart"], "-."))
     for (label, schedule), (colour, style) in zip(schedules.items(), styles, strict=False):
         untils = [u if np.isfinite(u) else run_length for u, _ in schedule]
-        starts = [0.0, *untils[:-1]]
-        xs: list[float] = []
-        ys: list[float] = []
-        for a, b, (_, interval) in zip(starts, untils, schedule, strict=True):
-            xs += [a / day, b / day]
-            ys += [interval, interval]
+        xs = [x / day for a, b in zip([0.0, *untils[:-1]], untils, strict=True) for x in (a, b)]
+        ys = [interval for _, interval in schedule for _ in (0, 1)]
         right.plot(xs, ys, color=colour, ls=style, lw=2.2, label=label)
         top = max(top, *ys)
     right.axhline(fixed_interval, color=COLOURS["total"], ls="--", label="fixed exact optimum")
@@ -212,12 +207,6 @@ def fleet_sizes(fleet: FleetPlan) -> Figure:
 
 def thresholds_table(fleet: FleetPlan) -> Styler:
     """The fleet sizes (and M there) where first order is off by one point, by three, and reaches zero, by cost."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.limits import fleet_limits
-    from goodput.pages import scale
-
     rows = [{
         "checkpoint cost": format_duration(lim.checkpoint_cost),
         "1 point: GPUs": scale.gpus_text(lim.one_point),
@@ -237,13 +226,6 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
 
 def plan_table(fleet: FleetPlan) -> Styler:
     """The fast checkpoint at :data:`goodput.limits.PLAN_GPUS` GPUs by first order, the exact model and simulation."""
-    import pandas as pd
-
-    from goodput.book.tables import book_table
-    from goodput.limits import plan_at_size
-    from goodput.pages import scale
-    from goodput.report import percent, points
-
     p = fleet.params
     plan = plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
     first = percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing"
@@ -265,8 +247,6 @@ def plan_table(fleet: FleetPlan) -> Styler:
 
 def run_age_figure(fleet: FleetPlan) -> Figure:
     """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`)."""
-    from goodput import hazards
-
     p = fleet.params
     age = hazards.run_age(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart)
     schedules = {f"short for {format_duration(age.first)}, then relaxed": age.two_schedule,
@@ -276,27 +256,16 @@ def run_age_figure(fleet: FleetPlan) -> Figure:
 
 def elastic_table(fleet: FleetPlan) -> Styler:
     """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`)."""
-    import pandas as pd
-
-    from goodput import hazards
-    from goodput.book.tables import book_table
-    from goodput.plan import plan_for
-    from goodput.report import percent
-
     full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
     rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
     if fleet.tiered:
         rows[1:1] = ["persistent restart, R_p"]
         rows[-1:-1] = ["not yet durable (drain)"]
-    columns = {}
-    for name, plan in (("full restart", full), ("elastic", elastic)):
-        values = [format_duration(plan.restart), format_duration(plan.interval),
-                  percent(plan.losses.checkpoint_overhead), percent(plan.losses.lost_work),
-                  percent(plan.losses.restart_loss), percent(plan.goodput)]
-        if fleet.tiered:
-            values[1:1] = [format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
-            values[-1:-1] = [percent(plan.drain_loss)]
-        columns[name] = values
+    columns = {name: [format_duration(plan.restart),
+                      *([format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
+                        if fleet.tiered else []),
+                      *loss_column(plan, fleet.tiered)]
+               for name, plan in (("full restart", full), ("elastic", elastic))}
     caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "
                "at its own optimum.")
     return book_table(pd.DataFrame({"": rows, **columns}), caption=caption, right=["full restart", "elastic"])

@@ -1,7 +1,4 @@
-"""Figures of the shape of a failure process: gaps between failures against fitted distributions.
-
-Drawn like :mod:`goodput.book.figures`.
-"""
+"""Figures of the shape of a failure process: gaps between failures against fitted distributions."""
 
 from __future__ import annotations
 
@@ -23,13 +20,11 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
     """The share of gaps between failures longer than t: the log's steps against Weibull curves.
 
     `times` are the distinct complete gaps, sorted, in `unit`; `survival` is Kaplan-Meier
-    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of ``exp(-(t/scale)^shape)``,
-    drawn solid, then dashed, then dotted.
+    (:func:`goodput.logs.fit.survival_curve`); each curve is (shape, scale in `unit`) of ``exp(-(t/scale)^shape)``.
     """
     t = np.asarray(times, dtype=np.float64)
     s = np.asarray(survival, dtype=np.float64)
-    fig = _figure(height=3.6)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.6)
     top = float(t.max()) * 1.15 if t.size else 1.0
     grid = np.linspace(0.0, top, 400)
     for (label, (shape, scale)), (colour, style) in zip(curves.items(), _CURVE_STYLES, strict=False):
@@ -40,7 +35,6 @@ def gap_survival(times: Sequence[float], survival: Sequence[float], curves: Mapp
     ax.set_xlim(0.0, top)
     ax.set_ylim(0.0, 1.02)
     ax.set_xlabel(f"gap between failures ({unit}, exposure clock)")
-    ax.set_ylabel("share of gaps longer")
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "share of gaps longer")
     _legend_below(ax, ncols=2)
     return fig

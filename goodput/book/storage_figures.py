@@ -1,8 +1,6 @@
 """Figure and table of the chapter on the model and the storage (``book/storage.md``).
 
-The published figures and the book's numbers come from the chapter's page object (:func:`goodput.pages.storage.build`),
-so each is computed once; the bandwidth curve is the fleet's plan at each write bandwidth
-(:meth:`goodput.fleet.FleetPlan.goodput_at_write_bandwidth`).
+The table's numbers are the chapter's page object's (:func:`goodput.pages.storage.build`), so each is computed once.
 """
 
 from __future__ import annotations
@@ -10,11 +8,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
-from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.figures import _LABEL_BOX, COLOURS, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
 from goodput.storage import format_bandwidth
+from goodput.whatif import FASTEST, fleet_write
 
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
@@ -28,8 +28,6 @@ CURVE_POINTS = 41
 
 def published_table(page: Page) -> Styler:
     """The published sizes and times beside the book's, each computed from the source's own inputs."""
-    import pandas as pd
-
     rows = [
         (f"BLOOM-176B bf16 weights: {page.bloom_parameters} × 2 B", page.bloom_weights_published,
          f"{page.bloom_weights_gib} = {page.bloom_weights}; {page.bloom_weights_gap} off as GiB"),
@@ -59,13 +57,10 @@ def published_table(page: Page) -> Styler:
 def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     """Goodput against the achieved write bandwidth (bytes per second, log scale) to shared storage, for the fleet.
 
-    With the fleet's storage inputs, the fleet's whole scheme with its write (C, or the drain D after a snapshot) at
-    each bandwidth, the achieved and datasheet bandwidths marked, and, with a storage price, the best bandwidth net of
-    its cost (:attr:`goodput.fleet.FleetPlan.best_write_bandwidth`) as a vertical line at its achieved value; without
-    them, the illustration of :func:`goodput.whatif.fleet_write` (the slow checkpoint, one tier).
+    With the fleet's storage inputs, its whole scheme with its write (C, or the drain D after a snapshot) at each
+    bandwidth, and with a storage price the best bandwidth net of its cost; else the slow checkpoint, one tier
+    (:func:`goodput.whatif.fleet_write`).
     """
-    from goodput.whatif import FASTEST, fleet_write
-
     size, achieved, stated = fleet_write(fleet)
     given = fleet.storage is not None
     best = fleet.best_write_bandwidth
@@ -76,8 +71,7 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     bandwidths = np.geomspace(low, high, CURVE_POINTS)
     curve = [fleet.goodput_at_write_bandwidth(float(b), size) for b in bandwidths]
     ceiling = fleet.goodput_at_write_bandwidth(FASTEST, size)
-    fig = _figure(WIDTH, 3.6)
-    ax = fig.add_subplot()
+    fig, ax = _figure(3.6)
     label = "this fleet's plan" if given else "illustration: slow checkpoint as a BLOOM-sized write (one tier)"
     ax.plot(bandwidths, curve, color=COLOURS["total"], label=label)
     ax.axhline(ceiling, color=COLOURS["restart"], ls=":", lw=1.2, label="a write taking no time")
@@ -102,8 +96,7 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(lambda x, _: format_bandwidth(x))
     ax.set_xlabel("achieved write bandwidth to shared storage")
-    ax.set_ylabel("goodput (share of wall time)")
     ax.set_ylim(max(0.0, min(curve) - 0.05), min(1.0, max(ceiling, fleet.plan.goodput) + 0.05))
-    _pct_axis(ax.yaxis)
+    _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=1 if best is not None else 2)  # B*'s label is long
     return fig

@@ -6,8 +6,26 @@ import html
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+import pandas as pd
+
+from goodput import exact, tiers
+from goodput.pages.common import LOSS_WORDS
+from goodput.pages.levers import DEBATE
+from goodput.params import load_params
+from goodput.report import (
+    INPUT_NAMES,
+    file_sources,
+    gain_text,
+    input_value,
+    money,
+    percent,
+    points,
+    range_origin,
+    range_text,
+)
+from goodput.units import format_duration, format_rate
+
 if TYPE_CHECKING:
-    import pandas as pd
     from pandas.io.formats.style import Styler
 
     from goodput.fleet import FleetPlan
@@ -25,8 +43,6 @@ def book_table(
     Units go in column names ("M (min)") or values ("186 min"); `right` names further columns to right-align (numbers
     held as text). Renders as ``<table class="book-table">``; missing values are blank.
     """
-    import pandas as pd
-
     formats = dict(formats or {})
     numeric = [c for c in frame.columns if c in formats or c in right or pd.api.types.is_numeric_dtype(frame[c])]
     styler = frame.style.hide(axis="index").set_table_attributes('class="book-table"')
@@ -50,10 +66,6 @@ def book_table(
 
 def lever_table(fleet: FleetPlan) -> Styler:
     """The fleet's levers (exact model of the whole scheme), largest first, with each gain's worth a month."""
-    import pandas as pd
-
-    from goodput import tiers
-    from goodput.report import gain_text, money, percent
     from goodput.units import format_duration as d
 
     plan, p = fleet.plan, fleet.params
@@ -96,27 +108,17 @@ def lever_table(fleet: FleetPlan) -> Styler:
 
 def fleet_size_table(fleet: FleetPlan) -> Styler:
     """The fleet's scheme planned at other sizes at its per-GPU rate (:attr:`~goodput.fleet.FleetPlan.by_size`)."""
-    import pandas as pd
-
-    from goodput.report import percent
-    from goodput.units import format_duration, format_rate
-
     p = fleet.params
     two_tier = fleet.plan.tiers is not None and not fleet.plan.tiers.one_tier
     by_size = fleet.by_size
     restarts = {gpus: format_duration(plan.restart) for gpus, plan in by_size.items()}
     r_varies = len(set(restarts.values())) > 1
-    rows = []
-    for gpus, plan in by_size.items():
-        row = {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi)}
-        if r_varies:
-            row["R"] = restarts[gpus]
-        row["T*"] = format_duration(plan.interval)
-        if two_tier and plan.tiers is not None:
-            row["every n-th persistent"] = str(plan.tiers.every)
-        row["goodput"] = percent(plan.goodput)
-        rows.append(row)
-    frame = pd.DataFrame(rows)
+    frame = pd.DataFrame([
+        {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi),
+         **({"R": restarts[gpus]} if r_varies else {}), "T*": format_duration(plan.interval),
+         **({"every n-th persistent": str(plan.tiers.every)} if two_tier and plan.tiers is not None else {}),
+         "goodput": percent(plan.goodput)}
+        for gpus, plan in by_size.items()])
     parts = [part for part, given in (
         ("the start-up per node at that size's nodes",
          p.restart_parts is not None and p.restart_parts.startup_per_node > 0),
@@ -131,14 +133,6 @@ def fleet_size_table(fleet: FleetPlan) -> Styler:
 
 def debate_table() -> Styler:
     """The worked example's debate: its slow and fast checkpoint every 15 and every 45 minutes, exact model."""
-    import pandas as pd
-
-    from goodput import exact
-    from goodput.pages.levers import DEBATE
-    from goodput.params import load_params
-    from goodput.report import percent, points
-    from goodput.units import format_duration
-
     w = load_params()
     short, long_ = DEBATE
     rows = []
@@ -161,10 +155,6 @@ def debate_table() -> Styler:
 
 def inputs_range_table(fleet: FleetPlan) -> Styler:
     """Each input's value, its range (or that it has none) and where the range comes from."""
-    import pandas as pd
-
-    from goodput.report import INPUT_NAMES, input_value, range_origin, range_text
-
     rows = [(INPUT_NAMES[name], input_value(name, r.point), range_text(r), range_origin(r))
             for name, r in fleet.ranges.inputs.items()]
     frame = pd.DataFrame(rows, columns=["input", "value", "range", "where the range comes from"])
@@ -173,11 +163,6 @@ def inputs_range_table(fleet: FleetPlan) -> Styler:
 
 def swings_table(fleet: FleetPlan) -> Styler:
     """Each ranged input moved alone, then all together (else one row of point values): exact goodput and T*."""
-    import pandas as pd
-
-    from goodput.report import INPUT_NAMES, percent, range_text
-    from goodput.units import format_duration
-
     r = fleet.ranges
 
     def cell(low: str, high: str) -> str:
@@ -204,38 +189,27 @@ def swings_table(fleet: FleetPlan) -> Styler:
 # --------------------------------------------------------------------------- the goodput and planning chapters
 
 
-def _column(plan: Plan, tiered: bool) -> list[str]:
-    from goodput.report import percent
-    from goodput.units import format_duration
-
+def loss_column(plan: Plan, tiered: bool, total: bool = False) -> list[str]:
+    """A plan's interval, losses (the drain's when `tiered`), total loss (when `total`) and goodput, as text."""
     b = plan.losses
-    drain = [plan.drain_loss] if tiered else []
-    return [format_duration(plan.interval),
-            *(percent(v) for v in (b.checkpoint_overhead, b.lost_work, b.restart_loss, *drain, b.total, b.goodput))]
+    shares = (b.checkpoint_overhead, b.lost_work, b.restart_loss, *([plan.drain_loss] if tiered else []),
+              *([b.total] if total else []), b.goodput)
+    return [format_duration(plan.interval), *(percent(v) for v in shares)]
 
 
 def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
     """The interval, losses and goodput: the plan (``exact model``) and ``first order`` beside it where quotable."""
-    import pandas as pd
-
-    from goodput.pages.common import LOSS_WORDS
-
     tiered = fleet.tiered
     names = ["interval, T", *(LOSS_WORDS[n] for n in fleet.losses), "total loss", "goodput"]
     columns = {"at the optimum": names}
     if fleet.first_order_quotable:
-        columns["first order"] = _column(fleet.first_order, tiered)
-    columns["exact model"] = _column(fleet.plan, tiered)
+        columns["first order"] = loss_column(fleet.first_order, tiered, total=True)
+    columns["exact model"] = loss_column(fleet.plan, tiered, total=True)
     return pd.DataFrame(columns)
 
 
 def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
     """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
-    import pandas as pd
-
-    from goodput.report import file_sources, range_text
-    from goodput.units import format_duration
-
     p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
     ranges, sources = fleet.ranges.inputs, file_sources(p)
     rows = [
@@ -261,11 +235,6 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
 
 def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
     """Where the wall time goes at the plan (columns ``share of wall time``, ``value``), goodput last."""
-    import pandas as pd
-
-    from goodput.pages.common import LOSS_WORDS
-    from goodput.report import percent
-
     rows = [(LOSS_WORDS[name], percent(share)) for name, share in fleet.losses.items()]
     rows.append(("goodput", percent(fleet.goodput)))
     return pd.DataFrame(rows, columns=["share of wall time", "value"])
@@ -273,9 +242,5 @@ def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 def plan_levers_table(fleet: FleetPlan) -> pd.DataFrame:
     """The plan's levers, largest first: columns ``lever``, ``goodput gained``, ``worth a month``."""
-    import pandas as pd
-
-    from goodput.report import money, points
-
     rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
     return pd.DataFrame(rows, columns=["lever", "goodput gained", "worth a month"])

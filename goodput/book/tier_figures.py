@@ -10,16 +10,23 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
+import sympy as sp
+from IPython.display import Math
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FixedLocator, NullLocator
 
+from goodput import sources
 from goodput.book.figures import COLOURS, WIDTH, _figure, _pct_axis, styled
+from goodput.book.tables import book_table
+from goodput.report import percent
+from goodput.sources import LOSES_LOCAL_COPY, lost_share
+from goodput.symbolic import derive_tiers
 from goodput.tiers import Tiers, best_every, exact_goodput, exact_optimal_interval
 from goodput.units import format_duration
+from goodput.whatif import PEER_SURVIVES
 
 if TYPE_CHECKING:
-    from IPython.display import Math
     from pandas.io.formats.style import Styler
 
     from goodput.fleet import FleetPlan
@@ -64,18 +71,13 @@ def goodput_against_survival(
     """
     grid = np.asarray(shares if shares is not None else np.linspace(0.0, 0.98, 43), dtype=float)
     rp = restart if persistent_restart is None else persistent_restart
-    fig = _figure(WIDTH + 0.6, 3.9)
-    left, right = fig.subplots(1, 2, width_ratios=(1.6, 1.0))
+    fig, (left, right) = _figure(3.9, WIDTH + 0.6, 2, width_ratios=(1.6, 1.0))
     best_n_max = 1
     for i, ratio in enumerate(ratios):
         colour, style = _STYLES[i % len(_STYLES)]
-        values, cadences, single = [], [], []
-        for s in grid:
-            scheme = Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, float(s), 1)
-            g, n = _best(scheme, mtbi)
-            values.append(g)
-            cadences.append(n)
-            single.append(exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)))
+        schemes = [Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, float(s), 1) for s in grid]
+        values, cadences = zip(*(_best(scheme, mtbi) for scheme in schemes), strict=True)
+        single = [exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)) for scheme in schemes]
         best_n_max = max(best_n_max, max(cadences))
         left.plot(grid, values, color=colour, ls=style, lw=2.0, label=f"C_p = {ratio:g} C ({format_duration(checkpoint_cost * ratio)})")
         left.plot(grid, single, color=colour, ls=":", lw=1.0, alpha=0.8)
@@ -91,18 +93,15 @@ def goodput_against_survival(
     handles += [Line2D([], [], color="0.2", lw=2.0, label="exact model, best n and T"),
                 Line2D([], [], color="0.2", lw=1.0, ls=":", label="every checkpoint persistent (n = 1)")]
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
-    left.set_xlabel("share of interruptions the fast tier survives, s")
-    left.set_ylabel("goodput (share of wall time)")
-    _pct_axis(left.yaxis)
-    _pct_axis(left.xaxis)
-    right.set_xlabel("share the fast tier survives, s")
+    _pct_axis(left.xaxis, "share of interruptions the fast tier survives, s")
+    _pct_axis(left.yaxis, "goodput (share of wall time)")
+    _pct_axis(right.xaxis, "share the fast tier survives, s")
     right.set_ylabel("best n (every n-th checkpoint persistent)")
     right.set_yscale("log")
     right.set_ylim(0.8, max(2.0, best_n_max * 1.5))
     right.yaxis.set_major_locator(FixedLocator([1, 2, 3, 5, 10, 20, 50, 100, 200]))
     right.yaxis.set_minor_locator(NullLocator())
     right.yaxis.set_major_formatter(lambda y, _: f"{y:g}")
-    _pct_axis(right.xaxis)
     for ax in (left, right):
         ax.set_xlim(grid[0], grid[-1] + 0.01)
     return fig
@@ -115,10 +114,6 @@ def survival_figure(fleet: FleetPlan) -> Figure:
     restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share the chapter
     assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is marked.
     """
-    from goodput.report import percent
-    from goodput.sources import lost_share
-    from goodput.whatif import PEER_SURVIVES
-
     p, scheme = fleet.params, fleet.plan.tiers
     c = p.checkpoint_cost
     if scheme is not None and not scheme.one_tier and scheme.cp > c:
@@ -137,10 +132,6 @@ def survival_figure(fleet: FleetPlan) -> Figure:
 
 def root_cause_table() -> Styler:
     """Llama 3's unexpected interruptions by root cause and whether each loses a node's local copy, as a table."""
-    from goodput import sources
-    from goodput.book.tables import book_table
-    from goodput.sources import LOSES_LOCAL_COPY
-
     table = sources.llama3_root_causes()
     table["loses the copy"] = ["yes" if LOSES_LOCAL_COPY[c][0] else "no" for c in table["component"]]
     table["why"] = [LOSES_LOCAL_COPY[c][1] for c in table["component"]]
@@ -152,8 +143,6 @@ def root_cause_table() -> Styler:
 
 
 def _latex(*lines: str) -> Math:
-    from IPython.display import Math
-
     body = r" \\[4pt] ".join(lines)
     for opening in ("(", "{"):  # SymPy writes C_p - C as -C + C_p
         body = body.replace(opening + "- C + C_{p}", opening + "C_{p} - C")
@@ -162,10 +151,6 @@ def _latex(*lines: str) -> Math:
 
 def derivation_interval() -> Math:
     """The loss's derivative in T, the root T*(n), the curvature there and P(n), as one aligned block."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_tiers
-
     d = derive_tiers()
     return _latex(
         r"\frac{\partial L}{\partial T} &= " + sp.latex(d.plain(d.loss_derivative)),
@@ -179,10 +164,6 @@ def derivation_interval() -> Math:
 
 def derivation_cadence() -> Math:
     """dP/dn, its root n*, the curvature, P(n*) and the two Young-like intervals at n*, as one aligned block."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_tiers
-
     d = derive_tiers()
     sym = d.symbols
     c, cp, s = sym["C"], sym["C_p_symbol"], sym["s"]
@@ -199,10 +180,6 @@ def derivation_cadence() -> Math:
 
 def derivation_reductions() -> Math:
     """The one-tier reduction and the drain's exact factor, its series and its effect on the interval."""
-    import sympy as sp
-
-    from goodput.symbolic import derive_tiers
-
     d = derive_tiers()
     return _latex(
         r"L\big|_{C_p = C,\ s = 0,\ n = 1,\ R_p = R} &= " + sp.latex(d.one_tier_loss),
