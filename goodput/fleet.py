@@ -360,7 +360,8 @@ class FleetPlan:
         """
         self.at_write_bandwidth(1e9)  # no size: the one-line reason, not a goodput of zero
         # A checkpoint so slow that no plan is made (refused, or an InputError) keeps nothing.
-        return bandwidth_for_goodput(lambda b: _kept(lambda: plan_for(self.at_write_bandwidth(b)), InputError), target)
+        return bandwidth_for_goodput(lambda b: _kept(lambda: plan_for(self.at_write_bandwidth(b)),
+                                                     (InputError, Refused)), target)
 
     # ------------------------------------------------------------------ what to buy: storage (issue 19, spec C)
     def goodput_at_stated_bandwidth(self, bandwidth: float) -> float:
@@ -399,11 +400,11 @@ class FleetPlan:
                              storage_cost_per_month=cost, edge=edge)
 
 
-def _kept(make: Callable[[], Plan], *also: type[Exception]) -> float:
-    """The goodput of the plan ``make()`` makes; 0 where it is refused (no work kept) or raises one of `also`."""
+def _kept(make: Callable[[], Plan], nothing: tuple[type[Exception], ...] = (Refused,)) -> float:
+    """The goodput of the plan ``make()`` makes; 0 where it raises one of `nothing` (refused: no work kept)."""
     try:
         return make().goodput
-    except (Refused, *also):
+    except nothing:
         return 0.0
 
 
