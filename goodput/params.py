@@ -723,6 +723,13 @@ def _restart_parts(value: Mapping[str, Any]) -> dict[str, float]:
     return {str(k): parse_duration(v, f"restart.{k}", allow_zero=True) for k, v in spec.items()}
 
 
+def _true_or_false(value: object, name: str) -> bool:
+    flag = str(value).strip().lower()
+    if flag not in ("true", "false"):
+        raise InputError(name, value, "true or false")
+    return flag == "true"
+
+
 def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     """Read the keys of what a planner knows (checkpoint, storage, snapshot, restart parts, spares)."""
     from goodput import storage as st
@@ -730,60 +737,48 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
 
     found: dict[str, Any] = {}
     names: dict[str, str] = {}
+    share = functools.partial(validate.share, open_low=True,
+                              expected="a share of the stated bandwidth achieved, above 0 and at most 1")
+    fields: dict[str, tuple[tuple[str, str, Any], ...]] = {  # section: (key, field of Known, reader), read in order
+        "checkpoint": (("size", "size", st.parse_size), ("parameters", "parameters", validate.positive),
+                       ("bytes_per_parameter", "bytes_per_parameter", validate.positive)),
+        "storage": (("write_bandwidth", "write_bandwidth", st.parse_bandwidth),
+                    ("read_bandwidth", "read_bandwidth", st.parse_bandwidth), ("efficiency", "efficiency", share),
+                    ("read_efficiency", "read_efficiency", share),
+                    ("price", "storage_price", lambda v, n: validate.non_negative(v, n, st.PRICE_EXPECTED))),
+        "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth), ("host_memory", "host_memory", st.parse_size),
+                     ("double_buffered", "double_buffered", _true_or_false)),
+    }
 
-    def put(key: str, value: Any, named: str) -> None:
-        found[key], names[key] = value, named
+    def read(section: str, spec: Mapping[str, Any]) -> None:
+        for key, field, reader in fields[section]:
+            if key in spec:
+                found[field], names[field] = reader(spec[key], f"{section}.{key}"), f"{section}.{key}"
 
     if "checkpoint" in data:
         spec = _mapping(data["checkpoint"], "checkpoint", _CHECKPOINT_KEYS,
                         shape="a mapping {size: SIZE} or {parameters: N, bytes_per_parameter: B}")
         if "size" in spec and ("parameters" in spec or "bytes_per_parameter" in spec):
             raise InputError("checkpoint", spec, "either size or parameters (with bytes_per_parameter), not both")
-        if "size" in spec:
-            put("size", st.parse_size(spec["size"], "checkpoint.size"), "checkpoint.size")
-        elif "parameters" in spec:
-            put("parameters", validate.positive(spec["parameters"], "checkpoint.parameters"), "checkpoint.parameters")
-        else:
+        if "size" not in spec and "parameters" not in spec:
             raise InputError("checkpoint", spec, "a size (checkpoint: {size: 2.3 TB}) or a parameter count "
                              "(checkpoint: {parameters: 530e9})")
-        if "bytes_per_parameter" in spec:
-            put("bytes_per_parameter", validate.positive(spec["bytes_per_parameter"], "checkpoint.bytes_per_parameter"),
-                "checkpoint.bytes_per_parameter")
+        read("checkpoint", spec)
     snapshot = None
     if "storage" in data:
         spec = _mapping(data["storage"], "storage", _STORAGE_KEYS, required=("write_bandwidth",),
                         shape="a mapping {write_bandwidth: BANDWIDTH, read_bandwidth: BANDWIDTH, efficiency: SHARE, "
                         "price: USD per GB/s per month}")
-        put("write_bandwidth", st.parse_bandwidth(spec["write_bandwidth"], "storage.write_bandwidth"),
-            "storage.write_bandwidth")
-        if "read_bandwidth" in spec:
-            put("read_bandwidth", st.parse_bandwidth(spec["read_bandwidth"], "storage.read_bandwidth"),
-                "storage.read_bandwidth")
-        for key in ("efficiency", "read_efficiency"):
-            if key in spec:
-                put(key, validate.share(spec[key], f"storage.{key}", open_low=True,
-                                        expected="a share of the stated bandwidth achieved, above 0 and at most 1"),
-                    f"storage.{key}")
-        if "price" in spec:
-            put("storage_price", validate.non_negative(spec["price"], "storage.price", st.PRICE_EXPECTED),
-                "storage.price")
+        read("storage", spec)
         snapshot = spec.get("snapshot")
         if snapshot is not None and "snapshot" in data:
             raise InputError("storage.snapshot and snapshot", snapshot, "the snapshot given once")
     if snapshot is None and "snapshot" in data:
         snapshot = data["snapshot"]
     if snapshot is not None:
-        spec = _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
-                        shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
-                        "double_buffered: true|false}")
-        put("snapshot_bandwidth", st.parse_bandwidth(spec["bandwidth"], "snapshot.bandwidth"), "snapshot.bandwidth")
-        if "host_memory" in spec:
-            put("host_memory", st.parse_size(spec["host_memory"], "snapshot.host_memory"), "snapshot.host_memory")
-        if "double_buffered" in spec:
-            flag = str(spec["double_buffered"]).strip().lower()
-            if flag not in ("true", "false"):
-                raise InputError("snapshot.double_buffered", spec["double_buffered"], "true or false")
-            put("double_buffered", flag == "true", "snapshot.double_buffered")
+        read("snapshot", _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
+                                  shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
+                                  "double_buffered: true|false}"))
     parts: dict[str, float] = {}
     if isinstance(data.get("restart"), Mapping):
         parts = _restart_parts(data["restart"])
@@ -791,9 +786,10 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     if "spares" in data:
         spec = _mapping(data["spares"], "spares", _SPARES_KEYS, required=_SPARES_KEYS,
                         shape="a mapping {nodes: N, repair: DURATION, takes_node: SHARE}")
-        put("spares", Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0),
-                             repair=parse_duration(spec["repair"], "spares.repair"),
-                             takes_node=validate.share(spec["takes_node"], "spares.takes_node")), "spares")
+        found["spares"] = Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0),
+                                 repair=parse_duration(spec["repair"], "spares.repair"),
+                                 takes_node=validate.share(spec["takes_node"], "spares.takes_node"))
+        names["spares"] = "spares"
     return Known(**found, parts=parts, names=names)
 
 
