@@ -179,12 +179,9 @@ def mtbi_from_rate(rate_per_gpu_hour: Any, gpus: Any) -> Any:
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
-def rate_from_mtbi(mtbi: Any, gpus: Any) -> Any:
-    """The per-GPU rate 60 / (M x GPUs) per hour that gives a job of `gpus` GPUs the mean time M.
-
-    Its own inverse with :func:`mtbi_from_rate`: passing a rate as `gpus` gives the fleet size.
-    """
-    return 60.0 / (mtbi * gpus)
+#: The per-GPU rate 60 / (M x GPUs) per hour that gives `gpus` GPUs the mean time M: the same formula as
+#: :func:`mtbi_from_rate`, its own inverse (a rate passed as `gpus` gives the fleet size).
+rate_from_mtbi = mtbi_from_rate
 
 
 # --------------------------------------------------------------------------- reading YAML as typed
@@ -286,9 +283,7 @@ def params_from_mapping(
     if not isinstance(data, Mapping):
         shown = "an empty file" if data in (None, "") else type(data).__name__
         raise InputError(source, shown, "a mapping of keys such as 'gpus: 16384'")
-    for key in data:
-        if key not in _KNOWN:
-            raise InputError(f"{source}: key {key!r}", data[key], f"one of {', '.join(_KNOWN)}{_suggest(str(key), _KNOWN)}")
+    _mapping(data, source, _KNOWN, shape="a mapping of keys such as 'gpus: 16384'")
     for key in _REQUIRED:
         if key not in data and not (key in _DERIVABLE and "storage" in data):  # storage: derives C (see derive)
             raise InputError(f"{source}: key {key!r}", None, "a value (the key is missing)")
@@ -360,7 +355,7 @@ def params_from_mapping(
                         shape="a mapping {cost: DURATION, restart: DURATION, every: N} (restart and every optional)")
         persistent_cost, persistent_restart, persistent_every = tier_inputs(
             checkpoint_cost, restart, spec["cost"], spec.get("restart"), spec.get("every"), prefix="persistent.",
-            parse=lambda value, name: parse_duration(value, name),
+            parse=parse_duration,
         )
     fast_survives = None
     if "fast_survives" in data:
@@ -434,13 +429,9 @@ def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, per
                                                                                 "durations"))
         if missing.get(key):
             raise InputError(f"ranges.{key}", pair, str(missing[key]))
-        if key == "just_in_time":
-            low, high = (validate.share(v, f"ranges.{key}", open_high=True,
-                                        expected="a share of interruptions from 0 to below 1") for v in pair)
-        elif share:
-            low, high = (validate.share(v, f"ranges.{key}") for v in pair)
-        else:
-            low, high = (parse_duration(v, f"ranges.{key}", allow_zero=key == "drain") for v in pair)
+        read = {"just_in_time": _jit_share, "fast_survives": validate.share}.get(
+            key, functools.partial(parse_duration, allow_zero=key == "drain"))
+        low, high = (read(v, f"ranges.{key}") for v in pair)
         if low > high:
             raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
         ranges[str(key)] = (low, high)
@@ -531,7 +522,6 @@ def derive(params: Params, known: Known) -> Params:
     """
     from goodput import storage as st
     from goodput.restart import RestartParts
-    from goodput.units import format_duration
 
     typed = dict(known.typed)
     values: dict[str, float] = {}
@@ -564,13 +554,12 @@ def derive(params: Params, known: Known) -> Params:
         size = st.checkpoint_size(known.parameters, bpp)
         count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
         size_words = f"{st.format_size(size)} ({count} parameters x {bpp:g} bytes)"
+        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
     elif known.bytes_per_parameter is not None:
         raise InputError(name("bytes_per_parameter"), known.bytes_per_parameter,
                          f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")
     else:
         size_words = st.format_size(size) if size is not None else ""
-    if known.parameters is not None:
-        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
 
     store = None
     if known.write_bandwidth is not None:
@@ -624,8 +613,7 @@ def derive(params: Params, known: Known) -> Params:
             parts = {}
         else:
             del typed["restart"]
-    load = store.load if store is not None else None
-    if load is not None and store is not None and store.read_bandwidth is not None and "load" not in parts:
+    if store is not None and store.load is not None and store.read_bandwidth is not None and "load" not in parts:
         if "restart" in typed and not parts:
             if known.flagged("restart") == known.flagged("read_bandwidth"):
                 raise InputError(f"{name('restart')} and {name('read_bandwidth')}", format_duration(typed["restart"]),
@@ -633,7 +621,7 @@ def derive(params: Params, known: Known) -> Params:
                                  "...) with a read bandwidth, which gives the load; or no read bandwidth")
         else:
             read_e = store.efficiency if store.read_efficiency is None else store.read_efficiency
-            parts["load"] = load
+            parts["load"] = store.load
             notes["load"] = f"a read of {size_words} at {st.format_bandwidth(store.read_bandwidth * read_e)}" + (
                 f" achieved ({read_e:.0%} of {st.format_bandwidth(store.read_bandwidth)})" if read_e < 1.0 else "")
     restart_parts = None
@@ -793,6 +781,10 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     return Known(**found, parts=parts, names=names)
 
 
+def _jit_share(value: object, name: str) -> float:
+    return validate.share(value, name, open_high=True, expected="a share of interruptions from 0 to below 1")
+
+
 def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
     """Read ``just_in_time:`` and ``planned:`` (recovery without rollback, planned stops with notice)."""
     out: dict[str, float] = {}
@@ -804,8 +796,7 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
             value = spec["share"]
             if "recovery" in spec:
                 out["jit_recovery"] = parse_duration(spec["recovery"], "just_in_time.recovery")
-        out["just_in_time"] = validate.share(value, "just_in_time", open_high=True,
-                                             expected="a share of interruptions from 0 to below 1")
+        out["just_in_time"] = _jit_share(value, "just_in_time")
     if "planned" in data:
         spec = _mapping(data["planned"], "planned", _PLANNED_KEYS,
                         shape="a mapping {rate: '0.036 per hour'} or {count: N, window: DURATION}")
