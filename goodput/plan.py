@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from goodput import model, tiers
 from goodput.errors import InputError, Refused
-from goodput.exact import MODELS, exact_losses, exact_optimal_interval, model_functions, range_check
+from goodput.exact import MODELS, exact_losses, model_functions, range_check
 from goodput.model import Losses, RangeCheck
 from goodput.params import Params
 from goodput.restart import Recovery, recovery_losses
@@ -104,18 +104,12 @@ def make_plan(
                           recovery=recovery)
     if recovery is not None:
         return _recovery_plan(checkpoint_cost, float(mtbi), restart, interval, which, recovery)
-    if which == "exact":
-        losses: Losses | TierLosses = exact_losses(checkpoint_cost, mtbi, restart, interval)
-        best = float(exact_optimal_interval(checkpoint_cost, mtbi))
-    else:
-        losses = model.losses(checkpoint_cost, mtbi, restart, interval)
-        best = float(model.optimal_interval(checkpoint_cost, mtbi))
     return Plan(
         checkpoint_cost=float(checkpoint_cost),
         mtbi=float(mtbi),
         restart=float(restart),
-        losses=losses,
-        optimal_interval=best,
+        losses=(exact_losses if which == "exact" else model.losses)(checkpoint_cost, mtbi, restart, interval),
+        optimal_interval=float(model_functions(which)[1](checkpoint_cost, mtbi)),
         model=which,
         check=range_check(checkpoint_cost, mtbi, restart, interval),
     )

@@ -51,24 +51,22 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     if isinstance(value, bool):
         raise InputError(name, value, _EXPECTED)
     if isinstance(value, (int, float)):
-        if bare_unit is None:
-            raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
-        number, unit = float(value), bare_unit
+        number, unit = value, ""
     elif isinstance(value, str):
         match = _DURATION.fullmatch(value)
         if match is None:
             raise InputError(name, value, _EXPECTED)
         number = float(match["number"].replace(".", "") if not NUMBER.fullmatch(match["number"]) else match["number"])
         unit = match["unit"].lower()
-        if not unit:
-            if bare_unit is None:
-                raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
-            unit = bare_unit
     else:
         raise InputError(name, value, _EXPECTED)
+    if not unit:
+        if bare_unit is None:
+            raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
+        unit = bare_unit
     if unit not in MINUTES_PER_UNIT:
         raise InputError(name, value, f"a known unit (s, min, h, days, weeks, years), not {unit!r}")
-    minutes = number * MINUTES_PER_UNIT[unit]
+    minutes = float(number) * MINUTES_PER_UNIT[unit]
     if not math.isfinite(minutes) or minutes < 0 or (minutes == 0 and not allow_zero):
         raise InputError(name, value, "a finite duration of zero or more" if allow_zero else
                          "a finite duration greater than zero")
@@ -85,9 +83,7 @@ def significant(x: float, digits: int = 3) -> str:
     >>> significant(1296.0), significant(5.0), significant(0.0123)
     ('1,296', '5', '0.0123')
     """
-    if x >= 1e12:  # beyond a trillion, digits that are not significant would fill a line: an exponent instead
-        return f"{x:.{digits}g}"
-    if x >= 10**digits:
+    if 10**digits <= x < 1e12:  # beyond a trillion, digits that are not significant would fill a line: an exponent
         return f"{round(x):,}"
     return f"{x:.{digits}g}"
 
@@ -149,7 +145,6 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     if minutes < 2 * DAY:
         return f"{significant(minutes / 60.0, digits)} h"
     if minutes < YEAR:
-        days = significant(minutes / DAY, digits)
-        return f"{days} days"
+        return f"{significant(minutes / DAY, digits)} days"
     years = significant(minutes / YEAR, digits)
     return f"{years} year" + ("" if years == "1" else "s")
