@@ -146,8 +146,6 @@ def rate_interval(count: int, gpu_hours: float, confidence: float = 0.95) -> tup
     The reciprocals of :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption, ``chi2(a/2; 2k) /
     2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; the low end is 0 for a count of zero.
 
-    Examples
-    --------
     >>> low, high = rate_interval(419, 16384 * 54 * 24)
     >>> f"{low:.3g} {high:.3g}"
     '1.79e-05 2.17e-05'

@@ -43,8 +43,6 @@ def first_order_limits(checkpoint_cost: float, restart: float, rate_per_gpu_hour
 
     From :func:`goodput.exact.first_order_error_threshold` and :func:`goodput.exact.first_order_zero_fleet`.
 
-    Examples
-    --------
     >>> limits = first_order_limits(1.0, 5.0, 2e-5)
     >>> round(limits.one_point), limits.one_point < limits.three_points < limits.zero
     (22557, True)
@@ -81,8 +79,6 @@ REPLICAS = 32
 def study_costs(checkpoint_cost: float, slow_checkpoint_cost: float) -> dict[str, float]:
     """The three checkpoint costs the scale study follows, in minutes: the slow, the fast and :data:`ASYNC_COST`.
 
-    Examples
-    --------
     >>> study_costs(1.0, 5.0) == {"slow": 5.0, "fast": 1.0, "async": ASYNC_COST}
     True
     """
@@ -94,8 +90,6 @@ def study_sizes(gpus: float, limits: list[FirstOrderLimits]) -> tuple[float, ...
 
     They reach a decade below and above the fleet itself, and a third of each one-point limit.
 
-    Examples
-    --------
     >>> study_sizes(16384, [])
     (1000.0, 10000.0, 100000.0, 1000000.0)
     """
@@ -174,8 +168,6 @@ def plan_at_size(rate_per_gpu_hour: float, checkpoint_cost: float, restart: floa
                  gpus: float = PLAN_GPUS) -> PlanAtSize:
     """First order, the exact model and a simulation of one checkpoint tier at a fleet size (seed :data:`PLAN_SEED`).
 
-    Examples
-    --------
     >>> p = plan_at_size(2e-5, 1.0, 5.0)
     >>> round(p.mtbi), p.check.status, p.exact_interval < p.first_interval
     (30, 'out of range', True)
@@ -193,8 +185,6 @@ def plan_at_size(rate_per_gpu_hour: float, checkpoint_cost: float, restart: floa
 def beyond_zero(limits: FirstOrderLimits) -> int:
     """A fleet size past first order's zero: the first power of two at least 1.25 times it.
 
-    Examples
-    --------
     >>> beyond_zero(first_order_limits(5.0, 5.0, 2e-5))
     262144
     """

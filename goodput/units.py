@@ -39,8 +39,6 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     (parameter files). Raises InputError for an unknown unit, a negative, NaN or infinite value, and zero unless
     `allow_zero` (a drain that takes no time).
 
-    Examples
-    --------
     >>> parse_duration("90 s", "restart")
     1.5
     >>> parse_duration("54 days", "window")
@@ -78,8 +76,6 @@ def significant(x: float, digits: int = 3) -> str:
 
     Numbers with more integer digits are rounded to a whole number with thousands separators; from 1e12, an exponent.
 
-    Examples
-    --------
     >>> significant(1296.0), significant(5.0), significant(0.0123)
     ('1,296', '5', '0.0123')
     """
@@ -94,8 +90,6 @@ def format_rate(rate: float, digits: int = 3) -> str:
     E-notation below 0.001 without the exponent's padding zero, :func:`significant` from there up; trailing zeros
     dropped.
 
-    Examples
-    --------
     >>> format_rate(1.9732e-5), format_rate(2e-5), format_rate(0.32768), format_rate(0.0)
     ('1.97e-5', '2e-5', '0.328', '0')
     """
@@ -115,8 +109,6 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     hours; hours below two days; days below a year; years beyond. Negative durations keep their sign; ``"unbounded"``
     for infinity, ``"undefined"`` for NaN.
 
-    Examples
-    --------
     >>> format_duration(19.287)
     '19.3 min'
     >>> format_duration(2 / 3)
