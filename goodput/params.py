@@ -539,6 +539,10 @@ def derive(params: Params, known: Known) -> Params:
             del typed[key]
         values[key], notes[key] = value, words
 
+    def achieved(stated: float, e: float) -> str:
+        shown = st.format_bandwidth(stated * e)
+        return f"{shown} achieved ({e:.0%} of {st.format_bandwidth(stated)})" if e < 1.0 else shown
+
     def node_count() -> int:
         if params.nodes is None:
             raise InputError(name("gpus_per_node"), params.gpus_per_node,
@@ -586,10 +590,7 @@ def derive(params: Params, known: Known) -> Params:
                                  "...} or --write-bandwidth): it is what the checkpoint is written at")
 
     if store is not None:
-        e = store.efficiency
-        achieved = f"{st.format_bandwidth(store.write_bandwidth * e)}" + (
-            f" achieved ({e:.0%} of {st.format_bandwidth(store.write_bandwidth)})" if e < 1.0 else "")
-        write_words = f"{size_words} at {achieved}"
+        write_words = f"{size_words} at {achieved(store.write_bandwidth, store.efficiency)}"
         if store.snapshot_bandwidth is None:
             choose("checkpoint_cost", store.checkpoint_cost, "write_bandwidth", f"a synchronous write of {write_words}")
         else:
@@ -622,8 +623,7 @@ def derive(params: Params, known: Known) -> Params:
         else:
             read_e = store.efficiency if store.read_efficiency is None else store.read_efficiency
             parts["load"] = store.load
-            notes["load"] = f"a read of {size_words} at {st.format_bandwidth(store.read_bandwidth * read_e)}" + (
-                f" achieved ({read_e:.0%} of {st.format_bandwidth(store.read_bandwidth)})" if read_e < 1.0 else "")
+            notes["load"] = f"a read of {size_words} at {achieved(store.read_bandwidth, read_e)}"
     restart_parts = None
     if parts:
         restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
