@@ -133,19 +133,14 @@ def _check_scale(mtbi: float, *durations: float) -> None:
 def _recovery_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None, which: str,
                    recovery: Recovery) -> Plan:
     """A one-tier plan with a share recovered just in time and planned stops (each model at its own optimum)."""
-    kw = {"just_in_time": recovery.just_in_time, "jit_recovery": recovery.jit_recovery,
-          "planned_rate": recovery.planned_rate}
+    kw = dataclasses.asdict(recovery)
     exact = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="exact", **kw)
     first = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="first-order", **kw)
     best = recovery_losses(checkpoint_cost, mtbi, restart, None, which=which, **kw).interval
     return Plan(checkpoint_cost=float(checkpoint_cost), mtbi=mtbi, restart=float(restart),
                 losses=exact if which == "exact" else first, optimal_interval=best, model=which,
-                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput), recovery=_triple(recovery))
-
-
-def _triple(recovery: Recovery | None) -> tuple[float, float, float] | None:
-    """:attr:`Plan.recovery` of a :class:`~goodput.restart.Recovery`: (p, R_j, q)."""
-    return None if recovery is None else (recovery.just_in_time, recovery.jit_recovery, recovery.planned_rate)
+                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput),
+                recovery=dataclasses.astuple(recovery))
 
 
 def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *, chosen: bool,
@@ -171,7 +166,7 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
         check=RangeCheck(goodput=1.0 - first.total, error=exact.goodput - (1.0 - first.total)),
         tiers=scheme,
         every_chosen=chosen,
-        recovery=_triple(recovery),
+        recovery=None if recovery is None else dataclasses.astuple(recovery),
     )
 
 
