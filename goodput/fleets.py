@@ -159,11 +159,6 @@ def _count(value: str, name: str) -> int | None:
     return validate.whole(value.strip(), name, 0) if value.strip() else None
 
 
-def _positive(value: str, name: str) -> float | None:
-    """A number greater than zero, or ``None`` for an empty cell."""
-    return validate.positive(value.strip(), name) if value.strip() else None
-
-
 def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet, ...]:
     """Read the table of published fleets, one record per row in the file's order.
 
@@ -197,7 +192,8 @@ def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet,
             gpu_type=row["gpu_type"].strip(),
             window_start=row["window_start"].strip() or None,
             window_end=row["window_end"].strip() or None,
-            window_days=_positive(row["window_days"], f"{where}: window_days"),
+            window_days=validate.positive(row["window_days"].strip(), f"{where}: window_days")
+            if row["window_days"].strip() else None,
             unplanned=_count(row["unplanned"], f"{where}: unplanned"),
             planned=_count(row["planned"], f"{where}: planned"),
             what_counts=row["what_counts"].strip(),
