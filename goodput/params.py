@@ -41,15 +41,17 @@ import difflib
 import functools
 import hashlib
 import os
+import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goodput import storage as st
 from goodput import validate
 from goodput.errors import InputError
 from goodput.storage import Storage
-from goodput.units import format_duration, parse_duration
+from goodput.units import MINUTES_PER_UNIT, format_duration, parse_duration
 
 if TYPE_CHECKING:
     from goodput.restart import RestartParts, Spares
@@ -520,7 +522,6 @@ def derive(params: Params, known: Known) -> Params:
     >>> round(p.checkpoint_cost, 1), p.derived["checkpoint_cost"]
     (42.4, 'a synchronous write of 6.36 TB (530 billion parameters x 12 bytes) at 2.5 GB/s')
     """
-    from goodput import storage as st
     from goodput.restart import RestartParts
 
     typed = dict(known.typed)
@@ -693,10 +694,6 @@ def parse_rate(value: object, name: str) -> float:
     >>> round(parse_rate("0.87 per day", "planned.rate"), 4)
     0.0363
     """
-    import re
-
-    from goodput.units import MINUTES_PER_UNIT
-
     expected = "a rate such as '0.036 per hour' or '0.87 per day' (events per unit of time)"
     text = value if isinstance(value, str) else ""
     match = re.fullmatch(r"\s*(\S+?)\s*(?:/|\s+per\s+)\s*([a-zA-Z]+)\s*", text)
@@ -720,7 +717,6 @@ def _true_or_false(value: object, name: str) -> bool:
 
 def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     """Read the keys of what a planner knows (checkpoint, storage, snapshot, restart parts, spares)."""
-    from goodput import storage as st
     from goodput.restart import Spares
 
     found: dict[str, Any] = {}

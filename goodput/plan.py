@@ -13,7 +13,7 @@ from goodput import model, tiers
 from goodput.errors import InputError, Refused
 from goodput.exact import MODELS, exact_losses, model_functions, range_check
 from goodput.model import Losses, RangeCheck
-from goodput.params import Params
+from goodput.params import Params, at_bandwidths
 from goodput.restart import Recovery, recovery_losses
 from goodput.tiers import TierLosses, Tiers
 from goodput.units import format_duration
@@ -294,8 +294,6 @@ def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, 
     >>> storage_levers(load_params())
     {}
     """
-    from goodput.params import at_bandwidths
-
     s = params.storage
     if s is None:
         return {}
