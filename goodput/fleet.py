@@ -184,17 +184,16 @@ class FleetPlan:
         """All the fleet's losses at the plan, US dollars a month."""
         return self.dollars(1.0 - self.plan.goodput)
 
-    @cached_property
-    def ranges(self) -> Ranges:
-        """The inputs' ranges through the fleet's scheme by the exact model."""
-        return ranges_for(self.params)
-
-    # ------------------------------------------------------------------ answer, planning (pg-answer)
     @property
     def lost_gpu_hours(self) -> float:
         """GPU-hours a month all the fleet's losses take at the plan."""
         p = self.params
         return model.capacity_per_month(1.0 - self.plan.goodput, p.gpus, 1.0, p.month)
+
+    @cached_property
+    def ranges(self) -> Ranges:
+        """The inputs' ranges through the fleet's scheme by the exact model."""
+        return ranges_for(self.params)
 
     # ------------------------------------------------------------------ levers (by fleet size)
     @cached_property
@@ -231,7 +230,7 @@ class FleetPlan:
             parts = replace(parts, nodes=gpus // p.gpus_per_node)
         return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts)
 
-    # ------------------------------------------------------------------ storage, restart (newch)
+    # ------------------------------------------------------------------ storage, restart
     @property
     def storage(self) -> Storage | None:
         """The fleet's storage inputs, or None when it gives durations only."""
@@ -257,7 +256,7 @@ class FleetPlan:
         """Goodput of :meth:`plan_at_write_bandwidth`; 0 where no work is kept."""
         return _kept(lambda: self.plan_at_write_bandwidth(achieved, size))
 
-    # ------------------------------------------------------------------ what a planner knows (issues 19, 20)
+    # ------------------------------------------------------------------ what a planner knows: the restart
     def with_restart(self, restart: float) -> Params:
         """The fleet's inputs with another expected restart; a persistent tier's restart moves by as much.
 
@@ -363,7 +362,7 @@ class FleetPlan:
         return bandwidth_for_goodput(lambda b: _kept(lambda: plan_for(self.at_write_bandwidth(b)),
                                                      (InputError, Refused)), target)
 
-    # ------------------------------------------------------------------ what to buy: storage (issue 19, spec C)
+    # ------------------------------------------------------------------ what to buy: storage
     def goodput_at_stated_bandwidth(self, bandwidth: float) -> float:
         """Goodput of the full plan at stated write bandwidth ``bandwidth`` B/s (read scaled alike); 0 if no plan."""
         s = self.storage

@@ -66,7 +66,7 @@ MAX_DEPTH = 4
 
 _REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
 _MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
-#: What a planner knows (issues 19 and 20): each optional.
+#: What a planner knows: each optional.
 _KNOWN_KEYS = ("checkpoint", "gpus_per_node", "storage", "snapshot", "spares", "just_in_time", "planned")
 _OPTIONAL = ("logs", "ranges", "drain", "persistent", "fast_survives", *_KNOWN_KEYS)
 #: Required keys a planner's inputs can give instead: C and the slow C (from ``storage:``).
@@ -463,7 +463,7 @@ def tier_inputs(
     return cost_p, restart_p, n
 
 
-# --------------------------------------------------------------------------- what a planner knows (issues 19, 20)
+# --------------------------------------------------------------------------- what a planner knows
 
 
 @dataclass(frozen=True)
