@@ -96,12 +96,7 @@ class PublishedFleet:
 
     @property
     def kind(self) -> str:
-        """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``.
-
-        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts ``published rate`` is a
-        cluster rate; a count whose ``what_counts`` says it is "not job interruptions" is machine-wide events; any other
-        count is job interruptions.
-        """
+        """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``."""
         if self.rate_basis.startswith("stated frequency"):
             return "stated frequency"
         if self.rate_basis.startswith("published rate"):
