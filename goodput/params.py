@@ -166,11 +166,6 @@ class Params:
                             fast_survives=None)
 
 
-def _suggest(key: str, choices: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(key, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def mtbi_from_count(count: int, window: float) -> float:
     """M = window / count, minutes."""
     return window / count
@@ -266,7 +261,9 @@ def _mapping(value: object, name: str, keys: tuple[str, ...], *, required: tuple
         raise InputError(name, value, shape)
     for key in value:
         if key not in keys:
-            raise InputError(f"{name}: key {key!r}", value[key], f"one of {', '.join(keys)}{_suggest(str(key), keys)}")
+            close = difflib.get_close_matches(str(key), keys, n=1)
+            raise InputError(f"{name}: key {key!r}", value[key],
+                             f"one of {', '.join(keys)}" + (f" (did you mean {close[0]!r}?)" if close else ""))
     for key in required:
         if key not in value:
             raise InputError(f"{name}.{key}", None, f"a value (the key is missing): {shape}")
