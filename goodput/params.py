@@ -398,7 +398,6 @@ def params_from_mapping(
     )
 
 
-
 def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, persistent: bool,
                          just_in_time: float) -> dict[str, tuple[float, float]]:
     """Read ``ranges:``: a pair [LOW, HIGH] for each input of the fleet that has one (durations; shares for s, p).
@@ -435,6 +434,7 @@ def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, per
             raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
         ranges[str(key)] = (low, high)
     return ranges
+
 
 def tier_inputs(
     checkpoint_cost: float, restart: float, cost: object, persistent_restart: object, every: object, *, prefix: str,
