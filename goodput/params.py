@@ -313,13 +313,10 @@ def params_from_mapping(
     if "logs" in data:
         spec = _mapping(data["logs"], "logs", _LOG_KEYS, required=("events",),
                         shape="a mapping {steps: FILE, events: FILE} (steps optional)")
-        logs: dict[str, Path] = {}
         for key in _LOG_KEYS:
-            if key in spec:
-                if not isinstance(spec[key], str) or not spec[key].strip():
-                    raise InputError(f"logs.{key}", spec[key], "a file path")
-                logs[key] = (base / spec[key]) if base else Path(spec[key])
-        steps_log, events_log = logs.get("steps"), logs["events"]
+            if key in spec and (not isinstance(spec[key], str) or not spec[key].strip()):
+                raise InputError(f"logs.{key}", spec[key], "a file path")
+        steps_log, events_log = ((base / spec[k] if base else Path(spec[k])) if k in spec else None for k in _LOG_KEYS)
 
     known = _known_from_mapping(data) if any(key in data for key in _KNOWN_KEYS) or isinstance(
         data.get("restart"), Mapping) else None
@@ -727,8 +724,8 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                     ("read_bandwidth", "read_bandwidth", st.parse_bandwidth), ("efficiency", "efficiency", share),
                     ("read_efficiency", "read_efficiency", share),
                     ("price", "storage_price", lambda v, n: validate.non_negative(v, n, st.PRICE_EXPECTED))),
-        "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth), ("host_memory", "host_memory", st.parse_size),
-                     ("double_buffered", "double_buffered", _true_or_false)),
+        "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth),
+                     ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
     }
 
     def read(section: str, spec: Mapping[str, Any]) -> None:
