@@ -19,8 +19,6 @@ def quote(value: Any, length: int = QUOTE_LENGTH) -> str:
     A string is quoted as written, anything else by its ``repr``; a cut value shows ``...`` and its full length, and a
     path is cut from the left so that its file name shows.
 
-    Examples
-    --------
     >>> quote("1:30")
     "'1:30'"
     >>> quote("x" * 100, length=5)
@@ -44,8 +42,6 @@ class InputError(ValueError):
 
     `name` is as the user wrote it (a key, a flag or ``file:line N``); `expected` is phrased for the user.
 
-    Examples
-    --------
     >>> str(InputError("checkpoint_cost", "-1 min", "a positive duration"))
     "checkpoint_cost: got '-1 min', expected a positive duration"
     """

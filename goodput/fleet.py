@@ -9,6 +9,7 @@ build on it; a one-tier method must not call its number the fleet's.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -151,11 +152,6 @@ class FleetPlan:
         """The levers, largest gain first."""
         return sorted(self.levers.items(), key=lambda item: -item[1])
 
-    @property
-    def largest_lever(self) -> str:
-        """The name of the lever that gains the most goodput."""
-        return self.levers_ranked[0][0]
-
     # ------------------------------------------------------------------ first order, one measure and one policy
     @property
     def first_order_gap(self) -> float:
@@ -188,17 +184,16 @@ class FleetPlan:
         """All the fleet's losses at the plan, US dollars a month."""
         return self.dollars(1.0 - self.plan.goodput)
 
-    @cached_property
-    def ranges(self) -> Ranges:
-        """The inputs' ranges through the fleet's scheme by the exact model."""
-        return ranges_for(self.params)
-
-    # ------------------------------------------------------------------ answer, planning (pg-answer)
     @property
     def lost_gpu_hours(self) -> float:
         """GPU-hours a month all the fleet's losses take at the plan."""
         p = self.params
         return model.capacity_per_month(1.0 - self.plan.goodput, p.gpus, 1.0, p.month)
+
+    @cached_property
+    def ranges(self) -> Ranges:
+        """The inputs' ranges through the fleet's scheme by the exact model."""
+        return ranges_for(self.params)
 
     # ------------------------------------------------------------------ levers (by fleet size)
     @cached_property
@@ -235,7 +230,7 @@ class FleetPlan:
             parts = replace(parts, nodes=gpus // p.gpus_per_node)
         return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts)
 
-    # ------------------------------------------------------------------ storage, restart (newch)
+    # ------------------------------------------------------------------ storage, restart
     @property
     def storage(self) -> Storage | None:
         """The fleet's storage inputs, or None when it gives durations only."""
@@ -259,13 +254,9 @@ class FleetPlan:
 
     def goodput_at_write_bandwidth(self, achieved: float, size: float) -> float:
         """Goodput of :meth:`plan_at_write_bandwidth`; 0 where no work is kept."""
-        try:
-            return self.plan_at_write_bandwidth(achieved, size).goodput
-        except Refused:
-            return 0.0
+        return _kept(lambda: self.plan_at_write_bandwidth(achieved, size))
 
-
-    # ------------------------------------------------------------------ what a planner knows (issues 19, 20)
+    # ------------------------------------------------------------------ what a planner knows: the restart
     def with_restart(self, restart: float) -> Params:
         """The fleet's inputs with another expected restart; a persistent tier's restart moves by as much.
 
@@ -298,10 +289,7 @@ class FleetPlan:
 
     def goodput_at_restart(self, restart: float) -> float:
         """Goodput of the whole scheme with an expected restart of ``restart`` minutes; 0 where no work is kept."""
-        try:
-            return plan_for(self.with_restart(restart)).goodput
-        except Refused:  # no work kept at this restart
-            return 0.0
+        return _kept(lambda: plan_for(self.with_restart(restart)))
 
     def spares_choice(self, repair: float, takes_node: float) -> SparesChoice:
         """Goodput and dollars against the number of hot spare nodes, and the best count, with the full plan.
@@ -369,26 +357,18 @@ class FleetPlan:
         Bisection (:func:`goodput.storage.bandwidth_for_goodput`; goodput never falls as bandwidth rises); None
         when even 1 PB/s does not reach it.
         """
-
-        def goodput_at(bandwidth: float) -> float:
-            try:
-                return plan_for(self.at_write_bandwidth(bandwidth)).goodput
-            except (InputError, Refused):  # a checkpoint so slow that no plan is made: nothing kept
-                return 0.0
-
         self.at_write_bandwidth(1e9)  # no size: the one-line reason, not a goodput of zero
-        return bandwidth_for_goodput(goodput_at, target)
+        # A checkpoint so slow that no plan is made (refused, or an InputError) keeps nothing.
+        return bandwidth_for_goodput(lambda b: _kept(lambda: plan_for(self.at_write_bandwidth(b)),
+                                                     (InputError, Refused)), target)
 
-    # ------------------------------------------------------------------ what to buy: storage (issue 19, spec C)
+    # ------------------------------------------------------------------ what to buy: storage
     def goodput_at_stated_bandwidth(self, bandwidth: float) -> float:
         """Goodput of the full plan at stated write bandwidth ``bandwidth`` B/s (read scaled alike); 0 if no plan."""
         s = self.storage
         if s is None:
             raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
-        try:
-            return plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth)).goodput
-        except Refused:  # a write so slow that no work is kept
-            return 0.0
+        return _kept(lambda: plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth)))
 
     def net_at_stated_bandwidth(self, bandwidth: float) -> float:
         """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month."""
@@ -417,6 +397,14 @@ class FleetPlan:
         cost = storage_cost_per_month(s.price, best)
         return BestBandwidth(bandwidth=best, goodput=goodput, net_per_month=self.dollars(goodput) - cost,
                              storage_cost_per_month=cost, edge=edge)
+
+
+def _kept(make: Callable[[], Plan], nothing: tuple[type[Exception], ...] = (Refused,)) -> float:
+    """The goodput of the plan ``make()`` makes; 0 where it raises one of `nothing` (refused: no work kept)."""
+    try:
+        return make().goodput
+    except nothing:
+        return 0.0
 
 
 def fleet_plan(params: Params) -> FleetPlan:

@@ -96,12 +96,7 @@ class PublishedFleet:
 
     @property
     def kind(self) -> str:
-        """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``.
-
-        A rate basis that starts ``stated frequency`` is a stated frequency; one that starts ``published rate`` is a
-        cluster rate; a count whose ``what_counts`` says it is "not job interruptions" is machine-wide events; any other
-        count is job interruptions.
-        """
+        """What the record counts, one of :data:`KINDS`, from the table's ``rate_basis`` and ``what_counts``."""
         if self.rate_basis.startswith("stated frequency"):
             return "stated frequency"
         if self.rate_basis.startswith("published rate"):
@@ -146,8 +141,6 @@ def rate_interval(count: int, gpu_hours: float, confidence: float = 0.95) -> tup
     The reciprocals of :func:`goodput.uncertainty.poisson_interval` for GPU-hours per interruption, ``chi2(a/2; 2k) /
     2E`` and ``chi2(1 - a/2; 2k + 2) / 2E``; the low end is 0 for a count of zero.
 
-    Examples
-    --------
     >>> low, high = rate_interval(419, 16384 * 54 * 24)
     >>> f"{low:.3g} {high:.3g}"
     '1.79e-05 2.17e-05'
@@ -159,11 +152,6 @@ def rate_interval(count: int, gpu_hours: float, confidence: float = 0.95) -> tup
 def _count(value: str, name: str) -> int | None:
     """A whole number of zero or more, or ``None`` for an empty cell."""
     return validate.whole(value.strip(), name, 0) if value.strip() else None
-
-
-def _positive(value: str, name: str) -> float | None:
-    """A number greater than zero, or ``None`` for an empty cell."""
-    return validate.positive(value.strip(), name) if value.strip() else None
 
 
 def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet, ...]:
@@ -199,7 +187,8 @@ def read_published_fleets(path: str | os.PathLike[str]) -> tuple[PublishedFleet,
             gpu_type=row["gpu_type"].strip(),
             window_start=row["window_start"].strip() or None,
             window_end=row["window_end"].strip() or None,
-            window_days=_positive(row["window_days"], f"{where}: window_days"),
+            window_days=validate.positive(row["window_days"].strip(), f"{where}: window_days")
+            if row["window_days"].strip() else None,
             unplanned=_count(row["unplanned"], f"{where}: unplanned"),
             planned=_count(row["planned"], f"{where}: planned"),
             what_counts=row["what_counts"].strip(),

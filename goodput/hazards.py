@@ -75,8 +75,6 @@ def run_length(checkpoint_cost: float, slow_checkpoint_cost: float, mtbi: float,
     interval tried (a small fleet's slow checkpoint); shorter when :data:`FEWEST_RUNS` runs of 54 days would hold more
     than :data:`MAX_FAILURES` failures (a very short M).
 
-    Examples
-    --------
     >>> run_length(1.0, 5.0, 185.6, 5.0) / DAY
     54.0
     """
@@ -123,8 +121,6 @@ class RunAge:
 def run_age(checkpoint_cost: float, slow_checkpoint_cost: float, mtbi: float, restart: float) -> RunAge:
     """The run-age hazard's numbers for one tier (no simulation): the run, the schedules, M early and late.
 
-    Examples
-    --------
     >>> r = run_age(1.0, 5.0, 185.6, 5.0)
     >>> round(r.first_share, 2), round(r.m_first / 185.6, 3)
     (0.36, 0.36)
@@ -196,8 +192,6 @@ def burst_goodput(checkpoint_cost: float, mtbi: float, restart: float, interval:
     >= R + k (T + C)), a geometric series for the exponential part and a finite sum for the uniform one. It leaves out
     each run's first and last gap, as a long run does.
 
-    Examples
-    --------
     >>> round(100 * burst_goodput(1.0, 185.6, 5.0, 18.6), 2)
     86.8
     >>> abs(burst_goodput(1.0, 185.6, 5.0, 18.6, 0.0) - exact.exact_goodput(1.0, 185.6, 5.0, 18.6)) < 1e-12
@@ -247,8 +241,6 @@ def lost_checkpoint(checkpoint_cost: float, mtbi: float, restart: float,
                     lost_share: float = LOST_SHARE) -> LostCheckpoint:
     """The numbers of a checkpoint lost with the job, by :func:`goodput.tiers.lost_checkpoint_tiers` (exact).
 
-    Examples
-    --------
     >>> n = lost_checkpoint(1.0, 185.6, 5.0)
     >>> round(100 * n.safe, 2), round(100 * n.shared, 2), round(n.domain_ratio)
     (87.58, 86.6, 20)
@@ -267,8 +259,6 @@ def lost_checkpoint(checkpoint_cost: float, mtbi: float, restart: float,
 def elastic_restart(restart: float) -> float:
     """The effective restart of an elastic job: :data:`ELASTIC_RESTART`, or half the full restart if that is shorter.
 
-    Examples
-    --------
     >>> elastic_restart(5.0), elastic_restart(1.5)
     (1.0, 0.75)
     """
@@ -281,8 +271,6 @@ def elastic_params(params: Params) -> Params:
     R becomes :func:`elastic_restart` of R, and a persistent restart R_p becomes that plus R_p - R: continuing on fewer
     nodes saves the wait for replacement hardware, not the read of the persistent copy.
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> e = elastic_params(load_params().replace(persistent_cost=3.0, persistent_restart=12.0))
     >>> e.restart, e.persistent_restart

@@ -43,8 +43,6 @@ def first_order_limits(checkpoint_cost: float, restart: float, rate_per_gpu_hour
 
     From :func:`goodput.exact.first_order_error_threshold` and :func:`goodput.exact.first_order_zero_fleet`.
 
-    Examples
-    --------
     >>> limits = first_order_limits(1.0, 5.0, 2e-5)
     >>> round(limits.one_point), limits.one_point < limits.three_points < limits.zero
     (22557, True)
@@ -81,8 +79,6 @@ REPLICAS = 32
 def study_costs(checkpoint_cost: float, slow_checkpoint_cost: float) -> dict[str, float]:
     """The three checkpoint costs the scale study follows, in minutes: the slow, the fast and :data:`ASYNC_COST`.
 
-    Examples
-    --------
     >>> study_costs(1.0, 5.0) == {"slow": 5.0, "fast": 1.0, "async": ASYNC_COST}
     True
     """
@@ -94,8 +90,6 @@ def study_sizes(gpus: float, limits: list[FirstOrderLimits]) -> tuple[float, ...
 
     They reach a decade below and above the fleet itself, and a third of each one-point limit.
 
-    Examples
-    --------
     >>> study_sizes(16384, [])
     (1000.0, 10000.0, 100000.0, 1000000.0)
     """
@@ -105,12 +99,20 @@ def study_sizes(gpus: float, limits: list[FirstOrderLimits]) -> tuple[float, ...
     return tuple(10.0**k for k in range(first, last + 1))
 
 
-def _horizon(mtbi: float, rhythm: float, failures: float) -> float:
-    """A simulated wall time of about `failures` interruptions, long enough for unbiased runs and not too many failures."""
-    from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS
+def _simulated(rate_per_gpu_hour: float, checkpoint_cost: float, restart: float, gpus: float, failures: float,
+               seed: int) -> tuple[SizePoint, float]:
+    """A seeded simulation of one tier at the exact optimum at `gpus` GPUs, and its wall time in minutes.
 
-    least = 1.01 * MIN_RUN_RHYTHMS * REPLICAS * rhythm
-    return min(max(failures * mtbi, least), max(least, 0.5 * MAX_FAILURES * mtbi))
+    The wall time holds about `failures` interruptions, long enough for unbiased runs and not too many failures.
+    """
+    from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, simulate
+
+    c, m, r = checkpoint_cost, float(mtbi_from_rate(rate_per_gpu_hour, gpus)), restart
+    t = float(exact.exact_optimal_interval(c, m))
+    least = 1.01 * MIN_RUN_RHYTHMS * REPLICAS * (t + c + r)
+    horizon = min(max(failures * m, least), max(least, 0.5 * MAX_FAILURES * m))
+    run = simulate(c, m, r, t, horizon, replicas=REPLICAS, seed=seed)
+    return SizePoint(gpus, c, run.goodput, run.stderr, float(exact.exact_goodput(c, m, r))), run.horizon
 
 
 @dataclass(frozen=True)
@@ -139,17 +141,8 @@ class SizePoint:
 def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
                    sizes: tuple[float, ...]) -> list[SizePoint]:
     """Seeded simulations of each cost at each size at the exact optimum (one tier; seed cost x len(sizes) + size)."""
-    from goodput.simulate import simulate
-
-    out = []
-    for i, cost in enumerate(costs):
-        for j, n in enumerate(sizes):
-            m = float(mtbi_from_rate(rate_per_gpu_hour, n))
-            t = float(exact.exact_optimal_interval(cost, m))
-            run = simulate(cost, m, restart, t, _horizon(m, t + cost + restart, FAILURES_PER_POINT),
-                           replicas=REPLICAS, seed=i * len(sizes) + j)
-            out.append(SizePoint(n, cost, run.goodput, run.stderr, float(exact.exact_goodput(cost, m, restart))))
-    return out
+    return [_simulated(rate_per_gpu_hour, cost, restart, n, FAILURES_PER_POINT, i * len(sizes) + j)[0]
+            for i, cost in enumerate(costs) for j, n in enumerate(sizes)]
 
 
 @dataclass(frozen=True)
@@ -175,31 +168,23 @@ def plan_at_size(rate_per_gpu_hour: float, checkpoint_cost: float, restart: floa
                  gpus: float = PLAN_GPUS) -> PlanAtSize:
     """First order, the exact model and a simulation of one checkpoint tier at a fleet size (seed :data:`PLAN_SEED`).
 
-    Examples
-    --------
     >>> p = plan_at_size(2e-5, 1.0, 5.0)
     >>> round(p.mtbi), p.check.status, p.exact_interval < p.first_interval
     (30, 'out of range', True)
     """
-    from goodput.simulate import simulate
-
     m = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
     t_first = float(model.optimal_interval(checkpoint_cost, m))
-    t_exact = float(exact.exact_optimal_interval(checkpoint_cost, m))
-    g_exact = float(exact.exact_goodput(checkpoint_cost, m, restart))
-    horizon = _horizon(m, t_exact + checkpoint_cost + restart, PLAN_FAILURES)
-    run = simulate(checkpoint_cost, m, restart, t_exact, horizon, replicas=REPLICAS, seed=PLAN_SEED)
+    point, horizon = _simulated(rate_per_gpu_hour, checkpoint_cost, restart, gpus, PLAN_FAILURES, PLAN_SEED)
     return PlanAtSize(gpus=gpus, mtbi=m, check=exact.range_check(checkpoint_cost, m, restart),
-                      first_interval=t_first, exact_interval=t_exact, exact_goodput=g_exact,
-                      exact_at_first=float(exact.exact_goodput(checkpoint_cost, m, restart, t_first)),
-                      simulated=SizePoint(gpus, checkpoint_cost, run.goodput, run.stderr, g_exact), horizon=run.horizon)
+                      first_interval=t_first, exact_interval=float(exact.exact_optimal_interval(checkpoint_cost, m)),
+                      exact_goodput=point.exact, exact_at_first=float(exact.exact_goodput(checkpoint_cost, m, restart,
+                                                                                           t_first)),
+                      simulated=point, horizon=horizon)
 
 
 def beyond_zero(limits: FirstOrderLimits) -> int:
     """A fleet size past first order's zero: the first power of two at least 1.25 times it.
 
-    Examples
-    --------
     >>> beyond_zero(first_order_limits(5.0, 5.0, 2e-5))
     262144
     """

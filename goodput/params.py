@@ -41,15 +41,17 @@ import difflib
 import functools
 import hashlib
 import os
+import re
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from goodput import storage as st
 from goodput import validate
 from goodput.errors import InputError
 from goodput.storage import Storage
-from goodput.units import format_duration, parse_duration
+from goodput.units import MINUTES_PER_UNIT, format_duration, parse_duration
 
 if TYPE_CHECKING:
     from goodput.restart import RestartParts, Spares
@@ -64,7 +66,7 @@ MAX_DEPTH = 4
 
 _REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
 _MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
-#: What a planner knows (issues 19 and 20): each optional.
+#: What a planner knows: each optional.
 _KNOWN_KEYS = ("checkpoint", "gpus_per_node", "storage", "snapshot", "spares", "just_in_time", "planned")
 _OPTIONAL = ("logs", "ranges", "drain", "persistent", "fast_survives", *_KNOWN_KEYS)
 #: Required keys a planner's inputs can give instead: C and the slow C (from ``storage:``).
@@ -164,11 +166,6 @@ class Params:
                             fast_survives=None)
 
 
-def _suggest(key: str, choices: tuple[str, ...]) -> str:
-    close = difflib.get_close_matches(key, choices, n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def mtbi_from_count(count: int, window: float) -> float:
     """M = window / count, minutes."""
     return window / count
@@ -179,12 +176,9 @@ def mtbi_from_rate(rate_per_gpu_hour: Any, gpus: Any) -> Any:
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
-def rate_from_mtbi(mtbi: Any, gpus: Any) -> Any:
-    """The per-GPU rate 60 / (M x GPUs) per hour that gives a job of `gpus` GPUs the mean time M.
-
-    Its own inverse with :func:`mtbi_from_rate`: passing a rate as `gpus` gives the fleet size.
-    """
-    return 60.0 / (mtbi * gpus)
+#: The per-GPU rate 60 / (M x GPUs) per hour that gives `gpus` GPUs the mean time M: the same formula as
+#: :func:`mtbi_from_rate`, its own inverse (a rate passed as `gpus` gives the fleet size).
+rate_from_mtbi = mtbi_from_rate
 
 
 # --------------------------------------------------------------------------- reading YAML as typed
@@ -267,7 +261,9 @@ def _mapping(value: object, name: str, keys: tuple[str, ...], *, required: tuple
         raise InputError(name, value, shape)
     for key in value:
         if key not in keys:
-            raise InputError(f"{name}: key {key!r}", value[key], f"one of {', '.join(keys)}{_suggest(str(key), keys)}")
+            close = difflib.get_close_matches(str(key), keys, n=1)
+            raise InputError(f"{name}: key {key!r}", value[key],
+                             f"one of {', '.join(keys)}" + (f" (did you mean {close[0]!r}?)" if close else ""))
     for key in required:
         if key not in value:
             raise InputError(f"{name}.{key}", None, f"a value (the key is missing): {shape}")
@@ -286,9 +282,7 @@ def params_from_mapping(
     if not isinstance(data, Mapping):
         shown = "an empty file" if data in (None, "") else type(data).__name__
         raise InputError(source, shown, "a mapping of keys such as 'gpus: 16384'")
-    for key in data:
-        if key not in _KNOWN:
-            raise InputError(f"{source}: key {key!r}", data[key], f"one of {', '.join(_KNOWN)}{_suggest(str(key), _KNOWN)}")
+    _mapping(data, source, _KNOWN, shape="a mapping of keys such as 'gpus: 16384'")
     for key in _REQUIRED:
         if key not in data and not (key in _DERIVABLE and "storage" in data):  # storage: derives C (see derive)
             raise InputError(f"{source}: key {key!r}", None, "a value (the key is missing)")
@@ -319,13 +313,10 @@ def params_from_mapping(
     if "logs" in data:
         spec = _mapping(data["logs"], "logs", _LOG_KEYS, required=("events",),
                         shape="a mapping {steps: FILE, events: FILE} (steps optional)")
-        logs: dict[str, Path] = {}
         for key in _LOG_KEYS:
-            if key in spec:
-                if not isinstance(spec[key], str) or not spec[key].strip():
-                    raise InputError(f"logs.{key}", spec[key], "a file path")
-                logs[key] = (base / spec[key]) if base else Path(spec[key])
-        steps_log, events_log = logs.get("steps"), logs["events"]
+            if key in spec and (not isinstance(spec[key], str) or not spec[key].strip()):
+                raise InputError(f"logs.{key}", spec[key], "a file path")
+        steps_log, events_log = ((base / spec[k] if base else Path(spec[k])) if k in spec else None for k in _LOG_KEYS)
 
     known = _known_from_mapping(data) if any(key in data for key in _KNOWN_KEYS) or isinstance(
         data.get("restart"), Mapping) else None
@@ -360,7 +351,7 @@ def params_from_mapping(
                         shape="a mapping {cost: DURATION, restart: DURATION, every: N} (restart and every optional)")
         persistent_cost, persistent_restart, persistent_every = tier_inputs(
             checkpoint_cost, restart, spec["cost"], spec.get("restart"), spec.get("every"), prefix="persistent.",
-            parse=lambda value, name: parse_duration(value, name),
+            parse=parse_duration,
         )
     fast_survives = None
     if "fast_survives" in data:
@@ -404,7 +395,6 @@ def params_from_mapping(
     )
 
 
-
 def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, persistent: bool,
                          just_in_time: float) -> dict[str, tuple[float, float]]:
     """Read ``ranges:``: a pair [LOW, HIGH] for each input of the fleet that has one (durations; shares for s, p).
@@ -434,17 +424,14 @@ def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, per
                                                                                 "durations"))
         if missing.get(key):
             raise InputError(f"ranges.{key}", pair, str(missing[key]))
-        if key == "just_in_time":
-            low, high = (validate.share(v, f"ranges.{key}", open_high=True,
-                                        expected="a share of interruptions from 0 to below 1") for v in pair)
-        elif share:
-            low, high = (validate.share(v, f"ranges.{key}") for v in pair)
-        else:
-            low, high = (parse_duration(v, f"ranges.{key}", allow_zero=key == "drain") for v in pair)
+        read = {"just_in_time": _jit_share, "fast_survives": validate.share}.get(
+            key, functools.partial(parse_duration, allow_zero=key == "drain"))
+        low, high = (read(v, f"ranges.{key}") for v in pair)
         if low > high:
             raise InputError(f"ranges.{key}", pair, "LOW no greater than HIGH")
         ranges[str(key)] = (low, high)
     return ranges
+
 
 def tier_inputs(
     checkpoint_cost: float, restart: float, cost: object, persistent_restart: object, every: object, *, prefix: str,
@@ -470,7 +457,7 @@ def tier_inputs(
     return cost_p, restart_p, n
 
 
-# --------------------------------------------------------------------------- what a planner knows (issues 19, 20)
+# --------------------------------------------------------------------------- what a planner knows
 
 
 @dataclass(frozen=True)
@@ -529,9 +516,7 @@ def derive(params: Params, known: Known) -> Params:
     >>> round(p.checkpoint_cost, 1), p.derived["checkpoint_cost"]
     (42.4, 'a synchronous write of 6.36 TB (530 billion parameters x 12 bytes) at 2.5 GB/s')
     """
-    from goodput import storage as st
     from goodput.restart import RestartParts
-    from goodput.units import format_duration
 
     typed = dict(known.typed)
     values: dict[str, float] = {}
@@ -549,6 +534,10 @@ def derive(params: Params, known: Known) -> Params:
             del typed[key]
         values[key], notes[key] = value, words
 
+    def achieved(stated: float, e: float) -> str:
+        shown = st.format_bandwidth(stated * e)
+        return f"{shown} achieved ({e:.0%} of {st.format_bandwidth(stated)})" if e < 1.0 else shown
+
     def node_count() -> int:
         if params.nodes is None:
             raise InputError(name("gpus_per_node"), params.gpus_per_node,
@@ -564,13 +553,12 @@ def derive(params: Params, known: Known) -> Params:
         size = st.checkpoint_size(known.parameters, bpp)
         count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
         size_words = f"{st.format_size(size)} ({count} parameters x {bpp:g} bytes)"
+        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
     elif known.bytes_per_parameter is not None:
         raise InputError(name("bytes_per_parameter"), known.bytes_per_parameter,
                          f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")
     else:
         size_words = st.format_size(size) if size is not None else ""
-    if known.parameters is not None:
-        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
 
     store = None
     if known.write_bandwidth is not None:
@@ -597,10 +585,7 @@ def derive(params: Params, known: Known) -> Params:
                                  "...} or --write-bandwidth): it is what the checkpoint is written at")
 
     if store is not None:
-        e = store.efficiency
-        achieved = f"{st.format_bandwidth(store.write_bandwidth * e)}" + (
-            f" achieved ({e:.0%} of {st.format_bandwidth(store.write_bandwidth)})" if e < 1.0 else "")
-        write_words = f"{size_words} at {achieved}"
+        write_words = f"{size_words} at {achieved(store.write_bandwidth, store.efficiency)}"
         if store.snapshot_bandwidth is None:
             choose("checkpoint_cost", store.checkpoint_cost, "write_bandwidth", f"a synchronous write of {write_words}")
         else:
@@ -624,8 +609,7 @@ def derive(params: Params, known: Known) -> Params:
             parts = {}
         else:
             del typed["restart"]
-    load = store.load if store is not None else None
-    if load is not None and store is not None and store.read_bandwidth is not None and "load" not in parts:
+    if store is not None and store.load is not None and store.read_bandwidth is not None and "load" not in parts:
         if "restart" in typed and not parts:
             if known.flagged("restart") == known.flagged("read_bandwidth"):
                 raise InputError(f"{name('restart')} and {name('read_bandwidth')}", format_duration(typed["restart"]),
@@ -633,9 +617,8 @@ def derive(params: Params, known: Known) -> Params:
                                  "...) with a read bandwidth, which gives the load; or no read bandwidth")
         else:
             read_e = store.efficiency if store.read_efficiency is None else store.read_efficiency
-            parts["load"] = load
-            notes["load"] = f"a read of {size_words} at {st.format_bandwidth(store.read_bandwidth * read_e)}" + (
-                f" achieved ({read_e:.0%} of {st.format_bandwidth(store.read_bandwidth)})" if read_e < 1.0 else "")
+            parts["load"] = store.load
+            notes["load"] = f"a read of {size_words} at {achieved(store.read_bandwidth, read_e)}"
     restart_parts = None
     if parts:
         restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
@@ -705,10 +688,6 @@ def parse_rate(value: object, name: str) -> float:
     >>> round(parse_rate("0.87 per day", "planned.rate"), 4)
     0.0363
     """
-    import re
-
-    from goodput.units import MINUTES_PER_UNIT
-
     expected = "a rate such as '0.036 per hour' or '0.87 per day' (events per unit of time)"
     text = value if isinstance(value, str) else ""
     match = re.fullmatch(r"\s*(\S+?)\s*(?:/|\s+per\s+)\s*([a-zA-Z]+)\s*", text)
@@ -723,67 +702,61 @@ def _restart_parts(value: Mapping[str, Any]) -> dict[str, float]:
     return {str(k): parse_duration(v, f"restart.{k}", allow_zero=True) for k, v in spec.items()}
 
 
+def _true_or_false(value: object, name: str) -> bool:
+    flag = str(value).strip().lower()
+    if flag not in ("true", "false"):
+        raise InputError(name, value, "true or false")
+    return flag == "true"
+
+
 def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     """Read the keys of what a planner knows (checkpoint, storage, snapshot, restart parts, spares)."""
-    from goodput import storage as st
     from goodput.restart import Spares
 
     found: dict[str, Any] = {}
     names: dict[str, str] = {}
+    share = functools.partial(validate.share, open_low=True,
+                              expected="a share of the stated bandwidth achieved, above 0 and at most 1")
+    fields: dict[str, tuple[tuple[str, str, Any], ...]] = {  # section: (key, field of Known, reader), read in order
+        "checkpoint": (("size", "size", st.parse_size), ("parameters", "parameters", validate.positive),
+                       ("bytes_per_parameter", "bytes_per_parameter", validate.positive)),
+        "storage": (("write_bandwidth", "write_bandwidth", st.parse_bandwidth),
+                    ("read_bandwidth", "read_bandwidth", st.parse_bandwidth), ("efficiency", "efficiency", share),
+                    ("read_efficiency", "read_efficiency", share),
+                    ("price", "storage_price", lambda v, n: validate.non_negative(v, n, st.PRICE_EXPECTED))),
+        "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth),
+                     ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
+    }
 
-    def put(key: str, value: Any, named: str) -> None:
-        found[key], names[key] = value, named
+    def read(section: str, spec: Mapping[str, Any]) -> None:
+        for key, field, reader in fields[section]:
+            if key in spec:
+                found[field], names[field] = reader(spec[key], f"{section}.{key}"), f"{section}.{key}"
 
     if "checkpoint" in data:
         spec = _mapping(data["checkpoint"], "checkpoint", _CHECKPOINT_KEYS,
                         shape="a mapping {size: SIZE} or {parameters: N, bytes_per_parameter: B}")
         if "size" in spec and ("parameters" in spec or "bytes_per_parameter" in spec):
             raise InputError("checkpoint", spec, "either size or parameters (with bytes_per_parameter), not both")
-        if "size" in spec:
-            put("size", st.parse_size(spec["size"], "checkpoint.size"), "checkpoint.size")
-        elif "parameters" in spec:
-            put("parameters", validate.positive(spec["parameters"], "checkpoint.parameters"), "checkpoint.parameters")
-        else:
+        if "size" not in spec and "parameters" not in spec:
             raise InputError("checkpoint", spec, "a size (checkpoint: {size: 2.3 TB}) or a parameter count "
                              "(checkpoint: {parameters: 530e9})")
-        if "bytes_per_parameter" in spec:
-            put("bytes_per_parameter", validate.positive(spec["bytes_per_parameter"], "checkpoint.bytes_per_parameter"),
-                "checkpoint.bytes_per_parameter")
+        read("checkpoint", spec)
     snapshot = None
     if "storage" in data:
         spec = _mapping(data["storage"], "storage", _STORAGE_KEYS, required=("write_bandwidth",),
                         shape="a mapping {write_bandwidth: BANDWIDTH, read_bandwidth: BANDWIDTH, efficiency: SHARE, "
                         "price: USD per GB/s per month}")
-        put("write_bandwidth", st.parse_bandwidth(spec["write_bandwidth"], "storage.write_bandwidth"),
-            "storage.write_bandwidth")
-        if "read_bandwidth" in spec:
-            put("read_bandwidth", st.parse_bandwidth(spec["read_bandwidth"], "storage.read_bandwidth"),
-                "storage.read_bandwidth")
-        for key in ("efficiency", "read_efficiency"):
-            if key in spec:
-                put(key, validate.share(spec[key], f"storage.{key}", open_low=True,
-                                        expected="a share of the stated bandwidth achieved, above 0 and at most 1"),
-                    f"storage.{key}")
-        if "price" in spec:
-            put("storage_price", validate.non_negative(spec["price"], "storage.price", st.PRICE_EXPECTED),
-                "storage.price")
+        read("storage", spec)
         snapshot = spec.get("snapshot")
         if snapshot is not None and "snapshot" in data:
             raise InputError("storage.snapshot and snapshot", snapshot, "the snapshot given once")
     if snapshot is None and "snapshot" in data:
         snapshot = data["snapshot"]
     if snapshot is not None:
-        spec = _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
-                        shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
-                        "double_buffered: true|false}")
-        put("snapshot_bandwidth", st.parse_bandwidth(spec["bandwidth"], "snapshot.bandwidth"), "snapshot.bandwidth")
-        if "host_memory" in spec:
-            put("host_memory", st.parse_size(spec["host_memory"], "snapshot.host_memory"), "snapshot.host_memory")
-        if "double_buffered" in spec:
-            flag = str(spec["double_buffered"]).strip().lower()
-            if flag not in ("true", "false"):
-                raise InputError("snapshot.double_buffered", spec["double_buffered"], "true or false")
-            put("double_buffered", flag == "true", "snapshot.double_buffered")
+        read("snapshot", _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
+                                  shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
+                                  "double_buffered: true|false}"))
     parts: dict[str, float] = {}
     if isinstance(data.get("restart"), Mapping):
         parts = _restart_parts(data["restart"])
@@ -791,10 +764,15 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     if "spares" in data:
         spec = _mapping(data["spares"], "spares", _SPARES_KEYS, required=_SPARES_KEYS,
                         shape="a mapping {nodes: N, repair: DURATION, takes_node: SHARE}")
-        put("spares", Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0),
-                             repair=parse_duration(spec["repair"], "spares.repair"),
-                             takes_node=validate.share(spec["takes_node"], "spares.takes_node")), "spares")
+        found["spares"] = Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0),
+                                 repair=parse_duration(spec["repair"], "spares.repair"),
+                                 takes_node=validate.share(spec["takes_node"], "spares.takes_node"))
+        names["spares"] = "spares"
     return Known(**found, parts=parts, names=names)
+
+
+def _jit_share(value: object, name: str) -> float:
+    return validate.share(value, name, open_high=True, expected="a share of interruptions from 0 to below 1")
 
 
 def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
@@ -808,8 +786,7 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
             value = spec["share"]
             if "recovery" in spec:
                 out["jit_recovery"] = parse_duration(spec["recovery"], "just_in_time.recovery")
-        out["just_in_time"] = validate.share(value, "just_in_time", open_high=True,
-                                             expected="a share of interruptions from 0 to below 1")
+        out["just_in_time"] = _jit_share(value, "just_in_time")
     if "planned" in data:
         spec = _mapping(data["planned"], "planned", _PLANNED_KEYS,
                         shape="a mapping {rate: '0.036 per hour'} or {count: N, window: DURATION}")

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from goodput import model, tiers
 from goodput.errors import InputError, Refused
-from goodput.exact import MODELS, exact_losses, exact_optimal_interval, model_functions, range_check
+from goodput.exact import MODELS, exact_losses, model_functions, range_check
 from goodput.model import Losses, RangeCheck
-from goodput.params import Params
+from goodput.params import Params, at_bandwidths
 from goodput.restart import Recovery, recovery_losses
 from goodput.tiers import TierLosses, Tiers
 from goodput.units import format_duration
@@ -104,18 +104,12 @@ def make_plan(
                           recovery=recovery)
     if recovery is not None:
         return _recovery_plan(checkpoint_cost, float(mtbi), restart, interval, which, recovery)
-    if which == "exact":
-        losses: Losses | TierLosses = exact_losses(checkpoint_cost, mtbi, restart, interval)
-        best = float(exact_optimal_interval(checkpoint_cost, mtbi))
-    else:
-        losses = model.losses(checkpoint_cost, mtbi, restart, interval)
-        best = float(model.optimal_interval(checkpoint_cost, mtbi))
     return Plan(
         checkpoint_cost=float(checkpoint_cost),
         mtbi=float(mtbi),
         restart=float(restart),
-        losses=losses,
-        optimal_interval=best,
+        losses=(exact_losses if which == "exact" else model.losses)(checkpoint_cost, mtbi, restart, interval),
+        optimal_interval=float(model_functions(which)[1](checkpoint_cost, mtbi)),
         model=which,
         check=range_check(checkpoint_cost, mtbi, restart, interval),
     )
@@ -139,19 +133,14 @@ def _check_scale(mtbi: float, *durations: float) -> None:
 def _recovery_plan(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None, which: str,
                    recovery: Recovery) -> Plan:
     """A one-tier plan with a share recovered just in time and planned stops (each model at its own optimum)."""
-    kw = {"just_in_time": recovery.just_in_time, "jit_recovery": recovery.jit_recovery,
-          "planned_rate": recovery.planned_rate}
+    kw = dataclasses.asdict(recovery)
     exact = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="exact", **kw)
     first = recovery_losses(checkpoint_cost, mtbi, restart, interval, which="first-order", **kw)
     best = recovery_losses(checkpoint_cost, mtbi, restart, None, which=which, **kw).interval
     return Plan(checkpoint_cost=float(checkpoint_cost), mtbi=mtbi, restart=float(restart),
                 losses=exact if which == "exact" else first, optimal_interval=best, model=which,
-                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput), recovery=_triple(recovery))
-
-
-def _triple(recovery: Recovery | None) -> tuple[float, float, float] | None:
-    """:attr:`Plan.recovery` of a :class:`~goodput.restart.Recovery`: (p, R_j, q)."""
-    return None if recovery is None else (recovery.just_in_time, recovery.jit_recovery, recovery.planned_rate)
+                check=RangeCheck(goodput=first.goodput, error=exact.goodput - first.goodput),
+                recovery=dataclasses.astuple(recovery))
 
 
 def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *, chosen: bool,
@@ -177,7 +166,7 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
         check=RangeCheck(goodput=1.0 - first.total, error=exact.goodput - (1.0 - first.total)),
         tiers=scheme,
         every_chosen=chosen,
-        recovery=_triple(recovery),
+        recovery=None if recovery is None else dataclasses.astuple(recovery),
     )
 
 
@@ -305,8 +294,6 @@ def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, 
     >>> storage_levers(load_params())
     {}
     """
-    from goodput.params import at_bandwidths
-
     s = params.storage
     if s is None:
         return {}

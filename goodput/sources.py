@@ -109,8 +109,6 @@ def lost_share_if(*, gpu_loses: bool = True, network_loses: bool = False) -> flo
 
     `gpu_loses` False: no GPU-category interruption loses the copy; `network_loses` True: a network interruption does.
 
-    Examples
-    --------
     >>> lost_share_if() == lost_share() == llama3_count(loses_copy=True) / llama3_count()  # 321 of 419
     True
     >>> lost_share_if(gpu_loses=False) == (321 - 268) / 419, lost_share_if(network_loses=True) == (321 + 35) / 419
@@ -127,8 +125,6 @@ def lost_share_if(*, gpu_loses: bool = True, network_loses: bool = False) -> flo
 def llama3_count(*, category: str | None = None, component: str | None = None, loses_copy: bool | None = None) -> int:
     """Table 5's unexpected interruptions: all, or those of one category, of one component, or that lose the local copy.
 
-    Examples
-    --------
     >>> llama3_count(), llama3_count(category="GPU"), llama3_count(loses_copy=True)
     (419, 268, 321)
     """
@@ -171,8 +167,6 @@ def aurora_fit() -> tuple[float, float]:
 def aurora_by_nodes() -> dict[int, float]:
     """Aurora's mean start-up at each job size: {nodes: mean seconds}, smallest first.
 
-    Examples
-    --------
     >>> means = aurora_by_nodes()
     >>> min(means), round(means[min(means)], 3), max(means)
     (8, 61.073, 256)

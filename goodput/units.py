@@ -39,8 +39,6 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     (parameter files). Raises InputError for an unknown unit, a negative, NaN or infinite value, and zero unless
     `allow_zero` (a drain that takes no time).
 
-    Examples
-    --------
     >>> parse_duration("90 s", "restart")
     1.5
     >>> parse_duration("54 days", "window")
@@ -51,24 +49,22 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     if isinstance(value, bool):
         raise InputError(name, value, _EXPECTED)
     if isinstance(value, (int, float)):
-        if bare_unit is None:
-            raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
-        number, unit = float(value), bare_unit
+        number, unit = value, ""
     elif isinstance(value, str):
         match = _DURATION.fullmatch(value)
         if match is None:
             raise InputError(name, value, _EXPECTED)
         number = float(match["number"].replace(".", "") if not NUMBER.fullmatch(match["number"]) else match["number"])
         unit = match["unit"].lower()
-        if not unit:
-            if bare_unit is None:
-                raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
-            unit = bare_unit
     else:
         raise InputError(name, value, _EXPECTED)
+    if not unit:
+        if bare_unit is None:
+            raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
+        unit = bare_unit
     if unit not in MINUTES_PER_UNIT:
         raise InputError(name, value, f"a known unit (s, min, h, days, weeks, years), not {unit!r}")
-    minutes = number * MINUTES_PER_UNIT[unit]
+    minutes = float(number) * MINUTES_PER_UNIT[unit]
     if not math.isfinite(minutes) or minutes < 0 or (minutes == 0 and not allow_zero):
         raise InputError(name, value, "a finite duration of zero or more" if allow_zero else
                          "a finite duration greater than zero")
@@ -80,14 +76,10 @@ def significant(x: float, digits: int = 3) -> str:
 
     Numbers with more integer digits are rounded to a whole number with thousands separators; from 1e12, an exponent.
 
-    Examples
-    --------
     >>> significant(1296.0), significant(5.0), significant(0.0123)
     ('1,296', '5', '0.0123')
     """
-    if x >= 1e12:  # beyond a trillion, digits that are not significant would fill a line: an exponent instead
-        return f"{x:.{digits}g}"
-    if x >= 10**digits:
+    if 10**digits <= x < 1e12:  # beyond a trillion, digits that are not significant would fill a line: an exponent
         return f"{round(x):,}"
     return f"{x:.{digits}g}"
 
@@ -98,8 +90,6 @@ def format_rate(rate: float, digits: int = 3) -> str:
     E-notation below 0.001 without the exponent's padding zero, :func:`significant` from there up; trailing zeros
     dropped.
 
-    Examples
-    --------
     >>> format_rate(1.9732e-5), format_rate(2e-5), format_rate(0.32768), format_rate(0.0)
     ('1.97e-5', '2e-5', '0.328', '0')
     """
@@ -119,8 +109,6 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     hours; hours below two days; days below a year; years beyond. Negative durations keep their sign; ``"unbounded"``
     for infinity, ``"undefined"`` for NaN.
 
-    Examples
-    --------
     >>> format_duration(19.287)
     '19.3 min'
     >>> format_duration(2 / 3)
@@ -149,7 +137,6 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     if minutes < 2 * DAY:
         return f"{significant(minutes / 60.0, digits)} h"
     if minutes < YEAR:
-        days = significant(minutes / DAY, digits)
-        return f"{days} days"
+        return f"{significant(minutes / DAY, digits)} days"
     years = significant(minutes / YEAR, digits)
     return f"{years} year" + ("" if years == "1" else "s")
