@@ -18,7 +18,7 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 from goodput.errors import InputError
-from goodput.logs.events import NOT_MEASURED, as_planned, exposure_clock, failure_gaps, load_events, measure_events
+from goodput.logs.events import NOT_MEASURED, as_planned, exposure_clock, failure_gaps, measure_events
 from goodput.logs.fit import fit_weibull
 from goodput.logs.measure import measure
 from goodput.logs.read import read_events, read_steps
@@ -102,10 +102,8 @@ def test_glm130b_matches_the_fleet_readme() -> None:
 
 def test_sacct_is_recognised(tmp_path: Path) -> None:
     """A file whose first line is a sacct header is read as sacct output, without being told."""
-    log, kind = load_events(BOOK_DATA / "sample-sacct.txt")
-    assert kind == "sacct" and log.clock == "iso8601 with UTC offsets"
     assert measure_events(BOOK_DATA / "sample-sacct.txt").log_format == "sacct"
-    assert load_events(BOOK_DATA / "sample-events.csv")[1] == "events"
+    assert measure_events(BOOK_DATA / "sample-events.csv").log_format == "events"
 
 
 @pytest.mark.slow

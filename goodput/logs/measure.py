@@ -30,6 +30,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from goodput import model, validate
@@ -142,6 +143,47 @@ def _median(values: Array) -> float:
     return float(np.median(values)) if values.size else math.nan
 
 
+def attempt_fields(
+    events: EventLog, confidence: float, resume: Array, counted: npt.NDArray[np.bool_], *, floor: bool = False
+) -> tuple[dict[str, Any], Array]:
+    """The fields of :class:`AttemptMeasurement`, and each restart: from a failure to the next attempt's ``resume``.
+
+    ``resume`` and ``counted`` (which restarts are R's samples) are per attempt; ``floor`` cuts R's interval at
+    zero. Raises InputError for a log that spans no time.
+    """
+    a_start, a_end, a_kind = events.time[0::2], events.time[1::2], events.event[1::2]
+    wall = float(events.time[-1] - events.time[0])
+    if not wall > 0.0:
+        raise InputError(events.source, "events that span no time", "a log whose last event is later than its first")
+    ends_stop = a_kind == STOP
+    planned = float((a_start[1:] - a_end[:-1])[ends_stop[:-1]].sum())
+    exposure = wall - planned
+    failed = np.flatnonzero(a_kind == FAILURE)
+    n_fail = int(failed.size)
+    nxt = failed[failed + 1 < a_start.size] + 1
+    each = resume[nxt] - a_end[nxt - 1]
+    restarts = each[counted[nxt]]
+    r_ci = mean_interval(restarts, confidence) if restarts.size >= 2 else (math.nan, math.nan)
+    fields = {
+        "events_source": events.source,
+        "confidence": float(confidence),
+        "wall_min": wall,
+        "exposure_min": exposure,
+        "planned_downtime_min": planned,
+        "attempts": int(a_start.size),
+        "failures": n_fail,
+        "planned_stops": int(ends_stop[:-1].sum()),
+        "mtbi_min": exposure / n_fail if n_fail else math.inf,
+        "mtbi_interval_min": poisson_interval(n_fail, exposure, confidence),
+        "restart_min": float(restarts.mean()) if restarts.size else math.nan,
+        "restart_interval_min": (max(r_ci[0], 0.0), r_ci[1]) if floor and restarts.size >= 2 else r_ci,
+        "restart_median_min": _median(restarts),
+        "restart_iqr_min": quartiles(restarts),
+        "restart_samples": int(restarts.size),
+    }
+    return fields, each
+
+
 def measure(
     steps: StepLog | str | os.PathLike[str],
     events: EventLog | str | os.PathLike[str],
@@ -205,15 +247,16 @@ def measure(
     first = np.searchsorted(att, np.arange(n_att), side="left")
     last = first + counts - 1
     has_steps = counts > 0
+    # a restart ends at the first step of the next attempt (at its end, if it has none)
+    resume = np.where(has_steps, start[np.minimum(first, max(len(steps) - 1, 0))], a_end)
+    attempt, restart_each = attempt_fields(events, confidence, resume, has_steps)
+    wall = attempt["wall_min"]
 
     # survival: a step survives unless a later row goes back to its number or before it
     later_min = np.append(np.minimum.accumulate(step[::-1])[::-1][1:], np.iinfo(np.int64).max)
     survived = step < later_min
     duration = end - start
     useful = float(duration[survived].sum())
-    wall = float(events.time[-1] - events.time[0])
-    if not wall > 0.0:
-        raise InputError(events.source, "events that span no time", "a log whose last event is later than its first")
 
     # gaps between consecutive steps of one attempt
     gap = start[1:] - end[:-1]
@@ -253,17 +296,9 @@ def measure(
             )
         interval = t_measured
 
-    # attempts: planned downtime, failures, restarts, lost work
-    ends_stop = a_kind == STOP
-    planned_down = float((a_start[1:] - a_end[:-1])[ends_stop[:-1]].sum())
-    exposure = wall - planned_down
+    # failures: restarts and lost work
     failed = np.flatnonzero(a_kind == FAILURE)
     n_fail = int(failed.size)
-    followed = failed[failed + 1 < n_att]
-    nxt = followed + 1
-    resume = np.where(has_steps[nxt], start[np.minimum(first[nxt], max(len(steps) - 1, 0))], a_end[nxt])
-    restart_each = resume - a_end[followed]
-    restarts = restart_each[has_steps[nxt]]
     restart_loss = float(restart_each.sum()) / wall
 
     redone = np.flatnonzero(~survived)
@@ -279,25 +314,12 @@ def measure(
     redone_min = float(duration[np.isin(att, failed) & ~survived].sum())
     lost_loss = float(lost.sum()) / wall
 
-    # estimates with intervals
-    mtbi = exposure / n_fail if n_fail else math.inf
-    m_ci = poisson_interval(n_fail, exposure, confidence)
-    r_mean = float(restarts.mean()) if restarts.size else math.nan
-    r_ci = mean_interval(restarts, confidence) if restarts.size >= 2 else (math.nan, math.nan)
-
-    prediction = _predict(c_hat, mtbi, r_mean, float(interval), which)
+    prediction = _predict(c_hat, attempt["mtbi_min"], attempt["restart_min"], float(interval), which)
     measured_goodput = useful / wall
 
     return Measurement(
+        **attempt,
         steps_source=steps.source,
-        events_source=events.source,
-        confidence=float(confidence),
-        wall_min=wall,
-        exposure_min=exposure,
-        planned_downtime_min=planned_down,
-        attempts=int(n_att),
-        failures=n_fail,
-        planned_stops=int(ends_stop[:-1].sum()),
         steps=len(steps),
         redone_steps=int(redone.size),
         checkpoint_cost_min=c_hat,
@@ -305,13 +327,6 @@ def measure(
         checkpoint_cost_iqr_min=(_at_least_zero(c_iqr[0] - g0), _at_least_zero(c_iqr[1] - g0)),
         checkpoint_samples=int(stalls.size),
         ordinary_gap_min=g0,
-        mtbi_min=mtbi,
-        mtbi_interval_min=m_ci,
-        restart_min=r_mean,
-        restart_interval_min=r_ci,
-        restart_median_min=_median(restarts),
-        restart_iqr_min=quartiles(restarts),
-        restart_samples=int(restarts.size),
         lost_work_per_failure_min=float(lost.mean()) if n_fail else math.nan,
         lost_work_iqr_min=quartiles(lost),
         redone_step_min=redone_min,
