@@ -45,19 +45,9 @@ from goodput.logs.read import CLOCKS, FAILURE, START, STOP, EventLog, read_text
 REQUIRED = ("JobID", "Start", "End", "State")
 
 #: What each state an attempt can end in becomes: ``"failure"``, ``"stop"``, or ``"running"`` (cut when sacct ran).
-STATE_EVENTS = {
-    "NODE_FAIL": "failure",
-    "FAILED": "failure",
-    "BOOT_FAIL": "failure",
-    "OUT_OF_MEMORY": "failure",
-    "PREEMPTED": "failure",
-    "COMPLETED": "stop",
-    "CANCELLED": "stop",
-    "TIMEOUT": "stop",
-    "DEADLINE": "stop",
-    "REQUEUED": "stop",
-    "RUNNING": "running",
-}
+STATE_EVENTS = (dict.fromkeys(("NODE_FAIL", "FAILED", "BOOT_FAIL", "OUT_OF_MEMORY", "PREEMPTED"), "failure")
+                | dict.fromkeys(("COMPLETED", "CANCELLED", "TIMEOUT", "DEADLINE", "REQUEUED"), "stop")
+                | {"RUNNING": "running"})
 
 #: The states counted as failures by default.
 FAILURE_STATES = tuple(state for state, event in STATE_EVENTS.items() if event == "failure")
@@ -126,11 +116,6 @@ def is_sacct(path: str | os.PathLike[str]) -> bool:
     return "|" in first and "jobid" in [f.strip().lower() for f in first.split("|")]
 
 
-def _lines(path: Path, source: str) -> list[str]:
-    """The file's lines, split at line ends only: a form feed or U+2028 inside a job name does not end a line."""
-    return [line.rstrip("\r") for line in read_text(path, source).split("\n")]
-
-
 def _state(text: str) -> str:
     words = text.strip().split()
     return words[0].rstrip("+").upper() if words else ""
@@ -192,7 +177,8 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     if unknown or "RUNNING" in failing:
         raise InputError("failure_states", ", ".join(sorted(failing)),
                          f"states from {', '.join(s for s in STATE_EVENTS if s != 'RUNNING')}")
-    lines = _lines(file, source)
+    # split at line ends only: a form feed or U+2028 inside a job name does not end a line
+    lines = [line.rstrip("\r") for line in read_text(file, source).split("\n")]
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     wanted = "|".join(REQUIRED)
     if first is None:
@@ -210,11 +196,10 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     rows: list[tuple[int, int | None, str, str, int, float | None]] = []
     steps = never = 0
     for index in range(first + 1, len(lines)):
-        line = lines[index]
+        text = lines[index]
         where = f"{source}:line {index + 1}"
-        if not line.strip() or line.strip() == header_line.strip():  # a blank line, or the header again (files put together)
+        if not text.strip() or text.strip() == header_line.strip():  # a blank line, or the header again (files put together)
             continue
-        text = line.rstrip("\r\n")
         if trailing:
             if not text.endswith("|"):
                 raise InputError(where, text, "a line ending in '|', like the header (sacct --parsable)")
@@ -285,12 +270,8 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
                              "attempts one after another: records of one training job, which never overlap")
         event = FAILURE if final in failing else STOP
         attempts.append(Attempt(job_id=job_id, state=final, start=begin, end=finish, event=event, line=at))
-    time = np.empty(2 * len(attempts))
-    time[0::2] = [a.start for a in attempts]
-    time[1::2] = [a.end for a in attempts]
-    code = np.empty(2 * len(attempts), dtype=np.int8)
-    code[0::2] = START
-    code[1::2] = [a.event for a in attempts]
+    time = np.array([(a.start, a.end) for a in attempts], dtype=np.float64).ravel()
+    code = np.array([(START, a.event) for a in attempts], dtype=np.int8).ravel()
     events = EventLog(source=source, time=time, event=code, clock=kind, origin_us=int(origin))
     return SacctLog(source=source, events=events, attempts=tuple(attempts), steps_skipped=steps, never_started=never,
                     running=running, failure_states=tuple(s for s in STATE_EVENTS if s in failing))
