@@ -1,15 +1,13 @@
 """Measure what an event log alone can give: M, R, the failures and the gaps between them, and their shape.
 
 Without a step log there is no C, T or measured goodput. The event log (:mod:`goodput.logs.read`, or
-Slurm accounting via :mod:`goodput.logs.sacct`) gives, in minutes: exposure as in
-:mod:`goodput.logs.measure` (wall time less planned downtime, ``stop`` to next ``start``); M = exposure
-over failures with the exact Poisson (Garwood) interval; R from each failure to the next ``start`` (mean
-with Student's t interval cut at zero, as a few very long restarts can push its lower end below it;
-median; quartiles). That R is a lower bound: the model's R runs on to the first step of the new attempt
-(loading, warm-up), which only a step log shows. A failure and a ``start`` at the same instant mean the
-restart was not recorded: counted, left out. The gaps between failures are on the exposure clock (the
-last one censored) and get a Weibull fit (:func:`goodput.logs.fit.fit_weibull`), or the reason none can
-be made (:data:`goodput.logs.fit.FIT_PROBLEMS`).
+Slurm accounting via :mod:`goodput.logs.sacct`) gives, in minutes, exposure and M as in
+:mod:`goodput.logs.measure`, and R from each failure to the next ``start``, its t interval cut at zero (a
+few very long restarts can push its lower end below it). That R is a lower bound: the model's R runs on
+to the first step of the new attempt (loading, warm-up), which only a step log shows. A failure and a
+``start`` at the same instant mean the restart was not recorded: counted, left out. The gaps between
+failures are on the exposure clock (the last one censored) and get a Weibull fit
+(:func:`goodput.logs.fit.fit_weibull`), or the reason none can be made (:data:`goodput.logs.fit.FIT_PROBLEMS`).
 """
 
 from __future__ import annotations
@@ -26,12 +24,10 @@ import numpy as np
 from goodput.errors import InputError
 from goodput.logs import json_ready
 from goodput.logs.fit import WeibullFit, fit_problem, fit_weibull
-from goodput.logs.measure import AttemptMeasurement, Measurement, attempt_fields
+from goodput.logs.measure import AttemptMeasurement, Interval, Measurement, attempt_fields
 from goodput.logs.read import FAILURE, START, STOP, Array, EventLog, read_events
 from goodput.logs.sacct import is_sacct, read_sacct
 from goodput.uncertainty import quartiles
-
-Interval = tuple[float, float]
 
 #: The formats an event log can come in.
 FORMATS = ("events", "sacct")
@@ -90,7 +86,7 @@ class EventMeasurement(AttemptMeasurement):
         or ``null``; infinite or undefined numbers are ``null``.
         """
         full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
-        full |= {"prediction_first_order_error": None, "gap": None, "steps_source": None}
+        full |= {"prediction_first_order_error": None, "gap": None}
         mine = {f.name: json_ready(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
         mine["end_states"] = dict(self.end_states)
         extra = {

@@ -314,7 +314,8 @@ def measure(
     redone_min = float(duration[np.isin(att, failed) & ~survived].sum())
     lost_loss = float(lost.sum()) / wall
 
-    prediction = _predict(c_hat, attempt["mtbi_min"], attempt["restart_min"], float(interval), which)
+    optimal, (ckpt_p, lost_p, restart_p), check = _predict(c_hat, attempt["mtbi_min"], attempt["restart_min"],
+                                                           float(interval), which)
     measured_goodput = useful / wall
 
     return Measurement(
@@ -334,19 +335,18 @@ def measure(
         interval_measured_min=t_measured,
         interval_iqr_min=quartiles(work),
         interval_source="given" if given else "measured",
-        optimal_interval_min=prediction.optimal_interval,
+        optimal_interval_min=optimal,
         measured_goodput=measured_goodput,
-        predicted_goodput=_at_least_zero(1.0 - prediction.checkpoint_overhead - prediction.lost_work
-                                         - prediction.restart_loss),
+        predicted_goodput=_at_least_zero(1.0 - ckpt_p - lost_p - restart_p),
         checkpoint_loss_measured=ckpt_loss,
         lost_work_loss_measured=lost_loss,
         restart_loss_measured=restart_loss,
-        checkpoint_loss_predicted=prediction.checkpoint_overhead,
-        lost_work_loss_predicted=prediction.lost_work,
-        restart_loss_predicted=prediction.restart_loss,
+        checkpoint_loss_predicted=ckpt_p,
+        lost_work_loss_predicted=lost_p,
+        restart_loss_predicted=restart_p,
         unmodelled_loss=_at_least_zero(1.0 - measured_goodput - ckpt_loss - lost_loss - restart_loss),
-        prediction_model=prediction.model,
-        prediction_check=prediction.check,
+        prediction_model=which,
+        prediction_check=check,
     )
 
 
@@ -355,31 +355,25 @@ def _at_least_zero(minutes: float) -> float:
     return minutes if math.isnan(minutes) else max(0.0, minutes)
 
 
-@dataclass(frozen=True)
-class _Prediction:
-    model: str
-    optimal_interval: float
-    checkpoint_overhead: float
-    lost_work: float
-    restart_loss: float
-    check: RangeCheck | None
+def _predict(
+    cost: float, mtbi: float, restart: float, interval: float, which: str
+) -> tuple[float, tuple[float, float, float], RangeCheck | None]:
+    """T*, the model's checkpoint, lost-work and restart losses at the measured inputs, and its range check.
 
-
-def _predict(cost: float, mtbi: float, restart: float, interval: float, which: str) -> _Prediction:
-    """The model's losses at the measured inputs; NaN for what the logs cannot give (R without a restart)."""
+    NaN for what the logs cannot give (R without a restart).
+    """
+    unknown = (math.nan, math.nan, math.nan)
     if math.isinf(mtbi):  # no failure: only checkpoints cost anything (the limit of either model as M grows)
         share = cost / interval if which == "first-order" else cost / (interval + cost)
         if share >= 1.0:  # first order's C/T of one or more: a goodput of zero or less, which it does not predict
-            return _Prediction(which, math.inf, math.nan, math.nan, math.nan, RangeCheck(goodput=1.0 - share, error=0.0))
-        return _Prediction(which, math.inf, share, 0.0, 0.0, None)
+            return math.inf, unknown, RangeCheck(goodput=1.0 - share, error=0.0)
+        return math.inf, (share, 0.0, 0.0), None
     if not math.isfinite(restart):
-        best = float(model_functions(which)[1](cost, mtbi))
-        return _Prediction(which, best, math.nan, math.nan, math.nan, None)
+        return float(model_functions(which)[1](cost, mtbi)), unknown, None
     plan = make_plan(cost, mtbi, restart, interval, which=which)
-    if plan.refused:  # first order outside its range: no number, only the reason (the plan command refuses too)
-        return _Prediction(which, plan.optimal_interval, math.nan, math.nan, math.nan, plan.check)
-    b = plan.losses
-    return _Prediction(which, plan.optimal_interval, b.checkpoint_overhead, b.lost_work, b.restart_loss, plan.check)
+    b = plan.losses  # refused (first order outside its range): no number, only the reason, as the plan command
+    losses = unknown if plan.refused else (b.checkpoint_overhead, b.lost_work, b.restart_loss)
+    return plan.optimal_interval, losses, plan.check
 
 
 #: Rows of :func:`loss_comparison`, in order.

@@ -19,10 +19,12 @@ same kind. A row is ``FILE:line N`` with the header as line 1; anything else is 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
 import re
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,26 +106,22 @@ def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     UTF-8 with a byte-order mark dropped, line ends as written; ``source`` names it in messages. Raises
     InputError for an unreadable file, a device, non-UTF-8 text or NUL bytes, or a pipe too long.
     """
-    import stat as stat_module
-
     name = str(path)
     source = source or name
     try:
         info = os.stat(path)
     except OSError as exc:
         raise InputError(source, name, f"a readable file ({exc.strerror or exc})") from None
-    if stat_module.S_ISDIR(info.st_mode):
+    if stat.S_ISDIR(info.st_mode):
         raise InputError(source, "a directory", "a log file")
-    regular = stat_module.S_ISREG(info.st_mode)
-    if not regular and not (stat_module.S_ISFIFO(info.st_mode) or stat_module.S_ISSOCK(info.st_mode)):
+    regular = stat.S_ISREG(info.st_mode)
+    if not regular and not (stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)):
         raise InputError(source, "a device", "a log file or a pipe (a device such as /dev/zero never ends)")
     # a pipe is the same pipe whatever is left in it (and can be read only once); a file, until it changes
     key = (info.st_dev, info.st_ino) + ((info.st_size, info.st_mtime_ns) if regular else ())
     cached = _TEXTS.get(name)
     if cached is not None and cached[0] == key:
         return cached[1]
-    import codecs
-
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     parts: list[str] = []
     total = 0
@@ -150,27 +148,18 @@ def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     return text
 
 
-def _lines_of(source: str) -> list[str] | None:
-    """The lines of a file read by :func:`read_text` (split at line ends only, as a CSV reader counts them)."""
-    cached = _TEXTS.get(source)
-    if cached is None:
-        try:
-            read_text(source)
-        except InputError:
-            return None
-        cached = _TEXTS.get(source)
-    return io.StringIO(cached[1], newline="").readlines() if cached is not None else None
-
-
 def _where(source: str, index: int) -> str:
     """Name of the row with 0-based data index `index`."""
     return f"{source}:line {index + 2}"
 
 
 def _raw_line(source: str, index: int) -> str:
-    """The row with data index `index` as written, for error messages."""
-    lines = _lines_of(source)
-    if lines is not None and 0 <= index + 1 < len(lines):
+    """The row with data index `index` (-1: the header) as written, for error messages."""
+    try:  # split at line ends only, as a CSV reader counts them
+        lines = io.StringIO(read_text(source), newline="").readlines()
+    except InputError:
+        lines = []
+    if 0 <= index + 1 < len(lines):
         return lines[index + 1].rstrip("\r\n")
     return f"row {index + 1}"
 
