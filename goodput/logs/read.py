@@ -185,14 +185,6 @@ def _peek(path: Path, source: str, columns: tuple[str, ...]) -> tuple[list[str],
     return header, first
 
 
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
     with warnings.catch_warnings():
         warnings.simplefilter("error", pd.errors.ParserWarning)
@@ -333,8 +325,11 @@ def _times(
     a microsecond.
     """
     position = header.index(time_columns[0])
-    sample = first[position] if position < len(first) else ""
-    if _is_number(sample):
+    try:  # a number in the first row: a seconds clock
+        float(first[position] if position < len(first) else "")
+    except ValueError:
+        pass
+    else:
         frame, values = _read_table(path, source, other | dict.fromkeys(time_columns, "seconds"), text)
         for column in time_columns:
             values[column] = values[column] / 60.0
