@@ -80,10 +80,6 @@ class SampleSpec:
         """T: minutes of work between checkpoints (steps and the ordinary gaps between them)."""
         return (self.interval_steps * self.step_s + (self.interval_steps - 1) * self.gap_s) / 60.0
 
-    def replace(self, **changes: Any) -> SampleSpec:
-        """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
-        return dataclasses.replace(self, **changes)
-
     def check(self) -> None:
         """Raise InputError naming the first field out of range."""
         for name in ("step_s", "checkpoint_cost_min", "restart_min", "mtbi_min", "duration_min", "pause_mean_s",
@@ -349,7 +345,7 @@ def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED
 
     truth = write_logs(
         directory,
-        BOOK_SAMPLE.replace(seed=seed),
+        dataclasses.replace(BOOK_SAMPLE, seed=seed),
         steps_name="sample-steps.csv",
         events_name="sample-events.csv",
     )
