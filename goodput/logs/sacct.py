@@ -173,8 +173,7 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     file = Path(path)
     source = str(path)
     failing = {_state(s) for s in failure_states}
-    unknown = sorted(failing - set(STATE_EVENTS) - {"RUNNING"})
-    if unknown or "RUNNING" in failing:
+    if failing - set(STATE_EVENTS) or "RUNNING" in failing:
         raise InputError("failure_states", ", ".join(sorted(failing)),
                          f"states from {', '.join(s for s in STATE_EVENTS if s != 'RUNNING')}")
     # split at line ends only: a form feed or U+2028 inside a job name does not end a line
@@ -255,14 +254,11 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     kind = clock.kind or CLOCKS[1]
     origin = 0 if kind == CLOCKS[0] else rows[0][0]  # a seconds clock keeps its own zero, as in read_events
     attempts: list[Attempt] = []
-    running = False
     for position, (start_us, end_us, job_id, final, at, took) in enumerate(rows):
         begin = (start_us - origin) / 6.0e7
-        if final == "RUNNING":
-            if position != len(rows) - 1:
-                raise InputError(f"{source}:line {at}", f"{job_id} RUNNING",
-                                 f"the last attempt to be the running one (line {rows[-1][4]} starts later)")
-            running = True
+        if final == "RUNNING" and position != len(rows) - 1:
+            raise InputError(f"{source}:line {at}", f"{job_id} RUNNING",
+                             f"the last attempt to be the running one (line {rows[-1][4]} starts later)")
         finish = begin + (took or 0.0) if end_us is None else (end_us - origin) / 6.0e7
         if attempts and begin < attempts[-1].end:
             before = attempts[-1]
@@ -274,4 +270,4 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     code = np.array([(START, a.event) for a in attempts], dtype=np.int8).ravel()
     events = EventLog(source=source, time=time, event=code, clock=kind, origin_us=int(origin))
     return SacctLog(source=source, events=events, attempts=tuple(attempts), steps_skipped=steps, never_started=never,
-                    running=running, failure_states=tuple(s for s in STATE_EVENTS if s in failing))
+                    running=rows[-1][3] == "RUNNING", failure_states=tuple(s for s in STATE_EVENTS if s in failing))
