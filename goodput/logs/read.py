@@ -315,15 +315,16 @@ def _iso_micro(values: pd.Series, source: str, column: str) -> tuple[npt.NDArray
 
 
 def _times(
-    path: Path, source: str, header: list[str], first: list[str], time_columns: tuple[str, ...], other: dict[str, str], text: tuple[str, ...]
+    path: Path, source: str, columns: tuple[str, ...], time_columns: tuple[str, ...], other: dict[str, str], text: tuple[str, ...]
 ) -> tuple[pd.DataFrame, dict[str, Array], str, int]:
-    """Read a file whose `time_columns` are seconds or ISO-8601, deciding from the first row.
+    """Read a file with these `columns`, whose `time_columns` are seconds or ISO-8601, deciding from the first row.
 
     Returns the frame, the numeric columns (times in minutes after the origin),
     the clock and the origin (microseconds since 1970 of the first row's time,
     0 for a seconds clock). Keeping times small keeps them exact to well under
     a microsecond.
     """
+    header, first = _peek(path, source, columns)
     position = header.index(time_columns[0])
     try:  # a number in the first row: a seconds clock
         float(first[position] if position < len(first) else "")
@@ -352,11 +353,9 @@ def read_steps(path: str | os.PathLike[str]) -> StepLog:
 
     Raises InputError naming the file and line, steps going backwards in time included.
     """
-    file = Path(path)
     source = str(path)
-    header, first = _peek(file, source, STEP_COLUMNS)
     frame, values, clock, origin = _times(
-        file, source, header, first, ("start", "end"), {"step": "step", "checkpoint": "flag"}, ()
+        Path(path), source, STEP_COLUMNS, ("start", "end"), {"step": "step", "checkpoint": "flag"}, ()
     )
     step = frame["step"].to_numpy(np.int64)
     start, end = values["start"], values["end"]
@@ -382,10 +381,8 @@ def read_events(path: str | os.PathLike[str]) -> EventLog:
     Raises InputError naming the file and line: an unknown event, events out of order, a ``failure`` or
     ``stop`` with no attempt running, a ``start`` inside one, a log ending inside an attempt.
     """
-    file = Path(path)
     source = str(path)
-    header, first = _peek(file, source, EVENT_COLUMNS)
-    frame, values, clock, origin = _times(file, source, header, first, ("time",), {}, ("event",))
+    frame, values, clock, origin = _times(Path(path), source, EVENT_COLUMNS, ("time",), {}, ("event",))
     names = frame["event"].astype(str)
     unknown = np.flatnonzero(~names.isin(EVENTS).to_numpy(bool))
     if unknown.size:
