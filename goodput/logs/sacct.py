@@ -101,10 +101,8 @@ class SacctLog:
 
     def state_counts(self) -> dict[str, int]:
         """How many attempts ended in each state, in the order of :data:`STATE_EVENTS`."""
-        counts = dict.fromkeys(STATE_EVENTS, 0)
-        for attempt in self.attempts:
-            counts[attempt.state] += 1
-        return {state: n for state, n in counts.items() if n}
+        states = [attempt.state for attempt in self.attempts]
+        return {state: states.count(state) for state in STATE_EVENTS if state in states}
 
 
 def is_sacct(path: str | os.PathLike[str]) -> bool:
