@@ -127,9 +127,11 @@ def test_no_failure_and_too_few_gaps(tmp_path: Path) -> None:
     assert_allclose(m.open_gap_min, 500)
 
 
-def test_log_spanning_no_time_is_refused(tmp_path: Path) -> None:
-    """All events at one instant: nothing to measure, an InputError naming the file."""
-    path = write_events(tmp_path, [(5, "start"), (5, "stop")])
+@pytest.mark.parametrize("rows", [[(5, "start"), (5, "stop")], [(0, "start"), (0, "stop"), (50, "start"), (50, "stop")]])
+def test_log_spanning_no_time_is_refused(tmp_path: Path, rows: list[tuple[float, str]]) -> None:
+    """All events at one instant, or attempts of no time between planned stops: nothing to measure, an InputError
+    naming the file (not the exposure of zero it would otherwise pass on)."""
+    path = write_events(tmp_path, rows)
     with pytest.raises(InputError, match=re.escape(str(path))):
         measure_events(path)
 

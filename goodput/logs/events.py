@@ -157,8 +157,6 @@ def measure_events(
     # a restart runs to the next start; one of no time was not recorded
     counted = np.append(False, a_start[1:] - a_end[:-1] > 0.0)
     attempt, restart_each = attempt_fields(log, confidence, a_start, counted, floor=True)
-    if not attempt["exposure_min"] > 0.0:
-        raise InputError(log.source, "attempts that span no time", "a log in which the job runs for some time")
     recorded = restart_each[restart_each > 0.0]
     gaps, open_gap = failure_gaps(log)
     problem = fit_problem(gaps, [open_gap])

@@ -149,7 +149,7 @@ def attempt_fields(
     """The fields of :class:`AttemptMeasurement`, and each restart: from a failure to the next attempt's ``resume``.
 
     ``resume`` and ``counted`` (which restarts are R's samples) are per attempt; ``floor`` cuts R's interval at
-    zero. Raises InputError for a log that spans no time.
+    zero. Raises InputError for a log that spans no time, or no time outside planned downtime.
     """
     a_start, a_end, a_kind = events.time[0::2], events.time[1::2], events.event[1::2]
     wall = float(events.time[-1] - events.time[0])
@@ -158,13 +158,15 @@ def attempt_fields(
     ends_stop = a_kind == STOP
     planned = float((a_start[1:] - a_end[:-1])[ends_stop[:-1]].sum())
     exposure = wall - planned
+    if not exposure > 0.0:
+        raise InputError(events.source, "attempts that span no time", "a log in which the job runs for some time")
     failed = np.flatnonzero(a_kind == FAILURE)
     n_fail = int(failed.size)
     nxt = failed[failed + 1 < a_start.size] + 1
     each = resume[nxt] - a_end[nxt - 1]
     restarts = each[counted[nxt]]
     r_ci = mean_interval(restarts, confidence) if restarts.size >= 2 else (math.nan, math.nan)
-    fields = {
+    out = {
         "events_source": events.source,
         "confidence": float(confidence),
         "wall_min": wall,
@@ -181,7 +183,7 @@ def attempt_fields(
         "restart_iqr_min": quartiles(restarts),
         "restart_samples": int(restarts.size),
     }
-    return fields, each
+    return out, each
 
 
 def measure(
@@ -247,16 +249,15 @@ def measure(
     first = np.searchsorted(att, np.arange(n_att), side="left")
     last = first + counts - 1
     has_steps = counts > 0
-    # a restart ends at the first step of the next attempt (at its end, if it has none)
-    resume = np.where(has_steps, start[np.minimum(first, max(len(steps) - 1, 0))], a_end)
-    attempt, restart_each = attempt_fields(events, confidence, resume, has_steps)
-    wall = attempt["wall_min"]
 
     # survival: a step survives unless a later row goes back to its number or before it
     later_min = np.append(np.minimum.accumulate(step[::-1])[::-1][1:], np.iinfo(np.int64).max)
     survived = step < later_min
     duration = end - start
     useful = float(duration[survived].sum())
+    wall = float(events.time[-1] - events.time[0])
+    if not wall > 0.0:
+        raise InputError(events.source, "events that span no time", "a log whose last event is later than its first")
 
     # gaps between consecutive steps of one attempt
     gap = start[1:] - end[:-1]
@@ -296,7 +297,9 @@ def measure(
             )
         interval = t_measured
 
-    # failures: restarts and lost work
+    # attempts: a restart ends at the first step of the next attempt (at its end, if it has none); lost work
+    resume = np.where(has_steps, start[np.minimum(first, max(len(steps) - 1, 0))], a_end)
+    attempt, restart_each = attempt_fields(events, confidence, resume, has_steps)
     failed = np.flatnonzero(a_kind == FAILURE)
     n_fail = int(failed.size)
     restart_loss = float(restart_each.sum()) / wall
