@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -86,7 +87,7 @@ def main() -> None:
             directory = Path(tmp) / clock
             directory.mkdir()
             started = time.perf_counter()
-            truth = write_logs(directory, spec.replace(clock=clock))
+            truth = write_logs(directory, replace(spec, clock=clock))
             made = time.perf_counter() - started
             size = (directory / "steps.csv").stat().st_size / 1e6
             rows = truth.steps

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -325,11 +326,11 @@ def test_noise_free_goodput_matches_the_models(noise_free: tuple[SampleTruth, Me
 @pytest.mark.slow
 def test_seconds_and_iso_clocks_agree(tmp_path: Path) -> None:
     """The same run written with a seconds clock and with ISO-8601 (UTC) timestamps gives the same measurement."""
-    spec = NOISE_FREE.replace(duration_min=10 * 24 * 60.0, pause_probability=0.01, seed=7)
+    spec = replace(NOISE_FREE, duration_min=10 * 24 * 60.0, pause_probability=0.01, seed=7)
     (tmp_path / "s").mkdir()
     (tmp_path / "i").mkdir()
     write_logs(tmp_path / "s", spec)
-    write_logs(tmp_path / "i", spec.replace(clock="iso8601"))
+    write_logs(tmp_path / "i", replace(spec, clock="iso8601"))
     a = measure(tmp_path / "s" / "steps.csv", tmp_path / "s" / "events.csv").to_dict()
     b = measure(tmp_path / "i" / "steps.csv", tmp_path / "i" / "events.csv").to_dict()
     assert read_steps(tmp_path / "i" / "steps.csv").clock == "iso8601 with UTC offsets"
@@ -350,7 +351,7 @@ def test_maintenance_is_unmodelled(tmp_path: Path) -> None:
     taken before it, C, + its downtime + the startup after it) + the tail
     after the last step (under one step and one checkpoint).
     """
-    spec = NOISE_FREE.replace(duration_min=20 * 24 * 60.0, maintenance_every_min=24 * 60.0, maintenance_min=30.0, seed=3)
+    spec = replace(NOISE_FREE, duration_min=20 * 24 * 60.0, maintenance_every_min=24 * 60.0, maintenance_min=30.0, seed=3)
     truth = write_logs(tmp_path, spec)
     m = measure(tmp_path / "steps.csv", tmp_path / "events.csv")
     assert m.planned_stops == truth.planned_stops > 10
@@ -363,7 +364,7 @@ def test_maintenance_is_unmodelled(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_jitter_and_pauses_leave_medians_alone(tmp_path: Path) -> None:
     """Uniform jitter of C and R is symmetric, so median C and mean R still come back; pauses only move the tail."""
-    spec = NOISE_FREE.replace(duration_min=30 * 24 * 60.0, checkpoint_jitter=0.3, restart_jitter=0.5,
+    spec = replace(NOISE_FREE, duration_min=30 * 24 * 60.0, checkpoint_jitter=0.3, restart_jitter=0.5,
                               pause_probability=0.005, seed=11)
     write_logs(tmp_path, spec)
     m = measure(tmp_path / "steps.csv", tmp_path / "events.csv")
@@ -478,7 +479,7 @@ def test_recovery_says_when_a_truth_is_outside() -> None:
 
     truth = read_truth(BOOK_DATA / "truth.yml")
     m = measure(BOOK_DATA / "sample-steps.csv", BOOK_DATA / "sample-events.csv")
-    wrong = truth.__class__(**{**truth.__dict__, "spec": truth.spec.replace(mtbi_min=300.0), "failures": 220})
+    wrong = truth.__class__(**{**truth.__dict__, "spec": replace(truth.spec, mtbi_min=300.0), "failures": 220})
     table = recovery(m, wrong)
     assert not table.loc["M", "agrees"] and not table.loc["failures", "agrees"]
     assert table.drop(["M", "failures"])["agrees"].all()

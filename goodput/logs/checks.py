@@ -1,9 +1,6 @@
 """What the logs chapter computes beyond measuring: the shape test's trust, a shape's effect on goodput, own ranges.
 
-Numbers only, seeded; :mod:`goodput.pages.logs` words them. The shape test's coverage, size and power are simulated
-at GLM-130B's number of gaps (:func:`shape_trust`); the simulated effect of a Weibull shape is run for the fleet's
-plan, or for a one-tier job at its C, M and R where the plan has a drain or tiers (the Weibull simulator knows one tier
-only, :func:`fleet_shape_effect`); the fleet's own logs give a range of T* and goodput (:func:`own_ranges`).
+Numbers only, seeded; :mod:`goodput.pages.logs` words them.
 """
 
 from __future__ import annotations
@@ -76,7 +73,11 @@ class FleetShapeEffect:
 
 
 def fleet_shape_effect(fleet: FleetPlan, fit: WeibullFit) -> FleetShapeEffect:
-    """Goodput with Weibull failures of the fitted shapes against exponential ones, at the job's interval (seeded)."""
+    """Goodput with Weibull failures of the fitted shapes against exponential ones, at the job's interval (seeded).
+
+    The job is the fleet's plan, or its one-tier job at its C, M and R where the plan has a drain or tiers (the
+    Weibull simulator knows one tier only).
+    """
     p = fleet.params
     job = fleet.plan if not fleet.tiered else plan_for(p.without_tiers())
     low, high = fit.shape_interval

@@ -1,15 +1,13 @@
 """Measure what an event log alone can give: M, R, the failures and the gaps between them, and their shape.
 
 Without a step log there is no C, T or measured goodput. The event log (:mod:`goodput.logs.read`, or
-Slurm accounting via :mod:`goodput.logs.sacct`) gives, in minutes: exposure as in
-:mod:`goodput.logs.measure` (wall time less planned downtime, ``stop`` to next ``start``); M = exposure
-over failures with the exact Poisson (Garwood) interval; R from each failure to the next ``start`` (mean
-with Student's t interval cut at zero, as a few very long restarts can push its lower end below it;
-median; quartiles). That R is a lower bound: the model's R runs on to the first step of the new attempt
-(loading, warm-up), which only a step log shows. A failure and a ``start`` at the same instant mean the
-restart was not recorded: counted, left out. The gaps between failures are on the exposure clock (the
-last one censored) and get a Weibull fit (:func:`goodput.logs.fit.fit_weibull`), or the reason none can
-be made (:data:`goodput.logs.fit.FIT_PROBLEMS`).
+Slurm accounting via :mod:`goodput.logs.sacct`) gives, in minutes, exposure and M as in
+:mod:`goodput.logs.measure`, and R from each failure to the next ``start``, its t interval cut at zero (a
+few very long restarts can push its lower end below it). That R is a lower bound: the model's R runs on
+to the first step of the new attempt (loading, warm-up), which only a step log shows. A failure and a
+``start`` at the same instant mean the restart was not recorded: counted, left out. The gaps between
+failures are on the exposure clock (the last one censored) and get a Weibull fit
+(:func:`goodput.logs.fit.fit_weibull`), or the reason none can be made (:data:`goodput.logs.fit.FIT_PROBLEMS`).
 """
 
 from __future__ import annotations
@@ -26,12 +24,10 @@ import numpy as np
 from goodput.errors import InputError
 from goodput.logs import json_ready
 from goodput.logs.fit import WeibullFit, fit_problem, fit_weibull
-from goodput.logs.measure import AttemptMeasurement, Measurement
+from goodput.logs.measure import AttemptMeasurement, Interval, Measurement, attempt_fields
 from goodput.logs.read import FAILURE, START, STOP, Array, EventLog, read_events
 from goodput.logs.sacct import is_sacct, read_sacct
-from goodput.uncertainty import mean_interval, poisson_interval, quartiles
-
-Interval = tuple[float, float]
+from goodput.uncertainty import quartiles
 
 #: The formats an event log can come in.
 FORMATS = ("events", "sacct")
@@ -90,7 +86,7 @@ class EventMeasurement(AttemptMeasurement):
         or ``null``; infinite or undefined numbers are ``null``.
         """
         full = {f.name: None for f in fields(Measurement) if f.name != "prediction_check"}
-        full |= {"prediction_first_order_error": None, "gap": None, "steps_source": None}
+        full |= {"prediction_first_order_error": None, "gap": None}
         mine = {f.name: json_ready(getattr(self, f.name)) for f in fields(self) if f.name not in ("fit", "end_states")}
         mine["end_states"] = dict(self.end_states)
         extra = {
@@ -101,22 +97,6 @@ class EventMeasurement(AttemptMeasurement):
             "not_measured": list(NOT_MEASURED),
         }
         return full | mine | extra
-
-
-def _at_least_zero(interval: Interval) -> Interval:
-    return max(interval[0], 0.0), interval[1]
-
-
-def load_events(path: str | os.PathLike[str], log_format: str | None = None) -> tuple[EventLog, str]:
-    """Read an event log and say its format.
-
-    By default sacct when its first line has a ``|`` and a JobID field (:func:`goodput.logs.sacct.is_sacct`),
-    else the CSV event log.
-    """
-    kind = log_format or ("sacct" if is_sacct(path) else "events")
-    if kind == "sacct":
-        return read_sacct(path).events, kind
-    return read_events(path), kind
 
 
 def as_planned(events: EventLog, times: Sequence[float]) -> EventLog:
@@ -159,8 +139,9 @@ def measure_events(
 ) -> EventMeasurement:
     """Measure M, R, the gaps between failures and their Weibull shape from an event log alone.
 
-    ``events`` is a log or a file (:func:`load_events`). Raises InputError naming the line of a bad file,
-    or for a log that spans no time.
+    ``events`` is a log or a file: by default sacct output when its first line has a ``|`` and a JobID field
+    (:func:`goodput.logs.sacct.is_sacct`), else the CSV event log. Raises InputError naming the line of a bad
+    file, or for a log that spans no time.
     """
     states: tuple[tuple[str, int], ...] = ()
     failing: tuple[str, ...] = ()
@@ -172,45 +153,19 @@ def measure_events(
         states, failing = tuple(accounting.state_counts().items()), accounting.failure_states
     else:
         log, kind = read_events(Path(events)), "events"
-    t, code = log.time, log.event
-    wall = float(t[-1] - t[0])
-    if not wall > 0.0:
-        raise InputError(log.source, "events that span no time", "a log whose last event is later than its first")
-    a_start, a_end, a_kind = t[0::2], t[1::2], code[1::2]
-    ends_stop = a_kind == STOP
-    between = a_start[1:] - a_end[:-1]
-    planned = float(between[ends_stop[:-1]].sum())
-    failed = np.flatnonzero(a_kind == FAILURE)
-    n_fail = int(failed.size)
-    exposure = wall - planned
-    if not exposure > 0.0:
-        raise InputError(log.source, "attempts that span no time", "a log in which the job runs for some time")
-    followed = failed[failed + 1 < a_start.size]
-    restart_each = a_start[followed + 1] - a_end[followed]
+    a_start, a_end = log.time[0::2], log.time[1::2]
+    # a restart runs to the next start; one of no time was not recorded
+    counted = np.append(False, a_start[1:] - a_end[:-1] > 0.0)
+    attempt, restart_each = attempt_fields(log, confidence, a_start, counted, floor=True)
     recorded = restart_each[restart_each > 0.0]
     gaps, open_gap = failure_gaps(log)
     problem = fit_problem(gaps, [open_gap])
     fit = fit_weibull(gaps, [open_gap], confidence) if problem is None else None
     return EventMeasurement(
-        events_source=log.source,
+        **attempt,
         log_format=kind,
-        confidence=float(confidence),
-        wall_min=wall,
-        exposure_min=exposure,
-        planned_downtime_min=planned,
         running_min=float((a_end - a_start).sum()),
         recovery_min=float(restart_each.sum()),
-        attempts=int(a_start.size),
-        failures=n_fail,
-        planned_stops=int(ends_stop[:-1].sum()),
-        mtbi_min=exposure / n_fail if n_fail else math.inf,
-        mtbi_interval_min=poisson_interval(n_fail, exposure, confidence),
-        restart_min=float(recorded.mean()) if recorded.size else math.nan,
-        restart_interval_min=_at_least_zero(mean_interval(recorded, confidence)) if recorded.size >= 2 else
-        (math.nan, math.nan),
-        restart_median_min=float(np.median(recorded)) if recorded.size else math.nan,
-        restart_iqr_min=quartiles(recorded),
-        restart_samples=int(recorded.size),
         restarts_unrecorded=int(restart_each.size - recorded.size),
         restarts_min=tuple(float(r) for r in recorded),
         failure_gaps_min=tuple(float(g) for g in gaps),

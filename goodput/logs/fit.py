@@ -222,8 +222,7 @@ def shape_test(gaps: npt.ArrayLike, shape: float, censored: npt.ArrayLike = ()) 
     """
     k = validate.positive(shape, "shape")
     fit = fit_weibull(gaps, censored)
-    t, c = _gaps(gaps, censored)
-    prof = _Profile(t, c)
+    prof = _Profile(*_gaps(gaps, censored))
     stat = max(0.0, 2.0 * (fit.log_likelihood - prof.shift - prof(k)))
     return stat, float(chdtrc(1, stat))
 

@@ -30,6 +30,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pandas as pd
 
 from goodput import model, validate
@@ -140,6 +141,49 @@ class Measurement(AttemptMeasurement):
 
 def _median(values: Array) -> float:
     return float(np.median(values)) if values.size else math.nan
+
+
+def attempt_fields(
+    events: EventLog, confidence: float, resume: Array, counted: npt.NDArray[np.bool_], *, floor: bool = False
+) -> tuple[dict[str, Any], Array]:
+    """The fields of :class:`AttemptMeasurement`, and each restart: from a failure to the next attempt's ``resume``.
+
+    ``resume`` and ``counted`` (which restarts are R's samples) are per attempt; ``floor`` cuts R's interval at
+    zero. Raises InputError for a log that spans no time, or no time outside planned downtime.
+    """
+    a_start, a_end, a_kind = events.time[0::2], events.time[1::2], events.event[1::2]
+    wall = float(events.time[-1] - events.time[0])
+    if not wall > 0.0:
+        raise InputError(events.source, "events that span no time", "a log whose last event is later than its first")
+    ends_stop = a_kind == STOP
+    planned = float((a_start[1:] - a_end[:-1])[ends_stop[:-1]].sum())
+    exposure = wall - planned
+    if not exposure > 0.0:
+        raise InputError(events.source, "attempts that span no time", "a log in which the job runs for some time")
+    failed = np.flatnonzero(a_kind == FAILURE)
+    n_fail = int(failed.size)
+    nxt = failed[failed + 1 < a_start.size] + 1
+    each = resume[nxt] - a_end[nxt - 1]
+    restarts = each[counted[nxt]]
+    r_ci = mean_interval(restarts, confidence) if restarts.size >= 2 else (math.nan, math.nan)
+    out = {
+        "events_source": events.source,
+        "confidence": float(confidence),
+        "wall_min": wall,
+        "exposure_min": exposure,
+        "planned_downtime_min": planned,
+        "attempts": int(a_start.size),
+        "failures": n_fail,
+        "planned_stops": int(ends_stop[:-1].sum()),
+        "mtbi_min": exposure / n_fail if n_fail else math.inf,
+        "mtbi_interval_min": poisson_interval(n_fail, exposure, confidence),
+        "restart_min": float(restarts.mean()) if restarts.size else math.nan,
+        "restart_interval_min": (max(r_ci[0], 0.0), r_ci[1]) if floor and restarts.size >= 2 else r_ci,
+        "restart_median_min": _median(restarts),
+        "restart_iqr_min": quartiles(restarts),
+        "restart_samples": int(restarts.size),
+    }
+    return out, each
 
 
 def measure(
@@ -253,17 +297,11 @@ def measure(
             )
         interval = t_measured
 
-    # attempts: planned downtime, failures, restarts, lost work
-    ends_stop = a_kind == STOP
-    planned_down = float((a_start[1:] - a_end[:-1])[ends_stop[:-1]].sum())
-    exposure = wall - planned_down
+    # attempts: a restart ends at the first step of the next attempt (at its end, if it has none); lost work
+    resume = np.where(has_steps, start[np.minimum(first, max(len(steps) - 1, 0))], a_end)
+    attempt, restart_each = attempt_fields(events, confidence, resume, has_steps)
     failed = np.flatnonzero(a_kind == FAILURE)
     n_fail = int(failed.size)
-    followed = failed[failed + 1 < n_att]
-    nxt = followed + 1
-    resume = np.where(has_steps[nxt], start[np.minimum(first[nxt], max(len(steps) - 1, 0))], a_end[nxt])
-    restart_each = resume - a_end[followed]
-    restarts = restart_each[has_steps[nxt]]
     restart_loss = float(restart_each.sum()) / wall
 
     redone = np.flatnonzero(~survived)
@@ -279,25 +317,13 @@ def measure(
     redone_min = float(duration[np.isin(att, failed) & ~survived].sum())
     lost_loss = float(lost.sum()) / wall
 
-    # estimates with intervals
-    mtbi = exposure / n_fail if n_fail else math.inf
-    m_ci = poisson_interval(n_fail, exposure, confidence)
-    r_mean = float(restarts.mean()) if restarts.size else math.nan
-    r_ci = mean_interval(restarts, confidence) if restarts.size >= 2 else (math.nan, math.nan)
-
-    prediction = _predict(c_hat, mtbi, r_mean, float(interval), which)
+    optimal, (ckpt_p, lost_p, restart_p), check = _predict(c_hat, attempt["mtbi_min"], attempt["restart_min"],
+                                                           float(interval), which)
     measured_goodput = useful / wall
 
     return Measurement(
+        **attempt,
         steps_source=steps.source,
-        events_source=events.source,
-        confidence=float(confidence),
-        wall_min=wall,
-        exposure_min=exposure,
-        planned_downtime_min=planned_down,
-        attempts=int(n_att),
-        failures=n_fail,
-        planned_stops=int(ends_stop[:-1].sum()),
         steps=len(steps),
         redone_steps=int(redone.size),
         checkpoint_cost_min=c_hat,
@@ -305,13 +331,6 @@ def measure(
         checkpoint_cost_iqr_min=(_at_least_zero(c_iqr[0] - g0), _at_least_zero(c_iqr[1] - g0)),
         checkpoint_samples=int(stalls.size),
         ordinary_gap_min=g0,
-        mtbi_min=mtbi,
-        mtbi_interval_min=m_ci,
-        restart_min=r_mean,
-        restart_interval_min=r_ci,
-        restart_median_min=_median(restarts),
-        restart_iqr_min=quartiles(restarts),
-        restart_samples=int(restarts.size),
         lost_work_per_failure_min=float(lost.mean()) if n_fail else math.nan,
         lost_work_iqr_min=quartiles(lost),
         redone_step_min=redone_min,
@@ -319,19 +338,18 @@ def measure(
         interval_measured_min=t_measured,
         interval_iqr_min=quartiles(work),
         interval_source="given" if given else "measured",
-        optimal_interval_min=prediction.optimal_interval,
+        optimal_interval_min=optimal,
         measured_goodput=measured_goodput,
-        predicted_goodput=_at_least_zero(1.0 - prediction.checkpoint_overhead - prediction.lost_work
-                                         - prediction.restart_loss),
+        predicted_goodput=_at_least_zero(1.0 - ckpt_p - lost_p - restart_p),
         checkpoint_loss_measured=ckpt_loss,
         lost_work_loss_measured=lost_loss,
         restart_loss_measured=restart_loss,
-        checkpoint_loss_predicted=prediction.checkpoint_overhead,
-        lost_work_loss_predicted=prediction.lost_work,
-        restart_loss_predicted=prediction.restart_loss,
+        checkpoint_loss_predicted=ckpt_p,
+        lost_work_loss_predicted=lost_p,
+        restart_loss_predicted=restart_p,
         unmodelled_loss=_at_least_zero(1.0 - measured_goodput - ckpt_loss - lost_loss - restart_loss),
-        prediction_model=prediction.model,
-        prediction_check=prediction.check,
+        prediction_model=which,
+        prediction_check=check,
     )
 
 
@@ -340,31 +358,25 @@ def _at_least_zero(minutes: float) -> float:
     return minutes if math.isnan(minutes) else max(0.0, minutes)
 
 
-@dataclass(frozen=True)
-class _Prediction:
-    model: str
-    optimal_interval: float
-    checkpoint_overhead: float
-    lost_work: float
-    restart_loss: float
-    check: RangeCheck | None
+def _predict(
+    cost: float, mtbi: float, restart: float, interval: float, which: str
+) -> tuple[float, tuple[float, float, float], RangeCheck | None]:
+    """T*, the model's checkpoint, lost-work and restart losses at the measured inputs, and its range check.
 
-
-def _predict(cost: float, mtbi: float, restart: float, interval: float, which: str) -> _Prediction:
-    """The model's losses at the measured inputs; NaN for what the logs cannot give (R without a restart)."""
+    NaN for what the logs cannot give (R without a restart).
+    """
+    unknown = (math.nan, math.nan, math.nan)
     if math.isinf(mtbi):  # no failure: only checkpoints cost anything (the limit of either model as M grows)
         share = cost / interval if which == "first-order" else cost / (interval + cost)
         if share >= 1.0:  # first order's C/T of one or more: a goodput of zero or less, which it does not predict
-            return _Prediction(which, math.inf, math.nan, math.nan, math.nan, RangeCheck(goodput=1.0 - share, error=0.0))
-        return _Prediction(which, math.inf, share, 0.0, 0.0, None)
+            return math.inf, unknown, RangeCheck(goodput=1.0 - share, error=0.0)
+        return math.inf, (share, 0.0, 0.0), None
     if not math.isfinite(restart):
-        best = float(model_functions(which)[1](cost, mtbi))
-        return _Prediction(which, best, math.nan, math.nan, math.nan, None)
+        return float(model_functions(which)[1](cost, mtbi)), unknown, None
     plan = make_plan(cost, mtbi, restart, interval, which=which)
-    if plan.refused:  # first order outside its range: no number, only the reason (the plan command refuses too)
-        return _Prediction(which, plan.optimal_interval, math.nan, math.nan, math.nan, plan.check)
-    b = plan.losses
-    return _Prediction(which, plan.optimal_interval, b.checkpoint_overhead, b.lost_work, b.restart_loss, plan.check)
+    b = plan.losses  # refused (first order outside its range): no number, only the reason, as the plan command
+    losses = unknown if plan.refused else (b.checkpoint_overhead, b.lost_work, b.restart_loss)
+    return plan.optimal_interval, losses, plan.check
 
 
 #: Rows of :func:`loss_comparison`, in order.

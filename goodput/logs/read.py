@@ -19,10 +19,12 @@ same kind. A row is ``FILE:line N`` with the header as line 1; anything else is 
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import os
 import re
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,26 +106,22 @@ def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     UTF-8 with a byte-order mark dropped, line ends as written; ``source`` names it in messages. Raises
     InputError for an unreadable file, a device, non-UTF-8 text or NUL bytes, or a pipe too long.
     """
-    import stat as stat_module
-
     name = str(path)
     source = source or name
     try:
         info = os.stat(path)
     except OSError as exc:
         raise InputError(source, name, f"a readable file ({exc.strerror or exc})") from None
-    if stat_module.S_ISDIR(info.st_mode):
+    if stat.S_ISDIR(info.st_mode):
         raise InputError(source, "a directory", "a log file")
-    regular = stat_module.S_ISREG(info.st_mode)
-    if not regular and not (stat_module.S_ISFIFO(info.st_mode) or stat_module.S_ISSOCK(info.st_mode)):
+    regular = stat.S_ISREG(info.st_mode)
+    if not regular and not (stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode)):
         raise InputError(source, "a device", "a log file or a pipe (a device such as /dev/zero never ends)")
     # a pipe is the same pipe whatever is left in it (and can be read only once); a file, until it changes
     key = (info.st_dev, info.st_ino) + ((info.st_size, info.st_mtime_ns) if regular else ())
     cached = _TEXTS.get(name)
     if cached is not None and cached[0] == key:
         return cached[1]
-    import codecs
-
     decoder = codecs.getincrementaldecoder("utf-8-sig")()
     parts: list[str] = []
     total = 0
@@ -150,27 +148,18 @@ def read_text(path: str | os.PathLike[str], source: str | None = None) -> str:
     return text
 
 
-def _lines_of(source: str) -> list[str] | None:
-    """The lines of a file read by :func:`read_text` (split at line ends only, as a CSV reader counts them)."""
-    cached = _TEXTS.get(source)
-    if cached is None:
-        try:
-            read_text(source)
-        except InputError:
-            return None
-        cached = _TEXTS.get(source)
-    return io.StringIO(cached[1], newline="").readlines() if cached is not None else None
-
-
 def _where(source: str, index: int) -> str:
     """Name of the row with 0-based data index `index`."""
     return f"{source}:line {index + 2}"
 
 
 def _raw_line(source: str, index: int) -> str:
-    """The row with data index `index` as written, for error messages."""
-    lines = _lines_of(source)
-    if lines is not None and 0 <= index + 1 < len(lines):
+    """The row with data index `index` (-1: the header) as written, for error messages."""
+    try:  # split at line ends only, as a CSV reader counts them
+        lines = io.StringIO(read_text(source), newline="").readlines()
+    except InputError:
+        lines = []
+    if 0 <= index + 1 < len(lines):
         return lines[index + 1].rstrip("\r\n")
     return f"row {index + 1}"
 
@@ -194,14 +183,6 @@ def _peek(path: Path, source: str, columns: tuple[str, ...]) -> tuple[list[str],
     if first is None:
         raise InputError(source, "a header and no rows", "at least one row after the header")
     return header, first
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _read_csv(path: Path, source: str, dtypes: dict[str, str]) -> pd.DataFrame:
@@ -334,18 +315,22 @@ def _iso_micro(values: pd.Series, source: str, column: str) -> tuple[npt.NDArray
 
 
 def _times(
-    path: Path, source: str, header: list[str], first: list[str], time_columns: tuple[str, ...], other: dict[str, str], text: tuple[str, ...]
+    path: Path, source: str, columns: tuple[str, ...], time_columns: tuple[str, ...], other: dict[str, str], text: tuple[str, ...]
 ) -> tuple[pd.DataFrame, dict[str, Array], str, int]:
-    """Read a file whose `time_columns` are seconds or ISO-8601, deciding from the first row.
+    """Read a file with these `columns`, whose `time_columns` are seconds or ISO-8601, deciding from the first row.
 
     Returns the frame, the numeric columns (times in minutes after the origin),
     the clock and the origin (microseconds since 1970 of the first row's time,
     0 for a seconds clock). Keeping times small keeps them exact to well under
     a microsecond.
     """
+    header, first = _peek(path, source, columns)
     position = header.index(time_columns[0])
-    sample = first[position] if position < len(first) else ""
-    if _is_number(sample):
+    try:  # a number in the first row: a seconds clock
+        float(first[position] if position < len(first) else "")
+    except ValueError:
+        pass
+    else:
         frame, values = _read_table(path, source, other | dict.fromkeys(time_columns, "seconds"), text)
         for column in time_columns:
             values[column] = values[column] / 60.0
@@ -368,11 +353,9 @@ def read_steps(path: str | os.PathLike[str]) -> StepLog:
 
     Raises InputError naming the file and line, steps going backwards in time included.
     """
-    file = Path(path)
     source = str(path)
-    header, first = _peek(file, source, STEP_COLUMNS)
     frame, values, clock, origin = _times(
-        file, source, header, first, ("start", "end"), {"step": "step", "checkpoint": "flag"}, ()
+        Path(path), source, STEP_COLUMNS, ("start", "end"), {"step": "step", "checkpoint": "flag"}, ()
     )
     step = frame["step"].to_numpy(np.int64)
     start, end = values["start"], values["end"]
@@ -398,10 +381,8 @@ def read_events(path: str | os.PathLike[str]) -> EventLog:
     Raises InputError naming the file and line: an unknown event, events out of order, a ``failure`` or
     ``stop`` with no attempt running, a ``start`` inside one, a log ending inside an attempt.
     """
-    file = Path(path)
     source = str(path)
-    header, first = _peek(file, source, EVENT_COLUMNS)
-    frame, values, clock, origin = _times(file, source, header, first, ("time",), {}, ("event",))
+    frame, values, clock, origin = _times(Path(path), source, EVENT_COLUMNS, ("time",), {}, ("event",))
     names = frame["event"].astype(str)
     unknown = np.flatnonzero(~names.isin(EVENTS).to_numpy(bool))
     if unknown.size:

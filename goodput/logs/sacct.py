@@ -45,19 +45,9 @@ from goodput.logs.read import CLOCKS, FAILURE, START, STOP, EventLog, read_text
 REQUIRED = ("JobID", "Start", "End", "State")
 
 #: What each state an attempt can end in becomes: ``"failure"``, ``"stop"``, or ``"running"`` (cut when sacct ran).
-STATE_EVENTS = {
-    "NODE_FAIL": "failure",
-    "FAILED": "failure",
-    "BOOT_FAIL": "failure",
-    "OUT_OF_MEMORY": "failure",
-    "PREEMPTED": "failure",
-    "COMPLETED": "stop",
-    "CANCELLED": "stop",
-    "TIMEOUT": "stop",
-    "DEADLINE": "stop",
-    "REQUEUED": "stop",
-    "RUNNING": "running",
-}
+STATE_EVENTS = (dict.fromkeys(("NODE_FAIL", "FAILED", "BOOT_FAIL", "OUT_OF_MEMORY", "PREEMPTED"), "failure")
+                | dict.fromkeys(("COMPLETED", "CANCELLED", "TIMEOUT", "DEADLINE", "REQUEUED"), "stop")
+                | {"RUNNING": "running"})
 
 #: The states counted as failures by default.
 FAILURE_STATES = tuple(state for state, event in STATE_EVENTS.items() if event == "failure")
@@ -111,10 +101,8 @@ class SacctLog:
 
     def state_counts(self) -> dict[str, int]:
         """How many attempts ended in each state, in the order of :data:`STATE_EVENTS`."""
-        counts = dict.fromkeys(STATE_EVENTS, 0)
-        for attempt in self.attempts:
-            counts[attempt.state] += 1
-        return {state: n for state, n in counts.items() if n}
+        states = [attempt.state for attempt in self.attempts]
+        return {state: states.count(state) for state in STATE_EVENTS if state in states}
 
 
 def is_sacct(path: str | os.PathLike[str]) -> bool:
@@ -124,11 +112,6 @@ def is_sacct(path: str | os.PathLike[str]) -> bool:
     except InputError:
         return False
     return "|" in first and "jobid" in [f.strip().lower() for f in first.split("|")]
-
-
-def _lines(path: Path, source: str) -> list[str]:
-    """The file's lines, split at line ends only: a form feed or U+2028 inside a job name does not end a line."""
-    return [line.rstrip("\r") for line in read_text(path, source).split("\n")]
 
 
 def _state(text: str) -> str:
@@ -188,11 +171,11 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     file = Path(path)
     source = str(path)
     failing = {_state(s) for s in failure_states}
-    unknown = sorted(failing - set(STATE_EVENTS) - {"RUNNING"})
-    if unknown or "RUNNING" in failing:
+    if failing - set(STATE_EVENTS) or "RUNNING" in failing:
         raise InputError("failure_states", ", ".join(sorted(failing)),
                          f"states from {', '.join(s for s in STATE_EVENTS if s != 'RUNNING')}")
-    lines = _lines(file, source)
+    # split at line ends only: a form feed or U+2028 inside a job name does not end a line
+    lines = [line.rstrip("\r") for line in read_text(file, source).split("\n")]
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     wanted = "|".join(REQUIRED)
     if first is None:
@@ -210,11 +193,10 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     rows: list[tuple[int, int | None, str, str, int, float | None]] = []
     steps = never = 0
     for index in range(first + 1, len(lines)):
-        line = lines[index]
+        text = lines[index]
         where = f"{source}:line {index + 1}"
-        if not line.strip() or line.strip() == header_line.strip():  # a blank line, or the header again (files put together)
+        if not text.strip() or text.strip() == header_line.strip():  # a blank line, or the header again (files put together)
             continue
-        text = line.rstrip("\r\n")
         if trailing:
             if not text.endswith("|"):
                 raise InputError(where, text, "a line ending in '|', like the header (sacct --parsable)")
@@ -270,14 +252,11 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
     kind = clock.kind or CLOCKS[1]
     origin = 0 if kind == CLOCKS[0] else rows[0][0]  # a seconds clock keeps its own zero, as in read_events
     attempts: list[Attempt] = []
-    running = False
     for position, (start_us, end_us, job_id, final, at, took) in enumerate(rows):
         begin = (start_us - origin) / 6.0e7
-        if final == "RUNNING":
-            if position != len(rows) - 1:
-                raise InputError(f"{source}:line {at}", f"{job_id} RUNNING",
-                                 f"the last attempt to be the running one (line {rows[-1][4]} starts later)")
-            running = True
+        if final == "RUNNING" and position != len(rows) - 1:
+            raise InputError(f"{source}:line {at}", f"{job_id} RUNNING",
+                             f"the last attempt to be the running one (line {rows[-1][4]} starts later)")
         finish = begin + (took or 0.0) if end_us is None else (end_us - origin) / 6.0e7
         if attempts and begin < attempts[-1].end:
             before = attempts[-1]
@@ -285,12 +264,8 @@ def read_sacct(path: str | os.PathLike[str], failure_states: Collection[str] = F
                              "attempts one after another: records of one training job, which never overlap")
         event = FAILURE if final in failing else STOP
         attempts.append(Attempt(job_id=job_id, state=final, start=begin, end=finish, event=event, line=at))
-    time = np.empty(2 * len(attempts))
-    time[0::2] = [a.start for a in attempts]
-    time[1::2] = [a.end for a in attempts]
-    code = np.empty(2 * len(attempts), dtype=np.int8)
-    code[0::2] = START
-    code[1::2] = [a.event for a in attempts]
+    time = np.array([(a.start, a.end) for a in attempts], dtype=np.float64).ravel()
+    code = np.array([(START, a.event) for a in attempts], dtype=np.int8).ravel()
     events = EventLog(source=source, time=time, event=code, clock=kind, origin_us=int(origin))
     return SacctLog(source=source, events=events, attempts=tuple(attempts), steps_skipped=steps, never_started=never,
-                    running=running, failure_states=tuple(s for s in STATE_EVENTS if s in failing))
+                    running=rows[-1][3] == "RUNNING", failure_states=tuple(s for s in STATE_EVENTS if s in failing))

@@ -80,23 +80,11 @@ class SampleSpec:
         """T: minutes of work between checkpoints (steps and the ordinary gaps between them)."""
         return (self.interval_steps * self.step_s + (self.interval_steps - 1) * self.gap_s) / 60.0
 
-    def replace(self, **changes: Any) -> SampleSpec:
-        """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
-        return dataclasses.replace(self, **changes)
-
     def check(self) -> None:
         """Raise InputError naming the first field out of range."""
-        positive = {
-            "step_s": self.step_s,
-            "checkpoint_cost_min": self.checkpoint_cost_min,
-            "restart_min": self.restart_min,
-            "mtbi_min": self.mtbi_min,
-            "duration_min": self.duration_min,
-            "pause_mean_s": self.pause_mean_s,
-            "maintenance_min": self.maintenance_min,
-        }
-        for name, value in positive.items():
-            if not math.isfinite(value) or value <= 0:
+        for name in ("step_s", "checkpoint_cost_min", "restart_min", "mtbi_min", "duration_min", "pause_mean_s",
+                     "maintenance_min"):
+            if not math.isfinite(value := getattr(self, name)) or value <= 0:
                 raise InputError(name, value, "a finite number greater than zero")
         if isinstance(self.interval_steps, bool) or not isinstance(self.interval_steps, int) or self.interval_steps < 1:
             raise InputError("interval_steps", self.interval_steps, "a whole number of steps, at least 1")
@@ -171,24 +159,15 @@ class SampleLogs:
     truth: SampleTruth
 
 
-class _Stream:
-    """Uniform draws from one seeded generator; exponentials by inversion."""
-
-    def __init__(self, seed: int) -> None:
-        self._rng = np.random.default_rng(seed)
-
-    def exponential(self, mean: float) -> float:
-        return -mean * math.log1p(-float(self._rng.random()))
-
-    def uniforms(self, n: int) -> npt.NDArray[np.float64]:
-        return self._rng.random(n)
-
-
 def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
     """Simulate a run (module docstring; ``SampleSpec()`` by default); InputError for an impossible spec."""
     spec = SampleSpec() if spec is None else spec
     spec.check()
-    rng = _Stream(spec.seed)
+    rng = np.random.default_rng(spec.seed)
+
+    def exponential(mean: float) -> float:  # by inversion
+        return -mean * math.log1p(-float(rng.random()))
+
     step_s, gap_s, k = spec.step_s, spec.gap_s, spec.interval_steps
     c_s, mtbi_s = 60.0 * spec.checkpoint_cost_min, 60.0 * spec.mtbi_min
     startup_s, down_s = 60.0 * spec.startup_min, 60.0 * (spec.restart_min - spec.startup_min)
@@ -198,21 +177,19 @@ def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
     next_maintenance = every_s
 
     blocks: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int8], int]] = []
-    ev_time: list[float] = [0.0]
-    ev_name: list[str] = ["start"]
+    log: list[tuple[float, str]] = [(0.0, "start")]
     failures = planned = checkpoints = 0
     planned_down = 0.0
     useful = 0.0
     last_ckpt = 0  # step number restored on restart
     s = 0.0  # start of the current attempt
-    arrival = rng.exponential(mtbi_s)
+    arrival = exponential(mtbi_s)
 
     while True:
         a = s + startup_s
         if min(arrival, end_of_run) < a:  # the attempt ends before its first step
             if end_of_run <= arrival:
-                ev_time.append(end_of_run)
-                ev_name.append("stop")
+                log.append((end_of_run, "stop"))
                 break
             f = arrival
         else:
@@ -222,10 +199,10 @@ def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
             is_ckpt = numbers % k == 0
             stall = np.where(is_ckpt, c_s, 0.0)
             if spec.checkpoint_jitter > 0:
-                stall[is_ckpt] *= 1.0 + spec.checkpoint_jitter * (2.0 * rng.uniforms(int(is_ckpt.sum())) - 1.0)
+                stall[is_ckpt] *= 1.0 + spec.checkpoint_jitter * (2.0 * rng.random(int(is_ckpt.sum())) - 1.0)
             after = gap_s + stall
             if spec.pause_probability > 0:
-                u_hit, u_len = rng.uniforms(n), rng.uniforms(n)
+                u_hit, u_len = rng.random(n), rng.random(n)
                 after += np.where(u_hit < spec.pause_probability, -spec.pause_mean_s * np.log1p(-u_len), 0.0)
             starts = a + np.concatenate(([0.0], np.cumsum(step_s + after[:-1])))
             ends = starts + step_s
@@ -245,49 +222,42 @@ def simulate_logs(spec: SampleSpec | None = None) -> SampleLogs:
             blocks.append((numbers, np.stack([starts, ends]), flags, int((~survived).sum())))
             last_ckpt = new_ckpt
             if kind == "stop":
-                ev_time.append(end_of_run)
-                ev_name.append("stop")
+                log.append((end_of_run, "stop"))
                 break
             if kind == "planned":
                 planned += 1
-                ev_time.append(stop_at)
-                ev_name.append("stop")
+                log.append((stop_at, "stop"))
                 while next_maintenance <= stop_at:
                     next_maintenance += every_s
                 s = stop_at + 60.0 * spec.maintenance_min
                 if s >= end_of_run:
                     break
                 planned_down += s - stop_at
-                ev_time.append(s)
-                ev_name.append("start")
-                arrival = s + rng.exponential(mtbi_s)
+                log.append((s, "start"))
+                arrival = s + exponential(mtbi_s)
                 continue
             f = arrival
         # a failure at f, then the restart: down, `start`, startup
         failures += 1
-        ev_time.append(f)
-        ev_name.append("failure")
-        ended = False
+        log.append((f, "failure"))
         while True:
-            s = f + down_s + jitter_s * (2.0 * float(rng.uniforms(1)[0]) - 1.0)
+            s = f + down_s + jitter_s * (2.0 * float(rng.random(1)[0]) - 1.0)
             if s >= end_of_run:
-                ended = True
                 break
-            arrival = f + rng.exponential(mtbi_s)
-            ev_time.append(s)
-            ev_name.append("start")
+            arrival = f + exponential(mtbi_s)
+            log.append((s, "start"))
             if arrival >= s:
                 break
             failures += 1  # arrived while the job was down: the attempt fails as it starts
-            ev_time.append(s)
-            ev_name.append("failure")
+            log.append((s, "failure"))
             f = s
-        if ended:
+        if s >= end_of_run:
             break
 
     step = np.concatenate([b[0] for b in blocks]) if blocks else np.zeros(0, dtype=np.int64)
     times = np.concatenate([b[1] for b in blocks], axis=1) if blocks else np.zeros((2, 0))
     flags_all = np.concatenate([b[2] for b in blocks]) if blocks else np.zeros(0, dtype=np.int8)
+    ev_time, ev_name = zip(*log, strict=True)
     wall = ev_time[-1] - ev_time[0]
     truth = SampleTruth(
         spec=spec,
@@ -319,14 +289,11 @@ def _format_times(seconds: npt.NDArray[np.float64], spec: SampleSpec) -> npt.NDA
     if spec.clock == "iso8601":
         unit = _ISO_UNITS[spec.decimals]
         stamps = np.datetime64(spec.origin, unit) + ticks.astype(f"timedelta64[{unit}]")
-        iso: npt.NDArray[Any] = np.char.add(np.datetime_as_string(stamps, unit=unit), "Z")
-        return iso
+        return np.char.add(np.datetime_as_string(stamps, unit=unit), "Z")
     whole, frac = np.divmod(ticks, scale)
     if spec.decimals == 0:
-        plain: npt.NDArray[Any] = whole.astype(str)
-        return plain
-    decimal: npt.NDArray[Any] = np.char.add(np.char.add(whole.astype(str), "."), np.char.zfill(frac.astype(str), spec.decimals))
-    return decimal
+        return np.asarray(whole.astype(str))
+    return np.char.add(np.char.add(whole.astype(str), "."), np.char.zfill(frac.astype(str), spec.decimals))
 
 
 def _write_csv(path: Path, columns: dict[str, npt.NDArray[Any]]) -> None:
@@ -352,24 +319,16 @@ def write_logs(
     return logs.truth
 
 
-#: The book's sample run: close to the worked example (C = 1 min, R = 5 min,
-#: M = 186 min, T = 20 min) but with 30-second steps so the files stay small.
+#: The book's sample run: the defaults, close to the worked example (C = 1 min, R = 5 min, M = 186 min), with
+#: 30-second steps (T = 20 min) so the files stay small, and noise.
 BOOK_SAMPLE = SampleSpec(
     step_s=30.0,
     interval_steps=40,
-    checkpoint_cost_min=1.0,
     checkpoint_jitter=0.25,
-    restart_min=5.0,
     restart_jitter=0.4,
-    startup_min=2.0,
-    mtbi_min=186.0,
-    duration_min=30 * 24 * 60.0,
     pause_probability=0.002,
-    pause_mean_s=60.0,
     maintenance_every_min=24 * 60.0,
-    maintenance_min=15.0,
     clock="iso8601",
-    origin="2025-01-06T00:00:00",
     decimals=0,
     seed=SAMPLE_SEED,
 )
@@ -386,7 +345,7 @@ def write_sample_logs(directory: str | os.PathLike[str], seed: int = SAMPLE_SEED
 
     truth = write_logs(
         directory,
-        BOOK_SAMPLE.replace(seed=seed),
+        dataclasses.replace(BOOK_SAMPLE, seed=seed),
         steps_name="sample-steps.csv",
         events_name="sample-events.csv",
     )
@@ -439,10 +398,7 @@ def recovery(measurement: Measurement, truth: SampleTruth) -> pd.DataFrame:
     ]
     records = []
     for key, name, unit, true, measured, (low, high) in rows:
-        if math.isnan(low):
-            agrees = math.isclose(true, measured, rel_tol=1e-6)
-        else:
-            agrees = low <= true <= high
+        agrees = math.isclose(true, measured, rel_tol=1e-6) if math.isnan(low) else low <= true <= high
         records.append({"key": key, "quantity": name, "unit": unit, "truth": float(true),
                         "measured": float(measured), "low": float(low), "high": float(high), "agrees": agrees})
     return pd.DataFrame.from_records(records, index="key")
