@@ -32,10 +32,6 @@ if TYPE_CHECKING:
     from goodput.storage import BestBandwidth
     from goodput.uncertainty import InputRange, Swing
 
-#: Output formats of :func:`render_plan`.
-FORMATS = ("table", "markdown", "json")
-
-
 # --------------------------------------------------------------------------- numbers as words
 
 
@@ -134,23 +130,21 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-#: How each of the inputs a range can be given for is named in a table, and in a sentence.
-INPUT_NAMES = {"checkpoint_cost": "checkpoint cost, C", "mtbi": "mean time between interruptions, M",
-               "restart": "restart time, R", "drain": "drain until durable, D",
-               "persistent_cost": "persistent checkpoint cost, C_p", "persistent_restart": "persistent restart, R_p",
-               "fast_survives": "interruptions the fast tier survives, s",
-               "just_in_time": "interruptions recovered just in time, p",
-               "slow_checkpoint_cost": "slow checkpoint cost (comparison)"}
-INPUT_WORDS = {"checkpoint_cost": "the checkpoint cost C", "mtbi": "the mean time between interruptions M",
-               "restart": "the restart time R", "drain": "the drain D",
-               "persistent_cost": "the persistent checkpoint cost C_p", "persistent_restart": "the persistent restart R_p",
-               "fast_survives": "the share s of interruptions the fast tier survives",
-               "just_in_time": "the share p of interruptions recovered just in time",
-               "slow_checkpoint_cost": "the slow checkpoint's cost"}
-#: The symbol of each such input, for a row such as "range of C_p".
-INPUT_SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R", "drain": "D", "persistent_cost": "C_p",
-                 "persistent_restart": "R_p", "fast_survives": "s", "just_in_time": "p",
-                 "slow_checkpoint_cost": "the slow C"}
+#: Each input a range can be given for: (its name in a table, in a sentence, its symbol as in "range of C_p").
+_INPUTS = {
+    "checkpoint_cost": ("checkpoint cost, C", "the checkpoint cost C", "C"),
+    "mtbi": ("mean time between interruptions, M", "the mean time between interruptions M", "M"),
+    "restart": ("restart time, R", "the restart time R", "R"),
+    "drain": ("drain until durable, D", "the drain D", "D"),
+    "persistent_cost": ("persistent checkpoint cost, C_p", "the persistent checkpoint cost C_p", "C_p"),
+    "persistent_restart": ("persistent restart, R_p", "the persistent restart R_p", "R_p"),
+    "fast_survives": ("interruptions the fast tier survives, s", "the share s of interruptions the fast tier survives",
+                      "s"),
+    "just_in_time": ("interruptions recovered just in time, p", "the share p of interruptions recovered just in time",
+                     "p"),
+    "slow_checkpoint_cost": ("slow checkpoint cost (comparison)", "the slow checkpoint's cost", "the slow C"),
+}
+INPUT_NAMES, INPUT_WORDS, INPUT_SYMBOLS = ({key: names[i] for key, names in _INPUTS.items()} for i in range(3))
 #: The inputs that are shares of interruptions (written as percentages), not durations.
 SHARE_INPUTS = ("fast_survives", "just_in_time")
 
@@ -342,7 +336,8 @@ def recommendation(plan: Plan) -> str:
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
-        at_best = _at_best(plan).goodput
+        at_best = _replan(plan, None, plan.model, None if plan.every_chosen or plan.tiers is None else
+                          plan.tiers.every).goodput
         text = (f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
                 f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less).")
     if scheme is not None and not scheme.one_tier and scheme.every == 1 and plan.every_chosen:
@@ -350,15 +345,15 @@ def recommendation(plan: Plan) -> str:
     return text
 
 
-def _at_best(plan: Plan) -> Plan:
-    """The same plan at its model's optimum interval."""
-    s = plan.tiers
-    if s is None:
-        return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, which=plan.model)
-    return make_plan(s.checkpoint_cost, plan.mtbi, s.restart, which=plan.model, drain=s.drain,
-                     persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
-                     fast_survives=None if s.one_tier else s.fast_survives,
-                     persistent_every=None if plan.every_chosen else s.every)
+def _replan(plan: Plan, interval: float | None, which: str, every: int | None,
+            recovery: tuple[float, float, float] | None = None) -> Plan:
+    """The plan's scheme planned again at `interval` (the optimum when None) by `which`, with n = `every`."""
+    s, (p, rj, q) = plan.tiers, recovery or (0.0, 0.0, 0.0)
+    scheme: dict[str, Any] = {} if s is None else {"drain": s.drain, "persistent_cost": s.persistent_cost,
+                                   "persistent_restart": s.persistent_restart, "persistent_every": every,
+                                   "fast_survives": None if s.one_tier else s.fast_survives}
+    return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, interval, which=which, just_in_time=p,
+                     jit_recovery=rj, planned_rate=q, **scheme)
 
 
 def ordinal(n: int) -> str:
@@ -560,19 +555,9 @@ def plan_report(
     """Put a plan together with its cross-check, ranges, capacity and provenance."""
     from goodput.uncertainty import PLAN_INPUTS, input_ranges, one_at_a_time, propagate_params
 
-    other = "first-order" if plan.model == "exact" else "exact"
-    given = None if plan.at_optimum else plan.interval
     s = plan.tiers
-    p, rj, q = plan.recovery or (0.0, 0.0, 0.0)
-    if s is None:
-        cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other, just_in_time=p,
-                          jit_recovery=rj, planned_rate=q)
-    else:
-        cross = make_plan(s.checkpoint_cost, plan.mtbi, s.restart, given, which=other, drain=s.drain,
-                          persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
-                          fast_survives=None if s.one_tier else s.fast_survives,
-                          persistent_every=None if s.one_tier else s.every, just_in_time=p, jit_recovery=rj,
-                          planned_rate=q)
+    cross = _replan(plan, None if plan.at_optimum else plan.interval, "first-order" if plan.model == "exact" else "exact",
+                    None if s is None or s.one_tier else s.every, plan.recovery)
     ranges = input_ranges(params) if _same_inputs(plan, params) else {}
     swings: list[Swing] = []
     goodput_range = None
@@ -819,7 +804,7 @@ def _notes(report: PlanReport) -> list[str]:
 def plan_dict(report: PlanReport) -> dict[str, Any]:
     """The plan as one JSON-ready mapping (``goodput plan --format json``): minutes in ``_min`` keys, else fractions."""
     plan = report.plan
-    data: dict[str, Any] = {
+    return {
         "gpus": report.gpus,
         "mtbi_min": plan.mtbi,
         "checkpoint_cost_min": plan.checkpoint_cost,
@@ -845,7 +830,6 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "provenance": report.provenance.to_dict() if report.provenance else None,
         **planner_keys(report),
     }
-    return data
 
 
 def _ranges_widest_first(report: PlanReport) -> list[tuple[str, InputRange]]:
@@ -908,17 +892,12 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     where = report.provenance.summary() if report.provenance else None
     if fmt == "markdown":
         lines = ["### Checkpoint plan", "", f"**Recommendation.** {recommendation(report.plan)}", ""]
-        headers = {
-            "inputs": "| input | value | source |\n|---|---:|---|",
-            "losses": "| loss | share of wall time | |\n|---|---:|---|",
-            "levers": "| lever | goodput gained | |\n|---|---:|---|",
-            "cross-check": "| cross-check | value | |\n|---|---:|---|",
-            "to hold or buy": "| to hold or buy | value | |\n|---|---:|---|",
-        }
+        headers = {"inputs": "input | value | source", "losses": "loss | share of wall time |",
+                   "levers": "lever | goodput gained |"}
         # where the inputs came from, when that is the inputs file (its name as the user wrote it), not a flag
         given = {source for source in report.sources.values() if not source.startswith("--")}
         for name, rows in sections:
-            lines.append(headers[name])
+            lines.append(f"| {headers.get(name, name + ' | value |')} |\n|---|---:|---|")
             for key, value, note in rows:
                 note = escape_markdown(note) if note in given else cell(note)
                 if key == "goodput":
