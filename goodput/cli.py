@@ -363,28 +363,25 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
     """Apply --drain and the persistent-tier flags over the file's values, checked as the file's are."""
     from goodput.params import tier_inputs
 
-    flags = {"--persistent-restart": args.persistent_restart, "--fast-survives": args.fast_survives,
-             "--persistent-every": args.persistent_every}
+    flags = {dest: getattr(args, dest) for dest in ("persistent_cost", "persistent_restart", "fast_survives",
+                                                    "persistent_every")}
     if args.drain is not None:
         params = params.replace(drain=args.drain)
         sources["D"] = "--drain"
     elif params.drain > 0:
         sources["D"] = params.source
     if args.persistent_cost is None and params.persistent_cost is None:
-        for flag, value in flags.items():
+        for dest, value in flags.items():
             if value is not None:
-                raise InputError(flag, value, "--persistent-cost as well (or a persistent: tier in the params file)")
+                raise InputError(_flag(dest), value, "--persistent-cost as well (or a persistent: tier in the params file)")
         return params, sources
-    cost = params.persistent_cost if args.persistent_cost is None else args.persistent_cost
-    restart = params.persistent_restart if args.persistent_restart is None else args.persistent_restart
-    every = params.persistent_every if args.persistent_every is None else args.persistent_every
-    survives = params.fast_survives if args.fast_survives is None else args.fast_survives
+    cost, restart, survives, every = (getattr(params, dest) if value is None else value for dest, value in flags.items())
     if survives is None:
         raise InputError("--persistent-cost", args.persistent_cost,
                          "--fast-survives as well: the share of interruptions the fast tier survives, 0 to 1")
 
     def parse(value: object, name: str) -> float:
-        return value if isinstance(value, float) else parse_duration(value, name, bare_unit="min")
+        return value if isinstance(value, float) else _minutes(value, name)
 
     try:
         cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
@@ -399,10 +396,8 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
         flag, _, value, persistent, what = fast
         raise InputError(flag, format_duration(value),
                          f"{what} in {params.source} ({format_duration(parse(persistent, exc.name))})") from None
-    for key, flag, given in (("C_p", "--persistent-cost", args.persistent_cost),
-                             ("R_p", "--persistent-restart", args.persistent_restart),
-                             ("s", "--fast-survives", args.fast_survives), ("n", "--persistent-every", args.persistent_every)):
-        sources[key] = flag if given is not None else params.source
+    for symbol, (dest, given) in zip(("C_p", "R_p", "s", "n"), flags.items(), strict=True):
+        sources[symbol] = params.source if given is None else _flag(dest)
     if every is None:  # n is the plan's choice, as the plan's table says
         sources["n"] = "best n"
     params = params.replace(persistent_cost=cost_p, persistent_restart=restart_p, persistent_every=n,

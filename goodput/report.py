@@ -558,7 +558,8 @@ def plan_report(
     s = plan.tiers
     cross = _replan(plan, None if plan.at_optimum else plan.interval, "first-order" if plan.model == "exact" else "exact",
                     None if s is None or s.one_tier else s.every, plan.recovery)
-    ranges = input_ranges(params) if _same_inputs(plan, params) else {}
+    same = (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
+    ranges = input_ranges(params) if same else {}  # the file's ranges apply to the file's C, M and R
     swings: list[Swing] = []
     goodput_range = None
     if any(not r.exact for name, r in ranges.items() if name in PLAN_INPUTS):
@@ -575,21 +576,14 @@ def plan_report(
                       provenance=provenance, swings=swings, goodput_range=goodput_range)
 
 
-def _same_inputs(plan: Plan, params: Params) -> bool:
-    """Whether the plan's C, M and R are the file's (so the file's ranges apply to them)."""
-    return (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
-
-
 def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
     """A row per ranged input: its range, where it came from, and how many points it alone moves goodput.
 
     Widest swing first; then those whose swing was not computed, and the slow checkpoint (it moves only the comparison).
     """
-    ranged = [name for name, r in report.ranges.items() if not r.exact]
     swings = {x.name: x for x in report.swings}
-    order = [x.name for x in report.swings] + [name for name in ranged if name not in swings]
     rows = []
-    for name in order:
+    for name in dict.fromkeys([*swings, *(name for name, r in report.ranges.items() if not r.exact)]):
         r = report.ranges[name]
         note = range_origin(r)
         if name in swings:
@@ -607,8 +601,6 @@ def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
 def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """The rows of each section as (name, value, note)."""
     plan, sources = report.plan, report.sources
-    first = plan.model == "first-order"
-    interval_note = optimum_name(plan) if plan.at_optimum else sources.get("T", "given")
     inputs = [
         ("GPUs", f"{report.gpus:,}", ""),
         ("mean time between interruptions, M", format_duration(plan.mtbi), sources.get("M", "")),
@@ -626,11 +618,12 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "best n" if plan.every_chosen else
              sources.get("n", "given")),
         ]
-    inputs.append(("checkpoint interval, T", format_duration(plan.interval), interval_note))
+    inputs.append(("checkpoint interval, T", format_duration(plan.interval),
+                   optimum_name(plan) if plan.at_optimum else sources.get("T", "given")))
     if s is not None and not s.one_tier and s.every > 1:
         inputs.append(("persistent interval, nT", format_duration(s.every * plan.interval), ""))
     inputs += range_rows(report)
-    single = first and s is None
+    single = plan.model == "first-order" and s is None
     losses = [
         ("checkpoint overhead" + (", C/T" if single else ""), percent(plan.losses.checkpoint_overhead), ""),
         ("lost work" + (", T/(2M)" if single else ""), percent(plan.losses.lost_work), ""),
@@ -641,8 +634,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in
                   sorted(report.levers.items(), key=lambda x: -x[1])]
-    cross = report.cross_check
-    problem = cross_check_problem(report)
+    cross, problem = report.cross_check, cross_check_problem(report)
     checks = [
         (f"by {MODEL_NAMES[cross.model]}", "not quoted" if problem else
          f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
@@ -651,11 +643,9 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
          f"{report.lost_gpu_hours:,.0f} GPU-hours at ${report.price_per_gpu_hour:g}"
          + (f", {report.sources['price']}" if report.sources.get("price", "").startswith("the worked") else "")),
     ]
-    sections = [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
-                ("cross-check", checks)]
-    if report.spares_choice is not None or report.needed is not None or report.best_bandwidth is not None:
-        sections.append(("to hold or buy", _buy_rows(report)))
-    return sections
+    buy = _buy_rows(report)
+    return [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
+            ("cross-check", checks), *([("to hold or buy", buy)] if buy else [])]
 
 
 def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
@@ -760,11 +750,9 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
         out["spares"] = {"nodes": p.spares.nodes, "repair_min": p.spares.repair, "takes_node": p.spares.takes_node,
                          "wait_min": p.spares.wait(p.mtbi)}
     if (c := report.spares_choice) is not None:
-        out["best_spares"] = {"nodes": c.best, "restart_min": c.restart[c.best], "goodput": c.goodput[c.best],
-                              "useful": c.useful[c.best], "net_gpus": c.net[c.best],
-                              "by_count": [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
-                                           for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net,
-                                                                    strict=True)]}
+        by_count = [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
+                    for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net, strict=True)]
+        out["best_spares"] = {**by_count[c.best], "by_count": by_count}  # counts are 0, 1, 2 ...: best indexes them
     if (n := report.needed) is not None:
         out["needed"] = {"target_goodput": n.target, "write_bandwidth_bytes_per_s": n.write_bandwidth,
                          "checkpoint_cost_min": n.checkpoint_cost, "drain_min": n.drain, "reason": n.reason}
@@ -803,7 +791,7 @@ def _notes(report: PlanReport) -> list[str]:
 
 def plan_dict(report: PlanReport) -> dict[str, Any]:
     """The plan as one JSON-ready mapping (``goodput plan --format json``): minutes in ``_min`` keys, else fractions."""
-    plan = report.plan
+    plan, cross, problem = report.plan, report.cross_check, cross_check_problem(report)
     return {
         "gpus": report.gpus,
         "mtbi_min": plan.mtbi,
@@ -819,9 +807,12 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "model": plan.model,
         "problem": first_order_problem(plan.check) if plan.model == "first-order" else None,
         "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
-        "cross_check": _cross_check_dict(report),
+        "cross_check": {"model": cross.model, "interval_min": None if problem else cross.interval,
+                        "optimal_interval_min": None if problem else cross.optimal_interval,
+                        "goodput": None if problem else cross.goodput, "problem": problem},
         "levers": report.levers,
-        "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in _ranges_widest_first(report)},
+        "ranges": {key: (None if r.exact else [r.low, r.high])  # widest swing first, then the rest as kept
+                   for key, r in {**{x.name: report.ranges[x.name] for x in report.swings}, **report.ranges}.items()},
         "range_swings": {x.name: list(x.goodput_range) for x in report.swings},
         "goodput_range": None if report.goodput_range is None else list(report.goodput_range),
         "capacity": {"lost_gpu_hours_per_month": report.lost_gpu_hours, "lost_usd_per_month": report.lost_capacity,
@@ -830,20 +821,6 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "provenance": report.provenance.to_dict() if report.provenance else None,
         **planner_keys(report),
     }
-
-
-def _ranges_widest_first(report: PlanReport) -> list[tuple[str, InputRange]]:
-    """The inputs' ranges, those with the widest goodput swing first, then the rest in the order they are kept."""
-    first = [x.name for x in report.swings]
-    return [(name, report.ranges[name]) for name in first] + [(k, r) for k, r in report.ranges.items() if k not in first]
-
-
-def _cross_check_dict(report: PlanReport) -> dict[str, Any]:
-    """The other model's numbers, ``null`` with the reason (``problem``) when they are not quoted."""
-    cross, problem = report.cross_check, cross_check_problem(report)
-    return {"model": cross.model, "interval_min": None if problem else cross.interval,
-            "optimal_interval_min": None if problem else cross.optimal_interval,
-            "goodput": None if problem else cross.goodput, "problem": problem}
 
 
 def strict_json(data: Any) -> str:
@@ -900,10 +877,8 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
             lines.append(f"| {headers.get(name, name + ' | value |')} |\n|---|---:|---|")
             for key, value, note in rows:
                 note = escape_markdown(note) if note in given else cell(note)
-                if key == "goodput":
-                    lines.append(f"| **{key}** | **{value}** | {note} |")
-                else:
-                    lines.append(f"| {cell(key)} | {cell(value)} | {note} |")
+                bold = "**" if key == "goodput" else ""
+                lines.append(f"| {bold}{cell(key)}{bold} | {bold}{cell(value)}{bold} | {note} |")
             lines.append("")
         lines += [f"> {note}" for note in notes]
         if where:
@@ -955,12 +930,7 @@ def escape_markdown(text: object) -> str:
     1\. a\|b \& \*c\*
     """
     text = _MARKDOWN_MARKUP.sub(r"\\\1", " ".join(str(text).splitlines()))
-    match = _MARKDOWN_LINE_START.match(text)
-    if match is None:
-        return text
-    start = match.end()
-    return text[:start] + "\\" + text[start:] if match.group(2).isdigit() else (
-        text[: match.start(2)] + "\\" + text[match.start(2):])
+    return _MARKDOWN_LINE_START.sub(lambda m: m[1] + (m[2] + "\\" if m[2].isdigit() else "\\" + m[2]), text)
 
 
 # --------------------------------------------------------------------------- measurements
