@@ -405,12 +405,6 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
     return params, sources
 
 
-def _provenance(params: Params) -> Any:
-    from goodput.provenance import package_commit, provenance
-
-    return provenance(params, commit=package_commit())
-
-
 # --------------------------------------------------------------------------- subcommands
 
 
@@ -418,6 +412,7 @@ def _run_plan(args: argparse.Namespace) -> str:
     import dataclasses
 
     from goodput.plan import plan_for
+    from goodput.provenance import package_commit, provenance
     from goodput.report import first_order_problem, plan_report, render_plan
 
     params, sources = _inputs(args)
@@ -425,11 +420,12 @@ def _run_plan(args: argparse.Namespace) -> str:
     if plan.refused:
         raise Refused(f"{first_order_problem(plan.check)}; no first-order number is printed (the default, "
                       "--model exact, applies at any fleet size)")
-    report = dataclasses.replace(plan_report(plan, params, sources, _provenance(params)), params=params)
+    report = plan_report(plan, params, sources, provenance(params, commit=package_commit()))
+    more: dict[str, Any] = {"params": params}
     if params.storage is not None:
         from goodput.plan import storage_levers
 
-        report = dataclasses.replace(report, storage_levers=storage_levers(params, which=args.model))
+        more["storage_levers"] = storage_levers(params, which=args.model)
     if params.spares is not None or args.target_goodput is not None or (
             params.storage is not None and params.storage.price is not None):
         from goodput.fleet import fleet_plan
@@ -439,14 +435,18 @@ def _run_plan(args: argparse.Namespace) -> str:
             raise InputError("--target-goodput", args.target_goodput, "the checkpoint's size as well (--checkpoint-size "
                              "or --parameters, or checkpoint: in the params file): the bandwidth it needs follows from it")
         fleet = fleet_plan(params)
-        report = dataclasses.replace(report, spares_choice=fleet.best_spares, needed=None if args.target_goodput is None
-                                     else needed_for(fleet, args.target_goodput),
-                                     best_bandwidth=fleet.best_write_bandwidth)
-    return render_plan(report, args.format)
+        more |= {"spares_choice": fleet.best_spares, "needed": None if args.target_goodput is None else
+                 needed_for(fleet, args.target_goodput), "best_bandwidth": fleet.best_write_bandwidth}
+    return render_plan(dataclasses.replace(report, **more), args.format)
+
+
+#: The simulated numbers both simulations print first in JSON.
+_SIMULATED = ("goodput", "stderr", "failures", "checkpoint_overhead", "lost_work", "restart_loss")
 
 
 def _run_simulate(args: argparse.Namespace) -> str:
     from goodput.exact import exact_goodput, exact_optimal_interval
+    from goodput.report import strict_json
     from goodput.simulate import FailureProcess, simulate
 
     for flag, value, what in (("--shape", args.shape, "a shape"), ("--hazard", args.hazard, "a hazard")):
@@ -464,23 +464,9 @@ def _run_simulate(args: argparse.Namespace) -> str:
     result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
     expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
-        from goodput.report import strict_json
-
-        return strict_json({
-            "goodput": result.goodput,
-            "stderr": result.stderr,
-            "failures": result.failures,
-            "checkpoint_overhead": result.checkpoint_overhead,
-            "lost_work": result.lost_work,
-            "restart_loss": result.restart_loss,
-            "interval_min": interval,
-            "mtbi_min": mtbi,
-            "horizon_min": args.horizon,
-            "seed": args.seed,
-            "failure_process": process.kind,
-            "shape": process.shape,
-            "hazard": process.hazard,
-            "exact_goodput": expected,
+        return strict_json({key: getattr(result, key) for key in _SIMULATED} | {
+            "interval_min": interval, "mtbi_min": mtbi, "horizon_min": args.horizon, "seed": args.seed,
+            "failure_process": process.kind, "shape": process.shape, "hazard": process.hazard, "exact_goodput": expected,
         })
     lines = [
         (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
@@ -512,6 +498,7 @@ def _loss_table(result: SimulatedLosses, against: tuple[float, str] | None, drai
 def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
     """Simulate a drain, two tiers, just-in-time recovery or planned stops at the plan's T and n against its model."""
     from goodput.plan import plan_for
+    from goodput.report import strict_json
     from goodput.simulate_tiers import simulate_tiers
     from goodput.tiers import Tiers
 
@@ -525,12 +512,8 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         planned_cost=s.stop_cost if q else None, seed=args.seed, progress=True,
     )
     if args.format == "json":
-        from goodput.report import strict_json
-
-        return strict_json({
-            "goodput": result.goodput, "stderr": result.stderr, "failures": result.failures,
-            "hard_failures": result.hard_failures, "checkpoint_overhead": result.checkpoint_overhead,
-            "lost_work": result.lost_work, "restart_loss": result.restart_loss, "drain_loss": result.drain_loss,
+        return strict_json({key: getattr(result, key) for key in (*_SIMULATED[:3], "hard_failures", *_SIMULATED[3:],
+                                                                  "drain_loss")} | {
             "interval_min": plan.interval, "mtbi_min": plan.mtbi, "drain_min": s.drain,
             "persistent_cost_min": s.cp, "persistent_restart_min": s.rp, "fast_survives": s.fast_survives,
             "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
@@ -643,7 +626,6 @@ def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
     key = exc.name.removeprefix("--").replace("-", "_")
     if key not in given:
         return exc
-
     value = exc.value
     if isinstance(value, float) and key not in ("fast_survives", "rate", "shape", "storage_price"):
         value = format_duration(value)

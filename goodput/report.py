@@ -306,11 +306,8 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
     rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
     rows += [(f"range of {INPUT_SYMBOLS[key]}", f"{input_value(key, low)} to {input_value(key, high)}")
              for key, (low, high) in params.ranges.items()]
-    if params.events_log is not None:
-        rows.append(("event log", params.events_log.name))
-    if params.steps_log is not None:
-        rows.append(("step log", params.steps_log.name))
-    return rows
+    return rows + [(name, log.name) for name, log in (("event log", params.events_log), ("step log", params.steps_log))
+                   if log is not None]
 
 
 # --------------------------------------------------------------------------- one plan
