@@ -1,8 +1,6 @@
 """Words: plans and measurements as text, Markdown tables and JSON, and the phrases the book quotes.
 
-Takes numbers from the numbers layer and writes them for a person (durations through
-:func:`goodput.units.format_duration`, shares as percentages, differences as points, flags in code spans); the command
-prints :func:`render_plan` and :func:`render_measurement`, and :mod:`goodput.pages` quotes the phrases.
+The command prints :func:`render_plan` and :func:`render_measurement`; :mod:`goodput.pages` quotes the phrases.
 """
 
 from __future__ import annotations
@@ -55,8 +53,6 @@ def _unsigned_zero(x: float, digits: int) -> str:
 def money(dollars: float) -> str:
     """US dollars as a planning document quotes them, two significant digits: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
 
-    Examples
-    --------
     >>> money(3.78e6), money(4.2e5), money(-1.5e6)
     ('$3.8M', '$420K', '-$1.5M')
     """
@@ -77,8 +73,6 @@ def count(n: int, thing: str, plural: str | None = None) -> str:
 def join_words(words: Sequence[str]) -> str:
     """A list as a sentence writes it: ``"a"``, ``"a and b"``, ``"a, b and c"``.
 
-    Examples
-    --------
     >>> join_words(["a"]), join_words(["a", "b"]), join_words(["a", "b", "c"])
     ('a', 'a and b', 'a, b and c')
     """
@@ -92,8 +86,6 @@ def gain_text(gain: float, plus: bool = False) -> str:
 
     Never a negative number of points.
 
-    Examples
-    --------
     >>> gain_text(0.066, plus=True), gain_text(-0.043), gain_text(-1e-12)
     ('+6.6 points', 'a loss of 4.3 points', '0.0 points')
     """
@@ -105,8 +97,6 @@ def gain_text(gain: float, plus: bool = False) -> str:
 def large_count(x: float, thing: str = "") -> str:
     """A large quantity as a planning document writes it: ``"26.7 million GPU-hours"``, ``"238,000"``, ``"950"``.
 
-    Examples
-    --------
     >>> large_count(26_700_466, "GPU-hours"), large_count(238_412.5), large_count(3.2e9), large_count(950.4)
     ('26.7 million GPU-hours', '238,000', '3.2 billion', '950')
     >>> large_count(1_580_123, "GPU-hours"), large_count(999.6)
@@ -152,8 +142,6 @@ SHARE_INPUTS = ("fast_survives", "just_in_time")
 def input_value(name: str, value: float) -> str:
     """One input's value as a person writes it: a duration, or a share as a percentage (``"75%"``, ``"82.5%"``).
 
-    Examples
-    --------
     >>> input_value("fast_survives", 0.825), input_value("drain", 4.0)
     ('82.5%', '4 min')
     """
@@ -237,8 +225,6 @@ def restart_sum(params: Params) -> str | None:
     The parts given (those above zero), the start-up per node multiplied out, and with spares the expected wait for
     repairs (:meth:`goodput.restart.Spares.wait`).
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> from goodput.restart import RestartParts
     >>> p = load_params().replace(restart=13.0, restart_parts=RestartParts(detect=1.0, replace=2.0, startup=1.0,
@@ -272,8 +258,6 @@ def restart_sum(params: Params) -> str | None:
 def restart_text(params: Params) -> str:
     """R as quoted beside C and M: ``"5 min"``, or with its parts ``"13.6 min = detection 1 min + ..."`` (:func:`restart_sum`).
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> restart_text(load_params())
     '5 min'
@@ -316,8 +300,6 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
 def recommendation(plan: Plan) -> str:
     """One sentence: the interval to use and the goodput it leaves (and the persistent cadence, with two tiers).
 
-    Examples
-    --------
     >>> recommendation(make_plan(1.0, 185.6, 5.0))
     'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
     """
@@ -370,8 +352,6 @@ def share_text(x: float) -> str:
 def scheme_words(plan: Plan) -> str:
     """A plan's checkpoint scheme in one phrase, the same on every page.
 
-    Examples
-    --------
     >>> from goodput.plan import make_plan
     >>> scheme_words(make_plan(1.0, 186.0, 5.0))
     'one 1 min checkpoint, safe as soon as it is written'
@@ -854,11 +834,7 @@ def _tier_keys(plan: Plan) -> dict[str, float | int]:
 
 
 def render_plan(report: PlanReport, fmt: str = "table") -> str:
-    """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object.
-
-    Every format carries the same content: recommendation, inputs with sources and ranges, losses, levers, the other
-    model's cross-check, capacity lost and provenance.
-    """
+    """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object."""
     if fmt == "json":
         return strict_json(plan_dict(report))
     sections = _sections(report)
@@ -913,14 +889,9 @@ _MARKDOWN_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")
 def escape_markdown(text: object) -> str:
     r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
 
-    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST read as that character
-    as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script), ``&`` stays ``&``, ``|`` does not end a
-    table cell, ``*`` and ``_`` emphasize nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or
-    number that would start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written. The
-    one escape for Markdown: the command's Markdown output and the book both use it.
+    A backslash before each character Markdown may read as markup (CommonMark and MyST then read it as text), and
+    before what would start a list; line breaks become spaces. The command's Markdown output and the book both use it.
 
-    Examples
-    --------
     >>> print(escape_markdown("<img src=x onerror=alert(1)>.yml"))
     \<img src=x onerror=alert(1)\>.yml
     >>> print(escape_markdown("1. a|b & *c*"))
@@ -1010,8 +981,6 @@ FIT_PROBLEM_WORDS = {
 def p_value_text(p: float) -> str:
     """A p-value as a reader quotes it: two significant digits, or "below 0.001".
 
-    Examples
-    --------
     >>> p_value_text(0.18889), p_value_text(0.00002)
     ('p = 0.19', 'p below 0.001')
     """
@@ -1026,11 +995,7 @@ def shape_interval_text(fit: WeibullFit) -> str:
 
 
 def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:
-    """One sentence on the shape of the failure process, for a terminal or a page.
-
-    Says whether the likelihood-ratio test rejects exponential gaps at the fit's level, which way the shape leans, and
-    that the sample is small when the interval's ends are more than a factor 1.5 apart.
-    """
+    """One sentence on the shape of the failure process: the likelihood-ratio test's verdict, the lean, a small sample."""
     if fit is None:
         return f"No Weibull fit: {FIT_PROBLEM_WORDS.get(problem or '', 'no gaps to fit')}."
     level = 1.0 - fit.confidence
