@@ -51,10 +51,10 @@ class _Once(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit status 2, and whose options are given once."""
+    """A parser whose errors are one line on stderr and exit status 2, options given once, help ending in exit codes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs |= {"formatter_class": argparse.RawDescriptionHelpFormatter, "epilog": EXIT_CODES}
         super().__init__(*args, **kwargs)
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
@@ -183,8 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     from goodput.exact import MODELS
     from goodput.plan import RECOMMENDED_MODEL
 
-    parser = _Parser(prog="goodput", description="How often to checkpoint, and what goodput that leaves.",
-                     epilog=EXIT_CODES)
+    parser = _Parser(prog="goodput", description="How often to checkpoint, and what goodput that leaves.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     plan = sub.add_parser(
@@ -192,7 +191,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="the optimum interval and the losses for one fleet",
         description="Print the checkpoint interval and the goodput it leaves. Flags override the params file; "
         "with neither, the book's worked example is used. A bare number as a duration means minutes.",
-        epilog=EXIT_CODES,
     )
     _add_inputs(plan)
     _add_planner_inputs(plan)
@@ -207,7 +205,6 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate the checkpointed job (failures may strike during checkpoints and restarts) and "
         "print the simulated goodput, its standard error and the loss breakdown. Inputs as for plan; without "
         "--interval the exact optimum is used.",
-        epilog=EXIT_CODES,
     )
     _add_inputs(simulate)
     _add_recovery(simulate)
@@ -228,7 +225,6 @@ def build_parser() -> argparse.ArgumentParser:
         "Slurm's accounting, --sacct), measure M, R, the failures and the Weibull shape of the gaps between them, "
         "and say what needs a step log. The log formats are documented in the book's chapter on measuring from "
         "logs.",
-        epilog=EXIT_CODES,
     )
     _add(measure, "--steps", None, "STEPS.csv", "step log: step,start,end,checkpoint (needs --events)")
     _add(measure, "--events", None, "EVENTS.csv",

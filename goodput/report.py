@@ -102,11 +102,9 @@ def large_count(x: float, thing: str = "") -> str:
     >>> large_count(1_580_123, "GPU-hours"), large_count(999.6)
     ('1.58 million GPU-hours', '1,000')
     """
-    text = f"{float(f'{x:.3g}'):,.0f}"
-    for size, word in ((1e9, "billion"), (1e6, "million")):
-        if float(f"{x:.3g}") >= size:
-            text = f"{significant(float(f'{x:.3g}') / size)} {word}"
-            break
+    x = float(f"{x:.3g}")
+    size, word = next(((size, word) for size, word in ((1e9, " billion"), (1e6, " million")) if x >= size), (0, ""))
+    text = f"{significant(x / size)}{word}" if size else f"{x:,.0f}"
     return f"{text} {thing}" if thing else text
 
 
@@ -328,9 +326,9 @@ def _replan(plan: Plan, interval: float | None, which: str, every: int | None,
             recovery: tuple[float, float, float] | None = None) -> Plan:
     """The plan's scheme planned again at `interval` (the optimum when None) by `which`, with n = `every`."""
     s, (p, rj, q) = plan.tiers, recovery or (0.0, 0.0, 0.0)
-    scheme: dict[str, Any] = {} if s is None else {"drain": s.drain, "persistent_cost": s.persistent_cost,
-                                   "persistent_restart": s.persistent_restart, "persistent_every": every,
-                                   "fast_survives": None if s.one_tier else s.fast_survives}
+    scheme: dict[str, Any] = {} if s is None else {
+        "drain": s.drain, "persistent_cost": s.persistent_cost, "persistent_restart": s.persistent_restart,
+        "fast_survives": None if s.one_tier else s.fast_survives, "persistent_every": every}
     return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, interval, which=which, just_in_time=p,
                      jit_recovery=rj, planned_rate=q, **scheme)
 
