@@ -63,29 +63,23 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _typed(read: Callable[[str, str], Any], name: str) -> Callable[[str], Any]:
-    """An argparse type from a reader ``read(text, name)`` that raises InputError."""
-
-    def parse(text: str) -> Any:
-        try:
-            return read(text, name)
-        except InputError as exc:
-            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
-
-    parse.__name__ = name
-    return parse
-
-
 #: Readers of a duration flag: a bare number means minutes.
 _minutes = partial(parse_duration, bare_unit="min")
 _minutes_or_zero = partial(parse_duration, bare_unit="min", allow_zero=True)
 
 
-def _add(group: argparse._ActionsContainer, flag: str, read: Callable[..., Any] | None = _minutes,
+def _add(group: argparse._ActionsContainer, flag: str, read: Callable[[str, str], Any] | None = _minutes,
          metavar: str = "DURATION", help: str | None = None, **kwargs: Any) -> None:
-    """One option, its value read by ``read(text, flag)`` (a duration by default; None: kept as text)."""
+    """One option read by ``read(text, flag)`` (default: a duration; None: as text), its InputError a usage error."""
     if read is not None:
-        kwargs["type"] = _typed(read, flag)
+        def parse(text: str) -> Any:
+            try:
+                return read(text, flag)
+            except InputError as exc:
+                raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
+
+        parse.__name__ = flag
+        kwargs["type"] = parse
     group.add_argument(flag, metavar=metavar, help=help, **kwargs)
 
 
@@ -251,7 +245,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     the command line drops the file's range of it.
     """
     from goodput.params import load_params, mtbi_from_rate
-    from goodput.report import file_sources, mtbi_origin
+    from goodput.report import file_sources, mtbi_origin, restart_sum
 
     params = file_params = load_params(args.params)
     sources = file_sources(params)
@@ -282,7 +276,12 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
     # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
     ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
-    return params.replace(ranges=ranges), _derived_sources(params, sources)
+    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):  # a derived input: how
+        if key in params.derived:
+            sources[symbol] = params.derived[key]
+    if (parts := restart_sum(params)) is not None:  # R as every page writes it: the sum of its parts
+        sources["R"] = parts
+    return params.replace(ranges=ranges), sources
 
 
 def _planner_overrides(args: argparse.Namespace, params: Params,
@@ -341,18 +340,6 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
               if key not in ("checkpoint_cost", "restart") or getattr(derived, key) == getattr(params, key)}
     return derived.replace(ranges=ranges), sources
-
-
-def _derived_sources(params: Params, sources: dict[str, str]) -> dict[str, str]:
-    """Where each derived input came from: how it was derived (``params.derived``), in place of the file's name."""
-    from goodput.report import restart_sum
-
-    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
-        if key in params.derived:
-            sources[symbol] = params.derived[key]
-    if (parts := restart_sum(params)) is not None:  # R as every page writes it: the sum of its parts
-        sources["R"] = parts
-    return sources
 
 
 def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
@@ -599,7 +586,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed
             return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
-        text = args.run(args)
+        return _write(args.run(args))
     except InputError as exc:
         _say(f"error: {_as_given(exc, args)}")
         return EXIT_USAGE
@@ -609,7 +596,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return EXIT_INTERRUPTED
-    return _write(text)
 
 
 def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
@@ -642,16 +628,12 @@ def _write(text: str) -> int:
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
-        _discard_stdout()
-        return EXIT_BROKEN_PIPE
     except OSError as exc:
         _discard_stdout()
+        if isinstance(exc, BrokenPipeError):  # the reader (e.g. `head`) closed the pipe: stop quietly
+            return EXIT_BROKEN_PIPE
         _say(f"error: cannot write the output ({exc.strerror or exc})")
         return EXIT_WRITE_ERROR
-    except KeyboardInterrupt:
-        _say("interrupted")
-        return EXIT_INTERRUPTED
     return EXIT_OK
 
 if __name__ == "__main__":  # pragma: no cover
