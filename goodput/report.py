@@ -645,10 +645,8 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
                          ("double-buffered" if s.double_buffered else "one copy")
                          + (f"; {format_size(s.host_memory)} free" if s.host_memory is not None else "")))
     if p.restart_parts is not None:
-        for part, minutes in p.restart_parts.parts.items():
-            if minutes > 0:
-                rows.append((f"restart part: {RESTART_PART_NAMES[part]}", format_duration(minutes),
-                             p.derived.get(part, "")))
+        rows += [(f"restart part: {RESTART_PART_NAMES[part]}", format_duration(minutes), p.derived.get(part, ""))
+                 for part, minutes in p.restart_parts.parts.items() if minutes > 0]
     if p.spares is not None:
         wait = p.spares.wait(p.mtbi)
         rows.append(("hot spare nodes", f"{p.spares.nodes:,}",
@@ -1020,7 +1018,6 @@ def _wrap(text: str, first: str = "  ", rest: str = "    ") -> list[str]:
 
 def _shape_section(e: EventMeasurement) -> list[str]:
     """Lines on the gaps between failures and their Weibull fit, for a terminal."""
-    lines = ["failure process (gaps between failures on the exposure clock):"]
     texts = []
     if e.failure_gaps_min:
         low, high = e.gap_iqr_min
@@ -1037,8 +1034,7 @@ def _shape_section(e: EventMeasurement) -> list[str]:
         texts.append(f"Exponential (k = 1): likelihood-ratio statistic {fit.lr_statistic:.2f}, "
                      f"{p_value_text(fit.p_value)}.")
     texts.append(shape_verdict(fit, e.fit_problem))
-    for text in texts:
-        lines += _wrap(text)
+    lines = ["failure process (gaps between failures on the exposure clock):", *(x for t in texts for x in _wrap(t))]
     if fit is not None and significant(fit.shape, 2) != "1":  # a flag's value: no thousands separator
         lines += ["  What this shape does to goodput:",
                   (f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2).replace(',', '')} "
