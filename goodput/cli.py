@@ -10,13 +10,17 @@ import argparse
 import os
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from goodput import validate
 from goodput.errors import InputError, Refused
+from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_size
+from goodput.units import format_duration, parse_duration
 
 if TYPE_CHECKING:
     from goodput.params import Params
+    from goodput.simulate import SimulatedLosses
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -47,10 +51,10 @@ class _Once(argparse.Action):
 
 
 class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line on stderr and exit status 2, and whose options are given once."""
+    """A parser whose errors are one line on stderr and exit status 2, options given once, help ending in exit codes."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        kwargs |= {"formatter_class": argparse.RawDescriptionHelpFormatter, "epilog": EXIT_CODES}
         super().__init__(*args, **kwargs)
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
@@ -59,118 +63,103 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def _typed(read: Callable[[str, str], Any], name: str) -> Callable[[str], Any]:
-    """An argparse type from a reader ``read(text, name)`` that raises InputError."""
-
-    def parse(text: str) -> Any:
-        try:
-            return read(text, name)
-        except InputError as exc:
-            raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
-
-    parse.__name__ = name
-    return parse
+#: Readers of a duration flag: a bare number means minutes.
+_minutes = partial(parse_duration, bare_unit="min")
+_minutes_or_zero = partial(parse_duration, bare_unit="min", allow_zero=True)
 
 
-def _duration(name: str, *, allow_zero: bool = False) -> Callable[[str], float]:
-    """Argument type for a duration flag: a bare number means minutes."""
-    from goodput.units import parse_duration
+def _add(group: argparse._ActionsContainer, flag: str, read: Callable[[str, str], Any] | None = _minutes,
+         metavar: str = "DURATION", help: str | None = None, **kwargs: Any) -> None:
+    """One option read by ``read(text, flag)`` (default: a duration; None: as text), its InputError a usage error."""
+    if read is not None:
+        def parse(text: str) -> Any:
+            try:
+                return read(text, flag)
+            except InputError as exc:
+                raise argparse.ArgumentTypeError(str(exc).split(": ", 1)[1]) from None
 
-    return _typed(lambda text, n: parse_duration(text, n, bare_unit="min", allow_zero=allow_zero), name)
+        parse.__name__ = flag
+        kwargs["type"] = parse
+    group.add_argument(flag, metavar=metavar, help=help, **kwargs)
 
 
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
     """The inputs every planning subcommand takes: a params file and flags that override it."""
-    parser.add_argument("--params", metavar="FILE", help="parameters file (YAML, as book/params.yml)")
-    parser.add_argument("--gpus", type=_typed(validate.whole, "--gpus"), metavar="N",
-                        help="GPUs in the job (alone: the file's per-GPU rate, M rescaled)")
+    _add(parser, "--params", None, "FILE", "parameters file (YAML, as book/params.yml)")
+    _add(parser, "--gpus", validate.whole, "N", "GPUs in the job (alone: the file's per-GPU rate, M rescaled)")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument("--rate", type=_typed(validate.positive, "--rate"), metavar="PER_GPU_HOUR",
-                     help="interruptions per GPU-hour")
-    how.add_argument("--mtbi", type=_duration("--mtbi"), metavar="DURATION", help="mean time between interruptions")
-    parser.add_argument("--checkpoint-cost", type=_duration("--checkpoint-cost"), metavar="DURATION")
-    parser.add_argument("--restart", type=_duration("--restart"), metavar="DURATION")
-    parser.add_argument("--interval", type=_duration("--interval"), metavar="DURATION", help="default: the optimum")
-    parser.add_argument("--price", type=_typed(validate.positive, "--price"), metavar="USD",
-                        help="US dollars per GPU-hour, to count capacity (default: the file's)")
-    parser.add_argument("--month", type=_duration("--month"), metavar="DURATION",
-                        help="the accounting month, to count capacity (default: the file's)")
+    _add(how, "--rate", validate.positive, "PER_GPU_HOUR", "interruptions per GPU-hour")
+    _add(how, "--mtbi", help="mean time between interruptions")
+    _add(parser, "--checkpoint-cost")
+    _add(parser, "--restart")
+    _add(parser, "--interval", help="default: the optimum")
+    _add(parser, "--price", validate.positive, "USD", "US dollars per GPU-hour, to count capacity (default: the file's)")
+    _add(parser, "--month", help="the accounting month, to count capacity (default: the file's)")
     tiers = parser.add_argument_group("checkpoints that are not yet safe (a drain, a persistent tier)")
-    tiers.add_argument("--drain", type=_duration("--drain", allow_zero=True), metavar="DURATION",
-                       help="time after a checkpoint's snapshot until it is durable")
-    tiers.add_argument("--persistent-cost", metavar="DURATION", help="C_p: a persistent checkpoint's blocking cost")
-    tiers.add_argument("--persistent-restart", metavar="DURATION", help="R_p: a restart from the persistent tier")
-    tiers.add_argument("--fast-survives", type=_typed(validate.share, "--fast-survives"), metavar="FRACTION",
-                       help="share of interruptions the fast tier survives (0 to 1)")
-    tiers.add_argument("--persistent-every", metavar="N", help="every N-th checkpoint persistent (default: the best N)")
+    _add(tiers, "--drain", _minutes_or_zero, help="time after a checkpoint's snapshot until it is durable")
+    _add(tiers, "--persistent-cost", None, help="C_p: a persistent checkpoint's blocking cost")
+    _add(tiers, "--persistent-restart", None, help="R_p: a restart from the persistent tier")
+    _add(tiers, "--fast-survives", validate.share, "FRACTION", "share of interruptions the fast tier survives (0 to 1)")
+    _add(tiers, "--persistent-every", None, "N", "every N-th checkpoint persistent (default: the best N)")
 
 
-#: Flags of what a planner knows (issues 19, 20): dest -> the key of :class:`goodput.params.Known` it sets.
+#: Flags of what a planner knows: dest -> the key of :class:`goodput.params.Known` it sets.
 _KNOWN_FLAGS = {"checkpoint_size": "size", "parameters": "parameters", "bytes_per_parameter": "bytes_per_parameter",
                 "write_bandwidth": "write_bandwidth", "read_bandwidth": "read_bandwidth",
                 "bandwidth_efficiency": "efficiency", "snapshot_bandwidth": "snapshot_bandwidth",
                 "host_memory": "host_memory", "storage_price": "storage_price"}
-#: Flags of the restart's parts (dest = the part's name).
+#: Flags of the restart's parts (dest = the part's name), and of the spares.
 _PART_FLAGS = ("detect", "replace", "startup", "startup_per_node", "load", "warmup")
+_SPARE_FLAGS = ("spares", "repair", "takes_node")
+
+
+def _flag(dest: str) -> str:
+    """The flag that sets `dest`: ``--checkpoint-cost`` for ``checkpoint_cost``."""
+    return "--" + dest.replace("_", "-")
 
 
 def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
     """The inputs a planner knows: the model and the storage, the restart's parts, spares, recovery without rollback."""
-    from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_size
-
-    def share(name: str, expected: str) -> Callable[[str], Any]:
-        return _typed(lambda t, n: validate.share(t, n, open_low=True, expected=expected), name)
-
     model = parser.add_argument_group("from the model and the storage (C, D and the load derived; see the params file's "
                                       "checkpoint:, storage: and snapshot:)")
-    model.add_argument("--checkpoint-size", type=_typed(parse_size, "--checkpoint-size"), metavar="SIZE",
-                       help="the checkpoint's size, e.g. '2.3 TB' or '650 GiB'")
-    model.add_argument("--parameters", type=_typed(validate.positive, "--parameters"), metavar="N",
-                       help="the model's parameter count, e.g. 530e9 (size = N x bytes per parameter)")
-    model.add_argument("--bytes-per-parameter", type=_typed(validate.positive, "--bytes-per-parameter"), metavar="B",
-                       help="14 (default: bf16 weights, fp32 master weights, two fp32 moments), 12 without the bf16 "
-                       "copy, 16 with fp32 gradients")
-    model.add_argument("--gpus-per-node", type=_typed(validate.whole, "--gpus-per-node"), metavar="N",
-                       help="GPUs per node (default 8)")
-    model.add_argument("--write-bandwidth", type=_typed(parse_bandwidth, "--write-bandwidth"), metavar="BANDWIDTH",
-                       help="the storage's aggregate write bandwidth: '20 Gb/s' is bits, '2.5 GB/s' bytes")
-    model.add_argument("--read-bandwidth", type=_typed(parse_bandwidth, "--read-bandwidth"), metavar="BANDWIDTH",
-                       help="its aggregate read bandwidth (the load, part of the restart)")
-    model.add_argument("--bandwidth-efficiency", type=share("--bandwidth-efficiency", "a share of the stated bandwidth "
-                       "achieved, above 0 and at most 1"), metavar="FRACTION",
-                       help="the share of the stated bandwidths achieved (default 1: the figures are measured)")
-    model.add_argument("--snapshot-bandwidth", type=_typed(parse_bandwidth, "--snapshot-bandwidth"),
-                       metavar="BANDWIDTH", help="a snapshot to host memory: device-to-host bandwidth per node")
-    model.add_argument("--host-memory", type=_typed(parse_size, "--host-memory"), metavar="SIZE",
-                       help="host memory free per node for the snapshot (refused when the snapshot does not fit)")
-    model.add_argument("--storage-price", type=_typed(lambda t, n: validate.non_negative(t, n, PRICE_EXPECTED),
-                                                       "--storage-price"), metavar="USD",
-                       help="US dollars per GB/s of stated write bandwidth per month (e.g. 1500): the best write "
-                       "bandwidth net of its cost")
-    model.add_argument("--target-goodput", type=_typed(lambda t, n: validate.share(
-        t, n, open_low=True, open_high=True, expected="a goodput strictly between 0 and 1, e.g. 0.9"),
-        "--target-goodput"), metavar="FRACTION", help="the write bandwidth (and C) a goodput needs, e.g. 0.9")
+    _add(model, "--checkpoint-size", parse_size, "SIZE", "the checkpoint's size, e.g. '2.3 TB' or '650 GiB'")
+    _add(model, "--parameters", validate.positive, "N",
+         "the model's parameter count, e.g. 530e9 (size = N x bytes per parameter)")
+    _add(model, "--bytes-per-parameter", validate.positive, "B", "14 (default: bf16 weights, fp32 master weights, two "
+         "fp32 moments), 12 without the bf16 copy, 16 with fp32 gradients")
+    _add(model, "--gpus-per-node", validate.whole, "N", "GPUs per node (default 8)")
+    _add(model, "--write-bandwidth", parse_bandwidth, "BANDWIDTH",
+         "the storage's aggregate write bandwidth: '20 Gb/s' is bits, '2.5 GB/s' bytes")
+    _add(model, "--read-bandwidth", parse_bandwidth, "BANDWIDTH",
+         "its aggregate read bandwidth (the load, part of the restart)")
+    _add(model, "--bandwidth-efficiency", partial(validate.share, open_low=True, expected="a share of the stated "
+         "bandwidth achieved, above 0 and at most 1"), "FRACTION",
+         "the share of the stated bandwidths achieved (default 1: the figures are measured)")
+    _add(model, "--snapshot-bandwidth", parse_bandwidth, "BANDWIDTH",
+         "a snapshot to host memory: device-to-host bandwidth per node")
+    _add(model, "--host-memory", parse_size, "SIZE",
+         "host memory free per node for the snapshot (refused when the snapshot does not fit)")
+    _add(model, "--storage-price", partial(validate.non_negative, expected=PRICE_EXPECTED), "USD", "US dollars per "
+         "GB/s of stated write bandwidth per month (e.g. 1500): the best write bandwidth net of its cost")
+    _add(model, "--target-goodput", partial(validate.share, open_low=True, open_high=True, expected="a goodput "
+         "strictly between 0 and 1, e.g. 0.9"), "FRACTION", "the write bandwidth (and C) a goodput needs, e.g. 0.9")
     parts = parser.add_argument_group("the restart's parts (R is their sum; instead of --restart)")
     for part in _PART_FLAGS:
-        flag = "--" + part.replace("_", "-")
-        parts.add_argument(flag, type=_duration(flag, allow_zero=True), metavar="DURATION")
+        _add(parts, _flag(part), _minutes_or_zero)
     spares = parser.add_argument_group("hot spare nodes (R includes the expected wait for repairs)")
-    spares.add_argument("--spares", type=_typed(lambda t, n: validate.whole(t, n, 0), "--spares"), metavar="N",
-                        help="spare nodes held")
-    spares.add_argument("--repair", type=_duration("--repair"), metavar="DURATION", help="mean time to repair a node")
-    spares.add_argument("--takes-node", type=_typed(validate.share, "--takes-node"), metavar="FRACTION",
-                        help="share of interruptions that take a node out")
+    _add(spares, "--spares", partial(validate.whole, least=0), "N", "spare nodes held")
+    _add(spares, "--repair", help="mean time to repair a node")
+    _add(spares, "--takes-node", validate.share, "FRACTION", "share of interruptions that take a node out")
     _add_recovery(parser)
 
 
 def _add_recovery(parser: argparse.ArgumentParser) -> None:
     """Recovery without rollback and planned stops (plan and simulate)."""
     jit = parser.add_argument_group("recovery without rollback and planned stops")
-    jit.add_argument("--just-in-time", type=_typed(lambda t, n: validate.share(
-        t, n, open_high=True, expected="a share of interruptions from 0 to below 1"), "--just-in-time"),
-        metavar="FRACTION", help="share of interruptions recovered just in time, without going back to a checkpoint")
-    jit.add_argument("--planned-rate", type=_typed(_planned_rate, "--planned-rate"), metavar="RATE",
-                     help="planned stops with notice, e.g. '0.036 per hour' (a bare number: per hour)")
+    _add(jit, "--just-in-time", partial(validate.share, open_high=True, expected="a share of interruptions from 0 to "
+         "below 1"), "FRACTION", "share of interruptions recovered just in time, without going back to a checkpoint")
+    _add(jit, "--planned-rate", _planned_rate, "RATE",
+         "planned stops with notice, e.g. '0.036 per hour' (a bare number: per hour)")
 
 
 def _planned_rate(text: str, name: str) -> float:
@@ -188,8 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     from goodput.exact import MODELS
     from goodput.plan import RECOMMENDED_MODEL
 
-    parser = _Parser(prog="goodput", description="How often to checkpoint, and what goodput that leaves.",
-                     epilog=EXIT_CODES)
+    parser = _Parser(prog="goodput", description="How often to checkpoint, and what goodput that leaves.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     plan = sub.add_parser(
@@ -197,7 +185,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="the optimum interval and the losses for one fleet",
         description="Print the checkpoint interval and the goodput it leaves. Flags override the params file; "
         "with neither, the book's worked example is used. A bare number as a duration means minutes.",
-        epilog=EXIT_CODES,
     )
     _add_inputs(plan)
     _add_planner_inputs(plan)
@@ -212,17 +199,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Simulate the checkpointed job (failures may strike during checkpoints and restarts) and "
         "print the simulated goodput, its standard error and the loss breakdown. Inputs as for plan; without "
         "--interval the exact optimum is used.",
-        epilog=EXIT_CODES,
     )
     _add_inputs(simulate)
     _add_recovery(simulate)
-    simulate.add_argument("--horizon", type=_duration("--horizon"), metavar="DURATION", default=100 * 365 * 24 * 60.0,
-                          help="simulated wall time (default: 100 years)")
-    simulate.add_argument("--seed", type=_typed(lambda t, n: validate.whole(t, n, 0), "--seed"), metavar="N",
-                          default=0, help="random seed (default 0)")
+    _add(simulate, "--horizon", help="simulated wall time (default: 100 years)", default=100 * 365 * 24 * 60.0)
+    _add(simulate, "--seed", partial(validate.whole, least=0), "N", "random seed (default 0)", default=0)
     simulate.add_argument("--failures", choices=("exponential", "weibull"), default="exponential")
-    simulate.add_argument("--shape", type=_typed(validate.positive, "--shape"), metavar="K", default=None,
-                          help="Weibull shape (k < 1: more failures early); needs --failures weibull")
+    _add(simulate, "--shape", validate.positive, "K", "Weibull shape (k < 1: more failures early); needs --failures weibull")
     simulate.add_argument("--hazard", choices=("renewal", "run-age"), default=None,
                           help="Weibull hazard restarts at each failure (renewal, default) or follows the run's age")
     simulate.add_argument("--format", choices=("table", "json"), default="table")
@@ -236,17 +219,14 @@ def build_parser() -> argparse.ArgumentParser:
         "Slurm's accounting, --sacct), measure M, R, the failures and the Weibull shape of the gaps between them, "
         "and say what needs a step log. The log formats are documented in the book's chapter on measuring from "
         "logs.",
-        epilog=EXIT_CODES,
     )
-    measure.add_argument("--steps", metavar="STEPS.csv", help="step log: step,start,end,checkpoint (needs --events)")
-    measure.add_argument("--events", metavar="EVENTS.csv",
-                         help="event log: time,event (start|failure|stop); alone: M, R and the failures' shape")
-    measure.add_argument("--sacct", metavar="FILE",
-                         help="Slurm accounting, alone: sacct --duplicates --parsable2 "
-                         "--format=JobID,Start,End,Elapsed,State")
-    measure.add_argument("--params", metavar="FILE", help="take the log paths from this file's logs: key")
-    measure.add_argument("--interval", type=_duration("--interval"), metavar="DURATION",
-                         help="interval in use for the prediction (default: measured from the logs; needs --steps)")
+    _add(measure, "--steps", None, "STEPS.csv", "step log: step,start,end,checkpoint (needs --events)")
+    _add(measure, "--events", None, "EVENTS.csv",
+         "event log: time,event (start|failure|stop); alone: M, R and the failures' shape")
+    _add(measure, "--sacct", None, "FILE",
+         "Slurm accounting, alone: sacct --duplicates --parsable2 --format=JobID,Start,End,Elapsed,State")
+    _add(measure, "--params", None, "FILE", "take the log paths from this file's logs: key")
+    _add(measure, "--interval", help="interval in use for the prediction (default: measured from the logs; needs --steps)")
     measure.add_argument("--model", choices=MODELS, default=RECOMMENDED_MODEL,
                          help="the model of the prediction (with a step log)")
     measure.add_argument("--format", choices=("table", "json"), default="table")
@@ -265,7 +245,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     the command line drops the file's range of it.
     """
     from goodput.params import load_params, mtbi_from_rate
-    from goodput.report import file_sources, mtbi_origin
+    from goodput.report import file_sources, mtbi_origin, restart_sum
 
     params = file_params = load_params(args.params)
     sources = file_sources(params)
@@ -281,12 +261,10 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
                             else f"{mtbi_origin(params)}, rescaled to {gpus:,} GPUs")
         ranges.pop("mtbi", None)
         params = params.replace(gpus=gpus, mtbi=mtbi, mtbi_source=how, interruption_count=None, window=None)
-    for flag, key, symbol in (("checkpoint_cost", "checkpoint_cost", "C"), ("restart", "restart", "R")):
-        value = getattr(args, flag)
-        if value is not None:
-            params = params.replace(**{key: value})
+    for key, symbol in (("checkpoint_cost", "C"), ("restart", "R")):
+        if (value := getattr(args, key)) is not None:
+            params, sources[symbol] = params.replace(**{key: value}), _flag(key)
             ranges.pop(key, None)
-            sources[symbol] = "--" + flag.replace("_", "-")
     if args.interval is not None:
         sources["T"] = "--interval"
     if args.price is not None:
@@ -298,7 +276,12 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
     # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
     ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
-    return params.replace(ranges=ranges), _derived_sources(params, sources)
+    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):  # a derived input: how
+        if key in params.derived:
+            sources[symbol] = params.derived[key]
+    if (parts := restart_sum(params)) is not None:  # R as every page writes it: the sum of its parts
+        sources["R"] = parts
+    return params.replace(ranges=ranges), sources
 
 
 def _planner_overrides(args: argparse.Namespace, params: Params,
@@ -315,54 +298,43 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     from goodput.params import Known, derive
     from goodput.restart import Spares
 
-    flags: dict[str, Any] = {dest: getattr(args, dest) for dest in (*_KNOWN_FLAGS, *_PART_FLAGS, "spares", "repair",
-                                                                    "takes_node", "gpus_per_node")
+    flags: dict[str, Any] = {dest: getattr(args, dest) for dest in (*_KNOWN_FLAGS, *_PART_FLAGS, *_SPARE_FLAGS,
+                                                                    "gpus_per_node", "just_in_time", "planned_rate")
                              if getattr(args, dest, None) is not None}
-    if getattr(args, "just_in_time", None) is not None:
-        params = params.replace(just_in_time=args.just_in_time)
-        sources["p"] = "--just-in-time"
-    if getattr(args, "planned_rate", None) is not None:
-        params = params.replace(planned_rate=args.planned_rate)
-        sources["q"] = "--planned-rate"
+    for dest, symbol in (("just_in_time", "p"), ("planned_rate", "q")):
+        if dest in flags:
+            params, sources[symbol] = params.replace(**{dest: flags.pop(dest)}), _flag(dest)
     per_node = flags.pop("gpus_per_node", None)
     if per_node is not None:
         params = params.replace(gpus_per_node=per_node)
     if params.known is None and not flags:
         return params, sources
-    known = params.known
-    if known is None:
-        typed = {"checkpoint_cost": params.checkpoint_cost, "slow_checkpoint_cost": params.slow_checkpoint_cost,
-                 "restart": params.restart}
-        if params.drain > 0:
-            typed["drain"] = params.drain
-        known = Known(typed=typed)
-    names, typed = dict(known.names), dict(known.typed)
+    known = params.known or Known(typed={"checkpoint_cost": params.checkpoint_cost,
+                                         "slow_checkpoint_cost": params.slow_checkpoint_cost, "restart": params.restart}
+                                  | ({"drain": params.drain} if params.drain > 0 else {}))
+    names, typed, parts = dict(known.names), dict(known.typed), dict(known.parts)
     if per_node is not None:
         names["gpus_per_node"] = "--gpus-per-node"
     for dest in ("checkpoint_cost", "restart", "drain"):
         if getattr(args, dest, None) is not None:
-            typed[dest], names[dest] = getattr(args, dest), "--" + dest.replace("_", "-")
+            typed[dest], names[dest] = getattr(args, dest), _flag(dest)
     changes: dict[str, Any] = {}
     if "checkpoint_size" in flags or "parameters" in flags:
         changes |= {"size": None, "parameters": None, "bytes_per_parameter": None}
     for dest, key in _KNOWN_FLAGS.items():
         if dest in flags:
-            changes[key], names[key] = flags[dest], "--" + dest.replace("_", "-")
-    parts = dict(known.parts)
+            changes[key], names[key] = flags[dest], _flag(dest)
     for part in _PART_FLAGS:
         if part in flags:
-            parts[part], names[part] = flags[part], "--" + part.replace("_", "-")
-    spares = known.spares
-    given = {key: flags[key] for key in ("spares", "repair", "takes_node") if key in flags}
+            parts[part], names[part] = flags[part], _flag(part)
+    spares, given = known.spares, {key: flags[key] for key in _SPARE_FLAGS if key in flags}
+    if spares is None and 0 < len(given) < len(_SPARE_FLAGS):
+        first = next(iter(given))
+        raise InputError(_flag(first), given[first], f"{' and '.join(_flag(k) for k in _SPARE_FLAGS if k not in given)} "
+                         "as well (or a spares: {nodes, repair, takes_node} mapping in the params file)")
     if given:
-        if spares is None and len(given) < 3:
-            missing = [f"--{k.replace('_', '-')}" for k in ("spares", "repair", "takes_node") if k not in given]
-            first = next(iter(given))
-            raise InputError(f"--{first.replace('_', '-')}", given[first], f"{' and '.join(missing)} as well "
-                             "(or a spares: {nodes, repair, takes_node} mapping in the params file)")
-        spares = Spares(nodes=given.get("spares", spares.nodes if spares else 0),
-                        repair=given.get("repair", spares.repair if spares else 0.0),
-                        takes_node=given.get("takes_node", spares.takes_node if spares else 0.0))
+        fields = {"nodes" if key == "spares" else key: value for key, value in given.items()}
+        spares = Spares(**fields) if spares is None else dataclasses.replace(spares, **fields)
     known = dataclasses.replace(known, **changes, parts=parts, spares=spares, typed=typed, names=names)
     derived = derive(params, known)
     ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
@@ -370,45 +342,29 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     return derived.replace(ranges=ranges), sources
 
 
-def _derived_sources(params: Params, sources: dict[str, str]) -> dict[str, str]:
-    """Where each derived input came from: how it was derived (``params.derived``), in place of the file's name."""
-    from goodput.report import restart_sum
-
-    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
-        if key in params.derived:
-            sources[symbol] = params.derived[key]
-    if (parts := restart_sum(params)) is not None:  # R as every page writes it: the sum of its parts
-        sources["R"] = parts
-    return sources
-
-
 def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
     """Apply --drain and the persistent-tier flags over the file's values, checked as the file's are."""
     from goodput.params import tier_inputs
-    from goodput.units import format_duration, parse_duration
 
-    flags = {"--persistent-restart": args.persistent_restart, "--fast-survives": args.fast_survives,
-             "--persistent-every": args.persistent_every}
+    flags = {dest: getattr(args, dest) for dest in ("persistent_cost", "persistent_restart", "fast_survives",
+                                                    "persistent_every")}
     if args.drain is not None:
         params = params.replace(drain=args.drain)
         sources["D"] = "--drain"
     elif params.drain > 0:
         sources["D"] = params.source
     if args.persistent_cost is None and params.persistent_cost is None:
-        for flag, value in flags.items():
+        for dest, value in flags.items():
             if value is not None:
-                raise InputError(flag, value, "--persistent-cost as well (or a persistent: tier in the params file)")
+                raise InputError(_flag(dest), value, "--persistent-cost as well (or a persistent: tier in the params file)")
         return params, sources
-    cost = params.persistent_cost if args.persistent_cost is None else args.persistent_cost
-    restart = params.persistent_restart if args.persistent_restart is None else args.persistent_restart
-    every = params.persistent_every if args.persistent_every is None else args.persistent_every
-    survives = params.fast_survives if args.fast_survives is None else args.fast_survives
+    cost, restart, survives, every = (getattr(params, dest) if value is None else value for dest, value in flags.items())
     if survives is None:
         raise InputError("--persistent-cost", args.persistent_cost,
                          "--fast-survives as well: the share of interruptions the fast tier survives, 0 to 1")
 
     def parse(value: object, name: str) -> float:
-        return value if isinstance(value, float) else parse_duration(value, name, bare_unit="min")
+        return value if isinstance(value, float) else _minutes(value, name)
 
     try:
         cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
@@ -423,21 +379,13 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
         flag, _, value, persistent, what = fast
         raise InputError(flag, format_duration(value),
                          f"{what} in {params.source} ({format_duration(parse(persistent, exc.name))})") from None
-    for key, flag, given in (("C_p", "--persistent-cost", args.persistent_cost),
-                             ("R_p", "--persistent-restart", args.persistent_restart),
-                             ("s", "--fast-survives", args.fast_survives), ("n", "--persistent-every", args.persistent_every)):
-        sources[key] = flag if given is not None else params.source
+    for symbol, (dest, given) in zip(("C_p", "R_p", "s", "n"), flags.items(), strict=True):
+        sources[symbol] = params.source if given is None else _flag(dest)
     if every is None:  # n is the plan's choice, as the plan's table says
         sources["n"] = "best n"
     params = params.replace(persistent_cost=cost_p, persistent_restart=restart_p, persistent_every=n,
                             fast_survives=survives)
     return params, sources
-
-
-def _provenance(params: Params) -> Any:
-    from goodput.provenance import package_commit, provenance
-
-    return provenance(params, commit=package_commit())
 
 
 # --------------------------------------------------------------------------- subcommands
@@ -447,6 +395,7 @@ def _run_plan(args: argparse.Namespace) -> str:
     import dataclasses
 
     from goodput.plan import plan_for
+    from goodput.provenance import package_commit, provenance
     from goodput.report import first_order_problem, plan_report, render_plan
 
     params, sources = _inputs(args)
@@ -454,11 +403,12 @@ def _run_plan(args: argparse.Namespace) -> str:
     if plan.refused:
         raise Refused(f"{first_order_problem(plan.check)}; no first-order number is printed (the default, "
                       "--model exact, applies at any fleet size)")
-    report = dataclasses.replace(plan_report(plan, params, sources, _provenance(params)), params=params)
+    report = plan_report(plan, params, sources, provenance(params, commit=package_commit()))
+    more: dict[str, Any] = {"params": params}
     if params.storage is not None:
         from goodput.plan import storage_levers
 
-        report = dataclasses.replace(report, storage_levers=storage_levers(params, which=args.model))
+        more["storage_levers"] = storage_levers(params, which=args.model)
     if params.spares is not None or args.target_goodput is not None or (
             params.storage is not None and params.storage.price is not None):
         from goodput.fleet import fleet_plan
@@ -468,22 +418,23 @@ def _run_plan(args: argparse.Namespace) -> str:
             raise InputError("--target-goodput", args.target_goodput, "the checkpoint's size as well (--checkpoint-size "
                              "or --parameters, or checkpoint: in the params file): the bandwidth it needs follows from it")
         fleet = fleet_plan(params)
-        report = dataclasses.replace(report, spares_choice=fleet.best_spares, needed=None if args.target_goodput is None
-                                     else needed_for(fleet, args.target_goodput),
-                                     best_bandwidth=fleet.best_write_bandwidth)
-    return render_plan(report, args.format)
+        more |= {"spares_choice": fleet.best_spares, "needed": None if args.target_goodput is None else
+                 needed_for(fleet, args.target_goodput), "best_bandwidth": fleet.best_write_bandwidth}
+    return render_plan(dataclasses.replace(report, **more), args.format)
+
+
+#: The simulated numbers both simulations print first in JSON.
+_SIMULATED = ("goodput", "stderr", "failures", "checkpoint_overhead", "lost_work", "restart_loss")
 
 
 def _run_simulate(args: argparse.Namespace) -> str:
     from goodput.exact import exact_goodput, exact_optimal_interval
-    from goodput.report import percent
+    from goodput.report import strict_json
     from goodput.simulate import FailureProcess, simulate
-    from goodput.units import format_duration
 
-    if args.shape is not None and args.failures != "weibull":
-        raise InputError("--shape", args.shape, "--failures weibull as well (a shape only applies to Weibull)")
-    if args.hazard is not None and args.failures != "weibull":
-        raise InputError("--hazard", args.hazard, "--failures weibull as well (a hazard only applies to Weibull)")
+    for flag, value, what in (("--shape", args.shape, "a shape"), ("--hazard", args.hazard, "a hazard")):
+        if value is not None and args.failures != "weibull":
+            raise InputError(flag, value, f"--failures weibull as well ({what} only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
     if params.tiered or params.just_in_time or params.planned_rate:
@@ -496,23 +447,9 @@ def _run_simulate(args: argparse.Namespace) -> str:
     result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
     expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
-        from goodput.report import strict_json
-
-        return strict_json({
-            "goodput": result.goodput,
-            "stderr": result.stderr,
-            "failures": result.failures,
-            "checkpoint_overhead": result.checkpoint_overhead,
-            "lost_work": result.lost_work,
-            "restart_loss": result.restart_loss,
-            "interval_min": interval,
-            "mtbi_min": mtbi,
-            "horizon_min": args.horizon,
-            "seed": args.seed,
-            "failure_process": process.kind,
-            "shape": process.shape,
-            "hazard": process.hazard,
-            "exact_goodput": expected,
+        return strict_json({key: getattr(result, key) for key in _SIMULATED} | {
+            "interval_min": interval, "mtbi_min": mtbi, "horizon_min": args.horizon, "seed": args.seed,
+            "failure_process": process.kind, "shape": process.shape, "hazard": process.hazard, "exact_goodput": expected,
         })
     lines = [
         (f"Simulated {format_duration(args.horizon)} of wall time ({result.failures:,} failures, "
@@ -520,27 +457,33 @@ def _run_simulate(args: argparse.Namespace) -> str:
         (f"C = {format_duration(cost)}, M = {format_duration(mtbi)}, R = {format_duration(restart)}, "
         f"T = {format_duration(interval)}"),
         "",
-        f"  checkpoint overhead   {percent(result.checkpoint_overhead, 2):>7}",
-        f"  lost work             {percent(result.lost_work, 2):>7}",
-        f"  restart               {percent(result.restart_loss, 2):>7}",
-        "  " + "-" * 29,
-        f"  goodput               {percent(result.goodput, 2):>7}  standard error {100 * result.stderr:.2g} points",
+        *_loss_table(result, None if expected is None else (expected, "no failure was drawn: nothing to compare"
+                     if result.stderr == 0 else f"{(result.goodput - expected) / result.stderr:+.1f} standard errors "
+                     "from the simulation")),
     ]
-    if expected is not None and result.stderr == 0:
-        lines.append(f"  exact model           {percent(expected, 2):>7}  (no failure was drawn: nothing to compare)")
-    elif expected is not None:
-        z = (result.goodput - expected) / result.stderr
-        lines.append(f"  exact model           {percent(expected, 2):>7}  ({z:+.1f} standard errors from the simulation)")
     return "\n".join(lines)
+
+
+def _loss_table(result: SimulatedLosses, against: tuple[float, str] | None, drain_loss: float | None = None) -> list[str]:
+    """A simulation's losses (with `drain_loss`, the drain's too) and goodput with its standard error, as a table.
+
+    `against`: the exact model's goodput and how far the simulation is from it, for the last row.
+    """
+    from goodput.report import percent
+
+    rows = [("checkpoint overhead", result.checkpoint_overhead), ("lost work", result.lost_work),
+            ("restart", result.restart_loss), *([] if drain_loss is None else [("not yet durable", drain_loss)])]
+    lines = [*(f"  {name:<22}{percent(x, 2):>7}" for name, x in rows), "  " + "-" * 29,
+             f"  {'goodput':<22}{percent(result.goodput, 2):>7}  standard error {100 * result.stderr:.2g} points"]
+    return lines + ([] if against is None else [f"  {'exact model':<22}{percent(against[0], 2):>7}  ({against[1]})"])
 
 
 def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
     """Simulate a drain, two tiers, just-in-time recovery or planned stops at the plan's T and n against its model."""
     from goodput.plan import plan_for
-    from goodput.report import percent
+    from goodput.report import strict_json
     from goodput.simulate_tiers import simulate_tiers
     from goodput.tiers import Tiers
-    from goodput.units import format_duration
 
     plan = plan_for(params, interval=args.interval)
     s = plan.tiers if plan.tiers is not None else Tiers(params.checkpoint_cost, params.restart)
@@ -552,12 +495,8 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         planned_cost=s.stop_cost if q else None, seed=args.seed, progress=True,
     )
     if args.format == "json":
-        from goodput.report import strict_json
-
-        return strict_json({
-            "goodput": result.goodput, "stderr": result.stderr, "failures": result.failures,
-            "hard_failures": result.hard_failures, "checkpoint_overhead": result.checkpoint_overhead,
-            "lost_work": result.lost_work, "restart_loss": result.restart_loss, "drain_loss": result.drain_loss,
+        return strict_json({key: getattr(result, key) for key in (*_SIMULATED[:3], "hard_failures", *_SIMULATED[3:],
+                                                                  "drain_loss")} | {
             "interval_min": plan.interval, "mtbi_min": plan.mtbi, "drain_min": s.drain,
             "persistent_cost_min": s.cp, "persistent_restart_min": s.rp, "fast_survives": s.fast_survives,
             "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
@@ -580,13 +519,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         + ("" if not p else f", p = {p:g}, R_j = {format_duration(rj)}")
         + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(s.stop_cost)}"),
         "",
-        f"  checkpoint overhead   {percent(result.checkpoint_overhead, 2):>7}",
-        f"  lost work             {percent(result.lost_work, 2):>7}",
-        f"  restart               {percent(result.restart_loss, 2):>7}",
-        f"  not yet durable       {percent(result.drain_loss, 2):>7}",
-        "  " + "-" * 29,
-        f"  goodput               {percent(result.goodput, 2):>7}  standard error {100 * result.stderr:.2g} points",
-        f"  exact model           {percent(plan.goodput, 2):>7}  ({z:+.1f} standard errors from the simulation)",
+        *_loss_table(result, (plan.goodput, f"{z:+.1f} standard errors from the simulation"), result.drain_loss),
     ]
     return "\n".join(lines)
 
@@ -653,7 +586,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = parser.parse_args(argv)
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed
             return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
-        text = args.run(args)
+        return _write(args.run(args))
     except InputError as exc:
         _say(f"error: {_as_given(exc, args)}")
         return EXIT_USAGE
@@ -663,7 +596,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return EXIT_INTERRUPTED
-    return _write(text)
 
 
 def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
@@ -676,12 +608,10 @@ def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
     key = exc.name.removeprefix("--").replace("-", "_")
     if key not in given:
         return exc
-    from goodput.units import format_duration
-
     value = exc.value
     if isinstance(value, float) and key not in ("fast_survives", "rate", "shape", "storage_price"):
         value = format_duration(value)
-    return InputError("--" + key.replace("_", "-"), value, exc.expected)
+    return InputError(_flag(key), value, exc.expected)
 
 
 def _discard_stdout() -> None:
@@ -698,16 +628,12 @@ def _write(text: str) -> int:
     try:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
-    except BrokenPipeError:  # the reader (e.g. `head`) closed the pipe: stop quietly
-        _discard_stdout()
-        return EXIT_BROKEN_PIPE
     except OSError as exc:
         _discard_stdout()
+        if isinstance(exc, BrokenPipeError):  # the reader (e.g. `head`) closed the pipe: stop quietly
+            return EXIT_BROKEN_PIPE
         _say(f"error: cannot write the output ({exc.strerror or exc})")
         return EXIT_WRITE_ERROR
-    except KeyboardInterrupt:
-        _say("interrupted")
-        return EXIT_INTERRUPTED
     return EXIT_OK
 
 if __name__ == "__main__":  # pragma: no cover

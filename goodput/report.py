@@ -1,8 +1,6 @@
 """Words: plans and measurements as text, Markdown tables and JSON, and the phrases the book quotes.
 
-Takes numbers from the numbers layer and writes them for a person (durations through
-:func:`goodput.units.format_duration`, shares as percentages, differences as points, flags in code spans); the command
-prints :func:`render_plan` and :func:`render_measurement`, and :mod:`goodput.pages` quotes the phrases.
+The command prints :func:`render_plan` and :func:`render_measurement`; :mod:`goodput.pages` quotes the phrases.
 """
 
 from __future__ import annotations
@@ -32,10 +30,6 @@ if TYPE_CHECKING:
     from goodput.storage import BestBandwidth
     from goodput.uncertainty import InputRange, Swing
 
-#: Output formats of :func:`render_plan`.
-FORMATS = ("table", "markdown", "json")
-
-
 # --------------------------------------------------------------------------- numbers as words
 
 
@@ -59,8 +53,6 @@ def _unsigned_zero(x: float, digits: int) -> str:
 def money(dollars: float) -> str:
     """US dollars as a planning document quotes them, two significant digits: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
 
-    Examples
-    --------
     >>> money(3.78e6), money(4.2e5), money(-1.5e6)
     ('$3.8M', '$420K', '-$1.5M')
     """
@@ -81,8 +73,6 @@ def count(n: int, thing: str, plural: str | None = None) -> str:
 def join_words(words: Sequence[str]) -> str:
     """A list as a sentence writes it: ``"a"``, ``"a and b"``, ``"a, b and c"``.
 
-    Examples
-    --------
     >>> join_words(["a"]), join_words(["a", "b"]), join_words(["a", "b", "c"])
     ('a', 'a and b', 'a, b and c')
     """
@@ -96,8 +86,6 @@ def gain_text(gain: float, plus: bool = False) -> str:
 
     Never a negative number of points.
 
-    Examples
-    --------
     >>> gain_text(0.066, plus=True), gain_text(-0.043), gain_text(-1e-12)
     ('+6.6 points', 'a loss of 4.3 points', '0.0 points')
     """
@@ -109,18 +97,14 @@ def gain_text(gain: float, plus: bool = False) -> str:
 def large_count(x: float, thing: str = "") -> str:
     """A large quantity as a planning document writes it: ``"26.7 million GPU-hours"``, ``"238,000"``, ``"950"``.
 
-    Examples
-    --------
     >>> large_count(26_700_466, "GPU-hours"), large_count(238_412.5), large_count(3.2e9), large_count(950.4)
     ('26.7 million GPU-hours', '238,000', '3.2 billion', '950')
     >>> large_count(1_580_123, "GPU-hours"), large_count(999.6)
     ('1.58 million GPU-hours', '1,000')
     """
-    text = f"{float(f'{x:.3g}'):,.0f}"
-    for size, word in ((1e9, "billion"), (1e6, "million")):
-        if float(f"{x:.3g}") >= size:
-            text = f"{significant(float(f'{x:.3g}') / size)} {word}"
-            break
+    x = float(f"{x:.3g}")
+    size, word = next(((size, word) for size, word in ((1e9, " billion"), (1e6, " million")) if x >= size), (0, ""))
+    text = f"{significant(x / size)}{word}" if size else f"{x:,.0f}"
     return f"{text} {thing}" if thing else text
 
 
@@ -134,23 +118,21 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-#: How each of the inputs a range can be given for is named in a table, and in a sentence.
-INPUT_NAMES = {"checkpoint_cost": "checkpoint cost, C", "mtbi": "mean time between interruptions, M",
-               "restart": "restart time, R", "drain": "drain until durable, D",
-               "persistent_cost": "persistent checkpoint cost, C_p", "persistent_restart": "persistent restart, R_p",
-               "fast_survives": "interruptions the fast tier survives, s",
-               "just_in_time": "interruptions recovered just in time, p",
-               "slow_checkpoint_cost": "slow checkpoint cost (comparison)"}
-INPUT_WORDS = {"checkpoint_cost": "the checkpoint cost C", "mtbi": "the mean time between interruptions M",
-               "restart": "the restart time R", "drain": "the drain D",
-               "persistent_cost": "the persistent checkpoint cost C_p", "persistent_restart": "the persistent restart R_p",
-               "fast_survives": "the share s of interruptions the fast tier survives",
-               "just_in_time": "the share p of interruptions recovered just in time",
-               "slow_checkpoint_cost": "the slow checkpoint's cost"}
-#: The symbol of each such input, for a row such as "range of C_p".
-INPUT_SYMBOLS = {"checkpoint_cost": "C", "mtbi": "M", "restart": "R", "drain": "D", "persistent_cost": "C_p",
-                 "persistent_restart": "R_p", "fast_survives": "s", "just_in_time": "p",
-                 "slow_checkpoint_cost": "the slow C"}
+#: Each input a range can be given for: (its name in a table, in a sentence, its symbol as in "range of C_p").
+_INPUTS = {
+    "checkpoint_cost": ("checkpoint cost, C", "the checkpoint cost C", "C"),
+    "mtbi": ("mean time between interruptions, M", "the mean time between interruptions M", "M"),
+    "restart": ("restart time, R", "the restart time R", "R"),
+    "drain": ("drain until durable, D", "the drain D", "D"),
+    "persistent_cost": ("persistent checkpoint cost, C_p", "the persistent checkpoint cost C_p", "C_p"),
+    "persistent_restart": ("persistent restart, R_p", "the persistent restart R_p", "R_p"),
+    "fast_survives": ("interruptions the fast tier survives, s", "the share s of interruptions the fast tier survives",
+                      "s"),
+    "just_in_time": ("interruptions recovered just in time, p", "the share p of interruptions recovered just in time",
+                     "p"),
+    "slow_checkpoint_cost": ("slow checkpoint cost (comparison)", "the slow checkpoint's cost", "the slow C"),
+}
+INPUT_NAMES, INPUT_WORDS, INPUT_SYMBOLS = ({key: names[i] for key, names in _INPUTS.items()} for i in range(3))
 #: The inputs that are shares of interruptions (written as percentages), not durations.
 SHARE_INPUTS = ("fast_survives", "just_in_time")
 
@@ -158,8 +140,6 @@ SHARE_INPUTS = ("fast_survives", "just_in_time")
 def input_value(name: str, value: float) -> str:
     """One input's value as a person writes it: a duration, or a share as a percentage (``"75%"``, ``"82.5%"``).
 
-    Examples
-    --------
     >>> input_value("fast_survives", 0.825), input_value("drain", 4.0)
     ('82.5%', '4 min')
     """
@@ -243,8 +223,6 @@ def restart_sum(params: Params) -> str | None:
     The parts given (those above zero), the start-up per node multiplied out, and with spares the expected wait for
     repairs (:meth:`goodput.restart.Spares.wait`).
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> from goodput.restart import RestartParts
     >>> p = load_params().replace(restart=13.0, restart_parts=RestartParts(detect=1.0, replace=2.0, startup=1.0,
@@ -278,8 +256,6 @@ def restart_sum(params: Params) -> str | None:
 def restart_text(params: Params) -> str:
     """R as quoted beside C and M: ``"5 min"``, or with its parts ``"13.6 min = detection 1 min + ..."`` (:func:`restart_sum`).
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> restart_text(load_params())
     '5 min'
@@ -312,11 +288,8 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
     rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
     rows += [(f"range of {INPUT_SYMBOLS[key]}", f"{input_value(key, low)} to {input_value(key, high)}")
              for key, (low, high) in params.ranges.items()]
-    if params.events_log is not None:
-        rows.append(("event log", params.events_log.name))
-    if params.steps_log is not None:
-        rows.append(("step log", params.steps_log.name))
-    return rows
+    return rows + [(name, log.name) for name, log in (("event log", params.events_log), ("step log", params.steps_log))
+                   if log is not None]
 
 
 # --------------------------------------------------------------------------- one plan
@@ -325,8 +298,6 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
 def recommendation(plan: Plan) -> str:
     """One sentence: the interval to use and the goodput it leaves (and the persistent cadence, with two tiers).
 
-    Examples
-    --------
     >>> recommendation(make_plan(1.0, 185.6, 5.0))
     'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
     """
@@ -342,7 +313,8 @@ def recommendation(plan: Plan) -> str:
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
-        at_best = _at_best(plan).goodput
+        at_best = _replan(plan, None, plan.model, None if plan.every_chosen or plan.tiers is None else
+                          plan.tiers.every).goodput
         text = (f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
                 f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less).")
     if scheme is not None and not scheme.one_tier and scheme.every == 1 and plan.every_chosen:
@@ -350,15 +322,15 @@ def recommendation(plan: Plan) -> str:
     return text
 
 
-def _at_best(plan: Plan) -> Plan:
-    """The same plan at its model's optimum interval."""
-    s = plan.tiers
-    if s is None:
-        return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, which=plan.model)
-    return make_plan(s.checkpoint_cost, plan.mtbi, s.restart, which=plan.model, drain=s.drain,
-                     persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
-                     fast_survives=None if s.one_tier else s.fast_survives,
-                     persistent_every=None if plan.every_chosen else s.every)
+def _replan(plan: Plan, interval: float | None, which: str, every: int | None,
+            recovery: tuple[float, float, float] | None = None) -> Plan:
+    """The plan's scheme planned again at `interval` (the optimum when None) by `which`, with n = `every`."""
+    s, (p, rj, q) = plan.tiers, recovery or (0.0, 0.0, 0.0)
+    scheme: dict[str, Any] = {} if s is None else {
+        "drain": s.drain, "persistent_cost": s.persistent_cost, "persistent_restart": s.persistent_restart,
+        "fast_survives": None if s.one_tier else s.fast_survives, "persistent_every": every}
+    return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, interval, which=which, just_in_time=p,
+                     jit_recovery=rj, planned_rate=q, **scheme)
 
 
 def ordinal(n: int) -> str:
@@ -378,8 +350,6 @@ def share_text(x: float) -> str:
 def scheme_words(plan: Plan) -> str:
     """A plan's checkpoint scheme in one phrase, the same on every page.
 
-    Examples
-    --------
     >>> from goodput.plan import make_plan
     >>> scheme_words(make_plan(1.0, 186.0, 5.0))
     'one 1 min checkpoint, safe as soon as it is written'
@@ -560,20 +530,11 @@ def plan_report(
     """Put a plan together with its cross-check, ranges, capacity and provenance."""
     from goodput.uncertainty import PLAN_INPUTS, input_ranges, one_at_a_time, propagate_params
 
-    other = "first-order" if plan.model == "exact" else "exact"
-    given = None if plan.at_optimum else plan.interval
     s = plan.tiers
-    p, rj, q = plan.recovery or (0.0, 0.0, 0.0)
-    if s is None:
-        cross = make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, given, which=other, just_in_time=p,
-                          jit_recovery=rj, planned_rate=q)
-    else:
-        cross = make_plan(s.checkpoint_cost, plan.mtbi, s.restart, given, which=other, drain=s.drain,
-                          persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
-                          fast_survives=None if s.one_tier else s.fast_survives,
-                          persistent_every=None if s.one_tier else s.every, just_in_time=p, jit_recovery=rj,
-                          planned_rate=q)
-    ranges = input_ranges(params) if _same_inputs(plan, params) else {}
+    cross = _replan(plan, None if plan.at_optimum else plan.interval, "first-order" if plan.model == "exact" else "exact",
+                    None if s is None or s.one_tier else s.every, plan.recovery)
+    same = (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
+    ranges = input_ranges(params) if same else {}  # the file's ranges apply to the file's C, M and R
     swings: list[Swing] = []
     goodput_range = None
     if any(not r.exact for name, r in ranges.items() if name in PLAN_INPUTS):
@@ -590,21 +551,14 @@ def plan_report(
                       provenance=provenance, swings=swings, goodput_range=goodput_range)
 
 
-def _same_inputs(plan: Plan, params: Params) -> bool:
-    """Whether the plan's C, M and R are the file's (so the file's ranges apply to them)."""
-    return (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
-
-
 def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
     """A row per ranged input: its range, where it came from, and how many points it alone moves goodput.
 
     Widest swing first; then those whose swing was not computed, and the slow checkpoint (it moves only the comparison).
     """
-    ranged = [name for name, r in report.ranges.items() if not r.exact]
     swings = {x.name: x for x in report.swings}
-    order = [x.name for x in report.swings] + [name for name in ranged if name not in swings]
     rows = []
-    for name in order:
+    for name in dict.fromkeys([*swings, *(name for name, r in report.ranges.items() if not r.exact)]):
         r = report.ranges[name]
         note = range_origin(r)
         if name in swings:
@@ -622,8 +576,6 @@ def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
 def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """The rows of each section as (name, value, note)."""
     plan, sources = report.plan, report.sources
-    first = plan.model == "first-order"
-    interval_note = optimum_name(plan) if plan.at_optimum else sources.get("T", "given")
     inputs = [
         ("GPUs", f"{report.gpus:,}", ""),
         ("mean time between interruptions, M", format_duration(plan.mtbi), sources.get("M", "")),
@@ -641,11 +593,12 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "best n" if plan.every_chosen else
              sources.get("n", "given")),
         ]
-    inputs.append(("checkpoint interval, T", format_duration(plan.interval), interval_note))
+    inputs.append(("checkpoint interval, T", format_duration(plan.interval),
+                   optimum_name(plan) if plan.at_optimum else sources.get("T", "given")))
     if s is not None and not s.one_tier and s.every > 1:
         inputs.append(("persistent interval, nT", format_duration(s.every * plan.interval), ""))
     inputs += range_rows(report)
-    single = first and s is None
+    single = plan.model == "first-order" and s is None
     losses = [
         ("checkpoint overhead" + (", C/T" if single else ""), percent(plan.losses.checkpoint_overhead), ""),
         ("lost work" + (", T/(2M)" if single else ""), percent(plan.losses.lost_work), ""),
@@ -656,8 +609,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in
                   sorted(report.levers.items(), key=lambda x: -x[1])]
-    cross = report.cross_check
-    problem = cross_check_problem(report)
+    cross, problem = report.cross_check, cross_check_problem(report)
     checks = [
         (f"by {MODEL_NAMES[cross.model]}", "not quoted" if problem else
          f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
@@ -666,11 +618,9 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
          f"{report.lost_gpu_hours:,.0f} GPU-hours at ${report.price_per_gpu_hour:g}"
          + (f", {report.sources['price']}" if report.sources.get("price", "").startswith("the worked") else "")),
     ]
-    sections = [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
-                ("cross-check", checks)]
-    if report.spares_choice is not None or report.needed is not None or report.best_bandwidth is not None:
-        sections.append(("to hold or buy", _buy_rows(report)))
-    return sections
+    buy = _buy_rows(report)
+    return [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
+            ("cross-check", checks), *([("to hold or buy", buy)] if buy else [])]
 
 
 def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
@@ -695,10 +645,8 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
                          ("double-buffered" if s.double_buffered else "one copy")
                          + (f"; {format_size(s.host_memory)} free" if s.host_memory is not None else "")))
     if p.restart_parts is not None:
-        for part, minutes in p.restart_parts.parts.items():
-            if minutes > 0:
-                rows.append((f"restart part: {RESTART_PART_NAMES[part]}", format_duration(minutes),
-                             p.derived.get(part, "")))
+        rows += [(f"restart part: {RESTART_PART_NAMES[part]}", format_duration(minutes), p.derived.get(part, ""))
+                 for part, minutes in p.restart_parts.parts.items() if minutes > 0]
     if p.spares is not None:
         wait = p.spares.wait(p.mtbi)
         rows.append(("hot spare nodes", f"{p.spares.nodes:,}",
@@ -775,11 +723,9 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
         out["spares"] = {"nodes": p.spares.nodes, "repair_min": p.spares.repair, "takes_node": p.spares.takes_node,
                          "wait_min": p.spares.wait(p.mtbi)}
     if (c := report.spares_choice) is not None:
-        out["best_spares"] = {"nodes": c.best, "restart_min": c.restart[c.best], "goodput": c.goodput[c.best],
-                              "useful": c.useful[c.best], "net_gpus": c.net[c.best],
-                              "by_count": [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
-                                           for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net,
-                                                                    strict=True)]}
+        by_count = [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
+                    for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net, strict=True)]
+        out["best_spares"] = {**by_count[c.best], "by_count": by_count}  # counts are 0, 1, 2 ...: best indexes them
     if (n := report.needed) is not None:
         out["needed"] = {"target_goodput": n.target, "write_bandwidth_bytes_per_s": n.write_bandwidth,
                          "checkpoint_cost_min": n.checkpoint_cost, "drain_min": n.drain, "reason": n.reason}
@@ -818,8 +764,8 @@ def _notes(report: PlanReport) -> list[str]:
 
 def plan_dict(report: PlanReport) -> dict[str, Any]:
     """The plan as one JSON-ready mapping (``goodput plan --format json``): minutes in ``_min`` keys, else fractions."""
-    plan = report.plan
-    data: dict[str, Any] = {
+    plan, cross, problem = report.plan, report.cross_check, cross_check_problem(report)
+    return {
         "gpus": report.gpus,
         "mtbi_min": plan.mtbi,
         "checkpoint_cost_min": plan.checkpoint_cost,
@@ -834,9 +780,12 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "model": plan.model,
         "problem": first_order_problem(plan.check) if plan.model == "first-order" else None,
         "caution": first_order_caution(plan.check) if plan.model == "first-order" else None,
-        "cross_check": _cross_check_dict(report),
+        "cross_check": {"model": cross.model, "interval_min": None if problem else cross.interval,
+                        "optimal_interval_min": None if problem else cross.optimal_interval,
+                        "goodput": None if problem else cross.goodput, "problem": problem},
         "levers": report.levers,
-        "ranges": {key: (None if r.exact else [r.low, r.high]) for key, r in _ranges_widest_first(report)},
+        "ranges": {key: (None if r.exact else [r.low, r.high])  # widest swing first, then the rest as kept
+                   for key, r in {**{x.name: report.ranges[x.name] for x in report.swings}, **report.ranges}.items()},
         "range_swings": {x.name: list(x.goodput_range) for x in report.swings},
         "goodput_range": None if report.goodput_range is None else list(report.goodput_range),
         "capacity": {"lost_gpu_hours_per_month": report.lost_gpu_hours, "lost_usd_per_month": report.lost_capacity,
@@ -845,21 +794,6 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         "provenance": report.provenance.to_dict() if report.provenance else None,
         **planner_keys(report),
     }
-    return data
-
-
-def _ranges_widest_first(report: PlanReport) -> list[tuple[str, InputRange]]:
-    """The inputs' ranges, those with the widest goodput swing first, then the rest in the order they are kept."""
-    first = [x.name for x in report.swings]
-    return [(name, report.ranges[name]) for name in first] + [(k, r) for k, r in report.ranges.items() if k not in first]
-
-
-def _cross_check_dict(report: PlanReport) -> dict[str, Any]:
-    """The other model's numbers, ``null`` with the reason (``problem``) when they are not quoted."""
-    cross, problem = report.cross_check, cross_check_problem(report)
-    return {"model": cross.model, "interval_min": None if problem else cross.interval,
-            "optimal_interval_min": None if problem else cross.optimal_interval,
-            "goodput": None if problem else cross.goodput, "problem": problem}
 
 
 def strict_json(data: Any) -> str:
@@ -896,11 +830,7 @@ def _tier_keys(plan: Plan) -> dict[str, float | int]:
 
 
 def render_plan(report: PlanReport, fmt: str = "table") -> str:
-    """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object.
-
-    Every format carries the same content: recommendation, inputs with sources and ranges, losses, levers, the other
-    model's cross-check, capacity lost and provenance.
-    """
+    """Print a plan as a terminal table, a Markdown section for a planning document, or one JSON object."""
     if fmt == "json":
         return strict_json(plan_dict(report))
     sections = _sections(report)
@@ -908,23 +838,16 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     where = report.provenance.summary() if report.provenance else None
     if fmt == "markdown":
         lines = ["### Checkpoint plan", "", f"**Recommendation.** {recommendation(report.plan)}", ""]
-        headers = {
-            "inputs": "| input | value | source |\n|---|---:|---|",
-            "losses": "| loss | share of wall time | |\n|---|---:|---|",
-            "levers": "| lever | goodput gained | |\n|---|---:|---|",
-            "cross-check": "| cross-check | value | |\n|---|---:|---|",
-            "to hold or buy": "| to hold or buy | value | |\n|---|---:|---|",
-        }
+        headers = {"inputs": "input | value | source", "losses": "loss | share of wall time |",
+                   "levers": "lever | goodput gained |"}
         # where the inputs came from, when that is the inputs file (its name as the user wrote it), not a flag
         given = {source for source in report.sources.values() if not source.startswith("--")}
         for name, rows in sections:
-            lines.append(headers[name])
+            lines.append(f"| {headers.get(name, name + ' | value |')} |\n|---|---:|---|")
             for key, value, note in rows:
                 note = escape_markdown(note) if note in given else cell(note)
-                if key == "goodput":
-                    lines.append(f"| **{key}** | **{value}** | {note} |")
-                else:
-                    lines.append(f"| {cell(key)} | {cell(value)} | {note} |")
+                bold = "**" if key == "goodput" else ""
+                lines.append(f"| {bold}{cell(key)}{bold} | {bold}{cell(value)}{bold} | {note} |")
             lines.append("")
         lines += [f"> {note}" for note in notes]
         if where:
@@ -962,26 +885,16 @@ _MARKDOWN_LINE_START = re.compile(r"^(\s*)([-+=>]|\d+(?=[.)]))")
 def escape_markdown(text: object) -> str:
     r"""Text from outside the package (an inputs file's name, a job name from a log) made safe for Markdown.
 
-    Every character that Markdown may read as markup gets a backslash, which CommonMark and MyST read as that character
-    as text: ``<b>`` stays ``<b>`` on the page instead of bold (or a script), ``&`` stays ``&``, ``|`` does not end a
-    table cell, ``*`` and ``_`` emphasize nothing, ``{`` starts no role and ``$`` no math; so does a ``-``, ``+`` or
-    number that would start a list. Line breaks become spaces; other punctuation (``.``, ``(``) is left as written. The
-    one escape for Markdown: the command's Markdown output and the book both use it.
+    A backslash before each character Markdown may read as markup (CommonMark and MyST then read it as text), and
+    before what would start a list; line breaks become spaces. The command's Markdown output and the book both use it.
 
-    Examples
-    --------
     >>> print(escape_markdown("<img src=x onerror=alert(1)>.yml"))
     \<img src=x onerror=alert(1)\>.yml
     >>> print(escape_markdown("1. a|b & *c*"))
     1\. a\|b \& \*c\*
     """
     text = _MARKDOWN_MARKUP.sub(r"\\\1", " ".join(str(text).splitlines()))
-    match = _MARKDOWN_LINE_START.match(text)
-    if match is None:
-        return text
-    start = match.end()
-    return text[:start] + "\\" + text[start:] if match.group(2).isdigit() else (
-        text[: match.start(2)] + "\\" + text[match.start(2):])
+    return _MARKDOWN_LINE_START.sub(lambda m: m[1] + (m[2] + "\\" if m[2].isdigit() else "\\" + m[2]), text)
 
 
 # --------------------------------------------------------------------------- measurements
@@ -1064,8 +977,6 @@ FIT_PROBLEM_WORDS = {
 def p_value_text(p: float) -> str:
     """A p-value as a reader quotes it: two significant digits, or "below 0.001".
 
-    Examples
-    --------
     >>> p_value_text(0.18889), p_value_text(0.00002)
     ('p = 0.19', 'p below 0.001')
     """
@@ -1080,11 +991,7 @@ def shape_interval_text(fit: WeibullFit) -> str:
 
 
 def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:
-    """One sentence on the shape of the failure process, for a terminal or a page.
-
-    Says whether the likelihood-ratio test rejects exponential gaps at the fit's level, which way the shape leans, and
-    that the sample is small when the interval's ends are more than a factor 1.5 apart.
-    """
+    """One sentence on the shape of the failure process: the likelihood-ratio test's verdict, the lean, a small sample."""
     if fit is None:
         return f"No Weibull fit: {FIT_PROBLEM_WORDS.get(problem or '', 'no gaps to fit')}."
     level = 1.0 - fit.confidence
@@ -1111,7 +1018,6 @@ def _wrap(text: str, first: str = "  ", rest: str = "    ") -> list[str]:
 
 def _shape_section(e: EventMeasurement) -> list[str]:
     """Lines on the gaps between failures and their Weibull fit, for a terminal."""
-    lines = ["failure process (gaps between failures on the exposure clock):"]
     texts = []
     if e.failure_gaps_min:
         low, high = e.gap_iqr_min
@@ -1128,8 +1034,7 @@ def _shape_section(e: EventMeasurement) -> list[str]:
         texts.append(f"Exponential (k = 1): likelihood-ratio statistic {fit.lr_statistic:.2f}, "
                      f"{p_value_text(fit.p_value)}.")
     texts.append(shape_verdict(fit, e.fit_problem))
-    for text in texts:
-        lines += _wrap(text)
+    lines = ["failure process (gaps between failures on the exposure clock):", *(x for t in texts for x in _wrap(t))]
     if fit is not None and significant(fit.shape, 2) != "1":  # a flag's value: no thousands separator
         lines += ["  What this shape does to goodput:",
                   (f"    goodput simulate --failures weibull --shape {significant(fit.shape, 2).replace(',', '')} "
