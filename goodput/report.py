@@ -314,7 +314,7 @@ def recommendation(plan: Plan) -> str:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
         at_best = _replan(plan, None, plan.model, None if plan.every_chosen or plan.tiers is None else
-                          plan.tiers.every).goodput
+                          plan.tiers.every, plan.recovery).goodput
         text = (f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
                 f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less).")
     if scheme is not None and not scheme.one_tier and scheme.every == 1 and plan.every_chosen:

@@ -12,6 +12,7 @@ from goodput import model
 from goodput.params import load_params
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for
 from goodput.report import money, optimum_name, ordinal, percent, plan_report, points, recommendation, render_plan
+from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,6 +72,17 @@ def test_recommendation_names_the_model_and_the_interval_in_use() -> None:
     text = recommendation(make_plan(1.0, 185.6, 5.0, 40.0, which="first-order"))
     assert "first order, T* = √(2CM)" in text and f"The interval in use, 40 min, gives {g:.1%}" in text
 
+
+
+def test_recommendation_with_recovery_compares_like_with_like() -> None:
+    """With just-in-time recovery and an interval in use, the optimum quoted is the optimum with that recovery."""
+    given = make_plan(1.0, 185.6, 5.0, 40.0, just_in_time=0.5, jit_recovery=1.0)
+    best = make_plan(1.0, 185.6, 5.0, None, just_in_time=0.5, jit_recovery=1.0)
+    assert best.goodput > given.goodput
+    text = recommendation(given)
+    assert f"every {format_duration(best.optimal_interval)} of work" in text
+    assert f"goodput {best.goodput:.1%}. The interval in use, 40 min, gives {given.goodput:.1%}" in text
+    assert f"({(best.goodput - given.goodput) * 100:.1f} points less)" in text
 
 @pytest.mark.slow
 def test_a_tiered_plan_carries_every_tier_key(tiered) -> None:
