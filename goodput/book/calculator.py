@@ -247,8 +247,6 @@ def duration_text(minutes: float) -> str:
     :func:`goodput.units.parse_duration` reads back to the same float; otherwise the minutes with every digit
     (``"0.4166666666666667 min"``).
 
-    Examples
-    --------
     >>> duration_text(25 / 60), duration_text(180.0), duration_text(0.0)
     ('25 s', '3 h', '0 days')
     """
@@ -322,8 +320,6 @@ def quantity_text(amount: float, per_second: bool) -> str:
     The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that :func:`goodput.storage.parse_size`
     (or ``parse_bandwidth``) reads back to the same float; else the bytes with every digit (``"2500000000.0 B/s"``).
 
-    Examples
-    --------
     >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True)
     ('2.3 TB', '2.5 GB/s')
     """
@@ -338,8 +334,6 @@ def quantity_text(amount: float, per_second: bool) -> str:
 def number_text(x: float) -> str:
     """The shortest ``.Ng`` text of a number that reads back to the same float: ``4.05e+11``, ``14``.
 
-    Examples
-    --------
     >>> number_text(405e9), number_text(14.0), number_text(0.1 + 0.2)
     ('4.05e+11', '14', '0.30000000000000004')
     """
@@ -361,8 +355,6 @@ def link(params: Params) -> str:
     Every input of the fleet's scheme is in the query, written so that the page (and ``goodput plan``) reads back the
     same floats: the page then shows the fleet's plan.
 
-    Examples
-    --------
     >>> from goodput.params import load_params
     >>> link(load_params()).split("&")[:3]
     ['calculator.html?gpus=16384', 'mtbi=185.58472553699283+min', 'checkpoint_cost=1+min']

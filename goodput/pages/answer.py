@@ -76,8 +76,6 @@ def plan_losses(plan: Plan) -> str:
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """The answer page of a fleet.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))

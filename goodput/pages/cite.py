@@ -31,8 +31,6 @@ class Page(Fleet):
 def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
     """The citation of this build: its version, inputs file and hash, commit, and a BibTeX entry.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
     >>> cff = {"title": "Goodput", "authors": [{"name": "The goodput authors"}], "preferred-citation": {"year": 2026}}

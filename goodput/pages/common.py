@@ -83,8 +83,6 @@ def how_mtbi_given(fleet: FleetPlan) -> str:
 def ranges_text(fleet: FleetPlan) -> str:
     """The inputs' ranges with their values and where each came from, then those taken as exact, for a sentence.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> ranges_text(fleet_plan(load_params())).split("; ")[0]
     'the checkpoint cost C from 45 s to 2 min (the range stated in the inputs file)'
@@ -154,8 +152,6 @@ class Fleet:
 def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     """The fields of :class:`Fleet` for a fleet, to pass to a ``Page``: ``Page(**fleet_values(fleet), ...)``.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> values = fleet_values(fleet_plan(load_params()))
     >>> values["interval"], values["goodput"], values["fo_interval"], values["top_lever"]

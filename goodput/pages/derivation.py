@@ -47,8 +47,6 @@ def check_params(fleet: FleetPlan) -> Params:
 def build(fleet: FleetPlan) -> Page:
     """The derivation chapter of a fleet.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> page = build(fleet_plan(load_params()))
     >>> page.t_star, page.term, page.f_star, page.half_cost, page.double_cost

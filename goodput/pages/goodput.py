@@ -51,8 +51,6 @@ class Page(Fleet):
 def build(fleet: FleetPlan) -> Page:
     """The goodput chapter of a fleet.
 
-    Examples
-    --------
     >>> page = build(fleet_plan(load_params()))
     >>> page.interval, page.goodput, page.gap, page.fo_slow_goodput, page.slow_goodput
     ('18.6 min', '87.6%', '0.7 points', '74.1%', '76.5%')

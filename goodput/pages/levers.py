@@ -88,8 +88,6 @@ class Page(Fleet):
 def build(fleet: FleetPlan) -> Page:
     """The levers page of a fleet.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> page = build(fleet_plan(load_params()))
     >>> page.interval, page.goodput, page.top_lever, page.debate_gap

@@ -26,8 +26,6 @@ class Page(Fleet, PlanValues):
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """The planning page of a fleet.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))

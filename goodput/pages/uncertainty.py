@@ -115,8 +115,6 @@ class Page(Fleet):
 def build(fleet: FleetPlan) -> Page:
     """The uncertainty page of a fleet.
 
-    Examples
-    --------
     >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))
