@@ -233,7 +233,7 @@
 
   // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
   // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
-  // levers chapter does (goodput.pages.levers.gain_text): "a loss of 0.3 points", never a negative number.
+  // levers chapter does (goodput.report.gain_text): "a loss of 0.3 points", never a negative number.
   function isLoss(x) { return !(x > -0.0005); }
   function gain(x) {
     if (isLoss(x)) { return "a loss of " + points(-x); }
