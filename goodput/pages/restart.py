@@ -121,7 +121,7 @@ def build(fleet: FleetPlan) -> Page:
 
     jit_plan, zero_plan = recovery_plan(fleet, x, x.p), recovery_plan(fleet, x, 0.0)
     jit, zero = jit_plan.goodput, zero_plan.goodput
-    sim = check_recovery(jit_plan, x.p, x.jit_recovery, x.planned_rate)
+    sim = check_recovery(jit_plan)
     planned, with_notice, as_unplanned = planned_stops(params)
     parts = x.parts
     largest = fleet.largest_restart_part
