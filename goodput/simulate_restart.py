@@ -118,8 +118,8 @@ def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, inter
     return _batched(walls, lambda chunk: t * len(chunk) / chunk.sum())
 
 
-def check_recovery(plan: Plan, just_in_time: float, jit_recovery: float, planned_rate: float) -> Estimate:
-    """The simulated goodput of a plan with recovery without rollback, at its interval (and cadence).
+def check_recovery(plan: Plan) -> Estimate:
+    """The simulated goodput of a plan with recovery without rollback (its p, R_j and q), at its interval (and cadence).
 
     One tier: :func:`simulate_recovery`; a drain or tiers: :func:`goodput.simulate_tiers.simulate_tiers` with the
     scheme's stop cost. A standard error of 0 means not simulated: a restart is started over by every rollback during
@@ -127,6 +127,7 @@ def check_recovery(plan: Plan, just_in_time: float, jit_recovery: float, planned
     astronomic (the closed form's goodput is then essentially zero anyway).
     """
     s = plan.tiers
+    just_in_time, jit_recovery, planned_rate = plan.recovery or (0.0, 0.0, 0.0)
     r = plan.restart if s is None else s.rp
     if r * (1.0 - just_in_time) / plan.mtbi > MOST_RESTART_EXPONENT:
         return Estimate(plan.goodput, 0.0)

@@ -122,10 +122,9 @@ def restart_inputs(fleet: FleetPlan) -> RestartInputs:
                          planned_rate=params.planned_rate, jit_given=p > 0, choice=choice)
 
 
-def recovery_plan(fleet: FleetPlan, x: RestartInputs, share: float) -> Plan:
-    """The fleet's own plan (its drain and tiers included) with a share `share` recovered just in time."""
-    return plan_for(fleet.params.replace(just_in_time=share, jit_recovery=x.jit_recovery,
-                                         planned_rate=x.planned_rate))
+def recovery_plan(fleet: FleetPlan, share: float) -> Plan:
+    """The fleet's own plan (its drain, tiers, R_j and planned stops) with a share `share` recovered just in time."""
+    return plan_for(fleet.params.replace(just_in_time=share))
 
 
 def planned_stops(params: Params) -> tuple[float, float, float]:

@@ -166,7 +166,7 @@ def test_the_figures_and_table(tiered: FleetPlan) -> None:
     assert curve[0] == pytest.approx(tiered.goodput, abs=1e-12)  # p = 0: the fleet's plan, drain and tiers included
     marker = fig.axes[0].lines[1]
     x = restart_inputs(tiered)
-    assert marker.get_ydata()[0] == pytest.approx(recovery_plan(tiered, x, x.p).goodput)
+    assert marker.get_ydata()[0] == pytest.approx(recovery_plan(tiered, x.p).goodput)
     assert all("one tier" not in str(line.get_label()) for line in fig.axes[0].lines)
     restart_figures.restart_against_size(tiered)
     table = restart_figures.spares_check_table(tiered).data  # type: ignore[attr-defined]

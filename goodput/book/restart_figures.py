@@ -110,8 +110,8 @@ def just_in_time(fleet: FleetPlan) -> Figure:
     """Goodput against the share p recovered just in time: the fleet's plan with M / (1 - p) for the rollbacks."""
     x = restart_inputs(fleet)
     shares = np.linspace(0.0, 0.95, 40)
-    curve = [recovery_plan(fleet, x, float(s)).goodput for s in shares]
-    at = recovery_plan(fleet, x, x.p).goodput
+    curve = [recovery_plan(fleet, float(s)).goodput for s in shares]
+    at = recovery_plan(fleet, x.p).goodput
     fig, ax = _figure(3.2)
     ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")
     ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,

@@ -119,9 +119,9 @@ def build(fleet: FleetPlan) -> Page:
     checks = spares_checks(best, m, x.repair, x.takes_node)
     worst = max(sim.apart(closed) for _, closed, sim in checks)
 
-    jit_plan, zero_plan = recovery_plan(fleet, x, x.p), recovery_plan(fleet, x, 0.0)
+    jit_plan, zero_plan = recovery_plan(fleet, x.p), recovery_plan(fleet, 0.0)
     jit, zero = jit_plan.goodput, zero_plan.goodput
-    sim = check_recovery(jit_plan, x.p, x.jit_recovery, x.planned_rate)
+    sim = check_recovery(jit_plan)
     planned, with_notice, as_unplanned = planned_stops(params)
     parts = x.parts
     largest = fleet.largest_restart_part
