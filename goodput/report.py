@@ -314,7 +314,7 @@ def recommendation(plan: Plan) -> str:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
         at_best = _replan(plan, None, plan.model, None if plan.every_chosen or plan.tiers is None else
-                          plan.tiers.every, plan.recovery).goodput
+                          plan.tiers.every).goodput
         text = (f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
                 f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less).")
     if scheme is not None and not scheme.one_tier and scheme.every == 1 and plan.every_chosen:
@@ -322,10 +322,9 @@ def recommendation(plan: Plan) -> str:
     return text
 
 
-def _replan(plan: Plan, interval: float | None, which: str, every: int | None,
-            recovery: tuple[float, float, float] | None = None) -> Plan:
-    """The plan's scheme planned again at `interval` (the optimum when None) by `which`, with n = `every`."""
-    s, (p, rj, q) = plan.tiers, recovery or (0.0, 0.0, 0.0)
+def _replan(plan: Plan, interval: float | None, which: str, every: int | None) -> Plan:
+    """The plan's scheme and recovery planned again at `interval` (the optimum when None) by `which`, with n = `every`."""
+    s, (p, rj, q) = plan.tiers, plan.recovery or (0.0, 0.0, 0.0)
     scheme: dict[str, Any] = {} if s is None else {
         "drain": s.drain, "persistent_cost": s.persistent_cost, "persistent_restart": s.persistent_restart,
         "fast_survives": None if s.one_tier else s.fast_survives, "persistent_every": every}
@@ -532,7 +531,7 @@ def plan_report(
 
     s = plan.tiers
     cross = _replan(plan, None if plan.at_optimum else plan.interval, "first-order" if plan.model == "exact" else "exact",
-                    None if s is None or s.one_tier else s.every, plan.recovery)
+                    None if s is None or s.one_tier else s.every)
     same = (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
     ranges = input_ranges(params) if same else {}  # the file's ranges apply to the file's C, M and R
     swings: list[Swing] = []

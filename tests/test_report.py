@@ -73,7 +73,6 @@ def test_recommendation_names_the_model_and_the_interval_in_use() -> None:
     assert "first order, T* = √(2CM)" in text and f"The interval in use, 40 min, gives {g:.1%}" in text
 
 
-
 def test_recommendation_with_recovery_compares_like_with_like() -> None:
     """With just-in-time recovery and an interval in use, the optimum quoted is the optimum with that recovery."""
     given = make_plan(1.0, 185.6, 5.0, 40.0, just_in_time=0.5, jit_recovery=1.0)
@@ -83,6 +82,7 @@ def test_recommendation_with_recovery_compares_like_with_like() -> None:
     assert f"every {format_duration(best.optimal_interval)} of work" in text
     assert f"goodput {best.goodput:.1%}. The interval in use, 40 min, gives {given.goodput:.1%}" in text
     assert f"({(best.goodput - given.goodput) * 100:.1f} points less)" in text
+
 
 @pytest.mark.slow
 def test_a_tiered_plan_carries_every_tier_key(tiered) -> None:
