@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from goodput import validate
 from goodput.errors import InputError, Refused
-from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_size
+from goodput.params import jit_share
+from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_efficiency, parse_size
 from goodput.units import format_duration, parse_duration
 
 if TYPE_CHECKING:
@@ -132,8 +133,7 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
          "the storage's aggregate write bandwidth: '20 Gb/s' is bits, '2.5 GB/s' bytes")
     _add(model, "--read-bandwidth", parse_bandwidth, "BANDWIDTH",
          "its aggregate read bandwidth (the load, part of the restart)")
-    _add(model, "--bandwidth-efficiency", partial(validate.share, open_low=True, expected="a share of the stated "
-         "bandwidth achieved, above 0 and at most 1"), "FRACTION",
+    _add(model, "--bandwidth-efficiency", parse_efficiency, "FRACTION",
          "the share of the stated bandwidths achieved (default 1: the figures are measured)")
     _add(model, "--snapshot-bandwidth", parse_bandwidth, "BANDWIDTH",
          "a snapshot to host memory: device-to-host bandwidth per node")
@@ -156,8 +156,7 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
 def _add_recovery(parser: argparse.ArgumentParser) -> None:
     """Recovery without rollback and planned stops (plan and simulate)."""
     jit = parser.add_argument_group("recovery without rollback and planned stops")
-    _add(jit, "--just-in-time", partial(validate.share, open_high=True, expected="a share of interruptions from 0 to "
-         "below 1"), "FRACTION", "share of interruptions recovered just in time, without going back to a checkpoint")
+    _add(jit, "--just-in-time", jit_share, "FRACTION", "share of interruptions recovered just in time, without going back to a checkpoint")
     _add(jit, "--planned-rate", _planned_rate, "RATE",
          "planned stops with notice, e.g. '0.036 per hour' (a bare number: per hour)")
 

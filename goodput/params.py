@@ -424,7 +424,7 @@ def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, per
                                                                                 "durations"))
         if missing.get(key):
             raise InputError(f"ranges.{key}", pair, str(missing[key]))
-        read = {"just_in_time": _jit_share, "fast_survives": validate.share}.get(
+        read = {"just_in_time": jit_share, "fast_survives": validate.share}.get(
             key, functools.partial(parse_duration, allow_zero=key == "drain"))
         low, high = (read(v, f"ranges.{key}") for v in pair)
         if low > high:
@@ -715,14 +715,13 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
 
     found: dict[str, Any] = {}
     names: dict[str, str] = {}
-    share = functools.partial(validate.share, open_low=True,
-                              expected="a share of the stated bandwidth achieved, above 0 and at most 1")
     fields: dict[str, tuple[tuple[str, str, Any], ...]] = {  # section: (key, field of Known, reader), read in order
         "checkpoint": (("size", "size", st.parse_size), ("parameters", "parameters", validate.positive),
                        ("bytes_per_parameter", "bytes_per_parameter", validate.positive)),
         "storage": (("write_bandwidth", "write_bandwidth", st.parse_bandwidth),
-                    ("read_bandwidth", "read_bandwidth", st.parse_bandwidth), ("efficiency", "efficiency", share),
-                    ("read_efficiency", "read_efficiency", share),
+                    ("read_bandwidth", "read_bandwidth", st.parse_bandwidth),
+                    ("efficiency", "efficiency", st.parse_efficiency),
+                    ("read_efficiency", "read_efficiency", st.parse_efficiency),
                     ("price", "storage_price", lambda v, n: validate.non_negative(v, n, st.PRICE_EXPECTED))),
         "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth),
                      ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
@@ -771,7 +770,8 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     return Known(**found, parts=parts, names=names)
 
 
-def _jit_share(value: object, name: str) -> float:
+def jit_share(value: object, name: str) -> float:
+    """A share of interruptions recovered just in time (``just_in_time:``, ``--just-in-time``): from 0 to below 1."""
     return validate.share(value, name, open_high=True, expected="a share of interruptions from 0 to below 1")
 
 
@@ -786,7 +786,7 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
             value = spec["share"]
             if "recovery" in spec:
                 out["jit_recovery"] = parse_duration(spec["recovery"], "just_in_time.recovery")
-        out["just_in_time"] = _jit_share(value, "just_in_time")
+        out["just_in_time"] = jit_share(value, "just_in_time")
     if "planned" in data:
         spec = _mapping(data["planned"], "planned", _PLANNED_KEYS,
                         shape="a mapping {rate: '0.036 per hour'} or {count: N, window: DURATION}")

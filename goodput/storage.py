@@ -33,6 +33,8 @@ _QUANTITY = re.compile(
 )
 #: What a storage price must be, in words (for the one-line error).
 PRICE_EXPECTED = "US dollars per GB/s of write bandwidth per month, zero or more, e.g. 1500"
+#: What a bandwidth efficiency must be, in words (``storage.efficiency``, ``--bandwidth-efficiency``).
+EFFICIENCY_EXPECTED = "a share of the stated bandwidth achieved, above 0 and at most 1"
 _SIZE_EXPECTED = "a size such as '2.3 TB', '329 GB' or '650 GiB' (B is bytes; 1 TB = 1e12 B, 1 TiB = 2^40 B)"
 _BANDWIDTH_EXPECTED = ("a bandwidth such as '2.5 GB/s' (bytes), '20 Gb/s' (bits), '1.2 TB/s' or '900 MiB/s': "
                        "B is bytes, b is bits, and a bandwidth ends in /s")
@@ -71,6 +73,11 @@ def parse_bandwidth(value: object, name: str) -> float:
     (2500000000.0, 2500000000.0)
     """
     return _quantity(value, name, rate=True)
+
+
+def parse_efficiency(value: object, name: str) -> float:
+    """The share of a stated bandwidth achieved: above 0 and at most 1."""
+    return validate.share(value, name, open_low=True, expected=EFFICIENCY_EXPECTED)
 
 
 def _scaled(x: float, units: tuple[str, ...]) -> str:
