@@ -513,12 +513,13 @@ class Needed:
 def needed_for(fleet: FleetPlan, target: float) -> Needed:
     """The write bandwidth `target` needs (:meth:`goodput.fleet.FleetPlan.needed_write_bandwidth`), or why not."""
     from goodput.plan import plan_for
+    from goodput.storage import FASTEST, format_bandwidth
 
     bandwidth = fleet.needed_write_bandwidth(target)
     if bandwidth is None:
-        best = plan_for(fleet.at_write_bandwidth(1e15)).goodput
-        return Needed(target, None, None, None, f"even 1 PB/s leaves goodput at {percent(best)}, short of "
-                      f"{percent(target)}: the failures and the restart take the rest, which bandwidth does not buy")
+        best = plan_for(fleet.at_write_bandwidth(FASTEST)).goodput
+        return Needed(target, None, None, None, f"even {format_bandwidth(FASTEST)} leaves goodput at "
+                      f"{percent(best)}, short of {percent(target)}: the failures and the restart take the rest, which bandwidth does not buy")
     at = fleet.at_write_bandwidth(bandwidth)
     return Needed(target, bandwidth, at.checkpoint_cost, at.drain, None)
 

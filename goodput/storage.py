@@ -33,6 +33,8 @@ _QUANTITY = re.compile(
 )
 #: What a storage price must be, in words (for the one-line error).
 PRICE_EXPECTED = "US dollars per GB/s of write bandwidth per month, zero or more, e.g. 1500"
+#: The fastest write any search or ceiling considers, bytes per second (1 PB/s).
+FASTEST = 1e15
 #: What a bandwidth efficiency must be, in words (``storage.efficiency``, ``--bandwidth-efficiency``).
 EFFICIENCY_EXPECTED = "a share of the stated bandwidth achieved, above 0 and at most 1"
 _SIZE_EXPECTED = "a size such as '2.3 TB', '329 GB' or '650 GiB' (B is bytes; 1 TB = 1e12 B, 1 TiB = 2^40 B)"
@@ -201,7 +203,7 @@ class Storage:
 
 
 def bandwidth_for_goodput(goodput_at: Callable[[float], float], target: float, low: float = 1e6,
-                          high: float = 1e15) -> float | None:
+                          high: float = FASTEST) -> float | None:
     """The least bandwidth (bytes/s) at which ``goodput_at`` reaches ``target``, by bisection on its logarithm.
 
     ``goodput_at`` must never fall as bandwidth rises. Within a relative 1e-9; ``low`` if even that reaches

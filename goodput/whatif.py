@@ -15,7 +15,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.params import Params
 from goodput.plan import STORAGE_LEVERS, Plan, plan_for
 from goodput.restart import RestartParts, SparesChoice
-from goodput.storage import bandwidth_for_goodput, checkpoint_size
+from goodput.storage import FASTEST, bandwidth_for_goodput, checkpoint_size
 from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
 from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo
 
@@ -27,8 +27,6 @@ ILLUSTRATIVE_JIT = 0.8
 ILLUSTRATIVE_PARAMETERS = sources.BLOOM_PARAMETERS
 #: How close to the goodput an instant write would give the needed bandwidth aims: one point.
 TARGET_BELOW_CEILING = 0.01
-#: The fastest write the bandwidth figure and the ceiling consider, bytes per second (1 PB/s).
-FASTEST = 1e15
 #: The drain of the worked example's local-first path, minutes: an assumption (the worked example gives none).
 WORKED_DRAIN = 5.0
 #: Share of interruptions a fast copy held on a peer node as well survives: an assumption for illustration

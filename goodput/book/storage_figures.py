@@ -13,8 +13,8 @@ from matplotlib.figure import Figure
 
 from goodput.book.figures import _LABEL_BOX, COLOURS, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
-from goodput.storage import format_bandwidth
-from goodput.whatif import FASTEST, fleet_write
+from goodput.storage import FASTEST, format_bandwidth
+from goodput.whatif import fleet_write
 
 if TYPE_CHECKING:
     from pandas.io.formats.style import Styler
