@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from goodput import model
-from goodput.fleet import FleetPlan
+from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
 from goodput.plan import Plan
@@ -145,6 +145,7 @@ class Fleet:
     gap_side: str
     tolerance: str
     caution_level: str
+    confidence: str
     fo_interval: str
     fo_goodput: str
 
@@ -176,7 +177,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
         gap=points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED,
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
-        caution_level=points(model.FIRST_ORDER_CAUTION, 0),
+        caution_level=points(model.FIRST_ORDER_CAUTION, 0), confidence=percent(CONFIDENCE, 0),
         fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,
         fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
     ))

@@ -160,7 +160,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     g_low, g_high = fleets.extremes(group)
     others = [f for model in by_model if model != main for f in records if f.gpu_model == model]
     inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
-    (high_low, high_high), (low_low, low_high) = (f.rate_interval() or (f.rate, f.rate) for f in (high, low))
+    (high_low, high_high), (low_low, low_high) = (f.rate_interval(CONFIDENCE) or (f.rate, f.rate) for f in (high, low))
     # ------------------------------------------------------------ what the spread does to this fleet's plan
     m_low, m_high = low.mtbi_at(p.gpus), high.mtbi_at(p.gpus)
     at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))

@@ -61,7 +61,6 @@ class Page(Fleet):
     m_range: Variant
     m_low: str
     m_high: str
-    confidence: str
     c_range: Variant
     c_low: str
     c_high: str
@@ -162,7 +161,7 @@ def build(fleet: FleetPlan) -> Page:
         drain_note=(f" Where a combination's drain D is longer than {d(plan.interval)}, it checkpoints every D instead, "
                     "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > plan.interval
                     else ""),
-        m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high), confidence=f"{m.confidence:.0%}",
+        m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high),
         c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high),
         r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high),
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
