@@ -78,7 +78,7 @@ FIGURES = {
     "published_rates": lambda: figures.published_rates(
         ["a, 1e-5", "b, 7e-5", "c, 2e-5", "d, 1.2e-5"], [1e-5, 7e-5, 2e-5, 1.2e-5], [(5e-6, 2e-5), None, None, None],
         ["job interruptions", "stated frequency", "cluster rate", "machine-wide events"], 16384, M, 1.97e-5,
-        "this build, 1.97e-5", "16,384 GPUs,\nM = 186 min",
+        "this build, 1.97e-5", "16,384 GPUs,\nM = 186 min", "95% counting interval",
     ),
     "run_age_profile": lambda: scale_figures.run_age_profile(
         M, 0.5, RUN, {"two periods": run_age_schedule(1.0, M, 0.5, [7 * 1440.0], RUN)}, exact_optimal_interval(1.0, M)

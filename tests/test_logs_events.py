@@ -4,6 +4,7 @@ raise InputError naming the file and line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -18,6 +19,7 @@ from numpy.testing import assert_allclose
 from scipy import stats
 
 from goodput.errors import InputError
+from goodput.logs.checks import shape_trust
 from goodput.logs.events import NOT_MEASURED, as_planned, exposure_clock, failure_gaps, measure_events
 from goodput.logs.fit import fit_weibull
 from goodput.logs.measure import measure
@@ -190,3 +192,12 @@ def test_as_planned_turns_failures_into_stops(tmp_path: Path) -> None:
     assert_allclose(m.failure_gaps_min, [100, 440])
     with pytest.raises(InputError, match="time of a failure"):
         as_planned(log, [251.0])
+
+
+def test_the_shape_tests_trust_is_simulated_at_the_fits_own_level() -> None:
+    """The simulated size and coverage use the level the fit's verdict uses (1 - confidence), not a fixed 5%."""
+    m = measure_events(GLM)
+    loose = dataclasses.replace(m.fit, confidence=0.8)
+    strict, relaxed = shape_trust(m, m.fit), shape_trust(m, loose)
+    assert strict.level == pytest.approx(0.05) and relaxed.level == pytest.approx(0.2)
+    assert strict.size < relaxed.size and relaxed.coverage < strict.coverage

@@ -487,11 +487,12 @@ def published_rates(
     rate: float,
     label: str,
     mark: str,
+    band: str,
 ) -> Figure:
     """M against the number of GPUs for each published per-GPU rate, with this fleet marked.
 
-    M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's 95% counting interval is a
-    band (None: no count); `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
+    M = 60 / (rate x GPUs) minutes, rates per GPU-hour, both axes logarithmic. Each record's counting interval is a
+    band (None: no count), labelled `band` in the legend; `kinds` (:data:`goodput.fleets.KINDS`) set the line style.
     """
     n_low = min(256.0, gpus / 4.0)
     n_high = max(131072.0, gpus * 4.0)
@@ -542,7 +543,7 @@ def published_rates(
     handles: list[Any] = [Line2D([], [], color="0.3", ls=_KINDS[k][0], lw=1.5, label=_KINDS[k][1])
                           for k in dict.fromkeys(kinds) if k in _KINDS]
     if any(i is not None for i in intervals):
-        handles.append(Patch(facecolor="0.3", alpha=0.15, label="95% counting interval"))
+        handles.append(Patch(facecolor="0.3", alpha=0.15, label=band))
     handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",
                           label="this fleet's rate and size"))
     fig.legend(handles=handles, loc="outside lower center", ncols=2)

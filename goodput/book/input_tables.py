@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from goodput import fleets, sources
-from goodput.fleet import FleetPlan
+from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.params import Params, mtbi_from_rate
 from goodput.report import duration_range_text, per_million, per_million_range, record_name
@@ -47,7 +47,7 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
     own_rate, own_m = per_million(params.rate_per_gpu_hour), format_duration(params.mtbi)
     if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
         gpu_hours = capacity_per_month(1.0, params.gpus, 1.0, params.window)  # GPU-hours: $1 each
-        lo, hi = fleets.rate_interval(params.interruption_count, gpu_hours)
+        lo, hi = fleets.rate_interval(params.interruption_count, gpu_hours, CONFIDENCE)
         own_rate += f" ({per_million_range(lo, hi)})"
         own_m += f" ({duration_range_text(float(mtbi_from_rate(hi, params.gpus)), float(mtbi_from_rate(lo, params.gpus)))})"
     rows = [{"fleet": f"this fleet: {params.source}", "GPUs": f"{params.gpus:,}",
@@ -55,7 +55,7 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
              "interruptions": f"{params.interruption_count:,}" if params.interruption_count else "",
              rate_column: own_rate, m_column: own_m, "counts": "this fleet"}]
     for f in records:
-        interval, m_interval = f.rate_interval(), f.mtbi_interval_at(params.gpus)
+        interval, m_interval = f.rate_interval(CONFIDENCE), f.mtbi_interval_at(params.gpus, CONFIDENCE)
         rows.append({
             "fleet": record_name(f),
             "GPUs": f"{f.gpus:,}" if f.gpus is not None else "",
@@ -81,7 +81,8 @@ def published_rates_args(params: Params, records: Sequence[fleets.PublishedFleet
     return {
         "labels": [f"{record_name(f)}, {per_million(f.rate)}" for f in records],
         "rates": [f.rate for f in records],
-        "intervals": [f.rate_interval() for f in records],
+        "intervals": [f.rate_interval(CONFIDENCE) for f in records],
+        "band": f"{CONFIDENCE:.0%} counting interval",
         "kinds": [f.kind for f in records],
         "gpus": params.gpus,
         "mtbi": params.mtbi,

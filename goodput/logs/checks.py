@@ -35,7 +35,8 @@ class ShapeTrust:
 
     ``p_infant`` the p-value of shape :data:`INFANT_SHAPE` (the open gap censored); ``coverage`` of the shape's interval
     at the fitted shape (rounded to 3 decimals), ``size`` the test's false alarms at shape 1, ``power`` its detection
-    of shape :data:`INFANT_SHAPE`, each over ``trials`` samples (:data:`TRIALS`).
+    of shape :data:`INFANT_SHAPE`, each over ``trials`` samples (:data:`TRIALS`), the test at ``level`` (one minus the
+    fit's confidence, as its verdict takes it).
     """
 
     trials: int
@@ -43,15 +44,17 @@ class ShapeTrust:
     coverage: float
     size: float
     power: float
+    level: float
 
 
 def shape_trust(events: EventMeasurement, fit: WeibullFit) -> ShapeTrust:
     """The shape test's p-value at :data:`INFANT_SHAPE` and its coverage, size and power (seeded)."""
     _, p_half = shape_test(events.gaps, INFANT_SHAPE, [events.open_gap_min])
-    cover = coverage(round(fit.shape, 3), fit.gaps, trials=TRIALS, seed=COVERAGE_SEED)
-    detect = power(INFANT_SHAPE, fit.gaps, trials=TRIALS, seed=POWER_SEED)
-    size = power(1.0, fit.gaps, trials=TRIALS, seed=SIZE_SEED)
-    return ShapeTrust(TRIALS, p_half, cover, size, detect)
+    level = 1.0 - fit.confidence  # the test's level, as the fit's verdict takes it
+    cover = coverage(round(fit.shape, 3), fit.gaps, confidence=fit.confidence, trials=TRIALS, seed=COVERAGE_SEED)
+    detect = power(INFANT_SHAPE, fit.gaps, level=level, trials=TRIALS, seed=POWER_SEED)
+    size = power(1.0, fit.gaps, level=level, trials=TRIALS, seed=SIZE_SEED)
+    return ShapeTrust(TRIALS, p_half, cover, size, detect, level)
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,7 @@ class Page(Fleet):
     glm_open: str
     glm_k: str
     glm_k_method: str
+    glm_k_conf: str
     glm_k_range: str
     glm_scale: str
     glm_fit_mean: str
@@ -180,6 +181,7 @@ class Page(Fleet):
     trust_coverage: str
     trust_size: str
     trust_power: str
+    trust_level: str
     glm11_k: str
     glm11_k_range: str
     glm11_p: str
@@ -308,12 +310,13 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         glm_r_unrecorded=f"{glm.restarts_unrecorded}", glm_gaps=count(fit.gaps, "complete gap"),
         glm_gap_range=interval_text(*glm.gap_range_min), glm_gap_median=format_duration(glm.gap_median_min),
         glm_open=format_duration(glm.open_gap_min), glm_k=significant(fit.shape, 3), glm_k_method=fit.method,
+        glm_k_conf=f"{fit.confidence:.0%}",
         glm_k_range=shape_interval_text(fit), glm_scale=format_duration(fit.scale),
         glm_fit_mean=format_duration(fit.mean), glm_lr=f"{fit.lr_statistic:.2f}", glm_p=p_value_text(fit.p_value),
         glm_verdict=shape_verdict(fit), infant_shape=f"{INFANT_SHAPE:g}",
         infant_where="inside" if low <= INFANT_SHAPE <= high else "outside", infant_p=p_value_text(trust.p_infant),
         trust_trials=f"{trust.trials:,}", trust_coverage=f"{trust.coverage:.0%}", trust_size=f"{trust.size:.0%}",
-        trust_power=f"{trust.power:.0%}", glm11_k=significant(clear_fit.shape, 3),
+        trust_power=f"{trust.power:.0%}", trust_level=f"{trust.level:.0%}", glm11_k=significant(clear_fit.shape, 3),
         glm11_k_range=shape_interval_text(clear_fit), glm11_p=p_value_text(clear_fit.p_value),
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
