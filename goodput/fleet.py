@@ -17,7 +17,7 @@ from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
 from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
-from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for, plan_levers, storage_levers
+from goodput.plan import Plan, plan_for, plan_levers, storage_levers
 from goodput.restart import SparesChoice
 from goodput.storage import (
     SEARCH_SPAN,
@@ -76,9 +76,9 @@ class Ranges:
         return [name for name in PLAN_INPUTS if name in self.inputs and self.inputs[name].exact]
 
 
-def ranges_for(params: Params, which: str = RECOMMENDED_MODEL) -> Ranges:
-    """The ranges of T* and goodput for a fleet by one model, carried through the fleet's scheme."""
-    plan = plan_for(params, which=which)
+def ranges_for(params: Params, plan: Plan) -> Ranges:
+    """The ranges of T* and goodput around the fleet's plan, by the plan's model and through its scheme."""
+    which = plan.model
     inputs = input_ranges(params, CONFIDENCE)
     best = propagate_params(params, confidence=CONFIDENCE, which=which, scheme=plan.tiers)
     fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
@@ -193,7 +193,7 @@ class FleetPlan:
     @cached_property
     def ranges(self) -> Ranges:
         """The inputs' ranges through the fleet's scheme by the exact model."""
-        return ranges_for(self.params)
+        return ranges_for(self.params, self.plan)
 
     # ------------------------------------------------------------------ levers (by fleet size)
     @cached_property

@@ -202,7 +202,7 @@ def first_order_possible(fleet: FleetPlan) -> Ranges | None:
     """First order's ranges, where first order is quotable for the fleet and its goodputs are possible; else None."""
     if not fleet.first_order_quotable:
         return None
-    first = ranges_for(fleet.params, "first-order")
+    first = ranges_for(fleet.params, fleet.first_order)
     lows_highs = (*first.fixed.goodput_range, *first.best.goodput_range, first.plan.goodput)
     if first.plan.refused or not all(0.0 < g <= 1.0 for g in lows_highs):
         return None

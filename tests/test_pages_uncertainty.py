@@ -267,7 +267,7 @@ def test_an_impossible_first_order_range_is_refused(fleet_variant: Callable[...,
     params = fleet_variant("wide.yml", checkpoint_cost="20 s", ranges={"checkpoint_cost": ["10 s", "40 min"],
                                                                          "restart": ["8 min", "140 min"]})
     fleet = fleet_plan(params)
-    first = ranges_for(params, "first-order")
+    first = ranges_for(params, fleet.first_order)
     assert min(first.fixed.goodput_range) <= 0 or not fleet.first_order_quotable  # floored at 0: no goodput is negative
     p = page.build(fleet)
     assert p.first_order == Variant("refused") and p.fo_g_span == ""
