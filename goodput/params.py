@@ -152,6 +152,12 @@ class Params:
         return float(rate_from_mtbi(self.mtbi, self.gpus))
 
     @property
+    def counted(self) -> tuple[int, float] | None:
+        """The interruptions counted and their window (minutes) where M comes from that count (None otherwise)."""
+        n, window = self.interruption_count, self.window
+        return (n, window) if self.mtbi_source == "interruptions" and n and window else None
+
+    @property
     def tiered(self) -> bool:
         """Whether the inputs describe a drain or a persistent tier (not one immediately safe checkpoint)."""
         return self.drain > 0.0 or self.persistent_cost is not None

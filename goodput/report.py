@@ -183,8 +183,9 @@ def first_order_caution(check: model.RangeCheck) -> str | None:
 
 def mtbi_origin(params: Params) -> str:
     """How M was given: ``"419 interruptions in 54 days"``, ``"1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
-    if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
-        return f"{count(params.interruption_count, 'interruption')} in {format_duration(params.window)}"
+    if params.counted:
+        n, window = params.counted
+        return f"{count(n, 'interruption')} in {format_duration(window)}"
     if params.mtbi_source == "rate_per_gpu_hour":
         return f"{format_rate(params.rate_per_gpu_hour)} interruptions per GPU-hour on {count(params.gpus, 'GPU')}"
     return "given as M"

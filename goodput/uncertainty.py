@@ -534,9 +534,8 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
                              f"a range of an input this fleet has ({', '.join(points)})")
     out: dict[str, InputRange] = {}
     for name, point in points.items():
-        count, window = params.interruption_count, params.window
-        if name == "mtbi" and params.mtbi_source == "interruptions" and count and window:
-            low, high = poisson_interval(count, window, confidence)
+        if name == "mtbi" and params.counted:
+            low, high = poisson_interval(*params.counted, confidence)
             origin = "count"
         elif name in params.ranges:
             low, high = (float(v) for v in params.ranges[name])

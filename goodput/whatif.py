@@ -234,9 +234,9 @@ def fleet_monte_carlo(fleet: FleetPlan) -> FleetMonteCarlo:
     s = plan.tiers
     through_plan = s is not None or plan.recovery is not None
     draws = SCHEME_DRAWS if through_plan else DRAWS
-    count, window = p.interruption_count, p.window
-    if not (p.mtbi_source == "interruptions" and count and window):
+    if not p.counted:
         return FleetMonteCarlo(draws, through_plan, None, False)
+    count, window = p.counted
     others = {name: r.inputs[name].bounds for name in PLAN_INPUTS[3:] if name in r.inputs}
     mc = monte_carlo(count, window, r.inputs["checkpoint_cost"].bounds, r.inputs["restart"].bounds,
                      interval=plan.optimal_interval, confidence=CONFIDENCE, draws=draws, seed=SEED, which=plan.model,

@@ -111,7 +111,7 @@ def test_how_m_is_given_and_its_range(book: Params, fleet: Params, fleet_variant
     stated = build(fleet_variant("s.yml", ranges={"mtbi": ["2 h", "3 h"]}), records)
     assert stated.fleet_m_range == Variant("stated") and stated.fleet_m_span == "120 to 180 min"
     direct = build(fleet_variant("d.yml", rate_per_gpu_hour=None, mtbi="90 min"), records)
-    assert direct.fleet_m == Variant("mtbi") and direct.rate == format_rate(60 / (90 * 24576)) == "2.71e-5"
+    assert direct.fleet_m == Variant("given") and direct.rate == format_rate(60 / (90 * 24576)) == "2.71e-5"
 
 
 def test_published_spread_through_the_fleets_plan(fleet: Params, records: tuple[PublishedFleet, ...]) -> None:

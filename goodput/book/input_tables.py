@@ -45,9 +45,10 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
     """The published records beside this fleet's: GPUs, window, count, rate with its interval, M at this size."""
     rate_column, m_column = "rate per million GPU-hours", f"M at {params.gpus:,} GPUs"
     own_rate, own_m = per_million(params.rate_per_gpu_hour), format_duration(params.mtbi)
-    if params.mtbi_source == "interruptions" and params.interruption_count and params.window:
-        gpu_hours = capacity_per_month(1.0, params.gpus, 1.0, params.window)  # GPU-hours: $1 each
-        lo, hi = fleets.rate_interval(params.interruption_count, gpu_hours, CONFIDENCE)
+    if params.counted:
+        n, window = params.counted
+        gpu_hours = capacity_per_month(1.0, params.gpus, 1.0, window)  # GPU-hours: $1 each
+        lo, hi = fleets.rate_interval(n, gpu_hours, CONFIDENCE)
         own_rate += f" ({per_million_range(lo, hi)})"
         own_m += f" ({duration_range_text(float(mtbi_from_rate(hi, params.gpus)), float(mtbi_from_rate(lo, params.gpus)))})"
     rows = [{"fleet": f"this fleet: {params.source}", "GPUs": f"{params.gpus:,}",

@@ -19,6 +19,7 @@ from goodput.pages.common import (
     fleet_values,
     g_span,
     losses_text,
+    m_given,
     ranges_text,
     t_span,
 )
@@ -104,7 +105,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet), calculator=Variant("link"),
         calculator_url=Raw(html.escape(calculator_url)),
-        mtbi_how=Variant({"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")),
+        mtbi_how=Variant(m_given(p)),
         mtbi_origin=mtbi_origin(p), restart_text=restart_text(p), scheme=Variant(scheme),
         drain=format_duration(s.drain) if s is not None else "none",
         persistent_cost=format_duration(tier2.cp) if tier2 else "none",

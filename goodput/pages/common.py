@@ -73,11 +73,15 @@ def cadence_text(plan: Plan) -> str:
         f", every {ordinal(s.every)} one to the persistent tier"
 
 
+def m_given(p: Params) -> str:
+    """How M was given, as a paragraph variant's name: ``"count"``, ``"rate"`` or ``"given"`` (a duration)."""
+    return {"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")
+
+
 def how_mtbi_given(fleet: FleetPlan) -> str:
     """How M was given, after "M is given": ``"as a rate, 1.5e-5 interruptions per GPU-hour on 32,768 GPUs"``."""
-    p = fleet.params
-    how = {"interruptions": "a count", "rate_per_gpu_hour": "a rate"}.get(p.mtbi_source)
-    return f"as {how}, {mtbi_origin(p)}" if how else f"as a duration, {format_duration(p.mtbi)}"
+    p, how = fleet.params, m_given(fleet.params)
+    return f"as a {how}, {mtbi_origin(p)}" if how != "given" else f"as a duration, {format_duration(p.mtbi)}"
 
 
 def ranges_text(fleet: FleetPlan) -> str:

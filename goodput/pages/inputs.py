@@ -15,7 +15,7 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values, is_worked_example
+from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
 from goodput.report import (
@@ -130,7 +130,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     p = fleet.params
     # ------------------------------------------------------------ this fleet's M, C and R
     m_range = input_ranges(p, CONFIDENCE)["mtbi"]
-    how = {"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "mtbi")
+    how = m_given(p)
     # ------------------------------------------------------------ the worked example
     worked = load_params()
     assert worked.interruption_count is not None and worked.window is not None

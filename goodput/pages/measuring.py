@@ -98,9 +98,8 @@ def build(fleet: FleetPlan) -> Page:
 
     low, high = poisson_interval(SMALL_COUNT, SMALL_COUNT * m, CONFIDENCE)
     t_low, t_high = (plan_or_none(p.replace(mtbi=x)) for x in (low, high))
-    n, window = p.interruption_count, p.window
-    own = p.mtbi_source == "interruptions" and bool(n) and bool(window)
-    own_low, own_high = poisson_interval(n or 0, window or 0.0, CONFIDENCE) if own else (0.0, 0.0)
+    own = p.counted
+    own_low, own_high = poisson_interval(*own, CONFIDENCE) if own else (0.0, 0.0)
 
     # An early failure rate: the plan re-made for it, and the settled interval (and cadence) kept through it.
     early_params = p.replace(mtbi=m / EARLY_FACTOR)
@@ -130,7 +129,7 @@ def build(fleet: FleetPlan) -> Page:
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
-        own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(n):.0%}" if own and n else "",
+        own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(own[0]):.0%}" if own else "",
         early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
