@@ -14,6 +14,7 @@ from goodput.validate import NUMBER
 
 #: Minutes in one of each accepted unit; keys are the spellings accepted.
 MINUTES_PER_UNIT: dict[str, float] = {
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), 1.0 / 60000.0),
     **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), 1.0 / 60.0),
     **dict.fromkeys(("min", "mins", "minute", "minutes"), 1.0),
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 60.0),
@@ -63,7 +64,7 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
             raise InputError(name, value, f"{_EXPECTED} (a number needs a unit)")
         unit = bare_unit
     if unit not in MINUTES_PER_UNIT:
-        raise InputError(name, value, f"a known unit (s, min, h, days, weeks, years), not {unit!r}")
+        raise InputError(name, value, f"a known unit (ms, s, min, h, days, weeks, years), not {unit!r}")
     minutes = float(number) * MINUTES_PER_UNIT[unit]
     if not math.isfinite(minutes) or minutes < 0 or (minutes == 0 and not allow_zero):
         raise InputError(name, value, "a finite duration of zero or more" if allow_zero else
@@ -105,7 +106,7 @@ def format_rate(rate: float, digits: int = 3) -> str:
 def format_duration(minutes: float, digits: int = 3) -> str:
     """Write a duration in minutes the way a person writes it.
 
-    Seconds below a minute; minutes and whole seconds below ten minutes when the seconds are whole; minutes below five
+    Milliseconds below a tenth of a second, seconds below a minute; minutes and whole seconds below ten minutes when the seconds are whole; minutes below five
     hours; hours below two days; days below a year; years beyond. Negative durations keep their sign; ``"unbounded"``
     for infinity, ``"undefined"`` for NaN.
 
@@ -113,6 +114,8 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     '19.3 min'
     >>> format_duration(2 / 3)
     '40 s'
+    >>> format_duration(0.0355 / 60)
+    '35.5 ms'
     >>> format_duration(1.5)
     '1 min 30 s'
     >>> format_duration(185.6)
@@ -127,6 +130,8 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     if math.isinf(minutes):
         return "unbounded"
     seconds = minutes * 60.0
+    if 0.0 < seconds and float(f"{seconds:.{digits}g}") < 0.1:
+        return f"{significant(seconds * 1000.0, digits)} ms"
     if round(seconds, 9) < 60.0:
         return f"{significant(seconds, digits)} s"
     if minutes < 10.0 and abs(seconds - round(seconds)) < 1e-6:

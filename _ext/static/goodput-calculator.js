@@ -204,6 +204,7 @@
     if (minutes < 0) { return "-" + formatDuration(-minutes); }
     if (minutes === Infinity) { return "unbounded"; }
     const seconds = minutes * 60;
+    if (seconds > 0 && Number(formatG(seconds, 3)) < 0.1) { return significant(seconds * 1000) + " ms"; }
     if (Math.round(seconds * 1e9) / 1e9 < 60) { return significant(seconds) + " s"; }
     if (minutes < 10 && Math.abs(seconds - Math.round(seconds)) < 1e-6) {
       const total = Math.round(seconds), whole = Math.floor(total / 60), rest = total % 60;
