@@ -34,20 +34,40 @@ if TYPE_CHECKING:
 
 
 def percent(x: float, digits: int = 1) -> str:
-    """A fraction of 1 as a percentage (``0.869`` -> ``"86.9%"``); ``"undefined"`` for NaN."""
+    """A fraction of 1 as a percentage (``0.869`` -> ``"86.9%"``); ``"undefined"`` for NaN.
+
+    A share that is not zero but would round to it is written with one significant digit instead.
+
+    >>> percent(0.869), percent(0.00012), percent(0.0), percent(1e-9)
+    ('86.9%', '0.01%', '0.0%', '0.0%')
+    """
     return "undefined" if math.isnan(x) else f"{_unsigned_zero(100 * x, digits)}%"
 
 
 def points(x: float, digits: int = 1) -> str:
-    """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``; singular for 1)."""
+    """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``; singular for 1).
+
+    As :func:`percent`, a difference that is not zero but would round to it keeps one significant digit.
+    """
     text = _unsigned_zero(100 * x, digits)
     return f"{text} point" + ("" if float(text) == 1.0 else "s")
 
 
+#: Below this many percent (a millionth of the whole), a value is written as zero: what is left is rounding.
+NEGLIGIBLE_PERCENT = 1e-4
+
+
 def _unsigned_zero(x: float, digits: int) -> str:
-    """``x`` to `digits` decimals, without the sign of a value that rounds to zero (never ``"-0.0"``)."""
+    """``x`` to `digits` decimals, never ``"-0.0"``.
+
+    One significant digit where the decimals would show zero of a value that is not (``"0.01"``, not ``"0.0"``).
+    """
     text = f"{x:.{digits}f}"
-    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+    if float(text) != 0.0:
+        return text
+    if abs(x) >= NEGLIGIBLE_PERCENT:
+        return f"{x:.1g}"
+    return text.lstrip("-")
 
 
 def money(dollars: float) -> str:

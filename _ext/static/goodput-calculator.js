@@ -228,9 +228,18 @@
   // Python's format(x, ".0%"): x times 100, rounded half to even, and a percent sign.
   function percent0(x) { return String(roundHalfEven(x * 100)) + "%"; }
 
+  // goodput.report._unsigned_zero: one decimal; one significant digit where that would show zero of a value that is
+  // not ("0.01", not "0.0"); never "-0.0".
+  function oneDecimal(x) {
+    const text = x.toFixed(1);
+    if (Number(text) !== 0) { return text; }
+    if (Math.abs(x) >= K.negligible_percent) { return formatG(x, 1); }
+    return text.replace(/^-/, "");
+  }
+
   // goodput.report.percent.
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
-  function percent(x) { return (100 * Math.max(0, x)).toFixed(1) + "%"; }
+  function percent(x) { return oneDecimal(100 * Math.max(0, x)) + "%"; }
 
   // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
   // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
@@ -238,7 +247,7 @@
   function isLoss(x) { return !(x > -0.0005); }
   function gain(x) {
     if (isLoss(x)) { return "a loss of " + points(-x); }
-    const text = (100 * Math.max(0, x)).toFixed(1);
+    const text = oneDecimal(100 * Math.max(0, x));
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
@@ -1294,7 +1303,7 @@
     return n.toLocaleString("en-US") + suffix;
   }
 
-  function points(x) { const t = (100 * x).toFixed(1); return t + (Number(t) === 1 ? " point" : " points"); }
+  function points(x) { const t = oneDecimal(100 * x); return t + (Number(t) === 1 ? " point" : " points"); }
 
   function warning(result) {
     const p = result.first;

@@ -38,6 +38,7 @@ from goodput.params import (
     read_yaml,
 )
 from goodput.plan import LEVERS, MAX_RATIO, STORAGE_LEVERS, TIER_LEVERS, make_plan
+from goodput.report import NEGLIGIBLE_PERCENT
 from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
@@ -183,6 +184,7 @@ def constants() -> dict[str, Any]:
         "tier_levers": list(TIER_LEVERS),
         "max_every": MAX_EVERY,
         "max_ratio": MAX_RATIO,
+        "negligible_percent": NEGLIGIBLE_PERCENT,
         "exact_polish_below": _POLISH_BELOW,
         "exact_small_c_over_m": _SMALL_C_OVER_M,
         "worked_example": worked_example_inputs(),
