@@ -18,6 +18,7 @@ from goodput.report import gain_text, money, percent, points
 from goodput.storage import (
     BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
+    FASTEST,
     SEARCH_SPAN,
     checkpoint_size,
     format_bandwidth,
@@ -98,6 +99,7 @@ class Page(Fleet):
     cost_now: str
     goodput_now: str
     ceiling: str
+    fastest: str
     target: str
     needed: Variant
     needed_bandwidth: str
@@ -191,7 +193,7 @@ def build(fleet: FleetPlan) -> Page:
         efficiency=percent(achieved / w.stated, 0),
         written="the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D",
         cost_now=format_duration(transfer_minutes(size, achieved)),
-        goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling), target=percent(max(0.0, w.target)),
+        goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling), fastest=format_bandwidth(FASTEST), target=percent(max(0.0, w.target)),
         needed=Variant("already" if w.needed is None else "more"),
         needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
         double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
