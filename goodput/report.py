@@ -636,7 +636,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
          f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
          problem or ("optimum" if cross.at_optimum else "same interval")),
         ("capacity the losses take", f"{money(report.lost_capacity)} a month",
-         f"{report.lost_gpu_hours:,.0f} GPU-hours at ${report.price_per_gpu_hour:g}"
+         f"{large_count(report.lost_gpu_hours, 'GPU-hours')} at ${report.price_per_gpu_hour:g}"
          + (f", {report.sources['price']}" if report.sources.get("price", "").startswith("the worked") else "")),
     ]
     buy = _buy_rows(report)
