@@ -9,6 +9,7 @@ of issue 18.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -16,14 +17,16 @@ from goodput import whatif
 from goodput.book import variant_text
 from goodput.exact import exact_goodput, exact_losses, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
-from goodput.hazards import elastic_restart
+from goodput.hazards import elastic_params, elastic_restart
 from goodput.pages import Variant
+from goodput.pages import failures
 from goodput.pages import measuring as page
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
-from goodput.report import scheme_words
+from goodput.report import percent, scheme_words
 from goodput.uncertainty import poisson_interval
 
+STORY = Path(__file__).resolve().parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
@@ -32,6 +35,11 @@ FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 
 @pytest.fixture(scope="module")
 def tiered() -> FleetPlan:
     return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
+
+
+@pytest.fixture(scope="module")
+def story() -> FleetPlan:
+    return fleet_plan(load_params(STORY))
 
 
 @pytest.fixture(scope="module")
@@ -97,7 +105,8 @@ def test_illustrations_change_one_input_of_the_scheme(tiered: FleetPlan, worked:
     early = plan_for(worked.params.replace(mtbi=m / 3))
     assert p.early_t == "10.5 min" and p.early_follow == f"{100 * early.goodput:.1f}%"
     t = page.build(tiered)
-    elastic = plan_for(tiered.params.replace(restart=elastic_restart(15.0)))
+    elastic = plan_for(elastic_params(tiered.params))  # R and the persistent restart R_p shortened alike
+    assert elastic.tiers is not None and elastic.tiers.rp == pytest.approx(1.0 + (25.0 - 15.0))
     assert t.elastic_goodput == f"{100 * elastic.goodput:.1f}%" and elastic.tiers is not None
     sync = plan_for(whatif.with_cost(tiered.params, 148.8 / 60))
     assert sync.tiers is not None and sync.tiers.persistent_cost == 3.0
@@ -138,3 +147,14 @@ def test_hostile_inputs_give_a_page_without_impossible_numbers(data: dict[str, o
             assert "nan" not in value.lower() and not value.startswith("-") and "$-" not in value, (name, value)
     for key in ("own_count", "early", "per_gpu", "fo_quotable"):
         assert "{" not in variant_text(built, key).replace("{ref}", "")
+
+
+@pytest.mark.slow
+def test_elastic_training_is_the_failures_chapters(story: FleetPlan) -> None:
+    """The story fleet (a persistent tier, R_p 22 min): elastic continuation shortens R to 1 min and R_p by as much,
+    as the failures chapter does, so both chapters quote one goodput (80.7%, not the 77.1% of R_p kept)."""
+    measured, failed = page.build(story), failures.build(story)
+    assert measured.elastic_goodput == failed.g_elastic == percent(plan_for(elastic_params(story.params)).goodput)
+    assert measured.elastic_r == failed.elastic_r
+    kept_rp = plan_for(story.params.replace(restart=elastic_restart(story.params.restart)))
+    assert measured.elastic_goodput != percent(kept_rp.goodput)

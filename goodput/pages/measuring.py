@@ -10,7 +10,7 @@ import math
 from dataclasses import dataclass
 
 from goodput.fleet import CONFIDENCE, FleetPlan
-from goodput.hazards import elastic_restart
+from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
@@ -110,7 +110,8 @@ def build(fleet: FleetPlan) -> Page:
 
     sync = plan_or_none(with_cost(p, SYNC_SECONDS / 60.0))
     async_ = plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0))
-    elastic = plan_or_none(p.replace(restart=elastic_restart(p.restart)))
+    elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
+    elastic = plan_or_none(elastic_inputs)
 
     twice = plan_for(p, interval=2 * plan.interval)
     drain = plan.tiers.drain if plan.tiers else 0.0
@@ -136,7 +137,7 @@ def build(fleet: FleetPlan) -> Page:
         early_points=points(max(0.0, goodput_of(early) - goodput_of(keep))), sync_time=f"{SYNC_SECONDS:g} s",
         async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
-        elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
+        elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
