@@ -158,3 +158,18 @@ def test_elastic_training_is_the_failures_chapters(story: FleetPlan) -> None:
     assert measured.elastic_r == failed.elastic_r
     kept_rp = plan_for(story.params.replace(restart=elastic_restart(story.params.restart)))
     assert measured.elastic_goodput != percent(kept_rp.goodput)
+
+
+@pytest.mark.slow
+def test_a_higher_early_rate_waits_longer_for_a_spare(story: FleetPlan) -> None:
+    """The story fleet (16 hot spares): at three times the rate, M = 22.6 min and R's wait for a spare grows from 0.9 s
+    to about 6.8 min (FleetPlan.at_mtbi), in the early plan and in the settled interval kept through it alike."""
+    p = page.build(story)
+    early = story.at_mtbi(story.params.mtbi / 3)
+    assert early.restart > story.params.restart + 5.0
+    assert p.early_m == "22.6 min" and p.early_follow == percent(plan_for(early).goodput)
+    assert p.early_follow != percent(plan_for(story.params.replace(mtbi=story.params.mtbi / 3)).goodput)
+    tiers = story.plan.tiers
+    assert tiers is not None
+    kept = plan_for(early.replace(persistent_every=tiers.every), interval=story.interval)
+    assert p.early_keep == percent(kept.goodput)

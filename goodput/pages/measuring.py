@@ -97,12 +97,12 @@ def build(fleet: FleetPlan) -> Page:
     m, c = p.mtbi, p.checkpoint_cost
 
     low, high = poisson_interval(SMALL_COUNT, SMALL_COUNT * m, CONFIDENCE)
-    t_low, t_high = (plan_or_none(p.replace(mtbi=x)) for x in (low, high))
+    t_low, t_high = (plan_or_none(fleet.at_mtbi(x)) for x in (low, high))  # R's wait for a spare at that M
     own = p.counted
     own_low, own_high = poisson_interval(*own, CONFIDENCE) if own else (0.0, 0.0)
 
     # An early failure rate: the plan re-made for it, and the settled interval (and cadence) kept through it.
-    early_params = p.replace(mtbi=m / EARLY_FACTOR)
+    early_params = fleet.at_mtbi(m / EARLY_FACTOR)
     early = plan_or_none(early_params)
     kept_params = early_params if plan.tiers is None or plan.tiers.one_tier else \
         early_params.replace(persistent_every=plan.tiers.every)
