@@ -15,7 +15,7 @@ from goodput.pages import Variant
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, mtbi_origin, percent, points
+from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -29,6 +29,9 @@ EARLY_FACTOR = 3.0
 SYNC_SECONDS, ASYNC_SECONDS = 148.8, 6.3
 #: Below this share of wall time, goodput is written as "less than 0.1%".
 TINY = 0.001
+#: Checkpoint overhead and lost work are called about equal at the optimum when they differ by at most this share of
+#: the larger and first order is quotable; otherwise the page says they are equal only at first order.
+ABOUT_EQUAL = 0.15
 
 
 def share(x: float) -> str:
@@ -80,6 +83,8 @@ class Page(Fleet):
     reach: str
     halve_r: str
     overhead: str
+    balance: Variant
+    apart_by: str
     fo_quotable: Variant
 
 
@@ -124,6 +129,12 @@ def build(fleet: FleetPlan) -> Page:
     survive = math.exp(-(wrong_t + c) / m) if math.isfinite(wrong_t) else 0.0
 
     elastic_t = d(elastic.interval) if elastic else d(plan.interval)
+    # Overhead and lost work are equal at first order's optimum; the exact model, a drain and a persistent tier part them.
+    overhead, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
+    scheme = plan.tiers
+    movers = ["the exact model", *(["the drain"] if scheme is not None and scheme.drain > 0 else []),
+              *(["the persistent tier"] if scheme is not None and not scheme.one_tier else [])]
+    equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     return Page(
         **fleet_values(fleet), m_origin=mtbi_origin(p),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
@@ -146,6 +157,8 @@ def build(fleet: FleetPlan) -> Page:
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
-        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(fleet.losses["checkpoint_overhead"]),
+        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(overhead),
+        balance=Variant("equal" if equal else "apart"),
+        apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
     )
