@@ -32,6 +32,8 @@ TINY = 0.001
 #: Checkpoint overhead and lost work are called about equal at the optimum when they differ by at most this share of
 #: the larger and first order is quotable; otherwise the page says they are equal only at first order.
 ABOUT_EQUAL = 0.15
+#: A what-if's gain below this share of wall time is not worth the advice: the page says it does not matter.
+MATTERS = 0.001
 
 
 def share(x: float) -> str:
@@ -60,11 +62,14 @@ class Page(Fleet):
     early_keep: str
     early_follow: str
     early_points: str
+    matters: str
     sync_time: str
     async_time: str
     sync_goodput: str
     async_goodput: str
     async_points: str
+    async_case: Variant
+    async_gain: str
     elastic_r: str
     elastic_goodput: str
     elastic_points: str
@@ -112,9 +117,12 @@ def build(fleet: FleetPlan) -> Page:
     kept_params = early_params if plan.tiers is None or plan.tiers.one_tier else \
         early_params.replace(persistent_every=plan.tiers.every)
     keep = plan_or_none(kept_params, interval=plan.interval)
+    early_gain = max(0.0, goodput_of(early) - goodput_of(keep))
 
     sync = plan_or_none(with_cost(p, SYNC_SECONDS / 60.0))
     async_ = plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0))
+    # A fleet with a drain already saves asynchronously: PyTorch's stall is then set against its own plan.
+    async_gain = goodput_of(async_) - plan.goodput
     elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
     elastic = plan_or_none(elastic_inputs)
 
@@ -142,12 +150,15 @@ def build(fleet: FleetPlan) -> Page:
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
         own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(own[0]):.0%}" if own else "",
-        early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
+        early=Variant("refused" if not (early and keep) else "planned" if early_gain >= MATTERS else "same"),
+        early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
-        early_points=points(max(0.0, goodput_of(early) - goodput_of(keep))), sync_time=f"{SYNC_SECONDS:g} s",
+        early_points=points(early_gain), matters=points(MATTERS), sync_time=f"{SYNC_SECONDS:g} s",
         async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
+        async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATTERS else "drained_done"),
+        async_gain=points(max(0.0, async_gain)),
         elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
