@@ -230,6 +230,22 @@ class FleetPlan:
             parts = replace(parts, nodes=gpus // p.gpus_per_node)
         return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts)
 
+    def at_mtbi(self, mtbi: float) -> Params:
+        """The fleet's inputs at another M, its size kept: R re-derived, its wait for a spare at that M.
+
+        R is :meth:`parts_restart` plus the spare pool's wait at ``mtbi`` (:meth:`with_restart`: a persistent
+        restart moves by as much); without spares it is R as given, and only M changes.
+
+        >>> from goodput.params import load_params
+        >>> f = fleet_plan(load_params())
+        >>> f.at_mtbi(60.0) == f.params.replace(mtbi=60.0)
+        True
+        """
+        p = self.params
+        if p.spares is None:
+            return p.replace(mtbi=mtbi)
+        return self.with_restart(self.parts_restart() + p.spares.wait(mtbi)).replace(mtbi=mtbi)
+
     # ------------------------------------------------------------------ storage, restart
     @property
     def storage(self) -> Storage | None:

@@ -145,6 +145,22 @@ def test_a_tiered_fleet_spread_uses_its_whole_scheme(records: tuple[PublishedFle
     assert table["this fleet"].iloc[-1] == format_duration(fp.interval)
 
 
+@pytest.mark.slow
+def test_a_fleet_with_spares_waits_longer_at_a_higher_rate(records: tuple[PublishedFleet, ...]) -> None:
+    """The story fleet (16 hot spares, 12 h repairs): at the highest published rate M is 17.2 min and R's wait for a
+    spare grows with the rate (FleetPlan.at_mtbi), so goodput is that of R re-derived, below the 19.0% of R kept."""
+    params = load_params(ROOT / "tests" / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml")
+    fp = fleet_plan(params)
+    page = pages.build(fp, records)
+    m_high = 60 / (105 / (992 * 62 * 24) * params.gpus)
+    full, kept_r = plan_for(fp.at_mtbi(m_high)), plan_for(params.replace(mtbi=m_high))
+    assert fp.at_mtbi(m_high).restart > params.restart + 5.0
+    assert page.fx_g_high == percent(full.goodput) and full.goodput < kept_r.goodput - 0.01
+    assert page.fx_t_high == format_duration(full.interval)
+    assert page.fx_points == points(plan_for(fp.at_mtbi(60 / (3 / (512 * 27 * 24) * params.gpus))).goodput
+                                    - full.goodput)
+
+
 def test_rates_compared_as_printed(fleet_variant: Callable[..., Params], book: Params,
                                    records: tuple[PublishedFleet, ...]) -> None:
     """The worked example's 1.97e-5 prints as 19.7, as do Llama 3's and Titan's: neither is called lower or higher."""

@@ -113,6 +113,7 @@ class Page(Fleet):
     gen_ratio: str
     gen_others: str
     gen_where: str
+    fx_changed: str
     fx_t_low: str
     fx_g_low: str
     fx_t_high: str
@@ -163,7 +164,11 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     (high_low, high_high), (low_low, low_high) = (f.rate_interval(CONFIDENCE) or (f.rate, f.rate) for f in (high, low))
     # ------------------------------------------------------------ what the spread does to this fleet's plan
     m_low, m_high = low.mtbi_at(p.gpus), high.mtbi_at(p.gpus)
-    at_low, at_high = plan_for(p.replace(mtbi=m_low)), plan_for(p.replace(mtbi=m_high))
+    low_inputs, high_inputs = fleet.at_mtbi(m_low), fleet.at_mtbi(m_high)  # R's wait for a spare at each M
+    at_low, at_high = plan_for(low_inputs), plan_for(high_inputs)
+    changed = "only M changed" if p.spares is None else (
+        f"only M changed, and with it R's wait for a spare: R = {format_duration(low_inputs.restart)} and "
+        f"{format_duration(high_inputs.restart)} at the two ends")
     gap = max(0.0, at_low.goodput - at_high.goodput)
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
@@ -206,7 +211,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         gen_others=join_words([f"{record_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
         gen_where=("inside that range" if len(inside) == len(others) else "outside it" if not inside
                    else "partly inside it"),
-        fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
+        fx_changed=changed, fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
         fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(gap),
         fx_dollars=money(fleet.dollars(gap)),
     )

@@ -10,12 +10,12 @@ import math
 from dataclasses import dataclass
 
 from goodput.fleet import CONFIDENCE, FleetPlan
-from goodput.hazards import elastic_restart
+from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, mtbi_origin, percent, points
+from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -29,6 +29,11 @@ EARLY_FACTOR = 3.0
 SYNC_SECONDS, ASYNC_SECONDS = 148.8, 6.3
 #: Below this share of wall time, goodput is written as "less than 0.1%".
 TINY = 0.001
+#: Checkpoint overhead and lost work are called about equal at the optimum when they differ by at most this share of
+#: the larger and first order is quotable; otherwise the page says they are equal only at first order.
+ABOUT_EQUAL = 0.15
+#: A what-if's gain below this share of wall time is not worth the advice: the page says it does not matter.
+MATTERS = 0.001
 
 
 def share(x: float) -> str:
@@ -57,11 +62,14 @@ class Page(Fleet):
     early_keep: str
     early_follow: str
     early_points: str
+    matters: str
     sync_time: str
     async_time: str
     sync_goodput: str
     async_goodput: str
     async_points: str
+    async_case: Variant
+    async_gain: str
     elastic_r: str
     elastic_goodput: str
     elastic_points: str
@@ -80,6 +88,8 @@ class Page(Fleet):
     reach: str
     halve_r: str
     overhead: str
+    balance: Variant
+    apart_by: str
     fo_quotable: Variant
 
 
@@ -97,20 +107,24 @@ def build(fleet: FleetPlan) -> Page:
     m, c = p.mtbi, p.checkpoint_cost
 
     low, high = poisson_interval(SMALL_COUNT, SMALL_COUNT * m, CONFIDENCE)
-    t_low, t_high = (plan_or_none(p.replace(mtbi=x)) for x in (low, high))
+    t_low, t_high = (plan_or_none(fleet.at_mtbi(x)) for x in (low, high))  # R's wait for a spare at that M
     own = p.counted
     own_low, own_high = poisson_interval(*own, CONFIDENCE) if own else (0.0, 0.0)
 
     # An early failure rate: the plan re-made for it, and the settled interval (and cadence) kept through it.
-    early_params = p.replace(mtbi=m / EARLY_FACTOR)
+    early_params = fleet.at_mtbi(m / EARLY_FACTOR)
     early = plan_or_none(early_params)
     kept_params = early_params if plan.tiers is None or plan.tiers.one_tier else \
         early_params.replace(persistent_every=plan.tiers.every)
     keep = plan_or_none(kept_params, interval=plan.interval)
+    early_gain = max(0.0, goodput_of(early) - goodput_of(keep))
 
     sync = plan_or_none(with_cost(p, SYNC_SECONDS / 60.0))
     async_ = plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0))
-    elastic = plan_or_none(p.replace(restart=elastic_restart(p.restart)))
+    # A fleet with a drain already saves asynchronously: PyTorch's stall is then set against its own plan.
+    async_gain = goodput_of(async_) - plan.goodput
+    elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
+    elastic = plan_or_none(elastic_inputs)
 
     twice = plan_for(p, interval=2 * plan.interval)
     drain = plan.tiers.drain if plan.tiers else 0.0
@@ -123,6 +137,12 @@ def build(fleet: FleetPlan) -> Page:
     survive = math.exp(-(wrong_t + c) / m) if math.isfinite(wrong_t) else 0.0
 
     elastic_t = d(elastic.interval) if elastic else d(plan.interval)
+    # Overhead and lost work are equal at first order's optimum; the exact model, a drain and a persistent tier part them.
+    overhead, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
+    scheme = plan.tiers
+    movers = ["the exact model", *(["the drain"] if scheme is not None and scheme.drain > 0 else []),
+              *(["the persistent tier"] if scheme is not None and not scheme.one_tier else [])]
+    equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     return Page(
         **fleet_values(fleet), m_origin=mtbi_origin(p),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
@@ -130,13 +150,16 @@ def build(fleet: FleetPlan) -> Page:
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
         own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(own[0]):.0%}" if own else "",
-        early=Variant("planned" if early and keep else "refused"), early_factor=f"{EARLY_FACTOR:g}",
+        early=Variant("refused" if not (early and keep) else "planned" if early_gain >= MATTERS else "same"),
+        early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
-        early_points=points(max(0.0, goodput_of(early) - goodput_of(keep))), sync_time=f"{SYNC_SECONDS:g} s",
+        early_points=points(early_gain), matters=points(MATTERS), sync_time=f"{SYNC_SECONDS:g} s",
         async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
-        elastic_r=d(elastic_restart(p.restart)), elastic_goodput=percent(goodput_of(elastic)),
+        async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATTERS else "drained_done"),
+        async_gain=points(max(0.0, async_gain)),
+        elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
@@ -145,6 +168,8 @@ def build(fleet: FleetPlan) -> Page:
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
-        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(fleet.losses["checkpoint_overhead"]),
+        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(overhead),
+        balance=Variant("equal" if equal else "apart"),
+        apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
     )
