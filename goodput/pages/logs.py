@@ -227,8 +227,10 @@ _CLOSE = ", to more digits than above since the true value lies near an end"
 
 
 def _digits(truth: float, low: float, high: float) -> int:
-    """Digits that show an interval as the chapter does (three), or more where the truth reads the same as an end it
-    is not (an end equal to the truth reads the same at any digits)."""
+    """Digits that show an interval as the chapter does (three), or more where the truth reads as an end it is not.
+
+    An end equal to the truth reads the same at any digits, so it does not count.
+    """
     ends = [x for x in (low, high) if not math.isclose(x, truth, rel_tol=1e-9)]
     digits = 3
     while digits < 6 and format_duration(truth, digits) in [format_duration(x, digits) for x in ends]:
