@@ -205,7 +205,7 @@ def build(fleet: FleetPlan) -> Page:
         lost_cost=points(lost.cost, lost_d),
         lost_first_order=points(lost.first_order_cost, lost_d) if lost.first_order_cost < 1 else "more than all of it",
         lost_retuned_interval=format_duration(lost.retuned_interval),
-        lost_retune_gain=points(max(0.0, lost.retune_gain), lost_d),
+        lost_retune_gain=points(max(0.0, lost.retune_gain), max(lost_d, _decimals(lost.retune_gain))),
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
