@@ -315,3 +315,30 @@ def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
     assert not any("undefined" in text for text in shown)
     table = log_tables.estimates(logs_sources(params, ROOT).measured)
     assert "undefined" not in " ".join(table.to_numpy().ravel())
+
+
+def test_truth_intervals_use_the_chapters_digits_unless_the_truth_is_at_an_end(page: pages.Page) -> None:
+    """The sample's truth table writes intervals with the three digits of the measured paragraph (R's '4.81 min to
+    5.1 min' both times); more digits only where the truth would read the same as an end it is not."""
+    assert page.range_r == page.r_range and page.range_m == page.m_range
+    assert page.meas_r == page.r
+    assert pages._digits(5.0, 4.81, 5.1) == 3 and pages._digits(5.0, 5.0, 5.1) == 3
+    assert pages._digits(5.0, 4.81, 5.0004) == 5
+
+
+def test_equal_quartiles_are_said_once(page: pages.Page) -> None:
+    """The sample checkpoints every 20 min exactly: its interval's quartiles are 'both 20 min', not '20 min to 20 min'."""
+    assert page.t_quartiles == f"both {page.t}"
+    assert pages._quartiles(4.0, 5.0) == "4 min to 5 min"
+
+
+@pytest.mark.slow
+def test_shape_differences_keep_the_digits_of_their_standard_errors(quick: Build, tmp_path: Path) -> None:
+    """A fleet whose goodput is 99%: the simulated differences are thousandths of a point, so each is written to the
+    decimals of its standard error ('−0.002 points ± 0.003 points'), never '−0.00 points ± 0.00 points'."""
+    body = FLEET.replace("checkpoint_cost: 40 s", "checkpoint_cost: 1 s").replace("restart: 12 min", "restart: 1 min")
+    page = quick(inputs_file(tmp_path, body=body.replace("24576", "1024")))
+    for key in ("sim_d_k", "sim_d_low", "sim_d_high"):
+        diff, se = getattr(page, key).split(" ± ")
+        assert _value(se) > 0, (key, getattr(page, key))
+        assert len(diff.split()[0].split(".")[1]) == len(se.split()[0].split(".")[1]), (key, getattr(page, key))

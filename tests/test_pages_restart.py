@@ -139,7 +139,7 @@ def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     page = pages.build(fleet)
     assert page.parts == Variant("given") and page.spares == Variant("given")
     assert page.largest_part == "start-up"  # 1 + 0.1 x 2,048 min
-    assert page.per_node_now == "6 s" and page.pool == "8 spare nodes"
+    assert page.per_node_now == " The start-up per node is 6 s." and page.pool == "8 spare nodes"
     largest = fleet.largest_restart_part
     assert largest is not None and largest.name == "startup" and largest.minutes == pytest.approx(1.0 + 0.1 * 2048)
     assert page.largest_part_dollars == money(fleet.dollars(largest.gain))
@@ -171,3 +171,29 @@ def test_the_figures_and_table(tiered: FleetPlan) -> None:
     restart_figures.restart_against_size(tiered)
     table = restart_figures.spares_check_table(tiered).data  # type: ignore[attr-defined]
     assert (table["apart (standard errors)"].astype(float) <= 3.0).all()
+
+
+SMALL = {"gpus": 1024, "gpus_per_node": 8, "rate_per_gpu_hour": 3.0e-5,
+         "checkpoint": {"parameters": 13e9, "bytes_per_parameter": 14},
+         "storage": {"write_bandwidth": "20 GB/s", "efficiency": 0.6,
+                     "snapshot": {"bandwidth": "400 GB/s", "host_memory": "2 TB"}},
+         "slow_checkpoint_cost": "20 min", "restart": {"detect": "2 min", "replace": "10 min", "startup": "4 min",
+                                                       "warmup": "3 min"},
+         "price_per_gpu_hour": 3.0, "month": "730 h"}
+
+
+@pytest.mark.slow
+def test_a_small_fleet_without_a_per_node_start_up_or_a_pool() -> None:
+    """A 1,024-GPU fleet giving R's parts without a per-node start-up: no 'start-up per node is 0 s'; its spare
+    illustration's baseline waits for repairs (R(0) far above the plan's R), and an odd best pool's half is said to be
+    rounded down; its scheme is a drain alone."""
+    f = fleet_plan(params_from_mapping(SMALL, source="small.yml"))
+    page = pages.build(f)
+    x = restart_inputs(f)
+    assert page.per_node_now == "" and page.parts == Variant("given")
+    assert page.spares == Variant("illustration")
+    assert x.r_parts + spare_wait(0, f.params.mtbi, x.repair, x.takes_node) > 10 * f.params.restart
+    assert page.restart_none != page.restart
+    best = x.choice.best
+    assert page.half_words == ("Half as many" if best % 2 == 0 else "Half as many, rounded down")
+    assert page.scheme_parts == "a drain"

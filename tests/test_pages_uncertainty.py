@@ -121,8 +121,10 @@ def test_worked_example_numbers(pages: dict[str, page.Page]) -> None:
     w = pages["worked"]
     assert (w.m_range, w.m_low, w.m_high, w.mtbi, w.confidence) == (Variant("count"), "169 min", "205 min",
                                                                       "186 min", "95%")
-    assert (w.range, w.t_span, w.interval, w.g_span, w.goodput, w.g_width) == (
-        Variant("ranged"), "between 15.4 min and 27.3 min", "18.6 min", "between 81.0% and 90.3%", "87.6%", "9.4 points")
+    assert w.t_lies == "lies between 15.4 min and 27.3 min (18.6 min at the point values)"
+    assert w.regret.startswith("at the low end ")
+    assert (w.range, w.interval, w.g_span, w.goodput, w.g_width) == (
+        Variant("ranged"), "18.6 min", "between 81.0% and 90.3%", "87.6%", "9.4 points")
     assert (w.first_order, w.fo_interval, w.fo_goodput) == (Variant("ranged"), "19.3 min", "86.9%")
     assert w.exact_inputs == Variant("all")
     assert (w.dominant, w.top_input, w.top_swing, w.top_low, w.top_high) == (
@@ -175,7 +177,8 @@ def test_restart_range_alone(fleets: dict[str, Params], pages: dict[str, page.Pa
     assert r.best.optimal_interval_range[0] == r.best.optimal_interval_range[1] == r.plan.optimal_interval
     assert r.best.goodput_range[0] - r.fixed.goodput_range[0] == pytest.approx(0.0, abs=1e-12)
     p = pages["24k-restart-only"]
-    assert (p.t_span, p.regret, p.dominant) == ("at 13.8 min", "0.0 points", Variant("one"))
+    assert (p.t_lies, p.dominant) == ("stays at 13.8 min over the ranges", Variant("one"))
+    assert p.regret == "no more than the fixed interval gives, to the digits shown"
     (swing,) = r.swings
     assert swing.goodput_range == pytest.approx(r.fixed.goodput_range, rel=1e-12)
 
@@ -391,3 +394,13 @@ def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_co
     assert p.scheme_words in " ".join(variant_text(p, "mc").split())
     held = page.build(tiered_count)
     assert (held.mc_low, held.mc_high) != (p.mc_low, p.mc_high)
+
+
+def test_young_label_is_not_escaped_twice(pages: dict[str, page.Page]) -> None:
+    """The first-order label is plain text: the book escapes it once, so 'T*' shows as T*, not as 'T\\*'."""
+    from goodput.book import variant_text
+
+    labels = [p.fo_label for p in pages.values() if p.fo_label.startswith("Young's")]
+    assert labels and all("\\" not in label for label in labels)
+    texts = [variant_text(p, "first_order") for p in pages.values() if p.fo_label.startswith("Young's")]
+    assert all("T\\*" in t and "T\\\\" not in t for t in texts if "Young's T" in t)

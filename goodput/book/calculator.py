@@ -257,11 +257,27 @@ def duration_text(minutes: float) -> str:
     return min(exact, key=lambda text: len(text.split()[0])) if exact else f"{minutes!r} min"
 
 
+def interruption_rate_text(rate: float, gpus: int, mtbi: float) -> str | None:
+    """The shortest writing of a rate per GPU-hour that gives back exactly `mtbi` at `gpus`; None if none does.
+
+    The rate derived from M may carry floating-point noise (``1.7999999999999997e-05``); three to seventeen
+    significant digits are tried, the first that gives back the same M kept.
+
+    >>> interruption_rate_text(1.7999999999999997e-05, 49152, 60.0 / (1.8e-5 * 49152))
+    '1.8e-05'
+    """
+    for digits in range(3, 18):
+        text = f"{rate:.{digits}g}"
+        if float(mtbi_from_rate(float(text), gpus)) == mtbi:
+            return text
+    return None
+
+
 def link_query(params: Params) -> dict[str, str]:
     """The calculator's inputs for a fleet as its form reads them (``persistent_every`` only when the fleet fixes n)."""
     query = {"gpus": str(params.gpus)}
-    rate = f"{params.rate_per_gpu_hour!r}"
-    if params.mtbi_source == "rate_per_gpu_hour" and float(mtbi_from_rate(float(rate), params.gpus)) == params.mtbi:
+    rate = interruption_rate_text(params.rate_per_gpu_hour, params.gpus, params.mtbi)
+    if params.mtbi_source == "rate_per_gpu_hour" and rate is not None:
         query["rate_per_gpu_hour"] = rate
     else:  # a count over a window, M itself, or a rate that would not give back M to the last digit
         query["mtbi"] = duration_text(params.mtbi)

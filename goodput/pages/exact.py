@@ -7,13 +7,14 @@ A first-order number is quoted only where the fleet's plan and the one-tier mode
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from typing import Any
 
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example
+from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example, scheme_parts
 from goodput.report import interval_text, ordinal, percent, points
 from goodput.units import format_duration
 
@@ -30,6 +31,7 @@ class Page(Fleet):
 
     inputs: str
     scope: Variant
+    scheme_parts: str
     subject: str
     every_nth: str
     fo_status: str
@@ -63,6 +65,23 @@ class Page(Fleet):
     young_short_at_01: str
     daly_rel_at_1: str
     daly_short_at_1: str
+
+
+#: Below this relative difference, two intervals computed in floating point are the same (what is left is rounding).
+ROUNDING = 1e-9
+
+
+def _decimals(x: float) -> int:
+    """Decimals of a number of points that show `x` (a fraction) to two significant digits, two at least."""
+    pts = 100 * x
+    return 2 if not pts > 0 else min(6, max(2, 1 - math.floor(math.log10(pts))))
+
+
+def _points_or_less(x: float, digits: int) -> str:
+    """`x` in points to `digits` decimals, or ``"less than 0.01 points"`` (at two) where those would show zero."""
+    if x > 0 and 100 * x < 0.5 * 10.0**-digits:
+        return f"less than {10.0**-digits:.{digits}f} points"
+    return points(x, digits)
 
 
 def _relative(a: float, b: float) -> float:
@@ -105,31 +124,33 @@ def build(fleet: FleetPlan) -> Page:
     tiered = scheme is not None
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
+    d = _decimals(abs(gap))
     subject = "the one-tier model at this fleet's C, M and R" if tiered else "this fleet"
     page = Page(
         **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         scope=Variant("tiered" if tiered else "one"),
-        subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
+        scheme_parts=scheme_parts(fleet.plan), subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
         fo_subject=subject if fleet.first_order_quotable else "this fleet",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
-        g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), young_gap=points(abs(gap), 2),
-        g2=points(abs(g2), 2), rest=points(abs(gap - g2), 2) if abs(gap - g2) >= 5e-5 else "less than 0.01 points",
+        g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), young_gap=points(abs(gap), d),
+        g2=points(abs(g2), d), rest=_points_or_less(abs(gap - g2), d),
         rest_share=percent(abs(gap - g2) / gap, 0) if gap > 0 else "none",
         breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
         exact_vs_first=f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}",
-        t_lambert=format_duration(t_lambert, 6), t_symbolic=format_duration(t_symbolic, 6),
-        t_numerical=format_duration(t_numerical, 6),
+        t_lambert=format_duration(t_lambert), t_symbolic=format_duration(t_symbolic),
+        t_numerical=format_duration(t_numerical),
         agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",
         r_in_derivative="contains" if derivative.has(r_symbol) else "does not contain",
-        r_span=interval_text(restarts[0], restarts[-1]), r_spread=f"{60.0 * spread:.1e} s",
+        r_span=interval_text(restarts[0], restarts[-1]), r_spread=f"a relative {spread / t_lambert:.0e}" if spread > 0 else "nothing",
         r_moves="moves" if spread > 1e-6 * t_lambert else "does not move",
         here=Variant("quotable" if quotable else "refused"), ratio=f"{c / m:.2g}",
         young_longer=(f"{format_duration(abs(t_young - t_lambert))} "
                       f"{'longer' if t_young >= t_lambert else 'shorter'}"),
         daly=format_duration(daly),
-        daly_diff=f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}",
-        young_short=points(max(0.0, young_short), 3),
+        daly_diff=("the same to within rounding" if abs(daly_diff) < ROUNDING * t_lambert else
+                   f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}"),
+        young_short=_points_or_less(max(0.0, young_short), 3),
         young_excess_at_1=percent(float(sweep["t_y"][at_1] / sweep["t_e"][at_1] - 1), 0),
         young_short_at_1=points(float(sweep["short_y"][at_1]), 1),
         young_short_at_01=points(float(sweep["short_y"][at_01]), 2),

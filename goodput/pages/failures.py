@@ -14,13 +14,28 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import plan_for
-from goodput.report import change_text, money, percent, percent_pm, points_pm, se_digits, small_points
+from goodput.report import change_text, money, percent, percent_pm, points, points_pm, se_digits, small_points
 from goodput.simulate import effective_mtbi
 from goodput.units import format_duration
 
 
 def _change(x: float, se: float) -> str:
     return change_text(x, se, hazards.measurable(x, se))
+
+
+#: A gain below this (a tenth of a point) is too small to change a plan for: the takeaway says so.
+MATERIAL = 0.001
+
+
+def _decimals(x: float) -> int:
+    """Decimals of points for a loss `x` (a fraction): one from a tenth of a point, else two significant digits."""
+    pts = 100 * x
+    return 1 if not pts > 0 or pts >= 0.095 else min(6, 1 - math.floor(math.log10(pts)))
+
+
+def _moves(before: str, after: str) -> str:
+    """``"goes from before to after"``, or ``"stays at before"`` where the two read the same."""
+    return f"stays at {before}" if before == after else f"goes from {before} to {after}"
 
 
 @dataclass(frozen=True)
@@ -79,6 +94,7 @@ class Page(Fleet):
     burst_retune: str
     lost_q: str
     lost_q_share: str
+    lost_base: str
     lost_shared: str
     lost_cost: str
     lost_first_order: str
@@ -96,8 +112,8 @@ class Page(Fleet):
     elastic_rp: str
     restart_elastic: str
     elastic_returned: str
-    t_elastic: str
-    lost_elastic: str
+    t_elastic_moves: str
+    lost_elastic_moves: str
     lost_change: str
     take_early: Variant
     early_gain_pm: str
@@ -144,6 +160,7 @@ def build(fleet: FleetPlan) -> Page:
     # a checkpoint lost with the job
     lost = hazards.lost_checkpoint(c, m, r)
     ratio = lost.domain_ratio
+    lost_d = _decimals(lost.cost)
 
     # elastic training, through the whole scheme
     elastic_params = hazards.elastic_params(p)
@@ -184,9 +201,11 @@ def build(fleet: FleetPlan) -> Page:
                        else f"nothing measurable ({points_pm(burst_cost, burst_se)})"),
         burst_same_count=small_points(abs(same_count)), t_all=format_duration(t_all),
         burst_retune=_change(retune, retune_se), lost_q=f"{lost.lost_share:g}",
-        lost_q_share=percent(lost.lost_share, 0), lost_shared=percent(lost.shared), lost_cost=small_points(lost.cost),
-        lost_first_order=small_points(lost.first_order_cost) if lost.first_order_cost < 1 else "more than all of it",
-        lost_retuned_interval=format_duration(lost.retuned_interval), lost_retune_gain=small_points(lost.retune_gain),
+        lost_q_share=percent(lost.lost_share, 0), lost_base=percent(base, lost_d), lost_shared=percent(lost.shared, lost_d),
+        lost_cost=points(lost.cost, lost_d),
+        lost_first_order=points(lost.first_order_cost, lost_d) if lost.first_order_cost < 1 else "more than all of it",
+        lost_retuned_interval=format_duration(lost.retuned_interval),
+        lost_retune_gain=points(max(0.0, lost.retune_gain), max(lost_d, _decimals(lost.retune_gain))),
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
@@ -197,9 +216,10 @@ def build(fleet: FleetPlan) -> Page:
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_elastic=percent(elastic.losses.restart_loss),
         elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
-        t_elastic=format_duration(elastic.interval), lost_elastic=percent(elastic.losses.lost_work),
+        t_elastic_moves=_moves(format_duration(full.interval), format_duration(elastic.interval)),
+        lost_elastic_moves=_moves(percent(full.losses.lost_work), percent(elastic.losses.lost_work)),
         lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
-        take_early=Variant("helps" if helps else "no_help"), early_gain_pm=points_pm(gain, gain_se),
+        take_early=Variant("no_help" if not helps else "helps" if gain >= MATERIAL else "slight"), early_gain_pm=points_pm(gain, gain_se),
         take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",
         take_bursts_retune=Variant("helps" if hazards.measurable(retune, retune_se) and retune > 0 else "no_help"),
     )

@@ -7,6 +7,7 @@ of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan or, 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
@@ -24,7 +25,7 @@ from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
 from goodput.logs.samples import recovery
 from goodput.logs.sources import Sources
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values
+from goodput.pages.common import Fleet, fleet_values, scheme_parts
 from goodput.params import rate_from_mtbi
 from goodput.report import (
     count,
@@ -36,6 +37,7 @@ from goodput.report import (
     percent,
     percent_pm,
     points,
+    se_digits,
     shape_interval_text,
     shape_verdict,
     signed_points,
@@ -190,6 +192,7 @@ class Page(Fleet):
     sample_k_range: str
     sample_k_inside: str
     sim_scope: Variant
+    scheme_parts: str
     sim_result: Variant
     sim_t: str
     sim_g_model: str
@@ -219,6 +222,28 @@ class Page(Fleet):
     own_g_high: str
 
 
+#: Said after an interval written to more digits than the chapter's other intervals, since the truth is near an end.
+_CLOSE = ", to more digits than above since the true value lies near an end"
+
+
+def _digits(truth: float, low: float, high: float) -> int:
+    """Digits that show an interval as the chapter does (three), or more where the truth reads as an end it is not.
+
+    An end equal to the truth reads the same at any digits, so it does not count.
+    """
+    ends = [x for x in (low, high) if not math.isclose(x, truth, rel_tol=1e-9)]
+    digits = 3
+    while digits < 6 and format_duration(truth, digits) in [format_duration(x, digits) for x in ends]:
+        digits += 1
+    return digits
+
+
+def _quartiles(low: float, high: float) -> str:
+    """Two quartiles as ``"4.04 min to 5.87 min"``, or ``"both 20 min"`` where they read the same."""
+    text = interval_text(low, high)
+    return f"both {format_duration(low)}" if low == high or format_duration(low) == format_duration(high) else text
+
+
 def _fit(e: EventMeasurement) -> WeibullFit:
     if e.fit is None:  # pragma: no cover - the bundled logs have a dozen gaps and more
         raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
@@ -242,14 +267,16 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         ("sim_g_exp", "sim_g_k", "sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant", "sim_largest"), "")
     if effect is not None:
         d, ds = effect.difference, effect.difference_stderr
+        digits = se_digits(max(ds[:3]))  # the differences to the digits their standard errors justify
         sim = {"sim_g_exp": percent_pm(effect.exponential, effect.exponential_stderr),
-               "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]), "sim_largest": points(what.largest, 2),
-               **{key: f"{signed_points(d[i])} ± {points(ds[i], 2)}"
+               "sim_g_k": percent_pm(effect.goodput[0], effect.stderr[0]), "sim_largest": points(what.largest, digits),
+               **{key: f"{signed_points(d[i], se_digits(ds[i]))} ± {points(ds[i], se_digits(ds[i]))}"
                   for i, key in enumerate(("sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant"))}}
     r = own_ranges(m)
     own = dict(zip(("own_t_low", "own_t_high", "own_g_low", "own_g_high"), [""] * 4 if r is None else
                    [*map(format_duration, r.optimal_interval_range), *map(percent, r.goodput_range)], strict=True))
     fleet_events, note = data.fleet_events_path, measurement_note(m)
+    truth_digits = {k: _digits(float(rows[k]["truth"]), float(rows[k]["low"]), float(rows[k]["high"])) for k in "CMR"}
     return Page(
         **fleet_values(fleet), logs_origin=Variant(data.which), logs_error=data.error, steps_name=data.steps_path.name,
         events_name=data.events_path.name, fleet_events_name=fleet_events.name if fleet_events is not None else "",
@@ -259,15 +286,15 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         exposure=format_duration(m.exposure_min), failures=count(m.failures, "failure"),
         attempts=count(m.attempts, "attempt"), conf=f"{m.confidence:.0%}", gap0=format_duration(m.ordinary_gap_min),
         c=format_duration(m.checkpoint_cost_min), c_n=f"{m.checkpoint_samples:,}",
-        c_range=interval_text(*m.checkpoint_cost_interval_min), c_quartiles=interval_text(*m.checkpoint_cost_iqr_min),
+        c_range=interval_text(*m.checkpoint_cost_interval_min), c_quartiles=_quartiles(*m.checkpoint_cost_iqr_min),
         m=format_duration(m.mtbi_min), m_range=interval_text(*m.mtbi_interval_min), widest_name=m.widest,
         r_estimate=Variant("measured" if m.restart_samples >= 2 else "too_few"),
         r=format_duration(m.restart_min) if m.restart_samples else "not timed", r_n=count(m.restart_samples, "restart"),
         r_range=interval_text(*m.restart_interval_min), r_median=format_duration(m.restart_median_min),
-        r_quartiles=interval_text(*m.restart_iqr_min), t=format_duration(m.interval_measured_min),
-        t_quartiles=interval_text(*m.interval_iqr_min), t_opt=format_duration(m.optimal_interval_min),
+        r_quartiles=_quartiles(*m.restart_iqr_min), t=format_duration(m.interval_measured_min),
+        t_quartiles=_quartiles(*m.interval_iqr_min), t_opt=format_duration(m.optimal_interval_min),
         lost_estimate=Variant("measured" if m.failures else "none"), redone_steps=f"{m.redone_steps:,}",
-        lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=interval_text(*m.lost_work_iqr_min),
+        lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=_quartiles(*m.lost_work_iqr_min),
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
         pred_side="above" if m.gap >= 0 else "below",
         model_note=Variant("within" if note is None else "caveat"), model_caveat=note or "",
@@ -285,8 +312,9 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_which=Variant("same" if data.sample is data.measured else "other"),
         **{f"truth_{k.lower()}": format_duration(float(rows[k]["truth"])) for k in "TCMR"},
         **{f"{name}_{k.lower()}": value for k in "CMR" for name, value in (
-            ("meas", format_duration(float(rows[k]["measured"]), 4)),
-            ("range", interval_text(float(rows[k]["low"]), float(rows[k]["high"]), 4)),
+            ("meas", format_duration(float(rows[k]["measured"]), truth_digits[k])),
+            ("range", interval_text(float(rows[k]["low"]), float(rows[k]["high"]), truth_digits[k])
+             + (_CLOSE if truth_digits[k] > 3 else "")),
             ("inside", "inside" if rows[k]["agrees"] else "outside"))},
         n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
@@ -321,7 +349,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
         sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
-        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"),
+        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"), scheme_parts=scheme_parts(fleet.plan),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
         sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values
+from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values, scheme_parts
 from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, points, restart_sum
 from goodput.restart import spare_wait
 from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
@@ -53,6 +53,9 @@ class Page(Fleet):
     best_restart: str
     best_dollars: str
     half: str
+    half_words: str
+    restart_none: str
+    scheme_parts: str
     half_goodput: str
     half_dollars: str
     best_cost: str
@@ -133,7 +136,8 @@ def build(fleet: FleetPlan) -> Page:
         largest_part_share=percent(largest.minutes / parts.total) if parts and largest else "",
         largest_part_gain=points(largest.gain) if largest is not None else "",
         largest_part_dollars=money(fleet.dollars(largest.gain)) if largest is not None else "",
-        per_node_now=format_duration(parts.startup_per_node) if parts is not None else "",
+        per_node_now=(f" The start-up per node is {format_duration(parts.startup_per_node)}."
+                      if parts is not None and parts.startup_per_node > 0 else ""),
         aurora_first=f"{significant(by_nodes[first])} s at {first} nodes",
         aurora_last=f"{significant(by_nodes[last])} s at {last}",
         aurora_per_node=f"{significant(per_node, 2)} s",
@@ -147,7 +151,8 @@ def build(fleet: FleetPlan) -> Page:
         wait_none=format_duration(restart_at(0) - x.r_parts), best=count(best, "spare node"),
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
         best_restart=format_duration(choice.restart[best]), best_dollars=money(max(0.0, choice.dollars[best])),
-        half=count(half, "spare node"), half_goodput=percent(goodput_at(half)),
+        half=count(half, "spare node"), half_words="Half as many" if best % 2 == 0 else "Half as many, rounded down",
+        restart_none=format_duration(restart_at(0)), scheme_parts=scheme_parts(fleet.plan), half_goodput=percent(goodput_at(half)),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
         best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
         pool_goodput=percent(goodput_at(x.spares)), pool_restart=format_duration(restart_at(x.spares)),

@@ -77,11 +77,11 @@ class Page(Fleet):
     exact_list: str
     exact_their: str
     range: Variant
-    t_span: str
     g_span: str
     g_width: str
     b_span: str
     regret: str
+    t_lies: str
     ranged_list: str
     corners_how: str
     first_order: Variant
@@ -125,9 +125,10 @@ def build(fleet: FleetPlan) -> Page:
     s, exact = plan.tiers, r.exact
     g_low, g_high = r.fixed.goodput_range
     b_low, b_high = r.best.goodput_range
+    where, fixed_span, best_span = t_span(fleet), g_span(fleet), span(percent(b_low), percent(b_high))
     other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     first = first_order_possible(fleet)
-    fo_label = ("Young's T\\* = √(2CM)" if s is None else
+    fo_label = ("Young's T* = √(2CM)" if s is None else
                 "the first-order formulas of this fleet's scheme, which reduce to Young's √(2CM) for one checkpoint "
                 "that is safe at once")
     swings = r.swings
@@ -170,9 +171,11 @@ def build(fleet: FleetPlan) -> Page:
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), exact_list=exact_words,
         exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
-        t_span=t_span(fleet), g_span=g_span(fleet),
-        g_width=points(g_high - g_low), b_span=span(percent(b_low), percent(b_high)),
-        regret=points(max(0.0, b_low - g_low)), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
+        t_lies=(f"stays at {d(plan.interval)} over the ranges" if where == f"at {d(plan.interval)}" else
+                f"lies {where} ({d(plan.interval)} at the point values)"), g_span=fixed_span,
+        g_width=points(g_high - g_low), b_span=best_span,
+        regret=(f"at the low end {points(max(0.0, b_low - g_low))} more than the fixed interval gives"
+                if best_span != fixed_span else "no more than the fixed interval gives, to the digits shown"), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
         corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
         first_order=Variant("refused" if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
         fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
