@@ -370,21 +370,28 @@ def share_text(x: float) -> str:
 def scheme_words(plan: Plan) -> str:
     """A plan's checkpoint scheme in one phrase, the same on every page.
 
+    With one tier a drain follows every checkpoint; with two, only the persistent copy (every n-th) drains.
+
     >>> from goodput.plan import make_plan
     >>> scheme_words(make_plan(1.0, 186.0, 5.0))
     'one 1 min checkpoint, safe as soon as it is written'
+    >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0))
+    'a 25 s snapshot drained in 4 min'
     >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0, persistent_cost=3.0, persistent_restart=25.0,
     ...                        fast_survives=0.75, persistent_every=4))
-    'a 25 s snapshot drained in 4 min, every 4th copy persistent (3 min, restart 25 min), 75% of interruptions leave the fast copy'
+    'a 25 s fast snapshot; every 4th copy persistent (3 min stall, drained in 4 min, restart 25 min); 75% of interruptions leave the fast copy'
     """
     s = plan.tiers
     if s is None:
         return f"one {format_duration(plan.checkpoint_cost)} checkpoint, safe as soon as it is written"
-    text = f"a {format_duration(s.checkpoint_cost)} snapshot" + (f" drained in {format_duration(s.drain)}" if s.drain else "")
+    drained = f" drained in {format_duration(s.drain)}" if s.drain else ""
     if s.one_tier:
-        return text if s.drain else f"{text}, safe as soon as it is written"
+        snapshot = f"a {format_duration(s.checkpoint_cost)} snapshot"
+        return snapshot + drained if s.drain else f"{snapshot}, safe as soon as it is written"
     every = "every copy" if s.every == 1 else f"every {ordinal(s.every)} copy"
-    return (f"{text}, {every} persistent ({format_duration(s.cp)}, restart {format_duration(s.rp)}), "
+    persistent = ", ".join([f"{format_duration(s.cp)} stall"] + [drained.strip()] * bool(s.drain)
+                           + [f"restart {format_duration(s.rp)}"])
+    return (f"a {format_duration(s.checkpoint_cost)} fast snapshot; {every} persistent ({persistent}); "
             f"{share_text(s.fast_survives)} of interruptions leave the fast copy")
 
 
