@@ -162,3 +162,19 @@ def test_nothing_said_of_spares_or_parts_without_them(fleet_65k: FleetPlan) -> N
         assert page.restart_text == "15 min"
         assert (page.spares, page.restart_part) == (Variant("none"), Variant("none"))
         assert page.best_spares == page.largest_part == "none"
+
+
+def test_the_scheme_paragraph_drains_only_the_checkpoint_that_drains(book: Params, fleet_65k: FleetPlan) -> None:
+    """Two tiers: the paragraph for a drain and a persistent tier is chosen, naming the plan's persistent cadence
+    (n of the plan) for the drain; a drain alone: every checkpoint drains, and first order's scheme names the drain
+    and no tier it does not have."""
+    from goodput.book import variant_text
+
+    tiered = answer.build(fleet_65k)
+    assert fleet_65k.plan.tiers is not None and fleet_65k.plan.tiers.every == 4
+    assert tiered.scheme == Variant("tiered") and tiered.persistent_which == "every 4th checkpoint"
+    assert "persistent tier" in tiered.fo_model and "drain" in tiered.fo_model
+    drained = answer.build(fleet_plan(book.replace(drain=5.0)))
+    assert drained.scheme == Variant("drain") and drained.persistent_which == "none"
+    assert "drain" in drained.fo_model and "tier" not in drained.fo_model
+    assert "{" not in variant_text(tiered, "scheme")
