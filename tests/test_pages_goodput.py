@@ -82,3 +82,20 @@ def test_leaves_out_follows_the_one_verdict(book: Params, mtbi: float, cost: flo
     """M = 20 min with C = 5 min puts first order out of range; the worked example's holds."""
     page = pages.build(fleet_plan(book.replace(mtbi=mtbi, checkpoint_cost=cost)))
     assert page.leaves_out == page.first_order == Variant(status)
+
+
+def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
+    """A drain (with or without a persistent tier) adds the fourth loss, checkpoints not yet durable; a persistent
+    tier without a drain adds none (that loss is zero), so it gets its own paragraph; what the fleet has is named."""
+    from goodput.book import variant_text
+
+    tiers = {"persistent_cost": 3.0, "persistent_restart": 20.0, "fast_survives": 0.8}
+    for params, scheme, parts, no_drain_loss in (
+            (book.replace(drain=5.0), "tiered", "drain", False),
+            (book.replace(drain=5.0, **tiers), "tiered", "drain and persistent tier", False),
+            (book.replace(**tiers), "persistent", "persistent tier", True)):
+        fleet = fleet_plan(params)
+        page = pages.build(fleet)
+        assert (page.scheme, page.scheme_parts) == (Variant(scheme), parts)
+        assert (fleet.losses["drain_loss"] == 0.0) == no_drain_loss
+        assert "{" not in variant_text(page, "scheme") and " or " not in variant_text(page, "scheme")

@@ -57,6 +57,7 @@ def build(fleet: FleetPlan) -> Page:
     """
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
+    s = fleet.plan.tiers
     w = fleet_plan(load_params())
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     wp = w.params
@@ -64,7 +65,7 @@ def build(fleet: FleetPlan) -> Page:
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
-        scheme=Variant("single" if fleet.plan.tiers is None else "tiered"),
+        scheme=Variant("single" if s is None else "tiered" if s.drain > 0 else "persistent"),
         losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
