@@ -321,16 +321,18 @@ def recommendation(plan: Plan) -> str:
 
     >>> recommendation(make_plan(1.0, 185.6, 5.0))
     'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
+    >>> recommendation(make_plan(0.5, 60.0, 5.0, persistent_cost=2.0, fast_survives=0.8, persistent_every=4))
+    'Checkpoint every 7.32 min of work, every 4th one to the persistent tier (every 29.3 min; exact optimum for exponential failures): goodput 73.2%.'
     """
     best = f"Checkpoint every {format_duration(plan.optimal_interval)} of work"
-    scheme = plan.tiers
+    scheme, cycle = plan.tiers, ""
     if scheme is not None and not scheme.one_tier:
         if scheme.every == 1:
             best += ", every checkpoint to the persistent tier"
         else:
-            best += (f", every {ordinal(scheme.every)} one to the persistent tier "
-                     f"(every {format_duration(scheme.every * plan.optimal_interval)})")
-    best += f" ({optimum_name(plan)})"
+            best += f", every {ordinal(scheme.every)} one to the persistent tier"
+            cycle = f"every {format_duration(scheme.every * plan.optimal_interval)}; "
+    best += f" ({cycle}{optimum_name(plan)})"
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
