@@ -99,3 +99,19 @@ def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
         assert (page.scheme, page.scheme_parts) == (Variant(scheme), parts)
         assert (fleet.losses["drain_loss"] == 0.0) == no_drain_loss
         assert "{" not in variant_text(page, "scheme") and " or " not in variant_text(page, "scheme")
+
+
+def test_where_first_order_holds_the_page_says_at_what_size_it_stops(book: Params) -> None:
+    """The worked example holds (0.7 points) and is 1.6 points off at twice its size (32,768 GPUs, by_size's scheme
+    at the same rate): the first size beyond the fleet whose first order is more than 1 point off. A fleet whose first
+    order holds at every size planned says so instead."""
+    fleet = fleet_plan(book)
+    page = pages.build(fleet)
+    sizes = [n for n in fleet.by_size if n > book.gpus]
+    assert fleet.by_size[sizes[0]].check.status == "caution" and sizes[0] == 32768
+    assert page.leaves_out == Variant("ok") and page.larger_fleet.startswith("at 32,768 GPUs (twice that fleet")
+    assert "1.6 points off" in page.larger_fleet
+    calm = fleet_plan(book.replace(mtbi=1e7, ranges={}))
+    assert all(plan.check.status == "ok" for plan in calm.by_size.values())
+    quiet = pages.build(calm)
+    assert quiet.leaves_out == Variant("ok_throughout") and quiet.largest_fleet == f"{max(calm.by_size):,}"
