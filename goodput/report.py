@@ -321,16 +321,18 @@ def recommendation(plan: Plan) -> str:
 
     >>> recommendation(make_plan(1.0, 185.6, 5.0))
     'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
+    >>> recommendation(make_plan(0.5, 60.0, 5.0, persistent_cost=2.0, fast_survives=0.8, persistent_every=4))
+    'Checkpoint every 7.32 min of work, every 4th one to the persistent tier (every 29.3 min; exact optimum for exponential failures): goodput 73.2%.'
     """
     best = f"Checkpoint every {format_duration(plan.optimal_interval)} of work"
-    scheme = plan.tiers
+    scheme, cycle = plan.tiers, ""
     if scheme is not None and not scheme.one_tier:
         if scheme.every == 1:
             best += ", every checkpoint to the persistent tier"
         else:
-            best += (f", every {ordinal(scheme.every)} one to the persistent tier "
-                     f"(every {format_duration(scheme.every * plan.optimal_interval)})")
-    best += f" ({optimum_name(plan)})"
+            best += f", every {ordinal(scheme.every)} one to the persistent tier"
+            cycle = f"every {format_duration(scheme.every * plan.optimal_interval)}; "
+    best += f" ({cycle}{optimum_name(plan)})"
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
@@ -370,21 +372,28 @@ def share_text(x: float) -> str:
 def scheme_words(plan: Plan) -> str:
     """A plan's checkpoint scheme in one phrase, the same on every page.
 
+    With one tier a drain follows every checkpoint; with two, only the persistent copy (every n-th) drains.
+
     >>> from goodput.plan import make_plan
     >>> scheme_words(make_plan(1.0, 186.0, 5.0))
     'one 1 min checkpoint, safe as soon as it is written'
+    >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0))
+    'a 25 s snapshot drained in 4 min'
     >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0, persistent_cost=3.0, persistent_restart=25.0,
     ...                        fast_survives=0.75, persistent_every=4))
-    'a 25 s snapshot drained in 4 min, every 4th copy persistent (3 min, restart 25 min), 75% of interruptions leave the fast copy'
+    'a 25 s fast snapshot; every 4th copy persistent (3 min stall, drained in 4 min, restart 25 min); 75% of interruptions leave the fast copy'
     """
     s = plan.tiers
     if s is None:
         return f"one {format_duration(plan.checkpoint_cost)} checkpoint, safe as soon as it is written"
-    text = f"a {format_duration(s.checkpoint_cost)} snapshot" + (f" drained in {format_duration(s.drain)}" if s.drain else "")
+    drained = f" drained in {format_duration(s.drain)}" if s.drain else ""
     if s.one_tier:
-        return text if s.drain else f"{text}, safe as soon as it is written"
+        snapshot = f"a {format_duration(s.checkpoint_cost)} snapshot"
+        return snapshot + drained if s.drain else f"{snapshot}, safe as soon as it is written"
     every = "every copy" if s.every == 1 else f"every {ordinal(s.every)} copy"
-    return (f"{text}, {every} persistent ({format_duration(s.cp)}, restart {format_duration(s.rp)}), "
+    persistent = ", ".join([f"{format_duration(s.cp)} stall"] + [drained.strip()] * bool(s.drain)
+                           + [f"restart {format_duration(s.rp)}"])
+    return (f"a {format_duration(s.checkpoint_cost)} fast snapshot; {every} persistent ({persistent}); "
             f"{share_text(s.fast_survives)} of interruptions leave the fast copy")
 
 

@@ -134,7 +134,7 @@ def test_the_best_spare_count_and_r_as_its_parts_are_the_fleets() -> None:
     wait = p.spares.wait(p.mtbi) if p.spares is not None else 0.0
     assert math.isclose(p.restart, 1 + 2 + (1 + 8192 * 0.05 / 60) + 2 + wait, rel_tol=1e-12)
     assert page.restart_text == (f"{format_duration(p.restart)} = detection 1 min + replacement 2 min + start-up 7.83 min "
-                            f"(1 min + 8,192 nodes x 0.05 s) + warm-up 2 min + waiting for repairs "
+                            f"(1 min + 8,192 nodes x {format_duration(0.05 / 60)}) + warm-up 2 min + waiting for repairs "
                             f"{format_duration(wait)}") == plan_page.restart_text
     b = choice.best
     assert page.spares == Variant("given") and page.best_spares == f"{b} spare nodes" == chapter.best
@@ -162,3 +162,19 @@ def test_nothing_said_of_spares_or_parts_without_them(fleet_65k: FleetPlan) -> N
         assert page.restart_text == "15 min"
         assert (page.spares, page.restart_part) == (Variant("none"), Variant("none"))
         assert page.best_spares == page.largest_part == "none"
+
+
+def test_the_scheme_paragraph_drains_only_the_checkpoint_that_drains(book: Params, fleet_65k: FleetPlan) -> None:
+    """Two tiers: the paragraph for a drain and a persistent tier is chosen, naming the plan's persistent cadence
+    (n of the plan) for the drain; a drain alone: every checkpoint drains, and first order's scheme names the drain
+    and no tier it does not have."""
+    from goodput.book import variant_text
+
+    tiered = answer.build(fleet_65k)
+    assert fleet_65k.plan.tiers is not None and fleet_65k.plan.tiers.every == 4
+    assert tiered.scheme == Variant("tiered") and tiered.persistent_which == "every 4th checkpoint"
+    assert "persistent tier" in tiered.fo_model and "drain" in tiered.fo_model
+    drained = answer.build(fleet_plan(book.replace(drain=5.0)))
+    assert drained.scheme == Variant("drain") and drained.persistent_which == "none"
+    assert "drain" in drained.fo_model and "tier" not in drained.fo_model
+    assert "{" not in variant_text(tiered, "scheme")

@@ -72,3 +72,14 @@ def test_large_counts_read_as_people_write_them() -> None:
     assert report.large_count(26_700_466) == "26.7 million"
     assert report.large_count(238_412.5) == "238,000"
     assert report.large_count(999.6) == "1,000"
+
+
+def test_scheme_parts_name_what_the_fleets_scheme_has() -> None:
+    """The shared clause names the drain and the persistent tier only where the plan has them: a drain alone, a
+    persistent tier alone, both, or nothing for one tier safe when taken."""
+    worked = load_params()
+    tiers = {"persistent_cost": 3.0, "persistent_restart": 20.0, "fast_survives": 0.8}
+    cases = {"": worked, "drain": worked.replace(drain=5.0), "persistent tier": worked.replace(**tiers),
+             "drain and persistent tier": worked.replace(drain=5.0, **tiers)}
+    for expected, params in cases.items():
+        assert common.fleet_values(fleet_plan(params))["scheme_parts"] == expected, expected

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from goodput.book import exact_figures
+from goodput.book import exact_figures, variant_text
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant, derivation
 from goodput.params import Params, load_params, params_from_mapping
@@ -47,6 +47,8 @@ def test_a_quotable_tiered_fleet_is_checked_in_the_one_tier_model(fleet: Params)
     page = derivation.build(tiered)
     assert tiered.first_order_status == "caution"  # 1.4 points off: quotable with a caution
     assert (page.check, page.first_order, page.c) == (Variant("fleet_tiered"), Variant("caution"), "40 s")
+    # what the check leaves out is what the fleet has: a drain, no persistent tier
+    assert page.scheme_parts == "drain" and "persistent" not in variant_text(page, "check")
 
 
 def test_the_symbolic_steps_are_latex() -> None:

@@ -82,3 +82,36 @@ def test_leaves_out_follows_the_one_verdict(book: Params, mtbi: float, cost: flo
     """M = 20 min with C = 5 min puts first order out of range; the worked example's holds."""
     page = pages.build(fleet_plan(book.replace(mtbi=mtbi, checkpoint_cost=cost)))
     assert page.leaves_out == page.first_order == Variant(status)
+
+
+def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
+    """A drain (with or without a persistent tier) adds the fourth loss, checkpoints not yet durable; a persistent
+    tier without a drain adds none (that loss is zero), so it gets its own paragraph; what the fleet has is named."""
+    from goodput.book import variant_text
+
+    tiers = {"persistent_cost": 3.0, "persistent_restart": 20.0, "fast_survives": 0.8}
+    for params, scheme, parts, no_drain_loss in (
+            (book.replace(drain=5.0), "tiered", "drain", False),
+            (book.replace(drain=5.0, **tiers), "tiered", "drain and persistent tier", False),
+            (book.replace(**tiers), "persistent", "persistent tier", True)):
+        fleet = fleet_plan(params)
+        page = pages.build(fleet)
+        assert (page.scheme, page.scheme_parts) == (Variant(scheme), parts)
+        assert (fleet.losses["drain_loss"] == 0.0) == no_drain_loss
+        assert "{" not in variant_text(page, "scheme") and " or " not in variant_text(page, "scheme")
+
+
+def test_where_first_order_holds_the_page_says_at_what_size_it_stops(book: Params) -> None:
+    """The worked example holds (0.7 points) and is 1.6 points off at twice its size (32,768 GPUs, by_size's scheme
+    at the same rate): the first size beyond the fleet whose first order is more than 1 point off. A fleet whose first
+    order holds at every size planned says so instead."""
+    fleet = fleet_plan(book)
+    page = pages.build(fleet)
+    sizes = [n for n in fleet.by_size if n > book.gpus]
+    assert fleet.by_size[sizes[0]].check.status == "caution" and sizes[0] == 32768
+    assert page.leaves_out == Variant("ok") and page.larger_fleet.startswith("at 32,768 GPUs (twice that fleet")
+    assert "1.6 points off" in page.larger_fleet
+    calm = fleet_plan(book.replace(mtbi=1e7, ranges={}))
+    assert all(plan.check.status == "ok" for plan in calm.by_size.values())
+    quiet = pages.build(calm)
+    assert quiet.leaves_out == Variant("ok_throughout") and quiet.largest_fleet == f"{max(calm.by_size):,}"

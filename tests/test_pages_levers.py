@@ -191,6 +191,20 @@ def test_the_fleet_size_table_shows_r_rederived_from_its_parts(tiered: FleetPlan
     assert row["R"] == format_duration(fleet.params.restart) == format_duration(1 + 2 + 1 + 8192 * 0.05 / 60 + 2)
 
 
+@pytest.mark.slow
+def test_the_page_says_r_moves_with_size_where_by_size_moves_it(tiered: FleetPlan) -> None:
+    """R given whole: the same at every size, and the page says the optimum moves only through M. With a start-up
+    per node, or a spare pool whose wait grows with the failure rate, R differs between sizes in by_size, and the
+    page names R beside M and why, part by part."""
+    assert len({plan.restart for plan in tiered.by_size.values()}) == 1 and pages.build(tiered).size_r == ""
+    parts = {"detect": "1 min", "replace": "2 min", "startup": "1 min", "startup_per_node": "0.05 s", "warmup": "2 min"}
+    spares = {"nodes": 16, "repair": "12 h", "takes_node": 0.6}
+    for changes, named in (({"restart": parts}, ("start-up",)), ({"spares": spares}, ("spares",)),
+                           ({"restart": parts, "spares": spares}, ("start-up", "spares"))):
+        fleet = fleet_plan(params_from_mapping({**FLEET_65K, **changes}, source="fleet-65k-parts.yml"))
+        assert len({plan.restart for plan in fleet.by_size.values()}) > 1
+        size_r = pages.build(fleet).size_r
+        assert "R" in size_r and all(word in size_r for word in named), size_r
 
 
 def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, example: FleetPlan) -> None:

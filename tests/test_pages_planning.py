@@ -70,3 +70,31 @@ def test_the_command_fills_every_source_and_says_best_n(tmp_path) -> None:
     assert {key: sources[key] for key in ("D", "C_p", "R_p", "s")} == dict.fromkeys(("D", "C_p", "R_p", "s"),
                                                                                    "fleet-65k.yml")
     assert sources["n"] == "best n"
+
+
+@pytest.mark.slow
+def test_the_equations_cited_are_those_of_the_model_the_plan_uses(fleet_65k: FleetPlan, book: Params) -> None:
+    """Two tiers: the tiers' equations (four losses, T*(n), n*), not Young's three losses; a drain alone: the exact
+    optimum and the drain's factor; one tier: first order's formulas where quotable, the exact model's where first
+    order is out of range. Every equation cited is one the book labels."""
+    import re
+    from pathlib import Path
+
+    from goodput.book import variant_text
+
+    book_dir = Path(__file__).resolve().parent.parent / "book"
+    labels = set(re.findall(r":label: (\S+)", "".join(p.read_text(encoding="utf-8") for p in book_dir.glob("*.md"))))
+    refused = book.replace(mtbi=20.0, checkpoint_cost=5.0, ranges={})
+    cases = {"tiered": fleet_65k, "drain": fleet_plan(book.replace(drain=5.0)), "single": fleet_plan(book),
+             "exact": fleet_plan(refused)}
+    expected = {"tiered": ("tiered", "tiered"), "drain": ("drain", "drain"), "single": ("single", "first_order"),
+                "exact": ("single", "exact")}
+    assert not cases["exact"].first_order_quotable and cases["single"].first_order_quotable
+    for name, fleet in cases.items():
+        page = planning.build(fleet)
+        assert (page.optimum.name, page.formulas.name) == expected[name], name
+        cited = set(re.findall(r"\{eq\}`([^`]+)`", variant_text(page, "optimum") + variant_text(page, "formulas")))
+        assert cited and cited <= labels, (name, cited - labels)
+        tiered_eqs = {"eq-tiers-loss", "eq-tiers-interval", "eq-tiers-every"}
+        assert (tiered_eqs <= cited) == (name == "tiered"), name
+        assert ("eq-goodput" in cited) == (name == "single"), name

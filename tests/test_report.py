@@ -11,7 +11,17 @@ from numpy.testing import assert_allclose
 from goodput import model
 from goodput.params import load_params
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for
-from goodput.report import money, optimum_name, ordinal, percent, plan_report, points, recommendation, render_plan
+from goodput.report import (
+    money,
+    optimum_name,
+    ordinal,
+    percent,
+    plan_report,
+    points,
+    recommendation,
+    render_plan,
+    scheme_words,
+)
 from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +92,21 @@ def test_recommendation_with_recovery_compares_like_with_like() -> None:
     assert f"every {format_duration(best.optimal_interval)} of work" in text
     assert f"goodput {best.goodput:.1%}. The interval in use, 40 min, gives {given.goodput:.1%}" in text
     assert f"({(best.goodput - given.goodput) * 100:.1f} points less)" in text
+
+
+def test_scheme_words_give_the_drain_to_the_checkpoint_that_drains() -> None:
+    """One tier with a drain: every checkpoint drains, so the drain follows the snapshot. Two tiers: only the
+    persistent copy (every n-th) drains, so the drain is among the persistent copy's values and not the fast one's;
+    without a drain none is named."""
+    one = scheme_words(make_plan(0.5, 60.0, 5.0, drain=3.0))
+    assert one == f"a 30 s snapshot drained in {format_duration(3.0)}"
+    tiers = {"persistent_cost": 2.0, "persistent_restart": 22.0, "fast_survives": 0.85, "persistent_every": 5}
+    two = scheme_words(make_plan(0.5, 60.0, 5.0, drain=3.0, **tiers))
+    fast, persistent, _ = two.split("; ")
+    assert "drain" not in fast and "3 min" not in fast
+    assert persistent == "every 5th copy persistent (2 min stall, drained in 3 min, restart 22 min)"
+    undrained = scheme_words(make_plan(0.5, 60.0, 5.0, **tiers))
+    assert "drain" not in undrained and "(2 min stall, restart 22 min)" in undrained
 
 
 @pytest.mark.slow

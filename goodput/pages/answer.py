@@ -21,6 +21,7 @@ from goodput.pages.common import (
     losses_text,
     m_given,
     ranges_text,
+    scheme_parts_text,
     t_span,
 )
 from goodput.plan import Plan
@@ -32,6 +33,7 @@ from goodput.report import (
     large_count,
     money,
     mtbi_origin,
+    ordinal,
     percent,
     points,
     restart_text,
@@ -49,6 +51,7 @@ class Page(Fleet, PlanValues):
     drain: str
     persistent_cost: str
     persistent_restart: str
+    persistent_which: str
     fast_lost: str
     losses_text: str
     month_hours: str
@@ -110,6 +113,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         drain=format_duration(s.drain) if s is not None else "none",
         persistent_cost=format_duration(tier2.cp) if tier2 else "none",
         persistent_restart=format_duration(tier2.rp) if tier2 else "none",
+        persistent_which=("every checkpoint" if tier2.every == 1 else f"every {ordinal(tier2.every)} checkpoint")
+        if tier2 else "none",
         fast_lost=f"{1.0 - tier2.fast_survives:.0%}" if tier2 else "none",
         losses_text=losses_text(fleet), lost_dollars=money(fleet.lost_dollars),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
@@ -119,7 +124,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
         fo_model=("Young's formula" if s is None
-                  else "first order of this checkpoint scheme (its drain and tiers included)"),
+                  else f"first order of this checkpoint scheme (its {scheme_parts_text(fleet.plan)} included)"),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

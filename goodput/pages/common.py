@@ -87,6 +87,21 @@ def cadence_text(plan: Plan) -> str:
         f", every {ordinal(s.every)} one to the persistent tier"
 
 
+def scheme_parts_text(plan: Plan) -> str:
+    """What the plan's scheme has beyond one checkpoint safe when taken, without an article, or "" for neither.
+
+    ``"drain"``, ``"persistent tier"`` or ``"drain and persistent tier"``, to follow "its" or "the fleet's".
+
+    >>> from goodput.plan import make_plan
+    >>> scheme_parts_text(make_plan(1.0, 60.0, 5.0, drain=2.0, persistent_cost=3.0, fast_survives=0.5))
+    'drain and persistent tier'
+    """
+    s = plan.tiers
+    if s is None:
+        return ""
+    return join_words(["drain"] * (s.drain > 0) + ["persistent tier"] * (not s.one_tier))
+
+
 def m_given(p: Params) -> str:
     """How M was given, as a paragraph variant's name: ``"count"``, ``"rate"`` or ``"given"`` (a duration)."""
     return {"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")
@@ -128,9 +143,10 @@ class Fleet:
 
     Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (how it was given,
     and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
-    losses, largest loss and lever, and slow checkpoint; first order's verdict in points and, where quotable, its
-    interval and goodput. (A :class:`~goodput.pages.Variant` is not shared: each chapter keeps the variants of its
-    own paragraphs.)
+    losses, largest loss and lever, and slow checkpoint; what the scheme has beyond one checkpoint safe when taken
+    (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither); first
+    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
+    not shared: each chapter keeps the variants of its own paragraphs.)
     """
 
     params_file: str
@@ -148,6 +164,7 @@ class Fleet:
     interval: str
     goodput: str
     scheme_words: str
+    scheme_parts: str
     cadence: str
     recommendation: str
     restart_loss: str
@@ -187,7 +204,8 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
         interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
-        scheme_words=scheme_words(fleet.plan), cadence=cadence_text(fleet.plan),
+        scheme_words=scheme_words(fleet.plan), scheme_parts=scheme_parts_text(fleet.plan),
+        cadence=cadence_text(fleet.plan),
         recommendation=recommendation(fleet.plan),
         restart_loss=percent(fleet.losses["restart_loss"]), lost_work=percent(fleet.losses["lost_work"]),
         largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),

@@ -46,6 +46,25 @@ class Page(Fleet):
     a_restart: str
     a_planned: str
     leaves_out: Variant
+    larger_fleet: str
+    largest_fleet: str
+
+
+def larger_fleet(fleet: FleetPlan) -> str:
+    """Where first order stops holding as the fleet grows, for a fleet where it holds: ``""`` if it holds at every size.
+
+    The smallest size of :attr:`goodput.fleet.FleetPlan.by_size` beyond the fleet (its scheme at the same per-GPU
+    rate, R re-derived) whose first order is more than :data:`goodput.model.FIRST_ORDER_CAUTION` off, as a clause:
+    ``"at 16,384 GPUs (16 times that fleet, at the same per-GPU rate) it is 1.2 points off"``.
+    """
+    own = fleet.params.gpus
+    for gpus, plan in fleet.by_size.items():
+        if gpus > own and plan.check.status != "ok":
+            off = ("its goodput is below zero" if plan.check.status == "below zero"
+                   else f"it is {points(abs(plan.check.error))} off")
+            times = "twice" if gpus == 2 * own else f"{gpus / own:.3g} times"
+            return f"at {gpus:,} GPUs ({times} that fleet, at the same per-GPU rate) {off}"
+    return ""
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -57,14 +76,16 @@ def build(fleet: FleetPlan) -> Page:
     """
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
+    s = fleet.plan.tiers
     w = fleet_plan(load_params())
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     wp = w.params
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
+    larger = larger_fleet(fleet) if fleet.first_order_status == "ok" else ""
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
-        scheme=Variant("single" if fleet.plan.tiers is None else "tiered"),
+        scheme=Variant("single" if s is None else "tiered" if s.drain > 0 else "persistent"),
         losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
@@ -78,6 +99,8 @@ def build(fleet: FleetPlan) -> Page:
         a_needed=Variant("none" if needed is None else "cost"),
         a_needed_cost=format_duration(needed) if needed is not None else NOT_QUOTED,
         a_restart=format_duration(wp.restart), a_planned=f"{sources.LLAMA3_PLANNED:,}",
-        leaves_out=first_order_variant(fleet),
+        leaves_out=Variant("ok_throughout") if fleet.first_order_status == "ok" and not larger
+        else first_order_variant(fleet),
+        larger_fleet=larger or NOT_QUOTED, largest_fleet=f"{max(fleet.by_size):,}",
     )
 

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
-from goodput.pages import answer
+from goodput.pages import Variant, answer
 from goodput.pages.common import Fleet, PlanValues, losses_text
 
 
@@ -21,6 +21,14 @@ class Page(Fleet, PlanValues):
 
     fo_model: str
     losses_text: str
+    optimum: Variant
+    formulas: Variant
+
+
+def scheme_kind(fleet: FleetPlan) -> str:
+    """Which model the plan is, for the equations the page cites: ``"single"``, ``"drain"`` or ``"tiered"``."""
+    s = fleet.plan.tiers
+    return "single" if s is None else "drain" if s.one_tier else "tiered"
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -33,7 +41,11 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     ('18.6 min', '87.6%', 'ok', '0.7 points', '19.3 min')
     """
     shared = answer.build(fleet, calculator_url)  # the one plan's values, said alike on both pages
-    own = ("fo_model", "losses_text")
+    own = ("fo_model", "losses_text", "optimum", "formulas")
+    kind = scheme_kind(fleet)
+    # one tier: first order's formulas where they may be quoted, the exact model's where first order is refused
+    formulas = kind if kind != "single" else "first_order" if fleet.first_order_quotable else "exact"
     return Page(**{f.name: getattr(shared, f.name) for f in dataclasses.fields(Page) if f.name not in own},
                 fo_model="Young's formula" if fleet.plan.tiers is None else "first order of this checkpoint scheme",
-                losses_text=losses_text(fleet, largest_first=False))
+                losses_text=losses_text(fleet, largest_first=False), optimum=Variant(kind),
+                formulas=Variant(formulas))
