@@ -118,7 +118,7 @@ def test_a_tiny_checkpoint_keeps_the_digits_its_differences_need() -> None:
     assert abs(float(exact.daly_interval(c, m)) - t_exact) < pages.ROUNDING * t_exact
     assert page.daly_diff == "the same to within rounding"
     assert page.young_short == "less than 0.001 points"
-    assert page.scheme_parts == "a drain"
+    assert page.scheme_parts == "drain"
     spread = page.r_spread.removeprefix("a relative ")
     assert page.r_spread == "nothing" or float(spread) < 1e-6
 

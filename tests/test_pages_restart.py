@@ -196,4 +196,4 @@ def test_a_small_fleet_without_a_per_node_start_up_or_a_pool() -> None:
     assert page.restart_none != page.restart
     best = x.choice.best
     assert page.half_words == ("Half as many" if best % 2 == 0 else "Half as many, rounded down")
-    assert page.scheme_parts == "a drain"
+    assert page.scheme_parts == "drain"

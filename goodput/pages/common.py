@@ -64,20 +64,6 @@ def first_order_variant(fleet: FleetPlan) -> Variant:
     return Variant(fleet.first_order_status.replace(" ", "_"))
 
 
-def scheme_parts(plan: Plan) -> str:
-    """What a plan's scheme has: ``"a drain"``, ``"a persistent tier"``, both; ``""`` for a plan without a scheme.
-
-    >>> from goodput.plan import make_plan
-    >>> scheme_parts(make_plan(1.0, 186.0, 5.0, drain=2.0)), scheme_parts(make_plan(1.0, 186.0, 5.0))
-    ('a drain', '')
-    """
-    s = plan.tiers
-    if s is None:
-        return ""
-    parts = (["a drain"] if s.drain else []) + ([] if s.one_tier else ["a persistent tier"])
-    return join_words(parts) or "neither a drain nor a persistent tier"
-
-
 def cadence_text(plan: Plan) -> str:
     """The persistent cadence as a clause after the interval: ", every 4th one to the persistent tier", or ""."""
     s = plan.tiers

@@ -14,7 +14,7 @@ from typing import Any
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example, scheme_parts
+from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example
 from goodput.report import interval_text, ordinal, percent, points
 from goodput.units import format_duration
 
@@ -31,7 +31,6 @@ class Page(Fleet):
 
     inputs: str
     scope: Variant
-    scheme_parts: str
     subject: str
     every_nth: str
     fo_status: str
@@ -129,7 +128,7 @@ def build(fleet: FleetPlan) -> Page:
     page = Page(
         **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         scope=Variant("tiered" if tiered else "one"),
-        scheme_parts=scheme_parts(fleet.plan), subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
+        subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
         fo_subject=subject if fleet.first_order_quotable else "this fleet",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),

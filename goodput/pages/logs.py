@@ -25,7 +25,7 @@ from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
 from goodput.logs.samples import recovery
 from goodput.logs.sources import Sources
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values, scheme_parts
+from goodput.pages.common import Fleet, fleet_values
 from goodput.params import rate_from_mtbi
 from goodput.report import (
     count,
@@ -192,7 +192,6 @@ class Page(Fleet):
     sample_k_range: str
     sample_k_inside: str
     sim_scope: Variant
-    scheme_parts: str
     sim_result: Variant
     sim_t: str
     sim_g_model: str
@@ -349,7 +348,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
         sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
-        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"), scheme_parts=scheme_parts(fleet.plan),
+        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
         sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values, scheme_parts
+from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values
 from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, points, restart_sum
 from goodput.restart import spare_wait
 from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
@@ -55,7 +55,6 @@ class Page(Fleet):
     half: str
     half_words: str
     restart_none: str
-    scheme_parts: str
     half_goodput: str
     half_dollars: str
     best_cost: str
@@ -152,7 +151,7 @@ def build(fleet: FleetPlan) -> Page:
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
         best_restart=format_duration(choice.restart[best]), best_dollars=money(max(0.0, choice.dollars[best])),
         half=count(half, "spare node"), half_words="Half as many" if best % 2 == 0 else "Half as many, rounded down",
-        restart_none=format_duration(restart_at(0)), scheme_parts=scheme_parts(fleet.plan), half_goodput=percent(goodput_at(half)),
+        restart_none=format_duration(restart_at(0)), half_goodput=percent(goodput_at(half)),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
         best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
         pool_goodput=percent(goodput_at(x.spares)), pool_restart=format_duration(restart_at(x.spares)),
