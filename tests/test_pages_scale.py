@@ -108,11 +108,13 @@ def test_a_point_with_no_work_kept_is_not_an_infinite_deviation() -> None:
 
 
 def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None:
-    """Worked example: one point at 7,491 GPUs (5 min) and 22,862 (1 min); the fleet's plan 0.7 points below,
-    close enough to quote; the slow checkpoint 2.4 points, quoted only with a caution."""
+    """Worked example: one point at 7,491 GPUs (5 min) and 22,862 (1 min), quoted to three significant digits (the
+    rate is known to about three); the fleet's plan 0.7 points below, close enough to quote; the slow checkpoint
+    2.4 points, quoted only with a caution."""
     page = worked_page
-    assert (page.slow_one_point, page.fast_one_point) == ("7,491", "22,862")
-    assert page.fast_three_points == f"{exact.first_order_error_threshold(1.0, 5.0, 419 / (77760 * 16384) * 60, 0.03):,.0f}"
+    assert (page.slow_one_point, page.fast_one_point) == ("7,490", "22,900")
+    three = exact.first_order_error_threshold(1.0, 5.0, 419 / (77760 * 16384) * 60, 0.03)
+    assert page.fast_three_points == f"{round(three, -2):,.0f}"
     assert page.own_gap == "first order 0.7 points below the exact goodput"
     assert page.own_verdict == scale.VERDICTS["ok"]
     assert page.slow_gap == "first order 2.4 points below the exact goodput"

@@ -209,11 +209,11 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
     """The fleet sizes (and M there) where first order is off by one point, by three, and reaches zero, by cost."""
     rows = [{
         "checkpoint cost": format_duration(lim.checkpoint_cost),
-        "1 point: GPUs": scale.gpus_text(lim.one_point),
+        "1 point: GPUs": scale.threshold_text(lim.one_point),
         "1 point: M": format_duration(lim.mtbi_at(lim.one_point)),
-        "3 points: GPUs": scale.gpus_text(lim.three_points),
+        "3 points: GPUs": scale.threshold_text(lim.three_points),
         "3 points: M": format_duration(lim.mtbi_at(lim.three_points)),
-        "zero: GPUs": scale.gpus_text(lim.zero),
+        "zero: GPUs": scale.threshold_text(lim.zero),
     } for lim in fleet_limits(fleet.params).values()]
     frame = pd.DataFrame(rows)
     p = fleet.params

@@ -6,6 +6,7 @@ sizes at the fleet's per-GPU rate and restart; the fleet's own verdict on first 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,9 +22,25 @@ VERDICTS = {"ok": "close enough to quote", "caution": "to be quoted only with a 
             "out of range": "too far off to quote", "below zero": "below zero, so not quoted"}
 
 
+#: Significant digits of a fleet-size threshold as quoted (:func:`threshold_text`).
+THRESHOLD_DIGITS = 3
+
+
 def gpus_text(n: float) -> str:
     """A fleet size as a count of GPUs, ``"22,862"`` (rounded to a whole GPU)."""
     return f"{n:,.0f}"
+
+
+def threshold_text(n: float) -> str:
+    """A fleet size a threshold puts at, to three significant digits (never below a whole GPU): ``"15,100"``.
+
+    The thresholds come from a per-GPU rate known to a digit or two; the computation keeps them exact.
+
+    >>> threshold_text(15146.2), threshold_text(4608.4), threshold_text(78051.0), threshold_text(45.3)
+    ('15,100', '4,610', '78,100', '45')
+    """
+    drop = max(0, math.floor(math.log10(n)) + 1 - THRESHOLD_DIGITS) if n > 0 else 0
+    return f"{round(n, -drop):,.0f}"
 
 
 def gap_text(check: model.RangeCheck) -> str:
@@ -90,8 +107,9 @@ def build(fleet: FleetPlan) -> Page:
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)
     d = format_duration
-    # The fleet sizes where each study cost's first order is one and three points off: slow_one_point, ...
-    at: dict[str, Any] = {f"{key}_{name}": gpus_text(getattr(lim, name)) for key, lim in lims.items()
+    # The fleet sizes where each study cost's first order is one and three points off (three significant digits):
+    # slow_one_point, ...
+    at: dict[str, Any] = {f"{key}_{name}": threshold_text(getattr(lim, name)) for key, lim in lims.items()
                           for name in ("one_point", "three_points")}
     return Page(
         **fleet_values(fleet), **at, async_text=d(lims["async"].checkpoint_cost),
@@ -107,7 +125,7 @@ def build(fleet: FleetPlan) -> Page:
         plan_gap=gap_text(plan.check), plan_verdict=VERDICTS[plan.check.status], plan_years=d(plan.horizon),
         plan_simulated=percent(plan.simulated.simulated), plan_stderr=points(plan.simulated.stderr, 2),
         plan_sigma=f"{plan.simulated.sigmas:.1f}", plan_exact_at_first=percent(plan.exact_at_first),
-        plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=gpus_text(slow.zero),
+        plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=threshold_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
         big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
         big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
