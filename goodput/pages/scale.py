@@ -1,7 +1,8 @@
 """The chapter "How far does the simple answer go" (``book/scale.md``): first order, exact and simulated by fleet size.
 
 The study follows one checkpoint tier of each of three costs (:func:`goodput.limits.study_costs`) across fleet
-sizes at the fleet's per-GPU rate and restart; the fleet's own verdict on first order is its plan's.
+sizes at the fleet's per-GPU rate and its restart held fixed; the fleet's own verdict on first order is its plan's,
+and the job at :data:`goodput.limits.PLAN_GPUS` GPUs is planned with the fleet's whole scheme at that size.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
-from goodput.report import percent, points
+from goodput.report import percent, points, scheme_words
 from goodput.units import format_duration
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
@@ -74,8 +75,12 @@ class Page(Fleet):
     own_verdict: str
     slow_gap: str
     slow_verdict: str
+    size_restart: Variant
+    at_size: Variant
     plan_gpus: str
     plan_mtbi: str
+    plan_restart: str
+    plan_scheme: str
     plan_first_interval: str
     plan_first_goodput: str
     plan_exact_interval: str
@@ -96,13 +101,43 @@ class Page(Fleet):
     big_interval: str
 
 
+def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
+    """The fields of the section on a :data:`goodput.limits.PLAN_GPUS`-GPU job: the fleet's whole scheme at that size.
+
+    Where the model makes no plan there (:func:`goodput.limits.plan_at_size` is None), the plan's values are empty and
+    ``at_size`` chooses the paragraph that says so.
+    """
+    d = format_duration
+    at = fleet.at_size(limits.PLAN_GPUS)
+    plan = limits.plan_at_size(fleet)
+    values: dict[str, Any] = {
+        "size_restart": Variant("grows" if limits.restart_grows(fleet) else "same"),
+        "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
+    }
+    names = ("plan_scheme", "plan_first_interval", "plan_first_goodput", "plan_exact_interval", "plan_exact_goodput",
+             "plan_gap", "plan_verdict", "plan_years", "plan_simulated", "plan_stderr", "plan_sigma",
+             "plan_exact_at_first", "plan_interval_cost")
+    if plan is None:
+        return values | {"at_size": Variant("refused")} | dict.fromkeys(names, "")
+    g = plan.plan.goodput
+    return values | {
+        "at_size": Variant("planned"), "plan_scheme": scheme_words(plan.plan),
+        "plan_first_interval": d(plan.first.interval),
+        "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
+        "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g), "plan_gap": gap_text(plan.check),
+        "plan_verdict": VERDICTS[plan.check.status], "plan_years": d(plan.horizon),
+        "plan_simulated": percent(plan.simulated.simulated), "plan_stderr": points(plan.simulated.stderr, 2),
+        "plan_sigma": f"{plan.simulated.sigmas:.1f}", "plan_exact_at_first": percent(plan.exact_at_first),
+        "plan_interval_cost": points(g - plan.exact_at_first, 2),
+    }
+
+
 def build(fleet: FleetPlan) -> Page:
     """Everything the chapter quotes, computed once from the fleet's plan."""
     p = fleet.params
     lims = limits.fleet_limits(p)
     span = limits.study_sizes(p.gpus, list(lims.values()))
     sims = limits.fleet_simulations(p)
-    plan = limits.plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
     slow = lims["slow"]
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)
@@ -112,20 +147,13 @@ def build(fleet: FleetPlan) -> Page:
     at: dict[str, Any] = {f"{key}_{name}": threshold_text(getattr(lim, name)) for key, lim in lims.items()
                           for name in ("one_point", "three_points")}
     return Page(
-        **fleet_values(fleet), **at, async_text=d(lims["async"].checkpoint_cost),
+        **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("tiered" if fleet.tiered else "one_tier"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=f"{max(s.sigmas for s in sims):.1f}",
         max_stderr=points(max(s.stderr for s in sims), 2), own_gap=gap_text(fleet.plan.check),
         own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
-        slow_verdict=VERDICTS[fleet.slow.check.status], plan_gpus=gpus_text(plan.gpus), plan_mtbi=d(plan.mtbi),
-        plan_first_interval=d(plan.first_interval),
-        plan_first_goodput=percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
-        plan_exact_interval=d(plan.exact_interval), plan_exact_goodput=percent(plan.exact_goodput),
-        plan_gap=gap_text(plan.check), plan_verdict=VERDICTS[plan.check.status], plan_years=d(plan.horizon),
-        plan_simulated=percent(plan.simulated.simulated), plan_stderr=points(plan.simulated.stderr, 2),
-        plan_sigma=f"{plan.simulated.sigmas:.1f}", plan_exact_at_first=percent(plan.exact_at_first),
-        plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=threshold_text(slow.zero),
+        slow_verdict=VERDICTS[fleet.slow.check.status], zero_gpus=threshold_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
         big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
         big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
