@@ -155,6 +155,7 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert page.slow_verdict == scale.VERDICTS["caution"]
     assert page.scope == Variant("one_tier")
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
+    assert page.restart_scope == Variant("same")
 
 
 def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -> None:
@@ -184,6 +185,23 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     assert page.own_verdict == scale.VERDICTS[tiered.first_order_status] == scale.VERDICTS["out of range"]
     assert page.slow_verdict == scale.VERDICTS[tiered.slow.check.status]
     assert page.goodput == percent(tiered.goodput) and page.interval == format_duration(tiered.interval)
+    # At 100,000 GPUs, its scheme there: 30.2%, less than its own 44.2% at 65,536 (one tier at R said 48.2%).
+    assert page.plan_exact_goodput == percent(plan_for(tiered.at_size(100_000)).goodput) == "30.2%"
+    assert page.restart_scope == page.size_restart == Variant("same")
+
+
+@pytest.mark.slow
+def test_story_page_plans_its_scheme_at_100k_and_holds_its_growing_restart_fixed_only_in_the_study() -> None:
+    """The story fleet's page: at 100,000 GPUs the goodput is its whole scheme's there (27.1%, R re-derived to 31 min),
+    not the one-tier 50.0% at its own R; its R grows with its size, so the one-tier study says it holds R fixed."""
+    fleet = fleet_plan(load_params(STORY))
+    page = scale.build(fleet)
+    whole = plan_for(fleet.at_size(limits.PLAN_GPUS))
+    assert page.at_size == Variant("planned")
+    assert page.plan_exact_goodput == percent(whole.goodput) == "27.1%"
+    assert page.plan_exact_interval == format_duration(whole.interval)
+    assert page.plan_restart == format_duration(fleet.restart_at(limits.PLAN_GPUS)) == "31 min"
+    assert page.restart_scope == page.size_restart == Variant("grows")
 
 
 @pytest.mark.slow

@@ -220,7 +220,7 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
     caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
                f"and more than 3 points below the exact goodput at the exact optimum, and at which it reaches zero, "
                f"at {format_rate(p.rate_per_gpu_hour)} interruptions per GPU-hour and R = "
-               f"{format_duration(p.restart)}; one checkpoint tier.")
+               f"{format_duration(p.restart)} held fixed; one checkpoint tier.")
     return book_table(frame, caption=caption, right=list(frame.columns))
 
 

@@ -75,6 +75,7 @@ class Page(Fleet):
     own_verdict: str
     slow_gap: str
     slow_verdict: str
+    restart_scope: Variant
     size_restart: Variant
     at_size: Variant
     plan_gpus: str
@@ -111,6 +112,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     at = fleet.at_size(limits.PLAN_GPUS)
     plan = limits.plan_at_size(fleet)
     values: dict[str, Any] = {
+        "restart_scope": Variant("grows" if limits.restart_grows(fleet) else "same"),
         "size_restart": Variant("grows" if limits.restart_grows(fleet) else "same"),
         "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
     }
