@@ -144,6 +144,46 @@ class SizePoint:
         return 0.0 if gap < 1e-4 else math.inf
 
 
+#: A simulation agrees with the exact model when it lies within this many standard errors of it.
+AGREES = 3.0
+#: Below this exact goodput a job keeps almost nothing, and its simulation may part from the model (:func:`agreement`).
+NEAR_ZERO = 0.01
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Whether the study's simulations agree with the exact model, by :data:`AGREES` standard errors.
+
+    `status`: ``"agree"`` (every point within), ``"near_zero"`` (the points beyond all keep less than
+    :data:`NEAR_ZERO` and are simulated above the model: a run starts computing, not restarting, a head start not
+    small beside the little such a job keeps) or ``"disagree"``. `largest` is the largest deviation, in standard
+    errors, over the points the verdict vouches for (with ``"near_zero"``, those keeping at least :data:`NEAR_ZERO`);
+    `worst` the point furthest beyond (with ``"disagree"``, of those near zero does not explain), None when all agree.
+    """
+
+    status: str
+    largest: float
+    worst: SizePoint | None
+
+
+def agreement(points: list[SizePoint]) -> Agreement:
+    """The study's verdict on its simulations against the exact model (see :class:`Agreement`).
+
+    >>> ok, off = SizePoint(1e3, 1.0, 0.9, 0.001, 0.9005), SizePoint(1e6, 1.0, 3e-4, 3e-5, 1e-4)
+    >>> agreement([ok]).status, agreement([ok, off]).status, round(agreement([ok, off]).largest, 1)
+    ('agree', 'near_zero', 0.5)
+    """
+    beyond = [s for s in points if s.sigmas > AGREES]
+    if not beyond:
+        return Agreement("agree", max(s.sigmas for s in points), None)
+    unexplained = [s for s in beyond if not (s.exact < NEAR_ZERO and s.simulated > s.exact)]
+    if not unexplained:
+        vouched = [s.sigmas for s in points if s.exact >= NEAR_ZERO] or [s.sigmas for s in points if s not in beyond]
+        return Agreement("near_zero", max(vouched, default=0.0), max(beyond, key=lambda s: s.sigmas))
+    worst = max(unexplained, key=lambda s: s.sigmas)
+    return Agreement("disagree", worst.sigmas, worst)
+
+
 def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
                    sizes: tuple[float, ...]) -> list[SizePoint]:
     """Seeded simulations of each cost at each size at the exact optimum (one tier; seed cost x len(sizes) + size)."""

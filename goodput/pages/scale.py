@@ -15,7 +15,8 @@ from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
-from goodput.report import percent, points, scheme_words
+from goodput.params import mtbi_from_rate
+from goodput.report import percent, percent_pm, points, scheme_words, se_digits
 from goodput.units import format_duration
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
@@ -32,6 +33,12 @@ def gpus_text(n: float) -> str:
     return f"{n:,.0f}"
 
 
+def rounded_text(n: float, digits: int) -> str:
+    """A count to `digits` significant digits, never below a whole one: ``rounded_text(13360.7, 2) == "13,000"``."""
+    drop = max(0, math.floor(math.log10(n)) + 1 - digits) if n > 0 else 0
+    return f"{round(n, -drop):,.0f}"
+
+
 def threshold_text(n: float) -> str:
     """A fleet size a threshold puts at, to three significant digits (never below a whole GPU): ``"15,100"``.
 
@@ -40,8 +47,7 @@ def threshold_text(n: float) -> str:
     >>> threshold_text(15146.2), threshold_text(4608.4), threshold_text(78051.0), threshold_text(45.3)
     ('15,100', '4,610', '78,100', '45')
     """
-    drop = max(0, math.floor(math.log10(n)) + 1 - THRESHOLD_DIGITS) if n > 0 else 0
-    return f"{round(n, -drop):,.0f}"
+    return rounded_text(n, THRESHOLD_DIGITS)
 
 
 def gap_text(check: model.RangeCheck) -> str:
@@ -63,8 +69,18 @@ class Page(Fleet):
     async_text: str
     sim_count: str
     failures_per_point: str
+    agreement: Variant
+    agree_sigmas: str
+    near_zero: str
     max_sigma: str
     max_stderr: str
+    worst_gpus: str
+    worst_cost: str
+    worst_simulated: str
+    worst_exact: str
+    worst_sigma: str
+    worst_mtbi: str
+    worst_attempts: str
     slow_one_point: str
     slow_three_points: str
     fast_one_point: str
@@ -134,6 +150,35 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     }
 
 
+def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str, Any]:
+    """The fields of the paragraph on the study's simulations: their verdict and the point furthest off.
+
+    The verdict is :func:`goodput.limits.agreement`'s; the worst point comes with its M and how many restarts it
+    takes for one to succeed. Its fields are empty when every point agrees.
+    """
+    p = fleet.params
+    verdict = limits.agreement(sims)
+    values: dict[str, Any] = {
+        "agreement": Variant(verdict.status), "agree_sigmas": f"{limits.AGREES:g}",
+        "near_zero": percent(limits.NEAR_ZERO, 0), "max_sigma": f"{verdict.largest:.1f}",
+        "max_stderr": points(max(s.stderr for s in sims), 2),
+    }
+    worst = verdict.worst
+    names = ("worst_gpus", "worst_cost", "worst_simulated", "worst_exact", "worst_sigma", "worst_mtbi",
+             "worst_attempts")
+    if worst is None:
+        return values | dict.fromkeys(names, "")
+    m = float(mtbi_from_rate(p.rate_per_gpu_hour, worst.gpus))
+    digits = se_digits(worst.stderr)
+    return values | {
+        "worst_gpus": gpus_text(worst.gpus), "worst_cost": format_duration(worst.checkpoint_cost),
+        "worst_simulated": percent_pm(worst.simulated, worst.stderr), "worst_exact": percent(worst.exact, digits),
+        "worst_sigma": f"{worst.sigmas:.1f}", "worst_mtbi": format_duration(m),
+        # A restart of R succeeds when no interruption comes for R: once in e^{R/M} attempts.
+        "worst_attempts": rounded_text(math.exp(min(p.restart / m, 700.0)), 2),
+    }
+
+
 def build(fleet: FleetPlan) -> Page:
     """Everything the chapter quotes, computed once from the fleet's plan."""
     p = fleet.params
@@ -152,8 +197,8 @@ def build(fleet: FleetPlan) -> Page:
         **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("tiered" if fleet.tiered else "one_tier"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
-        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=f"{max(s.sigmas for s in sims):.1f}",
-        max_stderr=points(max(s.stderr for s in sims), 2), own_gap=gap_text(fleet.plan.check),
+        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
+        own_gap=gap_text(fleet.plan.check),
         own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
         slow_verdict=VERDICTS[fleet.slow.check.status], zero_gpus=threshold_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
