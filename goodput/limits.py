@@ -2,7 +2,9 @@
 
 At a constant per-GPU rate M falls as the fleet grows, and first order's error (:func:`goodput.exact.first_order_error`)
 grows; :func:`first_order_limits` gives the sizes where it crosses the caution and the tolerance of
-:class:`goodput.model.RangeCheck`, and where first-order goodput reaches zero. One checkpoint tier; minutes.
+:class:`goodput.model.RangeCheck`, and where first-order goodput reaches zero: one checkpoint tier at a fixed R, an
+illustration of first order's limits, not a fleet's own. :func:`plan_at_size` plans a fleet's whole scheme at another
+size (R re-derived there). Minutes.
 """
 
 from __future__ import annotations
@@ -12,9 +14,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from goodput import exact, model
+from goodput.errors import Refused
 from goodput.params import mtbi_from_rate
+from goodput.plan import Plan, plan_for
+from goodput.tiers import Tiers
 
 if TYPE_CHECKING:
+    from goodput.fleet import FleetPlan
     from goodput.params import Params
 
 
@@ -138,6 +144,46 @@ class SizePoint:
         return 0.0 if gap < 1e-4 else math.inf
 
 
+#: A simulation agrees with the exact model when it lies within this many standard errors of it.
+AGREES = 3.0
+#: Below this exact goodput a job keeps almost nothing, and its simulation may part from the model (:func:`agreement`).
+NEAR_ZERO = 0.01
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Whether the study's simulations agree with the exact model, by :data:`AGREES` standard errors.
+
+    `status`: ``"agree"`` (every point within), ``"near_zero"`` (the points beyond all keep less than
+    :data:`NEAR_ZERO` and are simulated above the model: a run starts computing, not restarting, a head start not
+    small beside the little such a job keeps) or ``"disagree"``. `largest` is the largest deviation, in standard
+    errors, over the points the verdict vouches for (with ``"near_zero"``, those keeping at least :data:`NEAR_ZERO`);
+    `worst` the point furthest beyond (with ``"disagree"``, of those near zero does not explain), None when all agree.
+    """
+
+    status: str
+    largest: float
+    worst: SizePoint | None
+
+
+def agreement(points: list[SizePoint]) -> Agreement:
+    """The study's verdict on its simulations against the exact model (see :class:`Agreement`).
+
+    >>> ok, off = SizePoint(1e3, 1.0, 0.9, 0.001, 0.9005), SizePoint(1e6, 1.0, 3e-4, 3e-5, 1e-4)
+    >>> agreement([ok]).status, agreement([ok, off]).status, round(agreement([ok, off]).largest, 1)
+    ('agree', 'near_zero', 0.5)
+    """
+    beyond = [s for s in points if s.sigmas > AGREES]
+    if not beyond:
+        return Agreement("agree", max(s.sigmas for s in points), None)
+    unexplained = [s for s in beyond if not (s.exact < NEAR_ZERO and s.simulated > s.exact)]
+    if not unexplained:
+        vouched = [s.sigmas for s in points if s.exact >= NEAR_ZERO] or [s.sigmas for s in points if s not in beyond]
+        return Agreement("near_zero", max(vouched, default=0.0), max(beyond, key=lambda s: s.sigmas))
+    worst = max(unexplained, key=lambda s: s.sigmas)
+    return Agreement("disagree", worst.sigmas, worst)
+
+
 def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
                    sizes: tuple[float, ...]) -> list[SizePoint]:
     """Seeded simulations of each cost at each size at the exact optimum (one tier; seed cost x len(sizes) + size)."""
@@ -147,39 +193,102 @@ def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
 
 @dataclass(frozen=True)
 class PlanAtSize:
-    """One checkpoint cost at one fleet size by first order, the exact model and a seeded simulation (one tier).
+    """The fleet's whole scheme at another size by the exact model, first order and a seeded simulation.
 
-    `check` is first order at sqrt(2CM) against the exact optimum (the one measure and verdict); `exact_at_first` is the
-    exact goodput at first order's interval; `horizon` is the simulated wall time in minutes.
+    `params` are the fleet's inputs at that size (:meth:`goodput.fleet.FleetPlan.at_size`: M at its per-GPU rate, R
+    re-derived); `plan` the exact plan there and `first` first order's, each at its own optimum (and cadence);
+    `plan.check` is first order's error and verdict. `exact_at_first` is the exact goodput following first order's
+    plan; `simulated` the exact plan simulated at its interval (and cadence), over `horizon` minutes of wall time.
     """
 
-    gpus: float
-    mtbi: float
-    check: model.RangeCheck
-    first_interval: float
-    exact_interval: float
-    exact_goodput: float
+    gpus: int
+    params: Params
+    plan: Plan
+    first: Plan
     exact_at_first: float
     simulated: SizePoint
     horizon: float
 
+    @property
+    def mtbi(self) -> float:
+        """M at this size, minutes."""
+        return self.plan.mtbi
 
-def plan_at_size(rate_per_gpu_hour: float, checkpoint_cost: float, restart: float,
-                 gpus: float = PLAN_GPUS) -> PlanAtSize:
-    """First order, the exact model and a simulation of one checkpoint tier at a fleet size (seed :data:`PLAN_SEED`).
+    @property
+    def restart(self) -> float:
+        """R at this size, minutes (re-derived: start-up per node, the spares' wait at this M)."""
+        return self.params.restart
 
-    >>> p = plan_at_size(2e-5, 1.0, 5.0)
-    >>> round(p.mtbi), p.check.status, p.exact_interval < p.first_interval
-    (30, 'out of range', True)
+    @property
+    def check(self) -> model.RangeCheck:
+        """First order of the scheme against its exact model, each at its own optimum: the one measure and verdict."""
+        return self.plan.check
+
+
+def plan_at_size(fleet: FleetPlan, gpus: int = PLAN_GPUS) -> PlanAtSize | None:
+    """The fleet's whole scheme planned at `gpus` GPUs, first order beside it, and simulated (seed :data:`PLAN_SEED`).
+
+    None where the model refuses to plan at that size (:class:`~goodput.errors.Refused`: no work would be kept).
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> p = plan_at_size(fleet_plan(load_params()))
+    >>> round(p.mtbi), p.check.status, p.plan.interval < p.first.interval, p.simulated.sigmas < 4
+    (30, 'out of range', True, True)
     """
-    m = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
-    t_first = float(model.optimal_interval(checkpoint_cost, m))
-    point, horizon = _simulated(rate_per_gpu_hour, checkpoint_cost, restart, gpus, PLAN_FAILURES, PLAN_SEED)
-    return PlanAtSize(gpus=gpus, mtbi=m, check=exact.range_check(checkpoint_cost, m, restart),
-                      first_interval=t_first, exact_interval=float(exact.exact_optimal_interval(checkpoint_cost, m)),
-                      exact_goodput=point.exact, exact_at_first=float(exact.exact_goodput(checkpoint_cost, m, restart,
-                                                                                           t_first)),
-                      simulated=point, horizon=horizon)
+    at = fleet.at_size(gpus)
+    try:
+        plan = plan_for(at)
+        first = plan_for(at, which="first-order")
+    except Refused:
+        return None
+    following = at
+    if first.tiers is not None and at.persistent_cost is not None:  # first order's plan, its cadence included
+        following = at.replace(persistent_every=first.tiers.every)
+    exact_at_first = plan_for(following, interval=first.interval).goodput
+    point, horizon = _simulated_plan(plan, at, PLAN_FAILURES, PLAN_SEED)
+    return PlanAtSize(gpus=gpus, params=at, plan=plan, first=first, exact_at_first=exact_at_first, simulated=point,
+                      horizon=horizon)
+
+
+def restart_grows(fleet: FleetPlan) -> bool:
+    """Whether the fleet's expected restart changes with its size (start-up per node, a wait for spares).
+
+    Checked at :data:`PLAN_GPUS` and at twice the fleet (:meth:`goodput.fleet.FleetPlan.restart_at`); where it
+    changes, the study's one-tier curves and thresholds, at the fleet's own R held fixed, are not the fleet's own.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> restart_grows(fleet_plan(load_params()))
+    False
+    """
+    r = fleet.params.restart
+    return any(abs(fleet.restart_at(n) - r) > 1e-9 * r for n in (PLAN_GPUS, 2 * fleet.params.gpus))
+
+
+def _simulated_plan(plan: Plan, params: Params, failures: float, seed: int) -> tuple[SizePoint, float]:
+    """A seeded simulation of a plan for `params` at its interval (and cadence) against its exact goodput; wall time.
+
+    One plain tier: :func:`_simulated` (the study's); a drain, tiers or recovery without rollback:
+    :func:`goodput.simulate_tiers.simulate_tiers`, over about `failures` interruptions.
+    """
+    if plan.tiers is None and plan.recovery is None:
+        return _simulated(params.rate_per_gpu_hour, plan.checkpoint_cost, plan.restart, params.gpus, failures, seed)
+    from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS
+    from goodput.simulate_tiers import simulate_tiers
+
+    s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
+    just_in_time, jit_recovery, planned_rate = plan.recovery or (0.0, 0.0, 0.0)
+    m, t = plan.mtbi, plan.interval
+    rolls = m / (1.0 - just_in_time)  # mean gap between the interruptions that roll back
+    least = 1.01 * MIN_RUN_RHYTHMS * REPLICAS * ((s.every - 1) * (t + s.checkpoint_cost) + t + s.cp + s.rp)
+    horizon = min(max(failures * m, least), max(least, 0.5 * MAX_FAILURES * rolls))
+    run = simulate_tiers(s.checkpoint_cost, m, s.restart, t, horizon, drain=s.drain,
+                         persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
+                         fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
+                         jit_recovery=jit_recovery, planned_rate=planned_rate,
+                         planned_cost=s.stop_cost if planned_rate else None, replicas=REPLICAS, seed=seed)
+    return SizePoint(params.gpus, s.checkpoint_cost, run.goodput, run.stderr, plan.goodput), run.horizon
 
 
 def beyond_zero(limits: FirstOrderLimits) -> int:

@@ -16,11 +16,11 @@ from matplotlib.ticker import FuncFormatter
 from goodput import exact, hazards, model
 from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table, loss_column
-from goodput.limits import fleet_limits, plan_at_size
+from goodput.limits import PLAN_GPUS, fleet_limits, plan_at_size
 from goodput.pages import scale
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import percent, points
+from goodput.report import percent, points, scheme_words
 from goodput.simulate import run_age_mtbi
 from goodput.units import format_duration, format_rate
 
@@ -209,36 +209,42 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
     """The fleet sizes (and M there) where first order is off by one point, by three, and reaches zero, by cost."""
     rows = [{
         "checkpoint cost": format_duration(lim.checkpoint_cost),
-        "1 point: GPUs": scale.gpus_text(lim.one_point),
+        "1 point: GPUs": scale.threshold_text(lim.one_point),
         "1 point: M": format_duration(lim.mtbi_at(lim.one_point)),
-        "3 points: GPUs": scale.gpus_text(lim.three_points),
+        "3 points: GPUs": scale.threshold_text(lim.three_points),
         "3 points: M": format_duration(lim.mtbi_at(lim.three_points)),
-        "zero: GPUs": scale.gpus_text(lim.zero),
+        "zero: GPUs": scale.threshold_text(lim.zero),
     } for lim in fleet_limits(fleet.params).values()]
     frame = pd.DataFrame(rows)
     p = fleet.params
     caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
                f"and more than 3 points below the exact goodput at the exact optimum, and at which it reaches zero, "
                f"at {format_rate(p.rate_per_gpu_hour)} interruptions per GPU-hour and R = "
-               f"{format_duration(p.restart)}; one checkpoint tier.")
+               f"{format_duration(p.restart)} held fixed; one checkpoint tier.")
     return book_table(frame, caption=caption, right=list(frame.columns))
 
 
 def plan_table(fleet: FleetPlan) -> Styler:
-    """The fast checkpoint at :data:`goodput.limits.PLAN_GPUS` GPUs by first order, the exact model and simulation."""
-    p = fleet.params
-    plan = plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
+    """The fleet's whole scheme at :data:`goodput.limits.PLAN_GPUS` GPUs by first order, the exact model and simulation.
+
+    Where the model makes no plan at that size, a table that says so with that size's M and R.
+    """
+    at = fleet.at_size(PLAN_GPUS)
+    plan = plan_at_size(fleet)
+    where = (f"A {scale.gpus_text(at.gpus)}-GPU job at {format_rate(at.rate_per_gpu_hour)} interruptions per "
+             f"GPU-hour: M = {format_duration(at.mtbi)}, R = {format_duration(at.restart)}")
+    if plan is None:
+        frame = pd.DataFrame({"": ["plan"], "exact model": ["none: essentially no work is kept"]})
+        return book_table(frame, caption=f"{where}.", right=["exact model"])
     first = percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing"
     frame = pd.DataFrame({
         "": ["interval", "goodput"],
-        "first order": [format_duration(plan.first_interval), first],
-        "exact model": [format_duration(plan.exact_interval), percent(plan.exact_goodput)],
+        "first order": [format_duration(plan.first.interval), first],
+        "exact model": [format_duration(plan.plan.interval), percent(plan.plan.goodput)],
         "simulated at the exact interval": ["", (f"{percent(plan.simulated.simulated)} ± "
                                                  f"{points(plan.simulated.stderr, 2)}")],
     })
-    caption = (f"A {scale.gpus_text(plan.gpus)}-GPU job at {format_rate(p.rate_per_gpu_hour)} interruptions per "
-               f"GPU-hour, one checkpoint tier: C = {format_duration(p.checkpoint_cost)}, R = "
-               f"{format_duration(p.restart)}, M = {format_duration(plan.mtbi)}.")
+    caption = f"{where}; this fleet's whole scheme at that size, {scheme_words(plan.plan)}."
     return book_table(frame, caption=caption, right=list(frame.columns[1:]))
 
 

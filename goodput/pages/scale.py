@@ -1,11 +1,13 @@
 """The chapter "How far does the simple answer go" (``book/scale.md``): first order, exact and simulated by fleet size.
 
 The study follows one checkpoint tier of each of three costs (:func:`goodput.limits.study_costs`) across fleet
-sizes at the fleet's per-GPU rate and restart; the fleet's own verdict on first order is its plan's.
+sizes at the fleet's per-GPU rate and its restart held fixed; the fleet's own verdict on first order is its plan's,
+and the job at :data:`goodput.limits.PLAN_GPUS` GPUs is planned with the fleet's whole scheme at that size.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,7 +15,8 @@ from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
-from goodput.report import percent, points
+from goodput.params import mtbi_from_rate
+from goodput.report import percent, percent_pm, points, scheme_words, se_digits
 from goodput.units import format_duration
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
@@ -21,9 +24,30 @@ VERDICTS = {"ok": "close enough to quote", "caution": "to be quoted only with a 
             "out of range": "too far off to quote", "below zero": "below zero, so not quoted"}
 
 
+#: Significant digits of a fleet-size threshold as quoted (:func:`threshold_text`).
+THRESHOLD_DIGITS = 3
+
+
 def gpus_text(n: float) -> str:
     """A fleet size as a count of GPUs, ``"22,862"`` (rounded to a whole GPU)."""
     return f"{n:,.0f}"
+
+
+def rounded_text(n: float, digits: int) -> str:
+    """A count to `digits` significant digits, never below a whole one: ``rounded_text(13360.7, 2) == "13,000"``."""
+    drop = max(0, math.floor(math.log10(n)) + 1 - digits) if n > 0 else 0
+    return f"{round(n, -drop):,.0f}"
+
+
+def threshold_text(n: float) -> str:
+    """A fleet size a threshold puts at, to three significant digits (never below a whole GPU): ``"15,100"``.
+
+    The thresholds come from a per-GPU rate known to a digit or two; the computation keeps them exact.
+
+    >>> threshold_text(15146.2), threshold_text(4608.4), threshold_text(78051.0), threshold_text(45.3)
+    ('15,100', '4,610', '78,100', '45')
+    """
+    return rounded_text(n, THRESHOLD_DIGITS)
 
 
 def gap_text(check: model.RangeCheck) -> str:
@@ -45,8 +69,18 @@ class Page(Fleet):
     async_text: str
     sim_count: str
     failures_per_point: str
+    agreement: Variant
+    agree_sigmas: str
+    near_zero: str
     max_sigma: str
     max_stderr: str
+    worst_gpus: str
+    worst_cost: str
+    worst_simulated: str
+    worst_exact: str
+    worst_sigma: str
+    worst_mtbi: str
+    worst_attempts: str
     slow_one_point: str
     slow_three_points: str
     fast_one_point: str
@@ -57,8 +91,13 @@ class Page(Fleet):
     own_verdict: str
     slow_gap: str
     slow_verdict: str
+    restart_scope: Variant
+    size_restart: Variant
+    at_size: Variant
     plan_gpus: str
     plan_mtbi: str
+    plan_restart: str
+    plan_scheme: str
     plan_first_interval: str
     plan_first_goodput: str
     plan_exact_interval: str
@@ -79,35 +118,89 @@ class Page(Fleet):
     big_interval: str
 
 
+def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
+    """The fields of the section on a :data:`goodput.limits.PLAN_GPUS`-GPU job: the fleet's whole scheme at that size.
+
+    Where the model makes no plan there (:func:`goodput.limits.plan_at_size` is None), the plan's values are empty and
+    ``at_size`` chooses the paragraph that says so.
+    """
+    d = format_duration
+    at = fleet.at_size(limits.PLAN_GPUS)
+    plan = limits.plan_at_size(fleet)
+    values: dict[str, Any] = {
+        "restart_scope": Variant("grows" if limits.restart_grows(fleet) else "same"),
+        "size_restart": Variant("grows" if limits.restart_grows(fleet) else "same"),
+        "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
+    }
+    names = ("plan_scheme", "plan_first_interval", "plan_first_goodput", "plan_exact_interval", "plan_exact_goodput",
+             "plan_gap", "plan_verdict", "plan_years", "plan_simulated", "plan_stderr", "plan_sigma",
+             "plan_exact_at_first", "plan_interval_cost")
+    if plan is None:
+        return values | {"at_size": Variant("refused")} | dict.fromkeys(names, "")
+    g = plan.plan.goodput
+    return values | {
+        "at_size": Variant("planned"), "plan_scheme": scheme_words(plan.plan),
+        "plan_first_interval": d(plan.first.interval),
+        "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
+        "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g), "plan_gap": gap_text(plan.check),
+        "plan_verdict": VERDICTS[plan.check.status], "plan_years": d(plan.horizon),
+        "plan_simulated": percent(plan.simulated.simulated), "plan_stderr": points(plan.simulated.stderr, 2),
+        "plan_sigma": f"{plan.simulated.sigmas:.1f}", "plan_exact_at_first": percent(plan.exact_at_first),
+        "plan_interval_cost": points(g - plan.exact_at_first, 2),
+    }
+
+
+def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str, Any]:
+    """The fields of the paragraph on the study's simulations: their verdict and the point furthest off.
+
+    The verdict is :func:`goodput.limits.agreement`'s; the worst point comes with its M and how many restarts it
+    takes for one to succeed. Its fields are empty when every point agrees.
+    """
+    p = fleet.params
+    verdict = limits.agreement(sims)
+    values: dict[str, Any] = {
+        "agreement": Variant(verdict.status), "agree_sigmas": f"{limits.AGREES:g}",
+        "near_zero": percent(limits.NEAR_ZERO, 0), "max_sigma": f"{verdict.largest:.1f}",
+        "max_stderr": points(max(s.stderr for s in sims), 2),
+    }
+    worst = verdict.worst
+    names = ("worst_gpus", "worst_cost", "worst_simulated", "worst_exact", "worst_sigma", "worst_mtbi",
+             "worst_attempts")
+    if worst is None:
+        return values | dict.fromkeys(names, "")
+    m = float(mtbi_from_rate(p.rate_per_gpu_hour, worst.gpus))
+    digits = se_digits(worst.stderr)
+    return values | {
+        "worst_gpus": gpus_text(worst.gpus), "worst_cost": format_duration(worst.checkpoint_cost),
+        "worst_simulated": percent_pm(worst.simulated, worst.stderr), "worst_exact": percent(worst.exact, digits),
+        "worst_sigma": f"{worst.sigmas:.1f}", "worst_mtbi": format_duration(m),
+        # A restart of R succeeds when no interruption comes for R: once in e^{R/M} attempts.
+        "worst_attempts": rounded_text(math.exp(min(p.restart / m, 700.0)), 2),
+    }
+
+
 def build(fleet: FleetPlan) -> Page:
     """Everything the chapter quotes, computed once from the fleet's plan."""
     p = fleet.params
     lims = limits.fleet_limits(p)
     span = limits.study_sizes(p.gpus, list(lims.values()))
     sims = limits.fleet_simulations(p)
-    plan = limits.plan_at_size(p.rate_per_gpu_hour, p.checkpoint_cost, p.restart)
     slow = lims["slow"]
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)
     d = format_duration
-    # The fleet sizes where each study cost's first order is one and three points off: slow_one_point, ...
-    at: dict[str, Any] = {f"{key}_{name}": gpus_text(getattr(lim, name)) for key, lim in lims.items()
+    # The fleet sizes where each study cost's first order is one and three points off (three significant digits):
+    # slow_one_point, ...
+    at: dict[str, Any] = {f"{key}_{name}": threshold_text(getattr(lim, name)) for key, lim in lims.items()
                           for name in ("one_point", "three_points")}
     return Page(
-        **fleet_values(fleet), **at, async_text=d(lims["async"].checkpoint_cost),
+        **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("tiered" if fleet.tiered else "one_tier"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
-        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", max_sigma=f"{max(s.sigmas for s in sims):.1f}",
-        max_stderr=points(max(s.stderr for s in sims), 2), own_gap=gap_text(fleet.plan.check),
+        failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
+        own_gap=gap_text(fleet.plan.check),
         own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
-        slow_verdict=VERDICTS[fleet.slow.check.status], plan_gpus=gpus_text(plan.gpus), plan_mtbi=d(plan.mtbi),
-        plan_first_interval=d(plan.first_interval),
-        plan_first_goodput=percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
-        plan_exact_interval=d(plan.exact_interval), plan_exact_goodput=percent(plan.exact_goodput),
-        plan_gap=gap_text(plan.check), plan_verdict=VERDICTS[plan.check.status], plan_years=d(plan.horizon),
-        plan_simulated=percent(plan.simulated.simulated), plan_stderr=points(plan.simulated.stderr, 2),
-        plan_sigma=f"{plan.simulated.sigmas:.1f}", plan_exact_at_first=percent(plan.exact_at_first),
-        plan_interval_cost=points(plan.exact_goodput - plan.exact_at_first, 2), zero_gpus=gpus_text(slow.zero),
+        slow_verdict=VERDICTS[fleet.slow.check.status], zero_gpus=threshold_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
         big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
         big_exact=percent(float(exact.exact_goodput(slow.checkpoint_cost, big_m, p.restart))),
