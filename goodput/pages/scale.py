@@ -21,7 +21,7 @@ from goodput.units import format_duration
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
 VERDICTS = {"ok": "close enough to quote", "caution": "to be quoted only with a caution",
-            "out of range": "too far off to quote", "below zero": "below zero, so not quoted"}
+            "out of range": "too far off to quote", "below zero": "not quoted"}
 
 
 #: Significant digits of a fleet-size threshold as quoted (:func:`threshold_text`).
