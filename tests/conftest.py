@@ -34,6 +34,16 @@ def worked() -> Params:
     return load_params()
 
 
+#: A small fleet with a drain: C and the drain from its model's size and storage bandwidth, R as its parts.
+SMALL_FLEET = Path(__file__).parent / "data" / "fleet-small-tiered.yml"
+
+
+@pytest.fixture(scope="session")
+def small_params() -> Params:
+    """The small fleet (:data:`SMALL_FLEET`): 1,024 GPUs, a 3.55 ms snapshot drained in 15.2 s, R = 19 min."""
+    return load_params(SMALL_FLEET)
+
+
 @pytest.fixture(scope="session")
 def book() -> Params:
     """book/params.yml, read as the book reads it (the worked example's values, from that file)."""

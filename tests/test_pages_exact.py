@@ -92,21 +92,14 @@ def test_estimates_at_the_fleets_ratio(fleet: Params) -> None:
     assert page.daly_diff == f"{format_duration(shortfall, 2)} shorter"
 
 
-SMALL = {"gpus": 1024, "gpus_per_node": 8, "rate_per_gpu_hour": 3.0e-5,
-         "checkpoint": {"parameters": 13e9, "bytes_per_parameter": 14},
-         "storage": {"write_bandwidth": "20 GB/s", "efficiency": 0.6,
-                     "snapshot": {"bandwidth": "400 GB/s", "host_memory": "2 TB"}},
-         "slow_checkpoint_cost": "20 min", "restart": {"detect": "2 min", "replace": "10 min", "startup": "4 min",
-                                                       "warmup": "3 min"},
-         "price_per_gpu_hour": 3.0, "month": "730 h"}
 
 
 @pytest.mark.slow
-def test_a_tiny_checkpoint_keeps_the_digits_its_differences_need() -> None:
+def test_a_tiny_checkpoint_keeps_the_digits_its_differences_need(small_params: Params) -> None:
     """A 3.55 ms snapshot against M = 32.6 h: exact minus first order at Young's interval is 0.0050 points (not 0.00),
     Daly's interval equals the exact optimum to within rounding (not '1.6e-09 ms shorter'), and Young's costs less
     than 0.001 points; the optimum's spread over R is relative, below a millionth."""
-    f = fleet_plan(params_from_mapping(SMALL, source="small.yml"))
+    f = fleet_plan(small_params)
     page = pages.build(f)
     p = f.params
     c, m, r = p.checkpoint_cost, p.mtbi, p.restart

@@ -221,21 +221,14 @@ def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
     assert (page.burst_cost == Variant("slower")) == (m_all >= fleet.params.mtbi)
 
 
-SMALL = {"gpus": 1024, "gpus_per_node": 8, "rate_per_gpu_hour": 3.0e-5,
-         "checkpoint": {"parameters": 13e9, "bytes_per_parameter": 14},
-         "storage": {"write_bandwidth": "20 GB/s", "efficiency": 0.6,
-                     "snapshot": {"bandwidth": "400 GB/s", "host_memory": "2 TB"}},
-         "slow_checkpoint_cost": "20 min", "restart": {"detect": "2 min", "replace": "10 min", "startup": "4 min",
-                                                       "warmup": "3 min"},
-         "price_per_gpu_hour": 3.0, "month": "730 h"}
 
 
 @pytest.mark.slow
-def test_small_losses_keep_their_digits_and_small_gains_are_not_advice() -> None:
+def test_small_losses_keep_their_digits_and_small_gains_are_not_advice(small_params: Params) -> None:
     """A 1,024-GPU fleet with a 3.55 ms snapshot: a checkpoint lost with the job costs 0.0025 points, so goodput is
     written to four decimals (99.0075% to 99.0051%), not '99.0% to 99.0%'; elastic training leaves the interval where
     it is ('stays at'); starting short gains under a tenth of a point, so the takeaway is 'slight', not advice."""
-    f = fleet_plan(params_from_mapping(SMALL, source="small.yml"))
+    f = fleet_plan(small_params)
     page = failures.build(f)
     p = f.params
     lost = hazards.lost_checkpoint(p.checkpoint_cost, p.mtbi, p.restart)

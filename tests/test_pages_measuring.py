@@ -190,23 +190,13 @@ def test_overhead_and_lost_work_called_equal_only_where_they_are(tiered: FleetPl
     assert not story.first_order_quotable and s.balance == Variant("apart")
 
 
-#: A small fleet with a drain whose C (a snapshot to host memory) and drain come from the model's size and bandwidths.
-SMALL = {"gpus": 1024, "gpus_per_node": 8, "rate_per_gpu_hour": 3.0e-5,
-         "checkpoint": {"parameters": 13e9, "bytes_per_parameter": 14},
-         "storage": {"write_bandwidth": "20 GB/s", "efficiency": 0.6,
-                     "snapshot": {"bandwidth": "400 GB/s", "host_memory": "2 TB"}},
-         "slow_checkpoint_cost": "20 min", "restart": {"detect": "2 min", "replace": "10 min", "startup": "4 min",
-                                                       "warmup": "3 min"},
-         "price_per_gpu_hour": 3.0, "month": "730 h"}
-
-
 @pytest.mark.slow
-def test_advice_follows_the_size_of_the_gain(worked: FleetPlan, tiered: FleetPlan) -> None:
+def test_advice_follows_the_size_of_the_gain(worked: FleetPlan, tiered: FleetPlan, small_params: Params) -> None:
     """Starting short after an early rate: the worked example loses 2.2 points keeping its settled interval (advise it);
     the small drained fleet less than 0.1 points (it does not matter). PyTorch's asynchronous stall: a lever for the
     worked example's synchronous C; the 65k fleet already drains (a 6.3 s snapshot would gain 2.3 points over its
     25 s); the small fleet's 3.55 ms snapshot gains nothing from it."""
-    small = fleet_plan(params_from_mapping(SMALL, source="fleet-small-tiered.yml"))
+    small = fleet_plan(small_params)
     w, t, s = page.build(worked), page.build(tiered), page.build(small)
     assert (w.early, w.early_points) == (Variant("planned"), "2.2 points")
     early = plan_for(small.params.replace(mtbi=small.params.mtbi / 3))

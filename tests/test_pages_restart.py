@@ -23,7 +23,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.model import optimal_interval
 from goodput.pages import Variant
 from goodput.pages import restart as pages
-from goodput.params import DEFAULT_JIT_RECOVERY, load_params, params_from_mapping
+from goodput.params import DEFAULT_JIT_RECOVERY, Params, load_params, params_from_mapping
 from goodput.plan import plan_for
 from goodput.report import money, percent
 from goodput.restart import Recovery, RestartParts, Spares, spare_wait
@@ -173,21 +173,14 @@ def test_the_figures_and_table(tiered: FleetPlan) -> None:
     assert (table["apart (standard errors)"].astype(float) <= 3.0).all()
 
 
-SMALL = {"gpus": 1024, "gpus_per_node": 8, "rate_per_gpu_hour": 3.0e-5,
-         "checkpoint": {"parameters": 13e9, "bytes_per_parameter": 14},
-         "storage": {"write_bandwidth": "20 GB/s", "efficiency": 0.6,
-                     "snapshot": {"bandwidth": "400 GB/s", "host_memory": "2 TB"}},
-         "slow_checkpoint_cost": "20 min", "restart": {"detect": "2 min", "replace": "10 min", "startup": "4 min",
-                                                       "warmup": "3 min"},
-         "price_per_gpu_hour": 3.0, "month": "730 h"}
 
 
 @pytest.mark.slow
-def test_a_small_fleet_without_a_per_node_start_up_or_a_pool() -> None:
+def test_a_small_fleet_without_a_per_node_start_up_or_a_pool(small_params: Params) -> None:
     """A 1,024-GPU fleet giving R's parts without a per-node start-up: no 'start-up per node is 0 s'; its spare
     illustration's baseline waits for repairs (R(0) far above the plan's R), and an odd best pool's half is said to be
     rounded down; its scheme is a drain alone."""
-    f = fleet_plan(params_from_mapping(SMALL, source="small.yml"))
+    f = fleet_plan(small_params)
     page = pages.build(f)
     x = restart_inputs(f)
     assert page.per_node_now == "" and page.parts == Variant("given")

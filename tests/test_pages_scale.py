@@ -27,14 +27,6 @@ FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
 #: The tiered 49,152-GPU story fleet (start-up per node, hot spares: its restart grows with its size).
 STORY = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
-#: A small tiered fleet whose C and drain come from its model's size and storage bandwidth (R = 19 min, as parts).
-SMALL = {"gpus": 1024, "gpus_per_node": 8, "rate_per_gpu_hour": 3.0e-5,
-         "checkpoint": {"parameters": 13e9, "bytes_per_parameter": 14},
-         "storage": {"write_bandwidth": "20 GB/s", "efficiency": 0.6,
-                     "snapshot": {"bandwidth": "400 GB/s", "host_memory": "2 TB"}},
-         "slow_checkpoint_cost": "20 min", "restart": {"detect": "2 min", "replace": "10 min", "startup": "4 min",
-                                                       "warmup": "3 min"},
-         "price_per_gpu_hour": 3.0, "month": "730 h"}
 #: Inputs far out of scale: each chapter must still execute, with no impossible number.
 OUT_OF_SCALE = {
     "mtbi 2 min": {"gpus": 16384, "mtbi": "2 min", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
@@ -229,11 +221,11 @@ def test_story_page_plans_its_scheme_at_100k_and_holds_its_growing_restart_fixed
 
 
 @pytest.mark.slow
-def test_small_fleet_reports_its_simulation_beyond_three_standard_errors_near_zero() -> None:
+def test_small_fleet_reports_its_simulation_beyond_three_standard_errors_near_zero(small_params: Params) -> None:
     """The small tiered fleet (R = 19 min): at 1,000,000 GPUs (M = 2 min) with its 3.55 ms snapshot, simulated
     0.029% against the exact 0.0074%, 6.1 standard errors: not called agreement, but reported as the near-zero
     point it is, with about 13,000 attempts per successful restart (e^(R/M) = e^9.5)."""
-    fleet = fleet_plan(params_from_mapping(SMALL, source="fleet-small-tiered.yml"))
+    fleet = fleet_plan(small_params)
     page = scale.build(fleet)
     sims = limits.fleet_simulations(fleet.params)
     worst = max(sims, key=lambda s: s.sigmas)
