@@ -44,6 +44,14 @@
       e.classList.add('goodput-long-table');
     }
   }
+  // So may a block of code or output of more than 30 lines (the plan as the command prints it), which kept
+  // whole would leave most of a page blank before it.
+  for (const pre of article.querySelectorAll('pre')) {
+    if (pre.textContent.split('\n').length <= 30) continue;
+    for (let e = pre; e && e !== article && !e.classList.contains('goodput-chapter'); e = e.parentElement) {
+      e.classList.add('goodput-long-block');
+    }
+  }
   const title = document.createElement('section');
   title.className = 'goodput-title';
   title.innerHTML = args.title;
