@@ -17,7 +17,7 @@ from goodput import exact, model
 from goodput.errors import Refused
 from goodput.params import mtbi_from_rate
 from goodput.plan import Plan, plan_for
-from goodput.tiers import Tiers
+from goodput.simulate_restart import AGREEMENT, plan_rhythm, simulate_plan
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
@@ -144,15 +144,13 @@ class SizePoint:
         return 0.0 if gap < 1e-4 else math.inf
 
 
-#: A simulation agrees with the exact model when it lies within this many standard errors of it.
-AGREES = 3.0
 #: Below this exact goodput a job keeps almost nothing, and its simulation may part from the model (:func:`agreement`).
 NEAR_ZERO = 0.01
 
 
 @dataclass(frozen=True)
 class Agreement:
-    """Whether the study's simulations agree with the exact model, by :data:`AGREES` standard errors.
+    """Whether the study's simulations agree with the exact model, by :data:`AGREEMENT` standard errors.
 
     `status`: ``"agree"`` (every point within), ``"near_zero"`` (the points beyond all keep less than
     :data:`NEAR_ZERO` and are simulated above the model: a run starts computing, not restarting, a head start not
@@ -173,7 +171,7 @@ def agreement(points: list[SizePoint]) -> Agreement:
     >>> agreement([ok]).status, agreement([ok, off]).status, round(agreement([ok, off]).largest, 1)
     ('agree', 'near_zero', 0.5)
     """
-    beyond = [s for s in points if s.sigmas > AGREES]
+    beyond = [s for s in points if s.sigmas > AGREEMENT]
     if not beyond:
         return Agreement("agree", max(s.sigmas for s in points), None)
     unexplained = [s for s in beyond if not (s.exact < NEAR_ZERO and s.simulated > s.exact)]
@@ -275,20 +273,13 @@ def _simulated_plan(plan: Plan, params: Params, failures: float, seed: int) -> t
     if plan.tiers is None and plan.recovery is None:
         return _simulated(params.rate_per_gpu_hour, plan.checkpoint_cost, plan.restart, params.gpus, failures, seed)
     from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS
-    from goodput.simulate_tiers import simulate_tiers
 
-    s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
-    just_in_time, jit_recovery, planned_rate = plan.recovery or (0.0, 0.0, 0.0)
-    m, t = plan.mtbi, plan.interval
-    rolls = m / (1.0 - just_in_time)  # mean gap between the interruptions that roll back
-    least = 1.01 * MIN_RUN_RHYTHMS * REPLICAS * ((s.every - 1) * (t + s.checkpoint_cost) + t + s.cp + s.rp)
+    m = plan.mtbi
+    rolls = m / (1.0 - (plan.recovery or (0.0,))[0])  # mean gap between the interruptions that roll back
+    least = 1.01 * MIN_RUN_RHYTHMS * REPLICAS * plan_rhythm(plan)
     horizon = min(max(failures * m, least), max(least, 0.5 * MAX_FAILURES * rolls))
-    run = simulate_tiers(s.checkpoint_cost, m, s.restart, t, horizon, drain=s.drain,
-                         persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
-                         fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
-                         jit_recovery=jit_recovery, planned_rate=planned_rate,
-                         planned_cost=s.stop_cost if planned_rate else None, replicas=REPLICAS, seed=seed)
-    return SizePoint(params.gpus, s.checkpoint_cost, run.goodput, run.stderr, plan.goodput), run.horizon
+    run = simulate_plan(plan, horizon, replicas=REPLICAS, seed=seed)
+    return SizePoint(params.gpus, plan.checkpoint_cost, run.goodput, run.stderr, plan.goodput), run.horizon
 
 
 def beyond_zero(limits: FirstOrderLimits) -> int:

@@ -22,6 +22,7 @@ from goodput.restart import spare_wait
 
 if TYPE_CHECKING:
     from goodput.plan import Plan
+    from goodput.simulate_tiers import TierResult
 
 #: The largest R (1 - p) / M the just-in-time check simulates (e^10 restart attempts on average).
 MOST_RESTART_EXPONENT = 10.0
@@ -136,17 +137,37 @@ def check_recovery(plan: Plan) -> Estimate:
                                  just_in_time=just_in_time, jit_recovery=jit_recovery, planned_rate=planned_rate,
                                  segments=20_000)
     from goodput.simulate import MIN_RUN_RHYTHMS
-    from goodput.simulate_tiers import simulate_tiers
 
     replicas = 32
-    rhythm = (s.every - 1) * (plan.interval + s.checkpoint_cost) + plan.interval + s.cp + s.rp
-    horizon = max(10 * MIN_RUN_RHYTHMS * replicas * rhythm, 20_000 * (plan.interval + s.checkpoint_cost))
-    result = simulate_tiers(s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, horizon, drain=s.drain,
-                            persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
-                            fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
-                            jit_recovery=jit_recovery, planned_rate=planned_rate,
-                            planned_cost=s.stop_cost if planned_rate else None, replicas=replicas, seed=SIM_SEED)
+    horizon = max(10 * MIN_RUN_RHYTHMS * replicas * plan_rhythm(plan), 20_000 * (plan.interval + s.checkpoint_cost))
+    result = simulate_plan(plan, horizon, replicas=replicas, seed=SIM_SEED)
     return Estimate(result.goodput, result.stderr)
+
+
+def plan_rhythm(plan: Plan) -> float:
+    """A plan's persistent cycle and a persistent restart, minutes: a simulated run must hold several of them."""
+    s = plan.tiers
+    if s is None:
+        return plan.interval + plan.checkpoint_cost + plan.restart
+    return (s.every - 1) * (plan.interval + s.checkpoint_cost) + plan.interval + s.cp + s.rp
+
+
+def simulate_plan(plan: Plan, horizon: float, *, replicas: int, seed: int) -> TierResult:
+    """A plan's whole scheme simulated at its interval and cadence: drain, tiers, recovery without rollback.
+
+    By :func:`goodput.simulate_tiers.simulate_tiers`; a plan without tiers is one tier of its C and R, and planned
+    stops cost the scheme's stop cost.
+    """
+    from goodput.simulate_tiers import simulate_tiers
+    from goodput.tiers import Tiers
+
+    s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
+    just_in_time, jit_recovery, planned_rate = plan.recovery or (0.0, 0.0, 0.0)
+    return simulate_tiers(s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, horizon, drain=s.drain,
+                          persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
+                          fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
+                          jit_recovery=jit_recovery, planned_rate=planned_rate,
+                          planned_cost=s.stop_cost if planned_rate else None, replicas=replicas, seed=seed)
 
 
 def spares_checks(best: int, mtbi: float, repair: float, takes_node: float) -> list[tuple[int, float, Estimate]]:

@@ -17,6 +17,7 @@ from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.report import percent, percent_pm, points, scheme_words, se_digits
+from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
 #: How a verdict of :attr:`goodput.model.RangeCheck.status` reads after "first order is".
@@ -159,7 +160,7 @@ def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str
     p = fleet.params
     verdict = limits.agreement(sims)
     values: dict[str, Any] = {
-        "agreement": Variant(verdict.status), "agree_sigmas": f"{limits.AGREES:g}",
+        "agreement": Variant(verdict.status), "agree_sigmas": f"{AGREEMENT:g}",
         "near_zero": percent(limits.NEAR_ZERO, 0), "max_sigma": f"{verdict.largest:.1f}",
         "max_stderr": points(max(s.stderr for s in sims), 2),
     }
