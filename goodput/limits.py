@@ -249,6 +249,17 @@ def plan_at_size(fleet: FleetPlan, gpus: int = PLAN_GPUS) -> PlanAtSize | None:
                       horizon=horizon)
 
 
+def restart_attempts(restart: float, mtbi: float) -> float:
+    """Restarts begun, on average, for one to finish: a restart of R succeeds when no interruption comes for R, e^{R/M}.
+
+    Capped at e^700, where a float would overflow.
+
+    >>> round(restart_attempts(19.0, 2.0))
+    13360
+    """
+    return math.exp(min(restart / mtbi, 700.0))
+
+
 def restart_grows(fleet: FleetPlan) -> bool:
     """Whether the fleet's expected restart changes with its size (start-up per node, a wait for spares).
 

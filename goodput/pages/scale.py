@@ -175,8 +175,7 @@ def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str
         "worst_gpus": gpus_text(worst.gpus), "worst_cost": format_duration(worst.checkpoint_cost),
         "worst_simulated": percent_pm(worst.simulated, worst.stderr), "worst_exact": percent(worst.exact, digits),
         "worst_sigma": f"{worst.sigmas:.1f}", "worst_mtbi": format_duration(m),
-        # A restart of R succeeds when no interruption comes for R: once in e^{R/M} attempts.
-        "worst_attempts": rounded_text(math.exp(min(p.restart / m, 700.0)), 2),
+        "worst_attempts": rounded_text(limits.restart_attempts(p.restart, m), 2),
     }
 
 
