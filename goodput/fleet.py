@@ -282,6 +282,16 @@ class FleetPlan:
         rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
         return p.replace(restart=restart, persistent_restart=rp)
 
+    @property
+    def restart_by_size(self) -> tuple[str, ...]:
+        """What makes R change with the fleet's size (:meth:`restart_at`); empty where R is the same at every size.
+
+        ``"startup"``: a start-up per node; ``"spares"``: the wait for a spare pool's repairs, which grows as M falls.
+        """
+        p, parts = self.params, self.params.restart_parts
+        return tuple(name for name, given in (("startup", parts is not None and parts.startup_per_node != 0),
+                                              ("spares", p.spares is not None)) if given)
+
     def parts_restart(self, gpus: int | None = None) -> float:
         """R without the waits for repairs, minutes, at ``gpus`` GPUs (start-up per node at their nodes)."""
         p = self.params

@@ -260,21 +260,6 @@ def restart_attempts(restart: float, mtbi: float) -> float:
     return math.exp(min(restart / mtbi, 700.0))
 
 
-def restart_grows(fleet: FleetPlan) -> bool:
-    """Whether the fleet's expected restart changes with its size (start-up per node, a wait for spares).
-
-    Checked at :data:`PLAN_GPUS` and at twice the fleet (:meth:`goodput.fleet.FleetPlan.restart_at`); where it
-    changes, the study's one-tier curves and thresholds, at the fleet's own R held fixed, are not the fleet's own.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> from goodput.params import load_params
-    >>> restart_grows(fleet_plan(load_params()))
-    False
-    """
-    r = fleet.params.restart
-    return any(abs(fleet.restart_at(n) - r) > 1e-9 * r for n in (PLAN_GPUS, 2 * fleet.params.gpus))
-
-
 def _simulated_plan(plan: Plan, params: Params, failures: float, seed: int) -> tuple[SizePoint, float]:
     """A seeded simulation of a plan for `params` at its interval (and cadence) against its exact goodput; wall time.
 

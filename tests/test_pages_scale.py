@@ -113,7 +113,7 @@ def test_plan_at_size_is_the_fleets_whole_scheme_there() -> None:
     assert p.plan.goodput < fleet.by_size[98_304].goodput
     assert p.simulated.exact == p.plan.goodput and p.simulated.sigmas < 4
     assert p.check.status == "below zero"
-    assert limits.restart_grows(fleet)
+    assert fleet.restart_by_size
 
 
 def test_plan_at_size_is_none_where_the_model_refuses() -> None:

@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, cadence_text, fleet_values
-from goodput.params import Params, load_params
+from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
 from goodput.report import count, gain_text, join_words, large_count, money, percent, points
 from goodput.storage import format_bandwidth
@@ -86,15 +86,14 @@ class Page(Fleet):
     debate_ratio: str
 
 
-def size_r_text(p: Params) -> str:
-    """How R changes with fleet size, after "only through M, which ... the GPU count": "" where it does not.
+#: What makes R change with the fleet's size (:attr:`goodput.fleet.FleetPlan.restart_by_size`), as a clause.
+SIZE_R_WORDS = {"startup": "whose start-up grows with the nodes",
+                "spares": "whose wait for repairs of its spares grows with the failure rate"}
 
-    R moves with the fleet only through the parts :meth:`goodput.fleet.FleetPlan.at_size` re-derives: a
-    start-up per node, and the wait for repairs of a spare pool, which grows with the failure rate.
-    """
-    parts = [part for part, given in (
-        ("whose start-up grows with the nodes", p.restart_parts is not None and p.restart_parts.startup_per_node > 0),
-        ("whose wait for repairs of its spares grows with the failure rate", p.spares is not None)) if given]
+
+def size_r_text(fleet: FleetPlan) -> str:
+    """How R changes with fleet size, after "only through M, which ... the GPU count": "" where it does not."""
+    parts = [SIZE_R_WORDS[name] for name in fleet.restart_by_size]
     return f", and through R, {join_words(parts)}" if parts else ""
 
 
@@ -149,7 +148,7 @@ def build(fleet: FleetPlan) -> Page:
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        drain=format_duration(s.drain if s else 0.0), size_r=size_r_text(p),
+        drain=format_duration(s.drain if s else 0.0), size_r=size_r_text(fleet),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",

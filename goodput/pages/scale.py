@@ -129,8 +129,8 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     at = fleet.at_size(limits.PLAN_GPUS)
     plan = limits.plan_at_size(fleet)
     values: dict[str, Any] = {
-        "restart_scope": Variant("grows" if limits.restart_grows(fleet) else "same"),
-        "size_restart": Variant("grows" if limits.restart_grows(fleet) else "same"),
+        "restart_scope": Variant("grows" if fleet.restart_by_size else "same"),
+        "size_restart": Variant("grows" if fleet.restart_by_size else "same"),
         "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
     }
     names = ("plan_scheme", "plan_first_interval", "plan_first_goodput", "plan_exact_interval", "plan_exact_goodput",
