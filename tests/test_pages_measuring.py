@@ -201,7 +201,7 @@ def test_advice_follows_the_size_of_the_gain(worked: FleetPlan, tiered: FleetPla
     assert (w.early, w.early_points) == (Variant("planned"), "2.2 points")
     early = plan_for(small.params.replace(mtbi=small.params.mtbi / 3))
     kept = plan_for(small.params.replace(mtbi=small.params.mtbi / 3), interval=small.interval)
-    assert 0 <= early.goodput - kept.goodput < page.MATTERS and s.early == Variant("same")
+    assert 0 <= early.goodput - kept.goodput < page.MATERIAL and s.early == Variant("same")
     assert (w.async_case, t.async_case, s.async_case) == (Variant("lever"), Variant("drained_gain"),
                                                           Variant("drained_done"))
     async_65k = plan_for(whatif.with_cost(tiered.params, 6.3 / 60))

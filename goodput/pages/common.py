@@ -29,6 +29,8 @@ from goodput.units import format_duration, format_rate
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
+#: A what-if's gain below this share of wall time (a tenth of a point) is too small to advise on: a page says so.
+MATERIAL = 0.001
 
 
 def is_worked_example(params: Params) -> bool:

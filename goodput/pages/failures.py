@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values
+from goodput.pages.common import MATERIAL, Fleet, fleet_values
 from goodput.plan import plan_for
 from goodput.report import change_text, money, percent, percent_pm, points, points_pm, se_digits, small_points
 from goodput.simulate import effective_mtbi
@@ -23,8 +23,6 @@ def _change(x: float, se: float) -> str:
     return change_text(x, se, hazards.measurable(x, se))
 
 
-#: A gain below this (a tenth of a point) is too small to change a plan for: the takeaway says so.
-MATERIAL = 0.001
 
 
 def _decimals(x: float) -> int:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, cadence_text, fleet_values
+from goodput.pages.common import MATERIAL, Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
@@ -32,8 +32,6 @@ TINY = 0.001
 #: Checkpoint overhead and lost work are called about equal at the optimum when they differ by at most this share of
 #: the larger and first order is quotable; otherwise the page says they are equal only at first order.
 ABOUT_EQUAL = 0.15
-#: A what-if's gain below this share of wall time is not worth the advice: the page says it does not matter.
-MATTERS = 0.001
 
 
 def share(x: float) -> str:
@@ -150,14 +148,14 @@ def build(fleet: FleetPlan) -> Page:
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
         own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(own[0]):.0%}" if own else "",
-        early=Variant("refused" if not (early and keep) else "planned" if early_gain >= MATTERS else "same"),
+        early=Variant("refused" if not (early and keep) else "planned" if early_gain >= MATERIAL else "same"),
         early_factor=f"{EARLY_FACTOR:g}",
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
-        early_points=points(early_gain), matters=points(MATTERS), sync_time=f"{SYNC_SECONDS:g} s",
+        early_points=points(early_gain), matters=points(MATERIAL), sync_time=f"{SYNC_SECONDS:g} s",
         async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
-        async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATTERS else "drained_done"),
+        async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATERIAL else "drained_done"),
         async_gain=points(max(0.0, async_gain)),
         elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
