@@ -409,6 +409,16 @@ def signed_points(x: float, digits: int = 2) -> str:
     return f"{'+' if x >= 0 else '−'}{points(abs(x), digits)}"
 
 
+def point_decimals(x: float, significant: int = 2, least: int = 2) -> int:
+    """Decimals that show a fraction `x` in points to `significant` digits: `least` at least, six at most.
+
+    >>> point_decimals(0.00005), point_decimals(0.0123), point_decimals(0.0000996, 1)
+    (4, 2, 3)
+    """
+    pts = 100 * abs(x)
+    return least if not pts > 0 else min(6, max(least, significant - 1 - math.floor(math.log10(pts))))
+
+
 def se_digits(se: float) -> int:
     """Decimals of a number of points that show its standard error `se` (a fraction) to one significant digit."""
     pts = 100 * se

@@ -17,7 +17,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import exact as pages
 from goodput.params import Params, params_from_mapping
-from goodput.report import percent
+from goodput.report import percent, point_decimals
 from goodput.units import format_duration
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
@@ -55,7 +55,7 @@ def test_young_comparison_gap_is_mostly_second_order(inputs: Params) -> None:
     c, m, r = inputs.checkpoint_cost, inputs.mtbi, inputs.restart
     t = math.sqrt(2 * c * m)
     gap = exact.exact_goodput(c, m, r, t) - model.goodput(c, m, r, t)
-    assert page.young_gap == f"{100 * gap:.{pages._decimals(gap)}f} points"
+    assert page.young_gap == f"{100 * gap:.{point_decimals(gap)}f} points"
     assert page.t_young == format_duration(t)
     assert int(page.rest_share.rstrip("%")) < 10
 

@@ -7,7 +7,6 @@ A first-order number is quoted only where the fleet's plan and the one-tier mode
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -15,7 +14,7 @@ from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example
-from goodput.report import interval_text, ordinal, percent, points
+from goodput.report import interval_text, ordinal, percent, point_decimals, points
 from goodput.units import format_duration
 
 #: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
@@ -70,12 +69,6 @@ class Page(Fleet):
 ROUNDING = 1e-9
 
 
-def _decimals(x: float) -> int:
-    """Decimals of a number of points that show `x` (a fraction) to two significant digits, two at least."""
-    pts = 100 * x
-    return 2 if not pts > 0 else min(6, max(2, 1 - math.floor(math.log10(pts))))
-
-
 def _points_or_less(x: float, digits: int) -> str:
     """`x` in points to `digits` decimals, or ``"less than 0.01 points"`` (at two) where those would show zero."""
     if x > 0 and 100 * x < 0.5 * 10.0**-digits:
@@ -123,7 +116,7 @@ def build(fleet: FleetPlan) -> Page:
     tiered = scheme is not None
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
-    d = _decimals(abs(gap))
+    d = point_decimals(gap)
     subject = "the one-tier model at this fleet's C, M and R" if tiered else "this fleet"
     page = Page(
         **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",

@@ -14,7 +14,17 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import MATERIAL, Fleet, fleet_values
 from goodput.plan import plan_for
-from goodput.report import change_text, money, percent, percent_pm, points, points_pm, se_digits, small_points
+from goodput.report import (
+    change_text,
+    money,
+    percent,
+    percent_pm,
+    point_decimals,
+    points,
+    points_pm,
+    se_digits,
+    small_points,
+)
 from goodput.simulate import effective_mtbi
 from goodput.units import format_duration
 
@@ -27,8 +37,7 @@ def _change(x: float, se: float) -> str:
 
 def _decimals(x: float) -> int:
     """Decimals of points for a loss `x` (a fraction): one from a tenth of a point, else two significant digits."""
-    pts = 100 * x
-    return 1 if not pts > 0 or pts >= 0.095 else min(6, 1 - math.floor(math.log10(pts)))
+    return 1 if 100 * x >= 0.095 else point_decimals(x, least=1)
 
 
 def _moves(before: str, after: str) -> str:
