@@ -99,15 +99,13 @@ def estimates(m: Measurement) -> pd.DataFrame:
 
 def losses(m: Measurement) -> pd.DataFrame:
     """Each loss as a share of wall time, measured and as first order predicts it, and what it adds to the gap."""
-    out = loss_comparison(m).reset_index()
-    out["adds to the gap"] = [signed_points(float(x)) for x in out["adds to the gap"]]
-    return out.rename(columns={"predicted": "predicted (first order)"})
+    rows = [(name, r.measured, r.predicted, signed_points(r.adds)) for name, r in loss_comparison(m).items()]
+    return pd.DataFrame(rows, columns=["share of wall time", "measured", "predicted (first order)", "adds to the gap"])
 
 
 def loss_pairs(m: Measurement) -> dict[str, tuple[float, float]]:
     """Each loss as (measured, predicted by first order), for :func:`goodput.book.log_figures.measured_vs_predicted`."""
-    comparison = loss_comparison(m).drop(index="goodput")
-    return {str(name): (float(row["measured"]), float(row["predicted"])) for name, row in comparison.iterrows()}
+    return {name: (r.measured, r.predicted) for name, r in loss_comparison(m).items() if name != "goodput"}
 
 
 def truth(sample: Measurement, known: SampleTruth) -> pd.DataFrame:

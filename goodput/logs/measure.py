@@ -27,11 +27,10 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
-import pandas as pd
 
 from goodput import model, validate
 from goodput.errors import InputError
@@ -383,7 +382,15 @@ def _predict(
 LOSS_ROWS = ("checkpoint overhead", "lost work", "restart", "unmodelled", "goodput")
 
 
-def loss_comparison(measurement: Measurement) -> pd.DataFrame:
+class LossRow(NamedTuple):
+    """One loss (or goodput) as a share of wall time: measured, predicted by first order, and what it adds to the gap."""
+
+    measured: float
+    predicted: float
+    adds: float
+
+
+def loss_comparison(measurement: Measurement) -> dict[str, LossRow]:
     """Measured against predicted losses (fractions of wall time), and what each adds to the gap, by :data:`LOSS_ROWS`.
 
     Predicted goodput is 1 - (the three predicted losses) and measured 1 - (the three measured + the
@@ -393,15 +400,9 @@ def loss_comparison(measurement: Measurement) -> pd.DataFrame:
     m = measurement
     measured = [m.checkpoint_loss_measured, m.lost_work_loss_measured, m.restart_loss_measured, m.unmodelled_loss]
     predicted = [m.checkpoint_loss_predicted, m.lost_work_loss_predicted, m.restart_loss_predicted, 0.0]
-    gap = [a - b for a, b in zip(measured, predicted, strict=True)]
-    return pd.DataFrame(
-        {
-            "measured": [*measured, m.measured_goodput],
-            "predicted": [*predicted, m.predicted_goodput],
-            "adds to the gap": [*gap, m.gap],
-        },
-        index=pd.Index(LOSS_ROWS, name="share of wall time"),
-    )
+    rows = [LossRow(a, b, a - b) for a, b in zip(measured, predicted, strict=True)]
+    rows.append(LossRow(m.measured_goodput, m.predicted_goodput, m.gap))
+    return dict(zip(LOSS_ROWS, rows, strict=True))
 
 
 def surviving_checkpoint_loss(checkpoint_cost: float, interval: float, goodput: float) -> float:

@@ -252,7 +252,7 @@ def _fit(e: EventMeasurement) -> WeibullFit:
 def build(fleet: FleetPlan, data: Sources) -> Page:
     """The logs chapter's values for one fleet and the logs its build reads."""
     m, spec, table = data.measured, data.truth.spec, recovery(data.sample, data.truth)
-    adds = loss_comparison(m)["adds to the gap"].to_dict()
+    adds = {name: row.adds for name, row in loss_comparison(m).items()}
     intervals, counted = table.loc[["C", "M", "R"]], table.drop(index=["C", "M", "R"])
     rows = table.to_dict("index")
     glm, clear, kinds = data.glm, data.glm_clear, data.glm_kinds
