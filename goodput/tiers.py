@@ -261,7 +261,7 @@ def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
     soft_restart = rho + not_ok * rho_p  # expected restart time after a soft interruption
     cycle_time = n * t + (n - 1) * tiers.checkpoint_cost + tiers.cp  # work and snapshots of one cycle
     states = n + 1
-    # T may be a 1-d array of intervals with no drain (the coarse scan of exact_optimal_interval): every
+    # T may be a 1-d array of intervals (the coarse scan of exact_optimal_interval): every
     # per-state array then has a row per interval, each row computed by the same operations as a single T.
     column = np.asarray(t, dtype=np.float64)[..., None]
     length = np.repeat(column + tiers.checkpoint_cost, states, axis=-1)
@@ -281,12 +281,12 @@ def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
     pending = tiers.drain > 0.0
     if pending:  # P: an interruption before the drain ends, and a later one
         early = -math.expm1(-tiers.drain / m)
-        late = math.exp(-tiers.drain / m) * -math.expm1(-max(length[n] - tiers.drain, 0.0) / m)
-        stay[n] = early * s * ok
+        late = math.exp(-tiers.drain / m) * -np.expm1(-np.maximum(length[..., n] - tiers.drain, 0.0) / m)
+        stay[..., n] = early * s * ok
         lost = early * (s * not_ok + (1.0 - s))
-        leaves[n] = keep[n] + lost + late
-        reward[n] = keep[n] * t - lost * n * t
-        drain[n] = lost * cycle_time
+        leaves[..., n] = keep[..., n] + lost + late
+        reward[..., n] = keep[..., n] * column[..., 0] - lost * n * column[..., 0]
+        drain[..., n] = lost * cycle_time
     with np.errstate(divide="ignore"):
         log_leaves = np.log(leaves)
     # Stationary weights with w(D_0) = 1: the chain runs D_0 -> D_1 -> ... -> D_{n-1} -> P (or D_0) -> D_1 ...,
@@ -302,14 +302,13 @@ def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
         # w_P (1 - stay_P) = (keep_0 w_0 + keep_P w_P) loop, with loop = G_{n-1} keep_{n-1} <= 1 (or 1 when n = 1:
         # D_0 -> P and P -> P on success). When P never falls back to D_0 (every interruption before the drain
         # soft, and none after it), D_0 is left for good: the chain lives on P and the positions after it.
-        log_loop = log_gain[n - 1] + log_keep[n - 1] if n > 1 else 0.0
-        leave = keep[n] * -math.expm1(min(log_loop, 0.0)) + (leaves[n] - keep[n])
-        if leave > 1e-300:
-            log_w[n] = log_keep[0] + log_loop - math.log(leave)
-        else:
-            log_w[0], log_w[n] = -np.inf, 0.0
+        log_loop = log_gain[..., n - 1] + log_keep[..., n - 1] if n > 1 else np.zeros(length.shape[:-1])
+        leave = keep[..., n] * -np.expm1(np.minimum(log_loop, 0.0)) + (leaves[..., n] - keep[..., n])
+        returns = leave > 1e-300
+        log_w[..., n] = np.where(returns, log_keep[..., 0] + log_loop - np.log(np.where(returns, leave, 1.0)), 0.0)
+        log_w[..., 0] = np.where(returns, 0.0, -np.inf)
     if n > 1:
-        log_in = np.logaddexp(log_keep[..., 0] + log_w[..., 0], log_keep[n] + log_w[n] if pending else -np.inf)
+        log_in = np.logaddexp(log_keep[..., 0] + log_w[..., 0], log_keep[..., n] + log_w[..., n] if pending else -np.inf)
         log_w[..., 1:n] = log_in[..., None] + log_gain[..., 1:n]
     w = np.exp(log_w - np.max(log_w, axis=-1, keepdims=True))
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
@@ -406,11 +405,12 @@ def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -
     low = max(tiers.drain, guess / 30.0)
     high = max(low * 1.0001, min(guess * 30.0, 30.0 * (m if recovery is None else recovery.rollback_mtbi(m))))
     grid = np.geomspace(low, high, 49)
-    if tiers.drain == 0.0 and (recovery is None or not recovery.active) and \
-            (tiers.one_tier or tiers.fast_survives < 1.0):  # the chain of exact_losses, every T of the scan at once
-        scan = _steps(tiers, m, grid)
-        values = np.array([_chain_losses(tiers, float(t), _Steps(*(x[i] for x in vars(scan).values()))).goodput
-                           for i, t in enumerate(grid)])
+    if tiers.one_tier or tiers.fast_survives < 1.0:  # the chain of exact_losses, every T of the scan at once
+        active = recovery is not None and recovery.active
+        scan = _steps(tiers, recovery.rollback_mtbi(m) if recovery is not None and active else m, grid)
+        rows = (_chain_losses(tiers, float(t), _Steps(*(x[i] for x in vars(scan).values()))) for i, t in enumerate(grid))
+        values = np.array([(recovery.exact(losses, m, tiers.stop_cost) if recovery is not None and active else losses)
+                           .goodput for losses in rows])
     else:
         values = np.array([exact_goodput(tiers, m, float(t), recovery) for t in grid])
     best, t, value = _refine(lambda t: exact_goodput(tiers, m, t, recovery), grid, values)
