@@ -121,6 +121,8 @@ def positive_array(value: Any, name: str, expected: str = POSITIVE_MINUTES) -> n
     """Read a number or array-like (not strings) as a float64 array (0-d for a number), all finite and positive."""
     import numpy as np
 
+    if isinstance(value, float) and 0.0 < value < math.inf:  # a plain positive number: the common case, quickly
+        return np.array(value, dtype=np.float64)
     if isinstance(value, (bool, str, bytes)):
         raise InputError(name, value, expected)
     try:
