@@ -168,6 +168,7 @@ def test_the_best_bandwidth_variants(example: FleetPlan, stored: FleetPlan) -> N
     assert "{" not in variant_text(page, "best")
 
 
+@pytest.mark.slow
 def test_the_bandwidth_figure_marks_b_star_at_its_achieved_bandwidth(stored: FleetPlan) -> None:
     fig = storage_figures.goodput_vs_bandwidth(stored)
     (ax,) = fig.axes

@@ -170,6 +170,7 @@ def test_tiers_reduce_to_one_tier_with_a_drain() -> None:
     assert sp.simplify(d.one_tier_interval - sp.sqrt(2 * c * m)) == 0
 
 
+@pytest.mark.slow
 def test_drain_costs_one_minus_e_to_the_minus_d_over_m_and_d_over_m_to_first_order() -> None:
     """The drain multiplies exact goodput by e^{-D/M}: it costs 1 - e^{-D/M} = D/M - D^2/(2M^2) + ..., and the log
     derivative in T is unchanged (the interval does not move)."""
