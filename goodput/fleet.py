@@ -135,6 +135,20 @@ class FleetPlan:
         return self.plan.tiers is not None
 
     @property
+    def recovered(self) -> bool:
+        """Whether some interruptions are recovered just in time, or some stops are planned with notice."""
+        return self.plan.recovery is not None
+
+    @property
+    def plain(self) -> bool:
+        """Whether the model of C, M and R alone is this fleet's whole scheme.
+
+        Plain: one checkpoint safe when taken, every interruption rolled back, no planned stop. Where not, a method
+        that knows only C, M and R is not the fleet's and must say so.
+        """
+        return not self.tiered and not self.recovered
+
+    @property
     def losses(self) -> dict[str, float]:
         """The plan's losses by name (:data:`LOSSES`; the drain's only with a drain or tiers)."""
         out = {name: float(getattr(self.plan.losses, name)) for name in LOSSES[:3]}

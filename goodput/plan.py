@@ -170,13 +170,22 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
     )
 
 
+def recovery_of(params: Params) -> Recovery | None:
+    """The inputs' just-in-time recovery and planned stops (:class:`goodput.restart.Recovery`), or None without either."""
+    p = params
+    return Recovery(p.just_in_time, p.jit_recovery, p.planned_rate) if p.just_in_time or p.planned_rate else None
+
+
 def plan_for(params: Params, *, slow: bool = False, interval: float | None = None, which: str = RECOMMENDED_MODEL) -> Plan:
     """Plan for a fleet's inputs, with their drain and persistent tier.
 
-    ``slow``: the comparison case instead, ``slow_checkpoint_cost`` written synchronously (one tier, no drain).
+    ``slow``: the comparison case instead, ``slow_checkpoint_cost`` written synchronously (one tier, no drain), with
+    the fleet's just-in-time recovery and planned stops, which do not depend on the checkpoint's write path.
     """
     if slow:
-        return make_plan(params.slow_checkpoint_cost, params.mtbi, params.restart, interval, which=which)
+        return make_plan(params.slow_checkpoint_cost, params.mtbi, params.restart, interval, which=which,
+                         just_in_time=params.just_in_time, jit_recovery=params.jit_recovery,
+                         planned_rate=params.planned_rate)
     return make_plan(
         params.checkpoint_cost, params.mtbi, params.restart, interval, which=which, drain=params.drain,
         persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,

@@ -13,8 +13,8 @@ from goodput import sources
 from goodput.errors import Refused
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
 from goodput.params import Params
-from goodput.plan import STORAGE_LEVERS, Plan, plan_for
-from goodput.restart import RestartParts, SparesChoice
+from goodput.plan import STORAGE_LEVERS, Plan, plan_for, recovery_of
+from goodput.restart import Recovery, RestartParts, SparesChoice
 from goodput.storage import FASTEST, bandwidth_for_goodput, checkpoint_size
 from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
 from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo
@@ -69,10 +69,14 @@ def local_first(checkpoint_cost: float, restart: float, drain: float, survives: 
     return Tiers(checkpoint_cost, restart, drain, checkpoint_cost, restart, survives, 1)
 
 
-def at_best(scheme: Tiers, mtbi: float, interval: float | None = None) -> tuple[float, float, float]:
-    """A scheme by the exact model at `interval` (its own optimum when omitted): (T, goodput, drain loss)."""
-    t = exact_optimal_interval(scheme, mtbi) if interval is None else interval
-    losses = exact_losses(scheme, mtbi, t)
+def at_best(scheme: Tiers, mtbi: float, interval: float | None = None,
+            recovery: Recovery | None = None) -> tuple[float, float, float]:
+    """A scheme by the exact model at `interval` (its own optimum when omitted): (T, goodput, drain loss).
+
+    With `recovery` (just-in-time recovery and planned stops) where given.
+    """
+    t = exact_optimal_interval(scheme, mtbi, recovery) if interval is None else interval
+    losses = exact_losses(scheme, mtbi, t, recovery)
     return t, losses.goodput, losses.drain_loss
 
 
@@ -125,17 +129,22 @@ def recovery_plan(fleet: FleetPlan, share: float) -> Plan:
     return plan_for(fleet.params.replace(just_in_time=share))
 
 
-def planned_stops(params: Params) -> tuple[float, float, float]:
-    """Llama 3's planned stops on this fleet, through its own plan: with notice, or counted among the interruptions.
+def planned_stops(params: Params) -> tuple[float, float, float, bool]:
+    """Planned stops on this fleet, through its own plan: with notice, or counted among the interruptions.
 
-    Returns their rate per hour (Llama 3's count over its snapshot), the goodput with them as pauses with notice, and
-    with them as unexpected interruptions (M shortened to take them in); none recovered just in time.
+    The fleet's own rate where its inputs give one, else Llama 3's (its count over its snapshot). Returns the rate
+    per hour, the goodput with the stops as pauses with notice, the goodput with them as unexpected interruptions
+    (M shortened to take them in, none of them recovered just in time: the share p is rescaled so that the same
+    interruptions are), and whether the rate is the fleet's own.
     """
-    planned = sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
-    with_notice = plan_for(params.replace(just_in_time=0.0, planned_rate=planned)).goodput
-    m_all = 1.0 / (1.0 / params.mtbi + planned / 60.0)
-    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=0.0, planned_rate=0.0)).goodput
-    return planned, with_notice, as_unplanned
+    own = params.planned_rate > 0.0
+    planned = params.planned_rate if own else sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
+    with_notice = plan_for(params.replace(planned_rate=planned)).goodput
+    unplanned_rate = 1.0 / params.mtbi
+    m_all = 1.0 / (unplanned_rate + planned / 60.0)
+    share = params.just_in_time * unplanned_rate * m_all
+    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=share, planned_rate=0.0)).goodput
+    return planned, with_notice, as_unplanned, own
 
 
 def fleet_write(fleet: FleetPlan) -> tuple[float, float, float]:
@@ -265,7 +274,7 @@ def fast_tier_whatif(fleet: FleetPlan) -> FastTierWhatIf | None:
     scheme = fleet.plan.tiers
     if scheme is None or scheme.one_tier:
         return None
-    interval, goodput, _ = at_best(scheme.with_every(1), fleet.params.mtbi)
+    interval, goodput, _ = at_best(scheme.with_every(1), fleet.params.mtbi, recovery=recovery_of(fleet.params))
     return FastTierWhatIf(interval, goodput, max(0.0, fleet.goodput - goodput), fast_tier_pays_from(scheme,
                                                                                                    fleet.params.mtbi))
 
@@ -274,10 +283,11 @@ def illustrative_drain(params: Params) -> tuple[float, float, float]:
     """An untiered fleet's own C, R and M with an assumed drain (:data:`WORKED_DRAIN`) on a local-first path.
 
     The local copy survives the share of Llama 3's interruptions that keep the node
-    (:func:`goodput.sources.lost_share`). Returns (T*, goodput, drain loss) by the exact model.
+    (:func:`goodput.sources.lost_share`), with the fleet's just-in-time recovery and planned stops. Returns (T*,
+    goodput, drain loss) by the exact model.
     """
     scheme = local_first(params.checkpoint_cost, params.restart, WORKED_DRAIN, 1.0 - sources.lost_share())
-    return at_best(scheme, params.mtbi)
+    return at_best(scheme, params.mtbi, recovery=recovery_of(params))
 
 
 @dataclass(frozen=True)
@@ -313,7 +323,7 @@ def contention_whatif(fleet: FleetPlan) -> ContentionWhatIf:
         interval, counted, _ = illustrative_drain(p)
         cost = c + extra
         slowed = local_first(cost, r, drain, 1.0 - sources.lost_share())
-    _, goodput, _ = at_best(slowed, p.mtbi, interval)
+    _, goodput, _ = at_best(slowed, p.mtbi, interval, recovery_of(p))
     return ContentionWhatIf(own, counted, drain, interval, extra, cost, goodput)
 
 

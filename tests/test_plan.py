@@ -83,3 +83,17 @@ def test_first_order_plans_say_when_they_are_out_of_range(worked) -> None:
     assert fast.refused and fast.check.status == "out of range"
     assert slow.refused and slow.check.status == "below zero"
     assert not plan_for(big).refused and 0 < plan_for(big, slow=True).goodput < 1
+
+
+def test_the_slow_checkpoint_keeps_the_fleets_recovery(worked) -> None:
+    """The slow case changes the write path only: with 60% recovered just in time and planned stops, it keeps both,
+    so it keeps more goodput than the same slow checkpoint without them; a fleet with either is not plain."""
+    from goodput.fleet import fleet_plan
+
+    recovered = worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    fleet = fleet_plan(recovered)
+    assert fleet.slow.recovery == fleet.plan.recovery == (0.6, 0.75, 0.03)
+    without = make_plan(recovered.slow_checkpoint_cost, recovered.mtbi, recovered.restart)
+    assert fleet.slow.goodput > without.goodput + 0.01
+    assert fleet.recovered and not fleet.plain
+    assert fleet_plan(worked).plain

@@ -90,6 +90,21 @@ def scheme_parts_text(plan: Plan) -> str:
     return join_words(["drain"] * (s.drain > 0) + ["persistent tier"] * (not s.one_tier))
 
 
+def left_out_text(plan: Plan) -> str:
+    """What the model of C, M and R alone leaves out of the plan's scheme, without an article, or "" for nothing.
+
+    Its tier parts (:func:`scheme_parts_text`), then ``"just-in-time recovery"`` and ``"planned stops"``, to follow
+    "its" or "the fleet's".
+
+    >>> from goodput.plan import make_plan
+    >>> left_out_text(make_plan(1.0, 60.0, 5.0, drain=2.0, just_in_time=0.5, planned_rate=0.02))
+    'drain, just-in-time recovery and planned stops'
+    """
+    p, _, q = plan.recovery or (0.0, 0.0, 0.0)
+    parts = [scheme_parts_text(plan)] * bool(plan.tiers) + ["just-in-time recovery"] * (p > 0) + ["planned stops"] * (q > 0)
+    return join_words([part for part in parts if part])
+
+
 def m_given(p: Params) -> str:
     """How M was given, as a paragraph variant's name: ``"count"``, ``"rate"`` or ``"given"`` (a duration)."""
     return {"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")
@@ -132,7 +147,8 @@ class Fleet:
     Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (how it was given,
     and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
     losses, largest loss and lever, and slow checkpoint; what the scheme has beyond one checkpoint safe when taken
-    (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither); first
+    (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither) and what the
+    model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops); first
     order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
     not shared: each chapter keeps the variants of its own paragraphs.)
     """
@@ -153,6 +169,7 @@ class Fleet:
     goodput: str
     scheme_words: str
     scheme_parts: str
+    beyond_cmr: str
     cadence: str
     recommendation: str
     restart_loss: str
@@ -193,7 +210,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
         interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
         scheme_words=scheme_words(fleet.plan), scheme_parts=scheme_parts_text(fleet.plan),
-        cadence=cadence_text(fleet.plan),
+        beyond_cmr=left_out_text(fleet.plan), cadence=cadence_text(fleet.plan),
         recommendation=recommendation(fleet.plan),
         restart_loss=percent(fleet.losses["restart_loss"]), lost_work=percent(fleet.losses["lost_work"]),
         largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),

@@ -124,7 +124,7 @@ def build(fleet: FleetPlan) -> Page:
     jit_plan, zero_plan = recovery_plan(fleet, x.p), recovery_plan(fleet, 0.0)
     jit, zero = jit_plan.goodput, zero_plan.goodput
     sim = check_recovery(jit_plan)
-    planned, with_notice, as_unplanned = planned_stops(params)
+    planned, with_notice, as_unplanned, _own = planned_stops(params)
     parts = x.parts
     largest = fleet.largest_restart_part
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
