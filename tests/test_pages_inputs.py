@@ -211,3 +211,22 @@ def test_any_accepted_inputs_build(fleet_variant: Callable[..., Params], records
         values = [str(getattr(page, f.name)) for f in dataclasses.fields(page)]
         assert not any("nan" in v.lower().split() or "$nan" in v for v in values)
         assert not page.fx_points.startswith(("-", "−"))
+
+
+def test_a_recovered_fleet_names_its_recovery_inputs(fleet: Params, small_params: Params,
+                                                    records: tuple[PublishedFleet, ...]) -> None:
+    """60% recovered just in time in 45 s and 0.03 planned stops an hour: the page chooses the recovered paragraphs,
+    whose plan is the fleet's (p and q move T well above the plain model's optimum), and quotes the model
+    of C, M and R alone only as what leaves them out; a plain fleet and a tiered one keep their own paragraphs."""
+    jit = fleet.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    page, fp = build(jit, records), fleet_plan(jit)
+    alone = make_plan(jit.checkpoint_cost, jit.mtbi, jit.restart)
+    assert (page.fleet_scheme, page.more_inputs) == (Variant("recovered"), Variant("more"))
+    assert page.interval == format_duration(fp.interval) and fp.interval > alone.interval * 1.2
+    assert (page.plain_interval, page.plain_goodput) == (format_duration(alone.interval), percent(alone.goodput))
+    assert fp.goodput > alone.goodput and page.beyond_cmr == "just-in-time recovery and planned stops"
+    assert "60%" in page.scheme_inputs and format_duration(60 / 0.03) in page.scheme_inputs
+    plain = build(fleet, records)
+    assert (plain.fleet_scheme, plain.more_inputs, plain.scheme_inputs) == (Variant("one"), Variant("none"), "")
+    tiered = build(small_params, records)
+    assert (tiered.fleet_scheme, tiered.more_inputs) == (Variant("tiered"), Variant("more"))

@@ -16,7 +16,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given
-from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
+from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
 from goodput.report import (
     count,
@@ -28,6 +28,8 @@ from goodput.report import (
     percent,
     points,
     record_name,
+    scheme_words,
+    share_text,
 )
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
@@ -45,12 +47,16 @@ class Page(Fleet):
     """The inputs chapter's glue keys."""
 
     params_file_is: Variant
+    more_inputs: Variant
     fleet_m: Variant
     fleet_m_range: Variant
     fleet_window: str
     fleet_m_given: str
     fleet_m_span: str
     fleet_scheme: Variant
+    scheme_inputs: str
+    plain_interval: str
+    plain_goodput: str
     w_window: str
     w_all: str
     w_planned: str
@@ -126,6 +132,23 @@ def _factor(low: float, high: float) -> str:
     return "an unbounded factor" if low == 0.0 else f"a factor of {significant(high / low, 2)}"
 
 
+def recovery_inputs(p: Params) -> str:
+    """The fleet's just-in-time recovery and planned stops as inputs, in words, or "" for neither.
+
+    >>> recovery_inputs(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=1 / 36))
+    'p = 60% of interruptions recovered just in time, R_j = 45 s each, with no work lost; and q = 0.0278 planned stops an hour (one every 36 h), each with notice, so each costs a checkpoint and a restart but no work'
+    """
+    parts = []
+    if p.just_in_time > 0:
+        parts.append(f"p = {share_text(p.just_in_time)} of interruptions recovered just in time, "
+                     f"R_j = {format_duration(p.jit_recovery)} each, with no work lost")
+    if p.planned_rate > 0:
+        parts.append(f"q = {format_rate(p.planned_rate)} planned stops an hour (one every "
+                     f"{format_duration(60.0 / p.planned_rate)}), each with notice, so each costs a checkpoint and a "
+                     "restart but no work")
+    return "; and ".join(parts)
+
+
 def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     """The inputs chapter's values for one fleet, beside the published records."""
     p = fleet.params
@@ -170,13 +193,19 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         f"only M changed, and with it R's wait for a spare: R = {format_duration(low_inputs.restart)} and "
         f"{format_duration(high_inputs.restart)} at the two ends")
     gap = max(0.0, at_low.goodput - at_high.goodput)
+    # ------------------------------------------------------------ the model of C, M and R alone (not this fleet's)
+    alone = make_plan(p.checkpoint_cost, p.mtbi, p.restart)
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
         fleet_window=format_duration(p.window or 0.0),
         fleet_m_given="A rate" if how == "rate" else "An M given directly",
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
-        fleet_scheme=Variant("tiered" if fleet.tiered else "one"),
+        more_inputs=Variant("none" if fleet.plain else "more"),
+        fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
+        scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
+        plain_interval=format_duration(alone.interval),
+        plain_goodput=percent(alone.goodput),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
         w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),
