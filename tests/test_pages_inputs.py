@@ -24,7 +24,7 @@ from goodput.fleets import PublishedFleet
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages import inputs as pages
-from goodput.params import Params, load_params
+from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import make_plan, plan_for
 from goodput.report import duration_range_text, money, per_million, percent, points, record_name, scheme_words
 from goodput.units import format_duration, format_rate
@@ -230,3 +230,26 @@ def test_a_recovered_fleet_names_its_recovery_inputs(fleet: Params, small_params
     assert (plain.fleet_scheme, plain.more_inputs, plain.scheme_inputs) == (Variant("one"), Variant("none"), "")
     tiered = build(small_params, records)
     assert (tiered.fleet_scheme, tiered.more_inputs) == (Variant("tiered"), Variant("more"))
+
+
+def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: Params, fleet: Params) -> None:
+    """C and R derived from a size, a bandwidth and R's parts are called derived (with how); typed ones measured;
+    p, R_j and q get their own rows only where the inputs give them."""
+    jit = params_from_mapping({"gpus": 98304, "gpus_per_node": 8, "interruptions": {"count": 610, "window": "30 days"},
+                               "checkpoint": {"size": "9 TB"}, "storage": {"write_bandwidth": "400 GB/s",
+                                                                           "efficiency": 0.5},
+                               "slow_checkpoint_cost": "12 min", "restart": {"detect": "1 min", "warmup": "3 min"},
+                               "just_in_time": {"share": 0.6, "recovery": "45 s"},
+                               "planned": {"count": 20, "window": "30 days"},
+                               "price_per_gpu_hour": 2.2, "month": "730 h"}, source="jit.yml")
+    table = input_tables.inputs(fleet_plan(jit)).set_index("symbol")
+    assert table.loc["C", "this fleet"] == "45 s" and 9e12 / 200e9 == 45
+    assert table.loc["C", "measured or derived"] == "derived: " + jit.derived["checkpoint_cost"]
+    assert table.loc["R", "measured or derived"] == "derived: " + jit.derived["restart"]
+    assert table.loc[["p", "R_j"], "this fleet"].tolist() == ["60%", "45 s"]
+    assert table.loc["q", "this fleet"].startswith(format_rate(20 / (30 * 24)))
+    small = input_tables.inputs(fleet_plan(small_params)).set_index("symbol")
+    assert all(small.loc[s, "measured or derived"].startswith("derived: ") for s in ("C", "R", "D"))
+    plain = input_tables.inputs(fleet_plan(fleet)).set_index("symbol")
+    assert plain.loc[["C", "R"], "measured or derived"].tolist() == ["measured", "measured"]
+    assert not {"p", "R_j", "q"} & set(plain.index)

@@ -14,8 +14,8 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.params import Params, mtbi_from_rate
-from goodput.report import duration_range_text, per_million, per_million_range, record_name
-from goodput.units import DAY, format_duration
+from goodput.report import duration_range_text, per_million, per_million_range, record_name, share_text
+from goodput.units import DAY, format_duration, format_rate
 
 #: What each kind of record counts, as a table cell (:data:`goodput.fleets.KINDS`).
 KIND_CELLS = {
@@ -98,13 +98,18 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
     p = fleet.params
     how_m = {"interruptions": "derived: a count over a window", "rate_per_gpu_hour": "derived: a per-GPU rate × GPUs",
              "mtbi": "measured: given as M"}[p.mtbi_source]
+
+    def how(key: str) -> str:
+        """``"derived: <how>"`` where the inputs file derived the duration (:attr:`Params.derived`), else measured."""
+        return f"derived: {p.derived[key]}" if key in p.derived else "measured"
+
     rows = [
         ("M", "mean time between interruptions", format_duration(p.mtbi), how_m, "job lifecycle events"),
-        ("C", "checkpoint cost", format_duration(p.checkpoint_cost), "measured", "per-step timing"),
-        ("R", "restart time", format_duration(p.restart), "measured", "job lifecycle events and step timing"),
+        ("C", "checkpoint cost", format_duration(p.checkpoint_cost), how("checkpoint_cost"), "per-step timing"),
+        ("R", "restart time", format_duration(p.restart), how("restart"), "job lifecycle events and step timing"),
     ]
     if p.drain > 0:
-        rows.append(("D", "drain: snapshot to durable copy", format_duration(p.drain), "measured",
+        rows.append(("D", "drain: snapshot to durable copy", format_duration(p.drain), how("drain"),
                      "storage write timing"))
     if p.persistent_cost is not None and p.persistent_restart is not None:
         rows += [("C_p", "persistent checkpoint cost", format_duration(p.persistent_cost), "measured",
@@ -114,6 +119,15 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
         if p.fast_survives is not None:
             rows.append(("s", "share of interruptions the fast copy survives", f"{p.fast_survives:.0%}",
                          "measured", "which copy each restart loaded"))
+    if p.just_in_time > 0:
+        rows += [("p", "share of interruptions recovered just in time", share_text(p.just_in_time), "measured",
+                  "which restarts rolled back to a checkpoint"),
+                 ("R_j", "a just-in-time recovery", format_duration(p.jit_recovery), "measured",
+                  "job lifecycle events and step timing")]
+    if p.planned_rate > 0:
+        every = format_duration(60.0 / p.planned_rate)
+        rows.append(("q", "planned stops with notice", f"{format_rate(p.planned_rate)} an hour (one every {every})",
+                     "measured", "job lifecycle events (stops someone chose)"))
     rows.append(("T", "checkpoint interval to use", format_duration(fleet.interval),
                  "derived: the plan's exact optimum", "computed from the inputs above, then configured"))
     return pd.DataFrame(rows, columns=["symbol", "input", "this fleet", "measured or derived", "where to measure it"])
