@@ -253,3 +253,17 @@ def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: P
     plain = input_tables.inputs(fleet_plan(fleet)).set_index("symbol")
     assert plain.loc[["C", "R"], "measured or derived"].tolist() == ["measured", "measured"]
     assert not {"p", "R_j", "q"} & set(plain.index)
+
+
+def test_a_checkpoint_derived_as_a_synchronous_write_is_not_called_the_fast_path(
+        fleet: Params, small_params: Params, records: tuple[PublishedFleet, ...]) -> None:
+    """C from a size and a write bandwidth with no snapshot is itself a synchronous write: the typed slow C is the
+    slower checkpoint it is compared with, or, untyped, the same write (C = slow C = 9 TB / 200 GB/s = 45 s)."""
+    data = {"gpus": 98304, "interruptions": {"count": 610, "window": "30 days"}, "checkpoint": {"size": "9 TB"},
+            "storage": {"write_bandwidth": "400 GB/s", "efficiency": 0.5}, "restart": "20 min",
+            "price_per_gpu_hour": 2.2, "month": "730 h"}
+    slower = build(params_from_mapping({**data, "slow_checkpoint_cost": "12 min"}, source="a.yml"), records)
+    same_params = params_from_mapping(data, source="b.yml")
+    assert same_params.slow_checkpoint_cost == same_params.checkpoint_cost == pytest.approx(0.75)
+    assert slower.c_paths == Variant("slower") and build(same_params, records).c_paths == Variant("same")
+    assert build(fleet, records).c_paths == build(small_params, records).c_paths == Variant("fast")

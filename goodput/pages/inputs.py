@@ -54,6 +54,8 @@ class Page(Fleet):
     fleet_m_given: str
     fleet_m_span: str
     fleet_scheme: Variant
+    c_paths: Variant
+    c_how: str
     scheme_inputs: str
     plain_interval: str
     plain_goodput: str
@@ -195,6 +197,8 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     gap = max(0.0, at_low.goodput - at_high.goodput)
     # ------------------------------------------------------------ the model of C, M and R alone (not this fleet's)
     alone = make_plan(p.checkpoint_cost, p.mtbi, p.restart)
+    # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
+    synchronous = p.storage is not None and p.storage.snapshot_bandwidth is None and "checkpoint_cost" in p.derived
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
@@ -202,6 +206,9 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         fleet_m_given="A rate" if how == "rate" else "An M given directly",
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
         more_inputs=Variant("none" if fleet.plain else "more"),
+        c_paths=Variant("fast" if not synchronous else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost
+                        else "same"),
+        c_how=p.derived.get("checkpoint_cost", ""),
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
         plain_interval=format_duration(alone.interval),
