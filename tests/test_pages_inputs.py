@@ -169,9 +169,13 @@ def test_rates_compared_as_printed(fleet_variant: Callable[..., Params], book: P
     page = build(book, records)
     below = sum(1 for f in records if per_million(f.rate) != "19.7" and f.rate < book.rate_per_gpu_hour)
     assert page.pr_lower == f"{below} are" and page.pr_above == f"{len(records) - below - 2}"
-    assert page.pr_same == Variant("many") and page.pr_same_names.count(" and ") == 1
+    assert page.pr_compare == Variant("many_same") and page.pr_same_names.count(" and ") == 1
     fast = build(fleet_variant("f.yml", rate_per_gpu_hour=1e-3), records)
-    assert fast.pr_lower == f"{len(records)} are" and (fast.pr_above, fast.pr_same) == ("none", Variant("none"))
+    assert fast.pr_lower == f"{len(records)} are" and (fast.pr_above, fast.pr_compare) == ("none", Variant("all_lower"))
+    slow = build(fleet_variant("s.yml", rate_per_gpu_hour=1e-7), records)
+    assert (slow.pr_lower, slow.pr_above, slow.pr_compare) == ("none is", f"{len(records)}", Variant("all_higher"))
+    between = build(fleet_variant("b.yml", rate_per_gpu_hour=1.6e-5), records)
+    assert between.pr_compare == Variant("mixed")
 
 
 def test_published_table_turns_each_rate_into_m_at_this_size(fleet: Params, records: tuple[PublishedFleet, ...]) -> None:

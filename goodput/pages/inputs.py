@@ -101,7 +101,7 @@ class Page(Fleet):
     pr_m_high: str
     pr_lower: str
     pr_above: str
-    pr_same: Variant
+    pr_compare: Variant
     pr_same_names: str
     n_job: str
     n_stated: str
@@ -234,7 +234,9 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
         pr_m_high=format_duration(m_high),
         pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are",
-        pr_above=f"{above or 'none'}", pr_same=Variant("none" if not same else "one" if len(same) == 1 else "many"),
+        pr_above=f"{above or 'none'}",
+        pr_compare=Variant("all_higher" if above == len(records) else "all_lower" if below == len(records)
+                           else "mixed" if not same else "one_same" if len(same) == 1 else "many_same"),
         pr_same_names=join_words([record_name(f) for f in same]),
         n_job=f"{kinds['job interruptions']}", n_stated=f"{kinds['stated frequency']}",
         n_cluster=f"{kinds['cluster rate']}", n_machine=f"{kinds['machine-wide events']}",
