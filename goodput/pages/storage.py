@@ -44,10 +44,19 @@ def gap(book: float, published: float) -> str:
 
 
 def span(low: float, high: float) -> str:
-    """Two bandwidths as a range: ``"268 to 312 MB/s"``."""
-    a, b = format_bandwidth(low), format_bandwidth(high)
-    unit = b.split()[1]
-    return f"{a.split()[0]} to {b}" if a.split()[1] == unit else f"{a} to {b}"
+    """Two bandwidths as a range, both ends to three significant digits: ``"268 to 312 MB/s"``, ``"1.40 to 1.63 GB/s"``.
+
+    >>> span(268e6, 312e6), span(1.4e9, 1.63e9), span(900e6, 1.2e9)
+    ('268 to 312 MB/s', '1.40 to 1.63 GB/s', '900 MB/s to 1.20 GB/s')
+    """
+    units = ("B/s", "kB/s", "MB/s", "GB/s", "TB/s", "PB/s")
+
+    def end(x: float) -> tuple[str, str]:
+        unit = format_bandwidth(x).split()[1]  # the unit format_bandwidth chooses, the value with its trailing zeros
+        return f"{x / 1000.0 ** units.index(unit):#.3g}".rstrip("."), unit
+
+    (a, a_unit), (b, b_unit) = end(low), end(high)
+    return f"{a} to {b} {b_unit}" if a_unit == b_unit else f"{a} {a_unit} to {b} {b_unit}"
 
 
 @dataclass(frozen=True)
