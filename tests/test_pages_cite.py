@@ -20,3 +20,15 @@ def test_each_build_cites_its_own_inputs(worked: Params, fleet: Params) -> None:
     assert (a.gpus, b.gpus, a.authors) == ("16,384", "24,576", "The goodput authors, A. Planner")
     assert b.commit.startswith("not recorded") and a.entry == Variant("bibtex")
     assert cite.build(fleet_plan(worked), CFF, Provenance("0.2.0", "x.yml", None, None)).params_sha == "not recorded"
+
+
+def test_a_build_where_first_order_is_refused_says_so_under_the_quoted_results(worked: Params) -> None:
+    """M = 25 min, C = 6 min, R = 8 min: first order's goodput is below zero, so the page's caveat is the refusal
+    (not first order quoted beside the exact model); the worked example's first order is within range."""
+    refused = worked.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=6.0, restart=8.0, ranges={})
+    fp = fleet_plan(refused)
+    page = cite.build(fp, CFF, Provenance("0.2.0", "refused.yml", None, None))
+    assert not fp.first_order_quotable and fp.plan.check.goodput < 0.0
+    assert page.first_order == Variant("below_zero")
+    ok = cite.build(fleet_plan(worked), CFF, Provenance("0.2.0", "params.yml", None, None))
+    assert ok.first_order == Variant("ok") and fleet_plan(worked).first_order_quotable

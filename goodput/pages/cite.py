@@ -8,7 +8,7 @@ from typing import Any
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
-from goodput.pages.common import Fleet, fleet_values
+from goodput.pages.common import Fleet, first_order_variant, fleet_values
 from goodput.provenance import Provenance
 
 
@@ -26,6 +26,7 @@ class Page(Fleet):
     key: str
     bibtex: str
     entry: Variant
+    first_order: Variant
 
 
 def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
@@ -58,4 +59,5 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
         params_name=built.params_name,
         params_sha=sha or "not recorded", commit=built.commit or "not recorded (built outside a Git checkout)",
         key=key, bibtex=Raw(bibtex), entry=Variant("bibtex"),
+        first_order=first_order_variant(fleet),
     )
