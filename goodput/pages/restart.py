@@ -139,7 +139,7 @@ def build(fleet: FleetPlan) -> Page:
                       if parts is not None and parts.startup_per_node > 0 else ""),
         aurora_first=f"{significant(by_nodes[first])} s at {first} nodes",
         aurora_last=f"{significant(by_nodes[last])} s at {last}",
-        aurora_per_node=f"{significant(per_node, 2)} s",
+        aurora_per_node=f"{significant(per_node, 3)} s",
         aurora_at_fleet=format_duration((fixed + per_node * x.nodes) / 60.0),
         megascale_before=f"{significant(sources.MEGASCALE_BEFORE)} s",
         megascale_after=f"{significant(sources.MEGASCALE_AFTER)} s",
