@@ -104,6 +104,33 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     # Planned stops with notice lose less than the same stops counted as unexpected.
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
     assert page.planned_rate == "0.0363"  # 47 / (54 x 24)
+    # The worked example gives neither: Llama 3's stops are an illustration, p = 0 is its plan, R is paid every time.
+    assert (page.planned, page.tiers_note, page.restart_paid) == (
+        Variant("illustration"), Variant("one_tier"), Variant("every"))
+    assert page.zero_goodput == page.goodput
+
+
+def test_a_one_tier_fleet_that_recovers_just_in_time_and_plans_its_stops(example: FleetPlan) -> None:
+    """With its own p, R_j and q the plan counts them: its planned stops are its own (with notice: the plan's goodput),
+    and p = 0 is what it would keep without just-in-time recovery, below its plan, not the plan."""
+    p = example.params.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    fleet = fleet_plan(p)
+    page = pages.build(fleet)
+    assert page.planned == Variant("own") and page.planned_rate == "0.03"
+    assert page.planned_goodput == percent(fleet.goodput) == page.goodput
+    assert float(page.unplanned_goodput.rstrip("%")) < float(page.planned_goodput.rstrip("%"))
+    zero = plan_for(p.replace(just_in_time=0.0)).goodput
+    assert page.tiers_note == Variant("one_tier_jit") and page.zero_goodput == percent(zero)
+    assert zero < fleet.goodput - 0.01
+    # Only 1 - p of interruptions pay R; the restart loss counts the pauses of the recoveries and stops too.
+    assert page.restart_paid == Variant("jit") and page.rollback_share == "40%"
+    rollbacks_only = plan_for(p.replace(jit_recovery=0.0, planned_rate=0.0))
+    assert fleet.losses["restart_loss"] > rollbacks_only.losses.restart_loss
+    # Stops alone: R is paid on every interruption; p = 0 is the plan.
+    stops = pages.build(fleet_plan(example.params.replace(planned_rate=0.03)))
+    assert (stops.restart_paid, stops.tiers_note, stops.planned) == (
+        Variant("stops"), Variant("one_tier"), Variant("own"))
+    assert stops.zero_goodput == stops.goodput
 
 
 @pytest.mark.slow
