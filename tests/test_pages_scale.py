@@ -177,8 +177,9 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
 
 def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -> None:
     """At 100,000 GPUs the exact model says 7.15 min and 64.9%, first order 7.8 min and 57.9%: 7.0 points off,
-    too far to quote; simulated within two standard errors."""
+    too far to quote (the page gives only the gap); simulated within two standard errors."""
     page = worked_page
+    assert page.at_size == Variant("unquoted")
     assert (page.plan_exact_interval, page.plan_exact_goodput) == ("7.15 min", "64.9%")
     assert (page.plan_first_interval, page.plan_first_goodput) == ("7.8 min", "57.9%")
     assert page.plan_gap == "first order 7.0 points below the exact goodput"
@@ -214,7 +215,7 @@ def test_story_page_plans_its_scheme_at_100k_and_holds_its_growing_restart_fixed
     fleet = fleet_plan(load_params(STORY))
     page = scale.build(fleet)
     whole = plan_for(fleet.at_size(limits.PLAN_GPUS))
-    assert page.at_size == Variant("planned")
+    assert page.at_size == Variant("unquoted")  # first order below zero there: only the gap is given
     assert page.plan_exact_goodput == percent(whole.goodput) == "27.1%"
     assert page.plan_exact_interval == format_duration(whole.interval)
     assert page.plan_restart == format_duration(fleet.restart_at(limits.PLAN_GPUS)) == "31 min"
@@ -253,6 +254,17 @@ def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
     assert page.own_gap == "first order's goodput at or below zero"
     if name == "one a second":  # at 100,000 GPUs a restart is over 600 M: no plan, and the page says so
         assert page.at_size == Variant("refused")
-    else:
-        assert page.at_size == Variant("planned")
+    else:  # first order below zero at 100,000 GPUs too: its interval and goodput are not quoted
+        assert page.at_size == Variant("unquoted")
         assert page.plan_gap == "first order's goodput at or below zero"
+
+
+def test_a_refused_fleet_quotes_no_first_order_at_100k() -> None:
+    """On a fleet whose first order is below zero (131,072 GPUs, M = 25 min, C = 6 min, R = 8 min) first order's
+    interval and goodput at 100,000 GPUs, 24.9 points off, are not quoted."""
+    refused = fleet_plan(params_from_mapping({
+        "gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min", "slow_checkpoint_cost": "15 min",
+        "restart": "8 min", "price_per_gpu_hour": 2.0, "month": "730 h"}, source="refused.yml"))
+    at = limits.plan_at_size(refused)
+    assert at is not None and at.check.status == "out of range" and not at.check.quotable
+    assert scale.at_size_values(refused)["at_size"] == Variant("unquoted")

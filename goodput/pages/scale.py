@@ -140,7 +140,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
         return values | {"at_size": Variant("refused")} | dict.fromkeys(names, "")
     g = plan.plan.goodput
     return values | {
-        "at_size": Variant("planned"), "plan_scheme": scheme_words(plan.plan),
+        "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan),
         "plan_first_interval": d(plan.first.interval),
         "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
         "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g), "plan_gap": gap_text(plan.check),
