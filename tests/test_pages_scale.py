@@ -170,7 +170,7 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert page.own_verdict == scale.VERDICTS["ok"]
     assert page.slow_gap == "first order 2.4 points below the exact goodput"
     assert page.slow_verdict == scale.VERDICTS["caution"]
-    assert page.scope == Variant("one_tier")
+    assert page.scope == page.own_scope == Variant("plain")
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
     assert page.restart_scope == Variant("same")
 
@@ -193,7 +193,7 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     """The 65,536-GPU fleet: the plan's 5.91 min and 44.2% with every 4th checkpoint persistent; first order's error
     is the scheme's (18.5 points, FleetPlan.first_order_gap), not the one-tier model's, and too far off to quote."""
     page = scale.build(tiered)
-    assert page.scope == Variant("tiered")
+    assert page.scope == page.own_scope == Variant("beyond")
     assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
     assert page.scheme_words == scheme_words(tiered.plan)
     assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
@@ -268,3 +268,12 @@ def test_a_refused_fleet_quotes_no_first_order_at_100k() -> None:
     at = limits.plan_at_size(refused)
     assert at is not None and at.check.status == "out of range" and not at.check.quotable
     assert scale.at_size_values(refused)["at_size"] == Variant("unquoted")
+
+
+def test_a_recovered_fleet_is_not_the_curves() -> None:
+    """A one-tier fleet that recovers 60% just in time and plans its stops is not the one-tier curve at its size: the
+    curves and the thresholds leave out p and q, and the page says so."""
+    recovered = fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    page = scale.build(recovered)
+    assert not recovered.tiered and not recovered.plain
+    assert page.scope == page.own_scope == Variant("beyond")

@@ -88,6 +88,7 @@ class Page(Fleet):
     fast_three_points: str
     async_one_point: str
     async_three_points: str
+    own_scope: Variant
     own_gap: str
     own_verdict: str
     slow_gap: str
@@ -195,7 +196,7 @@ def build(fleet: FleetPlan) -> Page:
                           for name in ("one_point", "three_points")}
     return Page(
         **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
-        scope=Variant("tiered" if fleet.tiered else "one_tier"),
+        scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),
