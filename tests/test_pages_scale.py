@@ -170,7 +170,7 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert page.own_verdict == scale.VERDICTS["ok"]
     assert page.slow_gap == "first order 2.4 points below the exact goodput"
     assert page.slow_verdict == scale.VERDICTS["caution"]
-    assert page.scope == page.own_scope == Variant("plain")
+    assert page.scope == page.own_scope == Variant("plain") and page.own_slow == Variant("differs")
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
     assert page.restart_scope == Variant("same")
 
@@ -268,6 +268,9 @@ def test_a_refused_fleet_quotes_no_first_order_at_100k() -> None:
     at = limits.plan_at_size(refused)
     assert at is not None and at.check.status == "out of range" and not at.check.quotable
     assert scale.at_size_values(refused)["at_size"] == Variant("unquoted")
+    # Its own plan's and the slow checkpoint's verdicts are both below zero: said once.
+    assert refused.first_order_status == refused.slow.check.status == "below zero"
+    assert scale.own_slow(refused.first_order_status, refused.slow.check.status) == "zero"
 
 
 def test_a_recovered_fleet_is_not_the_curves() -> None:

@@ -61,6 +61,18 @@ def gap_text(check: model.RangeCheck) -> str:
     return f"first order {points(abs(check.error))} {'below' if check.error >= 0 else 'above'} the exact goodput"
 
 
+def own_slow(own: str, slow: str) -> str:
+    """The variant that says the fleet's and the slow checkpoint's verdicts on first order, once where they agree.
+
+    ``"zero"`` where both find first order's goodput at or below zero, ``"same"`` where both verdicts are otherwise
+    the same, else ``"differs"``.
+
+    >>> own_slow("below zero", "below zero"), own_slow("out of range", "out of range"), own_slow("ok", "caution")
+    ('zero', 'same', 'differs')
+    """
+    return "differs" if own != slow else "zero" if own == "below zero" else "same"
+
+
 @dataclass(frozen=True)
 class Page(Fleet):
     """The glue keys of ``book/scale.md``, formatted."""
@@ -89,6 +101,7 @@ class Page(Fleet):
     async_one_point: str
     async_three_points: str
     own_scope: Variant
+    own_slow: Variant
     own_gap: str
     own_verdict: str
     slow_gap: str
@@ -197,6 +210,7 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
+        own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),
