@@ -221,3 +221,13 @@ def test_a_small_fleet_without_a_per_node_start_up_or_a_pool(small_params: Param
     best = x.choice.best
     assert page.half_words == ("Half as many" if best % 2 == 0 else "Half as many, rounded down")
     assert page.scheme_parts == "drain"
+
+
+def test_a_tiered_fleet_that_recovers_just_in_time_is_not_its_plan_at_p_zero(tiered: FleetPlan) -> None:
+    """The 65,536-GPU tiered fleet with half its interruptions recovered just in time: p = 0 is below its plan."""
+    p = tiered.params.replace(just_in_time=0.5, jit_recovery=0.75)
+    fleet = fleet_plan(p)
+    page = pages.build(fleet)
+    assert page.tiers_note == Variant("tiered_jit") and page.restart_paid == Variant("jit")
+    assert page.zero_goodput == percent(plan_for(p.replace(just_in_time=0.0)).goodput) != page.goodput
+    assert pages.build(tiered).tiers_note == Variant("tiered")
