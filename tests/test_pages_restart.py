@@ -45,15 +45,19 @@ def tiered() -> FleetPlan:
 
 
 def test_the_published_start_up_figures(example: FleetPlan) -> None:
-    """Aurora: 61 s at 8 nodes, 1,631 s (mean) at 256, about 6.3 s a node; MegaScale 1,047 s at 256 nodes."""
+    """Aurora: 61 s at 8 nodes, 1,631 s (mean) at 256, 6.35 s a node; MegaScale 1,047 s at 256 nodes."""
     page = pages.build(example)
     assert (page.aurora_first, page.aurora_last, page.aurora_per_node) == ("61.1 s at 8 nodes", "1,631 s at 256",
-                                                                           "6.3 s")
+                                                                           "6.35 s")
     fixed, per_node = sources.aurora_fit()
     assert 6.0 < per_node < 6.6 and abs(fixed) < 60.0
     assert (page.megascale_before, page.megascale_nodes) == ("1,047 s", "256 nodes")
     # At Aurora's rate the worked example's 2,048 nodes would start up in (fixed + 6.3 x 2,048) s.
     assert page.aurora_at_fleet == f"{(fixed + per_node * 2048) / 60:.0f} min"
+    # The slope is quoted with the digits its product by a fleet's nodes needs: 6.35 s x 16,384 nodes is 28.9 h, as the
+    # page says (6.3 s would give 28.7 h by hand).
+    quoted = float(page.aurora_per_node.removesuffix(" s"))
+    assert abs(quoted * 16384 - per_node * 16384) / 3600 < 0.05
 
 
 def test_the_spares_model_limits_and_best(example: FleetPlan) -> None:
@@ -100,6 +104,33 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     # Planned stops with notice lose less than the same stops counted as unexpected.
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
     assert page.planned_rate == "0.0363"  # 47 / (54 x 24)
+    # The worked example gives neither: Llama 3's stops are an illustration, p = 0 is its plan, R is paid every time.
+    assert (page.planned, page.tiers_note, page.restart_paid) == (
+        Variant("illustration"), Variant("one_tier"), Variant("every"))
+    assert page.zero_goodput == page.goodput
+
+
+def test_a_one_tier_fleet_that_recovers_just_in_time_and_plans_its_stops(example: FleetPlan) -> None:
+    """With its own p, R_j and q the plan counts them: its planned stops are its own (with notice: the plan's goodput),
+    and p = 0 is what it would keep without just-in-time recovery, below its plan, not the plan."""
+    p = example.params.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    fleet = fleet_plan(p)
+    page = pages.build(fleet)
+    assert page.planned == Variant("own") and page.planned_rate == "0.03"
+    assert page.planned_goodput == percent(fleet.goodput) == page.goodput
+    assert float(page.unplanned_goodput.rstrip("%")) < float(page.planned_goodput.rstrip("%"))
+    zero = plan_for(p.replace(just_in_time=0.0)).goodput
+    assert page.tiers_note == Variant("one_tier_jit") and page.zero_goodput == percent(zero)
+    assert zero < fleet.goodput - 0.01
+    # Only 1 - p of interruptions pay R; the restart loss counts the pauses of the recoveries and stops too.
+    assert page.restart_paid == Variant("jit") and page.rollback_share == "40%"
+    rollbacks_only = plan_for(p.replace(jit_recovery=0.0, planned_rate=0.0))
+    assert fleet.losses["restart_loss"] > rollbacks_only.losses.restart_loss
+    # Stops alone: R is paid on every interruption; p = 0 is the plan.
+    stops = pages.build(fleet_plan(example.params.replace(planned_rate=0.03)))
+    assert (stops.restart_paid, stops.tiers_note, stops.planned) == (
+        Variant("stops"), Variant("one_tier"), Variant("own"))
+    assert stops.zero_goodput == stops.goodput
 
 
 @pytest.mark.slow
@@ -190,3 +221,13 @@ def test_a_small_fleet_without_a_per_node_start_up_or_a_pool(small_params: Param
     best = x.choice.best
     assert page.half_words == ("Half as many" if best % 2 == 0 else "Half as many, rounded down")
     assert page.scheme_parts == "drain"
+
+
+def test_a_tiered_fleet_that_recovers_just_in_time_is_not_its_plan_at_p_zero(tiered: FleetPlan) -> None:
+    """The 65,536-GPU tiered fleet with half its interruptions recovered just in time: p = 0 is below its plan."""
+    p = tiered.params.replace(just_in_time=0.5, jit_recovery=0.75)
+    fleet = fleet_plan(p)
+    page = pages.build(fleet)
+    assert page.tiers_note == Variant("tiered_jit") and page.restart_paid == Variant("jit")
+    assert page.zero_goodput == percent(plan_for(p.replace(just_in_time=0.0)).goodput) != page.goodput
+    assert pages.build(tiered).tiers_note == Variant("tiered")

@@ -170,15 +170,16 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert page.own_verdict == scale.VERDICTS["ok"]
     assert page.slow_gap == "first order 2.4 points below the exact goodput"
     assert page.slow_verdict == scale.VERDICTS["caution"]
-    assert page.scope == Variant("one_tier")
+    assert page.scope == page.own_scope == Variant("plain") and page.own_slow == Variant("differs")
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
     assert page.restart_scope == Variant("same")
 
 
 def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -> None:
     """At 100,000 GPUs the exact model says 7.15 min and 64.9%, first order 7.8 min and 57.9%: 7.0 points off,
-    too far to quote; simulated within two standard errors."""
+    too far to quote (the page gives only the gap); simulated within two standard errors."""
     page = worked_page
+    assert page.at_size == Variant("unquoted")
     assert (page.plan_exact_interval, page.plan_exact_goodput) == ("7.15 min", "64.9%")
     assert (page.plan_first_interval, page.plan_first_goodput) == ("7.8 min", "57.9%")
     assert page.plan_gap == "first order 7.0 points below the exact goodput"
@@ -192,7 +193,7 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     """The 65,536-GPU fleet: the plan's 5.91 min and 44.2% with every 4th checkpoint persistent; first order's error
     is the scheme's (18.5 points, FleetPlan.first_order_gap), not the one-tier model's, and too far off to quote."""
     page = scale.build(tiered)
-    assert page.scope == Variant("tiered")
+    assert page.scope == page.own_scope == Variant("beyond")
     assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
     assert page.scheme_words == scheme_words(tiered.plan)
     assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
@@ -214,7 +215,7 @@ def test_story_page_plans_its_scheme_at_100k_and_holds_its_growing_restart_fixed
     fleet = fleet_plan(load_params(STORY))
     page = scale.build(fleet)
     whole = plan_for(fleet.at_size(limits.PLAN_GPUS))
-    assert page.at_size == Variant("planned")
+    assert page.at_size == Variant("unquoted")  # first order below zero there: only the gap is given
     assert page.plan_exact_goodput == percent(whole.goodput) == "27.1%"
     assert page.plan_exact_interval == format_duration(whole.interval)
     assert page.plan_restart == format_duration(fleet.restart_at(limits.PLAN_GPUS)) == "31 min"
@@ -253,6 +254,29 @@ def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
     assert page.own_gap == "first order's goodput at or below zero"
     if name == "one a second":  # at 100,000 GPUs a restart is over 600 M: no plan, and the page says so
         assert page.at_size == Variant("refused")
-    else:
-        assert page.at_size == Variant("planned")
+    else:  # first order below zero at 100,000 GPUs too: its interval and goodput are not quoted
+        assert page.at_size == Variant("unquoted")
         assert page.plan_gap == "first order's goodput at or below zero"
+
+
+def test_a_refused_fleet_quotes_no_first_order_at_100k() -> None:
+    """On a fleet whose first order is below zero (131,072 GPUs, M = 25 min, C = 6 min, R = 8 min) first order's
+    interval and goodput at 100,000 GPUs, 24.9 points off, are not quoted."""
+    refused = fleet_plan(params_from_mapping({
+        "gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min", "slow_checkpoint_cost": "15 min",
+        "restart": "8 min", "price_per_gpu_hour": 2.0, "month": "730 h"}, source="refused.yml"))
+    at = limits.plan_at_size(refused)
+    assert at is not None and at.check.status == "out of range" and not at.check.quotable
+    assert scale.at_size_values(refused)["at_size"] == Variant("unquoted")
+    # Its own plan's and the slow checkpoint's verdicts are both below zero: said once.
+    assert refused.first_order_status == refused.slow.check.status == "below zero"
+    assert scale.own_slow(refused.first_order_status, refused.slow.check.status) == "zero"
+
+
+def test_a_recovered_fleet_is_not_the_curves() -> None:
+    """A one-tier fleet that recovers 60% just in time and plans its stops is not the one-tier curve at its size: the
+    curves and the thresholds leave out p and q, and the page says so."""
+    recovered = fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    page = scale.build(recovered)
+    assert not recovered.tiered and not recovered.plain
+    assert page.scope == page.own_scope == Variant("beyond")

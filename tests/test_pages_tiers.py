@@ -174,7 +174,13 @@ def test_an_untiered_fleet_gets_a_labelled_illustration_from_its_own_inputs() ->
     scheme = whatif.local_first(2.0, 6.0, whatif.WORKED_DRAIN, 1 - LOST / 419)
     t = exact_optimal_interval(scheme, p.mtbi)
     assert pg.opening == Variant("none") and pg.fast_fleet == Variant("none") and pg.drain_fleet == Variant("none")
-    assert pg.ill_drain_loss == percent(exact_losses(scheme, p.mtbi, t).drain_loss)
+    drained = exact_losses(scheme, p.mtbi, t)
+    assert pg.ill_drain_loss == percent(drained.drain_loss)
+    # The dollars price the goodput the drain would cost (plan minus illustration), not the drain's share of wall time:
+    # the other losses shrink as shares of it, so the drop is smaller than the drain's share.
+    assert f.goodput - drained.goodput < drained.drain_loss
+    assert pg.ill_drain_dollars == money(f.dollars(f.goodput - drained.goodput))
+    assert pg.ill_drain_dollars != money(f.dollars(drained.drain_loss))
     assert pg.lim_whose == "the illustration's" and pg.lim_interval == pg.ill_interval
     assert pg.inputs == "the inputs file fleet-4k.yml"
 

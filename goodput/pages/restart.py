@@ -27,6 +27,9 @@ class Page(Fleet):
     """The values ``book/restart.md`` quotes."""
 
     nodes: str
+    restart_paid: Variant
+    rollback_share: str
+    pauses: str
     parts: Variant
     parts_list: str
     largest_part: str
@@ -84,6 +87,7 @@ class Page(Fleet):
     zero_interval: str
     jit_sim: str
     jit_agrees: Variant
+    planned: Variant
     planned_count: str
     planned_days: str
     planned_rate: str
@@ -124,12 +128,17 @@ def build(fleet: FleetPlan) -> Page:
     jit_plan, zero_plan = recovery_plan(fleet, x.p), recovery_plan(fleet, 0.0)
     jit, zero = jit_plan.goodput, zero_plan.goodput
     sim = check_recovery(jit_plan)
-    planned, with_notice, as_unplanned, _own = planned_stops(params)
+    planned, with_notice, as_unplanned, own = planned_stops(params)
     parts = x.parts
     largest = fleet.largest_restart_part
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
     return Page(
-        **fleet_values(fleet), nodes=count(x.nodes, "node"), parts=Variant("whole" if parts is None else "given"),
+        **fleet_values(fleet), nodes=count(x.nodes, "node"),
+        restart_paid=Variant("jit" if x.jit_given else "stops" if params.planned_rate > 0 else "every"),
+        rollback_share=percent(1.0 - params.just_in_time, 0),
+        pauses=("just-in-time recoveries and planned stops" if params.planned_rate > 0
+                else "just-in-time recoveries"),
+        parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
         largest_part_share=percent(largest.minutes / parts.total) if parts and largest else "",
@@ -139,12 +148,12 @@ def build(fleet: FleetPlan) -> Page:
                       if parts is not None and parts.startup_per_node > 0 else ""),
         aurora_first=f"{significant(by_nodes[first])} s at {first} nodes",
         aurora_last=f"{significant(by_nodes[last])} s at {last}",
-        aurora_per_node=f"{significant(per_node, 2)} s",
+        aurora_per_node=f"{significant(per_node, 3)} s",
         aurora_at_fleet=format_duration((fixed + per_node * x.nodes) / 60.0),
         megascale_before=f"{significant(sources.MEGASCALE_BEFORE)} s",
         megascale_after=f"{significant(sources.MEGASCALE_AFTER)} s",
         megascale_nodes=count(sources.MEGASCALE_GPUS // sources.MEGASCALE_GPUS_PER_NODE, "node"),
-        tiers_note=Variant("tiered" if fleet.tiered else "one_tier"),
+        tiers_note=Variant(("tiered" if fleet.tiered else "one_tier") + ("_jit" if x.jit_given else "")),
         spares=Variant("given" if x.spares_given else "illustration"), takes_node=percent(x.takes_node, 0),
         repair=format_duration(x.repair), in_repair=significant(x.takes_node * x.repair / m, 2),
         wait_none=format_duration(restart_at(0) - x.r_parts), best=count(best, "spare node"),
@@ -173,7 +182,7 @@ def build(fleet: FleetPlan) -> Page:
         jit_sim=percent_pm(sim.mean, sim.stderr),
         jit_agrees=Variant("unchecked" if sim.stderr == 0.0 else
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
-        planned_count=f"{sources.LLAMA3_PLANNED}",
+        planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
         planned_rate=format_rate(planned), planned_goodput=percent(with_notice),
         unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),

@@ -61,6 +61,18 @@ def gap_text(check: model.RangeCheck) -> str:
     return f"first order {points(abs(check.error))} {'below' if check.error >= 0 else 'above'} the exact goodput"
 
 
+def own_slow(own: str, slow: str) -> str:
+    """The variant that says the fleet's and the slow checkpoint's verdicts on first order, once where they agree.
+
+    ``"zero"`` where both find first order's goodput at or below zero, ``"same"`` where both verdicts are otherwise
+    the same, else ``"differs"``.
+
+    >>> own_slow("below zero", "below zero"), own_slow("out of range", "out of range"), own_slow("ok", "caution")
+    ('zero', 'same', 'differs')
+    """
+    return "differs" if own != slow else "zero" if own == "below zero" else "same"
+
+
 @dataclass(frozen=True)
 class Page(Fleet):
     """The glue keys of ``book/scale.md``, formatted."""
@@ -88,6 +100,8 @@ class Page(Fleet):
     fast_three_points: str
     async_one_point: str
     async_three_points: str
+    own_scope: Variant
+    own_slow: Variant
     own_gap: str
     own_verdict: str
     slow_gap: str
@@ -140,7 +154,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
         return values | {"at_size": Variant("refused")} | dict.fromkeys(names, "")
     g = plan.plan.goodput
     return values | {
-        "at_size": Variant("planned"), "plan_scheme": scheme_words(plan.plan),
+        "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan),
         "plan_first_interval": d(plan.first.interval),
         "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
         "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g), "plan_gap": gap_text(plan.check),
@@ -195,7 +209,8 @@ def build(fleet: FleetPlan) -> Page:
                           for name in ("one_point", "three_points")}
     return Page(
         **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
-        scope=Variant("tiered" if fleet.tiered else "one_tier"),
+        scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
+        own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),

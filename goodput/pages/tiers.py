@@ -72,6 +72,7 @@ class Page(Fleet):
     ill_interval: str
     ill_goodput: str
     ill_drain_loss: str
+    ill_points: str
     ill_drain_dollars: str
     snippet_survives: str
     lim_whose: str
@@ -172,7 +173,8 @@ def build(fleet: FleetPlan) -> Page:
         survives_more=share_text(s + (1.0 - s) / 2), lever_survive=points(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),
         ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
-        ill_drain_dollars=money(fleet.dollars(ill_drain_loss)),
+        ill_points=points(max(0.0, fleet.goodput - ill_goodput)),
+        ill_drain_dollars=money(fleet.dollars(max(0.0, fleet.goodput - ill_goodput))),
         snippet_survives=Raw(f"{1.0 - sources.lost_share():.3f}"),
         lim_whose="this fleet's" if lim.own else "the worked example's" if worked else "the illustration's",
         lim_slowdown=percent(DRAIN_SLOWDOWN, 0), lim_drain=format_duration(lim.drain),
