@@ -3,7 +3,8 @@
 Builds: the worked example (book/params.yml names the bundled sample logs), a fleet that names logs of its
 own (copies of the sample logs under other names), one that names only an event log (GLM-130B's, or Slurm
 accounting), one that names none, a tiered fleet (examples/fleet-24k.yml: the Weibull simulator knows one
-tier, so the page simulates a one-tier job and says so) and an inputs file the simulator refuses.
+tier, so the page simulates the job of C, M and R alone and says so), a fleet with just-in-time recovery and planned
+stops (likewise) and an inputs file the simulator refuses.
 """
 
 from __future__ import annotations
@@ -228,9 +229,28 @@ def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build)
     params = load_params(ROOT / "examples" / "fleet-24k.yml")
     page = quick(params)
     one, full = plan_for(params.without_tiers()), plan_for(params)
-    assert page.sim_scope == Variant("one_tier")
+    assert page.sim_scope == Variant("cmr_alone")
     assert page.sim_t == format_duration(one.interval) != format_duration(full.interval)
     assert page.sim_g_model == percent(one.goodput, 2)
+
+
+@pytest.mark.slow
+def test_a_recovered_fleet_is_simulated_as_the_job_of_its_c_m_and_r_alone(quick: Build) -> None:
+    """One tier, but 60% of interruptions recovered just in time and planned stops: the Weibull simulator models
+    neither, so the simulated job is that of C, M and R alone at its own optimum, whose exact goodput is that job's
+    (lower than the fleet's), and exponential failures reproduce it, not the fleet's."""
+    params = load_params(ROOT / "book" / "params.yml").replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    fleet = fleet_plan(params)
+    assert fleet.recovered and not fleet.tiered
+    alone = plan_for(params.replace(just_in_time=0.0, planned_rate=0.0))
+    what = checks.fleet_shape_effect(fleet, measure_events(ROOT / GLM_EVENTS).fit)  # type: ignore[arg-type]
+    assert what.job.interval == pytest.approx(alone.interval) and what.job.goodput == pytest.approx(alone.goodput)
+    assert fleet.goodput - alone.goodput > 0.01
+    assert what.effect is not None
+    assert abs(what.effect.exponential - alone.goodput) <= 4 * what.effect.exponential_stderr + 1e-4
+    page = quick(params)
+    assert page.sim_scope == Variant("cmr_alone") and page.beyond_cmr
+    assert page.sim_t == format_duration(alone.interval) and page.sim_g_model == percent(alone.goodput, 2)
 
 
 @pytest.mark.slow

@@ -61,7 +61,8 @@ def shape_trust(events: EventMeasurement, fit: WeibullFit) -> ShapeTrust:
 class FleetShapeEffect:
     """A shape's simulated effect on the fleet's goodput (:func:`fleet_shape_effect`).
 
-    ``job`` the plan simulated (the fleet's, or its one-tier job), ``shapes`` the fitted shape, its interval's ends
+    ``job`` the plan simulated (the fleet's where its scheme is the model of C, M and R alone, else the job of its C, M
+    and R alone), ``shapes`` the fitted shape, its interval's ends
     (kept inside the simulator's limits) and :data:`INFANT_SHAPE`, 3 significant digits; ``effect`` the simulation
     (None where refused, ``refused`` saying why), ``largest`` the largest difference from exponential failures among
     the first three shapes and ``small`` whether it is below :data:`SMALL_EFFECT`.
@@ -78,11 +79,12 @@ class FleetShapeEffect:
 def fleet_shape_effect(fleet: FleetPlan, fit: WeibullFit) -> FleetShapeEffect:
     """Goodput with Weibull failures of the fitted shapes against exponential ones, at the job's interval (seeded).
 
-    The job is the fleet's plan, or its one-tier job at its C, M and R where the plan has a drain or tiers (the
-    Weibull simulator knows one tier only).
+    The job is the fleet's plan where that plan is the model of C, M and R alone (:attr:`FleetPlan.plain`), else the job
+    of its C, M and R alone at that job's own exact optimum: no drain, no persistent tier, no just-in-time recovery and
+    no planned stops, none of which the Weibull simulator models.
     """
     p = fleet.params
-    job = fleet.plan if not fleet.tiered else plan_for(p.without_tiers())
+    job = fleet.plan if fleet.plain else plan_for(p.without_tiers().replace(just_in_time=0.0, planned_rate=0.0))
     low, high = fit.shape_interval
     shapes = tuple(float(significant(k, 3)) for k in (fit.shape, max(low, MIN_SHAPE), min(high, MAX_SHAPE),
                                                        INFANT_SHAPE))

@@ -1,8 +1,9 @@
 """The chapter on measuring from logs (book/logs.md): what the logs measured give, and the data the book ships.
 
 GLM-130B's event log, its Weibull fit and Slurm's sample accounting are the same in every build. The simulated effect
-of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan or, where the plan has a drain or tiers
-(the Weibull simulator knows one tier only), for a one-tier job at its C, M and R, labelled so.
+of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan where that plan is the model of C, M and R
+alone or, where it has a drain, tiers, just-in-time recovery or planned stops (none of which the Weibull simulator
+models), for the job of its C, M and R alone, labelled so.
 """
 
 from __future__ import annotations
@@ -348,7 +349,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
         sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
-        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"),
+        sim_scope=Variant("fleet" if fleet.plain else "cmr_alone"),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
         sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",
