@@ -3,7 +3,8 @@
 Builds: the worked example (book/params.yml names the bundled sample logs), a fleet that names logs of its
 own (copies of the sample logs under other names), one that names only an event log (GLM-130B's, or Slurm
 accounting), one that names none, a tiered fleet (examples/fleet-24k.yml: the Weibull simulator knows one
-tier, so the page simulates a one-tier job and says so) and an inputs file the simulator refuses.
+tier, so the page simulates the job of C, M and R alone and says so), a fleet with just-in-time recovery and planned
+stops (likewise) and an inputs file the simulator refuses.
 """
 
 from __future__ import annotations
@@ -139,8 +140,8 @@ def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
 @pytest.mark.slow
 def test_estimators_are_the_measurement(page: pages.Page) -> None:
     m = measure(ROOT / SAMPLE_STEPS, ROOT / SAMPLE_EVENTS, which="first-order")
-    assert (page.c, page.m, page.r) == tuple(format_duration(x) for x in (m.checkpoint_cost_min, m.mtbi_min,
-                                                                            m.restart_min))
+    assert (page.c, page.m, page.r) == tuple(pages._together(x)[0] for x in (m.checkpoint_cost_min, m.mtbi_min,
+                                                                               m.restart_min))
     assert page.g_meas == percent(m.measured_goodput) and page.g_pred == percent(m.predicted_goodput)
     assert page.pred_side == ("above" if m.predicted_goodput >= m.measured_goodput else "below")
     assert page.widest_name == "M"  # a count of failures has the widest relative interval here
@@ -177,7 +178,8 @@ def test_glm_counts_and_m(page: pages.Page) -> None:
     assert (page.glm_stops, page.glm_unplanned, page.glm_ambiguous, page.glm_planned) == ("31", "11", "2", "18")
     assert page.glm_failures == "13 failures" and page.glm_gpus == "768"
     assert page.glm_window == "6 May to 3 July 2022"
-    assert page.glm_m == format_duration(e.exposure_min / 13) and page.glm11_m == format_duration(e.exposure_min / 11)
+    assert page.glm_m == pages._together(e.exposure_min / 13)[0]
+    assert page.glm11_m == pages._together(e.exposure_min / 11)[0]
     assert page.glm_rate == format_rate(13 / (768 * e.exposure_min / 60))
     table = log_tables.glm(logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)).set_index("quantity")
     assert table.loc["failures", "measured here"] == "13"
@@ -222,15 +224,45 @@ def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
 
 
 @pytest.mark.slow
+def test_the_shapes_simulated_are_the_interval_the_chapter_names(page: pages.Page) -> None:
+    """The ends of GLM-130B's shape interval are simulated as the chapter writes the interval ('0.84 to 2.1'), so
+    the simulated ends and the interval read alike and each printed end is the shape that was run."""
+    assert f"{page.sim_k_low} to {page.sim_k_high}" == page.glm_k_range
+    fit = measure_events(ROOT / GLM_EVENTS).fit
+    assert fit is not None
+    low, high = fit.shape_interval
+    assert abs(float(page.sim_k_low) - low) <= 0.05 * low and abs(float(page.sim_k_high) - high) <= 0.05 * high
+
+
+@pytest.mark.slow
 def test_a_tiered_fleet_is_simulated_as_a_one_tier_job_and_says_so(quick: Build) -> None:
     """examples/fleet-24k.yml has a drain and a persistent tier: the simulation is of a one-tier job with its
     C, M and R at that job's optimum, never called the fleet's plan."""
     params = load_params(ROOT / "examples" / "fleet-24k.yml")
     page = quick(params)
     one, full = plan_for(params.without_tiers()), plan_for(params)
-    assert page.sim_scope == Variant("one_tier")
+    assert page.sim_scope == Variant("cmr_alone")
     assert page.sim_t == format_duration(one.interval) != format_duration(full.interval)
     assert page.sim_g_model == percent(one.goodput, 2)
+
+
+@pytest.mark.slow
+def test_a_recovered_fleet_is_simulated_as_the_job_of_its_c_m_and_r_alone(quick: Build) -> None:
+    """One tier, but 60% of interruptions recovered just in time and planned stops: the Weibull simulator models
+    neither, so the simulated job is that of C, M and R alone at its own optimum, whose exact goodput is that job's
+    (lower than the fleet's), and exponential failures reproduce it, not the fleet's."""
+    params = load_params(ROOT / "book" / "params.yml").replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    fleet = fleet_plan(params)
+    assert fleet.recovered and not fleet.tiered
+    alone = plan_for(params.replace(just_in_time=0.0, planned_rate=0.0))
+    what = checks.fleet_shape_effect(fleet, measure_events(ROOT / GLM_EVENTS).fit)  # type: ignore[arg-type]
+    assert what.job.interval == pytest.approx(alone.interval) and what.job.goodput == pytest.approx(alone.goodput)
+    assert fleet.goodput - alone.goodput > 0.01
+    assert what.effect is not None
+    assert abs(what.effect.exponential - alone.goodput) <= 4 * what.effect.exponential_stderr + 1e-4
+    page = quick(params)
+    assert page.sim_scope == Variant("cmr_alone") and page.beyond_cmr
+    assert page.sim_t == format_duration(alone.interval) and page.sim_g_model == percent(alone.goodput, 2)
 
 
 @pytest.mark.slow
@@ -318,18 +350,44 @@ def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
 
 
 def test_truth_intervals_use_the_chapters_digits_unless_the_truth_is_at_an_end(page: pages.Page) -> None:
-    """The sample's truth table writes intervals with the three digits of the measured paragraph (R's '4.81 min to
-    5.1 min' both times); more digits only where the truth would read the same as an end it is not."""
-    assert page.range_r == page.r_range and page.range_m == page.m_range
-    assert page.meas_r == page.r
-    assert pages._digits(5.0, 4.81, 5.1) == 3 and pages._digits(5.0, 5.0, 5.1) == 3
-    assert pages._digits(5.0, 4.81, 5.0004) == 5
+    """The sample's truth table writes intervals as the measured paragraph does (R's '4.81 min to 5.10 min' both
+    times); more digits only where the truth would read the same as an end it is not."""
+    assert page.range_r == page.r_range and page.range_m == page.m_range and page.range_c == page.c_range
+    assert page.meas_r == page.r and page.meas_c == page.c
+    assert pages._digits(5.0, 4.96, 4.81, 5.1) == 3 and pages._digits(5.0, 4.96, 5.0, 5.1) == 3
+    assert pages._digits(5.0, 4.96, 4.81, 5.0004) == 5
+
+
+def _unit_and_decimals(text: str) -> tuple[str, int]:
+    number, unit = text.removeprefix("both ").split(" ")
+    return unit, len(number.partition(".")[2])
+
+
+def test_durations_that_share_a_sentence_are_written_alike(page: pages.Page, sources: Sources) -> None:
+    """R's mean, interval, median and quartiles (and C's, T's, the lost work's, GLM-130B's gaps) are in one unit with
+    one number of decimals, each the measured value rounded: never '5.1 min' beside '4.81 min' and '4 min 59 s'."""
+    m = sources.measured
+    sets = {
+        "R": [page.r, *page.r_range.split(" to "), page.r_median, *page.r_quartiles.split(" to ")],
+        "C": [page.c, *page.c_range.split(" to "), *page.c_quartiles.split(" to ")],
+        "T": [page.t, page.t_quartiles],
+        "lost": [page.lost, *page.lost_quartiles.split(" to ")],
+        "gaps": [*page.glm_gap_range.split(" to "), page.glm_gap_median, page.glm_open],
+        "relaunches": [page.glm_r, page.glm_r_median, page.glm_r_max],
+        "M": [page.glm_m, *page.glm_m_range.split(" to ")],
+    }
+    for name, texts in sets.items():
+        assert len({_unit_and_decimals(text) for text in texts}) == 1, name
+    values = [m.restart_min, *m.restart_interval_min, m.restart_median_min, *m.restart_iqr_min]
+    assert [float(text.split()[0]) for text in sets["R"]] == [round(x, 2) for x in values]
+    assert pages._together(4.96, 4.81, 5.1, 299 / 60) == ["4.96 min", "4.81 min", "5.10 min", "4.98 min"]
+    assert pages._together(math.inf, 170.0) == ["unbounded", "170 min"]
 
 
 def test_equal_quartiles_are_said_once(page: pages.Page) -> None:
-    """The sample checkpoints every 20 min exactly: its interval's quartiles are 'both 20 min', not '20 min to 20 min'."""
+    """The sample checkpoints every 20 min exactly: its interval's quartiles are said once ('both 20.0 min')."""
     assert page.t_quartiles == f"both {page.t}"
-    assert pages._quartiles(4.0, 5.0) == "4 min to 5 min"
+    assert pages._quartiles("4 min", "5 min") == "4 min to 5 min"
 
 
 @pytest.mark.slow

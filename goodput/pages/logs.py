@@ -1,8 +1,9 @@
 """The chapter on measuring from logs (book/logs.md): what the logs measured give, and the data the book ships.
 
 GLM-130B's event log, its Weibull fit and Slurm's sample accounting are the same in every build. The simulated effect
-of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan or, where the plan has a drain or tiers
-(the Weibull simulator knows one tier only), for a one-tier job at its C, M and R, labelled so.
+of a Weibull shape (:mod:`goodput.logs.checks`) is run for the fleet's plan where that plan is the model of C, M and R
+alone or, where it has a drain, tiers, just-in-time recovery or planned stops (none of which the Weibull simulator
+models), for the job of its C, M and R alone, labelled so.
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ from goodput.report import (
     count,
     day_text,
     events_summary,
-    interval_text,
     measurement_note,
     p_value_text,
     percent,
@@ -43,7 +43,7 @@ from goodput.report import (
     signed_points,
 )
 from goodput.simulate import DEFAULT_REPLICAS
-from goodput.units import format_duration, format_rate, significant
+from goodput.units import DAY, YEAR, format_duration, format_rate, significant
 
 _CLOCK_WORDS = {"seconds": "times in seconds", "iso8601": "ISO-8601 times without a UTC offset",
                 "iso8601 with UTC offsets": "ISO-8601 times with a UTC offset"}
@@ -225,22 +225,71 @@ class Page(Fleet):
 _CLOSE = ", to more digits than above since the true value lies near an end"
 
 
-def _digits(truth: float, low: float, high: float) -> int:
+def _unit(minutes: float) -> tuple[str, float]:
+    """The unit :func:`format_duration` would write a duration in, and its size in minutes, never minutes and seconds."""
+    seconds = minutes * 60.0
+    for name, size, below in (("ms", 1.0 / 60_000.0, 0.1 / 60.0), ("s", 1.0 / 60.0, 1.0), ("min", 1.0, 300.0),
+                              ("h", 60.0, 2 * DAY), ("days", DAY, YEAR)):
+        if round(seconds, 9) < below * 60.0:
+            return name, size
+    return "years", YEAR
+
+
+def _together(*minutes: float, digits: int = 3) -> list[str]:
+    """Durations that share a sentence, written alike: in one unit, to the same decimals.
+
+    The largest finite duration sets the unit (``20.30 h``, not ``1,218 min``), the first finite, non-zero one the
+    decimals that give it `digits` significant digits (``4.96 min``, ``4.81 min``, ``5.10 min``, ``4.98 min``, not
+    ``5.1 min`` and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN ``"undefined"``.
+
+    >>> _together(4.96, 4.81, 5.1, 299 / 60)
+    ['4.96 min', '4.81 min', '5.10 min', '4.98 min']
+    >>> _together(238.0, 108.0, 1218.0)
+    ['3.97 h', '1.80 h', '20.30 h']
+    """
+    ref = next((abs(x) for x in minutes if math.isfinite(x) and x != 0.0), 0.0)
+    name, size = _unit(max((abs(x) for x in minutes if math.isfinite(x)), default=0.0))
+    decimals = max(0, digits - 1 - math.floor(math.log10(ref / size))) if ref else 0
+    return [f"{x / size:,.{decimals}f} {name}" if math.isfinite(x) else format_duration(x) for x in minutes]
+
+
+def _interval(low: str, high: str) -> str:
+    return f"{low} to {high}"
+
+
+def _digits(truth: float, measured: float, low: float, high: float) -> int:
     """Digits that show an interval as the chapter does (three), or more where the truth reads as an end it is not.
 
-    An end equal to the truth reads the same at any digits, so it does not count.
+    The interval is written with its estimate (:func:`_together`); an end equal to the truth reads the same at any
+    digits, so it does not count.
     """
-    ends = [x for x in (low, high) if not math.isclose(x, truth, rel_tol=1e-9)]
+    ends = [i for i, x in enumerate((low, high)) if not math.isclose(x, truth, rel_tol=1e-9)]
     digits = 3
-    while digits < 6 and format_duration(truth, digits) in [format_duration(x, digits) for x in ends]:
+    while digits < 6:
+        texts = _together(measured, truth, low, high, digits=digits)
+        if texts[1] not in [texts[2 + i] for i in ends]:
+            break
         digits += 1
     return digits
 
 
-def _quartiles(low: float, high: float) -> str:
-    """Two quartiles as ``"4.04 min to 5.87 min"``, or ``"both 20 min"`` where they read the same."""
-    text = interval_text(low, high)
-    return f"both {format_duration(low)}" if low == high or format_duration(low) == format_duration(high) else text
+def _quartiles(low: str, high: str) -> str:
+    """Two quartiles, written alike, as ``"4.04 min to 5.87 min"``, or ``"both 20.0 min"`` where they read the same."""
+    return f"both {low}" if low == high else _interval(low, high)
+
+
+def _spread(estimate: float, interval: tuple[float, float] | None, median: float | None,
+            quartiles: tuple[float, float] | None) -> tuple[str, str, str, str]:
+    """An estimate, its interval, median and quartiles, written alike (:func:`_together`); "" for what is not given.
+
+    An interval with an undefined end is ``"no interval"``.
+    """
+    nan = math.nan
+    lo, hi = interval or (nan, nan)
+    q1, q3 = quartiles or (nan, nan)
+    e, a, b, md, c, d = _together(estimate, lo, hi, nan if median is None else median, q1, q3)
+    span = "" if interval is None else "no interval" if math.isnan(lo) or math.isnan(hi) else _interval(a, b)
+    return e, span, "" if median is None else md, "" if quartiles is None else _quartiles(c, d)
 
 
 def _fit(e: EventMeasurement) -> WeibullFit:
@@ -275,7 +324,20 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     own = dict(zip(("own_t_low", "own_t_high", "own_g_low", "own_g_high"), [""] * 4 if r is None else
                    [*map(format_duration, r.optimal_interval_range), *map(percent, r.goodput_range)], strict=True))
     fleet_events, note = data.fleet_events_path, measurement_note(m)
-    truth_digits = {k: _digits(float(rows[k]["truth"]), float(rows[k]["low"]), float(rows[k]["high"])) for k in "CMR"}
+    truth = {k: [float(rows[k][col]) for col in ("measured", "truth", "low", "high")] for k in "CMR"}
+    truth_digits = {k: _digits(*truth[k]) for k in "CMR"}
+    shown = {k: _together(*truth[k], digits=truth_digits[k]) for k in "CMR"}
+    c, c_range, _, c_quartiles = _spread(m.checkpoint_cost_min, m.checkpoint_cost_interval_min, None,
+                                         m.checkpoint_cost_iqr_min)
+    mtbi, m_range, _, _ = _spread(m.mtbi_min, m.mtbi_interval_min, None, None)
+    r_mean, r_range, r_median, r_quartiles = _spread(m.restart_min, m.restart_interval_min, m.restart_median_min,
+                                                m.restart_iqr_min)
+    t, _, _, t_quartiles = _spread(m.interval_measured_min, None, None, m.interval_iqr_min)
+    lost, _, _, lost_quartiles = _spread(m.lost_work_per_failure_min, None, None, m.lost_work_iqr_min)
+    glm_m, glm_m_range, _, _ = _spread(glm.mtbi_min, glm.mtbi_interval_min, None, None)
+    glm11_m, glm11_m_range, _, _ = _spread(clear.mtbi_min, clear.mtbi_interval_min, None, None)
+    glm_r, glm_r_median, glm_r_max = _together(glm.restart_min, glm.restart_median_min, max(glm.restarts_min))
+    glm_gap_median, gap_low, gap_high, glm_open = _together(glm.gap_median_min, *glm.gap_range_min, glm.open_gap_min)
     return Page(
         **fleet_values(fleet), logs_origin=Variant(data.which), logs_error=data.error, steps_name=data.steps_path.name,
         events_name=data.events_path.name, fleet_events_name=fleet_events.name if fleet_events is not None else "",
@@ -284,16 +346,14 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         planned_down=format_duration(m.planned_downtime_min), planned_stops=count(m.planned_stops, "planned stop"),
         exposure=format_duration(m.exposure_min), failures=count(m.failures, "failure"),
         attempts=count(m.attempts, "attempt"), conf=f"{m.confidence:.0%}", gap0=format_duration(m.ordinary_gap_min),
-        c=format_duration(m.checkpoint_cost_min), c_n=f"{m.checkpoint_samples:,}",
-        c_range=interval_text(*m.checkpoint_cost_interval_min), c_quartiles=_quartiles(*m.checkpoint_cost_iqr_min),
-        m=format_duration(m.mtbi_min), m_range=interval_text(*m.mtbi_interval_min), widest_name=m.widest,
+        c=c, c_n=f"{m.checkpoint_samples:,}", c_range=c_range, c_quartiles=c_quartiles,
+        m=mtbi, m_range=m_range, widest_name=m.widest,
         r_estimate=Variant("measured" if m.restart_samples >= 2 else "too_few"),
-        r=format_duration(m.restart_min) if m.restart_samples else "not timed", r_n=count(m.restart_samples, "restart"),
-        r_range=interval_text(*m.restart_interval_min), r_median=format_duration(m.restart_median_min),
-        r_quartiles=_quartiles(*m.restart_iqr_min), t=format_duration(m.interval_measured_min),
-        t_quartiles=_quartiles(*m.interval_iqr_min), t_opt=format_duration(m.optimal_interval_min),
+        r=r_mean if m.restart_samples else "not timed", r_n=count(m.restart_samples, "restart"),
+        r_range=r_range, r_median=r_median, r_quartiles=r_quartiles, t=t,
+        t_quartiles=t_quartiles, t_opt=format_duration(m.optimal_interval_min),
         lost_estimate=Variant("measured" if m.failures else "none"), redone_steps=f"{m.redone_steps:,}",
-        lost=format_duration(m.lost_work_per_failure_min), lost_quartiles=_quartiles(*m.lost_work_iqr_min),
+        lost=lost, lost_quartiles=lost_quartiles,
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
         pred_side="above" if m.gap >= 0 else "below",
         model_note=Variant("within" if note is None else "caveat"), model_caveat=note or "",
@@ -311,9 +371,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_which=Variant("same" if data.sample is data.measured else "other"),
         **{f"truth_{k.lower()}": format_duration(float(rows[k]["truth"])) for k in "TCMR"},
         **{f"{name}_{k.lower()}": value for k in "CMR" for name, value in (
-            ("meas", format_duration(float(rows[k]["measured"]), truth_digits[k])),
-            ("range", interval_text(float(rows[k]["low"]), float(rows[k]["high"]), truth_digits[k])
-             + (_CLOSE if truth_digits[k] > 3 else "")),
+            ("meas", shown[k][0]), ("range", _interval(*shown[k][2:]) + (_CLOSE if truth_digits[k] > 3 else "")),
             ("inside", "inside" if rows[k]["agrees"] else "outside"))},
         n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
@@ -327,16 +385,14 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         glm_attempts=count(glm.attempts, "attempt"), glm_wall=format_duration(glm.wall_min),
         glm_running=format_duration(glm.running_min), glm_recovery=format_duration(glm.recovery_min),
         glm_planned_down=format_duration(glm.planned_downtime_min), glm_exposure=format_duration(glm.exposure_min),
-        glm_m=format_duration(glm.mtbi_min), glm_m_range=interval_text(*glm.mtbi_interval_min),
+        glm_m=glm_m, glm_m_range=glm_m_range,
         glm_m_factor=f"{glm.mtbi_interval_min[1] / glm.mtbi_interval_min[0]:.1f}",
         glm_rate=format_rate(float(rate_from_mtbi(glm.mtbi_min, gpus))),
         glm_rate_published=format_rate(data.glm_record.table_rate), glm11_failures=count(clear.failures, "failure"),
-        glm11_m=format_duration(clear.mtbi_min), glm11_m_range=interval_text(*clear.mtbi_interval_min),
-        glm_r=format_duration(glm.restart_min), glm_r_median=format_duration(glm.restart_median_min),
-        glm_r_n=count(glm.restart_samples, "relaunch", "relaunches"), glm_r_max=format_duration(max(glm.restarts_min)),
+        glm11_m=glm11_m, glm11_m_range=glm11_m_range, glm_r=glm_r, glm_r_median=glm_r_median,
+        glm_r_n=count(glm.restart_samples, "relaunch", "relaunches"), glm_r_max=glm_r_max,
         glm_r_unrecorded=f"{glm.restarts_unrecorded}", glm_gaps=count(fit.gaps, "complete gap"),
-        glm_gap_range=interval_text(*glm.gap_range_min), glm_gap_median=format_duration(glm.gap_median_min),
-        glm_open=format_duration(glm.open_gap_min), glm_k=significant(fit.shape, 3), glm_k_method=fit.method,
+        glm_gap_range=_interval(gap_low, gap_high), glm_gap_median=glm_gap_median, glm_open=glm_open, glm_k=significant(fit.shape, 3), glm_k_method=fit.method,
         glm_k_conf=f"{fit.confidence:.0%}",
         glm_k_range=shape_interval_text(fit), glm_scale=format_duration(fit.scale),
         glm_fit_mean=format_duration(fit.mean), glm_lr=f"{fit.lr_statistic:.2f}", glm_p=p_value_text(fit.p_value),
@@ -348,7 +404,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_gaps=count(sample_fit.gaps, "gap"), sample_k=significant(sample_fit.shape, 3),
         sample_k_range=shape_interval_text(sample_fit),
         sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
-        sim_scope=Variant("one_tier" if fleet.tiered else "fleet"),
+        sim_scope=Variant("fleet" if fleet.plain else "cmr_alone"),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
         sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",
