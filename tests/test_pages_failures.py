@@ -194,7 +194,7 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     the difference of two plans and its dollars FleetPlan's."""
     page = failures.build(tiered)
     assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
-    assert page.scope == Variant("tiered") and page.model_name == "the one-tier model of these inputs"
+    assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
     assert (page.base_goodput, page.base_interval) == ("60.3%", "5.61 min")
     assert "every 4th copy persistent" in page.scheme_words
     elastic = plan_for(hazards.elastic_params(tiered.params))
@@ -204,6 +204,19 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")
     assert page.fast_survives == "75%"
     assert page.top_lever == tiered.levers_ranked[0][0]
+
+
+def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None:
+    """60% of interruptions recovered just in time and planned stops with notice: the sections that know only C, M
+    and R work on that model (the worked example's 87.6% at 18.6 min), which is not this fleet's plan (higher, at a
+    longer interval), and the page says so: not the one-tier scope, not "this fleet's plan", not its stakes."""
+    fleet = fleet_plan(worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    assert fleet.recovered and not fleet.tiered and not fleet.plain
+    page = failures.build(fleet)
+    assert (page.base_goodput, page.base_interval) == ("87.6%", "18.6 min")
+    assert fleet.goodput > 0.876 + 0.01 and page.goodput != page.base_goodput
+    assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
+    assert page.lost_scheme == Variant("beyond") and page.beyond_cmr
 
 
 @pytest.mark.slow

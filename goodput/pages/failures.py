@@ -133,7 +133,7 @@ def build(fleet: FleetPlan) -> Page:
     p = fleet.params
     c, cs, m, r = p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart
     base = float(exact.exact_goodput(c, m, r))
-    model_name = "the one-tier model of these inputs" if fleet.tiered else "this fleet's plan"
+    model_name = "this fleet's plan" if fleet.plain else "the model of C, M and R alone"
     age = hazards.run_age(c, cs, m, r)
     sim = hazards.simulations(c, cs, m, r)
 
@@ -179,7 +179,7 @@ def build(fleet: FleetPlan) -> Page:
     persistent = scheme is not None and not scheme.one_tier
 
     return Page(
-        **fleet_values(fleet), scope=Variant("tiered" if fleet.tiered else "one_tier"), base_goodput=percent(base),
+        **fleet_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"), base_goodput=percent(base),
         base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
@@ -214,7 +214,7 @@ def build(fleet: FleetPlan) -> Page:
         lost_retuned_interval=format_duration(lost.retuned_interval),
         lost_retune_gain=points(max(0.0, lost.retune_gain), max(lost_d, _decimals(lost.retune_gain))),
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
-        lost_scheme=Variant("persistent" if persistent else "one_tier"),
+        lost_scheme=Variant("persistent" if persistent else "one_tier" if fleet.plain else "beyond"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
         elastic_r=format_duration(elastic_params.restart), g_elastic=percent(elastic.goodput),
         elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
