@@ -25,6 +25,9 @@ from goodput.units import format_duration
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+#: A fleet where first order is refused (its goodput is below zero).
+FLEET_REFUSED = {"gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min", "slow_checkpoint_cost": "15 min",
+                 "restart": "8 min", "price_per_gpu_hour": 2.0, "month": "730 h"}
 #: Inputs far out of scale: the chapter must still build, with no impossible number.
 OUT_OF_SCALE = {
     "mtbi 2 min": {"gpus": 16384, "mtbi": "2 min", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
@@ -43,6 +46,12 @@ def inputs(request: pytest.FixtureRequest, worked: Params, fleet: Params) -> Par
 @pytest.fixture(scope="module")
 def tiered() -> FleetPlan:
     return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
+
+
+@pytest.fixture(scope="module")
+def refused() -> FleetPlan:
+    """M = 25 min against C = 6 min: first order gives a goodput below zero, so it is not quoted."""
+    return fleet_plan(params_from_mapping(FLEET_REFUSED, source="fleet-refused.yml"))
 
 
 @pytest.fixture(scope="module")
@@ -217,6 +226,17 @@ def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None
     assert fleet.goodput > 0.876 + 0.01 and page.goodput != page.base_goodput
     assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
     assert page.lost_scheme == Variant("beyond") and page.beyond_cmr
+
+
+@pytest.mark.slow
+def test_first_order_is_not_quoted_where_it_is_refused(refused: FleetPlan, worked_page: failures.Page) -> None:
+    """Where first order is refused, the lost checkpoint's cost is the exact model's alone (4.5 points, first order
+    7.8); where it is quotable (the worked example) its q (T + C)/M is quoted beside the exact cost."""
+    assert not refused.first_order_quotable
+    page = failures.build(refused)
+    assert page.lost_cost == "4.5 points"
+    assert page.lost_how == Variant("exact") and not re.search(r"\d", page.lost_first_order)
+    assert worked_page.lost_how == Variant("first_order") and worked_page.lost_first_order == "1.1 points"
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import MATERIAL, Fleet, fleet_values
+from goodput.pages.common import MATERIAL, NOT_QUOTED, Fleet, fleet_values
 from goodput.plan import plan_for
 from goodput.report import (
     change_text,
@@ -105,6 +105,7 @@ class Page(Fleet):
     lost_shared: str
     lost_cost: str
     lost_first_order: str
+    lost_how: Variant
     lost_retuned_interval: str
     lost_retune_gain: str
     lost_ratio: str
@@ -210,7 +211,9 @@ def build(fleet: FleetPlan) -> Page:
         burst_retune=_change(retune, retune_se), lost_q=f"{lost.lost_share:g}",
         lost_q_share=percent(lost.lost_share, 0), lost_base=percent(base, lost_d), lost_shared=percent(lost.shared, lost_d),
         lost_cost=points(lost.cost, lost_d),
-        lost_first_order=points(lost.first_order_cost, lost_d) if lost.first_order_cost < 1 else "more than all of it",
+        lost_first_order=(NOT_QUOTED if not fleet.first_order_quotable else points(lost.first_order_cost, lost_d)
+                          if lost.first_order_cost < 1 else "more than all of it"),
+        lost_how=Variant("first_order" if fleet.first_order_quotable else "exact"),
         lost_retuned_interval=format_duration(lost.retuned_interval),
         lost_retune_gain=points(max(0.0, lost.retune_gain), max(lost_d, _decimals(lost.retune_gain))),
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
