@@ -158,7 +158,8 @@ def build(fleet: FleetPlan) -> Page:
     t_all = float(exact.exact_optimal_interval(c, m_all))
     burst_cost = sim.independent.goodput - sim.bursts.goodput[0]
     burst_se = math.hypot(sim.independent.stderr, sim.bursts.stderr[0])  # two independent simulations
-    same_count = base - float(exact.exact_goodput(c, m_all, r))
+    as_many = float(exact.exact_goodput(c, m_all, r, age.fixed))  # at the same fixed interval as the simulations
+    same_count = base - as_many
     cheaper = burst_cost < same_count - hazards.SIGNIFICANT * burst_se
     bursts = "slower" if m_all >= m else "cheaper" if cheaper else "same"
     retune, retune_se = sim.bursts.difference[1], sim.bursts.difference_stderr[1]
@@ -204,7 +205,7 @@ def build(fleet: FleetPlan) -> Page:
         burst_independent=percent_pm(sim.independent.goodput, sim.independent.stderr),
         burst_bursts=percent_pm(sim.bursts.goodput[0], sim.bursts.stderr[0]),
         burst_renewal=percent(renewal_reward, se_digits(sim.bursts.stderr[0])), burst_sigma=f"{burst_dev:.1f}",
-        burst_as_many=percent(float(exact.exact_goodput(c, m_all, r)), 2), burst_cost=Variant(bursts),
+        burst_as_many=percent(as_many, 2), burst_cost=Variant(bursts),
         burst_cost_pm=(points_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
                        else f"nothing measurable ({points_pm(burst_cost, burst_se)})"),
         burst_same_count=small_points(abs(same_count)), t_all=format_duration(t_all),
