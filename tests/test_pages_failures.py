@@ -219,7 +219,8 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
 def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None:
     """60% of interruptions recovered just in time and planned stops with notice: the sections that know only C, M
     and R work on that model (the worked example's 87.6% at 18.6 min), which is not this fleet's plan (higher, at a
-    longer interval), and the page says so: not the one-tier scope, not "this fleet's plan", not its stakes."""
+    longer interval), and the page says so: not the one-tier scope, not "this fleet's plan", not its stakes; nor is
+    R its only restart for elastic training."""
     fleet = fleet_plan(worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
     assert fleet.recovered and not fleet.tiered and not fleet.plain
     page = failures.build(fleet)
@@ -227,6 +228,9 @@ def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None
     assert fleet.goodput > 0.876 + 0.01 and page.goodput != page.base_goodput
     assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
     assert page.lost_scheme == Variant("beyond") and page.beyond_cmr
+    # R is not its only restart: just-in-time recovery keeps its 45 s, and only R shortens
+    assert page.elastic_scheme == Variant("jit") and page.jit_time == "45 s"
+    assert hazards.elastic_params(fleet.params).jit_recovery == fleet.params.jit_recovery
 
 
 @pytest.mark.slow

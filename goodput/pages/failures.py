@@ -116,6 +116,8 @@ class Page(Fleet):
     elastic_gain: str
     elastic_dollars: str
     elastic_scheme: Variant
+    jit_time: str
+    jit_share: str
     rp: str
     elastic_rp: str
     restart_elastic: str
@@ -222,7 +224,8 @@ def build(fleet: FleetPlan) -> Page:
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
         elastic_r=format_duration(elastic_params.restart), g_elastic=percent(elastic.goodput),
         elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
-        elastic_scheme=Variant("persistent" if persistent else "one_restart"),
+        elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
+        jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
         rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_elastic=percent(elastic.losses.restart_loss),
