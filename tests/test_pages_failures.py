@@ -25,6 +25,9 @@ from goodput.units import format_duration
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+#: A fleet where first order is refused (its goodput is below zero).
+FLEET_REFUSED = {"gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min", "slow_checkpoint_cost": "15 min",
+                 "restart": "8 min", "price_per_gpu_hour": 2.0, "month": "730 h"}
 #: Inputs far out of scale: the chapter must still build, with no impossible number.
 OUT_OF_SCALE = {
     "mtbi 2 min": {"gpus": 16384, "mtbi": "2 min", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
@@ -43,6 +46,12 @@ def inputs(request: pytest.FixtureRequest, worked: Params, fleet: Params) -> Par
 @pytest.fixture(scope="module")
 def tiered() -> FleetPlan:
     return fleet_plan(params_from_mapping(FLEET_65K, source="fleet-65k.yml"))
+
+
+@pytest.fixture(scope="module")
+def refused() -> FleetPlan:
+    """M = 25 min against C = 6 min: first order gives a goodput below zero, so it is not quoted."""
+    return fleet_plan(params_from_mapping(FLEET_REFUSED, source="fleet-refused.yml"))
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +162,7 @@ def test_simulations_agree_with_closed_forms_and_are_seeded(inputs: Params) -> N
 def test_the_worked_example_page(worked_page: failures.Page) -> None:
     """Worked example: the plan (18.6 min, 87.6%) is the baseline; the two-period schedule gains a fraction of a
     point, bunched failures cost less than spread ones; bursts cost less than as many independent interruptions
-    (2.1 points) and re-tuning does not help; under the renewal hazard the run-age schedule loses; q = 0.1 costs
+    at the same interval (85.34%, 2.2 points) and re-tuning does not help; under the renewal hazard the run-age schedule loses; q = 0.1 costs
     1.0 point and re-tuning wins back a twentieth; elastic: 87.6% to 89.5%, 1.9 points."""
     page = worked_page
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
@@ -162,7 +171,8 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     assert page.early_bunched == "less than" and page.early_verdict == Variant("helps")
     assert page.early_gain_size == "a fraction of a point" and page.early_two_change.startswith("gains 0.2")
     assert page.renewal_two.startswith("loses")
-    assert page.burst_cost == Variant("cheaper") and page.burst_same_count == "2.1 points"
+    assert page.burst_cost == Variant("cheaper") and page.burst_same_count == "2.2 points"
+    assert page.burst_as_many == "85.34%"
     assert page.burst_retune.startswith("loses") and page.take_bursts_retune == Variant("no_help")
     assert page.burst_renewal == "86.804%" and float(page.burst_sigma) < 4
     assert (page.base_goodput, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
@@ -194,7 +204,7 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     the difference of two plans and its dollars FleetPlan's."""
     page = failures.build(tiered)
     assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
-    assert page.scope == Variant("tiered") and page.model_name == "the one-tier model of these inputs"
+    assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
     assert (page.base_goodput, page.base_interval) == ("60.3%", "5.61 min")
     assert "every 4th copy persistent" in page.scheme_words
     elastic = plan_for(hazards.elastic_params(tiered.params))
@@ -204,6 +214,49 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")
     assert page.fast_survives == "75%"
     assert page.top_lever == tiered.levers_ranked[0][0]
+
+
+def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None:
+    """60% of interruptions recovered just in time and planned stops with notice: the sections that know only C, M
+    and R work on that model (the worked example's 87.6% at 18.6 min), which is not this fleet's plan (higher, at a
+    longer interval), and the page says so: not the one-tier scope, not "this fleet's plan", not its stakes; nor is
+    R its only restart for elastic training."""
+    fleet = fleet_plan(worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    assert fleet.recovered and not fleet.tiered and not fleet.plain
+    page = failures.build(fleet)
+    assert (page.base_goodput, page.base_interval) == ("87.6%", "18.6 min")
+    assert fleet.goodput > 0.876 + 0.01 and page.goodput != page.base_goodput
+    assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
+    assert page.lost_scheme == Variant("beyond") and page.beyond_cmr
+    # R is not its only restart: just-in-time recovery keeps its 45 s, and only R shortens
+    assert page.elastic_scheme == Variant("jit") and page.jit_time == "45 s"
+    assert hazards.elastic_params(fleet.params).jit_recovery == fleet.params.jit_recovery
+
+
+@pytest.mark.slow
+def test_first_order_is_not_quoted_where_it_is_refused(refused: FleetPlan, worked_page: failures.Page) -> None:
+    """Where first order is refused, the lost checkpoint's cost is the exact model's alone (4.5 points, first order
+    7.8); where it is quotable (the worked example) its q (T + C)/M is quoted beside the exact cost."""
+    assert not refused.first_order_quotable
+    page = failures.build(refused)
+    assert page.lost_cost == "4.5 points"
+    assert page.lost_how == Variant("exact") and not re.search(r"\d", page.lost_first_order)
+    assert worked_page.lost_how == Variant("first_order") and worked_page.lost_first_order == "1.1 points"
+
+
+@pytest.mark.slow
+def test_as_many_independent_interruptions_at_the_same_fixed_interval(refused: FleetPlan) -> None:
+    """The bursts are simulated at the fixed exact optimum (13.6 min), so as many independent interruptions are
+    counted there too: 27.39% by the exact model at 13.6 min (not 27.56% at their own optimum), 5.8 points below
+    the 33.2% baseline."""
+    page = failures.build(refused)
+    p = refused.params
+    m_all = effective_mtbi(p.mtbi, hazards.BURST_PROBABILITY, hazards.BURST_WINDOW)
+    t = float(exact.exact_optimal_interval(p.checkpoint_cost, p.mtbi))
+    assert page.base_interval == format_duration(t) == "13.6 min"
+    at_t = float(exact.exact_goodput(p.checkpoint_cost, m_all, p.restart, t))
+    assert page.burst_as_many == percent(at_t, 2) == "27.39%"
+    assert page.burst_same_count == "5.8 points"
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import MATERIAL, Fleet, fleet_values
+from goodput.pages.common import MATERIAL, NOT_QUOTED, Fleet, fleet_values
 from goodput.plan import plan_for
 from goodput.report import (
     change_text,
@@ -105,6 +105,7 @@ class Page(Fleet):
     lost_shared: str
     lost_cost: str
     lost_first_order: str
+    lost_how: Variant
     lost_retuned_interval: str
     lost_retune_gain: str
     lost_ratio: str
@@ -115,6 +116,8 @@ class Page(Fleet):
     elastic_gain: str
     elastic_dollars: str
     elastic_scheme: Variant
+    jit_time: str
+    jit_share: str
     rp: str
     elastic_rp: str
     restart_elastic: str
@@ -133,7 +136,7 @@ def build(fleet: FleetPlan) -> Page:
     p = fleet.params
     c, cs, m, r = p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart
     base = float(exact.exact_goodput(c, m, r))
-    model_name = "the one-tier model of these inputs" if fleet.tiered else "this fleet's plan"
+    model_name = "this fleet's plan" if fleet.plain else "the model of C, M and R alone"
     age = hazards.run_age(c, cs, m, r)
     sim = hazards.simulations(c, cs, m, r)
 
@@ -157,7 +160,8 @@ def build(fleet: FleetPlan) -> Page:
     t_all = float(exact.exact_optimal_interval(c, m_all))
     burst_cost = sim.independent.goodput - sim.bursts.goodput[0]
     burst_se = math.hypot(sim.independent.stderr, sim.bursts.stderr[0])  # two independent simulations
-    same_count = base - float(exact.exact_goodput(c, m_all, r))
+    as_many = float(exact.exact_goodput(c, m_all, r, age.fixed))  # at the same fixed interval as the simulations
+    same_count = base - as_many
     cheaper = burst_cost < same_count - hazards.SIGNIFICANT * burst_se
     bursts = "slower" if m_all >= m else "cheaper" if cheaper else "same"
     retune, retune_se = sim.bursts.difference[1], sim.bursts.difference_stderr[1]
@@ -179,7 +183,7 @@ def build(fleet: FleetPlan) -> Page:
     persistent = scheme is not None and not scheme.one_tier
 
     return Page(
-        **fleet_values(fleet), scope=Variant("tiered" if fleet.tiered else "one_tier"), base_goodput=percent(base),
+        **fleet_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"), base_goodput=percent(base),
         base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
@@ -203,22 +207,25 @@ def build(fleet: FleetPlan) -> Page:
         burst_independent=percent_pm(sim.independent.goodput, sim.independent.stderr),
         burst_bursts=percent_pm(sim.bursts.goodput[0], sim.bursts.stderr[0]),
         burst_renewal=percent(renewal_reward, se_digits(sim.bursts.stderr[0])), burst_sigma=f"{burst_dev:.1f}",
-        burst_as_many=percent(float(exact.exact_goodput(c, m_all, r)), 2), burst_cost=Variant(bursts),
+        burst_as_many=percent(as_many, 2), burst_cost=Variant(bursts),
         burst_cost_pm=(points_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
                        else f"nothing measurable ({points_pm(burst_cost, burst_se)})"),
         burst_same_count=small_points(abs(same_count)), t_all=format_duration(t_all),
         burst_retune=_change(retune, retune_se), lost_q=f"{lost.lost_share:g}",
         lost_q_share=percent(lost.lost_share, 0), lost_base=percent(base, lost_d), lost_shared=percent(lost.shared, lost_d),
         lost_cost=points(lost.cost, lost_d),
-        lost_first_order=points(lost.first_order_cost, lost_d) if lost.first_order_cost < 1 else "more than all of it",
+        lost_first_order=(NOT_QUOTED if not fleet.first_order_quotable else points(lost.first_order_cost, lost_d)
+                          if lost.first_order_cost < 1 else "more than all of it"),
+        lost_how=Variant("first_order" if fleet.first_order_quotable else "exact"),
         lost_retuned_interval=format_duration(lost.retuned_interval),
         lost_retune_gain=points(max(0.0, lost.retune_gain), max(lost_d, _decimals(lost.retune_gain))),
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
-        lost_scheme=Variant("persistent" if persistent else "one_tier"),
+        lost_scheme=Variant("persistent" if persistent else "one_tier" if fleet.plain else "beyond"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
         elastic_r=format_duration(elastic_params.restart), g_elastic=percent(elastic.goodput),
         elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
-        elastic_scheme=Variant("persistent" if persistent else "one_restart"),
+        elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
+        jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
         rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_elastic=percent(elastic.losses.restart_loss),
