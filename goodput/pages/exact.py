@@ -113,15 +113,18 @@ def build(fleet: FleetPlan) -> Page:
     at_1, at_01 = limits.RATIOS.index(1.0), limits.RATIOS.index(0.1)
 
     scheme = fleet.plan.tiers
-    tiered = scheme is not None
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
     d = point_decimals(gap)
-    subject = "the one-tier model at this fleet's C, M and R" if tiered else "this fleet"
+    values = fleet_values(fleet)
+    # The one-tier model at C, M and R is this fleet's scheme only for a plain fleet; else it is labelled as that model.
+    subject = ("this fleet" if fleet.plain else
+               f"the one-tier model at this fleet's C, M and R, without its {values['beyond_cmr']}")
     page = Page(
-        **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
-        scope=Variant("tiered" if tiered else "one"),
+        **values, inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
+        scope=Variant("one" if fleet.plain else "tiered" if fleet.tiered else "recovered"),
         subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
+        # The fleet's verdict where its own first order is refused; else the one-tier model's, labelled as its.
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
         fo_subject=subject if fleet.first_order_quotable else "this fleet",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
