@@ -154,6 +154,23 @@ def test_a_recovered_one_tier_fleet_is_not_the_one_tier_model() -> None:
     assert page.fo_status == one_tier.status
 
 
+def test_where_first_order_is_refused_the_exact_model_judges_young_and_daly() -> None:
+    """C = 6 min, M = 25 min (C/M = 0.24), R = 8 min: first order is below zero, yet by the exact model alone Young's
+    17.3 min gives 32.63%, 0.557 points below the optimum's 33.19% at 13.6 min; Daly's 13.55 min is within 0.001."""
+    refused = {"gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min", "slow_checkpoint_cost": "15 min",
+               "restart": "8 min", "price_per_gpu_hour": 2.0, "month": "730 h"}
+    f = fleet_plan(params_from_mapping(refused, source="fleet-refused.yml"))
+    page = pages.build(f)
+    assert (f.first_order_status, page.here, page.ratio) == ("below zero", Variant("refused"), "0.24")
+    g = [float(exact.exact_goodput(6.0, 25.0, 8.0, t)) for t in (math.sqrt(300.0), exact.daly_interval(6.0, 25.0))]
+    g_opt = float(exact.exact_goodput(6.0, 25.0, 8.0))
+    assert (page.t_young, page.g_exact_at_young, page.g_exact_opt) == ("17.3 min", f"{100 * g[0]:.2f}%", "33.19%")
+    assert page.young_short == f"{100 * (g_opt - g[0]):.3f} points" == "0.557 points"
+    assert page.g_exact_at_daly == "33.19%" and page.daly_short == "less than 0.001 points"
+    for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
+        assert getattr(page, name) == "not quoted"
+
+
 def test_captions_escape_the_inputs_file_name(fleet65k: FleetPlan) -> None:
     """The file name is shown as given, escaped for the HTML caption."""
     for table in (exact_figures.breakdown_table(fleet65k), exact_figures.estimates_table(fleet65k)):

@@ -17,9 +17,9 @@ from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_exam
 from goodput.report import interval_text, ordinal, percent, point_decimals, points
 from goodput.units import format_duration
 
-#: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
-FIRST_ORDER_FIELDS = ("t_young", "g_first_at_young", "g_exact_at_young", "young_gap", "g2", "rest", "rest_share",
-                      "young_longer", "daly", "daly_diff", "young_short")
+#: The one-tier comparisons that quote first order's goodput or its error, shown only where quotable. Young's and
+#: Daly's intervals, judged by the exact model alone (its goodput at each), are quoted for any fleet.
+FIRST_ORDER_FIELDS = ("g_first_at_young", "young_gap", "g2", "rest", "rest_share")
 #: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
 RESTART_FACTORS = (0.01, 1.0, 10.0)
 
@@ -58,6 +58,9 @@ class Page(Fleet):
     daly: str
     daly_diff: str
     young_short: str
+    g_exact_opt: str
+    g_exact_at_daly: str
+    daly_short: str
     young_excess_at_1: str
     young_short_at_1: str
     young_short_at_01: str
@@ -108,7 +111,9 @@ def build(fleet: FleetPlan) -> Page:
     # Young's and Daly's intervals at the fleet's C/M, and across C/M.
     daly = float(exact.daly_interval(c, m))
     daly_diff = daly - t_lambert
-    young_short = float(exact.exact_goodput(c, m, r) - exact.exact_goodput(c, m, r, t_young))
+    g_opt = float(exact.exact_goodput(c, m, r))
+    young_short = g_opt - ex
+    g_daly = float(exact.exact_goodput(c, m, r, daly))
     sweep = limits.estimates_sweep(m, r)
     at_1, at_01 = limits.RATIOS.index(1.0), limits.RATIOS.index(0.1)
 
@@ -146,6 +151,8 @@ def build(fleet: FleetPlan) -> Page:
         daly_diff=("the same to within rounding" if abs(daly_diff) < ROUNDING * t_lambert else
                    f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}"),
         young_short=_points_or_less(max(0.0, young_short), 3),
+        g_exact_opt=percent(g_opt, 2), g_exact_at_daly=percent(g_daly, 2),
+        daly_short=_points_or_less(max(0.0, g_opt - g_daly), 3),
         young_excess_at_1=percent(float(sweep["t_y"][at_1] / sweep["t_e"][at_1] - 1), 0),
         young_short_at_1=points(float(sweep["short_y"][at_1]), 1),
         young_short_at_01=points(float(sweep["short_y"][at_01]), 2),
