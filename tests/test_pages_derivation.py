@@ -46,9 +46,21 @@ def test_a_quotable_tiered_fleet_is_checked_in_the_one_tier_model(fleet: Params)
     tiered = fleet_plan(fleet.replace(drain=1.0))
     page = derivation.build(tiered)
     assert tiered.first_order_status == "caution"  # 1.4 points off: quotable with a caution
-    assert (page.check, page.first_order, page.c) == (Variant("fleet_tiered"), Variant("caution"), "40 s")
+    assert (page.check, page.first_order, page.c) == (Variant("fleet_partial"), Variant("caution"), "40 s")
     # what the check leaves out is what the fleet has: a drain, no persistent tier
-    assert page.scheme_parts == "drain" and "persistent" not in variant_text(page, "check")
+    assert page.beyond_cmr == "drain" and "persistent" not in variant_text(page, "check")
+
+
+def test_a_recovered_one_tier_fleet_is_not_the_one_tier_check(fleet: Params) -> None:
+    """One tier, but 60% recovered just in time and planned stops: first order of the scheme is quotable, and the
+    check at C and M (T* = sqrt(2CM), not the fleet's sqrt(2CM/(1 - p))) is labelled as leaving them out."""
+    recovered = fleet_plan(fleet.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    assert recovered.first_order_quotable and not recovered.tiered and not recovered.plain
+    page = derivation.build(recovered)
+    assert page.check == Variant("fleet_partial")
+    assert page.t_star == format_duration(math.sqrt(2 * fleet.checkpoint_cost * fleet.mtbi))
+    assert page.beyond_cmr == "just-in-time recovery and planned stops"
+    assert page.beyond_cmr in " ".join(variant_text(page, "check").split())
 
 
 def test_the_symbolic_steps_are_latex() -> None:

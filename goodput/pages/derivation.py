@@ -57,7 +57,8 @@ def build(fleet: FleetPlan) -> Page:
     d = derive_first_order()
     t_star = float(model.optimal_interval(c, m))
     f_star = float(model.overhead(t_star, c, m))
-    which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plan.tiers is None else "fleet_tiered"
+    # The one-tier model at C and M is the fleet's own only for a plain fleet; else the check names what it leaves out.
+    which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plain else "fleet_partial"
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet), check=Variant(which), c=format_duration(c),
         m=format_duration(m),
