@@ -25,6 +25,7 @@ def test_worked_check_at_this_builds_inputs(book: Params) -> None:
     page = derivation.build(fleet_plan(book))
     m = 54 * 1440 / 419
     assert (page.check, page.first_order, page.gap) == (Variant("fleet"), Variant("ok"), "0.7 points")
+    assert page.balance == Variant("holds")
     assert (page.two_cm, page.t_star, page.t_symbolic) == ("371", "19.3 min", format_duration(math.sqrt(2 * m), 6))
     assert (page.term, page.f_star) == ("5.2%", f"{100 * math.sqrt(2 / m):.1f}%")
     assert page.half_cost == page.double_cost == f"{100 * math.sqrt(2 / m) / 4:.1f} points" == "2.6 points"
@@ -38,6 +39,9 @@ def test_out_of_range_fleet_checks_the_worked_example_and_quotes_its_own_plan() 
     page = derivation.build(fleet)
     assert (page.check, page.first_order, page.gap) == (Variant("worked"), Variant("out_of_range"), "18.5 points")
     assert derivation.check_params(fleet) == load_params() and page.t_star == "19.3 min"
+    # at its exact optimum the two losses are apart, so their balance is no test of its cadence
+    assert page.balance == Variant("refused")
+    assert fleet.losses["lost_work"] > 1.2 * fleet.losses["checkpoint_overhead"]
     assert "5.91 min" in page.recommendation and "44.2%" in page.recommendation
 
 

@@ -24,6 +24,7 @@ class Page(Fleet):
     """The derivation chapter's values; each field is a glue key of book/derivation.md."""
 
     first_order: Variant
+    balance: Variant
 
     check: Variant
     c: str
@@ -60,7 +61,8 @@ def build(fleet: FleetPlan) -> Page:
     # The one-tier model at C and M is the fleet's own only for a plain fleet; else the check names what it leaves out.
     which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plain else "fleet_partial"
     return Page(
-        **fleet_values(fleet), first_order=first_order_variant(fleet), check=Variant(which), c=format_duration(c),
+        **fleet_values(fleet), first_order=first_order_variant(fleet),
+        balance=Variant("holds" if fleet.first_order_quotable else "refused"), check=Variant(which), c=format_duration(c),
         m=format_duration(m),
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),
         t_symbolic=format_duration(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), 6),
