@@ -101,6 +101,20 @@ def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
         assert "{" not in variant_text(page, "scheme") and " or " not in variant_text(page, "scheme")
 
 
+def test_a_recovered_one_tier_fleet_is_not_the_three_terms(fleet: Params) -> None:
+    """One tier, 60% recovered just in time in 45 s and 0.03 planned stops an hour: the plan's goodput is above what
+    the three terms of C, M and R alone give, so the page takes the recovered paragraph, and the planned-stops bullet
+    says the plan counts them; a plain fleet's says it has none."""
+    recovered = fleet_plan(fleet.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    plain = fleet_plan(fleet)
+    assert recovered.goodput > plain.goodput + 0.02
+    page = pages.build(recovered)
+    assert (page.scheme, page.planned, page.planned_rate) == (Variant("recovered"), Variant("counted"), "0.03 an hour")
+    assert page.recovery_text.startswith("a share p = 60% of interruptions recovered just in time, in 45 s each")
+    assert pages.build(fleet_plan(fleet.replace(planned_rate=0.03))).scheme == Variant("recovered")
+    assert (pages.build(plain).scheme, pages.build(plain).planned) == (Variant("single"), Variant("none"))
+
+
 def test_where_first_order_holds_the_page_says_at_what_size_it_stops(book: Params) -> None:
     """The worked example holds (0.7 points) and is 1.6 points off at twice its size (32,768 GPUs, by_size's scheme
     at the same rate): the first size beyond the fleet whose first order is more than 1 point off. A fleet whose first
