@@ -27,6 +27,7 @@ class Page(Fleet):
 
     scheme: Variant
     recovery_text: str
+    checkpoint_overhead: str
     losses_text: str
     slow: Variant
     fo_slow_interval: str
@@ -104,6 +105,7 @@ def build(fleet: FleetPlan) -> Page:
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
         recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
+        checkpoint_overhead=percent(fleet.losses["checkpoint_overhead"]),
         losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
