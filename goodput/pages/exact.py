@@ -58,8 +58,9 @@ class Page(Fleet):
     daly: str
     daly_diff: str
     young_short: str
-    g_exact_opt: str
-    g_exact_at_daly: str
+    here_young: str
+    here_opt: str
+    here_daly: str
     daly_short: str
     young_excess_at_1: str
     young_short_at_1: str
@@ -114,6 +115,8 @@ def build(fleet: FleetPlan) -> Page:
     g_opt = float(exact.exact_goodput(c, m, r))
     young_short = g_opt - ex
     g_daly = float(exact.exact_goodput(c, m, r, daly))
+    # The exact goodputs at Young's, the optimum and Daly's, to the decimals that show Young's shortfall (four at most).
+    here_digits = min(4, point_decimals(young_short, 1))
     sweep = limits.estimates_sweep(m, r)
     at_1, at_01 = limits.RATIOS.index(1.0), limits.RATIOS.index(0.1)
 
@@ -151,7 +154,7 @@ def build(fleet: FleetPlan) -> Page:
         daly_diff=("the same to within rounding" if abs(daly_diff) < ROUNDING * t_lambert else
                    f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}"),
         young_short=_points_or_less(max(0.0, young_short), 3),
-        g_exact_opt=percent(g_opt, 2), g_exact_at_daly=percent(g_daly, 2),
+        here_young=percent(ex, here_digits), here_opt=percent(g_opt, here_digits), here_daly=percent(g_daly, here_digits),
         daly_short=_points_or_less(max(0.0, g_opt - g_daly), 3),
         young_excess_at_1=percent(float(sweep["t_y"][at_1] / sweep["t_e"][at_1] - 1), 0),
         young_short_at_1=points(float(sweep["short_y"][at_1]), 1),
