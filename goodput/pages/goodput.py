@@ -15,7 +15,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, losses_text
 from goodput.params import Params, load_params
-from goodput.report import percent, points
+from goodput.report import percent, point_decimals, points
 from goodput.units import format_duration, significant
 
 
@@ -27,7 +27,9 @@ class Page(Fleet):
 
     scheme: Variant
     recovery_text: str
-    checkpoint_overhead: str
+    balance: Variant
+    balance_checkpoint: str
+    balance_lost: str
     losses_text: str
     slow: Variant
     fo_slow_interval: str
@@ -52,6 +54,10 @@ class Page(Fleet):
     leaves_out: Variant
     larger_fleet: str
     largest_fleet: str
+
+
+#: Below this relative difference the two losses first order balances are still about equal at the plan's optimum.
+BALANCED = 0.05
 
 
 def larger_fleet(fleet: FleetPlan) -> str:
@@ -100,12 +106,15 @@ def build(fleet: FleetPlan) -> Page:
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
     larger = larger_fleet(fleet) if fleet.first_order_status == "ok" else ""
+    ckpt, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
+    digits = point_decimals(min(ckpt, lost), 2, 1)
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
         recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
-        checkpoint_overhead=percent(fleet.losses["checkpoint_overhead"]),
+        balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
+        balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
         losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
