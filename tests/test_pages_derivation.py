@@ -1,5 +1,5 @@
 """The derivation chapter: the one-tier first-order check at this build's C and M where the fleet's first order may be
-quoted (labelled one-tier for a tiered fleet), at the worked example's otherwise; the fleet's plan beside it."""
+quoted (labelled one-tier, with what it leaves out, for a fleet that is not plain), at the worked example's otherwise; the fleet's plan beside it."""
 
 from __future__ import annotations
 

@@ -154,6 +154,8 @@ def test_a_recovered_one_tier_fleet_is_not_the_one_tier_model() -> None:
     assert page.subject == page.fo_subject != "this fleet"
     assert page.subject.endswith("without its just-in-time recovery and planned stops")
     assert page.fo_status == one_tier.status
+    caption = exact_figures.breakdown_table(f).caption
+    assert "just-in-time recovery and planned stops included" in caption and "one checkpoint tier" not in caption
 
 
 def test_where_first_order_is_refused_the_exact_model_judges_young_and_daly() -> None:

@@ -1,7 +1,8 @@
 """The chapter "Beyond first order: the exact model" (``book/exact.md``): the exact goodput, its optimum, Young and Daly.
 
 The fleet's table is its one plan's (the full scheme); the derivations and the comparisons with Young's and Daly's
-intervals are of the one-tier model, at the fleet's C, M and R and labelled so for a fleet with a drain or tiers.
+intervals are of the one-tier model, at the fleet's C, M and R, and labelled so, with what it leaves out
+(``beyond_cmr``), for a fleet whose scheme is more than that model (:attr:`goodput.fleet.FleetPlan.plain`).
 A first-order number is quoted only where the fleet's plan and the one-tier model both allow it.
 """
 
