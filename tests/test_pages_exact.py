@@ -23,6 +23,10 @@ from goodput.units import format_duration
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
+#: A one-tier fleet with 60% of interruptions recovered just in time and planned stops (notes' fleet-jit.yml, R rounded).
+JIT = {"gpus": 98304, "interruptions": {"count": 610, "window": "30 days"}, "checkpoint_cost": "45 s",
+       "slow_checkpoint_cost": "12 min", "restart": "20.6 min", "price_per_gpu_hour": 2.2, "month": "730 h",
+       "just_in_time": {"share": 0.6, "recovery": "45 s"}, "planned": {"count": 20, "window": "30 days"}}
 WORKED = {"gpus": 16384, "interruptions": {"count": 419, "window": "54 days"}, "checkpoint_cost": "1 min",
           "slow_checkpoint_cost": "5 min", "restart": "5 min", "price_per_gpu_hour": 2.5, "month": "720 h"}
 
@@ -126,11 +130,49 @@ def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: Flee
     assert (page.interval, page.every_nth, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
     for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
-    assert page.subject == "the one-tier model at this fleet's C, M and R"
+    assert page.subject == "the one-tier model at this fleet's C, M and R, without its drain and persistent tier"
     assert (page.fo_subject, page.fo_status) == ("this fleet", "out of range")
+    # by the exact model alone, Young's gives 0.009 points less than the optimum: shown to the decimals that tell
+    assert (page.young_short, page.here_young, page.here_opt) == ("0.009 points", "60.319%", "60.328%")
     html = exact_figures.breakdown_table(fleet65k).to_html()
     assert "first order" not in re.sub(r"<caption.*?</caption>", "", html, flags=re.DOTALL)
     assert "44.2%" in html and "1.7%" in html and "5.91 min" in html
+
+
+def test_a_recovered_one_tier_fleet_is_not_the_one_tier_model() -> None:
+    """One tier, but 60% recovered just in time and planned stops: the plan (15.8 min, 79.9%, first order 2.4 points
+    off, a caution) is the fleet's; the one-tier model at its C, M and R (T* = 9.81 min, first order out of range) is
+    labelled as that model's, and its verdict is never called the fleet's."""
+    f = fleet_plan(params_from_mapping(JIT, source="fleet-jit.yml"))
+    assert (f.plain, f.tiered, f.first_order_status) == (False, False, "caution")
+    one_tier = exact.range_check(f.params.checkpoint_cost, f.params.mtbi, f.params.restart)
+    assert one_tier.status == "out of range"
+    page = pages.build(f)
+    assert (page.scope, page.young, page.breakdown, page.here) == (
+        Variant("recovered"), Variant("refused"), Variant("quotable"), Variant("refused"))
+    assert (page.interval, page.goodput, page.fo_goodput, page.t_lambert) == ("15.8 min", "79.9%", "77.5%", "9.81 min")
+    assert page.subject == page.fo_subject != "this fleet"
+    assert page.subject.endswith("without its just-in-time recovery and planned stops")
+    assert page.fo_status == one_tier.status
+    caption = exact_figures.breakdown_table(f).caption
+    assert "just-in-time recovery and planned stops included" in caption and "one checkpoint tier" not in caption
+
+
+def test_where_first_order_is_refused_the_exact_model_judges_young_and_daly() -> None:
+    """C = 6 min, M = 25 min (C/M = 0.24), R = 8 min: first order is below zero, yet by the exact model alone Young's
+    17.3 min gives 32.63%, 0.557 points below the optimum's 33.19% at 13.6 min; Daly's 13.55 min is within 0.001."""
+    refused = {"gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min", "slow_checkpoint_cost": "15 min",
+               "restart": "8 min", "price_per_gpu_hour": 2.0, "month": "730 h"}
+    f = fleet_plan(params_from_mapping(refused, source="fleet-refused.yml"))
+    page = pages.build(f)
+    assert (f.first_order_status, page.here, page.ratio) == ("below zero", Variant("refused"), "0.24")
+    g = [float(exact.exact_goodput(6.0, 25.0, 8.0, t)) for t in (math.sqrt(300.0), exact.daly_interval(6.0, 25.0))]
+    g_opt = float(exact.exact_goodput(6.0, 25.0, 8.0))
+    assert (page.t_young, page.here_young, page.here_opt) == ("17.3 min", f"{100 * g[0]:.2f}%", "33.19%")
+    assert page.young_short == f"{100 * (g_opt - g[0]):.3f} points" == "0.557 points"
+    assert page.here_daly == "33.19%" and page.daly_short == "less than 0.001 points"
+    for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
+        assert getattr(page, name) == "not quoted"
 
 
 def test_captions_escape_the_inputs_file_name(fleet65k: FleetPlan) -> None:

@@ -27,6 +27,7 @@ def test_worked_example_table(book: Params) -> None:
     assert table["exact model"].tolist() == ["18.6 min", "4.7%", "5.1%", "2.7%", "12.4%", "87.6%"]
     page = pages.build(fleet_plan(book))
     assert (page.first_order, page.slow, page.gap) == (Variant("ok"), Variant("quoted"), "0.7 points")
+    assert (page.balance, page.balance_checkpoint, page.balance_lost) == (Variant("apart"), "4.7%", "5.1%")
     assert (page.fo_slow_interval, page.fo_slow_goodput, page.slow_goodput) == ("43.1 min", "74.1%", "76.5%")
 
 
@@ -59,6 +60,8 @@ def test_the_tiered_fleet_has_its_plans_losses_and_no_first_order() -> None:
     assert (page.first_order, page.slow, page.scheme, page.gap) == (
         Variant("out_of_range"), Variant("refused"), Variant("tiered"), "18.5 points")
     assert page.fo_slow_goodput == page.fo_slow_interval == pages.NOT_QUOTED
+    # the two losses first order balances, as the plan has them: 7.9% and 10.3%, not equal
+    assert (page.balance, page.balance_checkpoint, page.balance_lost) == (Variant("apart"), "7.9%", "10.3%")
 
 
 def test_against_reports_uses_the_worked_examples_inputs(fleet: Params) -> None:
@@ -101,6 +104,20 @@ def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
         assert "{" not in variant_text(page, "scheme") and " or " not in variant_text(page, "scheme")
 
 
+def test_a_recovered_one_tier_fleet_is_not_the_three_terms(fleet: Params) -> None:
+    """One tier, 60% recovered just in time in 45 s and 0.03 planned stops an hour: the plan's goodput is above what
+    the three terms of C, M and R alone give, so the page takes the recovered paragraph, and the planned-stops bullet
+    says the plan counts them; a plain fleet's says it has none."""
+    recovered = fleet_plan(fleet.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    plain = fleet_plan(fleet)
+    assert recovered.goodput > plain.goodput + 0.02
+    page = pages.build(recovered)
+    assert (page.scheme, page.planned, page.planned_rate) == (Variant("recovered"), Variant("counted"), "0.03 an hour")
+    assert page.recovery_text.startswith("a share p = 60% of interruptions recovered just in time, in 45 s each")
+    assert pages.build(fleet_plan(fleet.replace(planned_rate=0.03))).scheme == Variant("recovered")
+    assert (pages.build(plain).scheme, pages.build(plain).planned) == (Variant("single"), Variant("none"))
+
+
 def test_where_first_order_holds_the_page_says_at_what_size_it_stops(book: Params) -> None:
     """The worked example holds (0.7 points) and is 1.6 points off at twice its size (32,768 GPUs, by_size's scheme
     at the same rate): the first size beyond the fleet whose first order is more than 1 point off. A fleet whose first
@@ -115,3 +132,13 @@ def test_where_first_order_holds_the_page_says_at_what_size_it_stops(book: Param
     assert all(plan.check.status == "ok" for plan in calm.by_size.values())
     quiet = pages.build(calm)
     assert quiet.leaves_out == Variant("ok_throughout") and quiet.largest_fleet == f"{max(calm.by_size):,}"
+
+
+def test_a_tiny_checkpoint_keeps_the_balanced_losses_nearly_equal(small_params: Params) -> None:
+    """A 3.55 ms snapshot against M = 32.6 h: at the plan's optimum checkpoint overhead and lost work are both
+    0.012% (within 5% of each other), so the page says they nearly are equal, to the digits that show them."""
+    f = fleet_plan(small_params)
+    ckpt, lost = f.losses["checkpoint_overhead"], f.losses["lost_work"]
+    assert abs(ckpt - lost) < 0.05 * lost
+    page = pages.build(f)
+    assert (page.balance, page.balance_checkpoint, page.balance_lost) == (Variant("close"), "0.012%", "0.012%")

@@ -17,7 +17,7 @@ from goodput import model, symbolic
 from goodput.book.scale_figures import optimum_estimates
 from goodput.book.tables import book_table, loss_column
 from goodput.limits import RATIOS, estimates_sweep
-from goodput.pages.common import LOSS_WORDS, is_worked_example
+from goodput.pages.common import LOSS_WORDS, is_worked_example, left_out_text
 from goodput.report import percent
 from goodput.symbolic import derive_first_order, restart_free_derivative
 from goodput.units import format_duration
@@ -72,7 +72,7 @@ def breakdown_table(fleet: FleetPlan) -> Styler:
                "exact": loss_column(fleet.plan, fleet.tiered)}
     if fleet.first_order_quotable:
         columns["first order"] = loss_column(fleet.first_order, fleet.tiered)
-    scheme = "its drain and tiers included" if fleet.tiered else "one checkpoint tier"
+    scheme = "one checkpoint tier" if fleet.plain else f"its {left_out_text(fleet.plan)} included"
     caption = (f"Where the fleet's wall time goes at each model's own optimum ({_inputs(fleet)}, {scheme})."
                if fleet.first_order_quotable else
                f"Where the fleet's wall time goes at its plan, by the exact model ({_inputs(fleet)}, {scheme}); "

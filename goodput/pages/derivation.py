@@ -24,13 +24,14 @@ class Page(Fleet):
     """The derivation chapter's values; each field is a glue key of book/derivation.md."""
 
     first_order: Variant
+    balance: Variant
 
     check: Variant
     c: str
     m: str
     two_cm: str
     t_star: str
-    t_symbolic: str
+    symbolic_agreement: str
     term: str
     f_star: str
     half: str
@@ -42,6 +43,20 @@ class Page(Fleet):
 def check_params(fleet: FleetPlan) -> Params:
     """The inputs of the chapter's worked check: the fleet's where its first order may be quoted, else the worked example's."""
     return fleet.params if fleet.first_order_quotable else load_params()
+
+
+#: The relative difference below which the symbolic optimum is said to agree with the quoted one (floating point).
+AGREEMENT = 1e-12
+
+
+def symbolic_agreement(symbolic: float, t_star: float) -> str:
+    """How the symbolic optimum evaluated at C and M compares with the interval quoted, after "evaluated at the same inputs".
+
+    >>> symbolic_agreement(19.2658, 19.2658), symbolic_agreement(19.3, 19.2658)
+    ('agrees with it to within a relative 1e-12', 'differs from it by a relative 2e-03')
+    """
+    rel = abs(symbolic - t_star) / t_star
+    return f"agrees with it to within a relative {AGREEMENT:.0e}" if rel < AGREEMENT else f"differs from it by a relative {rel:.0e}"
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -57,12 +72,14 @@ def build(fleet: FleetPlan) -> Page:
     d = derive_first_order()
     t_star = float(model.optimal_interval(c, m))
     f_star = float(model.overhead(t_star, c, m))
-    which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plan.tiers is None else "fleet_tiered"
+    # The one-tier model at C and M is the fleet's own only for a plain fleet; else the check names what it leaves out.
+    which = "worked" if not fleet.first_order_quotable else "fleet" if fleet.plain else "fleet_partial"
     return Page(
-        **fleet_values(fleet), first_order=first_order_variant(fleet), check=Variant(which), c=format_duration(c),
+        **fleet_values(fleet), first_order=first_order_variant(fleet),
+        balance=Variant("holds" if fleet.first_order_quotable else "refused"), check=Variant(which), c=format_duration(c),
         m=format_duration(m),
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),
-        t_symbolic=format_duration(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), 6),
+        symbolic_agreement=symbolic_agreement(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), t_star),
         term=percent(float(model.checkpoint_overhead(t_star, c))), f_star=percent(f_star),
         half=format_duration(t_star / 2), double=format_duration(2 * t_star),
         half_cost=points(float(model.overhead(t_star / 2, c, m)) - f_star),

@@ -1,7 +1,8 @@
 """The chapter "Beyond first order: the exact model" (``book/exact.md``): the exact goodput, its optimum, Young and Daly.
 
 The fleet's table is its one plan's (the full scheme); the derivations and the comparisons with Young's and Daly's
-intervals are of the one-tier model, at the fleet's C, M and R and labelled so for a fleet with a drain or tiers.
+intervals are of the one-tier model, at the fleet's C, M and R, and labelled so, with what it leaves out
+(``beyond_cmr``), for a fleet whose scheme is more than that model (:attr:`goodput.fleet.FleetPlan.plain`).
 A first-order number is quoted only where the fleet's plan and the one-tier model both allow it.
 """
 
@@ -17,9 +18,9 @@ from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_exam
 from goodput.report import interval_text, ordinal, percent, point_decimals, points
 from goodput.units import format_duration
 
-#: The one-tier comparisons that quote first order (Young's interval and goodput), shown only where quotable.
-FIRST_ORDER_FIELDS = ("t_young", "g_first_at_young", "g_exact_at_young", "young_gap", "g2", "rest", "rest_share",
-                      "young_longer", "daly", "daly_diff", "young_short")
+#: The one-tier comparisons that quote first order's goodput or its error, shown only where quotable. Young's and
+#: Daly's intervals, judged by the exact model alone (its goodput at each), are quoted for any fleet.
+FIRST_ORDER_FIELDS = ("g_first_at_young", "young_gap", "g2", "rest", "rest_share")
 #: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
 RESTART_FACTORS = (0.01, 1.0, 10.0)
 
@@ -58,6 +59,10 @@ class Page(Fleet):
     daly: str
     daly_diff: str
     young_short: str
+    here_young: str
+    here_opt: str
+    here_daly: str
+    daly_short: str
     young_excess_at_1: str
     young_short_at_1: str
     young_short_at_01: str
@@ -108,20 +113,27 @@ def build(fleet: FleetPlan) -> Page:
     # Young's and Daly's intervals at the fleet's C/M, and across C/M.
     daly = float(exact.daly_interval(c, m))
     daly_diff = daly - t_lambert
-    young_short = float(exact.exact_goodput(c, m, r) - exact.exact_goodput(c, m, r, t_young))
+    g_opt = float(exact.exact_goodput(c, m, r))
+    young_short = g_opt - ex
+    g_daly = float(exact.exact_goodput(c, m, r, daly))
+    # The exact goodputs at Young's, the optimum and Daly's, to the decimals that show Young's shortfall (four at most).
+    here_digits = min(4, point_decimals(young_short, 1))
     sweep = limits.estimates_sweep(m, r)
     at_1, at_01 = limits.RATIOS.index(1.0), limits.RATIOS.index(0.1)
 
     scheme = fleet.plan.tiers
-    tiered = scheme is not None
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
     d = point_decimals(gap)
-    subject = "the one-tier model at this fleet's C, M and R" if tiered else "this fleet"
+    values = fleet_values(fleet)
+    # The one-tier model at C, M and R is this fleet's scheme only for a plain fleet; else it is labelled as that model.
+    subject = ("this fleet" if fleet.plain else
+               f"the one-tier model at this fleet's C, M and R, without its {values['beyond_cmr']}")
     page = Page(
-        **fleet_values(fleet), inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
-        scope=Variant("tiered" if tiered else "one"),
+        **values, inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
+        scope=Variant("one" if fleet.plain else "tiered" if fleet.tiered else "recovered"),
         subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
+        # The fleet's verdict where its own first order is refused; else the one-tier model's, labelled as its.
         fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
         fo_subject=subject if fleet.first_order_quotable else "this fleet",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
@@ -143,6 +155,8 @@ def build(fleet: FleetPlan) -> Page:
         daly_diff=("the same to within rounding" if abs(daly_diff) < ROUNDING * t_lambert else
                    f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}"),
         young_short=_points_or_less(max(0.0, young_short), 3),
+        here_young=percent(ex, here_digits), here_opt=percent(g_opt, here_digits), here_daly=percent(g_daly, here_digits),
+        daly_short=_points_or_less(max(0.0, g_opt - g_daly), 3),
         young_excess_at_1=percent(float(sweep["t_y"][at_1] / sweep["t_e"][at_1] - 1), 0),
         young_short_at_1=points(float(sweep["short_y"][at_1]), 1),
         young_short_at_01=points(float(sweep["short_y"][at_01]), 2),

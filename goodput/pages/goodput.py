@@ -14,9 +14,9 @@ from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, losses_text
-from goodput.params import load_params
-from goodput.report import percent, points
-from goodput.units import format_duration
+from goodput.params import Params, load_params
+from goodput.report import percent, point_decimals, points
+from goodput.units import format_duration, significant
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,10 @@ class Page(Fleet):
     first_order: Variant
 
     scheme: Variant
+    recovery_text: str
+    balance: Variant
+    balance_checkpoint: str
+    balance_lost: str
     losses_text: str
     slow: Variant
     fo_slow_interval: str
@@ -45,9 +49,15 @@ class Page(Fleet):
     a_needed_cost: str
     a_restart: str
     a_planned: str
+    planned: Variant
+    planned_rate: str
     leaves_out: Variant
     larger_fleet: str
     largest_fleet: str
+
+
+#: Below this relative difference the two losses first order balances are still about equal at the plan's optimum.
+BALANCED = 0.05
 
 
 def larger_fleet(fleet: FleetPlan) -> str:
@@ -67,6 +77,19 @@ def larger_fleet(fleet: FleetPlan) -> str:
     return ""
 
 
+def recovery_text(params: Params) -> str:
+    """What of a one-tier fleet's interruptions does not roll back, for a sentence: ``""`` where nothing.
+
+    >>> recovery_text(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.0278))
+    'a share p = 60% of interruptions recovered just in time, in 45 s each, and planned stops with notice, q = 0.0278 an hour'
+    """
+    p = params
+    return ", and ".join(
+        [(f"a share p = {percent(p.just_in_time, 0)} of interruptions recovered just in time, in "
+          f"{format_duration(p.jit_recovery)} each")] * (p.just_in_time > 0)
+        + [f"planned stops with notice, q = {significant(p.planned_rate)} an hour"] * (p.planned_rate > 0))
+
+
 def build(fleet: FleetPlan) -> Page:
     """The goodput chapter of a fleet.
 
@@ -83,9 +106,15 @@ def build(fleet: FleetPlan) -> Page:
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
     larger = larger_fleet(fleet) if fleet.first_order_status == "ok" else ""
+    ckpt, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
+    digits = point_decimals(min(ckpt, lost), 2, 1)
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
-        scheme=Variant("single" if s is None else "tiered" if s.drain > 0 else "persistent"),
+        scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
+                       else "tiered" if s.drain > 0 else "persistent"),
+        recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
+        balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
+        balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
         losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
@@ -99,6 +128,8 @@ def build(fleet: FleetPlan) -> Page:
         a_needed=Variant("none" if needed is None else "cost"),
         a_needed_cost=format_duration(needed) if needed is not None else NOT_QUOTED,
         a_restart=format_duration(wp.restart), a_planned=f"{sources.LLAMA3_PLANNED:,}",
+        planned=Variant("counted" if fleet.params.planned_rate > 0 else "none"),
+        planned_rate=f"{significant(fleet.params.planned_rate)} an hour" if fleet.params.planned_rate > 0 else NOT_QUOTED,
         leaves_out=Variant("ok_throughout") if fleet.first_order_status == "ok" and not larger
         else first_order_variant(fleet),
         larger_fleet=larger or NOT_QUOTED, largest_fleet=f"{max(fleet.by_size):,}",
