@@ -179,3 +179,14 @@ def test_the_scheme_paragraph_drains_only_the_checkpoint_that_drains(book: Param
     assert drained.scheme == Variant("drain") and drained.persistent_which == "none"
     assert "drain" in drained.fo_model and "tier" not in drained.fo_model
     assert "{" not in variant_text(tiered, "scheme")
+
+
+def test_first_order_is_labelled_by_the_fleets_scheme(book: Params) -> None:
+    """Young's formula only where C, M and R alone are the scheme; with 60% recovered just in time first order is
+    √(2CM/(1−p)) = √(2 x 1 x 185.6 / 0.4) = 30.5 min, and the page says so."""
+    plain = answer.build(fleet_plan(book))
+    assert plain.fo_model == "Young's formula"
+    jit = fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    page = answer.build(jit)
+    assert page.fo_model != "Young's formula" and "√(2CM/(1−p))" in page.fo_model
+    assert math.isclose(jit.first_order.interval, math.sqrt(2 * 1.0 * book.mtbi / 0.4), rel_tol=1e-6)

@@ -18,10 +18,10 @@ from goodput.pages.common import (
     first_order_variant,
     fleet_values,
     g_span,
+    left_out_text,
     losses_text,
     m_given,
     ranges_text,
-    scheme_parts_text,
     t_span,
 )
 from goodput.plan import Plan
@@ -77,6 +77,28 @@ def plan_losses(plan: Plan) -> str:
     return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
 
 
+def first_order_name(fleet: FleetPlan) -> str:
+    """What first order is for the fleet's scheme, after "by" or as a subject: Young's formula only where the model
+    of C, M and R alone is the fleet's scheme; with just-in-time recovery √(2CM/(1−p)) (Eq. eq-restart-jit); with
+    tiers the first order of the scheme, what it adds named.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> first_order_name(fleet_plan(load_params()))
+    "Young's formula"
+    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75)))
+    'first order with its just-in-time share p, √(2CM/(1−p))'
+    """
+    p = fleet.params
+    if fleet.plain:
+        return "Young's formula"
+    if fleet.tiered:
+        return f"first order of this checkpoint scheme (its {left_out_text(fleet.plan)} included)"
+    if p.just_in_time > 0:
+        return "first order with its just-in-time share p, √(2CM/(1−p))"
+    return "first order with its planned stops counted as pauses"
+
+
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """The answer page of a fleet.
 
@@ -123,8 +145,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        fo_model=("Young's formula" if s is None
-                  else f"first order of this checkpoint scheme (its {scheme_parts_text(fleet.plan)} included)"),
+        fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
+from goodput.pages import Variant, answer
+from goodput.pages.common import Fleet, fleet_values, g_span, left_out_text, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
@@ -128,9 +128,11 @@ def build(fleet: FleetPlan) -> Page:
     where, fixed_span, best_span = t_span(fleet), g_span(fleet), span(percent(b_low), percent(b_high))
     other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     first = first_order_possible(fleet)
-    fo_label = ("Young's T* = √(2CM)" if s is None else
-                "the first-order formulas of this fleet's scheme, which reduce to Young's √(2CM) for one checkpoint "
-                "that is safe at once")
+    fo_label = ("Young's T* = √(2CM)" if fleet.plain else
+                f"the first-order formulas of this fleet's scheme, its {left_out_text(plan)} included, which "
+                "reduce to Young's √(2CM) for one checkpoint that is safe at once" if fleet.tiered else
+                "T* = √(2CM/(1−p)), with its just-in-time share p" if p.just_in_time > 0 else
+                answer.first_order_name(fleet))
     swings = r.swings
     top = swings[0] if swings else None
 
