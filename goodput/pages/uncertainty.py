@@ -179,7 +179,9 @@ def build(fleet: FleetPlan) -> Page:
         regret=(f"at the low end {points(max(0.0, b_low - g_low))} more than the fixed interval gives"
                 if best_span != fixed_span else "no more than the fixed interval gives, to the digits shown"), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
         corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
-        first_order=Variant("refused" if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
+        first_order=Variant(
+            ("impossible" if fleet.first_order_quotable else fleet.first_order_status.replace(" ", "_"))
+            if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
         fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
         fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
