@@ -52,6 +52,20 @@ def corners_how(ranged: int, corners: int, sampled: bool) -> str:
             f"{_NUMBER_WORDS.get(ranged, str(ranged))} have one)")
 
 
+def duration_span(low: float, high: float) -> str:
+    """``span`` of two durations, the whole-minute end written with the other's decimal (``"12.8 min and 24.0 min"``).
+
+    >>> duration_span(12.8, 23.99), duration_span(169.0, 205.0), duration_span(12.8, 12.8)
+    ('between 12.8 min and 24.0 min', 'between 169 min and 205 min', 'at 12.8 min')
+    """
+    ends = [format_duration(low), format_duration(high)]
+    decimal = [e.endswith(" min") and "." in e for e in ends]
+    if any(decimal) and not all(decimal):
+        ends = [e if has or not e.endswith(" min") or not 10.0 <= t < 100.0 else f"{t:#.3g} min"
+                for e, has, t in zip(ends, decimal, (low, high), strict=True)]
+    return span(*ends)
+
+
 @dataclass(frozen=True)
 class Page(Fleet):
     """The values ``book/uncertainty.md`` quotes."""
@@ -183,7 +197,7 @@ def build(fleet: FleetPlan) -> Page:
             ("impossible" if fleet.first_order_quotable else fleet.first_order_status.replace(" ", "_"))
             if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
         fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
-        fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
+        fo_t_span=duration_span(*first.best.optimal_interval_range) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
         dominant=Variant("none" if not swings else "one" if len(swings) == 1 else "many"),
         top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
