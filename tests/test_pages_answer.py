@@ -190,3 +190,31 @@ def test_first_order_is_labelled_by_the_fleets_scheme(book: Params) -> None:
     page = answer.build(jit)
     assert page.fo_model != "Young's formula" and "√(2CM/(1−p))" in page.fo_model
     assert math.isclose(jit.first_order.interval, math.sqrt(2 * 1.0 * book.mtbi / 0.4), rel_tol=1e-6)
+
+
+#: fleet-jit.yml: C derived from a 9 TB checkpoint written synchronously at 200 GB/s achieved (no snapshot), the slow
+#: checkpoint typed, 60% of interruptions recovered just in time, planned stops with notice.
+FLEET_JIT = {"gpus": 98304, "gpus_per_node": 8, "interruptions": {"count": 610, "window": "30 days"},
+             "checkpoint": {"size": "9 TB"},
+             "storage": {"write_bandwidth": "400 GB/s", "read_bandwidth": "800 GB/s", "efficiency": 0.5, "price": 1500},
+             "slow_checkpoint_cost": "12 min",
+             "restart": {"detect": "1 min", "replace": "4 min", "startup": "2 min", "startup_per_node": "0.05 s",
+                         "warmup": "3 min"},
+             "just_in_time": {"share": 0.6, "recovery": "45 s"}, "planned": {"count": 20, "window": "30 days"},
+             "price_per_gpu_hour": 2.2, "month": "730 h"}
+
+
+def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous_one(book: Params) -> None:
+    """C = 9 TB / 200 GB/s = 45 s is itself the synchronous write: the 12 min checkpoint is only the slower one the
+    file compares it with, on the answer, levers and measuring pages; the worked example keeps its synchronous one."""
+    from goodput.pages import levers, measuring
+
+    params = params_from_mapping(FLEET_JIT, source="fleet-jit.yml")
+    assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and answer.checkpoint_is_write(params)
+    jit = fleet_plan(params)
+    assert answer.build(jit).slow_kind == Variant("compared")
+    assert levers.build(jit).slow_name == "the slower checkpoint" and levers.build(jit).slow_rederived == ""
+    assert measuring.build(jit).slow_how == ""
+    worked = fleet_plan(book)
+    assert not answer.checkpoint_is_write(book) and answer.build(worked).slow_kind == Variant("write")
+    assert measuring.build(worked).slow_how != ""

@@ -9,6 +9,7 @@ import html
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
+from goodput.params import Params
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     LOSS_WORDS,
@@ -60,6 +61,7 @@ class Page(Fleet, PlanValues):
     cost_lever: Variant
     halve_c_points: str
     halve_c_dollars: str
+    slow_kind: Variant
     fo_model: str
     fo_losses: str
     fo_slow: Variant
@@ -75,6 +77,19 @@ def plan_losses(plan: Plan) -> str:
     names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.tiers is not None else [])
     values = [getattr(plan.losses, n) if n != "drain_loss" else plan.drain_loss for n in names]
     return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
+
+
+def checkpoint_is_write(params: Params) -> bool:
+    """Whether C is itself a synchronous write to shared storage: derived from the checkpoint's size and the
+    storage's write bandwidth, without a snapshot. Then the slow checkpoint is only the slower one the inputs file
+    compares it with, not "the synchronous write" the fast checkpoint replaces.
+
+    >>> from goodput.params import load_params
+    >>> checkpoint_is_write(load_params())
+    False
+    """
+    return "checkpoint_cost" in params.derived and params.storage is not None and \
+        params.storage.snapshot_bandwidth is None
 
 
 def first_order_name(fleet: FleetPlan) -> str:
@@ -145,7 +160,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        fo_model=first_order_name(fleet),
+        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

@@ -13,6 +13,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
+from goodput.pages.answer import checkpoint_is_write
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
@@ -57,6 +58,8 @@ class Page(Fleet):
     drained_after: str
     persistent_cost: str
     cost_verdict: Variant
+    slow_name: str
+    slow_rederived: str
     slow_points: str
     slow_gpu_hours: str
     slow_dollars: str
@@ -146,6 +149,9 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
+        slow_name="the slower checkpoint" if checkpoint_is_write(p) else "the synchronous checkpoint",
+        slow_rederived=" and, as the inputs file does not give it, the slow checkpoint"
+        if "slow_checkpoint_cost" in p.derived else "",
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
+from goodput.pages.answer import checkpoint_is_write
 from goodput.pages.common import MATERIAL, Fleet, cadence_text, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
@@ -89,6 +90,7 @@ class Page(Fleet):
     balance: Variant
     apart_by: str
     fo_quotable: Variant
+    slow_how: str
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -170,4 +172,5 @@ def build(fleet: FleetPlan) -> Page:
         balance=Variant("equal" if equal else "apart"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
+        slow_how="" if checkpoint_is_write(p) else ", written synchronously",
     )
