@@ -14,11 +14,11 @@ from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.answer import checkpoint_is_write
 from goodput.pages.common import MATERIAL, Fleet, cadence_text, fleet_values
-from goodput.params import mtbi_from_rate
+from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
 
 #: A small count of interruptions, to show how little a few events pin M down.
@@ -91,6 +91,17 @@ class Page(Fleet):
     apart_by: str
     fo_quotable: Variant
     slow_how: str
+    recovery: Variant
+    recovery_inputs: str
+
+
+def recovery_inputs(p: Params) -> str:
+    """The inputs beyond C, M and R that the plan rests on, for a sentence: ``"the share p = 60% of interruptions
+    recovered just in time, in R_j = 45 s each, and planned stops with notice at q = 0.0278 an hour"``; "" for none."""
+    parts = [f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
+             f"R_j = {format_duration(p.jit_recovery)} each"] if p.just_in_time > 0 else []
+    parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
+    return join_words(parts)
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -173,4 +184,5 @@ def build(fleet: FleetPlan) -> Page:
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         slow_how="" if checkpoint_is_write(p) else ", written synchronously",
+        recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )
