@@ -218,3 +218,21 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     worked = fleet_plan(book)
     assert not answer.checkpoint_is_write(book) and answer.build(worked).slow_kind == Variant("write")
     assert measuring.build(worked).slow_how != ""
+
+
+def test_a_largest_loss_whose_lever_pays_less_says_why(book: Params) -> None:
+    """M = 25 min, C = 6 min, R = 8 min: restart is the largest loss (27.4%) but halving R gains 5.8 points against
+    9.4 for halving C: halving R cuts restart to 14.8% while lost work and overhead grow back (24.8% to 29.0%, 14.7% to
+    17.2%). Checkpoint overhead is the smallest loss, so halving C is the 'second' lever, not where 'much' goodput is."""
+    from goodput.pages import levers, measuring
+
+    refused = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0,
+                                      ranges={}))
+    page = answer.build(refused)
+    assert (page.largest_loss, page.largest_loss_share) == ("restart", "27.4%")
+    assert (page.own_lever, page.own_points, page.better_lever, page.better_points, page.loss_after) == (
+        "halve R", "5.8 points", "halve C", "9.4 points", "14.8%")
+    assert (page.loss_lever, page.cost_lever) == (Variant("other"), Variant("second"))
+    assert levers.build(refused).loss_lever == measuring.build(refused).loss_mistake == Variant("other")
+    worked = answer.build(fleet_plan(book))
+    assert (worked.loss_lever, worked.cost_lever, worked.own_lever) == (Variant("own"), Variant("top"), "none")

@@ -13,7 +13,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.answer import checkpoint_is_write
+from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
@@ -39,6 +39,14 @@ class Page(Fleet):
     """The values ``book/levers.md`` quotes."""
 
     tier_levers: Variant
+    loss_lever: Variant
+    own_lever: str
+    own_input: str
+    own_points: str
+    better_lever: str
+    better_points: str
+    loss_after: str
+    others_grow: str
     storage_levers: Variant
     write_now: str
     write_doubled: str
@@ -137,7 +145,8 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        **fleet_values(fleet), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), **loss_lever_values(fleet), tier_levers=Variant(tier_levers),
+        loss_lever=Variant("other" if loss_lever(fleet) else "own"),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
-from goodput.pages.answer import checkpoint_is_write
+from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
 from goodput.pages.common import MATERIAL, Fleet, cadence_text, fleet_values
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
@@ -91,15 +91,26 @@ class Page(Fleet):
     apart_by: str
     fo_quotable: Variant
     slow_how: str
+    loss_mistake: Variant
+    own_lever: str
+    own_input: str
+    own_points: str
+    better_lever: str
+    better_points: str
+    loss_after: str
+    others_grow: str
     recovery: Variant
     recovery_inputs: str
 
 
 def recovery_inputs(p: Params) -> str:
-    """The inputs beyond C, M and R that the plan rests on, for a sentence: ``"the share p = 60% of interruptions
-    recovered just in time, in R_j = 45 s each, and planned stops with notice at q = 0.0278 an hour"``; "" for none."""
-    parts = [f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
-             f"R_j = {format_duration(p.jit_recovery)} each"] if p.just_in_time > 0 else []
+    """The inputs beyond C, M and R that the plan rests on, for a sentence; "" for none.
+
+    ``"the share p = 60% of interruptions recovered just in time, in R_j = 45 s each, and planned stops with notice at
+    q = 0.0278 an hour"``.
+    """
+    parts = [(f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
+              f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
     parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
     return join_words(parts)
 
@@ -155,7 +166,8 @@ def build(fleet: FleetPlan) -> Page:
               *(["the persistent tier"] if scheme is not None and not scheme.one_tier else [])]
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     return Page(
-        **fleet_values(fleet), m_origin=mtbi_origin(p),
+        **fleet_values(fleet), **loss_lever_values(fleet), m_origin=mtbi_origin(p),
+        loss_mistake=Variant("other" if loss_lever(fleet) else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
