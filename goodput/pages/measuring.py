@@ -195,6 +195,6 @@ def build(fleet: FleetPlan) -> Page:
         balance=Variant("equal" if equal else "apart"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        slow_how="" if checkpoint_is_write(p) else ", written synchronously",
+        slow_how="" if checkpoint_is_write(p) else ", written synchronously,",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )
