@@ -55,8 +55,8 @@ class LossLever:
     Halving its input cuts that loss, but the wall time it frees runs again and the other losses grow back as shares
     of it.
 
-    Fields are glue keys of the answer, levers and measuring pages; "" where the largest loss's lever is not outranked
-    so (see :func:`loss_lever`).
+    Fields are glue keys of the answer, levers and measuring pages; "none" each where the largest loss's lever is not
+    outranked so (see :func:`loss_lever`).
     """
 
     own_lever: str
