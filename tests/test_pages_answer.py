@@ -179,3 +179,60 @@ def test_the_scheme_paragraph_drains_only_the_checkpoint_that_drains(book: Param
     assert drained.scheme == Variant("drain") and drained.persistent_which == "none"
     assert "drain" in drained.fo_model and "tier" not in drained.fo_model
     assert "{" not in variant_text(tiered, "scheme")
+
+
+def test_first_order_is_labelled_by_the_fleets_scheme(book: Params) -> None:
+    """Young's formula only where C, M and R alone are the scheme; with 60% recovered just in time first order is
+    √(2CM/(1−p)) = √(2 x 1 x 185.6 / 0.4) = 30.5 min, and the page says so."""
+    plain = answer.build(fleet_plan(book))
+    assert plain.fo_model == "Young's formula"
+    jit = fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    page = answer.build(jit)
+    assert page.fo_model != "Young's formula" and "√(2CM/(1−p))" in page.fo_model
+    assert math.isclose(jit.first_order.interval, math.sqrt(2 * 1.0 * book.mtbi / 0.4), rel_tol=1e-6)
+
+
+#: fleet-jit.yml: C derived from a 9 TB checkpoint written synchronously at 200 GB/s achieved (no snapshot), the slow
+#: checkpoint typed, 60% of interruptions recovered just in time, planned stops with notice.
+FLEET_JIT = {"gpus": 98304, "gpus_per_node": 8, "interruptions": {"count": 610, "window": "30 days"},
+             "checkpoint": {"size": "9 TB"},
+             "storage": {"write_bandwidth": "400 GB/s", "read_bandwidth": "800 GB/s", "efficiency": 0.5, "price": 1500},
+             "slow_checkpoint_cost": "12 min",
+             "restart": {"detect": "1 min", "replace": "4 min", "startup": "2 min", "startup_per_node": "0.05 s",
+                         "warmup": "3 min"},
+             "just_in_time": {"share": 0.6, "recovery": "45 s"}, "planned": {"count": 20, "window": "30 days"},
+             "price_per_gpu_hour": 2.2, "month": "730 h"}
+
+
+def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous_one(book: Params) -> None:
+    """C = 9 TB / 200 GB/s = 45 s is itself the synchronous write: the 12 min checkpoint is only the slower one the
+    file compares it with, on the answer, levers and measuring pages; the worked example keeps its synchronous one."""
+    from goodput.pages import levers, measuring
+
+    params = params_from_mapping(FLEET_JIT, source="fleet-jit.yml")
+    assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and answer.checkpoint_is_write(params)
+    jit = fleet_plan(params)
+    assert answer.build(jit).slow_kind == Variant("compared")
+    assert levers.build(jit).slow_name == "the slower checkpoint" and levers.build(jit).slow_rederived == ""
+    assert measuring.build(jit).slow_how == ""
+    worked = fleet_plan(book)
+    assert not answer.checkpoint_is_write(book) and answer.build(worked).slow_kind == Variant("write")
+    assert measuring.build(worked).slow_how != ""
+
+
+def test_a_largest_loss_whose_lever_pays_less_says_why(book: Params) -> None:
+    """M = 25 min, C = 6 min, R = 8 min: restart is the largest loss (27.4%) but halving R gains 5.8 points against
+    9.4 for halving C: halving R cuts restart to 14.8% while lost work and overhead grow back (24.8% to 29.0%, 14.7% to
+    17.2%). Checkpoint overhead is the smallest loss, so halving C is the 'second' lever, not where 'much' goodput is."""
+    from goodput.pages import levers, measuring
+
+    refused = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0,
+                                      ranges={}))
+    page = answer.build(refused)
+    assert (page.largest_loss, page.largest_loss_share) == ("restart", "27.4%")
+    assert (page.own_lever, page.own_points, page.better_lever, page.better_points, page.loss_after) == (
+        "halve R", "5.8 points", "halve C", "9.4 points", "14.8%")
+    assert (page.loss_lever, page.cost_lever) == (Variant("other"), Variant("second"))
+    assert levers.build(refused).loss_lever == measuring.build(refused).loss_mistake == Variant("other")
+    worked = answer.build(fleet_plan(book))
+    assert (worked.loss_lever, worked.cost_lever, worked.own_lever) == (Variant("own"), Variant("top"), "none")

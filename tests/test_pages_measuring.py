@@ -207,3 +207,13 @@ def test_advice_follows_the_size_of_the_gain(worked: FleetPlan, tiered: FleetPla
     async_65k = plan_for(whatif.with_cost(tiered.params, 6.3 / 60))
     assert t.async_gain == f"{100 * (async_65k.goodput - tiered.goodput):.1f} points" == "2.3 points"
     assert plan_for(whatif.with_cost(small.params, 6.3 / 60)).goodput < small.goodput
+
+
+def test_just_in_time_recovery_and_planned_stops_are_named_as_inputs(book: Params) -> None:
+    """A fleet with p = 60%, R_j = 45 s and q = 0.03 an hour rests on them too: the page names them; the worked
+    example (neither) does not."""
+    p = book.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
+    built = page.build(fleet_plan(p))
+    assert built.recovery == Variant("given")
+    assert "60%" in built.recovery_inputs and "45 s" in built.recovery_inputs and "0.03" in built.recovery_inputs
+    assert page.build(fleet_plan(book)).recovery == Variant("none")

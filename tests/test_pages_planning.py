@@ -98,3 +98,10 @@ def test_the_equations_cited_are_those_of_the_model_the_plan_uses(fleet_65k: Fle
         tiered_eqs = {"eq-tiers-loss", "eq-tiers-interval", "eq-tiers-every"}
         assert (tiered_eqs <= cited) == (name == "tiered"), name
         assert ("eq-goodput" in cited) == (name == "single"), name
+
+
+def test_a_recovered_fleet_cites_first_order_with_its_share(book: Params) -> None:
+    """With just-in-time recovery the optimum and the formulas cite √(2CM/(1−p)), not Young's √(2CM)."""
+    page = planning.build(fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75)))
+    assert (page.optimum, page.formulas) == (Variant("recovered"), Variant("recovered"))
+    assert planning.build(fleet_plan(book)).optimum == Variant("single")

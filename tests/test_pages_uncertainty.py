@@ -258,7 +258,7 @@ def test_the_65k_fleet_gives_no_first_order_number() -> None:
             "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
             "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
     p = page.build(fleet_plan(params_from_mapping(data, source="fleet-65k.yml")))
-    assert (p.interval, p.goodput, p.first_order) == ("5.91 min", "44.2%", Variant("refused"))
+    assert (p.interval, p.goodput, p.first_order) == ("5.91 min", "44.2%", Variant("out_of_range"))
     assert p.fo_t == p.fo_g == p.fo_t_span == p.fo_g_span == ""
     assert p.range == Variant("none") and p.scheme_words == scheme_words(fleet_plan(params_from_mapping(data)).plan)
     assert "every 4th copy persistent" in p.scheme_words
@@ -271,9 +271,9 @@ def test_an_impossible_first_order_range_is_refused(fleet_variant: Callable[...,
                                                                          "restart": ["8 min", "140 min"]})
     fleet = fleet_plan(params)
     first = ranges_for(params, fleet.first_order)
-    assert min(first.fixed.goodput_range) <= 0 or not fleet.first_order_quotable  # floored at 0: no goodput is negative
+    assert fleet.first_order_quotable and min(first.fixed.goodput_range) <= 0  # floored at 0: none is negative
     p = page.build(fleet)
-    assert p.first_order == Variant("refused") and p.fo_g_span == ""
+    assert p.first_order == Variant("impossible") and p.fo_g_span == ""  # the reason that applies, not both
     g_low, g_high = fleet.ranges.fixed.goodput_range
     assert 0.0 <= g_low <= g_high <= 1.0
 
@@ -404,3 +404,11 @@ def test_young_label_is_not_escaped_twice(pages: dict[str, page.Page]) -> None:
     assert labels and all("\\" not in label for label in labels)
     texts = [variant_text(p, "first_order") for p in pages.values() if p.fo_label.startswith("Young's")]
     assert all("T\\*" in t and "T\\\\" not in t for t in texts if "Young's T" in t)
+
+
+def test_a_first_order_below_zero_says_so(book: Params) -> None:
+    """M = 25 min, C = 6 min, R = 8 min: first order's goodput is 1 − 6/17.3 − 17.3/50 − 8/25 < 0; the page gives
+    that reason, not "outside its range"."""
+    fleet = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0, ranges={}))
+    assert fleet.first_order_status == "below zero"
+    assert page.build(fleet).first_order == Variant("below_zero")

@@ -6,7 +6,7 @@ Every value comes from the fleet's one plan (:class:`goodput.fleet.FleetPlan`), 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
@@ -18,13 +18,14 @@ from goodput.pages.common import (
     first_order_variant,
     fleet_values,
     g_span,
+    left_out_text,
     losses_text,
     m_given,
     ranges_text,
-    scheme_parts_text,
     t_span,
 )
-from goodput.plan import Plan
+from goodput.params import Params
+from goodput.plan import Plan, plan_for
 from goodput.report import (
     INPUT_WORDS,
     RESTART_PART_NAMES,
@@ -39,10 +40,77 @@ from goodput.report import (
     restart_text,
 )
 from goodput.units import format_duration
+from goodput.whatif import with_cost
+
+#: The input lever of a loss that has one of its own: halving that input cuts that loss first.
+LOSS_LEVERS = {"restart_loss": ("halve R", "R"), "checkpoint_overhead": ("halve C", "C")}
+#: The losses whose shares of wall time the loss-lever sentence follows, in the book's order.
+_SHARES = ("checkpoint_overhead", "lost_work", "restart_loss")
 
 
 @dataclass(frozen=True)
-class Page(Fleet, PlanValues):
+class LossLever:
+    """Where the largest loss's own lever pays less than another lever besides the top one, and why.
+
+    Halving its input cuts that loss, but the wall time it frees runs again and the other losses grow back as shares
+    of it.
+
+    Fields are glue keys of the answer, levers and measuring pages; "none" each where the largest loss's lever is not
+    outranked so (see :func:`loss_lever`).
+    """
+
+    own_lever: str
+    own_input: str
+    own_points: str
+    better_lever: str
+    better_points: str
+    loss_after: str
+    others_grow: str
+
+
+def loss_lever(fleet: FleetPlan) -> LossLever | None:
+    """The largest loss's own lever where a lever besides the top one and halving the failure rate gains more.
+
+    Halving the failure rate cuts two losses at once, so it is left aside; None where the lever is not so outranked.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> loss_lever(fleet_plan(load_params())) is None
+    True
+    >>> x = loss_lever(fleet_plan(load_params().replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0,
+    ...                                                 restart=8.0, ranges={})))
+    >>> x.own_lever, x.own_points, x.better_lever, x.better_points, x.loss_after
+    ('halve R', '5.8 points', 'halve C', '9.4 points', '14.8%')
+    """
+    own = LOSS_LEVERS.get(fleet.largest_loss)
+    if own is None or own[0] not in fleet.levers:
+        return None
+    ranked = fleet.levers_ranked
+    names = [name for name, _ in ranked]
+    above = names[1:names.index(own[0])]  # outranking it, the top lever left aside
+    better = [name for name in above if name != "halve the failure rate"]
+    if not better:
+        return None
+    p = fleet.params
+    halved = p.replace(restart=p.restart / 2) if own[1] == "R" else with_cost(p, p.checkpoint_cost / 2)
+    before, after = fleet.plan.losses, plan_for(halved).losses
+    grow = [f"{LOSS_WORDS[n]} from {percent(getattr(before, n))} to {percent(getattr(after, n))}"
+            for n in _SHARES if n != fleet.largest_loss and getattr(after, n) > getattr(before, n)]
+    if not grow:  # pragma: no cover - the freed time always runs again; without that, no reason to give
+        return None
+    return LossLever(own_lever=own[0], own_input=own[1], own_points=points(fleet.levers[own[0]]),
+                     better_lever=better[0], better_points=points(fleet.levers[better[0]]),
+                     loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
+
+
+def loss_lever_values(fleet: FleetPlan) -> dict[str, str]:
+    """The fields of :class:`LossLever` for a page, "none" each where the largest loss's lever is not outranked."""
+    x = loss_lever(fleet)
+    return {f.name: (getattr(x, f.name) if x else "none") for f in fields(LossLever)}
+
+
+@dataclass(frozen=True)
+class Page(Fleet, PlanValues, LossLever):
     """The answer page's values; each field is a glue key of book/answer.md."""
 
     mtbi_how: Variant
@@ -58,8 +126,10 @@ class Page(Fleet, PlanValues):
     slow_points: str
     slow_dollars: str
     cost_lever: Variant
+    loss_lever: Variant
     halve_c_points: str
     halve_c_dollars: str
+    slow_kind: Variant
     fo_model: str
     fo_losses: str
     fo_slow: Variant
@@ -75,6 +145,44 @@ def plan_losses(plan: Plan) -> str:
     names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.tiers is not None else [])
     values = [getattr(plan.losses, n) if n != "drain_loss" else plan.drain_loss for n in names]
     return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
+
+
+def checkpoint_is_write(params: Params) -> bool:
+    """Whether C is itself a synchronous write to shared storage.
+
+    So it is where C is derived from the checkpoint's size and the storage's write bandwidth, without a snapshot. Then
+    the slow checkpoint is only the slower one the inputs file compares it with, not "the synchronous write" the fast
+    checkpoint replaces.
+
+    >>> from goodput.params import load_params
+    >>> checkpoint_is_write(load_params())
+    False
+    """
+    return "checkpoint_cost" in params.derived and params.storage is not None and \
+        params.storage.snapshot_bandwidth is None
+
+
+def first_order_name(fleet: FleetPlan) -> str:
+    """What first order is for the fleet's scheme, after "by" or as a subject.
+
+    Young's formula only where the model of C, M and R alone is the fleet's scheme; with just-in-time recovery
+    √(2CM/(1−p)) (Eq. eq-restart-jit); with tiers the first order of the scheme, what it adds named.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> first_order_name(fleet_plan(load_params()))
+    "Young's formula"
+    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75)))
+    'first order with its just-in-time share p, √(2CM/(1−p))'
+    """
+    p = fleet.params
+    if fleet.plain:
+        return "Young's formula"
+    if fleet.tiered:
+        return f"first order of this checkpoint scheme (its {left_out_text(fleet.plan)} included)"
+    if p.just_in_time > 0:
+        return "first order with its just-in-time share p, √(2CM/(1−p))"
+    return "first order with its planned stops counted as pauses"
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -121,10 +229,11 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         lever_1_points=points(g1), lever_1_dollars=money(fleet.dollars(g1)), lever_2=l2,
         lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
-        cost_lever=Variant("top" if "halve C" in (l1, l2) else "minor"), halve_c_points=points(halve_c),
+        cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
+                           == min(fleet.losses.values()) else "top"),
+        loss_lever=Variant("other" if loss_lever(fleet) else "own"), **loss_lever_values(fleet), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        fo_model=("Young's formula" if s is None
-                  else f"first order of this checkpoint scheme (its {scheme_parts_text(fleet.plan)} included)"),
+        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

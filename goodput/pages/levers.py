@@ -13,6 +13,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
+from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
 from goodput.pages.common import Fleet, cadence_text, fleet_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
@@ -24,6 +25,9 @@ from goodput.units import format_duration
 DEBATE = (15.0, 45.0)
 #: The fleet's badly chosen intervals: this many times the exact optimum, and its inverse.
 OFF_BY = 2.0
+#: The optimum is called shallow where an interval :data:`OFF_BY` off it costs less than this share of the plan's
+#: goodput, or less than :data:`SHALLOW_POINTS`; else "not flat" (the refused fleet: 4.7 points of 33.2%).
+SHALLOW, SHALLOW_POINTS = 0.05, 0.01
 
 
 def _bandwidth(x: float | None, factor: float = 1.0) -> str:
@@ -35,6 +39,14 @@ class Page(Fleet):
     """The values ``book/levers.md`` quotes."""
 
     tier_levers: Variant
+    loss_lever: Variant
+    own_lever: str
+    own_input: str
+    own_points: str
+    better_lever: str
+    better_points: str
+    loss_after: str
+    others_grow: str
     storage_levers: Variant
     write_now: str
     write_doubled: str
@@ -54,12 +66,15 @@ class Page(Fleet):
     drained_after: str
     persistent_cost: str
     cost_verdict: Variant
+    slow_name: str
+    slow_rederived: str
     slow_points: str
     slow_gpu_hours: str
     slow_dollars: str
     long_interval: str
     long_goodput: str
     long_points: str
+    optimum_depth: Variant
     shorter: Variant
     short_interval: str
     short_goodput: str
@@ -116,6 +131,7 @@ def build(fleet: FleetPlan) -> Page:
     doubled = fleet.by_size.get(2 * p.gpus, plan)
     slow = fleet.slow
     slow_gap = abs(plan.goodput - slow.goodput)
+    off_cost = max(plan.goodput - long_.goodput, plan.goodput - short.goodput)
 
     write, snapshot = (p.storage.write_bandwidth, p.storage.snapshot_bandwidth) if p.storage else (None, None)
     storage_levers = "none" if p.storage is None else "write" if snapshot is None else "snapshot"
@@ -129,7 +145,8 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     return Page(
-        **fleet_values(fleet), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), **loss_lever_values(fleet), tier_levers=Variant(tier_levers),
+        loss_lever=Variant("other" if loss_lever(fleet) else "own"),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
@@ -141,11 +158,15 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
+        slow_name="the slower checkpoint" if checkpoint_is_write(p) else "the synchronous checkpoint",
+        slow_rederived=" and, as the inputs file does not give it, the slow checkpoint"
+        if "slow_checkpoint_cost" in p.derived else "",
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),
         long_interval=format_duration(long_.interval), long_goodput=percent(long_.goodput),
         long_points=points(max(0.0, plan.goodput - long_.goodput)),
+        optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
         drain=format_duration(s.drain if s else 0.0), size_r=size_r_text(fleet),

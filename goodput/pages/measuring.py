@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
+from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
 from goodput.pages.common import MATERIAL, Fleet, cadence_text, fleet_values
-from goodput.params import mtbi_from_rate
+from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
 from goodput.uncertainty import poisson_interval
-from goodput.units import format_duration
+from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
 
 #: A small count of interruptions, to show how little a few events pin M down.
@@ -89,6 +90,29 @@ class Page(Fleet):
     balance: Variant
     apart_by: str
     fo_quotable: Variant
+    slow_how: str
+    loss_mistake: Variant
+    own_lever: str
+    own_input: str
+    own_points: str
+    better_lever: str
+    better_points: str
+    loss_after: str
+    others_grow: str
+    recovery: Variant
+    recovery_inputs: str
+
+
+def recovery_inputs(p: Params) -> str:
+    """The inputs beyond C, M and R that the plan rests on, for a sentence; "" for none.
+
+    ``"the share p = 60% of interruptions recovered just in time, in R_j = 45 s each, and planned stops with notice at
+    q = 0.0278 an hour"``.
+    """
+    parts = [(f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
+              f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
+    parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
+    return join_words(parts)
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -142,7 +166,8 @@ def build(fleet: FleetPlan) -> Page:
               *(["the persistent tier"] if scheme is not None and not scheme.one_tier else [])]
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     return Page(
-        **fleet_values(fleet), m_origin=mtbi_origin(p),
+        **fleet_values(fleet), **loss_lever_values(fleet), m_origin=mtbi_origin(p),
+        loss_mistake=Variant("other" if loss_lever(fleet) else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
@@ -170,4 +195,6 @@ def build(fleet: FleetPlan) -> Page:
         balance=Variant("equal" if equal else "apart"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
+        slow_how="" if checkpoint_is_write(p) else ", written synchronously,",
+        recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )

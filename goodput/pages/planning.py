@@ -43,9 +43,12 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     shared = answer.build(fleet, calculator_url)  # the one plan's values, said alike on both pages
     own = ("fo_model", "losses_text", "optimum", "formulas")
     kind = scheme_kind(fleet)
-    # one tier: first order's formulas where they may be quoted, the exact model's where first order is refused
-    formulas = kind if kind != "single" else "first_order" if fleet.first_order_quotable else "exact"
+    # one tier: first order's formulas where they may be quoted (with the just-in-time share where the fleet has one),
+    # the exact model's where first order is refused
+    recovered = kind == "single" and fleet.recovered
+    formulas = kind if kind != "single" else "exact" if not fleet.first_order_quotable else \
+        "recovered" if recovered else "first_order"
     return Page(**{f.name: getattr(shared, f.name) for f in dataclasses.fields(Page) if f.name not in own},
-                fo_model="Young's formula" if fleet.plan.tiers is None else "first order of this checkpoint scheme",
-                losses_text=losses_text(fleet, largest_first=False), optimum=Variant(kind),
+                fo_model=answer.first_order_name(fleet),
+                losses_text=losses_text(fleet, largest_first=False), optimum=Variant("recovered" if recovered else kind),
                 formulas=Variant(formulas))

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
+from goodput.pages import Variant, answer
+from goodput.pages.common import Fleet, fleet_values, g_span, left_out_text, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
@@ -50,6 +50,20 @@ def corners_how(ranged: int, corners: int, sampled: bool) -> str:
     return (f"a seeded, balanced sample of {corners:,} of the box's {2**ranged:,} corners (every corner is computed "
             f"up to {_NUMBER_WORDS.get(MAX_CORNER_INPUTS, str(MAX_CORNER_INPUTS))} inputs with a range; here "
             f"{_NUMBER_WORDS.get(ranged, str(ranged))} have one)")
+
+
+def duration_span(low: float, high: float) -> str:
+    """``span`` of two durations, the whole-minute end written with the other's decimal (``"12.8 min and 24.0 min"``).
+
+    >>> duration_span(12.8, 23.99), duration_span(169.0, 205.0), duration_span(12.8, 12.8)
+    ('between 12.8 min and 24.0 min', 'between 169 min and 205 min', 'at 12.8 min')
+    """
+    ends = [format_duration(low), format_duration(high)]
+    decimal = [e.endswith(" min") and "." in e for e in ends]
+    if any(decimal) and not all(decimal):
+        ends = [e if has or not e.endswith(" min") or not 10.0 <= t < 100.0 else f"{t:#.3g} min"
+                for e, has, t in zip(ends, decimal, (low, high), strict=True)]
+    return span(*ends)
 
 
 @dataclass(frozen=True)
@@ -128,9 +142,11 @@ def build(fleet: FleetPlan) -> Page:
     where, fixed_span, best_span = t_span(fleet), g_span(fleet), span(percent(b_low), percent(b_high))
     other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     first = first_order_possible(fleet)
-    fo_label = ("Young's T* = √(2CM)" if s is None else
-                "the first-order formulas of this fleet's scheme, which reduce to Young's √(2CM) for one checkpoint "
-                "that is safe at once")
+    fo_label = ("Young's T* = √(2CM)" if fleet.plain else
+                f"the first-order formulas of this fleet's scheme, its {left_out_text(plan)} included, which "
+                "reduce to Young's √(2CM) for one checkpoint that is safe at once" if fleet.tiered else
+                "T* = √(2CM/(1−p)), with its just-in-time share p" if p.just_in_time > 0 else
+                answer.first_order_name(fleet))
     swings = r.swings
     top = swings[0] if swings else None
 
@@ -177,9 +193,11 @@ def build(fleet: FleetPlan) -> Page:
         regret=(f"at the low end {points(max(0.0, b_low - g_low))} more than the fixed interval gives"
                 if best_span != fixed_span else "no more than the fixed interval gives, to the digits shown"), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
         corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
-        first_order=Variant("refused" if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
+        first_order=Variant(
+            ("impossible" if fleet.first_order_quotable else fleet.first_order_status.replace(" ", "_"))
+            if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
         fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
-        fo_t_span=span(*(d(t) for t in first.best.optimal_interval_range)) if first else "",
+        fo_t_span=duration_span(*first.best.optimal_interval_range) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
         dominant=Variant("none" if not swings else "one" if len(swings) == 1 else "many"),
         top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
