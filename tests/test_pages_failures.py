@@ -216,6 +216,7 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     assert page.top_lever == tiered.levers_ranked[0][0]
 
 
+@pytest.mark.slow
 def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None:
     """60% of interruptions recovered just in time and planned stops with notice: the sections that know only C, M
     and R work on that model (the worked example's 87.6% at 18.6 min), which is not this fleet's plan (higher, at a

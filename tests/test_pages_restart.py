@@ -110,6 +110,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.zero_goodput == page.goodput
 
 
+@pytest.mark.slow
 def test_a_one_tier_fleet_that_recovers_just_in_time_and_plans_its_stops(example: FleetPlan) -> None:
     """With its own p, R_j and q the plan counts them: its planned stops are its own (with notice: the plan's goodput),
     and p = 0 is what it would keep without just-in-time recovery, below its plan, not the plan."""
@@ -223,6 +224,7 @@ def test_a_small_fleet_without_a_per_node_start_up_or_a_pool(small_params: Param
     assert page.scheme_parts == "drain"
 
 
+@pytest.mark.slow
 def test_a_tiered_fleet_that_recovers_just_in_time_is_not_its_plan_at_p_zero(tiered: FleetPlan) -> None:
     """The 65,536-GPU tiered fleet with half its interruptions recovered just in time: p = 0 is below its plan."""
     p = tiered.params.replace(just_in_time=0.5, jit_recovery=0.75)

@@ -273,6 +273,7 @@ def test_a_refused_fleet_quotes_no_first_order_at_100k() -> None:
     assert scale.own_slow(refused.first_order_status, refused.slow.check.status) == "zero"
 
 
+@pytest.mark.slow
 def test_a_recovered_fleet_is_not_the_curves() -> None:
     """A one-tier fleet that recovers 60% just in time and plans its stops is not the one-tier curve at its size: the
     curves and the thresholds leave out p and q, and the page says so."""

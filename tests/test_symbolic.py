@@ -182,6 +182,7 @@ def test_drain_costs_one_minus_e_to_the_minus_d_over_m_and_d_over_m_to_first_ord
     assert d.drain_interval_shift == 0
 
 
+@pytest.mark.slow
 def test_tiers_first_order_functions_are_the_symbolic_expressions() -> None:
     """goodput.tiers' first-order losses, optimum interval and cadence equal the SymPy loss, T*(n) and n* evaluated at
     the same inputs."""
