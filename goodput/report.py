@@ -1024,10 +1024,11 @@ def p_value_text(p: float) -> str:
 
 
 def shape_interval_text(fit: WeibullFit) -> str:
-    """The shape's interval as "0.84 to 2.1" (an end the search did not reach is "0" or "no upper end")."""
+    """The shape's interval as "0.841 to 2.06", the 3 significant digits of the shape itself and of the ends the
+    chapter on logs simulates (an end the search did not reach is "0" or "no upper end")."""
     low, high = fit.shape_interval
-    return (f"{significant(low, 2) if low > 0 else '0'} to "
-            f"{significant(high, 2) if math.isfinite(high) else 'no upper end'}")
+    return (f"{significant(low, 3) if low > 0 else '0'} to "
+            f"{significant(high, 3) if math.isfinite(high) else 'no upper end'}")
 
 
 def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:

@@ -5,7 +5,6 @@ Numbers only, seeded; :mod:`goodput.pages.logs` words them.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from goodput.errors import InputError
@@ -26,9 +25,6 @@ TRIALS = 2000
 SIM_FAILURES = 200_000
 #: Seeds of the simulations on this page.
 COVERAGE_SEED, POWER_SEED, SIZE_SEED, EFFECT_SEED = 1301, 1302, 1303, 1304
-#: Significant digits of the shape interval's ends, as the chapter writes the interval
-#: (:func:`goodput.report.shape_interval_text`): the ends simulated are the ends it names.
-SHAPE_END_DIGITS = 2
 #: Below this many points either way, a shape's effect on goodput is "a fraction of a point".
 SMALL_EFFECT = 0.005
 
@@ -66,8 +62,8 @@ class FleetShapeEffect:
     """A shape's simulated effect on the fleet's goodput (:func:`fleet_shape_effect`).
 
     ``job`` the plan simulated (the fleet's where its scheme is the model of C, M and R alone, else the job of its C, M
-    and R alone), ``shapes`` the fitted shape (3 significant digits), its interval's ends as the chapter writes them
-    (:data:`SHAPE_END_DIGITS`, kept inside the simulator's limits) and :data:`INFANT_SHAPE`; ``effect`` the simulation
+    and R alone), ``shapes`` the fitted shape, its interval's ends
+    (kept inside the simulator's limits) and :data:`INFANT_SHAPE`, 3 significant digits; ``effect`` the simulation
     (None where refused, ``refused`` saying why), ``largest`` the largest difference from exponential failures among
     the first three shapes and ``small`` whether it is below :data:`SMALL_EFFECT`.
     """
@@ -90,8 +86,8 @@ def fleet_shape_effect(fleet: FleetPlan, fit: WeibullFit) -> FleetShapeEffect:
     p = fleet.params
     job = fleet.plan if fleet.plain else plan_for(p.without_tiers().replace(just_in_time=0.0, planned_rate=0.0))
     low, high = fit.shape_interval
-    ends = (float(significant(k, SHAPE_END_DIGITS)) if 0.0 < k < math.inf else k for k in (low, high))
-    shapes = (float(significant(fit.shape, 3)), *(min(max(k, MIN_SHAPE), MAX_SHAPE) for k in ends), INFANT_SHAPE)
+    shapes = tuple(float(significant(k, 3)) for k in (fit.shape, max(low, MIN_SHAPE), min(high, MAX_SHAPE),
+                                                       INFANT_SHAPE))
     try:
         effect = shape_effect(p.checkpoint_cost, p.mtbi, p.restart, job.interval, list(shapes),
                               failures=SIM_FAILURES, seed=EFFECT_SEED)
