@@ -1024,8 +1024,10 @@ def p_value_text(p: float) -> str:
 
 
 def shape_interval_text(fit: WeibullFit) -> str:
-    """The shape's interval as "0.841 to 2.06", the 3 significant digits of the shape itself and of the ends the
-    chapter on logs simulates (an end the search did not reach is "0" or "no upper end")."""
+    """The shape's interval as "0.841 to 2.06" (an end the search did not reach is "0" or "no upper end").
+
+    Three significant digits, as the shape itself and the ends the chapter on logs simulates.
+    """
     low, high = fit.shape_interval
     return (f"{significant(low, 3) if low > 0 else '0'} to "
             f"{significant(high, 3) if math.isfinite(high) else 'no upper end'}")

@@ -33,7 +33,7 @@ class Page(Fleet):
     scope: Variant
     subject: str
     every_nth: str
-    fo_status: str
+    fo_why: str
     fo_subject: str
     young: Variant
     t_young: str
@@ -79,6 +79,11 @@ def _points_or_less(x: float, digits: int) -> str:
     if x > 0 and 100 * x < 0.5 * 10.0**-digits:
         return f"less than {10.0**-digits:.{digits}f} points"
     return points(x, digits)
+
+
+#: Why first order gives no number, by its verdict (:attr:`goodput.model.RangeCheck.status`), after "For this fleet, ".
+_REFUSED_WHY = {"below zero": "first order gives a goodput below zero: the formula does not apply",
+                "out of range": "first order is out of range: it is too far from the exact model to be quoted"}
 
 
 def _relative(a: float, b: float) -> float:
@@ -134,7 +139,7 @@ def build(fleet: FleetPlan) -> Page:
         scope=Variant("one" if fleet.plain else "tiered" if fleet.tiered else "recovered"),
         subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
         # The fleet's verdict where its own first order is refused; else the one-tier model's, labelled as its.
-        fo_status=fleet.first_order_status if not fleet.first_order_quotable else one_tier.status,
+        fo_why=_REFUSED_WHY.get(fleet.first_order_status if not fleet.first_order_quotable else one_tier.status, ""),
         fo_subject=subject if fleet.first_order_quotable else "this fleet",
         young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
         g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), young_gap=points(abs(gap), d),

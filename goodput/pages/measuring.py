@@ -192,7 +192,7 @@ def build(fleet: FleetPlan) -> Page:
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
         halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(overhead),
-        balance=Variant("equal" if equal else "apart"),
+        balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         slow_how="" if checkpoint_is_write(p) else ", written synchronously,",
