@@ -408,7 +408,10 @@ class FleetPlan:
         s = self.storage
         if s is None:
             raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
-        return _kept(lambda: plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth)))
+        # A bandwidth so low that no plan is made keeps nothing: refused, or a scheme the slower write makes
+        # impossible (a derived fast checkpoint dearer than the persistent one the inputs type).
+        return _kept(lambda: plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth)),
+                     (InputError, Refused))
 
     def net_at_stated_bandwidth(self, bandwidth: float) -> float:
         """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month."""

@@ -179,3 +179,18 @@ def test_no_best_bandwidth_without_a_price_or_a_storage() -> None:
     plain = fleet_plan(params_from_mapping({**typed, "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min",
                                             "restart": "5 min"}))
     assert plain.best_write_bandwidth is None
+
+
+def test_the_bandwidth_search_keeps_nothing_where_the_slower_write_makes_the_scheme_impossible() -> None:
+    """C derived from 9 TB at 200 GB/s achieved (45 s) and a persistent tier typed at 45 s: at a lower bandwidth the
+    derived C would exceed the persistent cost, a scheme with no plan, which keeps no goodput instead of stopping the
+    search; the best bandwidth is found and is no lower than the one stated."""
+    p = params_from_mapping({
+        "gpus": 98304, "interruptions": {"count": 610, "window": "30 days"}, "checkpoint": {"size": "9 TB"},
+        "storage": {"write_bandwidth": "400 GB/s", "efficiency": 0.5, "price": 1500}, "slow_checkpoint_cost": "12 min",
+        "restart": "20 min", "price_per_gpu_hour": 2.2, "month": "730 h", "drain": "5 min",
+        "persistent": {"cost": "45 s", "every": 1}, "fast_survives": 0.234})
+    fleet = fleet_plan(p)
+    assert fleet.goodput_at_stated_bandwidth(400e9 / 8) == 0.0
+    best = fleet.best_write_bandwidth
+    assert best is not None and best.bandwidth >= 400e9 and 0.0 < best.goodput <= 1.0
