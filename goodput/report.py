@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from goodput import model
 from goodput.errors import Refused
 from goodput.plan import Plan, make_plan, plan_levers
-from goodput.units import format_duration, format_rate, significant
+from goodput.units import DAY, YEAR, format_duration, format_rate, significant
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
@@ -479,16 +479,47 @@ def day_text(text: str | None, *, year: bool = False) -> str:
     return f"{day.day} {day:%B}" + (f" {day.year}" if year else "")
 
 
+def _unit(minutes: float) -> tuple[str, float]:
+    """The unit :func:`format_duration` would write a duration in, and its size in minutes, never minutes and seconds."""
+    seconds = minutes * 60.0
+    for name, size, below in (("ms", 1.0 / 60_000.0, 0.1 / 60.0), ("s", 1.0 / 60.0, 1.0), ("min", 1.0, 300.0),
+                              ("h", 60.0, 2 * DAY), ("days", DAY, YEAR)):
+        if round(seconds, 9) < below * 60.0:
+            return name, size
+    return "years", YEAR
+
+
+def durations_together(*minutes: float, digits: int = 3) -> list[str]:
+    """Durations that share a sentence, written alike: in one unit, to the same decimals.
+
+    The largest finite duration sets the unit (``20.3 h``, not ``1,218 min``) and the decimals that give it `digits`
+    significant digits, so that none shows more (``4.96 min``, ``4.81 min``, ``5.10 min``, ``4.98 min``, not ``5.1 min``
+    and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN ``"undefined"``.
+
+    >>> durations_together(4.96, 4.81, 5.1, 299 / 60)
+    ['4.96 min', '4.81 min', '5.10 min', '4.98 min']
+    >>> durations_together(238.0, 108.0, 1218.0)
+    ['4.0 h', '1.8 h', '20.3 h']
+    """
+    ref = max((abs(x) for x in minutes if math.isfinite(x)), default=0.0)
+    name, size = _unit(ref)
+    decimals = max(0, digits - 1 - math.floor(math.log10(ref / size))) if ref else 0
+    return [f"{x / size:,.{decimals}f} {name}" if math.isfinite(x) else format_duration(x) for x in minutes]
+
+
+
 def events_summary(e: EventMeasurement) -> str:
     """M, R and the shape an event log gives, as the rest of a sentence (each clause branches on the log)."""
     if e.failures:
+        m, low, high = durations_together(e.mtbi_min, *e.mtbi_interval_min)
         m_text = (f"{count(e.failures, 'failure')} over {format_duration(e.exposure_min)} of exposure give "
-                  f"M = {format_duration(e.mtbi_min)} ({e.confidence:.0%} interval {interval_text(*e.mtbi_interval_min)})")
+                  f"M = {m} ({e.confidence:.0%} interval {low} to {high})")
     else:
         m_text = (f"no failure in {format_duration(e.exposure_min)} of exposure puts M above "
                   f"{format_duration(e.mtbi_interval_min[0])} ({e.confidence:.0%} lower bound)")
-    r_text = (f"the restarts, failure to next start, average {format_duration(e.restart_min)} (median "
-              f"{format_duration(e.restart_median_min)}, {count(e.restart_samples, 'restart')})"
+    mean, median = durations_together(e.restart_min, e.restart_median_min)
+    r_text = (f"the restarts, failure to next start, average {mean} (median {median}, "
+              f"{count(e.restart_samples, 'restart')})"
               if e.restart_samples else "no restart time is recorded")
     k_text = (f"the gaps between failures have a Weibull shape of {significant(e.fit.shape, 3)} "
               f"({shape_interval_text(e.fit)}). {shape_verdict(e.fit)}" if e.fit is not None

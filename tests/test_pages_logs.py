@@ -32,8 +32,8 @@ from goodput.pages import Variant
 from goodput.pages import logs as pages
 from goodput.params import Params, load_params
 from goodput.plan import plan_for
-from goodput.report import percent
-from goodput.units import format_duration, format_rate
+from goodput.report import durations_together, percent
+from goodput.units import DAY, format_duration, format_rate
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -120,7 +120,7 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     assert page.logs_origin == page.own_measured == Variant("events")
     assert page.fleet_events_name == "glm130b-events.csv" and page.events_only == Variant("fleet")
     assert page.events_only_summary.startswith(f"13 failures over {format_duration(e.exposure_min)}")
-    assert f"M = {format_duration(e.mtbi_min)}" in page.events_only_summary
+    assert f"M = {durations_together(e.mtbi_min, *e.mtbi_interval_min)[0]}" in page.events_only_summary
     assert page.steps_name == "sample-steps.csv"
 
 
@@ -140,7 +140,7 @@ def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
 @pytest.mark.slow
 def test_estimators_are_the_measurement(page: pages.Page) -> None:
     m = measure(ROOT / SAMPLE_STEPS, ROOT / SAMPLE_EVENTS, which="first-order")
-    assert (page.c, page.m, page.r) == tuple(pages._together(x)[0] for x in (m.checkpoint_cost_min, m.mtbi_min,
+    assert (page.c, page.m, page.r) == tuple(durations_together(x)[0] for x in (m.checkpoint_cost_min, m.mtbi_min,
                                                                                m.restart_min))
     assert page.g_meas == percent(m.measured_goodput) and page.g_pred == percent(m.predicted_goodput)
     assert page.pred_side == ("above" if m.predicted_goodput >= m.measured_goodput else "below")
@@ -178,8 +178,9 @@ def test_glm_counts_and_m(page: pages.Page) -> None:
     assert (page.glm_stops, page.glm_unplanned, page.glm_ambiguous, page.glm_planned) == ("31", "11", "2", "18")
     assert page.glm_failures == "13 failures" and page.glm_gpus == "768"
     assert page.glm_window == "6 May to 3 July 2022"
-    assert page.glm_m == pages._together(e.exposure_min / 13)[0]
-    assert page.glm11_m == pages._together(e.exposure_min / 11)[0]
+    assert page.glm_m == durations_together(e.exposure_min / 13, *e.mtbi_interval_min)[0]
+    value, unit = page.glm11_m.split()  # written with its own interval, to that interval's decimals
+    assert unit == "days" and abs(float(value) - e.exposure_min / 11 / DAY) <= 0.05
     assert page.glm_rate == format_rate(13 / (768 * e.exposure_min / 60))
     table = log_tables.glm(logs_sources(load_params(ROOT / "book" / "params.yml"), ROOT)).set_index("quantity")
     assert table.loc["failures", "measured here"] == "13"
@@ -369,8 +370,8 @@ def test_durations_that_share_a_sentence_are_written_alike(page: pages.Page, sou
         assert len({_unit_and_decimals(text) for text in texts}) == 1, name
     values = [m.restart_min, *m.restart_interval_min, m.restart_median_min, *m.restart_iqr_min]
     assert [float(text.split()[0]) for text in sets["R"]] == [round(x, 2) for x in values]
-    assert pages._together(4.96, 4.81, 5.1, 299 / 60) == ["4.96 min", "4.81 min", "5.10 min", "4.98 min"]
-    assert pages._together(math.inf, 170.0) == ["unbounded", "170 min"]
+    assert durations_together(4.96, 4.81, 5.1, 299 / 60) == ["4.96 min", "4.81 min", "5.10 min", "4.98 min"]
+    assert durations_together(math.inf, 170.0) == ["unbounded", "170 min"]
 
 
 def test_equal_quartiles_are_said_once(page: pages.Page) -> None:

@@ -31,6 +31,7 @@ from goodput.params import rate_from_mtbi
 from goodput.report import (
     count,
     day_text,
+    durations_together,
     events_summary,
     measurement_note,
     p_value_text,
@@ -43,7 +44,7 @@ from goodput.report import (
     signed_points,
 )
 from goodput.simulate import DEFAULT_REPLICAS
-from goodput.units import DAY, YEAR, format_duration, format_rate, significant
+from goodput.units import format_duration, format_rate, significant
 
 _CLOCK_WORDS = {"seconds": "times in seconds", "iso8601": "ISO-8601 times without a UTC offset",
                 "iso8601 with UTC offsets": "ISO-8601 times with a UTC offset"}
@@ -225,34 +226,6 @@ class Page(Fleet):
 _CLOSE = ", to more digits than above since the true value lies near an end"
 
 
-def _unit(minutes: float) -> tuple[str, float]:
-    """The unit :func:`format_duration` would write a duration in, and its size in minutes, never minutes and seconds."""
-    seconds = minutes * 60.0
-    for name, size, below in (("ms", 1.0 / 60_000.0, 0.1 / 60.0), ("s", 1.0 / 60.0, 1.0), ("min", 1.0, 300.0),
-                              ("h", 60.0, 2 * DAY), ("days", DAY, YEAR)):
-        if round(seconds, 9) < below * 60.0:
-            return name, size
-    return "years", YEAR
-
-
-def _together(*minutes: float, digits: int = 3) -> list[str]:
-    """Durations that share a sentence, written alike: in one unit, to the same decimals.
-
-    The largest finite duration sets the unit (``20.30 h``, not ``1,218 min``), the first finite, non-zero one the
-    decimals that give it `digits` significant digits (``4.96 min``, ``4.81 min``, ``5.10 min``, ``4.98 min``, not
-    ``5.1 min`` and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN ``"undefined"``.
-
-    >>> _together(4.96, 4.81, 5.1, 299 / 60)
-    ['4.96 min', '4.81 min', '5.10 min', '4.98 min']
-    >>> _together(238.0, 108.0, 1218.0)
-    ['3.97 h', '1.80 h', '20.30 h']
-    """
-    ref = next((abs(x) for x in minutes if math.isfinite(x) and x != 0.0), 0.0)
-    name, size = _unit(max((abs(x) for x in minutes if math.isfinite(x)), default=0.0))
-    decimals = max(0, digits - 1 - math.floor(math.log10(ref / size))) if ref else 0
-    return [f"{x / size:,.{decimals}f} {name}" if math.isfinite(x) else format_duration(x) for x in minutes]
-
-
 def _interval(low: str, high: str) -> str:
     return f"{low} to {high}"
 
@@ -260,13 +233,13 @@ def _interval(low: str, high: str) -> str:
 def _digits(truth: float, measured: float, low: float, high: float) -> int:
     """Digits that show an interval as the chapter does (three), or more where the truth reads as an end it is not.
 
-    The interval is written with its estimate (:func:`_together`); an end equal to the truth reads the same at any
+    The interval is written with its estimate (:func:`goodput.report.durations_together`); an end equal to the truth reads the same at any
     digits, so it does not count.
     """
     ends = [i for i, x in enumerate((low, high)) if not math.isclose(x, truth, rel_tol=1e-9)]
     digits = 3
     while digits < 6:
-        texts = _together(measured, truth, low, high, digits=digits)
+        texts = durations_together(measured, truth, low, high, digits=digits)
         if texts[1] not in [texts[2 + i] for i in ends]:
             break
         digits += 1
@@ -280,14 +253,14 @@ def _quartiles(low: str, high: str) -> str:
 
 def _spread(estimate: float, interval: tuple[float, float] | None, median: float | None,
             quartiles: tuple[float, float] | None) -> tuple[str, str, str, str]:
-    """An estimate, its interval, median and quartiles, written alike (:func:`_together`); "" for what is not given.
+    """An estimate, its interval, median and quartiles, written alike (:func:`goodput.report.durations_together`); "" for what is not given.
 
     An interval with an undefined end is ``"no interval"``.
     """
     nan = math.nan
     lo, hi = interval or (nan, nan)
     q1, q3 = quartiles or (nan, nan)
-    e, a, b, md, c, d = _together(estimate, lo, hi, nan if median is None else median, q1, q3)
+    e, a, b, md, c, d = durations_together(estimate, lo, hi, nan if median is None else median, q1, q3)
     span = "" if interval is None else "no interval" if math.isnan(lo) or math.isnan(hi) else _interval(a, b)
     return e, span, "" if median is None else md, "" if quartiles is None else _quartiles(c, d)
 
@@ -326,7 +299,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     fleet_events, note = data.fleet_events_path, measurement_note(m)
     truth = {k: [float(rows[k][col]) for col in ("measured", "truth", "low", "high")] for k in "CMR"}
     truth_digits = {k: _digits(*truth[k]) for k in "CMR"}
-    shown = {k: _together(*truth[k], digits=truth_digits[k]) for k in "CMR"}
+    shown = {k: durations_together(*truth[k], digits=truth_digits[k]) for k in "CMR"}
     c, c_range, _, c_quartiles = _spread(m.checkpoint_cost_min, m.checkpoint_cost_interval_min, None,
                                          m.checkpoint_cost_iqr_min)
     mtbi, m_range, _, _ = _spread(m.mtbi_min, m.mtbi_interval_min, None, None)
@@ -336,8 +309,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     lost, _, _, lost_quartiles = _spread(m.lost_work_per_failure_min, None, None, m.lost_work_iqr_min)
     glm_m, glm_m_range, _, _ = _spread(glm.mtbi_min, glm.mtbi_interval_min, None, None)
     glm11_m, glm11_m_range, _, _ = _spread(clear.mtbi_min, clear.mtbi_interval_min, None, None)
-    glm_r, glm_r_median, glm_r_max = _together(glm.restart_min, glm.restart_median_min, max(glm.restarts_min))
-    glm_gap_median, gap_low, gap_high, glm_open = _together(glm.gap_median_min, *glm.gap_range_min, glm.open_gap_min)
+    glm_r, glm_r_median, glm_r_max = durations_together(glm.restart_min, glm.restart_median_min, max(glm.restarts_min))
+    glm_gap_median, gap_low, gap_high, glm_open = durations_together(glm.gap_median_min, *glm.gap_range_min, glm.open_gap_min)
     return Page(
         **fleet_values(fleet), logs_origin=Variant(data.which), logs_error=data.error, steps_name=data.steps_path.name,
         events_name=data.events_path.name, fleet_events_name=fleet_events.name if fleet_events is not None else "",
