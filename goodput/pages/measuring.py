@@ -112,7 +112,7 @@ def recovery_inputs(p: Params) -> str:
     parts = [(f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
               f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
     parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
-    return join_words(parts)
+    return ", and ".join(parts)  # a comma: the first part ends in "each"
 
 
 def build(fleet: FleetPlan) -> Page:
