@@ -189,6 +189,9 @@ def test_first_order_is_labelled_by_the_fleets_scheme(book: Params) -> None:
     jit = fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
     page = answer.build(jit)
     assert page.fo_model != "Young's formula" and "√(2CM/(1−p))" in page.fo_model
+    # p is named with its value (the answer page has not defined it), and the planned stops it counts only where q > 0.
+    assert "p = 60%" in page.fo_model and "planned stops" in page.fo_model
+    assert "planned stops" not in answer.build(fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75))).fo_model
     assert math.isclose(jit.first_order.interval, math.sqrt(2 * 1.0 * book.mtbi / 0.4), rel_tol=1e-6)
 
 

@@ -172,17 +172,20 @@ def first_order_name(fleet: FleetPlan) -> str:
     >>> from goodput.params import load_params
     >>> first_order_name(fleet_plan(load_params()))
     "Young's formula"
-    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75)))
-    'first order with its just-in-time share p, √(2CM/(1−p))'
+    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)))
+    "first order of this fleet's scheme (T* = √(2CM/(1−p)), with p = 60% of interruptions recovered just in time \
+and its planned stops counted as pauses)"
     """
     p = fleet.params
     if fleet.plain:
         return "Young's formula"
     if fleet.tiered:
         return f"first order of this checkpoint scheme (its {left_out_text(fleet.plan)} included)"
+    stops = "its planned stops counted as pauses" if p.planned_rate > 0 else ""
     if p.just_in_time > 0:
-        return "first order with its just-in-time share p, √(2CM/(1−p))"
-    return "first order with its planned stops counted as pauses"
+        jit = f"p = {p.just_in_time:.0%} of interruptions recovered just in time"
+        return f"first order of this fleet's scheme (T* = √(2CM/(1−p)), with {join_words([jit] + [stops] * bool(stops))})"
+    return f"first order of this fleet's scheme ({stops})"
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
