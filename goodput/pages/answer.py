@@ -130,6 +130,7 @@ class Page(Fleet, PlanValues, LossLever):
     halve_c_points: str
     halve_c_dollars: str
     slow_kind: Variant
+    slow_pair: str
     fo_model: str
     fo_losses: str
     fo_slow: Variant
@@ -160,6 +161,22 @@ def checkpoint_is_write(params: Params) -> bool:
     """
     return "checkpoint_cost" in params.derived and params.storage is not None and \
         params.storage.snapshot_bandwidth is None
+
+
+def slow_pair(params: Params) -> str:
+    """The fleet's checkpoint and the slower one named together, for "(... )" after their difference.
+
+    "Fast" and "slow" only where C is not itself a synchronous write to shared storage
+    (:func:`checkpoint_is_write`); else by their costs.
+
+    >>> from goodput.params import load_params
+    >>> slow_pair(load_params())
+    'the fast against the slow checkpoint'
+    """
+    if checkpoint_is_write(params):
+        return (f"this fleet's {format_duration(params.checkpoint_cost)} checkpoint against the "
+                f"{format_duration(params.slow_checkpoint_cost)} one")
+    return "the fast against the slow checkpoint"
 
 
 def first_order_name(fleet: FleetPlan) -> str:
@@ -236,7 +253,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if loss_lever(fleet) else "own"), **loss_lever_values(fleet), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), fo_model=first_order_name(fleet),
+        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), slow_pair=slow_pair(p),
+        fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

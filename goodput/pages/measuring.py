@@ -91,6 +91,7 @@ class Page(Fleet):
     apart_by: str
     fo_quotable: Variant
     slow_how: str
+    slow_its: str
     loss_mistake: Variant
     own_lever: str
     own_input: str
@@ -196,5 +197,6 @@ def build(fleet: FleetPlan) -> Page:
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         slow_how="" if checkpoint_is_write(p) else ", written synchronously,",
+        slow_its="The inputs file's slower checkpoint" if checkpoint_is_write(p) else "Its slow checkpoint",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )
