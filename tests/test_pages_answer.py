@@ -189,6 +189,9 @@ def test_first_order_is_labelled_by_the_fleets_scheme(book: Params) -> None:
     jit = fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
     page = answer.build(jit)
     assert page.fo_model != "Young's formula" and "√(2CM/(1−p))" in page.fo_model
+    # p is named with its value (the answer page has not defined it), and the planned stops it counts only where q > 0.
+    assert "p = 60%" in page.fo_model and "planned stops" in page.fo_model
+    assert "planned stops" not in answer.build(fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75))).fo_model
     assert math.isclose(jit.first_order.interval, math.sqrt(2 * 1.0 * book.mtbi / 0.4), rel_tol=1e-6)
 
 
@@ -206,8 +209,12 @@ FLEET_JIT = {"gpus": 98304, "gpus_per_node": 8, "interruptions": {"count": 610, 
 
 def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous_one(book: Params) -> None:
     """C = 9 TB / 200 GB/s = 45 s is itself the synchronous write: the 12 min checkpoint is only the slower one the
-    file compares it with, on the answer, levers and measuring pages; the worked example keeps its synchronous one."""
-    from goodput.pages import levers, measuring
+    file compares it with, on the answer, levers, scale, measuring and inputs pages; the worked example keeps its
+    synchronous one."""
+    from goodput.book.data import published_fleets
+    from goodput.pages import inputs, levers, measuring, scale
+
+    records = published_fleets()
 
     params = params_from_mapping(FLEET_JIT, source="fleet-jit.yml")
     assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and answer.checkpoint_is_write(params)
@@ -215,9 +222,15 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     assert answer.build(jit).slow_kind == Variant("compared")
     assert levers.build(jit).slow_name == "the slower checkpoint" and levers.build(jit).slow_rederived == ""
     assert measuring.build(jit).slow_how == ""
+    # Nor is either called "fast" or "slow", nor only the 12 min one "written synchronously", on any of the pages.
+    jit_words = [answer.build(jit).slow_pair, levers.build(jit).scheme_worth, scale.build(jit).pair_words,
+                 scale.build(jit).slow_named, measuring.build(jit).slow_its]
+    assert not any(w in t for t in jit_words for w in ("fast", "slow ", "synchronous"))
+    assert "45 s" in inputs.build(jit, records).sync_time
     worked = fleet_plan(book)
     assert not answer.checkpoint_is_write(book) and answer.build(worked).slow_kind == Variant("write")
     assert measuring.build(worked).slow_how != ""
+    assert "synchronously" in scale.build(worked).slow_named and inputs.build(worked, records).sync_time == "minutes"
 
 
 def test_a_largest_loss_whose_lever_pays_less_says_why(book: Params) -> None:

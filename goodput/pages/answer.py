@@ -130,6 +130,7 @@ class Page(Fleet, PlanValues, LossLever):
     halve_c_points: str
     halve_c_dollars: str
     slow_kind: Variant
+    slow_pair: str
     fo_model: str
     fo_losses: str
     fo_slow: Variant
@@ -162,6 +163,22 @@ def checkpoint_is_write(params: Params) -> bool:
         params.storage.snapshot_bandwidth is None
 
 
+def slow_pair(params: Params) -> str:
+    """The fleet's checkpoint and the slower one named together, for "(... )" after their difference.
+
+    "Fast" and "slow" only where C is not itself a synchronous write to shared storage
+    (:func:`checkpoint_is_write`); else by their costs.
+
+    >>> from goodput.params import load_params
+    >>> slow_pair(load_params())
+    'the fast against the slow checkpoint'
+    """
+    if checkpoint_is_write(params):
+        return (f"this fleet's {format_duration(params.checkpoint_cost)} checkpoint against the "
+                f"{format_duration(params.slow_checkpoint_cost)} one")
+    return "the fast against the slow checkpoint"
+
+
 def first_order_name(fleet: FleetPlan) -> str:
     """What first order is for the fleet's scheme, after "by" or as a subject.
 
@@ -172,17 +189,20 @@ def first_order_name(fleet: FleetPlan) -> str:
     >>> from goodput.params import load_params
     >>> first_order_name(fleet_plan(load_params()))
     "Young's formula"
-    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75)))
-    'first order with its just-in-time share p, √(2CM/(1−p))'
+    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)))
+    "first order of this fleet's scheme (T* = √(2CM/(1−p)), with p = 60% of interruptions recovered just in time \
+and its planned stops counted as pauses)"
     """
     p = fleet.params
     if fleet.plain:
         return "Young's formula"
     if fleet.tiered:
         return f"first order of this checkpoint scheme (its {left_out_text(fleet.plan)} included)"
+    stops = "its planned stops counted as pauses" if p.planned_rate > 0 else ""
     if p.just_in_time > 0:
-        return "first order with its just-in-time share p, √(2CM/(1−p))"
-    return "first order with its planned stops counted as pauses"
+        jit = f"p = {p.just_in_time:.0%} of interruptions recovered just in time"
+        return f"first order of this fleet's scheme (T* = √(2CM/(1−p)), with {join_words([jit] + [stops] * bool(stops))})"
+    return f"first order of this fleet's scheme ({stops})"
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -233,7 +253,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if loss_lever(fleet) else "own"), **loss_lever_values(fleet), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), fo_model=first_order_name(fleet),
+        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), slow_pair=slow_pair(p),
+        fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,

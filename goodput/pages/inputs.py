@@ -15,6 +15,7 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
+from goodput.pages.answer import checkpoint_is_write
 from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given
 from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
@@ -56,6 +57,7 @@ class Page(Fleet):
     fleet_scheme: Variant
     c_paths: Variant
     c_how: str
+    sync_time: str
     scheme_inputs: str
     plain_interval: str
     plain_goodput: str
@@ -198,7 +200,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     # ------------------------------------------------------------ the model of C, M and R alone (not this fleet's)
     alone = make_plan(p.checkpoint_cost, p.mtbi, p.restart)
     # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
-    synchronous = p.storage is not None and p.storage.snapshot_bandwidth is None and "checkpoint_cost" in p.derived
+    synchronous = checkpoint_is_write(p)
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
@@ -209,6 +211,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         c_paths=Variant("fast" if not synchronous else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost
                         else "same"),
         c_how=p.derived.get("checkpoint_cost", ""),
+        sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous else "minutes",
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
         plain_interval=format_duration(alone.interval),

@@ -67,6 +67,7 @@ class Page(Fleet):
     persistent_cost: str
     cost_verdict: Variant
     slow_name: str
+    scheme_worth: str
     slow_rederived: str
     slow_points: str
     slow_gpu_hours: str
@@ -159,6 +160,9 @@ def build(fleet: FleetPlan) -> Page:
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_name="the slower checkpoint" if checkpoint_is_write(p) else "the synchronous checkpoint",
+        scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
+                      f"{format_duration(p.slow_checkpoint_cost)} one") if checkpoint_is_write(p)
+        else "the fast scheme is worth against the slow checkpoint",
         slow_rederived=" and, as the inputs file does not give it, the slow checkpoint"
         if "slow_checkpoint_cost" in p.derived else "",
         slow_points=points(slow_gap),

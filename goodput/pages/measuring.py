@@ -91,6 +91,7 @@ class Page(Fleet):
     apart_by: str
     fo_quotable: Variant
     slow_how: str
+    slow_its: str
     loss_mistake: Variant
     own_lever: str
     own_input: str
@@ -112,7 +113,7 @@ def recovery_inputs(p: Params) -> str:
     parts = [(f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
               f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
     parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
-    return join_words(parts)
+    return ", and ".join(parts)  # a comma: the first part ends in "each"
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -196,5 +197,6 @@ def build(fleet: FleetPlan) -> Page:
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         slow_how="" if checkpoint_is_write(p) else ", written synchronously,",
+        slow_its="The inputs file's slower checkpoint" if checkpoint_is_write(p) else "Its slow checkpoint",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )
