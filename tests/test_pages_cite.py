@@ -32,3 +32,17 @@ def test_a_build_where_first_order_is_refused_says_so_under_the_quoted_results(w
     assert page.first_order == Variant("below_zero")
     ok = cite.build(fleet_plan(worked), CFF, Provenance("0.2.0", "params.yml", None, None))
     assert ok.first_order == Variant("ok") and fleet_plan(worked).first_order_quotable
+
+
+def test_the_fleets_own_plan_is_cited_by_the_equations_of_its_scheme(worked: Params) -> None:
+    """A fleet recovering 60% of interruptions just in time is planned with M/(1 - p), not by T* = sqrt(2CM); a
+    tiered fleet by the tier equations; a plain one by the exact optimum."""
+    prov = Provenance("0.2.0", "x.yml", None, None)
+    jit = fleet_plan(worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
+    assert jit.recovered and cite.build(jit, CFF, prov).plan_eqs == Variant("recovered")
+    assert fleet_plan(worked).plain and cite.build(fleet_plan(worked), CFF, prov).plan_eqs == Variant("single")
+
+
+def test_a_tiered_fleet_cites_the_tier_equations(small_params: Params) -> None:
+    fp = fleet_plan(small_params)
+    assert fp.tiered and cite.build(fp, CFF, Provenance("0.2.0", "x.yml", None, None)).plan_eqs.name in ("drain", "tiered")
