@@ -66,9 +66,12 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
 
 
 def plan_equations(fleet: FleetPlan) -> str:
-    """Which equations give this fleet's own plan: the tier ones for a tiered fleet (``"drain"``, ``"tiered"``), the
-    just-in-time ones where interruptions are recovered (``"recovered"``), else the exact optimum (``"single"``); the
-    first-order ones only where first order may be quoted (else ``"_exact"`` is added: the exact model's alone)."""
+    """Which equations give this fleet's own plan, as the name of a variant of the cite page's ``plan_eqs``.
+
+    The tier ones for a tiered fleet (``"drain"``, ``"tiered"``), the just-in-time ones where interruptions are
+    recovered (``"recovered"``), else the exact optimum (``"single"``); the first-order ones only where first order may
+    be quoted (else ``"_exact"`` is added: the exact model's alone).
+    """
     kind = scheme_kind(fleet)
     kind = "recovered" if kind == "single" and fleet.recovered else kind
     return kind + ("_exact" if kind != "single" and not fleet.first_order_quotable else "")
