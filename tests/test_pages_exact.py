@@ -130,7 +130,7 @@ def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: Flee
     assert (page.interval, page.every_nth, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
     for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
-    assert page.subject == "the one-tier model at this fleet's C, M and R, without its drain and persistent tier"
+    assert page.subject == "the one-tier model"
     assert page.fo_subject == "this fleet" and page.fo_why.startswith("first order is out of range")
     # by the exact model alone, Young's gives 0.009 points less than the optimum: shown to the decimals that tell
     assert (page.young_short, page.here_young, page.here_opt) == ("0.009 points", "60.319%", "60.328%")
@@ -152,7 +152,7 @@ def test_a_recovered_one_tier_fleet_is_not_the_one_tier_model() -> None:
         Variant("recovered"), Variant("refused"), Variant("quotable"), Variant("refused"))
     assert (page.interval, page.goodput, page.fo_goodput, page.t_lambert) == ("15.8 min", "79.9%", "77.5%", "9.81 min")
     assert page.subject == page.fo_subject != "this fleet"
-    assert page.subject.endswith("without its just-in-time recovery and planned stops")
+    assert page.subject == "the one-tier model" and page.beyond_cmr == "just-in-time recovery and planned stops"
     assert page.fo_why == pages._REFUSED_WHY[one_tier.status]
     caption = exact_figures.breakdown_table(f).caption
     assert "just-in-time recovery and planned stops included" in caption and "one checkpoint tier" not in caption

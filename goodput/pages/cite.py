@@ -9,6 +9,7 @@ from typing import Any
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import Fleet, first_order_variant, fleet_values
+from goodput.pages.planning import scheme_kind
 from goodput.provenance import Provenance
 
 
@@ -27,6 +28,7 @@ class Page(Fleet):
     bibtex: str
     entry: Variant
     first_order: Variant
+    plan_eqs: Variant
 
 
 def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
@@ -59,5 +61,17 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
         params_name=built.params_name,
         params_sha=sha or "not recorded", commit=built.commit or "not recorded (built outside a Git checkout)",
         key=key, bibtex=Raw(bibtex), entry=Variant("bibtex"),
-        first_order=first_order_variant(fleet),
+        first_order=first_order_variant(fleet), plan_eqs=Variant(plan_equations(fleet)),
     )
+
+
+def plan_equations(fleet: FleetPlan) -> str:
+    """Which equations give this fleet's own plan, as the name of a variant of the cite page's ``plan_eqs``.
+
+    The tier ones for a tiered fleet (``"drain"``, ``"tiered"``), the just-in-time ones where interruptions are
+    recovered (``"recovered"``), else the exact optimum (``"single"``); the first-order ones only where first order may
+    be quoted (else ``"_exact"`` is added: the exact model's alone).
+    """
+    kind = scheme_kind(fleet)
+    kind = "recovered" if kind == "single" and fleet.recovered else kind
+    return kind + ("_exact" if kind != "single" and not fleet.first_order_quotable else "")

@@ -131,9 +131,9 @@ def build(fleet: FleetPlan) -> Page:
     diff = fleet.goodput - fleet.first_order.goodput
     d = point_decimals(gap)
     values = fleet_values(fleet)
-    # The one-tier model at C, M and R is this fleet's scheme only for a plain fleet; else it is labelled as that model.
-    subject = ("this fleet" if fleet.plain else
-               f"the one-tier model at this fleet's C, M and R, without its {values['beyond_cmr']}")
+    # The one-tier model at C, M and R is this fleet's scheme only for a plain fleet; else it is labelled as that model,
+    # in full once where the scope paragraph introduces it (what it leaves out), and by this short name after it.
+    subject = "this fleet" if fleet.plain else "the one-tier model"
     page = Page(
         **values, inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         scope=Variant("one" if fleet.plain else "tiered" if fleet.tiered else "recovered"),
