@@ -207,6 +207,7 @@ FLEET_JIT = {"gpus": 98304, "gpus_per_node": 8, "interruptions": {"count": 610, 
              "price_per_gpu_hour": 2.2, "month": "730 h"}
 
 
+@pytest.mark.slow
 def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous_one(book: Params) -> None:
     """C = 9 TB / 200 GB/s = 45 s is itself the synchronous write: the 12 min checkpoint is only the slower one the
     file compares it with, on the answer, levers, scale, measuring and inputs pages; the worked example keeps its
