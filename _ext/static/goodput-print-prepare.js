@@ -34,11 +34,13 @@
     a.setAttribute('href', '#' + landing);
     relinked++;
   }
-  // A table of more than a dozen rows may run over pages (goodput-print.css): mark it and each block
-  // around it up to the chapter, which would otherwise keep it whole on a page of its own.
+  // A table of more than a dozen rows, or one whose wrapped rows make it taller than about a third of a
+  // page (LONG_TABLE_PX), may run over pages (goodput-print.css): mark it and each block around it up to
+  // the chapter, which would otherwise keep it whole on a page of its own.
+  const LONG_TABLE_PX = 380;
   let longTables = 0;
   for (const table of article.querySelectorAll('table')) {
-    if (table.querySelectorAll('tbody tr').length <= 12) continue;
+    if (table.querySelectorAll('tbody tr').length <= 12 && table.getBoundingClientRect().height <= LONG_TABLE_PX) continue;
     longTables++;
     for (let e = table; e && e !== article && !e.classList.contains('goodput-chapter'); e = e.parentElement) {
       e.classList.add('goodput-long-table');
