@@ -14,6 +14,7 @@ from goodput.pages.common import (
     LOSS_WORDS,
     NOT_QUOTED,
     Fleet,
+    LossLever,
     PlanValues,
     first_order_variant,
     fleet_values,
@@ -46,26 +47,6 @@ from goodput.whatif import with_cost
 LOSS_LEVERS = {"restart_loss": ("halve R", "R"), "checkpoint_overhead": ("halve C", "C")}
 #: The losses whose shares of wall time the loss-lever sentence follows, in the book's order.
 _SHARES = ("checkpoint_overhead", "lost_work", "restart_loss")
-
-
-@dataclass(frozen=True)
-class LossLever:
-    """Where the largest loss's own lever pays less than another lever besides the top one, and why.
-
-    Halving its input cuts that loss, but the wall time it frees runs again and the other losses grow back as shares
-    of it.
-
-    Fields are glue keys of the answer, levers and measuring pages; "none" each where the largest loss's lever is not
-    outranked so (see :func:`loss_lever`).
-    """
-
-    own_lever: str
-    own_input: str
-    own_points: str
-    better_lever: str
-    better_points: str
-    loss_after: str
-    others_grow: str
 
 
 def loss_lever(fleet: FleetPlan) -> LossLever | None:

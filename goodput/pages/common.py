@@ -225,6 +225,26 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class LossLever:
+    """Where the largest loss's own lever pays less than another lever besides the top one, and why.
+
+    Halving its input cuts that loss, but the wall time it frees runs again and the other losses grow back as shares
+    of it.
+
+    Fields are glue keys of the answer, levers and measuring pages; "none" each where the largest loss's lever is not
+    outranked so (see :func:`goodput.pages.answer.loss_lever`).
+    """
+
+    own_lever: str
+    own_input: str
+    own_points: str
+    better_lever: str
+    better_points: str
+    loss_after: str
+    others_grow: str
+
+
+@dataclass(frozen=True)
 class PlanValues:
     """The plan's values the answer and planning pages both quote, said alike (built by ``answer.build``)."""
 

@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
-from goodput.pages.common import Fleet, cadence_text, fleet_values
+from goodput.pages.common import Fleet, LossLever, cadence_text, fleet_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
 from goodput.report import count, gain_text, join_words, large_count, money, percent, points
@@ -35,18 +35,11 @@ def _bandwidth(x: float | None, factor: float = 1.0) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, LossLever):
     """The values ``book/levers.md`` quotes."""
 
     tier_levers: Variant
     loss_lever: Variant
-    own_lever: str
-    own_input: str
-    own_points: str
-    better_lever: str
-    better_points: str
-    loss_after: str
-    others_grow: str
     storage_levers: Variant
     write_now: str
     write_doubled: str

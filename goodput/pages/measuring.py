@@ -13,7 +13,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
-from goodput.pages.common import MATERIAL, Fleet, cadence_text, fleet_values
+from goodput.pages.common import MATERIAL, Fleet, LossLever, cadence_text, fleet_values
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
@@ -41,7 +41,7 @@ def share(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, LossLever):
     """The values ``book/measuring.md`` quotes."""
 
     m_origin: str
@@ -93,13 +93,6 @@ class Page(Fleet):
     slow_how: str
     slow_its: str
     loss_mistake: Variant
-    own_lever: str
-    own_input: str
-    own_points: str
-    better_lever: str
-    better_points: str
-    loss_after: str
-    others_grow: str
     recovery: Variant
     recovery_inputs: str
 
