@@ -17,7 +17,7 @@ from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
 from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
-from goodput.plan import Plan, plan_for, plan_levers, storage_levers
+from goodput.plan import Plan, make_plan, plan_for, plan_levers, storage_levers
 from goodput.restart import SparesChoice
 from goodput.storage import (
     SEARCH_SPAN,
@@ -147,6 +147,16 @@ class FleetPlan:
         that knows only C, M and R is not the fleet's and must say so.
         """
         return not self.tiered and not self.recovered
+
+    @cached_property
+    def alone(self) -> Plan:
+        """The model of C, M and R alone at its exact optimum.
+
+        One checkpoint safe when taken, every interruption rolled back, no planned stop: this fleet's plan only where
+        :attr:`plain`; else what a method that knows only C, M and R works on, labelled as such.
+        """
+        p = self.params
+        return self.plan if self.plain else make_plan(p.checkpoint_cost, p.mtbi, p.restart)
 
     @property
     def losses(self) -> dict[str, float]:

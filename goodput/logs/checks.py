@@ -12,7 +12,7 @@ from goodput.fleet import FleetPlan
 from goodput.logs.events import EventMeasurement
 from goodput.logs.fit import ShapeEffect, WeibullFit, coverage, power, shape_effect, shape_test
 from goodput.logs.measure import Measurement
-from goodput.plan import RECOMMENDED_MODEL, Plan, plan_for
+from goodput.plan import RECOMMENDED_MODEL, Plan
 from goodput.simulate import MAX_SHAPE, MIN_SHAPE
 from goodput.uncertainty import Propagation, propagate
 from goodput.units import significant
@@ -84,7 +84,7 @@ def fleet_shape_effect(fleet: FleetPlan, fit: WeibullFit) -> FleetShapeEffect:
     no planned stops, none of which the Weibull simulator models.
     """
     p = fleet.params
-    job = fleet.plan if fleet.plain else plan_for(p.without_tiers().replace(just_in_time=0.0, planned_rate=0.0))
+    job = fleet.alone
     low, high = fit.shape_interval
     shapes = tuple(float(significant(k, 3)) for k in (fit.shape, max(low, MIN_SHAPE), min(high, MAX_SHAPE),
                                                        INFANT_SHAPE))

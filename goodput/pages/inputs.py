@@ -197,8 +197,6 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         f"only M changed, and with it R's wait for a spare: R = {format_duration(low_inputs.restart)} and "
         f"{format_duration(high_inputs.restart)} at the two ends")
     gap = max(0.0, at_low.goodput - at_high.goodput)
-    # ------------------------------------------------------------ the model of C, M and R alone (not this fleet's)
-    alone = make_plan(p.checkpoint_cost, p.mtbi, p.restart)
     # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
     synchronous = checkpoint_is_write(p)
     return Page(
@@ -214,8 +212,8 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous else "minutes",
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
-        plain_interval=format_duration(alone.interval),
-        plain_goodput=percent(alone.goodput),
+        plain_interval=format_duration(fleet.alone.interval),
+        plain_goodput=percent(fleet.alone.goodput),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
         w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),
