@@ -84,9 +84,8 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 
 
-def loss_lever_values(fleet: FleetPlan) -> dict[str, str]:
-    """The fields of :class:`LossLever` for a page, "none" each where the largest loss's lever is not outranked."""
-    x = loss_lever(fleet)
+def loss_lever_values(x: LossLever | None) -> dict[str, str]:
+    """The fields of :class:`LossLever` for a page (from :func:`loss_lever`), "none" each where it is None."""
     return {f.name: (getattr(x, f.name) if x else "none") for f in fields(LossLever)}
 
 
@@ -214,6 +213,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
         worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
         held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
+    outranked = loss_lever(fleet)
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet), calculator=Variant("link"),
         calculator_url=Raw(html.escape(calculator_url)),
@@ -232,7 +232,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),
-        loss_lever=Variant("other" if loss_lever(fleet) else "own"), **loss_lever_values(fleet), halve_c_points=points(halve_c),
+        loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
         slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), slow_pair=slow_pair(p),
         fo_model=first_order_name(fleet),

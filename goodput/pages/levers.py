@@ -138,9 +138,10 @@ def build(fleet: FleetPlan) -> Page:
     at_short, at_long = (float(exact.exact_goodput(cs, m, r, t)) for t in DEBATE)
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
+    outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(fleet), tier_levers=Variant(tier_levers),
-        loss_lever=Variant("other" if loss_lever(fleet) else "own"),
+        **fleet_values(fleet), **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
+        loss_lever=Variant("other" if outranked else "own"),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),

@@ -159,9 +159,10 @@ def build(fleet: FleetPlan) -> Page:
     movers = ["the exact model", *(["the drain"] if scheme is not None and scheme.drain > 0 else []),
               *(["the persistent tier"] if scheme is not None and not scheme.one_tier else [])]
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
+    outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(fleet), m_origin=mtbi_origin(p),
-        loss_mistake=Variant("other" if loss_lever(fleet) else "own"),
+        **fleet_values(fleet), **loss_lever_values(outranked), m_origin=mtbi_origin(p),
+        loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
         dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
