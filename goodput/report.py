@@ -724,7 +724,7 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
                      (f"repairs of {format_duration(p.spares.repair)}, {p.spares.takes_node:.0%} of interruptions take "
                      f"a node; {format_duration(wait) if wait > 0 else 'no time'} waiting per interruption")))
     if p.just_in_time > 0:
-        rows.append(("recovered just in time, p", f"{p.just_in_time:.0%}",
+        rows.append(("recovered just in time, p", share_text(p.just_in_time),
                      f"each recovery {format_duration(p.jit_recovery)}"))
     if p.planned_rate > 0:
         rows.append(("planned stops, q", f"{significant(p.planned_rate)} per hour", ""))

@@ -39,6 +39,7 @@ from goodput.report import (
     percent,
     points,
     restart_text,
+    share_text,
 )
 from goodput.units import format_duration
 from goodput.whatif import with_cost
@@ -180,7 +181,7 @@ and its planned stops counted as pauses)"
         return f"first order of this checkpoint scheme (its {left_out_text(fleet.plan)} included)"
     stops = "its planned stops counted as pauses" if p.planned_rate > 0 else ""
     if p.just_in_time > 0:
-        jit = f"p = {p.just_in_time:.0%} of interruptions recovered just in time"
+        jit = f"p = {share_text(p.just_in_time)} of interruptions recovered just in time"
         return f"first order of this fleet's scheme (T* = √(2CM/(1−p)), with {join_words([jit] + [stops] * bool(stops))})"
     return f"first order of this fleet's scheme ({stops})"
 

@@ -16,7 +16,7 @@ from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_val
 from goodput.pages.common import MATERIAL, Fleet, LossLever, cadence_text, fleet_values
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points
+from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points, share_text
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -103,7 +103,7 @@ def recovery_inputs(p: Params) -> str:
     ``"the share p = 60% of interruptions recovered just in time, in R_j = 45 s each, and planned stops with notice at
     q = 0.0278 an hour"``.
     """
-    parts = [(f"the share p = {p.just_in_time:.0%} of interruptions recovered just in time, in "
+    parts = [(f"the share p = {share_text(p.just_in_time)} of interruptions recovered just in time, in "
               f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
     parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
     return ", and ".join(parts)  # a comma: the first part ends in "each"
