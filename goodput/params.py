@@ -166,6 +166,20 @@ class Params:
         """Return a copy with some fields changed (see :func:`dataclasses.replace`)."""
         return dataclasses.replace(self, **changes)
 
+    @property
+    def checkpoint_is_write(self) -> bool:
+        """Whether C is itself a synchronous write to shared storage.
+
+        So it is where C is derived from the checkpoint's size and the storage's write bandwidth, without a snapshot.
+        Then the slow checkpoint is only the slower one the inputs file compares it with, not "the synchronous write"
+        the fast checkpoint replaces.
+
+        >>> load_params().checkpoint_is_write
+        False
+        """
+        return "checkpoint_cost" in self.derived and self.storage is not None and \
+            self.storage.snapshot_bandwidth is None
+
     def without_tiers(self) -> Params:
         """The same inputs with one checkpoint that is safe as soon as it is taken: no drain, no persistent tier."""
         return self.replace(drain=0.0, persistent_cost=None, persistent_restart=None, persistent_every=None,

@@ -218,7 +218,7 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     records = published_fleets()
 
     params = params_from_mapping(FLEET_JIT, source="fleet-jit.yml")
-    assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and answer.checkpoint_is_write(params)
+    assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and params.checkpoint_is_write
     jit = fleet_plan(params)
     assert answer.build(jit).slow_kind == Variant("compared")
     assert levers.build(jit).slow_name == "the slower checkpoint" and levers.build(jit).slow_rederived == ""
@@ -229,7 +229,7 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     assert not any(w in t for t in jit_words for w in ("fast", "slow ", "synchronous"))
     assert "45 s" in inputs.build(jit, records).sync_time
     worked = fleet_plan(book)
-    assert not answer.checkpoint_is_write(book) and answer.build(worked).slow_kind == Variant("write")
+    assert not book.checkpoint_is_write and answer.build(worked).slow_kind == Variant("write")
     assert measuring.build(worked).slow_how != ""
     assert "synchronously" in scale.build(worked).slow_named and inputs.build(worked, records).sync_time == "minutes"
 

@@ -129,32 +129,17 @@ def plan_losses(plan: Plan) -> str:
     return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
 
 
-def checkpoint_is_write(params: Params) -> bool:
-    """Whether C is itself a synchronous write to shared storage.
-
-    So it is where C is derived from the checkpoint's size and the storage's write bandwidth, without a snapshot. Then
-    the slow checkpoint is only the slower one the inputs file compares it with, not "the synchronous write" the fast
-    checkpoint replaces.
-
-    >>> from goodput.params import load_params
-    >>> checkpoint_is_write(load_params())
-    False
-    """
-    return "checkpoint_cost" in params.derived and params.storage is not None and \
-        params.storage.snapshot_bandwidth is None
-
-
 def slow_pair(params: Params) -> str:
     """The fleet's checkpoint and the slower one named together, for "(... )" after their difference.
 
     "Fast" and "slow" only where C is not itself a synchronous write to shared storage
-    (:func:`checkpoint_is_write`); else by their costs.
+    (:attr:`goodput.params.Params.checkpoint_is_write`); else by their costs.
 
     >>> from goodput.params import load_params
     >>> slow_pair(load_params())
     'the fast against the slow checkpoint'
     """
-    if checkpoint_is_write(params):
+    if params.checkpoint_is_write:
         return (f"this fleet's {format_duration(params.checkpoint_cost)} checkpoint against the "
                 f"{format_duration(params.slow_checkpoint_cost)} one")
     return "the fast against the slow checkpoint"
@@ -235,7 +220,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        slow_kind=Variant("compared" if checkpoint_is_write(p) else "write"), slow_pair=slow_pair(p),
+        slow_kind=Variant("compared" if p.checkpoint_is_write else "write"), slow_pair=slow_pair(p),
         fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),

@@ -15,7 +15,6 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.answer import checkpoint_is_write
 from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given
 from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
@@ -198,7 +197,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         f"{format_duration(high_inputs.restart)} at the two ends")
     gap = max(0.0, at_low.goodput - at_high.goodput)
     # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
-    synchronous = checkpoint_is_write(p)
+    synchronous = p.checkpoint_is_write
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),

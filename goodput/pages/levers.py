@@ -13,7 +13,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
+from goodput.pages.answer import loss_lever, loss_lever_values
 from goodput.pages.common import Fleet, LossLever, cadence_text, fleet_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
@@ -153,9 +153,9 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
-        slow_name="the slower checkpoint" if checkpoint_is_write(p) else "the synchronous checkpoint",
+        slow_name="the slower checkpoint" if p.checkpoint_is_write else "the synchronous checkpoint",
         scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
-                      f"{format_duration(p.slow_checkpoint_cost)} one") if checkpoint_is_write(p)
+                      f"{format_duration(p.slow_checkpoint_cost)} one") if p.checkpoint_is_write
         else "the fast scheme is worth against the slow checkpoint",
         slow_rederived=" and, as the inputs file does not give it, the slow checkpoint"
         if "slow_checkpoint_cost" in p.derived else "",

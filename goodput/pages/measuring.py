@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
-from goodput.pages.answer import checkpoint_is_write, loss_lever, loss_lever_values
+from goodput.pages.answer import loss_lever, loss_lever_values
 from goodput.pages.common import MATERIAL, Fleet, LossLever, cadence_text, fleet_values
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
@@ -190,7 +190,7 @@ def build(fleet: FleetPlan) -> Page:
         balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        slow_how="" if checkpoint_is_write(p) else ", written synchronously,",
-        slow_its="The inputs file's slower checkpoint" if checkpoint_is_write(p) else "Its slow checkpoint",
+        slow_how="" if p.checkpoint_is_write else ", written synchronously,",
+        slow_its="The inputs file's slower checkpoint" if p.checkpoint_is_write else "Its slow checkpoint",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )

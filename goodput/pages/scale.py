@@ -14,7 +14,6 @@ from typing import Any
 from goodput import exact, limits, model
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.answer import checkpoint_is_write
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.report import percent, percent_pm, points, scheme_words, se_digits
@@ -215,9 +214,9 @@ def build(fleet: FleetPlan) -> Page:
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
         # "Slow" and "fast", and only the slow one "written synchronously", where C is not itself such a write.
-        pair_words="slower one and this fleet's own" if checkpoint_is_write(p) else "slow and fast ones",
+        pair_words="slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones",
         slow_named=f"the inputs file's slower checkpoint ({format_duration(p.slow_checkpoint_cost)})"
-        if checkpoint_is_write(p) else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)",
+        if p.checkpoint_is_write else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)",
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),
