@@ -40,6 +40,7 @@ import dataclasses
 import difflib
 import functools
 import hashlib
+import math
 import os
 import re
 from collections.abc import Hashable, Mapping
@@ -101,8 +102,9 @@ class Params:
     shared storage; R runs from an interruption to the next attempt's first step; D = ``drain``
     (0: none); C_p, R_p, n = ``persistent_*`` (n None: the plan chooses) and s =
     ``fast_survives`` describe a persistent tier; p = ``just_in_time``, R_j = ``jit_recovery``,
-    q = ``planned_rate`` per hour. ``mtbi_source`` is "interruptions", "rate_per_gpu_hour" or
-    "mtbi"; ``window`` is in minutes. ``price_per_gpu_hour`` (US dollars) only expresses
+    q = ``planned_rate`` per hour (``planned_count`` stops in ``planned_window`` minutes where
+    counted). ``mtbi_source`` is "interruptions", "rate_per_gpu_hour" or "mtbi"; ``window`` is
+    in minutes. ``price_per_gpu_hour`` (US dollars) only expresses
     capacity. Log paths are relative to the parameters file's folder. ``ranges`` hold minutes,
     or shares for ``fast_survives`` and ``just_in_time``. ``derived`` says in words how each
     derived duration was derived (the fields hold the values); ``known`` keeps what the planner
@@ -138,6 +140,8 @@ class Params:
     just_in_time: float = 0.0
     jit_recovery: float = DEFAULT_JIT_RECOVERY
     planned_rate: float = 0.0
+    planned_count: int | None = None
+    planned_window: float | None = None
     derived: dict[str, str] = dataclasses.field(default_factory=dict)
     known: Known | None = None
 
@@ -156,6 +160,12 @@ class Params:
         """The interruptions counted and their window (minutes) where M comes from that count (None otherwise)."""
         n, window = self.interruption_count, self.window
         return (n, window) if self.mtbi_source == "interruptions" and n and window else None
+
+    @property
+    def planned_counted(self) -> tuple[int, float] | None:
+        """The planned stops counted and their window (minutes) where q comes from that count (None otherwise)."""
+        n, window = self.planned_count, self.planned_window
+        return (n, window) if n and window and math.isclose(n * 60.0 / window, self.planned_rate) else None
 
     @property
     def tiered(self) -> bool:
@@ -795,9 +805,9 @@ def jit_share(value: object, name: str) -> float:
     return validate.share(value, name, open_high=True, expected="a share of interruptions from 0 to below 1")
 
 
-def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
+def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
     """Read ``just_in_time:`` and ``planned:`` (recovery without rollback, planned stops with notice)."""
-    out: dict[str, float] = {}
+    out: dict[str, Any] = {}
     if "just_in_time" in data:
         value = data["just_in_time"]
         if isinstance(value, Mapping):
@@ -817,7 +827,8 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, float]:
             out["planned_rate"] = parse_rate(spec["rate"], "planned.rate")
         else:
             n = validate.whole(spec["count"], "planned.count", least=0)
-            out["planned_rate"] = n * 60.0 / parse_duration(spec["window"], "planned.window")
+            window = parse_duration(spec["window"], "planned.window")
+            out |= {"planned_rate": n * 60.0 / window, "planned_count": n, "planned_window": window}
     return out
 
 

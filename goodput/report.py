@@ -211,6 +211,24 @@ def mtbi_origin(params: Params) -> str:
     return "given as M"
 
 
+def planned_text(params: Params) -> str:
+    """The planned stops q as the inputs gave them, with their spacing.
+
+    A count over a window where the inputs counted them, ``"20 in 30 days (one every 36 h)"``, else the rate,
+    ``"0.0278 an hour (one every 36 h)"``.
+
+    >>> from goodput.params import load_params
+    >>> planned_text(load_params().replace(planned_rate=1 / 36))
+    '0.0278 an hour (one every 36 h)'
+    >>> planned_text(load_params().replace(planned_rate=20 / 720, planned_count=20, planned_window=43200.0))
+    '20 in 30 days (one every 36 h)'
+    """
+    q = params.planned_rate
+    counted = params.planned_counted
+    given = f"{counted[0]:,} in {format_duration(counted[1])}" if counted else f"{format_rate(q)} an hour"
+    return f"{given} (one every {format_duration(60.0 / q)})"
+
+
 def file_sources(params: Params) -> dict[str, str]:
     """Where each input of a plan built from a parameters file came from, keyed ``"M"``, ``"C"`` and ``"R"``."""
     return {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
@@ -727,7 +745,7 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
         rows.append(("recovered just in time, p", share_text(p.just_in_time),
                      f"each recovery {format_duration(p.jit_recovery)}"))
     if p.planned_rate > 0:
-        rows.append(("planned stops, q", f"{significant(p.planned_rate)} per hour", ""))
+        rows.append(("planned stops, q", planned_text(p), "with notice"))
     return rows
 
 

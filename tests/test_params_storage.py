@@ -99,6 +99,9 @@ def test_planned_stops_from_a_count_or_a_rate() -> None:
     rate = params_from_mapping({**TYPED, "planned": {"rate": "0.87 per day"}})
     assert_allclose(count.planned_rate, 47 / (54 * 24))
     assert_allclose(rate.planned_rate, 0.87 / 24)
+    # the count is kept to be shown as given, and only while it still gives the rate
+    assert (count.planned_counted, rate.planned_counted) == ((47, 54 * 1440.0), None)
+    assert count.replace(planned_rate=0.5).planned_counted is None
     jit = params_from_mapping({**TYPED, "just_in_time": {"share": 0.7, "recovery": "30 s"}})
     assert (jit.just_in_time, jit.jit_recovery) == (0.7, 0.5)
 

@@ -14,8 +14,15 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.params import Params, mtbi_from_rate
-from goodput.report import duration_range_text, per_million, per_million_range, record_name, share_text
-from goodput.units import DAY, format_duration, format_rate
+from goodput.report import (
+    duration_range_text,
+    per_million,
+    per_million_range,
+    planned_text,
+    record_name,
+    share_text,
+)
+from goodput.units import DAY, format_duration
 
 #: What each kind of record counts, as a table cell (:data:`goodput.fleets.KINDS`).
 KIND_CELLS = {
@@ -125,9 +132,9 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
                  ("R_j", "a just-in-time recovery", format_duration(p.jit_recovery), "measured",
                   "job lifecycle events and step timing")]
     if p.planned_rate > 0:
-        every = format_duration(60.0 / p.planned_rate)
-        rows.append(("q", "planned stops with notice", f"{format_rate(p.planned_rate)} an hour (one every {every})",
-                     "measured", "job lifecycle events (stops someone chose)"))
+        rows.append(("q", "planned stops with notice", planned_text(p),
+                     "derived: a count over a window" if p.planned_counted else "measured",
+                     "job lifecycle events (stops someone chose)"))
     rows.append(("T", "checkpoint interval to use", format_duration(fleet.interval),
                  "derived: the plan's exact optimum", "computed from the inputs above, then configured"))
     return pd.DataFrame(rows, columns=["symbol", "input", "this fleet", "measured or derived", "where to measure it"])
