@@ -251,7 +251,8 @@ def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: P
     assert table.loc["C", "measured or derived"] == "derived: " + jit.derived["checkpoint_cost"]
     assert table.loc["R", "measured or derived"] == "derived: " + jit.derived["restart"]
     assert table.loc[["p", "R_j"], "this fleet"].tolist() == ["60%", "45 s"]
-    assert table.loc["q", "this fleet"].startswith(format_rate(20 / (30 * 24)))
+    assert table.loc["q", ["this fleet", "measured or derived"]].tolist() == [
+        "20 in 30 days (one every 36 h)", "derived: a count over a window"]
     small = input_tables.inputs(fleet_plan(small_params)).set_index("symbol")
     assert all(small.loc[s, "measured or derived"].startswith("derived: ") for s in ("C", "R", "D"))
     plain = input_tables.inputs(fleet_plan(fleet)).set_index("symbol")
