@@ -284,7 +284,9 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
     options: dict[str, Any] = {
         "format": "A4", "print_background": True, "display_header_footer": True, "prefer_css_page_size": True,
         "header_template": "<span></span>",
-        "footer_template": static("goodput-print-footer.html").format(title=html.escape(title)),
+        # every page names the version and the inputs it was built from, as the HTML pages' footer does
+        "footer_template": static("goodput-print-footer.html").format(title=html.escape(title),
+                                                                       made=html.escape(provenance().summary())),
         "outline": True, "tagged": True,
     }
     problems: list[str] = []

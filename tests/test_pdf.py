@@ -180,13 +180,18 @@ def test_title_page_says_what_the_book_was_built_from(book_pdf: BookPdf) -> None
 
 @printed
 def test_every_page_is_numbered(book_pdf: BookPdf) -> None:
-    """Each page's footer reads "n / N", with n its page number and N the PDF's page count; every page is A4."""
+    """Each page's footer reads "n / N", with n its page number and N the PDF's page count, and names the version
+    and the inputs the book was built from (a page copied into a plan keeps them); every page is A4."""
     reader = _reader(book_pdf.path)
     count = len(reader.pages)
     assert count == len(book_pdf.pages) >= 30
     unnumbered = [i for i, page in enumerate(book_pdf.pages, start=1)
                   if not re.search(rf"^.*\S.*\s{i} / {count}\s*$", page, flags=re.MULTILINE)]
     assert not unnumbered, unnumbered
+    made = load_make_pdf().provenance()
+    unnamed = [i for i, page in enumerate(book_pdf.pages, start=1)
+               if collapsed(made.summary()) not in collapsed(page)]
+    assert not unnamed, unnamed
     sizes = {(round(float(page.mediabox.width)), round(float(page.mediabox.height))) for page in reader.pages}
     assert sizes <= {(595, 842), (594, 841), (595, 841), (594, 842)}, sizes
 

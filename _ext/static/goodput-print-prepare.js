@@ -54,6 +54,29 @@
       e.classList.add('goodput-long-block');
     }
   }
+  // A section's heading is kept on one page with the text after it, at least LINES_PX of it (three lines;
+  // a one-line paragraph takes the block after it too): Chromium takes break-after: avoid as a wish, and a
+  // heading may otherwise end a page (make_pdf.py refuses such a PDF). Chapter titles start a page anyway;
+  // a block taller than KEEP_PX is left free to break.
+  const KEEP_PX = 250, LINES_PX = 60;
+  let kept = 0;
+  for (const heading of article.querySelectorAll('section > :is(h2, h3, h4)')) {
+    if (heading.parentElement.classList.contains('goodput-chapter')) continue;
+    const group = [];
+    let height = 0;
+    for (let next = heading.nextElementSibling; next && height < LINES_PX; next = next.nextElementSibling) {
+      const h = next.getBoundingClientRect().height;
+      if (h > KEEP_PX || height + h > KEEP_PX || /^H[1-6]$/.test(next.tagName) || next.tagName === 'SECTION') break;
+      group.push(next);
+      height += h;
+    }
+    if (!group.length) continue;
+    const keep = document.createElement('div');
+    keep.className = 'goodput-keep';
+    heading.before(keep);
+    keep.append(heading, ...group);
+    kept++;
+  }
   const title = document.createElement('section');
   title.className = 'goodput-title';
   title.innerHTML = args.title;
@@ -71,5 +94,5 @@
     copy.querySelectorAll('.headerlink').forEach(e => e.remove());
     return copy.textContent.trim();
   });
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, headings};
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, kept, headings};
 }
