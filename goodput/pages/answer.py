@@ -181,7 +181,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     ('18.6 min', '87.6%', '19.3 min', '86.9%', '12.8 points', '$3.8M')
     """
     p, s = fleet.params, fleet.plan.tiers
-    (l1, g1), (l2, g2) = fleet.levers_ranked[:2]
+    (l1, _), (l2, g2) = fleet.levers_ranked[:2]
     halve_c = fleet.levers["halve C"]
     fast_ok = fleet.first_order_quotable
     slow_fo = fleet.slow_first_order
@@ -214,7 +214,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         losses_text=losses_text(fleet), lost_dollars=money(fleet.lost_dollars),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
-        lever_1_points=points(g1), lever_1_dollars=money(fleet.dollars(g1)), lever_2=l2,
+        lever_2=l2,
         lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),

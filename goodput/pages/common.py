@@ -254,8 +254,6 @@ class PlanValues:
     restart_text: str
     lost_dollars: str
     lost_gpu_hours: str
-    lever_1_points: str
-    lever_1_dollars: str
     lever_2: str
     lever_2_points: str
     lever_2_dollars: str
