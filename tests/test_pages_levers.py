@@ -56,7 +56,7 @@ def test_the_conclusion_names_the_fleets_own_largest_levers_in_points_and_dollar
     gain = tiered.levers["halve the failure rate"]
     assert page.top_dollars == "$29M"
     assert math.isclose(tiered.dollars(gain), gain * 65536 * 3.2 * 730, rel_tol=1e-12)
-    assert (page.second, page.second_points) == ("drain the persistent write as well", "9.5 points")
+    assert (page.lever_2, page.lever_2_points) == ("drain the persistent write as well", "9.5 points")
     assert (page.third, page.third_points) == ("halve R", "6.6 points")
     assert (page.largest_loss, page.largest_loss_share) == ("restart", "35.9%")
     assert page.drained_after == "4 min"  # max(D, C_p) = max(4 min, 3 min)
@@ -77,7 +77,7 @@ def test_the_worked_examples_levers(example: FleetPlan) -> None:
     points), then halving C (2.8), then R (1.2); the slow checkpoint 76.5% at 39.8 min, 11.1 points, $3.3M."""
     page = pages.build(example)
     assert (page.interval, page.cadence, page.goodput, page.tier_levers) == ("18.6 min", "", "87.6%", Variant("none"))
-    assert (page.top_lever, page.top_points, page.second, page.second_points, page.third, page.third_points) == (
+    assert (page.top_lever, page.top_points, page.lever_2, page.lever_2_points, page.third, page.third_points) == (
         "halve the failure rate", "4.0 points", "halve C", "2.8 points", "halve R", "1.2 points")
     assert (page.slow_goodput, page.slow_interval, page.slow_points, page.slow_dollars) == (
         "76.5%", "39.8 min", "11.1 points", "$3.3M")

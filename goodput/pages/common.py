@@ -161,6 +161,7 @@ class Fleet:
     cost: str
     mtbi: str
     m_how: str
+    mtbi_origin: str
     restart: str
     slow_cost: str
     price: str
@@ -172,13 +173,18 @@ class Fleet:
     beyond_cmr: str
     cadence: str
     recommendation: str
+    losses_text: str
+    checkpoint_overhead: str
     restart_loss: str
     lost_work: str
+    lost_dollars: str
     largest_loss: str
     largest_loss_share: str
     top_lever: str
     top_points: str
     top_dollars: str
+    lever_2: str
+    lever_2_points: str
     slow_interval: str
     slow_goodput: str
     gap: str
@@ -188,6 +194,8 @@ class Fleet:
     confidence: str
     fo_interval: str
     fo_goodput: str
+    fo_slow_interval: str
+    fo_slow_goodput: str
 
 
 def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
@@ -199,28 +207,35 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     ('18.6 min', '87.6%', '19.3 min', 'halve the failure rate')
     """
     p = fleet.params
-    top, top_gain = fleet.levers_ranked[0]
+    (top, top_gain), (second, second_gain) = fleet.levers_ranked[:2]
     quotable = fleet.first_order_quotable
+    slow_quotable = quotable and fleet.slow_first_order.check.quotable
     return vars(Fleet(
         params_file=f"{p.source} (the worked example)" if is_worked_example(p) else p.source, inputs_file=p.source,
         gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
         fleet_count=count(p.interruption_count or 0, "interruption"),
-        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet),
+        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet), mtbi_origin=mtbi_origin(p),
         restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
         interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
         scheme_words=scheme_words(fleet.plan), scheme_parts=scheme_parts_text(fleet.plan),
         beyond_cmr=left_out_text(fleet.plan), cadence=cadence_text(fleet.plan),
         recommendation=recommendation(fleet.plan),
+        losses_text=losses_text(fleet, largest_first=False),
+        checkpoint_overhead=percent(fleet.losses["checkpoint_overhead"]),
         restart_loss=percent(fleet.losses["restart_loss"]), lost_work=percent(fleet.losses["lost_work"]),
+        lost_dollars=money(fleet.lost_dollars),
         largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
         top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
+        lever_2=second, lever_2_points=gain_text(second_gain),
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
         gap=points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED,
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), confidence=percent(CONFIDENCE, 0),
         fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,
         fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
+        fo_slow_interval=format_duration(fleet.slow_first_order.interval) if slow_quotable else NOT_QUOTED,
+        fo_slow_goodput=percent(fleet.slow_first_order.goodput) if slow_quotable else NOT_QUOTED,
     ))
 
 
@@ -252,10 +267,7 @@ class PlanValues:
     calculator: Variant
     calculator_url: str
     restart_text: str
-    lost_dollars: str
     lost_gpu_hours: str
-    lever_2: str
-    lever_2_points: str
     lever_2_dollars: str
     ranges: Variant
     ranges_text: str

@@ -50,8 +50,6 @@ class Page(Fleet, LossLever):
     snapshot_gain: str
     snapshot_dollars: str
     top_goodput: str
-    second: str
-    second_points: str
     third: str
     third_points: str
     s_now: str
@@ -116,7 +114,7 @@ def build(fleet: FleetPlan) -> Page:
     """
     p, plan = fleet.params, fleet.plan
     ranked = fleet.levers_ranked
-    (_, top_gain), (second, second_gain), (third, third_gain) = ranked[:3]
+    (_, top_gain), _, (third, third_gain) = ranked[:3]
     s = plan.tiers
     tier_levers = "none" if s is None else "drain" if s.one_tier else "two_tier"
     long_ = plan_for(p, interval=OFF_BY * plan.interval)
@@ -146,7 +144,7 @@ def build(fleet: FleetPlan) -> Page:
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
         snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))),
-        top_goodput=percent(plan.goodput + top_gain), second=second, second_points=gain_text(second_gain), third=third,
+        top_goodput=percent(plan.goodput + top_gain), third=third,
         third_points=gain_text(third_gain),
         s_now=percent(s.fast_survives if s else 0.0),
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),

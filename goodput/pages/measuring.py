@@ -16,7 +16,7 @@ from goodput.pages.answer import loss_lever, loss_lever_values
 from goodput.pages.common import MATERIAL, Fleet, LossLever, cadence_text, fleet_values
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points, share_text
+from goodput.report import gain_text, interval_text, join_words, percent, points, share_text
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -44,7 +44,6 @@ def share(x: float) -> str:
 class Page(Fleet, LossLever):
     """The values ``book/measuring.md`` quotes."""
 
-    m_origin: str
     dozen_time: str
     dozen_below: str
     dozen_above: str
@@ -86,7 +85,6 @@ class Page(Fleet, LossLever):
     wrong_kept: str
     reach: str
     halve_r: str
-    overhead: str
     balance: Variant
     apart_by: str
     fo_quotable: Variant
@@ -161,7 +159,7 @@ def build(fleet: FleetPlan) -> Page:
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(outranked), m_origin=mtbi_origin(p),
+        **fleet_values(fleet), **loss_lever_values(outranked),
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
@@ -186,7 +184,7 @@ def build(fleet: FleetPlan) -> Page:
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
-        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(overhead),
+        halve_r=gain_text(fleet.levers["halve R"]),
         balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),

@@ -46,12 +46,8 @@ class Page(Fleet):
     durable: str
     drain: str
     persistent_cadence: str
-    loss_overhead: str
-    loss_lost: str
-    loss_restart: str
     loss_drain: str
     largest_name: str
-    lost_dollars: str
     drain_dollars: str
     drain_fleet: Variant
     half_drain: str
@@ -157,10 +153,9 @@ def build(fleet: FleetPlan) -> Page:
         persistent_cadence=("every checkpoint persistent" if every == 1
                             else f"every {ordinal(every)} checkpoint persistent")
         + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
-        loss_overhead=percent(losses["checkpoint_overhead"]), loss_lost=percent(losses["lost_work"]),
-        loss_restart=percent(losses["restart_loss"]), loss_drain=percent(losses.get("drain_loss", 0.0)),
+        loss_drain=percent(losses.get("drain_loss", 0.0)),
         largest_name="the drain" if fleet.largest_loss == "drain_loss" else LOSS_WORDS[fleet.largest_loss],
-        lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
+        drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if t.drain == 0 else
                             "sets" if fleet.interval <= t.drain * (1 + 1e-9) else "drained"),
         half_drain=format_duration(t.drain / 2), lever_drain=points(lever_drain),
