@@ -34,7 +34,6 @@ from goodput.report import (
     join_words,
     large_count,
     money,
-    mtbi_origin,
     ordinal,
     percent,
     points,
