@@ -210,7 +210,7 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     elastic = plan_for(hazards.elastic_params(tiered.params))
     assert page.goodput == percent(tiered.goodput) == "44.2%"
     assert page.g_elastic == percent(elastic.goodput)
-    assert (page.rp, page.elastic_rp) == ("25 min", "11 min")
+    assert (page.persistent_restart, page.elastic_rp) == ("25 min", "11 min")
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")
     assert page.fast_survives == "75%"
     assert page.top_lever == tiered.levers_ranked[0][0]

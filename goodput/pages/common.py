@@ -25,6 +25,7 @@ from goodput.report import (
     recommendation,
     scheme_words,
 )
+from goodput.tiers import Tiers
 from goodput.units import format_duration, format_rate
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
@@ -237,6 +238,31 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         fo_slow_interval=format_duration(fleet.slow_first_order.interval) if slow_quotable else NOT_QUOTED,
         fo_slow_goodput=percent(fleet.slow_first_order.goodput) if slow_quotable else NOT_QUOTED,
     ))
+
+
+@dataclass(frozen=True)
+class SchemeValues:
+    """The plan's checkpoint scheme, said alike by the tiers, levers, measuring and failures pages.
+
+    Its drain (``"0 s"`` without one) and the persistent tier's cost C_p and restart R_p (C and R for one tier).
+    """
+
+    drain: str
+    persistent_cost: str
+    persistent_restart: str
+
+
+def scheme_values(fleet: FleetPlan) -> dict[str, Any]:
+    """The fields of :class:`SchemeValues` for a fleet, to pass to a ``Page`` that inherits it.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> scheme_values(fleet_plan(load_params()))
+    {'drain': '0 s', 'persistent_cost': '1 min', 'persistent_restart': '5 min'}
+    """
+    p = fleet.params
+    t = fleet.plan.tiers or Tiers(p.checkpoint_cost, p.restart)  # an untiered fleet: one tier, durable at once
+    return vars(SchemeValues(drain=format_duration(t.drain), persistent_cost=format_duration(t.cp),
+                             persistent_restart=format_duration(t.rp)))
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import MATERIAL, NOT_QUOTED, Fleet, fleet_values
+from goodput.pages.common import MATERIAL, NOT_QUOTED, Fleet, SchemeValues, fleet_values, scheme_values
 from goodput.plan import plan_for
 from goodput.report import (
     change_text,
@@ -46,7 +46,7 @@ def _moves(before: str, after: str) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, SchemeValues):
     """The glue keys of ``book/failures.md``, formatted."""
 
     scope: Variant
@@ -118,7 +118,6 @@ class Page(Fleet):
     elastic_scheme: Variant
     jit_time: str
     jit_share: str
-    rp: str
     elastic_rp: str
     restart_elastic: str
     elastic_returned: str
@@ -183,7 +182,7 @@ def build(fleet: FleetPlan) -> Page:
     persistent = scheme is not None and not scheme.one_tier
 
     return Page(
-        **fleet_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"), base_goodput=percent(base),
+        **fleet_values(fleet), **scheme_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"), base_goodput=percent(base),
         base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
@@ -226,7 +225,6 @@ def build(fleet: FleetPlan) -> Page:
         elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
-        rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_elastic=percent(elastic.losses.restart_loss),
         elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),

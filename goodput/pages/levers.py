@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
-from goodput.pages.common import Fleet, LossLever, cadence_text, fleet_values
+from goodput.pages.common import Fleet, LossLever, SchemeValues, cadence_text, fleet_values, scheme_values
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
 from goodput.report import count, gain_text, join_words, large_count, money, percent, points
@@ -35,7 +35,7 @@ def _bandwidth(x: float | None, factor: float = 1.0) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, LossLever):
+class Page(Fleet, SchemeValues, LossLever):
     """The values ``book/levers.md`` quotes."""
 
     tier_levers: Variant
@@ -55,7 +55,6 @@ class Page(Fleet, LossLever):
     s_now: str
     s_more: str
     drained_after: str
-    persistent_cost: str
     cost_verdict: Variant
     slow_name: str
     scheme_worth: str
@@ -71,7 +70,6 @@ class Page(Fleet, LossLever):
     short_interval: str
     short_goodput: str
     short_points: str
-    drain: str
     size_r: str
     doubling: Variant
     gpus2: str
@@ -138,7 +136,7 @@ def build(fleet: FleetPlan) -> Page:
     better = max(at_short, at_long)
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), **scheme_values(fleet), **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
         loss_lever=Variant("other" if outranked else "own"),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
@@ -149,7 +147,6 @@ def build(fleet: FleetPlan) -> Page:
         s_now=percent(s.fast_survives if s else 0.0),
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
-        persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_name="the slower checkpoint" if p.checkpoint_is_write else "the synchronous checkpoint",
         scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
@@ -165,7 +162,7 @@ def build(fleet: FleetPlan) -> Page:
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
         shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        drain=format_duration(s.drain if s else 0.0), size_r=size_r_text(fleet),
+        size_r=size_r_text(fleet),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",

@@ -13,7 +13,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
-from goodput.pages.common import MATERIAL, Fleet, LossLever, cadence_text, fleet_values
+from goodput.pages.common import MATERIAL, Fleet, LossLever, SchemeValues, cadence_text, fleet_values, scheme_values
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import gain_text, interval_text, join_words, percent, points, share_text
@@ -41,7 +41,7 @@ def share(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, LossLever):
+class Page(Fleet, SchemeValues, LossLever):
     """The values ``book/measuring.md`` quotes."""
 
     dozen_time: str
@@ -78,7 +78,6 @@ class Page(Fleet, LossLever):
     half: Variant
     half_interval: str
     half_points: str
-    drain: str
     per_gpu: Variant
     m_gpu: str
     wrong_t: str
@@ -159,7 +158,7 @@ def build(fleet: FleetPlan) -> Page:
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(outranked),
+        **fleet_values(fleet), **scheme_values(fleet), **loss_lever_values(outranked),
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
@@ -180,7 +179,7 @@ def build(fleet: FleetPlan) -> Page:
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
         half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
-        half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain),
+        half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
