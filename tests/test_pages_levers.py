@@ -90,12 +90,12 @@ def test_a_badly_chosen_interval_is_the_same_scheme(tiered: FleetPlan, example: 
     page = pages.build(tiered)
     long_ = plan_for(tiered.params, interval=2 * tiered.interval)
     assert long_.tiers == tiered.plan.tiers
-    assert page.long_goodput == percent_of(long_.goodput) and page.long_interval == "11.8 min"
+    assert page.long_goodput == percent_of(long_.goodput) and page.twice_interval == "11.8 min"
     assert page.shorter == Variant("drain")  # 2.96 min < D = 4 min
     w = pages.build(example)
     assert w.shorter == Variant("possible")
     g = example.goodput
-    assert w.long_points == f"{100 * (g - exact.exact_goodput(1.0, example.params.mtbi, 5.0, 2 * example.interval)):.1f} points"
+    assert w.twice_points == f"{100 * (g - exact.exact_goodput(1.0, example.params.mtbi, 5.0, 2 * example.interval)):.1f} points"
 
 
 def test_doubling_the_fleet_plans_its_scheme_at_half_m(tiered: FleetPlan) -> None:
@@ -235,4 +235,4 @@ def test_the_optimum_is_called_shallow_only_where_a_factor_of_two_costs_little(e
     assert pages.build(example).optimum_depth == Variant("shallow")
     refused = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0, ranges={}))
     page = pages.build(refused)
-    assert (page.long_points, page.goodput, page.optimum_depth) == ("4.7 points", "33.2%", Variant("steep"))
+    assert (page.twice_points, page.goodput, page.optimum_depth) == ("4.7 points", "33.2%", Variant("steep"))

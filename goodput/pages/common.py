@@ -9,7 +9,7 @@ from goodput import model
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
-from goodput.plan import Plan
+from goodput.plan import Plan, plan_for
 from goodput.report import (
     INPUT_WORDS,
     count,
@@ -30,6 +30,8 @@ from goodput.units import format_duration, format_rate
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
+#: A badly chosen interval: this many times the plan's, and its inverse (the levers and measuring pages).
+OFF_BY = 2.0
 #: A what-if's gain below this share of wall time (a tenth of a point) is too small to advise on: a page says so.
 MATERIAL = 0.001
 
@@ -263,6 +265,33 @@ def scheme_values(fleet: FleetPlan) -> dict[str, Any]:
     t = fleet.plan.tiers or Tiers(p.checkpoint_cost, p.restart)  # an untiered fleet: one tier, durable at once
     return vars(SchemeValues(drain=format_duration(t.drain), persistent_cost=format_duration(t.cp),
                              persistent_restart=format_duration(t.rp)))
+
+
+@dataclass(frozen=True)
+class OffOptimum:
+    """A badly chosen interval, said alike by the levers and measuring pages.
+
+    The interval :data:`OFF_BY` times the plan's and the points it costs against the plan (the fleet's whole scheme
+    at that interval), and the interval 1/:data:`OFF_BY` of the plan's (which a page checks against the drain).
+    """
+
+    twice_interval: str
+    twice_points: str
+    half_interval: str
+
+
+def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan]:
+    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> off_optimum(fleet_plan(load_params()))[0]
+    {'twice_interval': '37.2 min', 'twice_points': '2.2 points', 'half_interval': '9.3 min'}
+    """
+    plan = fleet.plan
+    twice = plan_for(fleet.params, interval=OFF_BY * plan.interval)
+    return vars(OffOptimum(twice_interval=format_duration(twice.interval),
+                           twice_points=points(max(0.0, plan.goodput - twice.goodput)),
+                           half_interval=format_duration(plan.interval / OFF_BY))), twice
 
 
 @dataclass(frozen=True)

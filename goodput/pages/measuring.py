@@ -13,7 +13,18 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
-from goodput.pages.common import MATERIAL, Fleet, LossLever, SchemeValues, cadence_text, fleet_values, scheme_values
+from goodput.pages.common import (
+    MATERIAL,
+    OFF_BY,
+    Fleet,
+    LossLever,
+    OffOptimum,
+    SchemeValues,
+    cadence_text,
+    fleet_values,
+    off_optimum,
+    scheme_values,
+)
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import gain_text, interval_text, join_words, percent, points, share_text
@@ -41,7 +52,7 @@ def share(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, SchemeValues, LossLever):
+class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     """The values ``book/measuring.md`` quotes."""
 
     dozen_time: str
@@ -73,10 +84,7 @@ class Page(Fleet, SchemeValues, LossLever):
     elastic_points: str
     elastic_t: str
     elastic_moves: Variant
-    twice_interval: str
-    twice_points: str
     half: Variant
-    half_interval: str
     half_points: str
     per_gpu: Variant
     m_gpu: str
@@ -139,9 +147,8 @@ def build(fleet: FleetPlan) -> Page:
     elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
     elastic = plan_or_none(elastic_inputs)
 
-    twice = plan_for(p, interval=2 * plan.interval)
     drain = plan.tiers.drain if plan.tiers else 0.0
-    half = plan_for(p, interval=plan.interval / 2) if plan.interval / 2 >= drain else None
+    half = plan_for(p, interval=plan.interval / OFF_BY) if plan.interval / OFF_BY >= drain else None
 
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
     wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
@@ -158,7 +165,7 @@ def build(fleet: FleetPlan) -> Page:
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **scheme_values(fleet), **loss_lever_values(outranked),
+        **fleet_values(fleet), **scheme_values(fleet), **off_optimum(fleet)[0], **loss_lever_values(outranked),
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
@@ -177,8 +184,7 @@ def build(fleet: FleetPlan) -> Page:
         elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
-        twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
-        half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
+        half=Variant("planned" if half else "drain"),
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
