@@ -177,7 +177,7 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     assert page.burst_renewal == "86.804%" and float(page.burst_sigma) < 4
     assert (page.base_goodput, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
     assert (page.lost_retuned_interval, page.lost_ratio) == ("16.8 min", ", 20 times as much")
-    assert (page.goodput, page.g_elastic, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
+    assert (page.goodput, page.elastic_goodput, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
     assert page.interval == "18.6 min" and page.t_elastic_moves == "stays at 18.6 min"
     assert page.run_length == "54 days" and page.run_length_why == Variant("published")
     assert page.take_early == Variant("helps") and page.early_gain_pm.startswith("0.2")
@@ -209,7 +209,7 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     assert "every 4th copy persistent" in page.scheme_words
     elastic = plan_for(hazards.elastic_params(tiered.params))
     assert page.goodput == percent(tiered.goodput) == "44.2%"
-    assert page.g_elastic == percent(elastic.goodput)
+    assert page.elastic_goodput == percent(elastic.goodput)
     assert (page.persistent_restart, page.elastic_rp) == ("25 min", "11 min")
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")
     assert page.fast_survives == "75%"

@@ -153,7 +153,7 @@ def test_elastic_training_is_the_failures_chapters(story: FleetPlan) -> None:
     """The story fleet (a persistent tier, R_p 22 min): elastic continuation shortens R to 1 min and R_p by as much,
     as the failures chapter does, so both chapters quote one goodput (80.7%, not the 77.1% of R_p kept)."""
     measured, failed = page.build(story), failures.build(story)
-    assert measured.elastic_goodput == failed.g_elastic == percent(plan_for(elastic_params(story.params)).goodput)
+    assert measured.elastic_goodput == failed.elastic_goodput == percent(plan_for(elastic_params(story.params)).goodput)
     assert measured.elastic_r == failed.elastic_r
     kept_rp = plan_for(story.params.replace(restart=elastic_restart(story.params.restart)))
     assert measured.elastic_goodput != percent(kept_rp.goodput)

@@ -27,6 +27,7 @@ from goodput.report import (
 )
 from goodput.tiers import Tiers
 from goodput.units import format_duration, format_rate
+from goodput.whatif import goodput_of
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
@@ -292,6 +293,22 @@ def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan]:
     return vars(OffOptimum(twice_interval=format_duration(twice.interval),
                            twice_points=points(max(0.0, plan.goodput - twice.goodput)),
                            half_interval=format_duration(plan.interval / OFF_BY))), twice
+
+
+@dataclass(frozen=True)
+class ElasticValues:
+    """Elastic training (:func:`goodput.hazards.elastic_params`), said alike by the failures and measuring pages.
+
+    Its effective restart and the goodput of the fleet's whole scheme planned with it ("0.0%" where refused).
+    """
+
+    elastic_r: str
+    elastic_goodput: str
+
+
+def elastic_values(inputs: Params, plan: Plan | None) -> dict[str, Any]:
+    """The fields of :class:`ElasticValues` from the elastic inputs and their plan (None where the model refused)."""
+    return vars(ElasticValues(elastic_r=format_duration(inputs.restart), elastic_goodput=percent(goodput_of(plan))))
 
 
 @dataclass(frozen=True)

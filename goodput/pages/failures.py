@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import MATERIAL, NOT_QUOTED, Fleet, SchemeValues, fleet_values, scheme_values
+from goodput.pages.common import (
+    MATERIAL,
+    NOT_QUOTED,
+    ElasticValues,
+    Fleet,
+    SchemeValues,
+    elastic_values,
+    fleet_values,
+    scheme_values,
+)
 from goodput.plan import plan_for
 from goodput.report import (
     change_text,
@@ -46,7 +55,7 @@ def _moves(before: str, after: str) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, SchemeValues):
+class Page(Fleet, SchemeValues, ElasticValues):
     """The glue keys of ``book/failures.md``, formatted."""
 
     scope: Variant
@@ -111,8 +120,6 @@ class Page(Fleet, SchemeValues):
     lost_ratio: str
     lost_scheme: Variant
     fast_survives: str
-    elastic_r: str
-    g_elastic: str
     elastic_gain: str
     elastic_dollars: str
     elastic_scheme: Variant
@@ -221,7 +228,7 @@ def build(fleet: FleetPlan) -> Page:
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier" if fleet.plain else "beyond"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
-        elastic_r=format_duration(elastic_params.restart), g_elastic=percent(elastic.goodput),
+        **elastic_values(elastic_params, elastic),
         elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),

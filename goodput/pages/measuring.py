@@ -16,11 +16,13 @@ from goodput.pages.answer import loss_lever, loss_lever_values
 from goodput.pages.common import (
     MATERIAL,
     OFF_BY,
+    ElasticValues,
     Fleet,
     LossLever,
     OffOptimum,
     SchemeValues,
     cadence_text,
+    elastic_values,
     fleet_values,
     off_optimum,
     scheme_values,
@@ -52,7 +54,7 @@ def share(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, SchemeValues, OffOptimum, LossLever):
+class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     """The values ``book/measuring.md`` quotes."""
 
     dozen_time: str
@@ -79,8 +81,6 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     async_points: str
     async_case: Variant
     async_gain: str
-    elastic_r: str
-    elastic_goodput: str
     elastic_points: str
     elastic_t: str
     elastic_moves: Variant
@@ -181,7 +181,7 @@ def build(fleet: FleetPlan) -> Page:
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATERIAL else "drained_done"),
         async_gain=points(max(0.0, async_gain)),
-        elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
+        **elastic_values(elastic_inputs, elastic),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         half=Variant("planned" if half else "drain"),
