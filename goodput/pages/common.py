@@ -152,7 +152,8 @@ class Fleet:
     and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
     losses, largest loss and lever, and slow checkpoint; what the scheme has beyond one checkpoint safe when taken
     (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither) and what the
-    model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops); first
+    model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops) and
+    that model's own optimum and goodput (``plain_``, :attr:`goodput.fleet.FleetPlan.alone`); first
     order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
     not shared: each chapter keeps the variants of its own paragraphs.)
     """
@@ -175,6 +176,8 @@ class Fleet:
     scheme_words: str
     scheme_parts: str
     beyond_cmr: str
+    plain_interval: str
+    plain_goodput: str
     cadence: str
     recommendation: str
     losses_text: str
@@ -223,7 +226,8 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
         interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
         scheme_words=scheme_words(fleet.plan), scheme_parts=scheme_parts_text(fleet.plan),
-        beyond_cmr=left_out_text(fleet.plan), cadence=cadence_text(fleet.plan),
+        beyond_cmr=left_out_text(fleet.plan), plain_interval=format_duration(fleet.alone.interval),
+        plain_goodput=percent(fleet.alone.goodput), cadence=cadence_text(fleet.plan),
         recommendation=recommendation(fleet.plan),
         losses_text=losses_text(fleet, largest_first=False),
         checkpoint_overhead=percent(fleet.losses["checkpoint_overhead"]),

@@ -59,8 +59,6 @@ class Page(Fleet, SchemeValues, ElasticValues):
     """The glue keys of ``book/failures.md``, formatted."""
 
     scope: Variant
-    base_goodput: str
-    base_interval: str
     model_name: str
     shape: str
     run_length: str
@@ -189,8 +187,8 @@ def build(fleet: FleetPlan) -> Page:
     persistent = scheme is not None and not scheme.one_tier
 
     return Page(
-        **fleet_values(fleet), **scheme_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"), base_goodput=percent(base),
-        base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
+        **fleet_values(fleet), **scheme_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"),
+        model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
         m_first_week=format_duration(age.m_first), m_after_week=format_duration(age.m_rest),
