@@ -154,12 +154,13 @@ class Fleet:
     (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither) and what the
     model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops) and
     that model's own optimum and goodput (``plain_``, :attr:`goodput.fleet.FleetPlan.alone`); first
-    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
+    order's verdict in points and, where quotable, its interval and goodput; where goodput lies over the inputs' ranges. (A :class:`~goodput.pages.Variant` is
     not shared: each chapter keeps the variants of its own paragraphs.)
     """
 
     params_file: str
     inputs_file: str
+    inputs: str
     gpus: str
     gpu_count: str
     fleet_count: str
@@ -203,6 +204,7 @@ class Fleet:
     fo_goodput: str
     fo_slow_interval: str
     fo_slow_goodput: str
+    g_span: str
 
 
 def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
@@ -219,6 +221,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     slow_quotable = quotable and fleet.slow_first_order.check.quotable
     return vars(Fleet(
         params_file=f"{p.source} (the worked example)" if is_worked_example(p) else p.source, inputs_file=p.source,
+        inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
         fleet_count=count(p.interruption_count or 0, "interruption"),
         cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet), mtbi_origin=mtbi_origin(p),
@@ -244,6 +247,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
         fo_slow_interval=format_duration(fleet.slow_first_order.interval) if slow_quotable else NOT_QUOTED,
         fo_slow_goodput=percent(fleet.slow_first_order.goodput) if slow_quotable else NOT_QUOTED,
+        g_span=g_span(fleet),
     ))
 
 
@@ -348,7 +352,6 @@ class PlanValues:
     ranges: Variant
     ranges_text: str
     t_span: str
-    g_span: str
     top_input: str
     top_swing: str
     spares: Variant

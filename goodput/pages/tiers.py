@@ -37,7 +37,6 @@ class Page(Fleet, SchemeValues):
     is untiered, an illustrative drain (``ill_``); Llama 3's root causes are the same in every build.
     """
 
-    inputs: str
     opening: Variant
     snippet_cost: str
     survives: str
@@ -142,7 +141,7 @@ def build(fleet: FleetPlan) -> Page:
     s, every = t.fast_survives, t.every
     opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
-        **fleet_values(fleet), **scheme_values(fleet), inputs="the worked example" if worked else f"the inputs file {p.source}",
+        **fleet_values(fleet), **scheme_values(fleet),
         opening=Variant(opening), snippet_cost=Raw(format_duration(c)), survives=share_text(s),
         durable=f"durable {format_duration(t.drain)} after its snapshot" if t.drain > 0 else "durable at once",
         persistent_cadence=("every checkpoint persistent" if every == 1
