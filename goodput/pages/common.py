@@ -154,7 +154,7 @@ class Fleet:
     (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither) and what the
     model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops) and
     that model's own optimum and goodput (``plain_``, :attr:`goodput.fleet.FleetPlan.alone`); first
-    order's verdict in points and, where quotable, its interval and goodput; where goodput lies over the inputs' ranges. (A :class:`~goodput.pages.Variant` is
+    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
     not shared: each chapter keeps the variants of its own paragraphs.)
     """
 
@@ -204,7 +204,6 @@ class Fleet:
     fo_goodput: str
     fo_slow_interval: str
     fo_slow_goodput: str
-    g_span: str
 
 
 def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
@@ -247,7 +246,6 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
         fo_slow_interval=format_duration(fleet.slow_first_order.interval) if slow_quotable else NOT_QUOTED,
         fo_slow_goodput=percent(fleet.slow_first_order.goodput) if slow_quotable else NOT_QUOTED,
-        g_span=g_span(fleet),
     ))
 
 
@@ -352,6 +350,7 @@ class PlanValues:
     ranges: Variant
     ranges_text: str
     t_span: str
+    g_span: str
     top_input: str
     top_swing: str
     spares: Variant

@@ -91,6 +91,7 @@ class Page(Fleet):
     exact_list: str
     exact_their: str
     range: Variant
+    g_span: str
     g_width: str
     b_span: str
     regret: str
@@ -187,7 +188,7 @@ def build(fleet: FleetPlan) -> Page:
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), exact_list=exact_words,
         exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
         t_lies=(f"stays at {d(plan.interval)} over the ranges" if where == f"at {d(plan.interval)}" else
-                f"lies {where} ({d(plan.interval)} at the point values)"),
+                f"lies {where} ({d(plan.interval)} at the point values)"), g_span=fixed_span,
         g_width=points(g_high - g_low), b_span=best_span,
         regret=(f"at the low end {points(max(0.0, b_low - g_low))} more than the fixed interval gives"
                 if best_span != fixed_span else "no more than the fixed interval gives, to the digits shown"), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
