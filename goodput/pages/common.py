@@ -148,14 +148,16 @@ def g_span(fleet: FleetPlan) -> str:
 class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
-    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (how it was given,
-    and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
-    losses, largest loss and lever, and slow checkpoint; what the scheme has beyond one checkpoint safe when taken
-    (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither) and what the
-    model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops) and
-    that model's own optimum and goodput (``plain_``, :attr:`goodput.fleet.FleetPlan.alone`); first
-    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
-    not shared: each chapter keeps the variants of its own paragraphs.)
+    Each means the same on every page that quotes it: the inputs file (and ``inputs``, "the worked example" or "the
+    inputs file ...") and the fleet's GPUs, C, M (how it was given, and the count or rate it came from), R, slow C,
+    price and per-GPU rate; its plan's interval, goodput, scheme, cadence, losses (``losses_text`` in the book's
+    order, each share, their dollars a month), largest loss, top and second levers, and slow checkpoint; what the
+    scheme has beyond one checkpoint safe when taken (``scheme_parts``: "drain", "persistent tier" or both, after
+    "its" or "the fleet's"; "" for neither) and what the model of C, M and R alone leaves out of it (``beyond_cmr``:
+    those, just-in-time recovery, planned stops) and that model's own optimum and goodput (``plain_``,
+    :attr:`goodput.fleet.FleetPlan.alone`); first order's verdict in points and, where quotable, its interval and
+    goodput, for the fast and the slow checkpoint. (A :class:`~goodput.pages.Variant` is not shared: each chapter
+    keeps the variants of its own paragraphs.)
     """
 
     params_file: str
