@@ -62,7 +62,7 @@ def test_the_tiered_fleet_tells_its_own_story(fleet_65k: FleetPlan) -> None:
     assert (page.top_lever, page.lever_2, page.halve_c_points) == ("halve the failure rate", "drain the persistent write as well", "1.3 points")
     assert page.cost_lever == Variant("minor") and page.scheme == Variant("tiered")
     gain = fleet_65k.levers["halve the failure rate"]
-    assert page.lever_1_dollars == money(gain * 65536 * 3.2 * 730) == "$29M"
+    assert page.top_dollars == money(gain * 65536 * 3.2 * 730) == "$29M"
     assert (page.lost_dollars, page.lost_gpu_hours) == ("$85M", "26.7 million")
     assert page.drain == "4 min" and page.fast_lost == "25%"
 

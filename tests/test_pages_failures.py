@@ -166,7 +166,7 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     1.0 point and re-tuning wins back a twentieth; elastic: 87.6% to 89.5%, 1.9 points."""
     page = worked_page
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
-    assert (page.base_interval, page.base_goodput) == ("18.6 min", "87.6%")
+    assert (page.plain_interval, page.plain_goodput) == ("18.6 min", "87.6%")
     assert page.scope == Variant("one_tier") and page.model_name == "this fleet's plan"
     assert page.early_bunched == "less than" and page.early_verdict == Variant("helps")
     assert page.early_gain_size == "a fraction of a point" and page.early_two_change.startswith("gains 0.2")
@@ -175,9 +175,9 @@ def test_the_worked_example_page(worked_page: failures.Page) -> None:
     assert page.burst_as_many == "85.34%"
     assert page.burst_retune.startswith("loses") and page.take_bursts_retune == Variant("no_help")
     assert page.burst_renewal == "86.804%" and float(page.burst_sigma) < 4
-    assert (page.base_goodput, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
+    assert (page.plain_goodput, page.lost_shared, page.lost_cost) == ("87.6%", "86.6%", "1.0 point")
     assert (page.lost_retuned_interval, page.lost_ratio) == ("16.8 min", ", 20 times as much")
-    assert (page.goodput, page.g_elastic, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
+    assert (page.goodput, page.elastic_goodput, page.elastic_gain) == ("87.6%", "89.5%", "1.9 points")
     assert page.interval == "18.6 min" and page.t_elastic_moves == "stays at 18.6 min"
     assert page.run_length == "54 days" and page.run_length_why == Variant("published")
     assert page.take_early == Variant("helps") and page.early_gain_pm.startswith("0.2")
@@ -205,12 +205,12 @@ def test_the_tiered_fleet_is_its_plan_and_one_tier_numbers_say_so(tiered: FleetP
     page = failures.build(tiered)
     assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
     assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
-    assert (page.base_goodput, page.base_interval) == ("60.3%", "5.61 min")
+    assert (page.plain_goodput, page.plain_interval) == ("60.3%", "5.61 min")
     assert "every 4th copy persistent" in page.scheme_words
     elastic = plan_for(hazards.elastic_params(tiered.params))
     assert page.goodput == percent(tiered.goodput) == "44.2%"
-    assert page.g_elastic == percent(elastic.goodput)
-    assert (page.rp, page.elastic_rp) == ("25 min", "11 min")
+    assert page.elastic_goodput == percent(elastic.goodput)
+    assert (page.persistent_restart, page.elastic_rp) == ("25 min", "11 min")
     assert page.elastic_scheme == Variant("persistent") and page.lost_scheme == Variant("persistent")
     assert page.fast_survives == "75%"
     assert page.top_lever == tiered.levers_ranked[0][0]
@@ -225,8 +225,8 @@ def test_a_recovered_fleet_is_not_the_model_of_c_m_and_r(worked: Params) -> None
     fleet = fleet_plan(worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03))
     assert fleet.recovered and not fleet.tiered and not fleet.plain
     page = failures.build(fleet)
-    assert (page.base_goodput, page.base_interval) == ("87.6%", "18.6 min")
-    assert fleet.goodput > 0.876 + 0.01 and page.goodput != page.base_goodput
+    assert (page.plain_goodput, page.plain_interval) == ("87.6%", "18.6 min")
+    assert fleet.goodput > 0.876 + 0.01 and page.goodput != page.plain_goodput
     assert page.scope == Variant("beyond") and page.model_name != "this fleet's plan"
     assert page.lost_scheme == Variant("beyond") and page.beyond_cmr
     # R is not its only restart: just-in-time recovery keeps its 45 s, and only R shortens
@@ -254,7 +254,7 @@ def test_as_many_independent_interruptions_at_the_same_fixed_interval(refused: F
     p = refused.params
     m_all = effective_mtbi(p.mtbi, hazards.BURST_PROBABILITY, hazards.BURST_WINDOW)
     t = float(exact.exact_optimal_interval(p.checkpoint_cost, p.mtbi))
-    assert page.base_interval == format_duration(t) == "13.6 min"
+    assert page.plain_interval == format_duration(t) == "13.6 min"
     at_t = float(exact.exact_goodput(p.checkpoint_cost, m_all, p.restart, t))
     assert page.burst_as_many == percent(at_t, 2) == "27.39%"
     assert page.burst_same_count == "5.8 points"

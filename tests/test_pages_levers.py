@@ -56,7 +56,7 @@ def test_the_conclusion_names_the_fleets_own_largest_levers_in_points_and_dollar
     gain = tiered.levers["halve the failure rate"]
     assert page.top_dollars == "$29M"
     assert math.isclose(tiered.dollars(gain), gain * 65536 * 3.2 * 730, rel_tol=1e-12)
-    assert (page.second, page.second_points) == ("drain the persistent write as well", "9.5 points")
+    assert (page.lever_2, page.lever_2_points) == ("drain the persistent write as well", "9.5 points")
     assert (page.third, page.third_points) == ("halve R", "6.6 points")
     assert (page.largest_loss, page.largest_loss_share) == ("restart", "35.9%")
     assert page.drained_after == "4 min"  # max(D, C_p) = max(4 min, 3 min)
@@ -77,7 +77,7 @@ def test_the_worked_examples_levers(example: FleetPlan) -> None:
     points), then halving C (2.8), then R (1.2); the slow checkpoint 76.5% at 39.8 min, 11.1 points, $3.3M."""
     page = pages.build(example)
     assert (page.interval, page.cadence, page.goodput, page.tier_levers) == ("18.6 min", "", "87.6%", Variant("none"))
-    assert (page.top_lever, page.top_points, page.second, page.second_points, page.third, page.third_points) == (
+    assert (page.top_lever, page.top_points, page.lever_2, page.lever_2_points, page.third, page.third_points) == (
         "halve the failure rate", "4.0 points", "halve C", "2.8 points", "halve R", "1.2 points")
     assert (page.slow_goodput, page.slow_interval, page.slow_points, page.slow_dollars) == (
         "76.5%", "39.8 min", "11.1 points", "$3.3M")
@@ -90,12 +90,12 @@ def test_a_badly_chosen_interval_is_the_same_scheme(tiered: FleetPlan, example: 
     page = pages.build(tiered)
     long_ = plan_for(tiered.params, interval=2 * tiered.interval)
     assert long_.tiers == tiered.plan.tiers
-    assert page.long_goodput == percent_of(long_.goodput) and page.long_interval == "11.8 min"
+    assert page.long_goodput == percent_of(long_.goodput) and page.twice_interval == "11.8 min"
     assert page.shorter == Variant("drain")  # 2.96 min < D = 4 min
     w = pages.build(example)
     assert w.shorter == Variant("possible")
     g = example.goodput
-    assert w.long_points == f"{100 * (g - exact.exact_goodput(1.0, example.params.mtbi, 5.0, 2 * example.interval)):.1f} points"
+    assert w.twice_points == f"{100 * (g - exact.exact_goodput(1.0, example.params.mtbi, 5.0, 2 * example.interval)):.1f} points"
 
 
 def test_doubling_the_fleet_plans_its_scheme_at_half_m(tiered: FleetPlan) -> None:
@@ -235,4 +235,4 @@ def test_the_optimum_is_called_shallow_only_where_a_factor_of_two_costs_little(e
     assert pages.build(example).optimum_depth == Variant("shallow")
     refused = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0, ranges={}))
     page = pages.build(refused)
-    assert (page.long_points, page.goodput, page.optimum_depth) == ("4.7 points", "33.2%", Variant("steep"))
+    assert (page.twice_points, page.goodput, page.optimum_depth) == ("4.7 points", "33.2%", Variant("steep"))

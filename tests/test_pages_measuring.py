@@ -55,7 +55,7 @@ def test_the_worked_example(worked: FleetPlan) -> None:
     t = float(exact_optimal_interval(c, m))
     assert p.twice_interval == "37.2 min"
     assert p.twice_points == f"{100 * (exact_goodput(c, m, r) - exact_goodput(c, m, r, 2 * t)):.1f} points" == "2.2 points"
-    assert (p.overhead, p.lost_work, p.restart_loss, p.halve_r) == ("4.7%", "5.1%", "2.7%", "1.2 points")
+    assert (p.checkpoint_overhead, p.lost_work, p.restart_loss, p.halve_r) == ("4.7%", "5.1%", "2.7%", "1.2 points")
     assert (p.fo_quotable, p.fo_interval, p.fo_goodput) == (Variant("quotable"), "19.3 min", "86.9%")
     assert (p.own_count, p.own_range) == (Variant("count"), "169 min to 205 min")
 
@@ -153,7 +153,7 @@ def test_elastic_training_is_the_failures_chapters(story: FleetPlan) -> None:
     """The story fleet (a persistent tier, R_p 22 min): elastic continuation shortens R to 1 min and R_p by as much,
     as the failures chapter does, so both chapters quote one goodput (80.7%, not the 77.1% of R_p kept)."""
     measured, failed = page.build(story), failures.build(story)
-    assert measured.elastic_goodput == failed.g_elastic == percent(plan_for(elastic_params(story.params)).goodput)
+    assert measured.elastic_goodput == failed.elastic_goodput == percent(plan_for(elastic_params(story.params)).goodput)
     assert measured.elastic_r == failed.elastic_r
     kept_rp = plan_for(story.params.replace(restart=elastic_restart(story.params.restart)))
     assert measured.elastic_goodput != percent(kept_rp.goodput)
@@ -181,10 +181,10 @@ def test_overhead_and_lost_work_called_equal_only_where_they_are(tiered: FleetPl
     fleet (6.2% and 7.0%): equal only at first order, parted by the exact model and the scheme; where first order is
     refused (both), their balance is no test of the cadence."""
     w = page.build(worked)
-    assert (w.balance, w.overhead, w.lost_work) == (Variant("equal"), "4.7%", "5.1%")
+    assert (w.balance, w.checkpoint_overhead, w.lost_work) == (Variant("equal"), "4.7%", "5.1%")
     t = page.build(tiered)
     assert not tiered.first_order_quotable  # so the balance is no test of its cadence, as the derivation page says
-    assert (t.balance, t.overhead, t.lost_work) == (Variant("unquoted"), "7.9%", "10.3%")
+    assert (t.balance, t.checkpoint_overhead, t.lost_work) == (Variant("unquoted"), "7.9%", "10.3%")
     overhead, lost = tiered.losses["checkpoint_overhead"], tiered.losses["lost_work"]
     assert lost - overhead > page.ABOUT_EQUAL * lost
     assert t.apart_by == "the exact model, the drain and the persistent tier move"

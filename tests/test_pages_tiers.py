@@ -85,7 +85,7 @@ def test_the_65k_fleet_is_its_plan(fleet65k: FleetPlan, page65k: page.Page) -> N
     assert p.largest_loss == "restart" and fleet65k.largest_loss == "restart_loss"
     assert p.largest_loss_share == percent(fleet65k.losses["restart_loss"])
     assert p.mtbi == "41.6 min" and p.survives == "75%"
-    shares = [p.loss_overhead, p.loss_lost, p.loss_restart, p.loss_drain, p.goodput]
+    shares = [p.checkpoint_overhead, p.lost_work, p.restart_loss, p.loss_drain, p.goodput]
     assert abs(sum(float(x.rstrip("%")) for x in shares) - 100) < 0.3
 
 

@@ -34,7 +34,6 @@ from goodput.report import (
     join_words,
     large_count,
     money,
-    mtbi_origin,
     ordinal,
     percent,
     points,
@@ -95,14 +94,13 @@ class Page(Fleet, PlanValues, LossLever):
     """The answer page's values; each field is a glue key of book/answer.md."""
 
     mtbi_how: Variant
-    mtbi_origin: str
     scheme: Variant
     drain: str
     persistent_cost: str
     persistent_restart: str
     persistent_which: str
     fast_lost: str
-    losses_text: str
+    losses_ranked: str
     month_hours: str
     slow_points: str
     slow_dollars: str
@@ -115,8 +113,6 @@ class Page(Fleet, PlanValues, LossLever):
     fo_model: str
     fo_losses: str
     fo_slow: Variant
-    fo_slow_interval: str
-    fo_slow_goodput: str
     fo_slow_gap: str
     fo_points: str
     fo_dollars: str
@@ -181,7 +177,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     ('18.6 min', '87.6%', '19.3 min', '86.9%', '12.8 points', '$3.8M')
     """
     p, s = fleet.params, fleet.plan.tiers
-    (l1, g1), (l2, g2) = fleet.levers_ranked[:2]
+    (l1, _), (l2, g2) = fleet.levers_ranked[:2]
     halve_c = fleet.levers["halve C"]
     fast_ok = fleet.first_order_quotable
     slow_fo = fleet.slow_first_order
@@ -204,18 +200,17 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         **fleet_values(fleet), first_order=first_order_variant(fleet), calculator=Variant("link"),
         calculator_url=Raw(html.escape(calculator_url)),
         mtbi_how=Variant(m_given(p)),
-        mtbi_origin=mtbi_origin(p), restart_text=restart_text(p), scheme=Variant(scheme),
+        restart_text=restart_text(p), scheme=Variant(scheme),
         drain=format_duration(s.drain) if s is not None else "none",
         persistent_cost=format_duration(tier2.cp) if tier2 else "none",
         persistent_restart=format_duration(tier2.rp) if tier2 else "none",
         persistent_which=("every checkpoint" if tier2.every == 1 else f"every {ordinal(tier2.every)} checkpoint")
         if tier2 else "none",
         fast_lost=f"{1.0 - tier2.fast_survives:.0%}" if tier2 else "none",
-        losses_text=losses_text(fleet), lost_dollars=money(fleet.lost_dollars),
+        losses_ranked=losses_text(fleet),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
-        lever_1_points=points(g1), lever_1_dollars=money(fleet.dollars(g1)), lever_2=l2,
-        lever_2_points=points(g2), lever_2_dollars=money(fleet.dollars(g2)),
+        lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
@@ -224,8 +219,6 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
-        fo_slow_interval=format_duration(slow_fo.interval) if slow_ok else NOT_QUOTED,
-        fo_slow_goodput=percent(slow_fo.goodput) if slow_ok else NOT_QUOTED,
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
         fo_points=points(slow_fo_points) if slow_ok else NOT_QUOTED,
         fo_dollars=money(fleet.dollars(slow_fo_points)) if slow_ok else NOT_QUOTED,

@@ -9,7 +9,7 @@ from goodput import model
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
-from goodput.plan import Plan
+from goodput.plan import Plan, plan_for
 from goodput.report import (
     INPUT_WORDS,
     count,
@@ -25,10 +25,14 @@ from goodput.report import (
     recommendation,
     scheme_words,
 )
+from goodput.tiers import Tiers
 from goodput.units import format_duration, format_rate
+from goodput.whatif import goodput_of
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
+#: A badly chosen interval: this many times the plan's, and its inverse (the levers and measuring pages).
+OFF_BY = 2.0
 #: A what-if's gain below this share of wall time (a tenth of a point) is too small to advise on: a page says so.
 MATERIAL = 0.001
 
@@ -144,23 +148,28 @@ def g_span(fleet: FleetPlan) -> str:
 class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
-    Each means the same on every page that quotes it: the inputs file and the fleet's GPUs, C, M (how it was given,
-    and the count it came from), R, slow C, price and per-GPU rate; its plan's interval, goodput, scheme, cadence,
-    losses, largest loss and lever, and slow checkpoint; what the scheme has beyond one checkpoint safe when taken
-    (``scheme_parts``: "drain", "persistent tier" or both, after "its" or "the fleet's"; "" for neither) and what the
-    model of C, M and R alone leaves out of it (``beyond_cmr``: those, just-in-time recovery, planned stops); first
-    order's verdict in points and, where quotable, its interval and goodput. (A :class:`~goodput.pages.Variant` is
-    not shared: each chapter keeps the variants of its own paragraphs.)
+    Each means the same on every page that quotes it: the inputs file (and ``inputs``, "the worked example" or "the
+    inputs file ...") and the fleet's GPUs, C, M (how it was given, and the count or rate it came from), R, slow C,
+    price and per-GPU rate; its plan's interval, goodput, scheme, cadence, losses (``losses_text`` in the book's
+    order, each share, their dollars a month), largest loss, top and second levers, and slow checkpoint; what the
+    scheme has beyond one checkpoint safe when taken (``scheme_parts``: "drain", "persistent tier" or both, after
+    "its" or "the fleet's"; "" for neither) and what the model of C, M and R alone leaves out of it (``beyond_cmr``:
+    those, just-in-time recovery, planned stops) and that model's own optimum and goodput (``plain_``,
+    :attr:`goodput.fleet.FleetPlan.alone`); first order's verdict in points and, where quotable, its interval and
+    goodput, for the fast and the slow checkpoint. (A :class:`~goodput.pages.Variant` is not shared: each chapter
+    keeps the variants of its own paragraphs.)
     """
 
     params_file: str
     inputs_file: str
+    inputs: str
     gpus: str
     gpu_count: str
     fleet_count: str
     cost: str
     mtbi: str
     m_how: str
+    mtbi_origin: str
     restart: str
     slow_cost: str
     price: str
@@ -170,15 +179,22 @@ class Fleet:
     scheme_words: str
     scheme_parts: str
     beyond_cmr: str
+    plain_interval: str
+    plain_goodput: str
     cadence: str
     recommendation: str
+    losses_text: str
+    checkpoint_overhead: str
     restart_loss: str
     lost_work: str
+    lost_dollars: str
     largest_loss: str
     largest_loss_share: str
     top_lever: str
     top_points: str
     top_dollars: str
+    lever_2: str
+    lever_2_points: str
     slow_interval: str
     slow_goodput: str
     gap: str
@@ -188,6 +204,8 @@ class Fleet:
     confidence: str
     fo_interval: str
     fo_goodput: str
+    fo_slow_interval: str
+    fo_slow_goodput: str
 
 
 def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
@@ -199,29 +217,106 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     ('18.6 min', '87.6%', '19.3 min', 'halve the failure rate')
     """
     p = fleet.params
-    top, top_gain = fleet.levers_ranked[0]
+    (top, top_gain), (second, second_gain) = fleet.levers_ranked[:2]
     quotable = fleet.first_order_quotable
+    slow_quotable = quotable and fleet.slow_first_order.check.quotable
     return vars(Fleet(
         params_file=f"{p.source} (the worked example)" if is_worked_example(p) else p.source, inputs_file=p.source,
+        inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
         gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
         fleet_count=count(p.interruption_count or 0, "interruption"),
-        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet),
+        cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet), mtbi_origin=mtbi_origin(p),
         restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
         interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
         scheme_words=scheme_words(fleet.plan), scheme_parts=scheme_parts_text(fleet.plan),
-        beyond_cmr=left_out_text(fleet.plan), cadence=cadence_text(fleet.plan),
+        beyond_cmr=left_out_text(fleet.plan), plain_interval=format_duration(fleet.alone.interval),
+        plain_goodput=percent(fleet.alone.goodput), cadence=cadence_text(fleet.plan),
         recommendation=recommendation(fleet.plan),
+        losses_text=losses_text(fleet, largest_first=False),
+        checkpoint_overhead=percent(fleet.losses["checkpoint_overhead"]),
         restart_loss=percent(fleet.losses["restart_loss"]), lost_work=percent(fleet.losses["lost_work"]),
+        lost_dollars=money(fleet.lost_dollars),
         largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
         top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
+        lever_2=second, lever_2_points=gain_text(second_gain),
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent(fleet.slow.goodput),
         gap=points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED,
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), confidence=percent(CONFIDENCE, 0),
         fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,
         fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
+        fo_slow_interval=format_duration(fleet.slow_first_order.interval) if slow_quotable else NOT_QUOTED,
+        fo_slow_goodput=percent(fleet.slow_first_order.goodput) if slow_quotable else NOT_QUOTED,
     ))
+
+
+@dataclass(frozen=True)
+class SchemeValues:
+    """The plan's checkpoint scheme, said alike by the tiers, levers, measuring and failures pages.
+
+    Its drain (``"0 s"`` without one) and the persistent tier's cost C_p and restart R_p (C and R for one tier).
+    """
+
+    drain: str
+    persistent_cost: str
+    persistent_restart: str
+
+
+def scheme_values(fleet: FleetPlan) -> dict[str, Any]:
+    """The fields of :class:`SchemeValues` for a fleet, to pass to a ``Page`` that inherits it.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> scheme_values(fleet_plan(load_params()))
+    {'drain': '0 s', 'persistent_cost': '1 min', 'persistent_restart': '5 min'}
+    """
+    p = fleet.params
+    t = fleet.plan.tiers or Tiers(p.checkpoint_cost, p.restart)  # an untiered fleet: one tier, durable at once
+    return vars(SchemeValues(drain=format_duration(t.drain), persistent_cost=format_duration(t.cp),
+                             persistent_restart=format_duration(t.rp)))
+
+
+@dataclass(frozen=True)
+class OffOptimum:
+    """A badly chosen interval, said alike by the levers and measuring pages.
+
+    The interval :data:`OFF_BY` times the plan's and the points it costs against the plan (the fleet's whole scheme
+    at that interval), and the interval 1/:data:`OFF_BY` of the plan's (which a page checks against the drain).
+    """
+
+    twice_interval: str
+    twice_points: str
+    half_interval: str
+
+
+def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan]:
+    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> off_optimum(fleet_plan(load_params()))[0]
+    {'twice_interval': '37.2 min', 'twice_points': '2.2 points', 'half_interval': '9.3 min'}
+    """
+    plan = fleet.plan
+    twice = plan_for(fleet.params, interval=OFF_BY * plan.interval)
+    return vars(OffOptimum(twice_interval=format_duration(twice.interval),
+                           twice_points=points(max(0.0, plan.goodput - twice.goodput)),
+                           half_interval=format_duration(plan.interval / OFF_BY))), twice
+
+
+@dataclass(frozen=True)
+class ElasticValues:
+    """Elastic training (:func:`goodput.hazards.elastic_params`), said alike by the failures and measuring pages.
+
+    Its effective restart and the goodput of the fleet's whole scheme planned with it ("0.0%" where refused).
+    """
+
+    elastic_r: str
+    elastic_goodput: str
+
+
+def elastic_values(inputs: Params, plan: Plan | None) -> dict[str, Any]:
+    """The fields of :class:`ElasticValues` from the elastic inputs and their plan (None where the model refused)."""
+    return vars(ElasticValues(elastic_r=format_duration(inputs.restart), elastic_goodput=percent(goodput_of(plan))))
 
 
 @dataclass(frozen=True)
@@ -252,12 +347,7 @@ class PlanValues:
     calculator: Variant
     calculator_url: str
     restart_text: str
-    lost_dollars: str
     lost_gpu_hours: str
-    lever_1_points: str
-    lever_1_dollars: str
-    lever_2: str
-    lever_2_points: str
     lever_2_dollars: str
     ranges: Variant
     ranges_text: str

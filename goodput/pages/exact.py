@@ -14,7 +14,7 @@ from typing import Any
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values, is_worked_example
+from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values
 from goodput.report import interval_text, ordinal, percent, point_decimals, points
 from goodput.units import format_duration
 
@@ -29,7 +29,6 @@ RESTART_FACTORS = (0.01, 1.0, 10.0)
 class Page(Fleet):
     """The chapter's values: the fleet's plan, and the one-tier model at its C, M and R."""
 
-    inputs: str
     scope: Variant
     subject: str
     every_nth: str
@@ -135,7 +134,7 @@ def build(fleet: FleetPlan) -> Page:
     # in full once where the scope paragraph introduces it (what it leaves out), and by this short name after it.
     subject = "this fleet" if fleet.plain else "the one-tier model"
     page = Page(
-        **values, inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
+        **values,
         scope=Variant("one" if fleet.plain else "tiered" if fleet.tiered else "recovered"),
         subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
         # The fleet's verdict where its own first order is refused; else the one-tier model's, labelled as its.

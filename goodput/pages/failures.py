@@ -12,7 +12,16 @@ from dataclasses import dataclass
 from goodput import exact, hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import MATERIAL, NOT_QUOTED, Fleet, fleet_values
+from goodput.pages.common import (
+    MATERIAL,
+    NOT_QUOTED,
+    ElasticValues,
+    Fleet,
+    SchemeValues,
+    elastic_values,
+    fleet_values,
+    scheme_values,
+)
 from goodput.plan import plan_for
 from goodput.report import (
     change_text,
@@ -46,12 +55,10 @@ def _moves(before: str, after: str) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, SchemeValues, ElasticValues):
     """The glue keys of ``book/failures.md``, formatted."""
 
     scope: Variant
-    base_goodput: str
-    base_interval: str
     model_name: str
     shape: str
     run_length: str
@@ -111,14 +118,11 @@ class Page(Fleet):
     lost_ratio: str
     lost_scheme: Variant
     fast_survives: str
-    elastic_r: str
-    g_elastic: str
     elastic_gain: str
     elastic_dollars: str
     elastic_scheme: Variant
     jit_time: str
     jit_share: str
-    rp: str
     elastic_rp: str
     restart_elastic: str
     elastic_returned: str
@@ -183,8 +187,8 @@ def build(fleet: FleetPlan) -> Page:
     persistent = scheme is not None and not scheme.one_tier
 
     return Page(
-        **fleet_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"), base_goodput=percent(base),
-        base_interval=format_duration(age.fixed), model_name=model_name, shape=f"{hazards.SHAPE:g}",
+        **fleet_values(fleet), **scheme_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"),
+        model_name=model_name, shape=f"{hazards.SHAPE:g}",
         run_length=format_duration(age.length), run_length_why=Variant(why), week=format_duration(age.first),
         week_share_of_time=percent(age.first / age.length, 0), share_first_week=percent(age.first_share, 0),
         m_first_week=format_duration(age.m_first), m_after_week=format_duration(age.m_rest),
@@ -222,11 +226,10 @@ def build(fleet: FleetPlan) -> Page:
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier" if fleet.plain else "beyond"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
-        elastic_r=format_duration(elastic_params.restart), g_elastic=percent(elastic.goodput),
+        **elastic_values(elastic_params, elastic),
         elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
-        rp=format_duration(scheme.rp if scheme is not None else r),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
         restart_elastic=percent(elastic.losses.restart_loss),
         elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),

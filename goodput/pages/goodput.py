@@ -13,7 +13,7 @@ from goodput import sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, losses_text
+from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values
 from goodput.params import Params, load_params
 from goodput.report import percent, point_decimals, points
 from goodput.units import format_duration, significant
@@ -30,11 +30,8 @@ class Page(Fleet):
     balance: Variant
     balance_checkpoint: str
     balance_lost: str
-    losses_text: str
     slow: Variant
-    fo_slow_interval: str
     fo_slow_each: str
-    fo_slow_goodput: str
     a_reported: str
     a_mtbi: str
     a_cost: str
@@ -115,10 +112,9 @@ def build(fleet: FleetPlan) -> Page:
         recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
         balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
-        losses_text=losses_text(fleet, largest_first=False), slow=Variant("quoted" if slow_ok else "refused"),
-        fo_slow_interval=format_duration(sf.interval) if slow_ok else NOT_QUOTED,
+        slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
-        fo_slow_goodput=percent(sf.goodput) if slow_ok else NOT_QUOTED, a_reported=percent(reported, 0),
+        a_reported=percent(reported, 0),
         a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),
         a_gap=Variant("above" if reported > w.goodput else "below"),

@@ -58,8 +58,6 @@ class Page(Fleet):
     c_how: str
     sync_time: str
     scheme_inputs: str
-    plain_interval: str
-    plain_goodput: str
     w_window: str
     w_all: str
     w_planned: str
@@ -211,8 +209,6 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous else "minutes",
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
-        plain_interval=format_duration(fleet.alone.interval),
-        plain_goodput=percent(fleet.alone.goodput),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
         w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),

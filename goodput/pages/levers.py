@@ -14,7 +14,17 @@ from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
-from goodput.pages.common import Fleet, LossLever, cadence_text, fleet_values
+from goodput.pages.common import (
+    OFF_BY,
+    Fleet,
+    LossLever,
+    OffOptimum,
+    SchemeValues,
+    cadence_text,
+    fleet_values,
+    off_optimum,
+    scheme_values,
+)
 from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
 from goodput.report import count, gain_text, join_words, large_count, money, percent, points
@@ -23,8 +33,6 @@ from goodput.units import format_duration
 
 #: The two intervals of the brief's debate, minutes.
 DEBATE = (15.0, 45.0)
-#: The fleet's badly chosen intervals: this many times the exact optimum, and its inverse.
-OFF_BY = 2.0
 #: The optimum is called shallow where an interval :data:`OFF_BY` off it costs less than this share of the plan's
 #: goodput, or less than :data:`SHALLOW_POINTS`; else "not flat" (the refused fleet: 4.7 points of 33.2%).
 SHALLOW, SHALLOW_POINTS = 0.05, 0.01
@@ -35,7 +43,7 @@ def _bandwidth(x: float | None, factor: float = 1.0) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, LossLever):
+class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     """The values ``book/levers.md`` quotes."""
 
     tier_levers: Variant
@@ -50,14 +58,11 @@ class Page(Fleet, LossLever):
     snapshot_gain: str
     snapshot_dollars: str
     top_goodput: str
-    second: str
-    second_points: str
     third: str
     third_points: str
     s_now: str
     s_more: str
     drained_after: str
-    persistent_cost: str
     cost_verdict: Variant
     slow_name: str
     scheme_worth: str
@@ -65,15 +70,11 @@ class Page(Fleet, LossLever):
     slow_points: str
     slow_gpu_hours: str
     slow_dollars: str
-    long_interval: str
     long_goodput: str
-    long_points: str
     optimum_depth: Variant
     shorter: Variant
-    short_interval: str
     short_goodput: str
     short_points: str
-    drain: str
     size_r: str
     doubling: Variant
     gpus2: str
@@ -116,10 +117,10 @@ def build(fleet: FleetPlan) -> Page:
     """
     p, plan = fleet.params, fleet.plan
     ranked = fleet.levers_ranked
-    (_, top_gain), (second, second_gain), (third, third_gain) = ranked[:3]
+    (_, top_gain), _, (third, third_gain) = ranked[:3]
     s = plan.tiers
     tier_levers = "none" if s is None else "drain" if s.one_tier else "two_tier"
-    long_ = plan_for(p, interval=OFF_BY * plan.interval)
+    off, long_ = off_optimum(fleet)
     short_ok = plan.interval / OFF_BY >= (s.drain if s else 0.0)
     short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
     doubled = fleet.by_size.get(2 * p.gpus, plan)
@@ -140,18 +141,17 @@ def build(fleet: FleetPlan) -> Page:
     better = max(at_short, at_long)
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
         loss_lever=Variant("other" if outranked else "own"),
         storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
         snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))),
-        top_goodput=percent(plan.goodput + top_gain), second=second, second_points=gain_text(second_gain), third=third,
+        top_goodput=percent(plan.goodput + top_gain), third=third,
         third_points=gain_text(third_gain),
         s_now=percent(s.fast_survives if s else 0.0),
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
-        persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_name="the slower checkpoint" if p.checkpoint_is_write else "the synchronous checkpoint",
         scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
@@ -162,12 +162,11 @@ def build(fleet: FleetPlan) -> Page:
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),
-        long_interval=format_duration(long_.interval), long_goodput=percent(long_.goodput),
-        long_points=points(max(0.0, plan.goodput - long_.goodput)),
+        long_goodput=percent(long_.goodput),
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
-        shorter=Variant("possible" if short_ok else "drain"), short_interval=format_duration(plan.interval / OFF_BY),
+        shorter=Variant("possible" if short_ok else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        drain=format_duration(s.drain if s else 0.0), size_r=size_r_text(fleet),
+        size_r=size_r_text(fleet),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",

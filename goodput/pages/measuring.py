@@ -13,10 +13,23 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
-from goodput.pages.common import MATERIAL, Fleet, LossLever, cadence_text, fleet_values
+from goodput.pages.common import (
+    MATERIAL,
+    OFF_BY,
+    ElasticValues,
+    Fleet,
+    LossLever,
+    OffOptimum,
+    SchemeValues,
+    cadence_text,
+    elastic_values,
+    fleet_values,
+    off_optimum,
+    scheme_values,
+)
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, join_words, mtbi_origin, percent, points, share_text
+from goodput.report import gain_text, interval_text, join_words, percent, points, share_text
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -41,10 +54,9 @@ def share(x: float) -> str:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, LossLever):
+class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     """The values ``book/measuring.md`` quotes."""
 
-    m_origin: str
     dozen_time: str
     dozen_below: str
     dozen_above: str
@@ -69,24 +81,17 @@ class Page(Fleet, LossLever):
     async_points: str
     async_case: Variant
     async_gain: str
-    elastic_r: str
-    elastic_goodput: str
     elastic_points: str
     elastic_t: str
     elastic_moves: Variant
-    twice_interval: str
-    twice_points: str
     half: Variant
-    half_interval: str
     half_points: str
-    drain: str
     per_gpu: Variant
     m_gpu: str
     wrong_t: str
     wrong_kept: str
     reach: str
     halve_r: str
-    overhead: str
     balance: Variant
     apart_by: str
     fo_quotable: Variant
@@ -142,9 +147,8 @@ def build(fleet: FleetPlan) -> Page:
     elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
     elastic = plan_or_none(elastic_inputs)
 
-    twice = plan_for(p, interval=2 * plan.interval)
     drain = plan.tiers.drain if plan.tiers else 0.0
-    half = plan_for(p, interval=plan.interval / 2) if plan.interval / 2 >= drain else None
+    half = plan_for(p, interval=plan.interval / OFF_BY) if plan.interval / OFF_BY >= drain else None
 
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
     wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
@@ -161,7 +165,7 @@ def build(fleet: FleetPlan) -> Page:
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **loss_lever_values(outranked), m_origin=mtbi_origin(p),
+        **fleet_values(fleet), **scheme_values(fleet), **off_optimum(fleet)[0], **loss_lever_values(outranked),
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
@@ -177,16 +181,15 @@ def build(fleet: FleetPlan) -> Page:
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATERIAL else "drained_done"),
         async_gain=points(max(0.0, async_gain)),
-        elastic_r=d(elastic_inputs.restart), elastic_goodput=percent(goodput_of(elastic)),
+        **elastic_values(elastic_inputs, elastic),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
-        twice_interval=d(twice.interval), twice_points=points(max(0.0, plan.goodput - twice.goodput)),
-        half=Variant("planned" if half else "drain"), half_interval=d(plan.interval / 2),
-        half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "", drain=d(drain),
+        half=Variant("planned" if half else "drain"),
+        half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
         reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
-        halve_r=gain_text(fleet.levers["halve R"]), overhead=percent(overhead),
+        halve_r=gain_text(fleet.levers["halve R"]),
         balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),

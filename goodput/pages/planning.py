@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
-from goodput.pages.common import Fleet, PlanValues, losses_text
+from goodput.pages.common import Fleet, PlanValues
 
 
 @dataclass(frozen=True)
@@ -20,7 +20,6 @@ class Page(Fleet, PlanValues):
     """The planning page's values; each field is a glue key of book/planning.md."""
 
     fo_model: str
-    losses_text: str
     optimum: Variant
     formulas: Variant
 
@@ -41,7 +40,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     ('18.6 min', '87.6%', 'ok', '0.7 points', '19.3 min')
     """
     shared = answer.build(fleet, calculator_url)  # the one plan's values, said alike on both pages
-    own = ("fo_model", "losses_text", "optimum", "formulas")
+    own = ("fo_model", "optimum", "formulas")
     kind = scheme_kind(fleet)
     # one tier: first order's formulas where they may be quoted (with the just-in-time share where the fleet has one),
     # the exact model's where first order is refused
@@ -50,5 +49,5 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         "recovered" if recovered else "first_order"
     return Page(**{f.name: getattr(shared, f.name) for f in dataclasses.fields(Page) if f.name not in own},
                 fo_model=answer.first_order_name(fleet),
-                losses_text=losses_text(fleet, largest_first=False), optimum=Variant("recovered" if recovered else kind),
+                optimum=Variant("recovered" if recovered else kind),
                 formulas=Variant(formulas))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Raw, Variant
-from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values, is_worked_example
+from goodput.pages.common import LOSS_WORDS, Fleet, SchemeValues, fleet_values, is_worked_example, scheme_values
 from goodput.params import load_params
 from goodput.report import money, ordinal, percent, points, share_text
 from goodput.tiers import Tiers
@@ -30,28 +30,20 @@ from goodput.whatif import (
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, SchemeValues):
     """The chapter's values; ``wx_``/``ft_``/``peer_`` the worked example's asides (exact model), the rest the fleet's.
 
     The fleet's come from its plan (its drain, fast tier and copies on peers, ``lim_`` storage contention) or, where it
     is untiered, an illustrative drain (``ill_``); Llama 3's root causes are the same in every build.
     """
 
-    inputs: str
     opening: Variant
     snippet_cost: str
     survives: str
-    persistent_cost: str
-    persistent_restart: str
     durable: str
-    drain: str
     persistent_cadence: str
-    loss_overhead: str
-    loss_lost: str
-    loss_restart: str
     loss_drain: str
     largest_name: str
-    lost_dollars: str
     drain_dollars: str
     drain_fleet: Variant
     half_drain: str
@@ -149,18 +141,15 @@ def build(fleet: FleetPlan) -> Page:
     s, every = t.fast_survives, t.every
     opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
-        **fleet_values(fleet), inputs="the worked example" if worked else f"the inputs file {p.source}",
+        **fleet_values(fleet), **scheme_values(fleet),
         opening=Variant(opening), snippet_cost=Raw(format_duration(c)), survives=share_text(s),
-        persistent_cost=format_duration(t.cp), persistent_restart=format_duration(t.rp),
         durable=f"durable {format_duration(t.drain)} after its snapshot" if t.drain > 0 else "durable at once",
-        drain=format_duration(t.drain),
         persistent_cadence=("every checkpoint persistent" if every == 1
                             else f"every {ordinal(every)} checkpoint persistent")
         + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
-        loss_overhead=percent(losses["checkpoint_overhead"]), loss_lost=percent(losses["lost_work"]),
-        loss_restart=percent(losses["restart_loss"]), loss_drain=percent(losses.get("drain_loss", 0.0)),
+        loss_drain=percent(losses.get("drain_loss", 0.0)),
         largest_name="the drain" if fleet.largest_loss == "drain_loss" else LOSS_WORDS[fleet.largest_loss],
-        lost_dollars=money(fleet.lost_dollars), drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
+        drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if t.drain == 0 else
                             "sets" if fleet.interval <= t.drain * (1 + 1e-9) else "drained"),
         half_drain=format_duration(t.drain / 2), lever_drain=points(lever_drain),
