@@ -26,6 +26,7 @@ from goodput.report import (
     per_million,
     per_million_range,
     percent,
+    planned_text,
     points,
     record_name,
     scheme_words,
@@ -137,15 +138,14 @@ def recovery_inputs(p: Params) -> str:
     """The fleet's just-in-time recovery and planned stops as inputs, in words, or "" for neither.
 
     >>> recovery_inputs(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=1 / 36))
-    'p = 60% of interruptions recovered just in time, R_j = 45 s each, with no work lost; and q = 0.0278 planned stops an hour (one every 36 h), each with notice, so each costs a checkpoint and a restart but no work'
+    'p = 60% of interruptions recovered just in time, R_j = 45 s each, with no work lost; and planned stops q = 0.0278 an hour (one every 36 h), each with notice, so each costs a checkpoint and a restart but no work'
     """
     parts = []
     if p.just_in_time > 0:
         parts.append(f"p = {share_text(p.just_in_time)} of interruptions recovered just in time, "
                      f"R_j = {format_duration(p.jit_recovery)} each, with no work lost")
     if p.planned_rate > 0:
-        parts.append(f"q = {format_rate(p.planned_rate)} planned stops an hour (one every "
-                     f"{format_duration(60.0 / p.planned_rate)}), each with notice, so each costs a checkpoint and a "
+        parts.append(f"planned stops q = {planned_text(p)}, each with notice, so each costs a checkpoint and a "
                      "restart but no work")
     return "; and ".join(parts)
 
