@@ -14,6 +14,7 @@ from numpy.testing import assert_allclose
 
 from goodput import exact, hazards, tiers
 from goodput.fleet import FleetPlan, fleet_plan
+from goodput.hazards import elastic_params
 from goodput.pages import Variant, failures
 from goodput.params import Params, params_from_mapping
 from goodput.plan import plan_for
@@ -293,3 +294,9 @@ def test_small_losses_keep_their_digits_and_small_gains_are_not_advice(small_par
     early = hazards.simulations(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart).early
     gain = early.difference[1]
     assert 0 < gain < failures.MATERIAL and page.take_early == Variant("slight")
+    # Elastic training: the restart loss falls from 1.0% to about 0.05%, written to two significant digits, not as
+    # the '0.1%' one decimal would round it to.
+    elastic = plan_for(elastic_params(p))
+    assert 0.0001 < elastic.losses.restart_loss < 0.00095
+    assert page.restart_elastic == f"{100 * elastic.losses.restart_loss:.3f}%" == "0.051%"
+    assert page.restart_full == "1.0%"

@@ -102,6 +102,19 @@ def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
         assert (page.scheme, page.scheme_parts) == (Variant(scheme), parts)
         assert (fleet.losses["drain_loss"] == 0.0) == no_drain_loss
         assert "{" not in variant_text(page, "scheme") and " or " not in variant_text(page, "scheme")
+        assert page.scheme_recovery == Variant("none")
+
+
+def test_a_tiered_fleet_with_recovery_names_it_after_its_tiers(book: Params) -> None:
+    """A drain and a persistent tier with 50% recovered just in time and planned stops: the scheme paragraph names the
+    tiers and the next one the recovery the plan counts; without a drain or tiers the recovered paragraph says it."""
+    recovered = {"just_in_time": 0.5, "jit_recovery": 1.0, "planned_rate": 0.04}
+    tiers = {"drain": 3.0, "persistent_cost": 3.0, "persistent_restart": 20.0, "fast_survives": 0.8}
+    page = pages.build(fleet_plan(book.replace(**tiers, **recovered)))
+    assert (page.scheme, page.scheme_recovery) == (Variant("tiered"), Variant("tiered"))
+    assert page.recovery_text == pages.recovery_text(book.replace(**recovered)) != "not quoted"
+    one = pages.build(fleet_plan(book.replace(**recovered)))
+    assert (one.scheme, one.scheme_recovery) == (Variant("recovered"), Variant("none"))
 
 
 def test_a_recovered_one_tier_fleet_is_not_the_three_terms(fleet: Params) -> None:

@@ -11,6 +11,7 @@ inputs where it gives them. Every spare count is planned through the fleet's who
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -233,3 +234,18 @@ def test_a_tiered_fleet_that_recovers_just_in_time_is_not_its_plan_at_p_zero(tie
     assert page.tiers_note == Variant("tiered_jit") and page.restart_paid == Variant("jit")
     assert page.zero_goodput == percent(plan_for(p.replace(just_in_time=0.0)).goodput) != page.goodput
     assert pages.build(tiered).tiers_note == Variant("tiered")
+
+
+@pytest.mark.slow
+def test_the_largest_parts_share_is_of_the_sum_the_page_lists() -> None:
+    """The story fleet: R = 18.3 min is its parts (18.24 min) plus 0.917 s waiting for repairs, and the sentence lists
+    both, so start-up's 12.2 min is 67.0% of that sum, not the 67.1% of the parts without the wait."""
+    story = fleet_plan(load_params(Path(__file__).resolve().parent / "data"
+                                   / "tiered-48k <img src=x onerror=alert(1)> & co.yml"))
+    page = pages.build(story)
+    largest, parts, spares = story.largest_restart_part, story.params.restart_parts, story.params.spares
+    assert largest is not None and parts is not None and spares is not None
+    listed = parts.total + spares.wait(story.params.mtbi)
+    assert math.isclose(listed, story.params.restart, rel_tol=1e-12)
+    assert page.largest_part_share == percent(largest.minutes / listed) == "67.0%"
+    assert percent(largest.minutes / parts.total) == "67.1%"

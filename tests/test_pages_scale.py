@@ -281,3 +281,27 @@ def test_a_recovered_fleet_is_not_the_curves() -> None:
     page = scale.build(recovered)
     assert not recovered.tiered and not recovered.plain
     assert page.scope == page.own_scope == Variant("beyond")
+
+
+def test_following_first_order_at_100k_is_costed_only_where_it_is_quoted(worked_page: scale.Page) -> None:
+    """Where first order is not quoted at 100,000 GPUs (the worked example, 7.0 points off) the page does not follow
+    its interval; a fleet with a 10 min drain and M = 10 h there has both intervals at the drain bound, so following
+    first order is the plan itself (no '0.00 points less'); the jit-like one-tier fleet pays for following it."""
+    assert worked_page.at_size == Variant("unquoted") and worked_page.plan_follow == Variant("none")
+    drained = fleet_plan(params_from_mapping({
+        "gpus": 1000, "rate_per_gpu_hour": 1e-6, "checkpoint_cost": "1 s", "slow_checkpoint_cost": "5 min",
+        "restart": "5 min", "price_per_gpu_hour": 2.0, "month": "730 h", "drain": "10 min"}, source="drained.yml"))
+    at = limits.plan_at_size(drained)
+    assert at is not None and at.check.quotable
+    assert at.first.interval == pytest.approx(10.0) and at.plan.interval == pytest.approx(10.0)
+    values = scale.at_size_values(drained)
+    assert (values["at_size"], values["plan_follow"], values["plan_drain"]) == (
+        Variant("planned"), Variant("drain"), "10 min")
+    quoted = fleet_plan(params_from_mapping({
+        "gpus": 1000, "rate_per_gpu_hour": 1e-5, "checkpoint_cost": "45 s", "slow_checkpoint_cost": "5 min",
+        "restart": "5 min", "price_per_gpu_hour": 2.0, "month": "730 h"}, source="quoted.yml"))
+    at = limits.plan_at_size(quoted)
+    assert at is not None and at.check.quotable and at.first.interval != pytest.approx(at.plan.interval)
+    values = scale.at_size_values(quoted)
+    assert values["plan_follow"] == Variant("cost")
+    assert values["plan_interval_cost"] == points(at.plan.goodput - at.exact_at_first, 2)

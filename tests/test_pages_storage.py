@@ -177,3 +177,14 @@ def test_the_bandwidth_figure_marks_b_star_at_its_achieved_bandwidth(stored: Fle
     marks = [line for line in ax.lines if line.get_linestyle() == "-." and line.get_label().startswith("B*")]
     assert len(marks) == 1
     assert float(marks[0].get_xdata()[0]) == pytest.approx(best.bandwidth * 0.5)
+
+
+def test_the_search_is_described_only_where_a_bandwidth_for_a_target_is_quoted(example: FleetPlan,
+                                                                               small_params: Params) -> None:
+    """The worked example's illustration quotes the bandwidth that matches its plan (a search); the small fleet is
+    already within a point of its ceiling and has its own storage, so it quotes no searched bandwidth and the page does
+    not describe the search."""
+    page = pages.build(example)
+    assert page.match == Variant("reachable") and page.search == Variant("quoted")
+    small = pages.build(fleet_plan(small_params))
+    assert (small.needed, small.match, small.search) == (Variant("already"), Variant("none"), Variant("none"))

@@ -49,6 +49,11 @@ def _decimals(x: float) -> int:
     return 1 if 100 * x >= 0.095 else point_decimals(x, least=1)
 
 
+def _loss(x: float) -> str:
+    """A loss as a share of wall time, to the decimals of :func:`_decimals` (``"1.0%"``, ``"0.055%"``)."""
+    return percent(x, _decimals(x))
+
+
 def _moves(before: str, after: str) -> str:
     """``"goes from before to after"``, or ``"stays at before"`` where the two read the same."""
     return f"stays at {before}" if before == after else f"goes from {before} to {after}"
@@ -124,6 +129,7 @@ class Page(Fleet, SchemeValues, ElasticValues):
     jit_time: str
     jit_share: str
     elastic_rp: str
+    restart_full: str
     restart_elastic: str
     elastic_returned: str
     t_elastic_moves: str
@@ -231,10 +237,10 @@ def build(fleet: FleetPlan) -> Page:
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
-        restart_elastic=percent(elastic.losses.restart_loss),
+        restart_full=_loss(full.losses.restart_loss), restart_elastic=_loss(elastic.losses.restart_loss),
         elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
         t_elastic_moves=_moves(format_duration(full.interval), format_duration(elastic.interval)),
-        lost_elastic_moves=_moves(percent(full.losses.lost_work), percent(elastic.losses.lost_work)),
+        lost_elastic_moves=_moves(_loss(full.losses.lost_work), _loss(elastic.losses.lost_work)),
         lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
         take_early=Variant("no_help" if not helps else "helps" if gain >= MATERIAL else "slight"), early_gain_pm=points_pm(gain, gain_se),
         take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",

@@ -26,6 +26,7 @@ class Page(Fleet):
     first_order: Variant
 
     scheme: Variant
+    scheme_recovery: Variant
     recovery_text: str
     balance: Variant
     balance_checkpoint: str
@@ -110,6 +111,8 @@ def build(fleet: FleetPlan) -> Page:
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
         recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
+        # A tiered fleet's scheme paragraph names its tiers; its just-in-time recovery and planned stops follow.
+        scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
         balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
         slow=Variant("quoted" if slow_ok else "refused"),

@@ -29,7 +29,7 @@ from goodput.pages.common import (
 )
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, join_words, percent, points, share_text
+from goodput.report import gain_text, interval_text, join_words, ordinal, percent, points, share_text
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration, format_rate
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -80,7 +80,10 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     async_goodput: str
     async_points: str
     async_case: Variant
+    async_snapshot: Variant
     async_gain: str
+    persistent_every: str
+    drain_persistent: str
     elastic_points: str
     elastic_t: str
     elastic_moves: Variant
@@ -142,12 +145,17 @@ def build(fleet: FleetPlan) -> Page:
 
     sync = plan_or_none(with_cost(p, SYNC_SECONDS / 60.0))
     async_ = plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0))
-    # A fleet with a drain already saves asynchronously: PyTorch's stall is then set against its own plan.
+    # A fleet with a drain already saves asynchronously: PyTorch's stall is then set against its own plan. Where a
+    # persistent checkpoint stalls longer than the snapshot (C_p > C), only the fast one is asynchronous; draining the
+    # persistent write as well is the lever that would make it so.
     async_gain = goodput_of(async_) - plan.goodput
+    drain = plan.tiers.drain if plan.tiers else 0.0
+    stalled = drain > 0 and plan.tiers is not None and plan.tiers.cp > plan.tiers.checkpoint_cost
+    async_snapshot = ("write" if drain == 0 else "shorter" if c <= ASYNC_SECONDS / 60.0
+                      else "gain" if async_gain >= MATERIAL else "done")
     elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
     elastic = plan_or_none(elastic_inputs)
 
-    drain = plan.tiers.drain if plan.tiers else 0.0
     half = plan_for(p, interval=plan.interval / OFF_BY) if plan.interval / OFF_BY >= drain else None
 
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
@@ -179,8 +187,10 @@ def build(fleet: FleetPlan) -> Page:
         early_points=points(early_gain), matters=points(MATERIAL), sync_time=f"{SYNC_SECONDS:g} s",
         async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
-        async_case=Variant("lever" if drain == 0 else "drained_gain" if async_gain >= MATERIAL else "drained_done"),
-        async_gain=points(max(0.0, async_gain)),
+        async_case=Variant("lever" if drain == 0 else "stalled" if stalled else "drained"),
+        async_snapshot=Variant(async_snapshot), async_gain=points(max(0.0, async_gain)),
+        persistent_every=ordinal(plan.tiers.every) if stalled and plan.tiers else "",
+        drain_persistent=gain_text(fleet.levers["drain the persistent write as well"]) if stalled else "",
         **elastic_values(elastic_inputs, elastic),
         elastic_points=points(max(0.0, goodput_of(elastic) - plan.goodput)), elastic_t=elastic_t,
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),

@@ -141,7 +141,7 @@ def build(fleet: FleetPlan) -> Page:
         parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
-        largest_part_share=percent(largest.minutes / parts.total) if parts and largest else "",
+        largest_part_share=percent(largest.minutes / params.restart) if parts and largest else "",  # R = the listed sum
         largest_part_gain=points(largest.gain) if largest is not None else "",
         largest_part_dollars=money(fleet.dollars(largest.gain)) if largest is not None else "",
         per_node_now=(f" The start-up per node is {format_duration(parts.startup_per_node)}."

@@ -127,6 +127,8 @@ class Page(Fleet):
     plan_sigma: str
     plan_exact_at_first: str
     plan_interval_cost: str
+    plan_follow: Variant
+    plan_drain: str
     zero_gpus: str
     big: str
     big_mtbi: str
@@ -153,9 +155,17 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
              "plan_gap", "plan_verdict", "plan_years", "plan_simulated", "plan_stderr", "plan_sigma",
              "plan_exact_at_first", "plan_interval_cost")
     if plan is None:
-        return values | {"at_size": Variant("refused")} | dict.fromkeys(names, "")
+        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"), "plan_drain": ""} | \
+            dict.fromkeys(names, "")
     g = plan.plan.goodput
+    drain = plan.plan.tiers.drain if plan.plan.tiers else 0.0
+    # Following first order's plan is a cost only where first order is quoted; where both intervals are the drain
+    # bound (no checkpoint before the last is durable) and the cadence is the same, it is the plan itself.
+    at_drain = all(math.isclose(t, drain, rel_tol=1e-9) for t in (plan.first.interval, plan.plan.interval)) and \
+        math.isclose(plan.exact_at_first, g, rel_tol=1e-12, abs_tol=1e-12)
+    follow = "none" if not plan.check.quotable else "drain" if at_drain else "cost"
     return values | {
+        "plan_follow": Variant(follow), "plan_drain": d(drain) if drain > 0 else "",
         "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan),
         "plan_first_interval": d(plan.first.interval),
         "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",

@@ -117,6 +117,7 @@ class Page(Fleet):
     double_points: str
     double_dollars: str
     match: Variant
+    search: Variant
     match_bandwidth: str
     match_cost: str
     snapshot_lever: str
@@ -207,6 +208,8 @@ def build(fleet: FleetPlan) -> Page:
         needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
         double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
+        # How a bandwidth for a target goodput is found, said where the page quotes one.
+        search=Variant("none" if w.needed is None and (s is not None or w.match is None) else "quoted"),
         match_bandwidth=format_bandwidth(match), match_cost=format_duration(transfer_minutes(size, match)),
         snapshot_lever=snapshot_lever, best=Variant(best_variant),
         storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",

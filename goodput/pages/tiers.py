@@ -13,18 +13,29 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Raw, Variant
-from goodput.pages.common import LOSS_WORDS, Fleet, SchemeValues, fleet_values, is_worked_example, scheme_values
+from goodput.pages.common import (
+    LOSS_WORDS,
+    MATERIAL,
+    Fleet,
+    SchemeValues,
+    fleet_values,
+    is_worked_example,
+    scheme_values,
+)
 from goodput.params import load_params
-from goodput.report import money, ordinal, percent, points, share_text
+from goodput.report import money, ordinal, percent, points, share_text, small_points
+from goodput.restart import Recovery
 from goodput.tiers import Tiers
 from goodput.units import format_duration
 from goodput.whatif import (
     DRAIN_SLOWDOWN,
     PEER_SURVIVES,
     WORKED_DRAIN,
+    at_best,
     contention_whatif,
     fast_tier_whatif,
     illustrative_drain,
+    local_first,
     worked_tier_asides,
 )
 
@@ -58,6 +69,10 @@ class Page(Fleet, SchemeValues):
     fast_gain_dollars: str
     threshold: str
     peer_fleet: Variant
+    peer_fleet_goodput: str
+    peer_fleet_points: str
+    peer_fleet_dollars: str
+    matters: str
     survives_more: str
     lever_survive: str
     lever_survive_dollars: str
@@ -139,6 +154,14 @@ def build(fleet: FleetPlan) -> Page:
     lever_drain = max(0.0, levers.get("shorten the drain", 0.0))
     lever_survive = max(0.0, levers.get("make the fast tier survive more failures", 0.0))
     s, every = t.fast_survives, t.every
+    # One tier with a drain: the snapshot stays on the node until durable, so every interruption in the drain loses it
+    # (s = 0). A copy on a peer that survives an assumed PEER_SURVIVES of them, by the exact model at its best interval.
+    peer_own = 0.0
+    if scheme is not None and scheme.one_tier and scheme.drain > 0:
+        recovery = Recovery(*fleet.plan.recovery) if fleet.plan.recovery is not None else None
+        _, peer_own, _ = at_best(local_first(c, scheme.restart, scheme.drain, PEER_SURVIVES), fleet.plan.mtbi, None,
+                                 recovery)
+    peer_own_gain = max(0.0, peer_own - fleet.goodput)
     opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
         **fleet_values(fleet), **scheme_values(fleet),
@@ -158,7 +181,11 @@ def build(fleet: FleetPlan) -> Page:
         every=str(every), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
         fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),
         threshold="more than any share" if fast is None or fast.threshold is None else percent(fast.threshold, 0),
-        peer_fleet=Variant("tiered" if not t.one_tier and s < 1.0 else "none"),
+        peer_fleet=Variant("tiered" if not t.one_tier and s < 1.0 else "none" if peer_own == 0
+                           else "drained" if peer_own_gain >= MATERIAL else "drained_small"),
+        peer_fleet_goodput=percent(peer_own) if peer_own > 0 else "", peer_fleet_points=small_points(peer_own_gain),
+        matters=points(MATERIAL),
+        peer_fleet_dollars=money(fleet.dollars(peer_own_gain)),
         survives_more=share_text(s + (1.0 - s) / 2), lever_survive=points(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),
         ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
