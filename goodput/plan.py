@@ -24,6 +24,9 @@ from goodput.validate import choice
 #: fleet size. First-order numbers (Young's T* = sqrt(2CM)) are shown beside it, labelled,
 #: where the book derives them and where it reproduces the brief.
 RECOMMENDED_MODEL = "exact"
+#: A plan's drain keeps the shared storage busy where it takes at least this share of the checkpoint interval, D / T:
+#: then the drain's contention with training, which the model does not count, is no longer a detail of the plan.
+BUSY_DRAIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,16 @@ class Plan:
     def drain_loss(self) -> float:
         """Share of wall time lost because checkpoints were not yet durable (0 without a drain)."""
         return self.losses.drain_loss if isinstance(self.losses, TierLosses) else 0.0
+
+    @property
+    def drain_share(self) -> float:
+        """The share of the checkpoint interval the drain takes, D / T (0 without a drain)."""
+        return self.tiers.drain / self.interval if self.tiers is not None else 0.0
+
+    @property
+    def drain_busy(self) -> bool:
+        """Whether the drain takes :data:`BUSY_DRAIN` of the interval or more (the storage busy that share of the time)."""
+        return self.drain_share >= BUSY_DRAIN
 
     @property
     def at_optimum(self) -> bool:

@@ -153,7 +153,7 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         persistent_cost=format_duration(s.cp if s else p.checkpoint_cost),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
-        slow_name="the slower checkpoint" if p.checkpoint_is_write else "the synchronous checkpoint",
+        slow_name="the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint",
         scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
                       f"{format_duration(p.slow_checkpoint_cost)} one") if p.checkpoint_is_write
         else "the fast scheme is worth against the slow checkpoint",
