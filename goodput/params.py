@@ -194,6 +194,19 @@ class Params:
             self.storage.snapshot_bandwidth is None
 
     @property
+    def checkpoint_per_node(self) -> bool:
+        """Whether C is derived from each node's share of the checkpoint (a snapshot to host memory), size / nodes.
+
+        Such a C would change with the node count where the checkpoint is sharded over all the nodes; the fleet-size
+        plans (:meth:`goodput.fleet.FleetPlan.at_size`) hold it.
+
+        >>> load_params().checkpoint_per_node
+        False
+        """
+        return "checkpoint_cost" in self.derived and self.storage is not None and \
+            self.storage.snapshot_bandwidth is not None
+
+    @property
     def slow_is_write(self) -> bool:
         """Whether the slow checkpoint is this fleet's own synchronous write to shared storage, safe when taken.
 

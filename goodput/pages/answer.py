@@ -107,6 +107,7 @@ class Page(Fleet, PlanValues, LossLever):
     month_hours: str
     drain_busy: Variant
     drain_share: str
+    drained_every: str
     busy_slowdown: str
     busy_goodput: str
     busy_points: str
@@ -154,9 +155,11 @@ def slow_pair(params: Params) -> str:
 
 
 def own_write_values(params: Params) -> dict[str, str]:
-    """``own_write`` and ``own_write_goodput``: this fleet's own synchronous write of its checkpoint to shared storage
-    and the goodput it leaves as the only checkpoint, at its own best interval, where the slow checkpoint the inputs
-    file states is not that write (:attr:`goodput.params.Params.slow_is_write`); "none" each otherwise.
+    """The fleet's own synchronous write of its checkpoint, where the slow checkpoint the inputs file states is not it.
+
+    ``own_write`` is that write's time (size / achieved write bandwidth) and ``own_write_goodput`` the goodput it
+    leaves as the only checkpoint, at its own best interval, where the slow checkpoint is not that write
+    (:attr:`goodput.params.Params.slow_is_write`); "none" each otherwise.
 
     >>> from goodput.params import load_params
     >>> own_write_values(load_params())
@@ -244,6 +247,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
         drain_share=percent(fleet.plan.drain_share, 0) if busy else "none",
+        drained_every=format_duration(s.every * fleet.interval) if busy and s is not None else "none",
         busy_slowdown=percent(DRAIN_SLOWDOWN, 0) if busy else "none",
         busy_goodput=percent(busy.goodput) if busy else "none",
         busy_points=points(max(0.0, busy.counted - busy.goodput)) if busy else "none",
