@@ -64,6 +64,9 @@ WORKED_EXAMPLE = Path(__file__).with_name("worked_example.yml")
 MAX_FILE_BYTES = 64 * 1024
 #: Deepest nesting of mappings and lists accepted.
 MAX_DEPTH = 4
+#: The slow checkpoint is taken for the fleet's own synchronous write to shared storage only where its cost is within
+#: this factor of the storage's own time to write the checkpoint (size / achieved write bandwidth), either way.
+SLOW_WRITE_FACTOR = 2.0
 
 _REQUIRED = ("gpus", "checkpoint_cost", "slow_checkpoint_cost", "restart", "price_per_gpu_hour", "month")
 _MTBI_KEYS = ("interruptions", "rate_per_gpu_hour", "mtbi")
@@ -189,6 +192,39 @@ class Params:
         """
         return "checkpoint_cost" in self.derived and self.storage is not None and \
             self.storage.snapshot_bandwidth is None
+
+    @property
+    def checkpoint_per_node(self) -> bool:
+        """Whether C is derived from each node's share of the checkpoint (a snapshot to host memory), size / nodes.
+
+        Such a C would change with the node count where the checkpoint is sharded over all the nodes; the fleet-size
+        plans (:meth:`goodput.fleet.FleetPlan.at_size`) hold it.
+
+        >>> load_params().checkpoint_per_node
+        False
+        """
+        return "checkpoint_cost" in self.derived and self.storage is not None and \
+            self.storage.snapshot_bandwidth is not None
+
+    @property
+    def slow_is_write(self) -> bool:
+        """Whether the slow checkpoint is this fleet's own synchronous write to shared storage, safe when taken.
+
+        Not where C is itself that write (:attr:`checkpoint_is_write`), nor where the inputs give the storage and the
+        slow checkpoint's cost is more than :data:`SLOW_WRITE_FACTOR` times, or less than its inverse, the storage's
+        own time to write the checkpoint (:attr:`goodput.storage.Storage.write_minutes`): then it is only the slower
+        checkpoint the inputs file states. Without storage inputs it is taken as the inputs call it.
+
+        >>> p = load_params()
+        >>> p.slow_is_write
+        True
+        """
+        if self.checkpoint_is_write:
+            return False
+        if self.storage is None:
+            return True
+        ratio = self.slow_checkpoint_cost / self.storage.write_minutes
+        return 1.0 / SLOW_WRITE_FACTOR <= ratio <= SLOW_WRITE_FACTOR
 
     def without_tiers(self) -> Params:
         """The same inputs with one checkpoint that is safe as soon as it is taken: no drain, no persistent tier."""

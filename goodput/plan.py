@@ -24,6 +24,9 @@ from goodput.validate import choice
 #: fleet size. First-order numbers (Young's T* = sqrt(2CM)) are shown beside it, labelled,
 #: where the book derives them and where it reproduces the brief.
 RECOMMENDED_MODEL = "exact"
+#: A plan's drain keeps the shared storage busy where it runs through at least this share of the work between two
+#: drained checkpoints, D / (n T): then its contention with training, which the model does not count, is no detail.
+BUSY_DRAIN = 0.25
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,19 @@ class Plan:
     def drain_loss(self) -> float:
         """Share of wall time lost because checkpoints were not yet durable (0 without a drain)."""
         return self.losses.drain_loss if isinstance(self.losses, TierLosses) else 0.0
+
+    @property
+    def drain_share(self) -> float:
+        """The share of the work between two drained checkpoints that a drain runs through, D / (n T).
+
+        Only the persistent checkpoint, every n-th (every one in one tier), drains; 0 without a drain.
+        """
+        return self.tiers.drain / (self.tiers.every * self.interval) if self.tiers is not None else 0.0
+
+    @property
+    def drain_busy(self) -> bool:
+        """Whether a drain runs through :data:`BUSY_DRAIN` of the work or more (:attr:`drain_share`)."""
+        return self.drain_share >= BUSY_DRAIN
 
     @property
     def at_optimum(self) -> bool:

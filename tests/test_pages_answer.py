@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from pathlib import Path
 
 import pytest
 
@@ -12,7 +13,8 @@ from goodput import model
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant, answer
-from goodput.params import Params, params_from_mapping
+from goodput.params import Params, load_params, params_from_mapping
+from goodput.plan import plan_for
 from goodput.report import money, percent, points
 from goodput.units import format_duration
 
@@ -221,7 +223,8 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and params.checkpoint_is_write
     jit = fleet_plan(params)
     assert answer.build(jit).slow_kind == Variant("compared")
-    assert levers.build(jit).slow_name == "the slower checkpoint" and levers.build(jit).slow_rederived == ""
+    assert levers.build(jit).slow_name == "the slower checkpoint"
+    assert levers.build(jit).rederived == "the checkpoint's write and the load after an interruption"
     assert measuring.build(jit).slow_how == ""
     # Nor is either called "fast" or "slow", nor only the 12 min one "written synchronously", on any of the pages.
     jit_words = [answer.build(jit).slow_pair, levers.build(jit).scheme_worth, scale.build(jit).pair_words,
@@ -250,3 +253,78 @@ def test_a_largest_loss_whose_lever_pays_less_says_why(book: Params) -> None:
     assert levers.build(refused).loss_lever == measuring.build(refused).loss_mistake == Variant("other")
     worked = answer.build(fleet_plan(book))
     assert (worked.loss_lever, worked.cost_lever, worked.own_lever) == (Variant("own"), Variant("top"), "none")
+
+
+#: The story's fleet (tests/test_fleet_story.py): no storage inputs, a 3 min drain, every 5th checkpoint persistent.
+STORY = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+
+
+@pytest.mark.slow
+def test_a_slow_checkpoint_far_from_the_storages_own_write_is_only_the_one_the_file_states(
+        small_params: Params, book: Params) -> None:
+    """The small fleet types slow_checkpoint_cost = 20 min while its storage writes the 182 GB checkpoint at 12 GB/s
+    achieved in 15.2 s (its drain): 79 times that, so the 20 min one is not its synchronous write. The answer page says
+    what the write takes (15.2 s) and leaves as the only checkpoint (97.4% at its own optimum, T* = 31.3 min for
+    C = 15.2 s, M = 32.6 h, R = 19 min), and no page calls the 20 min one written synchronously. The worked example
+    (no storage) keeps "write"; C itself the write (jit) keeps "compared"; the storage's own write typed within a
+    factor of two of its time is still the write."""
+    from goodput.book import figures
+    from goodput.pages import levers, measuring, scale
+
+    p = small_params
+    assert p.storage is not None and p.storage.write_minutes == pytest.approx(182e9 / 12e9 / 60)
+    assert p.drain == pytest.approx(p.storage.write_minutes) and not p.slow_is_write and not p.checkpoint_is_write
+    small = fleet_plan(p)
+    page = answer.build(small)
+    assert page.slow_kind == Variant("stated") and page.own_write == "15.2 s"
+    write_alone = exact_goodput(p.storage.write_minutes, p.mtbi, p.restart)
+    assert page.own_write_goodput == percent(write_alone) == "97.4%"
+    assert format_duration(exact_optimal_interval(p.storage.write_minutes, p.mtbi)) == "31.3 min"
+    assert levers.build(small).slow_name == "the slower checkpoint"
+    assert measuring.build(small).slow_how == "" and "synchronously" not in scale.build(small).slow_named
+    labels = figures.fleet_cost(small).axes[0].get_legend_handles_labels()[1]
+    assert "the inputs file's slower checkpoint" in labels and not any("synchronous" in t for t in labels), labels
+    story_labels = figures.fleet_cost(fleet_plan(load_params(STORY))).axes[0].get_legend_handles_labels()[1]
+    assert "this fleet's synchronous checkpoint" in story_labels
+    # Typed within a factor of two of the storage's own write (15.2 s x 1.9), it is that write.
+    near = p.replace(slow_checkpoint_cost=1.9 * p.storage.write_minutes)
+    assert near.slow_is_write and answer.build(fleet_plan(near)).slow_kind == Variant("write")
+    assert p.replace(slow_checkpoint_cost=2.1 * p.storage.write_minutes).slow_is_write is False
+    assert book.slow_is_write and answer.own_write_values(book) == {"own_write": "none", "own_write_goodput": "none"}
+    jit = params_from_mapping(FLEET_JIT, source="fleet-jit.yml")
+    assert not jit.slow_is_write and answer.build(fleet_plan(jit)).slow_kind == Variant("compared")
+
+
+@pytest.mark.slow
+def test_a_drain_that_keeps_the_storage_busy_is_said_with_the_recommendation(small_params: Params, book: Params) -> None:
+    """Small: a 15.2 s drain every 28.9 s of work runs through 53% of it (at least BUSY_DRAIN = 25%): the answer page
+    gives the tiers page's contention what-if, 94.1%, 4.9 points below 99.0%. The story drains only its persistent
+    checkpoint, every 5th of 6.67 min: 3 min in 33.4 min, 9%, not busy; nor are the worked example (no drain), the
+    refused fleet and jit (one tier, no drain)."""
+    from goodput.pages import tiers
+    from goodput.plan import BUSY_DRAIN
+    from goodput.whatif import contention_whatif
+
+    small = fleet_plan(small_params)
+    assert small.plan.tiers is not None
+    assert small.plan.drain_share == pytest.approx(small.plan.tiers.drain / small.interval)
+    assert small.plan.drain_share > 0.5 >= BUSY_DRAIN and small.plan.drain_busy
+    page = answer.build(small)
+    lim = contention_whatif(small)
+    assert (page.drain_busy, page.drain_share, page.drained_every) == (Variant("busy"), "53%", "28.9 s")
+    assert (page.busy_goodput, page.busy_points) == (percent(lim.goodput), points(lim.counted - lim.goodput))
+    assert (page.busy_goodput, page.busy_points) == ("94.1%", "4.9 points")
+    tiers_page = tiers.build(small)
+    assert (tiers_page.lim_goodput, tiers_page.lim_points) == (page.busy_goodput, page.busy_points)
+    story = fleet_plan(load_params(STORY))
+    assert story.plan.tiers is not None and story.plan.tiers.every == 5
+    assert story.plan.drain_share == pytest.approx(3.0 / (5 * story.interval)) and not story.plan.drain_busy
+    assert answer.build(story).drain_busy == Variant("none")
+    refused = params_from_mapping({"gpus": 131072, "mtbi": "25 min", "checkpoint_cost": "6 min",
+                                   "slow_checkpoint_cost": "15 min", "restart": "8 min", "price_per_gpu_hour": 2.0,
+                                   "month": "730 h"}, source="fleet-refused.yml")
+    for quiet in (book, refused, params_from_mapping(FLEET_JIT, source="fleet-jit.yml")):
+        fleet = fleet_plan(quiet)
+        assert not fleet.plan.drain_busy and answer.build(fleet).drain_busy == Variant("none")
+    # A drain just under a quarter of the interval is not busy.
+    assert not plan_for(small_params.replace(drain=0.24 * small.interval), interval=small.interval).drain_busy

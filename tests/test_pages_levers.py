@@ -236,3 +236,34 @@ def test_the_optimum_is_called_shallow_only_where_a_factor_of_two_costs_little(e
     refused = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0, ranges={}))
     page = pages.build(refused)
     assert (page.twice_points, page.goodput, page.optimum_depth) == ("4.7 points", "33.2%", Variant("steep"))
+
+
+def test_the_storage_lever_says_only_what_it_derives_again(small_params: Params, stored: FleetPlan,
+                                                           example: FleetPlan) -> None:
+    """The small fleet states no read bandwidth and gives R as parts without a load, and types its slow checkpoint:
+    doubling its storage bandwidth doubles the write bandwidth alone and derives only the drain again. The 405B fleet
+    states a read bandwidth, so it doubles that too and derives the load again; a fleet that types no slow checkpoint
+    has it derived again too. Each paragraph's claim follows what at_bandwidths changes."""
+    from goodput.params import at_bandwidths
+
+    small = pages.storage_rederived(small_params)
+    assert small == {"read_doubled": "", "rederived": "the drain"}
+    doubled = at_bandwidths(small_params, write=2.0)
+    assert doubled.restart == small_params.restart and doubled.slow_checkpoint_cost == small_params.slow_checkpoint_cost
+    assert doubled.drain == pytest.approx(small_params.drain / 2)
+    p = stored.params
+    assert p.storage is not None and p.storage.read_bandwidth is not None and "load" in p.derived
+    words = pages.storage_rederived(p)
+    assert words["read_doubled"] != "" and "load" in words["rederived"] and "slow checkpoint" in words["rederived"]
+    assert at_bandwidths(p, write=2.0).restart < p.restart
+    assert pages.storage_rederived(example.params)["rederived"] == "none"
+
+
+def test_a_per_node_snapshot_c_is_said_to_be_held_across_fleet_sizes(small_params: Params, example: FleetPlan) -> None:
+    """The small fleet's C is the snapshot of each node's share (182 GB / 128 nodes at 400 GB/s = 3.55 ms); the
+    fleet-size plans hold it (at_size keeps C), and the page says so. A C typed as a duration is not said to be held."""
+    small = fleet_plan(small_params)
+    assert small_params.checkpoint_per_node and not example.params.checkpoint_per_node
+    assert small.at_size(2 * small_params.gpus).checkpoint_cost == small_params.checkpoint_cost
+    assert (pages.build(small).size_c, pages.build(example).size_c) == (Variant("held"), Variant("none"))
+    assert pages.build(small).cost == "3.55 ms"

@@ -401,7 +401,8 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
                                first_order=fleet.first_order_quotable)
     label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
     return goodput_vs_cost(p.mtbi, p.restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
-                           first_order=fleet.first_order_quotable, marks_label="this fleet's synchronous checkpoint")
+                           first_order=fleet.first_order_quotable, marks_label="this fleet's synchronous checkpoint"
+                           if p.slow_is_write else "the inputs file's slower checkpoint")
 
 
 def fleet_interval(fleet: FleetPlan) -> Figure:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, fields
 
+from goodput.errors import Refused
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
@@ -41,7 +42,7 @@ from goodput.report import (
     share_text,
 )
 from goodput.units import format_duration
-from goodput.whatif import with_cost
+from goodput.whatif import DRAIN_SLOWDOWN, contention_whatif, with_cost
 
 #: The input lever of a loss that has one of its own: halving that input cuts that loss first.
 LOSS_LEVERS = {"restart_loss": ("halve R", "R"), "checkpoint_overhead": ("halve C", "C")}
@@ -102,6 +103,12 @@ class Page(Fleet, PlanValues, LossLever):
     fast_lost: str
     losses_ranked: str
     month_hours: str
+    drain_busy: Variant
+    drain_share: str
+    drained_every: str
+    busy_slowdown: str
+    busy_goodput: str
+    busy_points: str
     slow_points: str
     slow_dollars: str
     cost_lever: Variant
@@ -109,6 +116,8 @@ class Page(Fleet, PlanValues, LossLever):
     halve_c_points: str
     halve_c_dollars: str
     slow_kind: Variant
+    own_write: str
+    own_write_goodput: str
     slow_pair: str
     fo_model: str
     fo_losses: str
@@ -139,6 +148,27 @@ def slow_pair(params: Params) -> str:
         return (f"this fleet's {format_duration(params.checkpoint_cost)} checkpoint against the "
                 f"{format_duration(params.slow_checkpoint_cost)} one")
     return "the fast against the slow checkpoint"
+
+
+def own_write_values(params: Params) -> dict[str, str]:
+    """The fleet's own synchronous write of its checkpoint, where the slow checkpoint the inputs file states is not it.
+
+    ``own_write`` is that write's time (size / achieved write bandwidth) and ``own_write_goodput`` the goodput it
+    leaves as the only checkpoint, at its own best interval, where the slow checkpoint is not that write
+    (:attr:`goodput.params.Params.slow_is_write`); "none" each otherwise.
+
+    >>> from goodput.params import load_params
+    >>> own_write_values(load_params())
+    {'own_write': 'none', 'own_write_goodput': 'none'}
+    """
+    s = params.storage
+    if s is None or params.slow_is_write or params.checkpoint_is_write:
+        return {"own_write": "none", "own_write_goodput": "none"}
+    try:
+        kept = percent(plan_for(params.replace(slow_checkpoint_cost=s.write_minutes), slow=True).goodput)
+    except Refused:  # a write so slow against M that no work is kept
+        kept = "no work kept"
+    return {"own_write": format_duration(s.write_minutes), "own_write_goodput": kept}
 
 
 def first_order_name(fleet: FleetPlan) -> str:
@@ -196,6 +226,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
         held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
     outranked = loss_lever(fleet)
+    # A drain that keeps the storage busy: the tiers page's contention what-if, said with the recommendation.
+    busy = contention_whatif(fleet) if fleet.plan.drain_busy else None
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet), calculator=Variant("link"),
         calculator_url=Raw(html.escape(calculator_url)),
@@ -209,13 +241,20 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fast_lost=f"{1.0 - tier2.fast_survives:.0%}" if tier2 else "none",
         losses_ranked=losses_text(fleet),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
+        drain_busy=Variant("busy" if busy else "none"),
+        drain_share=percent(fleet.plan.drain_share, 0) if busy else "none",
+        drained_every=format_duration(s.every * fleet.interval) if busy and s is not None else "none",
+        busy_slowdown=percent(DRAIN_SLOWDOWN, 0) if busy else "none",
+        busy_goodput=percent(busy.goodput) if busy else "none",
+        busy_points=points(max(0.0, busy.counted - busy.goodput)) if busy else "none",
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        slow_kind=Variant("compared" if p.checkpoint_is_write else "write"), slow_pair=slow_pair(p),
+        slow_kind=Variant("compared" if p.checkpoint_is_write else "write" if p.slow_is_write else "stated"),
+        **own_write_values(p), slow_pair=slow_pair(p),
         fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),

@@ -25,7 +25,7 @@ from goodput.pages.common import (
     off_optimum,
     scheme_values,
 )
-from goodput.params import load_params
+from goodput.params import Params, load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
 from goodput.report import count, gain_text, join_words, large_count, money, percent, points
 from goodput.storage import format_bandwidth
@@ -49,6 +49,8 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     tier_levers: Variant
     loss_lever: Variant
     storage_levers: Variant
+    read_doubled: str
+    rederived: str
     write_now: str
     write_doubled: str
     snapshot_now: str
@@ -66,7 +68,6 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     cost_verdict: Variant
     slow_name: str
     scheme_worth: str
-    slow_rederived: str
     slow_points: str
     slow_gpu_hours: str
     slow_dollars: str
@@ -76,6 +77,7 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     short_goodput: str
     short_points: str
     size_r: str
+    size_c: Variant
     doubling: Variant
     gpus2: str
     m2: str
@@ -105,6 +107,28 @@ def size_r_text(fleet: FleetPlan) -> str:
     """How R changes with fleet size, after "only through M, which ... the GPU count": "" where it does not."""
     parts = [SIZE_R_WORDS[name] for name in fleet.restart_by_size]
     return f", and through R, {join_words(parts)}" if parts else ""
+
+
+def storage_rederived(params: Params) -> dict[str, str]:
+    """What doubling the storage bandwidth doubles besides the write bandwidth, and the durations it derives again.
+
+    ``read_doubled`` is " and the read bandwidth with it," where the inputs give one; ``rederived`` names the
+    drain (after a snapshot) or the checkpoint's write, the load after an interruption where it is derived from the
+    read bandwidth, and the slow checkpoint where it is derived (:func:`goodput.params.at_bandwidths`).
+
+    >>> storage_rederived(load_params())
+    {'read_doubled': '', 'rederived': 'none'}
+    """
+    s = params.storage
+    if s is None:
+        return {"read_doubled": "", "rederived": "none"}
+    parts = ["the drain" if s.snapshot_bandwidth is not None else "the checkpoint's write"]
+    if "load" in params.derived:
+        parts.append("the load after an interruption")
+    if "slow_checkpoint_cost" in params.derived:
+        parts.append("the slow checkpoint, which the inputs file does not give")
+    return {"read_doubled": " and the read bandwidth with it," if s.read_bandwidth is not None else "",
+            "rederived": join_words(parts)}
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -143,7 +167,7 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
         loss_lever=Variant("other" if outranked else "own"),
-        storage_levers=Variant(storage_levers), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
+        storage_levers=Variant(storage_levers), **storage_rederived(p), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
         snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))),
@@ -153,12 +177,10 @@ def build(fleet: FleetPlan) -> Page:
         s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
-        slow_name="the slower checkpoint" if p.checkpoint_is_write else "the synchronous checkpoint",
+        slow_name="the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint",
         scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
                       f"{format_duration(p.slow_checkpoint_cost)} one") if p.checkpoint_is_write
         else "the fast scheme is worth against the slow checkpoint",
-        slow_rederived=" and, as the inputs file does not give it, the slow checkpoint"
-        if "slow_checkpoint_cost" in p.derived else "",
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),
@@ -166,7 +188,7 @@ def build(fleet: FleetPlan) -> Page:
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
         shorter=Variant("possible" if short_ok else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        size_r=size_r_text(fleet),
+        size_r=size_r_text(fleet), size_c=Variant("held" if p.checkpoint_per_node else "none"),
         doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",

@@ -203,7 +203,7 @@ def build(fleet: FleetPlan) -> Page:
         balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        slow_how="" if p.checkpoint_is_write else ", written synchronously,",
-        slow_its="The inputs file's slower checkpoint" if p.checkpoint_is_write else "Its slow checkpoint",
+        slow_how=", written synchronously," if p.slow_is_write else "",
+        slow_its="Its slow checkpoint" if p.slow_is_write else "The inputs file's slower checkpoint",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )

@@ -223,10 +223,10 @@ def build(fleet: FleetPlan) -> Page:
         **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
-        # "Slow" and "fast", and only the slow one "written synchronously", where C is not itself such a write.
+        # "Slow" and "fast" where C is not itself a synchronous write; "written synchronously" where the slow one is.
         pair_words="slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones",
-        slow_named=f"the inputs file's slower checkpoint ({format_duration(p.slow_checkpoint_cost)})"
-        if p.checkpoint_is_write else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)",
+        slow_named=f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)"
+        if p.slow_is_write else f"the inputs file's slower checkpoint ({format_duration(p.slow_checkpoint_cost)})",
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),
