@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from goodput import model
@@ -151,3 +154,30 @@ def test_a_first_order_plan_of_a_scheme_is_not_called_young(worked, tiered) -> N
     scheme = plan_for(tiered, which="first-order")
     assert optimum_name(scheme) == "first order of this checkpoint scheme"
     assert "√(2CM)" not in render_plan(plan_report(scheme, tiered), "table")
+
+
+#: The story fleet: R = 18.3 min given as parts (start-up 2 min + 6,144 nodes × 0.1 s) and 16 hot spares.
+STORY = ROOT / "tests" / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+
+
+def test_the_restart_parts_add_up_to_r_as_written() -> None:
+    """The story fleet's R, 18.3 min, is 1 + 3 + 12.24 + 2 min and a wait of 0.917 s: the start-up written 12.2 min
+    would add up to 18.2 min. The parts as the sum writes them add up to R as written, and the command's rows of the
+    parts are the same texts."""
+    from goodput.report import _planner_rows, _written, restart_part_texts
+
+    p = load_params(STORY)
+    texts = restart_part_texts(p)
+    assert format_duration(sum(_written(t) for t in texts.values())) == format_duration(p.restart)
+    assert abs(_written(texts["startup"]) - (2 + 6144 * 0.1 / 60)) < 0.005  # 12.24 min to the hundredth
+    rows = {key: value for key, value, _ in _planner_rows(dataclasses.replace(plan_report(plan_for(p), p), params=p))}
+    assert rows["restart part: start-up"] == texts["startup"] and rows["restart part: detection"] == texts["detect"]
+
+
+@given(parts=st.lists(st.floats(0.001, 600.0).map(lambda x: round(x, 4)), min_size=1, max_size=6))
+def test_written_parts_add_up_to_the_written_total(parts: list[float]) -> None:
+    """Any parts, as :func:`goodput.report.adding_up` writes them, add up to their total as written."""
+    from goodput.report import _written, adding_up
+
+    texts = adding_up(sum(parts), parts)
+    assert format_duration(sum(_written(t) for t in texts)) == format_duration(sum(parts))
