@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from goodput import model
 from goodput.errors import Refused
-from goodput.plan import Plan, make_plan, plan_levers
+from goodput.plan import CAPPED_LEVERS, Plan, levers_at_optimum, make_plan, plan_levers
 from goodput.units import DAY, MINUTES_PER_UNIT, YEAR, format_duration, format_rate, significant
 
 if TYPE_CHECKING:
@@ -112,6 +112,26 @@ def gain_text(gain: float, plus: bool = False) -> str:
     if gain > -0.0005:
         return f"{'+' if plus else ''}{points(max(gain, 0.0))}"
     return f"a loss of {points(-gain)}"
+
+
+#: A lever with nothing to move, the plan being at that optimum (:func:`goodput.plan.levers_at_optimum`): its gain
+#: and its worth, in place of "+0.0 points" and "$0".
+AT_OPTIMUM, NOTHING = "at the optimum", "none"
+
+
+def lever_gain_text(plan: Plan, name: str, gain: float, plus: bool = False) -> str:
+    """A lever's gain as the command and the book's tables write it: :func:`gain_text`, or :data:`AT_OPTIMUM`.
+
+    >>> plan = make_plan(1.0, 185.6, 5.0)
+    >>> lever_gain_text(plan, "set the interval right", 0.0, plus=True), lever_gain_text(plan, "halve C", 0.03, True)
+    ('at the optimum', '+3.0 points')
+    """
+    return AT_OPTIMUM if name in levers_at_optimum(plan) else gain_text(gain, plus)
+
+
+def lever_worth_text(plan: Plan, name: str, dollars: float) -> str:
+    """What a lever's gain is worth a month, :func:`money` (never below $0), or :data:`NOTHING` at the optimum."""
+    return NOTHING if name in levers_at_optimum(plan) else money(max(0.0, dollars))
 
 
 def large_count(x: float, thing: str = "") -> str:
@@ -740,7 +760,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     if s is not None and (s.drain > 0 or not s.one_tier):
         losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
-    lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in
+    lever_rows = [(name, lever_gain_text(plan, name, gain, plus=True), "") for name, gain in
                   sorted(report.levers.items(), key=lambda x: -x[1])]
     cross, problem = report.cross_check, cross_check_problem(report)
     checks = [
@@ -887,7 +907,9 @@ def cross_check_problem(report: PlanReport) -> str | None:
 
 def _notes(report: PlanReport) -> list[str]:
     """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
-    notes = ["Levers: an input halved with the interval re-optimized; the interval lever moves T to the optimum."]
+    capped = [name for name in CAPPED_LEVERS.values() if name in report.levers]
+    stops = f" ({join_words(capped)}: half would be below the fast tier's)" if capped else ""
+    notes = [f"Levers: an input halved with the interval re-optimized{stops}; the interval lever moves T to the optimum."]
     if report.storage_levers:
         notes.append("Storage levers: the stated bandwidth doubled (write and read; the snapshot's), C, D and the "
                      "load derived again, the interval re-optimized.")
