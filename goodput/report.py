@@ -908,7 +908,7 @@ def cross_check_problem(report: PlanReport) -> str | None:
 def _notes(report: PlanReport) -> list[str]:
     """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
     capped = [name for name in CAPPED_LEVERS.values() if name in report.levers]
-    stops = f" ({join_words(capped)}: half would be below the fast tier's)" if capped else ""
+    stops = "".join(f" ({name}: half of {name.split()[1]} would be below {name.split()[-1]})" for name in capped)
     notes = [f"Levers: an input halved with the interval re-optimized{stops}; the interval lever moves T to the optimum."]
     if report.storage_levers:
         notes.append("Storage levers: the stated bandwidth doubled (write and read; the snapshot's), C, D and the "
