@@ -256,7 +256,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
         else:
             rate = params.rate_per_gpu_hour if args.rate is None else args.rate
             mtbi, how = float(mtbi_from_rate(rate, gpus)), "rate_per_gpu_hour"
-            sources["M"] = (f"--rate {rate:g} per GPU-hour x {gpus:,} GPUs" if args.rate is not None
+            sources["M"] = (f"--rate {rate:g} per GPU-hour × {gpus:,} GPUs" if args.rate is not None
                             else f"{mtbi_origin(params)}, rescaled to {gpus:,} GPUs")
         ranges.pop("mtbi", None)
         params = params.replace(gpus=gpus, mtbi=mtbi, mtbi_source=how, interruption_count=None, window=None)

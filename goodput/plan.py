@@ -215,6 +215,22 @@ LEVERS = ("halve C", "halve R", "halve the failure rate", "set the interval righ
 #: The levers a drain or a persistent tier adds, where they apply (see :func:`plan_levers`).
 TIER_LEVERS = ("shorten the drain", "make the fast tier survive more failures", "halve C_p", "halve R_p",
                "drain the persistent write as well", "set the persistent cadence right")
+#: The names "halve C_p" and "halve R_p" take where half would be below the fast tier's C or R, where the lever stops:
+#: it shortens C_p to C, or R_p to R, which is not a halving (R_p 22 min with R 18.3 min goes to 18.3 min, not 11).
+CAPPED_LEVERS = {"halve C_p": "shorten C_p to C", "halve R_p": "shorten R_p to R"}
+
+
+def persistent_lever_name(lever: str, scheme: Tiers) -> str:
+    """The name of "halve C_p" or "halve R_p" for `scheme`: itself, or :data:`CAPPED_LEVERS`'s where the cap applies.
+
+    >>> s = Tiers(0.5, 18.3, persistent_cost=2.0, persistent_restart=22.0, fast_survives=0.85)
+    >>> persistent_lever_name("halve C_p", s), persistent_lever_name("halve R_p", s)
+    ('halve C_p', 'shorten R_p to R')
+    """
+    value, floor = {"halve C_p": (scheme.cp, scheme.checkpoint_cost), "halve R_p": (scheme.rp, scheme.restart)}[lever]
+    return CAPPED_LEVERS[lever] if value / 2 < floor else lever
+
+
 #: The levers a planner's storage inputs add (``storage:`` in the inputs file; see :func:`storage_levers`), by their
 #: names in the specification (``double_write_bandwidth``, ``double_snapshot_bandwidth``); the book and the
 #: command key them, as every lever, by the words.
@@ -253,7 +269,8 @@ def plan_levers(plan: Plan) -> dict[str, float]:
 
     With a drain or two tiers each input lever changes one input and re-optimizes T (and n, if chosen),
     measured from the scheme at its best: halve C, R, the failure rate, the drain D, the share the fast tier
-    does not survive (s < 1); with C_p > C, halve C_p and R_p (never below C and R) and "drain the persistent
+    does not survive (s < 1); with C_p > C, halve C_p and R_p (never below C and R: then named "shorten C_p to C",
+    "shorten R_p to R", :data:`CAPPED_LEVERS`) and "drain the persistent
     write as well" (blocks for C only, durable max(D, C_p) after the snapshot). The interval lever moves T to
     the optimum for the plan's n; "set the persistent cadence right" moves n to the best (0 when chosen); the
     two add up to the scheme's best minus the plan. Recovery without rollback is kept in every lever.
@@ -300,13 +317,36 @@ def plan_levers(plan: Plan) -> dict[str, float]:
         more = scheme.fast_survives + (1.0 - scheme.fast_survives) / 2
         gains["make the fast tier survive more failures"] = best(changed(fast_survives=more)) - at_best
     if scheme.cp > scheme.checkpoint_cost:
-        gains["halve C_p"] = best(changed(persistent_cost=max(scheme.cp / 2, scheme.checkpoint_cost))) - at_best
+        gains[persistent_lever_name("halve C_p", scheme)] = best(
+            changed(persistent_cost=max(scheme.cp / 2, scheme.checkpoint_cost))) - at_best
         drained = changed(persistent_cost=scheme.checkpoint_cost, drain=max(scheme.drain, scheme.cp))
         gains["drain the persistent write as well"] = best(drained) - at_best
     if scheme.rp > scheme.restart:
-        gains["halve R_p"] = best(changed(persistent_restart=max(scheme.rp / 2, scheme.restart))) - at_best
+        gains[persistent_lever_name("halve R_p", scheme)] = best(
+            changed(persistent_restart=max(scheme.rp / 2, scheme.restart))) - at_best
     gains["set the persistent cadence right"] = best(scheme, chosen=True) - at_best
     return _floored(gains)
+
+
+#: The levers that move the plan to its own optimum: the interval T, and with two tiers the cadence n.
+OPTIMUM_LEVERS = ("set the interval right", "set the persistent cadence right")
+
+
+def levers_at_optimum(plan: Plan) -> frozenset[str]:
+    """The :data:`OPTIMUM_LEVERS` with nothing to move: the plan is at that optimum, not merely near it.
+
+    "set the interval right" where the plan uses its optimal interval (:attr:`Plan.at_optimum`, as when it chose it),
+    "set the persistent cadence right" where the plan chose n. Their gain is zero by construction, which a page says
+    in words rather than as "+0.0 points".
+
+    >>> sorted(levers_at_optimum(make_plan(1.0, 185.6, 5.0))), sorted(levers_at_optimum(make_plan(1.0, 185.6, 5.0, 30.0)))
+    (['set the interval right'], [])
+    """
+    interval, cadence = OPTIMUM_LEVERS
+    settled = {interval} if plan.at_optimum else set()
+    if plan.every_chosen and plan.tiers is not None and not plan.tiers.one_tier:
+        settled.add(cadence)
+    return frozenset(settled)
 
 
 def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:

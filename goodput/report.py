@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from goodput import model
 from goodput.errors import Refused
-from goodput.plan import Plan, make_plan, plan_levers
-from goodput.units import DAY, YEAR, format_duration, format_rate, significant
+from goodput.plan import CAPPED_LEVERS, Plan, levers_at_optimum, make_plan, plan_levers
+from goodput.units import DAY, MINUTES_PER_UNIT, YEAR, format_duration, format_rate, significant
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
@@ -112,6 +112,26 @@ def gain_text(gain: float, plus: bool = False) -> str:
     if gain > -0.0005:
         return f"{'+' if plus else ''}{points(max(gain, 0.0))}"
     return f"a loss of {points(-gain)}"
+
+
+#: A lever with nothing to move, the plan being at that optimum (:func:`goodput.plan.levers_at_optimum`): its gain
+#: and its worth, in place of "+0.0 points" and "$0".
+AT_OPTIMUM, NOTHING = "at the optimum", "none"
+
+
+def lever_gain_text(plan: Plan, name: str, gain: float, plus: bool = False) -> str:
+    """A lever's gain as the command and the book's tables write it: :func:`gain_text`, or :data:`AT_OPTIMUM`.
+
+    >>> plan = make_plan(1.0, 185.6, 5.0)
+    >>> lever_gain_text(plan, "set the interval right", 0.0, plus=True), lever_gain_text(plan, "halve C", 0.03, True)
+    ('at the optimum', '+3.0 points')
+    """
+    return AT_OPTIMUM if name in levers_at_optimum(plan) else gain_text(gain, plus)
+
+
+def lever_worth_text(plan: Plan, name: str, dollars: float) -> str:
+    """What a lever's gain is worth a month, :func:`money` (never below $0), or :data:`NOTHING` at the optimum."""
+    return NOTHING if name in levers_at_optimum(plan) else money(max(0.0, dollars))
 
 
 def large_count(x: float, thing: str = "") -> str:
@@ -256,39 +276,83 @@ RESTART_PART_NAMES = {"detect": "detection", "replace": "replacement", "startup"
                       "load": "checkpoint load", "warmup": "warm-up"}
 
 
+def _written(text: str) -> float:
+    """The minutes a duration as :func:`format_duration` writes it stands for (``"1 min 30 s"`` -> 1.5)."""
+    return sum(float(number.replace(",", "")) * MINUTES_PER_UNIT[unit]
+               for number, unit in re.findall(r"([\d.,]+) (ms|s|min|h|days?|years?)\b", text))
+
+
+def adding_up(total: float, parts: Sequence[float]) -> list[str]:
+    """Durations written so that, as written, they add up to `total` as :func:`format_duration` writes it.
+
+    Each part as ``format_duration`` writes it, and where the written parts would not add up to the written total,
+    the part rounded most gets one more digit, until they do: ``12.24 min``, not ``12.2 min``, in 18.3 min.
+
+    >>> adding_up(1 + 3 + 12.24 + 2 + 0.917 / 60, [1, 3, 12.24, 2, 0.917 / 60])
+    ['1 min', '3 min', '12.24 min', '2 min', '0.917 s']
+    """
+    shown = format_duration(total)
+    digits = [3] * len(parts)
+    texts = [format_duration(x) for x in parts]
+    for _ in range(6 * len(parts)):  # at most six more digits each: then every part is as written to 1e-9
+        if format_duration(sum(_written(t) for t in texts)) == shown:
+            break
+        worst = max(range(len(parts)), key=lambda i: abs(_written(texts[i]) - parts[i]))
+        digits[worst] += 1
+        texts[worst] = format_duration(parts[worst], digits[worst])
+    return texts
+
+
+def restart_part_texts(params: Params) -> dict[str, str]:
+    """R's parts as written, keyed by part (:data:`RESTART_PART_NAMES`, ``"given"`` and ``"wait"``), adding up to R.
+
+    The parts given (those above zero; ``"given"``, R without the wait, when R is given whole), and with spares the
+    expected wait for repairs (:meth:`goodput.restart.Spares.wait`), written by :func:`adding_up` so that a planner
+    who adds them finds R as written. Empty when R is given whole without spares.
+    """
+    parts, spares = params.restart_parts, params.spares
+    if parts is None and spares is None:
+        return {}
+    wait = spares.wait(params.mtbi) if spares is not None else 0.0
+    minutes = {"given": params.restart - wait} if parts is None else {
+        key: value for key, value in parts.parts.items() if value > 0}
+    if spares is not None:
+        minutes["wait"] = wait
+    texts = adding_up(params.restart, list(minutes.values()))
+    return {key: "0 s" if key == "wait" and value <= 0 else text
+            for (key, value), text in zip(minutes.items(), texts, strict=True)}
+
+
 def restart_sum(params: Params) -> str | None:
     """R as the sum of its parts, the one way every page and the command write it; None when R is given whole.
 
-    The parts given (those above zero), the start-up per node multiplied out, and with spares the expected wait for
-    repairs (:meth:`goodput.restart.Spares.wait`).
+    The parts of :func:`restart_part_texts` (adding up to R as written), the start-up per node multiplied out.
 
     >>> from goodput.params import load_params
     >>> from goodput.restart import RestartParts
     >>> p = load_params().replace(restart=13.0, restart_parts=RestartParts(detect=1.0, replace=2.0, startup=1.0,
     ...                           startup_per_node=0.1 / 60, warmup=2.0, nodes=4200))
     >>> restart_sum(p)
-    'detection 1 min + replacement 2 min + start-up 8 min (1 min + 4,200 nodes x 0.1 s) + warm-up 2 min'
+    'detection 1 min + replacement 2 min + start-up 8 min (1 min + 4,200 nodes × 0.1 s) + warm-up 2 min'
     >>> restart_sum(load_params()) is None
     True
     """
-    parts, spares = params.restart_parts, params.spares
-    if parts is None and spares is None:
+    texts = restart_part_texts(params)
+    if not texts:
         return None
-    wait = spares.wait(params.mtbi) if spares is not None else 0.0
-    if parts is None:
-        items = [f"{format_duration(params.restart - wait)} given"]
-    else:
-        items = []
-        for key, minutes in parts.parts.items():
-            if minutes <= 0:
-                continue
-            text = f"{RESTART_PART_NAMES[key]} {format_duration(minutes)}"
-            if key == "startup" and parts.startup_per_node > 0:
+    parts = params.restart_parts
+    items = []
+    for key, written in texts.items():
+        if key == "given":
+            items.append(f"{written} given")
+        elif key == "wait":
+            items.append(f"waiting for repairs {written}")
+        else:
+            text = f"{RESTART_PART_NAMES[key]} {written}"
+            if key == "startup" and parts is not None and parts.startup_per_node > 0:
                 fixed = f"{format_duration(parts.startup)} + " if parts.startup > 0 else ""
-                text += f" ({fixed}{parts.nodes:,} nodes x {format_duration(parts.startup_per_node)})"
+                text += f" ({fixed}{parts.nodes:,} nodes × {format_duration(parts.startup_per_node)})"
             items.append(text)
-    if spares is not None:
-        items.append(f"waiting for repairs {format_duration(wait) if wait > 0 else '0 s'}")
     return " + ".join(items)
 
 
@@ -399,7 +463,7 @@ def scheme_words(plan: Plan) -> str:
     'a 25 s snapshot drained in 4 min'
     >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0, persistent_cost=3.0, persistent_restart=25.0,
     ...                        fast_survives=0.75, persistent_every=4))
-    'a 25 s fast snapshot; every 4th copy persistent (3 min stall, drained in 4 min, restart 25 min); 75% of interruptions leave the fast copy'
+    'a 25 s fast snapshot; every 4th copy persistent (3 min stall, drained in 4 min, restart 25 min); the fast copy survives 75% of interruptions'
     """
     s = plan.tiers
     if s is None:
@@ -412,7 +476,7 @@ def scheme_words(plan: Plan) -> str:
     persistent = ", ".join([f"{format_duration(s.cp)} stall"] + [drained.strip()] * bool(s.drain)
                            + [f"restart {format_duration(s.rp)}"])
     return (f"a {format_duration(s.checkpoint_cost)} fast snapshot; {every} persistent ({persistent}); "
-            f"{share_text(s.fast_survives)} of interruptions leave the fast copy")
+            f"the fast copy survives {share_text(s.fast_survives)} of interruptions")
 
 
 def small_points(x: float) -> str:
@@ -696,7 +760,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     if s is not None and (s.drain > 0 or not s.one_tier):
         losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
-    lever_rows = [(name, gain_text(gain, plus=True), "") for name, gain in
+    lever_rows = [(name, lever_gain_text(plan, name, gain, plus=True), "") for name, gain in
                   sorted(report.levers.items(), key=lambda x: -x[1])]
     cross, problem = report.cross_check, cross_check_problem(report)
     checks = [
@@ -734,7 +798,8 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
                          ("double-buffered" if s.double_buffered else "one copy")
                          + (f"; {format_size(s.host_memory)} free" if s.host_memory is not None else "")))
     if p.restart_parts is not None:
-        rows += [(f"restart part: {RESTART_PART_NAMES[part]}", format_duration(minutes), p.derived.get(part, ""))
+        written = restart_part_texts(p)  # as R's sum writes them, adding up to R
+        rows += [(f"restart part: {RESTART_PART_NAMES[part]}", written[part], p.derived.get(part, ""))
                  for part, minutes in p.restart_parts.parts.items() if minutes > 0]
     if p.spares is not None:
         wait = p.spares.wait(p.mtbi)
@@ -842,7 +907,9 @@ def cross_check_problem(report: PlanReport) -> str | None:
 
 def _notes(report: PlanReport) -> list[str]:
     """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
-    notes = ["Levers: an input halved with the interval re-optimized; the interval lever moves T to the optimum."]
+    capped = [name for name in CAPPED_LEVERS.values() if name in report.levers]
+    stops = "".join(f" ({name}: half of {name.split()[1]} would be below {name.split()[-1]})" for name in capped)
+    notes = [f"Levers: an input halved with the interval re-optimized{stops}; the interval lever moves T to the optimum."]
     if report.storage_levers:
         notes.append("Storage levers: the stated bandwidth doubled (write and read; the snapshot's), C, D and the "
                      "load derived again, the interval re-optimized.")

@@ -657,4 +657,4 @@ def test_the_table_stays_within_80_columns_for_a_fleet_with_long_notes() -> None
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
-    assert any("start-up 12.2 min" in line for line in lines)  # R's parts are still shown, wrapped
+    assert any("start-up 12.24 min" in line for line in lines)  # R's parts are still shown, wrapped

@@ -136,7 +136,7 @@ def test_the_best_spare_count_and_r_as_its_parts_are_the_fleets() -> None:
     wait = p.spares.wait(p.mtbi) if p.spares is not None else 0.0
     assert math.isclose(p.restart, 1 + 2 + (1 + 8192 * 0.05 / 60) + 2 + wait, rel_tol=1e-12)
     assert page.restart_text == (f"{format_duration(p.restart)} = detection 1 min + replacement 2 min + start-up 7.83 min "
-                            f"(1 min + 8,192 nodes x {format_duration(0.05 / 60)}) + warm-up 2 min + waiting for repairs "
+                            f"(1 min + 8,192 nodes × {format_duration(0.05 / 60)}) + warm-up 2 min + waiting for repairs "
                             f"{format_duration(wait)}") == plan_page.restart_text
     b = choice.best
     assert page.spares == Variant("given") and page.best_spares == f"{b} spare nodes" == chapter.best

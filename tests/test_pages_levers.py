@@ -18,6 +18,7 @@ from goodput.pages import Variant
 from goodput.pages import levers as pages
 from goodput.params import Params, load_params, mtbi_from_rate, params_from_mapping
 from goodput.plan import plan_for
+from goodput.report import AT_OPTIMUM
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -63,12 +64,12 @@ def test_the_conclusion_names_the_fleets_own_largest_levers_in_points_and_dollar
 
 
 def test_every_lever_is_ranked_and_tabled_from_the_plan(tiered: FleetPlan) -> None:
-    """The table has one row per lever of the plan, largest first; "set the interval right" is +0.0 (the plan is at
-    T*), not the 3.4 of an interval twice the optimum."""
+    """The table has one row per lever of the plan, largest first; "set the interval right" is at the optimum (the plan is
+    at T*), not the 3.4 of an interval twice the optimum."""
     frame = tables.lever_table(tiered).data
     assert list(frame["lever"]) == [name for name, _ in tiered.levers_ranked]
     row = frame.set_index("lever").loc["set the interval right"]
-    assert row["gain"] == "0.0 points" and row["goodput after"] == "44.2%"
+    assert row["gain"] == AT_OPTIMUM and row["goodput after"] == "44.2%"
     assert frame.set_index("lever").loc["drain the persistent write as well", "goodput after"] == "53.7%"
 
 

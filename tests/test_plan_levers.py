@@ -13,7 +13,7 @@ from goodput import tiers
 from goodput.errors import InputError
 from goodput.fleet import fleet_plan
 from goodput.params import params_from_mapping
-from goodput.plan import STORAGE_LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers, storage_levers
+from goodput.plan import CAPPED_LEVERS, STORAGE_LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers, storage_levers
 from goodput.tiers import Tiers
 
 #: The planner's tiered fleet of issue 18 (restart its largest loss).
@@ -23,7 +23,8 @@ FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 
 
 #: Levers that make an input better (or move T or n to their optimum): they can only gain.
 IMPROVING = ("halve C", "halve R", "halve the failure rate", "set the interval right", "shorten the drain",
-             "make the fast tier survive more failures", "halve C_p", "halve R_p", "set the persistent cadence right")
+             "make the fast tier survive more failures", "halve C_p", "halve R_p", "shorten C_p to C", "shorten R_p to R",
+             "set the persistent cadence right")
 
 
 def best(scheme: Tiers, mtbi: float, *, choose: bool = True) -> float:
@@ -51,7 +52,7 @@ def test_every_tier_lever_is_its_scheme_re_optimized_minus_the_plan() -> None:
         "shorten the drain": best(r(s, drain=2.0), m),
         "make the fast tier survive more failures": best(r(s, fast_survives=0.875), m),
         "halve C_p": best(r(s, persistent_cost=1.5), m),
-        "halve R_p": best(r(s, persistent_restart=15.0), m),
+        "shorten R_p to R": best(r(s, persistent_restart=15.0), m),  # half of 25 min is below R = 15 min: R_p to R
         # the persistent snapshot as cheap as the fast one; its 3 min write drained, durable after max(D, C_p) = 4 min
         "drain the persistent write as well": best(r(s, persistent_cost=25 / 60, drain=4.0), m),
         "set the persistent cadence right": base,
@@ -93,6 +94,20 @@ def test_a_one_tier_scheme_with_a_drain_has_no_persistent_levers() -> None:
 
 
 minutes = st.floats(min_value=0.1, max_value=5.0)
+
+
+def test_a_persistent_lever_that_stops_at_the_fast_tier_is_named_for_what_it_does() -> None:
+    """"halve R_p" takes R_p 40 min to 20 min with R 15 min; with R_p 22 min it stops at R (15 min, not 11): it is
+    "shorten R_p to R", the same gain as R_p set to R. Likewise C_p 0.6 min with C 25 s: "shorten C_p to C"."""
+    m, c, r = 41.6, 25 / 60, 15.0
+    scheme = {"drain": 4.0, "fast_survives": 0.75, "persistent_every": 3}
+    halved = plan_levers(make_plan(c, m, r, persistent_cost=3.0, persistent_restart=40.0, **scheme))
+    assert {"halve C_p", "halve R_p"} <= set(halved) and not set(CAPPED_LEVERS.values()) & set(halved)
+    capped = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=22.0, **scheme)
+    gains = plan_levers(capped)
+    assert {"shorten C_p to C", "shorten R_p to R"} <= set(gains) and not {"halve C_p", "halve R_p"} & set(gains)
+    at_r = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=r, **scheme).goodput
+    assert gains["shorten R_p to R"] == pytest.approx(at_r - capped.goodput, abs=1e-12) and gains["shorten R_p to R"] > 0
 
 
 @pytest.mark.slow

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from goodput import model
@@ -121,7 +124,8 @@ def test_a_tiered_plan_carries_every_tier_key(tiered) -> None:
     assert_allclose(data["persistent_interval_min"], p.tiers.every * data["interval_min"])
     total = data["checkpoint_overhead"] + data["lost_work"] + data["restart_loss"] + data["drain_loss"]
     assert_allclose(total + data["goodput"], 1.0)
-    assert set(data["levers"]) == set(LEVERS) | set(TIER_LEVERS)
+    # R_p 15 min halved is below R, 12 min: the lever stops at R and is named for it
+    assert set(data["levers"]) == set(LEVERS) | set(TIER_LEVERS) - {"halve R_p"} | {"shorten R_p to R"}
     text = recommendation(p)
     assert f"every {ordinal(p.tiers.every)} one to the persistent tier" in text
     table = render_plan(plan_report(p, tiered), "table")
@@ -151,3 +155,52 @@ def test_a_first_order_plan_of_a_scheme_is_not_called_young(worked, tiered) -> N
     scheme = plan_for(tiered, which="first-order")
     assert optimum_name(scheme) == "first order of this checkpoint scheme"
     assert "√(2CM)" not in render_plan(plan_report(scheme, tiered), "table")
+
+
+#: The story fleet: R = 18.3 min given as parts (start-up 2 min + 6,144 nodes × 0.1 s) and 16 hot spares.
+STORY = ROOT / "tests" / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+
+
+def test_the_restart_parts_add_up_to_r_as_written() -> None:
+    """The story fleet's R, 18.3 min, is 1 + 3 + 12.24 + 2 min and a wait of 0.917 s: the start-up written 12.2 min
+    would add up to 18.2 min. The parts as the sum writes them add up to R as written, and the command's rows of the
+    parts are the same texts."""
+    from goodput.report import _planner_rows, _written, restart_part_texts
+
+    p = load_params(STORY)
+    texts = restart_part_texts(p)
+    assert format_duration(sum(_written(t) for t in texts.values())) == format_duration(p.restart)
+    assert abs(_written(texts["startup"]) - (2 + 6144 * 0.1 / 60)) < 0.005  # 12.24 min to the hundredth
+    rows = {key: value for key, value, _ in _planner_rows(dataclasses.replace(plan_report(plan_for(p), p), params=p))}
+    assert rows["restart part: start-up"] == texts["startup"] and rows["restart part: detection"] == texts["detect"]
+
+
+@given(parts=st.lists(st.floats(0.001, 600.0).map(lambda x: round(x, 4)), min_size=1, max_size=6))
+def test_written_parts_add_up_to_the_written_total(parts: list[float]) -> None:
+    """Any parts, as :func:`goodput.report.adding_up` writes them, add up to their total as written."""
+    from goodput.report import _written, adding_up
+
+    texts = adding_up(sum(parts), parts)
+    assert format_duration(sum(_written(t) for t in texts)) == format_duration(sum(parts))
+
+
+def test_a_lever_with_nothing_to_move_is_at_the_optimum(worked) -> None:
+    """The story's plan chose T and n: its interval and cadence levers are "at the optimum" in the command, not
+    "+0.0 points". An interval given off the optimum keeps the interval lever's gain; a cadence given keeps the
+    cadence lever's, even where n given is the best (a gain of zero that is a measurement, not the construction)."""
+    from goodput.plan import OPTIMUM_LEVERS, levers_at_optimum
+    from goodput.report import AT_OPTIMUM, lever_gain_text
+
+    story = load_params(STORY)
+    plan = plan_for(story)
+    assert levers_at_optimum(plan) == set(OPTIMUM_LEVERS)
+    table = render_plan(plan_report(plan, story), "table")
+    rows = [line.strip() for line in table.splitlines() if line.strip().startswith("set the ")]
+    assert len(rows) == 2 and all(row.endswith(AT_OPTIMUM) for row in rows), rows
+    off = plan_for(story, interval=2 * plan.interval)
+    assert levers_at_optimum(off) == {"set the persistent cadence right"}  # n chosen, T off its optimum
+    assert lever_gain_text(off, "set the interval right", 0.031, plus=True) == "+3.1 points"
+    given_n = plan_for(story.replace(persistent_every=plan.tiers.every))  # type: ignore[union-attr]
+    assert levers_at_optimum(given_n) == {"set the interval right"}
+    assert levers_at_optimum(plan_for(worked)) == {"set the interval right"}
+    assert levers_at_optimum(plan_for(worked, interval=30.0)) == set()

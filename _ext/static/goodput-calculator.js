@@ -610,11 +610,12 @@
     if (!x.tiers) { return out; }
     if (x.s < 1) { out[survive] = at({ s: x.s + (1 - x.s) / 2 }); }
     if (x.Cp > x.C) {
-      out[halveCp] = at({ Cp: Math.max(x.Cp / 2, x.C) });
+      // named as goodput.plan.persistent_lever_name names it: where half is below C, it shortens C_p to C
+      out[x.Cp / 2 < x.C ? K.capped_levers[halveCp] : halveCp] = at({ Cp: Math.max(x.Cp / 2, x.C) });
       // the persistent snapshot blocks for C only; its write drains, durable max(D, C_p) after the snapshot
       out[drainWrite] = at({ Cp: x.C, D: Math.max(x.D, x.Cp) });
     }
-    if (x.Rp > x.R) { out[halveRp] = at({ Rp: Math.max(x.Rp / 2, x.R) }); }
+    if (x.Rp > x.R) { out[x.Rp / 2 < x.R ? K.capped_levers[halveRp] : halveRp] = at({ Rp: Math.max(x.Rp / 2, x.R) }); }
     out[setCadence] = cadence(x) - best;
     return out;
   }

@@ -37,7 +37,7 @@ from goodput.params import (
     parse_rate,
     read_yaml,
 )
-from goodput.plan import LEVERS, MAX_RATIO, STORAGE_LEVERS, TIER_LEVERS, make_plan
+from goodput.plan import CAPPED_LEVERS, LEVERS, MAX_RATIO, STORAGE_LEVERS, TIER_LEVERS, make_plan
 from goodput.report import NEGLIGIBLE_PERCENT
 from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
@@ -182,6 +182,7 @@ def constants() -> dict[str, Any]:
         "first_order_caution": FIRST_ORDER_CAUTION,
         "levers": list(LEVERS),
         "tier_levers": list(TIER_LEVERS),
+        "capped_levers": CAPPED_LEVERS,
         "max_every": MAX_EVERY,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,

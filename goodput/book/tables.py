@@ -12,12 +12,13 @@ from goodput import exact, tiers
 from goodput.pages.common import LOSS_WORDS
 from goodput.pages.levers import DEBATE
 from goodput.params import load_params
+from goodput.plan import persistent_lever_name
 from goodput.report import (
     INPUT_NAMES,
     file_sources,
-    gain_text,
     input_value,
-    money,
+    lever_gain_text,
+    lever_worth_text,
     percent,
     points,
     range_origin,
@@ -80,8 +81,8 @@ def lever_table(fleet: FleetPlan) -> Styler:
         best_n = tiers.best_every(s, p.mtbi).every if not s.one_tier else 1
         what |= {"shorten the drain": f"D {d(s.drain)} → {d(s.drain / 2)}",
                  "make the fast tier survive more failures": f"s {s.fast_survives:.0%} → {more:.1%}",
-                 "halve C_p": f"C_p {d(s.cp)} → {d(max(s.cp / 2, s.checkpoint_cost))}",
-                 "halve R_p": f"R_p {d(s.rp)} → {d(max(s.rp / 2, s.restart))}",
+                 persistent_lever_name("halve C_p", s): f"C_p {d(s.cp)} → {d(max(s.cp / 2, s.checkpoint_cost))}",
+                 persistent_lever_name("halve R_p", s): f"R_p {d(s.rp)} → {d(max(s.rp / 2, s.restart))}",
                  "drain the persistent write as well":
                      f"C_p {d(s.cp)} → {d(s.checkpoint_cost)}, durable after {d(max(s.drain, s.cp))}",
                  "set the persistent cadence right": f"n {s.every} → {best_n}"}
@@ -96,7 +97,8 @@ def lever_table(fleet: FleetPlan) -> Styler:
             what[STORAGE_LEVERS["double_snapshot_bandwidth"]] = (f"snapshot {bw(st.snapshot_bandwidth)} → "
                                                                  f"{bw(2 * st.snapshot_bandwidth)} per node")
     rows = [{"lever": name, "what changes": what[name], "goodput after": percent(plan.goodput + gain),
-             "gain": gain_text(gain), "worth a month (this lever's gain)": money(max(0.0, fleet.dollars(gain)))}
+             "gain": lever_gain_text(plan, name, gain),
+             "worth a month (this lever's gain)": lever_worth_text(plan, name, fleet.dollars(gain))}
             for name, gain in fleet.levers_ranked]
     frame = pd.DataFrame(rows)
     caption = (f"The levers of this fleet's plan (goodput {percent(plan.goodput)}), by the exact model of its whole "
@@ -242,5 +244,7 @@ def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 def plan_levers_table(fleet: FleetPlan) -> pd.DataFrame:
     """The plan's levers, largest first: columns ``lever``, ``goodput gained``, ``worth a month``."""
-    rows = [(name, f"+{points(gain)}", money(fleet.dollars(gain))) for name, gain in fleet.levers_ranked]
+    plan = fleet.plan
+    rows = [(name, lever_gain_text(plan, name, gain, plus=True), lever_worth_text(plan, name, fleet.dollars(gain)))
+            for name, gain in fleet.levers_ranked]
     return pd.DataFrame(rows, columns=["lever", "goodput gained", "worth a month"])
