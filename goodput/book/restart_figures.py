@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
+from goodput.report import percent, share_text
 from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration
 from goodput.whatif import recovery_plan, restart_inputs
@@ -116,7 +117,7 @@ def just_in_time(fleet: FleetPlan) -> Figure:
     ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")
     ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet's share" if x.jit_given else "the illustrative share")
-    ax.annotate(f"p = {x.p:.0%}: {at:.1%}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
+    ax.annotate(f"p = {share_text(x.p)}: {percent(at)}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
                 bbox=_LABEL_BOX)
     ax.set_ylim(max(0.0, min(curve) - 0.05), 1.0)
     _pct_axis(ax.xaxis, "share of interruptions recovered just in time, p")
