@@ -156,6 +156,16 @@ def test_interval_axis_is_logarithmic_when_the_optima_are_far_apart(small: Fleet
     assert plain.get_xscale() == "linear" and "minutes" in plain.get_xlabel()
 
 
+def test_cost_axis_is_logarithmic_for_a_snapshot_of_milliseconds(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """3.55 ms beside 20 min: a log axis with both costs inside it and off its left edge; 1 and 5 min stay linear."""
+    ax = figures.fleet_cost(small).axes[0]
+    assert ax.get_xscale() == "log"
+    low, high = ax.get_xlim()
+    for cost in (small.params.checkpoint_cost, small.params.slow_checkpoint_cost):
+        assert low < cost < high and np.log(cost / low) / np.log(high / low) > 0.05
+    assert figures.fleet_cost(worked_fleet).axes[0].get_xscale() == "linear"
+
+
 # --------------------------------------------------------------------------- uncertainty, tiers, exact, restart
 
 

@@ -358,6 +358,8 @@ def _cost_label(cost: float) -> str:
 
 #: The ratio of the largest optimum interval to the smallest beyond which the interval figure's axis is logarithmic.
 LOG_SPREAD = 10.0
+#: The same for the checkpoint costs of the cost figure, whose smallest cost sits at 1/spread of a linear axis.
+COST_LOG_SPREAD = 100.0
 
 #: A curve computed elsewhere (for a checkpoint scheme with a drain or a persistent tier): x values, the exact
 #: model's goodput, first order's goodput (or None), and the exact optimum as (x, goodput), or None.
@@ -372,12 +374,14 @@ def goodput_vs_cost(
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
     `points` are (cost, goodput, label) computed by another model (a drain or a persistent tier); leave `first_order`
-    off where the fleet's first order is not quotable.
+    off where the fleet's first order is not quotable. Costs more than :data:`COST_LOG_SPREAD` times apart (a snapshot
+    of milliseconds beside a write of minutes) get a logarithmic axis of durations, so that neither sits on the y axis.
     """
     costs = [*marks, *(c for c, _, _ in points)]
     top = max(costs) * 1.6 if costs else 0.05 * mtbi
+    wide = len(costs) > 1 and max(costs) > COST_LOG_SPREAD * min(costs)
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    c: Any = np.linspace(top / 200, top, 400, dtype=np.float64)
+    c: Any = (np.geomspace(min(costs) / 4, top, 400) if wide else np.linspace(top / 200, top, 400)).astype(np.float64)
     exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
     fig, ax = _figure(3.4)
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
@@ -397,8 +401,11 @@ def goodput_vs_cost(
         ax.annotate(percent(g), (cost, g), xytext=(8, -4), textcoords="offset points", va="top", bbox=_LABEL_BOX)
         low = min(low, g)
     ax.set_ylim(max(0.0, low - 0.08), 1.0)
-    ax.set_xlim(0, c[-1] * 1.02)
-    ax.set_xlabel("checkpoint cost C (minutes)")
+    if wide:
+        _log_duration_axis(ax.xaxis, c[0] / 1.05, c[-1] * 1.05, "checkpoint cost C (log scale)")
+    else:
+        ax.set_xlim(0, c[-1] * 1.02)
+        ax.set_xlabel("checkpoint cost C (minutes)")
     _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=2 if points else 3)
     return fig
