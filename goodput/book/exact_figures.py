@@ -81,6 +81,16 @@ def breakdown_table(fleet: FleetPlan) -> Styler:
     return book_table(frame, caption=caption, right=list(frame.columns[1:]))
 
 
+def points_below(x: float) -> str:
+    """A shortfall (a fraction of 1) in points to three decimals; one that rounds to zero is "0.000", never "-0.000".
+
+    >>> points_below(0.00123), points_below(-1e-9), points_below(0.0)
+    ('0.123', '0.000', '0.000')
+    """
+    text = f"{100 * x:.3f}"
+    return "0.000" if float(text) == 0.0 else text
+
+
 def estimates_table(fleet: FleetPlan) -> Styler:
     """Young's, Daly's and the exact optimum across C/M at the fleet's M and R (the one-tier model)."""
     m, r = fleet.params.mtbi, fleet.params.restart
@@ -91,8 +101,8 @@ def estimates_table(fleet: FleetPlan) -> Styler:
         "Daly T/M": [f"{x:.3f}" for x in e["t_d"] / m],
         "exact T*/M": [f"{x:.3f}" for x in e["t_e"] / m],
         "goodput at T*": [percent(float(x)) for x in e["g_e"]],
-        "Young: points below": [f"{100 * x:.3f}" for x in e["short_y"]],
-        "Daly: points below": [f"{100 * x:.3f}" for x in e["short_d"]],
+        "Young: points below": [points_below(float(x)) for x in e["short_y"]],
+        "Daly: points below": [points_below(float(x)) for x in e["short_d"]],
     })
     caption = (f"The one-tier model: Young's, Daly's and the exact optimum interval as multiples of M, the exact "
                f"goodput at the optimum, and the points of exact goodput each estimate gives up "

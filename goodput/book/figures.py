@@ -9,6 +9,7 @@ changes. Durations are in minutes unless said otherwise.
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
@@ -19,13 +20,13 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
-from matplotlib.ticker import FuncFormatter, PercentFormatter
+from matplotlib.ticker import AutoLocator, FixedLocator, Formatter, FuncFormatter, MaxNLocator, NullLocator
 
 from goodput import model, tiers
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
-from goodput.report import INPUT_NAMES, range_text
+from goodput.report import INPUT_NAMES, gain_text, percent, range_text
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -101,11 +102,108 @@ def styled(function: F) -> F:
     return cast(F, draw)
 
 
+class PercentTicks(Formatter):
+    """Fractions of 1 as percentages, with the fewest decimals (none to four) that write every tick exactly.
+
+    The decimals follow the ticks' spacing, so ticks 0.25 points apart read "98.25%" and ticks a hundredth of a point
+    apart "0.01%", never two ticks alike; no "-0%".
+    """
+
+    def __init__(self) -> None:
+        self.decimals = 0
+
+    def set_locs(self, locs: Any) -> None:
+        """Take the decimals from the ticks about to be labelled."""
+        super().set_locs(locs)
+        self.decimals = percent_decimals([float(x) for x in locs])
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        """The tick at `x` as a percentage."""
+        text = f"{100 * x:.{self.decimals}f}"
+        return (text.lstrip("-") if float(text) == 0.0 else text) + "%"
+
+
+def percent_decimals(ticks: Sequence[float]) -> int:
+    """The fewest decimals (0 to 4) that write each tick (a fraction of 1) as a percentage exactly and tell them apart.
+
+    >>> percent_decimals([0.0, 0.2, 0.4]), percent_decimals([0.98, 0.9825, 0.985]), percent_decimals([0.0001, 0.0002])
+    (0, 2, 2)
+    """
+    values = sorted(100 * x for x in ticks if math.isfinite(x))
+    gaps = [b - a for a, b in itertools.pairwise(values) if b - a > 0]
+    tolerance = 0.01 * min(gaps) if gaps else 1e-9
+    for digits in range(5):
+        labels = [f"{v:.{digits}f}" for v in values]
+        if len(set(labels)) == len(labels) and all(abs(float(t) - v) <= tolerance for t, v in zip(labels, values,
+                                                                                                 strict=True)):
+            return digits
+    return 4
+
+
 def _pct_axis(axis: Any, label: str | None = None) -> None:
-    """Percent ticks (fractions of 1, no decimals) on `axis`, and its label when given."""
-    axis.set_major_formatter(PercentFormatter(xmax=1.0, decimals=0))
+    """Percent ticks (fractions of 1, :class:`PercentTicks`) on `axis`, and its label when given.
+
+    A linear axis left to matplotlib's default locator gets ticks 1, 2 or 5 (not 2.5) times a power of ten apart.
+    """
+    if isinstance(axis.get_major_locator(), AutoLocator):
+        axis.set_major_locator(MaxNLocator("auto", steps=[1, 2, 5, 10]))
+    axis.set_major_formatter(PercentTicks())
     if label is not None:
         getattr(axis.axes, f"set_{axis.axis_name}label")(label)
+
+
+#: Units a duration axis can be drawn in: the unit's plural, and minutes per unit.
+_TIME_UNITS = (("milliseconds", 1 / 60_000), ("seconds", 1 / 60), ("minutes", 1.0), ("hours", 60.0), ("days", 1440.0))
+
+
+def time_unit(minutes: float) -> tuple[str, float]:
+    """The unit that writes a duration (in minutes) as :func:`goodput.units.format_duration` would: its plural and size.
+
+    Milliseconds below a tenth of a second, seconds below a minute, minutes below five hours, hours below two days, then
+    days.
+
+    >>> time_unit(19.3), time_unit(28.9 / 60), time_unit(0.0355 / 60000)[0], time_unit(600.0)
+    (('minutes', 1.0), ('seconds', 0.016666666666666666), 'milliseconds', ('hours', 60.0))
+    """
+    seconds = 60.0 * minutes
+    index = 0 if seconds < 0.1 else 1 if seconds < 60.0 else 2 if minutes < 300.0 else 3 if minutes < 2880.0 else 4
+    return _TIME_UNITS[index]
+
+
+#: Tick candidates of a logarithmic duration axis, minutes: round clock marks about a decade apart, and finer ones for
+#: an axis too short to hold three of those.
+_DURATION_TICKS = (
+    (1 / 60_000, 1 / 6_000, 1 / 600, 1 / 60, 1 / 6, 1.0, 10.0, 60.0, 600.0, 1440.0, 14_400.0),
+    tuple(sorted({*(k / 60_000 for k in (1, 2, 5, 10, 20, 50, 100, 200, 500)), *(k / 60 for k in (1, 2, 5, 10, 20, 30)),
+                  *(float(k) for k in (1, 2, 5, 10, 20, 30)), *(60.0 * k for k in (1, 2, 5, 10, 24)),
+                  *(1440.0 * k for k in (2, 5, 10, 20, 50, 100))})),
+)
+
+
+def _log_duration_axis(axis: Any, low: float, high: float, label: str) -> None:
+    """A logarithmic axis of durations in minutes from `low` to `high`, ticks at round durations written as durations."""
+    getattr(axis.axes, f"set_{axis.axis_name}scale")("log")
+    getattr(axis.axes, f"set_{axis.axis_name}lim")(low, high)
+    coarse, fine = ([t for t in candidates if low <= t <= high] for candidates in _DURATION_TICKS)
+    ticks = coarse if len(coarse) >= 3 else fine
+    while len(ticks) > 7:  # thin to every other one
+        ticks = ticks[::2]
+    axis.set_major_locator(FixedLocator(ticks))
+    axis.set_minor_locator(NullLocator())
+    axis.set_major_formatter(FuncFormatter(lambda x, _: format_duration(x)))
+    getattr(axis.axes, f"set_{axis.axis_name}label")(label)
+
+
+def _fit_right(ax: Any, texts: Sequence[Any]) -> None:
+    """Widen `ax`'s x axis (from 0 or below) until every one of `texts` ends inside it."""
+    fig = ax.figure
+    for _ in range(4):
+        fig.draw_without_rendering()
+        over = max((text.get_window_extent().x1 for text in texts), default=0.0) - ax.get_window_extent().x1
+        if over <= 0:
+            break
+        x0, x1 = ax.get_xlim()
+        ax.set_xlim(x0, x0 + (x1 - x0) * (1.0 + (over + 6.0) / ax.get_window_extent().width))
 
 
 def _legend_below(ax: Any, ncols: int, **kwargs: Any) -> None:
@@ -128,7 +226,7 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
     for row, i in enumerate(order):
         colour, hatch = style[categories[i]]
         ax.barh(row, counts[i], color=colour, hatch=hatch, edgecolor="white", linewidth=0.5)
-        ax.text(counts[i] + max(counts) * 0.01, row, f"{counts[i] / total:.1%}", va="center", fontsize=9)
+        ax.text(counts[i] + max(counts) * 0.01, row, percent(counts[i] / total), va="center", fontsize=9)
     ax.set_yticks(np.arange(len(counts)), [components[i] for i in order], fontsize=9.5)
     ax.set_ylim(-0.6, len(counts) - 0.4)
     ax.set_xlim(0, max(counts) * 1.12)
@@ -148,30 +246,33 @@ def overhead_curve(checkpoint_cost: float, mtbi: float) -> Figure:
     """
     best = float(model.optimal_interval(checkpoint_cost, mtbi))
     fbest = float(model.overhead(best, checkpoint_cost, mtbi))
+    term = float(model.checkpoint_overhead(best, checkpoint_cost))
+    unit, size = time_unit(best)  # the axis in the unit the optimum is written in
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     t: Any = np.linspace(best / 4, best * 4, 400, dtype=np.float64)
+    x = t / size
     fig, ax = _figure(3.6)
-    ax.plot(t, model.checkpoint_overhead(t, checkpoint_cost), color=COLOURS["checkpoint"], ls="--",
+    ax.plot(x, model.checkpoint_overhead(t, checkpoint_cost), color=COLOURS["checkpoint"], ls="--",
             label="checkpoint overhead C/T")
-    ax.plot(t, model.lost_work(t, mtbi), color=COLOURS["lost"], ls=":", lw=2.4, label="lost work T/(2M)")
-    ax.plot(t, model.overhead(t, checkpoint_cost, mtbi), color=COLOURS["total"], label="f(T), their sum")
-    ax.axvline(best, color=COLOURS["total"], lw=0.7, alpha=0.5)
-    ax.plot([best], [fbest / 2], "o", mfc="white", mec=COLOURS["total"], ms=6)
-    ax.plot([best], [fbest], "o", color=COLOURS["total"], ms=7)
+    ax.plot(x, model.lost_work(t, mtbi), color=COLOURS["lost"], ls=":", lw=2.4, label="lost work T/(2M)")
+    ax.plot(x, model.overhead(t, checkpoint_cost, mtbi), color=COLOURS["total"], label="f(T), their sum")
+    ax.axvline(best / size, color=COLOURS["total"], lw=0.7, alpha=0.5)
+    ax.plot([best / size], [fbest / 2], "o", mfc="white", mec=COLOURS["total"], ms=6)
+    ax.plot([best / size], [fbest], "o", color=COLOURS["total"], ms=7)
     ax.annotate(
-        f"T* = √(2CM) = {best:.1f} min\nf(T*) = {fbest:.1%}\neach term {fbest / 2:.1%}",
-        (best, fbest), xytext=(1.45 * best, 1.55 * fbest), textcoords="data", va="bottom", ha="left",
+        f"T* = √(2CM) = {format_duration(best)}\nf(T*) = {percent(fbest)}\neach term {percent(term)}",
+        (best / size, fbest), xytext=(1.45 * best / size, 1.55 * fbest), textcoords="data", va="bottom", ha="left",
         arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.8, "shrinkB": 4},
     )
-    ax.set_xlim(0, best * 4.1)
+    ax.set_xlim(0, best * 4.1 / size)
     ax.set_ylim(0, 2.3 * fbest)
-    ax.set_xlabel("checkpoint interval T (minutes of work)")
+    ax.set_xlabel(f"checkpoint interval T ({unit} of work)")
     _pct_axis(ax.yaxis, "loss (share of wall time)")
     _legend_below(ax, ncols=3)
     return fig
 
 
-#: The losses drawn: the colour and hatch's key, the attribute of the losses (none on one tier's: 0), the legend's name.
+#: The losses drawn: the colour and hatch's key, the attribute of the losses (none on one tier's), the legend's name.
 _LOSS_PARTS = (("checkpoint", "checkpoint_overhead", "checkpoint overhead"), ("lost", "lost_work", "lost work"),
                ("restart", "restart_loss", "restart"), ("drain", "drain_loss", "not yet durable"))
 
@@ -181,62 +282,84 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
     """Stacked horizontal bars of the named losses for each case, with the goodput left over.
 
     Only the lost part is drawn, so that a loss of a few percent is wide enough to read; a share that does not fit in
-    its segment is printed after the bar, beside the total lost and the goodput. The drain's only when some case has one.
+    its segment is printed after the bar, beside the total lost and the goodput, and the figure is made tall enough
+    for each bar's notes to stay beside it. A part a case does not have (no drain on one tier, or none at all) is
+    neither drawn nor named for that case; the drain's legend entry only when some case has one.
     """
     fig, ax = _figure(1.5 + 0.8 * len(cases))
-    parts = [part for part in _LOSS_PARTS
-             if part[0] != "drain" or any(getattr(b, part[1], 0.0) > 0 for b in cases.values())]
-    widest = max(sum(float(getattr(b, attr, 0.0)) for _, attr, _ in parts) for b in cases.values())
-    inside: list[tuple[Any, Any, int, str, float]] = []
-    totals: list[tuple[float, model.Losses | TierLosses]] = []
-    for row, b in enumerate(cases.values()):
+    shares = [[(key, name, float(getattr(b, attr, 0.0))) for key, attr, name in _LOSS_PARTS
+               if float(getattr(b, attr, 0.0)) > 0] for b in cases.values()]
+    present = {key for row in shares for key, _, _ in row}
+    widest = max(sum(w for *_, w in row) for row in shares) or 0.01
+    inside: list[tuple[Any, Any, int, str]] = []  # a share's label, its segment, its row and its words for a note
+    totals: list[float] = []
+    for row, parts in enumerate(shares):
         left = 0.0
-        for key, attr, name in parts:
-            width = float(getattr(b, attr, 0.0))
-            bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key],
-                          edgecolor="white", label=name if row == 0 else None)
-            text = ax.text(left + width / 2, row, f"{width:.1%}", ha="center", va="center", fontsize=9.5,
+        for key, name, width in parts:
+            bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key], edgecolor="white")
+            text = ax.text(left + width / 2, row, percent(width), ha="center", va="center", fontsize=9.5,
                            bbox=_LABEL_BOX)
-            inside.append((text, bar.patches[0], row, name, width))
+            inside.append((text, bar.patches[0], row, f"{name} {percent(width)}"))
             left += width
-        totals.append((left, b))
+        totals.append(left)
     ax.set_yticks(range(len(cases)), list(cases))
     ax.set_ylim(len(cases) - 0.5, -0.5)
     ax.set_xlim(0, widest * 1.4)
     _pct_axis(ax.xaxis, "share of wall time lost")
     ax.grid(axis="y", visible=False)
-    _legend_below(ax, ncols=len(parts))
-    # A share that does not fit inside its segment (with its white box) moves to the note after the bar.
-    fig.draw_without_rendering()
-    moved: dict[int, list[str]] = {row: [] for row in range(len(cases))}
-    for text, patch, row, name, width in inside:
-        box = text.get_bbox_patch()
-        needed = (box.get_window_extent() if box is not None else text.get_window_extent()).width
-        if needed > patch.get_window_extent().width - 2.0:
-            text.remove()
-            moved[row].append(f"{name} {width:.1%}")
-    notes = []
-    for row, (left, b) in enumerate(totals):
-        lines = [*moved[row], f"lost {left:.1%}", f"goodput {b.goodput:.1%}"]
-        notes.append(ax.text(left + 0.02 * widest, row, "\n".join(lines), va="center", ha="left", fontsize=10,
-                             linespacing=1.25))
-    # Widen the axis until every note ends inside it.
-    for _ in range(3):
+    handles = [Patch(facecolor=COLOURS[key], hatch=HATCHES[key], edgecolor="white", label=name)
+               for key, _, name in _LOSS_PARTS if key in present]
+    fig.legend(handles=handles, loc="outside lower center", ncols=len(handles))
+    # A share that does not fit inside its segment (with its white box) moves to the note after the bar; widening the
+    # axis for the notes narrows the segments, so look again until nothing more moves.
+    moved: set[int] = set()
+    notes: list[Any] = []
+    for _ in range(4):
         fig.draw_without_rendering()
-        right = ax.get_window_extent().x1
-        over = max(note.get_window_extent().x1 for note in notes) - right
-        if over <= 0:
+        more = set()
+        for i, (text, patch, _, _) in enumerate(inside):
+            box = text.get_bbox_patch()
+            needed = (box.get_window_extent() if box is not None else text.get_window_extent()).width
+            if i not in moved and needed > patch.get_window_extent().width - 2.0:
+                text.remove()
+                more.add(i)
+        if notes and not more:
             break
-        x0, x1 = ax.get_xlim()
-        span = ax.get_window_extent().width
-        ax.set_xlim(x0, x1 * (1.0 + (over + 6.0) / span))
+        moved |= more
+        for note in notes:
+            note.remove()
+        notes = []
+        for row, (left, b) in enumerate(zip(totals, cases.values(), strict=True)):
+            lines = [words for i, (_, _, r, words) in enumerate(inside) if r == row and i in moved]
+            lines += [f"lost {percent(left)}", f"goodput {percent(b.goodput)}"]
+            notes.append(ax.text(left + 0.02 * widest, row, "\n".join(lines), va="center", ha="left", fontsize=10,
+                                 linespacing=1.25))
+        _fit_right(ax, notes)
+    _fit_rows(ax, notes, len(cases))
     return fig
+
+
+def _fit_rows(ax: Any, notes: Sequence[Any], rows: int) -> None:
+    """Make `ax`'s figure taller until each of the `rows` rows is taller than the tallest of `notes`, with a gap."""
+    fig = ax.figure
+    for _ in range(4):
+        fig.draw_without_rendering()
+        pitch = ax.get_window_extent().height / rows
+        needed = max(note.get_window_extent().height for note in notes) + 0.12 * fig.dpi
+        if needed <= pitch:
+            break
+        fig.set_figheight(fig.get_figheight() + rows * (needed - pitch) / fig.dpi)
 
 
 def _cost_label(cost: float) -> str:
     """A checkpoint cost for a legend: ``"C = 40 s"``, ``"C = 1 min"``."""
     return f"C = {format_duration(cost)}"
 
+
+#: The ratio of the largest optimum interval to the smallest beyond which the interval figure's axis is logarithmic.
+LOG_SPREAD = 10.0
+#: The same for the checkpoint costs of the cost figure, whose smallest cost sits at 1/spread of a linear axis.
+COST_LOG_SPREAD = 100.0
 
 #: A curve computed elsewhere (for a checkpoint scheme with a drain or a persistent tier): x values, the exact
 #: model's goodput, first order's goodput (or None), and the exact optimum as (x, goodput), or None.
@@ -251,12 +374,14 @@ def goodput_vs_cost(
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
     `points` are (cost, goodput, label) computed by another model (a drain or a persistent tier); leave `first_order`
-    off where the fleet's first order is not quotable.
+    off where the fleet's first order is not quotable. Costs more than :data:`COST_LOG_SPREAD` times apart (a snapshot
+    of milliseconds beside a write of minutes) get a logarithmic axis of durations, so that neither sits on the y axis.
     """
     costs = [*marks, *(c for c, _, _ in points)]
     top = max(costs) * 1.6 if costs else 0.05 * mtbi
+    wide = len(costs) > 1 and max(costs) > COST_LOG_SPREAD * min(costs)
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    c: Any = np.linspace(top / 200, top, 400, dtype=np.float64)
+    c: Any = (np.geomspace(min(costs) / 4, top, 400) if wide else np.linspace(top / 200, top, 400)).astype(np.float64)
     exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
     fig, ax = _figure(3.4)
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
@@ -268,16 +393,19 @@ def goodput_vs_cost(
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
                 label=(marks_label or ("this fleet's checkpoint costs" if len(marks) > 1 else
                                        "this fleet's checkpoint cost")) if i == 0 else None)
-        ax.annotate(f"{_cost_label(mark)}: {g:.1%}", (mark, g), xytext=(8, 6), textcoords="offset points",
+        ax.annotate(f"{_cost_label(mark)}: {percent(g)}", (mark, g), xytext=(8, 6), textcoords="offset points",
                     bbox=_LABEL_BOX)
     low = float(np.min(exact_curve))
     for cost, g, label in points:
         ax.plot([cost], [g], "D", color=COLOURS["second"], ms=7, zorder=3, label=label)
-        ax.annotate(f"{g:.1%}", (cost, g), xytext=(8, -4), textcoords="offset points", va="top", bbox=_LABEL_BOX)
+        ax.annotate(percent(g), (cost, g), xytext=(8, -4), textcoords="offset points", va="top", bbox=_LABEL_BOX)
         low = min(low, g)
     ax.set_ylim(max(0.0, low - 0.08), 1.0)
-    ax.set_xlim(0, c[-1] * 1.02)
-    ax.set_xlabel("checkpoint cost C (minutes)")
+    if wide:
+        _log_duration_axis(ax.xaxis, c[0] / 1.05, c[-1] * 1.05, "checkpoint cost C (log scale)")
+    else:
+        ax.set_xlim(0, c[-1] * 1.02)
+        ax.set_xlabel("checkpoint cost C (minutes)")
     _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=2 if points else 3)
     return fig
@@ -291,13 +419,17 @@ def goodput_vs_interval(
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
     `curves` are computed elsewhere (a drain or a persistent tier) and drawn in the next colours; T runs from a quarter
-    of the smallest optimum to two and a half times the largest.
+    of the smallest optimum to two and a half times the largest, on a logarithmic axis where the optima are more than
+    :data:`LOG_SPREAD` times apart (so that every curve shows), else in the unit of the largest.
     """
     curves = dict(curves or {})
     optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
     optima += [best[0] for *_, best in curves.values() if best is not None]
+    low, high = min(optima) / 4, 2.5 * max(optima)
+    wide = max(optima) > LOG_SPREAD * min(optima)
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
-    t: Any = np.linspace(min(optima) / 4, 2.5 * max(optima), 400, dtype=np.float64)
+    t: Any = (np.geomspace(low, high, 400) if wide else np.linspace(low, high, 400)).astype(np.float64)
+    unit, size = ("minutes", 1.0) if wide else time_unit(max(optima))
     fig, ax = _figure(3.8)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
     drawn: dict[str, Curve] = {
@@ -311,14 +443,14 @@ def goodput_vs_interval(
         colour = colours[i % 4]
         xs, ex = np.asarray(x, dtype=np.float64), np.asarray(exact_g, dtype=np.float64)
         lowest = min(lowest, float(np.min(ex)))
-        ax.plot(xs, ex, ls="-", lw=2.0, color=colour, label=label)
+        ax.plot(xs / size, ex, ls="-", lw=2.0, color=colour, label=label)
         if first_g is not None:
-            ax.plot(xs, np.asarray(first_g, dtype=np.float64), ls="--", lw=1.2, color=colour, alpha=0.8)
+            ax.plot(xs / size, np.asarray(first_g, dtype=np.float64), ls="--", lw=1.2, color=colour, alpha=0.8)
         if best is not None:
-            ax.plot([best[0]], [best[1]], "o", color=colour, ms=7, zorder=3)
-            ax.annotate(f"T* = {format_duration(best[0])}, {best[1]:.1%}", best, xytext=(0, 9),
-                        textcoords="offset points", ha="center", va="bottom", fontsize=9.5, color=colour,
-                        bbox=_LABEL_BOX, zorder=5)
+            ax.plot([best[0] / size], [best[1]], "o", color=colour, ms=7, zorder=3)
+            ax.annotate(f"T* = {format_duration(best[0])}, {percent(best[1])}", (best[0] / size, best[1]),
+                        xytext=(0, 9), textcoords="offset points", ha="center", va="bottom", fontsize=9.5,
+                        color=colour, bbox=_LABEL_BOX, zorder=5)
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
@@ -326,8 +458,11 @@ def goodput_vs_interval(
         Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
     ]
     ax.set_ylim(max(0.0, lowest - 0.05), 1.0)
-    ax.set_xlim(0, t[-1] * 1.02)
-    ax.set_xlabel("checkpoint interval T (minutes of work)")
+    if wide:
+        _log_duration_axis(ax.xaxis, low / 1.05, high * 1.05, "checkpoint interval T (of work, log scale)")
+    else:
+        ax.set_xlim(0, t[-1] * 1.02 / size)
+        ax.set_xlabel(f"checkpoint interval T ({unit} of work)")
     _pct_axis(ax.yaxis, "goodput (share of wall time)")
     fig.legend(handles=handles, loc="outside lower center", ncols=2 if curves else 4)
     return fig
@@ -344,20 +479,23 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
     hatches = ["", "//", ".."]
     top = max(0.1, *(100 * v for g in gains.values() for v in g.values()))
     bottom = min(0.0, *(100 * v for g in gains.values() for v in g.values()))
+    labels: list[Any] = []
     for j, scenario in enumerate(scenarios):
         rows = [i for i, n in enumerate(names) if n in gains[scenario]]
         y = np.array(rows, dtype=float) + j * height
         values = [100 * gains[scenario][names[i]] for i in rows]
         ax.barh(y, values, height=height * 0.92, color=colours[j % 3], hatch=hatches[j % 3], edgecolor="white",
                 label=scenario)
-        for yi, v in zip(y, values, strict=True):
-            ax.text(max(v, 0.0) + top * 0.01, yi, f"{v:.1f}", va="center", fontsize=9.5)
+        for yi, v, name in zip(y, values, (names[i] for i in rows), strict=True):
+            labels.append(ax.text(max(v, 0.0) + top * 0.01, yi, gain_text(gains[scenario][name]), va="center",
+                                  fontsize=9.5))
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
     ax.set_xlim(bottom * 1.12, top * 1.12)
     ax.set_xlabel("goodput gained, by the exact model (percentage points)")
     ax.grid(axis="y", visible=False)
     _legend_below(ax, ncols=1)
+    _fit_right(ax, labels)
     return fig
 
 
@@ -413,7 +551,7 @@ def fleet_interval(fleet: FleetPlan) -> Figure:
         return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
                                    first_order=quotable)
     scheme = plan.tiers
-    t = np.linspace(max(scheme.drain, plan.interval / 4), 2.5 * plan.interval, 120)
+    t = np.geomspace(max(scheme.drain, plan.interval / 4), 2.5 * plan.interval, 120)
     exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x)) for x in t]
     first_g = [tiers.first_order_losses(scheme, p.mtbi, float(x)).goodput for x in t] if quotable else None
     label = f"this fleet's scheme ({_cost_label(p.checkpoint_cost)})"
@@ -423,7 +561,7 @@ def fleet_interval(fleet: FleetPlan) -> Figure:
 
 def fleet_levers(fleet: FleetPlan) -> Figure:
     """:func:`lever_gains` for a fleet's plan, largest lever first."""
-    label = f"this fleet's plan, every {format_duration(fleet.interval)}, {fleet.goodput:.1%}"
+    label = f"this fleet's plan, every {format_duration(fleet.interval)}, {percent(fleet.goodput)}"
     return lever_gains({label: dict(fleet.levers_ranked)})
 
 

@@ -15,6 +15,7 @@ from matplotlib.ticker import MaxNLocator
 from goodput.book.figures import COLOURS, HATCHES, _figure, _pct_axis, styled
 from goodput.book.shape_figures import gap_survival
 from goodput.logs.fit import survival_curve
+from goodput.report import percent, points
 
 if TYPE_CHECKING:
     from goodput.logs.events import EventMeasurement
@@ -46,7 +47,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
         ax.barh(row + height / 2, predicted, height=height, facecolor="white", edgecolor=colour, hatch=hatch,
                 linewidth=1.2)
         for y, value, what in ((row - height / 2, measured, "measured"), (row + height / 2, predicted, "predicted")):
-            text = f"{what} {value:.1%}" if value > 0 or what == "measured" else "predicted: not in the model"
+            text = f"{what} {percent(value)}" if value > 0 or what == "measured" else "predicted: not in the model"
             ax.text(value + top * 0.01, y, text, va="center", fontsize=9)
     ax.set_yticks(np.arange(len(names)), names)
     ax.invert_yaxis()
@@ -78,7 +79,7 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
     if rows:
         for row, (_, (low, high), colour, hatch) in enumerate(rows):
             ax.barh(row, high - low, left=low, height=0.6, color=colour, hatch=hatch, edgecolor="white")
-            ax.text(high, row, f"  {100 * (high - low):.1f} points", va="center", fontsize=9)
+            ax.text(high, row, f"  {points(high - low)}", va="center", fontsize=9)
         ax.set_yticks(np.arange(len(rows)), [r[0] for r in rows], fontsize=9)
         low_all = min(r[1][0] for r in rows)
         high_all = max(r[1][1] for r in rows)
@@ -86,11 +87,11 @@ def goodput_swings(labels: Sequence[str], ranges: Sequence[tuple[float, float]],
         ax.set_xlim(low_all - pad / 3, high_all + pad)
     else:
         ax.plot([goodput], [0], marker="D", color=COLOURS["total"], ls="none")
-        ax.text(goodput, 0, f"  {goodput:.1%}: no input has a range, so nothing moves", va="center", fontsize=9)
+        ax.text(goodput, 0, f"  {percent(goodput)}: no input has a range, so nothing moves", va="center", fontsize=9)
         ax.set_yticks([0], ["point values (no range given)"], fontsize=9)
         ax.set_xlim(goodput - 0.03, goodput + 0.05)
         ax.set_ylim(-0.8, 0.8)
-    ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {goodput:.1%}")
+    ax.axvline(goodput, color=COLOURS["total"], lw=1.0, ls="--", label=f"at the point values: {percent(goodput)}")
     ax.invert_yaxis()
     ax.xaxis.set_major_locator(MaxNLocator(nbins=7, steps=[1, 2, 5, 10]))  # whole percents
     _pct_axis(ax.xaxis, "goodput by the exact model (share of wall time)")

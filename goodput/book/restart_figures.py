@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,7 @@ from matplotlib.figure import Figure
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
+from goodput.report import percent, share_text
 from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration
 from goodput.whatif import recovery_plan, restart_inputs
@@ -63,7 +65,7 @@ def spares(fleet: FleetPlan) -> Figure:
     """Goodput and dollars against the number of spare nodes, the best count marked (the fleet's plan).
 
     R(c) = R_parts + wait (:meth:`goodput.fleet.FleetPlan.spares_choice`); right: kept work's worth a month net of the
-    spares' own cost, against that at the best count.
+    spares' own cost, against that at the best count, every count inside the axes (:func:`_against_axis`).
     """
     x = restart_inputs(fleet)
     choice = x.choice
@@ -80,16 +82,35 @@ def spares(fleet: FleetPlan) -> Figure:
     left.set_xlabel("spare nodes")
     left.set_ylim(0.0, 1.0)
     _pct_axis(left.yaxis, "goodput")
-    right.plot(counts, (worth - worth[choice.best]) / 1e6, color=COLOURS["lost"])
+    against = (worth - worth[choice.best]) / 1e6
+    right.plot(counts, against, color=COLOURS["lost"])
     right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
     right.set_xlabel("spare nodes")
-    right.set_ylabel("$M a month against the best")
-    low = float(np.min(worth - worth[choice.best])) / 1e6
-    tail = abs(float(worth[-1] - worth[choice.best])) / 1e6
-    bottom = max(low, -5.0 * max(tail, 0.01))
-    right.set_ylim(bottom, 0.1 * abs(bottom))
+    _against_axis(right, float(np.min(against)), abs(float(against[-1])))
     _legend_below(left, ncols=2)
     return fig
+
+
+#: How many times the largest shortfall may exceed the largest count's before the dollar axis turns symmetric-log.
+SYMLOG_SPREAD = 20.0
+
+
+def _against_axis(ax: Any, low: float, tail: float) -> None:
+    """The $M-against-the-best axis from `low` (the largest shortfall, negative) to just above 0, every point inside.
+
+    Linear unless `low` is more than :data:`SYMLOG_SPREAD` times `tail` (the shortfall at the largest count); then
+    symmetric-log, linear within a power of ten of `tail`, so that the shallow side of the best still shows.
+    """
+    depth = max(abs(low), 1e-3)
+    if depth <= SYMLOG_SPREAD * max(tail, 1e-3):
+        ax.set_ylim(-1.06 * depth, 0.1 * depth)
+        ax.set_ylabel("$M a month against the best")
+        return
+    linear = 10.0 ** math.floor(math.log10(max(tail, 1e-3)))
+    ax.set_yscale("symlog", linthresh=linear, linscale=0.6)
+    ax.set_ylim(-1.3 * depth, 0.5 * linear)
+    ax.yaxis.set_major_formatter(lambda y, _: f"{y:g}")
+    ax.set_ylabel("$M a month against the best\n(symmetric log scale)")
 
 
 def spares_check_table(fleet: FleetPlan) -> Styler:
@@ -116,7 +137,7 @@ def just_in_time(fleet: FleetPlan) -> Figure:
     ax.plot(shares, curve, color=COLOURS["total"], label="this fleet's plan by the exact model, at its optimum T*")
     ax.plot([x.p], [at], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet's share" if x.jit_given else "the illustrative share")
-    ax.annotate(f"p = {x.p:.0%}: {at:.1%}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
+    ax.annotate(f"p = {share_text(x.p)}: {percent(at)}", (x.p, at), xytext=(-8, 8), textcoords="offset points", ha="right",
                 bbox=_LABEL_BOX)
     ax.set_ylim(max(0.0, min(curve) - 0.05), 1.0)
     _pct_axis(ax.xaxis, "share of interruptions recovered just in time, p")

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 
 from goodput.book.figures import _LABEL_BOX, COLOURS, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
+from goodput.report import percent
 from goodput.storage import FASTEST, format_bandwidth
 from goodput.whatif import fleet_write
 
@@ -78,18 +79,18 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     now = fleet.goodput_at_write_bandwidth(achieved, size)
     ax.plot([achieved], [now], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet, achieved" if given else "implied by the slow checkpoint")
-    ax.annotate(f"{format_bandwidth(achieved)}: {now:.1%}", (achieved, now), xytext=(8, -6),
+    ax.annotate(f"{format_bandwidth(achieved)}: {percent(now)}", (achieved, now), xytext=(8, -6),
                 textcoords="offset points", va="top", bbox=_LABEL_BOX)
     if given and stated > achieved * 1.0001:
         at_stated = fleet.goodput_at_write_bandwidth(stated, size)
         ax.plot([stated], [at_stated], "D", color=COLOURS["second"], ms=7, zorder=3, label="the datasheet's bandwidth")
-        ax.annotate(f"{format_bandwidth(stated)}: {at_stated:.1%}", (stated, at_stated), xytext=(8, 6),
+        ax.annotate(f"{format_bandwidth(stated)}: {percent(at_stated)}", (stated, at_stated), xytext=(8, 6),
                     textcoords="offset points", va="bottom", bbox=_LABEL_BOX)  # above: the achieved label is below
     if best is not None and fleet.storage is not None:
         at = best.bandwidth * fleet.storage.efficiency
         ax.axvline(at, color=COLOURS["checkpoint"], ls="-.", lw=1.2,
                    label=f"B*, the best net of its cost: {format_bandwidth(best.bandwidth)} stated "
-                   f"({format_bandwidth(at)} achieved), {best.goodput:.1%}")
+                   f"({format_bandwidth(at)} achieved), {percent(best.goodput)}")
     if not given:
         plan = fleet.plan.goodput
         ax.axhline(plan, color=COLOURS["checkpoint"], ls="--", lw=1.2, label="this fleet's plan")

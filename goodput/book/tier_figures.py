@@ -22,7 +22,7 @@ from goodput.book.tables import book_table
 from goodput.report import percent
 from goodput.sources import LOSES_LOCAL_COPY, lost_share
 from goodput.symbolic import derive_tiers
-from goodput.tiers import Tiers, best_every, exact_goodput, exact_optimal_interval
+from goodput.tiers import MAX_EVERY, Tiers, best_every, exact_goodput, exact_optimal_interval
 from goodput.units import format_duration
 from goodput.whatif import PEER_SURVIVES
 
@@ -46,6 +46,25 @@ _STYLES = (
 _MARKERS = ("o", "s", "D", "^")
 
 
+def _ratio_label(ratio: float, checkpoint_cost: float) -> str:
+    """A curve's legend: C_p as a duration, and as a multiple of C where that reads well (under a thousand, 3 digits).
+
+    >>> _ratio_label(5.0, 1.0), _ratio_label(337582.0, 3.55 / 60_000)
+    ('C_p = 5 C (5 min)', 'C_p = 20 min')
+    """
+    duration = format_duration(checkpoint_cost * ratio)
+    return f"C_p = {ratio:.3g} C ({duration})" if ratio < 1000 else f"C_p = {duration}"
+
+
+def _every_text(n: int) -> str:
+    """The best cadence as found: ``"best n = 5"``, or that the search stopped at its limit (:data:`MAX_EVERY`).
+
+    >>> _every_text(5), _every_text(MAX_EVERY)
+    ('best n = 5', 'best n ≥ 1,000 (the search limit)')
+    """
+    return f"best n ≥ {MAX_EVERY:,} (the search limit)" if n >= MAX_EVERY else f"best n = {n}"
+
+
 def _best(scheme: Tiers, mtbi: float) -> tuple[float, int]:
     """Exact goodput at the best whole n and its best interval, and that n."""
     best = best_every(scheme, mtbi)
@@ -67,7 +86,8 @@ def goodput_against_survival(
     """Exact goodput at the best cadence and interval against the share s the fast tier survives, per C_p/C.
 
     Minutes; R_p defaults to R, D to 0; `marks` are (C_p/C, s), each on its ratio's curve. Left: goodput, solid, and
-    with every checkpoint persistent (n = 1) thin dotted; right: the best n (log scale).
+    with every checkpoint persistent (n = 1) thin dotted; right: the best n (log scale), which stops at the search's
+    limit :data:`goodput.tiers.MAX_EVERY`.
     """
     grid = np.asarray(shares if shares is not None else np.linspace(0.0, 0.98, 43), dtype=float)
     rp = restart if persistent_restart is None else persistent_restart
@@ -79,7 +99,7 @@ def goodput_against_survival(
         values, cadences = zip(*(_best(scheme, mtbi) for scheme in schemes), strict=True)
         single = [exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)) for scheme in schemes]
         best_n_max = max(best_n_max, max(cadences))
-        left.plot(grid, values, color=colour, ls=style, lw=2.0, label=f"C_p = {ratio:g} C ({format_duration(checkpoint_cost * ratio)})")
+        left.plot(grid, values, color=colour, ls=style, lw=2.0, label=_ratio_label(ratio, checkpoint_cost))
         left.plot(grid, single, color=colour, ls=":", lw=1.0, alpha=0.8)
         right.step(grid, cadences, where="post", color=colour, ls=style, lw=1.8)
     for j, (label, (ratio, s)) in enumerate((marks or {}).items()):
@@ -87,7 +107,7 @@ def goodput_against_survival(
         g, n = _best(scheme, mtbi)
         marker = _MARKERS[j % len(_MARKERS)]
         left.plot([s], [g], marker=marker, ls="", ms=8, mfc="white", mec="black", mew=1.5, zorder=4,
-                  label=f"{label}: best n = {n}")
+                  label=f"{label}: {_every_text(n)}")
         right.plot([s], [n], marker=marker, ls="", ms=8, mfc="white", mec="black", mew=1.5, zorder=4)
     handles, _ = left.get_legend_handles_labels()
     handles += [Line2D([], [], color="0.2", lw=2.0, label="exact model, best n and T"),
@@ -99,9 +119,9 @@ def goodput_against_survival(
     right.set_ylabel("best n (every n-th checkpoint persistent)")
     right.set_yscale("log")
     right.set_ylim(0.8, max(2.0, best_n_max * 1.5))
-    right.yaxis.set_major_locator(FixedLocator([1, 2, 3, 5, 10, 20, 50, 100, 200]))
+    right.yaxis.set_major_locator(FixedLocator([1, 2, 3, 5, 10, 20, 50, 100, 200, 500, MAX_EVERY]))
     right.yaxis.set_minor_locator(NullLocator())
-    right.yaxis.set_major_formatter(lambda y, _: f"{y:g}")
+    right.yaxis.set_major_formatter(lambda y, _: f"{y:,.0f}")
     for ax in (left, right):
         ax.set_xlim(grid[0], grid[-1] + 0.01)
     return fig

@@ -1,0 +1,215 @@
+"""Figures that read right for a fleet unlike the worked example: the small fleet's 3.55 ms snapshot (losses of
+hundredths of a percent, an optimum of 28.9 s against the slow checkpoint's 266 min) as well as the worked example.
+
+Ticks and labels are asserted as the reader sees them: percent ticks never repeat, shares are written by the
+package's formatter (``"0.01%"``, not ``"0.0%"``), every plotted point lies inside its axes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from matplotlib.ticker import MaxNLocator
+
+from goodput import model
+from goodput.book import exact_figures, figures, restart_figures, tier_figures
+from goodput.book.figures import PercentTicks, percent_decimals
+from goodput.fleet import FleetPlan, fleet_plan
+from goodput.params import Params
+from goodput.report import gain_text, percent
+from goodput.tiers import MAX_EVERY
+from goodput.units import format_duration
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def small(small_params: Params) -> FleetPlan:
+    """The small fleet's plan: C = 3.55 ms, drained in 15.2 s, M = 32.6 h, R = 19 min."""
+    return fleet_plan(small_params)
+
+
+@pytest.fixture(scope="module")
+def worked_fleet(worked: Params) -> FleetPlan:
+    return fleet_plan(worked)
+
+
+def _labels(axis: Any) -> list[str]:
+    """The tick labels of `axis` inside its view, as drawn."""
+    axis.figure.draw_without_rendering()
+    low, high = sorted(axis.get_view_interval())
+    return [t.get_text() for t in axis.get_ticklabels() if low <= t.get_position()[axis.axis_name == "y"] <= high]
+
+
+# --------------------------------------------------------------------------- percent ticks
+
+
+@pytest.mark.parametrize(("ticks", "expected"), [
+    ([0.0, 0.0001, 0.0002, 0.0003, 0.0004, 0.0005], ["0.00%", "0.01%", "0.02%", "0.03%", "0.04%", "0.05%"]),
+    ([0.98, 0.9825, 0.985, 0.9875, 0.99], ["98.00%", "98.25%", "98.50%", "98.75%", "99.00%"]),
+    ([0.0, 0.2, 0.4, 1.0], ["0%", "20%", "40%", "100%"]),
+    ([-1e-18, 0.05], ["0%", "5%"]),
+])
+def test_percent_ticks_are_exact_and_distinct(ticks: list[float], expected: list[str]) -> None:
+    """A span of 0.05 points reads in hundredths, quarter points in two decimals, whole percents in none; no "-0%"."""
+    assert PercentTicks().format_ticks(ticks) == expected
+
+
+@given(st.floats(0.0, 0.999), st.floats(1e-5, 1.0))
+def test_percent_ticks_never_repeat(low: float, span: float) -> None:
+    """Whatever the axis's span, the ticks matplotlib places on it get labels that differ and read back each tick
+    to within a hundredth of their spacing."""
+    ticks = MaxNLocator("auto", steps=[1, 2, 5, 10]).tick_values(low, low + span)
+    labels = PercentTicks().format_ticks(list(ticks))
+    assert len(set(labels)) == len(labels)
+    step = 100 * float(np.min(np.diff(ticks)))
+    for label, tick in zip(labels, ticks, strict=True):
+        assert abs(float(label.rstrip("%")) - 100 * tick) <= 0.01 * step + 1e-9
+    assert percent_decimals(list(ticks)) <= 4
+
+
+# --------------------------------------------------------------------------- the derivation's loss curve
+
+
+def test_loss_curve_of_a_fast_snapshot_reads_in_seconds_and_hundredths(small: FleetPlan) -> None:
+    """At C = 3.55 ms the optimum is 28.9 s: the x axis is in seconds with the optimum inside it, the annotation
+    writes T*, f(T*) and each term as the chapter does, and the loss ticks are distinct hundredths of a percent."""
+    p = small.params
+    best = float(model.optimal_interval(p.checkpoint_cost, p.mtbi))
+    fbest = float(model.overhead(best, p.checkpoint_cost, p.mtbi))
+    fig = figures.overhead_curve(p.checkpoint_cost, p.mtbi)
+    ax = fig.axes[0]
+    assert "seconds" in ax.get_xlabel()
+    assert ax.get_xlim()[0] < best * 60 < ax.get_xlim()[1]
+    note = ax.texts[0].get_text()
+    assert format_duration(best) in note and best < 1.0
+    assert f"f(T*) = {percent(fbest)}" in note and percent(fbest) == "0.02%"
+    assert f"each term {percent(fbest / 2)}" in note
+    ticks = _labels(ax.yaxis)
+    assert len(ticks) >= 3 and len(set(ticks)) == len(ticks) and "0.01%" in ticks
+
+
+def test_loss_curve_of_the_worked_example_stays_in_minutes(worked: Params) -> None:
+    """The worked example's optimum, 19.3 min, keeps the axis in minutes and whole-percent ticks."""
+    ax = figures.overhead_curve(worked.checkpoint_cost, worked.mtbi).axes[0]
+    assert "minutes" in ax.get_xlabel()
+    assert "19.3 min" in ax.texts[0].get_text()
+    assert all(label.endswith("%") and "." not in label for label in _labels(ax.yaxis))
+
+
+# --------------------------------------------------------------------------- the goodput chapter's breakdown
+
+
+def test_breakdown_writes_small_losses_and_leaves_out_what_a_case_lacks(small: FleetPlan) -> None:
+    """The fast bars' shares of hundredths of a percent read "0.01%" as in the table beside them; the one-tier slow
+    bars name no drain; and no two labels overlap, each note staying within its bar's row."""
+    cases = figures.breakdown_cases(small)
+    fig = figures.loss_breakdown(cases)
+    ax = fig.axes[0]
+    fig.draw_without_rendering()
+    notes = [t for t in ax.texts if t.get_bbox_patch() is None]
+    assert len(notes) == len(cases)
+    for note, b in zip(notes, cases.values(), strict=True):
+        text = note.get_text()
+        assert f"goodput {percent(b.goodput)}" in text
+        assert ("not yet durable" in text) == (getattr(b, "drain_loss", 0.0) > 0)
+    assert "checkpoint overhead 0.01%" in notes[0].get_text()
+    assert not any("0.0%" in t.get_text() for t in ax.texts)
+    boxes = [t.get_window_extent() for t in ax.texts]
+    for one, other in itertools.combinations(boxes, 2):
+        assert not one.overlaps(other)
+    pitch = ax.get_window_extent().height / len(cases)
+    assert all(box.height < pitch for box in boxes)
+    assert all(box.x1 <= ax.get_window_extent().x1 + 1 for box in boxes)
+
+
+# --------------------------------------------------------------------------- the levers chapter
+
+
+def test_lever_labels_are_the_tables_points(small: FleetPlan) -> None:
+    """Each bar is labelled with the table's own words for its gain: 0.007 points, not 0.0."""
+    ax: Any = figures.fleet_levers(small).axes[0]
+    labels = [t.get_text() for t in ax.texts]
+    assert labels == [gain_text(gain) for _, gain in small.levers_ranked]
+    assert "0.007 points" in labels
+    ax.figure.draw_without_rendering()
+    assert all(t.get_window_extent().x1 <= ax.get_window_extent().x1 + 1 for t in ax.texts)
+
+
+def test_interval_axis_is_logarithmic_when_the_optima_are_far_apart(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """The small fleet's optima (28.9 s and 266 min) are 550 times apart: a log axis of durations, each optimum
+    inside it and well clear of the left edge. The worked example's (18.6 and 39.8 min) keep a linear axis in minutes."""
+    ax = figures.fleet_interval(small).axes[0]
+    assert ax.get_xscale() == "log"
+    low, high = ax.get_xlim()
+    optima = [small.interval, small.slow.interval]
+    for t in optima:
+        assert low < t < high and np.log(t / low) / np.log(high / low) > 0.1
+    ticks = _labels(ax.xaxis)
+    assert len(ticks) >= 3 and all(t.endswith((" s", " min", " h")) for t in ticks)
+    plain = figures.fleet_interval(worked_fleet).axes[0]
+    assert plain.get_xscale() == "linear" and "minutes" in plain.get_xlabel()
+
+
+def test_cost_axis_is_logarithmic_for_a_snapshot_of_milliseconds(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """3.55 ms beside 20 min: a log axis with both costs inside it and off its left edge; 1 and 5 min stay linear."""
+    ax = figures.fleet_cost(small).axes[0]
+    assert ax.get_xscale() == "log"
+    low, high = ax.get_xlim()
+    for cost in (small.params.checkpoint_cost, small.params.slow_checkpoint_cost):
+        assert low < cost < high and np.log(cost / low) / np.log(high / low) > 0.05
+    assert figures.fleet_cost(worked_fleet).axes[0].get_xscale() == "linear"
+
+
+# --------------------------------------------------------------------------- uncertainty, tiers, exact, restart
+
+
+def test_swing_ticks_are_distinct(small_params: Params) -> None:
+    """The small fleet's swing with R from 12 to 30 min, under a point of goodput wide, gets ticks that differ (not
+    98%, 99%, 99%, 99%)."""
+    fleet = fleet_plan(small_params.replace(ranges={"restart": (12.0, 30.0)}))
+    ax: Any = figures.fleet_swings(fleet).axes[0]
+    assert ax.patches and ax.patches[0].get_width() < 0.01
+    ticks = _labels(ax.xaxis)
+    assert len(ticks) >= 3 and len(set(ticks)) == len(ticks)
+
+
+def test_survival_legend_writes_durations_and_the_search_limit(small: FleetPlan) -> None:
+    """C_p of 20 min over a 3.55 ms snapshot is written as 20 min, not as a ratio of 337,582; a cadence at the
+    search's limit is said to be one, not called the best n; the right axis is ticked up to the limit."""
+    fig = tier_figures.survival_figure(small)
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "C_p = 20 min" in legend
+    assert not any("337582" in t or "337,582" in t for t in legend)
+    assert any(f"best n ≥ {MAX_EVERY:,} (the search limit)" in t for t in legend)
+    assert not any(f"best n = {MAX_EVERY}" in t for t in legend)
+    assert f"{MAX_EVERY:,}" in _labels(fig.axes[1].yaxis)
+
+
+def test_survival_legend_of_the_worked_example_is_unchanged(worked_fleet: FleetPlan) -> None:
+    legend = [t.get_text() for t in tier_figures.survival_figure(worked_fleet).legends[0].get_texts()]
+    assert "C_p = 5 C (5 min)" in legend and "C_p = 2 C (2 min)" in legend
+
+
+def test_estimates_table_has_no_negative_zero(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """Daly's shortfall of -1e-9 points (rounding in the optimum) is written 0.000; no cell reads -0.000."""
+    assert exact_figures.points_below(-1e-9) == "0.000"
+    assert exact_figures.points_below(0.0123) == "1.230"
+    for fleet in (small, worked_fleet):
+        frame: Any = exact_figures.estimates_table(fleet).data  # type: ignore[attr-defined]
+        assert not frame.isin(["-0.000"]).to_numpy().any()
+
+
+def test_spares_panel_holds_every_count(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """No spare count's dollars run off the panel: the small fleet's -$0.9M at no spares and the worked example's
+    -$25M are inside the axes, the best count's 0 too."""
+    for fleet in (small, worked_fleet):
+        ax = restart_figures.spares(fleet).axes[1]
+        y = ax.get_lines()[0].get_ydata()
+        low, high = ax.get_ylim()
+        assert low < float(np.min(y)) and float(np.max(y)) < high
