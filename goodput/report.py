@@ -230,8 +230,30 @@ def planned_text(params: Params) -> str:
 
 
 def file_sources(params: Params) -> dict[str, str]:
-    """Where each input of a plan built from a parameters file came from, keyed ``"M"``, ``"C"`` and ``"R"``."""
-    return {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
+    """Where each input of a plan built from a parameters file came from, keyed ``"M"``, ``"C"``, ``"R"`` (``"D"``
+    with a drain), as ``goodput plan`` says it: a derived input's derivation (:func:`derived_sources`), else the file.
+
+    >>> from goodput.params import load_params
+    >>> file_sources(load_params())
+    {'M': '419 interruptions in 54 days (params.yml)', 'C': 'params.yml', 'R': 'params.yml'}
+    """
+    given = {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
+    return derived_sources(params, given | ({"D": params.source} if params.drain > 0 else {}))
+
+
+def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str]:
+    """`sources` with each derived input's derivation (:attr:`~goodput.params.Params.derived`: C, D, R) in place of
+    where it was given, and R as the sum of its parts (:func:`restart_sum`) where it has them.
+
+    The one place the command (after its flags) and the book's tables say where C, D and R came from.
+    """
+    out = dict(sources)
+    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
+        if key in params.derived:
+            out[symbol] = params.derived[key]
+    if (parts := restart_sum(params)) is not None:
+        out["R"] = parts
+    return out
 
 
 def range_origin(r: InputRange) -> str:
@@ -472,13 +494,60 @@ def per_million_range(low: float, high: float) -> str:
     return f"{per_million(low)} to {per_million(high)}"
 
 
-def duration_range_text(low: float, high: float) -> str:
-    """A range of durations in minutes: ``169 to 205 min`` when both ends share a unit, else ``40 s to 2 min``."""
-    lo, hi = format_duration(low), format_duration(high)
+def duration_range_text(low: float, high: float, digits: int = 3) -> str:
+    """A range of durations in minutes, in one unit: ``169 to 205 min``; ``45 to 120 s``, not ``45 s to 2 min``.
+
+    Ends that :func:`format_duration` writes in one unit are written so; else both in the unit of :func:`range_unit`,
+    to the decimals of the larger end (:func:`durations_together`).
+
+    >>> duration_range_text(168.6, 204.7), duration_range_text(1116.0, 3773.0), duration_range_text(2820.0, 31392.0)
+    ('169 to 205 min', '18.6 to 62.9 h', '2.0 to 21.8 days')
+    """
+    lo, hi = _range_ends(low, high, digits)
     lo_number, _, lo_unit = lo.partition(" ")
-    if lo_unit == hi.partition(" ")[2] and " " not in lo_unit and lo_unit:
+    if lo_unit and lo_unit == hi.partition(" ")[2]:
         return f"{lo_number} to {hi}"
     return f"{lo} to {hi}"
+
+
+def duration_and_range(value: float, low: float, high: float, digits: int = 3) -> str:
+    """A duration with its range, all in one unit: ``"186 min (169 to 205 min)"``, ``"32.6 h (18.6 to 62.9 h)"``.
+
+    The range as :func:`duration_range_text`; the value as :func:`format_duration` writes it where that is the range's
+    unit, else in the range's unit and decimals.
+
+    >>> duration_and_range(185.6, 168.6, 204.7), duration_and_range(1956.0, 1116.0, 3773.0)
+    ('186 min (169 to 205 min)', '32.6 h (18.6 to 62.9 h)')
+    """
+    own = format_duration(value, digits)
+    lo, hi = _range_ends(low, high, digits)
+    unit = hi.partition(" ")[2]
+    if (own.partition(" ")[2] != unit and lo.partition(" ")[2] == unit
+            and all(math.isfinite(x) for x in (value, low, high))):
+        own = durations_together(value, low, high, digits=digits, like=range_unit(low, high))[0]
+    return f"{own} ({duration_range_text(low, high, digits)})"
+
+
+def range_unit(low: float, high: float) -> float:
+    """The duration whose unit a range from `low` to `high` is written in (minutes): the larger end's, as a person
+    writes it (``1.96 to 6.28 days``), unless the smaller would be a fraction of one there and the larger is under a
+    thousand in the smaller's unit (``18.6 to 62.9 h``, not ``0.78 to 2.62 days``)."""
+    small, large = sorted((abs(low), abs(high)))
+    size_large, size_small = _unit(large)[1], _unit(small)[1]
+    return small if small > 0 and small / size_large < 1.0 and large / size_small < 1000.0 else large
+
+
+def _range_ends(low: float, high: float, digits: int = 3) -> tuple[str, str]:
+    """The two ends of a range as :func:`format_duration` writes them when they share a unit, else in one unit."""
+    lo, hi = format_duration(low, digits), format_duration(high, digits)
+    unit = lo.partition(" ")[2]
+    if (unit and " " not in unit and unit == hi.partition(" ")[2]) or not (math.isfinite(low) and math.isfinite(high)):
+        return lo, hi
+    alike = durations_together(low, high, digits=digits, like=range_unit(low, high))
+    # a range so wide that its smaller end would read as zero in the larger's unit keeps each end in its own
+    if any(x != 0 and float(text.partition(" ")[0].replace(",", "")) == 0 for x, text in zip((low, high), alike)):
+        return lo, hi
+    return alike[0], alike[1]
 
 
 def record_name(record: PublishedFleet) -> str:
@@ -507,23 +576,25 @@ def _unit(minutes: float) -> tuple[str, float]:
     return "years", YEAR
 
 
-def durations_together(*minutes: float, digits: int = 3) -> list[str]:
+def durations_together(*minutes: float, digits: int = 3, like: float | None = None) -> list[str]:
     """Durations that share a sentence, written alike: in one unit, to the same decimals.
 
-    The largest finite duration sets the unit (``20.3 h``, not ``1,218 min``) and the decimals that give it `digits`
-    significant digits, so that none shows more (``4.96 min``, ``4.81 min``, ``5.10 min``, ``4.98 min``, not ``5.1 min``
-    and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN ``"undefined"``.
+    The largest finite duration sets the unit (``20.3 h``, not ``1,218 min``; the unit of `like` when given) and the
+    decimals that give the largest `digits` significant digits, so that none shows more (``4.96 min``, ``4.81 min``,
+    ``5.10 min``, ``4.98 min``, not ``5.1 min`` and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN
+    ``"undefined"``.
 
     >>> durations_together(4.96, 4.81, 5.1, 299 / 60)
     ['4.96 min', '4.81 min', '5.10 min', '4.98 min']
     >>> durations_together(238.0, 108.0, 1218.0)
     ['4.0 h', '1.8 h', '20.3 h']
+    >>> durations_together(1116.0, 3773.0, like=1116.0)
+    ['18.6 h', '62.9 h']
     """
     ref = max((abs(x) for x in minutes if math.isfinite(x)), default=0.0)
-    name, size = _unit(ref)
+    name, size = _unit(ref if like is None else abs(like))
     decimals = max(0, digits - 1 - math.floor(math.log10(ref / size))) if ref else 0
     return [f"{x / size:,.{decimals}f} {name}" if math.isfinite(x) else format_duration(x) for x in minutes]
-
 
 
 def events_summary(e: EventMeasurement) -> str:
@@ -990,10 +1061,15 @@ def escape_markdown(text: object) -> str:
 
 
 def interval_text(low: float, high: float, digits: int = 3) -> str:
-    """Two durations in minutes as ``"169 min to 205 min"``; ``"no interval"`` for NaN."""
+    """Two durations in minutes, in one unit: ``"169 min to 205 min"``, ``"18.6 h to 62.9 h"`` (not ``"18.6 h to 2.62
+    days"``, :func:`duration_range_text`'s unit); ``"no interval"`` for NaN.
+
+    >>> interval_text(168.6, 204.7), interval_text(1116.0, 3773.0)
+    ('169 min to 205 min', '18.6 h to 62.9 h')
+    """
     if math.isnan(low) or math.isnan(high):
         return "no interval"
-    return f"{format_duration(low, digits)} to {format_duration(high, digits)}"
+    return " to ".join(_range_ends(low, high, digits))
 
 
 def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasurement | None = None) -> str:

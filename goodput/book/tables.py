@@ -209,7 +209,11 @@ def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 
 def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
+    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``).
+
+    The sources are those ``goodput plan`` prints (:func:`goodput.report.file_sources`): a derived input's derivation,
+    R's parts, else the inputs file.
+    """
     p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
     ranges, sources = fleet.ranges.inputs, file_sources(p)
     rows = [
@@ -221,7 +225,7 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
         return range_text(ranges[key]) if key in ranges else ""
 
     if s is not None and s.drain > 0:
-        rows.append(("drain until durable, D", format_duration(s.drain), stated("drain"), p.source))
+        rows.append(("drain until durable, D", format_duration(s.drain), stated("drain"), sources.get("D", p.source)))
     if s is not None and not s.one_tier:
         rows += [
             ("persistent checkpoint cost, C_p", format_duration(s.cp), stated("persistent_cost"), p.source),
