@@ -326,19 +326,32 @@ def restart_text(params: Params) -> str:
     return total if parts is None else f"{total} = {parts}"
 
 
+def _with_note(value: str, note: str) -> str:
+    """A value with its note in parentheses: ``"20 GB/s (60% achieved)"``; ``"20 in 30 days (one every 36 h; with
+    notice)"`` where the value ends in parentheses already."""
+    if not note:
+        return value
+    return f"{value[:-1]}; {note})" if value.endswith(")") else f"{value} ({note})"
+
+
 def input_rows(params: Params) -> list[tuple[str, str]]:
-    """The inputs as (name, value) rows, for a table of what a book or a plan was built from."""
+    """The inputs as (name, value) rows, for a table of what a book or a plan was built from.
+
+    A derived C or D with its derivation, and what it was derived from: the rows ``goodput plan`` lists
+    (:func:`planner_rows`), each note in parentheses after its value.
+    """
+    how = derived_sources(params, {})
     rows = [
         ("inputs file", params.source),
         ("GPUs", f"{params.gpus:,}"),
         ("interruptions", mtbi_origin(params)),
         ("mean time between interruptions, M", format_duration(params.mtbi)),
-        ("checkpoint cost, C", format_duration(params.checkpoint_cost)),
+        ("checkpoint cost, C", _with_note(format_duration(params.checkpoint_cost), how.get("C", ""))),
         ("slow checkpoint cost (comparison)", format_duration(params.slow_checkpoint_cost)),
         ("restart time, R", restart_text(params)),
     ]
     if params.drain > 0:
-        rows.append(("drain until durable, D", format_duration(params.drain)))
+        rows.append(("drain until durable, D", _with_note(format_duration(params.drain), how.get("D", ""))))
     if params.persistent_cost is not None:
         rows.append(("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)))
         rows.append(("persistent restart, R_p", format_duration(params.persistent_restart or params.restart)))
@@ -346,6 +359,10 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
             rows.append(("share of interruptions the fast tier survives, s", f"{params.fast_survives:.0%}"))
         if params.persistent_every is not None:
             rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
+    # what C, D and R were derived from, as the command lists it; a restart part whose row would only repeat R's sum
+    # above is left out, one that says how it was derived (the load) kept
+    rows += [(name, _with_note(value, note)) for name, value, note in planner_rows(params)
+             if note or not name.startswith("restart part:")]
     rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
     rows += [(f"range of {INPUT_SYMBOLS[key]}", f"{input_value(key, low)} to {input_value(key, high)}")
              for key, (low, high) in params.ranges.items()]
@@ -784,12 +801,16 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
 
 
 def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
-    """Rows of what a planner gave (size, the restart's parts, spares, recovery without rollback), with their source."""
+    """:func:`planner_rows` of the report's inputs (none without them)."""
+    return [] if report.params is None else planner_rows(report.params)
+
+
+def planner_rows(p: Params) -> list[tuple[str, str, str]]:
+    """Rows of what a planner gave (size, storage, the restart's parts, spares, recovery without rollback) as (name,
+    value, note): ``goodput plan`` lists them under its inputs and the book's table of what it was built from
+    (:func:`input_rows`) with them."""
     from goodput.storage import format_bandwidth, format_size
 
-    p = report.params
-    if p is None:
-        return []
     rows = []
     if p.checkpoint_size is not None:
         rows.append(("checkpoint size", format_size(p.checkpoint_size), p.derived.get("checkpoint_size", "given")))
