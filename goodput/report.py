@@ -230,8 +230,10 @@ def planned_text(params: Params) -> str:
 
 
 def file_sources(params: Params) -> dict[str, str]:
-    """Where each input of a plan built from a parameters file came from, keyed ``"M"``, ``"C"``, ``"R"`` (``"D"``
-    with a drain), as ``goodput plan`` says it: a derived input's derivation (:func:`derived_sources`), else the file.
+    """Where each input of a plan built from a parameters file came from, as ``goodput plan`` says it.
+
+    Keyed ``"M"``, ``"C"``, ``"R"`` (``"D"`` with a drain): a derived input's derivation (:func:`derived_sources`),
+    else the file.
 
     >>> from goodput.params import load_params
     >>> file_sources(load_params())
@@ -242,10 +244,9 @@ def file_sources(params: Params) -> dict[str, str]:
 
 
 def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str]:
-    """`sources` with each derived input's derivation (:attr:`~goodput.params.Params.derived`: C, D, R) in place of
-    where it was given, and R as the sum of its parts (:func:`restart_sum`) where it has them.
+    """`sources` with each derived input's derivation in place of where it was given, and R as the sum of its parts.
 
-    The one place the command (after its flags) and the book's tables say where C, D and R came from.
+    The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s. The one place the command (after its flags) and the book's tables say where C, D and R came from.
     """
     out = dict(sources)
     for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
@@ -327,8 +328,10 @@ def restart_text(params: Params) -> str:
 
 
 def _with_note(value: str, note: str) -> str:
-    """A value with its note in parentheses: ``"20 GB/s (60% achieved)"``; ``"20 in 30 days (one every 36 h; with
-    notice)"`` where the value ends in parentheses already."""
+    """A value with its note in parentheses: ``"20 GB/s (60% achieved)"``.
+
+    Inside the value's own where it ends in parentheses: ``"20 in 30 days (one every 36 h; with notice)"``.
+    """
     if not note:
         return value
     return f"{value[:-1]}; {note})" if value.endswith(")") else f"{value} ({note})"
@@ -546,9 +549,11 @@ def duration_and_range(value: float, low: float, high: float, digits: int = 3) -
 
 
 def range_unit(low: float, high: float) -> float:
-    """The duration whose unit a range from `low` to `high` is written in (minutes): the larger end's, as a person
-    writes it (``1.96 to 6.28 days``), unless the smaller would be a fraction of one there and the larger is under a
-    thousand in the smaller's unit (``18.6 to 62.9 h``, not ``0.78 to 2.62 days``)."""
+    """The duration (minutes) whose unit a range from `low` to `high` is written in.
+
+    The larger end's, as a person writes it (``1.96 to 6.28 days``), unless the smaller would be a fraction of one
+    there and the larger is under a thousand in the smaller's unit (``18.6 to 62.9 h``, not ``0.78 to 2.62 days``).
+    """
     small, large = sorted((abs(low), abs(high)))
     size_large, size_small = _unit(large)[1], _unit(small)[1]
     return small if small > 0 and small / size_large < 1.0 and large / size_small < 1000.0 else large
@@ -562,7 +567,7 @@ def _range_ends(low: float, high: float, digits: int = 3) -> tuple[str, str]:
         return lo, hi
     alike = durations_together(low, high, digits=digits, like=range_unit(low, high))
     # a range so wide that its smaller end would read as zero in the larger's unit keeps each end in its own
-    if any(x != 0 and float(text.partition(" ")[0].replace(",", "")) == 0 for x, text in zip((low, high), alike)):
+    if any(x != 0 and float(text.partition(" ")[0].replace(",", "")) == 0 for x, text in zip((low, high), alike, strict=True)):
         return lo, hi
     return alike[0], alike[1]
 
@@ -806,9 +811,11 @@ def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
 
 
 def planner_rows(p: Params) -> list[tuple[str, str, str]]:
-    """Rows of what a planner gave (size, storage, the restart's parts, spares, recovery without rollback) as (name,
-    value, note): ``goodput plan`` lists them under its inputs and the book's table of what it was built from
-    (:func:`input_rows`) with them."""
+    """Rows of what a planner gave (size, storage, the restart's parts, spares, recovery without rollback).
+
+    As (name, value, note): ``goodput plan`` lists them under its inputs, the book's table of what it was built from
+    (:func:`input_rows`) with them.
+    """
     from goodput.storage import format_bandwidth, format_size
 
     rows = []
@@ -1082,8 +1089,10 @@ def escape_markdown(text: object) -> str:
 
 
 def interval_text(low: float, high: float, digits: int = 3) -> str:
-    """Two durations in minutes, in one unit: ``"169 min to 205 min"``, ``"18.6 h to 62.9 h"`` (not ``"18.6 h to 2.62
-    days"``, :func:`duration_range_text`'s unit); ``"no interval"`` for NaN.
+    """Two durations in minutes, in one unit: ``"169 min to 205 min"``; ``"no interval"`` for NaN.
+
+    Ends that would read in two units take one (:func:`range_unit`): ``"18.6 h to 62.9 h"``, not ``"18.6 h to 2.62
+    days"``.
 
     >>> interval_text(168.6, 204.7), interval_text(1116.0, 3773.0)
     ('169 min to 205 min', '18.6 h to 62.9 h')
