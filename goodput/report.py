@@ -566,8 +566,10 @@ def _range_ends(low: float, high: float, digits: int = 3) -> tuple[str, str]:
     if (unit and " " not in unit and unit == hi.partition(" ")[2]) or not (math.isfinite(low) and math.isfinite(high)):
         return lo, hi
     alike = durations_together(low, high, digits=digits, like=range_unit(low, high))
-    # a range so wide that its smaller end would read as zero in the larger's unit keeps each end in its own
-    if any(x != 0 and float(text.partition(" ")[0].replace(",", "")) == 0 for x, text in zip((low, high), alike, strict=True)):
+    # a range so wide that an end would keep fewer than two significant digits in the other's unit ("0.1 to 50.0 min")
+    # keeps each end in its own: "6 s to 50 min"
+    if any(x != 0 and len(text.partition(" ")[0].replace(",", "").replace(".", "").lstrip("0")) < 2
+           for x, text in zip((low, high), alike, strict=True)):
         return lo, hi
     return alike[0], alike[1]
 
