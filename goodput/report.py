@@ -237,7 +237,7 @@ def file_sources(params: Params) -> dict[str, str]:
 
     >>> from goodput.params import load_params
     >>> file_sources(load_params())
-    {'M': '419 interruptions in 54 days (params.yml)', 'C': 'params.yml', 'R': 'params.yml'}
+    {'M': '419 interruptions in 54 days (worked example)', 'C': 'worked example', 'R': 'worked example'}
     """
     given = {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
     return derived_sources(params, given | ({"D": params.source} if params.drain > 0 else {}))
@@ -520,57 +520,67 @@ def duration_range_text(low: float, high: float, digits: int = 3) -> str:
     Ends that :func:`format_duration` writes in one unit are written so; else both in the unit of :func:`range_unit`,
     to the decimals of the larger end (:func:`durations_together`).
 
-    >>> duration_range_text(168.6, 204.7), duration_range_text(1116.0, 3773.0), duration_range_text(2820.0, 31392.0)
-    ('169 to 205 min', '18.6 to 62.9 h', '2.0 to 21.8 days')
+    >>> duration_range_text(168.6, 204.7), duration_range_text(1116.0, 3773.0), duration_range_text(106.0, 359.0)
+    ('169 to 205 min', '18.6 to 62.9 h', '106 to 359 min')
     """
-    lo, hi = _range_ends(low, high, digits)
-    lo_number, _, lo_unit = lo.partition(" ")
-    if lo_unit and lo_unit == hi.partition(" ")[2]:
-        return f"{lo_number} to {hi}"
-    return f"{lo} to {hi}"
+    return _range_words(*_range_ends(low, high, digits))
 
 
 def duration_and_range(value: float, low: float, high: float, digits: int = 3) -> str:
-    """A duration with its range, all in one unit: ``"186 min (169 to 205 min)"``, ``"32.6 h (18.6 to 62.9 h)"``.
+    """A duration with its range, all in one unit: ``"186 min (169 to 205 min)"``, ``"3.35 days (1.96 to 6.28 days)"``.
 
-    The range as :func:`duration_range_text`; the value as :func:`format_duration` writes it where that is the range's
-    unit, else in the range's unit and decimals.
+    The value's unit where the range's ends read in it with two significant digits or more and under a thousand,
+    else :func:`duration_range_text`'s; the value as :func:`format_duration` writes it where that is the unit.
 
-    >>> duration_and_range(185.6, 168.6, 204.7), duration_and_range(1956.0, 1116.0, 3773.0)
-    ('186 min (169 to 205 min)', '32.6 h (18.6 to 62.9 h)')
+    >>> duration_and_range(185.6, 168.6, 204.7), duration_and_range(4824.0, 2820.0, 9043.0)
+    ('186 min (169 to 205 min)', '3.35 days (1.96 to 6.28 days)')
+    >>> duration_and_range(6480.0, 2220.0, 31392.0), duration_and_range(1956.0, 1116.0, 3773.0)
+    ('4.5 days (1.5 to 21.8 days)', '32.6 h (18.6 to 62.9 h)')
     """
     own = format_duration(value, digits)
-    lo, hi = _range_ends(low, high, digits)
+    finite = all(math.isfinite(x) for x in (value, low, high))
+    like = value if finite and value > 0 and max(abs(low), abs(high)) / _unit(value)[1] < 1000.0 else None
+    lo, hi = _range_ends(low, high, digits, like)
     unit = hi.partition(" ")[2]
-    if (own.partition(" ")[2] != unit and lo.partition(" ")[2] == unit
-            and all(math.isfinite(x) for x in (value, low, high))):
-        own = durations_together(value, low, high, digits=digits, like=range_unit(low, high))[0]
-    return f"{own} ({duration_range_text(low, high, digits)})"
+    if own.partition(" ")[2] != unit and lo.partition(" ")[2] == unit and finite:
+        own = durations_together(value, low, high, digits=digits, like=range_unit(low, high) if like is None else like)[0]
+    return f"{own} ({_range_words(lo, hi)})"
 
 
 def range_unit(low: float, high: float) -> float:
     """The duration (minutes) whose unit a range from `low` to `high` is written in.
 
-    The larger end's, as a person writes it (``1.96 to 6.28 days``), unless the smaller would be a fraction of one
-    there and the larger is under a thousand in the smaller's unit (``18.6 to 62.9 h``, not ``0.78 to 2.62 days``).
+    The smaller end's where the larger reads under a thousand in it (``106 to 359 min``, ``18.6 to 62.9 h``, not
+    ``0.78 to 2.62 days``), else the larger's (``2.0 to 21.8 days``).
     """
     small, large = sorted((abs(low), abs(high)))
-    size_large, size_small = _unit(large)[1], _unit(small)[1]
-    return small if small > 0 and small / size_large < 1.0 and large / size_small < 1000.0 else large
+    return small if small > 0 and large / _unit(small)[1] < 1000.0 else large
 
 
-def _range_ends(low: float, high: float, digits: int = 3) -> tuple[str, str]:
-    """The two ends of a range as :func:`format_duration` writes them when they share a unit, else in one unit."""
+def _range_words(low: str, high: str) -> str:
+    """Two ends as a range says them: the unit once where they share it (``"169 to 205 min"``)."""
+    number, _, unit = low.partition(" ")
+    return f"{number} to {high}" if unit and unit == high.partition(" ")[2] else f"{low} to {high}"
+
+
+def _range_ends(low: float, high: float, digits: int = 3, like: float | None = None) -> tuple[str, str]:
+    """The two ends of a range in one unit.
+
+    As :func:`format_duration` writes them where they share one (`like`'s, when given); else in `like`'s unit, or
+    :func:`range_unit`'s.
+    """
     lo, hi = format_duration(low, digits), format_duration(high, digits)
-    unit = lo.partition(" ")[2]
-    if (unit and " " not in unit and unit == hi.partition(" ")[2]) or not (math.isfinite(low) and math.isfinite(high)):
+    if not (math.isfinite(low) and math.isfinite(high)):
         return lo, hi
-    alike = durations_together(low, high, digits=digits, like=range_unit(low, high))
+    unit = lo.partition(" ")[2]
+    if unit and unit == hi.partition(" ")[2] and (unit == _unit(like)[0] if like is not None else " " not in unit):
+        return lo, hi
+    alike = durations_together(low, high, digits=digits, like=range_unit(low, high) if like is None else like)
     # a range so wide that an end would keep fewer than two significant digits in the other's unit ("0.1 to 50.0 min")
     # keeps each end in its own: "6 s to 50 min"
     if any(x != 0 and len(text.partition(" ")[0].replace(",", "").replace(".", "").lstrip("0")) < 2
            for x, text in zip((low, high), alike, strict=True)):
-        return lo, hi
+        return (lo, hi) if like is None else _range_ends(low, high, digits)
     return alike[0], alike[1]
 
 
@@ -1094,7 +1104,7 @@ def interval_text(low: float, high: float, digits: int = 3) -> str:
     """Two durations in minutes, in one unit: ``"169 min to 205 min"``; ``"no interval"`` for NaN.
 
     Ends that would read in two units take one (:func:`range_unit`): ``"18.6 h to 62.9 h"``, not ``"18.6 h to 2.62
-    days"``.
+    days"``; ``"106 min to 359 min"``, not ``"106 min to 5.99 h"``.
 
     >>> interval_text(168.6, 204.7), interval_text(1116.0, 3773.0)
     ('169 min to 205 min', '18.6 h to 62.9 h')

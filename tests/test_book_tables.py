@@ -142,7 +142,9 @@ def test_a_derived_load_and_recovery_without_rollback_are_listed() -> None:
 @pytest.mark.parametrize(("low", "high", "text"), [
     (168.6, 204.7, "169 to 205 min"),  # one unit already: as each end is written alone
     (1116.0, 3773.0, "18.6 to 62.9 h"),  # 18.6 h and 2.62 days: the smaller's unit, not 0.78 days
-    (2820.0, 9043.0, "1.96 to 6.28 days"),  # 47 h and 6.28 days
+    (106.0, 359.0, "106 to 359 min"),  # 106 min and 5.99 h: the smaller's unit, where the larger reads under 1,000
+    (2820.0, 9043.0, "47 to 151 h"),  # 47 h and 6.28 days
+    (2220.0, 90000.0, "1.5 to 62.5 days"),  # 37 h and 62.5 days: 1,500 h would be too many hours
     (0.75, 2.0, "45 to 120 s"),
     (0.1, 50.0, "6 s to 50 min"),  # 0.1 min would keep one digit: each end its own unit
 ])
