@@ -125,7 +125,7 @@ def test_the_built_from_table_lists_what_c_and_d_were_derived_from(small_params:
 
 def test_a_derived_load_and_recovery_without_rollback_are_listed() -> None:
     """A fleet whose load is read at a stated bandwidth, with just-in-time recovery and planned stops: the load's
-    derivation, p with R_j and q as counted, as the command lists them."""
+    derivation, p with R_j and q as counted, as the command lists them; the planning table lists p, R_j and q."""
     p = params_from_mapping({
         "gpus": 8192, "gpus_per_node": 8, "interruptions": {"count": 60, "window": "30 days"},
         "checkpoint": {"size": "2 TB"}, "storage": {"write_bandwidth": "100 GB/s", "read_bandwidth": "200 GB/s"},
@@ -137,6 +137,9 @@ def test_a_derived_load_and_recovery_without_rollback_are_listed() -> None:
     assert rows["restart part: checkpoint load"] == f"{format_duration(p.restart_parts.load)} ({p.derived['load']})"
     assert rows["recovered just in time, p"] == "50% (each recovery 45 s)"
     assert rows["planned stops, q"] == "10 in 30 days (one every 3 days; with notice)"
+    planning = tables.plan_inputs_table(fleet_plan(p)).set_index("input")["value"]  # the plan's inputs, p and q too
+    assert (planning["interruptions recovered just in time, p"], planning["a just-in-time recovery, R_j"],
+            planning["planned stops, q"]) == ("50%", "45 s", "10 in 30 days (one every 3 days)")
 
 
 @pytest.mark.parametrize(("low", "high", "text"), [

@@ -19,9 +19,11 @@ from goodput.report import (
     input_value,
     money,
     percent,
+    planned_text,
     points,
     range_origin,
     range_text,
+    share_text,
 )
 from goodput.units import format_duration, format_rate
 
@@ -233,6 +235,11 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
             ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", stated("fast_survives"), p.source),
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
         ]
+    if p.just_in_time > 0:  # recovery without rollback and planned stops: the plan's too, as goodput plan lists them
+        rows += [(INPUT_NAMES["just_in_time"], share_text(p.just_in_time), stated("just_in_time"), p.source),
+                 ("a just-in-time recovery, R_j", format_duration(p.jit_recovery), "", p.source)]
+    if p.planned_rate > 0:
+        rows.append(("planned stops, q", planned_text(p), "", p.source))
     rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
     return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
 
