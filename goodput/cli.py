@@ -244,7 +244,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     the command line drops the file's range of it.
     """
     from goodput.params import load_params, mtbi_from_rate
-    from goodput.report import file_sources, mtbi_origin, restart_sum
+    from goodput.report import derived_sources, file_sources, mtbi_origin
 
     params = file_params = load_params(args.params)
     sources = file_sources(params)
@@ -275,12 +275,8 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
     # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
     ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
-    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):  # a derived input: how
-        if key in params.derived:
-            sources[symbol] = params.derived[key]
-    if (parts := restart_sum(params)) is not None:  # R as every page writes it: the sum of its parts
-        sources["R"] = parts
-    return params.replace(ranges=ranges), sources
+    # a derived input: how; R as every page writes it, the sum of its parts
+    return params.replace(ranges=ranges), derived_sources(params, sources)
 
 
 def _planner_overrides(args: argparse.Namespace, params: Params,

@@ -250,8 +250,31 @@ def planned_text(params: Params) -> str:
 
 
 def file_sources(params: Params) -> dict[str, str]:
-    """Where each input of a plan built from a parameters file came from, keyed ``"M"``, ``"C"`` and ``"R"``."""
-    return {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
+    """Where each input of a plan built from a parameters file came from, as ``goodput plan`` says it.
+
+    Keyed ``"M"``, ``"C"``, ``"R"`` (``"D"`` with a drain): a derived input's derivation (:func:`derived_sources`),
+    else the file.
+
+    >>> from goodput.params import load_params
+    >>> file_sources(load_params())
+    {'M': '419 interruptions in 54 days (worked example)', 'C': 'worked example', 'R': 'worked example'}
+    """
+    given = {"M": f"{mtbi_origin(params)} ({params.source})", "C": params.source, "R": params.source}
+    return derived_sources(params, given | ({"D": params.source} if params.drain > 0 else {}))
+
+
+def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str]:
+    """`sources` with each derived input's derivation in place of where it was given, and R as the sum of its parts.
+
+    The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s. The one place the command (after its flags) and the book's tables say where C, D and R came from.
+    """
+    out = dict(sources)
+    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
+        if key in params.derived:
+            out[symbol] = params.derived[key]
+    if (parts := restart_sum(params)) is not None:
+        out["R"] = parts
+    return out
 
 
 def range_origin(r: InputRange) -> str:
@@ -368,19 +391,34 @@ def restart_text(params: Params) -> str:
     return total if parts is None else f"{total} = {parts}"
 
 
+def _with_note(value: str, note: str) -> str:
+    """A value with its note in parentheses: ``"20 GB/s (60% achieved)"``.
+
+    Inside the value's own where it ends in parentheses: ``"20 in 30 days (one every 36 h; with notice)"``.
+    """
+    if not note:
+        return value
+    return f"{value[:-1]}; {note})" if value.endswith(")") else f"{value} ({note})"
+
+
 def input_rows(params: Params) -> list[tuple[str, str]]:
-    """The inputs as (name, value) rows, for a table of what a book or a plan was built from."""
+    """The inputs as (name, value) rows, for a table of what a book or a plan was built from.
+
+    A derived C or D with its derivation, and what it was derived from: the rows ``goodput plan`` lists
+    (:func:`planner_rows`), each note in parentheses after its value.
+    """
+    how = derived_sources(params, {})
     rows = [
         ("inputs file", params.source),
         ("GPUs", f"{params.gpus:,}"),
         ("interruptions", mtbi_origin(params)),
         ("mean time between interruptions, M", format_duration(params.mtbi)),
-        ("checkpoint cost, C", format_duration(params.checkpoint_cost)),
+        ("checkpoint cost, C", _with_note(format_duration(params.checkpoint_cost), how.get("C", ""))),
         ("slow checkpoint cost (comparison)", format_duration(params.slow_checkpoint_cost)),
         ("restart time, R", restart_text(params)),
     ]
     if params.drain > 0:
-        rows.append(("drain until durable, D", format_duration(params.drain)))
+        rows.append(("drain until durable, D", _with_note(format_duration(params.drain), how.get("D", ""))))
     if params.persistent_cost is not None:
         rows.append(("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)))
         rows.append(("persistent restart, R_p", format_duration(params.persistent_restart or params.restart)))
@@ -388,6 +426,10 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
             rows.append(("share of interruptions the fast tier survives, s", f"{params.fast_survives:.0%}"))
         if params.persistent_every is not None:
             rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
+    # what C, D and R were derived from, as the command lists it; a restart part whose row would only repeat R's sum
+    # above is left out, one that says how it was derived (the load) kept
+    rows += [(name, _with_note(value, note)) for name, value, note in planner_rows(params)
+             if note or not name.startswith("restart part:")]
     rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
     rows += [(f"range of {INPUT_SYMBOLS[key]}", f"{input_value(key, low)} to {input_value(key, high)}")
              for key, (low, high) in params.ranges.items()]
@@ -536,13 +578,74 @@ def per_million_range(low: float, high: float) -> str:
     return f"{per_million(low)} to {per_million(high)}"
 
 
-def duration_range_text(low: float, high: float) -> str:
-    """A range of durations in minutes: ``169 to 205 min`` when both ends share a unit, else ``40 s to 2 min``."""
-    lo, hi = format_duration(low), format_duration(high)
-    lo_number, _, lo_unit = lo.partition(" ")
-    if lo_unit == hi.partition(" ")[2] and " " not in lo_unit and lo_unit:
-        return f"{lo_number} to {hi}"
-    return f"{lo} to {hi}"
+def duration_range_text(low: float, high: float, digits: int = 3) -> str:
+    """A range of durations in minutes, in one unit: ``169 to 205 min``; ``45 to 120 s``, not ``45 s to 2 min``.
+
+    Ends that :func:`format_duration` writes in one unit are written so; else both in the unit of :func:`range_unit`,
+    to the decimals of the larger end (:func:`durations_together`).
+
+    >>> duration_range_text(168.6, 204.7), duration_range_text(1116.0, 3773.0), duration_range_text(106.0, 359.0)
+    ('169 to 205 min', '18.6 to 62.9 h', '106 to 359 min')
+    """
+    return _range_words(*_range_ends(low, high, digits))
+
+
+def duration_and_range(value: float, low: float, high: float, digits: int = 3) -> str:
+    """A duration with its range, all in one unit: ``"186 min (169 to 205 min)"``, ``"3.35 days (1.96 to 6.28 days)"``.
+
+    The value's unit where the range's ends read in it with two significant digits or more and under a thousand,
+    else :func:`duration_range_text`'s; the value as :func:`format_duration` writes it where that is the unit.
+
+    >>> duration_and_range(185.6, 168.6, 204.7), duration_and_range(4824.0, 2820.0, 9043.0)
+    ('186 min (169 to 205 min)', '3.35 days (1.96 to 6.28 days)')
+    >>> duration_and_range(6480.0, 2220.0, 31392.0), duration_and_range(1956.0, 1116.0, 3773.0)
+    ('4.5 days (1.5 to 21.8 days)', '32.6 h (18.6 to 62.9 h)')
+    """
+    own = format_duration(value, digits)
+    finite = all(math.isfinite(x) for x in (value, low, high))
+    like = value if finite and value > 0 and max(abs(low), abs(high)) / _unit(value)[1] < 1000.0 else None
+    lo, hi = _range_ends(low, high, digits, like)
+    unit = hi.partition(" ")[2]
+    if own.partition(" ")[2] != unit and lo.partition(" ")[2] == unit and finite:
+        own = durations_together(value, low, high, digits=digits, like=range_unit(low, high) if like is None else like)[0]
+    return f"{own} ({_range_words(lo, hi)})"
+
+
+def range_unit(low: float, high: float) -> float:
+    """The duration (minutes) whose unit a range from `low` to `high` is written in.
+
+    The smaller end's where the larger reads under a thousand in it (``106 to 359 min``, ``18.6 to 62.9 h``, not
+    ``0.78 to 2.62 days``), else the larger's (``2.0 to 21.8 days``).
+    """
+    small, large = sorted((abs(low), abs(high)))
+    return small if small > 0 and large / _unit(small)[1] < 1000.0 else large
+
+
+def _range_words(low: str, high: str) -> str:
+    """Two ends as a range says them: the unit once where they share it (``"169 to 205 min"``)."""
+    number, _, unit = low.partition(" ")
+    return f"{number} to {high}" if unit and unit == high.partition(" ")[2] else f"{low} to {high}"
+
+
+def _range_ends(low: float, high: float, digits: int = 3, like: float | None = None) -> tuple[str, str]:
+    """The two ends of a range in one unit.
+
+    As :func:`format_duration` writes them where they share one (`like`'s, when given); else in `like`'s unit, or
+    :func:`range_unit`'s.
+    """
+    lo, hi = format_duration(low, digits), format_duration(high, digits)
+    if not (math.isfinite(low) and math.isfinite(high)):
+        return lo, hi
+    unit = lo.partition(" ")[2]
+    if unit and unit == hi.partition(" ")[2] and (unit == _unit(like)[0] if like is not None else " " not in unit):
+        return lo, hi
+    alike = durations_together(low, high, digits=digits, like=range_unit(low, high) if like is None else like)
+    # a range so wide that an end would keep fewer than two significant digits in the other's unit ("0.1 to 50.0 min")
+    # keeps each end in its own: "6 s to 50 min"
+    if any(x != 0 and len(text.partition(" ")[0].replace(",", "").replace(".", "").lstrip("0")) < 2
+           for x, text in zip((low, high), alike, strict=True)):
+        return (lo, hi) if like is None else _range_ends(low, high, digits)
+    return alike[0], alike[1]
 
 
 def record_name(record: PublishedFleet) -> str:
@@ -571,23 +674,25 @@ def _unit(minutes: float) -> tuple[str, float]:
     return "years", YEAR
 
 
-def durations_together(*minutes: float, digits: int = 3) -> list[str]:
+def durations_together(*minutes: float, digits: int = 3, like: float | None = None) -> list[str]:
     """Durations that share a sentence, written alike: in one unit, to the same decimals.
 
-    The largest finite duration sets the unit (``20.3 h``, not ``1,218 min``) and the decimals that give it `digits`
-    significant digits, so that none shows more (``4.96 min``, ``4.81 min``, ``5.10 min``, ``4.98 min``, not ``5.1 min``
-    and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN ``"undefined"``.
+    The largest finite duration sets the unit (``20.3 h``, not ``1,218 min``; the unit of `like` when given) and the
+    decimals that give the largest `digits` significant digits, so that none shows more (``4.96 min``, ``4.81 min``,
+    ``5.10 min``, ``4.98 min``, not ``5.1 min`` and ``4 min 59 s``); an infinite one is ``"unbounded"``, NaN
+    ``"undefined"``.
 
     >>> durations_together(4.96, 4.81, 5.1, 299 / 60)
     ['4.96 min', '4.81 min', '5.10 min', '4.98 min']
     >>> durations_together(238.0, 108.0, 1218.0)
     ['4.0 h', '1.8 h', '20.3 h']
+    >>> durations_together(1116.0, 3773.0, like=1116.0)
+    ['18.6 h', '62.9 h']
     """
     ref = max((abs(x) for x in minutes if math.isfinite(x)), default=0.0)
-    name, size = _unit(ref)
+    name, size = _unit(ref if like is None else abs(like))
     decimals = max(0, digits - 1 - math.floor(math.log10(ref / size))) if ref else 0
     return [f"{x / size:,.{decimals}f} {name}" if math.isfinite(x) else format_duration(x) for x in minutes]
-
 
 
 def events_summary(e: EventMeasurement) -> str:
@@ -777,12 +882,18 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
 
 
 def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
-    """Rows of what a planner gave (size, the restart's parts, spares, recovery without rollback), with their source."""
+    """:func:`planner_rows` of the report's inputs (none without them)."""
+    return [] if report.params is None else planner_rows(report.params)
+
+
+def planner_rows(p: Params) -> list[tuple[str, str, str]]:
+    """Rows of what a planner gave (size, storage, the restart's parts, spares, recovery without rollback).
+
+    As (name, value, note): ``goodput plan`` lists them under its inputs, the book's table of what it was built from
+    (:func:`input_rows`) with them.
+    """
     from goodput.storage import format_bandwidth, format_size
 
-    p = report.params
-    if p is None:
-        return []
     rows = []
     if p.checkpoint_size is not None:
         rows.append(("checkpoint size", format_size(p.checkpoint_size), p.derived.get("checkpoint_size", "given")))
@@ -1057,10 +1168,17 @@ def escape_markdown(text: object) -> str:
 
 
 def interval_text(low: float, high: float, digits: int = 3) -> str:
-    """Two durations in minutes as ``"169 min to 205 min"``; ``"no interval"`` for NaN."""
+    """Two durations in minutes, in one unit: ``"169 min to 205 min"``; ``"no interval"`` for NaN.
+
+    Ends that would read in two units take one (:func:`range_unit`): ``"18.6 h to 62.9 h"``, not ``"18.6 h to 2.62
+    days"``; ``"106 min to 359 min"``, not ``"106 min to 5.99 h"``.
+
+    >>> interval_text(168.6, 204.7), interval_text(1116.0, 3773.0)
+    ('169 min to 205 min', '18.6 h to 62.9 h')
+    """
     if math.isnan(low) or math.isnan(high):
         return "no interval"
-    return f"{format_duration(low, digits)} to {format_duration(high, digits)}"
+    return " to ".join(_range_ends(low, high, digits))
 
 
 def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasurement | None = None) -> str:

@@ -42,10 +42,10 @@ def build(params: Params, records: tuple[PublishedFleet, ...]) -> pages.Page:
 
 
 def test_rates_per_million_and_duration_ranges() -> None:
-    """Per million GPU-hours 1.9732e-5 -> 19.7; a range of minutes shares its unit when both ends have it."""
+    """Per million GPU-hours 1.9732e-5 -> 19.7; a range of durations is written in one unit."""
     assert [per_million(x) for x in (1.9732e-5, 9.042e-6, 7.113e-5, 1.6e-5)] == ["19.7", "9.04", "71.1", "16"]
     assert duration_range_text(168.6, 204.7) == "169 to 205 min"
-    assert duration_range_text(0.75, 2.0) == "45 s to 2 min"
+    assert duration_range_text(0.75, 2.0) == "45 to 120 s"
 
 
 def test_the_file_is_named_as_given(fleet_variant: Callable[..., Params], records: tuple[PublishedFleet, ...],

@@ -15,7 +15,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.params import Params, mtbi_from_rate
 from goodput.report import (
-    duration_range_text,
+    duration_and_range,
     per_million,
     per_million_range,
     planned_text,
@@ -57,7 +57,8 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
         gpu_hours = capacity_per_month(1.0, params.gpus, 1.0, window)  # GPU-hours: $1 each
         lo, hi = fleets.rate_interval(n, gpu_hours, CONFIDENCE)
         own_rate += f" ({per_million_range(lo, hi)})"
-        own_m += f" ({duration_range_text(float(mtbi_from_rate(hi, params.gpus)), float(mtbi_from_rate(lo, params.gpus)))})"
+        own_m = duration_and_range(params.mtbi, float(mtbi_from_rate(hi, params.gpus)),
+                                   float(mtbi_from_rate(lo, params.gpus)))
     rows = [{"fleet": f"this fleet: {params.source}", "GPUs": f"{params.gpus:,}",
              "window": format_duration(params.window) if params.window else "",
              "interruptions": f"{params.interruption_count:,}" if params.interruption_count else "",
@@ -70,8 +71,8 @@ def published(params: Params, records: Sequence[fleets.PublishedFleet]) -> pd.Da
             "window": format_duration(f.window_days * DAY) if f.window_days is not None else "",
             "interruptions": f"{f.unplanned:,}" if f.unplanned is not None else "not counted",
             rate_column: per_million(f.rate) + (f" ({per_million_range(*interval)})" if interval is not None else ""),
-            m_column: format_duration(f.mtbi_at(params.gpus))
-            + (f" ({duration_range_text(*m_interval)})" if m_interval is not None else ""),
+            m_column: format_duration(f.mtbi_at(params.gpus)) if m_interval is None
+            else duration_and_range(f.mtbi_at(params.gpus), *m_interval),
             "counts": KIND_CELLS[f.kind],
         })
     return pd.DataFrame(rows)

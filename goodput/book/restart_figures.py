@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
-from goodput.report import percent, share_text
+from goodput.report import durations_together, percent, share_text
 from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration
 from goodput.whatif import recovery_plan, restart_inputs
@@ -114,14 +114,19 @@ def _against_axis(ax: Any, low: float, tail: float) -> None:
 
 
 def spares_check_table(fleet: FleetPlan) -> Styler:
-    """The expected wait for a repair per interruption: the Erlang closed form against the simulation."""
+    """The expected wait for a repair per interruption: the Erlang closed form against the simulation.
+
+    Each row in one unit (:func:`goodput.report.durations_together`): its closed form, simulated mean and standard error.
+    """
     x = restart_inputs(fleet)
-    rows = [{"spare nodes": k, "closed form": format_duration(closed),
-             "simulated": f"{format_duration(sim.mean)} ± {format_duration(sim.stderr)}",
-             "apart (standard errors)": f"{sim.apart(closed):.1f}"}
-            for k, closed, sim in spares_checks(x.choice.best, fleet.params.mtbi, x.repair, x.takes_node)]
-    caption = ("Expected wait for a repair per interruption, minutes of the restart: the closed form "
-               "a B(c, ρ) r / (c + 1) against 20,000 simulated interruptions and repairs (seeded).")
+    rows = []
+    for k, closed, sim in spares_checks(x.choice.best, fleet.params.mtbi, x.repair, x.takes_node):
+        closed_text, mean, stderr = durations_together(closed, sim.mean, sim.stderr)
+        rows.append({"spare nodes": k, "closed form": closed_text, "simulated": f"{mean} ± {stderr}",
+                     "apart (standard errors)": f"{sim.apart(closed):.1f}"})
+    caption = ("Expected wait for a repair per interruption, the part of the restart spent waiting, each row in one "
+               "unit: the closed form a B(c, ρ) r / (c + 1) against 20,000 simulated interruptions and repairs "
+               "(seeded).")
     return book_table(pd.DataFrame(rows), caption=caption, right=["closed form", "simulated",
                                                                   "apart (standard errors)"])
 

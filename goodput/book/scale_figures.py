@@ -227,7 +227,9 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
 def plan_table(fleet: FleetPlan) -> Styler:
     """The fleet's whole scheme at :data:`goodput.limits.PLAN_GPUS` GPUs by first order, the exact model and simulation.
 
-    Where the model makes no plan at that size, a table that says so with that size's M and R.
+    First order's column only where its numbers may be quoted there (``plan.check.quotable``, the decision by which
+    the chapter's paragraph quotes or refuses them); else the caption says why it is left out. Where the model makes no
+    plan at that size, a table that says so with that size's M and R.
     """
     at = fleet.at_size(PLAN_GPUS)
     plan = plan_at_size(fleet)
@@ -236,15 +238,19 @@ def plan_table(fleet: FleetPlan) -> Styler:
     if plan is None:
         frame = pd.DataFrame({"": ["plan"], "exact model": ["none: essentially no work is kept"]})
         return book_table(frame, caption=f"{where}.", right=["exact model"])
-    first = percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing"
+    quoted = plan.check.quotable
+    first = {"first order": [format_duration(plan.first.interval), percent(plan.check.goodput)]} if quoted else {}
     frame = pd.DataFrame({
         "": ["interval", "goodput"],
-        "first order": [format_duration(plan.first.interval), first],
+        **first,
         "exact model": [format_duration(plan.plan.interval), percent(plan.plan.goodput)],
         "simulated at the exact interval": ["", (f"{percent(plan.simulated.simulated)} ± "
                                                  f"{points(plan.simulated.stderr, 2)}")],
     })
-    caption = f"{where}; this fleet's whole scheme at that size, {scheme_words(plan.plan)}."
+    why = ("its goodput there is zero or less" if plan.check.status == "below zero"
+           else f"it is {scale.VERDICTS[plan.check.status]} there")
+    left_out = "" if quoted else f" First order is left out: {why}."
+    caption = f"{where}; this fleet's whole scheme at that size, {scheme_words(plan.plan)}.{left_out}"
     return book_table(frame, caption=caption, right=list(frame.columns[1:]))
 
 

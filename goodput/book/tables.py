@@ -20,9 +20,11 @@ from goodput.report import (
     lever_gain_text,
     lever_worth_text,
     percent,
+    planned_text,
     points,
     range_origin,
     range_text,
+    share_text,
 )
 from goodput.units import format_duration, format_rate
 
@@ -211,7 +213,11 @@ def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
 
 
 def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
-    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``)."""
+    """The inputs of the plan with their values, ranges and sources (columns ``input``, ``value``, ``range``, ``source``).
+
+    The sources are those ``goodput plan`` prints (:func:`goodput.report.file_sources`): a derived input's derivation,
+    R's parts, else the inputs file.
+    """
     p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
     ranges, sources = fleet.ranges.inputs, file_sources(p)
     rows = [
@@ -223,7 +229,7 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
         return range_text(ranges[key]) if key in ranges else ""
 
     if s is not None and s.drain > 0:
-        rows.append(("drain until durable, D", format_duration(s.drain), stated("drain"), p.source))
+        rows.append(("drain until durable, D", format_duration(s.drain), stated("drain"), sources.get("D", p.source)))
     if s is not None and not s.one_tier:
         rows += [
             ("persistent checkpoint cost, C_p", format_duration(s.cp), stated("persistent_cost"), p.source),
@@ -231,6 +237,11 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
             ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", stated("fast_survives"), p.source),
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
         ]
+    if p.just_in_time > 0:  # recovery without rollback and planned stops: the plan's too, as goodput plan lists them
+        rows += [(INPUT_NAMES["just_in_time"], share_text(p.just_in_time), stated("just_in_time"), p.source),
+                 ("a just-in-time recovery, R_j", format_duration(p.jit_recovery), "", p.source)]
+    if p.planned_rate > 0:
+        rows.append(("planned stops, q", planned_text(p), "", p.source))
     rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
     return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
 
