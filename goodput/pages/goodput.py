@@ -15,8 +15,8 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values
 from goodput.params import Params, load_params
-from goodput.report import percent, point_decimals, points
-from goodput.units import format_duration, significant
+from goodput.report import percent, planned_text, point_decimals, points
+from goodput.units import format_duration
 
 
 @dataclass(frozen=True)
@@ -79,13 +79,13 @@ def recovery_text(params: Params) -> str:
     """What of a one-tier fleet's interruptions does not roll back, for a sentence: ``""`` where nothing.
 
     >>> recovery_text(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.0278))
-    'a share p = 60% of interruptions recovered just in time, in 45 s each, and planned stops with notice, q = 0.0278 an hour'
+    'a share p = 60% of interruptions recovered just in time, in 45 s each, and planned stops with notice, q = 0.0278 an hour (one every 36 h)'
     """
     p = params
     return ", and ".join(
         [(f"a share p = {percent(p.just_in_time, 0)} of interruptions recovered just in time, in "
           f"{format_duration(p.jit_recovery)} each")] * (p.just_in_time > 0)
-        + [f"planned stops with notice, q = {significant(p.planned_rate)} an hour"] * (p.planned_rate > 0))
+        + ([f"planned stops with notice, q = {planned_text(p)}"] if p.planned_rate > 0 else []))
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -128,7 +128,7 @@ def build(fleet: FleetPlan) -> Page:
         a_needed_cost=format_duration(needed) if needed is not None else NOT_QUOTED,
         a_restart=format_duration(wp.restart), a_planned=f"{sources.LLAMA3_PLANNED:,}",
         planned=Variant("counted" if fleet.params.planned_rate > 0 else "none"),
-        planned_rate=f"{significant(fleet.params.planned_rate)} an hour" if fleet.params.planned_rate > 0 else NOT_QUOTED,
+        planned_rate=planned_text(fleet.params) if fleet.params.planned_rate > 0 else NOT_QUOTED,
         leaves_out=Variant("ok_throughout") if fleet.first_order_status == "ok" and not larger
         else first_order_variant(fleet),
         larger_fleet=larger or NOT_QUOTED, largest_fleet=f"{max(fleet.by_size):,}",

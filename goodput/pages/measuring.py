@@ -29,9 +29,9 @@ from goodput.pages.common import (
 )
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, join_words, ordinal, percent, points, share_text
+from goodput.report import gain_text, interval_text, join_words, ordinal, percent, planned_text, points, share_text
 from goodput.uncertainty import poisson_interval
-from goodput.units import format_duration, format_rate
+from goodput.units import format_duration
 from goodput.whatif import goodput_of, plan_or_none, with_cost
 
 #: A small count of interruptions, to show how little a few events pin M down.
@@ -113,7 +113,7 @@ def recovery_inputs(p: Params) -> str:
     """
     parts = [(f"the share p = {share_text(p.just_in_time)} of interruptions recovered just in time, in "
               f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
-    parts += [f"planned stops with notice at q = {format_rate(p.planned_rate)} an hour"] if p.planned_rate > 0 else []
+    parts += [f"planned stops with notice at q = {planned_text(p)}"] if p.planned_rate > 0 else []
     return ", and ".join(parts)  # a comma: the first part ends in "each"
 
 

@@ -15,7 +15,7 @@ from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values
-from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, points, restart_sum
+from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, planned_text, points, restart_sum
 from goodput.restart import spare_wait
 from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
 from goodput.units import format_duration, format_rate, significant
@@ -184,6 +184,6 @@ def build(fleet: FleetPlan) -> Page:
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=format_rate(planned), planned_goodput=percent(with_notice),
+        planned_rate=planned_text(params) if own else f"{format_rate(planned)} an hour", planned_goodput=percent(with_notice),
         unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),
     )
