@@ -21,7 +21,7 @@ from goodput.book import exact_figures, figures, restart_figures, tier_figures
 from goodput.book.figures import PercentTicks, percent_decimals
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import Params
-from goodput.report import gain_text, percent
+from goodput.report import gain_text, lever_gain_text, percent
 from goodput.tiers import MAX_EVERY
 from goodput.units import format_duration
 
@@ -135,8 +135,9 @@ def test_lever_labels_are_the_tables_points(small: FleetPlan) -> None:
     """Each bar is labelled with the table's own words for its gain: 0.007 points, not 0.0."""
     ax: Any = figures.fleet_levers(small).axes[0]
     labels = [t.get_text() for t in ax.texts]
-    assert labels == [gain_text(gain) for _, gain in small.levers_ranked]
-    assert "0.007 points" in labels
+    assert labels == [lever_gain_text(small.plan, name, gain) for name, gain in small.levers_ranked]
+    assert "0.007 points" in labels and "at the optimum" in labels  # the interval lever: the plan is at its optimum
+    assert "at the optimum" not in [gain_text(gain) for _, gain in small.levers_ranked]
     ax.figure.draw_without_rendering()
     assert all(t.get_window_extent().x1 <= ax.get_window_extent().x1 + 1 for t in ax.texts)
 

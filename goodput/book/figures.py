@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 import matplotlib
@@ -26,7 +26,8 @@ from goodput import model, tiers
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
-from goodput.report import INPUT_NAMES, gain_text, percent, range_text
+from goodput.plan import levers_at_optimum
+from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, range_text
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -469,8 +470,11 @@ def goodput_vs_interval(
 
 
 @styled
-def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
-    """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar."""
+def lever_gains(gains: Mapping[str, Mapping[str, float]], settled: Collection[str] = ()) -> Figure:
+    """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar.
+
+    A lever in `settled` (:func:`goodput.plan.levers_at_optimum`: nothing to move) is labelled as the tables write it.
+    """
     scenarios = list(gains)
     names = list(dict.fromkeys(name for g in gains.values() for name in g))
     fig, ax = _figure(1.4 + len(names) * (0.25 + 0.2 * len(scenarios)))
@@ -487,8 +491,8 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]]) -> Figure:
         ax.barh(y, values, height=height * 0.92, color=colours[j % 3], hatch=hatches[j % 3], edgecolor="white",
                 label=scenario)
         for yi, v, name in zip(y, values, (names[i] for i in rows), strict=True):
-            labels.append(ax.text(max(v, 0.0) + top * 0.01, yi, gain_text(gains[scenario][name]), va="center",
-                                  fontsize=9.5))
+            text = AT_OPTIMUM if name in settled else gain_text(gains[scenario][name])
+            labels.append(ax.text(max(v, 0.0) + top * 0.01, yi, text, va="center", fontsize=9.5))
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
     ax.set_xlim(bottom * 1.12, top * 1.12)
@@ -562,7 +566,7 @@ def fleet_interval(fleet: FleetPlan) -> Figure:
 def fleet_levers(fleet: FleetPlan) -> Figure:
     """:func:`lever_gains` for a fleet's plan, largest lever first."""
     label = f"this fleet's plan, every {format_duration(fleet.interval)}, {percent(fleet.goodput)}"
-    return lever_gains({label: dict(fleet.levers_ranked)})
+    return lever_gains({label: dict(fleet.levers_ranked)}, levers_at_optimum(fleet.plan))
 
 
 # --------------------------------------------------------------------------- the uncertainty chapter's figure
