@@ -618,8 +618,8 @@ def derive(params: Params, known: Known) -> Params:
         bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
         size = st.checkpoint_size(known.parameters, bpp)
         count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
-        size_words = f"{st.format_size(size)} ({count} parameters x {bpp:g} bytes)"
-        notes["checkpoint_size"] = f"{count} parameters x {bpp:g} bytes"
+        size_words = f"{st.format_size(size)} ({count} parameters × {bpp:g} bytes)"
+        notes["checkpoint_size"] = f"{count} parameters × {bpp:g} bytes"
     elif known.bytes_per_parameter is not None:
         raise InputError(name("bytes_per_parameter"), known.bytes_per_parameter,
                          f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")

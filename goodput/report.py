@@ -962,7 +962,7 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
     note = (f"stated; goodput {percent(best.goodput)}, storage {money(best.storage_cost_per_month)} a month, "
             f"net {money(best.net_per_month)} a month")
     if best.edge == "top":
-        note += f"; no optimum below {SEARCH_SPAN:g}x the fleet's bandwidth, the top of the search"
+        note += f"; no optimum below {SEARCH_SPAN:g} times the fleet's bandwidth, the top of the search"
     elif best.edge == "bottom":
         note += f"; no optimum above 1/{SEARCH_SPAN:g} of the fleet's bandwidth, the bottom of the search"
     return note

@@ -109,7 +109,7 @@ def test_the_built_from_table_lists_what_c_and_d_were_derived_from(small_params:
     host memory, each as the command's row; a derived C and D carry their derivation. The worked example, which derives
     nothing, gains no row."""
     rows = dict(input_rows(small_params))
-    assert rows["checkpoint size"] == "182 GB (13 billion parameters x 14 bytes)"
+    assert rows["checkpoint size"] == "182 GB (13 billion parameters × 14 bytes)"
     assert rows["write bandwidth (stated)"] == "20 GB/s (60% achieved)"
     assert rows["snapshot bandwidth per node"] == "400 GB/s"
     assert rows["host memory a snapshot needs per node"] == "1.42 GB (one copy; 2 TB free)"
