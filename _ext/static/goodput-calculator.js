@@ -716,8 +716,8 @@
       size = k.parameters * bpp;
       const count = k.parameters >= 1e9 ? formatG(k.parameters / 1e9, 4) + " billion"
         : roundHalfEven(k.parameters).toLocaleString("en-US");
-      sizeWords = formatSize(size) + " (" + count + " parameters x " + formatG(bpp, 6) + " bytes)";
-      notes.checkpoint_size = count + " parameters x " + formatG(bpp, 6) + " bytes";
+      sizeWords = formatSize(size) + " (" + count + " parameters × " + formatG(bpp, 6) + " bytes)";
+      notes.checkpoint_size = count + " parameters × " + formatG(bpp, 6) + " bytes";
     } else if (k.bpp !== null) {
       fail(["bytes_per_parameter"], MESSAGES.bytes_needs_parameters);
     } else {
