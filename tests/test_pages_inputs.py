@@ -26,7 +26,16 @@ from goodput.pages import Variant
 from goodput.pages import inputs as pages
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import make_plan, plan_for
-from goodput.report import duration_range_text, money, per_million, percent, points, record_name, scheme_words
+from goodput.report import (
+    duration_range_text,
+    money,
+    per_million,
+    percent,
+    points,
+    record_name,
+    restart_sum,
+    scheme_words,
+)
 from goodput.units import format_duration, format_rate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -249,7 +258,7 @@ def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: P
     table = input_tables.inputs(fleet_plan(jit)).set_index("symbol")
     assert table.loc["C", "this fleet"] == "45 s" and 9e12 / 200e9 == 45
     assert table.loc["C", "measured or derived"] == "derived: " + jit.derived["checkpoint_cost"]
-    assert table.loc["R", "measured or derived"] == "derived: " + jit.derived["restart"]
+    assert table.loc["R", "measured or derived"] == "derived: the sum of its parts, " + restart_sum(jit)  # as written
     assert table.loc[["p", "R_j"], "this fleet"].tolist() == ["60%", "45 s"]
     assert table.loc["q", ["this fleet", "measured or derived"]].tolist() == [
         "20 in 30 days (one every 36 h)", "derived: a count over a window"]

@@ -20,6 +20,7 @@ from goodput.report import (
     per_million_range,
     planned_text,
     record_name,
+    restart_sum,
     share_text,
 )
 from goodput.units import DAY, format_duration
@@ -104,7 +105,7 @@ def published_rates_args(params: Params, records: Sequence[fleets.PublishedFleet
 def inputs(fleet: FleetPlan) -> pd.DataFrame:
     """Which inputs are measured and which derived, with this fleet's values and the plan's interval."""
     p = fleet.params
-    how_m = {"interruptions": "derived: a count over a window", "rate_per_gpu_hour": "derived: a per-GPU rate × GPUs",
+    how_m = {"interruptions": "derived: a count over a window", "rate_per_gpu_hour": "derived: 60 min / (per-GPU rate × GPUs)",
              "mtbi": "measured: given as M"}[p.mtbi_source]
 
     def how(key: str) -> str:
@@ -114,7 +115,10 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
     rows = [
         ("M", "mean time between interruptions", format_duration(p.mtbi), how_m, "job lifecycle events"),
         ("C", "checkpoint cost", format_duration(p.checkpoint_cost), how("checkpoint_cost"), "per-step timing"),
-        ("R", "restart time", format_duration(p.restart), how("restart"), "job lifecycle events and step timing"),
+        # R's parts as every page writes them, adding up to R as written
+        ("R", "restart time", format_duration(p.restart),
+         f"derived: the sum of its parts, {parts}" if (parts := restart_sum(p)) else how("restart"),
+         "job lifecycle events and step timing"),
     ]
     if p.drain > 0:
         rows.append(("D", "drain: snapshot to durable copy", format_duration(p.drain), how("drain"),
