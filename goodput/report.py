@@ -346,6 +346,19 @@ def restart_part_texts(params: Params) -> dict[str, str]:
             for (key, value), text in zip(minutes.items(), texts, strict=True)}
 
 
+def spares_text(params: Params) -> str:
+    """The spare pool's repairs and the wait they leave, for a table row; ``""`` without spares.
+
+    For example ``"repairs of 12 h, 60% of interruptions take a node; 0.917 s waiting per interruption"``.
+    """
+    spares = params.spares
+    if spares is None:
+        return ""
+    wait = spares.wait(params.mtbi)
+    return (f"repairs of {format_duration(spares.repair)}, {spares.takes_node:.0%} of interruptions take a node; "
+            f"{format_duration(wait) if wait > 0 else 'no time'} waiting per interruption")
+
+
 def restart_sum(params: Params) -> str | None:
     """R as the sum of its parts, the one way every page and the command write it; None when R is given whole.
 
@@ -913,10 +926,7 @@ def planner_rows(p: Params) -> list[tuple[str, str, str]]:
         rows += [(f"restart part: {RESTART_PART_NAMES[part]}", written[part], p.derived.get(part, ""))
                  for part, minutes in p.restart_parts.parts.items() if minutes > 0]
     if p.spares is not None:
-        wait = p.spares.wait(p.mtbi)
-        rows.append(("hot spare nodes", f"{p.spares.nodes:,}",
-                     (f"repairs of {format_duration(p.spares.repair)}, {p.spares.takes_node:.0%} of interruptions take "
-                     f"a node; {format_duration(wait) if wait > 0 else 'no time'} waiting per interruption")))
+        rows.append(("hot spare nodes", f"{p.spares.nodes:,}", spares_text(p)))
     if p.just_in_time > 0:
         rows.append(("recovered just in time, p", share_text(p.just_in_time),
                      f"each recovery {format_duration(p.jit_recovery)}"))

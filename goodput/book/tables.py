@@ -25,6 +25,7 @@ from goodput.report import (
     range_origin,
     range_text,
     share_text,
+    spares_text,
 )
 from goodput.units import format_duration, format_rate
 
@@ -77,7 +78,8 @@ def lever_table(fleet: FleetPlan) -> Styler:
     what = {"halve C": f"C {d(p.checkpoint_cost)} → {d(p.checkpoint_cost / 2)}",
             "halve R": f"R {d(p.restart)} → {d(p.restart / 2)}",
             "halve the failure rate": f"M {d(p.mtbi)} → {d(2 * p.mtbi)}",
-            "set the interval right": f"T {d(plan.interval)} → {best_t}"}
+            "set the interval right": f"T {d(plan.interval)} → {best_t}" if best_t != d(plan.interval)
+            else f"T = {best_t}, already the optimum"}
     if s is not None:
         more = s.fast_survives + (1 - s.fast_survives) / 2
         best_n = tiers.best_every(s, p.mtbi).every if not s.one_tier else 1
@@ -87,7 +89,8 @@ def lever_table(fleet: FleetPlan) -> Styler:
                  persistent_lever_name("halve R_p", s): f"R_p {d(s.rp)} → {d(max(s.rp / 2, s.restart))}",
                  "drain the persistent write as well":
                      f"C_p {d(s.cp)} → {d(s.checkpoint_cost)}, durable after {d(max(s.drain, s.cp))}",
-                 "set the persistent cadence right": f"n {s.every} → {best_n}"}
+                 "set the persistent cadence right": f"n {s.every} → {best_n}" if best_n != s.every
+                 else f"n = {best_n}, already the best"}
     if (st := p.storage) is not None:
         from goodput.plan import STORAGE_LEVERS
         from goodput.storage import format_bandwidth as bw
@@ -221,6 +224,7 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
     p, plan, s = fleet.params, fleet.plan, fleet.plan.tiers
     ranges, sources = fleet.ranges.inputs, file_sources(p)
     rows = [
+        ("GPUs", f"{p.gpus:,}", "", p.source),
         ("mean time between interruptions, M", format_duration(p.mtbi), range_text(ranges["mtbi"]), sources["M"]),
         ("checkpoint cost, C", format_duration(p.checkpoint_cost), range_text(ranges["checkpoint_cost"]), sources["C"]),
         ("restart time, R", format_duration(p.restart), range_text(ranges["restart"]), sources["R"]),
@@ -242,6 +246,8 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
                  ("a just-in-time recovery, R_j", format_duration(p.jit_recovery), "", p.source)]
     if p.planned_rate > 0:
         rows.append(("planned stops, q", planned_text(p), "", p.source))
+    if p.spares is not None:  # R holds the wait for repairs the pool leaves, so the plan rests on it
+        rows.append(("hot spare nodes", f"{p.spares.nodes:,}", "", spares_text(p)))
     rows.append(("checkpoint interval, T", format_duration(plan.interval), "", "the exact optimum"))
     return pd.DataFrame(rows, columns=["input", "value", "range", "source"])
 
