@@ -14,7 +14,7 @@ from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_be
 from goodput.book.tables import book_table
 from goodput.report import durations_together, percent, share_text
 from goodput.simulate_restart import spares_checks
-from goodput.units import format_duration
+from goodput.units import format_duration, significant
 from goodput.whatif import recovery_plan, restart_inputs
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     ax.plot(aurora_nodes, [s / 60.0 for _, s in sources.AURORA], "o", color=COLOURS["checkpoint"], ms=5,
             label="Aurora, DeepSpeed initialization (measured)")
     ax.plot(nodes, (fixed + per_node * nodes) / 60.0, color=COLOURS["checkpoint"], ls="--", lw=1.2,
-            label=f"Aurora's fit, {per_node:.1f} s a node")
+            label=f"Aurora's fit, {significant(per_node, 3)} s a node")
     mega = sources.MEGASCALE_GPUS / sources.MEGASCALE_GPUS_PER_NODE
     ax.plot([mega], [sources.MEGASCALE_BEFORE / 60.0], "s", color=COLOURS["lost"], ms=7,
             label="MegaScale, NCCL initialization before")

@@ -38,6 +38,7 @@ from goodput.report import (
     ordinal,
     percent,
     points,
+    restart_part_texts,
     restart_text,
     share_text,
 )
@@ -268,7 +269,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         spares_held=held[0], spares_held_dollars=held[1],
         restart_part=Variant("none" if part is None else "given" if s is None or s.one_tier else "both_tiers"),
         largest_part=RESTART_PART_NAMES[part.name] if part else "none",
-        largest_part_minutes=format_duration(part.minutes) if part else "none",
+        largest_part_minutes=restart_part_texts(p).get(part.name, format_duration(part.minutes)) if part else "none",
         largest_part_points=points(part.gain) if part else "none",
         largest_part_dollars=money(fleet.dollars(part.gain)) if part else "none",
     )

@@ -36,7 +36,6 @@ class Page(Fleet):
     largest_part_share: str
     largest_part_gain: str
     largest_part_dollars: str
-    per_node_now: str
     aurora_first: str
     aurora_last: str
     aurora_per_node: str
@@ -144,8 +143,6 @@ def build(fleet: FleetPlan) -> Page:
         largest_part_share=percent(largest.minutes / params.restart) if parts and largest else "",  # R = the listed sum
         largest_part_gain=points(largest.gain) if largest is not None else "",
         largest_part_dollars=money(fleet.dollars(largest.gain)) if largest is not None else "",
-        per_node_now=(f" The start-up per node is {format_duration(parts.startup_per_node)}."
-                      if parts is not None and parts.startup_per_node > 0 else ""),
         aurora_first=f"{significant(by_nodes[first])} s at {first} nodes",
         aurora_last=f"{significant(by_nodes[last])} s at {last}",
         aurora_per_node=f"{significant(per_node, 3)} s",
