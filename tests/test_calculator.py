@@ -35,7 +35,8 @@ from goodput.book import calculator
 from goodput.cli import main as goodput_main
 from goodput.errors import InputError
 from goodput.params import load_params
-from goodput.plan import CAPPED_LEVERS, LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers
+from goodput.plan import CAPPED_LEVERS, LEVERS, TIER_LEVERS, Plan, levers_at_optimum, make_plan, plan_for, plan_levers
+from goodput.report import AT_OPTIMUM, lever_gain_text
 from goodput.symbolic import calculator_formulas
 from goodput.units import format_duration, parse_duration
 
@@ -417,6 +418,26 @@ def _inputs(q: dict[str, str]) -> dict[str, Any]:
     return {"gpus": gpus, "M": mtbi, "C": c, "R": r, "T": t, "D": d, "scheme": scheme, "price": price, "month": month}
 
 
+def expected_plans(q: dict[str, str]) -> dict[str, Plan]:
+    """The package's plans for a query by model: the exact plan of goodput.plan.make_plan (with a persistent tier, n as
+    given or the best whole n), and first order as goodput plan's cross-check, at the exact plan's n."""
+    x = _inputs(q)
+    c, m, r, t, d = x["C"], x["M"], x["R"], x["T"], x["D"]
+    scheme = x["scheme"]
+    tier = {} if scheme is None and d == 0.0 else {"drain": d}
+    if scheme is not None:
+        tier |= {"persistent_cost": scheme.persistent_cost, "persistent_restart": scheme.persistent_restart,
+                 "fast_survives": scheme.fast_survives,
+                 "persistent_every": scheme.every if "persistent_every" in q else None}
+    exact_plan = make_plan(c, m, r, t, **tier)
+    if scheme is not None:  # first order at the exact plan's n, as goodput plan's cross-check
+        assert exact_plan.tiers is not None
+        first = make_plan(c, m, r, t, which="first-order", **(tier | {"persistent_every": exact_plan.tiers.every}))
+    else:
+        first = make_plan(c, m, r, t, which="first-order", **tier)
+    return {"exact": exact_plan, "first-order": first}
+
+
 def expected_outputs(q: dict[str, str]) -> dict[tuple[str, str, str], float | None]:
     """What the page must show for a query, by (model, output key, lever), from goodput.plan; None: no number shown.
 
@@ -431,20 +452,9 @@ def expected_outputs(q: dict[str, str]) -> dict[tuple[str, str, str], float | No
     x = _inputs(q)
     c, m, r, t, d = x["C"], x["M"], x["R"], x["T"], x["D"]
     scheme = x["scheme"]
-    tier = {} if scheme is None and d == 0.0 else {"drain": d}
-    if scheme is not None:
-        tier |= {"persistent_cost": scheme.persistent_cost, "persistent_restart": scheme.persistent_restart,
-                 "fast_survives": scheme.fast_survives,
-                 "persistent_every": scheme.every if "persistent_every" in q else None}
+    tier = scheme is not None or d > 0.0
     out: dict[tuple[str, str, str], float | None] = {}
-    exact_plan = make_plan(c, m, r, t, **tier)
-    for which in ("exact", "first-order"):
-        if which == "exact":
-            plan = exact_plan
-        elif scheme is not None:  # first order at the exact plan's n, as goodput plan's cross-check
-            plan = make_plan(c, m, r, t, which=which, **(tier | {"persistent_every": exact_plan.tiers.every}))  # type: ignore[union-attr]
-        else:
-            plan = make_plan(c, m, r, t, which=which, **tier)
+    for which, plan in expected_plans(q).items():
         values: dict[str, float | None] = {
             "mtbi_min": m, "optimal_interval_min": plan.optimal_interval, "interval_min": plan.interval,
             "checkpoint_overhead": plan.losses.checkpoint_overhead, "lost_work": plan.losses.lost_work,
@@ -529,6 +539,7 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
     problems: list[str] = []
     worst = 0.0
     compared = in_order = 0
+    settled_seen: set[tuple[str, str]] = set()
     page = None
     for q in random_fleets():
         if page is not None:
@@ -557,6 +568,15 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
             seen.add(key)
         missing = [k for k, v in want.items() if v is not None and k not in seen]
         assert not missing, (q, missing)
+        # a lever the plan is at the optimum of by construction reads as the package writes it, and only that one
+        plans = expected_plans(q)
+        for item in shown:
+            if item["output"] == "levers" and item["value"] is not None and not item["hidden"]:
+                plan = plans[item["model"]]
+                settled = item["lever"] in levers_at_optimum(plan)
+                assert (item["text"] == lever_gain_text(plan, item["lever"], item["value"])) == settled, (q, item)
+                if settled:
+                    settled_seen.add((item["model"], item["lever"]))
         # the lever rows shown are the exact plan's levers, largest first (near-ties aside), and no other
         rows = [i["lever"] for i in shown if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
         gains = {k[2]: v for k, v in want.items() if k[:2] == ("exact", "levers") and v is not None}
@@ -566,6 +586,9 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
     assert page is not None
     page.close()
     assert not problems, problems
+    # both levers at the optimum were met, by both models for the interval
+    assert settled_seen == {("exact", "set the interval right"), ("first-order", "set the interval right"),
+                            ("exact", "set the persistent cadence right")}, settled_seen
     print(f"60 fleets: {compared} numbers compared, worst relative error {worst:.3g} where no search is involved; "
           f"levers listed in goodput plan's order exactly on {in_order} of 60")
 
@@ -792,9 +815,12 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     rows = [i for i in page.evaluate(_READ) if i["model"] == "exact" and i["output"] == "levers" and not i["hidden"]]
     gains = plan_levers(plan)
     assert [i["lever"] for i in rows] == [name for name, _ in sorted(gains.items(), key=lambda item: -item[1])]
+    settled = levers_at_optimum(plan)
+    assert settled == {"set the interval right", "set the persistent cadence right"}  # the plan chose T and n
     for row in rows:
         dollars = model.capacity_per_month(gains[row["lever"]], params.gpus, 3.2, params.month)
-        assert row["text"] == f"+{100 * max(0.0, gains[row['lever']]):.1f} points, {money(max(0.0, dollars))} a month", row
+        assert row["text"] == (AT_OPTIMUM if row["lever"] in settled else
+                               f"+{100 * max(0.0, gains[row['lever']]):.1f} points, {money(max(0.0, dollars))} a month"), row
     # first order is out of range here: no first-order number, and the page says why
     assert plan.check.status == "out of range"
     assert not [k for k in shown if k[0] == "first-order" and k[1] != "mtbi_min"]

@@ -629,6 +629,15 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
         info.value.save_as(saved)
         again = load_params(saved)
         assert (again.checkpoint_cost, again.drain, again.restart) == (params.checkpoint_cost, params.drain, params.restart)
+        # the storage lever's row: the package's name, and the read bandwidth doubled only where one is stated
+        label = f"""document.querySelector("td[data-model='exact'][data-lever='{STORAGE_LEVERS['double_write_bandwidth']}']")
+          .closest('tr').querySelector('th').innerText"""
+        assert STORAGE_LEVERS["double_write_bandwidth"] in page.evaluate(label)
+        assert "read" in page.evaluate(label) and params.storage is not None and params.storage.read_bandwidth
+        page.fill("#gc-read_bandwidth", "")
+        page.fill("#gc-load", "2 min")
+        assert not problems and page.evaluate(_DERIVED) != {}, problems
+        assert "write" in page.evaluate(label) and "read" not in page.evaluate(label)
         # a bad bandwidth: the package's words in the field's alert, and no numbers
         page.fill("#gc-write_bandwidth", "250 gb/s")
         assert st._BANDWIDTH_EXPECTED in page.inner_text("#gc-write_bandwidth-error")

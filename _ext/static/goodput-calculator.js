@@ -637,6 +637,20 @@
     return out;
   }
 
+  // goodput.plan.levers_at_optimum: the levers with nothing to move, whose gain is zero by construction and which the
+  // page writes as the package does (goodput.report.AT_OPTIMUM): the interval lever where the plan uses its optimal
+  // interval, the cadence lever where the plan chose n (`chose`: the exact plan of two tiers with n not given; first
+  // order is shown at the exact plan's n, as goodput plan's cross-check, so it did not choose it).
+  function leversAtOptimum(plan, chose) {
+    const [setInterval, setCadence] = K.optimum_levers;
+    const settled = [];
+    if (Math.abs(plan.interval_min - plan.optimal_interval_min) <= 1e-9 * plan.optimal_interval_min) {
+      settled.push(setInterval);
+    }
+    if (chose) { settled.push(setCadence); }
+    return settled;
+  }
+
   // The levers' names, largest gain first (goodput plan's order); equal gains keep plan_levers' order.
   function leverOrder(gains) {
     return Object.keys(gains).sort((a, b) => gains[b] - gains[a]);
@@ -1093,6 +1107,8 @@
     if (!numbers.every(Number.isFinite) || !(exact.goodput >= 0 && exact.goodput <= 1)) {
       return { refused: "the exact model gives no number for these inputs (goodput plan stops here as well)" };
     }
+    exact.at_optimum = leversAtOptimum(exact, kind === "tiers" && x.n === null);
+    first.at_optimum = leversAtOptimum(first, false);
     for (const plan of [exact, first]) {
       plan.lost_capacity = x.gpus === null ? null : F.capacity_per_month(1 - plan.goodput, x.gpus, x.price, x.month);
       plan.lever_dollars = {};
@@ -1216,6 +1232,9 @@
     container.setAttribute("data-kind", kind || "none");
     for (const row of container.querySelectorAll("[data-tiers-only]")) { row.hidden = kind !== "tiers"; }
     for (const row of container.querySelectorAll("[data-drain-only]")) { row.hidden = kind !== "tiers" && kind !== "drain"; }
+    // the storage lever doubles the read bandwidth as well only where the inputs state one (goodput.params.at_bandwidths)
+    const store = result && result.inputs.known ? result.inputs.known.store : null;
+    for (const words of container.querySelectorAll("[data-read-stated]")) { words.hidden = !store || store.rb === null; }
     orderLevers(container, result);
     for (const element of outputs) {
       const key = element.getAttribute("data-output");
@@ -1236,6 +1255,7 @@
       if (DURATION_OUTPUTS.has(key)) { text = formatDuration(value); }
       else if (key === "persistent_every") { text = value.toLocaleString("en-US"); }
       else if (key === "lost_capacity") { text = money(Math.max(0, value)) + " a month"; }
+      else if (key === "levers" && plan.at_optimum.includes(lever)) { text = K.at_optimum; }
       else if (key === "levers") {
         const dollars = plan.lever_dollars[lever];
         text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, isLoss(value) ? -dollars : dollars)) +

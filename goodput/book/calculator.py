@@ -37,8 +37,8 @@ from goodput.params import (
     parse_rate,
     read_yaml,
 )
-from goodput.plan import CAPPED_LEVERS, LEVERS, MAX_RATIO, STORAGE_LEVERS, TIER_LEVERS, make_plan
-from goodput.report import NEGLIGIBLE_PERCENT
+from goodput.plan import CAPPED_LEVERS, LEVERS, MAX_RATIO, OPTIMUM_LEVERS, STORAGE_LEVERS, TIER_LEVERS, make_plan
+from goodput.report import AT_OPTIMUM, NEGLIGIBLE_PERCENT
 from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
@@ -183,6 +183,8 @@ def constants() -> dict[str, Any]:
         "levers": list(LEVERS),
         "tier_levers": list(TIER_LEVERS),
         "capped_levers": CAPPED_LEVERS,
+        "optimum_levers": list(OPTIMUM_LEVERS),
+        "at_optimum": AT_OPTIMUM,
         "max_every": MAX_EVERY,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
