@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from matplotlib.ticker import MaxNLocator
 
 from goodput import model
-from goodput.book import exact_figures, figures, restart_figures, tier_figures
+from goodput.book import exact_figures, figures, restart_figures, scale_figures, tier_figures
 from goodput.book.figures import PercentTicks, percent_decimals
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import Params
@@ -195,6 +195,28 @@ def test_survival_legend_writes_durations_and_the_search_limit(small: FleetPlan)
 def test_survival_legend_of_the_worked_example_is_unchanged(worked_fleet: FleetPlan) -> None:
     legend = [t.get_text() for t in tier_figures.survival_figure(worked_fleet).legends[0].get_texts()]
     assert "C_p = 5 C (5 min)" in legend and "C_p = 2 C (2 min)" in legend
+
+
+def test_run_age_intervals_of_seconds_read_in_seconds(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """The small fleet's schedules (intervals of 10.6 to 38.1 s) are drawn on an axis of seconds, each step at its
+    value in seconds, not as fractions of a minute; the worked example's stay in minutes."""
+    ax = scale_figures.run_age_figure(small).axes[1]
+    assert "seconds" in ax.get_ylabel()
+    fixed = ax.get_lines()[-1].get_ydata()[0]
+    assert fixed == pytest.approx(small.interval * 60, rel=0.05)
+    assert 10 < fixed < ax.get_ylim()[1] < 120
+    assert "minutes" in scale_figures.run_age_figure(worked_fleet).axes[1].get_ylabel()
+
+
+def test_scaling_axis_writes_an_optimum_of_seconds_as_a_duration(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """T* of 15 to 29 s across sizes: the left panel's axis is ticked in durations with one below T*, so that no
+    interval lies below the last tick; the worked example's (T* above a minute throughout) keeps plain minutes."""
+    ax = figures.fleet_scaling(small).axes[0]
+    t = ax.get_lines()[1].get_ydata()
+    ticks = [tick for tick in ax.get_yticks() if ax.get_ylim()[0] <= tick <= ax.get_ylim()[1]]
+    assert min(ticks) <= float(np.min(t)) < 1.0
+    assert any(label.endswith(" s") for label in _labels(ax.yaxis))
+    assert "minutes" in figures.fleet_scaling(worked_fleet).axes[0].get_ylabel()
 
 
 def test_estimates_table_has_no_negative_zero(small: FleetPlan, worked_fleet: FleetPlan) -> None:
