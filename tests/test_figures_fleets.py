@@ -202,7 +202,7 @@ def test_run_age_intervals_of_seconds_read_in_seconds(small: FleetPlan, worked_f
     value in seconds, not as fractions of a minute; the worked example's stay in minutes."""
     ax = scale_figures.run_age_figure(small).axes[1]
     assert "seconds" in ax.get_ylabel()
-    fixed = ax.get_lines()[-1].get_ydata()[0]
+    fixed = float(np.asarray(ax.get_lines()[-1].get_ydata())[0])
     assert fixed == pytest.approx(small.interval * 60, rel=0.05)
     assert 10 < fixed < ax.get_ylim()[1] < 120
     assert "minutes" in scale_figures.run_age_figure(worked_fleet).axes[1].get_ylabel()
@@ -212,7 +212,7 @@ def test_scaling_axis_writes_an_optimum_of_seconds_as_a_duration(small: FleetPla
     """T* of 15 to 29 s across sizes: the left panel's axis is ticked in durations with one below T*, so that no
     interval lies below the last tick; the worked example's (T* above a minute throughout) keeps plain minutes."""
     ax = figures.fleet_scaling(small).axes[0]
-    t = ax.get_lines()[1].get_ydata()
+    t = np.asarray(ax.get_lines()[1].get_ydata(), dtype=np.float64)
     ticks = [tick for tick in ax.get_yticks() if ax.get_ylim()[0] <= tick <= ax.get_ylim()[1]]
     assert min(ticks) <= float(np.min(t)) < 1.0
     assert any(label.endswith(" s") for label in _labels(ax.yaxis))
