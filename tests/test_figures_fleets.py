@@ -219,6 +219,19 @@ def test_scaling_axis_writes_an_optimum_of_seconds_as_a_duration(small: FleetPla
     assert "minutes" in figures.fleet_scaling(worked_fleet).axes[0].get_ylabel()
 
 
+def test_estimates_curves_reach_the_fleets_c_over_m(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """The small fleet's C/M of 3e-8 lies inside the curves' range (drawn from 1e-8), not 3.5 decades left of them;
+    the worked example's, above 1e-4, keeps the range from 1e-4 to 1."""
+    ratio = small.params.checkpoint_cost / small.params.mtbi
+    assert ratio < 1e-4
+    for ax in exact_figures.estimates_figure(small).axes:
+        x = np.asarray(ax.get_lines()[0].get_xdata(), dtype=np.float64)
+        assert float(np.min(x)) <= ratio < float(np.max(x)) and ax.get_xlim()[0] <= float(np.min(x))
+        assert np.all(np.isfinite(np.asarray(ax.get_lines()[0].get_ydata(), dtype=np.float64)))
+    x = np.asarray(exact_figures.estimates_figure(worked_fleet).axes[0].get_lines()[0].get_xdata(), dtype=np.float64)
+    assert float(np.min(x)) == pytest.approx(1e-4)
+
+
 def test_estimates_table_has_no_negative_zero(small: FleetPlan, worked_fleet: FleetPlan) -> None:
     """Daly's shortfall of -1e-9 points (rounding in the optimum) is written 0.000; no cell reads -0.000."""
     assert exact_figures.points_below(-1e-9) == "0.000"
