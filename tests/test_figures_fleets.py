@@ -232,6 +232,23 @@ def test_estimates_curves_reach_the_fleets_c_over_m(small: FleetPlan, worked_fle
     assert float(np.min(x)) == pytest.approx(1e-4)
 
 
+def test_restart_figure_marks_the_start_up_part_and_covers_no_point(small: FleetPlan,
+                                                                    worked_fleet: FleetPlan) -> None:
+    """R = 19 min given as parts: its start-up part (4 min) is drawn at the fleet's nodes beside the whole R, which
+    alone is not a start-up measurement; no label is drawn inside the axes, over Aurora's points or the fit. The worked
+    example, whose R has no parts, gets the whole R alone."""
+    def diamonds(fleet: FleetPlan) -> list[float]:
+        ax = restart_figures.restart_against_size(fleet).axes[0]
+        assert not ax.texts
+        return sorted(float(np.asarray(line.get_ydata(), dtype=np.float64)[0]) for line in ax.get_lines()
+                      if line.get_marker() == "D")
+
+    parts = small.params.restart_parts
+    assert parts is not None
+    assert diamonds(small) == pytest.approx(sorted([parts.parts["startup"], small.params.restart]))
+    assert diamonds(worked_fleet) == pytest.approx([worked_fleet.params.restart])
+
+
 def test_estimates_table_has_no_negative_zero(small: FleetPlan, worked_fleet: FleetPlan) -> None:
     """Daly's shortfall of -1e-9 points (rounding in the optimum) is written 0.000; no cell reads -0.000."""
     assert exact_figures.points_below(-1e-9) == "0.000"
