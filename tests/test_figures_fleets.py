@@ -249,6 +249,22 @@ def test_restart_figure_marks_the_start_up_part_and_covers_no_point(small: Fleet
     assert diamonds(worked_fleet) == pytest.approx([worked_fleet.params.restart])
 
 
+@pytest.mark.parametrize("name", ["small", "worked_fleet"])
+def test_survival_legend_shows_each_dash_pattern(name: str, request: pytest.FixtureRequest) -> None:
+    """Every curve's legend handle is longer than one and a half periods of its dash pattern (as drawn, scaled by the
+    line width): C_p = 20 min's dash-dot-dot no longer shows a single dash, which read as solid, the style of "exact
+    model, best n and T"."""
+    fig = tier_figures.survival_figure(request.getfixturevalue(name))
+    legend = fig.legends[0]
+    handle_points = legend.handlelength * legend.prop.get_size_in_points()
+    curves = [line for line in fig.axes[0].get_lines() if str(line.get_label()).startswith("C_p")]
+    assert len(curves) >= 4
+    for line in curves:
+        _, dashes = line._dash_pattern  # type: ignore[attr-defined]  # as drawn: the pattern times the width
+        if dashes:  # a solid line has none
+            assert handle_points > 1.5 * sum(dashes), line.get_label()
+
+
 def test_estimates_table_has_no_negative_zero(small: FleetPlan, worked_fleet: FleetPlan) -> None:
     """Daly's shortfall of -1e-9 points (rounding in the optimum) is written 0.000; no cell reads -0.000."""
     assert exact_figures.points_below(-1e-9) == "0.000"
