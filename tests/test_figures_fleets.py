@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from matplotlib.ticker import MaxNLocator
 
 from goodput import model
-from goodput.book import exact_figures, figures, restart_figures, tier_figures
+from goodput.book import exact_figures, figures, restart_figures, scale_figures, tier_figures
 from goodput.book.figures import PercentTicks, percent_decimals
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import Params
@@ -195,6 +195,74 @@ def test_survival_legend_writes_durations_and_the_search_limit(small: FleetPlan)
 def test_survival_legend_of_the_worked_example_is_unchanged(worked_fleet: FleetPlan) -> None:
     legend = [t.get_text() for t in tier_figures.survival_figure(worked_fleet).legends[0].get_texts()]
     assert "C_p = 5 C (5 min)" in legend and "C_p = 2 C (2 min)" in legend
+
+
+def test_run_age_intervals_of_seconds_read_in_seconds(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """The small fleet's schedules (intervals of 10.6 to 38.1 s) are drawn on an axis of seconds, each step at its
+    value in seconds, not as fractions of a minute; the worked example's stay in minutes."""
+    ax = scale_figures.run_age_figure(small).axes[1]
+    assert "seconds" in ax.get_ylabel()
+    fixed = float(np.asarray(ax.get_lines()[-1].get_ydata())[0])
+    assert fixed == pytest.approx(small.interval * 60, rel=0.05)
+    assert 10 < fixed < ax.get_ylim()[1] < 120
+    assert "minutes" in scale_figures.run_age_figure(worked_fleet).axes[1].get_ylabel()
+
+
+def test_scaling_axis_writes_an_optimum_of_seconds_as_a_duration(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """T* of 15 to 29 s across sizes: the left panel's axis is ticked in durations with one below T*, so that no
+    interval lies below the last tick; the worked example's (T* above a minute throughout) keeps plain minutes."""
+    ax = figures.fleet_scaling(small).axes[0]
+    t = np.asarray(ax.get_lines()[1].get_ydata(), dtype=np.float64)
+    ticks = [tick for tick in ax.get_yticks() if ax.get_ylim()[0] <= tick <= ax.get_ylim()[1]]
+    assert min(ticks) <= float(np.min(t)) < 1.0
+    assert any(label.endswith(" s") for label in _labels(ax.yaxis))
+    assert "minutes" in figures.fleet_scaling(worked_fleet).axes[0].get_ylabel()
+
+
+def test_estimates_curves_reach_the_fleets_c_over_m(small: FleetPlan, worked_fleet: FleetPlan) -> None:
+    """The small fleet's C/M of 3e-8 lies inside the curves' range (drawn from 1e-8), not 3.5 decades left of them;
+    the worked example's, above 1e-4, keeps the range from 1e-4 to 1."""
+    ratio = small.params.checkpoint_cost / small.params.mtbi
+    assert ratio < 1e-4
+    for ax in exact_figures.estimates_figure(small).axes:
+        x = np.asarray(ax.get_lines()[0].get_xdata(), dtype=np.float64)
+        assert float(np.min(x)) <= ratio < float(np.max(x)) and ax.get_xlim()[0] <= float(np.min(x))
+        assert np.all(np.isfinite(np.asarray(ax.get_lines()[0].get_ydata(), dtype=np.float64)))
+    x = np.asarray(exact_figures.estimates_figure(worked_fleet).axes[0].get_lines()[0].get_xdata(), dtype=np.float64)
+    assert float(np.min(x)) == pytest.approx(1e-4)
+
+
+def test_restart_figure_marks_the_start_up_part_and_covers_no_point(small: FleetPlan,
+                                                                    worked_fleet: FleetPlan) -> None:
+    """R = 19 min given as parts: its start-up part (4 min) is drawn at the fleet's nodes beside the whole R, which
+    alone is not a start-up measurement; no label is drawn inside the axes, over Aurora's points or the fit. The worked
+    example, whose R has no parts, gets the whole R alone."""
+    def diamonds(fleet: FleetPlan) -> list[float]:
+        ax = restart_figures.restart_against_size(fleet).axes[0]
+        assert not ax.texts
+        return sorted(float(np.asarray(line.get_ydata(), dtype=np.float64)[0]) for line in ax.get_lines()
+                      if line.get_marker() == "D")
+
+    parts = small.params.restart_parts
+    assert parts is not None
+    assert diamonds(small) == pytest.approx(sorted([parts.parts["startup"], small.params.restart]))
+    assert diamonds(worked_fleet) == pytest.approx([worked_fleet.params.restart])
+
+
+@pytest.mark.parametrize("name", ["small", "worked_fleet"])
+def test_survival_legend_shows_each_dash_pattern(name: str, request: pytest.FixtureRequest) -> None:
+    """Every curve's legend handle is longer than one and a half periods of its dash pattern (as drawn, scaled by the
+    line width): C_p = 20 min's dash-dot-dot no longer shows a single dash, which read as solid, the style of "exact
+    model, best n and T"."""
+    fig = tier_figures.survival_figure(request.getfixturevalue(name))
+    legend = fig.legends[0]
+    handle_points = legend.handlelength * legend.prop.get_size_in_points()
+    curves = [line for line in fig.axes[0].get_lines() if str(line.get_label()).startswith("C_p")]
+    assert len(curves) >= 4
+    for line in curves:
+        _, dashes = line._dash_pattern  # type: ignore[attr-defined]  # as drawn: the pattern times the width
+        if dashes:  # a solid line has none
+            assert handle_points > 1.5 * sum(dashes), line.get_label()
 
 
 def test_estimates_table_has_no_negative_zero(small: FleetPlan, worked_fleet: FleetPlan) -> None:

@@ -111,10 +111,17 @@ def estimates_table(fleet: FleetPlan) -> Styler:
 
 
 def estimates_figure(fleet: FleetPlan) -> Figure:
-    """:func:`goodput.book.scale_figures.optimum_estimates` for C/M from 1e-4 to 1 at the fleet's M and R, its C/M marked."""
+    """:func:`goodput.book.scale_figures.optimum_estimates` for C/M from 1e-4 to 1 at the fleet's M and R, its C/M marked.
+
+    A fleet whose C/M is below 1e-4 gets curves from the power of ten at or below it, so that its mark meets them (ten
+    points a decade; the Lambert W optimum and the goodputs stay exact there: at C/M = 1e-9 Young's interval is within
+    2e-5 of it).
+    """
     p = fleet.params
     ratio = p.checkpoint_cost / p.mtbi
-    return optimum_estimates(p.mtbi, p.restart, np.logspace(-4, 0, 41), mark=ratio if ratio <= 1.0 else None)
+    low = min(-4, int(np.floor(np.log10(ratio)))) if ratio > 0.0 else -4
+    return optimum_estimates(p.mtbi, p.restart, np.logspace(low, 0, 10 * -low + 1),
+                             mark=ratio if ratio <= 1.0 else None)
 
 
 def minimization_lines() -> list[str]:

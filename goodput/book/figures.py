@@ -516,8 +516,13 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
     fig, (left, right) = _figure(3.9, WIDTH, 2)
     left.loglog(n, m, color=COLOURS["total"], ls=":", marker="o", ms=4, label="M, mean time between interruptions")
     left.loglog(n, t, color=COLOURS["checkpoint"], marker="s", ms=4, label="T*, the plan's interval")
-    left.set_ylabel("minutes (log scale)")
-    left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
+    if float(np.min(t)) < 1.0:  # a plain-minutes axis has no tick below a minute: durations, down to a round one
+        below = [tick for tick in _DURATION_TICKS[0] if tick <= float(np.min(t))]
+        low = min(float(np.min(t)), below[-1] if below else float(np.min(t)))
+        _log_duration_axis(left.yaxis, low / 1.3, float(np.max(m)) * 1.3, "duration (log scale)")
+    else:
+        left.set_ylabel("minutes (log scale)")
+        left.yaxis.set_major_formatter(FuncFormatter(_plain_number))
     right.semilogx(n, g, color=COLOURS["lost"], marker="o", ms=5, label="goodput at T*")
     right.set_ylim(max(0.0, float(np.min(g)) - 0.05), 1.0)
     _pct_axis(right.yaxis, "goodput at the optimum")

@@ -49,9 +49,13 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
         g = x.gpus_per_node
         ax.plot(nodes, [fleet.restart_at(round(n * g)) for n in nodes], color=COLOURS["total"],
                 label="this fleet's R at other sizes")
-    ax.plot([x.nodes], [r], "D", color=COLOURS["accent"], ms=8, zorder=3, label="this fleet's R")
-    ax.annotate(f"{format_duration(r)} at {x.nodes:,} nodes", (x.nodes, r), xytext=(0, -12),
-                textcoords="offset points", ha="center", va="top", bbox=_LABEL_BOX)
+    # The values in the legend, not beside the diamonds, where a label would cover the measurements or the fit.
+    ax.plot([x.nodes], [r], "D", color=COLOURS["accent"], ms=8, zorder=3,
+            label=f"this fleet's whole restart, R ({format_duration(r)})")
+    if x.parts is not None and x.parts.parts["startup"] > 0:  # R given as parts: its start-up beside the measurements
+        startup = x.parts.parts["startup"]
+        ax.plot([x.nodes], [startup], "D", color=COLOURS["accent"], mfc="white", ms=8, zorder=3,
+                label=f"this fleet's start-up part of R ({format_duration(startup)})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("nodes in the job")

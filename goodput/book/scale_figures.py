@@ -14,7 +14,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter
 
 from goodput import exact, hazards, model
-from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
+from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled, time_unit
 from goodput.book.tables import book_table, loss_column
 from goodput.limits import PLAN_GPUS, fleet_limits, plan_at_size
 from goodput.pages import scale
@@ -168,17 +168,17 @@ def run_age_profile(
     left.axhline(day / mtbi, color=COLOURS["total"], ls="--", label="constant rate, same M")
     left.set_ylabel("expected failures per day")
     left.legend(loc="upper right")
-    top = fixed_interval
+    top = max([fixed_interval, *(interval for schedule in schedules.values() for _, interval in schedule)])
+    unit, size = time_unit(top)  # the axis in the unit the longest interval is written in
     styles = ((COLOURS["checkpoint"], "-"), (COLOURS["lost"], ":"), (COLOURS["restart"], "-."))
     for (label, schedule), (colour, style) in zip(schedules.items(), styles, strict=False):
         untils = [u if np.isfinite(u) else run_length for u, _ in schedule]
         xs = [x / day for a, b in zip([0.0, *untils[:-1]], untils, strict=True) for x in (a, b)]
-        ys = [interval for _, interval in schedule for _ in (0, 1)]
+        ys = [interval / size for _, interval in schedule for _ in (0, 1)]
         right.plot(xs, ys, color=colour, ls=style, lw=2.2, label=label)
-        top = max(top, *ys)
-    right.axhline(fixed_interval, color=COLOURS["total"], ls="--", label="fixed exact optimum")
-    right.set_ylim(0, top * 1.45)
-    right.set_ylabel("checkpoint interval (minutes of work)")
+    right.axhline(fixed_interval / size, color=COLOURS["total"], ls="--", label="fixed exact optimum")
+    right.set_ylim(0, top / size * 1.45)
+    right.set_ylabel(f"checkpoint interval ({unit} of work)")
     right.legend(loc="upper right")
     for ax in (left, right):
         ax.set_xlabel("run age (days)")

@@ -40,8 +40,11 @@ _STYLES = (
     (COLOURS["lost"], (0, (6, 2))),
     (COLOURS["restart"], (0, (2, 1.5))),
     (COLOURS["accent"], (0, (6, 2, 1.5, 2))),
-    (COLOURS["second"], (0, (10, 2, 2, 2, 2, 2))),
+    (COLOURS["second"], (0, (6, 1.5, 1.5, 1.5, 1.5, 1.5))),
 )
+#: Legend handle length, in font sizes: long enough for one and a half periods of the dash patterns of :data:`_STYLES` at
+#: their line width of 2 (the default, 2, shows under one period of the longest, which then reads as solid).
+_HANDLE_LENGTH = 4.5
 #: Marker shapes for the marked points, in order.
 _MARKERS = ("o", "s", "D", "^")
 
@@ -112,7 +115,7 @@ def goodput_against_survival(
     handles, _ = left.get_legend_handles_labels()
     handles += [Line2D([], [], color="0.2", lw=2.0, label="exact model, best n and T"),
                 Line2D([], [], color="0.2", lw=1.0, ls=":", label="every checkpoint persistent (n = 1)")]
-    fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    fig.legend(handles=handles, loc="outside lower center", ncols=2, handlelength=_HANDLE_LENGTH)
     _pct_axis(left.xaxis, "share of interruptions the fast tier survives, s")
     _pct_axis(left.yaxis, "goodput (share of wall time)")
     _pct_axis(right.xaxis, "share the fast tier survives, s")
