@@ -580,7 +580,7 @@ def derive(params: Params, known: Known) -> Params:
     >>> p = derive(base, Known(parameters=530e9, bytes_per_parameter=12,
     ...                        write_bandwidth=parse_bandwidth("20 Gb/s", "bw"), typed={"restart": 5.0}))
     >>> round(p.checkpoint_cost, 1), p.derived["checkpoint_cost"]
-    (42.4, 'a synchronous write of 6.36 TB (530 billion parameters x 12 bytes) at 2.5 GB/s')
+    (42.4, 'a synchronous write of 6.36 TB (530 billion parameters × 12 bytes) at 2.5 GB/s')
     """
     from goodput.restart import RestartParts
 
@@ -614,7 +614,7 @@ def derive(params: Params, known: Known) -> Params:
     if known.parameters is not None:
         if known.size is not None:
             raise InputError(f"{name('size')} and {name('parameters')}", st.format_size(known.size),
-                             "one of them: the checkpoint's size, or its parameters x bytes per parameter")
+                             "one of them: the checkpoint's size, or its parameters × bytes per parameter")
         bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
         size = st.checkpoint_size(known.parameters, bpp)
         count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
@@ -622,7 +622,7 @@ def derive(params: Params, known: Known) -> Params:
         notes["checkpoint_size"] = f"{count} parameters × {bpp:g} bytes"
     elif known.bytes_per_parameter is not None:
         raise InputError(name("bytes_per_parameter"), known.bytes_per_parameter,
-                         f"the parameter count as well ({name('parameters')}): the size is parameters x bytes each")
+                         f"the parameter count as well ({name('parameters')}): the size is parameters × bytes each")
     else:
         size_words = st.format_size(size) if size is not None else ""
 
