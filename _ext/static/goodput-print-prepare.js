@@ -57,8 +57,8 @@
   // A section's heading is kept on one page with the text after it, at least LINES_PX of it (three lines;
   // a one-line paragraph takes the block after it too): Chromium takes break-after: avoid as a wish, and a
   // heading may otherwise end a page (make_pdf.py refuses such a PDF). Chapter titles start a page anyway;
-  // a block taller than KEEP_PX is left free to break.
-  const KEEP_PX = 250, LINES_PX = 60;
+  // a block taller than KEEP_PX (five lines or so) is left free to break, or every page would fill less.
+  const KEEP_PX = 120, LINES_PX = 60;
   let kept = 0;
   for (const heading of article.querySelectorAll('section > :is(h2, h3, h4)')) {
     if (heading.parentElement.classList.contains('goodput-chapter')) continue;
