@@ -78,6 +78,8 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     short_points: str
     size_r: str
     size_c: Variant
+    size_drain: Variant
+    drain_gpus: str
     doubling: Variant
     gpus2: str
     m2: str
@@ -148,6 +150,7 @@ def build(fleet: FleetPlan) -> Page:
     short_ok = plan.interval / OFF_BY >= (s.drain if s else 0.0)
     short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
     doubled = fleet.by_size.get(2 * p.gpus, plan)
+    at_drain = [n for n, at in fleet.by_size.items() if at.at_drain]  # sizes whose plan the drain bounds
     slow = fleet.slow
     slow_gap = abs(plan.goodput - slow.goodput)
     off_cost = max(plan.goodput - long_.goodput, plan.goodput - short.goodput)
@@ -189,7 +192,9 @@ def build(fleet: FleetPlan) -> Page:
         shorter=Variant("possible" if short_ok else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
         size_r=size_r_text(fleet), size_c=Variant("held" if p.checkpoint_per_node else "none"),
-        doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
+        size_drain=Variant("bound" if at_drain else "none"), drain_gpus=count(min(at_drain), "GPU") if at_drain else "",
+        doubling=Variant("refused" if 2 * p.gpus not in fleet.by_size else "drain" if doubled.at_drain else "planned"),
+        gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
         goodput2=percent(doubled.goodput), debate_short=format_duration(d_short), debate_long=format_duration(d_long),
