@@ -25,9 +25,9 @@ from goodput.pages.common import (
     off_optimum,
     scheme_values,
 )
-from goodput.params import Params, load_params
+from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
-from goodput.report import count, gain_text, join_words, large_count, money, percent, points
+from goodput.report import count, gain_text, join_words, large_count, money, percent, points, storage_rederived
 from goodput.storage import format_bandwidth
 from goodput.units import format_duration
 
@@ -109,28 +109,6 @@ def size_r_text(fleet: FleetPlan) -> str:
     """How R changes with fleet size, after "only through M, which ... the GPU count": "" where it does not."""
     parts = [SIZE_R_WORDS[name] for name in fleet.restart_by_size]
     return f", and through R, {join_words(parts)}" if parts else ""
-
-
-def storage_rederived(params: Params) -> dict[str, str]:
-    """What doubling the storage bandwidth doubles besides the write bandwidth, and the durations it derives again.
-
-    ``read_doubled`` is " and the read bandwidth with it," where the inputs give one; ``rederived`` names the
-    drain (after a snapshot) or the checkpoint's write, the load after an interruption where it is derived from the
-    read bandwidth, and the slow checkpoint where it is derived (:func:`goodput.params.at_bandwidths`).
-
-    >>> storage_rederived(load_params())
-    {'read_doubled': '', 'rederived': 'none'}
-    """
-    s = params.storage
-    if s is None:
-        return {"read_doubled": "", "rederived": "none"}
-    parts = ["the drain" if s.snapshot_bandwidth is not None else "the checkpoint's write"]
-    if "load" in params.derived:
-        parts.append("the load after an interruption")
-    if "slow_checkpoint_cost" in params.derived:
-        parts.append("the slow checkpoint, which the inputs file does not give")
-    return {"read_doubled": " and the read bandwidth with it," if s.read_bandwidth is not None else "",
-            "rederived": join_words(parts)}
 
 
 def build(fleet: FleetPlan) -> Page:

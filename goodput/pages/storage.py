@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import STORAGE_LEVERS
-from goodput.report import gain_text, money, percent, points
+from goodput.report import gain_text, money, percent, points, storage_rederived
 from goodput.storage import (
     BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
@@ -116,6 +116,8 @@ class Page(Fleet):
     double_goodput: str
     double_points: str
     double_dollars: str
+    read_doubled: str
+    rederived: str
     match: Variant
     search: Variant
     match_bandwidth: str
@@ -207,6 +209,7 @@ def build(fleet: FleetPlan) -> Page:
         needed=Variant("already" if w.needed is None else "more"),
         needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
         double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
+        **storage_rederived(fleet.params),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
         # How a bandwidth for a target goodput is found, said where the page quotes one.
         search=Variant("none" if w.needed is None and (s is not None or w.match is None) else "quoted"),
