@@ -210,3 +210,17 @@ def test_the_storage_lever_says_only_what_the_fleet_derives_again(small_params: 
     assert "read" not in footer(small_params) and "load" not in footer(small_params)
     assert "the drain" in footer(small_params) and "snapshot" in footer(small_params)
     assert "read" in footer(stored.params) and "load" in footer(stored.params)
+
+
+def test_a_fleet_already_near_its_ceiling_quotes_its_own_gap(small_params: Params) -> None:
+    """The small fleet's goodput at 12 GB/s is 0.013 points below the ceiling of a write taking no time: the page
+    quotes that gap, not 'within a point'."""
+    from goodput.report import small_points
+    from goodput.whatif import write_whatifs
+
+    small = fleet_plan(small_params)
+    w = write_whatifs(small)
+    gap = w.ceiling - w.now.goodput
+    assert 0.0 < gap < 0.01
+    page = pages.build(small)
+    assert page.needed == Variant("already") and page.ceiling_gap == small_points(gap) == "0.013 points"
