@@ -104,7 +104,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.jit_agrees == Variant("agrees")
     # Planned stops with notice lose less than the same stops counted as unexpected.
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
-    assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
+    assert page.planned_rate == "0.0363 stops an hour"  # 47 / (54 x 24)
     # The worked example gives neither: Llama 3's stops are an illustration, p = 0 is its plan, R is paid every time.
     assert (page.planned, page.tiers_note, page.restart_paid) == (
         Variant("illustration"), Variant("one_tier"), Variant("every"))

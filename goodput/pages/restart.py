@@ -197,6 +197,6 @@ def build(fleet: FleetPlan) -> Page:
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=planned_text(params) if own else f"{format_rate(planned)} an hour", planned_goodput=percent(with_notice),
+        planned_rate=planned_text(params) if own else f"{format_rate(planned)} stops an hour", planned_goodput=percent(with_notice),
         unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),
     )
