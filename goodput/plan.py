@@ -80,6 +80,12 @@ class Plan:
         return self.drain_share >= BUSY_DRAIN
 
     @property
+    def at_drain(self) -> bool:
+        """Whether the interval is the drain bound, T = D: no checkpoint starts before the last is durable."""
+        return self.tiers is not None and self.tiers.drain > 0 and \
+            abs(self.interval - self.tiers.drain) <= 1e-9 * self.tiers.drain
+
+    @property
     def at_optimum(self) -> bool:
         """Whether the interval used is the model's optimum."""
         return abs(self.interval - self.optimal_interval) <= 1e-9 * self.optimal_interval

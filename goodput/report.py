@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from goodput import model
 from goodput.errors import Refused
-from goodput.plan import CAPPED_LEVERS, Plan, levers_at_optimum, make_plan, plan_levers
+from goodput.plan import CAPPED_LEVERS, STORAGE_LEVERS, Plan, levers_at_optimum, make_plan, plan_levers
 from goodput.units import DAY, MINUTES_PER_UNIT, YEAR, format_duration, format_rate, significant
 
 if TYPE_CHECKING:
@@ -1026,14 +1026,41 @@ def cross_check_problem(report: PlanReport) -> str | None:
     return None
 
 
+def storage_rederived(params: Params) -> dict[str, str]:
+    """What doubling the storage bandwidth doubles besides the write bandwidth, and the durations it derives again.
+
+    ``read_doubled`` is " and the read bandwidth with it," where the inputs give one; ``rederived`` names the
+    drain (after a snapshot) or the checkpoint's write, the load after an interruption where it is derived from the
+    read bandwidth, and the slow checkpoint where it is derived (:func:`goodput.params.at_bandwidths`).
+
+    >>> from goodput.params import load_params
+    >>> storage_rederived(load_params())
+    {'read_doubled': '', 'rederived': 'none'}
+    """
+    s = params.storage
+    if s is None:
+        return {"read_doubled": "", "rederived": "none"}
+    parts = ["the drain" if s.snapshot_bandwidth is not None else "the checkpoint's write"]
+    if "load" in params.derived:
+        parts.append("the load after an interruption")
+    if "slow_checkpoint_cost" in params.derived:
+        parts.append("the slow checkpoint, which the inputs file does not give")
+    return {"read_doubled": " and the read bandwidth with it," if s.read_bandwidth is not None else "",
+            "rederived": join_words(parts)}
+
+
 def _notes(report: PlanReport) -> list[str]:
     """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
     capped = [name for name in CAPPED_LEVERS.values() if name in report.levers]
     stops = "".join(f" ({name}: half of {name.split()[1]} would be below {name.split()[-1]})" for name in capped)
     notes = [f"Levers: an input halved with the interval re-optimized{stops}; the interval lever moves T to the optimum."]
-    if report.storage_levers:
-        notes.append("Storage levers: the stated bandwidth doubled (write and read; the snapshot's), C, D and the "
-                     "load derived again, the interval re-optimized.")
+    if report.storage_levers and report.params is not None:
+        words = storage_rederived(report.params)
+        read = " (and the read bandwidth)" if words["read_doubled"] else ""
+        snapshot = "; the snapshot bandwidth doubled, C derived again" \
+            if STORAGE_LEVERS["double_snapshot_bandwidth"] in report.storage_levers else ""
+        notes.append(f"Storage levers: the stated write bandwidth doubled{read}, {words['rederived']} derived "
+                     f"again{snapshot}; the interval re-optimized.")
     if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
         notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
     return notes

@@ -268,3 +268,21 @@ def test_a_per_node_snapshot_c_is_said_to_be_held_across_fleet_sizes(small_param
     assert small.at_size(2 * small_params.gpus).checkpoint_cost == small_params.checkpoint_cost
     assert (pages.build(small).size_c, pages.build(example).size_c) == (Variant("held"), Variant("none"))
     assert pages.build(small).cost == "3.55 ms"
+
+
+def test_the_page_says_where_the_drain_sets_the_interval_by_size(small_params: Params, example: FleetPlan) -> None:
+    """The small fleet's plans by size sit at its 15.2 s drain from 4,096 GPUs on (T* = D), though its own and its
+    doubled plan (28.9 s, 20.4 s) do not: the size paragraph says so and the doubling one does not. The same fleet
+    at 2,048 GPUs doubles to 4,096, a plan at the drain bound, and the doubling paragraph says that. The worked
+    example has no drain."""
+    small = fleet_plan(small_params)
+    bound = sorted(n for n, at in small.by_size.items() if at.at_drain)
+    assert bound == [n for n in sorted(small.by_size) if n >= 4096] and small.plan.tiers is not None
+    assert all(small.by_size[n].interval == pytest.approx(small.plan.tiers.drain) for n in bound)
+    page = pages.build(small)
+    assert (page.size_drain, page.drain_gpus, page.doubling) == (Variant("bound"), "4,096 GPUs", Variant("planned"))
+    assert not small.plan.at_drain and not small.by_size[2048].at_drain
+    larger = fleet_plan(small.at_size(2048))
+    assert larger.by_size[4096].at_drain and pages.build(larger).doubling == Variant("drain")
+    worked = pages.build(example)
+    assert (worked.size_drain, worked.doubling) == (Variant("none"), Variant("planned"))

@@ -104,7 +104,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.jit_agrees == Variant("agrees")
     # Planned stops with notice lose less than the same stops counted as unexpected.
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
-    assert page.planned_rate == "0.0363 an hour"  # 47 / (54 x 24)
+    assert page.planned_rate == "0.0363 stops an hour"  # 47 / (54 x 24)
     # The worked example gives neither: Llama 3's stops are an illustration, p = 0 is its plan, R is paid every time.
     assert (page.planned, page.tiers_note, page.restart_paid) == (
         Variant("illustration"), Variant("one_tier"), Variant("every"))
@@ -249,3 +249,19 @@ def test_the_largest_parts_share_is_of_the_sum_the_page_lists() -> None:
     assert math.isclose(listed, story.params.restart, rel_tol=1e-12)
     assert page.largest_part_share == percent(largest.minutes / listed) == "67.0%"
     assert percent(largest.minutes / parts.total) == "67.1%"
+
+
+def test_a_start_up_given_as_a_part_is_compared_with_auroras_line(small_params: Params, example: FleetPlan) -> None:
+    """The small fleet gives start-up = 4 min on 128 nodes, where Aurora's straight line gives 13.5 min: the page says
+    it is already below. The same fleet with a 30 min start-up is not; the worked example gives R whole."""
+    import dataclasses
+
+    small = fleet_plan(small_params)
+    parts = small_params.restart_parts
+    assert parts is not None and parts.parts["startup"] == pytest.approx(4.0)
+    page = pages.build(small)
+    assert (page.aurora_fleet, page.startup_part, page.aurora_at_fleet) == (Variant("below"), "4 min", "13.5 min")
+    slow = dataclasses.replace(parts, startup=30.0)
+    slower = small_params.replace(restart_parts=slow, restart=slow.total)
+    assert pages.build(fleet_plan(slower)).aurora_fleet == Variant("above")
+    assert pages.build(example).aurora_fleet == Variant("plain") and pages.build(example).startup_part == ""

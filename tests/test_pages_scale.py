@@ -305,3 +305,21 @@ def test_following_first_order_at_100k_is_costed_only_where_it_is_quoted(worked_
     values = scale.at_size_values(quoted)
     assert values["plan_follow"] == Variant("cost")
     assert values["plan_interval_cost"] == points(at.plan.goodput - at.exact_at_first, 2)
+
+
+def test_the_drain_bound_at_100k_is_said_whether_or_not_first_order_is_quoted(worked_page: scale.Page) -> None:
+    """The small tiered fleet's plan at 100,000 GPUs checkpoints every D = 15.2 s with first order unquoted: the page
+    says the drain sets the interval there; the worked example (one tier, no drain) does not, nor does the quoted
+    drained fleet's plan sit anywhere but at its 10 min drain."""
+    small = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-small-tiered.yml"))
+    at = limits.plan_at_size(small)
+    assert at is not None and not at.check.quotable and at.plan.tiers is not None
+    assert at.plan.interval == pytest.approx(at.plan.tiers.drain) and at.plan.at_drain
+    values = scale.at_size_values(small)
+    assert (values["at_size"], values["plan_bound"], values["plan_drain"]) == (
+        Variant("unquoted"), Variant("drain"), format_duration(at.plan.tiers.drain))
+    assert worked_page.plan_bound == Variant("none")
+    drained = fleet_plan(params_from_mapping({
+        "gpus": 1000, "rate_per_gpu_hour": 1e-6, "checkpoint_cost": "1 s", "slow_checkpoint_cost": "5 min",
+        "restart": "5 min", "price_per_gpu_hour": 2.0, "month": "730 h", "drain": "10 min"}, source="drained.yml"))
+    assert scale.at_size_values(drained)["plan_bound"] == Variant("drain")

@@ -188,3 +188,39 @@ def test_the_search_is_described_only_where_a_bandwidth_for_a_target_is_quoted(e
     assert page.match == Variant("reachable") and page.search == Variant("quoted")
     small = pages.build(fleet_plan(small_params))
     assert (small.needed, small.match, small.search) == (Variant("already"), Variant("none"), Variant("none"))
+
+
+def test_the_storage_lever_says_only_what_the_fleet_derives_again(small_params: Params, stored: FleetPlan) -> None:
+    """The small fleet states no read bandwidth and its R has no load part: its storage page and its plan's footer
+    double the write bandwidth alone and derive the drain again; the 405B fleet states a read bandwidth and derives
+    its load from it, and both say so (report.storage_rederived, the levers page's words)."""
+    from goodput.plan import plan_for, storage_levers
+    from goodput.report import _notes, plan_report, storage_rederived
+
+    small = fleet_plan(small_params)
+    page = pages.build(small)
+    assert (page.read_doubled, page.rederived) == ("", "the drain")
+    assert (pages.build(stored).read_doubled, pages.build(stored).rederived) == tuple(
+        storage_rederived(stored.params).values())
+
+    def footer(p: Params) -> str:
+        report = dataclasses.replace(plan_report(plan_for(p), p), params=p, storage_levers=storage_levers(p))
+        return next(n for n in _notes(report) if n.startswith("Storage levers"))
+
+    assert "read" not in footer(small_params) and "load" not in footer(small_params)
+    assert "the drain" in footer(small_params) and "snapshot" in footer(small_params)
+    assert "read" in footer(stored.params) and "load" in footer(stored.params)
+
+
+def test_a_fleet_already_near_its_ceiling_quotes_its_own_gap(small_params: Params) -> None:
+    """The small fleet's goodput at 12 GB/s is 0.013 points below the ceiling of a write taking no time: the page
+    quotes that gap, not 'within a point'."""
+    from goodput.report import small_points
+    from goodput.whatif import write_whatifs
+
+    small = fleet_plan(small_params)
+    w = write_whatifs(small)
+    gap = w.ceiling - w.now.goodput
+    assert 0.0 < gap < 0.01
+    page = pages.build(small)
+    assert page.needed == Variant("already") and page.ceiling_gap == small_points(gap) == "0.013 points"

@@ -142,8 +142,7 @@ def test_fleet_24k_numbers(fleets: dict[str, Params], pages: dict[str, page.Page
                                                "as a rate, 1.6e-5 interruptions per GPU-hour on 24,576 GPUs")
     assert (p.c_range, p.c_low, p.c_high, p.cost) == (Variant("stated"), "30 s", "1 min 30 s", "40 s")
     assert (p.r_range, p.r_low, p.r_high, p.restart) == (Variant("stated"), "8 min", "20 min", "12 min")
-    assert (p.exact_inputs, p.exact_list, p.exact_their) == (Variant("some"), "the mean time between interruptions M",
-                                                            "its range")
+    assert p.exact_inputs == Variant("some") and fleet_plan(fleets["24k"]).ranges.exact == ["mtbi"]
     assert p.interval == "13.8 min" and p.top_input == "the restart time R"
     assert p.left_out == " Taken as exact, and so left out: the mean time between interruptions M."
     frame = tables.swings_table(fleet_plan(params)).data
@@ -185,10 +184,11 @@ def test_restart_range_alone(fleets: dict[str, Params], pages: dict[str, page.Pa
 
 def test_single_value_range_is_exact(fleet_variant: Callable[..., Params]) -> None:
     """A range given as one value ([12 min, 12 min]) is no range: the input is named as taken as exact."""
-    p = page.build(fleet_plan(fleet_variant("f.yml", ranges={"checkpoint_cost": ["30 s", "90 s"],
-                                                              "restart": ["12 min", "12 min"]})))
+    fleet = fleet_plan(fleet_variant("f.yml", ranges={"checkpoint_cost": ["30 s", "90 s"],
+                                                      "restart": ["12 min", "12 min"]}))
+    p = page.build(fleet)
     assert p.r_range == Variant("single")
-    assert p.exact_list == "the mean time between interruptions M and the restart time R"
+    assert p.exact_inputs == Variant("some") and fleet.ranges.exact == ["mtbi", "restart"]
 
 
 def test_monte_carlo_is_the_exact_models(fleets: dict[str, Params], pages: dict[str, page.Page]) -> None:
@@ -350,7 +350,7 @@ def test_every_ranged_input_of_a_tiered_fleet_is_on_the_page(ranged_65k: FleetPl
                   "the persistent checkpoint cost C_p from 2 min to 4 min",
                   "the share s of interruptions the fast tier survives from 60% to 85% (75% in the plan)"):
         assert words in p.others_list
-    assert p.exact_list == "the restart time R" and p.corners_how == "all 64 corners of the box"
+    assert r.exact == ["restart"] and p.corners_how == "all 64 corners of the box"
     t_low, t_high = r.best.optimal_interval_range
     assert t_low <= fleet.plan.optimal_interval <= t_high
     g_low, g_high = r.fixed.goodput_range

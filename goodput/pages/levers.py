@@ -25,9 +25,9 @@ from goodput.pages.common import (
     off_optimum,
     scheme_values,
 )
-from goodput.params import Params, load_params
+from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, plan_for
-from goodput.report import count, gain_text, join_words, large_count, money, percent, points
+from goodput.report import count, gain_text, join_words, large_count, money, percent, points, storage_rederived
 from goodput.storage import format_bandwidth
 from goodput.units import format_duration
 
@@ -78,6 +78,8 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     short_points: str
     size_r: str
     size_c: Variant
+    size_drain: Variant
+    drain_gpus: str
     doubling: Variant
     gpus2: str
     m2: str
@@ -109,28 +111,6 @@ def size_r_text(fleet: FleetPlan) -> str:
     return f", and through R, {join_words(parts)}" if parts else ""
 
 
-def storage_rederived(params: Params) -> dict[str, str]:
-    """What doubling the storage bandwidth doubles besides the write bandwidth, and the durations it derives again.
-
-    ``read_doubled`` is " and the read bandwidth with it," where the inputs give one; ``rederived`` names the
-    drain (after a snapshot) or the checkpoint's write, the load after an interruption where it is derived from the
-    read bandwidth, and the slow checkpoint where it is derived (:func:`goodput.params.at_bandwidths`).
-
-    >>> storage_rederived(load_params())
-    {'read_doubled': '', 'rederived': 'none'}
-    """
-    s = params.storage
-    if s is None:
-        return {"read_doubled": "", "rederived": "none"}
-    parts = ["the drain" if s.snapshot_bandwidth is not None else "the checkpoint's write"]
-    if "load" in params.derived:
-        parts.append("the load after an interruption")
-    if "slow_checkpoint_cost" in params.derived:
-        parts.append("the slow checkpoint, which the inputs file does not give")
-    return {"read_doubled": " and the read bandwidth with it," if s.read_bandwidth is not None else "",
-            "rederived": join_words(parts)}
-
-
 def build(fleet: FleetPlan) -> Page:
     """The levers page of a fleet.
 
@@ -148,6 +128,7 @@ def build(fleet: FleetPlan) -> Page:
     short_ok = plan.interval / OFF_BY >= (s.drain if s else 0.0)
     short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
     doubled = fleet.by_size.get(2 * p.gpus, plan)
+    at_drain = [n for n, at in fleet.by_size.items() if at.at_drain]  # sizes whose plan the drain bounds
     slow = fleet.slow
     slow_gap = abs(plan.goodput - slow.goodput)
     off_cost = max(plan.goodput - long_.goodput, plan.goodput - short.goodput)
@@ -189,7 +170,9 @@ def build(fleet: FleetPlan) -> Page:
         shorter=Variant("possible" if short_ok else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
         size_r=size_r_text(fleet), size_c=Variant("held" if p.checkpoint_per_node else "none"),
-        doubling=Variant("planned" if 2 * p.gpus in fleet.by_size else "refused"), gpus2=count(2 * p.gpus, "GPU"),
+        size_drain=Variant("bound" if at_drain else "none"), drain_gpus=count(min(at_drain), "GPU") if at_drain else "",
+        doubling=Variant("refused" if 2 * p.gpus not in fleet.by_size else "drain" if doubled.at_drain else "planned"),
+        gpus2=count(2 * p.gpus, "GPU"),
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
         goodput2=percent(doubled.goodput), debate_short=format_duration(d_short), debate_long=format_duration(d_long),

@@ -15,7 +15,17 @@ from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values
-from goodput.report import RESTART_PART_NAMES, count, money, percent, percent_pm, planned_text, points, restart_sum
+from goodput.report import (
+    RESTART_PART_NAMES,
+    count,
+    money,
+    percent,
+    percent_pm,
+    planned_text,
+    points,
+    restart_part_texts,
+    restart_sum,
+)
 from goodput.restart import spare_wait
 from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
 from goodput.units import format_duration, format_rate, significant
@@ -40,6 +50,8 @@ class Page(Fleet):
     aurora_last: str
     aurora_per_node: str
     aurora_at_fleet: str
+    aurora_fleet: Variant
+    startup_part: str
     megascale_before: str
     megascale_after: str
     megascale_nodes: str
@@ -131,6 +143,8 @@ def build(fleet: FleetPlan) -> Page:
     parts = x.parts
     largest = fleet.largest_restart_part
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
+    aurora_at = (fixed + per_node * x.nodes) / 60.0  # minutes, Aurora's fit at this fleet's nodes
+    startup = parts.parts["startup"] if parts is not None else 0.0  # the start-up the inputs give, as a part
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
         restart_paid=Variant("jit" if x.jit_given else "stops" if params.planned_rate > 0 else "every"),
@@ -146,7 +160,9 @@ def build(fleet: FleetPlan) -> Page:
         aurora_first=f"{significant(by_nodes[first])} s at {first} nodes",
         aurora_last=f"{significant(by_nodes[last])} s at {last}",
         aurora_per_node=f"{significant(per_node, 3)} s",
-        aurora_at_fleet=format_duration((fixed + per_node * x.nodes) / 60.0),
+        aurora_at_fleet=format_duration(aurora_at),
+        aurora_fleet=Variant("plain" if startup <= 0.0 else "below" if startup < aurora_at else "above"),
+        startup_part=restart_part_texts(params).get("startup", "") if startup > 0.0 else "",
         megascale_before=f"{significant(sources.MEGASCALE_BEFORE)} s",
         megascale_after=f"{significant(sources.MEGASCALE_AFTER)} s",
         megascale_nodes=count(sources.MEGASCALE_GPUS // sources.MEGASCALE_GPUS_PER_NODE, "node"),
@@ -181,6 +197,6 @@ def build(fleet: FleetPlan) -> Page:
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=planned_text(params) if own else f"{format_rate(planned)} an hour", planned_goodput=percent(with_notice),
+        planned_rate=planned_text(params) if own else f"{format_rate(planned)} stops an hour", planned_goodput=percent(with_notice),
         unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),
     )

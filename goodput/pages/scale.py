@@ -128,6 +128,7 @@ class Page(Fleet):
     plan_exact_at_first: str
     plan_interval_cost: str
     plan_follow: Variant
+    plan_bound: Variant
     plan_drain: str
     zero_gpus: str
     big: str
@@ -155,7 +156,8 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
              "plan_gap", "plan_verdict", "plan_years", "plan_simulated", "plan_stderr", "plan_sigma",
              "plan_exact_at_first", "plan_interval_cost")
     if plan is None:
-        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"), "plan_drain": ""} | \
+        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"),
+                         "plan_bound": Variant("none"), "plan_drain": ""} | \
             dict.fromkeys(names, "")
     g = plan.plan.goodput
     drain = plan.plan.tiers.drain if plan.plan.tiers else 0.0
@@ -166,6 +168,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     follow = "none" if not plan.check.quotable else "drain" if at_drain else "cost"
     return values | {
         "plan_follow": Variant(follow), "plan_drain": d(drain) if drain > 0 else "",
+        "plan_bound": Variant("drain" if plan.plan.at_drain else "none"),
         "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan),
         "plan_first_interval": d(plan.first.interval),
         "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",

@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import STORAGE_LEVERS
-from goodput.report import gain_text, money, percent, points
+from goodput.report import gain_text, money, percent, points, small_points, storage_rederived
 from goodput.storage import (
     BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
@@ -108,6 +108,7 @@ class Page(Fleet):
     cost_now: str
     goodput_now: str
     ceiling: str
+    ceiling_gap: str
     fastest: str
     target: str
     needed: Variant
@@ -116,6 +117,8 @@ class Page(Fleet):
     double_goodput: str
     double_points: str
     double_dollars: str
+    read_doubled: str
+    rederived: str
     match: Variant
     search: Variant
     match_bandwidth: str
@@ -203,10 +206,12 @@ def build(fleet: FleetPlan) -> Page:
         efficiency=percent(achieved / w.stated, 0),
         written="the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D",
         cost_now=format_duration(transfer_minutes(size, achieved)),
-        goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling), fastest=format_bandwidth(FASTEST), target=percent(max(0.0, w.target)),
+        goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling),
+        ceiling_gap=small_points(max(0.0, w.ceiling - w.now.goodput)), fastest=format_bandwidth(FASTEST), target=percent(max(0.0, w.target)),
         needed=Variant("already" if w.needed is None else "more"),
         needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
         double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
+        **storage_rederived(fleet.params),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
         # How a bandwidth for a target goodput is found, said where the page quotes one.
         search=Variant("none" if w.needed is None and (s is not None or w.match is None) else "quoted"),

@@ -72,7 +72,6 @@ class Page(Fleet, SchemeValues):
     peer_fleet_goodput: str
     peer_fleet_points: str
     peer_fleet_dollars: str
-    matters: str
     survives_more: str
     lever_survive: str
     lever_survive_dollars: str
@@ -184,7 +183,6 @@ def build(fleet: FleetPlan) -> Page:
         peer_fleet=Variant("tiered" if not t.one_tier and s < 1.0 else "none" if peer_own == 0
                            else "drained" if peer_own_gain >= MATERIAL else "drained_small"),
         peer_fleet_goodput=percent(peer_own) if peer_own > 0 else "", peer_fleet_points=small_points(peer_own_gain),
-        matters=points(MATERIAL),
         peer_fleet_dollars=money(fleet.dollars(peer_own_gain)),
         survives_more=share_text(s + (1.0 - s) / 2), lever_survive=points(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),

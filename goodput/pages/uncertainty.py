@@ -88,8 +88,6 @@ class Page(Fleet):
     slow_high: str
     slow_g_span: str
     exact_inputs: Variant
-    exact_list: str
-    exact_their: str
     range: Variant
     g_span: str
     g_width: str
@@ -185,8 +183,7 @@ def build(fleet: FleetPlan) -> Page:
         slow_range=Variant("given" if r.slow is not None else "none"), slow_low=d(slow_in.low),
         slow_high=d(slow_in.high),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
-        exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), exact_list=exact_words,
-        exact_their="its range" if len(exact) == 1 else "their ranges", range=Variant("ranged" if r.ranged else "none"),
+        exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), range=Variant("ranged" if r.ranged else "none"),
         t_lies=(f"stays at {d(plan.interval)} over the ranges" if where == f"at {d(plan.interval)}" else
                 f"lies {where} ({d(plan.interval)} at the point values)"), g_span=fixed_span,
         g_width=points(g_high - g_low), b_span=best_span,
