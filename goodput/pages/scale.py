@@ -163,7 +163,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     drain = plan.plan.tiers.drain if plan.plan.tiers else 0.0
     # Following first order's plan is a cost only where first order is quoted; where both intervals are the drain
     # bound (no checkpoint before the last is durable) and the cadence is the same, it is the plan itself.
-    at_drain = all(math.isclose(t, drain, rel_tol=1e-9) for t in (plan.first.interval, plan.plan.interval)) and \
+    at_drain = plan.first.at_drain and plan.plan.at_drain and \
         math.isclose(plan.exact_at_first, g, rel_tol=1e-12, abs_tol=1e-12)
     follow = "none" if not plan.check.quotable else "drain" if at_drain else "cost"
     return values | {

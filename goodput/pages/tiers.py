@@ -173,7 +173,7 @@ def build(fleet: FleetPlan) -> Page:
         largest_name="the drain" if fleet.largest_loss == "drain_loss" else LOSS_WORDS[fleet.largest_loss],
         drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if t.drain == 0 else
-                            "sets" if fleet.interval <= t.drain * (1 + 1e-9) else "drained"),
+                            "sets" if fleet.plan.at_drain else "drained"),
         half_drain=format_duration(t.drain / 2), lever_drain=points(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         fast_fleet=Variant("none" if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
