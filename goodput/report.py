@@ -266,7 +266,8 @@ def file_sources(params: Params) -> dict[str, str]:
 def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str]:
     """`sources` with each derived input's derivation in place of where it was given, and R as the sum of its parts.
 
-    The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s. The one place the command (after its flags) and the book's tables say where C, D and R came from.
+    The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s. The one
+    place the command (after its flags) and the book's tables say where C, D and R came from.
     """
     out = dict(sources)
     for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
