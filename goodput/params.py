@@ -52,7 +52,7 @@ from goodput import storage as st
 from goodput import validate
 from goodput.errors import InputError
 from goodput.storage import Storage
-from goodput.units import MINUTES_PER_UNIT, format_duration, parse_duration
+from goodput.units import MINUTES_PER_UNIT, format_duration, format_wait, parse_duration
 
 if TYPE_CHECKING:
     from goodput.restart import RestartParts, Spares
@@ -700,7 +700,7 @@ def derive(params: Params, known: Known) -> Params:
         wait = known.spares.wait(params.mtbi)
         values["restart"] = base + wait
         notes["restart"] = (notes.get("restart", f"{format_duration(base)} given")
-                            + f", and {format_duration(wait) if wait > 0 else 'no time'} waiting for repairs "
+                            + f", and {format_wait(wait)} waiting for repairs "
                             f"({known.spares.nodes:,} spare nodes, repairs of {format_duration(known.spares.repair)}, "
                             f"{known.spares.takes_node:.0%} of interruptions take a node)")
     for key in ("checkpoint_cost", "slow_checkpoint_cost", "restart"):

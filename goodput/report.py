@@ -16,7 +16,16 @@ from typing import TYPE_CHECKING, Any
 from goodput import model
 from goodput.errors import Refused
 from goodput.plan import CAPPED_LEVERS, STORAGE_LEVERS, Plan, levers_at_optimum, make_plan, plan_levers
-from goodput.units import DAY, MINUTES_PER_UNIT, YEAR, format_duration, format_rate, significant
+from goodput.units import (
+    DAY,
+    MINUTES_PER_UNIT,
+    WAIT_FLOOR,
+    YEAR,
+    format_duration,
+    format_rate,
+    format_wait,
+    significant,
+)
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
@@ -343,8 +352,9 @@ def restart_part_texts(params: Params) -> dict[str, str]:
     if spares is not None:
         minutes["wait"] = wait
     texts = adding_up(params.restart, list(minutes.values()))
-    return {key: "0 s" if key == "wait" and value <= 0 else text
+    return {key: format_wait(value, "0 s") if key == "wait" and value < WAIT_FLOOR else text
             for (key, value), text in zip(minutes.items(), texts, strict=True)}
+
 
 
 def spares_text(params: Params) -> str:
@@ -357,7 +367,7 @@ def spares_text(params: Params) -> str:
         return ""
     wait = spares.wait(params.mtbi)
     return (f"repairs of {format_duration(spares.repair)}, {spares.takes_node:.0%} of interruptions take a node; "
-            f"{format_duration(wait) if wait > 0 else 'no time'} waiting per interruption")
+            f"{format_wait(wait)} waiting per interruption")
 
 
 def restart_sum(params: Params) -> str | None:
@@ -970,8 +980,8 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
     """What B* gives and costs, in words: goodput, the storage's cost and the net a month; and an end of the search."""
     from goodput.storage import SEARCH_SPAN
 
-    note = (f"stated; goodput {percent(best.goodput)}, storage {money(best.storage_cost_per_month)} a month, "
-            f"net {money(best.net_per_month)} a month")
+    note = (f"stated, as the inputs' write bandwidth is; goodput {percent(best.goodput)}, storage "
+            f"{money(best.storage_cost_per_month)} a month; kept work's worth less storage {money(best.net_per_month)} a month")
     if best.edge == "top":
         note += f"; no optimum below {SEARCH_SPAN:g} times the fleet's bandwidth, the top of the search"
     elif best.edge == "bottom":

@@ -145,3 +145,16 @@ def format_duration(minutes: float, digits: int = 3) -> str:
         return f"{significant(minutes / DAY, digits)} days"
     years = significant(minutes / YEAR, digits)
     return f"{years} year" + ("" if years == "1" else "s")
+
+
+#: A wait for repairs below this (minutes: a millisecond) is written "under 1 ms", not to its digits (1.16e-08 ms).
+WAIT_FLOOR = 0.001 / 60.0
+
+
+def format_wait(minutes: float, none: str = "no time") -> str:
+    """An expected wait (for repairs) as written: `none` at zero, ``"under 1 ms"`` below :data:`WAIT_FLOOR`.
+
+    >>> format_wait(0.0), format_wait(1e-10), format_wait(0.917 / 60)
+    ('no time', 'under 1 ms', '0.917 s')
+    """
+    return none if minutes <= 0 else "under 1 ms" if minutes < WAIT_FLOOR else format_duration(minutes)

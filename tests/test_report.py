@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from goodput import model
-from goodput.params import load_params
+from goodput.params import load_params, params_from_mapping
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan, plan_for
 from goodput.report import (
     money,
@@ -173,6 +174,21 @@ def test_the_restart_parts_add_up_to_r_as_written() -> None:
     assert abs(_written(texts["startup"]) - (2 + 6144 * 0.1 / 60)) < 0.005  # 12.24 min to the hundredth
     rows = {key: value for key, value, _ in _planner_rows(dataclasses.replace(plan_report(plan_for(p), p), params=p))}
     assert rows["restart part: start-up"] == texts["startup"] and rows["restart part: detection"] == texts["detect"]
+
+
+def test_a_wait_for_repairs_below_a_millisecond_is_not_written_to_its_digits() -> None:
+    """The story fleet with 64 spares waits about 1e-21 min for repairs: R's sum, the spares row and the inputs note
+    say "under 1 ms" (not "1.16e-08 ms"), and R as written is unchanged."""
+    from goodput.report import restart_sum, spares_text
+
+    p = load_params(STORY)
+    many = params_from_mapping({**yaml.safe_load(STORY.read_text(encoding="utf-8")),
+                                "spares": {"nodes": 64, "repair": "12 h", "takes_node": 0.6}}, source="many.yml")
+    assert 0 < many.spares.wait(many.mtbi) < 1e-6 / 60
+    assert restart_sum(many).endswith("waiting for repairs under 1 ms")
+    assert spares_text(many).endswith("; under 1 ms waiting per interruption")
+    assert ", and under 1 ms waiting for repairs (64 spare nodes" in many.derived["restart"]
+    assert format_duration(many.restart) == format_duration(p.restart - p.spares.wait(p.mtbi))
 
 
 @given(parts=st.lists(st.floats(0.001, 600.0).map(lambda x: round(x, 4)), min_size=1, max_size=6))
