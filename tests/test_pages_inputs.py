@@ -246,7 +246,7 @@ def test_a_recovered_fleet_names_its_recovery_inputs(fleet: Params, small_params
 
 
 def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: Params, fleet: Params) -> None:
-    """C and R derived from a size, a bandwidth and R's parts are called derived (with how); typed ones measured;
+    """C and R derived from a size, a bandwidth and R's parts are called derived (with how); typed ones given (the file states them);
     p, R_j and q get their own rows only where the inputs give them."""
     jit = params_from_mapping({"gpus": 98304, "gpus_per_node": 8, "interruptions": {"count": 610, "window": "30 days"},
                                "checkpoint": {"size": "9 TB"}, "storage": {"write_bandwidth": "400 GB/s",
@@ -257,15 +257,15 @@ def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: P
                                "price_per_gpu_hour": 2.2, "month": "730 h"}, source="jit.yml")
     table = input_tables.inputs(fleet_plan(jit)).set_index("symbol")
     assert table.loc["C", "this fleet"] == "45 s" and 9e12 / 200e9 == 45
-    assert table.loc["C", "measured or derived"] == "derived: " + jit.derived["checkpoint_cost"]
-    assert table.loc["R", "measured or derived"] == "derived: the sum of its parts, " + restart_sum(jit)  # as written
+    assert table.loc["C", "given or derived"] == "derived: " + jit.derived["checkpoint_cost"]
+    assert table.loc["R", "given or derived"] == "derived: the sum of its parts, " + restart_sum(jit)  # as written
     assert table.loc[["p", "R_j"], "this fleet"].tolist() == ["60%", "45 s"]
-    assert table.loc["q", ["this fleet", "measured or derived"]].tolist() == [
+    assert table.loc["q", ["this fleet", "given or derived"]].tolist() == [
         "20 in 30 days (one every 36 h)", "derived: a count over a window"]
     small = input_tables.inputs(fleet_plan(small_params)).set_index("symbol")
-    assert all(small.loc[s, "measured or derived"].startswith("derived: ") for s in ("C", "R", "D"))
+    assert all(small.loc[s, "given or derived"].startswith("derived: ") for s in ("C", "R", "D"))
     plain = input_tables.inputs(fleet_plan(fleet)).set_index("symbol")
-    assert plain.loc[["C", "R"], "measured or derived"].tolist() == ["measured", "measured"]
+    assert plain.loc[["C", "R"], "given or derived"].tolist() == ["given", "given"]
     assert not {"p", "R_j", "q"} & set(plain.index)
 
 

@@ -103,14 +103,17 @@ def published_rates_args(params: Params, records: Sequence[fleets.PublishedFleet
 
 
 def inputs(fleet: FleetPlan) -> pd.DataFrame:
-    """Which inputs are measured and which derived, with this fleet's values and the plan's interval."""
+    """Which inputs the file gives and which it derives, with this fleet's values and the plan's interval.
+
+    A duration typed in the inputs file is "given": the file states it, and where to measure it is the last column.
+    """
     p = fleet.params
     how_m = {"interruptions": "derived: a count over a window", "rate_per_gpu_hour": "derived: 60 min / (per-GPU rate × GPUs)",
-             "mtbi": "measured: given as M"}[p.mtbi_source]
+             "mtbi": "given as M"}[p.mtbi_source]
 
     def how(key: str) -> str:
-        """``"derived: <how>"`` where the inputs file derived the duration (:attr:`Params.derived`), else measured."""
-        return f"derived: {p.derived[key]}" if key in p.derived else "measured"
+        """``"derived: <how>"`` where the inputs file derived the duration (:attr:`Params.derived`), else given."""
+        return f"derived: {p.derived[key]}" if key in p.derived else "given"
 
     rows = [
         ("M", "mean time between interruptions", format_duration(p.mtbi), how_m, "job lifecycle events"),
@@ -124,22 +127,22 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
         rows.append(("D", "drain: snapshot to durable copy", format_duration(p.drain), how("drain"),
                      "storage write timing"))
     if p.persistent_cost is not None and p.persistent_restart is not None:
-        rows += [("C_p", "persistent checkpoint cost", format_duration(p.persistent_cost), "measured",
+        rows += [("C_p", "persistent checkpoint cost", format_duration(p.persistent_cost), "given",
                   "per-step timing"),
-                 ("R_p", "restart from the persistent copy", format_duration(p.persistent_restart), "measured",
+                 ("R_p", "restart from the persistent copy", format_duration(p.persistent_restart), "given",
                   "job lifecycle events and step timing")]
         if p.fast_survives is not None:
             rows.append(("s", "share of interruptions the fast copy survives", f"{p.fast_survives:.0%}",
-                         "measured", "which copy each restart loaded"))
+                         "given", "which copy each restart loaded"))
     if p.just_in_time > 0:
-        rows += [("p", "share of interruptions recovered just in time", share_text(p.just_in_time), "measured",
+        rows += [("p", "share of interruptions recovered just in time", share_text(p.just_in_time), "given",
                   "which restarts rolled back to a checkpoint"),
-                 ("R_j", "a just-in-time recovery", format_duration(p.jit_recovery), "measured",
+                 ("R_j", "a just-in-time recovery", format_duration(p.jit_recovery), "given",
                   "job lifecycle events and step timing")]
     if p.planned_rate > 0:
         rows.append(("q", "planned stops with notice", planned_text(p),
-                     "derived: a count over a window" if p.planned_counted else "measured",
+                     "derived: a count over a window" if p.planned_counted else "given",
                      "job lifecycle events (stops someone chose)"))
     rows.append(("T", "checkpoint interval to use", format_duration(fleet.interval),
                  "derived: the plan's exact optimum", "computed from the inputs above, then configured"))
-    return pd.DataFrame(rows, columns=["symbol", "input", "this fleet", "measured or derived", "where to measure it"])
+    return pd.DataFrame(rows, columns=["symbol", "input", "this fleet", "given or derived", "where to measure it"])
