@@ -226,6 +226,15 @@ TIER_LEVERS = ("shorten the drain", "make the fast tier survive more failures", 
 CAPPED_LEVERS = {"halve C_p": "shorten C_p to C", "halve R_p": "shorten R_p to R"}
 
 
+def survives_more(fast_survives: float) -> float:
+    """The lever "make the fast tier survive more failures": half the interruptions it does not survive now survive.
+
+    >>> survives_more(0.85)
+    0.925
+    """
+    return fast_survives + (1.0 - fast_survives) / 2
+
+
 def persistent_lever_name(lever: str, scheme: Tiers) -> str:
     """The name of "halve C_p" or "halve R_p" for `scheme`: itself, or :data:`CAPPED_LEVERS`'s where the cap applies.
 
@@ -320,8 +329,8 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     if scheme.one_tier:
         return _floored(gains)
     if scheme.fast_survives < 1.0:
-        more = scheme.fast_survives + (1.0 - scheme.fast_survives) / 2
-        gains["make the fast tier survive more failures"] = best(changed(fast_survives=more)) - at_best
+        gains["make the fast tier survive more failures"] = best(
+            changed(fast_survives=survives_more(scheme.fast_survives))) - at_best
     if scheme.cp > scheme.checkpoint_cost:
         gains[persistent_lever_name("halve C_p", scheme)] = best(
             changed(persistent_cost=max(scheme.cp / 2, scheme.checkpoint_cost))) - at_best

@@ -447,7 +447,7 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
         rows.append(("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)))
         rows.append(("persistent restart, R_p", format_duration(params.persistent_restart or params.restart)))
         if params.fast_survives is not None:
-            rows.append(("share of interruptions the fast tier survives, s", f"{params.fast_survives:.0%}"))
+            rows.append(("share of interruptions the fast tier survives, s", share_text(params.fast_survives)))
         if params.persistent_every is not None:
             rows.append(("every n-th checkpoint persistent, n", str(params.persistent_every)))
     # what C, D and R were derived from, as the command lists it; a restart part whose row would only repeat R's sum
@@ -871,7 +871,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         inputs += [
             ("persistent checkpoint cost, C_p", format_duration(s.cp), sources.get("C_p", "")),
             ("persistent restart, R_p", format_duration(s.rp), sources.get("R_p", "")),
-            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", sources.get("s", "")),
+            ("interruptions the fast tier survives, s", share_text(s.fast_survives), sources.get("s", "")),
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "best n" if plan.every_chosen else
              sources.get("n", "given")),
         ]

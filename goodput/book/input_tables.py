@@ -132,7 +132,7 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
                  ("R_p", "restart from the persistent copy", format_duration(p.persistent_restart), "given",
                   "job lifecycle events and step timing")]
         if p.fast_survives is not None:
-            rows.append(("s", "share of interruptions the fast copy survives", f"{p.fast_survives:.0%}",
+            rows.append(("s", "share of interruptions the fast copy survives", share_text(p.fast_survives),
                          "given", "which copy each restart loaded"))
     if p.just_in_time > 0:
         rows += [("p", "share of interruptions recovered just in time", share_text(p.just_in_time), "given",

@@ -12,7 +12,7 @@ from goodput import exact, tiers
 from goodput.pages.common import LOSS_WORDS
 from goodput.pages.levers import DEBATE
 from goodput.params import load_params
-from goodput.plan import persistent_lever_name
+from goodput.plan import persistent_lever_name, survives_more
 from goodput.report import (
     INPUT_NAMES,
     file_sources,
@@ -81,10 +81,10 @@ def lever_table(fleet: FleetPlan) -> Styler:
             "set the interval right": f"T {d(plan.interval)} → {best_t}" if best_t != d(plan.interval)
             else f"T = {best_t}, already the optimum"}
     if s is not None:
-        more = s.fast_survives + (1 - s.fast_survives) / 2
         best_n = tiers.best_every(s, p.mtbi).every if not s.one_tier else 1
         what |= {"shorten the drain": f"D {d(s.drain)} → {d(s.drain / 2)}",
-                 "make the fast tier survive more failures": f"s {s.fast_survives:.0%} → {more:.1%}",
+                 "make the fast tier survive more failures":
+                     f"s {share_text(s.fast_survives)} → {share_text(survives_more(s.fast_survives))}",
                  persistent_lever_name("halve C_p", s): f"C_p {d(s.cp)} → {d(max(s.cp / 2, s.checkpoint_cost))}",
                  persistent_lever_name("halve R_p", s): f"R_p {d(s.rp)} → {d(max(s.rp / 2, s.restart))}",
                  "drain the persistent write as well":
@@ -238,7 +238,7 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
         rows += [
             ("persistent checkpoint cost, C_p", format_duration(s.cp), stated("persistent_cost"), p.source),
             ("persistent restart, R_p", format_duration(s.rp), stated("persistent_restart"), p.source),
-            ("interruptions the fast tier survives, s", f"{s.fast_survives:.0%}", stated("fast_survives"), p.source),
+            ("interruptions the fast tier survives, s", share_text(s.fast_survives), stated("fast_survives"), p.source),
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
         ]
     if p.just_in_time > 0:  # recovery without rollback and planned stops: the plan's too, as goodput plan lists them

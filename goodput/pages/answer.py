@@ -239,7 +239,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         persistent_restart=format_duration(tier2.rp) if tier2 else "none",
         persistent_which=("every checkpoint" if tier2.every == 1 else f"every {ordinal(tier2.every)} checkpoint")
         if tier2 else "none",
-        fast_lost=f"{1.0 - tier2.fast_survives:.0%}" if tier2 else "none",
+        fast_lost=share_text(1.0 - tier2.fast_survives) if tier2 else "none",
         losses_ranked=losses_text(fleet),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),

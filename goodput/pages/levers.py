@@ -26,8 +26,18 @@ from goodput.pages.common import (
     scheme_values,
 )
 from goodput.params import load_params
-from goodput.plan import STORAGE_LEVERS, plan_for
-from goodput.report import count, gain_text, join_words, large_count, money, percent, points, storage_rederived
+from goodput.plan import STORAGE_LEVERS, plan_for, survives_more
+from goodput.report import (
+    count,
+    gain_text,
+    join_words,
+    large_count,
+    money,
+    percent,
+    points,
+    share_text,
+    storage_rederived,
+)
 from goodput.storage import format_bandwidth
 from goodput.units import format_duration
 
@@ -154,8 +164,7 @@ def build(fleet: FleetPlan) -> Page:
         snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))),
         top_goodput=percent(plan.goodput + top_gain), third=third,
         third_points=gain_text(third_gain),
-        s_now=percent(s.fast_survives if s else 0.0),
-        s_more=percent((s.fast_survives + (1 - s.fast_survives) / 2) if s else 0.0),
+        s_now=share_text(s.fast_survives if s else 0.0), s_more=share_text(survives_more(s.fast_survives) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         slow_name="the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint",
