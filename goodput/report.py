@@ -113,13 +113,16 @@ def join_words(words: Sequence[str]) -> str:
 def gain_text(gain: float, plus: bool = False) -> str:
     """A lever's gain in points (``"+6.6 points"`` with `plus`), or that it loses: ``"a loss of 4.3 points"``.
 
-    Never a negative number of points.
+    Never a negative number of points. A gain under a point keeps two significant digits (``"0.50 points"``,
+    ``"0.0071 points"``), so that levers ranked apart do not read alike ("0.5 points" twice, 0.496 and 0.483).
 
-    >>> gain_text(0.066, plus=True), gain_text(-0.043), gain_text(-1e-12)
-    ('+6.6 points', 'a loss of 4.3 points', '0.0 points')
+    >>> gain_text(0.066, plus=True), gain_text(-0.043), gain_text(-1e-12), gain_text(0.00496), gain_text(7.1e-5)
+    ('+6.6 points', 'a loss of 4.3 points', '0.0 points', '0.50 points', '0.0071 points')
     """
     if gain > -0.0005:
-        return f"{'+' if plus else ''}{points(max(gain, 0.0))}"
+        x = 100 * max(gain, 0.0)
+        digits = 1 if x >= 1 or x < NEGLIGIBLE_PERCENT else 1 - math.floor(math.log10(x))
+        return f"{'+' if plus else ''}{points(x / 100, digits)}"
     return f"a loss of {points(-gain)}"
 
 

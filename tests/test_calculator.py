@@ -36,9 +36,9 @@ from goodput.cli import main as goodput_main
 from goodput.errors import InputError
 from goodput.params import load_params
 from goodput.plan import CAPPED_LEVERS, LEVERS, TIER_LEVERS, Plan, levers_at_optimum, make_plan, plan_for, plan_levers
-from goodput.report import AT_OPTIMUM, lever_gain_text
+from goodput.report import AT_OPTIMUM, gain_text, lever_gain_text
 from goodput.symbolic import calculator_formulas
-from goodput.units import format_duration, parse_duration
+from goodput.units import format_duration, format_wait, parse_duration
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -140,6 +140,15 @@ def test_durations_as_people_write_them(js: Any) -> None:
               5.9e-5, 1e-9]
     assert js.evaluate("vs => vs.map(v => goodputCalculator.formatDuration(v))", values) == \
         [format_duration(v) for v in values]
+
+
+def test_gains_and_waits_as_the_package_writes_them(js: Any) -> None:
+    """The page writes a lever's gain (two significant digits under a point) and a wait for repairs ("under 1 ms")
+    with goodput.report.gain_text's and goodput.units.format_wait's words, value for value."""
+    gains = [0.066, 0.0102, 0.01, 0.00996, 0.00496, 0.00483, 7.1e-5, 6.4e-5, 1e-7, 1e-9, 0.0, -1e-12, -0.043]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.gain(v))", gains) == [gain_text(g, plus=True) for g in gains]
+    waits = [0.0, 1e-20, 1.9e-13, 0.0009 / 60, 0.001 / 60, 0.917 / 60, 3.0]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.formatWait(v))", waits) == [format_wait(w) for w in waits]
 
 
 # ------------------------------------------------------------------ the generated formulas, run in Chromium
@@ -820,7 +829,7 @@ def test_the_fleet_s_link_opens_its_plan(context: Any, built_book: Path, tmp_pat
     for row in rows:
         dollars = model.capacity_per_month(gains[row["lever"]], params.gpus, 3.2, params.month)
         assert row["text"] == (AT_OPTIMUM if row["lever"] in settled else
-                               f"+{100 * max(0.0, gains[row['lever']]):.1f} points, {money(max(0.0, dollars))} a month"), row
+                               f"{gain_text(gains[row['lever']], plus=True)}, {money(max(0.0, dollars))} a month"), row
     # first order is out of range here: no first-order number, and the page says why
     assert plan.check.status == "out of range"
     assert not [k for k in shown if k[0] == "first-order" and k[1] != "mtbi_min"]

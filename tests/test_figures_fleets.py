@@ -132,11 +132,11 @@ def test_breakdown_writes_small_losses_and_leaves_out_what_a_case_lacks(small: F
 
 
 def test_lever_labels_are_the_tables_points(small: FleetPlan) -> None:
-    """Each bar is labelled with the table's own words for its gain: 0.007 points, not 0.0."""
+    """Each bar is labelled with the table's own words for its gain: 0.0071 points, not 0.0."""
     ax: Any = figures.fleet_levers(small).axes[0]
     labels = [t.get_text() for t in ax.texts]
     assert labels == [lever_gain_text(small.plan, name, gain) for name, gain in small.levers_ranked]
-    assert "0.007 points" in labels and "at the optimum" in labels  # the interval lever: the plan is at its optimum
+    assert "0.0071 points" in labels and "at the optimum" in labels  # the interval lever: the plan is at its optimum
     assert "at the optimum" not in [gain_text(gain) for _, gain in small.levers_ranked]
     ax.figure.draw_without_rendering()
     assert all(t.get_window_extent().x1 <= ax.get_window_extent().x1 + 1 for t in ax.texts)

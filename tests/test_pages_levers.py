@@ -18,7 +18,7 @@ from goodput.pages import Variant
 from goodput.pages import levers as pages
 from goodput.params import Params, load_params, mtbi_from_rate, params_from_mapping
 from goodput.plan import plan_for
-from goodput.report import AT_OPTIMUM
+from goodput.report import AT_OPTIMUM, gain_text
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -216,7 +216,7 @@ def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, examp
     assert (page.write_now, page.write_doubled, page.snapshot_now, page.snapshot_doubled) == (
         "2 TB/s", "4 TB/s", "50 GB/s", "100 GB/s")
     gain = stored.levers["double the storage bandwidth"]
-    assert page.storage_gain == f"{100 * gain:.1f} points" and gain > 0
+    assert page.storage_gain == gain_text(gain) == "0.13 points" and gain > 0
     frame = tables.lever_table(stored).data.set_index("lever")
     assert frame.loc["double the storage bandwidth", "what changes"] == "write 2 TB/s → 4 TB/s, read 4 TB/s → 8 TB/s (stated)"
     assert frame.loc["double the snapshot bandwidth", "what changes"] == "snapshot 50 GB/s → 100 GB/s per node"

@@ -191,6 +191,21 @@ def test_a_wait_for_repairs_below_a_millisecond_is_not_written_to_its_digits() -
     assert format_duration(many.restart) == format_duration(p.restart - p.spares.wait(p.mtbi))
 
 
+def test_levers_ranked_apart_read_apart() -> None:
+    """The small fleet's two largest levers gain 0.496 and 0.483 points: they read "+0.50" and "+0.48", not
+    "+0.5" twice; levers that gain the same (halve C and double the snapshot bandwidth, which halves C) read alike.
+    Gains of a point or more keep one decimal."""
+    from goodput.fleet import fleet_plan
+    from goodput.report import gain_text
+
+    ranked = fleet_plan(load_params(ROOT / "tests" / "data" / "fleet-small-tiered.yml")).levers_ranked
+    texts = [gain_text(gain) for _, gain in ranked]
+    assert texts[:2] == ["0.50 points", "0.48 points"]
+    for (_, a), (_, b) in zip(ranked, ranked[1:]):
+        assert (gain_text(a) == gain_text(b)) == (abs(a - b) <= 0.01 * max(a, b)), (a, b)
+    assert gain_text(0.0249) == "2.5 points"
+
+
 @given(parts=st.lists(st.floats(0.001, 600.0).map(lambda x: round(x, 4)), min_size=1, max_size=6))
 def test_written_parts_add_up_to_the_written_total(parts: list[float]) -> None:
     """Any parts, as :func:`goodput.report.adding_up` writes them, add up to their total as written."""

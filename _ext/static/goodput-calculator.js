@@ -237,6 +237,11 @@
     return text.replace(/^-/, "");
   }
 
+  // goodput.units.format_wait: an expected wait for repairs, "no time" at zero, "under 1 ms" below a millisecond.
+  function formatWait(minutes) {
+    return minutes <= 0 ? "no time" : minutes < K.wait_floor ? "under 1 ms" : formatDuration(minutes);
+  }
+
   // goodput.report.percent.
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
   function percent(x) { return oneDecimal(100 * Math.max(0, x)) + "%"; }
@@ -245,9 +250,11 @@
   // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
   // levers chapter does (goodput.report.gain_text): "a loss of 0.3 points", never a negative number.
   function isLoss(x) { return !(x > -0.0005); }
+  // Under a point a gain keeps two significant digits ("+0.50 points"), as goodput.report.gain_text writes it.
   function gain(x) {
     if (isLoss(x)) { return "a loss of " + points(-x); }
-    const text = oneDecimal(100 * Math.max(0, x));
+    const v = 100 * Math.max(0, x);
+    const text = v >= 1 || v < K.negligible_percent ? oneDecimal(v) : v.toFixed(1 - Math.floor(Math.log10(v)));
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
@@ -818,7 +825,7 @@
         wait = spareWait(sp.nodes, k.M, sp.repair, sp.takesNode);
         values.restart = base + wait;
         notes.restart = (notes.restart || formatDuration(base) + " given") + ", and " +
-          (wait > 0 ? formatDuration(wait) : "no time") + " waiting for repairs (" + sp.nodes.toLocaleString("en-US") +
+          formatWait(wait) + " waiting for repairs (" + sp.nodes.toLocaleString("en-US") +
           " spare nodes, repairs of " + formatDuration(sp.repair) + ", " + percent0(sp.takesNode) +
           " of interruptions take a node)";
       }
@@ -1675,7 +1682,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    formatDuration: formatDuration, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
+    formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
     leverOrder: leverOrder,

@@ -43,7 +43,7 @@ from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
 from goodput.tiers import MAX_EVERY
-from goodput.units import MINUTES_PER_UNIT, format_duration, parse_duration
+from goodput.units import MINUTES_PER_UNIT, WAIT_FLOOR, format_duration, parse_duration
 
 #: The calculator page, relative to the other chapters of the built book.
 PAGE = "calculator.html"
@@ -188,6 +188,7 @@ def constants() -> dict[str, Any]:
         "max_every": MAX_EVERY,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
+        "wait_floor": WAIT_FLOOR,
         "exact_polish_below": _POLISH_BELOW,
         "exact_small_c_over_m": _SMALL_C_OVER_M,
         "worked_example": worked_example_inputs(),
