@@ -555,6 +555,22 @@ def small_points(x: float) -> str:
     return f"{100 * x:.2g} points" if abs(x) >= 0.00005 else "less than 0.01 points"
 
 
+def percent_sig2(x: float) -> str:
+    """A small share of wall time: one decimal from 1%, two significant digits below (``"0.17%"``, not ``"0.2%"``).
+
+    So that two equal terms of 0.166% do not read "0.2%" each beside a total of "0.3%".
+
+    >>> percent_sig2(0.104), percent_sig2(0.00166), percent_sig2(0.00332), percent_sig2(0.0)
+    ('10.4%', '0.17%', '0.33%', '0.0%')
+    """
+    return percent(x, point_decimals(x, 2, 1))
+
+
+def points_sig2(x: float) -> str:
+    """A small difference in points: one decimal from a point, two significant digits below (``"0.083 points"``)."""
+    return points(x, point_decimals(x, 2, 1))
+
+
 def signed_points(x: float, digits: int = 2) -> str:
     """A signed contribution in points: ``"+0.12 points"``, ``"−0.05 points"``."""
     return f"{'+' if x >= 0 else '−'}{points(abs(x), digits)}"

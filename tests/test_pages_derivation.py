@@ -72,3 +72,14 @@ def test_the_symbolic_steps_are_latex() -> None:
     """Three minimization steps and four checks, each an equation."""
     assert len(exact_figures.minimization_lines()) == 3 and len(exact_figures.optimum_lines()) == 4
     assert all("=" in line for line in exact_figures.minimization_lines() + exact_figures.optimum_lines())
+
+
+def test_small_terms_read_as_halves_of_their_sum(small_params: Params) -> None:
+    """The small fleet's optimum loses 0.025% (C = 3.55 ms, M = 32.6 h): each term is half of it, written "0.012%" and
+    "0.025%" (two significant digits below 1%), not "0.0%" twice; the worked example keeps one decimal (5.2%, 10.4%)."""
+    page = derivation.build(fleet_plan(small_params))
+    term, f_star = (float(x.rstrip("%")) for x in (page.term, page.f_star))
+    assert (page.term, page.f_star) == ("0.012%", "0.025%") and math.isclose(2 * term, f_star, rel_tol=0.05)
+    assert page.half_cost == page.double_cost == "0.0062 points"  # f rises by a quarter either way: 0.25 x 0.025
+    worked = derivation.build(fleet_plan(load_params()))
+    assert (worked.term, worked.f_star, worked.half_cost) == ("5.2%", "10.4%", "2.6 points")

@@ -27,7 +27,7 @@ from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
 from goodput.plan import levers_at_optimum
-from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, range_text
+from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, percent_sig2, range_text
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -261,7 +261,7 @@ def overhead_curve(checkpoint_cost: float, mtbi: float) -> Figure:
     ax.plot([best / size], [fbest / 2], "o", mfc="white", mec=COLOURS["total"], ms=6)
     ax.plot([best / size], [fbest], "o", color=COLOURS["total"], ms=7)
     ax.annotate(
-        f"T* = √(2CM) = {format_duration(best)}\nf(T*) = {percent(fbest)}\neach term {percent(term)}",
+        f"T* = √(2CM) = {format_duration(best)}\nf(T*) = {percent_sig2(fbest)}\neach term {percent_sig2(term)}",
         (best / size, fbest), xytext=(1.45 * best / size, 1.55 * fbest), textcoords="data", va="bottom", ha="left",
         arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.8, "shrinkB": 4},
     )

@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, first_order_variant, fleet_values
 from goodput.params import Params, load_params
-from goodput.report import percent, points
+from goodput.report import percent_sig2, points_sig2
 from goodput.symbolic import derive_first_order
 from goodput.units import format_duration, significant
 
@@ -80,9 +80,9 @@ def build(fleet: FleetPlan) -> Page:
         m=format_duration(m),
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),
         symbolic_agreement=symbolic_agreement(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), t_star),
-        term=percent(float(model.checkpoint_overhead(t_star, c))), f_star=percent(f_star),
+        term=percent_sig2(float(model.checkpoint_overhead(t_star, c))), f_star=percent_sig2(f_star),
         half=format_duration(t_star / 2), double=format_duration(2 * t_star),
-        half_cost=points(float(model.overhead(t_star / 2, c, m)) - f_star),
-        double_cost=points(float(model.overhead(2 * t_star, c, m)) - f_star),
+        half_cost=points_sig2(float(model.overhead(t_star / 2, c, m)) - f_star),
+        double_cost=points_sig2(float(model.overhead(2 * t_star, c, m)) - f_star),
     )
 
