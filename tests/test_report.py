@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 from pathlib import Path
 
@@ -201,7 +202,7 @@ def test_levers_ranked_apart_read_apart() -> None:
     ranked = fleet_plan(load_params(ROOT / "tests" / "data" / "fleet-small-tiered.yml")).levers_ranked
     texts = [gain_text(gain) for _, gain in ranked]
     assert texts[:2] == ["0.50 points", "0.48 points"]
-    for (_, a), (_, b) in zip(ranked, ranked[1:]):
+    for (_, a), (_, b) in itertools.pairwise(ranked):
         assert (gain_text(a) == gain_text(b)) == (abs(a - b) <= 0.01 * max(a, b)), (a, b)
     assert gain_text(0.0249) == "2.5 points"
 

@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
+from goodput.hazards import measurable
 from goodput.logs.checks import (
     EFFECT_SEED,
     INFANT_SHAPE,
@@ -21,7 +22,7 @@ from goodput.logs.checks import (
     shape_trust,
 )
 from goodput.logs.events import EventMeasurement
-from goodput.logs.fit import WeibullFit
+from goodput.logs.fit import ShapeEffect, WeibullFit
 from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
 from goodput.logs.samples import recovery
 from goodput.logs.sources import Sources
@@ -207,6 +208,7 @@ class Page(Fleet):
     sim_d_low: str
     sim_d_high: str
     sim_d_infant: str
+    infant_sign: Variant
     sim_largest: str
     sim_refused: str
     sacct_records: str
@@ -269,6 +271,17 @@ def _fit(e: EventMeasurement) -> WeibullFit:
     if e.fit is None:  # pragma: no cover - the bundled logs have a dozen gaps and more
         raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
     return e.fit
+
+
+def infant_sign(effect: ShapeEffect | None) -> str:
+    """What the infant-mortality shape's simulation does to goodput: ``gains``, ``loses``, ``unclear`` or ``refused``.
+
+    A change only where :func:`goodput.hazards.measurable` calls it one (two standard errors or more).
+    """
+    if effect is None:
+        return "refused"
+    d, se = effect.difference[3], effect.difference_stderr[3]
+    return "unclear" if not measurable(d, se) else "gains" if d > 0 else "loses"
 
 
 def build(fleet: FleetPlan, data: Sources) -> Page:
@@ -379,6 +392,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
         sim_scope=Variant("fleet" if fleet.plain else "cmr_alone"),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
+        infant_sign=Variant(infant_sign(effect)),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
         sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",
         sim_k_high=f"{shapes[2]:g}", sim_refused=what.refused, **sim,
