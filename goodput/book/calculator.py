@@ -340,15 +340,18 @@ def quantity_text(amount: float, per_second: bool) -> str:
     """A size (bytes) or a bandwidth (bytes per second) as the calculator and goodput.storage read it, back exactly.
 
     The shortest of ``"2.3 TB"``, ``"2.5 GB/s"`` and the like in decimal units that :func:`goodput.storage.parse_size`
-    (or ``parse_bandwidth``) reads back to the same float; else the bytes with every digit (``"2500000000.0 B/s"``).
+    (or ``parse_bandwidth``) reads back to the same float, or in binary ones (``"2 TiB"``); else the bytes with every
+    digit (``"2500000000.0 B/s"``).
 
-    >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True)
-    ('2.3 TB', '2.5 GB/s')
+    >>> quantity_text(2.3e12, False), quantity_text(2.5e9, True), quantity_text(2.0**41, False)
+    ('2.3 TB', '2.5 GB/s', '2 TiB')
     """
     parse = parse_bandwidth if per_second else parse_size
     suffix = "B/s" if per_second else "B"
     candidates = [f"{amount / 10.0**e:.15g} {prefix}{suffix}" for e, prefix in
                   ((15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k"), (0, ""))]
+    candidates += [f"{amount / 2.0**e:.15g} {prefix}{suffix}" for e, prefix in  # "2 TiB" as a host's memory is given
+                   ((50, "Pi"), (40, "Ti"), (30, "Gi"), (20, "Mi"), (10, "Ki"))]
     exact = [text for text in candidates if parse(text, "link") == amount]
     return min(exact, key=lambda text: (len(text.split()[0]), float(text.split()[0]) < 1)) if exact else f"{amount!r} {suffix}"
 
