@@ -21,7 +21,7 @@ from goodput.book import exact_figures, figures, restart_figures, scale_figures,
 from goodput.book.figures import PercentTicks, percent_decimals
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import Params
-from goodput.report import gain_text, lever_gain_text, percent
+from goodput.report import gain_text, lever_gain_text, percent, percent_sig2
 from goodput.tiers import MAX_EVERY
 from goodput.units import format_duration
 
@@ -88,8 +88,8 @@ def test_loss_curve_of_a_fast_snapshot_reads_in_seconds_and_hundredths(small: Fl
     assert ax.get_xlim()[0] < best * 60 < ax.get_xlim()[1]
     note = ax.texts[0].get_text()
     assert format_duration(best) in note and best < 1.0
-    assert f"f(T*) = {percent(fbest)}" in note and percent(fbest) == "0.02%"
-    assert f"each term {percent(fbest / 2)}" in note
+    assert f"f(T*) = {percent_sig2(fbest)}" in note and percent_sig2(fbest) == "0.025%"  # the chapter's two digits
+    assert f"each term {percent_sig2(fbest / 2)}" in note
     ticks = _labels(ax.yaxis)
     assert len(ticks) >= 3 and len(set(ticks)) == len(ticks) and "0.01%" in ticks
 
