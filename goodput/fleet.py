@@ -224,22 +224,26 @@ class FleetPlan:
     def by_size(self) -> dict[int, Plan]:
         """The fleet's scheme planned by the exact model at :data:`FLEET_SIZES`, its own size and twice it.
 
-        Each size at M = 60 / (rate x GPUs) and its restart re-derived (:meth:`restart_at`); sizes where the
-        model refuses to plan (:class:`~goodput.errors.Refused`) are left out.
+        Each size at M = 60 / (rate x GPUs), its restart and a per-node C re-derived (:meth:`at_size`); sizes where
+        the model refuses to plan (:class:`~goodput.errors.Refused`) or a snapshot's share does not fit the host memory
+        are left out.
         """
         p = self.params
         out = {}
         for n in sorted({*FLEET_SIZES, p.gpus, 2 * p.gpus}):
             try:
                 out[n] = self.plan if n == p.gpus else plan_for(self.at_size(n))
-            except Refused:  # so many interruptions that no work is kept: no plan at that size
+            except (Refused, InputError):  # no work kept, or the snapshot's share does not fit: no plan at that size
                 continue
         return out
 
     def at_size(self, gpus: int) -> Params:
-        """The fleet's inputs at another size: M at its per-GPU rate, R re-derived (:meth:`restart_at`).
+        """The fleet's inputs at another size: M at its per-GPU rate, R re-derived (:meth:`restart_at`), and C.
 
-        The restart's parts, where given with a start-up per node, are those of gpus / gpus_per_node nodes.
+        The restart's parts, where given with a start-up per node, are those of gpus / gpus_per_node nodes. A C derived
+        from each node's share of the checkpoint (:attr:`~goodput.params.Params.checkpoint_per_node`) is that share's
+        snapshot on gpus / gpus_per_node nodes (:attr:`goodput.storage.Storage.checkpoint_cost`): it doubles where the
+        nodes halve. Raises InputError where that share would not fit the host memory the inputs give.
 
         >>> from goodput.params import load_params
         >>> f = fleet_plan(load_params())
@@ -249,10 +253,14 @@ class FleetPlan:
         """
         p = self.params
         mtbi = float(mtbi_from_rate(p.rate_per_gpu_hour, gpus))
-        parts = p.restart_parts
+        parts, storage, cost = p.restart_parts, p.storage, p.checkpoint_cost
         if parts is not None and parts.startup_per_node > 0 and gpus % p.gpus_per_node == 0:
             parts = replace(parts, nodes=gpus // p.gpus_per_node)
-        return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts)
+        if storage is not None and p.checkpoint_per_node and gpus != p.gpus and gpus % p.gpus_per_node == 0:
+            storage = replace(storage, nodes=gpus // p.gpus_per_node)
+            cost = storage.checkpoint_cost
+        return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts,
+                                                                storage=storage, checkpoint_cost=cost)
 
     def at_mtbi(self, mtbi: float) -> Params:
         """The fleet's inputs at another M, its size kept: R re-derived, its wait for a spare at that M.

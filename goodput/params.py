@@ -197,8 +197,8 @@ class Params:
     def checkpoint_per_node(self) -> bool:
         """Whether C is derived from each node's share of the checkpoint (a snapshot to host memory), size / nodes.
 
-        Such a C would change with the node count where the checkpoint is sharded over all the nodes; the fleet-size
-        plans (:meth:`goodput.fleet.FleetPlan.at_size`) hold it.
+        Such a C changes with the node count where the checkpoint is sharded over all the nodes; the fleet-size
+        plans (:meth:`goodput.fleet.FleetPlan.at_size`) re-derive it.
 
         >>> load_params().checkpoint_per_node
         False

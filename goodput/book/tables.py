@@ -120,8 +120,10 @@ def fleet_size_table(fleet: FleetPlan) -> Styler:
     by_size = fleet.by_size
     restarts = {gpus: format_duration(plan.restart) for gpus, plan in by_size.items()}
     r_varies = len(set(restarts.values())) > 1
+    c_varies = p.checkpoint_per_node  # each node's share of the checkpoint, re-derived at each size
     frame = pd.DataFrame([
         {"GPUs": f"{gpus:,}" + (" (this fleet)" if gpus == p.gpus else ""), "M": format_duration(plan.mtbi),
+         **({"C": format_duration(plan.checkpoint_cost)} if c_varies else {}),
          **({"R": restarts[gpus]} if r_varies else {}), "T*": format_duration(plan.interval),
          **({"every n-th persistent": str(plan.tiers.every)} if two_tier and plan.tiers is not None else {}),
          "goodput": percent(plan.goodput)}
@@ -132,7 +134,9 @@ def fleet_size_table(fleet: FleetPlan) -> Styler:
         ("the wait for repairs of its spares at its M", p.spares is not None)) if given]
     rederived = (f"R re-derived at each size from its parts ({' and '.join(parts)}), " if r_varies and parts
                  else "R re-derived at each size from its parts, " if r_varies else "")
-    caption = (f"M, {'R, ' if r_varies else ''}the plan's interval T*{' and cadence n' if two_tier else ''} and its "
+    if c_varies:
+        rederived = "C re-derived at each size as each node's share of the checkpoint, " + rederived
+    caption = (f"M, {'C, ' if c_varies else ''}{'R, ' if r_varies else ''}the plan's interval T*{' and cadence n' if two_tier else ''} and its "
                f"goodput by fleet size, by the exact model of this fleet's scheme at {format_rate(p.rate_per_gpu_hour)} "
                f"interruptions per GPU-hour, {rederived}every other input this fleet's.")
     return book_table(frame, caption=caption, right=list(frame.columns))

@@ -178,7 +178,7 @@ def build(fleet: FleetPlan) -> Page:
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
         shorter=Variant("possible" if short_ok else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        size_r=size_r_text(fleet), size_c=Variant("held" if p.checkpoint_per_node else "none"),
+        size_r=size_r_text(fleet), size_c=Variant("derived" if p.checkpoint_per_node else "none"),
         size_drain=Variant("bound" if at_drain else "none"), drain_gpus=count(min(at_drain), "GPU") if at_drain else "",
         doubling=Variant("refused" if 2 * p.gpus not in fleet.by_size else "drain" if doubled.at_drain else "planned"),
         gpus2=count(2 * p.gpus, "GPU"),
