@@ -428,8 +428,14 @@ class FleetPlan:
             raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
         # A bandwidth so low that no plan is made keeps nothing: refused, or a scheme the slower write makes
         # impossible (a derived fast checkpoint dearer than the persistent one the inputs type).
-        return _kept(lambda: plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth)),
-                     (InputError, Refused))
+        return _kept(lambda: self.plan_at_stated_bandwidth(bandwidth), (InputError, Refused))
+
+    def plan_at_stated_bandwidth(self, bandwidth: float) -> Plan:
+        """The full plan at stated write bandwidth ``bandwidth`` B/s (read scaled alike); raises where none is made."""
+        s = self.storage
+        if s is None:
+            raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
+        return plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth))
 
     def net_at_stated_bandwidth(self, bandwidth: float) -> float:
         """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month."""
@@ -454,10 +460,15 @@ class FleetPlan:
             best = s.write_bandwidth * SEARCH_SPAN
         else:
             best, edge = best_bandwidth(self.net_at_stated_bandwidth, s.write_bandwidth)
-        goodput = self.goodput_at_stated_bandwidth(best)
+        try:  # the plan at B*, once: its goodput, and the interval it checkpoints at there
+            plan: Plan | None = self.plan_at_stated_bandwidth(best)
+        except (InputError, Refused):
+            plan = None
+        goodput = 0.0 if plan is None else plan.goodput
         cost = storage_cost_per_month(s.price, best)
         return BestBandwidth(bandwidth=best, goodput=goodput, net_per_month=self.dollars(goodput) - cost,
-                             storage_cost_per_month=cost, edge=edge)
+                             storage_cost_per_month=cost, edge=edge, interval=0.0 if plan is None else plan.interval,
+                             drain=0.0 if plan is None or plan.tiers is None else plan.tiers.drain)
 
 
 def _kept(make: Callable[[], Plan], nothing: tuple[type[Exception], ...] = (Refused,)) -> float:

@@ -996,10 +996,21 @@ def best_bandwidth_text(best: BestBandwidth) -> str:
 
 
 def best_bandwidth_note(best: BestBandwidth) -> str:
-    """What B* gives and costs, in words: goodput, the storage's cost and the net a month; and an end of the search."""
+    """What B* gives and costs, in words: goodput and interval of the plan there, storage cost and net a month.
+
+    And, where B* is an end of the search, that it is.
+
+    >>> from goodput.storage import BestBandwidth
+    >>> best_bandwidth_note(BestBandwidth(810e9, 0.777, 118e6, 1.2e6, interval=14 / 60, drain=14 / 60))[:101]
+    "stated, as the inputs' write bandwidth is; goodput 77.7% checkpointing every 14 s (its drain's length"
+    """
     from goodput.storage import SEARCH_SPAN
 
-    note = (f"stated, as the inputs' write bandwidth is; goodput {percent(best.goodput)}, storage "
+    every = ""
+    if best.interval > 0.0:
+        every = f" checkpointing every {format_duration(best.interval)}" + (
+            " (its drain's length there: one drain at a time)" if best.at_drain else "")
+    note = (f"stated, as the inputs' write bandwidth is; goodput {percent(best.goodput)}{every}, storage "
             f"{money(best.storage_cost_per_month)} a month; kept work's worth less storage {money(best.net_per_month)} a month")
     if best.edge == "top":
         note += f"; no optimum below {SEARCH_SPAN:g} times the fleet's bandwidth, the top of the search"
@@ -1074,9 +1085,26 @@ def storage_rederived(params: Params) -> dict[str, str]:
     if "load" in params.derived:
         parts.append("the load after an interruption")
     if "slow_checkpoint_cost" in params.derived:
-        parts.append("the slow checkpoint, which the inputs file does not give")
+        parts.append("the slow checkpoint (which the inputs file does not give)")
     return {"read_doubled": " and the read bandwidth with it," if s.read_bandwidth is not None else "",
             "rederived": join_words(parts)}
+
+
+def storage_cost_note(report: PlanReport) -> str:
+    """Where the inputs price storage: the storage lever's worth is gross, and what doubling costs a month, beside B*.
+
+    "" without a price (or without storage).
+    """
+    from goodput.storage import format_bandwidth
+
+    s = None if report.params is None else report.params.storage
+    if s is None or s.price is None or (more := s.doubling_cost_per_month) is None:
+        return ""
+    best = "" if report.best_bandwidth is None else \
+        f"; the best net of its cost is {best_bandwidth_text(report.best_bandwidth)} stated"
+    return (f" The lever \"double the storage bandwidth\" is a gain before the storage's own cost: the stated "
+            f"{format_bandwidth(s.write_bandwidth)} doubled costs {money(more)} a month more at ${s.price:,.6g} per "
+            f"GB/s{best}.")
 
 
 def _notes(report: PlanReport) -> list[str]:
@@ -1089,8 +1117,8 @@ def _notes(report: PlanReport) -> list[str]:
         read = " (and the read bandwidth)" if words["read_doubled"] else ""
         snapshot = "; the snapshot bandwidth doubled, C derived again" \
             if STORAGE_LEVERS["double_snapshot_bandwidth"] in report.storage_levers else ""
-        notes.append(f"Storage levers: the stated write bandwidth doubled{read}, {words['rederived']} derived "
-                     f"again{snapshot}; the interval re-optimized.")
+        notes.append(f"Storage levers: the stated write bandwidth doubled{read}, which derives again "
+                     f"{words['rederived']}{snapshot}; the interval re-optimized.{storage_cost_note(report)}")
     if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
         notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
     return notes

@@ -172,6 +172,20 @@ class Storage:
                                  f"the checkpoint{' twice (double-buffered)' if self.double_buffered else ''}")
 
     @property
+    def doubling_cost_per_month(self) -> float | None:
+        """What doubling the stated write bandwidth adds to the storage's cost, US dollars a month; None unpriced.
+
+        The lever "double the storage bandwidth" is worth its goodput before this cost.
+
+        >>> Storage(size=5.67e12, nodes=8192, write_bandwidth=2e12, price=1500.0).doubling_cost_per_month
+        3000000.0
+        """
+        if self.price is None:
+            return None
+        return storage_cost_per_month(self.price, 2.0 * self.write_bandwidth) - storage_cost_per_month(
+            self.price, self.write_bandwidth)
+
+    @property
     def write_minutes(self) -> float:
         """Minutes to write the whole checkpoint to shared storage at the achieved bandwidth."""
         return transfer_minutes(self.size, self.write_bandwidth, self.efficiency)
@@ -250,7 +264,8 @@ class BestBandwidth:
     """The stated write bandwidth B* (bytes/s) that maximizes goodput's worth net of the bandwidth's cost.
 
     Dollars are US dollars a month. ``edge`` (``"top"``/``"bottom"``) says B* is an end of the search
-    (:data:`SEARCH_SPAN`): no optimum inside the range searched.
+    (:data:`SEARCH_SPAN`): no optimum inside the range searched. ``interval`` is the checkpoint interval of the
+    fleet's plan at B* and ``drain`` that plan's drain (minutes; 0 without one, and both 0 where no plan is made).
     """
 
     bandwidth: float
@@ -258,6 +273,17 @@ class BestBandwidth:
     net_per_month: float
     storage_cost_per_month: float
     edge: str | None = None
+    interval: float = 0.0
+    drain: float = 0.0
+
+    @property
+    def at_drain(self) -> bool:
+        """Whether the plan at B* checkpoints as often as its drain allows (T = D, one drain at a time).
+
+        >>> BestBandwidth(1e9, 0.5, 0.0, 0.0, interval=0.25, drain=0.25).at_drain
+        True
+        """
+        return self.drain > 0.0 and abs(self.interval - self.drain) <= 1e-9 * self.drain
 
 
 def best_bandwidth(net_at: Callable[[float], float], bandwidth: float, span: float = SEARCH_SPAN) -> tuple[float, str | None]:

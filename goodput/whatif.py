@@ -58,6 +58,49 @@ def with_cost(params: Params, cost: float) -> Params:
     return params.replace(checkpoint_cost=cost, persistent_cost=max(params.persistent_cost, cost))
 
 
+#: The stall a snapshot-derived C is read against where it counts the copy alone: PyTorch's published asynchronous
+#: checkpoint downtime, minutes (a what-if: a 7B model's barrier, quiesce and copy, not this fleet's measured stall).
+PUBLISHED_STALL = sources.ASYNC_DCP_STALL_SECONDS / 60.0
+
+
+@dataclass(frozen=True)
+class StallWhatIf:
+    """The fleet's plan with C the published stall :data:`PUBLISHED_STALL` in place of a C derived from a snapshot.
+
+    A C derived from a snapshot (:attr:`goodput.params.Params.checkpoint_per_node`) is the copy alone; the barrier and
+    the quiesce add to it. ``plan`` is the fleet's scheme at C = ``stall`` (None where the model keeps no work);
+    ``slow`` the goodput of the fleet's synchronous write, which a stall this long may not beat.
+    """
+
+    stall: float
+    plan: Plan | None
+    slow: float
+
+    @property
+    def goodput(self) -> float:
+        """Goodput of the plan at the published stall; 0 where the model keeps no work."""
+        return goodput_of(self.plan)
+
+    @property
+    def below_slow(self) -> bool:
+        """Whether the plan at this stall keeps less than the synchronous write does: the snapshot would not pay."""
+        return self.goodput < self.slow
+
+
+def stall_whatif(fleet: FleetPlan) -> StallWhatIf | None:
+    """The plan at the published stall where the fleet's C is derived from a snapshot (the copy alone); else None.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> stall_whatif(fleet_plan(load_params())) is None  # the worked example types its C
+    True
+    """
+    if not fleet.params.checkpoint_per_node:
+        return None
+    return StallWhatIf(stall=PUBLISHED_STALL, plan=plan_or_none(with_cost(fleet.params, PUBLISHED_STALL)),
+                       slow=fleet.slow.goodput)
+
+
 def local_first(checkpoint_cost: float, restart: float, drain: float, survives: float) -> Tiers:
     """A local-first checkpoint drained every time: n = 1, C_p = C, R_p = R, durable D after its snapshot.
 

@@ -20,6 +20,7 @@ from goodput.storage import (
     DEFAULT_BYTES_PER_PARAMETER,
     FASTEST,
     SEARCH_SPAN,
+    BestBandwidth,
     checkpoint_size,
     format_bandwidth,
     format_size,
@@ -28,7 +29,7 @@ from goodput.storage import (
     transfer_minutes,
 )
 from goodput.units import format_duration, significant
-from goodput.whatif import write_whatifs
+from goodput.whatif import stall_whatif, write_whatifs
 
 
 def gib(size: float) -> str:
@@ -57,6 +58,21 @@ def span(low: float, high: float) -> str:
 
     (a, a_unit), (b, b_unit) = end(low), end(high)
     return f"{a} to {b} {b_unit}" if a_unit == b_unit else f"{a} {a_unit} to {b} {b_unit}"
+
+
+def best_every(best: BestBandwidth | None, interval: float) -> str:
+    """How often the plan at B* checkpoints, a clause; "" without B* or a plan there.
+
+    Where the drain at B* outlasts the fleet's own ``interval`` (minutes), as often as the drain allows: one drain
+    runs at a time.
+    """
+    if best is None or best.interval <= 0.0:
+        return ""
+    every = format_duration(best.interval)
+    if best.at_drain:
+        return (f"the drain takes {format_duration(best.drain)}, longer than the {format_duration(interval)} interval "
+                f"at the fleet's own bandwidth, and one drain runs at a time, so the plan checkpoints every {every}")
+    return f"the plan checkpoints every {every}"
 
 
 @dataclass(frozen=True)
@@ -135,6 +151,14 @@ class Page(Fleet):
     fleet_cost: str
     fleet_net: str
     best_gain: str
+    best_every: str
+    double_cost: str
+    stall: Variant
+    copy_words: str
+    stall_published: str
+    stall_interval: str
+    stall_goodput: str
+    stall_points: str
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -173,6 +197,9 @@ def build(fleet: FleetPlan) -> Page:
     best_variant = ("none" if s is None else "unpriced" if best is None else
                     "inside" if best.edge is None else best.edge)
     gain = max(0.0, w.doubled - w.now.goodput)
+    doubling = None if s is None else s.doubling_cost_per_month
+    stall = stall_whatif(fleet)
+    stall_variant = "none" if stall is None else "loses" if stall.below_slow else "pays"
     return Page(
         **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
@@ -210,7 +237,7 @@ def build(fleet: FleetPlan) -> Page:
         ceiling_gap=small_points(max(0.0, w.ceiling - w.now.goodput)), fastest=format_bandwidth(FASTEST), target=percent(max(0.0, w.target)),
         needed=Variant("already" if w.needed is None else "more"),
         needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
-        double_goodput=percent(w.doubled), double_points=points(gain), double_dollars=money(fleet.dollars(gain)),
+        double_goodput=percent(w.doubled), double_points=gain_text(gain), double_dollars=money(fleet.dollars(gain)),
         **storage_rederived(fleet.params),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
         # How a bandwidth for a target goodput is found, said where the page quotes one.
@@ -224,4 +251,11 @@ def build(fleet: FleetPlan) -> Page:
         best_cost=money(best.storage_cost_per_month) if best else "",
         best_net=money(best.net_per_month) if best else "", fleet_cost=money(fleet_cost), fleet_net=money(fleet_net),
         best_gain=money(max(0.0, best.net_per_month - fleet_net)) if best else "",
+        best_every=best_every(best, fleet.interval),
+        double_cost=money(doubling) if doubling is not None else "",
+        stall=Variant(stall_variant), copy_words=fleet.params.derived.get("checkpoint_cost", ""),
+        stall_published=format_duration(stall.stall) if stall else "",
+        stall_interval=format_duration(stall.plan.interval) if stall and stall.plan else "",
+        stall_goodput=percent(stall.goodput) if stall else "",
+        stall_points=points(max(0.0, fleet.plan.goodput - stall.goodput)) if stall else "",
     )
