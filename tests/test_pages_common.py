@@ -117,6 +117,7 @@ def test_a_slow_checkpoint_is_derived_only_where_the_inputs_file_states_none() -
 def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> None:
     """A derived slow checkpoint is the book's synchronous write on every page; the worked example keeps its words."""
     from goodput.book import figures, tables
+    from goodput.book.data import published_fleets
     from goodput.pages import answer, failures, goodput, inputs, levers, measuring, scale, tiers, uncertainty
 
     fleet = fleet_plan(_derived_slow())
@@ -125,17 +126,19 @@ def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> 
     assert common.fleet_values(fleet)["slow_what"] == what
     assert answer.build(fleet).slow_kind == Variant("derived")
     assert answer.build(fleet).slow_pair == "this fleet's plan against that derived write"
-    assert levers.build(fleet).slow_compared == what
+    assert levers.build(fleet).slow_compared == what + ","
     assert measuring.build(fleet).slow_its == what[0].upper() + what[1:] and measuring.build(fleet).slow_how == ","
     assert uncertainty.build(fleet).slow_range == Variant("derived")
     g = goodput.build(fleet)
     assert g.slow_this == what and g.slow == Variant("refused")
     assert g.slow_why == "first order is 4.3 points off the exact model for it, more than 3 points"
     assert g.leaves_out == Variant("caution") and g.out_of_range_fleet.startswith("at 131,072 GPUs (twice that fleet")
-    assert tiers.build(fleet).slow_drawn == what and failures.build(fleet).slow_with == what
+    assert tiers.build(fleet).slow_drawn == what + "," and failures.build(fleet).slow_with == what
     s = scale.build(fleet)
     assert s.cost_pair == f"this fleet's own (13.8 ms), {what}," and "derived" in s.slow_named and "derived" in s.slow_with
-    assert inputs.build(fleet, []).c_paths == Variant("derived")
+    records = published_fleets()
+    assert inputs.build(fleet, records).c_paths == Variant("derived")
+    assert inputs.build(fleet, records).sync_time == "5.67 s for this fleet's checkpoint and storage"
     assert any(k.startswith("derived write, C = 5.67 s") for k in figures.breakdown_cases(fleet))
     rows = tables.inputs_range_table(fleet).data.set_index("input")
     assert rows.loc["slow checkpoint cost (comparison)", "where the range comes from"].startswith("derived for comp")

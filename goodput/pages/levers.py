@@ -131,7 +131,7 @@ def slow_compared_text(fleet: FleetPlan) -> str:
     """
     p = fleet.params
     if p.slow_derived:
-        return slow_words(p)
+        return slow_words(p) + ","
     name = "the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint"
     return f"{name} of {format_duration(p.slow_checkpoint_cost)} that the inputs file compares it with"
 
