@@ -207,6 +207,19 @@ class Params:
             self.storage.snapshot_bandwidth is not None
 
     @property
+    def slow_derived(self) -> bool:
+        """Whether the slow checkpoint is derived, not stated: the inputs file gives none (or a flag changed the storage).
+
+        Then it is the synchronous write of the whole checkpoint that :func:`derive` takes from the fleet's storage
+        (its size over the achieved write bandwidth, :attr:`derived` says so in words): a comparison the book draws,
+        not a checkpoint the inputs file states or the fleet uses.
+
+        >>> load_params().slow_derived
+        False
+        """
+        return "slow_checkpoint_cost" in self.derived
+
+    @property
     def slow_is_write(self) -> bool:
         """Whether the slow checkpoint is this fleet's own synchronous write to shared storage, safe when taken.
 

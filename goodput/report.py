@@ -290,6 +290,49 @@ def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str
     return out
 
 
+def slow_origin(params: Params) -> str:
+    """Where a derived slow checkpoint comes from, for a table's note; "" where the inputs file states it.
+
+    The one phrase that says a derived slow checkpoint (:attr:`goodput.params.Params.slow_derived`) is a comparison
+    the book draws, not an input: ``"derived for comparison, not given: a synchronous write of 5.67 TB (...) at 1 TB/s
+    achieved (50% of 2 TB/s)"``.
+
+    >>> from goodput.params import load_params
+    >>> slow_origin(load_params())
+    ''
+    """
+    if not params.slow_derived:
+        return ""
+    return f"derived for comparison, not given: {params.derived['slow_checkpoint_cost']}"
+
+
+def slow_words(params: Params) -> str:
+    """What a derived slow checkpoint is, as a noun phrase with its cost; "none" where the inputs file states one.
+
+    ``"the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s) that this book derives from
+    the fleet's storage for comparison, not a checkpoint the inputs file states or the fleet takes"``.
+    """
+    s = params.storage
+    if not params.slow_derived or s is None:
+        return "none"
+    from goodput.storage import format_bandwidth, format_size
+
+    return (f"the synchronous write of the whole checkpoint ({format_size(s.size)} at "
+            f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved: "
+            f"{format_duration(params.slow_checkpoint_cost)}) that this book derives from the fleet's storage for "
+            "comparison, not a checkpoint the inputs file states or the fleet takes")
+
+
+def slow_label(params: Params, stated: str) -> str:
+    """A derived slow checkpoint's short name, for a legend or a bar; `stated` (a page's own) where the inputs give it.
+
+    >>> from goodput.params import load_params
+    >>> slow_label(load_params(), "this fleet's synchronous checkpoint")
+    "this fleet's synchronous checkpoint"
+    """
+    return "the synchronous write derived for comparison" if params.slow_derived else stated
+
+
 def range_origin(r: InputRange) -> str:
     """Where an input's range came from, in words (for a table of inputs or a sentence)."""
     if r.origin == "count":
@@ -441,7 +484,8 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
         ("interruptions", mtbi_origin(params)),
         ("mean time between interruptions, M", format_duration(params.mtbi)),
         ("checkpoint cost, C", _with_note(format_duration(params.checkpoint_cost), how.get("C", ""))),
-        ("slow checkpoint cost (comparison)", format_duration(params.slow_checkpoint_cost)),
+        ("slow checkpoint cost (comparison)", _with_note(format_duration(params.slow_checkpoint_cost),
+                                                          slow_origin(params))),
         ("restart time, R", restart_text(params)),
     ]
     if params.drain > 0:

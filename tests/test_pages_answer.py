@@ -223,11 +223,11 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and params.checkpoint_is_write
     jit = fleet_plan(params)
     assert answer.build(jit).slow_kind == Variant("compared")
-    assert levers.build(jit).slow_name == "the slower checkpoint"
+    assert levers.build(jit).slow_compared.startswith("the slower checkpoint of 12 min")
     assert levers.build(jit).rederived == "the checkpoint's write and the load after an interruption"
     assert measuring.build(jit).slow_how == ""
     # Nor is either called "fast" or "slow", nor only the 12 min one "written synchronously", on any of the pages.
-    jit_words = [answer.build(jit).slow_pair, levers.build(jit).scheme_worth, scale.build(jit).pair_words,
+    jit_words = [answer.build(jit).slow_pair, levers.build(jit).scheme_worth, scale.build(jit).cost_pair,
                  scale.build(jit).slow_named, measuring.build(jit).slow_its]
     assert not any(w in t for t in jit_words for w in ("fast", "slow ", "synchronous"))
     assert "45 s" in inputs.build(jit, records).sync_time
@@ -280,7 +280,7 @@ def test_a_slow_checkpoint_far_from_the_storages_own_write_is_only_the_one_the_f
     write_alone = exact_goodput(p.storage.write_minutes, p.mtbi, p.restart)
     assert page.own_write_goodput == percent(write_alone) == "97.4%"
     assert format_duration(exact_optimal_interval(p.storage.write_minutes, p.mtbi)) == "31.3 min"
-    assert levers.build(small).slow_name == "the slower checkpoint"
+    assert levers.build(small).slow_compared.startswith("the slower checkpoint of ")
     assert measuring.build(small).slow_how == "" and "synchronously" not in scale.build(small).slow_named
     labels = figures.fleet_cost(small).axes[0].get_legend_handles_labels()[1]
     assert "the inputs file's slower checkpoint" in labels and not any("synchronous" in t for t in labels), labels

@@ -13,7 +13,7 @@ import pytest
 from goodput import report
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant, common
-from goodput.params import load_params
+from goodput.params import Params, load_params
 from goodput.report import percent
 from goodput.units import format_duration
 
@@ -83,3 +83,74 @@ def test_scheme_parts_name_what_the_fleets_scheme_has() -> None:
              "drain and persistent tier": worked.replace(drain=5.0, **tiers)}
     for expected, params in cases.items():
         assert common.fleet_values(fleet_plan(params))["scheme_parts"] == expected, expected
+
+
+STORY = ROOT / "tests" / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+SMALL = ROOT / "tests" / "data" / "fleet-small-tiered.yml"
+#: A fleet like the stored one: the model's size, storage and a snapshot, but no C, D or slow C typed.
+DERIVED_SLOW = {"gpus": "65536", "rate_per_gpu_hour": "2.2e-5", "checkpoint": {"parameters": "405e9"},
+                "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": "0.5",
+                            "price": "1500"},
+                "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"}, "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+                "spares": {"nodes": "32", "repair": "8 h", "takes_node": "0.5"}, "price_per_gpu_hour": "3.2", "month": "730 h"}
+
+
+def _derived_slow() -> Params:
+    from goodput.params import params_from_mapping
+
+    return params_from_mapping(DERIVED_SLOW, source="derived-slow.yml")
+
+
+def test_a_slow_checkpoint_is_derived_only_where_the_inputs_file_states_none() -> None:
+    """The stored-like fleet (no slow C typed) derives it, 5.67 TB at 1 TB/s; the worked, small and story fleets state it."""
+    derived = _derived_slow()
+    assert derived.slow_derived and format_duration(derived.slow_checkpoint_cost) == "5.67 s"
+    assert report.slow_origin(derived).startswith("derived for comparison, not given: a synchronous write of 5.67 TB")
+    assert ("slow checkpoint cost (comparison)", "5.67 s (" + report.slow_origin(derived) + ")") in \
+        report.input_rows(derived)
+    for path in (ROOT / "book" / "params.yml", SMALL, STORY):
+        p = load_params(path)
+        assert not p.slow_derived and report.slow_origin(p) == "" and report.slow_words(p) == "none"
+        assert ("slow checkpoint cost (comparison)", format_duration(p.slow_checkpoint_cost)) in report.input_rows(p)
+
+
+def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> None:
+    """A derived slow checkpoint is the book's synchronous write on every page; the worked example keeps its words."""
+    from goodput.book import figures, tables
+    from goodput.book.data import published_fleets
+    from goodput.pages import answer, failures, goodput, inputs, levers, measuring, scale, tiers, uncertainty
+
+    fleet = fleet_plan(_derived_slow())
+    what = report.slow_words(fleet.params)
+    assert what.startswith("the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s)")
+    assert common.fleet_values(fleet)["slow_what"] == what
+    assert answer.build(fleet).slow_kind == Variant("derived")
+    assert answer.build(fleet).slow_pair == "this fleet's plan against that derived write"
+    assert levers.build(fleet).slow_compared == what + ","
+    assert measuring.build(fleet).slow_its == what[0].upper() + what[1:] and measuring.build(fleet).slow_how == ","
+    assert uncertainty.build(fleet).slow_range == Variant("derived")
+    g = goodput.build(fleet)
+    assert g.slow_this == what and g.slow == Variant("refused")
+    assert g.slow_why == "first order is 4.3 points off the exact model for it, more than 3 points"
+    assert g.leaves_out == Variant("caution") and g.out_of_range_fleet.startswith("at 131,072 GPUs (twice that fleet")
+    assert tiers.build(fleet).slow_drawn == what + "," and failures.build(fleet).slow_with == what
+    s = scale.build(fleet)
+    assert s.cost_pair == f"this fleet's own (13.8 ms), {what}," and "derived" in s.slow_named and "derived" in s.slow_with
+    records = published_fleets()
+    assert inputs.build(fleet, records).c_paths == Variant("derived")
+    assert inputs.build(fleet, records).sync_time == "5.67 s for this fleet's checkpoint and storage"
+    assert any(k.startswith("derived write, C = 5.67 s") for k in figures.breakdown_cases(fleet))
+    rows = tables.inputs_range_table(fleet).data.set_index("input")
+    assert rows.loc["slow checkpoint cost (comparison)", "where the range comes from"].startswith("derived for comp")
+
+    worked = fleet_plan(load_params(ROOT / "book" / "params.yml"))
+    assert answer.build(worked).slow_kind == Variant("write")
+    assert levers.build(worked).slow_compared == "the synchronous checkpoint of 5 min that the inputs file compares it with"
+    assert measuring.build(worked).slow_its == "Its slow checkpoint of 5 min"
+    assert goodput.build(worked).slow_this == "the slow 5 min checkpoint"
+    assert uncertainty.build(worked).slow_range == Variant("none")
+    assert tiers.build(worked).slow_drawn == "the slow checkpoint of its inputs file"
+    assert failures.build(worked).slow_with == "the slow checkpoint (5 min)"
+    assert scale.build(worked).cost_pair == "the inputs file's slow and fast ones (5 min and 1 min)"
+    assert scale.build(worked).slow_with == "the 5 min checkpoint"
+    assert not any(k.startswith("derived") for k in figures.breakdown_cases(worked))

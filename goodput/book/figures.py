@@ -27,7 +27,7 @@ from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
 from goodput.plan import levers_at_optimum
-from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, percent_sig2, range_text
+from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, percent_sig2, range_text, slow_label
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -548,8 +548,8 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
                                first_order=fleet.first_order_quotable)
     label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
     return goodput_vs_cost(p.mtbi, p.restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
-                           first_order=fleet.first_order_quotable, marks_label="this fleet's synchronous checkpoint"
-                           if p.slow_is_write else "the inputs file's slower checkpoint")
+                           first_order=fleet.first_order_quotable, marks_label=slow_label(p, "this fleet's synchronous checkpoint"
+                                                  if p.slow_is_write else "the inputs file's slower checkpoint"))
 
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
@@ -702,12 +702,13 @@ def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
     """The loss figure's bars: the plan and the slow checkpoint, exact and (where quotable) first order."""
     p = fleet.params
     fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
+    slow = f"derived write, C = {slow}" if p.slow_derived else f"C = {slow}"  # not a checkpoint the inputs state
     cases: dict[str, model.Losses | TierLosses] = {}
     if fleet.first_order_quotable:
         cases[f"C = {fast}, first order\nT* = {format_duration(fleet.first_order.interval)}"] = fleet.first_order.losses
     cases[f"C = {fast}, exact model\nT = {format_duration(fleet.interval)}"] = fleet.plan.losses
     if fleet.first_order_quotable and fleet.slow_first_order.check.quotable:
         sf = fleet.slow_first_order
-        cases[f"C = {slow}, first order\nT* = {format_duration(sf.interval)}"] = sf.losses
-    cases[f"C = {slow}, exact model\nT = {format_duration(fleet.slow.interval)}"] = fleet.slow.losses
+        cases[f"{slow}, first order\nT* = {format_duration(sf.interval)}"] = sf.losses
+    cases[f"{slow}, exact model\nT = {format_duration(fleet.slow.interval)}"] = fleet.slow.losses
     return cases

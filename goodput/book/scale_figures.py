@@ -20,7 +20,7 @@ from goodput.limits import PLAN_GPUS, fleet_limits, plan_at_size
 from goodput.pages import scale
 from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import percent, points, scheme_words
+from goodput.report import percent, points, scheme_words, slow_label
 from goodput.simulate import run_age_mtbi
 from goodput.units import format_duration, format_rate
 
@@ -103,8 +103,11 @@ def goodput_vs_fleet(
     simulated: Mapping[float, tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]],
     gpus: tuple[float, float] = (1e3, 1e6),
     fleet: float | None = None,
+    names: Mapping[float, str] | None = None,
 ) -> Figure:
     """First-order, exact and simulated goodput at the optimum against fleet size, one colour per checkpoint cost.
+
+    `names` gives a cost a legend label of its own (else ``"C = 5 min"``).
 
     M from the rate per GPU-hour (:func:`goodput.params.mtbi_from_rate`); at most four costs. `simulated` maps each cost
     to (sizes, goodput, standard error). First order at √(2CM) is dashed and leaves the axes below zero.
@@ -131,7 +134,7 @@ def goodput_vs_fleet(
     _pct_axis(ax.yaxis, "goodput at the optimum (share of wall time)")
     handles = [
         Line2D([], [], color=_COST_STYLES[i % len(_COST_STYLES)][0], marker=_COST_STYLES[i % len(_COST_STYLES)][1],
-               mfc="white", label=f"C = {format_duration(cost)}")
+               mfc="white", label=(names or {}).get(cost, f"C = {format_duration(cost)}"))
         for i, cost in enumerate(costs)
     ]
     handles += [
@@ -201,8 +204,9 @@ def fleet_sizes(fleet: FleetPlan) -> Figure:
         value.append(s.simulated)
         error.append(s.stderr)
     span = fleet_sizes(p)
+    names = {p.slow_checkpoint_cost: f"C = {format_duration(p.slow_checkpoint_cost)}, {slow_label(p, '')}"}
     return goodput_vs_fleet(p.rate_per_gpu_hour, p.restart, list(points), points, (span[0], span[-1]),
-                            fleet=float(p.gpus))
+                            fleet=float(p.gpus), names=names if p.slow_derived else None)
 
 
 def thresholds_table(fleet: FleetPlan) -> Styler:

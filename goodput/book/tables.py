@@ -25,6 +25,7 @@ from goodput.report import (
     range_origin,
     range_text,
     share_text,
+    slow_origin,
     spares_text,
 )
 from goodput.units import format_duration, format_rate
@@ -166,7 +167,9 @@ def debate_table() -> Styler:
 
 def inputs_range_table(fleet: FleetPlan) -> Styler:
     """Each input's value, its range (or that it has none) and where the range comes from."""
-    rows = [(INPUT_NAMES[name], input_value(name, r.point), range_text(r), range_origin(r))
+    slow = slow_origin(fleet.params) if fleet.ranges.inputs["slow_checkpoint_cost"].exact else ""
+    rows = [(INPUT_NAMES[name], input_value(name, r.point), range_text(r),
+             slow if name == "slow_checkpoint_cost" and slow else range_origin(r))
             for name, r in fleet.ranges.inputs.items()]
     frame = pd.DataFrame(rows, columns=["input", "value", "range", "where the range comes from"])
     return book_table(frame, right=["value", "range"], caption="Each input, its range, and where the range comes from.")

@@ -145,6 +145,8 @@ def slow_pair(params: Params) -> str:
     >>> slow_pair(load_params())
     'the fast against the slow checkpoint'
     """
+    if params.slow_derived:
+        return "this fleet's plan against that derived write"
     if params.checkpoint_is_write:
         return (f"this fleet's {format_duration(params.checkpoint_cost)} checkpoint against the "
                 f"{format_duration(params.slow_checkpoint_cost)} one")
@@ -254,7 +256,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        slow_kind=Variant("compared" if p.checkpoint_is_write else "write" if p.slow_is_write else "stated"),
+        slow_kind=Variant("derived" if p.slow_derived else "compared" if p.checkpoint_is_write
+                          else "write" if p.slow_is_write else "stated"),
         **own_write_values(p), slow_pair=slow_pair(p),
         fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,

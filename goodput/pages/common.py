@@ -24,6 +24,7 @@ from goodput.report import (
     range_origin,
     recommendation,
     scheme_words,
+    slow_words,
 )
 from goodput.tiers import Tiers
 from goodput.units import format_duration, format_rate
@@ -156,7 +157,8 @@ class Fleet:
     "its" or "the fleet's"; "" for neither) and what the model of C, M and R alone leaves out of it (``beyond_cmr``:
     those, just-in-time recovery, planned stops) and that model's own optimum and goodput (``plain_``,
     :attr:`goodput.fleet.FleetPlan.alone`); first order's verdict in points and, where quotable, its interval and
-    goodput, for the fast and the slow checkpoint. (A :class:`~goodput.pages.Variant` is not shared: each chapter
+    goodput, for the fast and the slow checkpoint; what a derived slow checkpoint is (``slow_what``, "none" where the
+    inputs file states one: :func:`goodput.report.slow_words`). (A :class:`~goodput.pages.Variant` is not shared: each chapter
     keeps the variants of its own paragraphs.)
     """
 
@@ -172,6 +174,7 @@ class Fleet:
     mtbi_origin: str
     restart: str
     slow_cost: str
+    slow_what: str
     price: str
     rate: str
     interval: str
@@ -227,6 +230,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         fleet_count=count(p.interruption_count or 0, "interruption"),
         cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet), mtbi_origin=mtbi_origin(p),
         restart=format_duration(p.restart), slow_cost=format_duration(p.slow_checkpoint_cost),
+        slow_what=slow_words(p),
         price=f"${p.price_per_gpu_hour:g}", rate=format_rate(p.rate_per_gpu_hour),
         interval=format_duration(fleet.interval), goodput=percent(fleet.goodput),
         scheme_words=scheme_words(fleet.plan), scheme_parts=scheme_parts_text(fleet.plan),

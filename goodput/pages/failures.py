@@ -32,6 +32,7 @@ from goodput.report import (
     points,
     points_pm,
     se_digits,
+    slow_words,
     small_points,
 )
 from goodput.simulate import effective_mtbi
@@ -85,6 +86,7 @@ class Page(Fleet, SchemeValues, ElasticValues):
     early_two: str
     early_two_change: str
     early_six_change: str
+    slow_with: str
     early_slow_change: str
     early_verdict: Variant
     early_gain_size: str
@@ -204,6 +206,8 @@ def build(fleet: FleetPlan) -> Page:
         runs=f"{early.replicas:,}", early_fixed=percent_pm(early.goodput[0], early.stderr[0]), early_bunched=bunched,
         early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(gain, gain_se),
         early_six_change=_change(early.difference[2], early.difference_stderr[2]),
+        # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
+        slow_with=slow_words(p) if p.slow_derived else f"the slow checkpoint ({format_duration(cs)})",
         early_slow_change=_change(sim.early_slow.difference[1], sim.early_slow.difference_stderr[1]),
         early_verdict=Variant("helps" if helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),

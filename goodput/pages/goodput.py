@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput import sources
+from goodput import model, sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values
 from goodput.params import Params, load_params
-from goodput.report import percent, planned_text, point_decimals, points
+from goodput.report import percent, planned_text, point_decimals, points, slow_words
 from goodput.units import format_duration
 
 
@@ -33,6 +33,8 @@ class Page(Fleet):
     balance_lost: str
     slow: Variant
     fo_slow_each: str
+    slow_this: str
+    slow_why: str
     a_reported: str
     a_mtbi: str
     a_cost: str
@@ -51,6 +53,7 @@ class Page(Fleet):
     planned_rate: str
     leaves_out: Variant
     larger_fleet: str
+    out_of_range_fleet: str
     largest_fleet: str
 
 
@@ -58,16 +61,17 @@ class Page(Fleet):
 BALANCED = 0.05
 
 
-def larger_fleet(fleet: FleetPlan) -> str:
+def larger_fleet(fleet: FleetPlan, beyond: tuple[str, ...] = ("ok",)) -> str:
     """Where first order stops holding as the fleet grows, for a fleet where it holds: ``""`` if it holds at every size.
 
     The smallest size of :attr:`goodput.fleet.FleetPlan.by_size` beyond the fleet (its scheme at the same per-GPU
     rate, R re-derived) whose first order is more than :data:`goodput.model.FIRST_ORDER_CAUTION` off, as a clause:
-    ``"at 16,384 GPUs (16 times that fleet, at the same per-GPU rate) it is 1.2 points off"``.
+    ``"at 16,384 GPUs (16 times that fleet, at the same per-GPU rate) it is 1.2 points off"``. With `beyond`
+    ``("ok", "caution")``, the smallest where it is out of its range (more than the tolerance off, or below zero).
     """
     own = fleet.params.gpus
     for gpus, plan in fleet.by_size.items():
-        if gpus > own and plan.check.status != "ok":
+        if gpus > own and plan.check.status not in beyond:
             off = ("its goodput is below zero" if plan.check.status == "below zero"
                    else f"it is {points(abs(plan.check.error))} off")
             times = "twice" if gpus == 2 * own else f"{gpus / own:.3g} times"
@@ -104,6 +108,7 @@ def build(fleet: FleetPlan) -> Page:
     at_optimum = exact_losses(wp.checkpoint_cost, wp.mtbi, wp.restart)
     needed = checkpoint_cost_for_goodput(reported, wp.mtbi, wp.restart)
     larger = larger_fleet(fleet) if fleet.first_order_status == "ok" else ""
+    out_at = larger_fleet(fleet, ("ok", "caution")) if fleet.first_order_status == "caution" else ""
     ckpt, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
     digits = point_decimals(min(ckpt, lost), 2, 1)
     return Page(
@@ -117,6 +122,13 @@ def build(fleet: FleetPlan) -> Page:
         balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
         slow=Variant("quoted" if slow_ok else "refused"),
         fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
+        # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
+        slow_this=slow_words(fleet.params) if fleet.params.slow_derived
+        else f"the slow {format_duration(fleet.params.slow_checkpoint_cost)} checkpoint",
+        slow_why="none" if slow_ok
+        else f"first order is {points(abs(sf.check.error))} off the exact model for it, more than "
+        f"{points(model.FIRST_ORDER_TOLERANCE, 0)}" if fleet.first_order_quotable
+        else "first order is out of its range for this fleet's own plan already",
         a_reported=percent(reported, 0),
         a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),
@@ -130,7 +142,9 @@ def build(fleet: FleetPlan) -> Page:
         planned=Variant("counted" if fleet.params.planned_rate > 0 else "none"),
         planned_rate=planned_text(fleet.params) if fleet.params.planned_rate > 0 else NOT_QUOTED,
         leaves_out=Variant("ok_throughout") if fleet.first_order_status == "ok" and not larger
+        else Variant("caution_throughout") if fleet.first_order_status == "caution" and not out_at
         else first_order_variant(fleet),
+        out_of_range_fleet=out_at or NOT_QUOTED,
         larger_fleet=larger or NOT_QUOTED, largest_fleet=f"{max(fleet.by_size):,}",
     )
 

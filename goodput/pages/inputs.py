@@ -203,10 +203,13 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         fleet_m_given="A rate" if how == "rate" else "An M given directly",
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
         more_inputs=Variant("none" if fleet.plain else "more"),
-        c_paths=Variant("fast" if not synchronous else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost
-                        else "same"),
+        # a derived slow checkpoint is the book's comparison, not one the inputs state (Params.slow_derived)
+        c_paths=Variant(("derived" if p.slow_derived else "fast") if not synchronous
+                        else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost else "same"),
         c_how=p.derived.get("checkpoint_cost", ""),
-        sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous else "minutes",
+        sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous
+        else f"{format_duration(p.slow_checkpoint_cost)} for this fleet's checkpoint and storage" if p.slow_derived
+        else "minutes",
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",

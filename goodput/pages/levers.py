@@ -36,6 +36,7 @@ from goodput.report import (
     percent,
     points,
     share_text,
+    slow_words,
     storage_rederived,
 )
 from goodput.storage import format_bandwidth
@@ -76,7 +77,8 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     s_more: str
     drained_after: str
     cost_verdict: Variant
-    slow_name: str
+    slow_compared: str
+    slow_short: str
     scheme_worth: str
     slow_points: str
     slow_gpu_hours: str
@@ -119,6 +121,19 @@ def size_r_text(fleet: FleetPlan) -> str:
     """How R changes with fleet size, after "only through M, which ... the GPU count": "" where it does not."""
     parts = [SIZE_R_WORDS[name] for name in fleet.restart_by_size]
     return f", and through R, {join_words(parts)}" if parts else ""
+
+
+def slow_compared_text(fleet: FleetPlan) -> str:
+    """The slower checkpoint the plan is set against, named with its cost, for the cost verdict's paragraph.
+
+    The inputs file's (``"the synchronous checkpoint of 5 min that the inputs file compares it with"``), or, where
+    it is derived (:attr:`goodput.params.Params.slow_derived`), what the book derived (:func:`goodput.report.slow_words`).
+    """
+    p = fleet.params
+    if p.slow_derived:
+        return slow_words(p) + ","
+    name = "the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint"
+    return f"{name} of {format_duration(p.slow_checkpoint_cost)} that the inputs file compares it with"
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -167,10 +182,12 @@ def build(fleet: FleetPlan) -> Page:
         s_now=share_text(s.fast_survives if s else 0.0), s_more=share_text(survives_more(s.fast_survives) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
-        slow_name="the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint",
+        # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
+        slow_compared=slow_compared_text(fleet),
+        slow_short="that derived write" if p.slow_derived else "the slow checkpoint",
         scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
                       f"{format_duration(p.slow_checkpoint_cost)} one") if p.checkpoint_is_write
-        else "the fast scheme is worth against the slow checkpoint",
+        else "the fast scheme is worth against " + ("that derived write" if p.slow_derived else "the slow checkpoint"),
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),

@@ -29,7 +29,17 @@ from goodput.pages.common import (
 )
 from goodput.params import Params, mtbi_from_rate
 from goodput.plan import plan_for
-from goodput.report import gain_text, interval_text, join_words, ordinal, percent, planned_text, points, share_text
+from goodput.report import (
+    gain_text,
+    interval_text,
+    join_words,
+    ordinal,
+    percent,
+    planned_text,
+    points,
+    share_text,
+    slow_words,
+)
 from goodput.uncertainty import poisson_interval
 from goodput.units import format_duration
 from goodput.whatif import goodput_of, plan_or_none, with_cost
@@ -203,7 +213,10 @@ def build(fleet: FleetPlan) -> Page:
         balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        slow_how=", written synchronously," if p.slow_is_write else "",
-        slow_its="Its slow checkpoint" if p.slow_is_write else "The inputs file's slower checkpoint",
+        slow_how="," if p.slow_derived else ", written synchronously," if p.slow_is_write else "",
+        # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
+        slow_its=slow_words(p)[0].upper() + slow_words(p)[1:] if p.slow_derived
+        else ("Its slow checkpoint" if p.slow_is_write else "The inputs file's slower checkpoint")
+        + f" of {format_duration(p.slow_checkpoint_cost)}",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
     )

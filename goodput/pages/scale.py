@@ -16,7 +16,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
-from goodput.report import percent, percent_pm, points, scheme_words, se_digits
+from goodput.report import percent, percent_pm, points, scheme_words, se_digits, slow_label, slow_words
 from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
@@ -102,8 +102,9 @@ class Page(Fleet):
     async_three_points: str
     own_scope: Variant
     own_slow: Variant
-    pair_words: str
+    cost_pair: str
     slow_named: str
+    slow_with: str
     own_gap: str
     own_verdict: str
     slow_gap: str
@@ -227,8 +228,14 @@ def build(fleet: FleetPlan) -> Page:
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
         # "Slow" and "fast" where C is not itself a synchronous write; "written synchronously" where the slow one is.
-        pair_words="slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones",
-        slow_named=f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)"
+        # A derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived).
+        cost_pair=f"this fleet's own ({format_duration(p.checkpoint_cost)}), {slow_words(p)}," if p.slow_derived
+        else "the inputs file's " + ("slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones")
+        + f" ({format_duration(p.slow_checkpoint_cost)} and {format_duration(p.checkpoint_cost)})",
+        slow_with=f"{slow_label(p, '')} ({format_duration(p.slow_checkpoint_cost)})" if p.slow_derived
+        else f"the {format_duration(p.slow_checkpoint_cost)} checkpoint",
+        slow_named=f"{slow_label(p, '')} ({format_duration(p.slow_checkpoint_cost)})" if p.slow_derived
+        else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)"
         if p.slow_is_write else f"the inputs file's slower checkpoint ({format_duration(p.slow_checkpoint_cost)})",
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),

@@ -23,7 +23,7 @@ from goodput.pages.common import (
     scheme_values,
 )
 from goodput.params import load_params
-from goodput.report import money, ordinal, percent, points, share_text, small_points
+from goodput.report import money, ordinal, percent, points, share_text, slow_words, small_points
 from goodput.restart import Recovery
 from goodput.tiers import Tiers
 from goodput.units import format_duration
@@ -61,6 +61,7 @@ class Page(Fleet, SchemeValues):
     lever_drain: str
     lever_drain_dollars: str
     fast_fleet: Variant
+    slow_drawn: str
     ratio: str
     every: str
     all_interval: str
@@ -176,6 +177,8 @@ def build(fleet: FleetPlan) -> Page:
                             "sets" if fleet.plan.at_drain else "drained"),
         half_drain=format_duration(t.drain / 2), lever_drain=points(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
+        # a derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived)
+        slow_drawn=slow_words(p) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
         fast_fleet=Variant("none" if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
         every=str(every), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
         fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),

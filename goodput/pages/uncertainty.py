@@ -180,7 +180,7 @@ def build(fleet: FleetPlan) -> Page:
         c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high),
         r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high),
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
-        slow_range=Variant("given" if r.slow is not None else "none"), slow_low=d(slow_in.low),
+        slow_range=Variant("given" if r.slow is not None else "derived" if p.slow_derived else "none"), slow_low=d(slow_in.low),
         slow_high=d(slow_in.high),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), range=Variant("ranged" if r.ranged else "none"),
