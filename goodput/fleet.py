@@ -16,6 +16,7 @@ from functools import cached_property
 from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
+from goodput.limits import PLAN_GPUS
 from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
 from goodput.plan import Plan, make_plan, plan_for, plan_levers, storage_levers
 from goodput.restart import SparesChoice
@@ -38,6 +39,7 @@ from goodput.uncertainty import (
     propagate,
     propagate_params,
 )
+from goodput.units import format_duration
 
 #: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
 CONFIDENCE = 0.95
@@ -306,15 +308,23 @@ class FleetPlan:
         rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
         return p.replace(restart=restart, persistent_restart=rp)
 
-    @property
+    @cached_property
     def restart_by_size(self) -> tuple[str, ...]:
-        """What makes R change with the fleet's size (:meth:`restart_at`); empty where R is the same at every size.
+        """What makes R change with the fleet's size, as the book writes R; empty where it is the same at every size.
 
         ``"startup"``: a start-up per node; ``"spares"``: the wait for a spare pool's repairs, which grows as M falls.
+        A cause counts only where its change alone writes R differently (:func:`goodput.units.format_duration`) at one
+        of the sizes the book plans (:attr:`by_size`'s and :data:`goodput.limits.PLAN_GPUS`): a wait for a spare of
+        7e-9 min at 100,000 GPUs does not make R "grow" from 10 min to 10 min.
         """
         p, parts = self.params, self.params.restart_parts
-        return tuple(name for name, given in (("startup", parts is not None and parts.startup_per_node != 0),
-                                              ("spares", p.spares is not None)) if given)
+        written = format_duration(p.restart)
+        sizes = sorted({*FLEET_SIZES, p.gpus, 2 * p.gpus, PLAN_GPUS})
+        changes = {"startup": lambda n: self.parts_restart(n) - self.parts_restart(),
+                   "spares": lambda n: self.repair_wait(n) - self.repair_wait()}
+        given = {"startup": parts is not None and parts.startup_per_node != 0, "spares": p.spares is not None}
+        return tuple(name for name, change in changes.items()
+                     if given[name] and any(format_duration(p.restart + change(n)) != written for n in sizes))
 
     def parts_restart(self, gpus: int | None = None) -> float:
         """R without the waits for repairs, minutes, at ``gpus`` GPUs (start-up per node at their nodes)."""

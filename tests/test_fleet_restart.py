@@ -71,6 +71,28 @@ def test_by_size_with_spares_alone_waits_longer_at_twice_the_size() -> None:
     assert fleet.restart_at(2 * p.gpus) - 15.0 > wait > fleet.restart_at(p.gpus // 2) - 15.0 > 0.0
 
 
+#: The planner's 65,536-GPU fleet of the stored file: R from its parts (1 + 3 + 4 + 2 min, a load of 2.83 s) and a pool
+#: of 32 hot spares repaired in 8 h, half the interruptions taking a node.
+STORED_SPARES = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+                 "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5},
+                 "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
+                 "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+                 "spares": {"nodes": 32, "repair": "8 h", "takes_node": 0.5}, "price_per_gpu_hour": 3.2, "month": "730 h"}
+STORY = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+
+
+def test_r_grows_with_size_only_where_the_change_shows() -> None:
+    """The stored fleet: R = 10.047 min at 65,536 GPUs and 10 min + 7e-9 min at 100,000 (the wait for one of 32 spares):
+    written the same at every size planned, so nothing makes R change with size. The story fleet (start-up per node,
+    a pool of spares): R 18.3 min grows to 31 min at 100,000 GPUs, both causes counted."""
+    stored = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    assert stored.params.spares is not None
+    assert 0 < stored.restart_at(100_000) - stored.params.restart < 1e-8
+    assert stored.restart_by_size == ()
+    story = fleet_plan(load_params(STORY))
+    assert story.restart_by_size == ("startup", "spares")
+
+
 @pytest.mark.slow
 def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
     """R(0) = parts + a r, R(c) falls to the parts; each goodput is plan_for at R(c) (drain and tiers), not the
