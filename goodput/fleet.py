@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
+import numpy as np
+
 from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
@@ -364,11 +366,33 @@ class FleetPlan:
             p = self.params
             choice = restarts.best_spares(self.parts_restart(), p.checkpoint_cost, p.mtbi, repair, takes_node, p.gpus,
                                           p.gpus_per_node, goodput_at=self.goodput_at_restart)
-            per_node = p.gpus_per_node / p.gpus
-            dollars = [self.dollars(g - choice.goodput[0]) - self.dollars(c * per_node)
-                       for c, g in zip(choice.counts, choice.goodput, strict=True)]
+            dollars = [self._spares_dollars(c, g, choice.goodput[0]) for c, g in zip(choice.counts, choice.goodput,
+                                                                                     strict=True)]
             self._spares_choices[key] = replace(choice, dollars=dollars)
         return self._spares_choices[key]
+
+    def spares_through(self, repair: float, takes_node: float, count: int, extra: int = 16) -> SparesChoice:
+        """:meth:`spares_choice` carried on to ``count`` spare nodes (the pool held, where it lies past its counts).
+
+        Past the choice's last count, at most ``extra`` more counts, evenly to ``count``; the best is the choice's.
+        """
+        choice = self.spares_choice(repair, takes_node)
+        last = choice.counts[-1]
+        if count <= last:
+            return choice
+        p = self.params
+        more = sorted({round(c) for c in np.linspace(last, count, extra + 1)[1:]})
+        rows = [restarts.spares_row(c, self.parts_restart(), p.mtbi, repair, takes_node, p.gpus, p.gpus_per_node,
+                                    self.goodput_at_restart) for c in more]
+        return replace(choice, counts=[*choice.counts, *more], restart=[*choice.restart, *(r[1] for r in rows)],
+                       goodput=[*choice.goodput, *(r[2] for r in rows)], useful=[*choice.useful, *(r[3] for r in rows)],
+                       net=[*choice.net, *(r[4] for r in rows)],
+                       dollars=[*choice.dollars, *(self._spares_dollars(r[0], r[2], choice.goodput[0]) for r in rows)])
+
+    def _spares_dollars(self, count: int, goodput: float, none: float) -> float:
+        """A pool's monthly worth against no spares (goodput ``none``), net of its ``count`` nodes' own GPUs."""
+        p = self.params
+        return self.dollars(goodput - none) - self.dollars(count * p.gpus_per_node / p.gpus)
 
     @cached_property
     def _spares_choices(self) -> dict[tuple[float, float], SparesChoice]:
