@@ -9,7 +9,7 @@ build on it; a one-tier method must not call its number the fleet's.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -312,21 +312,33 @@ class FleetPlan:
 
     @cached_property
     def restart_by_size(self) -> tuple[str, ...]:
-        """What makes R change with the fleet's size, as the book writes R; empty where it is the same at every size.
+        """What makes R change with the fleet's size, as written, at the sizes the book plans (:meth:`restart_changes`).
+
+        Those are :attr:`by_size`'s and :data:`goodput.limits.PLAN_GPUS`: a wait for a spare of 7e-9 min at 100,000
+        GPUs does not make R "grow" from 10 min to 10 min.
+        """
+        p = self.params
+        return self.restart_changes({*FLEET_SIZES, p.gpus, 2 * p.gpus, PLAN_GPUS})
+
+    def restart_changes(self, sizes: Iterable[float]) -> tuple[str, ...]:
+        """What makes R change over fleet sizes ``sizes``, as the book writes R; empty where it reads the same at each.
 
         ``"startup"``: a start-up per node; ``"spares"``: the wait for a spare pool's repairs, which grows as M falls.
         A cause counts only where its change alone writes R differently (:func:`goodput.units.format_duration`) at one
-        of the sizes the book plans (:attr:`by_size`'s and :data:`goodput.limits.PLAN_GPUS`): a wait for a spare of
-        7e-9 min at 100,000 GPUs does not make R "grow" from 10 min to 10 min.
+        of ``sizes`` (GPUs, rounded to whole ones).
         """
         p, parts = self.params, self.params.restart_parts
         written = format_duration(p.restart)
-        sizes = sorted({*FLEET_SIZES, p.gpus, 2 * p.gpus, PLAN_GPUS})
-        changes = {"startup": lambda n: self.parts_restart(n) - self.parts_restart(),
-                   "spares": lambda n: self.repair_wait(n) - self.repair_wait()}
+
+        def change(name: str, n: int) -> float:
+            if name == "startup":
+                return self.parts_restart(n) - self.parts_restart()
+            return self.repair_wait(n) - self.repair_wait()
+
         given = {"startup": parts is not None and parts.startup_per_node != 0, "spares": p.spares is not None}
-        return tuple(name for name, change in changes.items()
-                     if given[name] and any(format_duration(p.restart + change(n)) != written for n in sizes))
+        whole = sorted({round(n) for n in sizes})
+        return tuple(name for name in ("startup", "spares")
+                     if given[name] and any(format_duration(p.restart + change(name, n)) != written for n in whole))
 
     def parts_restart(self, gpus: int | None = None) -> float:
         """R without the waits for repairs, minutes, at ``gpus`` GPUs (start-up per node at their nodes)."""

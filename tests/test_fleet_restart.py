@@ -23,6 +23,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import load_params, mtbi_from_rate, params_from_mapping
 from goodput.plan import plan_for
 from goodput.restart import spare_wait
+from goodput.units import format_duration
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -89,6 +90,8 @@ def test_r_grows_with_size_only_where_the_change_shows() -> None:
     assert stored.params.spares is not None
     assert 0 < stored.restart_at(100_000) - stored.params.restart < 1e-8
     assert stored.restart_by_size == ()
+    # A million GPUs (the scale study's largest size) wait visibly: R reads 14.7 min there
+    assert stored.restart_changes([1_000_000]) == ("spares",) and format_duration(stored.restart_at(10**6)) == "14.7 min"
     story = fleet_plan(load_params(STORY))
     assert story.restart_by_size == ("startup", "spares")
 
