@@ -9,13 +9,16 @@ build on it; a one-tier method must not call its number the fleet's.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
+
+import numpy as np
 
 from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
+from goodput.limits import PLAN_GPUS
 from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
 from goodput.plan import Plan, make_plan, plan_for, plan_levers, storage_levers
 from goodput.restart import SparesChoice
@@ -38,6 +41,7 @@ from goodput.uncertainty import (
     propagate,
     propagate_params,
 )
+from goodput.units import format_duration
 
 #: Confidence level of M's Poisson interval (and of the uncertainty page's Monte Carlo percentiles).
 CONFIDENCE = 0.95
@@ -314,15 +318,35 @@ class FleetPlan:
         rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
         return p.replace(restart=restart, persistent_restart=rp)
 
-    @property
+    @cached_property
     def restart_by_size(self) -> tuple[str, ...]:
-        """What makes R change with the fleet's size (:meth:`restart_at`); empty where R is the same at every size.
+        """What makes R change with the fleet's size, as written, at the sizes the book plans (:meth:`restart_changes`).
+
+        Those are :attr:`by_size`'s and :data:`goodput.limits.PLAN_GPUS`: a wait for a spare of 7e-9 min at 100,000
+        GPUs does not make R "grow" from 10 min to 10 min.
+        """
+        p = self.params
+        return self.restart_changes({*FLEET_SIZES, p.gpus, 2 * p.gpus, PLAN_GPUS})
+
+    def restart_changes(self, sizes: Iterable[float]) -> tuple[str, ...]:
+        """What makes R change over fleet sizes ``sizes``, as the book writes R; empty where it reads the same at each.
 
         ``"startup"``: a start-up per node; ``"spares"``: the wait for a spare pool's repairs, which grows as M falls.
+        A cause counts only where its change alone writes R differently (:func:`goodput.units.format_duration`) at one
+        of ``sizes`` (GPUs, rounded to whole ones).
         """
         p, parts = self.params, self.params.restart_parts
-        return tuple(name for name, given in (("startup", parts is not None and parts.startup_per_node != 0),
-                                              ("spares", p.spares is not None)) if given)
+        written = format_duration(p.restart)
+
+        def change(name: str, n: int) -> float:
+            if name == "startup":
+                return self.parts_restart(n) - self.parts_restart()
+            return self.repair_wait(n) - self.repair_wait()
+
+        given = {"startup": parts is not None and parts.startup_per_node != 0, "spares": p.spares is not None}
+        whole = sorted({round(n) for n in sizes})
+        return tuple(name for name in ("startup", "spares")
+                     if given[name] and any(format_duration(p.restart + change(name, n)) != written for n in whole))
 
     def parts_restart(self, gpus: int | None = None) -> float:
         """R without the waits for repairs, minutes, at ``gpus`` GPUs (start-up per node at their nodes)."""
@@ -362,11 +386,33 @@ class FleetPlan:
             p = self.params
             choice = restarts.best_spares(self.parts_restart(), p.checkpoint_cost, p.mtbi, repair, takes_node, p.gpus,
                                           p.gpus_per_node, goodput_at=self.goodput_at_restart)
-            per_node = p.gpus_per_node / p.gpus
-            dollars = [self.dollars(g - choice.goodput[0]) - self.dollars(c * per_node)
-                       for c, g in zip(choice.counts, choice.goodput, strict=True)]
+            dollars = [self._spares_dollars(c, g, choice.goodput[0]) for c, g in zip(choice.counts, choice.goodput,
+                                                                                     strict=True)]
             self._spares_choices[key] = replace(choice, dollars=dollars)
         return self._spares_choices[key]
+
+    def spares_through(self, repair: float, takes_node: float, count: int, extra: int = 16) -> SparesChoice:
+        """:meth:`spares_choice` carried on to ``count`` spare nodes (the pool held, where it lies past its counts).
+
+        Past the choice's last count, at most ``extra`` more counts, evenly to ``count``; the best is the choice's.
+        """
+        choice = self.spares_choice(repair, takes_node)
+        last = choice.counts[-1]
+        if count <= last:
+            return choice
+        p = self.params
+        more = sorted({round(c) for c in np.linspace(last, count, extra + 1)[1:]})
+        rows = [restarts.spares_row(c, self.parts_restart(), p.mtbi, repair, takes_node, p.gpus, p.gpus_per_node,
+                                    self.goodput_at_restart) for c in more]
+        return replace(choice, counts=[*choice.counts, *more], restart=[*choice.restart, *(r[1] for r in rows)],
+                       goodput=[*choice.goodput, *(r[2] for r in rows)], useful=[*choice.useful, *(r[3] for r in rows)],
+                       net=[*choice.net, *(r[4] for r in rows)],
+                       dollars=[*choice.dollars, *(self._spares_dollars(r[0], r[2], choice.goodput[0]) for r in rows)])
+
+    def _spares_dollars(self, count: int, goodput: float, none: float) -> float:
+        """A pool's monthly worth against no spares (goodput ``none``), net of its ``count`` nodes' own GPUs."""
+        p = self.params
+        return self.dollars(goodput - none) - self.dollars(count * p.gpus_per_node / p.gpus)
 
     @cached_property
     def _spares_choices(self) -> dict[tuple[float, float], SparesChoice]:

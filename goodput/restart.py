@@ -222,6 +222,14 @@ class SparesChoice:
     dollars: list[float] = field(default_factory=list)
 
 
+def spares_row(count: int, parts: float, mtbi: float, repair: float, takes_node: float, gpus: int, gpus_per_node: int,
+               goodput_at: Callable[[float], float]) -> tuple[int, float, float, float, float]:
+    """One pool's row of :class:`SparesChoice`: count, R(c) = `parts` + wait, goodput, useful and net (GPUs)."""
+    r = parts + spare_wait(count, mtbi, repair, takes_node)
+    kept = goodput_at(r)
+    return count, r, kept, kept * gpus / (gpus + count * gpus_per_node), kept * gpus - count * gpus_per_node
+
+
 def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float, takes_node: float, gpus: int,
                 gpus_per_node: int = 8, goodput_at: Callable[[float], float] | None = None) -> SparesChoice:
     """How many spare nodes maximize the kept work net of the spares' own GPUs, goodput x N - c g.
@@ -249,9 +257,7 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
     # net of the spares is at most ceiling x N - c g), and a quarter past the best so that a curve shows both sides.
     while (c := len(rows)) <= MOST_SPARES and (c <= top or c <= lead + max(2, lead // 4) or
                                                ceiling * n - c * g > rows[lead][4]):
-        r = parts + spare_wait(c, mtbi, repair, takes_node)
-        kept = goodput_at(r)
-        rows.append((c, r, kept, kept * n / (n + c * g), kept * n - c * g))
+        rows.append(spares_row(c, parts, mtbi, repair, takes_node, n, g, goodput_at))
         lead = c if rows[c][4] > rows[lead][4] else lead
     counts, restart, goodput, useful, net = (list(column) for column in zip(*rows, strict=True))
     return SparesChoice(counts=counts, restart=restart, goodput=goodput, useful=useful, net=net, best=lead)

@@ -147,6 +147,49 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     return f"{years} year" + ("" if years == "1" else "s")
 
 
+
+def written_minutes(text: str) -> float:
+    """The minutes a duration written by :func:`format_duration` stands for, as written.
+
+    >>> written_minutes("1 min 30 s"), written_minutes("10.1 min"), written_minutes("1,296 min")
+    (1.5, 10.1, 1296.0)
+    """
+    sign = -1.0 if text.startswith("-") else 1.0
+    pairs = re.findall(r"([0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)\s*([a-z]+)", text)
+    return sign * sum(float(number.replace(",", "")) * MINUTES_PER_UNIT[unit] for number, unit in pairs)
+
+
+#: Durations written side by side differ as written by their true difference to within this share of it.
+APART = 0.25
+#: The most significant digits :func:`format_durations` writes.
+MOST_DIGITS = 6
+
+
+def format_durations(*minutes: float, digits: int = 3) -> tuple[str, ...]:
+    """Durations written side by side so that they differ as they do.
+
+    :func:`format_duration` at the fewest significant digits, from `digits` up to :data:`MOST_DIGITS`, at which each
+    one's written difference from the first is its true difference to within :data:`APART` of it.
+
+    R = 10.047 min held and 10.057 min at the best pool differ by 0.56 s; at three digits they read 10 min and 10.1 min
+    (6 s apart), at four 10.05 min and 10.06 min:
+
+    >>> format_durations(10.04725, 10.05657)
+    ('10.05 min', '10.06 min')
+    >>> format_durations(18.6, 25.0)
+    ('18.6 min', '25 min')
+    """
+    def close(texts: tuple[str, ...]) -> bool:
+        first = written_minutes(texts[0])
+        return all(abs((written_minutes(t) - first) - (m - minutes[0])) <= APART * abs(m - minutes[0])
+                   for t, m in zip(texts, minutes, strict=True))
+
+    for d in range(digits, MOST_DIGITS + 1):
+        texts = tuple(format_duration(m, d) for m in minutes)
+        if close(texts):
+            return texts
+    return texts
+
 #: A wait for repairs below this (minutes: a millisecond) is written "under 1 ms", not to its digits (1.16e-08 ms).
 WAIT_FLOOR = 0.001 / 60.0
 

@@ -23,6 +23,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.params import load_params, mtbi_from_rate, params_from_mapping
 from goodput.plan import plan_for
 from goodput.restart import spare_wait
+from goodput.units import format_duration
 
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -71,6 +72,30 @@ def test_by_size_with_spares_alone_waits_longer_at_twice_the_size() -> None:
     assert fleet.restart_at(2 * p.gpus) - 15.0 > wait > fleet.restart_at(p.gpus // 2) - 15.0 > 0.0
 
 
+#: The planner's 65,536-GPU fleet of the stored file: R from its parts (1 + 3 + 4 + 2 min, a load of 2.83 s) and a pool
+#: of 32 hot spares repaired in 8 h, half the interruptions taking a node.
+STORED_SPARES = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+                 "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5},
+                 "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
+                 "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
+                 "spares": {"nodes": 32, "repair": "8 h", "takes_node": 0.5}, "price_per_gpu_hour": 3.2, "month": "730 h"}
+STORY = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
+
+
+def test_r_grows_with_size_only_where_the_change_shows() -> None:
+    """The stored fleet: R = 10.047 min at 65,536 GPUs and 10 min + 7e-9 min at 100,000 (the wait for one of 32 spares):
+    written the same at every size planned, so nothing makes R change with size. The story fleet (start-up per node,
+    a pool of spares): R 18.3 min grows to 31 min at 100,000 GPUs, both causes counted."""
+    stored = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    assert stored.params.spares is not None
+    assert 0 < stored.restart_at(100_000) - stored.params.restart < 1e-8
+    assert stored.restart_by_size == ()
+    # A million GPUs (the scale study's largest size) wait visibly: R reads 14.7 min there
+    assert stored.restart_changes([1_000_000]) == ("spares",) and format_duration(stored.restart_at(10**6)) == "14.7 min"
+    story = fleet_plan(load_params(STORY))
+    assert story.restart_by_size == ("startup", "spares")
+
+
 @pytest.mark.slow
 def test_each_spare_count_is_the_fleets_plan(parts_fleet: FleetPlan) -> None:
     """R(0) = parts + a r, R(c) falls to the parts; each goodput is plan_for at R(c) (drain and tiers), not the
@@ -108,6 +133,21 @@ def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path
     assert choice is not None
     assert (best["nodes"], best["goodput"], best["restart_min"]) == (choice.best, choice.goodput[choice.best],
                                                                     choice.restart[choice.best])
+
+
+def test_the_spares_row_writes_the_two_restarts_as_far_apart_as_they_are(tmp_path: Path) -> None:
+    """The stored fleet holds 32 spares (R = 10.047 min); the best pool is 15 (R = 10.057 min), 0.56 s longer. At
+    three digits they would read 10 min and 10.1 min, 6 s apart; the command's row writes 10.06 and 10.05 min."""
+    fleet = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    choice = fleet.best_spares
+    assert choice is not None and choice.best == 15
+    assert (choice.restart[15] - fleet.params.restart) * 60 == pytest.approx(0.559, abs=5e-4)
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump(STORED_SPARES), encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["plan", "--params", str(path)]) == 0
+    assert "R = 10.06 min (R = 10.05 min with the 32 held)" in " ".join(out.getvalue().split())
 
 
 def test_the_largest_restart_part_gains_the_most_when_halved(parts_fleet: FleetPlan) -> None:

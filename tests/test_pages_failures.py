@@ -300,3 +300,19 @@ def test_small_losses_keep_their_digits_and_small_gains_are_not_advice(small_par
     assert 0.0001 < elastic.losses.restart_loss < 0.00095
     assert page.restart_elastic == f"{100 * elastic.losses.restart_loss:.3f}%" == "0.051%"
     assert page.restart_full == "1.0%"
+
+
+def test_the_elastic_table_lists_r_p_only_for_a_persistent_tier(stored: FleetPlan, tiered: FleetPlan) -> None:
+    """The stored fleet drains its snapshot to shared storage and has no persistent tier: its elastic table has a
+    drain row but no 'persistent restart, R_p' (R is its only restart). The 65,536-GPU fleet with a persistent copy
+    (R_p 25 min) keeps the row."""
+    from goodput.book.scale_figures import elastic_table
+
+    assert stored.plan.tiers is not None and stored.plan.tiers.one_tier and stored.tiered
+    rows = list(elastic_table(stored).data[""])
+    assert "persistent restart, R_p" not in rows and "not yet durable (drain)" in rows
+    assert tiered.plan.tiers is not None and not tiered.plan.tiers.one_tier
+    data = elastic_table(tiered).data
+    rows = list(data[""])
+    assert "persistent restart, R_p" in rows
+    assert data["full restart"][rows.index("persistent restart, R_p")] == format_duration(tiered.plan.tiers.rp)

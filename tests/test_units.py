@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 
 from goodput.errors import InputError
-from goodput.units import format_duration, format_rate, parse_duration
+from goodput.units import format_duration, format_durations, format_rate, parse_duration, written_minutes
 
 
 @pytest.mark.parametrize(
@@ -145,3 +145,14 @@ def test_formatted_rates_read_back_within_rounding(rate: float) -> None:
     text = format_rate(rate)
     assert "e-0" not in text and "e+" not in text
     assert_allclose(float(text.replace(",", "")), rate, rtol=5e-3)
+
+
+def test_durations_side_by_side_differ_as_they_do() -> None:
+    """R with 32 spares held (10.047 min) and at the best pool of 15 (10.057 min) are 0.56 s apart: at three digits
+    '10 min' and '10.1 min' (6 s), so four: '10.05 min' and '10.06 min' (0.6 s). Equal ones keep three digits; one that
+    writes seconds and minutes is read back as written."""
+    assert format_durations(10.04725, 10.056572) == ("10.05 min", "10.06 min")
+    assert format_durations(18.6, 18.6) == ("18.6 min", "18.6 min")
+    assert format_durations(5.0, 250.0) == ("5 min", "250 min")
+    assert written_minutes("1 min 30 s") == 1.5 and written_minutes("1,296 min") == 1296.0
+    assert written_minutes("2.83 s") == pytest.approx(2.83 / 60)

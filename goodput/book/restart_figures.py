@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
-from goodput.report import durations_together, percent, share_text
+from goodput.report import durations_together, percent, points, share_text
 from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration, significant
 from goodput.whatif import recovery_plan, restart_inputs
@@ -72,27 +72,42 @@ def spares(fleet: FleetPlan) -> Figure:
     spares' own cost, against that at the best count, every count inside the axes (:func:`_against_axis`).
     """
     x = restart_inputs(fleet)
-    choice = x.choice
+    # The pool held, where the inputs give one past the choice's counts, is on the plot: the curves go on to it.
+    choice = fleet.spares_through(x.repair, x.takes_node, x.spares) if x.spares_given else x.choice
     counts = np.array(choice.counts)
     g = np.array(choice.goodput)
     worth = np.array(choice.dollars)
     fig, (left, right) = _figure(3.2, WIDTH, 2)
-    left.plot(counts, g, color=COLOURS["total"], label="goodput of the job (the fleet's plan)")
+    # The spares' share of the GPUs bought can be too small to part the two curves: the goodput line is drawn wide
+    # and pale under the dashed one, and the legend says they lie on top of each other.
+    apart = float(np.max(g - np.array(choice.useful)))
+    together = apart < OVERLAP
+    left.plot(counts, g, color=COLOURS["total"], lw=4.0 if together else 1.5, alpha=0.45 if together else 1.0,
+              label="goodput of the job (the fleet's plan" + ("; wide, pale)" if together else ")"))
     left.plot(counts, choice.useful, color=COLOURS["checkpoint"], ls="--", lw=1.2,
-              label="share of all GPUs bought doing kept work")
+              label="share of all GPUs bought doing kept work"
+              + (f" (dashed: on the goodput line, at most {points(apart, 2)} below it)" if together else ""))
     left.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2, label=f"best: {choice.best}")
-    if x.spares_given and x.spares <= counts[-1]:
-        left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2, label=f"this fleet's pool: {x.spares}")
+    if x.spares_given:
+        left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2, label=f"held: {x.spares}")
     left.set_xlabel("spare nodes")
     left.set_ylim(0.0, 1.0)
     _pct_axis(left.yaxis, "goodput")
     against = (worth - worth[choice.best]) / 1e6
     right.plot(counts, against, color=COLOURS["lost"])
     right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
+    if x.spares_given:
+        right.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2)
     right.set_xlabel("spare nodes")
     _against_axis(right, float(np.min(against)), abs(float(against[-1])))
-    _legend_below(left, ncols=2)
+    for ax in (left, right):  # the held pool's line clear of the frame where it is the last count
+        ax.set_xlim(-0.03 * counts[-1], 1.03 * counts[-1])
+    _legend_below(left, ncols=1 if together else 2)
     return fig
+
+
+#: Two goodput curves closer than this everywhere (a share) are drawn so that both show, and the legend says so.
+OVERLAP = 0.01
 
 
 #: How many times the largest shortfall may exceed the largest count's before the dollar axis turns symmetric-log.

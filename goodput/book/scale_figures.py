@@ -273,13 +273,14 @@ def run_age_figure(fleet: FleetPlan) -> Figure:
 def elastic_table(fleet: FleetPlan) -> Styler:
     """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`)."""
     full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
+    persistent = fleet.plan.tiers is not None and not fleet.plan.tiers.one_tier  # R_p only where there is such a tier
     rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
-    if fleet.tiered:
+    if persistent:
         rows[1:1] = ["persistent restart, R_p"]
+    if fleet.tiered:
         rows[-1:-1] = ["not yet durable (drain)"]
     columns = {name: [format_duration(plan.restart),
-                      *([format_duration(plan.tiers.rp if plan.tiers is not None else plan.restart)]
-                        if fleet.tiered else []),
+                      *([format_duration(plan.tiers.rp)] if persistent and plan.tiers is not None else []),
                       *loss_column(plan, fleet.tiered)]
                for name, plan in (("full restart", full), ("elastic", elastic))}
     caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "

@@ -25,10 +25,11 @@ from goodput.report import (
     points,
     restart_part_texts,
     restart_sum,
+    se_digits,
 )
 from goodput.restart import spare_wait
 from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
-from goodput.units import format_duration, format_rate, significant
+from goodput.units import format_duration, format_durations, format_rate, significant
 from goodput.whatif import planned_stops, recovery_plan, restart_inputs
 
 
@@ -97,6 +98,8 @@ class Page(Fleet):
     jit_interval: str
     zero_interval: str
     jit_sim: str
+    jit_closed: str
+    jit_sigma: str
     jit_agrees: Variant
     planned: Variant
     planned_count: str
@@ -145,6 +148,8 @@ def build(fleet: FleetPlan) -> Page:
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
     aurora_at = (fixed + per_node * x.nodes) / 60.0  # minutes, Aurora's fit at this fleet's nodes
     startup = parts.parts["startup"] if parts is not None else 0.0  # the start-up the inputs give, as a part
+    # The pool's R and the best count's, written so they differ as they do (0.56 s reads 10.05 and 10.06 min, not 6 s)
+    pool_restart, best_restart = format_durations(restart_at(x.spares), choice.restart[best])
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
         restart_paid=Variant("jit" if x.jit_given else "stops" if params.planned_rate > 0 else "every"),
@@ -171,12 +176,12 @@ def build(fleet: FleetPlan) -> Page:
         repair=format_duration(x.repair), in_repair=significant(x.takes_node * x.repair / m, 2),
         wait_none=format_duration(restart_at(0) - x.r_parts), best=count(best, "spare node"),
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
-        best_restart=format_duration(choice.restart[best]), best_dollars=money(max(0.0, choice.dollars[best])),
+        best_restart=best_restart, best_dollars=money(max(0.0, choice.dollars[best])),
         half=count(half, "spare node"), half_words="Half as many" if best % 2 == 0 else "Half as many, rounded down",
         restart_none=format_duration(restart_at(0)), half_goodput=percent(goodput_at(half)),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
         best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
-        pool_goodput=percent(goodput_at(x.spares)), pool_restart=format_duration(restart_at(x.spares)),
+        pool_goodput=percent(goodput_at(x.spares)), pool_restart=pool_restart,
         delta_share=percent(sources.DELTA_SPARE_SHARE, 0), delta_count=count(delta, "spare node"),
         delta_goodput=percent(goodput_at(delta)),
         delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
@@ -193,6 +198,8 @@ def build(fleet: FleetPlan) -> Page:
         jit_points=points(max(0.0, jit - zero)), jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
         jit_interval=format_duration(jit_plan.interval), zero_interval=format_duration(zero_plan.interval),
         jit_sim=percent_pm(sim.mean, sim.stderr),
+        jit_closed=percent(jit, se_digits(sim.stderr)) if sim.stderr > 0.0 else percent(jit),
+        jit_sigma=f"{sim.apart(jit):.1f}" if sim.stderr > 0.0 else "",
         jit_agrees=Variant("unchecked" if sim.stderr == 0.0 else
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",

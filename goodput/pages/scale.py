@@ -110,6 +110,8 @@ class Page(Fleet):
     slow_gap: str
     slow_verdict: str
     restart_scope: Variant
+    scope_gpus: str
+    scope_restart: str
     size_restart: Variant
     at_size: Variant
     plan_gpus: str
@@ -149,8 +151,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     at = fleet.at_size(limits.PLAN_GPUS)
     plan = limits.plan_at_size(fleet)
     values: dict[str, Any] = {
-        "restart_scope": Variant("grows" if fleet.restart_by_size else "same"),
-        "size_restart": Variant("grows" if fleet.restart_by_size else "same"),
+        "size_restart": Variant("grows" if fleet.restart_changes([limits.PLAN_GPUS]) else "same"),
         "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
     }
     names = ("plan_scheme", "plan_first_interval", "plan_first_goodput", "plan_exact_interval", "plan_exact_goodput",
@@ -223,6 +224,8 @@ def build(fleet: FleetPlan) -> Page:
     # slow_one_point, ...
     at: dict[str, Any] = {f"{key}_{name}": threshold_text(getattr(lim, name)) for key, lim in lims.items()
                           for name in ("one_point", "three_points")}
+    # The study holds R fixed; where the fleet's own R reads differently at one of its sizes, at the largest it grows to
+    grows = bool(fleet.restart_changes(span))
     return Page(
         **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
@@ -237,6 +240,8 @@ def build(fleet: FleetPlan) -> Page:
         slow_named=f"{slow_label(p, '')} ({format_duration(p.slow_checkpoint_cost)})" if p.slow_derived
         else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)"
         if p.slow_is_write else f"the inputs file's slower checkpoint ({format_duration(p.slow_checkpoint_cost)})",
+        restart_scope=Variant("grows" if grows else "same"), scope_gpus=gpus_text(span[-1]) if grows else "",
+        scope_restart=d(fleet.restart_at(round(span[-1]))) if grows else "",
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),
