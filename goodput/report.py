@@ -310,8 +310,8 @@ def slow_origin(params: Params) -> str:
 def slow_words(params: Params) -> str:
     """What a derived slow checkpoint is, as a noun phrase with its cost; "none" where the inputs file states one.
 
-    ``"the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s) that this book derives from
-    the fleet's storage for comparison, not a checkpoint the inputs file states or the fleet takes"``.
+    ``"the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s), which the book derives from
+    the fleet's storage for comparison and the fleet does not take"``.
     """
     s = params.storage
     if not params.slow_derived or s is None:
@@ -320,8 +320,8 @@ def slow_words(params: Params) -> str:
 
     return (f"the synchronous write of the whole checkpoint ({format_size(s.size)} at "
             f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved: "
-            f"{format_duration(params.slow_checkpoint_cost)}) that this book derives from the fleet's storage for "
-            "comparison, not a checkpoint the inputs file states or the fleet takes")
+            f"{format_duration(params.slow_checkpoint_cost)}), which the book derives from the fleet's storage for "
+            "comparison and the fleet does not take")
 
 
 def slow_label(params: Params, stated: str) -> str:
