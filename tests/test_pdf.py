@@ -271,6 +271,23 @@ def test_no_page_ends_with_a_heading_or_is_left_mostly_blank(book_pdf: BookPdf) 
     assert len(printed) == len(book_pdf.pages) and sum(page.filled > 0.9 for page in printed) > len(printed) / 2
 
 
+#: A number in e-notation cut at the end of a line ("1.22e-" then "5" on the next line), as pypdf reads a page.
+BROKEN_E_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e[-+]?[ \t]*\n")
+
+
+def broken_e_numbers(pages: list[str]) -> list[tuple[int, str]]:
+    """Each (page, text) where a number in e-notation is broken over two lines."""
+    return [(i, m.group().strip()) for i, page in enumerate(pages, start=1) for m in BROKEN_E_NUMBER.finditer(page)]
+
+
+@printed
+def test_no_number_in_e_notation_is_broken_over_lines(book_pdf: BookPdf) -> None:
+    """A number such as 2.2e-5 is never split after its exponent's hyphen (the stored fleet's p. 77 had "1.22e-" and
+    "5" on the next line), and stays written with the ASCII hyphen-minus a planner copies into an inputs file."""
+    assert not broken_e_numbers(book_pdf.pages)
+    assert re.search(r"\de-\d", book_pdf.text) and not re.search("\\de[\u2010\u2011\u2212]\\d", book_pdf.text)
+
+
 def text_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
     """An A4 PDF (written by pypdf) with, on each page, each (distance from the top in points, size, text) run."""
     import io
