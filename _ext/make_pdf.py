@@ -16,8 +16,8 @@ prints the book of that inputs file. It
    It prints twice: the first print tells on which page each chapter starts, for the contents;
    Chromium's bookmark titles are mended (pypdf) to read as the headings they stand for;
 4. reads the PDF back with pypdf: checks that the contents list the page each chapter starts on and
-   that no page ends with a heading (a page more than half blank that is not a chapter's last is
-   reported as a warning), and only then writes the PDF to
+   that no page ends with a heading, nor with a table's head whose rows start on the next page (a page
+   more than half blank that is not a chapter's last is reported as a warning), and only then writes the PDF to
    ``--output``: to a temporary file in its folder, renamed into place, so that a failed run leaves
    no PDF and a previous PDF stays whole. An ``--output`` that is not a regular file (``/dev/full``, a
    folder) is refused before anything is built, and never touched.
@@ -231,6 +231,30 @@ class PrintedPage:
         return text.strip(), len({round(t) for t, _, _ in self.runs if t > top + 4})
 
 
+    def lines(self) -> list[str]:
+        """The page's lines of text, top to bottom: the runs within 2 points of one height, left to right as read."""
+        rows: list[tuple[float, list[str]]] = []
+        for top, _, text in sorted(self.runs, key=lambda run: run[0]):
+            if rows and top - rows[-1][0] <= 2:
+                rows[-1][1].append(text.strip())
+            else:
+                rows.append((top, [text.strip()]))
+        return [" ".join(t for t in texts if t) for _, texts in rows]
+
+
+def head_left_behind(page: PrintedPage, following: PrintedPage, most: int = 3) -> str | None:
+    """The table head ``page`` ends with while the table's rows start on ``following``, or None.
+
+    A long table's head is printed again at the top of each page it runs onto; if the page before ends with
+    that head (its last one to ``most`` lines are the next page's first ones), no row came under it there.
+    """
+    ending, starting = page.lines(), following.lines()
+    for count in range(1, most + 1):
+        if len(ending) > count and len(starting) > count and ending[-count:] == starting[:count]:
+            return " ".join(ending[-count:])
+    return None
+
+
 def printed_pages(pdf: bytes) -> list[PrintedPage]:
     """Each page of ``pdf`` with its runs of text inside the text area (not the footer), as pypdf reads them."""
     import math
@@ -257,7 +281,8 @@ def layout_findings(pdf: bytes, chapter_starts: list[int]) -> tuple[list[str], l
     """What a reader would see wrong on the printed pages: (faults, warnings), one line each.
 
     A fault is a heading with at most one line of text under it at the bottom of a page (the CSS keeps a
-    heading with what follows it). A warning is a page less than half filled that is not the last page of
+    heading with what follows it), or a table's head at the bottom of a page whose rows all start on the
+    next (the CSS keeps a long table's caption and head with its first rows). A warning is a page less than half filled that is not the last page of
     a chapter (nor the title, contents or last page): what is left blank there is space a figure or a
     table too tall for it was pushed past.
     """
@@ -268,6 +293,11 @@ def layout_findings(pdf: bytes, chapter_starts: list[int]) -> tuple[list[str], l
         heading = page.last_heading()
         if heading is not None and heading[1] <= 1:
             faults.append(f"page {page.number} ends with the heading {heading[0]!r}")
+        following = pages[page.number] if page.number < len(pages) else None
+        head = head_left_behind(page, following) if following is not None else None
+        if head is not None:
+            faults.append(f"page {page.number} ends with the head of a table whose rows start on page "
+                          f"{page.number + 1}: {head!r}")
         if page.number > 2 and page.number not in ends and page.filled < 0.5:
             warnings.append(f"page {page.number} is {1 - page.filled:.0%} blank, not at a chapter's end")
     return faults, warnings
@@ -340,6 +370,8 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
 
 def check_pages(pdf: bytes, pages: list[int], chapters: int) -> list[str]:
     """Fail unless the contents of ``pdf`` link to its ``chapters`` chapters on the ``pages`` listed, and no page ends with a heading.
+
+    Nor may a page end with a table's head whose rows start on the next (:func:`layout_findings`).
 
     Return the warnings of :func:`layout_findings`: pages left mostly blank.
     """

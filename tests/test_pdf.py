@@ -256,7 +256,8 @@ def test_links_stay_within_the_pdf(book_pdf: BookPdf) -> None:
 
 @printed
 def test_no_page_ends_with_a_heading_or_is_left_mostly_blank(book_pdf: BookPdf) -> None:
-    """make pdf's layout check, read back: no heading ends a page with at most a line under it, and no page
+    """make pdf's layout check, read back: no heading ends a page with at most a line under it, no table's head
+    ends a page with its rows on the next, and no page
     that is not a chapter's last is more than 60% blank. make pdf warns from half blank: a figure or table
     pushed to the next page may leave a little more than half a page (the warnings are in the message)."""
     make_pdf = load_make_pdf()
@@ -268,6 +269,23 @@ def test_no_page_ends_with_a_heading_or_is_left_mostly_blank(book_pdf: BookPdf) 
     blank = [page.number for page in printed if page.number > 2 and page.number not in ends and page.filled < 0.4]
     assert not faults and not blank, (faults, blank, warnings)
     assert len(printed) == len(book_pdf.pages) and sum(page.filled > 0.9 for page in printed) > len(printed) / 2
+
+
+#: A number in e-notation cut at the end of a line ("1.22e-" then "5" on the next line), as pypdf reads a page.
+BROKEN_E_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e[-+]?[ \t]*\n")
+
+
+def broken_e_numbers(pages: list[str]) -> list[tuple[int, str]]:
+    """Each (page, text) where a number in e-notation is broken over two lines."""
+    return [(i, m.group().strip()) for i, page in enumerate(pages, start=1) for m in BROKEN_E_NUMBER.finditer(page)]
+
+
+@printed
+def test_no_number_in_e_notation_is_broken_over_lines(book_pdf: BookPdf) -> None:
+    """A number such as 2.2e-5 is never split after its exponent's hyphen (the stored fleet's p. 77 had "1.22e-" and
+    "5" on the next line), and stays written with the ASCII hyphen-minus a planner copies into an inputs file."""
+    assert not broken_e_numbers(book_pdf.pages)
+    assert re.search(r"\de-\d", book_pdf.text) and not re.search("\\de[\u2010\u2011\u2212]\\d", book_pdf.text)
 
 
 def text_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
@@ -311,6 +329,27 @@ def test_the_layout_check_finds_a_heading_at_a_page_bottom_and_a_half_blank_page
     assert make_pdf.layout_findings(pdf, [1, 4])[1] == []
     with pytest.raises(SystemExit, match="ends with the heading 'A section heading'"):
         make_pdf.check_pages(pdf, [], 0)
+
+
+@pytest.mark.slow
+def test_the_layout_check_finds_a_table_head_left_at_a_page_bottom() -> None:
+    """A long table's head (printed again atop the next page) ending a page with no row under it is a fault, as
+    on the stored fleet's p. 45; the head with its first rows under it, or a table that starts a page, passes."""
+    make_pdf = load_make_pdf()
+    body = [(60.0 + 16.5 * i, 10.0, f"line {i} of the text") for i in range(40)]
+    caption = [(720.0, 8.5, "Published checkpoint sizes and times")]
+    head = [(740.0, 8.5, "published figure and its inputs"), (740.0, 8.5, "published"), (740.0, 8.5, "this book")]
+    rows = [(60.0 + 16.5 * i, 8.5, f"row {i}") for i in range(1, 5)]
+    repeated = [(top - 680.0, size, text) for top, size, text in head]
+    left_behind = text_pdf([[*body, *caption, *head], [*repeated, *rows]])
+    faults, _ = make_pdf.layout_findings(left_behind, [1])
+    assert faults == [("page 1 ends with the head of a table whose rows start on page 2: "
+                       "'published figure and its inputs published this book'")]
+    with_rows = text_pdf([[*body[:36], *[(top - 66.0, s, t) for top, s, t in [*caption, *head]],
+                           (700.0, 8.5, "row 1"), (720.0, 8.5, "row 2")], [*repeated, *rows[2:]]])
+    starting = text_pdf([body, [*[(top - 680.0, s, t) for top, s, t in caption], *repeated, *rows]])
+    assert make_pdf.layout_findings(with_rows, [1])[0] == []
+    assert make_pdf.layout_findings(starting, [1])[0] == []
 
 
 def test_bookmarks_are_titled_as_their_headings() -> None:

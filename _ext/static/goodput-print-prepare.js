@@ -34,6 +34,30 @@
     a.setAttribute('href', '#' + landing);
     relinked++;
   }
+  // A number in e-notation (2.2e-5, 1.22e-5) is kept on one line (goodput-print.css): Chromium would
+  // break it after the exponent's hyphen. Only a span is added; the characters stay as they are.
+  const E_NUMBER = /(?<![\w.])\d+(?:\.\d+)?e[-+]?\d+(?![\w.])/g;
+  const texts = [];
+  const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {acceptNode: node =>
+    node.parentElement.closest('script, style, mjx-container, .goodput-nowrap') ? NodeFilter.FILTER_REJECT
+      : NodeFilter.FILTER_ACCEPT});
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    E_NUMBER.lastIndex = 0;
+    if (E_NUMBER.test(node.data)) texts.push(node);
+  }
+  let unbroken = 0;
+  for (const node of texts) {
+    const parts = node.data.split(new RegExp(`(${E_NUMBER.source})`, 'g'));
+    const pieces = parts.map((part, i) => {
+      if (i % 2 === 0) return document.createTextNode(part);
+      const span = document.createElement('span');
+      span.className = 'goodput-nowrap';
+      span.textContent = part;
+      unbroken++;
+      return span;
+    });
+    node.replaceWith(...pieces);
+  }
   // A table of more than a dozen rows, or one whose wrapped rows make it taller than about a third of a
   // page (LONG_TABLE_PX), may run over pages (goodput-print.css): mark it and each block around it up to
   // the chapter, which would otherwise keep it whole on a page of its own.
@@ -77,6 +101,27 @@
     keep.append(heading, ...group);
     kept++;
   }
+  // A chapter's last section, if short (SECTION_PX, about 40% of a page: a heading, a paragraph and a small
+  // table), is printed whole: split, its last lines would sit alone on the chapter's last page, the rest of
+  // which stays blank as the next chapter starts a page. Where the last section is longer, its own last
+  // subsection is looked at, and so on down. A section holding a long table or block may break anyway.
+  const SECTION_PX = 400;
+  let wholeSections = 0;
+  for (const {section} of chapters) {
+    let last = section;
+    for (;;) {
+      const subsections = Array.from(last.children).filter(
+        e => e.tagName === 'SECTION' && !e.classList.contains('goodput-chapter'));
+      if (!subsections.length) break;
+      last = subsections[subsections.length - 1];
+      if (last.classList.contains('goodput-long-table') || last.classList.contains('goodput-long-block')) break;
+      if (last.getBoundingClientRect().height <= SECTION_PX) {
+        last.classList.add('goodput-keep-section');
+        wholeSections++;
+        break;
+      }
+    }
+  }
   const title = document.createElement('section');
   title.className = 'goodput-title';
   title.innerHTML = args.title;
@@ -94,5 +139,6 @@
     copy.querySelectorAll('.headerlink').forEach(e => e.remove());
     return copy.textContent.trim();
   });
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, kept, headings};
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, kept, unbroken, wholeSections,
+          headings};
 }
