@@ -199,7 +199,7 @@ def build(fleet: FleetPlan) -> Page:
         jit_interval=format_duration(jit_plan.interval), zero_interval=format_duration(zero_plan.interval),
         jit_sim=percent_pm(sim.mean, sim.stderr),
         jit_closed=percent(jit, se_digits(sim.stderr)) if sim.stderr > 0.0 else percent(jit),
-        jit_sigma=f"{sim.apart(jit):.1f}" if sim.stderr > 0.0 else "",
+        jit_sigma=("" if sim.stderr == 0.0 else "less than 0.1" if sim.apart(jit) < 0.05 else f"{sim.apart(jit):.1f}"),
         jit_agrees=Variant("unchecked" if sim.stderr == 0.0 else
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
