@@ -25,6 +25,9 @@ from goodput.plan import plan_for
 from goodput.restart import spare_wait
 from goodput.units import format_duration
 
+#: The planner's 65,536-GPU fleet given as what planners know (size, bandwidths, R as its parts, 32 hot spares).
+STORED_FLEET = Path(__file__).parent / "data" / "fleet-stored.yml"
+
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
@@ -72,13 +75,6 @@ def test_by_size_with_spares_alone_waits_longer_at_twice_the_size() -> None:
     assert fleet.restart_at(2 * p.gpus) - 15.0 > wait > fleet.restart_at(p.gpus // 2) - 15.0 > 0.0
 
 
-#: The planner's 65,536-GPU fleet of the stored file: R from its parts (1 + 3 + 4 + 2 min, a load of 2.83 s) and a pool
-#: of 32 hot spares repaired in 8 h, half the interruptions taking a node.
-STORED_SPARES = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
-                 "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5},
-                 "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
-                 "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
-                 "spares": {"nodes": 32, "repair": "8 h", "takes_node": 0.5}, "price_per_gpu_hour": 3.2, "month": "730 h"}
 STORY = Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
 
 
@@ -86,7 +82,7 @@ def test_r_grows_with_size_only_where_the_change_shows() -> None:
     """The stored fleet: R = 10.047 min at 65,536 GPUs and 10 min + 7e-9 min at 100,000 (the wait for one of 32 spares):
     written the same at every size planned, so nothing makes R change with size. The story fleet (start-up per node,
     a pool of spares): R 18.3 min grows to 31 min at 100,000 GPUs, both causes counted."""
-    stored = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    stored = fleet_plan(load_params(STORED_FLEET))
     assert stored.params.spares is not None
     assert 0 < stored.restart_at(100_000) - stored.params.restart < 1e-8
     assert stored.restart_by_size == ()
@@ -135,18 +131,16 @@ def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path
                                                                     choice.restart[choice.best])
 
 
-def test_the_spares_row_writes_the_two_restarts_as_far_apart_as_they_are(tmp_path: Path) -> None:
+def test_the_spares_row_writes_the_two_restarts_as_far_apart_as_they_are() -> None:
     """The stored fleet holds 32 spares (R = 10.047 min); the best pool is 15 (R = 10.057 min), 0.56 s longer. At
     three digits they would read 10 min and 10.1 min, 6 s apart; the command's row writes 10.06 and 10.05 min."""
-    fleet = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    fleet = fleet_plan(load_params(STORED_FLEET))
     choice = fleet.best_spares
     assert choice is not None and choice.best == 15
     assert (choice.restart[15] - fleet.params.restart) * 60 == pytest.approx(0.559, abs=5e-4)
-    path = tmp_path / "fleet.yml"
-    path.write_text(yaml.safe_dump(STORED_SPARES), encoding="utf-8")
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        assert main(["plan", "--params", str(path)]) == 0
+        assert main(["plan", "--params", str(STORED_FLEET)]) == 0
     assert "R = 10.06 min (R = 10.05 min with the 32 held)" in " ".join(out.getvalue().split())
 
 

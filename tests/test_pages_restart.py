@@ -31,6 +31,9 @@ from goodput.restart import Recovery, RestartParts, Spares, spare_wait
 from goodput.units import format_durations
 from goodput.whatif import recovery_plan, restart_inputs
 
+#: The planner's 65,536-GPU fleet given as what planners know (size, bandwidths, R as its parts, 32 hot spares).
+STORED_FLEET = Path(__file__).parent / "data" / "fleet-stored.yml"
+
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
              "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.75}
@@ -272,13 +275,6 @@ def test_a_start_up_given_as_a_part_is_compared_with_auroras_line(small_params: 
     assert pages.build(example).aurora_fleet == Variant("plain") and pages.build(example).startup_part == ""
 
 
-#: The stored fleet (65,536 GPUs, R from its parts and a pool of 32 hot spares), as tests/test_fleet_restart.py reads it.
-STORED_SPARES = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
-                 "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5},
-                 "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
-                 "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
-                 "spares": {"nodes": 32, "repair": "8 h", "takes_node": 0.5}, "price_per_gpu_hour": 3.2,
-                 "month": "730 h"}
 
 
 @pytest.mark.slow
@@ -286,7 +282,7 @@ def test_the_stored_fleets_restarts_and_recovery_read_as_they_differ() -> None:
     """The 32 held give R = 10.047 min, the best pool of 15 gives 10.057 min: 0.56 s apart, written 10.05 and 10.06 min
     (not 10 and 10.1 min, 6 s). The just-in-time simulation (93.94% ± 0.13 points) is set beside the closed form to the
     same two decimals, with how many standard errors apart they are."""
-    fleet = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    fleet = fleet_plan(load_params(STORED_FLEET))
     page = pages.build(fleet)
     assert (page.pool, page.pool_restart, page.best, page.best_restart) == ("32 spare nodes", "10.05 min",
                                                                             "15 spare nodes", "10.06 min")
@@ -301,7 +297,7 @@ def test_the_spares_figure_reaches_and_marks_the_pool_held() -> None:
     """The stored fleet holds 32 spares; the choice's counts stop at 18 (a quarter past the best, 15). Fig. 9 carries
     the curves on to 32 (each count the fleet's plan at R(c)) and marks 'held: 32'; goodput and the share of GPUs
     bought doing kept work are at most 0.30 points apart there, so the legend says the dashed one lies on the other."""
-    fleet = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    fleet = fleet_plan(load_params(STORED_FLEET))
     pool = fleet.params.spares
     assert pool is not None and fleet.best_spares is not None and fleet.best_spares.counts[-1] < 32
     through = fleet.spares_through(pool.repair, pool.takes_node, 32)

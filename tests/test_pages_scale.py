@@ -22,6 +22,9 @@ from goodput.report import percent, points, scheme_words
 from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
+#: The planner's 65,536-GPU fleet given as what planners know (size, bandwidths, R as its parts, 32 hot spares).
+STORED_FLEET = Path(__file__).parent / "data" / "fleet-stored.yml"
+
 #: The planner's tiered fleet of issue 18 (restart is its largest loss).
 FLEET_65K = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint_cost": "25 s", "slow_checkpoint_cost": "5 min",
              "restart": "15 min", "price_per_gpu_hour": 3.2, "month": "730 h", "drain": "4 min",
@@ -325,20 +328,13 @@ def test_the_drain_bound_at_100k_is_said_whether_or_not_first_order_is_quoted(wo
     assert scale.at_size_values(drained)["plan_bound"] == Variant("drain")
 
 
-#: The stored fleet (65,536 GPUs, R from its parts and a pool of 32 hot spares: R = 10.047 min).
-STORED_SPARES = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
-                 "storage": {"write_bandwidth": "2 TB/s", "read_bandwidth": "4 TB/s", "efficiency": 0.5},
-                 "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"},
-                 "restart": {"detect": "1 min", "replace": "3 min", "startup": "4 min", "warmup": "2 min"},
-                 "spares": {"nodes": 32, "repair": "8 h", "takes_node": 0.5}, "price_per_gpu_hour": 3.2,
-                 "month": "730 h"}
 
 
 @pytest.mark.slow
 def test_the_stored_fleets_restart_is_the_same_at_100k_and_grows_only_at_a_million() -> None:
     """With 32 spares the wait at 100,000 GPUs is 7e-9 min: R reads 10 min there as at 65,536 ('same', not 'grows to
     10 min'); the study, which runs to 1,000,000 GPUs, says R grows to 14.7 min there, the size where it shows."""
-    fleet = fleet_plan(params_from_mapping(STORED_SPARES, source="fleet-stored.yml"))
+    fleet = fleet_plan(load_params(STORED_FLEET))
     page = scale.build(fleet)
     assert page.size_restart == Variant("same") and page.plan_restart == page.restart == "10 min"
     assert page.restart_scope == Variant("grows")
