@@ -415,9 +415,12 @@ def goodput_vs_cost(
 @styled
 def goodput_vs_interval(
     mtbi: float, restart: float, costs: Sequence[float], curves: Mapping[str, Curve] | None = None,
-    first_order: bool = True,
+    first_order: bool | Sequence[bool] = True, names: Sequence[str] | None = None,
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
+
+    `first_order` for every cost or one flag a cost (first order drawn only where it may be quoted); `names` the
+    legend's words for each cost, before ``"C = ..."``.
 
     `curves` are computed elsewhere (a drain or a persistent tier) and drawn in the next colours; T runs from a quarter
     of the smallest optimum to two and a half times the largest, on a logarithmic axis where the optima are more than
@@ -433,10 +436,11 @@ def goodput_vs_interval(
     unit, size = ("minutes", 1.0) if wide else time_unit(max(optima))
     fig, ax = _figure(3.8)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
+    first = [first_order] * len(costs) if isinstance(first_order, bool) else list(first_order)
     drawn: dict[str, Curve] = {
-        _cost_label(cost): (t, exact_goodput(cost, mtbi, restart, t),
-                            model.goodput(cost, mtbi, restart, t) if first_order else None,
-                            (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
+        (f"{names[i]} ({_cost_label(cost)})" if names else _cost_label(cost)): (
+            t, exact_goodput(cost, mtbi, restart, t), model.goodput(cost, mtbi, restart, t) if first[i] else None,
+            (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
         for i, cost in enumerate(costs)
     } | curves
     lowest = 1.0
@@ -455,7 +459,8 @@ def goodput_vs_interval(
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
-        *([Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order")] if first_order else []),
+        *([Line2D([], [], ls="--", lw=1.2, color="0.2", label="first order")]
+          if any(first_g is not None for _, _, first_g, _ in drawn.values()) else []),
         Line2D([], [], ls="", marker="o", color="0.2", ms=7, label="exact optimum T*"),
     ]
     ax.set_ylim(max(0.0, lowest - 0.05), 1.0)
@@ -556,16 +561,18 @@ def fleet_interval(fleet: FleetPlan) -> Figure:
     """:func:`goodput_vs_interval` for a fleet: its scheme and its slow checkpoint; first order where quotable."""
     p, plan = fleet.params, fleet.plan
     quotable = fleet.first_order_quotable
+    slow_quotable = quotable and fleet.slow_first_order.check.quotable  # each curve's first order where quotable
+    slow_name = slow_label(p, "the slow checkpoint")
     if plan.tiers is None:
         return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
-                                   first_order=quotable)
+                                   first_order=[quotable, slow_quotable], names=["this fleet's checkpoint", slow_name])
     scheme = plan.tiers
     t = np.geomspace(max(scheme.drain, plan.interval / 4), 2.5 * plan.interval, 120)
     exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x)) for x in t]
     first_g = [tiers.first_order_losses(scheme, p.mtbi, float(x)).goodput for x in t] if quotable else None
     label = f"this fleet's scheme ({_cost_label(p.checkpoint_cost)})"
-    return goodput_vs_interval(p.mtbi, p.restart, [p.slow_checkpoint_cost], first_order=quotable,
-                               curves={label: (t, exact_g, first_g, (plan.interval, plan.goodput))})
+    return goodput_vs_interval(p.mtbi, p.restart, [p.slow_checkpoint_cost], first_order=[slow_quotable],
+                               names=[slow_name], curves={label: (t, exact_g, first_g, (plan.interval, plan.goodput))})
 
 
 def fleet_levers(fleet: FleetPlan) -> Figure:
