@@ -149,8 +149,8 @@ def survival_figure(fleet: FleetPlan) -> Figure:
         return goodput_against_survival(p.mtbi, c, p.restart, FIGURE_RATIOS)
     kept = 1.0 - lost_share()
     return goodput_against_survival(p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), marks={
-        f"copy on the node alone (Llama 3 share, {percent(kept, 0)})": (ratio, kept),
-        f"copy on a peer too (assumed {percent(PEER_SURVIVES, 0)})": (ratio, PEER_SURVIVES)})
+        f"what-if: copy on the node alone (Llama 3 share, {percent(kept, 0)})": (ratio, kept),
+        f"what-if: copy on a peer too (assumed {percent(PEER_SURVIVES, 0)})": (ratio, PEER_SURVIVES)})
 
 
 def root_cause_table() -> Styler:
