@@ -56,6 +56,7 @@ class Page(Fleet):
     fleet_m_span: str
     fleet_scheme: Variant
     c_paths: Variant
+    c_copy: Variant
     c_how: str
     sync_time: str
     scheme_inputs: str
@@ -206,6 +207,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         # a derived slow checkpoint is the book's comparison, not one the inputs state (Params.slow_derived)
         c_paths=Variant(("derived" if p.slow_derived else "fast") if not synchronous
                         else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost else "same"),
+        c_copy=Variant("copy" if p.checkpoint_per_node else "none"),  # a C derived from a snapshot is the copy alone
         c_how=p.derived.get("checkpoint_cost", ""),
         sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous
         else f"{format_duration(p.slow_checkpoint_cost)} for this fleet's checkpoint and storage" if p.slow_derived
