@@ -114,6 +114,7 @@ def test_a_slow_checkpoint_is_derived_only_where_the_inputs_file_states_none() -
         assert ("slow checkpoint cost (comparison)", format_duration(p.slow_checkpoint_cost)) in report.input_rows(p)
 
 
+@pytest.mark.slow
 def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> None:
     """A derived slow checkpoint is the book's synchronous write on every page; the worked example keeps its words."""
     from goodput.book import figures, tables

@@ -286,6 +286,7 @@ def test_a_recovered_fleet_is_not_the_curves() -> None:
     assert page.scope == page.own_scope == Variant("beyond")
 
 
+@pytest.mark.slow
 def test_following_first_order_at_100k_is_costed_only_where_it_is_quoted(worked_page: scale.Page) -> None:
     """Where first order is not quoted at 100,000 GPUs (the worked example, 7.0 points off) the page does not follow
     its interval; a fleet with a 10 min drain and M = 10 h there has both intervals at the drain bound, so following
@@ -310,6 +311,7 @@ def test_following_first_order_at_100k_is_costed_only_where_it_is_quoted(worked_
     assert values["plan_interval_cost"] == points(at.plan.goodput - at.exact_at_first, 2)
 
 
+@pytest.mark.slow
 def test_the_drain_bound_at_100k_is_said_whether_or_not_first_order_is_quoted(worked_page: scale.Page) -> None:
     """The small tiered fleet's plan at 100,000 GPUs checkpoints every D = 15.2 s with first order unquoted: the page
     says the drain sets the interval there; the worked example (one tier, no drain) does not, nor does the quoted
