@@ -23,7 +23,8 @@ from goodput.pages.common import (
     scheme_values,
 )
 from goodput.params import load_params
-from goodput.report import money, ordinal, percent, points, share_text, slow_words, small_points
+from goodput.plan import survives_more
+from goodput.report import gain_text, money, ordinal, percent, points, share_text, slow_words, small_points
 from goodput.restart import Recovery
 from goodput.tiers import Tiers
 from goodput.units import format_duration
@@ -175,7 +176,7 @@ def build(fleet: FleetPlan) -> Page:
         drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if t.drain == 0 else
                             "sets" if fleet.plan.at_drain else "drained"),
-        half_drain=format_duration(t.drain / 2), lever_drain=points(lever_drain),
+        half_drain=format_duration(t.drain / 2), lever_drain=gain_text(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         # a derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived)
         slow_drawn=slow_words(p) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
@@ -187,7 +188,7 @@ def build(fleet: FleetPlan) -> Page:
                            else "drained" if peer_own_gain >= MATERIAL else "drained_small"),
         peer_fleet_goodput=percent(peer_own) if peer_own > 0 else "", peer_fleet_points=small_points(peer_own_gain),
         peer_fleet_dollars=money(fleet.dollars(peer_own_gain)),
-        survives_more=share_text(s + (1.0 - s) / 2), lever_survive=points(lever_survive),
+        survives_more=share_text(survives_more(s)), lever_survive=gain_text(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),
         ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
         ill_points=points(max(0.0, fleet.goodput - ill_goodput)),
