@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from goodput import sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.hazards import elastic_params
 from goodput.pages import Variant
@@ -48,9 +49,8 @@ from goodput.whatif import goodput_of, plan_or_none, with_cost
 SMALL_COUNT = 12
 #: How many times the settled failure rate the first days of a run are taken to have.
 EARLY_FACTOR = 3.0
-#: PyTorch Distributed Checkpoint, 7B model: blocking time of a synchronous and an asynchronous save, in seconds
-#: (PyTorch blog, 2024).
-SYNC_SECONDS, ASYNC_SECONDS = 148.8, 6.3
+#: PyTorch Distributed Checkpoint, 7B model: blocking time of a synchronous and an asynchronous save, in seconds.
+SYNC_SECONDS, ASYNC_SECONDS = sources.ASYNC_DCP_SYNC_SECONDS, sources.ASYNC_DCP_STALL_SECONDS
 #: Below this share of wall time, goodput is written as "less than 0.1%".
 TINY = 0.001
 #: Checkpoint overhead and lost work are called about equal at the optimum when they differ by at most this share of
