@@ -514,7 +514,8 @@ class FleetPlan:
         cost = storage_cost_per_month(s.price, best)
         return BestBandwidth(bandwidth=best, goodput=goodput, net_per_month=self.dollars(goodput) - cost,
                              storage_cost_per_month=cost, edge=edge, interval=0.0 if plan is None else plan.interval,
-                             drain=0.0 if plan is None or plan.tiers is None else plan.tiers.drain)
+                             drain=0.0 if plan is None or plan.tiers is None else plan.tiers.drain,
+                             at_drain=plan is not None and plan.at_drain)
 
 
 def _kept(make: Callable[[], Plan], nothing: tuple[type[Exception], ...] = (Refused,)) -> float:

@@ -265,7 +265,8 @@ class BestBandwidth:
 
     Dollars are US dollars a month. ``edge`` (``"top"``/``"bottom"``) says B* is an end of the search
     (:data:`SEARCH_SPAN`): no optimum inside the range searched. ``interval`` is the checkpoint interval of the
-    fleet's plan at B* and ``drain`` that plan's drain (minutes; 0 without one, and both 0 where no plan is made).
+    fleet's plan at B* and ``drain`` that plan's drain (minutes; 0 without one, and both 0 where no plan is made);
+    ``at_drain`` whether that plan checkpoints as often as its drain allows (:attr:`goodput.plan.Plan.at_drain`).
     """
 
     bandwidth: float
@@ -275,15 +276,7 @@ class BestBandwidth:
     edge: str | None = None
     interval: float = 0.0
     drain: float = 0.0
-
-    @property
-    def at_drain(self) -> bool:
-        """Whether the plan at B* checkpoints as often as its drain allows (T = D, one drain at a time).
-
-        >>> BestBandwidth(1e9, 0.5, 0.0, 0.0, interval=0.25, drain=0.25).at_drain
-        True
-        """
-        return self.drain > 0.0 and abs(self.interval - self.drain) <= 1e-9 * self.drain
+    at_drain: bool = False
 
 
 def best_bandwidth(net_at: Callable[[float], float], bandwidth: float, span: float = SEARCH_SPAN) -> tuple[float, str | None]:
