@@ -18,7 +18,6 @@ from goodput.errors import Refused
 from goodput.plan import CAPPED_LEVERS, STORAGE_LEVERS, Plan, levers_at_optimum, make_plan, plan_levers
 from goodput.units import (
     DAY,
-    MINUTES_PER_UNIT,
     WAIT_FLOOR,
     YEAR,
     format_duration,
@@ -26,6 +25,7 @@ from goodput.units import (
     format_rate,
     format_wait,
     significant,
+    written_minutes,
 )
 
 if TYPE_CHECKING:
@@ -121,9 +121,8 @@ def gain_text(gain: float, plus: bool = False) -> str:
     ('+6.6 points', 'a loss of 4.3 points', '0.0 points', '0.50 points', '0.0071 points')
     """
     if gain > -0.0005:
-        x = 100 * max(gain, 0.0)
-        digits = 1 if x >= 1 or x < NEGLIGIBLE_PERCENT else 1 - math.floor(math.log10(x))
-        return f"{'+' if plus else ''}{points(x / 100, digits)}"
+        x = max(gain, 0.0)
+        return f"{'+' if plus else ''}{points(x, 1) if 100 * x < NEGLIGIBLE_PERCENT else points_sig2(x)}"
     return f"a loss of {points(-gain)}"
 
 
@@ -356,12 +355,6 @@ RESTART_PART_NAMES = {"detect": "detection", "replace": "replacement", "startup"
                       "load": "checkpoint load", "warmup": "warm-up"}
 
 
-def _written(text: str) -> float:
-    """The minutes a duration as :func:`format_duration` writes it stands for (``"1 min 30 s"`` -> 1.5)."""
-    return sum(float(number.replace(",", "")) * MINUTES_PER_UNIT[unit]
-               for number, unit in re.findall(r"([\d.,]+) (ms|s|min|h|days?|years?)\b", text))
-
-
 def adding_up(total: float, parts: Sequence[float]) -> list[str]:
     """Durations written so that, as written, they add up to `total` as :func:`format_duration` writes it.
 
@@ -375,9 +368,9 @@ def adding_up(total: float, parts: Sequence[float]) -> list[str]:
     digits = [3] * len(parts)
     texts = [format_duration(x) for x in parts]
     for _ in range(6 * len(parts)):  # at most six more digits each: then every part is as written to 1e-9
-        if format_duration(sum(_written(t) for t in texts)) == shown:
+        if format_duration(sum(written_minutes(t) for t in texts)) == shown:
             break
-        worst = max(range(len(parts)), key=lambda i: abs(_written(texts[i]) - parts[i]))
+        worst = max(range(len(parts)), key=lambda i: abs(written_minutes(texts[i]) - parts[i]))
         digits[worst] += 1
         texts[worst] = format_duration(parts[worst], digits[worst])
     return texts
@@ -401,7 +394,6 @@ def restart_part_texts(params: Params) -> dict[str, str]:
     texts = adding_up(params.restart, list(minutes.values()))
     return {key: format_wait(value, "0 s") if key == "wait" and value < WAIT_FLOOR else text
             for (key, value), text in zip(minutes.items(), texts, strict=True)}
-
 
 
 def spares_text(params: Params) -> str:
@@ -1051,7 +1043,7 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
     And, where B* is an end of the search, that it is.
 
     >>> from goodput.storage import BestBandwidth
-    >>> best_bandwidth_note(BestBandwidth(810e9, 0.777, 118e6, 1.2e6, interval=14 / 60, drain=14 / 60))[:101]
+    >>> best_bandwidth_note(BestBandwidth(810e9, 0.777, 118e6, 1.2e6, interval=14 / 60, drain=14 / 60, at_drain=True))[:101]
     "stated, as the inputs' write bandwidth is; goodput 77.7% checkpointing every 14 s (its drain's length"
     """
     from goodput.storage import SEARCH_SPAN

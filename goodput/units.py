@@ -147,7 +147,6 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     return f"{years} year" + ("" if years == "1" else "s")
 
 
-
 def written_minutes(text: str) -> float:
     """The minutes a duration written by :func:`format_duration` stands for, as written.
 
@@ -189,6 +188,7 @@ def format_durations(*minutes: float, digits: int = 3) -> tuple[str, ...]:
         if close(texts):
             return texts
     return texts
+
 
 #: A wait for repairs below this (minutes: a millisecond) is written "under 1 ms", not to its digits (1.16e-08 ms).
 WAIT_FLOOR = 0.001 / 60.0

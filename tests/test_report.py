@@ -167,7 +167,8 @@ def test_the_restart_parts_add_up_to_r_as_written() -> None:
     """The story fleet's R, 18.3 min, is 1 + 3 + 12.24 + 2 min and a wait of 0.917 s: the start-up written 12.2 min
     would add up to 18.2 min. The parts as the sum writes them add up to R as written, and the command's rows of the
     parts are the same texts."""
-    from goodput.report import _planner_rows, _written, restart_part_texts
+    from goodput.report import _planner_rows, restart_part_texts
+    from goodput.units import written_minutes as _written
 
     p = load_params(STORY)
     texts = restart_part_texts(p)
@@ -210,7 +211,8 @@ def test_levers_ranked_apart_read_apart() -> None:
 @given(parts=st.lists(st.floats(0.001, 600.0).map(lambda x: round(x, 4)), min_size=1, max_size=6))
 def test_written_parts_add_up_to_the_written_total(parts: list[float]) -> None:
     """Any parts, as :func:`goodput.report.adding_up` writes them, add up to their total as written."""
-    from goodput.report import _written, adding_up
+    from goodput.report import adding_up
+    from goodput.units import written_minutes as _written
 
     texts = adding_up(sum(parts), parts)
     assert format_duration(sum(_written(t) for t in texts)) == format_duration(sum(parts))
