@@ -22,6 +22,7 @@ InputError on a zero, negative or non-finite input. Derivations: :mod:`goodput.s
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -74,9 +75,23 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     >>> round(exact_optimal_interval(1.0, 185.6), 2)
     18.61
     """
+    c, m = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi)
+    if c.ndim == 0 and m.ndim == 0:
+        return _optimal_interval_of(float(c), float(m))
+    return _out(_optimal_interval(c, m))  # type: ignore[no-any-return]
+
+
+# The plans, pages and figures ask again and again for the optimum of the same fleet's C and M (most of the calls
+# the book and its tests make): one C and M is solved once.
+@functools.lru_cache(maxsize=4096)
+def _optimal_interval_of(c: float, m: float) -> float:
+    return float(_optimal_interval(np.asarray(c), np.asarray(m)))
+
+
+def _optimal_interval(c: npt.NDArray[np.float64], m: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """:func:`exact_optimal_interval` of validated arrays, elementwise."""
     from scipy.special import lambertw  # kept off the import path
 
-    c, m = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi)
     ratio = np.broadcast_to(c / m, np.broadcast(c, m).shape).astype(np.float64)
     closed = np.array(1.0 + lambertw(-np.exp(-(1.0 + ratio)), 0).real, dtype=np.float64)
     # Newton's method on phi(t) = -t - log(1 - t) = C/M (t = T/M), phi summed as a series for small t so
@@ -94,7 +109,7 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
             phi = np.where(t < 0.05, series, -t - np.log1p(-t))
             t = t - (phi - q) * (1.0 - t) / t  # phi'(t) = t / (1 - t)
         closed[polish] = t
-    return _out(m * closed)  # type: ignore[no-any-return]
+    return m * closed  # type: ignore[no-any-return]
 
 
 def exact_goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = None) -> X:
