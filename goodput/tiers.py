@@ -334,15 +334,24 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery 
 
 
 def _chain_losses(tiers: Tiers, t: float, steps: _Steps) -> TierLosses:
-    """The losses at interval T from the chain's per-state quantities at T (one row of a scan's)."""
-    wall = float(steps.weight @ steps.time)
-    progress = max(0.0, float(steps.weight @ steps.reward) / wall)
+    """The losses at interval T from the chain's per-state quantities at T."""
+    return _chain_rows(tiers, np.asarray(t), steps)[0]
+
+
+def _chain_rows(tiers: Tiers, t: np.ndarray, steps: _Steps) -> list[TierLosses]:
+    """The losses at each interval of `t`, from the chain's per-state quantities, a row per interval."""
+    def per_step(x: np.ndarray) -> np.ndarray:
+        return np.atleast_1d(np.einsum("...i,...i->...", steps.weight, x))
+
+    wall = per_step(steps.time)
+    progress = np.maximum(0.0, per_step(steps.reward) / wall)
     n = tiers.every
-    overhead = progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
-    restart, drain = float(steps.weight @ steps.restart) / wall, float(steps.weight @ steps.drain) / wall
-    return TierLosses(interval=t, every=n, checkpoint_overhead=overhead,
-                      lost_work=max(0.0, 1.0 - progress - overhead - restart - drain), restart_loss=restart,
-                      drain_loss=drain)
+    overhead = progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * np.atleast_1d(t))
+    restart, drain = per_step(steps.restart) / wall, per_step(steps.drain) / wall
+    lost = np.maximum(0.0, 1.0 - progress - overhead - restart - drain)
+    return [TierLosses(interval=float(x), every=n, checkpoint_overhead=float(o), lost_work=float(w),
+                       restart_loss=float(r), drain_loss=float(d))
+            for x, o, w, r, d in zip(np.atleast_1d(t), overhead, lost, restart, drain, strict=True)]
 
 
 def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
@@ -408,7 +417,7 @@ def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -
     if tiers.one_tier or tiers.fast_survives < 1.0:  # the chain of exact_losses, every T of the scan at once
         active = recovery is not None and recovery.active
         scan = _steps(tiers, recovery.rollback_mtbi(m) if recovery is not None and active else m, grid)
-        rows = (_chain_losses(tiers, float(t), _Steps(*(x[i] for x in vars(scan).values()))) for i, t in enumerate(grid))
+        rows = _chain_rows(tiers, grid, scan)
         values = np.array([(recovery.exact(losses, m, tiers.stop_cost) if recovery is not None and active else losses)
                            .goodput for losses in rows])
     else:
