@@ -63,9 +63,10 @@ def simulate_spare_waits(spares: int, mtbi: float, repair: float, takes_node: fl
     rng = np.random.default_rng(seed)
     burn = interruptions // 10
     total = interruptions + burn
-    gaps = rng.exponential(mtbi, total)
-    takes = rng.random(total) < takes_node
-    repairs = rng.exponential(repair, total)
+    # As Python lists: the loop below reads them one by one, which NumPy's scalars make several times slower.
+    gaps = rng.exponential(mtbi, total).tolist()
+    takes = (rng.random(total) < takes_node).tolist()
+    repairs = rng.exponential(repair, total).tolist()
     in_repair: list[float] = []
     t = 0.0
     waits: list[float] = []
