@@ -43,8 +43,6 @@ def _change(x: float, se: float) -> str:
     return change_text(x, se, hazards.measurable(x, se))
 
 
-
-
 def _decimals(x: float) -> int:
     """Decimals of points for a loss `x` (a fraction): one from a tenth of a point, else two significant digits."""
     return 1 if 100 * x >= 0.095 else point_decimals(x, least=1)
