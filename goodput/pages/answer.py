@@ -209,7 +209,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     # A drain that keeps the storage busy: the tiers page's contention what-if, said with the recommendation.
     busy = contention_whatif(fleet) if fleet.plan.drain_busy else None
     if busy is not None and s is not None:
-        chosen |= {"drain_share": percent(fleet.plan.drain_share, 0), "drained_every": format_duration(s.every * fleet.interval),
+        chosen |= {"drain_share": percent(fleet.plan.drain_share, 0),
+                   "drained_every": format_duration(s.every * fleet.interval),
                    "busy_slowdown": percent(DRAIN_SLOWDOWN, 0), "busy_goodput": percent(busy.goodput),
                    "busy_points": points(max(0.0, busy.counted - busy.goodput))}
     return Page(
