@@ -235,13 +235,11 @@ def _digits(truth: float, measured: float, low: float, high: float) -> int:
     digits, so it does not count.
     """
     ends = [i for i, x in enumerate((low, high)) if not math.isclose(x, truth, rel_tol=1e-9)]
-    digits = 3
-    while digits < 6:
+    for digits in range(3, 6):
         texts = durations_together(measured, truth, low, high, digits=digits)
         if texts[1] not in [texts[2 + i] for i in ends]:
-            break
-        digits += 1
-    return digits
+            return digits
+    return 6
 
 
 def _quartiles(low: str, high: str) -> str:
