@@ -28,6 +28,7 @@ def test_worked_check_at_this_builds_inputs(book: Params) -> None:
     assert page.balance == Variant("holds")
     assert (page.two_cm, page.t_star) == ("371", "19.3 min")
     assert page.symbolic_agreement == "agrees with it to within a relative 1e-12"
+    assert "2e-03" in derivation.symbolic_agreement(19.3, 19.2658)  # a relative difference, to one digit
     assert (page.term, page.f_star) == ("5.2%", f"{100 * math.sqrt(2 / m):.1f}%")
     assert page.half_cost == page.double_cost == f"{100 * math.sqrt(2 / m) / 4:.1f} points" == "2.6 points"
     assert "18.6 min" in page.recommendation

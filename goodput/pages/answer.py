@@ -17,6 +17,7 @@ from goodput.pages.common import (
     Fleet,
     LossLever,
     PlanValues,
+    SchemeValues,
     first_order_variant,
     fleet_values,
     g_span,
@@ -24,6 +25,7 @@ from goodput.pages.common import (
     losses_text,
     m_given,
     ranges_text,
+    scheme_values,
     t_span,
 )
 from goodput.params import Params
@@ -55,15 +57,6 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
     """The largest loss's own lever where a lever besides the top one and halving the failure rate gains more.
 
     Halving the failure rate cuts two losses at once, so it is left aside; None where the lever is not so outranked.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> from goodput.params import load_params
-    >>> loss_lever(fleet_plan(load_params())) is None
-    True
-    >>> x = loss_lever(fleet_plan(load_params().replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0,
-    ...                                                 restart=8.0, ranges={})))
-    >>> x.own_lever, x.own_points, x.better_lever, x.better_points, x.loss_after
-    ('halve R', '5.8 points', 'halve C', '9.4 points', '14.8%')
     """
     own = LOSS_LEVERS.get(fleet.largest_loss)
     if own is None or own[0] not in fleet.levers:
@@ -92,24 +85,14 @@ def loss_lever_values(x: LossLever | None) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, PlanValues, LossLever):
-    """The answer page's values; each field is a glue key of book/answer.md."""
+class Page(Fleet, PlanValues, LossLever, SchemeValues):
+    """The answer page's values; each field is a glue key of book/answer.md ("none" where a paragraph has no use)."""
 
     mtbi_how: Variant
     scheme: Variant
-    drain: str
-    persistent_cost: str
-    persistent_restart: str
-    persistent_which: str
-    fast_lost: str
     losses_ranked: str
     month_hours: str
     drain_busy: Variant
-    drain_share: str
-    drained_every: str
-    busy_slowdown: str
-    busy_goodput: str
-    busy_points: str
     slow_points: str
     slow_dollars: str
     cost_lever: Variant
@@ -117,8 +100,6 @@ class Page(Fleet, PlanValues, LossLever):
     halve_c_points: str
     halve_c_dollars: str
     slow_kind: Variant
-    own_write: str
-    own_write_goodput: str
     slow_pair: str
     fo_model: str
     fo_losses: str
@@ -126,6 +107,15 @@ class Page(Fleet, PlanValues, LossLever):
     fo_slow_gap: str
     fo_points: str
     fo_dollars: str
+    persistent_which: str = "none"
+    fast_lost: str = "none"
+    drain_share: str = "none"
+    drained_every: str = "none"
+    busy_slowdown: str = "none"
+    busy_goodput: str = "none"
+    busy_points: str = "none"
+    own_write: str = "none"
+    own_write_goodput: str = "none"
 
 
 def plan_losses(plan: Plan) -> str:
@@ -140,10 +130,6 @@ def slow_pair(params: Params) -> str:
 
     "Fast" and "slow" only where C is not itself a synchronous write to shared storage
     (:attr:`goodput.params.Params.checkpoint_is_write`); else by their costs.
-
-    >>> from goodput.params import load_params
-    >>> slow_pair(load_params())
-    'the fast against the slow checkpoint'
     """
     if params.slow_derived:
         return "this fleet's plan against that derived write"
@@ -158,15 +144,11 @@ def own_write_values(params: Params) -> dict[str, str]:
 
     ``own_write`` is that write's time (size / achieved write bandwidth) and ``own_write_goodput`` the goodput it
     leaves as the only checkpoint, at its own best interval, where the slow checkpoint is not that write
-    (:attr:`goodput.params.Params.slow_is_write`); "none" each otherwise.
-
-    >>> from goodput.params import load_params
-    >>> own_write_values(load_params())
-    {'own_write': 'none', 'own_write_goodput': 'none'}
+    (:attr:`goodput.params.Params.slow_is_write`); none otherwise (the page's fields then keep their "none").
     """
     s = params.storage
     if s is None or params.slow_is_write or params.checkpoint_is_write:
-        return {"own_write": "none", "own_write_goodput": "none"}
+        return {}
     try:
         kept = percent(plan_for(params.replace(slow_checkpoint_cost=s.write_minutes), slow=True).goodput)
     except Refused:  # a write so slow against M that no work is kept
@@ -179,14 +161,6 @@ def first_order_name(fleet: FleetPlan) -> str:
 
     Young's formula only where the model of C, M and R alone is the fleet's scheme; with just-in-time recovery
     √(2CM/(1−p)) (Eq. eq-restart-jit); with tiers the first order of the scheme, what it adds named.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> from goodput.params import load_params
-    >>> first_order_name(fleet_plan(load_params()))
-    "Young's formula"
-    >>> first_order_name(fleet_plan(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)))
-    "first order of this fleet's scheme (T* = √(2CM/(1−p)), with p = 60% of interruptions recovered just in time \
-and its planned stops counted as pauses)"
     """
     p = fleet.params
     if fleet.plain:
@@ -216,7 +190,6 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     slow_fo = fleet.slow_first_order
     slow_ok = fast_ok and slow_fo.check.quotable
     slow_fo_points = max(0.0, fleet.first_order.goodput - slow_fo.goodput)
-    tier2 = s if s is not None and not s.one_tier else None
     scheme = "single" if s is None else "drain" if s.one_tier else "tiered" if s.drain > 0 else "persistent"
     top = fleet.ranges.swings[0] if fleet.ranges.swings else None
     # With spares, the best count against none, and what the pool held gives, net of the spares' own GPUs.
@@ -229,27 +202,23 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
         held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
     outranked = loss_lever(fleet)
+    chosen = own_write_values(p)  # the fields a paragraph of this fleet quotes; the others keep "none"
+    if s is not None and not s.one_tier:
+        chosen |= {"persistent_which": f"every {ordinal(s.every)} checkpoint" if s.every > 1 else "every checkpoint",
+                   "fast_lost": share_text(1.0 - s.fast_survives)}
     # A drain that keeps the storage busy: the tiers page's contention what-if, said with the recommendation.
     busy = contention_whatif(fleet) if fleet.plan.drain_busy else None
+    if busy is not None and s is not None:
+        chosen |= {"drain_share": percent(fleet.plan.drain_share, 0),
+                   "drained_every": format_duration(s.every * fleet.interval),
+                   "busy_slowdown": percent(DRAIN_SLOWDOWN, 0), "busy_goodput": percent(busy.goodput),
+                   "busy_points": points(max(0.0, busy.counted - busy.goodput))}
     return Page(
-        **fleet_values(fleet), first_order=first_order_variant(fleet), calculator=Variant("link"),
-        calculator_url=Raw(html.escape(calculator_url)),
-        mtbi_how=Variant(m_given(p)),
-        restart_text=restart_text(p), scheme=Variant(scheme),
-        drain=format_duration(s.drain) if s is not None else "none",
-        persistent_cost=format_duration(tier2.cp) if tier2 else "none",
-        persistent_restart=format_duration(tier2.rp) if tier2 else "none",
-        persistent_which=("every checkpoint" if tier2.every == 1 else f"every {ordinal(tier2.every)} checkpoint")
-        if tier2 else "none",
-        fast_lost=share_text(1.0 - tier2.fast_survives) if tier2 else "none",
-        losses_ranked=losses_text(fleet),
+        **fleet_values(fleet), **scheme_values(fleet), **chosen, first_order=first_order_variant(fleet),
+        calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)), mtbi_how=Variant(m_given(p)),
+        restart_text=restart_text(p), scheme=Variant(scheme), losses_ranked=losses_text(fleet),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
-        drain_share=percent(fleet.plan.drain_share, 0) if busy else "none",
-        drained_every=format_duration(s.every * fleet.interval) if busy and s is not None else "none",
-        busy_slowdown=percent(DRAIN_SLOWDOWN, 0) if busy else "none",
-        busy_goodput=percent(busy.goodput) if busy else "none",
-        busy_points=points(max(0.0, busy.counted - busy.goodput)) if busy else "none",
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
@@ -258,8 +227,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         halve_c_dollars=money(fleet.dollars(halve_c)),
         slow_kind=Variant("derived" if p.slow_derived else "compared" if p.checkpoint_is_write
                           else "write" if p.slow_is_write else "stated"),
-        **own_write_values(p), slow_pair=slow_pair(p),
-        fo_model=first_order_name(fleet),
+        slow_pair=slow_pair(p), fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,

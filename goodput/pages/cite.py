@@ -44,9 +44,8 @@ def build(fleet: FleetPlan, cff: Mapping[str, Any], built: Provenance) -> Page:
     year = str(cff["preferred-citation"]["year"])
     sha = built.params_sha256 or ""
     key = f"goodput{year}-{built.version}" + (f"-{sha[:8]}" if sha else "")
-    note = f"Version {built.version}, built from {built.params_name}" + (f" (SHA-256 {sha})" if sha else "")
-    if built.commit:
-        note += f", commit {built.commit}"
+    note = (f"Version {built.version}, built from {built.params_name}" + (f" (SHA-256 {sha})" if sha else "")
+            + (f", commit {built.commit}" if built.commit else ""))
     bibtex = "\n".join([
         f"@book{{{key},",
         f"  author  = {{{{{authors}}}}},",

@@ -25,7 +25,6 @@ class Page(Fleet):
 
     first_order: Variant
     balance: Variant
-
     check: Variant
     c: str
     m: str
@@ -50,11 +49,7 @@ AGREEMENT = 1e-12
 
 
 def symbolic_agreement(symbolic: float, t_star: float) -> str:
-    """How the symbolic optimum evaluated at C and M compares with the interval quoted, after "evaluated at the same inputs".
-
-    >>> symbolic_agreement(19.2658, 19.2658), symbolic_agreement(19.3, 19.2658)
-    ('agrees with it to within a relative 1e-12', 'differs from it by a relative 2e-03')
-    """
+    """How the symbolic optimum evaluated at C and M compares with the interval quoted, after "evaluated at the same inputs"."""
     rel = abs(symbolic - t_star) / t_star
     return f"agrees with it to within a relative {AGREEMENT:.0e}" if rel < AGREEMENT else f"differs from it by a relative {rel:.0e}"
 

@@ -35,14 +35,14 @@ from goodput.report import (
     slow_words,
     small_points,
 )
-from goodput.simulate import effective_mtbi
+from goodput.simulate import Comparison, effective_mtbi
 from goodput.units import format_duration
 
 
-def _change(x: float, se: float) -> str:
+def _change(sim: Comparison, i: int) -> str:
+    """What a simulation's schedule `i` does to goodput against its first, with the standard error."""
+    x, se = sim.difference[i], sim.difference_stderr[i]
     return change_text(x, se, hazards.measurable(x, se))
-
-
 
 
 def _decimals(x: float) -> int:
@@ -204,17 +204,15 @@ def build(fleet: FleetPlan) -> Page:
         t_six_first=format_duration(age.six_schedule[0][1]), six_first_until=format_duration(age.six[0]),
         t_six_last=format_duration(age.six_schedule[-1][1]), six_last_from=format_duration(age.six[-1]),
         runs=f"{early.replicas:,}", early_fixed=percent_pm(early.goodput[0], early.stderr[0]), early_bunched=bunched,
-        early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(gain, gain_se),
-        early_six_change=_change(early.difference[2], early.difference_stderr[2]),
+        early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(early, 1),
+        early_six_change=_change(early, 2), early_slow_change=_change(sim.early_slow, 1),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
         slow_with=slow_words(p) if p.slow_derived else f"the slow checkpoint ({format_duration(cs)})",
-        early_slow_change=_change(sim.early_slow.difference[1], sim.early_slow.difference_stderr[1]),
         early_verdict=Variant("helps" if helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
         largest_lever_gain=small_points(fleet.levers_ranked[0][1]), renewal=Variant(renewal),
-        renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]),
-        renewal_two=_change(ren.difference[1], ren.difference_stderr[1]), longer=f"{hazards.LONGER:g}",
-        renewal_longer=_change(ren.difference[2], ren.difference_stderr[2]), burst_p=f"{hazards.BURST_PROBABILITY:g}",
+        renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]), renewal_two=_change(ren, 1),
+        renewal_longer=_change(ren, 2), longer=f"{hazards.LONGER:g}", burst_p=f"{hazards.BURST_PROBABILITY:g}",
         burst_w=format_duration(hazards.BURST_WINDOW), burst_mean=f"{1 / (1 - hazards.BURST_PROBABILITY):.2f}",
         m_all=format_duration(m_all), burst_horizon=format_duration(sim.bursts.horizon),
         burst_count=f"{sim.bursts.horizon / m:,.0f}", burst_runs=f"{sim.bursts.replicas:,}",
@@ -225,7 +223,7 @@ def build(fleet: FleetPlan) -> Page:
         burst_cost_pm=(points_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
                        else f"nothing measurable ({points_pm(burst_cost, burst_se)})"),
         burst_same_count=small_points(abs(same_count)), t_all=format_duration(t_all),
-        burst_retune=_change(retune, retune_se), lost_q=f"{lost.lost_share:g}",
+        burst_retune=_change(sim.bursts, 1), lost_q=f"{lost.lost_share:g}",
         lost_q_share=percent(lost.lost_share, 0), lost_base=percent(base, lost_d), lost_shared=percent(lost.shared, lost_d),
         lost_cost=points(lost.cost, lost_d),
         lost_first_order=(NOT_QUOTED if not fleet.first_order_quotable else points(lost.first_order_cost, lost_d)

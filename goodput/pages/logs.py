@@ -228,10 +228,6 @@ class Page(Fleet):
 _CLOSE = ", to more digits than above since the true value lies near an end"
 
 
-def _interval(low: str, high: str) -> str:
-    return f"{low} to {high}"
-
-
 def _digits(truth: float, measured: float, low: float, high: float) -> int:
     """Digits that show an interval as the chapter does (three), or more where the truth reads as an end it is not.
 
@@ -239,32 +235,26 @@ def _digits(truth: float, measured: float, low: float, high: float) -> int:
     digits, so it does not count.
     """
     ends = [i for i, x in enumerate((low, high)) if not math.isclose(x, truth, rel_tol=1e-9)]
-    digits = 3
-    while digits < 6:
+    for digits in range(3, 6):
         texts = durations_together(measured, truth, low, high, digits=digits)
         if texts[1] not in [texts[2 + i] for i in ends]:
-            break
-        digits += 1
-    return digits
+            return digits
+    return 6
 
 
 def _quartiles(low: str, high: str) -> str:
     """Two quartiles, written alike, as ``"4.04 min to 5.87 min"``, or ``"both 20.0 min"`` where they read the same."""
-    return f"both {low}" if low == high else _interval(low, high)
+    return f"both {low}" if low == high else f"{low} to {high}"
 
 
-def _spread(estimate: float, interval: tuple[float, float] | None, median: float | None,
-            quartiles: tuple[float, float] | None) -> tuple[str, str, str, str]:
-    """An estimate, its interval, median and quartiles, written alike (:func:`goodput.report.durations_together`); "" for what is not given.
+def _spread(estimate: float, interval: tuple[float, float] = (math.nan, math.nan), median: float = math.nan,
+            quartiles: tuple[float, float] = (math.nan, math.nan)) -> tuple[str, str, str, str]:
+    """An estimate, its interval, median and quartiles, written alike (:func:`goodput.report.durations_together`).
 
-    An interval with an undefined end is ``"no interval"``.
+    An interval with an undefined end is ``"no interval"``; what is not given is read as that too, and not quoted.
     """
-    nan = math.nan
-    lo, hi = interval or (nan, nan)
-    q1, q3 = quartiles or (nan, nan)
-    e, a, b, md, c, d = durations_together(estimate, lo, hi, nan if median is None else median, q1, q3)
-    span = "" if interval is None else "no interval" if math.isnan(lo) or math.isnan(hi) else _interval(a, b)
-    return e, span, "" if median is None else md, "" if quartiles is None else _quartiles(c, d)
+    e, a, b, md, c, d = durations_together(estimate, *interval, median, *quartiles)
+    return e, "no interval" if any(map(math.isnan, interval)) else f"{a} to {b}", md, _quartiles(c, d)
 
 
 def _fit(e: EventMeasurement) -> WeibullFit:
@@ -313,15 +303,15 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     truth = {k: [float(rows[k][col]) for col in ("measured", "truth", "low", "high")] for k in "CMR"}
     truth_digits = {k: _digits(*truth[k]) for k in "CMR"}
     shown = {k: durations_together(*truth[k], digits=truth_digits[k]) for k in "CMR"}
-    c, c_range, _, c_quartiles = _spread(m.checkpoint_cost_min, m.checkpoint_cost_interval_min, None,
-                                         m.checkpoint_cost_iqr_min)
-    mtbi, m_range, _, _ = _spread(m.mtbi_min, m.mtbi_interval_min, None, None)
+    c, c_range, _, c_quartiles = _spread(m.checkpoint_cost_min, m.checkpoint_cost_interval_min,
+                                         quartiles=m.checkpoint_cost_iqr_min)
+    mtbi, m_range, _, _ = _spread(m.mtbi_min, m.mtbi_interval_min)
     r_mean, r_range, r_median, r_quartiles = _spread(m.restart_min, m.restart_interval_min, m.restart_median_min,
-                                                m.restart_iqr_min)
-    t, _, _, t_quartiles = _spread(m.interval_measured_min, None, None, m.interval_iqr_min)
-    lost, _, _, lost_quartiles = _spread(m.lost_work_per_failure_min, None, None, m.lost_work_iqr_min)
-    glm_m, glm_m_range, _, _ = _spread(glm.mtbi_min, glm.mtbi_interval_min, None, None)
-    glm11_m, glm11_m_range, _, _ = _spread(clear.mtbi_min, clear.mtbi_interval_min, None, None)
+                                                     m.restart_iqr_min)
+    t, _, _, t_quartiles = _spread(m.interval_measured_min, quartiles=m.interval_iqr_min)
+    lost, _, _, lost_quartiles = _spread(m.lost_work_per_failure_min, quartiles=m.lost_work_iqr_min)
+    glm_m, glm_m_range, _, _ = _spread(glm.mtbi_min, glm.mtbi_interval_min)
+    glm11_m, glm11_m_range, _, _ = _spread(clear.mtbi_min, clear.mtbi_interval_min)
     glm_r, glm_r_median, glm_r_max = durations_together(glm.restart_min, glm.restart_median_min, max(glm.restarts_min))
     glm_gap_median, gap_low, gap_high, glm_open = durations_together(glm.gap_median_min, *glm.gap_range_min, glm.open_gap_min)
     return Page(
@@ -357,7 +347,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_which=Variant("same" if data.sample is data.measured else "other"),
         **{f"truth_{k.lower()}": format_duration(float(rows[k]["truth"])) for k in "TCMR"},
         **{f"{name}_{k.lower()}": value for k in "CMR" for name, value in (
-            ("meas", shown[k][0]), ("range", _interval(*shown[k][2:]) + (_CLOSE if truth_digits[k] > 3 else "")),
+            ("meas", shown[k][0]), ("range", " to ".join(shown[k][2:]) + (_CLOSE if truth_digits[k] > 3 else "")),
             ("inside", "inside" if rows[k]["agrees"] else "outside"))},
         n_inside=f"{int(intervals['agrees'].sum())}",
         n_interval_rows=f"{len(intervals)}", n_match=f"{int(counted['agrees'].sum())}",
@@ -378,7 +368,7 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         glm11_m=glm11_m, glm11_m_range=glm11_m_range, glm_r=glm_r, glm_r_median=glm_r_median,
         glm_r_n=count(glm.restart_samples, "relaunch", "relaunches"), glm_r_max=glm_r_max,
         glm_r_unrecorded=f"{glm.restarts_unrecorded}", glm_gaps=count(fit.gaps, "complete gap"),
-        glm_gap_range=_interval(gap_low, gap_high), glm_gap_median=glm_gap_median, glm_open=glm_open, glm_k=significant(fit.shape, 3), glm_k_method=fit.method,
+        glm_gap_range=f"{gap_low} to {gap_high}", glm_gap_median=glm_gap_median, glm_open=glm_open, glm_k=significant(fit.shape, 3), glm_k_method=fit.method,
         glm_k_conf=f"{fit.confidence:.0%}",
         glm_k_range=shape_interval_text(fit), glm_scale=format_duration(fit.scale),
         glm_fit_mean=format_duration(fit.mean), glm_lr=f"{fit.lr_statistic:.2f}", glm_p=p_value_text(fit.p_value),
