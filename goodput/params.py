@@ -15,7 +15,8 @@ YAML; durations are strings with a unit::
     drain: 5 min                                    # durable this long after the snapshot
     persistent: {cost: 5 min, restart: 10 min, every: 4}
     fast_survives: 0.8
-    # what a planner knows, each exclusive with the duration it derives (see derive):
+    # what a planner knows, each exclusive with the duration it derives (see derive; a C typed beside a snapshot is
+    # the stall measured at a checkpoint, the snapshot giving D and the copy alone):
     checkpoint: {size: 2.3 TB}   # or {parameters: 530e9, bytes_per_parameter: 12}
     gpus_per_node: 8
     storage: {write_bandwidth: 20 Gb/s, read_bandwidth: 40 GB/s, efficiency: 0.16, price: 1500}
@@ -205,6 +206,34 @@ class Params:
         """
         return "checkpoint_cost" in self.derived and self.storage is not None and \
             self.storage.snapshot_bandwidth is not None
+
+    @property
+    def checkpoint_is_stall(self) -> bool:
+        """Whether C is the stall measured at a checkpoint, typed beside a snapshot to host memory.
+
+        The inputs file (``checkpoint_cost:`` beside ``snapshot:``) or ``--checkpoint-cost`` gives C, the barrier,
+        quiesce and copy the training loop waits for; the snapshot still gives the drain D, the host-memory check and
+        the copy alone (:attr:`snapshot_copy`), which :func:`derive` keeps no longer than the stall. Such a C is the
+        fleet's as measured: not re-derived per node at other sizes nor by a faster snapshot.
+
+        >>> load_params().checkpoint_is_stall
+        False
+        """
+        return "checkpoint_cost" not in self.derived and self.storage is not None and \
+            self.storage.snapshot_bandwidth is not None
+
+    @property
+    def snapshot_copy(self) -> float | None:
+        """Minutes the snapshot's copy alone takes, size / (nodes x snapshot bandwidth); None without a snapshot.
+
+        C itself where C is derived from the snapshot (:attr:`checkpoint_per_node`); beside a measured stall
+        (:attr:`checkpoint_is_stall`) the part of it the copy takes. ``derived["snapshot_copy"]`` says it in words.
+
+        >>> load_params().snapshot_copy is None
+        True
+        """
+        s = self.storage
+        return None if s is None or s.snapshot_bandwidth is None else s.checkpoint_cost
 
     @property
     def slow_derived(self) -> bool:
@@ -417,7 +446,8 @@ def params_from_mapping(
         raise InputError("slow_checkpoint_cost", data["slow_checkpoint_cost"],
                          f"a checkpoint no faster than checkpoint_cost ({format_duration(checkpoint_cost)}): the "
                          "slow one is the synchronous write that the fast checkpoint replaces")
-    if slow_checkpoint_cost < checkpoint_cost:  # derived: the snapshot is slower than writing to storage directly
+    # derived: the snapshot is slower than writing to storage directly (a measured stall may be: the page says so)
+    if slow_checkpoint_cost < checkpoint_cost and not (known is not None and derived.checkpoint_is_stall):
         raise InputError("snapshot.bandwidth", f"a snapshot of {format_duration(checkpoint_cost)}",
                          f"a snapshot to host memory faster than writing the checkpoint to storage directly "
                          f"({format_duration(slow_checkpoint_cost)}); without a snapshot the checkpoint is that write")
@@ -581,9 +611,12 @@ def derive(params: Params, known: Known) -> Params:
     Size = given, or parameters x bytes per parameter (default 14). Without a snapshot C =
     size / achieved write bandwidth; with one, C = size / (nodes x snapshot bandwidth) and
     D = size / achieved write bandwidth, and the snapshot (twice if double-buffered) must fit
-    in host memory. The slow C is typed or else the synchronous write. R = sum of the parts, the
-    load defaulting to size / achieved read bandwidth, plus :func:`goodput.restart.spare_wait`
-    with spares. A derived duration typed at the same level (both in the file, or both as
+    in host memory. A C typed beside a snapshot (at its level or above) is the stall measured at
+    a checkpoint (:attr:`Params.checkpoint_is_stall`): taken as typed, and refused if shorter than
+    the snapshot's copy alone, which ``derived["snapshot_copy"]`` then describes. The slow C is
+    typed or else the synchronous write. R = sum of the parts, the load defaulting to size /
+    achieved read bandwidth, plus :func:`goodput.restart.spare_wait` with spares. Any other
+    derived duration typed at the same level (both in the file, or both as
     flags) is refused; otherwise the command line wins. Also raises InputError for storage
     without a size, GPUs per node that do not divide the GPUs, or a duration neither typed nor
     derivable.
@@ -668,9 +701,19 @@ def derive(params: Params, known: Known) -> Params:
         if store.snapshot_bandwidth is None:
             choose("checkpoint_cost", store.checkpoint_cost, "write_bandwidth", f"a synchronous write of {write_words}")
         else:
-            choose("checkpoint_cost", store.checkpoint_cost, "snapshot_bandwidth",
-                   f"a snapshot of {st.format_size(store.size / store.nodes)} per node to host memory at "
-                   f"{st.format_bandwidth(store.snapshot_bandwidth)}")
+            per_node = f"{st.format_size(store.size / store.nodes)} per node"
+            copy_words = f"a snapshot of {per_node} to host memory at {st.format_bandwidth(store.snapshot_bandwidth)}"
+            if "checkpoint_cost" in typed and known.flagged("checkpoint_cost") >= known.flagged("snapshot_bandwidth"):
+                # C typed beside the snapshot (or on the command line over the file's): the stall measured at a
+                # checkpoint, barrier and quiesce with the copy, so never shorter than the copy alone
+                notes["snapshot_copy"] = copy_words
+                if typed["checkpoint_cost"] < store.checkpoint_cost:
+                    raise InputError(name("checkpoint_cost"), format_duration(typed["checkpoint_cost"]),
+                                     f"at least the snapshot's copy, {format_duration(store.checkpoint_cost)} ({per_node} "
+                                     f"at {st.format_bandwidth(store.snapshot_bandwidth)}): a measured stall includes "
+                                     "the copy")
+            else:
+                choose("checkpoint_cost", store.checkpoint_cost, "snapshot_bandwidth", copy_words)
             choose("drain", store.drain, "write_bandwidth", f"the write of {write_words} after the snapshot")
         if "slow_checkpoint_cost" not in typed or (known.flagged("write_bandwidth")
                                                    and not known.flagged("slow_checkpoint_cost")):

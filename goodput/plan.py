@@ -368,7 +368,9 @@ def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, 
     """The :data:`STORAGE_LEVERS` that apply, fractions of 1; empty without ``params.storage``.
 
     Doubling the write (and read) or the snapshot bandwidth rederives C or D, the load part of R and the slow
-    checkpoint (:func:`goodput.params.at_bandwidths`) and re-plans at the best interval and cadence.
+    checkpoint (:func:`goodput.params.at_bandwidths`) and re-plans at the best interval and cadence. No snapshot
+    lever where C is the measured stall (:attr:`~goodput.params.Params.checkpoint_is_stall`): doubling the copy's
+    bandwidth would not change a C the fleet measured.
 
     >>> from goodput.params import load_params
     >>> storage_levers(load_params())
@@ -379,7 +381,7 @@ def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, 
         return {}
     at_best = plan_for(params, which=which).goodput
     gains = {STORAGE_LEVERS["double_write_bandwidth"]: plan_for(at_bandwidths(params, write=2.0), which=which).goodput}
-    if s.snapshot_bandwidth is not None:
+    if s.snapshot_bandwidth is not None and not params.checkpoint_is_stall:  # a measured stall is not re-derived
         gains[STORAGE_LEVERS["double_snapshot_bandwidth"]] = plan_for(at_bandwidths(params, snapshot=2.0),
                                                                       which=which).goodput
     return _floored({name: goodput - at_best for name, goodput in gains.items()})

@@ -278,13 +278,19 @@ def file_sources(params: Params) -> dict[str, str]:
 def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str]:
     """`sources` with each derived input's derivation in place of where it was given, and R as the sum of its parts.
 
-    The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s. The one
-    place the command (after its flags) and the book's tables say where C, D and R came from.
+    The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s; a C that
+    is the stall measured beside a snapshot (:attr:`~goodput.params.Params.checkpoint_is_stall`) says so, and what the
+    copy alone takes. The one place the command (after its flags) and the book's tables say where C, D and R came from.
     """
     out = dict(sources)
     for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
         if key in params.derived:
             out[symbol] = params.derived[key]
+    if params.checkpoint_is_stall and (copy := params.snapshot_copy) is not None:  # C typed beside a snapshot
+        flag = params.known.name("checkpoint_cost") if params.known is not None else ""
+        given = f"given by {flag}" if flag.startswith("--") else f"given in {params.source}"
+        out["C"] = (f"the stall measured at a checkpoint, {given}; the copy alone, "
+                    f"{params.derived.get('snapshot_copy', 'the snapshot')}, takes {format_duration(copy)}")
     if (parts := restart_sum(params)) is not None:
         out["R"] = parts
     return out

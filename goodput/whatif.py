@@ -90,6 +90,9 @@ class StallWhatIf:
 def stall_whatif(fleet: FleetPlan) -> StallWhatIf | None:
     """The plan at the published stall where the fleet's C is derived from a snapshot (the copy alone); else None.
 
+    None too where C is the stall measured beside the snapshot (:func:`measured_stall`): the published what-if is
+    for a fleet whose stall is not measured.
+
     >>> from goodput.fleet import fleet_plan
     >>> from goodput.params import load_params
     >>> stall_whatif(fleet_plan(load_params())) is None  # the worked example types its C
@@ -99,6 +102,61 @@ def stall_whatif(fleet: FleetPlan) -> StallWhatIf | None:
         return None
     return StallWhatIf(stall=PUBLISHED_STALL, plan=plan_or_none(with_cost(fleet.params, PUBLISHED_STALL)),
                        slow=fleet.slow.goodput)
+
+
+@dataclass(frozen=True)
+class MeasuredStall:
+    """The fleet's C where it is the stall measured at a checkpoint beside a snapshot, against the copy alone.
+
+    ``stall`` is C as typed (:attr:`goodput.params.Params.checkpoint_is_stall`), ``copy`` the snapshot's copy alone
+    (:attr:`goodput.params.Params.snapshot_copy`), minutes; ``goodput`` the fleet's plan's at that stall, ``slow`` the
+    goodput of the fleet's synchronous write, which a stall this long may not beat, and ``at_copy`` the plan's at C =
+    the copy alone (no barrier or quiesce: the most a shorter stall could give; 0 where the model keeps no work).
+    ``write`` is the storage's own time to write the whole checkpoint, minutes: what a synchronous write would stall.
+    """
+
+    stall: float
+    copy: float
+    goodput: float
+    slow: float
+    at_copy: float
+    write: float
+
+    @property
+    def longer_than_write(self) -> bool:
+        """Whether the measured stall is longer than a synchronous write of the whole checkpoint would stall."""
+        return self.stall > self.write
+
+    @property
+    def times_copy(self) -> float:
+        """How many times the copy alone the measured stall is (at least 1: a shorter stall is refused)."""
+        return self.stall / self.copy
+
+    @property
+    def rest(self) -> float:
+        """Minutes of the stall that are not the copy: the barrier and the quiesce."""
+        return self.stall - self.copy
+
+    @property
+    def below_slow(self) -> bool:
+        """Whether the plan at the measured stall keeps less than the synchronous write does: the snapshot does not pay."""
+        return self.goodput < self.slow
+
+
+def measured_stall(fleet: FleetPlan) -> MeasuredStall | None:
+    """The fleet's measured stall beside its snapshot's copy, where its C is that stall; else None.
+
+    >>> from goodput.fleet import fleet_plan
+    >>> from goodput.params import load_params
+    >>> measured_stall(fleet_plan(load_params())) is None  # the worked example has no snapshot
+    True
+    """
+    p = fleet.params
+    if not p.checkpoint_is_stall or p.snapshot_copy is None or p.storage is None:
+        return None
+    return MeasuredStall(stall=p.checkpoint_cost, copy=p.snapshot_copy, goodput=fleet.plan.goodput,
+                         slow=fleet.slow.goodput, at_copy=goodput_of(plan_or_none(with_cost(p, p.snapshot_copy))),
+                         write=p.storage.write_minutes)
 
 
 def local_first(checkpoint_cost: float, restart: float, drain: float, survives: float) -> Tiers:

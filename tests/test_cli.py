@@ -658,3 +658,41 @@ def test_the_table_stays_within_80_columns_for_a_fleet_with_long_notes() -> None
     lines = result.stdout.splitlines()
     assert max(len(line) for line in lines) <= 80
     assert any("start-up 12.24 min" in line for line in lines)  # R's parts are still shown, wrapped
+
+
+# --------------------------------------------------------------------------- a measured stall beside a snapshot
+
+STALL_FLEET = Path(__file__).parent / "data" / "fleet-stored-stall.yml"
+
+
+def test_plan_takes_the_measured_stall_and_says_what_the_copy_alone_takes() -> None:
+    """fleet-stored-stall.yml: C = the typed 6.3 s, D the snapshot's 5.67 s drain; the C row says it is the measured
+    stall and that the copy alone takes 13.8 ms; no snapshot lever (a faster copy does not change a measured C)."""
+    data = plan_json("--params", str(STALL_FLEET))
+    assert data["checkpoint_cost_min"] * 60.0 == pytest.approx(6.3) and data["drain_min"] * 60.0 == pytest.approx(5.67)
+    assert "checkpoint_cost" not in data["derived"] and "692 MB per node" in data["derived"]["snapshot_copy"]
+    assert data["sources"]["C"].startswith("the stall measured at a checkpoint, given in fleet-stored-stall.yml")
+    assert data["sources"]["C"].endswith("takes 13.8 ms")
+    assert "double the snapshot bandwidth" not in data["levers"] and "double the storage bandwidth" in data["levers"]
+    text = run("plan", "--params", str(STALL_FLEET)).stdout
+    assert "the stall measured at a checkpoint" in text and "C derived again" not in text
+
+
+def test_a_stall_below_the_copy_exits_2_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "fleet.yml"
+    path.write_text(STALL_FLEET.read_text(encoding="utf-8").replace("checkpoint_cost: 6.3 s", "checkpoint_cost: 5 ms"),
+                    encoding="utf-8")
+    for args in (["--params", str(path)], ["--params", str(STALL_FLEET), "--checkpoint-cost", "5 ms"]):
+        result = run("plan", *args)
+        assert result.returncode == 2 and result.stdout == "" and result.stderr.count("\n") == 1
+        assert "got '5 ms', expected at least the snapshot's copy, 13.8 ms" in result.stderr
+
+
+def test_a_flag_beats_the_files_measured_stall() -> None:
+    """--checkpoint-cost replaces the file's stall (still a measured stall); --snapshot-bandwidth derives C again."""
+    flagged = plan_json("--params", str(STALL_FLEET), "--checkpoint-cost", "9 s")
+    assert flagged["checkpoint_cost_min"] * 60.0 == pytest.approx(9.0)
+    assert flagged["sources"]["C"].startswith("the stall measured at a checkpoint, given by --checkpoint-cost")
+    faster = plan_json("--params", str(STALL_FLEET), "--snapshot-bandwidth", "100 GB/s")
+    assert faster["checkpoint_cost_min"] * 60.0 == pytest.approx(5.67e12 / 8192 / 100e9, rel=1e-3)
+    assert "checkpoint_cost" in faster["derived"]

@@ -291,3 +291,17 @@ def test_a_c_derived_from_a_snapshot_is_said_to_be_the_copy_alone(
     assert stored.c_copy == Variant("copy") and "692 MB per node" in stored.c_how
     assert build(small_params, records).c_copy == Variant("copy")
     assert build(fleet, records).c_copy == Variant("none")
+
+
+def test_a_c_typed_beside_a_snapshot_is_said_to_be_the_measured_stall(records: tuple[PublishedFleet, ...]) -> None:
+    """fleet-stored-stall.yml: C is the measured 6.3 s, given; the copy alone, 692 MB per node at 50 GB/s, 13.8 ms,
+    the stall 455 times it and longer than the 5.67 s synchronous write. The inputs table shows C as given (the measured stall), D still derived."""
+    params = load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml")
+    page = build(params, records)
+    assert page.c_copy == Variant("measured") and "692 MB per node" in page.c_how
+    assert (page.c_copy_alone, page.c_copy_times, page.c_stall_write, page.c_write) == (
+        "13.8 ms", "455", "longer than", "5.67 s")
+    table = input_tables.inputs(fleet_plan(params)).set_index("symbol")
+    assert table.loc["C", ["this fleet", "given or derived"]].tolist() == [
+        "6.3 s", "given: the measured stall (the copy alone takes 13.8 ms)"]
+    assert table.loc["D", "given or derived"].startswith("derived: the write of 5.67 TB")

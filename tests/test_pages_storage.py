@@ -330,3 +330,27 @@ def test_the_caption_of_the_bandwidth_figure_fits_every_fleet() -> None:
     assert "no storage" not in caption and "dashed line" not in caption
     variant = (book_root() / "book" / "variants" / "storage" / "fleet_storage.illustration.md").read_text()
     assert "the dashed line is the fleet's own plan" in variant
+
+
+def test_a_measured_stall_is_said_with_the_copy_alone_and_no_published_what_if(stored: FleetPlan) -> None:
+    """fleet-stored-stall.yml types the stall, 6.3 s, beside the 13.8 ms copy: 455 times it, 6.29 s of barrier and
+    quiesce. The plan at it keeps 72.9%, below the 73.4% of the synchronous write (measured_loses); at the copy alone
+    78.1%. No published what-if and no snapshot lever. A 1 s stall beats the write: "measured"."""
+    from pathlib import Path
+
+    from goodput.whatif import measured_stall, stall_whatif
+
+    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml"))
+    m = measured_stall(fleet)
+    assert m is not None and stall_whatif(fleet) is None and measured_stall(stored) is None
+    assert m.stall * 60.0 == pytest.approx(6.3) and m.copy == stored.params.checkpoint_cost
+    assert m.below_slow and (m.goodput, m.slow) == (fleet.plan.goodput, fleet.slow.goodput)
+    assert m.at_copy == pytest.approx(stored.plan.goodput)
+    page = pages.build(fleet)
+    assert page.stall == Variant("measured_loses") and page.copy_words.startswith("a snapshot of 692 MB per node")
+    assert (page.cost, page.stall_copy, page.stall_times, page.stall_rest) == ("6.3 s", "13.8 ms", "455", "6.29 s")
+    assert (page.goodput, page.slow_goodput, page.stall_copy_goodput) == ("72.9%", "73.4%", "78.1%")
+    assert page.snapshot_lever == "" and page.stall_published == ""
+    assert "{" not in variant_text(page, "stall").replace("{ref}", "")
+    shorter = pages.build(fleet_plan(fleet.params.replace(checkpoint_cost=1.0 / 60.0)))
+    assert shorter.stall == Variant("measured") and shorter.stall_times == "72"

@@ -6,6 +6,8 @@ storage gets faster; size and bandwidth scale C linearly; and every bad input is
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -13,7 +15,7 @@ from numpy.testing import assert_allclose
 
 from goodput.errors import InputError
 from goodput.fleet import fleet_plan
-from goodput.params import params_from_mapping
+from goodput.params import load_params, params_from_mapping
 from goodput.plan import plan_for
 from goodput.restart import RestartParts, spare_wait
 from goodput.storage import transfer_minutes
@@ -25,6 +27,13 @@ BASE = {
     "month": "720 h",
 }
 TYPED = {**BASE, "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min", "restart": "5 min"}
+
+
+#: The stored fleet (tests/data/fleet-stored.yml) as a mapping: C derived from its snapshot, 13.8 ms.
+STORED_STALL = {"gpus": 65536, "rate_per_gpu_hour": 2.2e-5, "checkpoint": {"parameters": "405e9"},
+                "storage": {"write_bandwidth": "2 TB/s", "efficiency": 0.5},
+                "snapshot": {"bandwidth": "50 GB/s", "host_memory": "2 TiB"}, "restart": "10 min",
+                "price_per_gpu_hour": 3.2, "month": "730 h"}
 
 
 def known(**keys: object) -> dict:
@@ -302,3 +311,52 @@ def test_no_price_leaves_the_plan_as_it_was() -> None:
     assert (a.checkpoint_cost, a.restart, a.drain) == (b.checkpoint_cost, b.restart, b.drain)
     assert plan_for(a).goodput == plan_for(b).goodput
     assert fleet_plan(a).best_write_bandwidth is None and fleet_plan(b).best_write_bandwidth is not None
+
+
+# --------------------------------------------------------------------------- a measured stall beside a snapshot
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_a_c_typed_beside_a_snapshot_is_the_measured_stall() -> None:
+    """fleet-stored-stall.yml = fleet-stored.yml + checkpoint_cost: 6.3 s. C is the typed 6.3 s (given, not derived);
+    the snapshot still gives the drain D = 5.67 TB / 1 TB/s = 5.67 s, the host memory and the copy alone,
+    692 MB per node / 50 GB/s = 13.8 ms, kept beside C."""
+    copy, stall = load_params(DATA / "fleet-stored.yml"), load_params(DATA / "fleet-stored-stall.yml")
+    assert stall.checkpoint_cost == pytest.approx(6.3 / 60.0) and "checkpoint_cost" not in stall.derived
+    assert stall.checkpoint_is_stall and not stall.checkpoint_per_node and not stall.checkpoint_is_write
+    assert not copy.checkpoint_is_stall and copy.checkpoint_per_node and "snapshot_copy" not in copy.derived
+    assert (stall.drain, stall.derived["drain"]) == (copy.drain, copy.derived["drain"])
+    assert stall.drain * 60.0 == pytest.approx(5.67)
+    assert stall.snapshot_copy == copy.snapshot_copy == copy.checkpoint_cost
+    assert copy.checkpoint_cost * 60.0 == pytest.approx(0.0138, abs=1e-4)
+    assert stall.derived["snapshot_copy"] == copy.derived["checkpoint_cost"]
+    assert (stall.storage, stall.slow_checkpoint_cost, stall.restart) == (copy.storage, copy.slow_checkpoint_cost,
+                                                                          copy.restart)
+    assert load_params().snapshot_copy is None and not load_params().checkpoint_is_stall
+
+
+def test_a_stall_shorter_than_the_copy_is_refused_in_one_line_with_the_copy() -> None:
+    """5 ms is less than the 13.8 ms the copy alone takes: refused, naming checkpoint_cost, the value and the copy."""
+    with pytest.raises(InputError) as info:
+        params_from_mapping({**STORED_STALL, "checkpoint_cost": "5 ms"})
+    message = str(info.value)
+    assert message.startswith("checkpoint_cost: got '5 ms'") and "\n" not in message
+    assert "at least the snapshot's copy, 13.8 ms (692 MB per node at 50 GB/s)" in message
+    assert params_from_mapping({**STORED_STALL, "checkpoint_cost": "13.9 ms"}).checkpoint_is_stall
+
+
+def test_a_stall_longer_than_the_synchronous_write_is_taken() -> None:
+    """6.3 s is longer than the 5.67 s synchronous write: taken as measured (the pages say the snapshot does not
+    pay), where a snapshot derived slower than that write is still refused."""
+    p = params_from_mapping({**STORED_STALL, "checkpoint_cost": "6.3 s"})
+    assert p.checkpoint_cost > p.slow_checkpoint_cost
+    with pytest.raises(InputError, match=r"snapshot\.bandwidth"):
+        params_from_mapping({**STORED_STALL, "snapshot": {"bandwidth": "1 MB/s"}})
+
+
+def test_storage_without_a_snapshot_still_refuses_a_typed_c() -> None:
+    """Without a snapshot C is the synchronous write itself: a typed C beside it is refused as before."""
+    data = {key: value for key, value in STORED_STALL.items() if key != "snapshot"}
+    with pytest.raises(InputError, match=r"checkpoint_cost and storage\.write_bandwidth"):
+        params_from_mapping({**data, "checkpoint_cost": "6.3 s"})

@@ -105,7 +105,8 @@ def published_rates_args(params: Params, records: Sequence[fleets.PublishedFleet
 def inputs(fleet: FleetPlan) -> pd.DataFrame:
     """Which inputs the file gives and which it derives, with this fleet's values and the plan's interval.
 
-    A duration typed in the inputs file is "given": the file states it, and where to measure it is the last column.
+    A duration typed in the inputs file is "given": the file states it, and where to measure it is the last column. A
+    C typed beside a snapshot is given as the measured stall, the copy alone beside it.
     """
     p = fleet.params
     how_m = {"interruptions": "derived: a count over a window", "rate_per_gpu_hour": "derived: 60 min / (per-GPU rate × GPUs)",
@@ -117,7 +118,10 @@ def inputs(fleet: FleetPlan) -> pd.DataFrame:
 
     rows = [
         ("M", "mean time between interruptions", format_duration(p.mtbi), how_m, "job lifecycle events"),
-        ("C", "checkpoint cost", format_duration(p.checkpoint_cost), how("checkpoint_cost"), "per-step timing"),
+        ("C", "checkpoint cost", format_duration(p.checkpoint_cost),
+         # typed beside a snapshot: the measured stall, given, of which the snapshot derives only the copy
+         f"given: the measured stall (the copy alone takes {format_duration(p.snapshot_copy)})"
+         if p.checkpoint_is_stall and p.snapshot_copy is not None else how("checkpoint_cost"), "per-step timing"),
         # R's parts as every page writes them, adding up to R as written
         ("R", "restart time", format_duration(p.restart),
          f"derived: the sum of its parts, {parts}" if (parts := restart_sum(p)) else how("restart"),

@@ -34,6 +34,7 @@ from goodput.report import (
 )
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
+from goodput.whatif import measured_stall
 
 #: The per-GPU rate as the analysis behind the worked example rounds it ("about 2e-5").
 BRIEF_RATE = 2.0e-5
@@ -58,6 +59,10 @@ class Page(Fleet):
     c_paths: Variant
     c_copy: Variant
     c_how: str
+    c_copy_alone: str
+    c_copy_times: str
+    c_stall_write: str
+    c_write: str
     sync_time: str
     scheme_inputs: str
     w_window: str
@@ -197,6 +202,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     gap = max(0.0, at_low.goodput - at_high.goodput)
     # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
     synchronous = p.checkpoint_is_write
+    measured = measured_stall(fleet)
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
@@ -207,8 +213,13 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         # a derived slow checkpoint is the book's comparison, not one the inputs state (Params.slow_derived)
         c_paths=Variant(("derived" if p.slow_derived else "fast") if not synchronous
                         else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost else "same"),
-        c_copy=Variant("copy" if p.checkpoint_per_node else "none"),  # a C derived from a snapshot is the copy alone
-        c_how=p.derived.get("checkpoint_cost", ""),
+        # a C derived from a snapshot is the copy alone; one typed beside it the measured stall
+        c_copy=Variant("copy" if p.checkpoint_per_node else "measured" if measured else "none"),
+        c_how=p.derived.get("snapshot_copy" if measured else "checkpoint_cost", ""),
+        c_copy_alone=format_duration(measured.copy) if measured else "",
+        c_copy_times=significant(measured.times_copy, 2) if measured else "",
+        c_stall_write=("longer than" if measured.longer_than_write else "no longer than") if measured else "",
+        c_write=format_duration(measured.write) if measured else "",
         sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous
         else f"{format_duration(p.slow_checkpoint_cost)} for this fleet's checkpoint and storage" if p.slow_derived
         else "minutes",

@@ -29,7 +29,7 @@ from goodput.storage import (
     transfer_minutes,
 )
 from goodput.units import format_duration, significant
-from goodput.whatif import stall_whatif, write_whatifs
+from goodput.whatif import measured_stall, stall_whatif, write_whatifs
 
 
 def gib(size: float) -> str:
@@ -159,6 +159,10 @@ class Page(Fleet):
     stall_interval: str
     stall_goodput: str
     stall_points: str
+    stall_copy: str
+    stall_times: str
+    stall_rest: str
+    stall_copy_goodput: str
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -199,7 +203,9 @@ def build(fleet: FleetPlan) -> Page:
     gain = max(0.0, w.doubled - w.now.goodput)
     doubling = None if s is None else s.doubling_cost_per_month
     stall = stall_whatif(fleet)
-    stall_variant = "none" if stall is None else "loses" if stall.below_slow else "pays"
+    measured = measured_stall(fleet)  # C typed beside the snapshot: the measured stall, no what-if
+    stall_variant = ("measured_loses" if measured.below_slow else "measured") if measured else \
+        "none" if stall is None else "loses" if stall.below_slow else "pays"
     return Page(
         **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
@@ -253,9 +259,14 @@ def build(fleet: FleetPlan) -> Page:
         best_gain=money(max(0.0, best.net_per_month - fleet_net)) if best else "",
         best_every=best_every(best, fleet.interval),
         double_cost=money(doubling) if doubling is not None else "",
-        stall=Variant(stall_variant), copy_words=fleet.params.derived.get("checkpoint_cost", ""),
+        stall=Variant(stall_variant),
+        copy_words=fleet.params.derived.get("snapshot_copy" if measured else "checkpoint_cost", ""),
         stall_published=format_duration(stall.stall) if stall else "",
         stall_interval=format_duration(stall.plan.interval) if stall and stall.plan else "",
         stall_goodput=percent(stall.goodput) if stall else "",
         stall_points=points(max(0.0, fleet.plan.goodput - stall.goodput)) if stall else "",
+        stall_copy=format_duration(measured.copy) if measured else "",
+        stall_times=significant(measured.times_copy, 2) if measured else "",
+        stall_rest=format_duration(measured.rest) if measured else "",
+        stall_copy_goodput=percent(measured.at_copy) if measured else "",
     )
