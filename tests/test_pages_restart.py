@@ -229,7 +229,7 @@ def test_a_small_fleet_without_a_per_node_start_up_or_a_pool(small_params: Param
     assert x.r_parts + spare_wait(0, f.params.mtbi, x.repair, x.takes_node) > 10 * f.params.restart
     assert page.restart_none != page.restart
     best = x.choice.best
-    assert page.half_words == ("Half as many" if best % 2 == 0 else "Half as many, rounded down")
+    assert page.half_words == Variant("even" if best % 2 == 0 else "odd")
     assert page.scheme_parts == "drain"
 
 
