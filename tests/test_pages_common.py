@@ -67,6 +67,14 @@ def test_first_order_verdict_is_the_fleets_one_measure() -> None:
     assert common.first_order_variant(tiered).name == tiered.first_order_status.replace(" ", "_")
 
 
+def test_the_worked_examples_scheme_and_intervals_off_its_optimum() -> None:
+    """One tier, durable at once (C_p = C, R_p = R); twice the 18.6 min interval costs 2.2 points, half is 9.3 min."""
+    fleet = fleet_plan(load_params())
+    assert common.scheme_values(fleet) == {"drain": "0 s", "persistent_cost": "1 min", "persistent_restart": "5 min"}
+    assert common.off_optimum(fleet)[0] == {"twice_interval": "37.2 min", "twice_points": "2.2 points",
+                                            "half_interval": "9.3 min"}
+
+
 def test_large_counts_read_as_people_write_them() -> None:
     """26,700,466 GPU-hours read "26.7 million"; below a million, three significant digits with separators."""
     assert report.large_count(26_700_466) == "26.7 million"

@@ -253,12 +253,7 @@ class SchemeValues:
 
 
 def scheme_values(fleet: FleetPlan) -> dict[str, Any]:
-    """The fields of :class:`SchemeValues` for a fleet, to pass to a ``Page`` that inherits it.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> scheme_values(fleet_plan(load_params()))
-    {'drain': '0 s', 'persistent_cost': '1 min', 'persistent_restart': '5 min'}
-    """
+    """The fields of :class:`SchemeValues` for a fleet, to pass to a ``Page`` that inherits it."""
     p = fleet.params
     t = fleet.plan.tiers or Tiers(p.checkpoint_cost, p.restart)  # an untiered fleet: one tier, durable at once
     return vars(SchemeValues(drain=format_duration(t.drain), persistent_cost=format_duration(t.cp),
@@ -279,12 +274,7 @@ class OffOptimum:
 
 
 def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan]:
-    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> off_optimum(fleet_plan(load_params()))[0]
-    {'twice_interval': '37.2 min', 'twice_points': '2.2 points', 'half_interval': '9.3 min'}
-    """
+    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval."""
     plan = fleet.plan
     twice = plan_for(fleet.params, interval=OFF_BY * plan.interval)
     return vars(OffOptimum(twice_interval=format_duration(twice.interval),

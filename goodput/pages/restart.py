@@ -40,7 +40,6 @@ class Page(Fleet):
     nodes: str
     restart_paid: Variant
     rollback_share: str
-    pauses: str
     parts: Variant
     parts_list: str
     largest_part: str
@@ -152,10 +151,9 @@ def build(fleet: FleetPlan) -> Page:
     pool_restart, best_restart = format_durations(restart_at(x.spares), choice.restart[best])
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
-        restart_paid=Variant("jit" if x.jit_given else "stops" if params.planned_rate > 0 else "every"),
+        # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
+        restart_paid=Variant(("jit" if x.jit_given else "every") + ("_stops" if params.planned_rate > 0 else "")),
         rollback_share=percent(1.0 - params.just_in_time, 0),
-        pauses=("just-in-time recoveries and planned stops" if params.planned_rate > 0
-                else "just-in-time recoveries"),
         parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
