@@ -107,6 +107,12 @@ def left_out_text(plan: Plan) -> str:
     return join_words([part for part in parts if part])
 
 
+def scheme_kind(fleet: FleetPlan) -> str:
+    """Which model the fleet's plan is: ``"single"`` (no scheme), ``"drain"`` (one tier drained) or ``"tiered"``."""
+    s = fleet.plan.tiers
+    return "single" if s is None else "drain" if s.one_tier else "tiered"
+
+
 def m_given(p: Params) -> str:
     """How M was given, as a paragraph variant's name: ``"count"``, ``"rate"`` or ``"given"`` (a duration)."""
     return {"interruptions": "count", "rate_per_gpu_hour": "rate"}.get(p.mtbi_source, "given")

@@ -23,6 +23,7 @@ from goodput.pages.common import (
     cadence_text,
     fleet_values,
     off_optimum,
+    scheme_kind,
     scheme_values,
 )
 from goodput.params import load_params
@@ -135,7 +136,6 @@ def build(fleet: FleetPlan) -> Page:
     ranked = fleet.levers_ranked
     (_, top_gain), _, (third, third_gain) = ranked[:3]
     s = plan.tiers
-    tier_levers = "none" if s is None else "drain" if s.one_tier else "two_tier"
     off, long_ = off_optimum(fleet)
     short_ok = plan.interval / OFF_BY >= (s.drain if s else 0.0)
     short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
@@ -159,7 +159,7 @@ def build(fleet: FleetPlan) -> Page:
     outranked = loss_lever(fleet)
     slow_short = "that derived write" if p.slow_derived else "the slow checkpoint"
     return Page(
-        **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(scheme_kind(fleet)),
         loss_lever=Variant("other" if outranked else "own"),
         storage_levers=Variant(storage_levers), **storage_rederived(p), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),

@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
-from goodput.pages.common import Fleet, PlanValues
+from goodput.pages.common import Fleet, PlanValues, scheme_kind
+
+__all__ = ["Page", "build", "scheme_kind"]  # scheme_kind re-exported: goodput.pages.cite imports it from here
 
 
 @dataclass(frozen=True)
@@ -22,12 +24,6 @@ class Page(Fleet, PlanValues):
     fo_model: str
     optimum: Variant
     formulas: Variant
-
-
-def scheme_kind(fleet: FleetPlan) -> str:
-    """Which model the plan is, for the equations the page cites: ``"single"``, ``"drain"`` or ``"tiered"``."""
-    s = fleet.plan.tiers
-    return "single" if s is None else "drain" if s.one_tier else "tiered"
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
