@@ -126,12 +126,13 @@ def test_a_tiered_fleet_out_of_range_quotes_no_first_order_number(fleet65k: Flee
     of range (18.5 points off), so every first-order field is "not quoted" and the table has no first-order column."""
     assert fleet65k.first_order_status == "out of range"
     page = pages.build(fleet65k)
-    assert (page.scope, page.young, page.breakdown, page.here) == (Variant("tiered"),) + (Variant("refused"),) * 3
+    assert (page.scope, page.young, page.breakdown, page.here) == (
+        Variant("tiered"), Variant("out_of_range"), Variant("refused"), Variant("refused"))
     assert (page.interval, page.every_nth, page.goodput) == ("5.91 min", ", every 4th checkpoint persistent", "44.2%")
-    for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
+    for name in ("g_first_at_young", "young_gap", "g2", "rest", "rest_share", "fo_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
     assert page.subject == "the one-tier model"
-    assert page.fo_subject == "this fleet" and page.fo_why.startswith("first order is out of range")
+    assert page.fo_subject == "this fleet" and "first order is out of range" in variant_text(page, "young")
     # by the exact model alone, Young's gives 0.009 points less than the optimum: shown to the decimals that tell
     assert (page.young_short, page.here_young, page.here_opt) == ("0.009 points", "60.319%", "60.328%")
     assert page.subject in variant_text(page, "here")  # those goodputs are labelled the one-tier model's, not the plan's
@@ -150,11 +151,11 @@ def test_a_recovered_one_tier_fleet_is_not_the_one_tier_model() -> None:
     assert one_tier.status == "out of range"
     page = pages.build(f)
     assert (page.scope, page.young, page.breakdown, page.here) == (
-        Variant("recovered"), Variant("refused"), Variant("quotable"), Variant("refused"))
+        Variant("recovered"), Variant("out_of_range"), Variant("quotable"), Variant("refused"))
     assert (page.interval, page.goodput, page.fo_goodput, page.t_lambert) == ("15.8 min", "79.9%", "77.5%", "9.81 min")
     assert page.subject == page.fo_subject != "this fleet"
     assert page.subject == "the one-tier model" and page.beyond_cmr == "just-in-time recovery and planned stops"
-    assert page.fo_why == pages._REFUSED_WHY[one_tier.status]
+    assert page.young == Variant(one_tier.status.replace(" ", "_"))  # the one-tier model's verdict, labelled as its
     caption = exact_figures.breakdown_table(f).caption
     assert "just-in-time recovery and planned stops included" in caption and "one checkpoint tier" not in caption
 
@@ -167,12 +168,13 @@ def test_where_first_order_is_refused_the_exact_model_judges_young_and_daly() ->
     f = fleet_plan(params_from_mapping(refused, source="fleet-refused.yml"))
     page = pages.build(f)
     assert (f.first_order_status, page.here, page.ratio) == ("below zero", Variant("refused"), "0.24")
+    assert page.young == Variant("below_zero")
     g = [float(exact.exact_goodput(6.0, 25.0, 8.0, t)) for t in (math.sqrt(300.0), exact.daly_interval(6.0, 25.0))]
     g_opt = float(exact.exact_goodput(6.0, 25.0, 8.0))
     assert (page.t_young, page.here_young, page.here_opt) == ("17.3 min", f"{100 * g[0]:.2f}%", "33.19%")
     assert page.young_short == f"{100 * (g_opt - g[0]):.3f} points" == "0.557 points"
     assert page.here_daly == "33.19%" and page.daly_short == "less than 0.001 points"
-    for name in (*pages.FIRST_ORDER_FIELDS, "fo_goodput", "exact_vs_first"):
+    for name in ("g_first_at_young", "young_gap", "g2", "rest", "rest_share", "fo_goodput", "exact_vs_first"):
         assert getattr(page, name) == "not quoted"
 
 

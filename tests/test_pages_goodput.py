@@ -58,7 +58,7 @@ def test_the_tiered_fleet_has_its_plans_losses_and_no_first_order() -> None:
     assert all("first order" not in label for label in figures.breakdown_cases(f))
     page = pages.build(f)
     assert (page.first_order, page.slow, page.scheme, page.gap) == (
-        Variant("out_of_range"), Variant("refused"), Variant("tiered"), "18.5 points")
+        Variant("out_of_range"), Variant("own_refused"), Variant("tiered"), "18.5 points")
     assert page.fo_slow_goodput == page.fo_slow_interval == pages.NOT_QUOTED
     # the two losses first order balances, as the plan has them: 7.9% and 10.3%, not equal
     assert (page.balance, page.balance_checkpoint, page.balance_lost) == (Variant("apart"), "7.9%", "10.3%")

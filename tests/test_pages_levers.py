@@ -42,7 +42,7 @@ def test_the_tiered_fleets_page_is_its_plan(tiered: FleetPlan) -> None:
     assert (page.interval, page.cadence, page.goodput) == ("5.91 min", ", every 4th one to the persistent tier", "44.2%")
     one_tier = fleet_plan(tiered.params.without_tiers())
     assert percent_of(one_tier.goodput) == "60.3%" and page.goodput != "60.3%"
-    assert page.tier_levers == Variant("two_tier")
+    assert page.tier_levers == Variant("tiered")
 
 
 def percent_of(x: float) -> str:
@@ -77,7 +77,7 @@ def test_the_worked_examples_levers(example: FleetPlan) -> None:
     """Worked example by the exact model: 87.6% at 18.6 min; halving the failure rate is its largest lever (4.0
     points), then halving C (2.8), then R (1.2); the slow checkpoint 76.5% at 39.8 min, 11.1 points, $3.3M."""
     page = pages.build(example)
-    assert (page.interval, page.cadence, page.goodput, page.tier_levers) == ("18.6 min", "", "87.6%", Variant("none"))
+    assert (page.interval, page.cadence, page.goodput, page.tier_levers) == ("18.6 min", "", "87.6%", Variant("single"))
     assert (page.top_lever, page.top_points, page.lever_2, page.lever_2_points, page.third, page.third_points) == (
         "halve the failure rate", "4.0 points", "halve C", "2.8 points", "halve R", "1.2 points")
     assert (page.slow_goodput, page.slow_interval, page.slow_points, page.slow_dollars) == (

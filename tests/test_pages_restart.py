@@ -129,13 +129,13 @@ def test_a_one_tier_fleet_that_recovers_just_in_time_and_plans_its_stops(example
     assert page.tiers_note == Variant("one_tier_jit") and page.zero_goodput == percent(zero)
     assert zero < fleet.goodput - 0.01
     # Only 1 - p of interruptions pay R; the restart loss counts the pauses of the recoveries and stops too.
-    assert page.restart_paid == Variant("jit") and page.rollback_share == "40%"
+    assert page.restart_paid == Variant("jit_stops") and page.rollback_share == "40%"
     rollbacks_only = plan_for(p.replace(jit_recovery=0.0, planned_rate=0.0))
     assert fleet.losses["restart_loss"] > rollbacks_only.losses.restart_loss
     # Stops alone: R is paid on every interruption; p = 0 is the plan.
     stops = pages.build(fleet_plan(example.params.replace(planned_rate=0.03)))
     assert (stops.restart_paid, stops.tiers_note, stops.planned) == (
-        Variant("stops"), Variant("one_tier"), Variant("own"))
+        Variant("every_stops"), Variant("one_tier"), Variant("own"))
     assert stops.zero_goodput == stops.goodput
 
 
@@ -229,7 +229,7 @@ def test_a_small_fleet_without_a_per_node_start_up_or_a_pool(small_params: Param
     assert x.r_parts + spare_wait(0, f.params.mtbi, x.repair, x.takes_node) > 10 * f.params.restart
     assert page.restart_none != page.restart
     best = x.choice.best
-    assert page.half_words == ("Half as many" if best % 2 == 0 else "Half as many, rounded down")
+    assert page.half_words == Variant("even" if best % 2 == 0 else "odd")
     assert page.scheme_parts == "drain"
 
 

@@ -38,6 +38,11 @@ OFF_BY = 2.0
 MATERIAL = 0.001
 
 
+def quoted(text: str, quotable: bool) -> str:
+    """`text` where a first-order value may be quoted, else :data:`NOT_QUOTED`."""
+    return text if quotable else NOT_QUOTED
+
+
 def is_worked_example(params: Params) -> bool:
     """Whether a fleet's inputs are ``book/params.yml``'s as shipped (GPUs, M, both C, R, price, month, one tier)."""
     w = load_params()
@@ -84,10 +89,6 @@ def scheme_parts_text(plan: Plan) -> str:
     """What the plan's scheme has beyond one checkpoint safe when taken, without an article, or "" for neither.
 
     ``"drain"``, ``"persistent tier"`` or ``"drain and persistent tier"``, to follow "its" or "the fleet's".
-
-    >>> from goodput.plan import make_plan
-    >>> scheme_parts_text(make_plan(1.0, 60.0, 5.0, drain=2.0, persistent_cost=3.0, fast_survives=0.5))
-    'drain and persistent tier'
     """
     s = plan.tiers
     if s is None:
@@ -100,14 +101,16 @@ def left_out_text(plan: Plan) -> str:
 
     Its tier parts (:func:`scheme_parts_text`), then ``"just-in-time recovery"`` and ``"planned stops"``, to follow
     "its" or "the fleet's".
-
-    >>> from goodput.plan import make_plan
-    >>> left_out_text(make_plan(1.0, 60.0, 5.0, drain=2.0, just_in_time=0.5, planned_rate=0.02))
-    'drain, just-in-time recovery and planned stops'
     """
     p, _, q = plan.recovery or (0.0, 0.0, 0.0)
     parts = [scheme_parts_text(plan)] * bool(plan.tiers) + ["just-in-time recovery"] * (p > 0) + ["planned stops"] * (q > 0)
     return join_words([part for part in parts if part])
+
+
+def scheme_kind(fleet: FleetPlan) -> str:
+    """Which model the fleet's plan is: ``"single"`` (no scheme), ``"drain"`` (one tier drained) or ``"tiered"``."""
+    s = fleet.plan.tiers
+    return "single" if s is None else "drain" if s.one_tier else "tiered"
 
 
 def m_given(p: Params) -> str:
@@ -122,12 +125,7 @@ def how_mtbi_given(fleet: FleetPlan) -> str:
 
 
 def ranges_text(fleet: FleetPlan) -> str:
-    """The inputs' ranges with their values and where each came from, then those taken as exact, for a sentence.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> ranges_text(fleet_plan(load_params())).split("; ")[0]
-    'the checkpoint cost C from 45 s to 2 min (the range stated in the inputs file)'
-    """
+    """The inputs' ranges with their values and where each came from, then those taken as exact, for a sentence."""
     r = fleet.ranges
     given = [f"{INPUT_WORDS.get(name, name)} from {input_value(name, r.inputs[name].low)} to "
              f"{input_value(name, r.inputs[name].high)} ({range_origin(r.inputs[name])})" for name in r.ranged]
@@ -149,17 +147,10 @@ def g_span(fleet: FleetPlan) -> str:
 class Fleet:
     """The fleet's headline values, formatted once; every chapter's ``Page`` inherits them as glue keys.
 
-    Each means the same on every page that quotes it: the inputs file (and ``inputs``, "the worked example" or "the
-    inputs file ...") and the fleet's GPUs, C, M (how it was given, and the count or rate it came from), R, slow C,
-    price and per-GPU rate; its plan's interval, goodput, scheme, cadence, losses (``losses_text`` in the book's
-    order, each share, their dollars a month), largest loss, top and second levers, and slow checkpoint; what the
-    scheme has beyond one checkpoint safe when taken (``scheme_parts``: "drain", "persistent tier" or both, after
-    "its" or "the fleet's"; "" for neither) and what the model of C, M and R alone leaves out of it (``beyond_cmr``:
-    those, just-in-time recovery, planned stops) and that model's own optimum and goodput (``plain_``,
-    :attr:`goodput.fleet.FleetPlan.alone`); first order's verdict in points and, where quotable, its interval and
-    goodput, for the fast and the slow checkpoint; what a derived slow checkpoint is (``slow_what``, "none" where the
-    inputs file states one: :func:`goodput.report.slow_words`). (A :class:`~goodput.pages.Variant` is not shared: each chapter
-    keeps the variants of its own paragraphs.)
+    Each means the same on every page: the inputs file, the fleet's inputs, its plan's interval, goodput, scheme
+    (``scheme_parts``: :func:`scheme_parts_text`; ``beyond_cmr``: :func:`left_out_text`), losses and levers, the
+    model of C, M and R alone (``plain_``), the slow checkpoint (``slow_what``: :func:`goodput.report.slow_words`)
+    and first order's verdict, its numbers :data:`NOT_QUOTED` where refused. Variants are not shared.
     """
 
     params_file: str
@@ -219,13 +210,13 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     >>> values["interval"], values["goodput"], values["fo_interval"], values["top_lever"]
     ('18.6 min', '87.6%', '19.3 min', 'halve the failure rate')
     """
-    p = fleet.params
+    p, worked = fleet.params, is_worked_example(fleet.params)
     (top, top_gain), (second, second_gain) = fleet.levers_ranked[:2]
     quotable = fleet.first_order_quotable
     slow_quotable = quotable and fleet.slow_first_order.check.quotable
     return vars(Fleet(
-        params_file=f"{p.source} (the worked example)" if is_worked_example(p) else p.source, inputs_file=p.source,
-        inputs="the worked example" if is_worked_example(p) else f"the inputs file {p.source}",
+        params_file=f"{p.source} (the worked example)" if worked else p.source, inputs_file=p.source,
+        inputs="the worked example" if worked else f"the inputs file {p.source}",
         gpus=f"{p.gpus:,}", gpu_count=count(p.gpus, "GPU"),
         fleet_count=count(p.interruption_count or 0, "interruption"),
         cost=format_duration(p.checkpoint_cost), mtbi=format_duration(p.mtbi), m_how=how_mtbi_given(fleet), mtbi_origin=mtbi_origin(p),
@@ -248,10 +239,10 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         gap=points(abs(fleet.first_order_gap)) if fleet.first_order_status != "below zero" else NOT_QUOTED,
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), confidence=percent(CONFIDENCE, 0),
-        fo_interval=format_duration(fleet.first_order.interval) if quotable else NOT_QUOTED,
-        fo_goodput=percent(fleet.first_order.goodput) if quotable else NOT_QUOTED,
-        fo_slow_interval=format_duration(fleet.slow_first_order.interval) if slow_quotable else NOT_QUOTED,
-        fo_slow_goodput=percent(fleet.slow_first_order.goodput) if slow_quotable else NOT_QUOTED,
+        fo_interval=quoted(format_duration(fleet.first_order.interval), quotable),
+        fo_goodput=quoted(percent(fleet.first_order.goodput), quotable),
+        fo_slow_interval=quoted(format_duration(fleet.slow_first_order.interval), slow_quotable),
+        fo_slow_goodput=quoted(percent(fleet.slow_first_order.goodput), slow_quotable),
     ))
 
 
@@ -268,12 +259,7 @@ class SchemeValues:
 
 
 def scheme_values(fleet: FleetPlan) -> dict[str, Any]:
-    """The fields of :class:`SchemeValues` for a fleet, to pass to a ``Page`` that inherits it.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> scheme_values(fleet_plan(load_params()))
-    {'drain': '0 s', 'persistent_cost': '1 min', 'persistent_restart': '5 min'}
-    """
+    """The fields of :class:`SchemeValues` for a fleet, to pass to a ``Page`` that inherits it."""
     p = fleet.params
     t = fleet.plan.tiers or Tiers(p.checkpoint_cost, p.restart)  # an untiered fleet: one tier, durable at once
     return vars(SchemeValues(drain=format_duration(t.drain), persistent_cost=format_duration(t.cp),
@@ -294,12 +280,7 @@ class OffOptimum:
 
 
 def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan]:
-    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval.
-
-    >>> from goodput.fleet import fleet_plan
-    >>> off_optimum(fleet_plan(load_params()))[0]
-    {'twice_interval': '37.2 min', 'twice_points': '2.2 points', 'half_interval': '9.3 min'}
-    """
+    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval."""
     plan = fleet.plan
     twice = plan_for(fleet.params, interval=OFF_BY * plan.interval)
     return vars(OffOptimum(twice_interval=format_duration(twice.interval),

@@ -8,19 +8,15 @@ A first-order number is quoted only where the fleet's plan and the one-tier mode
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
 from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, Fleet, fleet_values
+from goodput.pages.common import Fleet, fleet_values, quoted
 from goodput.report import interval_text, ordinal, percent, point_decimals, points
 from goodput.units import format_duration
 
-#: The one-tier comparisons that quote first order's goodput or its error, shown only where quotable. Young's and
-#: Daly's intervals, judged by the exact model alone (its goodput at each), are quoted for any fleet.
-FIRST_ORDER_FIELDS = ("g_first_at_young", "young_gap", "g2", "rest", "rest_share")
 #: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
 RESTART_FACTORS = (0.01, 1.0, 10.0)
 
@@ -32,7 +28,6 @@ class Page(Fleet):
     scope: Variant
     subject: str
     every_nth: str
-    fo_why: str
     fo_subject: str
     young: Variant
     t_young: str
@@ -80,11 +75,6 @@ def _points_or_less(x: float, digits: int) -> str:
     return points(x, digits)
 
 
-#: Why first order gives no number, by its verdict (:attr:`goodput.model.RangeCheck.status`), after "For this fleet, ".
-_REFUSED_WHY = {"below zero": "first order gives a goodput below zero: the formula does not apply",
-                "out of range": "first order is out of range: it is too far from the exact model to be quoted"}
-
-
 def _relative(a: float, b: float) -> float:
     return abs(a - b) / b if b > 0 else abs(a - b)
 
@@ -129,23 +119,24 @@ def build(fleet: FleetPlan) -> Page:
     every = scheme.every if scheme is not None and not scheme.one_tier else 1
     diff = fleet.goodput - fleet.first_order.goodput
     d = point_decimals(gap)
-    values = fleet_values(fleet)
     # The one-tier model at C, M and R is this fleet's scheme only for a plain fleet; else it is labelled as that model,
     # in full once where the scope paragraph introduces it (what it leaves out), and by this short name after it.
     subject = "this fleet" if fleet.plain else "the one-tier model"
-    page = Page(
-        **values,
+    # Where first order is not quotable, no first-order number is kept on the page, shown or not; where it is refused,
+    # the young paragraph says why by the fleet's verdict, else by the one-tier model's, labelled as its.
+    refused = fleet.first_order_status if not fleet.first_order_quotable else one_tier.status
+    return Page(
+        **fleet_values(fleet),
         scope=Variant("one" if fleet.plain else "tiered" if fleet.tiered else "recovered"),
         subject=subject, every_nth="" if every == 1 else f", every {ordinal(every)} checkpoint persistent",
-        # The fleet's verdict where its own first order is refused; else the one-tier model's, labelled as its.
-        fo_why=_REFUSED_WHY.get(fleet.first_order_status if not fleet.first_order_quotable else one_tier.status, ""),
         fo_subject=subject if fleet.first_order_quotable else "this fleet",
-        young=Variant("quotable" if quotable else "refused"), t_young=format_duration(t_young),
-        g_first_at_young=percent(first, 2), g_exact_at_young=percent(ex, 2), young_gap=points(abs(gap), d),
-        g2=points(abs(g2), d), rest=_points_or_less(abs(gap - g2), d),
-        rest_share=percent(abs(gap - g2) / gap, 0) if gap > 0 else "none",
+        young=Variant("quotable" if quotable else refused.replace(" ", "_")), t_young=format_duration(t_young),
+        g_first_at_young=quoted(percent(first, 2), quotable), g_exact_at_young=percent(ex, 2),
+        young_gap=quoted(points(abs(gap), d), quotable), g2=quoted(points(abs(g2), d), quotable),
+        rest=quoted(_points_or_less(abs(gap - g2), d), quotable),
+        rest_share=quoted(percent(abs(gap - g2) / gap, 0) if gap > 0 else "none", quotable),
         breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        exact_vs_first=f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}",
+        exact_vs_first=quoted(f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}", fleet.first_order_quotable),
         t_lambert=format_duration(t_lambert), t_symbolic=format_duration(t_symbolic),
         t_numerical=format_duration(t_numerical),
         agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",
@@ -167,8 +158,3 @@ def build(fleet: FleetPlan) -> Page:
         daly_rel_at_1=percent(abs(float(sweep["t_d"][at_1] / sweep["t_e"][at_1] - 1))),
         daly_short_at_1=points(float(sweep["short_d"][at_1]), 3),
     )
-    # Where first order is not quotable, no first-order number is kept on the page, shown or not.
-    hidden: dict[str, Any] = {} if quotable else dict.fromkeys(FIRST_ORDER_FIELDS, NOT_QUOTED)
-    if not fleet.first_order_quotable:
-        hidden["exact_vs_first"] = NOT_QUOTED
-    return replace(page, **hidden)

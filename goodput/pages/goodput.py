@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput import model, sources
+from goodput import sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
-from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values
+from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted
 from goodput.params import Params, load_params
 from goodput.report import percent, planned_text, point_decimals, points, slow_words
 from goodput.units import format_duration
@@ -34,7 +34,7 @@ class Page(Fleet):
     slow: Variant
     fo_slow_each: str
     slow_this: str
-    slow_why: str
+    slow_off: str
     a_reported: str
     a_mtbi: str
     a_cost: str
@@ -80,11 +80,7 @@ def larger_fleet(fleet: FleetPlan, beyond: tuple[str, ...] = ("ok",)) -> str:
 
 
 def recovery_text(params: Params) -> str:
-    """What of a one-tier fleet's interruptions does not roll back, for a sentence: ``""`` where nothing.
-
-    >>> recovery_text(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.0278))
-    'a share p = 60% of interruptions recovered just in time, in 45 s each, and planned stops with notice, q = 0.0278 an hour (one every 36 h)'
-    """
+    """What of a one-tier fleet's interruptions does not roll back, for a sentence: ``""`` where nothing."""
     p = params
     return ", and ".join(
         [(f"a share p = {percent(p.just_in_time, 0)} of interruptions recovered just in time, in "
@@ -120,15 +116,11 @@ def build(fleet: FleetPlan) -> Page:
         scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
         balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
-        slow=Variant("quoted" if slow_ok else "refused"),
-        fo_slow_each=percent(sf.losses.checkpoint_overhead) if slow_ok else NOT_QUOTED,
+        slow=Variant("quoted" if slow_ok else "refused" if fleet.first_order_quotable else "own_refused"),
+        fo_slow_each=quoted(percent(sf.losses.checkpoint_overhead), slow_ok), slow_off=points(abs(sf.check.error)),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
         slow_this=slow_words(fleet.params) if fleet.params.slow_derived
         else f"the slow {format_duration(fleet.params.slow_checkpoint_cost)} checkpoint",
-        slow_why="none" if slow_ok
-        else f"first order is {points(abs(sf.check.error))} off the exact model for it, more than "
-        f"{points(model.FIRST_ORDER_TOLERANCE, 0)}" if fleet.first_order_quotable
-        else "first order is out of its range for this fleet's own plan already",
         a_reported=percent(reported, 0),
         a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),

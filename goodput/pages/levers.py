@@ -23,6 +23,7 @@ from goodput.pages.common import (
     cadence_text,
     fleet_values,
     off_optimum,
+    scheme_kind,
     scheme_values,
 )
 from goodput.params import load_params
@@ -123,19 +124,6 @@ def size_r_text(fleet: FleetPlan) -> str:
     return f", and through R, {join_words(parts)}" if parts else ""
 
 
-def slow_compared_text(fleet: FleetPlan) -> str:
-    """The slower checkpoint the plan is set against, named with its cost, for the cost verdict's paragraph.
-
-    The inputs file's (``"the synchronous checkpoint of 5 min that the inputs file compares it with"``), or, where
-    it is derived (:attr:`goodput.params.Params.slow_derived`), what the book derived (:func:`goodput.report.slow_words`).
-    """
-    p = fleet.params
-    if p.slow_derived:
-        return slow_words(p) + ","
-    name = "the synchronous checkpoint" if p.slow_is_write else "the slower checkpoint"
-    return f"{name} of {format_duration(p.slow_checkpoint_cost)} that the inputs file compares it with"
-
-
 def build(fleet: FleetPlan) -> Page:
     """The levers page of a fleet.
 
@@ -148,7 +136,6 @@ def build(fleet: FleetPlan) -> Page:
     ranked = fleet.levers_ranked
     (_, top_gain), _, (third, third_gain) = ranked[:3]
     s = plan.tiers
-    tier_levers = "none" if s is None else "drain" if s.one_tier else "two_tier"
     off, long_ = off_optimum(fleet)
     short_ok = plan.interval / OFF_BY >= (s.drain if s else 0.0)
     short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
@@ -170,8 +157,9 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     outranked = loss_lever(fleet)
+    slow_short = "that derived write" if p.slow_derived else "the slow checkpoint"
     return Page(
-        **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(tier_levers),
+        **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(scheme_kind(fleet)),
         loss_lever=Variant("other" if outranked else "own"),
         storage_levers=Variant(storage_levers), **storage_rederived(p), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
@@ -183,11 +171,11 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
         # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
-        slow_compared=slow_compared_text(fleet),
-        slow_short="that derived write" if p.slow_derived else "the slow checkpoint",
-        scheme_worth=(f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth against the "
-                      f"{format_duration(p.slow_checkpoint_cost)} one") if p.checkpoint_is_write
-        else "the fast scheme is worth against " + ("that derived write" if p.slow_derived else "the slow checkpoint"),
+        slow_compared=slow_words(p) + "," if p.slow_derived else f"the {'synchronous' if p.slow_is_write else 'slower'}"
+        f" checkpoint of {format_duration(p.slow_checkpoint_cost)} that the inputs file compares it with",
+        slow_short=slow_short, scheme_worth=f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth "
+        f"against the {format_duration(p.slow_checkpoint_cost)} one" if p.checkpoint_is_write
+        else f"the fast scheme is worth against {slow_short}",
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),

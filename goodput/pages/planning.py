@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
-from goodput.pages.common import Fleet, PlanValues
+from goodput.pages.common import Fleet, PlanValues, scheme_kind
+
+__all__ = ["Page", "build", "scheme_kind"]  # scheme_kind re-exported: goodput.pages.cite imports it from here
 
 
 @dataclass(frozen=True)
@@ -22,12 +24,6 @@ class Page(Fleet, PlanValues):
     fo_model: str
     optimum: Variant
     formulas: Variant
-
-
-def scheme_kind(fleet: FleetPlan) -> str:
-    """Which model the plan is, for the equations the page cites: ``"single"``, ``"drain"`` or ``"tiered"``."""
-    s = fleet.plan.tiers
-    return "single" if s is None else "drain" if s.one_tier else "tiered"
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -40,14 +36,12 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     ('18.6 min', '87.6%', 'ok', '0.7 points', '19.3 min')
     """
     shared = answer.build(fleet, calculator_url)  # the one plan's values, said alike on both pages
-    own = ("fo_model", "optimum", "formulas")
     kind = scheme_kind(fleet)
     # one tier: first order's formulas where they may be quoted (with the just-in-time share where the fleet has one),
     # the exact model's where first order is refused
     recovered = kind == "single" and fleet.recovered
     formulas = kind if kind != "single" else "exact" if not fleet.first_order_quotable else \
         "recovered" if recovered else "first_order"
-    return Page(**{f.name: getattr(shared, f.name) for f in dataclasses.fields(Page) if f.name not in own},
-                fo_model=answer.first_order_name(fleet),
-                optimum=Variant("recovered" if recovered else kind),
+    return Page(**{f.name: getattr(shared, f.name) for base in (Fleet, PlanValues) for f in dataclasses.fields(base)},
+                fo_model=answer.first_order_name(fleet), optimum=Variant("recovered" if recovered else kind),
                 formulas=Variant(formulas))

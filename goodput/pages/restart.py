@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
-from goodput.pages.common import LOSS_WORDS, Fleet, fleet_values
+from goodput.pages.common import Fleet, fleet_values
 from goodput.report import (
     RESTART_PART_NAMES,
     count,
@@ -40,7 +40,6 @@ class Page(Fleet):
     nodes: str
     restart_paid: Variant
     rollback_share: str
-    pauses: str
     parts: Variant
     parts_list: str
     largest_part: str
@@ -68,7 +67,7 @@ class Page(Fleet):
     best_restart: str
     best_dollars: str
     half: str
-    half_words: str
+    half_words: Variant
     restart_none: str
     half_goodput: str
     half_dollars: str
@@ -81,7 +80,7 @@ class Page(Fleet):
     delta_goodput: str
     delta_compare: Variant
     delta_more: str
-    restart_rank: str
+    restart_rank: Variant
     bloom_spares: str
     bloom_nodes: str
     bloom_share: str
@@ -152,10 +151,9 @@ def build(fleet: FleetPlan) -> Page:
     pool_restart, best_restart = format_durations(restart_at(x.spares), choice.restart[best])
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
-        restart_paid=Variant("jit" if x.jit_given else "stops" if params.planned_rate > 0 else "every"),
+        # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
+        restart_paid=Variant(("jit" if x.jit_given else "every") + ("_stops" if params.planned_rate > 0 else "")),
         rollback_share=percent(1.0 - params.just_in_time, 0),
-        pauses=("just-in-time recoveries and planned stops" if params.planned_rate > 0
-                else "just-in-time recoveries"),
         parts=Variant("whole" if parts is None else "given"),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
@@ -177,7 +175,7 @@ def build(fleet: FleetPlan) -> Page:
         wait_none=format_duration(restart_at(0) - x.r_parts), best=count(best, "spare node"),
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
         best_restart=best_restart, best_dollars=money(max(0.0, choice.dollars[best])),
-        half=count(half, "spare node"), half_words="Half as many" if best % 2 == 0 else "Half as many, rounded down",
+        half=count(half, "spare node"), half_words=Variant("even" if best % 2 == 0 else "odd"),
         restart_none=format_duration(restart_at(0)), half_goodput=percent(goodput_at(half)),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
         best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
@@ -186,9 +184,7 @@ def build(fleet: FleetPlan) -> Page:
         delta_goodput=percent(goodput_at(delta)),
         delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
         delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
-        restart_rank=("its largest loss" if fleet.largest_loss == "restart_loss" else
-                      f"against {percent(fleet.losses[fleet.largest_loss])} for its largest, "
-                      f"{LOSS_WORDS[fleet.largest_loss]}"),
+        restart_rank=Variant("largest" if fleet.largest_loss == "restart_loss" else "other"),
         bloom_spares=f"{sources.BLOOM_SPARES}", bloom_nodes=f"{sources.BLOOM_NODES}",
         bloom_share=percent(sources.BLOOM_SPARES / sources.BLOOM_NODES),
         sim_worst=f"{worst:.1f}", sim_counts=", ".join(str(k) for k, _, _ in checks),

@@ -25,30 +25,21 @@ VERDICTS = {"ok": "close enough to quote", "caution": "to be quoted only with a 
             "out of range": "too far off to quote", "below zero": "not quoted"}
 
 
-#: Significant digits of a fleet-size threshold as quoted (:func:`threshold_text`).
-THRESHOLD_DIGITS = 3
-
-
 def gpus_text(n: float) -> str:
     """A fleet size as a count of GPUs, ``"22,862"`` (rounded to a whole GPU)."""
     return f"{n:,.0f}"
 
 
-def rounded_text(n: float, digits: int) -> str:
-    """A count to `digits` significant digits, never below a whole one: ``rounded_text(13360.7, 2) == "13,000"``."""
-    drop = max(0, math.floor(math.log10(n)) + 1 - digits) if n > 0 else 0
-    return f"{round(n, -drop):,.0f}"
-
-
-def threshold_text(n: float) -> str:
-    """A fleet size a threshold puts at, to three significant digits (never below a whole GPU): ``"15,100"``.
+def threshold_text(n: float, digits: int = 3) -> str:
+    """A fleet size a threshold puts at, to three significant `digits` (never below a whole GPU): ``"15,100"``.
 
     The thresholds come from a per-GPU rate known to a digit or two; the computation keeps them exact.
 
     >>> threshold_text(15146.2), threshold_text(4608.4), threshold_text(78051.0), threshold_text(45.3)
     ('15,100', '4,610', '78,100', '45')
     """
-    return rounded_text(n, THRESHOLD_DIGITS)
+    drop = max(0, math.floor(math.log10(n)) + 1 - digits) if n > 0 else 0
+    return f"{round(n, -drop):,.0f}"
 
 
 def gap_text(check: model.RangeCheck) -> str:
@@ -62,20 +53,13 @@ def gap_text(check: model.RangeCheck) -> str:
 
 
 def own_slow(own: str, slow: str) -> str:
-    """The variant that says the fleet's and the slow checkpoint's verdicts on first order, once where they agree.
-
-    ``"zero"`` where both find first order's goodput at or below zero, ``"same"`` where both verdicts are otherwise
-    the same, else ``"differs"``.
-
-    >>> own_slow("below zero", "below zero"), own_slow("out of range", "out of range"), own_slow("ok", "caution")
-    ('zero', 'same', 'differs')
-    """
+    """The variant for the fleet's and the slow checkpoint's verdicts: ``"zero"``, ``"same"`` or ``"differs"``."""
     return "differs" if own != slow else "zero" if own == "below zero" else "same"
 
 
 @dataclass(frozen=True)
 class Page(Fleet):
-    """The glue keys of ``book/scale.md``, formatted."""
+    """The glue keys of ``book/scale.md``, formatted; those of a paragraph the fleet's numbers leave out are ""."""
 
     scope: Variant
     sizes: str
@@ -87,13 +71,6 @@ class Page(Fleet):
     near_zero: str
     max_sigma: str
     max_stderr: str
-    worst_gpus: str
-    worst_cost: str
-    worst_simulated: str
-    worst_exact: str
-    worst_sigma: str
-    worst_mtbi: str
-    worst_attempts: str
     slow_one_point: str
     slow_three_points: str
     fast_one_point: str
@@ -104,48 +81,55 @@ class Page(Fleet):
     own_slow: Variant
     cost_pair: str
     slow_named: str
-    slow_with: str
+    slow_with: Variant
     own_gap: str
     own_verdict: str
     slow_gap: str
     slow_verdict: str
     restart_scope: Variant
-    scope_gpus: str
-    scope_restart: str
     size_restart: Variant
     at_size: Variant
     plan_gpus: str
     plan_mtbi: str
     plan_restart: str
-    plan_scheme: str
-    plan_first_interval: str
-    plan_first_goodput: str
-    plan_exact_interval: str
-    plan_exact_goodput: str
-    plan_gap: str
-    plan_verdict: str
-    plan_years: str
-    plan_simulated: str
-    plan_stderr: str
-    plan_sigma: str
-    plan_exact_at_first: str
-    plan_interval_cost: str
     plan_follow: Variant
     plan_bound: Variant
-    plan_drain: str
     zero_gpus: str
     big: str
     big_mtbi: str
     big_first_losses: str
     big_exact: str
     big_interval: str
+    worst_gpus: str = ""
+    worst_cost: str = ""
+    worst_simulated: str = ""
+    worst_exact: str = ""
+    worst_sigma: str = ""
+    worst_mtbi: str = ""
+    worst_attempts: str = ""
+    scope_gpus: str = ""
+    scope_restart: str = ""
+    plan_scheme: str = ""
+    plan_first_interval: str = ""
+    plan_first_goodput: str = ""
+    plan_exact_interval: str = ""
+    plan_exact_goodput: str = ""
+    plan_gap: str = ""
+    plan_verdict: str = ""
+    plan_years: str = ""
+    plan_simulated: str = ""
+    plan_stderr: str = ""
+    plan_sigma: str = ""
+    plan_exact_at_first: str = ""
+    plan_interval_cost: str = ""
+    plan_drain: str = ""
 
 
 def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     """The fields of the section on a :data:`goodput.limits.PLAN_GPUS`-GPU job: the fleet's whole scheme at that size.
 
-    Where the model makes no plan there (:func:`goodput.limits.plan_at_size` is None), the plan's values are empty and
-    ``at_size`` chooses the paragraph that says so.
+    Where the model makes no plan there (:func:`goodput.limits.plan_at_size` is None), the plan's values are left
+    empty and ``at_size`` chooses the paragraph that says so.
     """
     d = format_duration
     at = fleet.at_size(limits.PLAN_GPUS)
@@ -154,13 +138,8 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
         "size_restart": Variant("grows" if fleet.restart_changes([limits.PLAN_GPUS]) else "same"),
         "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
     }
-    names = ("plan_scheme", "plan_first_interval", "plan_first_goodput", "plan_exact_interval", "plan_exact_goodput",
-             "plan_gap", "plan_verdict", "plan_years", "plan_simulated", "plan_stderr", "plan_sigma",
-             "plan_exact_at_first", "plan_interval_cost")
     if plan is None:
-        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"),
-                         "plan_bound": Variant("none"), "plan_drain": ""} | \
-            dict.fromkeys(names, "")
+        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"), "plan_bound": Variant("none")}
     g = plan.plan.goodput
     drain = plan.plan.tiers.drain if plan.plan.tiers else 0.0
     # Following first order's plan is a cost only where first order is quoted; where both intervals are the drain
@@ -186,7 +165,7 @@ def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str
     """The fields of the paragraph on the study's simulations: their verdict and the point furthest off.
 
     The verdict is :func:`goodput.limits.agreement`'s; the worst point comes with its M and how many restarts it
-    takes for one to succeed. Its fields are empty when every point agrees.
+    takes for one to succeed. Its fields are left empty when every point agrees.
     """
     p = fleet.params
     verdict = limits.agreement(sims)
@@ -196,17 +175,15 @@ def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str
         "max_stderr": points(max(s.stderr for s in sims), 2),
     }
     worst = verdict.worst
-    names = ("worst_gpus", "worst_cost", "worst_simulated", "worst_exact", "worst_sigma", "worst_mtbi",
-             "worst_attempts")
     if worst is None:
-        return values | dict.fromkeys(names, "")
+        return values
     m = float(mtbi_from_rate(p.rate_per_gpu_hour, worst.gpus))
     digits = se_digits(worst.stderr)
     return values | {
         "worst_gpus": gpus_text(worst.gpus), "worst_cost": format_duration(worst.checkpoint_cost),
         "worst_simulated": percent_pm(worst.simulated, worst.stderr), "worst_exact": percent(worst.exact, digits),
         "worst_sigma": f"{worst.sigmas:.1f}", "worst_mtbi": format_duration(m),
-        "worst_attempts": rounded_text(limits.restart_attempts(p.restart, m), 2),
+        "worst_attempts": threshold_text(limits.restart_attempts(p.restart, m), 2),
     }
 
 
@@ -225,23 +202,23 @@ def build(fleet: FleetPlan) -> Page:
     at: dict[str, Any] = {f"{key}_{name}": threshold_text(getattr(lim, name)) for key, lim in lims.items()
                           for name in ("one_point", "three_points")}
     # The study holds R fixed; where the fleet's own R reads differently at one of its sizes, at the largest it grows to
-    grows = bool(fleet.restart_changes(span))
+    grows: dict[str, Any] = {"scope_gpus": gpus_text(span[-1]), "scope_restart": d(fleet.restart_at(round(span[-1])))} \
+        if fleet.restart_changes(span) else {}
+    # A derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived); the slow one is
+    # "written synchronously" where it is a write (slow_is_write), "slower" where the fast one is (checkpoint_is_write).
+    slow_kind = "derived" if p.slow_derived else "write" if p.slow_is_write else "given"
     return Page(
-        **fleet_values(fleet), **at, **at_size_values(fleet), async_text=d(lims["async"].checkpoint_cost),
+        **fleet_values(fleet), **at, **at_size_values(fleet), **grows, async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
-        # "Slow" and "fast" where C is not itself a synchronous write; "written synchronously" where the slow one is.
-        # A derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived).
-        cost_pair=f"this fleet's own ({format_duration(p.checkpoint_cost)}), {slow_words(p)}," if p.slow_derived
-        else "the inputs file's " + ("slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones")
-        + f" ({format_duration(p.slow_checkpoint_cost)} and {format_duration(p.checkpoint_cost)})",
-        slow_with=f"{slow_label(p, '')} ({format_duration(p.slow_checkpoint_cost)})" if p.slow_derived
-        else f"the {format_duration(p.slow_checkpoint_cost)} checkpoint",
-        slow_named=f"{slow_label(p, '')} ({format_duration(p.slow_checkpoint_cost)})" if p.slow_derived
-        else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)}, written synchronously)"
-        if p.slow_is_write else f"the inputs file's slower checkpoint ({format_duration(p.slow_checkpoint_cost)})",
-        restart_scope=Variant("grows" if grows else "same"), scope_gpus=gpus_text(span[-1]) if grows else "",
-        scope_restart=d(fleet.restart_at(round(span[-1]))) if grows else "",
+        cost_pair=f"this fleet's own ({d(p.checkpoint_cost)}), {slow_words(p)}," if p.slow_derived else "the inputs file's "
+        + ("slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones")
+        + f" ({d(p.slow_checkpoint_cost)} and {d(p.checkpoint_cost)})",
+        slow_with=Variant("derived" if p.slow_derived else "given"),
+        slow_named=f"{slow_label(p, '')} ({d(p.slow_checkpoint_cost)})" if slow_kind == "derived"
+        else f"the slow checkpoint ({d(p.slow_checkpoint_cost)}, written synchronously)" if slow_kind == "write"
+        else f"the inputs file's slower checkpoint ({d(p.slow_checkpoint_cost)})",
+        restart_scope=Variant("grows" if grows else "same"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
         own_gap=gap_text(fleet.plan.check),

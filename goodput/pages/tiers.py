@@ -83,7 +83,7 @@ class Page(Fleet, SchemeValues):
     ill_points: str
     ill_drain_dollars: str
     snippet_survives: str
-    lim_whose: str
+    lim_whose: Variant
     lim_slowdown: str
     lim_drain: str
     lim_extra: str
@@ -142,6 +142,7 @@ def build(fleet: FleetPlan) -> Page:
     fast_interval, fast_goodput, fast_gain = (fast.interval, fast.goodput, fast.gain) if fast else (0.0, 0.0, 0.0)
     # An untiered fleet: its own C, R and M with an assumed drain at Llama 3's share (an illustration).
     ill_interval, ill_goodput, ill_drain_loss = illustrative_drain(p)
+    ill_gain = max(0.0, fleet.goodput - ill_goodput)
     # Llama 3's Table 5: the counts behind the share, and what the two judgment calls would change.
     total, lost = sources.llama3_count(), sources.llama3_count(loses_copy=True)
     gpu_failures = sources.llama3_count(category="GPU")
@@ -191,10 +192,9 @@ def build(fleet: FleetPlan) -> Page:
         survives_more=share_text(survives_more(s)), lever_survive=gain_text(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),
         ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
-        ill_points=points(max(0.0, fleet.goodput - ill_goodput)),
-        ill_drain_dollars=money(fleet.dollars(max(0.0, fleet.goodput - ill_goodput))),
+        ill_points=points(ill_gain), ill_drain_dollars=money(fleet.dollars(ill_gain)),
         snippet_survives=Raw(f"{1.0 - sources.lost_share():.3f}"),
-        lim_whose="this fleet's" if lim.own else "the worked example's" if worked else "the illustration's",
+        lim_whose=Variant("own" if lim.own else "worked" if worked else "illustration"),
         lim_slowdown=percent(DRAIN_SLOWDOWN, 0), lim_drain=format_duration(lim.drain),
         lim_extra=format_duration(lim.extra), lim_cost=format_duration(lim.cost),
         lim_interval=format_duration(lim.interval),

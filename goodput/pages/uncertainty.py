@@ -114,13 +114,13 @@ class Page(Fleet):
     mc_recovery: str
     mc_draws: str
     mc_count: str
-    mc_low: str
-    mc_mid: str
-    mc_high: str
-    mc_t_low: str
-    mc_t_high: str
-    mc_inside: str
     mc_assumption: str
+    mc_low: str = ""
+    mc_mid: str = ""
+    mc_high: str = ""
+    mc_t_low: str = ""
+    mc_t_high: str = ""
+    mc_inside: str = ""
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -158,17 +158,17 @@ def build(fleet: FleetPlan) -> Page:
     how = (f"{join_words(fixed)} taken as exact" if not drawn else
            f"{join_words(drawn)} uniformly from {'its range' if len(drawn) == 1 else 'their ranges'}"
            + (f", with {join_words(fixed)} taken as exact" if fixed else ""))
-    recovered = [f"{input_value('just_in_time', p.just_in_time)} of interruptions recovered just in time"
-                 ] if p.just_in_time else []
-    mc_recovery = "".join(f", {part}" for part in recovered + (["its planned stops"] if p.planned_rate else []))
+    mc_recovery = (f", {input_value('just_in_time', p.just_in_time)} of interruptions recovered just in time"
+                   if p.just_in_time else "") + (", its planned stops" if p.planned_rate else "")
     if mc is None:
-        mc_kind, mc_values, mc_inside = ("no_count" if r.ranged else "no_count_no_range"), ("",) * 5, ""
+        mc_kind, mc_values = ("no_count" if r.ranged else "no_count_no_range"), {}
     else:
         mc_kind = "drawn_scheme" if carlo.through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
-        mc_values = (percent(mc.goodput[0]), percent(mc.goodput[1]), percent(mc.goodput[2]), d(t_low), d(t_high))
-        mc_inside = ("lies inside the box above, whose ends need every input at its worst, or best, at once"
-                     if carlo.inside else "is not inside the box above")
+        mc_values = {"mc_low": percent(mc.goodput[0]), "mc_mid": percent(mc.goodput[1]),
+                     "mc_high": percent(mc.goodput[2]), "mc_t_low": d(t_low), "mc_t_high": d(t_high),
+                     "mc_inside": "lies inside the box above, whose ends need every input at its worst, or best, at "
+                     "once" if carlo.inside else "is not inside the box above"}
     exact_words = join_words([INPUT_WORDS[name] for name in exact])
     return Page(
         **fleet_values(fleet),
@@ -202,8 +202,7 @@ def build(fleet: FleetPlan) -> Page:
         swing_others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
         left_out=f" Taken as exact, and so left out: {exact_words}." if exact and swings else "",
         mc=Variant(mc_kind), mc_how=how, mc_recovery=mc_recovery, mc_draws=f"{carlo.draws:,}",
-        mc_count=f"{p.interruption_count or 0:,}", mc_low=mc_values[0], mc_mid=mc_values[1], mc_high=mc_values[2],
-        mc_t_low=mc_values[3], mc_t_high=mc_values[4], mc_inside=mc_inside,
+        mc_count=f"{p.interruption_count or 0:,}", **mc_values,
         mc_assumption=(f" The uniform draws for {join_words(drawn)} are an assumption about "
                        f"{'a range that was' if len(drawn) == 1 else 'ranges that were'} stated, not measured."
                        if drawn else ""),
