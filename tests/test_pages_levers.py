@@ -7,6 +7,7 @@ tiered 65,536-GPU fleet of issue 18 (restart its largest loss; plan every 5.91 m
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 from matplotlib.text import Text
@@ -289,3 +290,14 @@ def test_the_page_says_where_the_drain_sets_the_interval_by_size(small_params: P
     assert larger.by_size[4096].at_drain and pages.build(larger).doubling == Variant("drain")
     worked = pages.build(example)
     assert (worked.size_drain, worked.doubling) == (Variant("none"), Variant("planned"))
+
+
+def test_a_measured_stall_has_no_snapshot_lever() -> None:
+    """C typed beside the snapshot (the measured stall): one storage lever, the write's; the page says why doubling the
+    snapshot bandwidth is none, and the lever table does not rank it."""
+    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml"))
+    page = pages.build(fleet)
+    text = variant_text(page, "storage_levers")
+    assert page.storage_levers == Variant("stall") and "{" not in text.replace("{ref}`storage`", "")
+    assert page.storage_gain == gain_text(fleet.levers["double the storage bandwidth"])
+    assert "double the snapshot bandwidth" not in list(tables.lever_table(fleet).data["lever"])

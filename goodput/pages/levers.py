@@ -146,7 +146,8 @@ def build(fleet: FleetPlan) -> Page:
     off_cost = max(plan.goodput - long_.goodput, plan.goodput - short.goodput)
 
     write, snapshot = (p.storage.write_bandwidth, p.storage.snapshot_bandwidth) if p.storage else (None, None)
-    storage_levers = "none" if p.storage is None else "write" if snapshot is None else "snapshot"
+    storage_levers = "none" if p.storage is None else "write" if snapshot is None else \
+        "stall" if p.checkpoint_is_stall else "snapshot"
     write_gain = fleet.levers.get(STORAGE_LEVERS["double_write_bandwidth"], 0.0)
     snap_gain = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"], 0.0)
 
