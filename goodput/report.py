@@ -411,9 +411,8 @@ def restart_sum(params: Params) -> str | None:
     True
     """
     texts = restart_part_texts(params)
-    items = {key: f"{RESTART_PART_NAMES.get(key, 'waiting for repairs')} {written}" for key, written in texts.items()}
-    if "given" in texts:
-        items["given"] = f"{texts['given']} given"
+    names = RESTART_PART_NAMES | {"wait": "waiting for repairs"}
+    items = {key: f"{text} given" if key == "given" else f"{names[key]} {text}" for key, text in texts.items()}
     if "startup" in texts and (parts := params.restart_parts) is not None and parts.startup_per_node > 0:
         fixed = f"{format_duration(parts.startup)} + " if parts.startup > 0 else ""
         items["startup"] += f" ({fixed}{parts.nodes:,} nodes × {format_duration(parts.startup_per_node)})"
@@ -462,8 +461,9 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
     if params.drain > 0:
         rows.append(("drain until durable, D", _with_note(format_duration(params.drain), how.get("D", ""))))
     if params.persistent_cost is not None:
-        rows.append(("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)))
-        rows.append(("persistent restart, R_p", format_duration(params.persistent_restart or params.restart)))
+        rows += [("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)),
+                 ("persistent restart, R_p", format_duration(params.persistent_restart or params.restart))]
+
         if params.fast_survives is not None:
             rows.append(("share of interruptions the fast tier survives, s", share_text(params.fast_survives)))
         if params.persistent_every is not None:
