@@ -199,15 +199,14 @@ def input_value(name: str, value: float) -> str:
 
 #: How each model is named in prose.
 MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
-#: How each model's optimum is named.
-OPTIMUM_NAMES = {"exact": "exact optimum for exponential failures", "first-order": "first order, T* = √(2CM)"}
 
 
 def optimum_name(plan: Plan) -> str:
-    """How a plan's optimum is named (:data:`OPTIMUM_NAMES`; first order with a drain or tiers is the scheme's)."""
-    if plan.model == "first-order" and plan.tiers is not None:
-        return "first order of this checkpoint scheme"
-    return OPTIMUM_NAMES[plan.model]
+    """How a plan's optimum is named: the exact model's, first order's T* = √(2CM), or (with a drain or tiers) the scheme's."""
+    if plan.model == "exact":
+        return "exact optimum for exponential failures"
+    return "first order of this checkpoint scheme" if plan.tiers is not None else "first order, T* = √(2CM)"
+
 
 
 # --------------------------------------------------------------------------- how far first order holds
@@ -1300,19 +1299,19 @@ def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasureme
     vwidth = max(len(r[1]) for r in rows)
     lines = [f"Measured from {m.steps_source} and {m.events_source}", "", "inputs:"]
     lines += [f"  {k:<{width}}  {v:>{vwidth}}   {note}".rstrip() for k, v, note in rows]
-    losses: Sequence[tuple[str, float, float | None]] = [
+    losses = [
         ("checkpoint", m.checkpoint_loss_measured, m.checkpoint_loss_predicted),
         ("lost work", m.lost_work_loss_measured, m.lost_work_loss_predicted),
         ("restart", m.restart_loss_measured, m.restart_loss_predicted),
-        ("unmodelled", m.unmodelled_loss, None),
+        ("unmodelled", m.unmodelled_loss, math.nan),  # no prediction: written "-"
         ("goodput", m.measured_goodput, m.predicted_goodput),
     ]
     lines += ["", f"  {'share of wall time':<{width}}  {'measured':>9}  {'predicted':>9}"]
     for name, measured, predicted in losses:
         if name == "goodput":
             lines.append("  " + "-" * (width + 22))
-        right = percent(predicted) if predicted is not None and not math.isnan(predicted) else "-"
-        lines.append(f"  {name:<{width}}  {percent(measured):>9}  {right:>9}")
+        lines.append(f"  {name:<{width}}  {percent(measured):>9}  {'-' if math.isnan(predicted) else percent(predicted):>9}")
+
     lines += ["", f"predicted by {MODEL_NAMES[m.prediction_model]}"]
     if note := measurement_note(m):
         lines.append(f"note: {note}")
