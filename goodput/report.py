@@ -280,10 +280,8 @@ def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str
     The derivations are :attr:`~goodput.params.Params.derived`'s (C, D, R), the sum :func:`restart_sum`'s. The one
     place the command (after its flags) and the book's tables say where C, D and R came from.
     """
-    out = dict(sources)
-    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
-        if key in params.derived:
-            out[symbol] = params.derived[key]
+    out = dict(sources) | {symbol: params.derived[key] for key, symbol in
+                           (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")) if key in params.derived}
     if (parts := restart_sum(params)) is not None:
         out["R"] = parts
     return out
@@ -387,12 +385,11 @@ def spares_text(params: Params) -> str:
 
     For example ``"repairs of 12 h, 60% of interruptions take a node; 0.917 s waiting per interruption"``.
     """
-    spares = params.spares
-    if spares is None:
+    if (spares := params.spares) is None:
         return ""
-    wait = spares.wait(params.mtbi)
     return (f"repairs of {format_duration(spares.repair)}, {spares.takes_node:.0%} of interruptions take a node; "
-            f"{format_wait(wait)} waiting per interruption")
+            f"{format_wait(spares.wait(params.mtbi))} waiting per interruption")
+
 
 
 def restart_sum(params: Params) -> str | None:
@@ -1174,12 +1171,10 @@ def strict_json(data: Any) -> str:
 def _tier_keys(plan: Plan) -> dict[str, float | int]:
     """The JSON keys a drain or a persistent tier adds (none for a single immediately safe checkpoint)."""
     s = plan.tiers
-    if s is None:
-        return {}
     out: dict[str, float | int] = {}
-    if s.drain > 0:
+    if s is not None and s.drain > 0:
         out |= {"drain_min": s.drain, "drain_loss": plan.drain_loss}
-    if not s.one_tier:
+    if s is not None and not s.one_tier:
         out |= {"drain_loss": plan.drain_loss, "persistent_cost_min": s.cp, "persistent_restart_min": s.rp,
                 "fast_survives": s.fast_survives, "persistent_every": s.every,
                 "persistent_interval_min": s.every * plan.interval}
