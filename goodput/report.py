@@ -199,15 +199,14 @@ def input_value(name: str, value: float) -> str:
 
 #: How each model is named in prose.
 MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
-#: How each model's optimum is named.
-OPTIMUM_NAMES = {"exact": "exact optimum for exponential failures", "first-order": "first order, T* = √(2CM)"}
 
 
 def optimum_name(plan: Plan) -> str:
-    """How a plan's optimum is named (:data:`OPTIMUM_NAMES`; first order with a drain or tiers is the scheme's)."""
-    if plan.model == "first-order" and plan.tiers is not None:
-        return "first order of this checkpoint scheme"
-    return OPTIMUM_NAMES[plan.model]
+    """How a plan's optimum is named: the exact model's, first order's T* = √(2CM), or (with a drain or tiers) the scheme's."""
+    if plan.model == "exact":
+        return "exact optimum for exponential failures"
+    return "first order of this checkpoint scheme" if plan.tiers is not None else "first order, T* = √(2CM)"
+
 
 
 # --------------------------------------------------------------------------- how far first order holds
@@ -282,10 +281,8 @@ def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str
     is the stall measured beside a snapshot (:attr:`~goodput.params.Params.checkpoint_is_stall`) says so, and what the
     copy alone takes. The one place the command (after its flags) and the book's tables say where C, D and R came from.
     """
-    out = dict(sources)
-    for key, symbol in (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")):
-        if key in params.derived:
-            out[symbol] = params.derived[key]
+    out = dict(sources) | {symbol: params.derived[key] for key, symbol in
+                           (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")) if key in params.derived}
     if params.checkpoint_is_stall and (copy := params.snapshot_copy) is not None:  # C typed beside a snapshot
         flag = params.known.name("checkpoint_cost") if params.known is not None else ""
         given = f"given by {flag}" if flag.startswith("--") else f"given in {params.source}"
@@ -297,19 +294,11 @@ def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str
 
 
 def slow_origin(params: Params) -> str:
-    """Where a derived slow checkpoint comes from, for a table's note; "" where the inputs file states it.
+    """Where a derived slow checkpoint (:attr:`goodput.params.Params.slow_derived`) comes from, for a table's note.
 
-    The one phrase that says a derived slow checkpoint (:attr:`goodput.params.Params.slow_derived`) is a comparison
-    the book draws, not an input: ``"derived for comparison, not given: a synchronous write of 5.67 TB (...) at 1 TB/s
-    achieved (50% of 2 TB/s)"``.
-
-    >>> from goodput.params import load_params
-    >>> slow_origin(load_params())
-    ''
+    The one phrase that says it is a comparison the book draws, not an input; "" where the inputs file states it.
     """
-    if not params.slow_derived:
-        return ""
-    return f"derived for comparison, not given: {params.derived['slow_checkpoint_cost']}"
+    return f"derived for comparison, not given: {params.derived['slow_checkpoint_cost']}" if params.slow_derived else ""
 
 
 def slow_words(params: Params) -> str:
@@ -330,12 +319,7 @@ def slow_words(params: Params) -> str:
 
 
 def slow_label(params: Params, stated: str) -> str:
-    """A derived slow checkpoint's short name, for a legend or a bar; `stated` (a page's own) where the inputs give it.
-
-    >>> from goodput.params import load_params
-    >>> slow_label(load_params(), "this fleet's synchronous checkpoint")
-    "this fleet's synchronous checkpoint"
-    """
+    """A derived slow checkpoint's short name, for a legend or a bar; `stated` (a page's own) where the inputs give it."""
     return "the synchronous write derived for comparison" if params.slow_derived else stated
 
 
@@ -407,12 +391,11 @@ def spares_text(params: Params) -> str:
 
     For example ``"repairs of 12 h, 60% of interruptions take a node; 0.917 s waiting per interruption"``.
     """
-    spares = params.spares
-    if spares is None:
+    if (spares := params.spares) is None:
         return ""
-    wait = spares.wait(params.mtbi)
     return (f"repairs of {format_duration(spares.repair)}, {spares.takes_node:.0%} of interruptions take a node; "
-            f"{format_wait(wait)} waiting per interruption")
+            f"{format_wait(spares.wait(params.mtbi))} waiting per interruption")
+
 
 
 def restart_sum(params: Params) -> str | None:
@@ -430,22 +413,12 @@ def restart_sum(params: Params) -> str | None:
     True
     """
     texts = restart_part_texts(params)
-    if not texts:
-        return None
-    parts = params.restart_parts
-    items = []
-    for key, written in texts.items():
-        if key == "given":
-            items.append(f"{written} given")
-        elif key == "wait":
-            items.append(f"waiting for repairs {written}")
-        else:
-            text = f"{RESTART_PART_NAMES[key]} {written}"
-            if key == "startup" and parts is not None and parts.startup_per_node > 0:
-                fixed = f"{format_duration(parts.startup)} + " if parts.startup > 0 else ""
-                text += f" ({fixed}{parts.nodes:,} nodes × {format_duration(parts.startup_per_node)})"
-            items.append(text)
-    return " + ".join(items)
+    names = RESTART_PART_NAMES | {"wait": "waiting for repairs"}
+    items = {key: f"{text} given" if key == "given" else f"{names[key]} {text}" for key, text in texts.items()}
+    if "startup" in texts and (parts := params.restart_parts) is not None and parts.startup_per_node > 0:
+        fixed = f"{format_duration(parts.startup)} + " if parts.startup > 0 else ""
+        items["startup"] += f" ({fixed}{parts.nodes:,} nodes × {format_duration(parts.startup_per_node)})"
+    return " + ".join(items.values()) or None
 
 
 def restart_text(params: Params) -> str:
@@ -490,8 +463,9 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
     if params.drain > 0:
         rows.append(("drain until durable, D", _with_note(format_duration(params.drain), how.get("D", ""))))
     if params.persistent_cost is not None:
-        rows.append(("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)))
-        rows.append(("persistent restart, R_p", format_duration(params.persistent_restart or params.restart)))
+        rows += [("persistent checkpoint cost, C_p", format_duration(params.persistent_cost)),
+                 ("persistent restart, R_p", format_duration(params.persistent_restart or params.restart))]
+
         if params.fast_survives is not None:
             rows.append(("share of interruptions the fast tier survives, s", share_text(params.fast_survives)))
         if params.persistent_every is not None:
@@ -513,8 +487,6 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
 def recommendation(plan: Plan) -> str:
     """One sentence: the interval to use and the goodput it leaves (and the persistent cadence, with two tiers).
 
-    >>> recommendation(make_plan(1.0, 185.6, 5.0))
-    'Checkpoint every 18.6 min of work (exact optimum for exponential failures): goodput 87.6%.'
     >>> recommendation(make_plan(0.5, 60.0, 5.0, persistent_cost=2.0, fast_survives=0.8, persistent_every=4))
     'Checkpoint every 7.32 min of work, every 4th one to the persistent tier (every 29.3 min; exact optimum for exponential failures): goodput 73.2%.'
     """
@@ -568,14 +540,8 @@ def scheme_words(plan: Plan) -> str:
 
     With one tier a drain follows every checkpoint; with two, only the persistent copy (every n-th) drains.
 
-    >>> from goodput.plan import make_plan
     >>> scheme_words(make_plan(1.0, 186.0, 5.0))
     'one 1 min checkpoint, safe as soon as it is written'
-    >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0))
-    'a 25 s snapshot drained in 4 min'
-    >>> scheme_words(make_plan(25 / 60, 41.6, 15.0, drain=4.0, persistent_cost=3.0, persistent_restart=25.0,
-    ...                        fast_survives=0.75, persistent_every=4))
-    'a 25 s fast snapshot; every 4th copy persistent (3 min stall, drained in 4 min, restart 25 min); the fast copy survives 75% of interruptions'
     """
     s = plan.tiers
     if s is None:
@@ -919,24 +885,18 @@ def range_rows(report: PlanReport) -> list[tuple[str, str, str]]:
 
 def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]]:
     """The rows of each section as (name, value, note)."""
-    plan, sources = report.plan, report.sources
-    inputs = [
-        ("GPUs", f"{report.gpus:,}", ""),
-        ("mean time between interruptions, M", format_duration(plan.mtbi), sources.get("M", "")),
-        ("checkpoint cost, C", format_duration(plan.checkpoint_cost), sources.get("C", "")),
-        ("restart time, R", format_duration(plan.restart), sources.get("R", "")),
-    ]
-    s = plan.tiers
+    plan, sources, s = report.plan, report.sources, report.plan.tiers
+    given = {"M": format_duration(plan.mtbi), "C": format_duration(plan.checkpoint_cost),
+             "R": format_duration(plan.restart)}
     if s is not None and s.drain > 0:
-        inputs.append(("drain until durable, D", format_duration(s.drain), sources.get("D", "")))
+        given["D"] = format_duration(s.drain)
     if s is not None and not s.one_tier:
-        inputs += [
-            ("persistent checkpoint cost, C_p", format_duration(s.cp), sources.get("C_p", "")),
-            ("persistent restart, R_p", format_duration(s.rp), sources.get("R_p", "")),
-            ("interruptions the fast tier survives, s", share_text(s.fast_survives), sources.get("s", "")),
-            ("every n-th checkpoint persistent, n", f"{s.every:,}", "best n" if plan.every_chosen else
-             sources.get("n", "given")),
-        ]
+        given |= {"C_p": format_duration(s.cp), "R_p": format_duration(s.rp), "s": share_text(s.fast_survives)}
+    names = {symbol: INPUT_NAMES[key] for key, symbol in INPUT_SYMBOLS.items()}
+    inputs = [("GPUs", f"{report.gpus:,}", ""), *((names[x], value, sources.get(x, "")) for x, value in given.items())]
+    if s is not None and not s.one_tier:
+        inputs.append(("every n-th checkpoint persistent, n", f"{s.every:,}",
+                       "best n" if plan.every_chosen else sources.get("n", "given")))
     inputs.append(("checkpoint interval, T", format_duration(plan.interval),
                    optimum_name(plan) if plan.at_optimum else sources.get("T", "given")))
     if s is not None and not s.one_tier and s.every > 1:
@@ -963,13 +923,9 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
          + (f", {report.sources['price']}" if report.sources.get("price", "").startswith("the worked") else "")),
     ]
     buy = _buy_rows(report)
-    return [("inputs", inputs + _planner_rows(report)), ("losses", losses), ("levers", lever_rows),
-            ("cross-check", checks), *([("to hold or buy", buy)] if buy else [])]
-
-
-def _planner_rows(report: PlanReport) -> list[tuple[str, str, str]]:
-    """:func:`planner_rows` of the report's inputs (none without them)."""
-    return [] if report.params is None else planner_rows(report.params)
+    planner = [] if report.params is None else planner_rows(report.params)
+    return [("inputs", inputs + planner), ("losses", losses), ("levers", lever_rows), ("cross-check", checks),
+            *([("to hold or buy", buy)] if buy else [])]
 
 
 def planner_rows(p: Params) -> list[tuple[str, str, str]]:
@@ -1047,10 +1003,6 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
     """What B* gives and costs, in words: goodput and interval of the plan there, storage cost and net a month.
 
     And, where B* is an end of the search, that it is.
-
-    >>> from goodput.storage import BestBandwidth
-    >>> best_bandwidth_note(BestBandwidth(810e9, 0.777, 118e6, 1.2e6, interval=14 / 60, drain=14 / 60, at_drain=True))[:101]
-    "stated, as the inputs' write bandwidth is; goodput 77.7% checkpointing every 14 s (its drain's length"
     """
     from goodput.storage import SEARCH_SPAN
 
@@ -1069,35 +1021,33 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
 
 def planner_keys(report: PlanReport) -> dict[str, Any]:
     """The JSON keys of what a planner gave and what follows from it (null where not given)."""
-    p = report.params
-    out: dict[str, Any] = {"checkpoint_size_bytes": None, "load_min": None, "restart_parts": None, "spares": None,
-                           "best_spares": None, "needed": None, "best_write_bandwidth": None, "just_in_time": None,
-                           "derived": {}}
-    if (b := report.best_bandwidth) is not None:
-        out["best_write_bandwidth"] = {"bandwidth_bytes_per_s": b.bandwidth, "goodput": b.goodput,
-                                       "storage_cost_per_month": b.storage_cost_per_month,
-                                       "net_per_month": b.net_per_month, "edge": b.edge}
+    p, b, c, n = report.params, report.best_bandwidth, report.spares_choice, report.needed
+    best = None if b is None else {"bandwidth_bytes_per_s": b.bandwidth, "goodput": b.goodput,
+                                   "storage_cost_per_month": b.storage_cost_per_month,
+                                   "net_per_month": b.net_per_month, "edge": b.edge}
     if p is None:
-        return out
-    out["checkpoint_size_bytes"] = p.checkpoint_size
-    if p.restart_parts is not None:
-        out["restart_parts"] = p.restart_parts.parts
-        out["load_min"] = p.restart_parts.load if (p.known and "load" in p.known.parts) or "load" in p.derived else None
-    if p.spares is not None:
-        out["spares"] = {"nodes": p.spares.nodes, "repair_min": p.spares.repair, "takes_node": p.spares.takes_node,
-                         "wait_min": p.spares.wait(p.mtbi)}
-    if (c := report.spares_choice) is not None:
-        by_count = [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
-                    for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net, strict=True)]
-        out["best_spares"] = {**by_count[c.best], "by_count": by_count}  # counts are 0, 1, 2 ...: best indexes them
-    if (n := report.needed) is not None:
-        out["needed"] = {"target_goodput": n.target, "write_bandwidth_bytes_per_s": n.write_bandwidth,
-                         "checkpoint_cost_min": n.checkpoint_cost, "drain_min": n.drain, "reason": n.reason}
-    if p.just_in_time > 0 or p.planned_rate > 0:
-        out["just_in_time"] = {"share": p.just_in_time, "recovery_min": p.jit_recovery,
-                               "planned_rate_per_hour": p.planned_rate}
-    out["derived"] = dict(p.derived)
-    return out
+        return dict.fromkeys(("checkpoint_size_bytes", "load_min", "restart_parts", "spares", "best_spares", "needed"),
+                             None) | {"best_write_bandwidth": best, "just_in_time": None, "derived": {}}
+    parts, spares = p.restart_parts, p.spares
+    load = parts is not None and ((p.known is not None and "load" in p.known.parts) or "load" in p.derived)
+    by_count = [] if c is None else [{"nodes": n, "restart_min": r, "goodput": g, "useful": u, "net_gpus": k}
+                                     for n, r, g, u, k in zip(c.counts, c.restart, c.goodput, c.useful, c.net, strict=True)]
+    return {
+        "checkpoint_size_bytes": p.checkpoint_size,
+        "load_min": parts.load if parts is not None and load else None,
+        "restart_parts": None if parts is None else parts.parts,
+        "spares": None if spares is None else {"nodes": spares.nodes, "repair_min": spares.repair,
+                                               "takes_node": spares.takes_node, "wait_min": spares.wait(p.mtbi)},
+        "best_spares": None if c is None else {**by_count[c.best], "by_count": by_count},  # counts are 0, 1, 2 ...
+        "needed": None if n is None else {"target_goodput": n.target, "write_bandwidth_bytes_per_s": n.write_bandwidth,
+                                          "checkpoint_cost_min": n.checkpoint_cost, "drain_min": n.drain,
+                                          "reason": n.reason},
+        "best_write_bandwidth": best,
+        "just_in_time": {"share": p.just_in_time, "recovery_min": p.jit_recovery, "planned_rate_per_hour": p.planned_rate}
+        if p.just_in_time > 0 or p.planned_rate > 0 else None,
+        "derived": dict(p.derived),
+    }
+
 
 
 def cross_check_problem(report: PlanReport) -> str | None:
@@ -1227,12 +1177,10 @@ def strict_json(data: Any) -> str:
 def _tier_keys(plan: Plan) -> dict[str, float | int]:
     """The JSON keys a drain or a persistent tier adds (none for a single immediately safe checkpoint)."""
     s = plan.tiers
-    if s is None:
-        return {}
     out: dict[str, float | int] = {}
-    if s.drain > 0:
+    if s is not None and s.drain > 0:
         out |= {"drain_min": s.drain, "drain_loss": plan.drain_loss}
-    if not s.one_tier:
+    if s is not None and not s.one_tier:
         out |= {"drain_loss": plan.drain_loss, "persistent_cost_min": s.cp, "persistent_restart_min": s.rp,
                 "fast_survives": s.fast_survives, "persistent_every": s.every,
                 "persistent_interval_min": s.every * plan.interval}
@@ -1352,19 +1300,19 @@ def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasureme
     vwidth = max(len(r[1]) for r in rows)
     lines = [f"Measured from {m.steps_source} and {m.events_source}", "", "inputs:"]
     lines += [f"  {k:<{width}}  {v:>{vwidth}}   {note}".rstrip() for k, v, note in rows]
-    losses: Sequence[tuple[str, float, float | None]] = [
+    losses = [
         ("checkpoint", m.checkpoint_loss_measured, m.checkpoint_loss_predicted),
         ("lost work", m.lost_work_loss_measured, m.lost_work_loss_predicted),
         ("restart", m.restart_loss_measured, m.restart_loss_predicted),
-        ("unmodelled", m.unmodelled_loss, None),
+        ("unmodelled", m.unmodelled_loss, math.nan),  # no prediction: written "-"
         ("goodput", m.measured_goodput, m.predicted_goodput),
     ]
     lines += ["", f"  {'share of wall time':<{width}}  {'measured':>9}  {'predicted':>9}"]
     for name, measured, predicted in losses:
         if name == "goodput":
             lines.append("  " + "-" * (width + 22))
-        right = percent(predicted) if predicted is not None and not math.isnan(predicted) else "-"
-        lines.append(f"  {name:<{width}}  {percent(measured):>9}  {right:>9}")
+        lines.append(f"  {name:<{width}}  {percent(measured):>9}  {'-' if math.isnan(predicted) else percent(predicted):>9}")
+
     lines += ["", f"predicted by {MODEL_NAMES[m.prediction_model]}"]
     if note := measurement_note(m):
         lines.append(f"note: {note}")

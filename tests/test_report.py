@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 from pathlib import Path
@@ -167,14 +166,14 @@ def test_the_restart_parts_add_up_to_r_as_written() -> None:
     """The story fleet's R, 18.3 min, is 1 + 3 + 12.24 + 2 min and a wait of 0.917 s: the start-up written 12.2 min
     would add up to 18.2 min. The parts as the sum writes them add up to R as written, and the command's rows of the
     parts are the same texts."""
-    from goodput.report import _planner_rows, restart_part_texts
+    from goodput.report import planner_rows, restart_part_texts
     from goodput.units import written_minutes as _written
 
     p = load_params(STORY)
     texts = restart_part_texts(p)
     assert format_duration(sum(_written(t) for t in texts.values())) == format_duration(p.restart)
     assert abs(_written(texts["startup"]) - (2 + 6144 * 0.1 / 60)) < 0.005  # 12.24 min to the hundredth
-    rows = {key: value for key, value, _ in _planner_rows(dataclasses.replace(plan_report(plan_for(p), p), params=p))}
+    rows = {key: value for key, value, _ in planner_rows(p)}
     assert rows["restart part: start-up"] == texts["startup"] and rows["restart part: detection"] == texts["detect"]
 
 
