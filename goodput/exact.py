@@ -77,7 +77,7 @@ def exact_optimal_interval(checkpoint_cost: X, mtbi: X) -> X:
     """
     c, m = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi)
     if c.ndim == 0 and m.ndim == 0:
-        return _optimal_interval_of(float(c), float(m))
+        return _optimal_interval_of(float(c), float(m))  # type: ignore[return-value]
     return _out(_optimal_interval(c, m))  # type: ignore[no-any-return]
 
 
@@ -109,7 +109,7 @@ def _optimal_interval(c: npt.NDArray[np.float64], m: npt.NDArray[np.float64]) ->
             phi = np.where(t < 0.05, series, -t - np.log1p(-t))
             t = t - (phi - q) * (1.0 - t) / t  # phi'(t) = t / (1 - t)
         closed[polish] = t
-    return m * closed  # type: ignore[no-any-return]
+    return m * closed
 
 
 def exact_goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = None) -> X:
