@@ -8,8 +8,7 @@ from typing import Any
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
-from goodput.pages.common import Fleet, first_order_variant, fleet_values
-from goodput.pages.planning import scheme_kind
+from goodput.pages.common import Fleet, first_order_variant, fleet_values, scheme_kind
 from goodput.provenance import Provenance
 
 

@@ -14,8 +14,6 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
 from goodput.pages.common import Fleet, PlanValues, scheme_kind
 
-__all__ = ["Page", "build", "scheme_kind"]  # scheme_kind re-exported: goodput.pages.cite imports it from here
-
 
 @dataclass(frozen=True)
 class Page(Fleet, PlanValues):
