@@ -202,6 +202,20 @@ class FleetPlan:
         """Goodput the fast scheme keeps over the slow checkpoint (never below 0)."""
         return max(0.0, self.plan.goodput - self.slow.goodput)
 
+    @property
+    def slow_keeps_more(self) -> bool:
+        """Whether the slow checkpoint, at its own optimum, keeps more than the fleet's scheme: the scheme does not pay.
+
+        So it is where a measured stall beside a snapshot is longer than the synchronous write would stall
+        (tests/data/fleet-stored-stall.yml: 73.4% for the 5.67 s write against 72.9%).
+        """
+        return self.slow.goodput > self.plan.goodput
+
+    @property
+    def slow_gain(self) -> float:
+        """Goodput the slow checkpoint keeps over the fleet's scheme (never below 0): the other side of :attr:`slow_points`."""
+        return max(0.0, self.slow.goodput - self.plan.goodput)
+
     def dollars(self, points: float) -> float:
         """What a goodput difference is worth a month, US dollars (capacity, not cash)."""
         p = self.params

@@ -40,6 +40,7 @@ from goodput.errors import InputError, Refused
 from goodput.fleet import fleet_plan
 from goodput.params import Known, derive, load_params, params_from_mapping, parse_rate
 from goodput.plan import STORAGE_LEVERS, plan_for, plan_levers
+from goodput.units import format_duration
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -661,3 +662,56 @@ def test_the_recovery_wrapper_around_the_tier_chain_reduces_to_one_tier(js: Any)
         assert abs(page["exact"]["goodput"] - plan.goodput) <= SEARCHED, q
         assert math.isclose(page["exact"]["optimal_interval_min"], plan.optimal_interval, rel_tol=SEARCHED), q
         assert abs(page["exact"]["restart_loss"] - plan.losses.restart_loss) <= SEARCHED, q
+
+
+# ------------------------------------------------------------------ a measured stall typed beside the snapshot
+
+#: The stored fleet with the stall measured at a checkpoint typed beside its snapshot (C 6.3 s, the copy 13.8 ms, the
+#: synchronous write 5.67 s shorter than C): goodput.params.derive keeps C as typed and the slow C derived.
+STALL_FLEET = HERE / "data" / "fleet-stored-stall.yml"
+
+
+def test_a_stall_fleet_s_link_gives_the_command_s_plan(js: Any) -> None:
+    """The link of a fleet whose C is the measured stall beside a snapshot is read as goodput plan reads the file: C
+    6.3 s as typed (not "one of them, not both"), the slow C the 5.67 s write though shorter, every 2.89 min, 72.9%;
+    the words of the copy, the levers (no snapshot lever), the best write bandwidth the package's."""
+    params = load_params(STALL_FLEET)
+    assert params.checkpoint_is_stall and params.slow_checkpoint_cost < params.checkpoint_cost
+    query = calculator.link_query(params)
+    assert "checkpoint_cost" in query and "snapshot_bandwidth" in query
+    page = page_plans(js, [query])[0]
+    assert "errors" not in page, page
+    assert_same_plan_params(params, page)
+    assert page["slow"] == params.slow_checkpoint_cost
+    assert page["notes"] == params.derived and "snapshot_copy" in page["notes"]
+    fleet = fleet_plan(params)
+    assert format_duration(page["exact"]["optimal_interval_min"]) == format_duration(fleet.interval) == "2.89 min"
+    assert f"{page['exact']['goodput']:.1%}" == f"{fleet.goodput:.1%}" == "72.9%"
+    levers = {name: gain for name, gain in page["exact"]["levers"].items() if name in fleet.levers}
+    assert set(levers) == set(fleet.levers) and STORAGE_LEVERS["double_snapshot_bandwidth"] not in page["exact"]["levers"]
+    for name, gain in levers.items():
+        assert abs(gain - fleet.levers[name]) <= SEARCHED, name
+
+
+def test_a_stall_shorter_than_the_copy_is_refused_in_the_package_s_words(js: Any) -> None:
+    """C typed beside a snapshot below the copy alone: refused on C, in derive's words (the copy's time and terms)."""
+    params = load_params(STALL_FLEET)
+    query = calculator.link_query(params) | {"checkpoint_cost": "10 ms"}
+    with pytest.raises(InputError) as info:
+        params_from_mapping(to_mapping(query))
+    got = js.evaluate("raw => goodputCalculator.readInputs(raw)", query)
+    assert got.get("errors", {}).get("checkpoint_cost") == info.value.expected, got
+    assert "13.8 ms" in info.value.expected
+
+
+def test_a_stall_fleet_s_downloaded_file_gives_the_same_plan(js: Any, tmp_path: Path) -> None:
+    """The page's params.yml for the stall fleet keeps checkpoint_cost beside the snapshot: goodput reads the same C."""
+    params = load_params(STALL_FLEET)
+    text = js.evaluate("raw => goodputCalculator.paramsYaml(raw, goodputCalculator.readInputs(raw).inputs)",
+                       calculator.link_query(params))
+    path = tmp_path / "params.yml"
+    path.write_text(text, encoding="utf-8")
+    again = load_params(path)
+    assert again.checkpoint_is_stall, text
+    assert (again.checkpoint_cost, again.slow_checkpoint_cost, again.drain, again.restart) == \
+        (params.checkpoint_cost, params.slow_checkpoint_cost, params.drain, params.restart), text

@@ -328,3 +328,23 @@ def test_a_drain_that_keeps_the_storage_busy_is_said_with_the_recommendation(sma
         assert not fleet.plan.drain_busy and answer.build(fleet).drain_busy == Variant("none")
     # A drain just under a quarter of the interval is not busy.
     assert not plan_for(small_params.replace(drain=0.24 * small.interval), interval=small.interval).drain_busy
+
+
+#: The stored fleet with C the stall measured beside its snapshot (6.3 s), longer than the 5.67 s synchronous write.
+STALL = Path(__file__).resolve().parent / "data" / "fleet-stored-stall.yml"
+
+
+def test_a_write_that_keeps_more_than_the_scheme_is_said_to_gain(book: Params) -> None:
+    """As measured, the stall fleet's 5.67 s synchronous write keeps 73.4%, 0.4 points MORE than its 72.9% plan: the
+    page says it gains, in points and dollars (FleetPlan.slow_gain), not "0.0 points less, worth $0", and calls it
+    the shorter checkpoint; the worked example's 5 min write is still the slower one, 11.1 points less."""
+    fleet = fleet_plan(load_params(STALL))
+    page = answer.build(fleet)
+    assert fleet.slow_keeps_more and fleet.slow_points == 0.0
+    assert (page.goodput, page.slow_goodput, page.slow_cost) == ("72.9%", "73.4%", "5.67 s")
+    assert (page.slow_verdict, page.slow_word) == (Variant("more"), "shorter")
+    assert page.slow_gain == points(fleet.slow.goodput - fleet.goodput) == "0.4 points"
+    assert page.slow_gain_dollars == money(fleet.dollars(fleet.slow.goodput - fleet.goodput)) != "$0"
+    worked = answer.build(fleet_plan(book))
+    assert (worked.slow_verdict, worked.slow_word, worked.slow_points) == (Variant("less"), "slower", "11.1 points")
+    assert worked.slow_gain == "0.0 points"

@@ -239,3 +239,13 @@ def test_just_in_time_recovery_and_planned_stops_are_named_as_inputs(book: Param
     assert built.recovery == Variant("given")
     assert "60%" in built.recovery_inputs and "45 s" in built.recovery_inputs and "0.03" in built.recovery_inputs
     assert page.build(fleet_plan(book)).recovery == Variant("none")
+
+
+def test_a_measured_stall_equal_to_pytorch_s_reads_as_the_same(small_params: Params) -> None:
+    """The stall fleet's C is the measured 6.3 s, PyTorch's own 6.3 s as written: "the same as" (not "already shorter
+    than"), and called its measured stall, not its snapshot; the small fleet's 3.55 ms snapshot is still shorter."""
+    stall = page.build(fleet_plan(load_params(Path(__file__).resolve().parent / "data" / "fleet-stored-stall.yml")))
+    assert (stall.cost, stall.async_time) == ("6.3 s", "6.3 s")
+    assert (stall.async_snapshot, stall.c_name) == (Variant("same"), "measured stall")
+    small = page.build(fleet_plan(small_params))
+    assert (small.async_snapshot, small.c_name) == (Variant("shorter"), "snapshot")

@@ -640,7 +640,8 @@
       return y === null || scaleProblem(y) !== null ? 0 - best : plan(y, null).goodput - best;
     };
     out[doubleStorage] = at({ wb: 2 * store.wb, rb: store.rb === null ? null : 2 * store.rb });
-    if (store.snap !== null) { out[doubleSnapshot] = at({ snap: 2 * store.snap }); }
+    // no snapshot lever where C is the measured stall (goodput.plan.storage_levers): a faster copy does not re-derive it
+    if (store.snap !== null && !store.stall) { out[doubleSnapshot] = at({ snap: 2 * store.snap }); }
     return out;
   }
 
@@ -773,8 +774,22 @@
       if (store.snap === null) {
         choose("checkpoint_cost", store.writeMinutes, "write_bandwidth", "a synchronous write of " + writeWords);
       } else {
-        choose("checkpoint_cost", transferMinutes(size / store.nodes, store.snap, 1), "snapshot_bandwidth",
-          "a snapshot of " + formatSize(size / store.nodes) + " per node to host memory at " + formatBandwidth(store.snap));
+        const copy = transferMinutes(size / store.nodes, store.snap, 1);
+        const copyWords = "a snapshot of " + formatSize(size / store.nodes) + " per node to host memory at " +
+          formatBandwidth(store.snap);
+        store.copy = copy;
+        if (Object.prototype.hasOwnProperty.call(typed, "checkpoint_cost")) {
+          // C typed beside the snapshot (one level in the form, as in one file): the stall measured at a checkpoint,
+          // barrier and quiesce with the copy, so never shorter than the copy alone (goodput.params.derive)
+          store.stall = true;
+          notes.snapshot_copy = copyWords;
+          if (typed.checkpoint_cost < copy) {
+            fail(["checkpoint_cost"], fill(MESSAGES.stall_below_copy, { copy: formatDuration(copy),
+              size: formatSize(size / store.nodes), bandwidth: formatBandwidth(store.snap) }));
+          }
+        } else {
+          choose("checkpoint_cost", copy, "snapshot_bandwidth", copyWords);
+        }
         choose("drain", store.writeMinutes, "write_bandwidth", "the write of " + writeWords + " after the snapshot");
       }
       values.slow_checkpoint_cost = store.writeMinutes;
@@ -959,7 +974,8 @@
     x.R = d.values.restart;
     x.D = d.values.drain === undefined ? 0 : d.values.drain;
     x.slowC = d.values.slow_checkpoint_cost === undefined ? x.C : d.values.slow_checkpoint_cost;
-    if (x.slowC < x.C) {  // derived: the snapshot is slower than writing to storage directly (goodput.params)
+    // derived: the snapshot is slower than writing to storage directly (goodput.params); a measured stall may be
+    if (x.slowC < x.C && !(d.store && d.store.stall)) {
       return { errors: { snapshot_bandwidth: fill(MESSAGES.snapshot_slower, { slow: formatDuration(x.slowC) }) } };
     }
     x.known = Object.assign(k, { store: d.store });
@@ -1164,6 +1180,9 @@
       put("checkpoint_cost_min", x.C, formatDuration(x.C));
       item(store.snap === null ? "C = S ÷ (write bandwidth × share achieved)" : "C = (S ÷ nodes) ÷ snapshot bandwidth per node",
         formatDuration(x.C), d.notes.checkpoint_cost);
+    }
+    if (d.notes.snapshot_copy) {  // beside a measured stall (C typed), the copy alone
+      item("copy = (S ÷ nodes) ÷ snapshot bandwidth per node", formatDuration(store.copy), d.notes.snapshot_copy);
     }
     if (d.notes.drain) {
       put("drain_min", x.D, formatDuration(x.D));
@@ -1567,6 +1586,8 @@
     if (!(x.known && x.known.store)) {  // with storage both are derived (goodput.params.derive)
       lines.push("checkpoint_cost: " + value("checkpoint_cost"));
       lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
+    } else if (x.known.store.stall) {  // C typed beside the snapshot: the measured stall; the slow C still derived
+      lines.push("checkpoint_cost: " + value("checkpoint_cost"));
     }
     if (has("restart")) { lines.push("restart: " + value("restart")); }
     const parts = PART_FIELDS.filter(has);

@@ -126,6 +126,9 @@ def messages() -> dict[str, str]:
                                                    gpus_per_node=7), gpus="16,384"),
         "missing_duration": _known_expected(Known(size=1e12, write_bandwidth=1e9, typed={})),
         "snapshot_slower": _template(_expected(lambda: params_from_mapping(snapshot)), slow="1 s"),
+        "stall_below_copy": _template(_known_expected(Known(size=1e12, write_bandwidth=1e12, snapshot_bandwidth=1e9,
+                                                            typed=typed | {"checkpoint_cost": 1e-5})),
+                                      copy="0.488 s", size="488 MB", bandwidth="1 GB/s"),
     }
 
 

@@ -92,6 +92,7 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     async_case: Variant
     async_snapshot: Variant
     async_gain: str
+    c_name: str
     persistent_every: str
     drain_persistent: str
     elastic_points: str
@@ -161,7 +162,9 @@ def build(fleet: FleetPlan) -> Page:
     async_gain = goodput_of(async_) - plan.goodput
     drain = plan.tiers.drain if plan.tiers else 0.0
     stalled = drain > 0 and plan.tiers is not None and plan.tiers.cp > plan.tiers.checkpoint_cost
-    async_snapshot = ("write" if drain == 0 else "shorter" if c <= ASYNC_SECONDS / 60.0
+    # C against PyTorch's stall as the page writes both: equal as written reads "the same as", not "shorter than"
+    async_time = d(ASYNC_SECONDS / 60.0, 4)
+    async_snapshot = ("write" if drain == 0 else "same" if d(c) == async_time else "shorter" if c < ASYNC_SECONDS / 60.0
                       else "gain" if async_gain >= MATERIAL else "done")
     elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
     elastic = plan_or_none(elastic_inputs)
@@ -195,10 +198,11 @@ def build(fleet: FleetPlan) -> Page:
         early_m=d(m / EARLY_FACTOR), early_t=(d(early.interval) + cadence_text(early)) if early else "",
         early_keep=share(goodput_of(keep)), early_follow=share(goodput_of(early)),
         early_points=points(early_gain), matters=points(MATERIAL), sync_time=f"{SYNC_SECONDS:g} s",
-        async_time=d(ASYNC_SECONDS / 60.0, 4), sync_goodput=share(goodput_of(sync)),
+        async_time=async_time, sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         async_case=Variant("lever" if drain == 0 else "stalled" if stalled else "drained"),
         async_snapshot=Variant(async_snapshot), async_gain=points(max(0.0, async_gain)),
+        c_name="measured stall" if p.checkpoint_is_stall else "snapshot",
         persistent_every=ordinal(plan.tiers.every) if stalled and plan.tiers else "",
         drain_persistent=gain_text(fleet.levers["drain the persistent write as well"]) if stalled else "",
         **elastic_values(elastic_inputs, elastic),
