@@ -389,7 +389,7 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
 def _run_plan(args: argparse.Namespace) -> str:
     import dataclasses
 
-    from goodput.plan import plan_for
+    from goodput.plan import plan_for, scheme_pays
     from goodput.provenance import package_commit, provenance
     from goodput.report import first_order_problem, plan_report, render_plan
 
@@ -400,6 +400,8 @@ def _run_plan(args: argparse.Namespace) -> str:
                       "--model exact, applies at any fleet size)")
     report = plan_report(plan, params, sources, provenance(params, commit=package_commit()))
     more: dict[str, Any] = {"params": params}
+    if not scheme_pays(plan, slow := plan_for(params, slow=True, which=args.model)):  # e.g. a stall longer than the write
+        more["slow_keeps_more"] = slow
     if params.storage is not None:
         from goodput.plan import storage_levers
 

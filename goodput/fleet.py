@@ -20,7 +20,7 @@ from goodput import restart as restarts
 from goodput.errors import InputError, Refused
 from goodput.limits import PLAN_GPUS
 from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
-from goodput.plan import Plan, make_plan, plan_for, plan_levers, storage_levers
+from goodput.plan import Plan, make_plan, plan_for, plan_levers, scheme_pays, storage_levers
 from goodput.restart import SparesChoice
 from goodput.storage import (
     SEARCH_SPAN,
@@ -209,7 +209,7 @@ class FleetPlan:
         So it is where a measured stall beside a snapshot is longer than the synchronous write would stall
         (tests/data/fleet-stored-stall.yml: 73.4% for the 5.67 s write against 72.9%).
         """
-        return self.slow.goodput > self.plan.goodput
+        return not scheme_pays(self.plan, self.slow)
 
     @property
     def slow_gain(self) -> float:

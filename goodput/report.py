@@ -789,6 +789,8 @@ class PlanReport:
     needed: Needed | None = None
     storage_levers: Mapping[str, float] = field(default_factory=dict)
     best_bandwidth: BestBandwidth | None = None
+    #: The slow checkpoint at its own optimum where it keeps more than the plan (the scheme does not pay); else None.
+    slow_keeps_more: Plan | None = None
 
     @property
     def levers(self) -> dict[str, float]:
@@ -1117,6 +1119,11 @@ def _notes(report: PlanReport) -> list[str]:
             if STORAGE_LEVERS["double_snapshot_bandwidth"] in report.storage_levers else ""
         notes.append(f"Storage levers: the stated write bandwidth doubled{read}, which derives again "
                      f"{words['rederived']}{snapshot}; the interval re-optimized.{storage_cost_note(report)}")
+    if (slow := report.slow_keeps_more) is not None and report.params is not None:
+        name = slow_label(report.params, "the slow checkpoint")
+        notes.append(f"Not paying: {name} ({format_duration(slow.checkpoint_cost)}) keeps {percent(slow.goodput)} "
+                     f"checkpointing every {format_duration(slow.interval)}, {gain_text(slow.goodput - report.plan.goodput)} "
+                     "more than this plan; as the inputs give it, the fleet's checkpoint scheme costs more than it saves.")
     if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
         notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
     return notes

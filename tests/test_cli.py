@@ -678,6 +678,14 @@ def test_plan_takes_the_measured_stall_and_says_what_the_copy_alone_takes() -> N
     assert "the stall measured at a checkpoint" in text and "C derived again" not in text
 
 
+def test_plan_says_where_the_slow_checkpoint_keeps_more() -> None:
+    """The stall fleet's 6.3 s stall is longer than its 5.67 s synchronous write, which keeps 73.4% against 72.9%: the
+    command says so under the plan (the scheme does not pay); the worked example's 5 min slow checkpoint keeps less."""
+    text = " ".join(run("plan", "--params", str(STALL_FLEET)).stdout.split())
+    assert "Not paying:" in text and "keeps 73.4% checkpointing every 2.74 min, 0.44 points more" in text
+    assert "Not paying:" not in run("plan").stdout
+
+
 def test_a_stall_below_the_copy_exits_2_in_one_line(tmp_path: Path) -> None:
     path = tmp_path / "fleet.yml"
     path.write_text(STALL_FLEET.read_text(encoding="utf-8").replace("checkpoint_cost: 6.3 s", "checkpoint_cost: 5 ms"),
