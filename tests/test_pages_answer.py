@@ -12,10 +12,10 @@ import pytest
 from goodput import model
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
-from goodput.pages import Variant, answer
+from goodput.pages import Variant, answer, planning
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
-from goodput.report import money, percent, points
+from goodput.report import gain_text, money, percent, points
 from goodput.units import format_duration
 
 #: The planner's tiered fleet of issue 18 (restart its largest loss).
@@ -343,8 +343,9 @@ def test_a_write_that_keeps_more_than_the_scheme_is_said_to_gain(book: Params) -
     assert fleet.slow_keeps_more and fleet.slow_points == 0.0
     assert (page.goodput, page.slow_goodput, page.slow_cost) == ("72.9%", "73.4%", "5.67 s")
     assert (page.slow_verdict, page.slow_word) == (Variant("more"), "shorter")
-    assert page.slow_gain == points(fleet.slow.goodput - fleet.goodput) == "0.4 points"
+    assert page.slow_gain == gain_text(fleet.slow.goodput - fleet.goodput) == "0.44 points"  # as `goodput plan` says
+    assert page.not_paying == planning.build(fleet).not_paying == Variant("loses")
     assert page.slow_gain_dollars == money(fleet.dollars(fleet.slow.goodput - fleet.goodput)) != "$0"
     worked = answer.build(fleet_plan(book))
     assert (worked.slow_verdict, worked.slow_word, worked.slow_points) == (Variant("less"), "slower", "11.1 points")
-    assert worked.slow_gain == "0.0 points"
+    assert worked.slow_gain == "0.0 points" and worked.not_paying == Variant("pays")

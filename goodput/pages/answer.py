@@ -34,6 +34,7 @@ from goodput.report import (
     INPUT_WORDS,
     RESTART_PART_NAMES,
     count,
+    gain_text,
     join_words,
     large_count,
     money,
@@ -95,6 +96,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues):
     drain_busy: Variant
     slow_word: str
     slow_verdict: Variant
+    not_paying: Variant
     slow_points: str
     slow_dollars: str
     slow_gain: str
@@ -234,7 +236,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         drain_busy=Variant("busy" if busy else "none"),
         slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else "less"),
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
-        slow_gain=points(fleet.slow_gain), slow_gain_dollars=money(fleet.dollars(fleet.slow_gain)),
+        not_paying=Variant("loses" if fleet.slow_keeps_more else "pays"),
+        slow_gain=gain_text(fleet.slow_gain), slow_gain_dollars=money(fleet.dollars(fleet.slow_gain)),
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),

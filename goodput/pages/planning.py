@@ -22,6 +22,9 @@ class Page(Fleet, PlanValues):
     fo_model: str
     optimum: Variant
     formulas: Variant
+    not_paying: Variant
+    slow_gain: str
+    slow_gain_dollars: str
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -42,4 +45,5 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         "recovered" if recovered else "first_order"
     return Page(**{f.name: getattr(shared, f.name) for base in (Fleet, PlanValues) for f in dataclasses.fields(base)},
                 fo_model=answer.first_order_name(fleet), optimum=Variant("recovered" if recovered else kind),
-                formulas=Variant(formulas))
+                formulas=Variant(formulas), not_paying=shared.not_paying, slow_gain=shared.slow_gain,
+                slow_gain_dollars=shared.slow_gain_dollars)
