@@ -27,6 +27,8 @@ def test_worked_check_at_this_builds_inputs(book: Params) -> None:
     assert (page.check, page.first_order, page.gap) == (Variant("fleet"), Variant("ok"), "0.7 points")
     assert page.balance == Variant("holds")
     assert (page.two_cm, page.t_star) == ("371", "19.3 min")
+    # M written to the digits that give 2CM as written: 2 x 1 x 185.6 = 371 (186 min would read 372)
+    assert page.m == "185.6 min" and round(2 * float(page.m.split()[0])) == int(page.two_cm)
     assert page.symbolic_agreement == "agrees with it to within a relative 1e-12"
     assert "2e-03" in derivation.symbolic_agreement(19.3, 19.2658)  # a relative difference, to one digit
     assert (page.term, page.f_star) == ("5.2%", f"{100 * math.sqrt(2 / m):.1f}%")
