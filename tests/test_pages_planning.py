@@ -49,7 +49,7 @@ def test_tables_carry_the_scheme_and_the_levers_worth(fleet_65k: FleetPlan) -> N
     assert inputs.loc["every n-th checkpoint persistent, n", "source"] == "best n"
     assert inputs.loc["drain until durable, D", "value"] == "4 min"
     assert inputs.loc["persistent restart, R_p", "value"] == "25 min"
-    losses = tables.plan_losses_table(fleet_65k).set_index("share of wall time")["value"]
+    losses = tables.plan_losses_table(fleet_65k).set_index("where the time goes")["share of wall time"]
     assert (losses["restart"], losses["checkpoints not yet durable (the drain)"], losses["goodput"]) == (
         "35.9%", "1.7%", "44.2%")
     levers = tables.plan_levers_table(fleet_65k)

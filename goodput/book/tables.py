@@ -260,10 +260,10 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
 
 
 def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
-    """Where the wall time goes at the plan (columns ``share of wall time``, ``value``), goodput last."""
+    """Where the wall time goes at the plan (columns ``where the time goes``, ``share of wall time``), goodput last."""
     rows = [(LOSS_WORDS[name], percent(share)) for name, share in fleet.losses.items()]
     rows.append(("goodput", percent(fleet.goodput)))
-    return pd.DataFrame(rows, columns=["share of wall time", "value"])
+    return pd.DataFrame(rows, columns=["where the time goes", "share of wall time"])
 
 
 def plan_levers_table(fleet: FleetPlan) -> pd.DataFrame:
