@@ -301,21 +301,24 @@ def slow_origin(params: Params) -> str:
     return f"derived for comparison, not given: {params.derived['slow_checkpoint_cost']}" if params.slow_derived else ""
 
 
-def slow_words(params: Params) -> str:
+def slow_words(params: Params, keeps_more: bool = False) -> str:
     """What a derived slow checkpoint is, as a noun phrase with its cost; "none" where the inputs file states one.
 
     ``"the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s), which the book derives from
-    the fleet's storage for comparison and the fleet does not take"``.
+    the fleet's storage for comparison and the fleet does not take"``; where that write `keeps_more` than the fleet's
+    scheme (:attr:`goodput.fleet.FleetPlan.slow_keeps_more`: the scheme does not pay), "..., which the book derives
+    from the fleet's storage for comparison and which, as measured, keeps more than the fleet's scheme".
     """
     s = params.storage
     if not params.slow_derived or s is None:
         return "none"
     from goodput.storage import format_bandwidth, format_size
 
+    taken = "which, as measured, keeps more than the fleet's scheme" if keeps_more else "the fleet does not take"
     return (f"the synchronous write of the whole checkpoint ({format_size(s.size)} at "
             f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved: "
             f"{format_duration(params.slow_checkpoint_cost)}), which the book derives from the fleet's storage for "
-            "comparison and the fleet does not take")
+            f"comparison and {taken}")
 
 
 def slow_label(params: Params, stated: str) -> str:
@@ -535,10 +538,13 @@ def share_text(x: float) -> str:
     return percent(x, 0) if abs(100 * x - round(100 * x)) < 1e-9 else percent(x)
 
 
-def scheme_words(plan: Plan) -> str:
+def scheme_words(plan: Plan, params: Params | None = None) -> str:
     """A plan's checkpoint scheme in one phrase, the same on every page.
 
-    With one tier a drain follows every checkpoint; with two, only the persistent copy (every n-th) drains.
+    With one tier a drain follows every checkpoint; with two, only the persistent copy (every n-th) drains. Where the
+    fleet's `params` give C as the stall measured at a checkpoint (:attr:`goodput.params.Params.checkpoint_is_stall`),
+    the phrase names that stall beside the snapshot's copy alone: "a measured 6.3 s stall at each snapshot (the copy
+    alone 13.8 ms), drained in 5.67 s".
 
     >>> scheme_words(make_plan(1.0, 186.0, 5.0))
     'one 1 min checkpoint, safe as soon as it is written'
@@ -546,14 +552,21 @@ def scheme_words(plan: Plan) -> str:
     s = plan.tiers
     if s is None:
         return f"one {format_duration(plan.checkpoint_cost)} checkpoint, safe as soon as it is written"
+    copy = params.snapshot_copy if params is not None and params.checkpoint_is_stall else None
     drained = f" drained in {format_duration(s.drain)}" if s.drain else ""
+
+    def snapshot(kind: str) -> str:  # "a 6.3 s snapshot", or the measured stall at each one
+        if copy is None:
+            return f"a {format_duration(s.checkpoint_cost)} {kind}"
+        return (f"a measured {format_duration(s.checkpoint_cost)} stall at each {kind} (the copy alone "
+                f"{format_duration(copy)}){',' * bool(drained)}")
+
     if s.one_tier:
-        snapshot = f"a {format_duration(s.checkpoint_cost)} snapshot"
-        return snapshot + drained if s.drain else f"{snapshot}, safe as soon as it is written"
+        return snapshot("snapshot") + drained if s.drain else f"{snapshot('snapshot')}, safe as soon as it is written"
     every = "every copy" if s.every == 1 else f"every {ordinal(s.every)} copy"
     persistent = ", ".join([f"{format_duration(s.cp)} stall"] + [drained.strip()] * bool(s.drain)
                            + [f"restart {format_duration(s.rp)}"])
-    return (f"a {format_duration(s.checkpoint_cost)} fast snapshot; {every} persistent ({persistent}); "
+    return (f"{snapshot('fast snapshot').rstrip(',')}; {every} persistent ({persistent}); "
             f"the fast copy survives {share_text(s.fast_survives)} of interruptions")
 
 

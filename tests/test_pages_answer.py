@@ -343,6 +343,7 @@ def test_a_write_that_keeps_more_than_the_scheme_is_said_to_gain(book: Params) -
     assert fleet.slow_keeps_more and fleet.slow_points == 0.0
     assert (page.goodput, page.slow_goodput, page.slow_cost) == ("72.9%", "73.4%", "5.67 s")
     assert (page.slow_verdict, page.slow_word) == (Variant("more"), "shorter")
+    assert page.slow_kind == Variant("derived_more")  # not "the fleet does not take one"
     assert page.slow_gain == gain_text(fleet.slow.goodput - fleet.goodput) == "0.44 points"  # as `goodput plan` says
     assert page.not_paying == planning.build(fleet).not_paying == Variant("loses")
     assert page.slow_gain_dollars == money(fleet.dollars(fleet.slow.goodput - fleet.goodput)) != "$0"

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
+from matplotlib.text import Annotation
 from matplotlib.ticker import AutoLocator, FixedLocator, Formatter, FuncFormatter, MaxNLocator, NullLocator
 
 from goodput import model, tiers
@@ -444,6 +445,7 @@ def goodput_vs_interval(
         for i, cost in enumerate(costs)
     } | curves
     lowest = 1.0
+    marks: list[Annotation] = []
     for i, (label, (x, exact_g, first_g, best)) in enumerate(drawn.items()):
         colour = colours[i % 4]
         xs, ex = np.asarray(x, dtype=np.float64), np.asarray(exact_g, dtype=np.float64)
@@ -453,9 +455,9 @@ def goodput_vs_interval(
             ax.plot(xs / size, np.asarray(first_g, dtype=np.float64), ls="--", lw=1.2, color=colour, alpha=0.8)
         if best is not None:
             ax.plot([best[0] / size], [best[1]], "o", color=colour, ms=7, zorder=3)
-            ax.annotate(f"T* = {format_duration(best[0])}, {percent(best[1])}", (best[0] / size, best[1]),
-                        xytext=(0, 9), textcoords="offset points", ha="center", va="bottom", fontsize=9.5,
-                        color=colour, bbox=_LABEL_BOX, zorder=5)
+            marks.append(ax.annotate(f"T* = {format_duration(best[0])}, {percent(best[1])}", (best[0] / size, best[1]),
+                                     xytext=(0, 9), textcoords="offset points", ha="center", va="bottom",
+                                     fontsize=9.5, color=colour, bbox=_LABEL_BOX, zorder=5))
     handles, _ = ax.get_legend_handles_labels()
     handles += [
         Line2D([], [], ls="-", lw=2.0, color="0.2", label="exact model"),
@@ -471,7 +473,40 @@ def goodput_vs_interval(
         ax.set_xlabel(f"checkpoint interval T ({unit} of work)")
     _pct_axis(ax.yaxis, "goodput (share of wall time)")
     fig.legend(handles=handles, loc="outside lower center", ncols=2 if curves else 4)
+    _separate_labels(fig, marks)
     return fig
+
+
+def _label_box(label: Annotation) -> Any:
+    """A label's box as drawn (its white patch, which holds the text), in display units."""
+    patch = label.get_bbox_patch()
+    return patch.get_window_extent() if patch is not None else label.get_window_extent()
+
+
+def _separate_labels(fig: Figure, labels: Sequence[Annotation]) -> None:
+    """Move point labels that would overprint (optima close together), so that each reads.
+
+    Highest point first; a later label that touches one placed before it goes below its point, and if it still
+    touches, aside, away from the other's centre.
+    """
+    if len(labels) < 2:
+        return
+    fig.draw_without_rendering()  # constrained layout done: the boxes are where they will be drawn
+    placed: list[Annotation] = []
+    for label in sorted(labels, key=lambda a: -a.xy[1]):
+        if any(_label_box(label).overlaps(_label_box(other)) for other in placed):
+            label.xyann = (0, -9)
+            label.set_verticalalignment("top")
+            fig.draw_without_rendering()
+            box = _label_box(label)
+            touching = [_label_box(other) for other in placed if box.overlaps(_label_box(other))]
+            if touching:
+                other = touching[0]
+                left = box.x0 + box.x1 < other.x0 + other.x1
+                shift = other.x0 - box.x1 - 4 if left else other.x1 - box.x0 + 4  # display pixels
+                label.xyann = (shift * 72 / fig.dpi, -9)
+                fig.draw_without_rendering()
+        placed.append(label)
 
 
 @styled

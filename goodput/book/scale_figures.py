@@ -254,7 +254,7 @@ def plan_table(fleet: FleetPlan) -> Styler:
     why = ("its goodput there is zero or less" if plan.check.status == "below zero"
            else f"it is {scale.VERDICTS[plan.check.status]} there")
     left_out = "" if quoted else f" First order is left out: {why}."
-    caption = f"{where}; this fleet's whole scheme at that size, {scheme_words(plan.plan)}.{left_out}"
+    caption = f"{where}; this fleet's whole scheme at that size, {scheme_words(plan.plan, plan.params)}.{left_out}"
     return book_table(frame, caption=caption, right=list(frame.columns[1:]))
 
 

@@ -154,6 +154,17 @@ def slow_word(params: Params) -> str:
     return "shorter" if params.slow_checkpoint_cost < params.checkpoint_cost else "slower"
 
 
+def compared_name(params: Params) -> str:
+    """The slow checkpoint's name in a caption: "slow checkpoint", or "shorter ..." where it stalls less.
+
+    Where it stalls less than the fleet's (:func:`slow_word`): "shorter synchronous write" where the book derives it,
+    "shorter checkpoint" where the inputs file states it.
+    """
+    if slow_word(params) == "slower":
+        return "slow checkpoint"
+    return "shorter synchronous write" if params.slow_derived else "shorter checkpoint"
+
+
 def own_write_values(params: Params) -> dict[str, str]:
     """The fleet's own synchronous write of its checkpoint, where the slow checkpoint the inputs file states is not it.
 
@@ -243,7 +254,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
-        slow_kind=Variant("derived" if p.slow_derived else "compared" if p.checkpoint_is_write
+        # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
+        slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived
+                          else "compared" if p.checkpoint_is_write
                           else "write" if p.slow_is_write else "stated"),
         slow_pair=slow_pair(p), fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,

@@ -207,7 +207,7 @@ def build(fleet: FleetPlan) -> Page:
         early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(early, 1),
         early_six_change=_change(early, 2), early_slow_change=_change(sim.early_slow, 1),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_with=slow_words(p) if p.slow_derived else f"the slow checkpoint ({format_duration(cs)})",
+        slow_with=slow_words(p, fleet.slow_keeps_more) if p.slow_derived else f"the slow checkpoint ({format_duration(cs)})",
         early_verdict=Variant("helps" if helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
         largest_lever_gain=small_points(fleet.levers_ranked[0][1]), renewal=Variant(renewal),

@@ -13,6 +13,7 @@ from goodput import sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
+from goodput.pages.answer import compared_name
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted
 from goodput.params import Params, load_params
 from goodput.report import percent, planned_text, point_decimals, points, slow_words
@@ -24,6 +25,7 @@ class Page(Fleet):
     """The goodput chapter's values; each field is a glue key of book/goodput.md."""
 
     first_order: Variant
+    breakdown_pair: str
 
     scheme: Variant
     scheme_recovery: Variant
@@ -109,6 +111,10 @@ def build(fleet: FleetPlan) -> Page:
     digits = point_decimals(min(ckpt, lost), 2, 1)
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
+        # Fig. 4's pair: a measured stall longer than the write it is compared with is not the "fast" checkpoint
+        breakdown_pair="fast checkpoint (its whole scheme) and the slow checkpoint it is compared with"
+        if compared_name(fleet.params) == "slow checkpoint"
+        else f"checkpoint scheme (its measured stall) and the {compared_name(fleet.params)} it is compared with",
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
         recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
@@ -119,7 +125,7 @@ def build(fleet: FleetPlan) -> Page:
         slow=Variant("quoted" if slow_ok else "refused" if fleet.first_order_quotable else "own_refused"),
         fo_slow_each=quoted(percent(sf.losses.checkpoint_overhead), slow_ok), slow_off=points(abs(sf.check.error)),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_this=slow_words(fleet.params) if fleet.params.slow_derived
+        slow_this=slow_words(fleet.params, fleet.slow_keeps_more) if fleet.params.slow_derived
         else f"the slow {format_duration(fleet.params.slow_checkpoint_cost)} checkpoint",
         a_reported=percent(reported, 0),
         a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),

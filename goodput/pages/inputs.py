@@ -224,7 +224,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         else f"{format_duration(p.slow_checkpoint_cost)} for this fleet's checkpoint and storage" if p.slow_derived
         else "minutes",
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
-        scheme_inputs="; ".join([scheme_words(fleet.plan)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
+        scheme_inputs="; ".join([scheme_words(fleet.plan, p)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
         w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),

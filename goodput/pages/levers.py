@@ -13,7 +13,7 @@ from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.answer import loss_lever, loss_lever_values
+from goodput.pages.answer import compared_name, loss_lever, loss_lever_values
 from goodput.pages.common import (
     OFF_BY,
     Fleet,
@@ -79,6 +79,8 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     drained_after: str
     cost_verdict: Variant
     slow_compared: str
+    interval_compared: str
+    slow_gain: str
     slow_short: str
     scheme_worth: str
     slow_points: str
@@ -170,9 +172,10 @@ def build(fleet: FleetPlan) -> Page:
         third_points=gain_text(third_gain),
         s_now=share_text(s.fast_survives if s else 0.0), s_more=share_text(survives_more(s.fast_survives) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
-        cost_verdict=Variant("slower" if slow.goodput <= plan.goodput else "faster"),
+        cost_verdict=Variant("faster" if fleet.slow_keeps_more else "slower"), interval_compared=compared_name(p),
+        slow_gain=gain_text(fleet.slow_gain),
         # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
-        slow_compared=slow_words(p) + "," if p.slow_derived else f"the {'synchronous' if p.slow_is_write else 'slower'}"
+        slow_compared=slow_words(p, fleet.slow_keeps_more) + "," if p.slow_derived else f"the {'synchronous' if p.slow_is_write else 'slower'}"
         f" checkpoint of {format_duration(p.slow_checkpoint_cost)} that the inputs file compares it with",
         slow_short=slow_short, scheme_worth=f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth "
         f"against the {format_duration(p.slow_checkpoint_cost)} one" if p.checkpoint_is_write

@@ -128,6 +128,11 @@ def recovery_inputs(p: Params) -> str:
     return ", and ".join(parts)  # a comma: the first part ends in "each"
 
 
+def _upper_first(text: str) -> str:
+    """A phrase that opens a sentence: its first letter upper-cased, the rest as written ("TB/s" stays)."""
+    return text[:1].upper() + text[1:]
+
+
 def build(fleet: FleetPlan) -> Page:
     """The measuring page of a fleet.
 
@@ -219,7 +224,7 @@ def build(fleet: FleetPlan) -> Page:
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         slow_how="," if p.slow_derived else ", written synchronously," if p.slow_is_write else "",
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_its=slow_words(p)[0].upper() + slow_words(p)[1:] if p.slow_derived
+        slow_its=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived
         else ("Its slow checkpoint" if p.slow_is_write else "The inputs file's slower checkpoint")
         + f" of {format_duration(p.slow_checkpoint_cost)}",
         recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),

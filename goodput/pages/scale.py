@@ -150,7 +150,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     return values | {
         "plan_follow": Variant(follow), "plan_drain": d(drain) if drain > 0 else "",
         "plan_bound": Variant("drain" if plan.plan.at_drain else "none"),
-        "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan),
+        "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan, plan.params),
         "plan_first_interval": d(plan.first.interval),
         "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
         "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g), "plan_gap": gap_text(plan.check),
@@ -211,7 +211,7 @@ def build(fleet: FleetPlan) -> Page:
         **fleet_values(fleet), **at, **at_size_values(fleet), **grows, async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
-        cost_pair=f"this fleet's own ({d(p.checkpoint_cost)}), {slow_words(p)}," if p.slow_derived else "the inputs file's "
+        cost_pair=f"this fleet's own ({d(p.checkpoint_cost)}), {slow_words(p, fleet.slow_keeps_more)}," if p.slow_derived else "the inputs file's "
         + ("slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones")
         + f" ({d(p.slow_checkpoint_cost)} and {d(p.checkpoint_cost)})",
         slow_with=Variant("derived" if p.slow_derived else "given"),

@@ -180,7 +180,7 @@ def build(fleet: FleetPlan) -> Page:
         half_drain=format_duration(t.drain / 2), lever_drain=gain_text(lever_drain),
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         # a derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived)
-        slow_drawn=slow_words(p) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
+        slow_drawn=slow_words(p, fleet.slow_keeps_more) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
         fast_fleet=Variant("none" if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
         every=str(every), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
         fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),
