@@ -249,6 +249,17 @@ class Params:
         return "slow_checkpoint_cost" in self.derived
 
     @property
+    def slow_not_dearer(self) -> bool:
+        """Whether the slow checkpoint stalls no longer than C (a measured stall beside a snapshot may be so).
+
+        A fast tier in front of a persistent tier that costs no more than it can never pay.
+
+        >>> load_params().slow_not_dearer
+        False
+        """
+        return self.slow_checkpoint_cost <= self.checkpoint_cost
+
+    @property
     def slow_is_write(self) -> bool:
         """Whether the slow checkpoint is this fleet's own synchronous write to shared storage, safe when taken.
 

@@ -144,9 +144,9 @@ def survival_figure(fleet: FleetPlan) -> Figure:
         return goodput_against_survival(
             p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), persistent_restart=scheme.rp, drain=scheme.drain,
             marks={f"this fleet (s = {percent(scheme.fast_survives, 0)})": (ratio, scheme.fast_survives)})
-    ratio = round(p.slow_checkpoint_cost / c, 6)
-    if ratio <= 1.0:
+    if p.slow_not_dearer:
         return goodput_against_survival(p.mtbi, c, p.restart, FIGURE_RATIOS)
+    ratio = round(p.slow_checkpoint_cost / c, 6)
     kept = 1.0 - lost_share()
     return goodput_against_survival(p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), marks={
         f"what-if: copy on the node alone (Llama 3 share, {percent(kept, 0)})": (ratio, kept),

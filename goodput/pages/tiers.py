@@ -181,7 +181,7 @@ def build(fleet: FleetPlan) -> Page:
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         # a derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived)
         slow_drawn=slow_words(p, fleet.slow_keeps_more) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
-        fast_fleet=Variant("none" if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
+        fast_fleet=Variant(("cheaper" if p.slow_not_dearer else "none") if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
         every=str(every), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
         fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),
         threshold="more than any share" if fast is None or fast.threshold is None else percent(fast.threshold, 0),
