@@ -386,6 +386,7 @@ def test_where_the_scheme_does_not_pay_the_synchronous_writes_bandwidth_is_given
     assert (page.sync_best_bandwidth, page.sync_best_achieved, page.sync_best_goodput) == ("2.42 TB/s", "1.21 TB/s",
                                                                                           "73.9%")
     assert (page.sync_best_net, page.best_net, page.sync_at_best_cost) == ("$109M", "$110M", "16 s")
+    assert page.sync_best_interval == "2.5 min"
     assert page.ceiling_scheme == " the fleet's scheme as measured (its 6.3 s stall)"
     for key in ("needed", "write_scheme", "best", "best_scheme"):
         assert "{" not in variant_text(page, key).replace("{numref}", "")
@@ -406,7 +407,7 @@ def test_the_bandwidth_figure_draws_the_synchronous_write_where_the_scheme_does_
     assert any(label.startswith("this fleet's plan: its scheme as measured (6.3 s stall") for label in labels)
     assert any(label.startswith("the synchronous write instead") for label in labels)
     assert "synchronous write at the fleet's 1 TB/s achieved: 73.4%" in labels
-    assert any(label.startswith("its own best net of its cost: 2.42 TB/s stated") for label in labels)
+    assert any(label.startswith("the synchronous write's own best net of its cost: 2.42 TB/s stated") for label in labels)
     assert any(label.startswith("B*, the best net of its cost for the scheme: 710 GB/s") for label in labels)
     plain = [line.get_label() for line in storage_figures.goodput_vs_bandwidth(stored).axes[0].get_lines()]
     assert "this fleet's plan" in plain and not any("synchronous" in label for label in plain)

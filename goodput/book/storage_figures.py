@@ -94,7 +94,7 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
         if (sb := sync.best_write_bandwidth) is not None and fleet.storage is not None:
             at_sb = sb.bandwidth * fleet.storage.efficiency
             ax.plot([at_sb], [sync.goodput_at_write_bandwidth(at_sb, size)], "^", color=COLOURS["lost"], ms=7,
-                    zorder=3, label=f"its own best net of its cost: {format_bandwidth(sb.bandwidth)} stated "
+                    zorder=3, label=f"the synchronous write's own best net of its cost: {format_bandwidth(sb.bandwidth)} stated "
                     f"({format_bandwidth(at_sb)} achieved), {percent(sb.goodput)}")
     now = fleet.goodput_at_write_bandwidth(achieved, size)
     ax.plot([achieved], [now], "o", color=COLOURS["accent"], ms=7, zorder=3,

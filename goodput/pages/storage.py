@@ -173,7 +173,7 @@ class Page(Fleet):
     sync_best_achieved: str
     sync_best_goodput: str
     sync_best_net: str
-    sync_best_every: str
+    sync_best_interval: str
     sync_at_best_cost: str
 
 
@@ -299,7 +299,7 @@ def build(fleet: FleetPlan) -> Page:
         sync_best_achieved=format_bandwidth(sync_best.bandwidth * s.efficiency) if sync_best and s else "",
         sync_best_goodput=percent(sync_best.goodput) if sync_best else "",
         sync_best_net=money(sync_best.net_per_month) if sync_best else "",
-        sync_best_every=best_every(sync_best, fleet.slow.interval),
+        sync_best_interval=format_duration(sync_best.interval) if sync_best else "",
         sync_at_best_cost=format_duration(transfer_minutes(size, best.bandwidth * s.efficiency))
         if sync_best and best and s else "",
     )
