@@ -211,6 +211,21 @@ class FleetPlan:
         """
         return not scheme_pays(self.plan, self.slow)
 
+    @cached_property
+    def synchronous(self) -> FleetPlan | None:
+        """The fleet with its snapshot dropped, where its scheme does not pay (:attr:`slow_keeps_more`); else None.
+
+        The whole checkpoint written synchronously to the fleet's own storage: C derived as size over achieved write
+        bandwidth, no drain, every other input the fleet's; so its plan is :attr:`slow` and its own
+        :meth:`goodput_at_stated_bandwidth` and :attr:`best_write_bandwidth` are the synchronous write's, where more
+        bandwidth shortens C itself (tests/data/fleet-stored-stall.yml: 73.4% at the stated 2 TB/s, 74.9% at 4 TB/s,
+        B* 2.42 TB/s stated for 73.9%, against the scheme's 710 GB/s). None too without storage and a snapshot.
+        """
+        p = self.params
+        if not self.slow_keeps_more or p.storage is None or p.storage.snapshot_bandwidth is None or p.known is None:
+            return None
+        return fleet_plan(without_snapshot(p))
+
     @property
     def slow_gain(self) -> float:
         """Goodput the slow checkpoint keeps over the fleet's scheme (never below 0): the other side of :attr:`slow_points`."""
@@ -530,6 +545,20 @@ class FleetPlan:
                              storage_cost_per_month=cost, edge=edge, interval=0.0 if plan is None else plan.interval,
                              drain=0.0 if plan is None or plan.tiers is None else plan.tiers.drain,
                              at_drain=plan is not None and plan.at_drain)
+
+
+def without_snapshot(params: Params) -> Params:
+    """The inputs with the snapshot to host memory dropped: C the synchronous write of the whole checkpoint, derived.
+
+    A C typed beside the snapshot (the stall measured there), the drain and the slow C are derived again or dropped;
+    other typed durations stay. InputError without what the planner gave (:attr:`goodput.params.Params.known`).
+    """
+    known = params.known
+    if known is None:
+        raise InputError("storage", None, "the checkpoint's size and the storage's write bandwidth")
+    typed = {k: v for k, v in known.typed.items() if k not in ("checkpoint_cost", "slow_checkpoint_cost", "drain")}
+    return derive(params, dataclasses.replace(known, snapshot_bandwidth=None, host_memory=None,
+                                              double_buffered=False, typed=typed))
 
 
 def _kept(make: Callable[[], Plan], nothing: tuple[type[Exception], ...] = (Refused,)) -> float:

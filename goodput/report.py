@@ -1002,7 +1002,8 @@ def _buy_rows(report: PlanReport) -> list[tuple[str, str, str]]:
             rows.append((name, format_bandwidth(n.write_bandwidth), f"stated; C = {format_duration(n.checkpoint_cost)}"
                          + (f", D = {format_duration(n.drain)}" if n.drain else "")))
     if (best := report.best_bandwidth) is not None:
-        rows.append(("best write bandwidth net of its cost", best_bandwidth_text(best), best_bandwidth_note(best)))
+        rows.append(("best write bandwidth net of its cost", best_bandwidth_text(best),
+                     best_bandwidth_note(best, scheme_as_measured=report.slow_keeps_more is not None)))
     return rows
 
 
@@ -1014,10 +1015,11 @@ def best_bandwidth_text(best: BestBandwidth) -> str:
         best.bandwidth)
 
 
-def best_bandwidth_note(best: BestBandwidth) -> str:
+def best_bandwidth_note(best: BestBandwidth, *, scheme_as_measured: bool = False) -> str:
     """What B* gives and costs, in words: goodput and interval of the plan there, storage cost and net a month.
 
-    And, where B* is an end of the search, that it is.
+    And, where B* is an end of the search, that it is. ``scheme_as_measured``: the fleet's scheme does not pay
+    (:func:`goodput.plan.scheme_pays`), so B* is said to be that scheme's, as measured, not the synchronous write's.
     """
     from goodput.storage import SEARCH_SPAN
 
@@ -1025,7 +1027,8 @@ def best_bandwidth_note(best: BestBandwidth) -> str:
     if best.interval > 0.0:
         every = f" checkpointing every {format_duration(best.interval)}" + (
             " (its drain's length there: one drain at a time)" if best.at_drain else "")
-    note = (f"stated, as the inputs' write bandwidth is; goodput {percent(best.goodput)}{every}, storage "
+    scheme = "with the fleet's scheme as measured, " if scheme_as_measured else ""
+    note = (f"stated, as the inputs' write bandwidth is; {scheme}goodput {percent(best.goodput)}{every}, storage "
             f"{money(best.storage_cost_per_month)} a month; kept work's worth less storage {money(best.net_per_month)} a month")
     if best.edge == "top":
         note += f"; no optimum below {SEARCH_SPAN:g} times the fleet's bandwidth, the top of the search"

@@ -354,3 +354,60 @@ def test_a_measured_stall_is_said_with_the_copy_alone_and_no_published_what_if(s
     assert "{" not in variant_text(page, "stall").replace("{ref}", "")
     shorter = pages.build(fleet_plan(fleet.params.replace(checkpoint_cost=1.0 / 60.0)))
     assert shorter.stall == Variant("measured") and shorter.stall_times == "72"
+
+
+@pytest.fixture(scope="module")
+def stall() -> FleetPlan:
+    """fleet-stored-stall.yml: a 6.3 s stall measured beside the snapshot, which does not pay (72.9% against 73.4%)."""
+    from pathlib import Path
+
+    return fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml"))
+
+
+@pytest.mark.slow
+def test_where_the_scheme_does_not_pay_the_synchronous_writes_bandwidth_is_given(stall: FleetPlan,
+                                                                                 stored: FleetPlan) -> None:
+    """The stall fleet's ceiling (73.1%) and B* (710 GB/s stated, 72.5%) are its scheme's as measured; the synchronous
+    write of the whole checkpoint (5.67 s at 1 TB/s achieved) keeps 73.4%, 74.9% at twice the stated 2 TB/s (1.5
+    points, against 0.12 for the scheme), and its own B* is 2.42 TB/s stated (1.21 TB/s achieved), 73.9%, net $109M
+    against $110M; at the scheme's 710 GB/s it would stall 16 s. Fleets whose scheme pays say none of it."""
+    sync = stall.synchronous
+    assert sync is not None and stall.slow_keeps_more
+    assert sync.params.drain == 0.0 and sync.params.checkpoint_cost * 60.0 == pytest.approx(5.67)
+    assert sync.plan.goodput == pytest.approx(stall.slow.goodput, abs=1e-12)
+    best = sync.best_write_bandwidth
+    assert best is not None and best.edge is None and best.bandwidth == pytest.approx(2.42e12, rel=0.01)
+    page = pages.build(stall)
+    assert page.write_scheme == Variant("as_measured") and page.best_scheme == Variant("as_measured")
+    assert (page.ceiling, page.best_bandwidth, page.best_goodput, page.slow_goodput) == ("73.1%", "710 GB/s", "72.5%",
+                                                                                         "73.4%")
+    assert (page.sync_double_goodput, page.sync_double_points, page.double_points) == ("74.9%", "1.5 points",
+                                                                                       "0.12 points")
+    assert (page.sync_best_bandwidth, page.sync_best_achieved, page.sync_best_goodput) == ("2.42 TB/s", "1.21 TB/s",
+                                                                                          "73.9%")
+    assert (page.sync_best_net, page.best_net, page.sync_at_best_cost) == ("$109M", "$110M", "16 s")
+    assert page.sync_best_interval == "2.5 min"
+    assert page.ceiling_scheme == " the fleet's scheme as measured (its 6.3 s stall)"
+    for key in ("needed", "write_scheme", "best", "best_scheme"):
+        assert "{" not in variant_text(page, key).replace("{numref}", "")
+    # Where the scheme pays (the stored fleet's 13.8 ms copy) or there is no snapshot: the page as before.
+    for fleet in (stored, fleet_plan(load_params())):
+        assert fleet.synchronous is None
+        other = pages.build(fleet)
+        assert other.write_scheme == other.best_scheme == Variant("none")
+        assert other.ceiling_scheme == other.best_for == other.sync_best_bandwidth == ""
+
+
+@pytest.mark.slow
+def test_the_bandwidth_figure_draws_the_synchronous_write_where_the_scheme_does_not_pay(stall: FleetPlan,
+                                                                                       stored: FleetPlan) -> None:
+    """Fig. 7 of the stall fleet labels its curve as the scheme as measured and draws the synchronous write's curve,
+    its 73.4% at the fleet's 1 TB/s achieved and its own B*; the stored fleet's figure has none of them."""
+    labels = [line.get_label() for line in storage_figures.goodput_vs_bandwidth(stall).axes[0].get_lines()]
+    assert any(label.startswith("this fleet's plan: its scheme as measured (6.3 s stall") for label in labels)
+    assert any(label.startswith("the synchronous write instead") for label in labels)
+    assert "synchronous write at the fleet's 1 TB/s achieved: 73.4%" in labels
+    assert any(label.startswith("the synchronous write's own best net of its cost: 2.42 TB/s stated") for label in labels)
+    assert any(label.startswith("B*, the best net of its cost for the scheme: 710 GB/s") for label in labels)
+    plain = [line.get_label() for line in storage_figures.goodput_vs_bandwidth(stored).axes[0].get_lines()]
+    assert "this fleet's plan" in plain and not any("synchronous" in label for label in plain)

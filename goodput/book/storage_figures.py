@@ -15,6 +15,7 @@ from goodput.book.figures import _LABEL_BOX, COLOURS, _figure, _legend_below, _p
 from goodput.book.tables import book_table
 from goodput.report import percent
 from goodput.storage import FASTEST, format_bandwidth
+from goodput.units import format_duration
 from goodput.whatif import fleet_write
 
 if TYPE_CHECKING:
@@ -72,10 +73,29 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     bandwidths = np.geomspace(low, high, CURVE_POINTS)
     curve = [fleet.goodput_at_write_bandwidth(float(b), size) for b in bandwidths]
     ceiling = fleet.goodput_at_write_bandwidth(FASTEST, size)
+    sync = fleet.synchronous  # where the scheme does not pay: the synchronous write's curve beside the scheme's
     fig, ax = _figure(3.6)
     label = "this fleet's plan" if given else "illustration: slow checkpoint as a BLOOM-sized write (one tier)"
+    if sync is not None:
+        label = (f"this fleet's plan: its scheme as measured ({format_duration(fleet.params.checkpoint_cost)} stall, "
+                 "the write sets the drain)")
     ax.plot(bandwidths, curve, color=COLOURS["total"], label=label)
-    ax.axhline(ceiling, color=COLOURS["restart"], ls=":", lw=1.2, label="a write taking no time")
+    ax.axhline(ceiling, color=COLOURS["restart"], ls=":", lw=1.2,
+               label="a write taking no time" + (", the scheme's" if sync is not None else ""))
+    top = max(ceiling, fleet.plan.goodput)
+    if sync is not None:
+        synchronous = [sync.goodput_at_write_bandwidth(float(b), size) for b in bandwidths]
+        top = max(top, *synchronous)
+        ax.plot(bandwidths, synchronous, color=COLOURS["lost"], ls="--",
+                label="the synchronous write instead (no snapshot: the write is C, no drain)")
+        at_now = sync.goodput_at_write_bandwidth(achieved, size)
+        ax.plot([achieved], [at_now], "s", color=COLOURS["lost"], ms=6, zorder=3,
+                label=f"synchronous write at the fleet's {format_bandwidth(achieved)} achieved: {percent(at_now)}")
+        if (sb := sync.best_write_bandwidth) is not None and fleet.storage is not None:
+            at_sb = sb.bandwidth * fleet.storage.efficiency
+            ax.plot([at_sb], [sync.goodput_at_write_bandwidth(at_sb, size)], "^", color=COLOURS["lost"], ms=7,
+                    zorder=3, label=f"the synchronous write's own best net of its cost: {format_bandwidth(sb.bandwidth)} stated "
+                    f"({format_bandwidth(at_sb)} achieved), {percent(sb.goodput)}")
     now = fleet.goodput_at_write_bandwidth(achieved, size)
     ax.plot([achieved], [now], "o", color=COLOURS["accent"], ms=7, zorder=3,
             label="this fleet, achieved" if given else "implied by the slow checkpoint")
@@ -86,12 +106,14 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
         ax.plot([stated], [at_stated], "D", color=COLOURS["second"], ms=7, zorder=3,
                 label="if all of the stated bandwidth were achieved")
         ax.annotate(f"if all of the stated {format_bandwidth(stated)}\nwere achieved: {percent(at_stated)}",
-                    (stated, at_stated), xytext=(8, 6), textcoords="offset points", va="bottom",
-                    bbox=_LABEL_BOX)  # above: the achieved label is below
+                    (stated, at_stated), xytext=(14, -22) if sync is not None else (8, 6), textcoords="offset points",
+                    va="top" if sync is not None else "bottom",
+                    bbox=_LABEL_BOX)  # above: the achieved label is below; under it, where the synchronous curve rises
     if best is not None and fleet.storage is not None:
         at = best.bandwidth * fleet.storage.efficiency
         ax.axvline(at, color=COLOURS["checkpoint"], ls="-.", lw=1.2,
-                   label=f"B*, the best net of its cost: {format_bandwidth(best.bandwidth)} stated "
+                   label=f"B*, the best net of its cost{' for the scheme' if sync is not None else ''}: "
+                   f"{format_bandwidth(best.bandwidth)} stated "
                    f"({format_bandwidth(at)} achieved), {percent(best.goodput)}")
     if not given:
         plan = fleet.plan.goodput
@@ -99,7 +121,9 @@ def goodput_vs_bandwidth(fleet: FleetPlan) -> Figure:
     ax.set_xscale("log")
     ax.xaxis.set_major_formatter(lambda x, _: format_bandwidth(x))
     ax.set_xlabel("achieved write bandwidth to shared storage")
-    ax.set_ylim(max(0.0, min(curve) - 0.05), min(1.0, max(ceiling, fleet.plan.goodput) + 0.05))
+    # Room under the curve for the stated point's label where the synchronous curve takes the room above it; that
+    # curve may leave at the bottom.
+    ax.set_ylim(max(0.0, min(curve) - (0.1 if sync is not None else 0.05)), min(1.0, top + 0.05))
     _pct_axis(ax.yaxis, "goodput (share of wall time)")
-    _legend_below(ax, ncols=1 if best is not None else 2)  # B*'s label is long
+    _legend_below(ax, ncols=1 if best is not None or sync is not None else 2)  # B*'s label is long
     return fig

@@ -163,6 +163,18 @@ class Page(Fleet):
     stall_times: str
     stall_rest: str
     stall_copy_goodput: str
+    ceiling_scheme: str
+    best_for: str
+    write_scheme: Variant
+    best_scheme: Variant
+    sync_double_goodput: str
+    sync_double_points: str
+    sync_best_bandwidth: str
+    sync_best_achieved: str
+    sync_best_goodput: str
+    sync_best_net: str
+    sync_best_interval: str
+    sync_at_best_cost: str
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -206,6 +218,13 @@ def build(fleet: FleetPlan) -> Page:
     measured = measured_stall(fleet)  # C typed beside the snapshot: the measured stall, no what-if
     stall_variant = ("measured_loses" if measured.below_slow else "measured") if measured else \
         "none" if stall is None else "loses" if stall.below_slow else "pays"
+    # Where the scheme does not pay, the ceiling, B* and the figure are its own as measured; the synchronous write's
+    # (the fleet without its snapshot, where the write is C) beside them.
+    sync = fleet.synchronous
+    sync_best = None if sync is None else sync.best_write_bandwidth
+    sync_doubled = 0.0 if sync is None else sync.goodput_at_stated_bandwidth(2.0 * w.stated)
+    sync_gain = max(0.0, sync_doubled - fleet.slow.goodput)
+    stalled = format_duration(fleet.params.checkpoint_cost)
     return Page(
         **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
@@ -269,4 +288,18 @@ def build(fleet: FleetPlan) -> Page:
         stall_times=significant(measured.times_copy, 2) if measured else "",
         stall_rest=format_duration(measured.rest) if measured else "",
         stall_copy_goodput=percent(measured.at_copy) if measured else "",
+        ceiling_scheme="" if sync is None else f" the fleet's scheme as measured (its {stalled} stall)",
+        best_for="" if sync is None else f"'s scheme as measured (its {stalled} stall)",
+        write_scheme=Variant("none" if sync is None else "as_measured"),
+        best_scheme=Variant("as_measured" if sync is not None and best is not None and sync_best is not None
+                            else "none"),
+        sync_double_goodput=percent(sync_doubled) if sync else "",
+        sync_double_points=gain_text(sync_gain) if sync else "",
+        sync_best_bandwidth=format_bandwidth(sync_best.bandwidth) if sync_best else "",
+        sync_best_achieved=format_bandwidth(sync_best.bandwidth * s.efficiency) if sync_best and s else "",
+        sync_best_goodput=percent(sync_best.goodput) if sync_best else "",
+        sync_best_net=money(sync_best.net_per_month) if sync_best else "",
+        sync_best_interval=format_duration(sync_best.interval) if sync_best else "",
+        sync_at_best_cost=format_duration(transfer_minutes(size, best.bandwidth * s.efficiency))
+        if sync_best and best and s else "",
     )
