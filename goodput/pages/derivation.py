@@ -72,7 +72,7 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
         balance=Variant("holds" if fleet.first_order_quotable else "refused"), check=Variant(which), c=format_duration(c),
-        m=f"{significant(m, 4)} min",  # to the digits that give 2CM as written (186 min would give 372, not 371)
+        m=format_duration(m, 4),  # to the digits that give 2CM as written (186 min would give 372, not 371)
         two_cm=significant(2 * c * m), t_star=format_duration(t_star),
         symbolic_agreement=symbolic_agreement(float(d.optimum.subs({d.symbols["C"]: c, d.symbols["M"]: m})), t_star),
         term=percent_sig2(float(model.checkpoint_overhead(t_star, c))), f_star=percent_sig2(f_star),
