@@ -113,6 +113,8 @@ class MeasuredStall:
     goodput of the fleet's synchronous write, which a stall this long may not beat, and ``at_copy`` the plan's at C =
     the copy alone (no barrier or quiesce: the most a shorter stall could give; 0 where the model keeps no work).
     ``write`` is the storage's own time to write the whole checkpoint, minutes: what a synchronous write would stall.
+    ``below_slow``: the plan at the measured stall keeps less than the synchronous write, the snapshot does not pay
+    (:attr:`goodput.fleet.FleetPlan.slow_keeps_more`, decided there once).
     """
 
     stall: float
@@ -121,6 +123,7 @@ class MeasuredStall:
     slow: float
     at_copy: float
     write: float
+    below_slow: bool
 
     @property
     def longer_than_write(self) -> bool:
@@ -137,11 +140,6 @@ class MeasuredStall:
         """Minutes of the stall that are not the copy: the barrier and the quiesce."""
         return self.stall - self.copy
 
-    @property
-    def below_slow(self) -> bool:
-        """Whether the plan at the measured stall keeps less than the synchronous write does: the snapshot does not pay."""
-        return self.goodput < self.slow
-
 
 def measured_stall(fleet: FleetPlan) -> MeasuredStall | None:
     """The fleet's measured stall beside its snapshot's copy, where its C is that stall; else None.
@@ -156,7 +154,7 @@ def measured_stall(fleet: FleetPlan) -> MeasuredStall | None:
         return None
     return MeasuredStall(stall=p.checkpoint_cost, copy=p.snapshot_copy, goodput=fleet.plan.goodput,
                          slow=fleet.slow.goodput, at_copy=goodput_of(plan_or_none(with_cost(p, p.snapshot_copy))),
-                         write=p.storage.write_minutes)
+                         write=p.storage.write_minutes, below_slow=fleet.slow_keeps_more)
 
 
 def local_first(checkpoint_cost: float, restart: float, drain: float, survives: float) -> Tiers:
