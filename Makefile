@@ -42,7 +42,7 @@ test: $(STAMP)  ## run the whole test suite, including a clean build of the book
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)  ## the quick unit tests, on every core: no book, browser, wheel or slow test; 20 examples a property; compiled files kept (even where PYTHONDONTWRITEBYTECODE is set) so a second run skips recompiling
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist worksteal --hypothesis-profile=fast -m "not book and not browser and not packaging and not pdf and not slow"
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n auto --dist loadscope --hypothesis-profile=fast -m "not book and not browser and not packaging and not pdf and not slow"
 
 lint: $(STAMP)  ## ruff and mypy on the package, the tests, the extensions and the chapters (through jupytext)
 	$(BIN)/ruff check goodput tests benchmarks _ext

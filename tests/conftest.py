@@ -238,8 +238,17 @@ def js(chromium: Any) -> Iterator[Any]:
 FIXTURE_MARKERS = {"built_book": "book", "book_builder": "book", "chromium": "browser"}
 
 
+#: Doctests (``module.function``) that take a CPU-second or more, marked ``slow`` here as tests are in their files:
+#: sympy's derivation of the tiers (tested again in tests/test_symbolic.py).
+SLOW_DOCTESTS = frozenset({"goodput.symbolic.derive_tiers"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Refuse, at collection, a test that requests an expensive fixture without the marker that deselects it."""
+    """Mark the slow doctests; refuse a test that requests an expensive fixture without the marker that deselects it."""
+    for item in items:
+        if item.name in SLOW_DOCTESTS:
+            item.add_marker(pytest.mark.slow)
     unmarked = [
         f"{item.nodeid} uses {fixture} but is not marked {marker}"
         for item in items

@@ -10,6 +10,7 @@ goodput.validate; tests/test_calculator.py runs the same table through the page'
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -31,8 +32,10 @@ CASES = json.loads((Path(__file__).with_name("duration_cases.json")).read_text(e
 RNG_SEED = 20260611
 
 
+@functools.cache
 def formula(name: str) -> Any:
-    """The named formula as a NumPy/SciPy function of its arguments (LambertW as SciPy's principal branch)."""
+    """The named formula as a NumPy/SciPy function of its arguments (LambertW as SciPy's principal branch); each
+    formula is turned into a function once (sympy's lambdify takes milliseconds) and called at every fleet."""
     f = calculator_formulas()[name]
     symbols = {str(s): s for s in f.expression.free_symbols}
     args = [symbols.get(a, sp.Symbol(a)) for a in f.arguments]

@@ -207,6 +207,7 @@ def test_measure_recovers_the_sample_truth() -> None:
         assert key in data
 
 
+@pytest.mark.slow
 def test_measure_takes_log_paths_from_the_params_file() -> None:
     """--params book/params.yml measures the logs its logs: key names, and prints a table with both goodputs."""
     result = run("measure", "--params", str(ROOT / "book" / "params.yml"))
@@ -665,6 +666,7 @@ def test_the_table_stays_within_80_columns_for_a_fleet_with_long_notes() -> None
 STALL_FLEET = Path(__file__).parent / "data" / "fleet-stored-stall.yml"
 
 
+@pytest.mark.slow
 def test_plan_takes_the_measured_stall_and_says_what_the_copy_alone_takes() -> None:
     """fleet-stored-stall.yml: C = the typed 6.3 s, D the snapshot's 5.67 s drain; the C row says it is the measured
     stall and that the copy alone takes 13.8 ms; no snapshot lever (a faster copy does not change a measured C)."""
@@ -696,6 +698,7 @@ def test_a_stall_below_the_copy_exits_2_in_one_line(tmp_path: Path) -> None:
         assert "got '5 ms', expected at least the snapshot's copy, 13.8 ms" in result.stderr
 
 
+@pytest.mark.slow
 def test_a_flag_beats_the_files_measured_stall() -> None:
     """--checkpoint-cost replaces the file's stall (still a measured stall); --snapshot-bandwidth derives C again."""
     flagged = plan_json("--params", str(STALL_FLEET), "--checkpoint-cost", "9 s")

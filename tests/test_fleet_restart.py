@@ -131,6 +131,7 @@ def test_the_command_quotes_the_same_best_count(parts_fleet: FleetPlan, tmp_path
                                                                     choice.restart[choice.best])
 
 
+@pytest.mark.slow
 def test_the_spares_row_writes_the_two_restarts_as_far_apart_as_they_are() -> None:
     """The stored fleet holds 32 spares (R = 10.047 min); the best pool is 15 (R = 10.057 min), 0.56 s longer. At
     three digits they would read 10 min and 10.1 min, 6 s apart; the command's row writes 10.06 and 10.05 min."""

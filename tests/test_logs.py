@@ -295,12 +295,14 @@ def test_generated_logs_recover_the_truth(noise_free: tuple[SampleTruth, Measure
     assert_allclose(m.mtbi_min, truth.exposure_min / truth.failures, rtol=1e-9)
 
 
+@pytest.mark.slow
 def test_measured_goodput_is_the_generators(noise_free: tuple[SampleTruth, Measurement]) -> None:
     """Measured goodput equals the simulation's own useful time / wall time (same survival rule, ms rounding)."""
     truth, m = noise_free
     assert_allclose(m.measured_goodput, truth.goodput, rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_noise_free_goodput_matches_the_models(noise_free: tuple[SampleTruth, Measurement]) -> None:
     """Noise-free logs: measured goodput is the exact model T / (M e^{R/M} (e^{(T+C)/M} - 1)) at the measured inputs,
     which is the prediction (to 0.3 points, loss by loss to 3%); nothing is unmodelled.
@@ -396,6 +398,7 @@ def test_sample_logs_regenerate_byte_identical(tmp_path: Path) -> None:
         assert (tmp_path / name).read_bytes() == (BOOK_DATA / name).read_bytes(), name
 
 
+@pytest.mark.slow
 def test_book_sample_logs_recover_their_truth() -> None:
     """On the book's sample (jitter, pauses, maintenance) C and R come back within seconds and M within its interval."""
     import yaml
@@ -474,6 +477,7 @@ def test_recovery_of_the_book_sample() -> None:
     assert table.loc["failures", "measured"] == truth.failures == 221
 
 
+@pytest.mark.slow
 def test_recovery_says_when_a_truth_is_outside() -> None:
     """A truth outside its interval, or a count that differs, gives agrees = False for that row only."""
     from goodput.logs.samples import read_truth, recovery

@@ -194,6 +194,7 @@ def test_as_planned_turns_failures_into_stops(tmp_path: Path) -> None:
         as_planned(log, [251.0])
 
 
+@pytest.mark.slow
 def test_the_shape_tests_trust_is_simulated_at_the_fits_own_level() -> None:
     """The simulated size and coverage use the level the fit's verdict uses (1 - confidence), not a fixed 5%."""
     m = measure_events(GLM)

@@ -36,6 +36,7 @@ def test_worked_check_at_this_builds_inputs(book: Params) -> None:
     assert "18.6 min" in page.recommendation
 
 
+@pytest.mark.slow
 def test_out_of_range_fleet_checks_the_worked_example_and_quotes_its_own_plan() -> None:
     """65,536 GPUs: first order of the scheme is 18.5 points off (out of range), so the check takes the worked
     example's C and M (labelled), and the recommendation is the fleet's plan, 5.91 min, 44.2%."""

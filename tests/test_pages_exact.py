@@ -64,6 +64,7 @@ def test_young_comparison_gap_is_mostly_second_order(inputs: Params) -> None:
     assert int(page.rest_share.rstrip("%")) < 10
 
 
+@pytest.mark.slow
 def test_optimum_three_ways_and_restart_does_not_move_it(inputs: Params) -> None:
     """T* = M (1 + W0(-e^{-(1 + C/M)})) by Lambert W, SymPy and a minimizer agree to six digits; Young's is longer;
     R does not appear in the derivative divided by e^{R/M}, and the minimizer's optimum does not move with R."""

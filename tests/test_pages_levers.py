@@ -209,6 +209,7 @@ def test_the_page_says_r_moves_with_size_where_by_size_moves_it(tiered: FleetPla
         assert "R" in size_r and all(word in size_r for word in named), size_r
 
 
+@pytest.mark.slow
 def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, example: FleetPlan) -> None:
     """With storage, the table and figure rank the two storage levers with the others; the paragraph quotes their
     gains (points, dollars) from the plan; without storage, the paragraph says there are none, and there are none."""
@@ -303,6 +304,7 @@ def test_a_measured_stall_has_no_snapshot_lever() -> None:
     assert "double the snapshot bandwidth" not in list(tables.lever_table(fleet).data["lever"])
 
 
+@pytest.mark.slow
 def test_where_the_scheme_does_not_pay_the_write_is_shorter_and_its_gain_two_digits(worked: Params) -> None:
     """fleet-stored-stall.yml: the 5.67 s synchronous write keeps 73.4%, 0.44 points more than the 6.3 s stall's
     72.9% (FleetPlan.slow_gain, as the answer page writes it, not "0.4 points"); Fig. 15 calls it the shorter

@@ -165,6 +165,7 @@ def test_the_tiered_fleet_plans_spares_with_its_scheme(tiered: FleetPlan) -> Non
     assert page.best_goodput == f"{100 * choice.goodput[b]:.1f}%" and page.best_dollars == money(choice.dollars[b])
 
 
+@pytest.mark.slow
 def test_with_the_fleets_own_restart_inputs(example: FleetPlan) -> None:
     """Parts, a pool and a share recovered just in time given: R is the parts plus the pool's wait, the largest part is
     named with what halving it gains, the pool's goodput is the plan's (the exact model at R(c) for this one-tier
@@ -259,6 +260,7 @@ def test_the_largest_parts_share_is_of_the_sum_the_page_lists() -> None:
     assert percent(largest.minutes / parts.total) == "67.1%"
 
 
+@pytest.mark.slow
 def test_a_start_up_given_as_a_part_is_compared_with_auroras_line(small_params: Params, example: FleetPlan) -> None:
     """The small fleet gives start-up = 4 min on 128 nodes, where Aurora's straight line gives 13.5 min: the page says
     it is already below. The same fleet with a 30 min start-up is not; the worked example gives R whole."""

@@ -191,6 +191,7 @@ def test_the_search_is_described_only_where_a_bandwidth_for_a_target_is_quoted(e
     assert (small.needed, small.match, small.search) == (Variant("already"), Variant("none"), Variant("none"))
 
 
+@pytest.mark.slow
 def test_the_storage_lever_says_only_what_the_fleet_derives_again(small_params: Params, stored: FleetPlan) -> None:
     """The small fleet states no read bandwidth and its R has no load part: its storage page and its plan's footer
     double the write bandwidth alone and derive the drain again; the 405B fleet states a read bandwidth and derives

@@ -546,6 +546,7 @@ def test_same_seed_same_result_other_seed_other_result() -> None:
     assert a.goodput != case.run(1e6, seed=5).goodput
 
 
+@pytest.mark.slow
 def test_standard_error_matches_the_spread_over_seeds() -> None:
     """The reported standard error is the spread between independent simulations: over 24 seeds the sample
     standard deviation of goodput is within [0.6, 1.5] times the mean reported standard error."""
