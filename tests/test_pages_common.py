@@ -6,6 +6,7 @@ one tier), not by its file name, so a copy of book/params.yml under another name
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,29 @@ def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> 
     assert scale.build(worked).cost_pair == "the inputs file's slow and fast ones (5 min and 1 min)"
     assert scale.build(worked).slow_with == Variant("given")
     assert not any(k.startswith("derived") for k in figures.breakdown_cases(worked))
+
+
+@dataclasses.dataclass(frozen=True)
+class _Nested:
+    """A page whose paragraph variant quotes a clause variant, which quotes a value."""
+
+    paragraph: Variant
+    clause: Variant
+    cost: str
+    loop: Variant
+
+
+def test_a_variant_quotes_another_variant_filled_and_escaped_once(tmp_path: Path) -> None:
+    from goodput.book import variant_text
+
+    folder = tmp_path / "variants" / __name__.rsplit(".", 1)[-1]
+    folder.mkdir(parents=True)
+    (folder / "paragraph.long.md").write_text("The fleet {clause}. Next.\n", encoding="utf-8")
+    (folder / "clause.pays.md").write_text("pays *{cost}* a month\n", encoding="utf-8")
+    (folder / "clause.none.md").write_text("", encoding="utf-8")
+    (folder / "loop.self.md").write_text("again {loop}\n", encoding="utf-8")
+    page = _Nested(Variant("long"), Variant("pays"), "$2.6M", Variant("self"))
+    assert variant_text(page, "paragraph", tmp_path) == "The fleet pays *\\$2.6M* a month. Next."
+    assert variant_text(dataclasses.replace(page, clause=Variant("none")), "paragraph", tmp_path) == "The fleet . Next."
+    with pytest.raises(ValueError, match="quotes itself"):
+        variant_text(page, "loop", tmp_path)

@@ -121,8 +121,8 @@ def test_worked_example_numbers(pages: dict[str, page.Page]) -> None:
     w = pages["worked"]
     assert (w.m_range, w.m_low, w.m_high, w.mtbi, w.confidence) == (Variant("count"), "169 min", "205 min",
                                                                       "186 min", "95%")
-    assert w.t_lies == "lies between 15.4 min and 27.3 min (18.6 min at the point values)"
-    assert w.regret.startswith("at the low end ")
+    assert (w.t_lies, w.t_where, w.interval) == (Variant("moves"), "between 15.4 min and 27.3 min", "18.6 min")
+    assert w.regret == Variant("more")
     assert (w.range, w.interval, w.g_span, w.goodput, w.g_width) == (
         Variant("ranged"), "18.6 min", "between 81.0% and 90.3%", "87.6%", "9.4 points")
     assert (w.first_order, w.fo_interval, w.fo_goodput) == (Variant("ranged"), "19.3 min", "86.9%")
@@ -144,7 +144,7 @@ def test_fleet_24k_numbers(fleets: dict[str, Params], pages: dict[str, page.Page
     assert (p.r_range, p.r_low, p.r_high, p.restart) == (Variant("stated"), "8 min", "20 min", "12 min")
     assert p.exact_inputs == Variant("some") and fleet_plan(fleets["24k"]).ranges.exact == ["mtbi"]
     assert p.interval == "13.8 min" and p.top_input == "the restart time R"
-    assert p.left_out == " Taken as exact, and so left out: the mean time between interruptions M."
+    assert (p.left_out, p.exact_words) == (Variant("listed"), "the mean time between interruptions M")
     frame = tables.swings_table(fleet_plan(params)).data
     assert list(frame["input"]) == ["restart time, R", "checkpoint cost, C", "all together"]
 
@@ -176,8 +176,8 @@ def test_restart_range_alone(fleets: dict[str, Params], pages: dict[str, page.Pa
     assert r.best.optimal_interval_range[0] == r.best.optimal_interval_range[1] == r.plan.optimal_interval
     assert r.best.goodput_range[0] - r.fixed.goodput_range[0] == pytest.approx(0.0, abs=1e-12)
     p = pages["24k-restart-only"]
-    assert (p.t_lies, p.dominant) == ("stays at 13.8 min over the ranges", Variant("one"))
-    assert p.regret == "no more than the fixed interval gives, to the digits shown"
+    assert (p.t_lies, p.interval, p.dominant) == (Variant("stays"), "13.8 min", Variant("one"))
+    assert p.regret == Variant("none")
     (swing,) = r.swings
     assert swing.goodput_range == pytest.approx(r.fixed.goodput_range, rel=1e-12)
 
@@ -201,7 +201,7 @@ def test_monte_carlo_is_the_exact_models(fleets: dict[str, Params], pages: dict[
     assert p.mc == Variant("drawn") and p.mc_draws == "100,000"
     assert (p.mc_low, p.mc_mid, p.mc_high) == tuple(f"{g:.1%}" for g in mc.goodput)
     assert r.fixed.goodput_range[0] <= mc.goodput[0] <= mc.goodput[2] <= r.fixed.goodput_range[1]
-    assert p.mc_inside.startswith("lies inside")
+    assert p.mc_inside == Variant("inside")
 
 
 @pytest.fixture(scope="module")
@@ -366,7 +366,7 @@ def test_every_ranged_input_of_a_tiered_fleet_is_on_the_page(ranged_65k: FleetPl
     assert p.slow_range == Variant("given") and r.slow is not None
     assert r.slow.goodput_range[0] < fleet.slow.goodput < r.slow.goodput_range[1]
     assert p.range == Variant("ranged") and p.mc == Variant("no_count")
-    assert p.drain_note  # D up to 6 min is longer than the 5.91 min interval: the page says what the case does
+    assert p.drain_note == Variant("longer")  # D up to 6 min is longer than the 5.91 min interval: the page says what the case does
     for field in ("others", "slow_range", "range", "dominant", "scheme"):
         assert "{" not in variant_text(p, field)
 
@@ -397,12 +397,13 @@ def test_a_drawn_reading_goes_through_the_plan_with_every_ranged_input(tiered_co
 
 
 def test_young_label_is_not_escaped_twice(pages: dict[str, page.Page]) -> None:
-    """The first-order label is plain text: the book escapes it once, so 'T*' shows as T*, not as 'T\\*'."""
+    """The first-order label, a variant quoted in a variant, escapes 'T*' once: it shows as T*, not as 'T\\*'."""
     from goodput.book import variant_text
 
-    labels = [p.fo_label for p in pages.values() if p.fo_label.startswith("Young's")]
-    assert labels and all("\\" not in label for label in labels)
-    texts = [variant_text(p, "first_order") for p in pages.values() if p.fo_label.startswith("Young's")]
+    young = [p for p in pages.values() if p.fo_label == Variant("young")]
+    texts = [variant_text(p, "first_order") for p in young]
+    assert texts and all("Young's T\\* = √(2CM)" in t for q, t in zip(young, texts, strict=True)
+                         if q.first_order.name in ("point", "ranged"))
     assert all("T\\*" in t and "T\\\\" not in t for t in texts if "Young's T" in t)
 
 

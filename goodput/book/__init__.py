@@ -25,25 +25,37 @@ def glue_all(values: Mapping[str, object]) -> None:
         glue(key, value if isinstance(value, (str, int)) else float(value), display=False)
 
 
-def variant_text(page: Any, key: str, book: Path | None = None) -> str:
+def variant_text(page: Any, key: str, book: Path | None = None, _within: tuple[str, ...] = ()) -> str:
     """The Markdown of the variant a page's field chooses, filled from the page's other fields.
 
     Reads ``book/variants/NAME/KEY.VARIANT.md`` and fills its ``{field}`` placeholders, each escaped with
-    :func:`goodput.report.escape_markdown` unless marked :class:`goodput.pages.Raw`.
+    :func:`goodput.report.escape_markdown` unless marked :class:`goodput.pages.Raw`. A placeholder naming
+    another :class:`goodput.pages.Variant` field is filled with that variant's Markdown, so a clause that
+    branches inside a paragraph that branches is a file too; a variant that quotes itself, at any depth,
+    raises ValueError.
     """
     from goodput.book.paths import book_root
-    from goodput.pages import Raw
+    from goodput.pages import Raw, Variant
     from goodput.report import escape_markdown
 
+    if key in _within:
+        raise ValueError(f"variant {key!r} quotes itself through {' -> '.join(_within)}")
     folder = (book_root() / "book") if book is None else book
     chapter = type(page).__module__.rsplit(".", 1)[-1]
     variant = getattr(page, key).name
     path = folder / "variants" / chapter / f"{key}.{variant}.md"
+    text = path.read_text(encoding="utf-8").strip()
     # Values are filled into Markdown: escaped as text (a file name as given may hold "<" or "&"; "$2.6M ... $85M"
     # would otherwise open and close dollar math), except what the package marked Raw (markup it wrote itself).
-    values = {f.name: value if isinstance(value, Raw) else escape_markdown(value)
-              for f in dataclasses.fields(page) if isinstance(value := getattr(page, f.name), str)}
-    return path.read_text(encoding="utf-8").strip().format_map(values)
+    values: dict[str, str] = {}
+    for f in dataclasses.fields(page):
+        value = getattr(page, f.name)
+        if isinstance(value, Variant):
+            if "{" + f.name + "}" in text:
+                values[f.name] = variant_text(page, f.name, book, (*_within, key))
+        elif isinstance(value, str):
+            values[f.name] = value if isinstance(value, Raw) else escape_markdown(value)
+    return text.format_map(values)
 
 
 def glue_page(page: Any) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
-from goodput.pages.common import Fleet, fleet_values, g_span, left_out_text, span, t_span
+from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
@@ -71,7 +71,7 @@ class Page(Fleet):
     """The values ``book/uncertainty.md`` quotes."""
 
     scheme: Variant
-    drain_note: str
+    drain_note: Variant
     m_range: Variant
     m_low: str
     m_high: str
@@ -92,12 +92,15 @@ class Page(Fleet):
     g_span: str
     g_width: str
     b_span: str
-    regret: str
-    t_lies: str
+    regret: Variant
+    regret_pts: str
+    t_lies: Variant
+    t_where: str
     ranged_list: str
     corners_how: str
     first_order: Variant
-    fo_label: str
+    fo_label: Variant
+    fo_name: str
     fo_t: str
     fo_g: str
     fo_t_span: str
@@ -108,19 +111,21 @@ class Page(Fleet):
     top_low: str
     top_high: str
     swing_others: str
-    left_out: str
+    left_out: Variant
+    exact_words: str
     mc: Variant
     mc_how: str
     mc_recovery: str
     mc_draws: str
     mc_count: str
-    mc_assumption: str
+    mc_assumption: Variant
+    mc_inside: Variant
+    mc_drawn: str
     mc_low: str = ""
     mc_mid: str = ""
     mc_high: str = ""
     mc_t_low: str = ""
     mc_t_high: str = ""
-    mc_inside: str = ""
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -140,11 +145,7 @@ def build(fleet: FleetPlan) -> Page:
     where, fixed_span, best_span = t_span(fleet), g_span(fleet), span(percent(b_low), percent(b_high))
     other_ranges = [r.inputs[name] for name in OTHER_INPUTS if name in r.inputs]
     first = first_order_possible(fleet)
-    fo_label = ("Young's T* = √(2CM)" if fleet.plain else
-                f"the first-order formulas of this fleet's scheme, its {left_out_text(plan)} included, which "
-                "reduce to Young's √(2CM) for one checkpoint that is safe at once" if fleet.tiered else
-                "T* = √(2CM/(1−p)), with its just-in-time share p" if p.just_in_time > 0 else
-                answer.first_order_name(fleet))
+    fo_label = "young" if fleet.plain else "tiered" if fleet.tiered else "jit" if p.just_in_time > 0 else "named"
     swings = r.swings
     top = swings[0] if swings else None
 
@@ -166,16 +167,12 @@ def build(fleet: FleetPlan) -> Page:
         mc_kind = "drawn_scheme" if carlo.through_plan else "drawn"
         t_low, _, t_high = mc.optimal_interval or (0.0, 0.0, 0.0)
         mc_values = {"mc_low": percent(mc.goodput[0]), "mc_mid": percent(mc.goodput[1]),
-                     "mc_high": percent(mc.goodput[2]), "mc_t_low": d(t_low), "mc_t_high": d(t_high),
-                     "mc_inside": "lies inside the box above, whose ends need every input at its worst, or best, at "
-                     "once" if carlo.inside else "is not inside the box above"}
+                     "mc_high": percent(mc.goodput[2]), "mc_t_low": d(t_low), "mc_t_high": d(t_high)}
     exact_words = join_words([INPUT_WORDS[name] for name in exact])
     return Page(
         **fleet_values(fleet),
         scheme=Variant("one" if s is None or s.single_level else "drain" if s.one_tier else "tiered"),
-        drain_note=(f" Where a combination's drain D is longer than {d(plan.interval)}, it checkpoints every D instead, "
-                    "since one drain is in flight at a time." if "drain" in r.inputs and r.inputs["drain"].high > plan.interval
-                    else ""),
+        drain_note=Variant("longer" if "drain" in r.inputs and r.inputs["drain"].high > plan.interval else "none"),
         m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high),
         c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high),
         r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high),
@@ -184,15 +181,15 @@ def build(fleet: FleetPlan) -> Page:
         slow_high=d(slow_in.high),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), range=Variant("ranged" if r.ranged else "none"),
-        t_lies=(f"stays at {d(plan.interval)} over the ranges" if where == f"at {d(plan.interval)}" else
-                f"lies {where} ({d(plan.interval)} at the point values)"), g_span=fixed_span,
+        t_lies=Variant("stays" if where == f"at {d(plan.interval)}" else "moves"), t_where=where, g_span=fixed_span,
         g_width=points(g_high - g_low), b_span=best_span,
-        regret=(f"at the low end {points(max(0.0, b_low - g_low))} more than the fixed interval gives"
-                if best_span != fixed_span else "no more than the fixed interval gives, to the digits shown"), ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
+        regret=Variant("more" if best_span != fixed_span else "none"), regret_pts=points(max(0.0, b_low - g_low)),
+        ranged_list=join_words([INPUT_WORDS[name] for name in r.ranged]),
         corners_how=corners_how(len(r.ranged), r.best.corners, r.best.sampled),
         first_order=Variant(
             ("impossible" if fleet.first_order_quotable else fleet.first_order_status.replace(" ", "_"))
-            if first is None else "ranged" if r.ranged else "point"), fo_label=fo_label,
+            if first is None else "ranged" if r.ranged else "point"), fo_label=Variant(fo_label),
+        fo_name=answer.first_order_name(fleet),
         fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
         fo_t_span=duration_span(*first.best.optimal_interval_range) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
@@ -200,10 +197,9 @@ def build(fleet: FleetPlan) -> Page:
         top_input=INPUT_WORDS[top.name] if top else "", top_swing=points(top.goodput_swing) if top else "",
         top_low=percent(top.goodput_range[0]) if top else "", top_high=percent(top.goodput_range[1]) if top else "",
         swing_others=join_words([f"{INPUT_WORDS[x.name]} {points(x.goodput_swing)}" for x in swings[1:]]),
-        left_out=f" Taken as exact, and so left out: {exact_words}." if exact and swings else "",
+        left_out=Variant("listed" if exact and swings else "none"), exact_words=exact_words,
         mc=Variant(mc_kind), mc_how=how, mc_recovery=mc_recovery, mc_draws=f"{carlo.draws:,}",
         mc_count=f"{p.interruption_count or 0:,}", **mc_values,
-        mc_assumption=(f" The uniform draws for {join_words(drawn)} are an assumption about "
-                       f"{'a range that was' if len(drawn) == 1 else 'ranges that were'} stated, not measured."
-                       if drawn else ""),
+        mc_assumption=Variant("none" if not drawn else "one" if len(drawn) == 1 else "many"),
+        mc_drawn=join_words(drawn), mc_inside=Variant("none" if mc is None else "inside" if carlo.inside else "outside"),
     )
