@@ -211,7 +211,8 @@ _COMPUTE = """rows => rows.map(raw => {
   if (r.errors || r.refused) { return r; }
   const x = r.inputs, d = x.derived;
   return {exact: r.exact, first: r.first, spares: r.spares, bandwidth: r.bandwidth, C: x.C, R: x.R, D: x.D,
-          slow: x.slowC, notes: d.notes, size: d.size, parts: d.parts, wait: x.wait};
+          slow: x.slowC, notes: d.notes, size: d.size, parts: d.parts, wait: x.wait, synchronous: r.synchronous,
+          not_paying: c.notPaying(r)};
 })"""
 
 
@@ -237,6 +238,10 @@ def assert_same_plan(q: dict[str, str], page: dict[str, Any], *, levers: set[str
         assert page["parts"] == params.restart_parts.parts, q
     e, plan = page["exact"], fleet.plan
     tol = SEARCHED if _searched(params) else REL
+    # the scheme pays, or the slow checkpoint at its own optimum keeps more (goodput.plan.scheme_pays), as the package says
+    assert (page["synchronous"] is not None) == fleet.slow_keeps_more, q
+    if page["synchronous"] is not None:
+        assert abs(page["synchronous"]["goodput"] - fleet.slow.goodput) <= REL, q
     assert math.isclose(e["optimal_interval_min"], plan.optimal_interval, rel_tol=tol), q
     assert abs(e["goodput"] - plan.goodput) <= tol, q
     if plan.tiers is not None and not plan.tiers.one_tier:
@@ -691,6 +696,14 @@ def test_a_stall_fleet_s_link_gives_the_command_s_plan(js: Any) -> None:
     assert set(levers) == set(fleet.levers) and STORAGE_LEVERS["double_snapshot_bandwidth"] not in page["exact"]["levers"]
     for name, gain in levers.items():
         assert abs(gain - fleet.levers[name]) <= SEARCHED, name
+    # the scheme does not pay as measured: the page says so in goodput plan's words
+    assert page["synchronous"] is not None and f"{page['synchronous']['goodput']:.1%}" == "73.4%"
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert goodput_main(["plan", "--params", str(STALL_FLEET)]) == 0
+    said = " ".join(out.getvalue().split())
+    assert page["not_paying"].startswith("Not paying: the synchronous write derived for comparison (5.67 s) keeps 73.4%")
+    assert page["not_paying"] in said
 
 
 def test_a_stall_shorter_than_the_copy_is_refused_in_the_package_s_words(js: Any) -> None:

@@ -974,6 +974,7 @@
     x.R = d.values.restart;
     x.D = d.values.drain === undefined ? 0 : d.values.drain;
     x.slowC = d.values.slow_checkpoint_cost === undefined ? x.C : d.values.slow_checkpoint_cost;
+    x.slowDerived = d.values.slow_checkpoint_cost !== undefined;
     // derived: the snapshot is slower than writing to storage directly (goodput.params); a measured stall may be
     if (x.slowC < x.C && !(d.store && d.store.stall)) {
       return { errors: { snapshot_bandwidth: fill(MESSAGES.snapshot_slower, { slow: formatDuration(x.slowC) }) } };
@@ -1139,7 +1140,26 @@
         plan.lever_dollars[name] = x.gpus === null ? null : F.capacity_per_month(plan.levers[name], x.gpus, x.price, x.month);
       }
     }
-    return { kind: kind, inputs: x, first: first, exact: exact, spares: bestSpares(x), bandwidth: bestWriteBandwidth(x) };
+    return { kind: kind, inputs: x, first: first, exact: exact, spares: bestSpares(x), bandwidth: bestWriteBandwidth(x),
+      synchronous: synchronousKeepsMore(x, exact) };
+  }
+
+  // goodput.plan.scheme_pays (the slow checkpoint of goodput.plan.plan_for(slow=True): its C written synchronously, one
+  // tier, no drain, the fleet's recovery and planned stops), at its own optimum: that plan where it keeps more than the
+  // fleet's (the scheme does not pay, as a stall measured beside a snapshot longer than the write), else null.
+  function synchronousKeepsMore(x, plan) {
+    const slow = exactPlan(Object.assign({}, x, { C: x.slowC, D: 0, tiers: false }), null);
+    return slow.goodput > plan.goodput ? slow : null;
+  }
+
+  // goodput.report's "Not paying:" note, in its words (the slow checkpoint's name as goodput.report.slow_label gives it).
+  function notPaying(result) {
+    const slow = result.synchronous;
+    if (slow === null) { return ""; }
+    const name = result.inputs.slowDerived ? "the synchronous write derived for comparison" : "the slow checkpoint";
+    return "Not paying: " + name + " (" + formatDuration(result.inputs.slowC) + ") keeps " + percent(slow.goodput) +
+      " checkpointing every " + formatDuration(slow.optimal_interval_min) + ", " + gain(slow.goodput - result.exact.goodput)
+      .replace(/^\+/, "") + " more than this plan; as the inputs give it, the fleet's checkpoint scheme costs more than it saves.";
   }
 
   // ------------------------------------------------------------------ the page
@@ -1299,7 +1319,7 @@
       return;
     }
     say("recommendation", recommendation(result));
-    say("warning", warning(result));
+    say("warning", [warning(result), notPaying(result)].filter(Boolean).join(" "));
     say("note", note(result));
     drawCurve(container.querySelector("[data-role='curve']"), result);
   }
@@ -1706,7 +1726,7 @@
     formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
-    leverOrder: leverOrder,
+    leverOrder: leverOrder, notPaying: notPaying,
   };
 
   if (typeof document !== "undefined") {

@@ -11,7 +11,8 @@ formatted once in :class:`goodput.pages.common.Fleet`, which a ``Page`` inherits
 The prose is in the chapter. A field holds a value as a person writes it ("18.6 min", "87.6%"), or
 a short clause that truly branches on the numbers, or a :class:`Variant`: the name of one of a
 paragraph's variants, each a Markdown file under ``book/variants/NAME/`` filled from the page's
-values and glued as Markdown (``{glue:md}``).
+values and glued as Markdown (``{glue:md}``). A variant may quote another: a clause that branches
+inside a paragraph that branches is a file of its own (an empty file where the clause says nothing).
 """
 
 from __future__ import annotations
