@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import chi2
 
 from goodput import sources
-from goodput.book import input_tables
+from goodput.book import input_tables, variant_text
 from goodput.book.data import published_fleets
 from goodput.fleet import fleet_plan
 from goodput.fleets import PublishedFleet
@@ -28,6 +28,7 @@ from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import make_plan, plan_for
 from goodput.report import (
     duration_range_text,
+    escape_markdown,
     money,
     per_million,
     percent,
@@ -164,6 +165,7 @@ def test_a_fleet_with_spares_waits_longer_at_a_higher_rate(records: tuple[Publis
     m_high = 60 / (105 / (992 * 62 * 24) * params.gpus)
     full, kept_r = plan_for(fp.at_mtbi(m_high)), plan_for(params.replace(mtbi=m_high))
     assert fp.at_mtbi(m_high).restart > params.restart + 5.0
+    assert (page.fx_changed, page.fx_r_high) == (Variant("spare"), format_duration(fp.at_mtbi(m_high).restart))
     assert page.fx_g_high == percent(full.goodput) and full.goodput < kept_r.goodput - 0.01
     assert page.fx_t_high == format_duration(full.interval)
     assert page.fx_points == points(plan_for(fp.at_mtbi(60 / (3 / (512 * 27 * 24) * params.gpus))).goodput
@@ -177,12 +179,13 @@ def test_rates_compared_as_printed(fleet_variant: Callable[..., Params], book: P
     assert len(same) == 2
     page = build(book, records)
     below = sum(1 for f in records if per_million(f.rate) != "19.7" and f.rate < book.rate_per_gpu_hour)
-    assert page.pr_lower == f"{below} are" and page.pr_above == f"{len(records) - below - 2}"
+    assert (page.pr_lower, page.pr_below, page.pr_above) == (Variant("many"), f"{below}", f"{len(records) - below - 2}")
     assert page.pr_compare == Variant("many_same") and page.pr_same_names.count(" and ") == 1
     fast = build(fleet_variant("f.yml", rate_per_gpu_hour=1e-3), records)
-    assert fast.pr_lower == f"{len(records)} are" and (fast.pr_above, fast.pr_compare) == ("none", Variant("all_lower"))
+    assert (fast.pr_lower, fast.pr_below) == (Variant("many"), f"{len(records)}")
+    assert (fast.pr_above, fast.pr_compare) == ("none", Variant("all_lower"))
     slow = build(fleet_variant("s.yml", rate_per_gpu_hour=1e-7), records)
-    assert (slow.pr_lower, slow.pr_above, slow.pr_compare) == ("none is", f"{len(records)}", Variant("all_higher"))
+    assert (slow.pr_lower, slow.pr_above, slow.pr_compare) == (Variant("none"), f"{len(records)}", Variant("all_higher"))
     between = build(fleet_variant("b.yml", rate_per_gpu_hour=1.6e-5), records)
     assert between.pr_compare == Variant("mixed")
 
@@ -208,10 +211,11 @@ def test_extreme_records(book: Params, records: tuple[PublishedFleet, ...]) -> N
     """IDEFICS rests on 3 interruptions, whose interval spans a factor of 14; both extremes are lower bounds (the
     chapter says so); the A100 records alone span 7.9 times."""
     page = build(book, records)
-    assert (page.low_n, page.low_factor, page.low_range) == ("3 interruptions", "a factor of 14", "1.86 to 26.4")
+    assert (page.low_n, page.low_factor, page.low_ratio, page.low_range) == (
+        "3 interruptions", Variant("factor"), "14", "1.86 to 26.4")
     low, high = (f for f in records if record_name(f) in (page.pr_low_name, page.pr_high_name))
     assert low.lower_bound and high.lower_bound
-    assert (page.gen_n, page.gen_model, page.gen_ratio, page.gen_where) == ("7", "A100", "7.9", "inside that range")
+    assert (page.gen_n, page.gen_model, page.gen_ratio, page.gen_where) == ("7", "A100", "7.9", Variant("inside"))
     assert (page.n_job, page.n_stated, page.n_cluster, page.n_machine) == ("5", "1", "2", "1")
 
 
@@ -238,11 +242,18 @@ def test_a_recovered_fleet_names_its_recovery_inputs(fleet: Params, small_params
     assert page.interval == format_duration(fp.interval) and fp.interval > alone.interval * 1.2
     assert (page.plain_interval, page.plain_goodput) == (format_duration(alone.interval), percent(alone.goodput))
     assert fp.goodput > alone.goodput and page.beyond_cmr == "just-in-time recovery and planned stops"
-    assert "60%" in page.scheme_inputs and format_duration(60 / 0.03) in page.scheme_inputs
+    assert (page.scheme_inputs, page.recovery_inputs, page.jit_p, page.jit_r) == (
+        Variant("recovery"), Variant("both"), "60%", "45 s")
+    assert page.planned_q.startswith("0.03 an hour") and format_duration(60 / 0.03) in variant_text(page, "scheme_inputs")
     plain = build(fleet, records)
-    assert (plain.fleet_scheme, plain.more_inputs, plain.scheme_inputs) == (Variant("one"), Variant("none"), "")
+    assert (plain.fleet_scheme, plain.more_inputs, plain.scheme_inputs) == (Variant("one"), Variant("none"), Variant("none"))
+    assert variant_text(plain, "scheme_inputs") == "" and plain.recovery_inputs == Variant("none")
     tiered = build(small_params, records)
     assert (tiered.fleet_scheme, tiered.more_inputs) == (Variant("tiered"), Variant("more"))
+    both = build(small_params.replace(planned_rate=0.03), records)  # a drain and planned stops: the scheme, then q
+    assert (both.fleet_scheme, both.scheme_inputs, both.recovery_inputs) == (
+        Variant("recovered"), Variant("tiered"), Variant("planned"))
+    assert variant_text(both, "scheme_inputs").startswith(escape_markdown(both.scheme_words) + "; planned stops q = ")
 
 
 def test_inputs_table_marks_derived_durations_and_lists_recovery(small_params: Params, fleet: Params) -> None:
@@ -281,6 +292,7 @@ def test_a_checkpoint_derived_as_a_synchronous_write_is_not_called_the_fast_path
     assert same_params.slow_checkpoint_cost == same_params.checkpoint_cost == pytest.approx(0.75)
     assert slower.c_paths == Variant("slower") and build(same_params, records).c_paths == Variant("same")
     assert build(fleet, records).c_paths == build(small_params, records).c_paths == Variant("fast")
+    assert slower.sync_time == "45 s for this fleet" and build(fleet, records).sync_time == "minutes"
 
 
 def test_a_c_derived_from_a_snapshot_is_said_to_be_the_copy_alone(

@@ -16,7 +16,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given
-from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
+from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
 from goodput.report import (
     count,
@@ -29,7 +29,6 @@ from goodput.report import (
     planned_text,
     points,
     record_name,
-    scheme_words,
     share_text,
 )
 from goodput.uncertainty import input_ranges
@@ -53,7 +52,7 @@ class Page(Fleet):
     fleet_m: Variant
     fleet_m_range: Variant
     fleet_window: str
-    fleet_m_given: str
+    fleet_m_given: Variant
     fleet_m_span: str
     fleet_scheme: Variant
     c_paths: Variant
@@ -64,7 +63,11 @@ class Page(Fleet):
     c_stall_write: str
     c_write: str
     sync_time: str
-    scheme_inputs: str
+    scheme_inputs: Variant
+    recovery_inputs: Variant
+    jit_p: str
+    jit_r: str
+    planned_q: str
     w_window: str
     w_all: str
     w_planned: str
@@ -105,7 +108,8 @@ class Page(Fleet):
     pr_ratio: str
     pr_m_low: str
     pr_m_high: str
-    pr_lower: str
+    pr_lower: Variant
+    pr_below: str
     pr_above: str
     pr_compare: Variant
     pr_same_names: str
@@ -116,18 +120,22 @@ class Page(Fleet):
     high_what: str
     high_n: str
     high_range: str
-    high_factor: str
+    high_factor: Variant
+    high_ratio: str
     low_what: str
     low_n: str
     low_range: str
-    low_factor: str
+    low_factor: Variant
+    low_ratio: str
     gen_n: str
     gen_model: str
     gen_range: str
     gen_ratio: str
     gen_others: str
-    gen_where: str
-    fx_changed: str
+    gen_where: Variant
+    fx_changed: Variant
+    fx_r_low: str
+    fx_r_high: str
     fx_t_low: str
     fx_g_low: str
     fx_t_high: str
@@ -136,24 +144,9 @@ class Page(Fleet):
     fx_dollars: str
 
 
-def _factor(low: float, high: float) -> str:
-    return "an unbounded factor" if low == 0.0 else f"a factor of {significant(high / low, 2)}"
-
-
-def recovery_inputs(p: Params) -> str:
-    """The fleet's just-in-time recovery and planned stops as inputs, in words, or "" for neither.
-
-    >>> recovery_inputs(load_params().replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=1 / 36))
-    'p = 60% of interruptions recovered just in time, R_j = 45 s each, with no work lost; and planned stops q = 0.0278 an hour (one every 36 h), each with notice, so each costs a checkpoint and a restart but no work'
-    """
-    parts = []
-    if p.just_in_time > 0:
-        parts.append(f"p = {share_text(p.just_in_time)} of interruptions recovered just in time, "
-                     f"R_j = {format_duration(p.jit_recovery)} each, with no work lost")
-    if p.planned_rate > 0:
-        parts.append(f"planned stops q = {planned_text(p)}, each with notice, so each costs a checkpoint and a "
-                     "restart but no work")
-    return "; and ".join(parts)
+def _factor(low: float, high: float) -> tuple[Variant, str]:
+    """How wide a counting interval is: unbounded where its low end is zero, else its ratio."""
+    return (Variant("unbounded"), "") if low == 0.0 else (Variant("factor"), significant(high / low, 2))
 
 
 def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
@@ -196,18 +189,16 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     m_low, m_high = low.mtbi_at(p.gpus), high.mtbi_at(p.gpus)
     low_inputs, high_inputs = fleet.at_mtbi(m_low), fleet.at_mtbi(m_high)  # R's wait for a spare at each M
     at_low, at_high = plan_for(low_inputs), plan_for(high_inputs)
-    changed = "only M changed" if p.spares is None else (
-        f"only M changed, and with it R's wait for a spare: R = {format_duration(low_inputs.restart)} and "
-        f"{format_duration(high_inputs.restart)} at the two ends")
     gap = max(0.0, at_low.goodput - at_high.goodput)
     # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
     synchronous = p.checkpoint_is_write
     measured = measured_stall(fleet)
+    (high_factor, high_ratio), (low_factor, low_ratio) = _factor(high_low, high_high), _factor(low_low, low_high)
     return Page(
         **fleet_values(fleet), params_file_is=Variant("worked" if is_worked_example(p) else "other"),
         fleet_m=Variant(how), fleet_m_range=Variant(m_range.origin),
         fleet_window=format_duration(p.window or 0.0),
-        fleet_m_given="A rate" if how == "rate" else "An M given directly",
+        fleet_m_given=Variant("rate" if how == "rate" else "given"),
         fleet_m_span=duration_range_text(m_range.low, m_range.high),
         more_inputs=Variant("none" if fleet.plain else "more"),
         # a derived slow checkpoint is the book's comparison, not one the inputs state (Params.slow_derived)
@@ -224,7 +215,11 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         else f"{format_duration(p.slow_checkpoint_cost)} for this fleet's checkpoint and storage" if p.slow_derived
         else "minutes",
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
-        scheme_inputs="; ".join([scheme_words(fleet.plan, p)] * fleet.tiered + [recovery_inputs(p)] * fleet.recovered),
+        scheme_inputs=Variant("none" if not fleet.recovered else "tiered" if fleet.tiered else "recovery"),
+        recovery_inputs=Variant("both" if p.just_in_time > 0 and p.planned_rate > 0 else "jit" if p.just_in_time > 0
+                                else "planned" if p.planned_rate > 0 else "none"),
+        jit_p=share_text(p.just_in_time), jit_r=format_duration(p.jit_recovery),
+        planned_q=planned_text(p) if p.planned_rate > 0 else "",
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",
         w_planned=f"{sources.LLAMA3_PLANNED:,}", w_unexpected=f"{w_unexpected:,}", w_gpus=f"{w_gpus:,}",
         w_m_count=format_duration(w_m_count, 4), w_m_count_rounded=format_duration(w_m_count),
@@ -245,7 +240,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         pr_low=per_million(low.rate), pr_low_name=record_name(low), pr_high=per_million(high.rate),
         pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
         pr_m_high=format_duration(m_high),
-        pr_lower="none is" if below == 0 else f"{below} is" if below == 1 else f"{below} are",
+        pr_lower=Variant("none" if below == 0 else "one" if below == 1 else "many"), pr_below=f"{below}",
         pr_above=f"{above or 'none'}",
         pr_compare=Variant("all_higher" if above == len(records) else "all_lower" if below == len(records)
                            else "mixed" if not same else "one_same" if len(same) == 1 else "many_same"),
@@ -253,15 +248,17 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         n_job=f"{kinds['job interruptions']}", n_stated=f"{kinds['stated frequency']}",
         n_cluster=f"{kinds['cluster rate']}", n_machine=f"{kinds['machine-wide events']}",
         high_what=high.what_counts.split(";")[0].rstrip(". "), high_n=count(high.unplanned or 0, "interruption"),
-        high_range=per_million_range(high_low, high_high), high_factor=_factor(high_low, high_high),
+        high_range=per_million_range(high_low, high_high), high_factor=high_factor, high_ratio=high_ratio,
         low_what=low.what_counts.split(";")[0].rstrip(". "), low_n=count(low.unplanned or 0, "interruption"),
-        low_range=per_million_range(low_low, low_high), low_factor=_factor(low_low, low_high), gen_n=f"{len(group)}",
+        low_range=per_million_range(low_low, low_high), low_factor=low_factor, low_ratio=low_ratio,
+        gen_n=f"{len(group)}",
         gen_model=main, gen_range=per_million_range(g_low.rate, g_high.rate),
         gen_ratio=significant(g_high.rate / g_low.rate, 2),
         gen_others=join_words([f"{record_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
-        gen_where=("inside that range" if len(inside) == len(others) else "outside it" if not inside
-                   else "partly inside it"),
-        fx_changed=changed, fx_t_low=format_duration(at_low.interval), fx_g_low=percent(at_low.goodput),
+        gen_where=Variant("inside" if len(inside) == len(others) else "outside" if not inside else "partly"),
+        fx_changed=Variant("m" if p.spares is None else "spare"), fx_r_low=format_duration(low_inputs.restart),
+        fx_r_high=format_duration(high_inputs.restart), fx_t_low=format_duration(at_low.interval),
+        fx_g_low=percent(at_low.goodput),
         fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(gap),
         fx_dollars=money(fleet.dollars(gap)),
     )

@@ -28,12 +28,11 @@ from goodput.pages.common import (
     off_optimum,
     scheme_values,
 )
-from goodput.params import Params, mtbi_from_rate
+from goodput.params import mtbi_from_rate
 from goodput.plan import plan_for
 from goodput.report import (
     gain_text,
     interval_text,
-    join_words,
     ordinal,
     percent,
     planned_text,
@@ -71,7 +70,9 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     dozen_below: str
     dozen_above: str
     dozen_range: str
-    dozen_t_range: str
+    dozen_t_range: Variant
+    dozen_t_low: str
+    dozen_t_high: str
     dozen_rel: str
     own_count: Variant
     own_range: str
@@ -104,28 +105,20 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     m_gpu: str
     wrong_t: str
     wrong_kept: str
-    reach: str
+    reach: Variant
+    reach_share: str
     halve_r: str
     balance: Variant
-    apart_by: str
+    apart_by: Variant
     fo_quotable: Variant
     slow_how: str
     slow_its: str
     loss_mistake: Variant
     recovery: Variant
-    recovery_inputs: str
-
-
-def recovery_inputs(p: Params) -> str:
-    """The inputs beyond C, M and R that the plan rests on, for a sentence; "" for none.
-
-    ``"the share p = 60% of interruptions recovered just in time, in R_j = 45 s each, and planned stops with notice at
-    q = 0.0278 an hour"``.
-    """
-    parts = [(f"the share p = {share_text(p.just_in_time)} of interruptions recovered just in time, in "
-              f"R_j = {format_duration(p.jit_recovery)} each")] if p.just_in_time > 0 else []
-    parts += [f"planned stops with notice at q = {planned_text(p)}"] if p.planned_rate > 0 else []
-    return ", and ".join(parts)  # a comma: the first part ends in "each"
+    recovery_inputs: Variant
+    jit_p: str
+    jit_r: str
+    planned_q: str
 
 
 def _upper_first(text: str) -> str:
@@ -186,8 +179,7 @@ def build(fleet: FleetPlan) -> Page:
     # Overhead and lost work are equal at first order's optimum; the exact model, a drain and a persistent tier part them.
     overhead, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
     scheme = plan.tiers
-    movers = ["the exact model", *(["the drain"] if scheme is not None and scheme.drain > 0 else []),
-              *(["the persistent tier"] if scheme is not None and not scheme.one_tier else [])]
+    drained, two_tiers = scheme is not None and scheme.drain > 0, scheme is not None and not scheme.one_tier
     equal = fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost)
     outranked = loss_lever(fleet)
     return Page(
@@ -195,7 +187,8 @@ def build(fleet: FleetPlan) -> Page:
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - low / m:.0%}", dozen_above=f"{high / m - 1:.0%}",
         dozen_range=interval_text(low, high),
-        dozen_t_range=" to ".join(d(t.interval) if t else "no plan (no work kept)" for t in (t_low, t_high)),
+        dozen_t_range=Variant("planned" if t_low else "none"), dozen_t_low=d(t_low.interval) if t_low else "",
+        dozen_t_high=d(t_high.interval) if t_high else "",
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if own else "other"),
         own_range=interval_text(own_low, own_high), own_rel=f"{1 / math.sqrt(own[0]):.0%}" if own else "",
         early=Variant("refused" if not (early and keep) else "planned" if early_gain >= MATERIAL else "same"),
@@ -217,15 +210,19 @@ def build(fleet: FleetPlan) -> Page:
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(m_gpu), wrong_t=d(wrong_t), wrong_kept=share(kept),
-        reach="fewer than one in a thousand" if survive < TINY else f"{survive:.0%}",
+        reach=Variant("tiny" if survive < TINY else "share"), reach_share=f"{survive:.0%}",
         halve_r=gain_text(fleet.levers["halve R"]),
         balance=Variant("equal" if equal else "apart" if fleet.first_order_quotable else "unquoted"),
-        apart_by=join_words(movers) + (" moves" if len(movers) == 1 else " move"),
+        apart_by=Variant("drain_tier" if drained and two_tiers else "drain" if drained else "tier" if two_tiers
+                         else "exact"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         slow_how="," if p.slow_derived else ", written synchronously," if p.slow_is_write else "",
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
         slow_its=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived
         else ("Its slow checkpoint" if p.slow_is_write else "The inputs file's slower checkpoint")
         + f" of {format_duration(p.slow_checkpoint_cost)}",
-        recovery=Variant("given" if fleet.recovered else "none"), recovery_inputs=recovery_inputs(p),
+        recovery=Variant("given" if fleet.recovered else "none"),
+        recovery_inputs=Variant("both" if p.just_in_time > 0 and p.planned_rate > 0 else "jit" if p.just_in_time > 0
+                                else "planned" if p.planned_rate > 0 else "none"),
+        jit_p=share_text(p.just_in_time), jit_r=d(p.jit_recovery), planned_q=planned_text(p) if p.planned_rate > 0 else "",
     )
