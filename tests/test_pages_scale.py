@@ -14,6 +14,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from goodput import exact, limits, model
+from goodput.book import variant_text
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant, scale
 from goodput.params import Params, load_params, mtbi_from_rate, params_from_mapping
@@ -169,9 +170,10 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert (page.slow_one_point, page.fast_one_point) == ("7,490", "22,900")
     three = exact.first_order_error_threshold(1.0, 5.0, 419 / (77760 * 16384) * 60, 0.03)
     assert page.fast_three_points == f"{round(three, -2):,.0f}"
-    assert page.own_gap == "first order 0.7 points below the exact goodput"
+    assert (page.own_gap, page.own_off, page.own_side) == (Variant("off"), "0.7 points", "below")
+    assert variant_text(page, "own_gap") == "first order 0\\.7 points below the exact goodput"
     assert page.own_verdict == scale.VERDICTS["ok"]
-    assert page.slow_gap == "first order 2.4 points below the exact goodput"
+    assert (page.slow_gap, page.slow_off, page.slow_side) == (Variant("off"), "2.4 points", "below")
     assert page.slow_verdict == scale.VERDICTS["caution"]
     assert page.scope == page.own_scope == Variant("plain") and page.own_slow == Variant("differs")
     assert (page.interval, page.goodput) == ("18.6 min", "87.6%")
@@ -185,7 +187,7 @@ def test_worked_example_plan_at_scale(worked_page: scale.Page, worked: Params) -
     assert page.at_size == Variant("unquoted")
     assert (page.plan_exact_interval, page.plan_exact_goodput) == ("7.15 min", "64.9%")
     assert (page.plan_first_interval, page.plan_first_goodput) == ("7.8 min", "57.9%")
-    assert page.plan_gap == "first order 7.0 points below the exact goodput"
+    assert (page.plan_gap, page.plan_off, page.plan_side) == (Variant("off"), "7.0 points", "below")
     assert page.plan_verdict == scale.VERDICTS["out of range"]
     assert float(page.plan_sigma) < 2
     assert page.sim_count == "12" and float(page.max_sigma) < 3 and page.agreement == Variant("agree")
@@ -199,7 +201,7 @@ def test_tiered_fleet_quotes_its_plans_first_order_gap(tiered: FleetPlan) -> Non
     assert page.scope == page.own_scope == Variant("beyond")
     assert (page.interval, page.goodput) == ("5.91 min", "44.2%")
     assert page.scheme_words == scheme_words(tiered.plan)
-    assert page.own_gap == f"first order {points(tiered.first_order_gap)} below the exact goodput"
+    assert (page.own_gap, page.own_off, page.own_side) == (Variant("off"), points(tiered.first_order_gap), "below")
     assert points(tiered.first_order_gap) == "18.5 points"
     one_tier = exact.first_order_error(tiered.params.checkpoint_cost, tiered.params.mtbi, tiered.params.restart)
     assert points(one_tier) != points(tiered.first_order_gap)
@@ -254,12 +256,12 @@ def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
         if isinstance(value, str):
             assert not any(bad in value for bad in ("nan", "inf", "-")), (field.name, value)
     assert fleet.first_order_status == "below zero"
-    assert page.own_gap == "first order's goodput at or below zero"
+    assert page.own_gap == Variant("zero") and variant_text(page, "own_gap") == "first order's goodput at or below zero"
     if name == "one a second":  # at 100,000 GPUs a restart is over 600 M: no plan, and the page says so
-        assert page.at_size == Variant("refused")
+        assert (page.at_size, page.plan_gap) == (Variant("refused"), Variant("none"))
     else:  # first order below zero at 100,000 GPUs too: its interval and goodput are not quoted
         assert page.at_size == Variant("unquoted")
-        assert page.plan_gap == "first order's goodput at or below zero"
+        assert page.plan_gap == Variant("zero")
 
 
 def test_a_refused_fleet_quotes_no_first_order_at_100k() -> None:

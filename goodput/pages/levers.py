@@ -31,7 +31,6 @@ from goodput.plan import STORAGE_LEVERS, plan_for, survives_more
 from goodput.report import (
     count,
     gain_text,
-    join_words,
     large_count,
     money,
     percent,
@@ -91,7 +90,7 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     shorter: Variant
     short_goodput: str
     short_points: str
-    size_r: str
+    size_r: Variant
     size_c: Variant
     size_drain: Variant
     drain_gpus: str
@@ -113,17 +112,6 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     debate_best: str
     debate_fix: str
     debate_ratio: str
-
-
-#: What makes R change with the fleet's size (:attr:`goodput.fleet.FleetPlan.restart_by_size`), as a clause.
-SIZE_R_WORDS = {"startup": "whose start-up grows with the nodes",
-                "spares": "whose wait for repairs of its spares grows with the failure rate"}
-
-
-def size_r_text(fleet: FleetPlan) -> str:
-    """How R changes with fleet size, after "only through M, which ... the GPU count": "" where it does not."""
-    parts = [SIZE_R_WORDS[name] for name in fleet.restart_by_size]
-    return f", and through R, {join_words(parts)}" if parts else ""
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -187,7 +175,9 @@ def build(fleet: FleetPlan) -> Page:
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
         shorter=Variant("possible" if short_ok else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
-        size_r=size_r_text(fleet), size_c=Variant("derived" if p.checkpoint_per_node else "none"),
+        # what makes R change with the fleet's size: "startup", "spares", both ("startup_spares") or "none"
+        size_r=Variant("_".join(fleet.restart_by_size) or "none"),
+        size_c=Variant("derived" if p.checkpoint_per_node else "none"),
         size_drain=Variant("bound" if at_drain else "none"), drain_gpus=count(min(at_drain), "GPU") if at_drain else "",
         doubling=Variant("refused" if 2 * p.gpus not in fleet.by_size else "drain" if doubled.at_drain else "planned"),
         gpus2=count(2 * p.gpus, "GPU"),

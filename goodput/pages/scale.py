@@ -42,14 +42,14 @@ def threshold_text(n: float, digits: int = 3) -> str:
     return f"{round(n, -drop):,.0f}"
 
 
-def gap_text(check: model.RangeCheck) -> str:
-    """First order's error as a clause: ``"first order 0.7 points below the exact goodput"``.
+def gap_values(name: str, check: model.RangeCheck) -> dict[str, Any]:
+    """First order's error as fields: ``NAME_gap``, ``"off"`` by ``NAME_off`` on ``NAME_side`` of the exact goodput.
 
-    Where first order's goodput is zero or less its error is not a difference of two goodputs, and is not quoted.
+    ``NAME_off`` is ``"0.7 points"``, ``NAME_side`` ``"below"`` or ``"above"``. Where first order's goodput is zero or
+    less, ``NAME_gap`` is ``"zero"``: its error is not a difference of two goodputs, and is not quoted.
     """
-    if check.status == "below zero":
-        return "first order's goodput at or below zero"
-    return f"first order {points(abs(check.error))} {'below' if check.error >= 0 else 'above'} the exact goodput"
+    return {f"{name}_gap": Variant("zero" if check.status == "below zero" else "off"),
+            f"{name}_off": points(abs(check.error)), f"{name}_side": "below" if check.error >= 0 else "above"}
 
 
 def own_slow(own: str, slow: str) -> str:
@@ -82,9 +82,13 @@ class Page(Fleet):
     cost_pair: str
     slow_named: str
     slow_with: Variant
-    own_gap: str
+    own_gap: Variant
+    own_off: str
+    own_side: str
     own_verdict: str
-    slow_gap: str
+    slow_gap: Variant
+    slow_off: str
+    slow_side: str
     slow_verdict: str
     restart_scope: Variant
     size_restart: Variant
@@ -94,6 +98,7 @@ class Page(Fleet):
     plan_restart: str
     plan_follow: Variant
     plan_bound: Variant
+    plan_gap: Variant
     zero_gpus: str
     big: str
     big_mtbi: str
@@ -114,7 +119,8 @@ class Page(Fleet):
     plan_first_goodput: str = ""
     plan_exact_interval: str = ""
     plan_exact_goodput: str = ""
-    plan_gap: str = ""
+    plan_off: str = ""
+    plan_side: str = ""
     plan_verdict: str = ""
     plan_years: str = ""
     plan_simulated: str = ""
@@ -139,7 +145,8 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
         "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
     }
     if plan is None:
-        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"), "plan_bound": Variant("none")}
+        return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"), "plan_bound": Variant("none"),
+                         "plan_gap": Variant("none")}
     g = plan.plan.goodput
     drain = plan.plan.tiers.drain if plan.plan.tiers else 0.0
     # Following first order's plan is a cost only where first order is quoted; where both intervals are the drain
@@ -152,8 +159,9 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
         "plan_bound": Variant("drain" if plan.plan.at_drain else "none"),
         "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan, plan.params),
         "plan_first_interval": d(plan.first.interval),
-        "plan_first_goodput": percent(plan.check.goodput) if plan.check.goodput > 0 else "nothing at all",
-        "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g), "plan_gap": gap_text(plan.check),
+        # quoted only where first order is (plan.check.quotable), and so above zero
+        "plan_first_goodput": percent(max(0.0, plan.check.goodput)), **gap_values("plan", plan.check),
+        "plan_exact_interval": d(plan.plan.interval), "plan_exact_goodput": percent(g),
         "plan_verdict": VERDICTS[plan.check.status], "plan_years": d(plan.horizon),
         "plan_simulated": percent(plan.simulated.simulated), "plan_stderr": points(plan.simulated.stderr, 2),
         "plan_sigma": f"{plan.simulated.sigmas:.1f}", "plan_exact_at_first": percent(plan.exact_at_first),
@@ -221,8 +229,8 @@ def build(fleet: FleetPlan) -> Page:
         restart_scope=Variant("grows" if grows else "same"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
-        own_gap=gap_text(fleet.plan.check),
-        own_verdict=VERDICTS[fleet.first_order_status], slow_gap=gap_text(fleet.slow.check),
+        **gap_values("own", fleet.plan.check), **gap_values("slow", fleet.slow.check),
+        own_verdict=VERDICTS[fleet.first_order_status],
         slow_verdict=VERDICTS[fleet.slow.check.status], zero_gpus=threshold_text(slow.zero),
         big=gpus_text(big), big_mtbi=d(big_m),
         big_first_losses=f"{1.0 - float(model.goodput(slow.checkpoint_cost, big_m, p.restart)):.2f} times",
