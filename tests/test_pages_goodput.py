@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from goodput.book import figures, tables
+from goodput.book import figures, tables, variant_text
 from goodput.exact import checkpoint_cost_for_goodput, exact_optimal_interval
 from goodput.fleet import fleet_plan
 from goodput.pages import Variant
@@ -90,8 +90,6 @@ def test_leaves_out_follows_the_one_verdict(book: Params, mtbi: float, cost: flo
 def test_the_scheme_paragraph_names_what_the_fleet_has(book: Params) -> None:
     """A drain (with or without a persistent tier) adds the fourth loss, checkpoints not yet durable; a persistent
     tier without a drain adds none (that loss is zero), so it gets its own paragraph; what the fleet has is named."""
-    from goodput.book import variant_text
-
     tiers = {"persistent_cost": 3.0, "persistent_restart": 20.0, "fast_survives": 0.8}
     for params, scheme, parts, no_drain_loss in (
             (book.replace(drain=5.0), "tiered", "drain", False),
@@ -112,9 +110,12 @@ def test_a_tiered_fleet_with_recovery_names_it_after_its_tiers(book: Params) -> 
     tiers = {"drain": 3.0, "persistent_cost": 3.0, "persistent_restart": 20.0, "fast_survives": 0.8}
     page = pages.build(fleet_plan(book.replace(**tiers, **recovered)))
     assert (page.scheme, page.scheme_recovery) == (Variant("tiered"), Variant("tiered"))
-    assert page.recovery_text == pages.recovery_text(book.replace(**recovered)) != "not quoted"
     one = pages.build(fleet_plan(book.replace(**recovered)))
     assert (one.scheme, one.scheme_recovery) == (Variant("recovered"), Variant("none"))
+    assert page.recovery == one.recovery == Variant("both") and (page.jit_share, page.jit_time) == ("50%", "1 min")
+    assert variant_text(page, "recovery") == variant_text(one, "recovery")
+    assert variant_text(page, "recovery") in variant_text(page, "scheme_recovery")
+    assert variant_text(one, "recovery") in variant_text(one, "scheme") and "planned stops" in variant_text(one, "scheme")
 
 
 def test_a_recovered_one_tier_fleet_is_not_the_three_terms(fleet: Params) -> None:
@@ -126,7 +127,8 @@ def test_a_recovered_one_tier_fleet_is_not_the_three_terms(fleet: Params) -> Non
     assert recovered.goodput > plain.goodput + 0.02
     page = pages.build(recovered)
     assert (page.scheme, page.planned, page.planned_rate) == (Variant("recovered"), Variant("counted"), "0.03 an hour (one every 33.3 h)")
-    assert page.recovery_text.startswith("a share p = 60% of interruptions recovered just in time, in 45 s each")
+    assert (page.recovery, page.jit_share, page.jit_time) == (Variant("both"), "60%", "45 s")
+    assert variant_text(page, "recovery").startswith("a share p = 60% of interruptions recovered just in time, in 45 s each")
     assert pages.build(fleet_plan(fleet.replace(planned_rate=0.03))).scheme == Variant("recovered")
     assert (pages.build(plain).scheme, pages.build(plain).planned) == (Variant("single"), Variant("none"))
 
@@ -165,6 +167,9 @@ def test_fig_4_names_a_write_shorter_than_the_measured_stall(worked: Params) -> 
     from goodput.params import load_params
 
     stall = pages.build(fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml")))
-    assert stall.breakdown_pair == ("checkpoint scheme (its measured stall) and the shorter synchronous write it is "
-                                    "compared with")
-    assert pages.build(fleet_plan(worked)).breakdown_pair.startswith("fast checkpoint (its whole scheme) and the slow")
+    assert (stall.breakdown_pair, stall.compared_name) == (Variant("stall"), "shorter synchronous write")
+    assert variant_text(stall, "breakdown_pair") == ("checkpoint scheme (its measured stall) and the shorter "
+                                                     "synchronous write it is compared with")
+    fast = pages.build(fleet_plan(worked))
+    assert fast.breakdown_pair == Variant("fast")
+    assert variant_text(fast, "breakdown_pair").startswith("fast checkpoint (its whole scheme) and the slow")

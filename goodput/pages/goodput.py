@@ -15,7 +15,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.answer import compared_name
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted
-from goodput.params import Params, load_params
+from goodput.params import load_params
 from goodput.report import percent, planned_text, point_decimals, points, slow_words
 from goodput.units import format_duration
 
@@ -25,11 +25,14 @@ class Page(Fleet):
     """The goodput chapter's values; each field is a glue key of book/goodput.md."""
 
     first_order: Variant
-    breakdown_pair: str
+    breakdown_pair: Variant
+    compared_name: str
 
     scheme: Variant
     scheme_recovery: Variant
-    recovery_text: str
+    recovery: Variant
+    jit_share: str
+    jit_time: str
     balance: Variant
     balance_checkpoint: str
     balance_lost: str
@@ -81,15 +84,6 @@ def larger_fleet(fleet: FleetPlan, beyond: tuple[str, ...] = ("ok",)) -> str:
     return ""
 
 
-def recovery_text(params: Params) -> str:
-    """What of a one-tier fleet's interruptions does not roll back, for a sentence: ``""`` where nothing."""
-    p = params
-    return ", and ".join(
-        [(f"a share p = {percent(p.just_in_time, 0)} of interruptions recovered just in time, in "
-          f"{format_duration(p.jit_recovery)} each")] * (p.just_in_time > 0)
-        + ([f"planned stops with notice, q = {planned_text(p)}"] if p.planned_rate > 0 else []))
-
-
 def build(fleet: FleetPlan) -> Page:
     """The goodput chapter of a fleet.
 
@@ -99,7 +93,8 @@ def build(fleet: FleetPlan) -> Page:
     """
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
-    s = fleet.plan.tiers
+    s, p = fleet.plan.tiers, fleet.params
+    jit, planned = p.just_in_time > 0, p.planned_rate > 0  # what of its interruptions does not roll back
     w = fleet_plan(load_params())
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     wp = w.params
@@ -112,12 +107,12 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
         # Fig. 4's pair: a measured stall longer than the write it is compared with is not the "fast" checkpoint
-        breakdown_pair="fast checkpoint (its whole scheme) and the slow checkpoint it is compared with"
-        if compared_name(fleet.params) == "slow checkpoint"
-        else f"checkpoint scheme (its measured stall) and the {compared_name(fleet.params)} it is compared with",
+        breakdown_pair=Variant("fast" if compared_name(p) == "slow checkpoint" else "stall"),
+        compared_name=compared_name(p),
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
-        recovery_text=recovery_text(fleet.params) or NOT_QUOTED,
+        recovery=Variant(("both" if planned else "jit") if jit else "planned" if planned else "none"),
+        jit_share=percent(p.just_in_time, 0), jit_time=format_duration(p.jit_recovery),
         # A tiered fleet's scheme paragraph names its tiers; its just-in-time recovery and planned stops follow.
         scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
@@ -125,8 +120,8 @@ def build(fleet: FleetPlan) -> Page:
         slow=Variant("quoted" if slow_ok else "refused" if fleet.first_order_quotable else "own_refused"),
         fo_slow_each=quoted(percent(sf.losses.checkpoint_overhead), slow_ok), slow_off=points(abs(sf.check.error)),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_this=slow_words(fleet.params, fleet.slow_keeps_more) if fleet.params.slow_derived
-        else f"the slow {format_duration(fleet.params.slow_checkpoint_cost)} checkpoint",
+        slow_this=slow_words(p, fleet.slow_keeps_more) if p.slow_derived
+        else f"the slow {format_duration(p.slow_checkpoint_cost)} checkpoint",
         a_reported=percent(reported, 0),
         a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),
@@ -137,8 +132,7 @@ def build(fleet: FleetPlan) -> Page:
         a_needed=Variant("none" if needed is None else "cost"),
         a_needed_cost=format_duration(needed) if needed is not None else NOT_QUOTED,
         a_restart=format_duration(wp.restart), a_planned=f"{sources.LLAMA3_PLANNED:,}",
-        planned=Variant("counted" if fleet.params.planned_rate > 0 else "none"),
-        planned_rate=planned_text(fleet.params) if fleet.params.planned_rate > 0 else NOT_QUOTED,
+        planned=Variant("counted" if planned else "none"), planned_rate=planned_text(p) if planned else NOT_QUOTED,
         leaves_out=Variant("ok_throughout") if fleet.first_order_status == "ok" and not larger
         else Variant("caution_throughout") if fleet.first_order_status == "caution" and not out_at
         else first_order_variant(fleet),
