@@ -155,7 +155,7 @@ def test_hostile_inputs_give_a_page_without_impossible_numbers(data: dict[str, o
         if isinstance(value, str):
             assert "nan" not in value.lower() and not value.startswith("-") and "$-" not in value, (name, value)
     for key in ("own_count", "early", "async_case", "async_snapshot", "balance", "per_gpu", "fo_quotable",
-                "dozen_t_range", "reach", "apart_by", "recovery"):
+                "dozen_t_range", "reach", "apart_by", "slow_its", "recovery"):
         assert "{" not in variant_text(built, key).replace("{ref}", "")
 
 

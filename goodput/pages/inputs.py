@@ -62,7 +62,7 @@ class Page(Fleet):
     c_copy_times: str
     c_stall_write: str
     c_write: str
-    sync_time: str
+    sync_time: Variant
     scheme_inputs: Variant
     recovery_inputs: Variant
     jit_p: str
@@ -211,9 +211,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         c_copy_times=significant(measured.times_copy, 2) if measured else "",
         c_stall_write=("longer than" if measured.longer_than_write else "no longer than") if measured else "",
         c_write=format_duration(measured.write) if measured else "",
-        sync_time=f"{format_duration(p.checkpoint_cost)} for this fleet" if synchronous
-        else f"{format_duration(p.slow_checkpoint_cost)} for this fleet's checkpoint and storage" if p.slow_derived
-        else "minutes",
+        sync_time=Variant("write" if synchronous else "derived" if p.slow_derived else "minutes"),
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs=Variant("none" if not fleet.recovered else "tiered" if fleet.tiered else "recovery"),
         recovery_inputs=Variant("both" if p.just_in_time > 0 and p.planned_rate > 0 else "jit" if p.just_in_time > 0

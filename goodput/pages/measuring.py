@@ -111,8 +111,8 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     balance: Variant
     apart_by: Variant
     fo_quotable: Variant
-    slow_how: str
-    slow_its: str
+    slow_its: Variant
+    slow_said: str
     loss_mistake: Variant
     recovery: Variant
     recovery_inputs: Variant
@@ -216,11 +216,9 @@ def build(fleet: FleetPlan) -> Page:
         apart_by=Variant("drain_tier" if drained and two_tiers else "drain" if drained else "tier" if two_tiers
                          else "exact"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        slow_how="," if p.slow_derived else ", written synchronously," if p.slow_is_write else "",
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_its=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived
-        else ("Its slow checkpoint" if p.slow_is_write else "The inputs file's slower checkpoint")
-        + f" of {format_duration(p.slow_checkpoint_cost)}",
+        slow_its=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "other"),
+        slow_said=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived else "",
         recovery=Variant("given" if fleet.recovered else "none"),
         recovery_inputs=Variant("both" if p.just_in_time > 0 and p.planned_rate > 0 else "jit" if p.just_in_time > 0
                                 else "planned" if p.planned_rate > 0 else "none"),
