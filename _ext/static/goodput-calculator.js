@@ -1319,7 +1319,7 @@
       return;
     }
     say("recommendation", recommendation(result));
-    say("warning", [warning(result), notPaying(result)].filter(Boolean).join(" "));
+    say("warning", [warning(result), notPaying(result)].filter(Boolean).join("<br>"));  // each on a line of its own
     say("note", note(result));
     drawCurve(container.querySelector("[data-role='curve']"), result);
   }
