@@ -92,6 +92,7 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     async_points: str
     async_case: Variant
     async_snapshot: Variant
+    stall_verdict: Variant
     async_gain: str
     c_name: str
     persistent_every: str
@@ -199,7 +200,8 @@ def build(fleet: FleetPlan) -> Page:
         async_time=async_time, sync_goodput=share(goodput_of(sync)),
         async_goodput=share(goodput_of(async_)), async_points=points(max(0.0, goodput_of(async_) - goodput_of(sync))),
         async_case=Variant("lever" if drain == 0 else "stalled" if stalled else "drained"),
-        async_snapshot=Variant(async_snapshot), async_gain=points(max(0.0, async_gain)),
+        async_snapshot=Variant(async_snapshot), stall_verdict=Variant("loses" if fleet.slow_keeps_more else "none"),
+        async_gain=points(max(0.0, async_gain)),
         c_name="measured stall" if p.checkpoint_is_stall else "snapshot",
         persistent_every=ordinal(plan.tiers.every) if stalled and plan.tiers else "",
         drain_persistent=gain_text(fleet.levers["drain the persistent write as well"]) if stalled else "",
