@@ -276,7 +276,9 @@ NOISE_FREE = SampleSpec(step_s=20.0, interval_steps=60, checkpoint_cost_min=1.0,
 
 @pytest.fixture(scope="module")
 def noise_free(tmp_path_factory: pytest.TempPathFactory) -> tuple[SampleTruth, Measurement]:
-    """60 days of noise-free 20-second steps, T = 20 min, C = 1 min, R = 5 min, M = 186 min."""
+    """60 days of noise-free 20-second steps, T = 20 min, C = 1 min, R = 5 min, M = 186 min.
+
+    Writing and measuring 259,200 steps takes over a CPU-second, so every test that reads them is marked slow."""
     directory = tmp_path_factory.mktemp("noise-free")
     truth = write_logs(directory, NOISE_FREE)
     return truth, measure(directory / "steps.csv", directory / "events.csv")
@@ -417,6 +419,7 @@ def test_book_sample_logs_recover_their_truth() -> None:
 # ---------------------------------------------------------------- comparisons for the chapter on logs
 
 
+@pytest.mark.slow
 def test_loss_comparison_rows_add_up_to_the_gap(noise_free: tuple[SampleTruth, Measurement]) -> None:
     """Predicted - measured goodput = sum over the three losses of (measured - predicted) + unmodelled, exactly."""
     from goodput.logs.measure import LOSS_ROWS, loss_comparison
@@ -431,6 +434,7 @@ def test_loss_comparison_rows_add_up_to_the_gap(noise_free: tuple[SampleTruth, M
     assert_allclose(sum(row.measured for row in losses) + m.measured_goodput, 1.0)
 
 
+@pytest.mark.slow
 def test_surviving_checkpoint_loss_is_what_the_log_shows(noise_free: tuple[SampleTruth, Measurement]) -> None:
     """(C/T) x goodput: 1/20 x 0.8 = 0.04 exactly; on noise-free logs it is the measured checkpoint loss within 2%."""
     from goodput.logs.measure import surviving_checkpoint_loss
