@@ -13,6 +13,7 @@ import pytest
 from numpy.testing import assert_allclose
 
 from goodput import exact, sources, whatif
+from goodput.book import variant_text
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import tiers as page
@@ -78,7 +79,10 @@ def test_the_65k_fleet_is_its_plan(fleet65k: FleetPlan, page65k: page.Page) -> N
     """Issue 18's fleet: every 5.91 min, every 4th checkpoint persistent, goodput 44.2%, the drain's loss 1.7% of wall
     time (the plan's drain_loss, one way), restart the largest loss; M = 60/(2.2e-5 x 65,536) = 41.6 min."""
     p = page65k
-    assert (p.interval, p.persistent_cadence, p.goodput) == ("5.91 min", "every 4th checkpoint persistent", "44.2%")
+    assert (p.interval, p.persistent_cadence, p.every_nth, p.goodput) == ("5.91 min", Variant("nth"), "4th", "44.2%")
+    assert variant_text(p, "persistent_cadence") == "every 4th checkpoint persistent"
+    assert (p.durable, p.drain, variant_text(p, "durable")) == (Variant("drained"), "4 min", "durable 4 min after its snapshot")
+    assert (p.threshold, p.threshold_share) == (Variant("share"), "34%")
     assert p.opening == Variant("tiered")
     assert p.loss_drain == percent(fleet65k.losses["drain_loss"]) == "1.7%"
     assert p.drain_dollars == money(fleet65k.dollars(fleet65k.losses["drain_loss"]))
@@ -142,7 +146,8 @@ def test_the_worked_example_drained_by_the_exact_model(worked_page: page.Page) -
     assert (w.wx_interval, w.wx_goodput, w.wx_goodput_drained) == ("18.6 min", "87.6%", percent(losses.goodput))
     assert w.wx_goodput_drained == "85.8%" and w.wx_drain_loss == percent(losses.drain_loss) == "1.9%"
     assert (w.wx_points, w.wx_points_drained, w.wx_dollars_drained) == ("11.1 points", "9.3 points", "$2.7M")
-    assert abs(t - exact.exact_optimal_interval(1.0, wp.mtbi)) * 60 < 1.0 and w.wx_interval_shift == "less than a second"
+    assert abs(t - exact.exact_optimal_interval(1.0, wp.mtbi)) * 60 < 1.0 and w.wx_interval_shift == Variant("second")
+    assert variant_text(w, "wx_interval_shift") == "less than a second"
 
 
 def test_a_drain_that_every_interruption_breaks_multiplies_goodput_by_e_to_the_minus_d_over_m() -> None:
@@ -244,7 +249,8 @@ def test_a_fixed_cadence_of_one_does_not_pay() -> None:
     """With every: 1 fixed the fast tier adds nothing: the "not" variant, the cadence named as the file's."""
     pg = page.build(fleet_plan(params_from_mapping(ROBUST["65k with a fixed cadence of 1"], source="x.yml")))
     assert pg.fast_fleet == Variant("not") and pg.fast_gain == "0.0 points"
-    assert pg.persistent_cadence.startswith("every checkpoint persistent")
+    assert pg.persistent_cadence == Variant("every_fixed")
+    assert variant_text(pg, "persistent_cadence") == "every checkpoint persistent (the cadence the inputs file fixes)"
 
 
 def test_a_compared_write_no_dearer_than_c_draws_no_persistent_tier_of_this_fleet() -> None:

@@ -20,7 +20,6 @@ from goodput.storage import (
     DEFAULT_BYTES_PER_PARAMETER,
     FASTEST,
     SEARCH_SPAN,
-    BestBandwidth,
     checkpoint_size,
     format_bandwidth,
     format_size,
@@ -58,21 +57,6 @@ def span(low: float, high: float) -> str:
 
     (a, a_unit), (b, b_unit) = end(low), end(high)
     return f"{a} to {b} {b_unit}" if a_unit == b_unit else f"{a} {a_unit} to {b} {b_unit}"
-
-
-def best_every(best: BestBandwidth | None, interval: float) -> str:
-    """How often the plan at B* checkpoints, a clause; "" without B* or a plan there.
-
-    Where the drain at B* outlasts the fleet's own ``interval`` (minutes), as often as the drain allows: one drain
-    runs at a time.
-    """
-    if best is None or best.interval <= 0.0:
-        return ""
-    every = format_duration(best.interval)
-    if best.at_drain:
-        return (f"the drain takes {format_duration(best.drain)}, longer than the {format_duration(interval)} interval "
-                f"at the fleet's own bandwidth, and one drain runs at a time, so the plan checkpoints every {every}")
-    return f"the plan checkpoints every {every}"
 
 
 @dataclass(frozen=True)
@@ -120,7 +104,7 @@ class Page(Fleet):
     achieved: str
     datasheet: str
     efficiency: str
-    written: str
+    written: Variant
     cost_now: str
     goodput_now: str
     ceiling: str
@@ -139,7 +123,9 @@ class Page(Fleet):
     search: Variant
     match_bandwidth: str
     match_cost: str
-    snapshot_lever: str
+    snapshot_lever: Variant
+    snapshot_points: str
+    snapshot_dollars: str
     best: Variant
     storage_price: str
     span: str
@@ -151,7 +137,9 @@ class Page(Fleet):
     fleet_cost: str
     fleet_net: str
     best_gain: str
-    best_every: str
+    best_every: Variant
+    best_interval: str
+    best_drain: str
     double_cost: str
     stall: Variant
     copy_words: str
@@ -163,8 +151,8 @@ class Page(Fleet):
     stall_times: str
     stall_rest: str
     stall_copy_goodput: str
-    ceiling_scheme: str
-    best_for: str
+    ceiling_scheme: Variant
+    best_for: Variant
     write_scheme: Variant
     best_scheme: Variant
     sync_double_goodput: str
@@ -203,9 +191,6 @@ def build(fleet: FleetPlan) -> Page:
     needed = w.needed if w.needed is not None else achieved
     match = w.match if w.match is not None else achieved
     snap = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"])
-    snapshot_lever = "" if snap is None else (
-        f"; doubling each node's snapshot bandwidth to host memory gains {gain_text(snap)}, worth "
-        f"{money(max(0.0, fleet.dollars(snap)))} a month")
     best = fleet.best_write_bandwidth
     price = None if s is None else s.price
     fleet_cost = 0.0 if s is None or price is None else storage_cost_per_month(price, s.write_bandwidth)
@@ -224,7 +209,6 @@ def build(fleet: FleetPlan) -> Page:
     sync_best = None if sync is None else sync.best_write_bandwidth
     sync_doubled = 0.0 if sync is None else sync.goodput_at_stated_bandwidth(2.0 * w.stated)
     sync_gain = max(0.0, sync_doubled - fleet.slow.goodput)
-    stalled = format_duration(fleet.params.checkpoint_cost)
     return Page(
         **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
@@ -256,7 +240,7 @@ def build(fleet: FleetPlan) -> Page:
         fleet_storage=Variant("illustration" if s is None else "given"),
         size=format_size(size), achieved=format_bandwidth(achieved), datasheet=format_bandwidth(w.stated),
         efficiency=percent(achieved / w.stated, 0),
-        written="the checkpoint cost C" if s is None or s.snapshot_bandwidth is None else "the drain D",
+        written=Variant("cost" if s is None or s.snapshot_bandwidth is None else "drain"),
         cost_now=format_duration(transfer_minutes(size, achieved)),
         goodput_now=percent(w.now.goodput), ceiling=percent(w.ceiling),
         ceiling_gap=small_points(max(0.0, w.ceiling - w.now.goodput)), fastest=format_bandwidth(FASTEST), target=percent(max(0.0, w.target)),
@@ -268,7 +252,9 @@ def build(fleet: FleetPlan) -> Page:
         # How a bandwidth for a target goodput is found, said where the page quotes one.
         search=Variant("none" if w.needed is None and (s is not None or w.match is None) else "quoted"),
         match_bandwidth=format_bandwidth(match), match_cost=format_duration(transfer_minutes(size, match)),
-        snapshot_lever=snapshot_lever, best=Variant(best_variant),
+        snapshot_lever=Variant("none" if snap is None else "gains"),
+        snapshot_points=gain_text(snap) if snap is not None else "",
+        snapshot_dollars=money(max(0.0, fleet.dollars(snap))) if snap is not None else "", best=Variant(best_variant),
         storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",
         best_bandwidth=format_bandwidth(best.bandwidth) if best else "",
         best_achieved=format_bandwidth(best.bandwidth * s.efficiency) if best and s else "",
@@ -276,7 +262,11 @@ def build(fleet: FleetPlan) -> Page:
         best_cost=money(best.storage_cost_per_month) if best else "",
         best_net=money(best.net_per_month) if best else "", fleet_cost=money(fleet_cost), fleet_net=money(fleet_net),
         best_gain=money(max(0.0, best.net_per_month - fleet_net)) if best else "",
-        best_every=best_every(best, fleet.interval),
+        # How often the plan at B* checkpoints: as often as the drain allows where it outlasts the fleet's interval.
+        best_every=Variant("none" if best is None or best.interval <= 0.0 else
+                           "at_drain" if best.at_drain else "optimum"),
+        best_interval=format_duration(best.interval) if best else "",
+        best_drain=format_duration(best.drain) if best else "",
         double_cost=money(doubling) if doubling is not None else "",
         stall=Variant(stall_variant),
         copy_words=fleet.params.derived.get("snapshot_copy" if measured else "checkpoint_cost", ""),
@@ -288,8 +278,8 @@ def build(fleet: FleetPlan) -> Page:
         stall_times=significant(measured.times_copy, 2) if measured else "",
         stall_rest=format_duration(measured.rest) if measured else "",
         stall_copy_goodput=percent(measured.at_copy) if measured else "",
-        ceiling_scheme="" if sync is None else f" the fleet's scheme as measured (its {stalled} stall)",
-        best_for="" if sync is None else f"'s scheme as measured (its {stalled} stall)",
+        ceiling_scheme=Variant("none" if sync is None else "as_measured"),
+        best_for=Variant("fleet" if sync is None else "as_measured"),
         write_scheme=Variant("none" if sync is None else "as_measured"),
         best_scheme=Variant("as_measured" if sync is not None and best is not None and sync_best is not None
                             else "none"),

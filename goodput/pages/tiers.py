@@ -52,8 +52,9 @@ class Page(Fleet, SchemeValues):
     opening: Variant
     snippet_cost: str
     survives: str
-    durable: str
-    persistent_cadence: str
+    durable: Variant
+    persistent_cadence: Variant
+    every_nth: str
     loss_drain: str
     largest_name: str
     drain_dollars: str
@@ -69,7 +70,8 @@ class Page(Fleet, SchemeValues):
     all_goodput: str
     fast_gain: str
     fast_gain_dollars: str
-    threshold: str
+    threshold: Variant
+    threshold_share: str
     peer_fleet: Variant
     peer_fleet_goodput: str
     peer_fleet_points: str
@@ -106,7 +108,8 @@ class Page(Fleet, SchemeValues):
     wx_slow_cost: str
     wx_drain: str
     wx_interval: str
-    wx_interval_shift: str
+    wx_interval_shift: Variant
+    wx_shift: str
     wx_goodput: str
     wx_goodput_drained: str
     wx_drain_loss: str
@@ -164,14 +167,13 @@ def build(fleet: FleetPlan) -> Page:
         _, peer_own, _ = at_best(local_first(c, scheme.restart, scheme.drain, PEER_SURVIVES), fleet.plan.mtbi, None,
                                  recovery)
     peer_own_gain = max(0.0, peer_own - fleet.goodput)
+    cadence = ("every" if every == 1 else "nth") + ("_fixed" if p.persistent_every is not None else "")  # file's own n
     opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
         **fleet_values(fleet), **scheme_values(fleet),
         opening=Variant(opening), snippet_cost=Raw(format_duration(c)), survives=share_text(s),
-        durable=f"durable {format_duration(t.drain)} after its snapshot" if t.drain > 0 else "durable at once",
-        persistent_cadence=("every checkpoint persistent" if every == 1
-                            else f"every {ordinal(every)} checkpoint persistent")
-        + (" (the cadence the inputs file fixes)" if p.persistent_every is not None else ""),
+        durable=Variant("drained" if t.drain > 0 else "at_once"),
+        persistent_cadence=Variant(cadence), every_nth=ordinal(every),
         loss_drain=percent(losses.get("drain_loss", 0.0)),
         largest_name="the drain" if fleet.largest_loss == "drain_loss" else LOSS_WORDS[fleet.largest_loss],
         drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
@@ -184,7 +186,8 @@ def build(fleet: FleetPlan) -> Page:
         fast_fleet=Variant(("cheaper" if p.slow_not_dearer else "none") if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
         every=str(every), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
         fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),
-        threshold="more than any share" if fast is None or fast.threshold is None else percent(fast.threshold, 0),
+        threshold=Variant("any" if fast is None or fast.threshold is None else "share"),
+        threshold_share=percent(fast.threshold, 0) if fast and fast.threshold is not None else "",
         peer_fleet=Variant("tiered" if not t.one_tier and s < 1.0 else "none" if peer_own == 0
                            else "drained" if peer_own_gain >= MATERIAL else "drained_small"),
         peer_fleet_goodput=percent(peer_own) if peer_own > 0 else "", peer_fleet_points=small_points(peer_own_gain),
@@ -208,7 +211,7 @@ def build(fleet: FleetPlan) -> Page:
         wx_cost=format_duration(wx.params.checkpoint_cost),
         wx_slow_cost=format_duration(wx.params.slow_checkpoint_cost),
         wx_drain=Raw(format_duration(WORKED_DRAIN)), wx_interval=format_duration(wx.interval),
-        wx_interval_shift="less than a second" if shift * 60 < 1 else format_duration(shift),
+        wx_interval_shift=Variant("second" if shift * 60 < 1 else "moves"), wx_shift=format_duration(shift),
         wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(aside.drained_goodput),
         wx_drain_loss=percent(aside.drained_loss), wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
         wx_points_drained=points(drained_gain), wx_dollars_drained=money(wx.dollars(drained_gain)),
