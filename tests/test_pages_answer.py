@@ -224,18 +224,24 @@ def test_a_checkpoint_written_synchronously_is_not_contrasted_with_a_synchronous
     assert params.checkpoint_cost == pytest.approx(9e12 / 200e9 / 60) and params.checkpoint_is_write
     jit = fleet_plan(params)
     assert answer.build(jit).slow_kind == Variant("compared")
-    assert levers.build(jit).slow_compared.startswith("the slower checkpoint of 12 min")
+    jl = levers.build(jit)
+    assert (jl.slow_compared, jl.slow_cost) == (Variant("given"), "12 min")
+    assert variant_text(jl, "slow_compared").startswith("the slower checkpoint of 12 min")
     assert levers.build(jit).rederived == "the checkpoint's write and the load after an interruption"
     assert measuring.build(jit).slow_its == Variant("other")
     # Nor is either called "fast" or "slow", nor only the 12 min one "written synchronously", on any of the pages.
-    jit_words = [answer.build(jit).slow_pair, levers.build(jit).scheme_worth, scale.build(jit).cost_pair,
-                 scale.build(jit).slow_named, variant_text(measuring.build(jit), "slow_its")]
+    ja, js = answer.build(jit), scale.build(jit)
+    assert (ja.slow_pair, jl.scheme_worth, js.cost_pair, js.slow_named) == (
+        Variant("write"), Variant("write"), Variant("slower"), Variant("given"))
+    jit_words = [variant_text(ja, "slow_pair"), variant_text(jl, "scheme_worth"), variant_text(js, "cost_pair"),
+                 variant_text(js, "slow_named"), variant_text(measuring.build(jit), "slow_its")]
     assert not any(w in t for t in jit_words for w in ("fast", "slow ", "synchronous"))
     assert (inputs.build(jit, records).sync_time, jit.params.checkpoint_cost) == (Variant("write"), pytest.approx(0.75))
     worked = fleet_plan(book)
     assert not book.checkpoint_is_write and answer.build(worked).slow_kind == Variant("write")
     assert measuring.build(worked).slow_its == Variant("write")
-    assert "synchronously" in scale.build(worked).slow_named
+    assert scale.build(worked).slow_named == Variant("write")
+    assert "synchronously" in variant_text(scale.build(worked), "slow_named")
     assert inputs.build(worked, records).sync_time == Variant("minutes")
 
 
@@ -270,7 +276,7 @@ def test_a_slow_checkpoint_far_from_the_storages_own_write_is_only_the_one_the_f
     C = 15.2 s, M = 32.6 h, R = 19 min), and no page calls the 20 min one written synchronously. The worked example
     (no storage) keeps "write"; C itself the write (jit) keeps "compared"; the storage's own write typed within a
     factor of two of its time is still the write."""
-    from goodput.book import figures
+    from goodput.book import figures, variant_text
     from goodput.pages import levers, measuring, scale
 
     p = small_params
@@ -282,8 +288,10 @@ def test_a_slow_checkpoint_far_from_the_storages_own_write_is_only_the_one_the_f
     write_alone = exact_goodput(p.storage.write_minutes, p.mtbi, p.restart)
     assert page.own_write_goodput == percent(write_alone) == "97.4%"
     assert format_duration(exact_optimal_interval(p.storage.write_minutes, p.mtbi)) == "31.3 min"
-    assert levers.build(small).slow_compared.startswith("the slower checkpoint of ")
-    assert measuring.build(small).slow_its == Variant("other") and "synchronously" not in scale.build(small).slow_named
+    sl = levers.build(small)
+    assert sl.slow_compared == Variant("given") and variant_text(sl, "slow_compared").startswith("the slower checkpoint of ")
+    assert measuring.build(small).slow_its == Variant("other") and scale.build(small).slow_named == Variant("given")
+    assert "synchronously" not in variant_text(scale.build(small), "slow_named")
     labels = figures.fleet_cost(small).axes[0].get_legend_handles_labels()[1]
     assert "the inputs file's slower checkpoint" in labels and not any("synchronous" in t for t in labels), labels
     story_labels = figures.fleet_cost(fleet_plan(load_params(STORY))).axes[0].get_legend_handles_labels()[1]

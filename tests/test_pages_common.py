@@ -126,26 +126,33 @@ def test_a_slow_checkpoint_is_derived_only_where_the_inputs_file_states_none() -
 @pytest.mark.slow
 def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> None:
     """A derived slow checkpoint is the book's synchronous write on every page; the worked example keeps its words."""
-    from goodput.book import figures, tables
+    from goodput.book import figures, tables, variant_text
     from goodput.book.data import published_fleets
     from goodput.pages import answer, failures, goodput, inputs, levers, measuring, scale, tiers, uncertainty
+    from goodput.report import escape_markdown
 
     fleet = fleet_plan(_derived_slow())
     what = report.slow_words(fleet.params)
     assert what.startswith("the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s)")
     assert common.fleet_values(fleet)["slow_what"] == what
     assert answer.build(fleet).slow_kind == Variant("derived")
-    assert answer.build(fleet).slow_pair == "this fleet's plan against that derived write"
-    assert levers.build(fleet).slow_compared == what + ","
+    a = answer.build(fleet)
+    assert a.slow_pair == Variant("derived") and variant_text(a, "slow_pair") == "this fleet's plan against that derived write"
+    lv = levers.build(fleet)
+    assert (lv.slow_compared, lv.slow_short) == (Variant("derived"), Variant("derived")) and lv.slow_what == what
+    assert variant_text(lv, "slow_compared") == escape_markdown(what) + ","
     assert measuring.build(fleet).slow_its == Variant("derived") and measuring.build(fleet).slow_said == what[0].upper() + what[1:]
     assert uncertainty.build(fleet).slow_range == Variant("derived")
     g = goodput.build(fleet)
-    assert g.slow_this == what and g.slow == Variant("refused")
+    assert (g.slow_this, g.slow_what, g.slow) == (Variant("derived"), what, Variant("refused"))
+    assert variant_text(g, "slow_this") == escape_markdown(what)
     assert (g.slow_off, g.tolerance) == ("4.3 points", "3 points")  # first order's error for it, above the tolerance
     assert g.leaves_out == Variant("caution") and g.out_of_range_fleet.startswith("at 131,072 GPUs (twice that fleet")
     assert tiers.build(fleet).slow_drawn == what + "," and failures.build(fleet).slow_with == what
     s = scale.build(fleet)
-    assert s.cost_pair == f"this fleet's own (13.8 ms), {what}," and "derived" in s.slow_named
+    assert (s.cost_pair, s.cost, s.slow_what) == (Variant("derived"), "13.8 ms", what)
+    assert variant_text(s, "cost_pair") == f"this fleet's own ({escape_markdown(s.cost)}), {escape_markdown(what)},"
+    assert s.slow_named == Variant("derived") and "derived" in variant_text(s, "slow_named")
     assert s.slow_with == Variant("derived")
     records = published_fleets()
     assert inputs.build(fleet, records).c_paths == Variant("derived")
@@ -157,13 +164,18 @@ def test_each_page_names_a_derived_slow_checkpoint_as_the_books_comparison() -> 
 
     worked = fleet_plan(load_params(ROOT / "book" / "params.yml"))
     assert answer.build(worked).slow_kind == Variant("write")
-    assert levers.build(worked).slow_compared == "the synchronous checkpoint of 5 min that the inputs file compares it with"
+    wl = levers.build(worked)
+    assert (wl.slow_compared, wl.slow_cost) == (Variant("write"), "5 min")
+    assert variant_text(wl, "slow_compared") == "the synchronous checkpoint of 5 min that the inputs file compares it with"
     assert (measuring.build(worked).slow_its, measuring.build(worked).slow_cost) == (Variant("write"), "5 min")
-    assert goodput.build(worked).slow_this == "the slow 5 min checkpoint"
+    wg = goodput.build(worked)
+    assert (wg.slow_this, variant_text(wg, "slow_this")) == (Variant("given"), "the slow 5 min checkpoint")
     assert uncertainty.build(worked).slow_range == Variant("none")
     assert tiers.build(worked).slow_drawn == "the slow checkpoint of its inputs file"
     assert failures.build(worked).slow_with == "the slow checkpoint (5 min)"
-    assert scale.build(worked).cost_pair == "the inputs file's slow and fast ones (5 min and 1 min)"
+    ws = scale.build(worked)
+    assert (ws.cost_pair, ws.slow_cost, ws.cost) == (Variant("slow_fast"), "5 min", "1 min")
+    assert variant_text(ws, "cost_pair") == "the inputs file's slow and fast ones (5 min and 1 min)"
     assert scale.build(worked).slow_with == Variant("given")
     assert not any(k.startswith("derived") for k in figures.breakdown_cases(worked))
 

@@ -106,7 +106,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues):
     halve_c_points: str
     halve_c_dollars: str
     slow_kind: Variant
-    slow_pair: str
+    slow_pair: Variant
     fo_model: str
     fo_losses: str
     fo_slow: Variant
@@ -129,20 +129,6 @@ def plan_losses(plan: Plan) -> str:
     names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.tiers is not None else [])
     values = [getattr(plan.losses, n) if n != "drain_loss" else plan.drain_loss for n in names]
     return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
-
-
-def slow_pair(params: Params) -> str:
-    """The fleet's checkpoint and the slower one named together, for "(... )" after their difference.
-
-    "Fast" and "slow" only where C is not itself a synchronous write to shared storage
-    (:attr:`goodput.params.Params.checkpoint_is_write`); else by their costs.
-    """
-    if params.slow_derived:
-        return "this fleet's plan against that derived write"
-    if params.checkpoint_is_write:
-        return (f"this fleet's {format_duration(params.checkpoint_cost)} checkpoint against the "
-                f"{format_duration(params.slow_checkpoint_cost)} one")
-    return "the fast against the slow checkpoint"
 
 
 def slow_word(params: Params) -> str:
@@ -258,7 +244,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived
                           else "compared" if p.checkpoint_is_write
                           else "write" if p.slow_is_write else "stated"),
-        slow_pair=slow_pair(p), fo_model=first_order_name(fleet),
+        # "fast" and "slow" only where C is not itself a synchronous write (Params.checkpoint_is_write)
+        slow_pair=Variant("derived" if p.slow_derived else "write" if p.checkpoint_is_write else "fast_slow"),
+        fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,

@@ -16,7 +16,7 @@ from goodput.pages import Variant
 from goodput.pages.answer import compared_name
 from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted
 from goodput.params import load_params
-from goodput.report import percent, planned_text, point_decimals, points, slow_words
+from goodput.report import percent, planned_text, point_decimals, points
 from goodput.units import format_duration
 
 
@@ -38,7 +38,7 @@ class Page(Fleet):
     balance_lost: str
     slow: Variant
     fo_slow_each: str
-    slow_this: str
+    slow_this: Variant
     slow_off: str
     a_reported: str
     a_mtbi: str
@@ -120,8 +120,7 @@ def build(fleet: FleetPlan) -> Page:
         slow=Variant("quoted" if slow_ok else "refused" if fleet.first_order_quotable else "own_refused"),
         fo_slow_each=quoted(percent(sf.losses.checkpoint_overhead), slow_ok), slow_off=points(abs(sf.check.error)),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_this=slow_words(p, fleet.slow_keeps_more) if p.slow_derived
-        else f"the slow {format_duration(p.slow_checkpoint_cost)} checkpoint",
+        slow_this=Variant("derived" if p.slow_derived else "given"),
         a_reported=percent(reported, 0),
         a_mtbi=format_duration(wp.mtbi), a_cost=format_duration(wp.checkpoint_cost),
         a_fo_goodput=percent(w.first_order.goodput), a_goodput=percent(w.goodput),

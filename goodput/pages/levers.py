@@ -36,7 +36,6 @@ from goodput.report import (
     percent,
     points,
     share_text,
-    slow_words,
     storage_rederived,
 )
 from goodput.storage import format_bandwidth
@@ -77,11 +76,11 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     s_more: str
     drained_after: str
     cost_verdict: Variant
-    slow_compared: str
+    slow_compared: Variant
     interval_compared: str
     slow_gain: str
-    slow_short: str
-    scheme_worth: str
+    slow_short: Variant
+    scheme_worth: Variant
     slow_points: str
     slow_gpu_hours: str
     slow_dollars: str
@@ -148,7 +147,6 @@ def build(fleet: FleetPlan) -> Page:
     fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
     better = max(at_short, at_long)
     outranked = loss_lever(fleet)
-    slow_short = "that derived write" if p.slow_derived else "the slow checkpoint"
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(scheme_kind(fleet)),
         loss_lever=Variant("other" if outranked else "own"),
@@ -163,11 +161,9 @@ def build(fleet: FleetPlan) -> Page:
         cost_verdict=Variant("faster" if fleet.slow_keeps_more else "slower"), interval_compared=compared_name(p),
         slow_gain=gain_text(fleet.slow_gain),
         # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
-        slow_compared=slow_words(p, fleet.slow_keeps_more) + "," if p.slow_derived else f"the {'synchronous' if p.slow_is_write else 'slower'}"
-        f" checkpoint of {format_duration(p.slow_checkpoint_cost)} that the inputs file compares it with",
-        slow_short=slow_short, scheme_worth=f"this fleet's {format_duration(p.checkpoint_cost)} checkpoint is worth "
-        f"against the {format_duration(p.slow_checkpoint_cost)} one" if p.checkpoint_is_write
-        else f"the fast scheme is worth against {slow_short}",
+        slow_compared=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "given"),
+        slow_short=Variant("derived" if p.slow_derived else "given"),
+        scheme_worth=Variant("write" if p.checkpoint_is_write else "scheme"),
         slow_points=points(slow_gap),
         slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
         slow_dollars=money(fleet.dollars(slow_gap)),

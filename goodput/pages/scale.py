@@ -16,7 +16,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
-from goodput.report import percent, percent_pm, points, scheme_words, se_digits, slow_label, slow_words
+from goodput.report import percent, percent_pm, points, scheme_words, se_digits
 from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
@@ -79,8 +79,8 @@ class Page(Fleet):
     async_three_points: str
     own_scope: Variant
     own_slow: Variant
-    cost_pair: str
-    slow_named: str
+    cost_pair: Variant
+    slow_named: Variant
     slow_with: Variant
     own_gap: Variant
     own_off: str
@@ -219,13 +219,8 @@ def build(fleet: FleetPlan) -> Page:
         **fleet_values(fleet), **at, **at_size_values(fleet), **grows, async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
-        cost_pair=f"this fleet's own ({d(p.checkpoint_cost)}), {slow_words(p, fleet.slow_keeps_more)}," if p.slow_derived else "the inputs file's "
-        + ("slower one and this fleet's own" if p.checkpoint_is_write else "slow and fast ones")
-        + f" ({d(p.slow_checkpoint_cost)} and {d(p.checkpoint_cost)})",
-        slow_with=Variant("derived" if p.slow_derived else "given"),
-        slow_named=f"{slow_label(p, '')} ({d(p.slow_checkpoint_cost)})" if slow_kind == "derived"
-        else f"the slow checkpoint ({d(p.slow_checkpoint_cost)}, written synchronously)" if slow_kind == "write"
-        else f"the inputs file's slower checkpoint ({d(p.slow_checkpoint_cost)})",
+        cost_pair=Variant("derived" if p.slow_derived else "slower" if p.checkpoint_is_write else "slow_fast"),
+        slow_with=Variant("derived" if p.slow_derived else "given"), slow_named=Variant(slow_kind),
         restart_scope=Variant("grows" if grows else "same"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
