@@ -486,6 +486,12 @@ def params_from_mapping(
     extra: dict[str, Any] = _recovery_from_mapping(data)
     ranges = _ranges_from_mapping(data, how, drain=drain, persistent=persistent_cost is not None,
                                   just_in_time=extra.get("just_in_time", 0.0))
+    copy = derived.snapshot_copy if known is not None and derived.checkpoint_is_stall else None
+    if copy is not None and "checkpoint_cost" in ranges and ranges["checkpoint_cost"][0] < copy:
+        # a range of the measured stall, like the stall itself, is never below the copy it includes
+        raise InputError("ranges.checkpoint_cost", data["ranges"]["checkpoint_cost"],
+                         f"a LOW of at least the snapshot's copy, {format_duration(copy)}: a measured stall includes "
+                         "the copy")
     if known is not None:
         extra |= {key: getattr(derived, key) for key in ("checkpoint_size", "gpus_per_node", "storage", "restart_parts",
                                                          "spares", "derived", "known")}

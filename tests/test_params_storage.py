@@ -346,6 +346,20 @@ def test_a_stall_shorter_than_the_copy_is_refused_in_one_line_with_the_copy() ->
     assert params_from_mapping({**STORED_STALL, "checkpoint_cost": "13.9 ms"}).checkpoint_is_stall
 
 
+def test_a_range_of_the_stall_below_the_copy_is_refused_like_the_stall() -> None:
+    """A range of the measured stall whose low end is below the 13.8 ms copy is refused in one line, naming the range;
+    one from the copy up is taken; a range of C where C is the copy itself (no stall typed) is not checked against it."""
+    with pytest.raises(InputError) as info:
+        params_from_mapping({**STORED_STALL, "checkpoint_cost": "6.3 s", "ranges": {"checkpoint_cost": ["5 ms", "8 s"]}})
+    message = str(info.value)
+    assert message.startswith("ranges.checkpoint_cost: got ['5 ms', '8 s']") and "\n" not in message
+    assert "at least the snapshot's copy, 13.8 ms" in message
+    taken = params_from_mapping({**STORED_STALL, "checkpoint_cost": "6.3 s",
+                                 "ranges": {"checkpoint_cost": ["13.9 ms", "8 s"]}})
+    assert taken.ranges["checkpoint_cost"] == (pytest.approx(0.0139 / 60.0), pytest.approx(8 / 60.0))
+    assert params_from_mapping({**STORED_STALL, "ranges": {"checkpoint_cost": ["5 ms", "20 ms"]}}).ranges
+
+
 def test_a_stall_longer_than_the_synchronous_write_is_taken() -> None:
     """6.3 s is longer than the 5.67 s synchronous write: taken as measured (the pages say the snapshot does not
     pay), where a snapshot derived slower than that write is still refused."""
