@@ -321,9 +321,23 @@ def slow_words(params: Params, keeps_more: bool = False) -> str:
             f"comparison and {taken}")
 
 
+#: A derived slow checkpoint's short name (:func:`slow_label`), in a legend, a bar, a page and the calculator.
+DERIVED_SLOW = "the synchronous write derived for comparison"
+
+
 def slow_label(params: Params, stated: str) -> str:
     """A derived slow checkpoint's short name, for a legend or a bar; `stated` (a page's own) where the inputs give it."""
-    return "the synchronous write derived for comparison" if params.slow_derived else stated
+    return DERIVED_SLOW if params.slow_derived else stated
+
+
+def not_paying_text(derived: bool, cost: str, goodput: str, every: str, gain: str) -> str:
+    """The note under a plan whose scheme keeps less than its slow checkpoint (:func:`goodput.plan.scheme_pays`).
+
+    Values as written; the calculator fills the same words from ``{cost}``-style holes.
+    """
+    name = DERIVED_SLOW if derived else "the slow checkpoint"
+    return (f"Not paying: {name} ({cost}) keeps {goodput} checkpointing every {every}, {gain} more than this plan; "
+            "as the inputs give it, the fleet's checkpoint scheme costs more than it saves.")
 
 
 def range_origin(r: InputRange) -> str:
@@ -1136,10 +1150,9 @@ def _notes(report: PlanReport) -> list[str]:
         notes.append(f"Storage levers: the stated write bandwidth doubled{read}, which derives again "
                      f"{words['rederived']}{snapshot}; the interval re-optimized.{storage_cost_note(report)}")
     if (slow := report.slow_keeps_more) is not None and report.params is not None:
-        name = slow_label(report.params, "the slow checkpoint")
-        notes.append(f"Not paying: {name} ({format_duration(slow.checkpoint_cost)}) keeps {percent(slow.goodput)} "
-                     f"checkpointing every {format_duration(slow.interval)}, {gain_text(slow.goodput - report.plan.goodput)} "
-                     "more than this plan; as the inputs give it, the fleet's checkpoint scheme costs more than it saves.")
+        notes.append(not_paying_text(report.params.slow_derived, format_duration(slow.checkpoint_cost),
+                                     percent(slow.goodput), format_duration(slow.interval),
+                                     gain_text(slow.goodput - report.plan.goodput)))
     if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
         notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
     return notes

@@ -1152,14 +1152,14 @@
     return slow.goodput > plan.goodput ? slow : null;
   }
 
-  // goodput.report's "Not paying:" note, in its words (the slow checkpoint's name as goodput.report.slow_label gives it).
+  // goodput.report.not_paying_text, its words filled (the gain as gain_text writes it, without the "+").
   function notPaying(result) {
     const slow = result.synchronous;
     if (slow === null) { return ""; }
-    const name = result.inputs.slowDerived ? "the synchronous write derived for comparison" : "the slow checkpoint";
-    return "Not paying: " + name + " (" + formatDuration(result.inputs.slowC) + ") keeps " + percent(slow.goodput) +
-      " checkpointing every " + formatDuration(slow.optimal_interval_min) + ", " + gain(slow.goodput - result.exact.goodput)
-      .replace(/^\+/, "") + " more than this plan; as the inputs give it, the fleet's checkpoint scheme costs more than it saves.";
+    return fill(K.not_paying[result.inputs.slowDerived ? "derived" : "stated"], {
+      cost: formatDuration(result.inputs.slowC), goodput: percent(slow.goodput),
+      every: formatDuration(slow.optimal_interval_min), gain: gain(slow.goodput - result.exact.goodput).replace(/^\+/, ""),
+    });
   }
 
   // ------------------------------------------------------------------ the page

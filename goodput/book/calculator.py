@@ -38,7 +38,7 @@ from goodput.params import (
     read_yaml,
 )
 from goodput.plan import CAPPED_LEVERS, LEVERS, MAX_RATIO, OPTIMUM_LEVERS, STORAGE_LEVERS, TIER_LEVERS, make_plan
-from goodput.report import AT_OPTIMUM, NEGLIGIBLE_PERCENT
+from goodput.report import AT_OPTIMUM, NEGLIGIBLE_PERCENT, not_paying_text
 from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
@@ -181,6 +181,9 @@ def constants() -> dict[str, Any]:
         "number_pattern": validate.NUMBER.pattern,
         "python_whitespace": python_whitespace(),
         "messages": messages(),
+        # goodput plan's "Not paying:" note, with {cost}, {goodput}, {every} and {gain} to fill
+        "not_paying": {kind: not_paying_text(kind == "derived", "{cost}", "{goodput}", "{every}", "{gain}")
+                       for kind in ("derived", "stated")},
         "first_order_tolerance": FIRST_ORDER_TOLERANCE,
         "first_order_caution": FIRST_ORDER_CAUTION,
         "levers": list(LEVERS),

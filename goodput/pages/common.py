@@ -107,6 +107,15 @@ def left_out_text(plan: Plan) -> str:
     return join_words([part for part in parts if part])
 
 
+def recovery_kind(params: Params) -> str:
+    """What of a fleet's interruptions does not roll back, as a variant's name.
+
+    ``"jit"`` (some recovered just in time), ``"planned"`` (planned stops with notice), ``"both"`` or ``"none"``.
+    """
+    jit, planned = params.just_in_time > 0, params.planned_rate > 0
+    return "both" if jit and planned else "jit" if jit else "planned" if planned else "none"
+
+
 def scheme_kind(fleet: FleetPlan) -> str:
     """Which model the fleet's plan is: ``"single"`` (no scheme), ``"drain"`` (one tier drained) or ``"tiered"``."""
     s = fleet.plan.tiers

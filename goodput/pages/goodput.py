@@ -14,7 +14,7 @@ from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.answer import compared_name
-from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted
+from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted, recovery_kind
 from goodput.params import load_params
 from goodput.report import percent, planned_text, point_decimals, points
 from goodput.units import format_duration
@@ -94,7 +94,7 @@ def build(fleet: FleetPlan) -> Page:
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order
     s, p = fleet.plan.tiers, fleet.params
-    jit, planned = p.just_in_time > 0, p.planned_rate > 0  # what of its interruptions does not roll back
+    planned = p.planned_rate > 0
     w = fleet_plan(load_params())
     reported = sources.LLAMA3_EFFECTIVE_TRAINING_TIME
     wp = w.params
@@ -111,7 +111,7 @@ def build(fleet: FleetPlan) -> Page:
         compared_name=compared_name(p),
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
-        recovery=Variant(("both" if planned else "jit") if jit else "planned" if planned else "none"),
+        recovery=Variant(recovery_kind(p)),
         jit_share=percent(p.just_in_time, 0), jit_time=format_duration(p.jit_recovery),
         # A tiered fleet's scheme paragraph names its tiers; its just-in-time recovery and planned stops follow.
         scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),

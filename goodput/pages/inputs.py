@@ -15,7 +15,7 @@ from goodput import fleets, sources
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given
+from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given, recovery_kind
 from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
 from goodput.plan import make_plan, plan_for
 from goodput.report import (
@@ -214,8 +214,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         sync_time=Variant("write" if synchronous else "derived" if p.slow_derived else "minutes"),
         fleet_scheme=Variant("one" if fleet.plain else "recovered" if fleet.recovered else "tiered"),
         scheme_inputs=Variant("none" if not fleet.recovered else "tiered" if fleet.tiered else "recovery"),
-        recovery_inputs=Variant("both" if p.just_in_time > 0 and p.planned_rate > 0 else "jit" if p.just_in_time > 0
-                                else "planned" if p.planned_rate > 0 else "none"),
+        recovery_inputs=Variant(recovery_kind(p)),
         jit_p=share_text(p.just_in_time), jit_r=format_duration(p.jit_recovery),
         planned_q=planned_text(p) if p.planned_rate > 0 else "",
         w_window=format_duration(w_window), w_all=f"{sources.LLAMA3_INTERRUPTIONS:,}",

@@ -26,6 +26,7 @@ from goodput.pages.common import (
     elastic_values,
     fleet_values,
     off_optimum,
+    recovery_kind,
     scheme_values,
 )
 from goodput.params import mtbi_from_rate
@@ -222,7 +223,6 @@ def build(fleet: FleetPlan) -> Page:
         slow_its=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "other"),
         slow_said=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived else "",
         recovery=Variant("given" if fleet.recovered else "none"),
-        recovery_inputs=Variant("both" if p.just_in_time > 0 and p.planned_rate > 0 else "jit" if p.just_in_time > 0
-                                else "planned" if p.planned_rate > 0 else "none"),
+        recovery_inputs=Variant(recovery_kind(p)),
         jit_p=share_text(p.just_in_time), jit_r=d(p.jit_recovery), planned_q=planned_text(p) if p.planned_rate > 0 else "",
     )

@@ -16,7 +16,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
-from goodput.report import percent, percent_pm, points, scheme_words, se_digits
+from goodput.report import DERIVED_SLOW, percent, percent_pm, points, scheme_words, se_digits
 from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
@@ -81,6 +81,7 @@ class Page(Fleet):
     own_slow: Variant
     cost_pair: Variant
     slow_named: Variant
+    derived_name: str
     slow_with: Variant
     own_gap: Variant
     own_off: str
@@ -221,6 +222,7 @@ def build(fleet: FleetPlan) -> Page:
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
         cost_pair=Variant("derived" if p.slow_derived else "slower" if p.checkpoint_is_write else "slow_fast"),
         slow_with=Variant("derived" if p.slow_derived else "given"), slow_named=Variant(slow_kind),
+        derived_name=DERIVED_SLOW,  # as Fig. fig-scale's legend names it (goodput.report.slow_label)
         restart_scope=Variant("grows" if grows else "same"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
         failures_per_point=f"{limits.FAILURES_PER_POINT:,}", **agreement_values(fleet, sims),
