@@ -463,3 +463,70 @@ def worked_tier_asides(worked: Params) -> WorkedTierAsides:
     _, g_sync, _ = at_best(peer_scheme, m)
     return WorkedTierAsides(t_drained, g_drained, drain_loss, g_peer, peer_drain_loss, local.every, peer.every,
                             t_tiers, g_tiers, g_sync, fast_tier_pays_from(peer_scheme, m))
+
+
+
+#: The lever of a loss that has one of its own: halving that input cuts that loss first.
+LOSS_LEVERS = {"restart_loss": "halve R", "checkpoint_overhead": "halve C"}
+
+
+@dataclass(frozen=True)
+class LossLeverWhatIf:
+    """The largest loss's lever ``own`` outranked by ``better``: ``after``, its input halved, ``grown`` losses."""
+
+    own: str
+    better: str
+    after: Plan
+    grown: tuple[str, ...]
+
+
+def loss_lever_whatif(fleet: FleetPlan) -> LossLeverWhatIf | None:
+    """The largest loss's own lever where so outranked (halving the failure rate, which cuts two losses, left aside)."""
+    own = LOSS_LEVERS.get(fleet.largest_loss)
+    if own is None or own not in fleet.levers:
+        return None
+    names = [name for name, _ in fleet.levers_ranked]
+    better = [name for name in names[1:names.index(own)] if name != "halve the failure rate"]
+    if not better:
+        return None
+    p = fleet.params
+    after = plan_for(p.replace(restart=p.restart / 2) if own == "halve R" else with_cost(p, p.checkpoint_cost / 2))
+    grown = tuple(n for n in ("checkpoint_overhead", "lost_work", "restart_loss") if n != fleet.largest_loss
+                  and getattr(after.losses, n) > getattr(fleet.plan.losses, n))
+    # the freed time always runs again; without that, no reason to give
+    return LossLeverWhatIf(own, better[0], after, grown) if grown else None
+
+
+@dataclass(frozen=True)
+class AnswerWhatIf:
+    """The answer page's what-ifs (:func:`answer_whatif`).
+
+    The storage's own write where the slow checkpoint typed is not it (minutes; its plan, None where refused), the best
+    spares' dollars above the pool held (None without one), contention where the drain is busy, first order's gain.
+    """
+
+    own_write: float | None
+    own_write_plan: Plan | None
+    spares_short: float | None
+    busy: ContentionWhatIf | None
+    busy_loss: float
+    slow_fo_gain: float
+
+
+def answer_whatif(fleet: FleetPlan) -> AnswerWhatIf:
+    """The answer page's what-ifs of a fleet."""
+    p, s, choice = fleet.params, fleet.params.storage, fleet.best_spares
+    own_write, own_write_plan, short = None, None, None
+    if s is not None and not p.slow_is_write and not p.checkpoint_is_write:
+        own_write = s.write_minutes
+        try:
+            own_write_plan = plan_for(p.replace(slow_checkpoint_cost=own_write), slow=True)
+        except Refused:  # a write so slow against M that no work is kept
+            pass
+    if choice is not None and p.spares is not None:  # what the pool held gives, net of its own GPUs
+        held = fleet.dollars(fleet.goodput - choice.goodput[0] - p.spares.nodes * p.gpus_per_node / p.gpus)
+        short = max(0.0, choice.dollars[choice.best] - held)
+    busy = contention_whatif(fleet) if fleet.plan.drain_busy else None
+    return AnswerWhatIf(own_write, own_write_plan, short, busy, max(0.0, busy.counted - busy.goodput) if busy else 0.0,
+                        max(0.0, fleet.first_order.goodput - fleet.slow_first_order.goodput))
+

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from goodput import model
+from goodput import model, whatif
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant, answer, planning
@@ -300,7 +300,8 @@ def test_a_slow_checkpoint_far_from_the_storages_own_write_is_only_the_one_the_f
     near = p.replace(slow_checkpoint_cost=1.9 * p.storage.write_minutes)
     assert near.slow_is_write and answer.build(fleet_plan(near)).slow_kind == Variant("write")
     assert p.replace(slow_checkpoint_cost=2.1 * p.storage.write_minutes).slow_is_write is False
-    assert book.slow_is_write and answer.own_write_values(book) == {} and answer.build(fleet_plan(book)).own_write == "none"
+    assert book.slow_is_write and whatif.answer_whatif(fleet_plan(book)).own_write is None
+    assert answer.build(fleet_plan(book)).own_write == "none"
     jit = params_from_mapping(FLEET_JIT, source="fleet-jit.yml")
     assert not jit.slow_is_write and answer.build(fleet_plan(jit)).slow_kind == Variant("compared")
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, fields
 
-from goodput.errors import Refused
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
@@ -29,7 +28,7 @@ from goodput.pages.common import (
     t_span,
 )
 from goodput.params import Params
-from goodput.plan import Plan, plan_for
+from goodput.plan import Plan
 from goodput.report import (
     INPUT_WORDS,
     RESTART_PART_NAMES,
@@ -46,37 +45,18 @@ from goodput.report import (
     share_text,
 )
 from goodput.units import format_duration
-from goodput.whatif import DRAIN_SLOWDOWN, contention_whatif, with_cost
-
-#: The input lever of a loss that has one of its own: halving that input cuts that loss first.
-LOSS_LEVERS = {"restart_loss": ("halve R", "R"), "checkpoint_overhead": ("halve C", "C")}
-#: The losses whose shares of wall time the loss-lever sentence follows, in the book's order.
-_SHARES = ("checkpoint_overhead", "lost_work", "restart_loss")
+from goodput.whatif import DRAIN_SLOWDOWN, answer_whatif, loss_lever_whatif
 
 
 def loss_lever(fleet: FleetPlan) -> LossLever | None:
-    """The largest loss's own lever where a lever besides the top one and halving the failure rate gains more.
-
-    Halving the failure rate cuts two losses at once, so it is left aside; None where the lever is not so outranked.
-    """
-    own = LOSS_LEVERS.get(fleet.largest_loss)
-    if own is None or own[0] not in fleet.levers:
+    """The largest loss's own lever where another gains more (:func:`goodput.whatif.loss_lever_whatif`), or None."""
+    x = loss_lever_whatif(fleet)
+    if x is None:
         return None
-    ranked = fleet.levers_ranked
-    names = [name for name, _ in ranked]
-    above = names[1:names.index(own[0])]  # outranking it, the top lever left aside
-    better = [name for name in above if name != "halve the failure rate"]
-    if not better:
-        return None
-    p = fleet.params
-    halved = p.replace(restart=p.restart / 2) if own[1] == "R" else with_cost(p, p.checkpoint_cost / 2)
-    before, after = fleet.plan.losses, plan_for(halved).losses
-    grow = [f"{LOSS_WORDS[n]} from {percent(getattr(before, n))} to {percent(getattr(after, n))}"
-            for n in _SHARES if n != fleet.largest_loss and getattr(after, n) > getattr(before, n)]
-    if not grow:  # pragma: no cover - the freed time always runs again; without that, no reason to give
-        return None
-    return LossLever(own_lever=own[0], own_input=own[1], own_points=points(fleet.levers[own[0]]),
-                     better_lever=better[0], better_points=points(fleet.levers[better[0]]),
+    before, after = fleet.plan.losses, x.after.losses
+    grow = [f"{LOSS_WORDS[n]} from {percent(getattr(before, n))} to {percent(getattr(after, n))}" for n in x.grown]
+    return LossLever(own_lever=x.own, own_input=x.own.removeprefix("halve "), own_points=points(fleet.levers[x.own]),
+                     better_lever=x.better, better_points=points(fleet.levers[x.better]),
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 
 
@@ -151,23 +131,6 @@ def compared_name(params: Params) -> str:
     return "shorter synchronous write" if params.slow_derived else "shorter checkpoint"
 
 
-def own_write_values(params: Params) -> dict[str, str]:
-    """The fleet's own synchronous write of its checkpoint, where the slow checkpoint the inputs file states is not it.
-
-    ``own_write`` is that write's time (size / achieved write bandwidth) and ``own_write_goodput`` the goodput it
-    leaves as the only checkpoint, at its own best interval, where the slow checkpoint is not that write
-    (:attr:`goodput.params.Params.slow_is_write`); none otherwise (the page's fields then keep their "none").
-    """
-    s = params.storage
-    if s is None or params.slow_is_write or params.checkpoint_is_write:
-        return {}
-    try:
-        kept = percent(plan_for(params.replace(slow_checkpoint_cost=s.write_minutes), slow=True).goodput)
-    except Refused:  # a write so slow against M that no work is kept
-        kept = "no work kept"
-    return {"own_write": format_duration(s.write_minutes), "own_write_goodput": kept}
-
-
 def first_order_name(fleet: FleetPlan) -> str:
     """What first order is for the fleet's scheme, after "by" or as a subject.
 
@@ -201,30 +164,32 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     fast_ok = fleet.first_order_quotable
     slow_fo = fleet.slow_first_order
     slow_ok = fast_ok and slow_fo.check.quotable
-    slow_fo_points = max(0.0, fleet.first_order.goodput - slow_fo.goodput)
+    w = answer_whatif(fleet)
     scheme = "single" if s is None else "drain" if s.one_tier else "tiered" if s.drain > 0 else "persistent"
     top = fleet.ranges.swings[0] if fleet.ranges.swings else None
     # With spares, the best count against none, and what the pool held gives, net of the spares' own GPUs.
     choice, part = fleet.best_spares, fleet.largest_restart_part
     spares, best, held = "none", ["none"] * 3, ["none"] * 2
-    if choice is not None and p.spares is not None:
+    if choice is not None and p.spares is not None and w.spares_short is not None:
         b, n = choice.best, p.spares.nodes
         spares = "held" if n == b else "given"
         best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
-        worth_held = fleet.dollars(fleet.goodput - choice.goodput[0]) - fleet.dollars(n * p.gpus_per_node / p.gpus)
-        held = [count(n, "spare node"), money(max(0.0, choice.dollars[b] - worth_held))]
+        held = [count(n, "spare node"), money(w.spares_short)]
     outranked = loss_lever(fleet)
-    chosen = own_write_values(p)  # the fields a paragraph of this fleet quotes; the others keep "none"
+    chosen = {}  # the fields a paragraph of this fleet quotes; the others keep "none"
+    if w.own_write is not None:  # the storage's own write, where the slow checkpoint typed is not it
+        chosen = {"own_write": format_duration(w.own_write),
+                  "own_write_goodput": percent(w.own_write_plan.goodput) if w.own_write_plan else "no work kept"}
     if s is not None and not s.one_tier:
         chosen |= {"persistent_which": f"every {ordinal(s.every)} checkpoint" if s.every > 1 else "every checkpoint",
                    "fast_lost": share_text(1.0 - s.fast_survives)}
     # A drain that keeps the storage busy: the tiers page's contention what-if, said with the recommendation.
-    busy = contention_whatif(fleet) if fleet.plan.drain_busy else None
+    busy = w.busy
     if busy is not None and s is not None:
         chosen |= {"drain_share": percent(fleet.plan.drain_share, 0),
                    "drained_every": format_duration(s.every * fleet.interval),
                    "busy_slowdown": percent(DRAIN_SLOWDOWN, 0), "busy_goodput": percent(busy.goodput),
-                   "busy_points": points(max(0.0, busy.counted - busy.goodput))}
+                   "busy_points": points(w.busy_loss)}
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), **chosen, first_order=first_order_variant(fleet),
         calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)), mtbi_how=Variant(m_given(p)),
@@ -250,8 +215,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
-        fo_points=points(slow_fo_points) if slow_ok else NOT_QUOTED,
-        fo_dollars=money(fleet.dollars(slow_fo_points)) if slow_ok else NOT_QUOTED,
+        fo_points=points(w.slow_fo_gain) if slow_ok else NOT_QUOTED,
+        fo_dollars=money(fleet.dollars(w.slow_fo_gain)) if slow_ok else NOT_QUOTED,
         ranges=Variant("given" if fleet.ranges.ranged else "none"), ranges_text=ranges_text(fleet),
         t_span=t_span(fleet), g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",

@@ -1,0 +1,43 @@
+"""The what-ifs the pages quote (goodput.whatif), each against an expectation computed apart from it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from goodput import whatif
+from goodput.exact import exact_goodput
+from goodput.fleet import fleet_plan
+from goodput.params import Params
+from goodput.plan import plan_for
+
+DATA = Path(__file__).parent / "data"
+
+
+def test_the_largest_losss_lever_outranked_is_its_input_halved_and_planned_again(book: Params) -> None:
+    """M = 25 min, C = 6 min, R = 8 min: restart is the largest loss; halving R (5.8 points) is outranked by halving C
+    (9.4): the plan at R = 4 min cuts restart to 14.8% while overhead and lost work grow back. The worked example's
+    largest loss's lever is not outranked."""
+    refused = book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0, ranges={})
+    x = whatif.loss_lever_whatif(fleet_plan(refused))
+    assert x is not None and (x.own, x.better, x.grown) == ("halve R", "halve C", ("checkpoint_overhead", "lost_work"))
+    assert x.after.goodput == pytest.approx(plan_for(refused.replace(restart=4.0)).goodput)
+    assert x.after.losses.restart_loss == pytest.approx(0.148, abs=5e-4)
+    assert whatif.loss_lever_whatif(fleet_plan(book)) is None
+
+
+def test_the_answer_whatif_of_the_worked_example_and_of_a_fleet_whose_own_write_is_not_its_slow_checkpoint(
+        worked: Params, small_params: Params) -> None:
+    """The worked example: no storage, no spares, no drain; first order keeps 12.8 points above the slow checkpoint's.
+    The small fleet's storage writes its 182 GB checkpoint at 12 GB/s in 15.2 s, which as the only checkpoint keeps
+    what the exact model of C = 15.2 s, M and R does (97.4%)."""
+    w = whatif.answer_whatif(fleet_plan(worked))
+    assert (w.own_write, w.own_write_plan, w.spares_short, w.busy, w.busy_loss) == (None, None, None, None, 0.0)
+    assert w.slow_fo_gain == pytest.approx(0.128, abs=5e-4)
+    p = small_params
+    small = whatif.answer_whatif(fleet_plan(p))
+    assert small.own_write == pytest.approx(182e9 / 12e9 / 60) and small.own_write_plan is not None
+    assert small.own_write_plan.goodput == pytest.approx(exact_goodput(small.own_write, p.mtbi, p.restart))
+    assert small.busy is not None and small.busy_loss == pytest.approx(0.049, abs=5e-4)
+
