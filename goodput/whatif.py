@@ -530,3 +530,81 @@ def answer_whatif(fleet: FleetPlan) -> AnswerWhatIf:
     return AnswerWhatIf(own_write, own_write_plan, short, busy, max(0.0, busy.counted - busy.goodput) if busy else 0.0,
                         max(0.0, fleet.first_order.goodput - fleet.slow_first_order.goodput))
 
+
+#: A small count of interruptions, to show how little a few events pin M down.
+SMALL_COUNT = 12
+#: How many times the settled failure rate the first days of a run are taken to have.
+EARLY_FACTOR = 3.0
+#: PyTorch Distributed Checkpoint, 7B model: blocking time of a synchronous and an asynchronous save, in seconds.
+SYNC_SECONDS, ASYNC_SECONDS = sources.ASYNC_DCP_SYNC_SECONDS, sources.ASYNC_DCP_STALL_SECONDS
+#: Overhead and lost work are about equal where they differ by at most this share of the larger (first order quotable).
+ABOUT_EQUAL = 0.15
+
+
+@dataclass(frozen=True)
+class MeasuringWhatIf:
+    """The measuring page's what-ifs (:func:`measuring_whatif`): goodputs, gains and plans (None where refused).
+
+    M's range from :data:`SMALL_COUNT` interruptions and from its own count, an early failure rate followed or not, C a
+    synchronous or asynchronous save, the elastic job, the interval planned for one GPU's M; overhead and lost work.
+    """
+
+    low: float
+    high: float
+    t_low: Plan | None
+    t_high: Plan | None
+    own_low: float
+    own_high: float
+    early: Plan | None
+    keep: Plan | None
+    early_gain: float
+    sync: float
+    async_: float
+    async_over_sync: float
+    async_gain: float
+    stalled: bool
+    elastic_inputs: Params
+    elastic: Plan | None
+    elastic_gain: float
+    m_gpu: float
+    wrong_t: float
+    kept: float
+    survive: float
+    about_equal: bool
+
+
+def measuring_whatif(fleet: FleetPlan) -> MeasuringWhatIf:
+    """The measuring page's what-ifs of a fleet (R's wait for a spare at each M changed: :meth:`FleetPlan.at_mtbi`)."""
+    import math  # imported here, not above, to keep this appended block apart from the module's head in merges
+
+    from goodput.hazards import elastic_params
+    from goodput.params import mtbi_from_rate
+    from goodput.uncertainty import poisson_interval
+
+    p, plan, scheme = fleet.params, fleet.plan, fleet.plan.tiers
+    low, high = poisson_interval(SMALL_COUNT, SMALL_COUNT * p.mtbi, CONFIDENCE)
+    own_low, own_high = poisson_interval(*p.counted, CONFIDENCE) if p.counted else (0.0, 0.0)
+    # An early failure rate: the plan re-made for it, and the settled interval (and cadence) kept through it.
+    early_params = fleet.at_mtbi(p.mtbi / EARLY_FACTOR)
+    early = plan_or_none(early_params)
+    kept = early_params if scheme is None or scheme.one_tier else early_params.replace(persistent_every=scheme.every)
+    keep = plan_or_none(kept, interval=plan.interval)
+    sync = goodput_of(plan_or_none(with_cost(p, SYNC_SECONDS / 60.0)))
+    async_ = goodput_of(plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0)))
+    elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
+    elastic = plan_or_none(elastic_inputs)
+    m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
+    wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
+    wrong_t = wrong.interval if wrong else math.inf
+    overhead, lost = fleet.losses["checkpoint_overhead"], fleet.losses["lost_work"]
+    return MeasuringWhatIf(
+        low=low, high=high, t_low=plan_or_none(fleet.at_mtbi(low)), t_high=plan_or_none(fleet.at_mtbi(high)),
+        own_low=own_low, own_high=own_high, early=early, keep=keep,
+        early_gain=max(0.0, goodput_of(early) - goodput_of(keep)), sync=sync, async_=async_,
+        async_over_sync=max(0.0, async_ - sync), async_gain=async_ - plan.goodput,
+        stalled=scheme is not None and scheme.drain > 0 and scheme.cp > scheme.checkpoint_cost,
+        elastic_inputs=elastic_inputs, elastic=elastic, elastic_gain=max(0.0, goodput_of(elastic) - plan.goodput),
+        m_gpu=m_gpu, wrong_t=wrong_t, kept=goodput_of(plan_or_none(p, interval=wrong_t)) if wrong else 0.0,
+        survive=math.exp(-(wrong_t + p.checkpoint_cost) / p.mtbi) if math.isfinite(wrong_t) else 0.0,
+        about_equal=fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost))
+

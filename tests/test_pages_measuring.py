@@ -197,7 +197,7 @@ def test_overhead_and_lost_work_called_equal_only_where_they_are(tiered: FleetPl
     assert not tiered.first_order_quotable  # so the balance is no test of its cadence, as the derivation page says
     assert (t.balance, t.checkpoint_overhead, t.lost_work) == (Variant("unquoted"), "7.9%", "10.3%")
     overhead, lost = tiered.losses["checkpoint_overhead"], tiered.losses["lost_work"]
-    assert lost - overhead > page.ABOUT_EQUAL * lost
+    assert lost - overhead > whatif.ABOUT_EQUAL * lost
     assert t.apart_by == Variant("drain_tier") and w.apart_by == Variant("exact")
     s = page.build(story)
     assert not story.first_order_quotable and s.balance == Variant("unquoted")
