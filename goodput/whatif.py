@@ -608,3 +608,37 @@ def measuring_whatif(fleet: FleetPlan) -> MeasuringWhatIf:
         survive=math.exp(-(wrong_t + p.checkpoint_cost) / p.mtbi) if math.isfinite(wrong_t) else 0.0,
         about_equal=fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost))
 
+
+@dataclass(frozen=True)
+class StorageWhatIf:
+    """The storage page's what-ifs (:func:`storage_whatif`).
+
+    :func:`write_whatifs`, :func:`stall_whatif`, :func:`measured_stall`, the gains and dollars a month they give, and
+    the synchronous write (:attr:`goodput.fleet.FleetPlan.synchronous`) at twice the stated bandwidth.
+    """
+
+    write: WriteWhatIfs
+    stall: StallWhatIf | None
+    measured: MeasuredStall | None
+    double_gain: float
+    stall_loss: float
+    fleet_cost: float
+    fleet_net: float
+    best_gain: float
+    sync_doubled: float
+    sync_gain: float
+
+
+def storage_whatif(fleet: FleetPlan) -> StorageWhatIf:
+    """The storage page's what-ifs of a fleet."""
+    from goodput.storage import storage_cost_per_month  # imported here to keep this appended block apart in merges
+
+    s, w, stall, best, sync = fleet.storage, write_whatifs(fleet), stall_whatif(fleet), fleet.best_write_bandwidth, \
+        fleet.synchronous
+    cost = 0.0 if s is None or s.price is None else storage_cost_per_month(s.price, s.write_bandwidth)
+    net = fleet.dollars(fleet.plan.goodput) - cost
+    sync_doubled = 0.0 if sync is None else sync.goodput_at_stated_bandwidth(2.0 * w.stated)
+    return StorageWhatIf(w, stall, measured_stall(fleet), max(0.0, w.doubled - w.now.goodput),
+                         max(0.0, fleet.plan.goodput - stall.goodput) if stall else 0.0, cost, net,
+                         max(0.0, best.net_per_month - net) if best else 0.0, sync_doubled,
+                         max(0.0, sync_doubled - fleet.slow.goodput))

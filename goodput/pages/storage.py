@@ -1,7 +1,7 @@
 """The chapter "From your model and your storage to C and R" (``book/storage.md``): sizes, times and bandwidth.
 
 The published figures are data (:mod:`goodput.sources`), the book's numbers computed from them by
-:mod:`goodput.storage`. The fleet's part is :func:`goodput.whatif.write_whatifs`': its whole scheme with its storage
+:mod:`goodput.storage`. The fleet's part is :func:`goodput.whatif.storage_whatif`': its whole scheme with its storage
 inputs; without them, its slow checkpoint read as a synchronous write of BLOOM's checkpoint, labelled as such.
 """
 
@@ -24,11 +24,10 @@ from goodput.storage import (
     format_bandwidth,
     format_size,
     parse_bandwidth,
-    storage_cost_per_month,
     transfer_minutes,
 )
 from goodput.units import format_duration, significant
-from goodput.whatif import measured_stall, stall_whatif, write_whatifs
+from goodput.whatif import storage_whatif
 
 
 def gib(size: float) -> str:
@@ -186,29 +185,23 @@ def build(fleet: FleetPlan) -> Page:
     per_node = staging / sources.STAGING_NODES
     titan = [checkpoint_size(sources.TITAN_PARAMETERS, b) for b in sources.REPORT_BYTES]
     megatron = [checkpoint_size(sources.MEGATRON_PARAMETERS, b) for b in sources.REPORT_BYTES]
-    w = write_whatifs(fleet)
+    sw = storage_whatif(fleet)
+    w, stall, measured = sw.write, sw.stall, sw.measured  # measured: C typed beside the snapshot, no what-if
     size, achieved = w.size, w.achieved
     needed = w.needed if w.needed is not None else achieved
     match = w.match if w.match is not None else achieved
     snap = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"])
     best = fleet.best_write_bandwidth
     price = None if s is None else s.price
-    fleet_cost = 0.0 if s is None or price is None else storage_cost_per_month(price, s.write_bandwidth)
-    fleet_net = fleet.dollars(fleet.plan.goodput) - fleet_cost
     best_variant = ("none" if s is None else "unpriced" if best is None else
                     "inside" if best.edge is None else best.edge)
-    gain = max(0.0, w.doubled - w.now.goodput)
     doubling = None if s is None else s.doubling_cost_per_month
-    stall = stall_whatif(fleet)
-    measured = measured_stall(fleet)  # C typed beside the snapshot: the measured stall, no what-if
     stall_variant = ("measured_loses" if measured.below_slow else "measured") if measured else \
         "none" if stall is None else "loses" if stall.below_slow else "pays"
     # Where the scheme does not pay, the ceiling, B* and the figure are its own as measured; the synchronous write's
     # (the fleet without its snapshot, where the write is C) beside them.
     sync = fleet.synchronous
     sync_best = None if sync is None else sync.best_write_bandwidth
-    sync_doubled = 0.0 if sync is None else sync.goodput_at_stated_bandwidth(2.0 * w.stated)
-    sync_gain = max(0.0, sync_doubled - fleet.slow.goodput)
     return Page(
         **fleet_values(fleet),
         bytes_default=f"{DEFAULT_BYTES_PER_PARAMETER:g}",
@@ -246,7 +239,8 @@ def build(fleet: FleetPlan) -> Page:
         ceiling_gap=small_points(max(0.0, w.ceiling - w.now.goodput)), fastest=format_bandwidth(FASTEST), target=percent(max(0.0, w.target)),
         needed=Variant("already" if w.needed is None else "more"),
         needed_bandwidth=format_bandwidth(needed), needed_cost=format_duration(transfer_minutes(size, needed)),
-        double_goodput=percent(w.doubled), double_points=gain_text(gain), double_dollars=money(fleet.dollars(gain)),
+        double_goodput=percent(w.doubled), double_points=gain_text(sw.double_gain),
+        double_dollars=money(fleet.dollars(sw.double_gain)),
         **storage_rederived(fleet.params),
         match=Variant("none" if s is not None else "unreachable" if w.match is None else "reachable"),
         # How a bandwidth for a target goodput is found, said where the page quotes one.
@@ -260,8 +254,8 @@ def build(fleet: FleetPlan) -> Page:
         best_achieved=format_bandwidth(best.bandwidth * s.efficiency) if best and s else "",
         best_goodput=percent(best.goodput) if best else "",
         best_cost=money(best.storage_cost_per_month) if best else "",
-        best_net=money(best.net_per_month) if best else "", fleet_cost=money(fleet_cost), fleet_net=money(fleet_net),
-        best_gain=money(max(0.0, best.net_per_month - fleet_net)) if best else "",
+        best_net=money(best.net_per_month) if best else "", fleet_cost=money(sw.fleet_cost),
+        fleet_net=money(sw.fleet_net), best_gain=money(sw.best_gain) if best else "",
         # How often the plan at B* checkpoints: as often as the drain allows where it outlasts the fleet's interval.
         best_every=Variant("none" if best is None or best.interval <= 0.0 else
                            "at_drain" if best.at_drain else "optimum"),
@@ -273,7 +267,7 @@ def build(fleet: FleetPlan) -> Page:
         stall_published=format_duration(stall.stall) if stall else "",
         stall_interval=format_duration(stall.plan.interval) if stall and stall.plan else "",
         stall_goodput=percent(stall.goodput) if stall else "",
-        stall_points=points(max(0.0, fleet.plan.goodput - stall.goodput)) if stall else "",
+        stall_points=points(sw.stall_loss) if stall else "",
         stall_copy=format_duration(measured.copy) if measured else "",
         stall_times=significant(measured.times_copy, 2) if measured else "",
         stall_rest=format_duration(measured.rest) if measured else "",
@@ -283,8 +277,8 @@ def build(fleet: FleetPlan) -> Page:
         write_scheme=Variant("none" if sync is None else "as_measured"),
         best_scheme=Variant("as_measured" if sync is not None and best is not None and sync_best is not None
                             else "none"),
-        sync_double_goodput=percent(sync_doubled) if sync else "",
-        sync_double_points=gain_text(sync_gain) if sync else "",
+        sync_double_goodput=percent(sw.sync_doubled) if sync else "",
+        sync_double_points=gain_text(sw.sync_gain) if sync else "",
         sync_best_bandwidth=format_bandwidth(sync_best.bandwidth) if sync_best else "",
         sync_best_achieved=format_bandwidth(sync_best.bandwidth * s.efficiency) if sync_best and s else "",
         sync_best_goodput=percent(sync_best.goodput) if sync_best else "",
