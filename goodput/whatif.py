@@ -60,7 +60,6 @@ def with_cost(params: Params, cost: float) -> Params:
 
 # The chapters' what-ifs, one function per page (imported here, not at the top, to merge cleanly).
 import math
-from collections.abc import Sequence
 
 from goodput import exact, fleets, hazards, simulate, simulate_restart
 from goodput.fleet import fleet_plan
@@ -79,16 +78,13 @@ def _sign(x: float, se: float) -> int:
 
 @dataclass(frozen=True)
 class FailuresWhatIf:
-    """The failures chapter's what-ifs: C, M and R alone (:mod:`goodput.hazards`), elastic training on the whole plan.
-
-    A ``*_vs_base`` is 1, 0 or -1: the simulation at the fixed optimum measurably above ``base``, not apart, below.
-    """
+    """The failures chapter's what-ifs: C, M and R alone (:mod:`goodput.hazards`), elastic training on the whole plan."""
 
     base: float  # goodput of C, M and R alone at their exact optimum
     age: hazards.RunAge
     sim: hazards.Simulated
     lost: hazards.LostCheckpoint
-    early_vs_base: int
+    early_vs_base: int  # 1, 0 or -1: the simulation at the fixed optimum measurably above base, not apart, below
     renewal_vs_base: int
     early_helps: bool  # the run-age schedule measurably gains
     retune_helps: bool  # re-tuning to every interruption of a burst measurably gains
@@ -139,50 +135,37 @@ def failures_whatif(fleet: FleetPlan) -> FailuresWhatIf:
 
 @dataclass(frozen=True)
 class InputsWhatIf:
-    """The inputs chapter's what-ifs: the worked example's M by its count and by :data:`BRIEF_RATE`; the records' spread.
+    """The inputs chapter's what-ifs: the worked example's M by count and by rate; the published records' spread."""
 
-    ``by_count``/``by_rate`` the worked example by first order; ``low``/``high`` the records of the lowest and highest
-    rate, ``at_low``/``at_high`` the fleet's plan at the M each gives its size (R's wait for a spare at that M), ``gap``
-    the goodput between them.
-    """
-
-    by_count: Plan
+    by_count: Plan  # the worked example by first order at M from its count, and from BRIEF_RATE
     by_rate: Plan
-    low: fleets.PublishedFleet
-    high: fleets.PublishedFleet
-    at_low: Plan
+    at_low: Plan  # the fleet's plan at the M the lowest and the highest rate give its size (R's wait for a spare there)
     at_high: Plan
-    gap: float
+    gap: float  # the goodput between them
 
 
-def inputs_whatif(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> InputsWhatIf:
-    """The inputs chapter's what-ifs for a fleet beside the published records."""
+def inputs_whatif(fleet: FleetPlan, low: fleets.PublishedFleet, high: fleets.PublishedFleet) -> InputsWhatIf:
+    """The inputs chapter's what-ifs for a fleet, beside the published records of the lowest and highest rate."""
     w = load_params()
     assert w.interruption_count is not None and w.window is not None
-    low, high = fleets.extremes(records)
     at_low, at_high = (plan_for(fleet.at_mtbi(f.mtbi_at(fleet.params.gpus))) for f in (low, high))
     return InputsWhatIf(
         by_count=make_plan(w.checkpoint_cost, mtbi_from_count(w.interruption_count, w.window), w.restart,
                            which="first-order"),
         by_rate=make_plan(w.checkpoint_cost, float(mtbi_from_rate(BRIEF_RATE, w.gpus)), w.restart, which="first-order"),
-        low=low, high=high, at_low=at_low, at_high=at_high, gap=max(0.0, at_low.goodput - at_high.goodput))
+        at_low=at_low, at_high=at_high, gap=max(0.0, at_low.goodput - at_high.goodput))
 
 
 @dataclass(frozen=True)
 class LeversWhatIf:
-    """The levers chapter's what-ifs: the fleet's plan off its optimum; the brief's debate on the worked example.
+    """The levers chapter's what-ifs: the fleet's plan off its optimum; the brief's debate on the worked example."""
 
-    ``short`` the plan at its interval / ``off_by`` (None where that is shorter than the drain), ``slow_gap`` the
-    goodput between the plan and the slow checkpoint; the worked example's slow checkpoint at the debate's two intervals
-    (``debate``), at its optimum (``debate_optimum``, ``debate_best``), and its fast checkpoint's best (``fast_best``).
-    """
-
-    short: Plan | None
-    slow_gap: float
-    debate: tuple[float, float]
+    short: Plan | None  # the plan at its interval / off_by; None where that is shorter than the drain
+    slow_gap: float  # the goodput between the plan and the slow checkpoint
+    debate: tuple[float, float]  # the worked example's slow checkpoint at the debate's two intervals, at its optimum
     debate_optimum: float
     debate_best: float
-    fast_best: float
+    fast_best: float  # the worked example's fast checkpoint at its optimum
 
 
 def levers_whatif(fleet: FleetPlan, off_by: float, debate: tuple[float, float]) -> LeversWhatIf:

@@ -153,10 +153,11 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     m_range = input_ranges(p, CONFIDENCE)["mtbi"]
     how = m_given(p)
     # ------------------------------------------------------------ the worked example (the what-ifs: whatif's)
-    x, worked = inputs_whatif(fleet, records), load_params()
+    low, high = fleets.extremes(records)
+    x, worked = inputs_whatif(fleet, low, high), load_params()
     assert worked.interruption_count is not None and worked.window is not None
     w_unexpected, w_window, w_gpus = worked.interruption_count, worked.window, worked.gpus
-    by_count, by_rate, low, high = x.by_count, x.by_rate, x.low, x.high
+    by_count, by_rate = x.by_count, x.by_rate
     w_m_count, w_m_rate = by_count.mtbi, by_rate.mtbi
     # ------------------------------------------------------------ Llama 3's root causes
     table = sources.llama3_root_causes()
