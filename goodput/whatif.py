@@ -6,18 +6,20 @@ words them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import partial
 
-from goodput import sources
+from goodput import exact, fleets, hazards, simulate, simulate_restart, sources
 from goodput.errors import Refused
-from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, ranges_for
-from goodput.params import Params
-from goodput.plan import STORAGE_LEVERS, Plan, plan_for, recovery_of
-from goodput.restart import Recovery, RestartParts, SparesChoice
-from goodput.storage import FASTEST, bandwidth_for_goodput, checkpoint_size
+from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, fleet_plan, ranges_for
+from goodput.hazards import elastic_params
+from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate
+from goodput.plan import STORAGE_LEVERS, Plan, make_plan, plan_for, recovery_of
+from goodput.restart import Recovery, RestartParts, SparesChoice, spare_wait
+from goodput.storage import FASTEST, bandwidth_for_goodput, checkpoint_size, storage_cost_per_month
 from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
-from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo
+from goodput.uncertainty import PLAN_INPUTS, MonteCarlo, monte_carlo, poisson_interval
 
 #: The mean repair time of a node assumed where the inputs give none, minutes (an illustration: one day).
 ILLUSTRATIVE_REPAIR = 24 * 60.0
@@ -56,6 +58,194 @@ def with_cost(params: Params, cost: float) -> Params:
     if params.persistent_cost is None:
         return params.replace(checkpoint_cost=cost)
     return params.replace(checkpoint_cost=cost, persistent_cost=max(params.persistent_cost, cost))
+
+
+#: The per-GPU rate as the analysis behind the worked example rounds it ("about 2e-5").
+BRIEF_RATE = 2.0e-5
+
+
+def _sign(x: float, se: float) -> int:
+    """1 or -1 with the sign of `x` where it is measurable against its standard error `se`; else 0."""
+    return 0 if not hazards.measurable(x, se) else 1 if x > 0 else -1
+
+
+@dataclass(frozen=True)
+class FailuresWhatIf:
+    """The failures chapter's what-ifs: C, M and R alone (:mod:`goodput.hazards`), elastic training on the whole plan."""
+
+    base: float  # goodput of C, M and R alone at their exact optimum
+    age: hazards.RunAge
+    sim: hazards.Simulated
+    lost: hazards.LostCheckpoint
+    early_vs_base: int  # 1, 0 or -1: the simulation at the fixed optimum measurably above base, not apart, below
+    renewal_vs_base: int
+    early_helps: bool  # the run-age schedule measurably gains
+    retune_helps: bool  # re-tuning to every interruption of a burst measurably gains
+    m_all: float  # M counting every interruption of a burst, and its exact optimum
+    t_all: float
+    as_many: float  # goodput with as many independent interruptions at the simulations' fixed interval; base less it
+    same_count: float
+    burst_cost: float  # goodput bursts cost (the independent simulation less the bursty one), its standard error
+    burst_se: float
+    cheaper: bool  # bursts cost measurably less than as many independent interruptions
+    burst_renewal: float  # the renewal-reward goodput of bursts; how many standard errors the simulation is off it
+    burst_sigma: float
+    elastic_params: Params
+    elastic: Plan
+    elastic_gain: float  # the elastic plan's goodput above the fleet's, its lost work's change, restart loss returned
+    lost_change: float
+    returned: float
+
+
+def failures_whatif(fleet: FleetPlan) -> FailuresWhatIf:
+    """The failures chapter's what-ifs for a fleet (its C, M and R; elastic training through its plan)."""
+    p, plan = fleet.params, fleet.plan
+    c, cs, m, r = p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart
+    base = float(exact.exact_goodput(c, m, r))
+    age, sim = hazards.run_age(c, cs, m, r), hazards.simulations(c, cs, m, r)
+    early, bursts = sim.early, sim.bursts
+    m_all = simulate.effective_mtbi(m, hazards.BURST_PROBABILITY, hazards.BURST_WINDOW)
+    as_many = float(exact.exact_goodput(c, m_all, r, age.fixed))  # at the same fixed interval as the simulations
+    cost = sim.independent.goodput - bursts.goodput[0]
+    se = math.hypot(sim.independent.stderr, bursts.stderr[0])  # two independent simulations
+    renewal = hazards.burst_goodput(c, m, r, age.fixed)
+    elastic_params = hazards.elastic_params(p)
+    elastic = plan_for(elastic_params)
+    gain = elastic.goodput - plan.goodput
+    return FailuresWhatIf(
+        base=base, age=age, sim=sim, lost=hazards.lost_checkpoint(c, m, r),
+        early_vs_base=_sign(early.goodput[0] - base, early.stderr[0]),
+        renewal_vs_base=_sign(sim.renewal.goodput[0] - base, sim.renewal.stderr[0]),
+        early_helps=_sign(early.difference[1], early.difference_stderr[1]) > 0,
+        retune_helps=_sign(bursts.difference[1], bursts.difference_stderr[1]) > 0,
+        m_all=m_all, t_all=float(exact.exact_optimal_interval(c, m_all)), as_many=as_many, same_count=base - as_many,
+        burst_cost=cost, burst_se=se, cheaper=cost < base - as_many - hazards.SIGNIFICANT * se, burst_renewal=renewal,
+        burst_sigma=abs(bursts.goodput[0] - renewal) / bursts.stderr[0] if bursts.stderr[0] > 0 else 0.0,
+        elastic_params=elastic_params, elastic=elastic, elastic_gain=gain,
+        lost_change=elastic.losses.lost_work - plan.losses.lost_work,
+        returned=max(0.0, plan.losses.restart_loss - elastic.losses.restart_loss - gain))
+
+
+@dataclass(frozen=True)
+class InputsWhatIf:
+    """The inputs chapter's what-ifs: the worked example's M by count and by rate; the published records' spread."""
+
+    by_count: Plan  # the worked example by first order at M from its count, and from BRIEF_RATE
+    by_rate: Plan
+    at_low: Plan  # the fleet's plan at the M the lowest and the highest rate give its size (R's wait for a spare there)
+    at_high: Plan
+    gap: float  # the goodput between them
+
+
+def inputs_whatif(fleet: FleetPlan, low: fleets.PublishedFleet, high: fleets.PublishedFleet) -> InputsWhatIf:
+    """The inputs chapter's what-ifs for a fleet, beside the published records of the lowest and highest rate."""
+    w = load_params()
+    assert w.interruption_count is not None and w.window is not None
+    at_low, at_high = (plan_for(fleet.at_mtbi(f.mtbi_at(fleet.params.gpus))) for f in (low, high))
+    return InputsWhatIf(
+        by_count=make_plan(w.checkpoint_cost, mtbi_from_count(w.interruption_count, w.window), w.restart,
+                           which="first-order"),
+        by_rate=make_plan(w.checkpoint_cost, float(mtbi_from_rate(BRIEF_RATE, w.gpus)), w.restart, which="first-order"),
+        at_low=at_low, at_high=at_high, gap=max(0.0, at_low.goodput - at_high.goodput))
+
+
+@dataclass(frozen=True)
+class LeversWhatIf:
+    """The levers chapter's what-ifs: the fleet's plan off its optimum; the brief's debate on the worked example."""
+
+    short: Plan | None  # the plan at its interval / off_by; None where that is shorter than the drain
+    slow_gap: float  # the goodput between the plan and the slow checkpoint
+    debate: tuple[float, float]  # the worked example's slow checkpoint at the debate's two intervals, at its optimum
+    debate_optimum: float
+    debate_best: float
+    fast_best: float  # the worked example's fast checkpoint at its optimum
+
+
+def levers_whatif(fleet: FleetPlan, off_by: float, debate: tuple[float, float]) -> LeversWhatIf:
+    """The levers chapter's what-ifs for a fleet, `off_by` times shorter than its interval; the debate's intervals."""
+    plan, w = fleet.plan, load_params()
+    short_ok = plan.interval / off_by >= (plan.tiers.drain if plan.tiers else 0.0)
+    cs, m, r = w.slow_checkpoint_cost, w.mtbi, w.restart
+    return LeversWhatIf(
+        short=plan_for(fleet.params, interval=plan.interval / off_by) if short_ok else None,
+        slow_gap=abs(plan.goodput - fleet.slow.goodput),
+        debate=(float(exact.exact_goodput(cs, m, r, debate[0])), float(exact.exact_goodput(cs, m, r, debate[1]))),
+        debate_optimum=float(exact.exact_optimal_interval(cs, m)), debate_best=float(exact.exact_goodput(cs, m, r)),
+        fast_best=float(exact.exact_goodput(w.checkpoint_cost, m, r)))
+
+
+@dataclass(frozen=True)
+class RestartWhatIf:
+    """The restart chapter's what-ifs, each through the fleet's whole scheme (:func:`restart_whatif`)."""
+
+    inputs: RestartInputs
+    restart_none: float  # R with no spare (its parts and the whole wait for a repair), and with the pool
+    pool_restart: float
+    half: int  # half the best count of spares, and Delta's share of the nodes
+    delta: int
+    half_goodput: float  # the goodput with each, and with the pool
+    delta_goodput: float
+    pool_goodput: float
+    checks: list[tuple[int, float, simulate_restart.Estimate]]  # the wait for a repair by simulation, a few pools
+    worst: float  # the most standard errors any of them is off the closed form
+    jit: Plan  # the plan with the share recovered just in time, with none, and the first simulated
+    zero: Plan
+    jit_sim: simulate_restart.Estimate
+    stops: tuple[float, float, float, bool]  # planned_stops
+
+
+def restart_whatif(fleet: FleetPlan) -> RestartWhatIf:
+    """The restart chapter's what-ifs: spares, recovery just in time and planned stops (:func:`restart_inputs`)."""
+    x = restart_inputs(fleet)
+    m, best = fleet.params.mtbi, x.choice.best
+    half, delta = best // 2, math.ceil(sources.DELTA_SPARE_SHARE * x.nodes)
+
+    def goodput_at(spares: int) -> float:
+        return (x.choice.goodput[spares] if spares < len(x.choice.counts)
+                else fleet.goodput_with_spares(spares, x.repair, x.takes_node))
+
+    checks = simulate_restart.spares_checks(best, m, x.repair, x.takes_node)
+    jit = recovery_plan(fleet, x.p)
+    return RestartWhatIf(
+        inputs=x, restart_none=x.r_parts + spare_wait(0, m, x.repair, x.takes_node),
+        pool_restart=x.r_parts + spare_wait(x.spares, m, x.repair, x.takes_node), half=half, delta=delta,
+        half_goodput=goodput_at(half), delta_goodput=goodput_at(delta), pool_goodput=goodput_at(x.spares),
+        checks=checks, worst=max(sim.apart(closed) for _, closed, sim in checks), jit=jit,
+        zero=recovery_plan(fleet, 0.0), jit_sim=simulate_restart.check_recovery(jit), stops=planned_stops(fleet.params))
+
+
+@dataclass(frozen=True)
+class TiersWhatIf:
+    """The tiers chapter's what-ifs (:func:`tiers_whatif`); the worked example's (``wx``) for its labelled asides."""
+
+    fast: FastTierWhatIf | None
+    ill: tuple[float, float, float]  # illustrative_drain; the fleet's goodput above it
+    ill_gain: float
+    lim: ContentionWhatIf
+    peer_own: float  # a one-tier drain's goodput with its copy on a peer (PEER_SURVIVES), else 0; its gain
+    peer_own_gain: float
+    wx: FleetPlan
+    aside: WorkedTierAsides
+    drained_gain: float  # the worked example drained above its slow checkpoint; its peer tiers above all persistent
+    tiers_gain: float
+
+
+def tiers_whatif(fleet: FleetPlan, worked: bool) -> TiersWhatIf:
+    """The tiers chapter's what-ifs for a fleet; `worked`: the fleet is the worked example (its plan the asides')."""
+    p, plan, scheme = fleet.params, fleet.plan, fleet.plan.tiers
+    ill = illustrative_drain(p)
+    wx = fleet if worked else fleet_plan(load_params())
+    aside = worked_tier_asides(wx.params)
+    peer_own = 0.0  # one tier with a drain: the snapshot on the node until durable, a copy on a peer survives more
+    if scheme is not None and scheme.one_tier and scheme.drain > 0:
+        recovery = Recovery(*plan.recovery) if plan.recovery is not None else None
+        _, peer_own, _ = at_best(local_first(p.checkpoint_cost, scheme.restart, scheme.drain, PEER_SURVIVES),
+                                 plan.mtbi, None, recovery)
+    return TiersWhatIf(
+        fast=fast_tier_whatif(fleet), ill=ill, ill_gain=max(0.0, fleet.goodput - ill[1]), lim=contention_whatif(fleet),
+        peer_own=peer_own, peer_own_gain=max(0.0, peer_own - fleet.goodput), wx=wx, aside=aside,
+        drained_gain=max(0.0, aside.drained_goodput - wx.slow.goodput),
+        tiers_gain=max(0.0, aside.tiers_goodput - aside.sync_goodput))
 
 
 #: The stall a snapshot-derived C is read against where it counts the copy alone: PyTorch's published asynchronous
@@ -575,12 +765,6 @@ class MeasuringWhatIf:
 
 def measuring_whatif(fleet: FleetPlan) -> MeasuringWhatIf:
     """The measuring page's what-ifs of a fleet (R's wait for a spare at each M changed: :meth:`FleetPlan.at_mtbi`)."""
-    import math  # imported here, not above, to keep this appended block apart from the module's head in merges
-
-    from goodput.hazards import elastic_params
-    from goodput.params import mtbi_from_rate
-    from goodput.uncertainty import poisson_interval
-
     p, plan, scheme = fleet.params, fleet.plan, fleet.plan.tiers
     low, high = poisson_interval(SMALL_COUNT, SMALL_COUNT * p.mtbi, CONFIDENCE)
     own_low, own_high = poisson_interval(*p.counted, CONFIDENCE) if p.counted else (0.0, 0.0)
@@ -631,8 +815,6 @@ class StorageWhatIf:
 
 def storage_whatif(fleet: FleetPlan) -> StorageWhatIf:
     """The storage page's what-ifs of a fleet."""
-    from goodput.storage import storage_cost_per_month  # imported here to keep this appended block apart in merges
-
     s, w, stall, best, sync = fleet.storage, write_whatifs(fleet), stall_whatif(fleet), fleet.best_write_bandwidth, \
         fleet.synchronous
     cost = 0.0 if s is None or s.price is None else storage_cost_per_month(s.price, s.write_bandwidth)

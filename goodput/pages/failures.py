@@ -1,7 +1,7 @@
 """The chapter "When failures are not independent" (``book/failures.md``): its values, formatted once.
 
-The numbers are :mod:`goodput.hazards`' (one checkpoint tier, seeded simulations, each with its standard error)
-and the fleet's plan's (the whole scheme: the baseline, the largest lever, elastic training).
+The numbers are :func:`goodput.whatif.failures_whatif`'s: :mod:`goodput.hazards`' (one checkpoint tier, seeded
+simulations, each with its standard error) and the fleet's plan's (the whole scheme: the largest lever, elastic training).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from goodput import exact, hazards
+from goodput import hazards
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import (
@@ -22,7 +22,6 @@ from goodput.pages.common import (
     fleet_values,
     scheme_values,
 )
-from goodput.plan import plan_for
 from goodput.report import (
     change_text,
     money,
@@ -35,8 +34,9 @@ from goodput.report import (
     slow_words,
     small_points,
 )
-from goodput.simulate import Comparison, effective_mtbi
+from goodput.simulate import Comparison
 from goodput.units import format_duration
+from goodput.whatif import failures_whatif
 
 
 def _change(sim: Comparison, i: int) -> str:
@@ -144,56 +144,18 @@ class Page(Fleet, SchemeValues, ElasticValues):
 
 
 def build(fleet: FleetPlan) -> Page:
-    """Everything the chapter quotes, computed once from the fleet's plan and :mod:`goodput.hazards`."""
-    p = fleet.params
-    c, cs, m, r = p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart
-    base = float(exact.exact_goodput(c, m, r))
+    """Everything the chapter quotes, formatted from :func:`goodput.whatif.failures_whatif` and the fleet's plan."""
+    p, w, full = fleet.params, failures_whatif(fleet), fleet.plan
+    age, sim, lost, early, elastic = w.age, w.sim, w.lost, w.sim.early, w.elastic
     model_name = "this fleet's plan" if fleet.plain else "the model of C, M and R alone"
-    age = hazards.run_age(c, cs, m, r)
-    sim = hazards.simulations(c, cs, m, r)
-
-    # more failures early in a run
-    early = sim.early
-    above = early.goodput[0] - base
-    bunched = ("about as much as" if not hazards.measurable(above, early.stderr[0])
-               else "less than" if above > 0 else "more than")
+    bunched = {0: "about as much as", 1: "less than", -1: "more than"}[w.early_vs_base]
     gain, gain_se = early.difference[1], early.difference_stderr[1]
-    helps = hazards.measurable(gain, gain_se) and gain > 0
     why = ("published" if age.length == hazards.RUN_LENGTH
            else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
-
-    # the renewal hazard
-    ren = sim.renewal
-    ren_above = ren.goodput[0] - base
-    renewal = ("about" if not hazards.measurable(ren_above, ren.stderr[0]) else "more" if ren_above > 0 else "less")
-
-    # bursts
-    m_all = effective_mtbi(m, hazards.BURST_PROBABILITY, hazards.BURST_WINDOW)
-    t_all = float(exact.exact_optimal_interval(c, m_all))
-    burst_cost = sim.independent.goodput - sim.bursts.goodput[0]
-    burst_se = math.hypot(sim.independent.stderr, sim.bursts.stderr[0])  # two independent simulations
-    as_many = float(exact.exact_goodput(c, m_all, r, age.fixed))  # at the same fixed interval as the simulations
-    same_count = base - as_many
-    cheaper = burst_cost < same_count - hazards.SIGNIFICANT * burst_se
-    bursts = "slower" if m_all >= m else "cheaper" if cheaper else "same"
-    retune, retune_se = sim.bursts.difference[1], sim.bursts.difference_stderr[1]
-    renewal_reward = hazards.burst_goodput(c, m, r, age.fixed)
-    burst_dev = abs(sim.bursts.goodput[0] - renewal_reward) / sim.bursts.stderr[0] if sim.bursts.stderr[0] > 0 else 0.0
-
-    # a checkpoint lost with the job
-    lost = hazards.lost_checkpoint(c, m, r)
-    ratio = lost.domain_ratio
-    lost_d = _decimals(lost.cost)
-
-    # elastic training, through the whole scheme
-    elastic_params = hazards.elastic_params(p)
-    elastic = plan_for(elastic_params)
-    full = fleet.plan
-    elastic_gain = elastic.goodput - full.goodput
-    lost_change = elastic.losses.lost_work - full.losses.lost_work
+    bursts = "slower" if w.m_all >= p.mtbi else "cheaper" if w.cheaper else "same"
+    ratio, lost_d = lost.domain_ratio, _decimals(lost.cost)
     scheme = full.tiers
     persistent = scheme is not None and not scheme.one_tier
-
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), scope=Variant("one_tier" if fleet.plain else "beyond"),
         model_name=model_name, shape=f"{hazards.SHAPE:g}",
@@ -207,24 +169,25 @@ def build(fleet: FleetPlan) -> Page:
         early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(early, 1),
         early_six_change=_change(early, 2), early_slow_change=_change(sim.early_slow, 1),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_with=slow_words(p, fleet.slow_keeps_more) if p.slow_derived else f"the slow checkpoint ({format_duration(cs)})",
-        early_verdict=Variant("helps" if helps else "no_help"),
+        slow_with=slow_words(p, fleet.slow_keeps_more) if p.slow_derived else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)})",
+        early_verdict=Variant("helps" if w.early_helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
-        largest_lever_gain=small_points(fleet.levers_ranked[0][1]), renewal=Variant(renewal),
-        renewal_fixed=percent_pm(ren.goodput[0], ren.stderr[0]), renewal_two=_change(ren, 1),
-        renewal_longer=_change(ren, 2), longer=f"{hazards.LONGER:g}", burst_p=f"{hazards.BURST_PROBABILITY:g}",
+        largest_lever_gain=small_points(fleet.levers_ranked[0][1]),
+        renewal=Variant({0: "about", 1: "more", -1: "less"}[w.renewal_vs_base]),
+        renewal_fixed=percent_pm(sim.renewal.goodput[0], sim.renewal.stderr[0]), renewal_two=_change(sim.renewal, 1),
+        renewal_longer=_change(sim.renewal, 2), longer=f"{hazards.LONGER:g}", burst_p=f"{hazards.BURST_PROBABILITY:g}",
         burst_w=format_duration(hazards.BURST_WINDOW), burst_mean=f"{1 / (1 - hazards.BURST_PROBABILITY):.2f}",
-        m_all=format_duration(m_all), burst_horizon=format_duration(sim.bursts.horizon),
-        burst_count=f"{sim.bursts.horizon / m:,.0f}", burst_runs=f"{sim.bursts.replicas:,}",
+        m_all=format_duration(w.m_all), burst_horizon=format_duration(sim.bursts.horizon),
+        burst_count=f"{sim.bursts.horizon / p.mtbi:,.0f}", burst_runs=f"{sim.bursts.replicas:,}",
         burst_independent=percent_pm(sim.independent.goodput, sim.independent.stderr),
         burst_bursts=percent_pm(sim.bursts.goodput[0], sim.bursts.stderr[0]),
-        burst_renewal=percent(renewal_reward, se_digits(sim.bursts.stderr[0])), burst_sigma=f"{burst_dev:.1f}",
-        burst_as_many=percent(as_many, 2), burst_cost=Variant(bursts),
-        burst_cost_pm=(points_pm(burst_cost, burst_se) if burst_cost >= 0 or bursts == "slower"
-                       else f"nothing measurable ({points_pm(burst_cost, burst_se)})"),
-        burst_same_count=small_points(abs(same_count)), t_all=format_duration(t_all),
+        burst_renewal=percent(w.burst_renewal, se_digits(sim.bursts.stderr[0])), burst_sigma=f"{w.burst_sigma:.1f}",
+        burst_as_many=percent(w.as_many, 2), burst_cost=Variant(bursts),
+        burst_cost_pm=(points_pm(w.burst_cost, w.burst_se) if w.burst_cost >= 0 or bursts == "slower"
+                       else f"nothing measurable ({points_pm(w.burst_cost, w.burst_se)})"),
+        burst_same_count=small_points(abs(w.same_count)), t_all=format_duration(w.t_all),
         burst_retune=_change(sim.bursts, 1), lost_q=f"{lost.lost_share:g}",
-        lost_q_share=percent(lost.lost_share, 0), lost_base=percent(base, lost_d), lost_shared=percent(lost.shared, lost_d),
+        lost_q_share=percent(lost.lost_share, 0), lost_base=percent(w.base, lost_d), lost_shared=percent(lost.shared, lost_d),
         lost_cost=points(lost.cost, lost_d),
         lost_first_order=(NOT_QUOTED if not fleet.first_order_quotable else points(lost.first_order_cost, lost_d)
                           if lost.first_order_cost < 1 else "more than all of it"),
@@ -234,17 +197,17 @@ def build(fleet: FleetPlan) -> Page:
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier" if fleet.plain else "beyond"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
-        **elastic_values(elastic_params, elastic),
-        elastic_gain=small_points(elastic_gain), elastic_dollars=money(fleet.dollars(elastic_gain)),
+        **elastic_values(w.elastic_params, elastic),
+        elastic_gain=small_points(w.elastic_gain), elastic_dollars=money(fleet.dollars(w.elastic_gain)),
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
-        elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else elastic_params.restart),
+        elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else w.elastic_params.restart),
         restart_full=_loss(full.losses.restart_loss), restart_elastic=_loss(elastic.losses.restart_loss),
-        elastic_returned=small_points(max(0.0, full.losses.restart_loss - elastic.losses.restart_loss - elastic_gain)),
+        elastic_returned=small_points(w.returned),
         t_elastic_moves=_moves(format_duration(full.interval), format_duration(elastic.interval)),
         lost_elastic_moves=_moves(_loss(full.losses.lost_work), _loss(elastic.losses.lost_work)),
-        lost_change=f"{'up' if lost_change >= 0 else 'down'} {small_points(abs(lost_change))}",
-        take_early=Variant("no_help" if not helps else "helps" if gain >= MATERIAL else "slight"), early_gain_pm=points_pm(gain, gain_se),
-        take_bursts_cost="less than" if cheaper or bursts == "slower" else "about what",
-        take_bursts_retune=Variant("helps" if hazards.measurable(retune, retune_se) and retune > 0 else "no_help"),
+        lost_change=f"{'up' if w.lost_change >= 0 else 'down'} {small_points(abs(w.lost_change))}",
+        take_early=Variant("no_help" if not w.early_helps else "helps" if gain >= MATERIAL else "slight"), early_gain_pm=points_pm(gain, gain_se),
+        take_bursts_cost="less than" if w.cheaper or bursts == "slower" else "about what",
+        take_bursts_retune=Variant("helps" if w.retune_helps else "no_help"),
     )

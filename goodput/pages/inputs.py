@@ -16,8 +16,7 @@ from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values, is_worked_example, m_given, recovery_kind
-from goodput.params import load_params, mtbi_from_count, mtbi_from_rate, rate_from_mtbi
-from goodput.plan import make_plan, plan_for
+from goodput.params import load_params, mtbi_from_rate, rate_from_mtbi
 from goodput.report import (
     count,
     duration_range_text,
@@ -33,10 +32,8 @@ from goodput.report import (
 )
 from goodput.uncertainty import input_ranges
 from goodput.units import format_duration, format_rate, significant
-from goodput.whatif import measured_stall
+from goodput.whatif import BRIEF_RATE, inputs_whatif, measured_stall
 
-#: The per-GPU rate as the analysis behind the worked example rounds it ("about 2e-5").
-BRIEF_RATE = 2.0e-5
 #: That analysis's product of the rate and 16,384 GPUs, as it writes it (per hour).
 BRIEF_PER_HOUR = 0.32
 #: The M it quotes for that product, in minutes.
@@ -155,14 +152,13 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     # ------------------------------------------------------------ this fleet's M, C and R
     m_range = input_ranges(p, CONFIDENCE)["mtbi"]
     how = m_given(p)
-    # ------------------------------------------------------------ the worked example
-    worked = load_params()
+    # ------------------------------------------------------------ the worked example (the what-ifs: whatif's)
+    low, high = fleets.extremes(records)
+    x, worked = inputs_whatif(fleet, low, high), load_params()
     assert worked.interruption_count is not None and worked.window is not None
     w_unexpected, w_window, w_gpus = worked.interruption_count, worked.window, worked.gpus
-    w_m_count = mtbi_from_count(w_unexpected, w_window)
-    w_m_rate = float(mtbi_from_rate(BRIEF_RATE, w_gpus))
-    by_count = make_plan(worked.checkpoint_cost, w_m_count, worked.restart, which="first-order")
-    by_rate = make_plan(worked.checkpoint_cost, w_m_rate, worked.restart, which="first-order")
+    by_count, by_rate = x.by_count, x.by_rate
+    w_m_count, w_m_rate = by_count.mtbi, by_rate.mtbi
     # ------------------------------------------------------------ Llama 3's root causes
     table = sources.llama3_root_causes()
     by_category = sources.llama3_by_category()
@@ -172,7 +168,6 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     wrong = [(name, n, printed) for (name, _, n), printed in rows if abs(n / total - printed) > 0.0005 + 1e-9]
     w_name, w_n, w_printed = wrong[0] if wrong else ("", 0, 0.0)
     # ------------------------------------------------------------ published records
-    low, high = fleets.extremes(records)
     own = fleet.params.rate_per_gpu_hour
     same = [f for f in records if per_million(f.rate) == per_million(own)]
     below = sum(1 for f in records if f.rate < own and f not in same)
@@ -185,11 +180,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
     others = [f for model in by_model if model != main for f in records if f.gpu_model == model]
     inside = [f for f in others if g_low.rate <= f.rate <= g_high.rate]
     (high_low, high_high), (low_low, low_high) = (f.rate_interval(CONFIDENCE) or (f.rate, f.rate) for f in (high, low))
-    # ------------------------------------------------------------ what the spread does to this fleet's plan
-    m_low, m_high = low.mtbi_at(p.gpus), high.mtbi_at(p.gpus)
-    low_inputs, high_inputs = fleet.at_mtbi(m_low), fleet.at_mtbi(m_high)  # R's wait for a spare at each M
-    at_low, at_high = plan_for(low_inputs), plan_for(high_inputs)
-    gap = max(0.0, at_low.goodput - at_high.goodput)
+    at_low, at_high = x.at_low, x.at_high  # what the spread does to this fleet's plan (R's wait for a spare at each M)
     # C itself derived as the synchronous write of the checkpoint to the storage (no snapshot to host memory)
     synchronous = p.checkpoint_is_write
     measured = measured_stall(fleet)
@@ -235,8 +226,8 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         rc_wrong_printed=percent(w_printed), rc_wrong_count=f"{w_n:,}", rc_wrong_share=percent(w_n / total),
         rc_printed_sum=percent(sum(sources.LLAMA3_PRINTED_SHARES)), pr_n=f"{len(records)}", pr_own=per_million(own),
         pr_low=per_million(low.rate), pr_low_name=record_name(low), pr_high=per_million(high.rate),
-        pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(m_low),
-        pr_m_high=format_duration(m_high),
+        pr_high_name=record_name(high), pr_ratio=significant(high.rate / low.rate, 2), pr_m_low=format_duration(at_low.mtbi),
+        pr_m_high=format_duration(at_high.mtbi),
         pr_lower=Variant("none" if below == 0 else "one" if below == 1 else "many"), pr_below=f"{below}",
         pr_above=f"{above or 'none'}",
         pr_compare=Variant("all_higher" if above == len(records) else "all_lower" if below == len(records)
@@ -253,9 +244,9 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         gen_ratio=significant(g_high.rate / g_low.rate, 2),
         gen_others=join_words([f"{record_name(f)} ({f.gpu_model}, {per_million(f.rate)})" for f in others]),
         gen_where=Variant("inside" if len(inside) == len(others) else "outside" if not inside else "partly"),
-        fx_changed=Variant("m" if p.spares is None else "spare"), fx_r_low=format_duration(low_inputs.restart),
-        fx_r_high=format_duration(high_inputs.restart), fx_t_low=format_duration(at_low.interval),
+        fx_changed=Variant("m" if p.spares is None else "spare"), fx_r_low=format_duration(at_low.restart),
+        fx_r_high=format_duration(at_high.restart), fx_t_low=format_duration(at_low.interval),
         fx_g_low=percent(at_low.goodput),
-        fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(gap),
-        fx_dollars=money(fleet.dollars(gap)),
+        fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(x.gap),
+        fx_dollars=money(fleet.dollars(x.gap)),
     )

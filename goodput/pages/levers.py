@@ -1,15 +1,14 @@
 """The chapter "What moves the number" (``book/levers.md``): each lever's worth for the fleet, then an aside.
 
 Everything said of "this fleet" is its :class:`~goodput.fleet.FleetPlan`'s (the exact model of its whole scheme).
-The aside computes the brief's 15-versus-45 minute debate (:data:`DEBATE`) from the worked example's inputs,
-whatever the book is built from.
+The aside is the brief's 15-versus-45 minute debate (:data:`DEBATE`) on the worked example's inputs, whatever the
+book is built from; :func:`goodput.whatif.levers_whatif` computes it and the fleet's plan off its optimum.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from goodput import exact
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
@@ -27,7 +26,7 @@ from goodput.pages.common import (
     scheme_values,
 )
 from goodput.params import load_params
-from goodput.plan import STORAGE_LEVERS, plan_for, survives_more
+from goodput.plan import STORAGE_LEVERS, survives_more
 from goodput.report import (
     count,
     gain_text,
@@ -40,6 +39,7 @@ from goodput.report import (
 )
 from goodput.storage import format_bandwidth
 from goodput.units import format_duration
+from goodput.whatif import levers_whatif
 
 #: The two intervals of the brief's debate, minutes.
 DEBATE = (15.0, 45.0)
@@ -126,12 +126,10 @@ def build(fleet: FleetPlan) -> Page:
     (_, top_gain), _, (third, third_gain) = ranked[:3]
     s = plan.tiers
     off, long_ = off_optimum(fleet)
-    short_ok = plan.interval / OFF_BY >= (s.drain if s else 0.0)
-    short = plan_for(p, interval=plan.interval / OFF_BY) if short_ok else plan
+    x = levers_whatif(fleet, OFF_BY, DEBATE)
+    short = x.short or plan
     doubled = fleet.by_size.get(2 * p.gpus, plan)
     at_drain = [n for n, at in fleet.by_size.items() if at.at_drain]  # sizes whose plan the drain bounds
-    slow = fleet.slow
-    slow_gap = abs(plan.goodput - slow.goodput)
     off_cost = max(plan.goodput - long_.goodput, plan.goodput - short.goodput)
 
     write, snapshot = (p.storage.write_bandwidth, p.storage.snapshot_bandwidth) if p.storage else (None, None)
@@ -140,12 +138,8 @@ def build(fleet: FleetPlan) -> Page:
     write_gain = fleet.levers.get(STORAGE_LEVERS["double_write_bandwidth"], 0.0)
     snap_gain = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"], 0.0)
 
-    w = load_params()  # the worked example, for the aside
-    d_short, d_long = DEBATE
-    cs, m, r = w.slow_checkpoint_cost, w.mtbi, w.restart
-    at_short, at_long = (float(exact.exact_goodput(cs, m, r, t)) for t in DEBATE)
-    fast_best = float(exact.exact_goodput(w.checkpoint_cost, m, r))
-    better = max(at_short, at_long)
+    w, (d_short, d_long), (at_short, at_long) = load_params(), DEBATE, x.debate  # the worked example, for the aside
+    fast_best, better = x.fast_best, max(at_short, at_long)
     outranked = loss_lever(fleet)
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(scheme_kind(fleet)),
@@ -164,12 +158,12 @@ def build(fleet: FleetPlan) -> Page:
         slow_compared=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "given"),
         slow_short=Variant("derived" if p.slow_derived else "given"),
         scheme_worth=Variant("write" if p.checkpoint_is_write else "scheme"),
-        slow_points=points(slow_gap),
-        slow_gpu_hours=large_count(capacity_per_month(slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
-        slow_dollars=money(fleet.dollars(slow_gap)),
+        slow_points=points(x.slow_gap),
+        slow_gpu_hours=large_count(capacity_per_month(x.slow_gap, p.gpus, 1.0, p.month), "GPU-hours"),
+        slow_dollars=money(fleet.dollars(x.slow_gap)),
         long_goodput=percent(long_.goodput),
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
-        shorter=Variant("possible" if short_ok else "drain"),
+        shorter=Variant("possible" if x.short else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
         # what makes R change with the fleet's size: "startup", "spares", both ("startup_spares") or "none"
         size_r=Variant("_".join(fleet.restart_by_size) or "none"),
@@ -180,10 +174,10 @@ def build(fleet: FleetPlan) -> Page:
         m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
         goodput2=percent(doubled.goodput), debate_short=format_duration(d_short), debate_long=format_duration(d_long),
-        debate_slow=format_duration(cs), debate_fast=format_duration(w.checkpoint_cost),
+        debate_slow=format_duration(w.slow_checkpoint_cost), debate_fast=format_duration(w.checkpoint_cost),
         debate_short_goodput=percent(at_short), debate_long_goodput=percent(at_long),
         debate_gap=points(abs(at_long - at_short)),
-        debate_optimum=format_duration(float(exact.exact_optimal_interval(cs, m))),
-        debate_best=percent(float(exact.exact_goodput(cs, m, r))), debate_fix=points(fast_best - better),
+        debate_optimum=format_duration(x.debate_optimum), debate_best=percent(x.debate_best),
+        debate_fix=points(fast_best - better),
         debate_ratio=f"{(fast_best - better) / abs(at_long - at_short):.1f}",
     )

@@ -2,13 +2,12 @@
 
 Published figures are :mod:`goodput.sources`' data. R's parts, the spare pool and the share recovered just in time
 are the fleet's inputs where it gives them, else labelled illustrations (:func:`goodput.whatif.restart_inputs`).
-Each is planned through the fleet's whole scheme; the just-in-time plan is checked against its simulator
-(:func:`goodput.simulate_restart.check_recovery`).
+Each is planned through the fleet's whole scheme, and the just-in-time plan checked against its simulator, by
+:func:`goodput.whatif.restart_whatif`; this module formats.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from goodput import sources
@@ -27,10 +26,9 @@ from goodput.report import (
     restart_sum,
     se_digits,
 )
-from goodput.restart import spare_wait
-from goodput.simulate_restart import AGREEMENT, check_recovery, spares_checks
+from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration, format_durations, format_rate, significant
-from goodput.whatif import planned_stops, recovery_plan, restart_inputs
+from goodput.whatif import restart_whatif
 
 
 @dataclass(frozen=True)
@@ -118,37 +116,21 @@ def build(fleet: FleetPlan) -> Page:
     >>> page.restart, page.megascale_before, page.delta_share
     ('5 min', '1,047 s', '5%')
     """
-    params = fleet.params
-    x = restart_inputs(fleet)
-    m, g = params.mtbi, x.gpus_per_node
-    choice, best = x.choice, x.choice.best
+    params, w = fleet.params, restart_whatif(fleet)
+    x, m, g, jit_plan, zero_plan, sim = w.inputs, params.mtbi, w.inputs.gpus_per_node, w.jit, w.zero, w.jit_sim
+    choice, best, half, delta = x.choice, x.choice.best, w.half, w.delta
     fixed, per_node = sources.aurora_fit()
     by_nodes = sources.aurora_by_nodes()
     first, last = min(by_nodes), max(by_nodes)
-
-    def restart_at(spares: int) -> float:
-        return x.r_parts + spare_wait(spares, m, x.repair, x.takes_node)
-
-    def goodput_at(spares: int) -> float:
-        return (choice.goodput[spares] if spares < len(choice.counts)
-                else fleet.goodput_with_spares(spares, x.repair, x.takes_node))
-
-    half = best // 2
-    delta = math.ceil(sources.DELTA_SPARE_SHARE * x.nodes)
-    checks = spares_checks(best, m, x.repair, x.takes_node)
-    worst = max(sim.apart(closed) for _, closed, sim in checks)
-
-    jit_plan, zero_plan = recovery_plan(fleet, x.p), recovery_plan(fleet, 0.0)
     jit, zero = jit_plan.goodput, zero_plan.goodput
-    sim = check_recovery(jit_plan)
-    planned, with_notice, as_unplanned, own = planned_stops(params)
+    planned, with_notice, as_unplanned, own = w.stops
     parts = x.parts
     largest = fleet.largest_restart_part
     per_spare = g / params.gpus  # each spare is GPUs bought that do not train
     aurora_at = (fixed + per_node * x.nodes) / 60.0  # minutes, Aurora's fit at this fleet's nodes
     startup = parts.parts["startup"] if parts is not None else 0.0  # the start-up the inputs give, as a part
     # The pool's R and the best count's, written so they differ as they do (0.56 s reads 10.05 and 10.06 min, not 6 s)
-    pool_restart, best_restart = format_durations(restart_at(x.spares), choice.restart[best])
+    pool_restart, best_restart = format_durations(w.pool_restart, choice.restart[best])
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
         # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
@@ -172,23 +154,23 @@ def build(fleet: FleetPlan) -> Page:
         tiers_note=Variant(("tiered" if fleet.tiered else "one_tier") + ("_jit" if x.jit_given else "")),
         spares=Variant("given" if x.spares_given else "illustration"), takes_node=percent(x.takes_node, 0),
         repair=format_duration(x.repair), in_repair=significant(x.takes_node * x.repair / m, 2),
-        wait_none=format_duration(restart_at(0) - x.r_parts), best=count(best, "spare node"),
+        wait_none=format_duration(w.restart_none - x.r_parts), best=count(best, "spare node"),
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
         best_restart=best_restart, best_dollars=money(max(0.0, choice.dollars[best])),
         half=count(half, "spare node"), half_words=Variant("even" if best % 2 == 0 else "odd"),
-        restart_none=format_duration(restart_at(0)), half_goodput=percent(goodput_at(half)),
+        restart_none=format_duration(w.restart_none), half_goodput=percent(w.half_goodput),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
         best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
-        pool_goodput=percent(goodput_at(x.spares)), pool_restart=pool_restart,
+        pool_goodput=percent(w.pool_goodput), pool_restart=pool_restart,
         delta_share=percent(sources.DELTA_SPARE_SHARE, 0), delta_count=count(delta, "spare node"),
-        delta_goodput=percent(goodput_at(delta)),
+        delta_goodput=percent(w.delta_goodput),
         delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
         delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
         restart_rank=Variant("largest" if fleet.largest_loss == "restart_loss" else "other"),
         bloom_spares=f"{sources.BLOOM_SPARES}", bloom_nodes=f"{sources.BLOOM_NODES}",
         bloom_share=percent(sources.BLOOM_SPARES / sources.BLOOM_NODES),
-        sim_worst=f"{worst:.1f}", sim_counts=", ".join(str(k) for k, _, _ in checks),
-        sim=Variant("agrees" if worst <= AGREEMENT else "differs"),
+        sim_worst=f"{w.worst:.1f}", sim_counts=", ".join(str(k) for k, _, _ in w.checks),
+        sim=Variant("agrees" if w.worst <= AGREEMENT else "differs"),
         jit=Variant("given" if x.jit_given else "illustration"), jit_p=percent(x.p, 0),
         jit_recovery=format_duration(x.jit_recovery), jit_goodput=percent(jit), zero_goodput=percent(zero),
         jit_points=points(max(0.0, jit - zero)), jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),

@@ -2,7 +2,7 @@
 
 The fleet's numbers are its one plan's (the full scheme by the exact model). The worked example appears only in
 labelled asides, with the assumptions :mod:`goodput.whatif` states and computes (its drain, a peer copy's share, the
-slowdown during a drain). Which of Llama 3's root causes lose a node's local copy is data
+slowdown during a drain); :func:`goodput.whatif.tiers_whatif` computes every what-if, this module formats. Which of Llama 3's root causes lose a node's local copy is data
 (:data:`goodput.sources.LOSES_LOCAL_COPY`), argued component by component.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goodput import sources
-from goodput.fleet import FleetPlan, fleet_plan
+from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
     LOSS_WORDS,
@@ -22,23 +22,11 @@ from goodput.pages.common import (
     is_worked_example,
     scheme_values,
 )
-from goodput.params import load_params
 from goodput.plan import survives_more
 from goodput.report import gain_text, money, ordinal, percent, points, share_text, slow_words, small_points
-from goodput.restart import Recovery
 from goodput.tiers import Tiers
 from goodput.units import format_duration
-from goodput.whatif import (
-    DRAIN_SLOWDOWN,
-    PEER_SURVIVES,
-    WORKED_DRAIN,
-    at_best,
-    contention_whatif,
-    fast_tier_whatif,
-    illustrative_drain,
-    local_first,
-    worked_tier_asides,
-)
+from goodput.whatif import DRAIN_SLOWDOWN, PEER_SURVIVES, WORKED_DRAIN, tiers_whatif
 
 
 @dataclass(frozen=True)
@@ -139,34 +127,17 @@ def build(fleet: FleetPlan) -> Page:
     c = p.checkpoint_cost
     t = scheme if scheme is not None else Tiers(c, p.restart)  # an untiered fleet: one tier, durable at once
     worked = is_worked_example(p)
-    wx = fleet if worked else fleet_plan(load_params())
-    # The fast tier against every checkpoint persistent (n = 1 at its own best interval).
-    fast = fast_tier_whatif(fleet)
+    x = tiers_whatif(fleet, worked)
+    fast, aside, lim, wx, peer_own = x.fast, x.aside, x.lim, x.wx, x.peer_own
     fast_interval, fast_goodput, fast_gain = (fast.interval, fast.goodput, fast.gain) if fast else (0.0, 0.0, 0.0)
-    # An untiered fleet: its own C, R and M with an assumed drain at Llama 3's share (an illustration).
-    ill_interval, ill_goodput, ill_drain_loss = illustrative_drain(p)
-    ill_gain = max(0.0, fleet.goodput - ill_goodput)
+    ill_interval, ill_goodput, ill_drain_loss = x.ill
     # Llama 3's Table 5: the counts behind the share, and what the two judgment calls would change.
     total, lost = sources.llama3_count(), sources.llama3_count(loses_copy=True)
     gpu_failures = sources.llama3_count(category="GPU")
-    # The worked example's asides, by the exact model: its local-first path drained, a fast tier, a peer copy.
-    aside = worked_tier_asides(wx.params)
     shift = abs(aside.drained_interval - wx.interval)
-    drained_gain = max(0.0, aside.drained_goodput - wx.slow.goodput)
-    tiers_gain = max(0.0, aside.tiers_goodput - aside.sync_goodput)
-    # Storage contention: each drained checkpoint costs slowdown x D more work, at the interval the plan uses.
-    lim = contention_whatif(fleet)
     lever_drain = max(0.0, levers.get("shorten the drain", 0.0))
     lever_survive = max(0.0, levers.get("make the fast tier survive more failures", 0.0))
     s, every = t.fast_survives, t.every
-    # One tier with a drain: the snapshot stays on the node until durable, so every interruption in the drain loses it
-    # (s = 0). A copy on a peer that survives an assumed PEER_SURVIVES of them, by the exact model at its best interval.
-    peer_own = 0.0
-    if scheme is not None and scheme.one_tier and scheme.drain > 0:
-        recovery = Recovery(*fleet.plan.recovery) if fleet.plan.recovery is not None else None
-        _, peer_own, _ = at_best(local_first(c, scheme.restart, scheme.drain, PEER_SURVIVES), fleet.plan.mtbi, None,
-                                 recovery)
-    peer_own_gain = max(0.0, peer_own - fleet.goodput)
     cadence = ("every" if every == 1 else "nth") + ("_fixed" if p.persistent_every is not None else "")  # file's own n
     opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
@@ -189,13 +160,13 @@ def build(fleet: FleetPlan) -> Page:
         threshold=Variant("any" if fast is None or fast.threshold is None else "share"),
         threshold_share=percent(fast.threshold, 0) if fast and fast.threshold is not None else "",
         peer_fleet=Variant("tiered" if not t.one_tier and s < 1.0 else "none" if peer_own == 0
-                           else "drained" if peer_own_gain >= MATERIAL else "drained_small"),
-        peer_fleet_goodput=percent(peer_own) if peer_own > 0 else "", peer_fleet_points=small_points(peer_own_gain),
-        peer_fleet_dollars=money(fleet.dollars(peer_own_gain)),
+                           else "drained" if x.peer_own_gain >= MATERIAL else "drained_small"),
+        peer_fleet_goodput=percent(peer_own) if peer_own > 0 else "", peer_fleet_points=small_points(x.peer_own_gain),
+        peer_fleet_dollars=money(fleet.dollars(x.peer_own_gain)),
         survives_more=share_text(survives_more(s)), lever_survive=gain_text(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),
         ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
-        ill_points=points(ill_gain), ill_drain_dollars=money(fleet.dollars(ill_gain)),
+        ill_points=points(x.ill_gain), ill_drain_dollars=money(fleet.dollars(x.ill_gain)),
         snippet_survives=Raw(f"{1.0 - sources.lost_share():.3f}"),
         lim_whose=Variant("own" if lim.own else "worked" if worked else "illustration"),
         lim_slowdown=percent(DRAIN_SLOWDOWN, 0), lim_drain=format_duration(lim.drain),
@@ -214,14 +185,14 @@ def build(fleet: FleetPlan) -> Page:
         wx_interval_shift=Variant("second" if shift * 60 < 1 else "moves"), wx_shift=format_duration(shift),
         wx_goodput=percent(wx.goodput), wx_goodput_drained=percent(aside.drained_goodput),
         wx_drain_loss=percent(aside.drained_loss), wx_points=points(max(0.0, wx.goodput - wx.slow.goodput)),
-        wx_points_drained=points(drained_gain), wx_dollars_drained=money(wx.dollars(drained_gain)),
+        wx_points_drained=points(x.drained_gain), wx_dollars_drained=money(wx.dollars(x.drained_gain)),
         ft_local_n=str(aside.local_every), ft_local=Variant("not" if aside.local_every == 1 else "pays"),
         ft_local_nth=ordinal(aside.local_every),
         ft_threshold="never" if aside.threshold is None else percent(aside.threshold, 0),
         ft_peer_s=percent(PEER_SURVIVES, 0), ft_peer_n=str(aside.peer_every),
         ft_peer_interval=format_duration(aside.tiers_interval), ft_peer_goodput=percent(aside.tiers_goodput),
-        ft_sync_goodput=percent(aside.sync_goodput), ft_gain=points(tiers_gain),
-        ft_gain_dollars=money(wx.dollars(tiers_gain)),
+        ft_sync_goodput=percent(aside.sync_goodput), ft_gain=points(x.tiers_gain),
+        ft_gain_dollars=money(wx.dollars(x.tiers_gain)),
         ft_drained_vs_tiers=points(max(0.0, aside.peer_goodput - aside.tiers_goodput)),
         peer_drain_loss=percent(aside.peer_drain_loss), peer_goodput=percent(aside.peer_goodput),
         peer_saved=points(max(0.0, aside.peer_goodput - aside.drained_goodput)),
