@@ -50,14 +50,17 @@ def derive_first_order() -> FirstOrderDerivation:
     t, c, m = sp.symbols("T C M", positive=True)
     f = c / t + t / (2 * m)
     dfdt = sp.diff(f, t)
-    # Solve with unconstrained symbols so that both roots appear, then keep the positive one.
+    # Solve with unconstrained symbols so that both roots appear, then keep the positive one. The roots are already
+    # in simplest form, so solve neither simplifies nor checks them (either would cost more than the rest together);
+    # substituting the positive symbols back writes sqrt(C M) as sqrt(C) sqrt(M). Each check takes the one targeted
+    # SymPy call that gives what simplify() gives, at a fraction of its cost.
     tu, cu, mu = sp.symbols("T C M")
-    roots = sp.solve(sp.Eq(dfdt.subs({t: tu, c: cu, m: mu}), 0), tu)
-    positive = [sp.simplify(r.subs({cu: c, mu: m})) for r in roots]
+    roots = sp.solve(sp.Eq(dfdt.subs({t: tu, c: cu, m: mu}), 0), tu, simplify=False, check=False)
+    positive = [sp.factor(r.subs({cu: c, mu: m})) for r in roots]
     optimum = next(r for r in positive if r.is_positive)
-    second = sp.simplify(sp.diff(f, t, 2).subs(t, optimum))
-    difference = sp.simplify((c / t - t / (2 * m)).subs(t, optimum))
-    minimum = sp.simplify(f.subs(t, optimum))
+    second = sp.factor(sp.diff(f, t, 2).subs(t, optimum))
+    difference = sp.cancel((c / t - t / (2 * m)).subs(t, optimum))
+    minimum = sp.factor(f.subs(t, optimum))
     return FirstOrderDerivation(
         symbols={"T": t, "C": c, "M": m},
         overhead=f,
@@ -135,7 +138,8 @@ def symbolic_optimum() -> SymbolicOptimum:
 
     When :func:`sympy.solve` returns no Lambert-W root (it depends on the SymPy version), the
     closed form found by substituting u = T/M - 1 is used; the tests check either way that it
-    is a root. Takes about half a second; cached.
+    is a root. Takes about a fifth of a second, plus a quarter of a second the first time SymPy simplifies in
+    the process (the solve does, and that imports ``sympy.physics.units``); cached.
     """
     import sympy
 
@@ -145,11 +149,12 @@ def symbolic_optimum() -> SymbolicOptimum:
     closed = m * (1 + sympy.LambertW(-sympy.exp(-1 - c / m)))
     try:
         # Unchecked: checking substitutes each root back (most of solve's time) only to drop T = 0, which the
-        # Lambert-W filter below drops as well.
-        roots = sympy.solve(derivative, t, check=False)
+        # Lambert-W filter below drops as well. Unsimplified: factor_terms alone writes the root M W + M as
+        # M (W + 1), as simplify() would, in a fraction of its time.
+        roots = sympy.solve(derivative, t, check=False, simplify=False)
     except NotImplementedError:
         roots = []
-    lambert = [root for root in roots if root.has(sympy.LambertW)]
+    lambert = [sympy.factor_terms(root) for root in roots if root.has(sympy.LambertW)]
     solution = lambert[0] if len(lambert) == 1 else closed
     return SymbolicOptimum(objective=objective, derivative=derivative, solution=solution, symbols=(c, m, r, t))
 
@@ -310,7 +315,7 @@ class TiersDerivation:
 def derive_tiers() -> TiersDerivation:
     """Minimize the two-tier first-order loss over T, then over a continuous n, and check the reductions.
 
-    Takes a few seconds; cached.
+    Takes about a fifth of a second; cached.
 
     >>> d = derive_tiers()
     >>> d.plain(d.every)
@@ -325,12 +330,15 @@ def derive_tiers() -> TiersDerivation:
     b = (s + h * n) / (2 * m)
     rest = (s * r + h * rp) / m + h * d / m
     loss = ((n - 1) * c + cp) / (n * t) + s * t / (2 * m) + h * n * t / (2 * m) + rest
+    # Each step uses the one SymPy transformation that reaches its result (the same expression simplify() gives, at a
+    # fraction of its cost): factor for the curvature, expand or cancel where a check collapses to 0 or 1. The roots are
+    # taken unsimplified and unchecked (already in their simplest form; the positive one is kept here).
     dldt = sp.diff(loss, t)
-    interval = next(root for root in sp.solve(sp.Eq(dldt, 0), t) if root.is_positive)
-    product = sp.expand(sp.simplify(2 * m * a * b))
+    interval = next(root for root in sp.solve(sp.Eq(dldt, 0), t, simplify=False, check=False) if root.is_positive)
+    product = sp.expand(2 * m * a * b)
     dpdn = sp.diff(product, n)
-    every = next(root for root in sp.solve(sp.Eq(dpdn, 0), n) if root.is_positive)
-    p_star = sp.simplify(product.subs(n, every))
+    every = next(root for root in sp.solve(sp.Eq(dpdn, 0), n, simplify=False, check=False) if root.is_positive)
+    p_star = sp.expand(product.subs(n, every))
     t_star = interval.subs(n, every)
     one = {delta: 0, s: 0, h: 1, n: 1, rp: r}
     # The drain in the exact model: the single-level exact goodput G times e^{-D/M}.
@@ -345,20 +353,20 @@ def derive_tiers() -> TiersDerivation:
         interval_terms=(a, b, rest),
         loss_derivative=dldt,
         interval=interval,
-        interval_curvature=sp.simplify(sp.diff(loss, t, 2).subs(t, interval)),
-        loss_at_interval_check=sp.simplify((loss.subs(t, interval) - rest) ** 2 - 2 * product / m),
+        interval_curvature=sp.factor(sp.diff(loss, t, 2).subs(t, interval)),
+        loss_at_interval_check=sp.cancel(sp.expand((loss.subs(t, interval) - rest) ** 2 - 2 * product / m)),
         cadence_derivative=dpdn,
         every=every,
-        cadence_curvature=sp.simplify(sp.diff(product, n, 2).subs(n, every)),
-        cadence_minimum_check=sp.simplify(p_star - (sp.sqrt(s * c) + sp.sqrt(h * delta)) ** 2),
+        cadence_curvature=sp.factor(sp.diff(product, n, 2).subs(n, every)),
+        cadence_minimum_check=sp.expand(p_star - (sp.sqrt(s * c) + sp.sqrt(h * delta)) ** 2),
         minimum=sp.sqrt(2 * p_star / m) + rest,
-        interval_at_every_check=sp.simplify(t_star**2 * s / (2 * c * m)),
-        persistent_period_check=sp.simplify((every * t_star) ** 2 * h / (2 * delta * m)),
-        one_tier_loss=sp.simplify(loss.subs(one)),
-        one_tier_interval=sp.simplify(interval.subs(one)),
+        interval_at_every_check=sp.cancel(t_star**2 * s / (2 * c * m)),
+        persistent_period_check=sp.cancel((every * t_star) ** 2 * h / (2 * delta * m)),
+        one_tier_loss=sp.expand(loss.subs(one)),
+        one_tier_interval=sp.factor(interval.subs(one)),
         drain_cost_series=sp.expand(series),
-        drain_interval_shift=sp.simplify(sp.diff(sp.expand_log(sp.log(exact * factor), force=True), t)
-                                         - sp.diff(sp.expand_log(sp.log(exact), force=True), t)),
+        drain_interval_shift=sp.cancel(sp.diff(sp.expand_log(sp.log(exact * factor), force=True), t)
+                                       - sp.diff(sp.expand_log(sp.log(exact), force=True), t)),
     )
 
 
@@ -369,4 +377,6 @@ def restart_free_derivative() -> Any:
 
     optimum = symbolic_optimum()
     _, m, r, _ = optimum.symbols
-    return sp.simplify(optimum.derivative * sp.exp(-r / m)), r
+    # Multiplied out (e^{R/M} e^{-R/M} cancels), over one denominator, the exponents' common 1/M taken out: what
+    # simplify() gives, in a fraction of its time.
+    return sp.factor_terms(sp.together(sp.expand_mul(optimum.derivative * sp.exp(-r / m)))), r

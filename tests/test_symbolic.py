@@ -84,6 +84,21 @@ def test_symbolic_optimum_is_a_root_of_the_derivative() -> None:
 
 
 @pytest.mark.slow
+def test_restart_free_derivative_is_the_derivative_over_e_to_the_r_over_m() -> None:
+    """The derivative divided by e^{R/M} is one fraction over T^2 without R: (T e^{(C+T)/M} - M e^{(C+T)/M} + M)/T^2."""
+    from goodput.symbolic import restart_free_derivative
+
+    opt = symbolic_optimum()
+    c, m, r, t = opt.symbols
+    free, r_symbol = restart_free_derivative()
+    assert r_symbol == r
+    assert not free.has(r)
+    grow = sp.exp((c + t) / m)
+    assert free == (t * grow - m * grow + m) / t**2
+    assert sp.simplify(free - opt.derivative * sp.exp(-r / m)) == 0
+
+
+@pytest.mark.slow
 def test_symbolic_optimum_evaluates_to_the_numerical_one() -> None:
     """The SymPy closed form evaluated at 30 digits equals exact_optimal_interval, C/M from 1e-6 to 1."""
     for ratio in (1e-6, 1e-4, 1e-2, 0.3, 1.0):
