@@ -253,8 +253,6 @@ def _restart_phases(tiers: Tiers, m: float) -> tuple[float, float, float, float]
 
 
 def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
-    if isinstance(t, float):
-        return _steps_at(tiers, m, t)
     # Every probability is computed as itself, never as one minus its complement: the chance to stay put on a
     # soft interruption tends to one when s = 1 and (T + C)/M is large, and 1 - stay would cancel to zero (a
     # division by zero and NaN). The stationary weights are built in logarithms and scaled to a largest of one.
@@ -316,13 +314,13 @@ def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
 
 
-def _steps_at(tiers: Tiers, m: float, t: float) -> _Steps:
-    """:func:`_steps` at one interval, by the same operations on floats (the same values to the last bit).
+def _losses_at(tiers: Tiers, t: float, m: float) -> TierLosses:
+    """:func:`_chain_rows` of :func:`_steps` at one interval, by the same operations on floats: the same bits.
 
-    The optimizers ask for one interval at a time, thousands of times, and a few NumPy calls on arrays of n + 1
-    elements cost more than the arithmetic: every attempt but D_{n-1}'s is the fast segment (n = 1: the persistent
-    one), so the per-state quantities take two values, worked out once as floats. The exponentials and logarithms
-    stay NumPy's, and the arrays are summed as :func:`_steps` sums them.
+    The optimizers ask for one interval at a time, thousands of times, and a NumPy call on arrays of n + 1 elements
+    costs more than the arithmetic: every attempt but D_{n-1}'s is the fast segment (n = 1: the persistent one), so
+    the per-state quantities take two values, worked out once as floats. The exponentials and logarithms stay
+    NumPy's, and the per-state arrays are weighted and summed as :func:`_chain_rows` sums them.
     """
     n, s, c, cp = tiers.every, tiers.fast_survives, tiers.checkpoint_cost, tiers.cp
     rho, _, not_ok, rho_p = _restart_phases(tiers, m)  # staying put is never needed: leaving is worked out as such
@@ -382,8 +380,13 @@ def _steps_at(tiers: Tiers, m: float, t: float) -> _Steps:
             log_w[i] = log_in + log_gain[i]
     log_weight = np.array(log_w)
     w = np.exp(log_weight - log_weight.max(axis=-1, keepdims=True))
-    return _Steps(weight=w, reward=np.array(reward), time=np.array(time), restart=np.array(restart),
-                  drain=np.array(drain))
+    gained, wall, restarting, draining = np.einsum("...i,...i->...", w, np.array([reward, time, restart, drain])).tolist()
+    progress = float(np.maximum(0.0, gained / wall))
+    overhead = progress * ((n - 1) * c + cp) / (n * t)
+    restart_loss, drain_loss = restarting / wall, draining / wall
+    lost_work = float(np.maximum(0.0, 1.0 - progress - overhead - restart_loss - drain_loss))
+    return TierLosses(interval=t, every=n, checkpoint_overhead=overhead, lost_work=lost_work,
+                      restart_loss=restart_loss, drain_loss=drain_loss)
 
 
 def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> TierLosses:
@@ -402,24 +405,7 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery 
     t = tiers.check_interval(interval)
     if not tiers.one_tier and tiers.fast_survives == 1.0:
         return _every_interruption_soft(tiers, m, t)
-    return _chain_losses(tiers, t, _steps(tiers, m, t))
-
-
-def _chain_losses(tiers: Tiers, t: float, steps: _Steps) -> TierLosses:
-    """The losses at interval T from the chain's per-state quantities at T.
-
-    :func:`_chain_rows` for one row, in the same operations on floats (the optimizers call this thousands of times).
-    """
-    w = steps.weight
-    wall = float(np.einsum("...i,...i->...", w, steps.time))
-    progress = float(np.maximum(0.0, float(np.einsum("...i,...i->...", w, steps.reward)) / wall))
-    n = tiers.every
-    overhead = progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * t)
-    restart = float(np.einsum("...i,...i->...", w, steps.restart)) / wall
-    drain = float(np.einsum("...i,...i->...", w, steps.drain)) / wall
-    lost = float(np.maximum(0.0, 1.0 - progress - overhead - restart - drain))
-    return TierLosses(interval=float(t), every=n, checkpoint_overhead=overhead, lost_work=lost,
-                      restart_loss=restart, drain_loss=drain)
+    return _losses_at(tiers, t, m)
 
 
 def _chain_parts(tiers: Tiers, t: np.ndarray, steps: _Steps) -> tuple[np.ndarray, ...]:
