@@ -55,6 +55,11 @@ def _arrays(**named: Any) -> list[npt.NDArray[np.float64]]:
     return [validate.positive_array(value, name) for name, value in named.items()]
 
 
+def _plain(*arrays: npt.NDArray[np.float64]) -> list[Any]:
+    """Validated inputs to pass on: a 0-d array as its float (read quickly again), any other array as it is."""
+    return [float(a) if a.ndim == 0 else a for a in arrays]
+
+
 def _one_minus_x_over_expm1(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """1 - x/(e^x - 1), accurate for tiny x (series) and safe for huge x (tends to 1)."""
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -121,7 +126,7 @@ def exact_goodput(checkpoint_cost: X, mtbi: X, restart: X, interval: X | None = 
     0.876
     """
     c, m, r = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi, restart=restart)
-    t = validate.positive_array(exact_optimal_interval(c, m) if interval is None else interval, "interval")
+    t = validate.positive_array(exact_optimal_interval(*_plain(c, m)) if interval is None else interval, "interval")
     with np.errstate(over="ignore"):
         value = t * np.exp(-r / m) / (m * np.expm1((t + c) / m))
     return _out(value)  # type: ignore[no-any-return]
@@ -241,7 +246,7 @@ def first_order_error(checkpoint_cost: X, mtbi: X, restart: X) -> X:
     """
     c, m, r = _arrays(checkpoint_cost=checkpoint_cost, mtbi=mtbi, restart=restart)
     first = 1.0 - np.sqrt(2.0 * c / m) - r / m  # goodput.model.goodput at T*, on arrays of any shape
-    return _out(np.asarray(exact_goodput(c, m, r), dtype=np.float64) - first)  # type: ignore[no-any-return]
+    return _out(np.asarray(exact_goodput(*_plain(c, m, r)), dtype=np.float64) - first)  # type: ignore[no-any-return]
 
 
 def range_check(

@@ -14,7 +14,6 @@ from matplotlib.ticker import MaxNLocator
 
 from goodput.book.figures import COLOURS, HATCHES, _figure, _pct_axis, styled
 from goodput.book.shape_figures import gap_survival
-from goodput.logs.fit import survival_curve
 from goodput.report import percent, points
 
 if TYPE_CHECKING:
@@ -109,6 +108,8 @@ def failure_gaps(e: EventMeasurement, infant_shape: float, name: str = "GLM-130B
     In days: the Weibull fit, the exponential fitted to the same gaps (its censored maximum-likelihood mean) and the
     Weibull of `infant_shape` with that mean.
     """
+    from goodput.logs.fit import survival_curve  # kept off the import path: it brings SciPy's optimizers
+
     if e.fit is None:
         raise ValueError(f"{e.events_source}: no Weibull fit ({e.fit_problem})")
     day = 1440.0
