@@ -192,7 +192,7 @@ def derivation_cadence() -> Math:
     c, cp, s = sym["C"], sym["C_p_symbol"], sym["s"]
     young_sum = sp.sqrt(s * c) + sp.sqrt((1 - s) * (cp - c))
     return _latex(
-        r"\frac{dP}{dn} &= " + sp.latex(d.plain(sp.simplify(d.cadence_derivative))),
+        r"\frac{dP}{dn} &= " + sp.latex(d.plain(d.cadence_derivative)),
         r"\frac{dP}{dn} = 0 \;&\Rightarrow\; n^{*} = " + sp.latex(d.plain(d.every)),
         r"\left.\frac{d^2 P}{dn^2}\right|_{n^{*}} &= " + sp.latex(d.plain(d.cadence_curvature)) + r" > 0",
         r"P(n^{*}) - \left(" + sp.latex(young_sum) + r"\right)^2 &= " + sp.latex(d.cadence_minimum_check),
