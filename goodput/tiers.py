@@ -310,83 +310,8 @@ def _steps(tiers: Tiers, m: float, t: float | np.ndarray) -> _Steps:
     if n > 1:
         log_in = np.logaddexp(log_keep[..., 0] + log_w[..., 0], log_keep[..., n] + log_w[..., n] if pending else -np.inf)
         log_w[..., 1:n] = log_in[..., None] + log_gain[..., 1:n]
-    w = np.exp(log_w - log_w.max(axis=-1, keepdims=True))
+    w = np.exp(log_w - np.max(log_w, axis=-1, keepdims=True))
     return _Steps(weight=w, reward=reward, time=time, restart=restart, drain=drain)
-
-
-def _losses_at(tiers: Tiers, t: float, m: float) -> TierLosses:
-    """:func:`_chain_rows` of :func:`_steps` at one interval, by the same operations on floats: the same bits.
-
-    The optimizers ask for one interval at a time, thousands of times, and a NumPy call on arrays of n + 1 elements
-    costs more than the arithmetic: every attempt but D_{n-1}'s is the fast segment (n = 1: the persistent one), so
-    the per-state quantities take two values, worked out once as floats. The exponentials and logarithms stay
-    NumPy's, and the per-state arrays are weighted and summed as :func:`_chain_rows` sums them.
-    """
-    n, s, c, cp = tiers.every, tiers.fast_survives, tiers.checkpoint_cost, tiers.cp
-    rho, _, not_ok, rho_p = _restart_phases(tiers, m)  # staying put is never needed: leaving is worked out as such
-    soft_restart = rho + not_ok * rho_p
-    cycle_time = n * t + (n - 1) * c + cp
-    pending = tiers.drain > 0.0
-    # The attempt's length: the fast segment ("a", positions 0 to n - 2 and P) or the persistent one ("b", D_{n-1});
-    # when n = 1 both positions attempt the persistent segment.
-    length_a, length_b = (t + c, t + cp) if n > 1 else (t + cp, t + cp)
-    log_a, log_b = -length_a / m, -length_b / m
-    late_log = -max(length_a - tiers.drain, 0.0) / m  # P's attempt after its drain
-    keep_a, keep_b = np.exp(np.array([log_a, log_b])).tolist()
-    expm1_a, expm1_b, expm1_late = np.expm1(np.array([log_a, log_b, late_log])).tolist()
-    fail_a, fail_b = -expm1_a, -expm1_b
-    back_part, restart_part = s * not_ok + (1.0 - s), s * soft_restart + (1.0 - s) * rho_p
-    back_a, back_b = fail_a * back_part, fail_b * back_part
-    leaves_a, leaves_b = keep_a + back_a, keep_b + back_b  # 1 - stay, without the cancellation
-    restart_a, restart_b = fail_a * restart_part, fail_b * restart_part
-    time_a, time_b = m * fail_a + restart_a, m * fail_b + restart_b
-    restart = [restart_a] * (n - 1) + [restart_b, restart_a]
-    time = [time_a] * (n - 1) + [time_b, time_a]
-    reward = [keep_a * t - back_a * float(i) * t for i in range(n - 1)]
-    reward.append(keep_b * t - back_b * float(n - 1) * t)
-    leaves_p = leaves_a
-    drain = [0.0] * (n + 1)
-    if pending:
-        early = -math.expm1(-tiers.drain / m)
-        late = math.exp(-tiers.drain / m) * -expm1_late
-        lost = early * (s * not_ok + (1.0 - s))
-        leaves_p = keep_a + lost + late
-        reward.append(keep_a * t - lost * n * t)
-        drain[n] = lost * cycle_time
-    else:
-        reward.append(keep_a * t - back_a * float(n) * t)
-    # The stationary weights as in _steps: log G_{j+1} = sum over i <= j of (log keep_i - log leaves_{i+1}), keep_0's
-    # term taken as 0.
-    log_gain = [0.0] * n
-    if n > 1:
-        with np.errstate(divide="ignore"):
-            log_leaves_a, log_leaves_b = np.log(np.array([leaves_a, leaves_b])).tolist()
-        total = 0.0 - (log_leaves_a if n > 2 else log_leaves_b)
-        log_gain[1] = total
-        for j in range(1, n - 1):
-            total = total + (log_a - (log_leaves_a if j + 1 < n - 1 else log_leaves_b))
-            log_gain[j + 1] = total
-    log_w = [-math.inf] * (n + 1)
-    log_w[0] = 0.0
-    if pending:
-        log_loop = log_gain[n - 1] + log_b if n > 1 else 0.0
-        leave = keep_a * -float(np.expm1(min(log_loop, 0.0))) + (leaves_p - keep_a)
-        returns = leave > 1e-300
-        log_w[n] = log_a + log_loop - float(np.log(leave)) if returns else 0.0
-        log_w[0] = 0.0 if returns else -math.inf
-    if n > 1:
-        log_in = float(np.logaddexp(log_a + log_w[0], log_a + log_w[n] if pending else -math.inf))
-        for i in range(1, n):
-            log_w[i] = log_in + log_gain[i]
-    log_weight = np.array(log_w)
-    w = np.exp(log_weight - log_weight.max(axis=-1, keepdims=True))
-    gained, wall, restarting, draining = np.einsum("...i,...i->...", w, np.array([reward, time, restart, drain])).tolist()
-    progress = float(np.maximum(0.0, gained / wall))
-    overhead = progress * ((n - 1) * c + cp) / (n * t)
-    restart_loss, drain_loss = restarting / wall, draining / wall
-    lost_work = float(np.maximum(0.0, 1.0 - progress - overhead - restart_loss - drain_loss))
-    return TierLosses(interval=t, every=n, checkpoint_overhead=overhead, lost_work=lost_work,
-                      restart_loss=restart_loss, drain_loss=drain_loss)
 
 
 def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery | None = None) -> TierLosses:
@@ -405,11 +330,16 @@ def exact_losses(tiers: Tiers, mtbi: float, interval: float, recovery: Recovery 
     t = tiers.check_interval(interval)
     if not tiers.one_tier and tiers.fast_survives == 1.0:
         return _every_interruption_soft(tiers, m, t)
-    return _losses_at(tiers, t, m)
+    return _chain_losses(tiers, t, _steps(tiers, m, t))
 
 
-def _chain_parts(tiers: Tiers, t: np.ndarray, steps: _Steps) -> tuple[np.ndarray, ...]:
-    """Checkpoint overhead, lost work, restart and drain (arrays, a row per interval of `t`) from the chain's steps."""
+def _chain_losses(tiers: Tiers, t: float, steps: _Steps) -> TierLosses:
+    """The losses at interval T from the chain's per-state quantities at T."""
+    return _chain_rows(tiers, np.asarray(t), steps)[0]
+
+
+def _chain_rows(tiers: Tiers, t: np.ndarray, steps: _Steps) -> list[TierLosses]:
+    """The losses at each interval of `t`, from the chain's per-state quantities, a row per interval."""
     def per_step(x: np.ndarray) -> np.ndarray:
         return np.atleast_1d(np.einsum("...i,...i->...", steps.weight, x))
 
@@ -419,22 +349,9 @@ def _chain_parts(tiers: Tiers, t: np.ndarray, steps: _Steps) -> tuple[np.ndarray
     overhead = progress * ((n - 1) * tiers.checkpoint_cost + tiers.cp) / (n * np.atleast_1d(t))
     restart, drain = per_step(steps.restart) / wall, per_step(steps.drain) / wall
     lost = np.maximum(0.0, 1.0 - progress - overhead - restart - drain)
-    return overhead, lost, restart, drain
-
-
-def _chain_rows(tiers: Tiers, t: np.ndarray, steps: _Steps) -> list[TierLosses]:
-    """The losses at each interval of `t`, from the chain's per-state quantities, a row per interval."""
-    overhead, lost, restart, drain = _chain_parts(tiers, t, steps)
-    return [TierLosses(interval=float(x), every=tiers.every, checkpoint_overhead=float(o), lost_work=float(w),
+    return [TierLosses(interval=float(x), every=n, checkpoint_overhead=float(o), lost_work=float(w),
                        restart_loss=float(r), drain_loss=float(d))
             for x, o, w, r, d in zip(np.atleast_1d(t), overhead, lost, restart, drain, strict=True)]
-
-
-def _chain_goodputs(tiers: Tiers, t: np.ndarray, steps: _Steps) -> np.ndarray:
-    """:attr:`TierLosses.goodput` of each row of :func:`_chain_rows`, by the same operations on the arrays."""
-    overhead, lost, restart, drain = _chain_parts(tiers, t, steps)
-    left = 1.0 - (overhead + lost + restart + drain)
-    return np.where(left > 0.0, left, 0.0)  # max(0.0, left): 0 for NaN as for a negative
 
 
 def _every_interruption_soft(tiers: Tiers, m: float, t: float) -> TierLosses:
@@ -470,20 +387,13 @@ def exact_optimal_interval(tiers: Tiers, mtbi: float, recovery: Recovery | None 
     goodput by e^{-D/M} whatever T), raised to D if longer.
     """
     m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
-    return _exact_optimum(tiers, m, recovery)[0]
-
-
-def exact_optimum(tiers: Tiers, mtbi: float, recovery: Recovery | None = None) -> tuple[float, float]:
-    """:func:`exact_optimal_interval` and the exact goodput there, found by the same search."""
-    m = validate.positive(mtbi, "mtbi", validate.POSITIVE_MINUTES)
-    return _exact_optimum(tiers, m, recovery)
+    return _exact_optimal_interval(tiers, m, recovery)
 
 
 def _refine(goodput: Callable[[float], float], grid: np.ndarray, values: np.ndarray) -> tuple[int, float, float]:
     """The grid's best point, then Brent's bounded method in log T between its neighbours (about 1e-9 relative).
 
-    Returns the best point's index, the interval found and its goodput (``goodput`` there: the scan's `values` may
-    come by other operations).
+    Returns the best point's index, the interval found and its goodput.
     """
     from scipy.optimize import minimize_scalar  # kept off the import path
 
@@ -491,7 +401,7 @@ def _refine(goodput: Callable[[float], float], grid: np.ndarray, values: np.ndar
     a = math.log(grid[max(best - 1, 0)])
     b = math.log(grid[min(best + 1, grid.size - 1)])
     if b - a < 1e-12:
-        return best, float(grid[best]), goodput(float(grid[best]))
+        return best, float(grid[best]), float(values[best])
     found = minimize_scalar(lambda u: -goodput(math.exp(u)), bounds=(a, b), method="bounded", options={"xatol": 1e-10})
     return best, float(math.exp(found.x)), -float(found.fun)
 
@@ -499,25 +409,24 @@ def _refine(goodput: Callable[[float], float], grid: np.ndarray, values: np.ndar
 # A plan asks for the interval of the cadence best_every chose, which best_every found already, and the figures
 # and tests ask again for the same fleet: the search (some fifty exact goodputs) is done once per inputs.
 @functools.lru_cache(maxsize=4096)
-def _exact_optimum(tiers: Tiers, m: float, recovery: Recovery | None) -> tuple[float, float]:
+def _exact_optimal_interval(tiers: Tiers, m: float, recovery: Recovery | None) -> float:
     guess = first_order_optimal_interval(tiers, m, recovery)
     low = max(tiers.drain, guess / 30.0)
     high = max(low * 1.0001, min(guess * 30.0, 30.0 * (m if recovery is None else recovery.rollback_mtbi(m))))
     grid = np.geomspace(low, high, 49)
     if tiers.one_tier or tiers.fast_survives < 1.0:  # the chain of exact_losses, every T of the scan at once
-        if recovery is not None and recovery.active:
-            rows = _chain_rows(tiers, grid, _steps(tiers, recovery.rollback_mtbi(m), grid))
-            values = np.array([recovery.exact(losses, m, tiers.stop_cost).goodput for losses in rows])
-        else:
-            values = _chain_goodputs(tiers, grid, _steps(tiers, m, grid))
+        active = recovery is not None and recovery.active
+        scan = _steps(tiers, recovery.rollback_mtbi(m) if recovery is not None and active else m, grid)
+        rows = _chain_rows(tiers, grid, scan)
+        values = np.array([(recovery.exact(losses, m, tiers.stop_cost) if recovery is not None and active else losses)
+                           .goodput for losses in rows])
     else:
         values = np.array([exact_goodput(tiers, m, float(t), recovery) for t in grid])
     best, t, value = _refine(lambda t: exact_goodput(tiers, m, t, recovery), grid, values)
-    if best == 0 and tiers.drain > 0 and grid[0] == tiers.drain:
-        at_drain = exact_goodput(tiers, m, tiers.drain, recovery)
-        if value <= at_drain:  # the optimum is the constraint T >= D (Brent's bounded method never lands on a bound)
-            return tiers.drain, at_drain
-    return t, value
+    if best == 0 and tiers.drain > 0 and grid[0] == tiers.drain and \
+            value <= exact_goodput(tiers, m, tiers.drain, recovery):
+        return tiers.drain  # the optimum is the constraint T >= D (Brent's bounded method never lands on a bound)
+    return t
 
 
 def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact", recovery: Recovery | None = None) -> Tiers:
@@ -534,7 +443,7 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact", recovery: Rec
     def value(n: int) -> float:
         scheme = tiers.with_every(n)
         if which == "exact":
-            return _exact_optimum(scheme, m, recovery)[1]
+            return exact_goodput(scheme, m, exact_optimal_interval(scheme, m, recovery), recovery)
         return first_order_losses(scheme, m, first_order_optimal_interval(scheme, m, recovery), recovery).goodput
 
     if tiers.fast_survives == 1.0:  # no interruption needs the persistent tier: the fewer of them, the better

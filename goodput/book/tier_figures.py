@@ -22,7 +22,7 @@ from goodput.book.tables import book_table
 from goodput.report import percent
 from goodput.sources import LOSES_LOCAL_COPY, lost_share
 from goodput.symbolic import derive_tiers
-from goodput.tiers import MAX_EVERY, Tiers, best_every, exact_optimum
+from goodput.tiers import MAX_EVERY, Tiers, best_every, exact_goodput, exact_optimal_interval
 from goodput.units import format_duration
 from goodput.whatif import PEER_SURVIVES
 
@@ -71,7 +71,7 @@ def _every_text(n: int) -> str:
 def _best(scheme: Tiers, mtbi: float) -> tuple[float, int]:
     """Exact goodput at the best whole n and its best interval, and that n."""
     best = best_every(scheme, mtbi)
-    return exact_optimum(best, mtbi)[1], best.every
+    return exact_goodput(best, mtbi, exact_optimal_interval(best, mtbi)), best.every
 
 
 @styled
@@ -100,7 +100,7 @@ def goodput_against_survival(
         colour, style = _STYLES[i % len(_STYLES)]
         schemes = [Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, float(s), 1) for s in grid]
         values, cadences = zip(*(_best(scheme, mtbi) for scheme in schemes), strict=True)
-        single = [exact_optimum(scheme, mtbi)[1] for scheme in schemes]
+        single = [exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)) for scheme in schemes]
         best_n_max = max(best_n_max, max(cadences))
         left.plot(grid, values, color=colour, ls=style, lw=2.0, label=_ratio_label(ratio, checkpoint_cost))
         left.plot(grid, single, color=colour, ls=":", lw=1.0, alpha=0.8)
