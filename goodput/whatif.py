@@ -655,7 +655,6 @@ def worked_tier_asides(worked: Params) -> WorkedTierAsides:
                             t_tiers, g_tiers, g_sync, fast_tier_pays_from(peer_scheme, m))
 
 
-
 #: The lever of a loss that has one of its own: halving that input cuts that loss first.
 LOSS_LEVERS = {"restart_loss": "halve R", "checkpoint_overhead": "halve C"}
 
