@@ -149,11 +149,21 @@ def inputs_whatif(fleet: FleetPlan, low: fleets.PublishedFleet, high: fleets.Pub
         at_low=at_low, at_high=at_high, gap=max(0.0, at_low.goodput - at_high.goodput))
 
 
+#: A badly chosen interval, as the levers and measuring pages plan it: this many times the plan's, and its inverse.
+OFF_BY = 2.0
+
+
+def off_optimum_plans(fleet: FleetPlan) -> tuple[Plan, Plan | None]:
+    """The fleet's scheme at :data:`OFF_BY` times its interval, and at 1/:data:`OFF_BY` of it (None below the drain)."""
+    plan, p = fleet.plan, fleet.params
+    short_ok = plan.interval / OFF_BY >= (plan.tiers.drain if plan.tiers else 0.0)
+    return plan_for(p, interval=OFF_BY * plan.interval), plan_for(p, interval=plan.interval / OFF_BY) if short_ok else None
+
+
 @dataclass(frozen=True)
 class LeversWhatIf:
-    """The levers chapter's what-ifs: the fleet's plan off its optimum; the brief's debate on the worked example."""
+    """The levers chapter's what-ifs: the slow checkpoint's gap; the brief's debate on the worked example."""
 
-    short: Plan | None  # the plan at its interval / off_by; None where that is shorter than the drain
     slow_gap: float  # the goodput between the plan and the slow checkpoint
     debate: tuple[float, float]  # the worked example's slow checkpoint at the debate's two intervals, at its optimum
     debate_optimum: float
@@ -161,13 +171,11 @@ class LeversWhatIf:
     fast_best: float  # the worked example's fast checkpoint at its optimum
 
 
-def levers_whatif(fleet: FleetPlan, off_by: float, debate: tuple[float, float]) -> LeversWhatIf:
-    """The levers chapter's what-ifs for a fleet, `off_by` times shorter than its interval; the debate's intervals."""
+def levers_whatif(fleet: FleetPlan, debate: tuple[float, float]) -> LeversWhatIf:
+    """The levers chapter's what-ifs for a fleet; the debate's two intervals."""
     plan, w = fleet.plan, load_params()
-    short_ok = plan.interval / off_by >= (plan.tiers.drain if plan.tiers else 0.0)
     cs, m, r = w.slow_checkpoint_cost, w.mtbi, w.restart
     return LeversWhatIf(
-        short=plan_for(fleet.params, interval=plan.interval / off_by) if short_ok else None,
         slow_gap=abs(plan.goodput - fleet.slow.goodput),
         debate=(float(exact.exact_goodput(cs, m, r, debate[0])), float(exact.exact_goodput(cs, m, r, debate[1]))),
         debate_optimum=float(exact.exact_optimal_interval(cs, m)), debate_best=float(exact.exact_goodput(cs, m, r)),

@@ -95,8 +95,10 @@ def test_inputs_whatif_plans_the_fleet_at_the_records_extremes() -> None:
 def test_levers_whatif_short_plan_and_the_debate() -> None:
     p = load_params()
     fp = fleet_plan(p)
-    w = whatif.levers_whatif(fp, 2.0, (15.0, 45.0))
-    assert w.short is not None and w.short.goodput == pytest.approx(plan_for(p, interval=fp.interval / 2).goodput)
+    w = whatif.levers_whatif(fp, (15.0, 45.0))
+    twice, short = whatif.off_optimum_plans(fp)
+    assert short is not None and short.goodput == pytest.approx(plan_for(p, interval=fp.interval / 2).goodput)
+    assert twice.goodput == pytest.approx(plan_for(p, interval=fp.interval * 2).goodput)
     cs, m, r = p.slow_checkpoint_cost, p.mtbi, p.restart
     assert w.debate == pytest.approx((float(exact.exact_goodput(cs, m, r, 15.0)), float(exact.exact_goodput(cs, m, r, 45.0))))
     assert round(100 * abs(w.debate[1] - w.debate[0]), 1) == 7.2  # the levers page's doctest: '7.2 points'

@@ -9,7 +9,7 @@ from goodput import model
 from goodput.fleet import CONFIDENCE, FleetPlan
 from goodput.pages import Variant
 from goodput.params import Params, load_params
-from goodput.plan import Plan, plan_for
+from goodput.plan import Plan
 from goodput.report import (
     INPUT_WORDS,
     count,
@@ -28,12 +28,10 @@ from goodput.report import (
 )
 from goodput.tiers import Tiers
 from goodput.units import format_duration, format_rate
-from goodput.whatif import goodput_of
+from goodput.whatif import OFF_BY, goodput_of, off_optimum_plans
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
-#: A badly chosen interval: this many times the plan's, and its inverse (the levers and measuring pages).
-OFF_BY = 2.0
 #: A what-if's gain below this share of wall time (a tenth of a point) is too small to advise on: a page says so.
 MATERIAL = 0.001
 
@@ -288,13 +286,13 @@ class OffOptimum:
     half_interval: str
 
 
-def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan]:
-    """The fields of :class:`OffOptimum` for a fleet, and its plan at :data:`OFF_BY` times the interval."""
+def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan, Plan | None]:
+    """The fields of :class:`OffOptimum` for a fleet, and its plans off the optimum (:func:`~goodput.whatif.off_optimum_plans`)."""
     plan = fleet.plan
-    twice = plan_for(fleet.params, interval=OFF_BY * plan.interval)
+    twice, half = off_optimum_plans(fleet)
     return vars(OffOptimum(twice_interval=format_duration(twice.interval),
                            twice_points=points(max(0.0, plan.goodput - twice.goodput)),
-                           half_interval=format_duration(plan.interval / OFF_BY))), twice
+                           half_interval=format_duration(plan.interval / OFF_BY))), twice, half
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ from goodput.model import capacity_per_month
 from goodput.pages import Variant
 from goodput.pages.answer import compared_name, loss_lever, loss_lever_values
 from goodput.pages.common import (
-    OFF_BY,
     Fleet,
     LossLever,
     OffOptimum,
@@ -125,9 +124,9 @@ def build(fleet: FleetPlan) -> Page:
     ranked = fleet.levers_ranked
     (_, top_gain), _, (third, third_gain) = ranked[:3]
     s = plan.tiers
-    off, long_ = off_optimum(fleet)
-    x = levers_whatif(fleet, OFF_BY, DEBATE)
-    short = x.short or plan
+    off, long_, half = off_optimum(fleet)
+    x = levers_whatif(fleet, DEBATE)
+    short = half or plan
     doubled = fleet.by_size.get(2 * p.gpus, plan)
     at_drain = [n for n, at in fleet.by_size.items() if at.at_drain]  # sizes whose plan the drain bounds
     off_cost = max(plan.goodput - long_.goodput, plan.goodput - short.goodput)
@@ -163,7 +162,7 @@ def build(fleet: FleetPlan) -> Page:
         slow_dollars=money(fleet.dollars(x.slow_gap)),
         long_goodput=percent(long_.goodput),
         optimum_depth=Variant("shallow" if off_cost < max(SHALLOW * plan.goodput, SHALLOW_POINTS) else "steep"),
-        shorter=Variant("possible" if x.short else "drain"),
+        shorter=Variant("possible" if half else "drain"),
         short_goodput=percent(short.goodput), short_points=points(max(0.0, plan.goodput - short.goodput)),
         # what makes R change with the fleet's size: "startup", "spares", both ("startup_spares") or "none"
         size_r=Variant("_".join(fleet.restart_by_size) or "none"),

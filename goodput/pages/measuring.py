@@ -14,7 +14,6 @@ from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
 from goodput.pages.common import (
     MATERIAL,
-    OFF_BY,
     ElasticValues,
     Fleet,
     LossLever,
@@ -27,7 +26,6 @@ from goodput.pages.common import (
     recovery_kind,
     scheme_values,
 )
-from goodput.plan import plan_for
 from goodput.report import (
     gain_text,
     interval_text,
@@ -131,14 +129,13 @@ def build(fleet: FleetPlan) -> Page:
     async_time = d(ASYNC_SECONDS / 60.0, 4)
     async_snapshot = ("write" if drain == 0 else "same" if d(c) == async_time else "shorter" if c < ASYNC_SECONDS / 60.0
                       else "gain" if w.async_gain >= MATERIAL else "done")
-    # half the interval, where the drain allows it (OFF_BY is the pages' constant, shared with the levers page)
-    half = plan_for(p, interval=plan.interval / OFF_BY) if plan.interval / OFF_BY >= drain else None
+    off, _, half = off_optimum(fleet)  # half the interval, where the drain allows it
     elastic_t = d(w.elastic.interval) if w.elastic else d(plan.interval)
     # Overhead and lost work are equal at first order's optimum; the exact model, a drain and a persistent tier part them.
     drained, two_tiers = scheme is not None and scheme.drain > 0, scheme is not None and not scheme.one_tier
     outranked = loss_lever(fleet)
     return Page(
-        **fleet_values(fleet), **scheme_values(fleet), **off_optimum(fleet)[0], **loss_lever_values(outranked),
+        **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked),
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - w.low / m:.0%}", dozen_above=f"{w.high / m - 1:.0%}",
         dozen_range=interval_text(w.low, w.high),
