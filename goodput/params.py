@@ -249,15 +249,28 @@ class Params:
         return "slow_checkpoint_cost" in self.derived
 
     @property
+    def slow_against_c(self) -> str:
+        """How long the slow checkpoint stalls against C: ``"longer"``, ``"same"`` or ``"shorter"``, decided here once.
+
+        Shorter only where C is a measured stall beside a snapshot; the same where the fleet's checkpoint is its
+        synchronous write, typed twice.
+
+        >>> load_params().slow_against_c
+        'longer'
+        """
+        slow, c = self.slow_checkpoint_cost, self.checkpoint_cost
+        return "longer" if slow > c else "same" if slow == c else "shorter"
+
+    @property
     def slow_not_dearer(self) -> bool:
-        """Whether the slow checkpoint stalls no longer than C (a measured stall beside a snapshot may be so).
+        """Whether the slow checkpoint stalls no longer than C (:attr:`slow_against_c`).
 
         A fast tier in front of a persistent tier that costs no more than it can never pay.
 
         >>> load_params().slow_not_dearer
         False
         """
-        return self.slow_checkpoint_cost <= self.checkpoint_cost
+        return self.slow_against_c != "longer"
 
     @property
     def slow_is_write(self) -> bool:

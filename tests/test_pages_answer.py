@@ -361,3 +361,18 @@ def test_a_write_that_keeps_more_than_the_scheme_is_said_to_gain(book: Params) -
     worked = answer.build(fleet_plan(book))
     assert (worked.slow_verdict, worked.slow_word, worked.slow_points) == (Variant("less"), "slower", "11.1 points")
     assert worked.slow_gain == "0.0 points" and worked.not_paying == Variant("pays")
+
+
+def test_a_slow_checkpoint_as_long_as_c_is_neither_slower_nor_shorter(book: Params) -> None:
+    """A fleet whose checkpoint is its synchronous write types it twice (slow = C = 1 min): one decision
+    (Params.slow_against_c) makes the answer page call it "equally long" with the same goodput, the inputs page's
+    paths "same", and the tiers page count it as not dearer; it was "a slower checkpoint ... 0.0 points less"."""
+    same = book.replace(slow_checkpoint_cost=book.checkpoint_cost)
+    fleet = fleet_plan(same)
+    page = answer.build(fleet)
+    assert same.slow_against_c == "same" and same.slow_not_dearer
+    assert (page.slow_word, page.slow_verdict) == ("equally long", Variant("same"))
+    assert page.slow_goodput == page.goodput == "87.6%"
+    assert answer.compared_name(same) == "slow checkpoint"
+    slower = book.replace(slow_checkpoint_cost=book.checkpoint_cost * 1.02)
+    assert (slower.slow_against_c, answer.build(fleet_plan(slower)).slow_word) == ("longer", "slower")

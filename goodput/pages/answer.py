@@ -112,12 +112,12 @@ def plan_losses(plan: Plan) -> str:
 
 
 def slow_word(params: Params) -> str:
-    """The slow checkpoint against the fleet's, before "checkpoint": "slower", or "shorter" where it stalls less.
+    """The slow checkpoint against the fleet's, before "checkpoint": "slower", "equally long" or "shorter".
 
     Only a measured stall beside a snapshot (:attr:`goodput.params.Params.checkpoint_is_stall`) may be longer than the
     synchronous write it is compared with (tests/data/fleet-stored-stall.yml: 6.3 s against 5.67 s).
     """
-    return "shorter" if params.slow_checkpoint_cost < params.checkpoint_cost else "slower"
+    return {"longer": "slower", "same": "equally long", "shorter": "shorter"}[params.slow_against_c]
 
 
 def compared_name(params: Params) -> str:
@@ -126,7 +126,7 @@ def compared_name(params: Params) -> str:
     Where it stalls less than the fleet's (:func:`slow_word`): "shorter synchronous write" where the book derives it,
     "shorter checkpoint" where the inputs file states it.
     """
-    if slow_word(params) == "slower":
+    if params.slow_against_c != "shorter":
         return "slow checkpoint"
     return "shorter synchronous write" if params.slow_derived else "shorter checkpoint"
 
@@ -196,7 +196,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         restart_text=restart_text(p), scheme=Variant(scheme), losses_ranked=losses_text(fleet),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
-        slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else "less"),
+        slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else
+                                                      "same" if points(fleet.slow_points) == points(0.0) else "less"),
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         not_paying=Variant("loses" if fleet.slow_keeps_more else "pays"),
         slow_gain=gain_text(fleet.slow_gain), slow_gain_dollars=money(fleet.dollars(fleet.slow_gain)),

@@ -194,7 +194,7 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         more_inputs=Variant("none" if fleet.plain else "more"),
         # a derived slow checkpoint is the book's comparison, not one the inputs state (Params.slow_derived)
         c_paths=Variant(("derived" if p.slow_derived else "fast") if not synchronous
-                        else "slower" if p.slow_checkpoint_cost > p.checkpoint_cost else "same"),
+                        else "slower" if p.slow_against_c == "longer" else "same"),
         # a C derived from a snapshot is the copy alone; one typed beside it the measured stall
         c_copy=Variant("copy" if p.checkpoint_per_node else "measured" if measured else "none"),
         c_how=p.derived.get("snapshot_copy" if measured else "checkpoint_cost", ""),
