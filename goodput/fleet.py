@@ -18,7 +18,8 @@ import numpy as np
 from goodput import model
 from goodput import restart as restarts
 from goodput.errors import InputError, Refused
-from goodput.limits import PLAN_GPUS
+from goodput.hazards import Simulated, elastic_params, simulations
+from goodput.limits import PLAN_GPUS, ScaleStudy, scale_study
 from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
 from goodput.plan import Plan, make_plan, plan_for, plan_levers, scheme_pays, storage_levers
 from goodput.restart import SparesChoice
@@ -161,6 +162,25 @@ class FleetPlan:
         """
         p = self.params
         return self.plan if self.plain else make_plan(p.checkpoint_cost, p.mtbi, p.restart)
+
+    @cached_property
+    def elastic(self) -> Plan:
+        """The whole scheme planned for elastic continuation (:func:`goodput.hazards.elastic_params`), once a fleet.
+
+        Only restarts shorten, so where the fleet's plan keeps work this one does too.
+        """
+        return plan_for(elastic_params(self.params))
+
+    @cached_property
+    def scale_study(self) -> ScaleStudy:
+        """First order's limits, the sizes and the simulations of the scale chapter (:func:`goodput.limits.scale_study`)."""
+        return scale_study(self.params)
+
+    @cached_property
+    def failure_simulations(self) -> Simulated:
+        """The failures chapter's seeded simulations of C, M and R alone, run-age schedules included (one tier)."""
+        p = self.params
+        return simulations(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart)
 
     @property
     def losses(self) -> dict[str, float]:

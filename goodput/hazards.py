@@ -146,6 +146,7 @@ class Simulated:
     renewal: Comparison  # renewal hazard: fixed optimum, two periods, LONGER x the optimum
     bursts: Comparison  # bursts: fixed optimum, re-tuned to all interruptions
     independent: SimulationResult  # no bursts, fixed optimum, as long as the burst simulations
+    age: RunAge  # the run-age schedules simulated (:func:`run_age`)
 
 
 def burst_horizon(checkpoint_cost: float, mtbi: float, restart: float, interval: float) -> float:
@@ -176,7 +177,7 @@ def simulations(checkpoint_cost: float, slow_checkpoint_cost: float, mtbi: float
                                   replicas=n_runs, seed=SEEDS["renewal"]),
         bursts=compare_intervals(c, m, r, [fixed, t_all], burst_time, process=bursts, replicas=BURST_RUNS,
                                  seed=SEEDS["bursts"]),
-        independent=simulate(c, m, r, fixed, burst_time, replicas=BURST_RUNS, seed=SEEDS["independent"]),
+        independent=simulate(c, m, r, fixed, burst_time, replicas=BURST_RUNS, seed=SEEDS["independent"]), age=age,
     )
 
 

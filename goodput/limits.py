@@ -313,13 +313,18 @@ def fleet_limits(params: Params) -> dict[str, FirstOrderLimits]:
             for key, cost in study_costs(p.checkpoint_cost, p.slow_checkpoint_cost).items()}
 
 
-def fleet_sizes(params: Params) -> tuple[float, ...]:
-    """The fleet sizes the study simulates and draws (:func:`study_sizes`)."""
-    return study_sizes(params.gpus, list(fleet_limits(params).values()))
+@dataclass(frozen=True)
+class ScaleStudy:
+    """The scale chapter's study of a fleet (:func:`scale_study`): limits by cost, the sizes drawn, the simulations."""
+
+    limits: dict[str, FirstOrderLimits]  # :func:`fleet_limits`
+    sizes: tuple[float, ...]  # the fleet sizes the study simulates and draws (:func:`study_sizes`)
+    simulations: list[SizePoint]  # seeded, at the fleet's rate and restart, for each study cost and size
 
 
-def fleet_simulations(params: Params) -> list[SizePoint]:
-    """The study's seeded simulations for the fleet's rate and restart."""
-    p = params
+def scale_study(params: Params) -> ScaleStudy:
+    """The study for a fleet's rate, restart and study costs, each part computed once (:attr:`FleetPlan.scale_study`)."""
+    p, lims = params, fleet_limits(params)
+    sizes = study_sizes(p.gpus, list(lims.values()))
     costs = list(study_costs(p.checkpoint_cost, p.slow_checkpoint_cost).values())
-    return simulate_sizes(p.rate_per_gpu_hour, p.restart, costs, fleet_sizes(p))
+    return ScaleStudy(lims, sizes, simulate_sizes(p.rate_per_gpu_hour, p.restart, costs, sizes))

@@ -100,17 +100,17 @@ class FailuresWhatIf:
 def failures_whatif(fleet: FleetPlan) -> FailuresWhatIf:
     """The failures chapter's what-ifs for a fleet (its C, M and R; elastic training through its plan)."""
     p, plan = fleet.params, fleet.plan
-    c, cs, m, r = p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart
+    c, m, r = p.checkpoint_cost, p.mtbi, p.restart
     base = float(exact.exact_goodput(c, m, r))
-    age, sim = hazards.run_age(c, cs, m, r), hazards.simulations(c, cs, m, r)
+    sim = fleet.failure_simulations
+    age = sim.age
     early, bursts = sim.early, sim.bursts
     m_all = simulate.effective_mtbi(m, hazards.BURST_PROBABILITY, hazards.BURST_WINDOW)
     as_many = float(exact.exact_goodput(c, m_all, r, age.fixed))  # at the same fixed interval as the simulations
     cost = sim.independent.goodput - bursts.goodput[0]
     se = math.hypot(sim.independent.stderr, bursts.stderr[0])  # two independent simulations
     renewal = hazards.burst_goodput(c, m, r, age.fixed)
-    elastic_params = hazards.elastic_params(p)
-    elastic = plan_for(elastic_params)
+    elastic = fleet.elastic
     gain = elastic.goodput - plan.goodput
     return FailuresWhatIf(
         base=base, age=age, sim=sim, lost=hazards.lost_checkpoint(c, m, r),
@@ -121,7 +121,7 @@ def failures_whatif(fleet: FleetPlan) -> FailuresWhatIf:
         m_all=m_all, t_all=float(exact.exact_optimal_interval(c, m_all)), as_many=as_many, same_count=base - as_many,
         burst_cost=cost, burst_se=se, cheaper=cost < base - as_many - hazards.SIGNIFICANT * se, burst_renewal=renewal,
         burst_sigma=abs(bursts.goodput[0] - renewal) / bursts.stderr[0] if bursts.stderr[0] > 0 else 0.0,
-        elastic_params=elastic_params, elastic=elastic, elastic_gain=gain,
+        elastic_params=elastic_params(p), elastic=elastic, elastic_gain=gain,
         lost_change=elastic.losses.lost_work - plan.losses.lost_work,
         returned=max(0.0, plan.losses.restart_loss - elastic.losses.restart_loss - gain))
 
@@ -761,7 +761,7 @@ class MeasuringWhatIf:
     async_gain: float
     stalled: bool
     elastic_inputs: Params
-    elastic: Plan | None
+    elastic: Plan  # the failures chapter's elastic job (FleetPlan.elastic): R and a persistent restart shortened
     elastic_gain: float
     m_gpu: float
     wrong_t: float
@@ -782,8 +782,6 @@ def measuring_whatif(fleet: FleetPlan) -> MeasuringWhatIf:
     keep = plan_or_none(kept, interval=plan.interval)
     sync = goodput_of(plan_or_none(with_cost(p, SYNC_SECONDS / 60.0)))
     async_ = goodput_of(plan_or_none(with_cost(p, ASYNC_SECONDS / 60.0)))
-    elastic_inputs = elastic_params(p)  # the failures chapter's elastic job: R and a persistent restart shortened
-    elastic = plan_or_none(elastic_inputs)
     m_gpu = float(mtbi_from_rate(p.rate_per_gpu_hour, 1))
     wrong = plan_or_none(p.replace(gpus=1, mtbi=m_gpu))
     wrong_t = wrong.interval if wrong else math.inf
@@ -794,7 +792,7 @@ def measuring_whatif(fleet: FleetPlan) -> MeasuringWhatIf:
         early_gain=max(0.0, goodput_of(early) - goodput_of(keep)), sync=sync, async_=async_,
         async_over_sync=max(0.0, async_ - sync), async_gain=async_ - plan.goodput,
         stalled=scheme is not None and scheme.drain > 0 and scheme.cp > scheme.checkpoint_cost,
-        elastic_inputs=elastic_inputs, elastic=elastic, elastic_gain=max(0.0, goodput_of(elastic) - plan.goodput),
+        elastic_inputs=elastic_params(p), elastic=fleet.elastic, elastic_gain=max(0.0, fleet.elastic.goodput - plan.goodput),
         m_gpu=m_gpu, wrong_t=wrong_t, kept=goodput_of(plan_or_none(p, interval=wrong_t)) if wrong else 0.0,
         survive=math.exp(-(wrong_t + p.checkpoint_cost) / p.mtbi) if math.isfinite(wrong_t) else 0.0,
         about_equal=fleet.first_order_quotable and abs(overhead - lost) <= ABOUT_EQUAL * max(overhead, lost))

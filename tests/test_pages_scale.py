@@ -234,7 +234,7 @@ def test_small_fleet_reports_its_simulation_beyond_three_standard_errors_near_ze
     point it is, with about 13,000 attempts per successful restart (e^(R/M) = e^9.5)."""
     fleet = fleet_plan(small_params)
     page = scale.build(fleet)
-    sims = limits.fleet_simulations(fleet.params)
+    sims = fleet.scale_study.simulations
     worst = max(sims, key=lambda s: s.sigmas)
     assert worst.sigmas > AGREEMENT and worst.exact < limits.NEAR_ZERO
     assert page.agreement == Variant("near_zero")

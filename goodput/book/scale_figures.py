@@ -16,10 +16,9 @@ from matplotlib.ticker import FuncFormatter
 from goodput import exact, hazards, model
 from goodput.book.figures import COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled, time_unit
 from goodput.book.tables import book_table, loss_column
-from goodput.limits import PLAN_GPUS, fleet_limits, plan_at_size
+from goodput.limits import PLAN_GPUS, plan_at_size
 from goodput.pages import scale
 from goodput.params import mtbi_from_rate
-from goodput.plan import plan_for
 from goodput.report import percent, points, scheme_words, slow_label
 from goodput.simulate import run_age_mtbi
 from goodput.units import format_duration, format_rate
@@ -194,16 +193,14 @@ def run_age_profile(
 
 def fleet_sizes(fleet: FleetPlan) -> Figure:
     """:func:`goodput_vs_fleet` for a fleet: its rate, restart and three checkpoint costs, its own size marked."""
-    from goodput.limits import fleet_simulations, fleet_sizes
-
-    p = fleet.params
+    p, study = fleet.params, fleet.scale_study
     points: dict[float, tuple[list[float], list[float], list[float]]] = {}
-    for s in fleet_simulations(p):
+    for s in study.simulations:
         at, value, error = points.setdefault(s.checkpoint_cost, ([], [], []))
         at.append(s.gpus)
         value.append(s.simulated)
         error.append(s.stderr)
-    span = fleet_sizes(p)
+    span = study.sizes
     names = {p.slow_checkpoint_cost: f"C = {format_duration(p.slow_checkpoint_cost)}, {slow_label(p, '')}"}
     return goodput_vs_fleet(p.rate_per_gpu_hour, p.restart, list(points), points, (span[0], span[-1]),
                             fleet=float(p.gpus), names=names if p.slow_derived else None)
@@ -218,7 +215,7 @@ def thresholds_table(fleet: FleetPlan) -> Styler:
         "3 points: GPUs": scale.threshold_text(lim.three_points),
         "3 points: M": format_duration(lim.mtbi_at(lim.three_points)),
         "zero: GPUs": scale.threshold_text(lim.zero),
-    } for lim in fleet_limits(fleet.params).values()]
+    } for lim in fleet.scale_study.limits.values()]
     frame = pd.DataFrame(rows)
     p = fleet.params
     caption = (f"The fleet sizes (and M there) beyond which the first-order goodput at √(2CM) is more than 1 point "
@@ -263,8 +260,7 @@ def plan_table(fleet: FleetPlan) -> Styler:
 
 def run_age_figure(fleet: FleetPlan) -> Figure:
     """:func:`run_age_profile` for a fleet's one-tier inputs (:func:`goodput.hazards.run_age`)."""
-    p = fleet.params
-    age = hazards.run_age(p.checkpoint_cost, p.slow_checkpoint_cost, p.mtbi, p.restart)
+    p, age = fleet.params, fleet.failure_simulations.age
     schedules = {f"short for {format_duration(age.first)}, then relaxed": age.two_schedule,
                  "six periods": age.six_schedule}
     return run_age_profile(p.mtbi, hazards.SHAPE, age.length, schedules, age.fixed)
@@ -272,7 +268,7 @@ def run_age_figure(fleet: FleetPlan) -> Figure:
 
 def elastic_table(fleet: FleetPlan) -> Styler:
     """The fleet's plan with a full restart and with elastic continuation (:func:`goodput.hazards.elastic_params`)."""
-    full, elastic = fleet.plan, plan_for(hazards.elastic_params(fleet.params))
+    full, elastic = fleet.plan, fleet.elastic
     persistent = fleet.plan.tiers is not None and not fleet.plan.tiers.one_tier  # R_p only where there is such a tier
     rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
     if persistent:

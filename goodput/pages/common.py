@@ -28,7 +28,7 @@ from goodput.report import (
 )
 from goodput.tiers import Tiers
 from goodput.units import format_duration, format_rate
-from goodput.whatif import OFF_BY, goodput_of, off_optimum_plans
+from goodput.whatif import OFF_BY, off_optimum_plans
 
 #: What a page says in place of a number it does not quote (first order where the one measure refuses it).
 NOT_QUOTED = "not quoted"
@@ -306,9 +306,9 @@ class ElasticValues:
     elastic_goodput: str
 
 
-def elastic_values(inputs: Params, plan: Plan | None) -> dict[str, Any]:
-    """The fields of :class:`ElasticValues` from the elastic inputs and their plan (None where the model refused)."""
-    return vars(ElasticValues(elastic_r=format_duration(inputs.restart), elastic_goodput=percent(goodput_of(plan))))
+def elastic_values(inputs: Params, plan: Plan) -> dict[str, Any]:
+    """The fields of :class:`ElasticValues` from the elastic inputs and their plan (:attr:`FleetPlan.elastic`)."""
+    return vars(ElasticValues(elastic_r=format_duration(inputs.restart), elastic_goodput=percent(plan.goodput)))
 
 
 @dataclass(frozen=True)

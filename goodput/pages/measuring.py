@@ -130,7 +130,7 @@ def build(fleet: FleetPlan) -> Page:
     async_snapshot = ("write" if drain == 0 else "same" if d(c) == async_time else "shorter" if c < ASYNC_SECONDS / 60.0
                       else "gain" if w.async_gain >= MATERIAL else "done")
     off, _, half = off_optimum(fleet)  # half the interval, where the drain allows it
-    elastic_t = d(w.elastic.interval) if w.elastic else d(plan.interval)
+    elastic_t = d(w.elastic.interval)
     # Overhead and lost work are equal at first order's optimum; the exact model, a drain and a persistent tier part them.
     drained, two_tiers = scheme is not None and scheme.drain > 0, scheme is not None and not scheme.one_tier
     outranked = loss_lever(fleet)

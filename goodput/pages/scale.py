@@ -199,9 +199,7 @@ def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str
 def build(fleet: FleetPlan) -> Page:
     """Everything the chapter quotes, computed once from the fleet's plan."""
     p = fleet.params
-    lims = limits.fleet_limits(p)
-    span = limits.study_sizes(p.gpus, list(lims.values()))
-    sims = limits.fleet_simulations(p)
+    lims, span, sims = fleet.scale_study.limits, fleet.scale_study.sizes, fleet.scale_study.simulations
     slow = lims["slow"]
     big = limits.beyond_zero(slow)
     big_m = slow.mtbi_at(big)
