@@ -663,13 +663,34 @@ def worked_tier_asides(worked: Params) -> WorkedTierAsides:
                             t_tiers, g_tiers, g_sync, fast_tier_pays_from(peer_scheme, m))
 
 
-#: The lever of a loss that has one of its own: halving that input cuts that loss first.
-LOSS_LEVERS = {"restart_loss": "halve R", "checkpoint_overhead": "halve C"}
+#: The levers of a loss that has its own: each cuts that loss first. With a persistent tier, restart is the restart
+#: from either tier and checkpoint overhead the stall of either checkpoint, so each loss has two inputs.
+LOSS_LEVERS = {"restart_loss": ("halve R", "halve R_p", "shorten R_p to R"),
+               "checkpoint_overhead": ("halve C", "halve C_p", "shorten C_p to C")}
+
+
+def lever_inputs(params: Params, lever: str) -> Params:
+    """The inputs with one of :data:`LOSS_LEVERS` pulled, as :func:`goodput.plan.plan_levers` pulls it.
+
+    Halving C keeps a persistent checkpoint no cheaper than it; C_p and R_p halve no lower than C and R
+    (:data:`goodput.plan.CAPPED_LEVERS`).
+    """
+    p = params
+    if lever == "halve R":  # a persistent restart not given is R's own: it stays R, as the scheme's R_p does
+        rp = p.persistent_restart if p.persistent_restart is not None or p.persistent_cost is None else p.restart
+        return p.replace(restart=p.restart / 2, persistent_restart=rp)
+    if lever == "halve C":
+        return with_cost(p, p.checkpoint_cost / 2)
+    if lever in ("halve R_p", "shorten R_p to R") and p.persistent_restart is not None:
+        return p.replace(persistent_restart=max(p.persistent_restart / 2, p.restart))
+    if lever in ("halve C_p", "shorten C_p to C") and p.persistent_cost is not None:
+        return p.replace(persistent_cost=max(p.persistent_cost / 2, p.checkpoint_cost))
+    raise ValueError(f"{lever!r} is not one of the losses' own levers for these inputs")
 
 
 @dataclass(frozen=True)
 class LossLeverWhatIf:
-    """The largest loss's lever ``own`` outranked by ``better``: ``after``, its input halved, ``grown`` losses."""
+    """The largest loss's lever ``own`` outranked by ``better``: ``after``, that lever pulled (:func:`lever_inputs`), ``grown`` losses."""
 
     own: str
     better: str
@@ -679,15 +700,15 @@ class LossLeverWhatIf:
 
 def loss_lever_whatif(fleet: FleetPlan) -> LossLeverWhatIf | None:
     """The largest loss's own lever where so outranked (halving the failure rate, which cuts two losses, left aside)."""
-    own = LOSS_LEVERS.get(fleet.largest_loss)
-    if own is None or own not in fleet.levers:
-        return None
     names = [name for name, _ in fleet.levers_ranked]
+    own_levers = [name for name in names if name in LOSS_LEVERS.get(fleet.largest_loss, ())]
+    if not own_levers:
+        return None
+    own = own_levers[0]  # the loss's best lever: with a persistent tier, R or R_p (C or C_p), whichever gains more
     better = [name for name in names[1:names.index(own)] if name != "halve the failure rate"]
     if not better:
         return None
-    p = fleet.params
-    after = plan_for(p.replace(restart=p.restart / 2) if own == "halve R" else with_cost(p, p.checkpoint_cost / 2))
+    after = plan_for(lever_inputs(fleet.params, own))
     grown = tuple(n for n in ("checkpoint_overhead", "lost_work", "restart_loss") if n != fleet.largest_loss
                   and getattr(after.losses, n) > getattr(fleet.plan.losses, n))
     # the freed time always runs again; without that, no reason to give

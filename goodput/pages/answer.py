@@ -55,7 +55,7 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
         return None
     before, after = fleet.plan.losses, x.after.losses
     grow = [f"{LOSS_WORDS[n]} from {percent(getattr(before, n))} to {percent(getattr(after, n))}" for n in x.grown]
-    return LossLever(own_lever=x.own, own_input=x.own.removeprefix("halve "), own_points=points(fleet.levers[x.own]),
+    return LossLever(own_lever=x.own, own_points=points(fleet.levers[x.own]),
                      better_lever=x.better, better_points=points(fleet.levers[x.better]),
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 

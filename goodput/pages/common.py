@@ -315,15 +315,14 @@ def elastic_values(inputs: Params, plan: Plan) -> dict[str, Any]:
 class LossLever:
     """Where the largest loss's own lever pays less than another lever besides the top one, and why.
 
-    Halving its input cuts that loss, but the wall time it frees runs again and the other losses grow back as shares
-    of it.
+    Its best lever (:data:`goodput.whatif.LOSS_LEVERS`) cuts that loss, but the wall time it frees runs again and the
+    other losses grow back as shares of it.
 
     Fields are glue keys of the answer, levers and measuring pages; "none" each where the largest loss's lever is not
     outranked so (see :func:`goodput.pages.answer.loss_lever`).
     """
 
     own_lever: str
-    own_input: str
     own_points: str
     better_lever: str
     better_points: str
