@@ -46,12 +46,19 @@ if TYPE_CHECKING:
 def percent(x: float, digits: int = 1) -> str:
     """A fraction of 1 as a percentage (``0.869`` -> ``"86.9%"``); ``"undefined"`` for NaN.
 
-    A share that is not zero but would round to it is written with one significant digit instead.
+    A share that is not zero but would round to it is written with one significant digit instead; so is what a share
+    short of the whole lacks, where it would read as all of it (a goodput of 99.94%, not 100.0%).
 
-    >>> percent(0.869), percent(0.00012), percent(0.0), percent(1e-9)
-    ('86.9%', '0.01%', '0.0%', '0.0%')
+    >>> percent(0.869), percent(0.00012), percent(0.0), percent(1e-9), percent(0.99962), percent(1.0)
+    ('86.9%', '0.01%', '0.0%', '0.0%', '99.96%', '100.0%')
     """
-    return "undefined" if math.isnan(x) else f"{_unsigned_zero(100 * x, digits)}%"
+    if math.isnan(x):
+        return "undefined"
+    text = _unsigned_zero(100 * x, digits)
+    short = 100 * (1.0 - x)
+    if float(text) >= 100.0 and short >= NEGLIGIBLE_PERCENT:
+        text = f"{100 * x:.{point_decimals(1.0 - x, 1, digits)}f}"
+    return f"{text}%"
 
 
 def points(x: float, digits: int = 1) -> str:

@@ -36,7 +36,7 @@ from goodput.cli import main as goodput_main
 from goodput.errors import InputError
 from goodput.params import load_params
 from goodput.plan import CAPPED_LEVERS, LEVERS, TIER_LEVERS, Plan, levers_at_optimum, make_plan, plan_for, plan_levers
-from goodput.report import AT_OPTIMUM, gain_text, lever_gain_text
+from goodput.report import AT_OPTIMUM, gain_text, lever_gain_text, percent
 from goodput.symbolic import calculator_formulas
 from goodput.units import format_duration, format_wait, parse_duration
 
@@ -149,6 +149,14 @@ def test_gains_and_waits_as_the_package_writes_them(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.gain(v))", gains) == [gain_text(g, plus=True) for g in gains]
     waits = [0.0, 1e-20, 1.9e-13, 0.0009 / 60, 0.001 / 60, 0.917 / 60, 3.0]
     assert js.evaluate("vs => vs.map(v => goodputCalculator.formatWait(v))", waits) == [format_wait(w) for w in waits]
+
+
+def test_shares_as_the_package_writes_them(js: Any) -> None:
+    """The page writes a goodput with goodput.report.percent's digits, value for value: one decimal, one significant
+    digit for a share that would read as zero, and for what a share short of the whole lacks where it would read as
+    all of it (99.95%, not 100.0%)."""
+    shares = [0.876, 0.0, 1e-9, 0.00012, 0.999, 0.99949, 0.9995, 0.99962, 0.99996, 1 - 2e-6, 1 - 1e-7, 1.0]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.percent(v))", shares) == [percent(x) for x in shares]
 
 
 # ------------------------------------------------------------------ the generated formulas, run in Chromium

@@ -244,7 +244,15 @@
 
   // goodput.report.percent.
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
-  function percent(x) { return oneDecimal(100 * Math.max(0, x)) + "%"; }
+  // goodput.report.percent: what a share short of the whole lacks keeps one significant digit where the share would
+  // read as all of it (99.94%, not 100.0%).
+  function percent(x) {
+    const v = 100 * Math.max(0, x);
+    const text = oneDecimal(v);
+    const short = 100 - v;
+    if (Number(text) < 100 || !(short >= K.negligible_percent)) { return text + "%"; }
+    return v.toFixed(Math.min(6, Math.max(1, -Math.floor(Math.log10(short))))) + "%";
+  }
 
   // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
   // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
