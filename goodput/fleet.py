@@ -490,6 +490,16 @@ class FleetPlan:
         gain = max(0.0, self.goodput_at_restart(self.params.restart - minutes / 2.0) - self.goodput)
         return RestartPart(name=name, minutes=minutes, gain=gain)
 
+    @property
+    def repair_wait_largest(self) -> bool:
+        """Whether R's wait for a repaired node (too few hot spares) is longer than every part the inputs list.
+
+        Then the spare pool, not a part halved, is where shortening the restart starts (tests/data: a pool of none with
+        repairs of 3 days leaves 21.6 h of a 21.8 h R waiting).
+        """
+        part = self.largest_restart_part
+        return part is not None and self.repair_wait() > part.minutes
+
     def at_write_bandwidth(self, bandwidth: float) -> Params:
         """The inputs at stated write bandwidth ``bandwidth`` B/s, rederived; InputError without a checkpoint size."""
         p = self.params

@@ -311,3 +311,28 @@ def test_the_spares_figure_reaches_and_marks_the_pool_held() -> None:
     labels = left.get_legend_handles_labels()[1]
     assert "held: 32" in labels and left.get_xlim()[1] > 32 and right.get_xlim()[1] > 32
     assert any("on the goodput line, at most 0.30 points below it" in label for label in labels)
+
+
+def test_a_wait_for_repairs_longer_than_every_part_is_named_as_the_largest_part() -> None:
+    """No spare nodes and repairs of 3 days: of R = 21.8 h, 21.6 h is waiting for a repaired node (99.3%). The
+    restart, answer and planning pages name that wait, and the spare pool, as where shortening R starts; they named
+    replacement (6.11 min, 0.5% of R) as "where shortening the restart starts". With the 48k fleet's pool of 16 the
+    wait is under a second and the largest listed part (start-up) leads as before."""
+    from goodput.pages import answer, planning
+
+    starved = params_from_mapping({
+        "gpus": 16384, "gpus_per_node": 8, "rate_per_gpu_hour": 8e-6, "checkpoint_cost": "1 min",
+        "slow_checkpoint_cost": "5 min", "price_per_gpu_hour": 2.5, "month": "730 h",
+        "restart": {"detect": "1.11 min", "replace": "6.11 min", "startup": "1.57 min", "warmup": "56.1 s"},
+        "spares": {"nodes": 0, "repair": "3 days", "takes_node": 0.3}})
+    fleet = fleet_plan(starved)
+    wait = fleet.repair_wait()
+    assert fleet.repair_wait_largest and wait == pytest.approx(0.3 * 3 * 24 * 60, rel=1e-3)
+    assert wait / starved.restart == pytest.approx(0.993, abs=5e-4)
+    page = pages.build(fleet)
+    assert (page.parts, page.wait_share, page.largest_part) == (Variant("wait"), "99.3%", "replacement")
+    shown = answer.build(fleet)
+    assert (shown.restart_part, shown.repair_wait) == (Variant("wait"), "21.6 h")
+    assert planning.build(fleet).restart_part == Variant("wait")
+    tiered = fleet_plan(load_params(Path(__file__).resolve().parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"))
+    assert not tiered.repair_wait_largest and pages.build(tiered).parts == Variant("given")

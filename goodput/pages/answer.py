@@ -223,7 +223,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         top_swing=points(top.goodput_swing) if top else "none",
         spares=Variant(spares), best_spares=best[0], best_spares_goodput=best[1], best_spares_dollars=best[2],
         spares_held=held[0], spares_held_dollars=held[1],
-        restart_part=Variant("none" if part is None else "given" if s is None or s.one_tier else "both_tiers"),
+        restart_part=Variant("none" if part is None else "wait" if fleet.repair_wait_largest else
+                             "given" if s is None or s.one_tier else "both_tiers"),
+        repair_wait=format_duration(fleet.repair_wait()),
         largest_part=RESTART_PART_NAMES[part.name] if part else "none",
         largest_part_minutes=restart_part_texts(p).get(part.name, format_duration(part.minutes)) if part else "none",
         largest_part_points=points(part.gain) if part else "none",

@@ -357,3 +357,4 @@ class PlanValues:
     largest_part_minutes: str
     largest_part_points: str
     largest_part_dollars: str
+    repair_wait: str

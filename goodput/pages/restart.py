@@ -44,6 +44,7 @@ class Page(Fleet):
     largest_part_share: str
     largest_part_gain: str
     largest_part_dollars: str
+    wait_share: str
     aurora_first: str
     aurora_last: str
     aurora_per_node: str
@@ -136,7 +137,8 @@ def build(fleet: FleetPlan) -> Page:
         # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
         restart_paid=Variant(("jit" if x.jit_given else "every") + ("_stops" if params.planned_rate > 0 else "")),
         rollback_share=percent(1.0 - params.just_in_time, 0),
-        parts=Variant("whole" if parts is None else "given"),
+        parts=Variant("whole" if parts is None else "wait" if fleet.repair_wait_largest else "given"),
+        wait_share=percent(fleet.repair_wait() / params.restart),
         parts_list=(restart_sum(params) or "") if parts is not None else "",
         largest_part=RESTART_PART_NAMES[largest.name] if largest is not None else "",
         largest_part_share=percent(largest.minutes / params.restart) if parts and largest else "",  # R = the listed sum
