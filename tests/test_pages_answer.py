@@ -376,3 +376,16 @@ def test_a_slow_checkpoint_as_long_as_c_is_neither_slower_nor_shorter(book: Para
     assert answer.compared_name(same) == "slow checkpoint"
     slower = book.replace(slow_checkpoint_cost=book.checkpoint_cost * 1.02)
     assert (slower.slow_against_c, answer.build(fleet_plan(slower)).slow_word) == ("longer", "slower")
+
+
+def test_the_recommendation_says_which_interruptions_do_not_roll_back(book: Params) -> None:
+    """A fleet recovering 20% of interruptions just in time (30 s each), with 21 planned stops in 30 days: the
+    recommendation's scheme says so beside the drain or tier it has, as the goodput page does; the worked example,
+    whose every interruption rolls back, says nothing more. The recommendation named only the drain."""
+    recovered = book.replace(just_in_time=0.2, jit_recovery=0.5, planned_rate=21 / (30 * 24), planned_count=21,
+                             planned_window=30 * 24 * 60.0)
+    page = answer.build(fleet_plan(recovered))
+    assert (page.scheme_recovery, page.recovery) == (Variant("given"), Variant("both"))
+    assert (page.jit_share, page.jit_time) == ("20%", "30 s") and page.planned_rate.startswith("21 in 30 days")
+    worked = answer.build(fleet_plan(book))
+    assert (worked.scheme_recovery, worked.recovery) == (Variant("none"), Variant("none"))

@@ -24,6 +24,7 @@ from goodput.pages.common import (
     losses_text,
     m_given,
     ranges_text,
+    recovery_kind,
     scheme_values,
     t_span,
 )
@@ -39,6 +40,7 @@ from goodput.report import (
     money,
     ordinal,
     percent,
+    planned_text,
     points,
     restart_part_texts,
     restart_text,
@@ -71,6 +73,11 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues):
 
     mtbi_how: Variant
     scheme: Variant
+    scheme_recovery: Variant
+    recovery: Variant
+    jit_share: str
+    jit_time: str
+    planned_rate: str
     losses_ranked: str
     month_hours: str
     drain_busy: Variant
@@ -194,6 +201,10 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         **fleet_values(fleet), **scheme_values(fleet), **chosen, first_order=first_order_variant(fleet),
         calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)), mtbi_how=Variant(m_given(p)),
         restart_text=restart_text(p), scheme=Variant(scheme), losses_ranked=losses_text(fleet),
+        # not every interruption rolls back: the plan counts the rest too, said beside the scheme it has
+        scheme_recovery=Variant("given" if fleet.recovered else "none"), recovery=Variant(recovery_kind(p)),
+        jit_share=percent(p.just_in_time, 0), jit_time=format_duration(p.jit_recovery),
+        planned_rate=planned_text(p) if p.planned_rate > 0 else NOT_QUOTED,
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
         slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else
