@@ -159,6 +159,18 @@ def test_breakdown_labels_fit_their_segments_or_move_after_the_bar() -> None:
     assert all(t.get_window_extent().x1 <= ax.get_window_extent().x1 + 1 for t in ax.texts)
 
 
+def test_a_breakdown_axis_ticks_no_share_beyond_all_of_the_wall_time() -> None:
+    """A restart that takes 94% of the wall time (M = 7.6 h, R = 21.8 h): the axis widens past 100% to fit the notes
+    after the bars, but its ticks and its line stop at 100% (they went on to 250%, shares no wall time has)."""
+    starved = load_params().replace(mtbi=457.8, restart=1305.7)  # R of 21.8 h waiting for repairs, M of 7.6 h
+    fig = figures.loss_breakdown(figures.breakdown_cases(fleet_plan(starved)))
+    fig.draw_without_rendering()
+    ax = fig.axes[0]
+    assert ax.get_xlim()[1] > 1.0
+    shown = [t for t in ax.get_xticks() if ax.get_xlim()[0] <= t <= ax.get_xlim()[1]]
+    assert max(shown) == pytest.approx(1.0) and [label.get_text() for label in ax.get_xticklabels()][-1] == "100%"
+
+
 def test_spread_labels_keep_order_and_distance() -> None:
     """Labels closer than the gap are spread to exactly the gap, in their order, centred on where they would sit;
     labels already apart stay put."""

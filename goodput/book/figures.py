@@ -337,6 +337,10 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
             notes.append(ax.text(left + 0.02 * widest, row, "\n".join(lines), va="center", ha="left", fontsize=10,
                                  linespacing=1.25))
         _fit_right(ax, notes)
+    # The room made for the notes is not a share: no tick beyond all of the wall time (a 94% loss drew 150% to 250%).
+    ax.xaxis.set_major_locator(FixedLocator([t for t in ax.get_xticks() if 0.0 <= t <= 1.0 + 1e-9]))
+    if ax.get_xlim()[1] > 1.0:
+        ax.spines["bottom"].set_bounds(0.0, 1.0)
     _fit_rows(ax, notes, len(cases))
     return fig
 
