@@ -336,3 +336,25 @@ def test_a_wait_for_repairs_longer_than_every_part_is_named_as_the_largest_part(
     assert planning.build(fleet).restart_part == Variant("wait")
     tiered = fleet_plan(load_params(Path(__file__).resolve().parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"))
     assert not tiered.repair_wait_largest and pages.build(tiered).parts == Variant("given")
+
+
+def test_where_no_pool_pays_the_pages_say_so_rather_than_hold_zero_spares() -> None:
+    """64 GPUs (8 nodes), M = 3.29 h, repairs of 2 h taking a node at 10% of interruptions: one spare node lifts
+    goodput from 78.0% to 82.7%, but it is 12.5% of the job's GPUs, so the best count is none. The answer and
+    planning pages say no pool pays (they said "Hold 0 spare nodes ... worth $0"), and the restart page leaves out
+    "half as many, 0 spare nodes"; with 6 h repairs at 77% a pool of 2 pays, as before."""
+    from goodput.pages import answer, planning
+
+    small = {"gpus": 64, "gpus_per_node": 8, "mtbi": "3.29 h", "checkpoint_cost": "1.28 min",
+             "slow_checkpoint_cost": "12.75 min", "restart": "14.24 min", "price_per_gpu_hour": 2.0, "month": "730 h"}
+    fleet = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 1, "repair": "2 h", "takes_node": 0.1}}))
+    choice = fleet.best_spares
+    assert choice is not None and choice.best == 0 and fleet.goodput > choice.goodput[0]
+    page = pages.build(fleet)
+    assert (page.best_pool, page.node_share, page.best_goodput) == (Variant("none"), "12.5%", "78.0%")
+    assert answer.build(fleet).spares == planning.build(fleet).spares == Variant("none_pays")
+    none_held = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 0, "repair": "2 h", "takes_node": 0.1}}))
+    assert answer.build(none_held).spares == Variant("none_held")
+    pays = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 1, "repair": "6 h", "takes_node": 0.77}}))
+    assert pays.best_spares is not None and pays.best_spares.best == 2
+    assert (pages.build(pays).best_pool, answer.build(pays).spares) == (Variant("some"), Variant("given"))

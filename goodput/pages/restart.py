@@ -62,6 +62,8 @@ class Page(Fleet):
     wait_none: str
     best: str
     best_share: str
+    best_pool: Variant
+    node_share: str
     best_goodput: str
     best_restart: str
     best_dollars: str
@@ -157,6 +159,7 @@ def build(fleet: FleetPlan) -> Page:
         spares=Variant("given" if x.spares_given else "illustration"), takes_node=percent(x.takes_node, 0),
         repair=format_duration(x.repair), in_repair=significant(x.takes_node * x.repair / m, 2),
         wait_none=format_duration(w.restart_none - x.r_parts), best=count(best, "spare node"),
+        best_pool=Variant("some" if best > 0 else "none"), node_share=percent(per_spare),
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
         best_restart=best_restart, best_dollars=money(max(0.0, choice.dollars[best])),
         half=count(half, "spare node"), half_words=Variant("even" if best % 2 == 0 else "odd"),
