@@ -484,7 +484,7 @@ def params_from_mapping(
                         shape="a mapping {cost: DURATION, restart: DURATION, every: N} (restart and every optional)")
         persistent_cost, persistent_restart, persistent_every = tier_inputs(
             checkpoint_cost, restart, spec["cost"], spec.get("restart"), spec.get("every"), prefix="persistent.",
-            parse=parse_duration,
+            parse=parse_duration, wait=known.spares.wait(mtbi) if known is not None and known.spares is not None else 0.0,
         )
     fast_survives = None
     if "fast_survives" in data:
@@ -574,11 +574,12 @@ def _ranges_from_mapping(data: Mapping[str, Any], how: str, *, drain: float, per
 
 def tier_inputs(
     checkpoint_cost: float, restart: float, cost: object, persistent_restart: object, every: object, *, prefix: str,
-    parse: Any,
+    parse: Any, wait: float = 0.0,
 ) -> tuple[float, float, int | None]:
     """Check a persistent tier's C_p, R_p (None: R) and n (None: to be chosen) against the fast tier's.
 
-    `prefix` names the inputs in messages; ``parse(value, name)`` reads a duration in minutes.
+    `prefix` names the inputs in messages; ``parse(value, name)`` reads a duration in minutes; `wait` is the part of R
+    spent waiting for repairs (spares), which a message names, since no one typed it.
     Raises InputError if C_p < C, R_p < R, or n is not a whole number of at least 1.
     """
     cost_p = float(parse(cost, f"{prefix}cost"))
@@ -586,8 +587,9 @@ def tier_inputs(
         raise InputError(f"{prefix}cost", cost, f"a persistent checkpoint no cheaper than the fast one ({format_duration(checkpoint_cost)})")
     restart_p = restart if persistent_restart is None else float(parse(persistent_restart, f"{prefix}restart"))
     if restart_p < restart:
+        waiting = f", of which {format_wait(wait)} waiting for repairs with the spares given" if wait > 0 else ""
         raise InputError(f"{prefix}restart", persistent_restart,
-                         f"a persistent restart no shorter than the fast restart ({format_duration(restart)})")
+                         f"a persistent restart no shorter than the fast restart ({format_duration(restart)}{waiting})")
     from goodput.tiers import MAX_EVERY
 
     n = None if every is None else validate.whole(every, f"{prefix}every")

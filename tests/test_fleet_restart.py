@@ -185,3 +185,17 @@ def test_a_persistent_restart_that_defaults_to_r_moves_with_it_and_stays_no_shor
     # a persistent restart given above R still moves by as much as R does
     longer = fleet_plan(p.replace(persistent_restart=p.restart + 3.0))
     assert longer.with_restart(r2).persistent_restart == pytest.approx(r2 + 3.0, rel=1e-12)
+
+
+def test_a_persistent_restart_shorter_than_r_with_its_wait_names_the_wait() -> None:
+    """A restart of 14.2 min typed, and no spares for repairs of 24 h at 77%: R is 8.08 h, 7.84 h of it waiting, so
+    the typed R_p of 32.3 min is shorter than R. The one line names the wait, which the file does not type."""
+    from goodput.errors import InputError
+    from goodput.params import params_from_mapping
+
+    with pytest.raises(InputError, match=r"\(8\.08 h, of which 7\.84 h waiting for repairs with the spares given\)"):
+        params_from_mapping({
+            "gpus": 64, "gpus_per_node": 8, "mtbi": "3.29 h", "checkpoint_cost": "1.28 min",
+            "slow_checkpoint_cost": "12.75 min", "restart": "14.24 min", "price_per_gpu_hour": 2.0, "month": "730 h",
+            "spares": {"nodes": 1, "repair": "24 h", "takes_node": 0.77}, "drain": "1.39 min",
+            "persistent": {"cost": "2.63 min", "restart": "32.29 min"}, "fast_survives": 0.5})

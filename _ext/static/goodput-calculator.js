@@ -996,7 +996,9 @@
         errors.persistent_cost = "a persistent checkpoint no cheaper than the fast one (" + formatDuration(x.C) + ")";
       }
       if (x.Rp !== null && x.Rp < x.R) {
-        errors.persistent_restart = "a persistent restart no shorter than the fast restart (" + formatDuration(x.R) + ")";
+        // goodput.params.tier_inputs: the part of R no one typed, the wait for repairs, is named
+        const waiting = x.wait > 0 ? ", of which " + formatWait(x.wait) + " waiting for repairs with the spares given" : "";
+        errors.persistent_restart = "a persistent restart no shorter than the fast restart (" + formatDuration(x.R) + waiting + ")";
       }
       if (Object.keys(errors).length) { return { errors: errors }; }
       if (x.Rp === null) { x.Rp = x.R; }
