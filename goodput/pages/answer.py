@@ -211,7 +211,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else
                                                       "same" if points(fleet.slow_points) == points(0.0) else "less"),
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
-        not_paying=Variant("loses" if fleet.slow_keeps_more else "pays"),
+        # where the scheme's own checkpoint already stalls less than the write, it loses in its other parts
+        not_paying=Variant(("loses" if p.slow_not_dearer else "loses_elsewhere") if fleet.slow_keeps_more else "pays"),
         slow_gain=gain_text(fleet.slow_gain), slow_gain_dollars=money(fleet.dollars(fleet.slow_gain)),
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
