@@ -355,6 +355,9 @@ def test_where_no_pool_pays_the_pages_say_so_rather_than_hold_zero_spares() -> N
     assert answer.build(fleet).spares == planning.build(fleet).spares == Variant("none_pays")
     none_held = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 0, "repair": "2 h", "takes_node": 0.1}}))
     assert answer.build(none_held).spares == Variant("none_held")
+    # none held where a pool pays: "with none, as the inputs give it", not "a pool of 0 spare nodes gives"
+    starved = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 0, "repair": "6 h", "takes_node": 0.77}}))
+    assert answer.build(starved).spares == planning.build(starved).spares == Variant("given_none")
     pays = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 1, "repair": "6 h", "takes_node": 0.77}}))
     assert pays.best_spares is not None and pays.best_spares.best == 2
     assert (pages.build(pays).best_pool, answer.build(pays).spares) == (Variant("some"), Variant("given"))

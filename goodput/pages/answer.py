@@ -180,7 +180,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     if choice is not None and p.spares is not None and w.spares_short is not None:
         b, n = choice.best, p.spares.nodes
         # none may be best: each spare's GPUs cost more than the kept work it wins back (a small job, long repairs)
-        spares = ("none_held" if n == 0 else "none_pays") if b == 0 else "held" if n == b else "given"
+        spares = ("none_held" if n == 0 else "none_pays") if b == 0 else "held" if n == b else \
+            "given_none" if n == 0 else "given"
         best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
         held = [count(n, "spare node"), money(w.spares_short)]
     outranked = loss_lever(fleet)
