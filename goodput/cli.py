@@ -364,7 +364,9 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
     try:
         cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
                                            prefix="--persistent-", parse=parse,
-                                           wait=params.spares.wait(params.mtbi) if params.spares is not None else 0.0)
+                                           # a file's R_p already waits for repairs as its R does; a flag's is typed
+                                           wait=params.spares.wait(params.mtbi) if params.spares is not None
+                                           and args.persistent_restart is not None else 0.0)
     except InputError as exc:  # name the input the user gave, not the file's value it was checked against
         fast = {"--persistent-cost": ("--checkpoint-cost", args.persistent_cost, args.checkpoint_cost, cost,
                                       "a checkpoint cost no larger than the persistent one"),

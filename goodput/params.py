@@ -578,18 +578,22 @@ def tier_inputs(
 ) -> tuple[float, float, int | None]:
     """Check a persistent tier's C_p, R_p (None: R) and n (None: to be chosen) against the fast tier's.
 
-    `prefix` names the inputs in messages; ``parse(value, name)`` reads a duration in minutes; `wait` is the part of R
-    spent waiting for repairs (spares), which a message names, since no one typed it.
+    `prefix` names the inputs in messages; ``parse(value, name)`` reads a duration in minutes. `wait` is the part of R
+    spent waiting for a repaired node (spares): a restart from the persistent tier waits as long, so a typed R_p is
+    checked against R without it and returned with it (R_p(c) then moves with R(c) at every spare count).
     Raises InputError if C_p < C, R_p < R, or n is not a whole number of at least 1.
     """
     cost_p = float(parse(cost, f"{prefix}cost"))
     if cost_p < checkpoint_cost:
         raise InputError(f"{prefix}cost", cost, f"a persistent checkpoint no cheaper than the fast one ({format_duration(checkpoint_cost)})")
     restart_p = restart if persistent_restart is None else float(parse(persistent_restart, f"{prefix}restart"))
-    if restart_p < restart:
-        waiting = f", of which {format_wait(wait)} waiting for repairs with the spares given" if wait > 0 else ""
+    parts = restart - wait  # R as typed or summed, before any wait for a repaired node
+    if restart_p < parts - 1e-9 * parts:
+        before = " before the wait for repairs" if wait > 0 else ""
         raise InputError(f"{prefix}restart", persistent_restart,
-                         f"a persistent restart no shorter than the fast restart ({format_duration(restart)}{waiting})")
+                         f"a persistent restart no shorter than the fast restart ({format_duration(parts)}{before})")
+    if persistent_restart is not None:
+        restart_p = max(restart_p + wait, restart)
     from goodput.tiers import MAX_EVERY
 
     n = None if every is None else validate.whole(every, f"{prefix}every")

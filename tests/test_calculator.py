@@ -283,24 +283,30 @@ def assert_same_order(shown: list[str], gains: dict[str, float], where: Any) -> 
     return shown == want
 
 
-def test_a_persistent_restart_shorter_than_r_with_its_wait_is_refused_in_the_package_s_words(js: Any) -> None:
-    """No spares for 24 h repairs at 77%: R = 14.2 min typed is 8.08 h with its wait, longer than the R_p typed. The
-    page refuses R_p with goodput.params's line, which names the wait no one typed."""
+def test_a_persistent_restart_waits_for_repairs_in_the_page_as_in_the_package(js: Any) -> None:
+    """No spare for 24 h repairs at 77%: the page plans R_p as the 32.3 min typed plus R's 7.84 h wait, as
+    goodput.params does (same n, interval and goodput), and refuses an R_p below R's 14.2 min in the package's words."""
     from goodput.errors import InputError
     from goodput.params import params_from_mapping
 
     raw = {"gpus": "64", "gpus_per_node": "8", "mtbi": "3.29 h", "checkpoint_cost": "1.28 min", "restart": "14.24 min",
            "spares": "1", "repair": "24 h", "takes_node": "0.77", "persistent_cost": "2.63 min",
-           "persistent_restart": "32.29 min", "fast_survives": "0.5"}
-    got = js.evaluate("raw => { const c = goodputCalculator, checked = c.readInputs(raw);"
-                      " return checked.inputs ? c.compute(checked.inputs) : checked; }", raw)
+           "persistent_restart": "32.29 min", "fast_survives": "0.5", "price_per_gpu_hour": "2", "month": "730 h"}
+    script = ("rows => rows.map(raw => { const c = goodputCalculator, checked = c.readInputs(raw);"
+              " return checked.inputs ? c.compute(checked.inputs) : checked; })")
+    got, short = js.evaluate(script, [raw, raw | {"persistent_restart": "10 min"}])
+    mapping = {"gpus": 64, "gpus_per_node": 8, "mtbi": "3.29 h", "checkpoint_cost": "1.28 min",
+               "slow_checkpoint_cost": "12.75 min", "restart": "14.24 min", "price_per_gpu_hour": 2.0, "month": "730 h",
+               "spares": {"nodes": 1, "repair": "24 h", "takes_node": 0.77},
+               "persistent": {"cost": "2.63 min", "restart": "32.29 min"}, "fast_survives": 0.5}
+    plan = plan_for(params_from_mapping(mapping))
+    assert plan.tiers is not None and got["exact"]["persistent_every"] == plan.tiers.every
+    assert math.isclose(got["exact"]["optimal_interval_min"], plan.optimal_interval, rel_tol=1e-6)
+    assert abs(got["exact"]["goodput"] - plan.goodput) <= 1e-6
     with pytest.raises(InputError) as expected:
-        params_from_mapping({"gpus": 64, "gpus_per_node": 8, "mtbi": "3.29 h", "checkpoint_cost": "1.28 min",
-                             "slow_checkpoint_cost": "12.75 min", "restart": "14.24 min", "price_per_gpu_hour": 2.0,
-                             "month": "730 h", "spares": {"nodes": 1, "repair": "24 h", "takes_node": 0.77},
-                             "persistent": {"cost": "2.63 min", "restart": "32.29 min"}, "fast_survives": 0.5})
-    assert got["errors"]["persistent_restart"] == expected.value.expected
-    assert "7.84 h waiting for repairs" in expected.value.expected
+        params_from_mapping(mapping | {"persistent": {"cost": "2.63 min", "restart": "10 min"}})
+    assert short["errors"]["persistent_restart"] == expected.value.expected
+    assert expected.value.expected.endswith("(14.2 min before the wait for repairs)")
 
 
 def test_tiered_plans_in_chromium_equal_plan_for(js: Any) -> None:

@@ -24,3 +24,11 @@ def test_a_rate_that_cannot_give_back_m_is_refused() -> None:
     m = float(mtbi_from_rate(2e-5, 1000)) * (1 + 1e-15)
     text = interruption_rate_text(2e-5, 1000, m)
     assert text is None or float(mtbi_from_rate(float(text), 1000)) == m
+
+
+def test_a_link_carries_the_persistent_restart_as_typed_not_with_its_wait() -> None:
+    """The 48k fleet's R_p is the 22 min typed plus R's 0.917 s wait for repairs (goodput.params); the page adds that
+    wait itself, so the link carries "22 min", not 22.01528990748406 min (which the page would wait on twice)."""
+    p = load_params(Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml")
+    assert p.spares is not None and p.persistent_restart == 22.0 + p.spares.wait(p.mtbi)
+    assert link_query(p)["persistent_restart"] == "22 min"

@@ -412,9 +412,9 @@ def test_tier_flags_override_the_file_and_choose_n() -> None:
         (["--persistent-cost", "30 s", "--fast-survives", "0.5"], "no cheaper than the fast one"),
         (["--persistent-cost", "5 min", "--persistent-restart", "1 min", "--fast-survives", "0.5"],
          "no shorter than the fast restart"),
-        # R = 5 min plus a wait for repairs no one typed (no spares, 24 h repairs): the message names the wait
-        (["--persistent-cost", "5 min", "--persistent-restart", "10 min", "--fast-survives", "0.5", "--spares", "0",
-          "--repair", "24 h", "--takes-node", "0.5"], "waiting for repairs with the spares given"),
+        # R = 5 min plus a wait for repairs (no spares, 24 h repairs): R_p is checked against R before the wait
+        (["--persistent-cost", "5 min", "--persistent-restart", "4 min", "--fast-survives", "0.5", "--spares", "0",
+          "--repair", "24 h", "--takes-node", "0.5"], "(5 min before the wait for repairs)"),
         (["--persistent-cost", "5 min", "--fast-survives", "1.5"], "--fast-survives"),
         (["--persistent-cost", "5 min", "--fast-survives", "0.5", "--persistent-every", "0"], "--persistent-every"),
         (["--drain", "-1 min"], "--drain"),

@@ -995,13 +995,15 @@
       if (x.Cp < x.C) {
         errors.persistent_cost = "a persistent checkpoint no cheaper than the fast one (" + formatDuration(x.C) + ")";
       }
-      if (x.Rp !== null && x.Rp < x.R) {
-        // goodput.params.tier_inputs: the part of R no one typed, the wait for repairs, is named
-        const waiting = x.wait > 0 ? ", of which " + formatWait(x.wait) + " waiting for repairs with the spares given" : "";
-        errors.persistent_restart = "a persistent restart no shorter than the fast restart (" + formatDuration(x.R) + waiting + ")";
+      // goodput.params.tier_inputs: a restart from the persistent tier waits for a repaired node as R does, so a typed
+      // R_p is checked against R before its wait and planned with it
+      const wait = x.wait > 0 ? x.wait : 0, parts = x.R - wait;
+      if (x.Rp !== null && x.Rp < parts - 1e-9 * parts) {
+        errors.persistent_restart = "a persistent restart no shorter than the fast restart (" + formatDuration(parts) +
+          (wait > 0 ? " before the wait for repairs" : "") + ")";
       }
       if (Object.keys(errors).length) { return { errors: errors }; }
-      if (x.Rp === null) { x.Rp = x.R; }
+      x.Rp = x.Rp === null ? x.R : Math.max(x.Rp + wait, x.R);
     }
     return { inputs: x };
   }

@@ -244,7 +244,7 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
     if s is not None and not s.one_tier:
         rows += [
             ("persistent checkpoint cost, C_p", format_duration(s.cp), stated("persistent_cost"), p.source),
-            ("persistent restart, R_p", format_duration(s.rp), stated("persistent_restart"), p.source),
+            ("persistent restart, R_p", format_duration(s.rp), stated("persistent_restart"), sources.get("R_p", p.source)),
             ("interruptions the fast tier survives, s", share_text(s.fast_survives), stated("fast_survives"), p.source),
             ("every n-th checkpoint persistent, n", f"{s.every:,}", "", "best n" if plan.every_chosen else p.source),
         ]
