@@ -59,7 +59,9 @@ def test_by_size_rederives_r_from_its_parts(parts_fleet: FleetPlan) -> None:
     assert math.isclose(plans[n // 2].restart, parts_fleet.restart_at(n // 2), rel_tol=1e-12)
     at = parts_fleet.at_size(2 * n)
     assert at.restart_parts is not None and at.restart_parts.nodes == 16384
-    assert at.persistent_restart == pytest.approx(25.0 + expected - p.restart)  # R_p moves with R
+    # R_p is the 25 min typed plus R's wait at N, and moves with R: at 2N it waits as R does there
+    assert p.spares is not None and p.persistent_restart == pytest.approx(25.0 + p.spares.wait(p.mtbi))
+    assert at.persistent_restart == pytest.approx(p.persistent_restart + expected - p.restart)
     # The same fleet with R given whole and no spares plans every size with the same R.
     whole = fleet_plan(params_from_mapping(FLEET_65K))
     assert {plan.restart for plan in whole.by_size.values()} == {15.0}
