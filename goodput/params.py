@@ -249,6 +249,16 @@ class Params:
         return "slow_checkpoint_cost" in self.derived
 
     @property
+    def persistent_restart_typed(self) -> float | None:
+        """R_p as the inputs give it, before the wait for a repaired node that R and R_p both take (None: no R_p).
+
+        Rounded to 12 significant digits, so that a typed "22 min" comes back as 22.0, not a hair off it.
+        """
+        if self.persistent_restart is None or self.spares is None:
+            return self.persistent_restart
+        return float(f"{self.persistent_restart - self.spares.wait(self.mtbi):.12g}")
+
+    @property
     def slow_against_c(self) -> str:
         """How long the slow checkpoint stalls against C: ``"longer"``, ``"same"`` or ``"shorter"``, decided here once.
 

@@ -291,8 +291,8 @@ def derived_sources(params: Params, sources: Mapping[str, str]) -> dict[str, str
     out = dict(sources) | {symbol: params.derived[key] for key, symbol in
                            (("checkpoint_cost", "C"), ("drain", "D"), ("restart", "R")) if key in params.derived}
     wait = params.spares.wait(params.mtbi) if params.spares is not None else 0.0
-    if params.persistent_restart is not None and wait > 0:  # R_p waits for a repaired node as R does
-        out["R_p"] = (f"{format_duration(params.persistent_restart - wait)} given ({sources.get('R_p', params.source)}), "
+    if (typed := params.persistent_restart_typed) is not None and wait > 0:  # R_p waits for a repaired node as R does
+        out["R_p"] = (f"{format_duration(typed)} given ({sources.get('R_p', params.source)}), "
                       f"and {format_wait(wait)} waiting for repairs, as the fast restart waits")
     if params.checkpoint_is_stall and (copy := params.snapshot_copy) is not None:  # C typed beside a snapshot
         flag = params.known.name("checkpoint_cost") if params.known is not None else ""

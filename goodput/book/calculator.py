@@ -297,10 +297,8 @@ def link_query(params: Params) -> dict[str, str]:
         query["drain"] = duration_text(params.drain)
     if params.persistent_cost is not None:
         query["persistent_cost"] = duration_text(params.persistent_cost)
-        rp = params.persistent_restart or params.restart
-        if params.spares is not None:  # the page adds R's wait for repairs to R_p itself, as goodput.params does
-            rp = float(f"{rp - params.spares.wait(params.mtbi):.12g}")  # back to the typed value, not a hair off it
-        query["persistent_restart"] = duration_text(rp)
+        # as typed: the page adds R's wait for repairs to R_p itself, as goodput.params does
+        query["persistent_restart"] = duration_text(params.persistent_restart_typed or params.restart)
         query["fast_survives"] = f"{params.fast_survives!r}"
         if params.persistent_every is not None:
             query["persistent_every"] = str(params.persistent_every)
