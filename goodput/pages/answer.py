@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass, fields
+from typing import Any
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
@@ -16,6 +17,7 @@ from goodput.pages.common import (
     Fleet,
     LossLever,
     PlanValues,
+    RecoveryValues,
     SchemeValues,
     first_order_variant,
     fleet_values,
@@ -24,7 +26,7 @@ from goodput.pages.common import (
     losses_text,
     m_given,
     ranges_text,
-    recovery_kind,
+    recovery_values,
     scheme_values,
     t_span,
 )
@@ -40,7 +42,6 @@ from goodput.report import (
     money,
     ordinal,
     percent,
-    planned_text,
     points,
     restart_part_texts,
     restart_text,
@@ -62,22 +63,18 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 
 
-def loss_lever_values(x: LossLever | None) -> dict[str, str]:
+def loss_lever_values(x: LossLever | None) -> dict[str, Any]:
     """The fields of :class:`LossLever` for a page (from :func:`loss_lever`), "none" each where it is None."""
     return {f.name: (getattr(x, f.name) if x else "none") for f in fields(LossLever)}
 
 
 @dataclass(frozen=True)
-class Page(Fleet, PlanValues, LossLever, SchemeValues):
+class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues):
     """The answer page's values; each field is a glue key of book/answer.md ("none" where a paragraph has no use)."""
 
     mtbi_how: Variant
     scheme: Variant
     scheme_recovery: Variant
-    recovery: Variant
-    jit_share: str
-    jit_time: str
-    planned_rate: str
     losses_ranked: str
     month_hours: str
     drain_busy: Variant
@@ -185,7 +182,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
         held = [count(n, "spare node"), money(w.spares_short)]
     outranked = loss_lever(fleet)
-    chosen = {}  # the fields a paragraph of this fleet quotes; the others keep "none"
+    chosen: dict[str, Any] = {}  # the fields a paragraph of this fleet quotes; the others keep "none"
     if w.own_write is not None:  # the storage's own write, where the slow checkpoint typed is not it
         chosen = {"own_write": format_duration(w.own_write),
                   "own_write_goodput": percent(w.own_write_plan.goodput) if w.own_write_plan else "no work kept"}
@@ -204,9 +201,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)), mtbi_how=Variant(m_given(p)),
         restart_text=restart_text(p), scheme=Variant(scheme), losses_ranked=losses_text(fleet),
         # not every interruption rolls back: the plan counts the rest too, said beside the scheme it has
-        scheme_recovery=Variant("given" if fleet.recovered else "none"), recovery=Variant(recovery_kind(p)),
-        jit_share=percent(p.just_in_time, 0), jit_time=format_duration(p.jit_recovery),
-        planned_rate=planned_text(p) if p.planned_rate > 0 else NOT_QUOTED,
+        scheme_recovery=Variant("given" if fleet.recovered else "none"), **recovery_values(p),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
         slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else

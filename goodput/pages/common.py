@@ -20,6 +20,7 @@ from goodput.report import (
     mtbi_origin,
     ordinal,
     percent,
+    planned_text,
     points,
     range_origin,
     recommendation,
@@ -293,6 +294,28 @@ def off_optimum(fleet: FleetPlan) -> tuple[dict[str, Any], Plan, Plan | None]:
     return vars(OffOptimum(twice_interval=format_duration(twice.interval),
                            twice_points=points(max(0.0, plan.goodput - twice.goodput)),
                            half_interval=format_duration(plan.interval / OFF_BY))), twice, half
+
+
+@dataclass(frozen=True)
+class RecoveryValues:
+    """The interruptions that do not roll back, said alike by the answer and goodput pages' recovery clause.
+
+    ``recovery``: :func:`recovery_kind`; the share recovered just in time and its pause; the planned stops
+    (:data:`NOT_QUOTED` without any).
+    """
+
+    recovery: Variant
+    jit_share: str
+    jit_time: str
+    planned_rate: str
+
+
+def recovery_values(params: Params) -> dict[str, Any]:
+    """The fields of :class:`RecoveryValues` for a fleet's inputs."""
+    return vars(RecoveryValues(
+        recovery=Variant(recovery_kind(params)), jit_share=percent(params.just_in_time, 0),
+        jit_time=format_duration(params.jit_recovery),
+        planned_rate=planned_text(params) if params.planned_rate > 0 else NOT_QUOTED))
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,22 @@ from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages.answer import compared_name
-from goodput.pages.common import NOT_QUOTED, Fleet, first_order_variant, fleet_values, quoted, recovery_kind
+from goodput.pages.common import (
+    NOT_QUOTED,
+    Fleet,
+    RecoveryValues,
+    first_order_variant,
+    fleet_values,
+    quoted,
+    recovery_values,
+)
 from goodput.params import load_params
-from goodput.report import percent, planned_text, point_decimals, points
+from goodput.report import percent, point_decimals, points
 from goodput.units import format_duration
 
 
 @dataclass(frozen=True)
-class Page(Fleet):
+class Page(Fleet, RecoveryValues):
     """The goodput chapter's values; each field is a glue key of book/goodput.md."""
 
     first_order: Variant
@@ -30,9 +38,6 @@ class Page(Fleet):
 
     scheme: Variant
     scheme_recovery: Variant
-    recovery: Variant
-    jit_share: str
-    jit_time: str
     balance: Variant
     balance_checkpoint: str
     balance_lost: str
@@ -55,7 +60,6 @@ class Page(Fleet):
     a_restart: str
     a_planned: str
     planned: Variant
-    planned_rate: str
     leaves_out: Variant
     larger_fleet: str
     out_of_range_fleet: str
@@ -111,8 +115,7 @@ def build(fleet: FleetPlan) -> Page:
         compared_name=compared_name(p),
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
-        recovery=Variant(recovery_kind(p)),
-        jit_share=percent(p.just_in_time, 0), jit_time=format_duration(p.jit_recovery),
+        **recovery_values(p),
         # A tiered fleet's scheme paragraph names its tiers; its just-in-time recovery and planned stops follow.
         scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
@@ -131,7 +134,7 @@ def build(fleet: FleetPlan) -> Page:
         a_needed=Variant("none" if needed is None else "cost"),
         a_needed_cost=format_duration(needed) if needed is not None else NOT_QUOTED,
         a_restart=format_duration(wp.restart), a_planned=f"{sources.LLAMA3_PLANNED:,}",
-        planned=Variant("counted" if planned else "none"), planned_rate=planned_text(p) if planned else NOT_QUOTED,
+        planned=Variant("counted" if planned else "none"),
         leaves_out=Variant("ok_throughout") if fleet.first_order_status == "ok" and not larger
         else Variant("caution_throughout") if fleet.first_order_status == "caution" and not out_at
         else first_order_variant(fleet),
