@@ -450,16 +450,50 @@ def best_every(tiers: Tiers, mtbi: float, *, which: str = "exact", recovery: Rec
         return tiers.with_every(MAX_EVERY)
     guess = first_order_every(tiers)
     centre = max(1, min(MAX_EVERY, round(guess))) if math.isfinite(guess) else MAX_EVERY
-    best_n, best = centre, value(centre)
-    for step in (-1, 1):  # walk away from the first-order cadence while goodput improves (it is unimodal in n)
-        n = centre + step
-        while 1 <= n <= MAX_EVERY:
-            v = value(n)
-            if not v > best:  # never compare with NaN: a value that is not better ends the walk
+    return tiers.with_every(peak(value, centre, MAX_EVERY))
+
+
+def peak(value: Callable[[int], float], start: int, top: int) -> int:
+    """The whole n in [1, top] with the most `value`, for a value single-peaked in n, searched from `start`.
+
+    From `start`, goes the way the value rises in strides that double (1, 2, 4, ...) until it stops rising, then
+    narrows that bracket by halving its wider side: at most about 3 log2 d values for a peak d away, where a walk of
+    single steps needs d. The first-order cadence can sit hundreds of steps from the exact one (an interval pinned at the
+    drain). A value that is not larger, NaN included, counts as no rise, so a tie keeps the n found first.
+
+    >>> peak(lambda n: -(n - 399) ** 2, 7, 1000), peak(lambda n: -n, 7, 1000), peak(lambda n: n, 7, 1000)
+    (399, 1, 1000)
+    """
+    seen: dict[int, float] = {}
+
+    def at(n: int) -> float:  # nothing lies past the bounds
+        if n not in seen:
+            seen[n] = value(n) if 1 <= n <= top else -math.inf
+        return seen[n]
+
+    for step in (-1, 1):
+        if not at(start + step) > at(start):
+            continue
+        low, best, stride = start, start + step, 2
+        while True:  # stride out until the value stops rising, or past the bound
+            far = min(max(start + step * stride, 1), top)
+            if far == best:
+                far = best + step
+            if not at(far) > at(best):
                 break
-            best_n, best = n, v
-            n += step
-    return tiers.with_every(best_n)
+            low, best, stride = best, far, stride * 2
+        low, high = sorted((low, far))  # the peak lies strictly between: at(best) rose from one end and not to the other
+        while high - low > 2:
+            probe = (best + high) // 2 if high - best > best - low else (low + best + 1) // 2
+            if at(probe) > at(best):
+                low, high = (best, high) if probe > best else (low, best)
+                best = probe
+            elif probe > best:
+                high = probe
+            else:
+                low = probe
+        return best
+    return start
 
 
 # --------------------------------------------------------------------------- a checkpoint lost with the job

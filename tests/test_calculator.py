@@ -362,6 +362,23 @@ def test_tiered_plans_in_chromium_equal_plan_for(js: Any) -> None:
           f"order exactly on {in_order} of 40")
 
 
+def test_the_cadence_search_in_chromium_is_the_package_s(js: Any) -> None:
+    """The page's peak finds goodput.tiers.peak's n, value for value, on 200 seeded single-peaked and flat sequences."""
+    from goodput.tiers import peak
+
+    rng = np.random.default_rng(41)
+    rows = []
+    for _ in range(200):
+        top = int(rng.integers(1, 1001))
+        at, start = (int(rng.integers(1, top + 1)) for _ in range(2))
+        values = [float(-abs(n - at) ** rng.uniform(0.5, 2)) for n in range(1, top + 1)]
+        if rng.uniform() < 0.1:
+            values = [0.0] * top
+        rows.append({"values": values, "start": start, "top": top})
+    got = js.evaluate("rows => rows.map(r => goodputCalculator.peak(n => r.values[n - 1], r.start, r.top))", rows)
+    assert got == [peak(lambda n, v=r["values"]: v[n - 1], r["start"], r["top"]) for r in rows]
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_tier_chain_in_chromium_equals_goodput_tiers(js: Any, seed: int) -> None:
     """The page's port of the chain gives goodput.tiers.exact_losses to 1e-12 at random intervals, s = 1 and n = 1 included."""

@@ -558,8 +558,45 @@
     return Math.exp(found.x);
   }
 
-  // goodput.tiers.best_every: walk from the first-order cadence while goodput improves, each n at its own best
-  // interval by the model that judges (which: "exact" or "first-order").
+  // goodput.tiers.peak: the whole n in [1, top] with the most value(n), for a value single-peaked in n, from start:
+  // strides that double the way the value rises, then the bracket halved on its wider side. No rise (NaN too) stops.
+  function peak(value, start, top) {
+    const seen = new Map();
+    const at = (n) => {  // nothing lies past the bounds
+      if (!seen.has(n)) { seen.set(n, n >= 1 && n <= top ? value(n) : -Infinity); }
+      return seen.get(n);
+    };
+    for (const step of [-1, 1]) {
+      if (!(at(start + step) > at(start))) { continue; }
+      let low = start, best = start + step, stride = 2, far;
+      for (;;) {
+        far = Math.min(Math.max(start + step * stride, 1), top);
+        if (far === best) { far = best + step; }
+        if (!(at(far) > at(best))) { break; }
+        low = best;
+        best = far;
+        stride *= 2;
+      }
+      let high = Math.max(low, far);
+      low = Math.min(low, far);
+      while (high - low > 2) {
+        const probe = high - best > best - low ? Math.floor((best + high) / 2) : Math.floor((low + best + 1) / 2);
+        if (at(probe) > at(best)) {
+          if (probe > best) { low = best; } else { high = best; }
+          best = probe;
+        } else if (probe > best) {
+          high = probe;
+        } else {
+          low = probe;
+        }
+      }
+      return best;
+    }
+    return start;
+  }
+
+  // goodput.tiers.best_every: the peak from the first-order cadence, each n at its own best interval by the model
+  // that judges (which: "exact" or "first-order").
   const everyCache = new Map();
   function tierBestEvery(sc, M, which, rec) {
     const exact = which === undefined || which === null || which === "exact";
@@ -574,15 +611,7 @@
     };
     const guess = sc.s >= 1 ? Infinity : F.tiers_every(sc.C, sc.Cp, sc.s);
     const centre = Number.isFinite(guess) ? Math.max(1, Math.min(K.max_every, roundHalfEven(guess))) : K.max_every;
-    let bestN = centre, best = value(centre);
-    for (const step of [-1, 1]) {
-      for (let n = centre + step; n >= 1 && n <= K.max_every; n += step) {
-        const v = value(n);
-        if (!(v > best)) { break; }  // also stops on a NaN, which the package's v <= best would walk past
-        bestN = n;
-        best = v;
-      }
-    }
+    const bestN = peak(value, centre, K.max_every);
     if (everyCache.size > 256) { everyCache.clear(); }
     everyCache.set(key, bestN);
     return bestN;
@@ -1737,7 +1766,7 @@
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
     formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
-    tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery,
+    tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying,
   };
 
