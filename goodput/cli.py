@@ -272,7 +272,10 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
         sources["price"] = "the worked example's price (set --price)"
     if args.month is not None:
         params, sources["month"] = params.replace(month=args.month), "--month"
-    params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources))
+    # R_p as the file types it, before the wait for repairs, which the flags may change with M or the spares
+    typed_rp = None if file_params.persistent_restart == file_params.restart else file_params.persistent_restart_typed
+    params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources),
+                                      typed_rp)
     # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
     ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
     # a derived input: how; R as every page writes it, the sum of its parts
@@ -337,8 +340,13 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     return derived.replace(ranges=ranges), sources
 
 
-def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str]) -> tuple[Params, dict[str, str]]:
-    """Apply --drain and the persistent-tier flags over the file's values, checked as the file's are."""
+def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str],
+                    typed_rp: float | None = None) -> tuple[Params, dict[str, str]]:
+    """Apply --drain and the persistent-tier flags over the file's values, checked as the file's are.
+
+    `typed_rp` is the file's R_p before its wait for repairs (None: R_p is R). R_p is that, or the flag's, plus the
+    wait the fast restart now takes: the flags may have changed the spares or M, and with them the wait.
+    """
     from goodput.params import tier_inputs
 
     flags = {dest: getattr(args, dest) for dest in ("persistent_cost", "persistent_restart", "fast_survives",
@@ -354,6 +362,8 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
                 raise InputError(_flag(dest), value, "--persistent-cost as well (or a persistent: tier in the params file)")
         return params, sources
     cost, restart, survives, every = (getattr(params, dest) if value is None else value for dest, value in flags.items())
+    if args.persistent_restart is None:
+        restart = typed_rp
     if survives is None:
         raise InputError("--persistent-cost", args.persistent_cost,
                          "--fast-survives as well: the share of interruptions the fast tier survives, 0 to 1")
@@ -364,17 +374,18 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
     try:
         cost_p, restart_p, n = tier_inputs(params.checkpoint_cost, params.restart, cost, restart, every,
                                            prefix="--persistent-", parse=parse,
-                                           # a file's R_p already waits for repairs as its R does; a flag's is typed
-                                           wait=params.spares.wait(params.mtbi) if params.spares is not None
-                                           and args.persistent_restart is not None else 0.0)
+                                           wait=params.spares.wait(params.mtbi) if params.spares is not None else 0.0)
     except InputError as exc:  # name the input the user gave, not the file's value it was checked against
         fast = {"--persistent-cost": ("--checkpoint-cost", args.persistent_cost, args.checkpoint_cost, cost,
                                       "a checkpoint cost no larger than the persistent one"),
                 "--persistent-restart": ("--restart", args.persistent_restart, args.restart, restart,
                                          "a restart no longer than the persistent one")}.get(exc.name)
-        if fast is None or fast[1] is not None or fast[2] is None:
+        if fast is None or fast[1] is not None:
             raise
         flag, _, value, persistent, what = fast
+        if value is None:  # the file's value against a C or R that other flags derived again
+            raise InputError(exc.name.replace("--persistent-", "persistent."),
+                             format_duration(parse(persistent, exc.name)), exc.expected) from None
         raise InputError(flag, format_duration(value),
                          f"{what} in {params.source} ({format_duration(parse(persistent, exc.name))})") from None
     for symbol, (dest, given) in zip(("C_p", "R_p", "s", "n"), flags.items(), strict=True):

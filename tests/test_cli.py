@@ -429,6 +429,47 @@ def test_bad_tier_flags_exit_2_naming_the_flag(args: list[str], needle: str) -> 
     assert needle in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+SPARE_TIER_FLEET = """gpus: 16384
+rate_per_gpu_hour: 2e-5
+checkpoint_cost: 1 min
+slow_checkpoint_cost: 20 min
+restart: {detect: 1 min, replace: 3 min, startup: 2 min, warmup: 2 min}
+spares: {nodes: 16, repair: 12 h, takes_node: 0.6}
+persistent: {cost: 4 min, restart: 22 min}
+fast_survives: 0.8
+price_per_gpu_hour: 2.0
+month: 730 h
+"""
+
+
+@pytest.mark.parametrize(("flags", "edit"), [
+    (["--spares", "0"], ("nodes: 16", "nodes: 0")),
+    (["--repair", "48 h"], ("repair: 12 h", "repair: 48 h")),
+    (["--rate", "8e-5"], ("2e-5", "8e-5")),
+])
+def test_flags_that_change_the_wait_for_repairs_move_r_p_with_r(tmp_path: Path, flags: list[str],
+                                                                edit: tuple[str, str]) -> None:
+    """R_p is the file's 22 min plus the wait R now takes: the flags give the plan of the file so edited. The file's
+    R_p no longer kept the wait of the file's spares, refused beside the longer R of none ('got 22.0152...')."""
+    (tmp_path / "fleet.yml").write_text(SPARE_TIER_FLEET)
+    (tmp_path / "edited.yml").write_text(SPARE_TIER_FLEET.replace(*edit))
+    flagged = plan_json("--params", str(tmp_path / "fleet.yml"), *flags)
+    edited = plan_json("--params", str(tmp_path / "edited.yml"))
+    for key in ("restart_min", "persistent_restart_min", "goodput", "persistent_every", "interval_min"):
+        assert_allclose(flagged[key], edited[key], rtol=1e-12, err_msg=key)
+    assert flagged["persistent_restart_min"] - flagged["restart_min"] == pytest.approx(22.0 - 8.0)
+
+
+def test_a_part_flag_that_makes_r_outlast_the_file_s_r_p_names_the_file_s_r_p(tmp_path: Path) -> None:
+    """--detect 30 min makes R (before the wait) 37 min, longer than the file's R_p of 22 min: exit 2, one line
+    naming persistent.restart as the file types it, not a flag that was not given."""
+    (tmp_path / "fleet.yml").write_text(SPARE_TIER_FLEET)
+    result = run("plan", "--params", str(tmp_path / "fleet.yml"), "--detect", "30 min")
+    assert result.returncode == 2
+    assert result.stderr.strip() == ("goodput: error: persistent.restart: got '22 min', expected a persistent restart "
+                                     "no shorter than the fast restart (37 min before the wait for repairs)")
+
+
 def test_simulate_with_tiers_agrees_with_the_exact_model() -> None:
     """goodput simulate with a drain and a persistent tier runs the tier simulator at the plan's interval and n,
     within 4 standard errors of the exact model."""
