@@ -38,6 +38,7 @@ from goodput import model, tiers, validate
 from goodput.errors import InputError, Refused
 from goodput.exact import MODELS, model_functions
 from goodput.tiers import Tiers
+from goodput.units import format_duration, format_wait
 
 if TYPE_CHECKING:
     from goodput.params import Params
@@ -518,6 +519,19 @@ def fleet_points(params: Params) -> Values:
     return {name: float(value) for name, value in points.items() if value is not None}
 
 
+def _waits_within(params: Params, name: str) -> str:
+    """Why R or R_p is longer than typed, where it waits for repairs: a range is of the value the plan uses, wait and all.
+
+    ``""`` for another input, or without spares.
+    """
+    if name not in ("restart", "persistent_restart") or params.spares is None:
+        return ""
+    wait = params.spares.wait(params.mtbi)
+    typed = params.persistent_restart_typed if name == "persistent_restart" else params.restart - wait
+    return (f" ({format_duration(typed or 0.0)} before its wait for repairs of {format_wait(wait)}, which a range "
+            "includes)")
+
+
 def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRange]:
     """The range of each input a fleet has (:func:`fleet_points`), and where it came from, in :data:`INPUTS` order.
 
@@ -542,7 +556,8 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
             if not low <= point <= high:
                 shown = (f"[{low:g}, {high:g}]", f"{point:g}") if name in SHARES else (
                     f"[{low:g} min, {high:g} min]", f"{point:g} min")
-                raise InputError(f"ranges.{name}", shown[0], f"a range containing {name} itself, {shown[1]}")
+                raise InputError(f"ranges.{name}", shown[0], f"a range containing {name} itself, {shown[1]}"
+                                 + _waits_within(params, name))
             origin = "stated"
         else:
             low = high = point

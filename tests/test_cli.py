@@ -23,6 +23,8 @@ from numpy.testing import assert_allclose
 
 from goodput import model
 from goodput.cli import main
+from goodput.params import load_params
+from goodput.units import format_duration
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -468,6 +470,23 @@ def test_a_part_flag_that_makes_r_outlast_the_file_s_r_p_names_the_file_s_r_p(tm
     assert result.returncode == 2
     assert result.stderr.strip() == ("goodput: error: persistent.restart: got '22 min', expected a persistent restart "
                                      "no shorter than the fast restart (37 min before the wait for repairs)")
+
+
+@pytest.mark.parametrize(("key", "pair", "typed"), [("persistent_restart", "[20 min, 25 min]", "22 min"),
+                                                  ("restart", "[7 min, 9 min]", "8 min")])
+def test_a_range_around_the_typed_restart_says_the_wait_is_in_the_range(tmp_path: Path, key: str, pair: str,
+                                                                       typed: str) -> None:
+    """With spares, R and R_p wait for repairs, and a stated range is of the value with the wait: a range around the
+    typed value is refused, in one line that gives the typed value and the wait as well as the value to contain."""
+    fleet = SPARE_TIER_FLEET.replace("nodes: 16", "nodes: 1") + f"ranges: {{{key}: {pair}}}\n"
+    (tmp_path / "fleet.yml").write_text(fleet)
+    params = load_params(tmp_path / "fleet.yml")
+    assert params.spares is not None
+    wait = params.spares.wait(params.mtbi)
+    result = run("plan", "--params", str(tmp_path / "fleet.yml"))
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert f"ranges.{key}" in result.stderr and f"({typed} before its wait for repairs of {format_duration(wait)}" \
+        in result.stderr
 
 
 def test_simulate_with_tiers_agrees_with_the_exact_model() -> None:
