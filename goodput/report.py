@@ -204,6 +204,28 @@ def input_value(name: str, value: float) -> str:
     """
     return f"{100 * value:.3g}%" if name in SHARE_INPUTS else format_duration(value)
 
+
+def input_ends(name: str, low: float, high: float) -> tuple[str, str]:
+    """The two ends of an input's range, written alike: ``"3.05 min"`` and ``"6.54 min"``, not ``"3 min 3 s"`` beside it.
+
+    Each end as :func:`input_value` writes it, but an end in minutes and seconds beside one in decimal minutes is
+    written in decimal minutes too.
+
+    >>> input_ends("checkpoint_cost", 3.05, 6.54), input_ends("checkpoint_cost", 0.75, 2.0)
+    (('3.05 min', '6.54 min'), ('45 s', '2 min'))
+    """
+    low_text, high_text = input_value(name, low), input_value(name, high)
+    mixed = (" min " in low_text, " min " in high_text)
+    if any(mixed) and any(e.endswith(" min") and "." in e for e in (low_text, high_text)):
+        low_text, high_text = (f"{significant(x, 3)} min" if m else e
+                               for e, m, x in zip((low_text, high_text), mixed, (low, high), strict=True))
+    return low_text, high_text
+
+
+def input_span(name: str, low: float, high: float) -> str:
+    """An input's range as written, both ends alike (:func:`input_ends`): ``"3.05 min to 6.54 min"``."""
+    return " to ".join(input_ends(name, low, high))
+
 #: How each model is named in prose.
 MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
 
@@ -362,10 +384,9 @@ def range_origin(r: InputRange) -> str:
 
 def range_text(r: InputRange) -> str:
     """An input's range: ``"45 s to 2 min"`` (``"60% to 85%"`` for a share), ``"exact (no range given)"`` or one value."""
-    low, high = input_value(r.name, r.low), input_value(r.name, r.high)
     if not r.exact:
-        return f"{low} to {high}"
-    return "exact (no range given)" if r.origin == "none" else f"{low} (a range of one value)"
+        return input_span(r.name, r.low, r.high)
+    return "exact (no range given)" if r.origin == "none" else f"{input_value(r.name, r.low)} (a range of one value)"
 
 
 #: The restart's parts as the book names them (keys of :attr:`goodput.restart.RestartParts.parts`).
@@ -503,7 +524,7 @@ def input_rows(params: Params) -> list[tuple[str, str]]:
     rows += [(name, _with_note(value, note)) for name, value, note in planner_rows(params)
              if note or not name.startswith("restart part:")]
     rows += [("price per GPU-hour", f"${params.price_per_gpu_hour:g}"), ("accounting month", f"{significant(params.month / 60, 4)} h")]
-    rows += [(f"range of {INPUT_SYMBOLS[key]}", f"{input_value(key, low)} to {input_value(key, high)}")
+    rows += [(f"range of {INPUT_SYMBOLS[key]}", input_span(key, low, high))
              for key, (low, high) in params.ranges.items()]
     return rows + [(name, log.name) for name, log in (("event log", params.events_log), ("step log", params.steps_log))
                    if log is not None]

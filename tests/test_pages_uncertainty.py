@@ -413,3 +413,12 @@ def test_a_first_order_below_zero_says_so(book: Params) -> None:
     fleet = fleet_plan(book.replace(mtbi=25.0, checkpoint_cost=6.0, slow_checkpoint_cost=12.0, restart=8.0, ranges={}))
     assert fleet.first_order_status == "below zero"
     assert page.build(fleet).first_order == Variant("below_zero")
+
+
+def test_a_stated_range_s_ends_are_written_alike() -> None:
+    """C's stated range of 3.05 min to 6.54 min: both ends in decimal minutes on the page, in its sentence and in its
+    list, where the low end read '3 min 3 s' beside '6.54 min'; the worked example's 45 s to 2 min stays."""
+    built = page.build(fleet_plan(load_params().replace(checkpoint_cost=4.36, ranges={"checkpoint_cost": (3.05, 6.54)})))
+    assert (built.c_low, built.c_high) == ("3.05 min", "6.54 min")
+    worked = page.build(fleet_plan(load_params()))
+    assert (worked.c_low, worked.c_high) == ("45 s", "2 min")

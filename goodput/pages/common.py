@@ -14,7 +14,7 @@ from goodput.report import (
     INPUT_WORDS,
     count,
     gain_text,
-    input_value,
+    input_span,
     join_words,
     money,
     mtbi_origin,
@@ -135,8 +135,8 @@ def how_mtbi_given(fleet: FleetPlan) -> str:
 def ranges_text(fleet: FleetPlan) -> str:
     """The inputs' ranges with their values and where each came from, then those taken as exact, for a sentence."""
     r = fleet.ranges
-    given = [f"{INPUT_WORDS.get(name, name)} from {input_value(name, r.inputs[name].low)} to "
-             f"{input_value(name, r.inputs[name].high)} ({range_origin(r.inputs[name])})" for name in r.ranged]
+    given = [f"{INPUT_WORDS.get(name, name)} from {input_span(name, r.inputs[name].low, r.inputs[name].high)} "
+             f"({range_origin(r.inputs[name])})" for name in r.ranged]
     exact = [f"{INPUT_WORDS.get(name, name)} taken as exact (no range given)" for name in r.exact]
     return "; ".join(given + exact)
 

@@ -15,6 +15,8 @@ from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
+    input_ends,
+    input_span,
     input_value,
     join_words,
     percent,
@@ -40,7 +42,7 @@ def other_text(r: InputRange) -> str:
     words, point = INPUT_WORDS[r.name], input_value(r.name, r.point)
     if r.exact:
         return f"{words} taken as exact at {point}" + ("" if r.origin == "none" else " (a range of one value)")
-    return f"{words} from {input_value(r.name, r.low)} to {input_value(r.name, r.high)} ({point} in the plan)"
+    return f"{words} from {input_span(r.name, r.low, r.high)} ({point} in the plan)"
 
 
 def corners_how(ranged: int, corners: int, sampled: bool) -> str:
@@ -139,6 +141,7 @@ def build(fleet: FleetPlan) -> Page:
     """
     p, r, plan, d = fleet.params, fleet.ranges, fleet.plan, format_duration
     m, c, rr, slow_in = (r.inputs[name] for name in ("mtbi", "checkpoint_cost", "restart", "slow_checkpoint_cost"))
+    m_ends, c_ends, r_ends, slow_ends = (input_ends(x.name, x.low, x.high) for x in (m, c, rr, slow_in))
     s, exact = plan.tiers, r.exact
     g_low, g_high = r.fixed.goodput_range
     b_low, b_high = r.best.goodput_range
@@ -173,12 +176,12 @@ def build(fleet: FleetPlan) -> Page:
         **fleet_values(fleet),
         scheme=Variant("one" if s is None or s.single_level else "drain" if s.one_tier else "tiered"),
         drain_note=Variant("longer" if "drain" in r.inputs and r.inputs["drain"].high > plan.interval else "none"),
-        m_range=Variant(range_kind(m)), m_low=d(m.low), m_high=d(m.high),
-        c_range=Variant(range_kind(c)), c_low=d(c.low), c_high=d(c.high),
-        r_range=Variant(range_kind(rr)), r_low=d(rr.low), r_high=d(rr.high),
+        m_range=Variant(range_kind(m)), m_low=m_ends[0], m_high=m_ends[1],
+        c_range=Variant(range_kind(c)), c_low=c_ends[0], c_high=c_ends[1],
+        r_range=Variant(range_kind(rr)), r_low=r_ends[0], r_high=r_ends[1],
+        slow_low=slow_ends[0], slow_high=slow_ends[1],
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
-        slow_range=Variant("given" if r.slow is not None else "derived" if p.slow_derived else "none"), slow_low=d(slow_in.low),
-        slow_high=d(slow_in.high),
+        slow_range=Variant("given" if r.slow is not None else "derived" if p.slow_derived else "none"),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), range=Variant("ranged" if r.ranged else "none"),
         t_lies=Variant("stays" if where == f"at {d(plan.interval)}" else "moves"), t_where=where, g_span=fixed_span,
