@@ -519,6 +519,19 @@ def fleet_points(params: Params) -> Values:
     return {name: float(value) for name, value in points.items() if value is not None}
 
 
+def _outside(point: float, low: float, high: float) -> str:
+    """A duration outside a range, to the fewest digits (three or more) that do not write it as one of the ends.
+
+    >>> _outside(186.263, 9.0, 12.0), _outside(8.0004, 3.0, 8.0)
+    ('186 min', '8.0004 min')
+    """
+    for digits in range(3, 10):
+        text = format_duration(point, digits)
+        if text not in (format_duration(low, digits), format_duration(high, digits)):
+            return text
+    return f"{point!r} min"
+
+
 def _waits_within(params: Params, name: str) -> str:
     """Why R or R_p is longer than typed, where it waits for repairs: a range is of the value the plan uses, wait and all.
 
@@ -555,7 +568,7 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
             low, high = (float(v) for v in params.ranges[name])
             if not low <= point <= high:
                 shown = (f"[{low:g}, {high:g}]", f"{point:g}") if name in SHARES else (
-                    f"[{low:g} min, {high:g} min]", f"{point:g} min")
+                    f"[{format_duration(low, 6)}, {format_duration(high, 6)}]", _outside(point, low, high))
                 raise InputError(f"ranges.{name}", shown[0], f"a range containing {name} itself, {shown[1]}"
                                  + _waits_within(params, name))
             origin = "stated"
