@@ -246,21 +246,18 @@ class _FleetCases:
 
     def at_interval(self, x: Params, interval: float) -> float:
         """Goodput of the inputs `x` at the interval (no shorter than their drain) with the plan's cadence."""
-        from goodput.plan import _check_scale, make_plan
+        from goodput.plan import _check_scale, recovery_of
         from goodput.restart import recovery_losses
 
         t = max(float(interval), x.drain)
         _check_scale(x.mtbi, x.checkpoint_cost, x.restart, t, x.persistent_cost or 0.0, x.persistent_restart or 0.0)
-        if x.tiered:
-            if x.just_in_time or x.planned_rate:  # the plan refuses this combination: say so as it does
-                make_plan(x.checkpoint_cost, x.mtbi, x.restart, t, drain=x.drain, persistent_cost=x.persistent_cost,
-                          just_in_time=x.just_in_time, planned_rate=x.planned_rate)
+        if x.tiered:  # with the inputs' just-in-time recovery and planned stops, as the plan has them
             two = x.persistent_cost is not None
             scheme = Tiers(x.checkpoint_cost, x.restart, x.drain, x.persistent_cost,
                            x.persistent_restart if two else None, (x.fast_survives or 0.0) if two else 0.0,
                            (self.every or 1) if two else 1)
             losses = tiers.exact_losses if self.which == "exact" else tiers.first_order_losses
-            return losses(scheme, x.mtbi, t).goodput
+            return losses(scheme, x.mtbi, t, recovery_of(x)).goodput
         if x.just_in_time or x.planned_rate:
             return recovery_losses(x.checkpoint_cost, x.mtbi, x.restart, t, just_in_time=x.just_in_time,
                                    jit_recovery=x.jit_recovery, planned_rate=x.planned_rate, which=self.which).goodput

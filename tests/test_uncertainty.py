@@ -533,3 +533,27 @@ def test_a_flag_that_changes_an_input_drops_its_range(tmp_path: Path, capsys: py
     flagged = json.loads(capsys.readouterr().out)["ranges"]
     assert (both["drain"], both["fast_survives"]) == ([3.0, 6.0], [0.6, 0.85])
     assert flagged["drain"] is None and flagged["fast_survives"] == [0.6, 0.85]
+
+
+@pytest.mark.parametrize("scheme", [{"drain": "4 min"}, {"drain": "4 min", "persistent": {"cost": "3 min",
+                                                                                          "restart": "25 min"},
+                                                          "fast_survives": 0.75}])
+def test_ranges_at_the_plan_s_interval_keep_the_fleet_s_recovery_and_planned_stops(scheme: dict[str, object]) -> None:
+    """A fleet with a drain (or two tiers), just-in-time recovery and planned stops, ranged on C and p: at the plan's
+    interval, the case of the point values is the plan (its goodput to 1e-12), goodput's range holds the plan's, and p
+    moves goodput. The ranges had left out p and the planned stops beside a drain: 99.1% to 99.3% around a plan of
+    99.5%, with p's swing 0.0 points."""
+    from goodput.params import params_from_mapping
+
+    mapping = {**{k: v for k, v in FLEET_65K.items() if k not in ("drain", "persistent", "fast_survives")}, **scheme,
+               "just_in_time": 0.7, "planned": {"count": 4, "window": "30 days"},
+               "ranges": {"checkpoint_cost": ["20 s", "30 s"], "just_in_time": [0.5, 0.9]}}
+    params = params_from_mapping(mapping, source="fleet.yml")
+    plan = plan_for(params)
+    fixed = propagate_params(params, interval=plan.interval, which="exact")
+    assert abs(fixed.goodput - plan.goodput) <= 1e-12
+    low, high = fixed.goodput_range
+    assert low <= plan.goodput <= high
+    swing = one_at_a_time(fixed)
+    p_swing = next(s for s in swing if s.name == "just_in_time")
+    assert abs(p_swing.goodput_at_high - p_swing.goodput_at_low) > 1e-3
