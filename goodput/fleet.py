@@ -164,6 +164,17 @@ class FleetPlan:
         return self.plan if self.plain else make_plan(p.checkpoint_cost, p.mtbi, p.restart)
 
     @cached_property
+    def best_cadence(self) -> Plan:
+        """The scheme at the exact model's best whole n, the plan itself where it chose n (or has one tier).
+
+        Where the inputs file fixes n, the plan with n chosen, which the lever "set the persistent cadence right" moves to.
+        """
+        s = self.plan.tiers
+        if s is None or s.one_tier or self.plan.every_chosen:
+            return self.plan
+        return plan_for(self.params.replace(persistent_every=None))
+
+    @cached_property
     def elastic(self) -> Plan:
         """The whole scheme planned for elastic continuation (:func:`goodput.hazards.elastic_params`), once a fleet.
 

@@ -245,12 +245,22 @@ def test_the_page_builds_for_any_inputs_with_no_impossible_number(name: str) -> 
 
 
 @pytest.mark.slow
-def test_a_fixed_cadence_of_one_does_not_pay() -> None:
-    """With every: 1 fixed the fast tier adds nothing: the "not" variant, the cadence named as the file's."""
-    pg = page.build(fleet_plan(params_from_mapping(ROBUST["65k with a fixed cadence of 1"], source="x.yml")))
-    assert pg.fast_fleet == Variant("not") and pg.fast_gain == "0.0 points"
-    assert pg.persistent_cadence == Variant("every_fixed")
-    assert variant_text(pg, "persistent_cadence") == "every checkpoint persistent (the cadence the inputs file fixes)"
+def test_a_fixed_cadence_is_not_called_the_best_one() -> None:
+    """every: 1 fixed on the 65k fleet, whose best n is 4: the page says the file fixes n = 1 and the exact model's
+    best n is 4, keeping what the lever "set the persistent cadence right" gains; the fast tier pays there (the fast
+    checkpoints' worth is at n = 4), not "adds nothing". It had called the file's n = 1 the best. With every: 4 fixed,
+    the file's n is the best too."""
+    fleet = fleet_plan(params_from_mapping(ROBUST["65k with a fixed cadence of 1"], source="x.yml"))
+    pg = page.build(fleet)
+    assert pg.persistent_cadence == Variant("every_fixed") and pg.every == "1"
+    assert pg.cadence_found == Variant("fixed_other") and pg.best_every == "4"
+    assert pg.cadence_gain == gain_text(fleet.levers["set the persistent cadence right"])
+    assert pg.fast_fleet == Variant("pays")
+    assert pg.fast_gain == points(fleet.best_cadence.goodput - exact_goodput(
+        fleet.plan.tiers.with_every(1), fleet.params.mtbi,
+        exact_optimal_interval(fleet.plan.tiers.with_every(1), fleet.params.mtbi)))
+    four = {**FLEET_65K, "persistent": {"cost": "3 min", "restart": "25 min", "every": 4}}
+    assert page.build(fleet_plan(params_from_mapping(four, source="x.yml"))).cadence_found == Variant("fixed_best")
 
 
 def test_a_compared_write_no_dearer_than_c_draws_no_persistent_tier_of_this_fleet() -> None:

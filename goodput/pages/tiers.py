@@ -54,6 +54,9 @@ class Page(Fleet, SchemeValues):
     slow_drawn: str
     ratio: str
     every: str
+    cadence_found: Variant
+    best_every: str
+    cadence_gain: str
     all_interval: str
     all_goodput: str
     fast_gain: str
@@ -138,6 +141,9 @@ def build(fleet: FleetPlan) -> Page:
     lever_drain = max(0.0, levers.get("shorten the drain", 0.0))
     lever_survive = max(0.0, levers.get("make the fast tier survive more failures", 0.0))
     s, every = t.fast_survives, t.every
+    best = fleet.best_cadence  # the plan's n, or where the inputs file fixes n, the exact model's best
+    best_n = best.tiers.every if best.tiers is not None else every
+    cadence_gain = max(0.0, best.goodput - fleet.goodput)
     cadence = ("every" if every == 1 else "nth") + ("_fixed" if p.persistent_every is not None else "")  # file's own n
     opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
     return Page(
@@ -154,8 +160,9 @@ def build(fleet: FleetPlan) -> Page:
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         # a derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived)
         slow_drawn=slow_words(p, fleet.slow_keeps_more) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
-        fast_fleet=Variant(("cheaper" if p.slow_not_dearer else "none") if t.one_tier else "pays" if every > 1 else "not"), ratio=f"{t.cp / c:.3g}",
-        every=str(every), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
+        fast_fleet=Variant(("cheaper" if p.slow_not_dearer else "none") if t.one_tier else "pays" if best_n > 1 else "not"), ratio=f"{t.cp / c:.3g}",
+        every=str(every), best_every=str(best_n), cadence_gain=gain_text(cadence_gain),
+        cadence_found=Variant("chosen" if p.persistent_every is None else "fixed_best" if best_n == every else "fixed_other"), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
         fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),
         threshold=Variant("any" if fast is None or fast.threshold is None else "share"),
         threshold_share=percent(fast.threshold, 0) if fast and fast.threshold is not None else "",
