@@ -698,7 +698,7 @@ def duration_range_text(low: float, high: float, digits: int = 3) -> str:
     >>> duration_range_text(168.6, 204.7), duration_range_text(1116.0, 3773.0), duration_range_text(106.0, 359.0)
     ('169 to 205 min', '18.6 to 62.9 h', '106 to 359 min')
     """
-    return _range_words(*_range_ends(low, high, digits))
+    return _range_words(*range_ends(low, high, digits))
 
 
 def duration_and_range(value: float, low: float, high: float, digits: int = 3) -> str:
@@ -715,7 +715,7 @@ def duration_and_range(value: float, low: float, high: float, digits: int = 3) -
     own = format_duration(value, digits)
     finite = all(math.isfinite(x) for x in (value, low, high))
     like = value if finite and value > 0 and max(abs(low), abs(high)) / _unit(value)[1] < 1000.0 else None
-    lo, hi = _range_ends(low, high, digits, like)
+    lo, hi = range_ends(low, high, digits, like)
     unit = hi.partition(" ")[2]
     if own.partition(" ")[2] != unit and lo.partition(" ")[2] == unit and finite:
         own = durations_together(value, low, high, digits=digits, like=range_unit(low, high) if like is None else like)[0]
@@ -738,7 +738,7 @@ def _range_words(low: str, high: str) -> str:
     return f"{number} to {high}" if unit and unit == high.partition(" ")[2] else f"{low} to {high}"
 
 
-def _range_ends(low: float, high: float, digits: int = 3, like: float | None = None) -> tuple[str, str]:
+def range_ends(low: float, high: float, digits: int = 3, like: float | None = None) -> tuple[str, str]:
     """The two ends of a range in one unit.
 
     As :func:`format_duration` writes them where they share one (`like`'s, when given); else in `like`'s unit, or
@@ -755,7 +755,7 @@ def _range_ends(low: float, high: float, digits: int = 3, like: float | None = N
     # keeps each end in its own: "6 s to 50 min"
     if any(x != 0 and len(text.partition(" ")[0].replace(",", "").replace(".", "").lstrip("0")) < 2
            for x, text in zip((low, high), alike, strict=True)):
-        return (lo, hi) if like is None else _range_ends(low, high, digits)
+        return (lo, hi) if like is None else range_ends(low, high, digits)
     return alike[0], alike[1]
 
 
@@ -1337,7 +1337,7 @@ def interval_text(low: float, high: float, digits: int = 3) -> str:
     """
     if math.isnan(low) or math.isnan(high):
         return "no interval"
-    return " to ".join(_range_ends(low, high, digits))
+    return " to ".join(range_ends(low, high, digits))
 
 
 def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasurement | None = None) -> str:

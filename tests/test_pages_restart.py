@@ -361,3 +361,15 @@ def test_where_no_pool_pays_the_pages_say_so_rather_than_hold_zero_spares() -> N
     pays = fleet_plan(params_from_mapping(small | {"spares": {"nodes": 1, "repair": "6 h", "takes_node": 0.77}}))
     assert pays.best_spares is not None and pays.best_spares.best == 2
     assert (pages.build(pays).best_pool, answer.build(pays).spares) == (Variant("some"), Variant("given"))
+
+
+def test_a_best_pool_of_one_compares_with_none_not_with_half_of_it() -> None:
+    """A best pool of 1 spare node: the page compares it with none ('With none, goodput is ...'), not with 'half as
+    many, rounded down, 0 spare nodes'; a best pool of 2 still halves to 1."""
+    base = {"gpus": 512, "gpus_per_node": 8, "rate_per_gpu_hour": 2e-5, "checkpoint_cost": "1 min",
+            "slow_checkpoint_cost": "5 min", "restart": "5 min", "price_per_gpu_hour": 2.0, "month": "730 h"}
+    for repair, best, words in (("12 h", 1, "one"), ("48 h", 2, "even")):
+        fleet = fleet_plan(params_from_mapping({**base, "spares": {"nodes": 1, "repair": repair, "takes_node": 0.5}},
+                                               source="x.yml"))
+        pg = pages.build(fleet)
+        assert fleet.best_spares.best == best and pg.half_words == Variant(words)

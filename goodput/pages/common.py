@@ -22,6 +22,7 @@ from goodput.report import (
     percent,
     planned_text,
     points,
+    range_ends,
     range_origin,
     recommendation,
     scheme_words,
@@ -143,7 +144,7 @@ def ranges_text(fleet: FleetPlan) -> str:
 
 def t_span(fleet: FleetPlan) -> str:
     """Where the best interval lies over the inputs' ranges, through the fleet's scheme: ``"between 15.4 min and 27.3 min"``."""
-    return span(*(format_duration(t) for t in fleet.ranges.best.optimal_interval_range))
+    return span(*range_ends(*fleet.ranges.best.optimal_interval_range))
 
 
 def g_span(fleet: FleetPlan) -> str:

@@ -162,7 +162,7 @@ def build(fleet: FleetPlan) -> Page:
         best_pool=Variant("some" if best > 0 else "none"), node_share=percent(per_spare),
         best_share=percent(best * per_spare), best_goodput=percent(choice.goodput[best]),
         best_restart=best_restart, best_dollars=money(max(0.0, choice.dollars[best])),
-        half=count(half, "spare node"), half_words=Variant("even" if best % 2 == 0 else "odd"),
+        half=count(half, "spare node"), half_words=Variant("one" if best == 1 else "even" if best % 2 == 0 else "odd"),
         restart_none=format_duration(w.restart_none), half_goodput=percent(w.half_goodput),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
         best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),

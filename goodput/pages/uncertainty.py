@@ -21,6 +21,7 @@ from goodput.report import (
     join_words,
     percent,
     points,
+    range_ends,
 )
 from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange
 from goodput.units import format_duration
@@ -60,7 +61,7 @@ def duration_span(low: float, high: float) -> str:
     >>> duration_span(12.8, 23.99), duration_span(169.0, 205.0), duration_span(12.8, 12.8)
     ('between 12.8 min and 24.0 min', 'between 169 min and 205 min', 'at 12.8 min')
     """
-    ends = [format_duration(low), format_duration(high)]
+    ends = list(range_ends(low, high))
     decimal = [e.endswith(" min") and "." in e for e in ends]
     if any(decimal) and not all(decimal):
         ends = [e if has or not e.endswith(" min") or not 10.0 <= t < 100.0 else f"{t:#.3g} min"
