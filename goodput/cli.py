@@ -498,12 +498,13 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
 
     plan = plan_for(params, interval=args.interval)
     s = plan.tiers if plan.tiers is not None else Tiers(params.checkpoint_cost, params.restart)
-    p, rj, q = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0)
+    p, rj, q, saving = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0, 0.0)
+    stop = s.stop_cost - saving  # a planned stop's cost: it waits for no repaired node
     result = simulate_tiers(
         s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, args.horizon, drain=s.drain,
         persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart, fast_survives=s.fast_survives,
         persistent_every=s.every, just_in_time=p, jit_recovery=rj, planned_rate=q,
-        planned_cost=s.stop_cost if q else None, seed=args.seed, progress=True,
+        planned_cost=stop if q else None, seed=args.seed, progress=True,
     )
     if args.format == "json":
         return strict_json({key: getattr(result, key) for key in (*_SIMULATED[:3], "hard_failures", *_SIMULATED[3:],
@@ -513,7 +514,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
             "persistent_every": s.every, "horizon_min": args.horizon, "seed": args.seed,
             "failure_process": "exponential", "exact_goodput": plan.goodput,
             "just_in_time": p, "jit_recovery_min": rj, "planned_rate_per_hour": q,
-            "planned_cost_min": s.stop_cost if q else None, "recoveries": result.recoveries,
+            "planned_cost_min": stop if q else None, "recoveries": result.recoveries,
             "planned_stops": result.planned_stops,
         })
     z = (result.goodput - plan.goodput) / result.stderr if result.stderr > 0 else 0.0
@@ -528,7 +529,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         + ("" if s.one_tier else f", C_p = {format_duration(s.cp)}, R_p = {format_duration(s.rp)}, "
            f"s = {s.fast_survives:g}, n = {s.every}")
         + ("" if not p else f", p = {p:g}, R_j = {format_duration(rj)}")
-        + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(s.stop_cost)}"),
+        + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(stop)}"),
         "",
         *_loss_table(result, (plan.goodput, f"{z:+.1f} standard errors from the simulation"), result.drain_loss),
     ]

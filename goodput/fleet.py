@@ -323,7 +323,7 @@ class FleetPlan:
         if storage is not None and p.checkpoint_per_node and gpus != p.gpus and gpus % p.gpus_per_node == 0:
             storage = replace(storage, nodes=gpus // p.gpus_per_node)
             cost = storage.checkpoint_cost
-        return self.with_restart(self.restart_at(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts,
+        return self.with_restart(self.restart_at(gpus), self.repair_wait(gpus)).replace(gpus=gpus, mtbi=mtbi, restart_parts=parts,
                                                                 storage=storage, checkpoint_cost=cost)
 
     def at_mtbi(self, mtbi: float) -> Params:
@@ -340,7 +340,7 @@ class FleetPlan:
         p = self.params
         if p.spares is None:
             return p.replace(mtbi=mtbi)
-        return self.with_restart(self.parts_restart() + p.spares.wait(mtbi)).replace(mtbi=mtbi)
+        return self.with_restart(self.parts_restart() + p.spares.wait(mtbi), p.spares.wait(mtbi)).replace(mtbi=mtbi)
 
     # ------------------------------------------------------------------ storage, restart
     @property
@@ -369,14 +369,16 @@ class FleetPlan:
         return _kept(lambda: self.plan_at_write_bandwidth(achieved, size))
 
     # ------------------------------------------------------------------ what a planner knows: the restart
-    def with_restart(self, restart: float) -> Params:
+    def with_restart(self, restart: float, wait: float | None = None) -> Params:
         """The fleet's inputs with another expected restart; a persistent tier's restart moves by as much.
 
-        R_p is kept at least R': R + (R' - R) can round a hair below R' and be refused.
+        ``wait``: the part of it spent waiting for a repaired node, which a planned stop does not take
+        (:attr:`goodput.params.Params.stop_saving`); None keeps the fleet's. R_p is kept at least R': R + (R' - R) can
+        round a hair below R' and be refused.
         """
         p = self.params
         rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
-        return p.replace(restart=restart, persistent_restart=rp)
+        return p.replace(restart=restart, persistent_restart=rp, stop_saving=p.stop_saving if wait is None else wait)
 
     @cached_property
     def restart_by_size(self) -> tuple[str, ...]:
@@ -429,9 +431,16 @@ class FleetPlan:
         """The expected restart at ``gpus`` GPUs, minutes: :meth:`parts_restart` + :meth:`repair_wait`."""
         return self.parts_restart(gpus) + self.repair_wait(gpus)
 
-    def goodput_at_restart(self, restart: float) -> float:
-        """Goodput of the whole scheme with an expected restart of ``restart`` minutes; 0 where no work is kept."""
-        return _kept(lambda: plan_for(self.with_restart(restart)))
+    def goodput_at_restart(self, restart: float, wait: float | None = None) -> float:
+        """Goodput of the whole scheme with an expected restart of ``restart`` minutes; 0 where no work is kept.
+
+        ``wait`` of them wait for a repaired node (:meth:`with_restart`).
+        """
+        return _kept(lambda: plan_for(self.with_restart(restart, wait)))
+
+    def _goodput_with_wait(self, restart: float) -> float:
+        """:meth:`goodput_at_restart` of R's parts plus a wait for repairs: ``restart`` less the parts is the wait."""
+        return self.goodput_at_restart(restart, restart - self.parts_restart())
 
     def spares_choice(self, repair: float, takes_node: float) -> SparesChoice:
         """Goodput and dollars against the number of hot spare nodes, and the best count, with the full plan.
@@ -445,7 +454,7 @@ class FleetPlan:
         if key not in self._spares_choices:  # each count is a plan: computed once per pool
             p = self.params
             choice = restarts.best_spares(self.parts_restart(), p.checkpoint_cost, p.mtbi, repair, takes_node, p.gpus,
-                                          p.gpus_per_node, goodput_at=self.goodput_at_restart)
+                                          p.gpus_per_node, goodput_at=self._goodput_with_wait)
             dollars = [self._spares_dollars(c, g, choice.goodput[0]) for c, g in zip(choice.counts, choice.goodput,
                                                                                      strict=True)]
             self._spares_choices[key] = replace(choice, dollars=dollars)
@@ -463,7 +472,7 @@ class FleetPlan:
         p = self.params
         more = sorted({round(c) for c in np.linspace(last, count, extra + 1)[1:]})
         rows = [restarts.spares_row(c, self.parts_restart(), p.mtbi, repair, takes_node, p.gpus, p.gpus_per_node,
-                                    self.goodput_at_restart) for c in more]
+                                    self._goodput_with_wait) for c in more]
         return replace(choice, counts=[*choice.counts, *more], restart=[*choice.restart, *(r[1] for r in rows)],
                        goodput=[*choice.goodput, *(r[2] for r in rows)], useful=[*choice.useful, *(r[3] for r in rows)],
                        net=[*choice.net, *(r[4] for r in rows)],
@@ -481,8 +490,8 @@ class FleetPlan:
 
     def goodput_with_spares(self, spares: int, repair: float, takes_node: float) -> float:
         """Goodput of the whole scheme with a pool of ``spares`` nodes."""
-        return self.goodput_at_restart(self.parts_restart() + restarts.spare_wait(spares, self.params.mtbi, repair,
-                                                                                  takes_node))
+        wait = restarts.spare_wait(spares, self.params.mtbi, repair, takes_node)
+        return self.goodput_at_restart(self.parts_restart() + wait, wait)
 
     @cached_property
     def best_spares(self) -> SparesChoice | None:

@@ -270,7 +270,8 @@ def elastic_params(params: Params) -> Params:
     """A fleet's inputs for elastic continuation, its whole scheme kept.
 
     R becomes :func:`elastic_restart` of R, and a persistent restart R_p becomes that plus R_p - R: continuing on fewer
-    nodes saves the wait for replacement hardware, not the read of the persistent copy.
+    nodes saves the wait for replacement hardware, not the read of the persistent copy. A planned stop's restart stays
+    as it was (:attr:`goodput.params.Params.stop_saving` moves by R's change).
 
     >>> from goodput.params import load_params
     >>> e = elastic_params(load_params().replace(persistent_cost=3.0, persistent_restart=12.0))
@@ -278,7 +279,9 @@ def elastic_params(params: Params) -> Params:
     (1.0, 8.0)
     """
     short = elastic_restart(params.restart)
+    # a planned stop stops the whole job: it restarts as before, not on fewer nodes
+    saving = params.stop_saving + short - params.restart
     if params.persistent_cost is None:
-        return params.replace(restart=short)
+        return params.replace(restart=short, stop_saving=saving)
     rp = params.restart if params.persistent_restart is None else params.persistent_restart
-    return params.replace(restart=short, persistent_restart=short + (rp - params.restart))
+    return params.replace(restart=short, persistent_restart=short + (rp - params.restart), stop_saving=saving)

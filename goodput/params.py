@@ -146,6 +146,10 @@ class Params:
     planned_rate: float = 0.0
     planned_count: int | None = None
     planned_window: float | None = None
+    #: Minutes by which a planned stop's restart is shorter than an interruption's: the wait for a repaired node in R
+    #: and R_p, which a planned stop, taking no node, does not take (negative where interruptions restart quicker, as
+    #: with elastic continuation). Set by :func:`derive` with spares; 0 where R is all a planned stop takes.
+    stop_saving: float = 0.0
     derived: dict[str, str] = dataclasses.field(default_factory=dict)
     known: Known | None = None
 
@@ -517,7 +521,7 @@ def params_from_mapping(
                          "the copy")
     if known is not None:
         extra |= {key: getattr(derived, key) for key in ("checkpoint_size", "gpus_per_node", "storage", "restart_parts",
-                                                         "spares", "derived", "known")}
+                                                         "spares", "derived", "known", "stop_saving")}
     return Params(
         gpus=gpus,
         mtbi=mtbi,
@@ -814,6 +818,7 @@ def derive(params: Params, known: Known) -> Params:
         checkpoint_cost=final["checkpoint_cost"], slow_checkpoint_cost=final["slow_checkpoint_cost"],
         restart=final["restart"], drain=final.get("drain", 0.0), checkpoint_size=size, storage=store,
         restart_parts=restart_parts, spares=known.spares, derived=notes, known=known,
+        stop_saving=known.spares.wait(params.mtbi) if known.spares is not None else 0.0,
     )
 
 

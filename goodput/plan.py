@@ -49,7 +49,7 @@ class Plan:
     check: RangeCheck
     tiers: Tiers | None = None
     every_chosen: bool = False
-    recovery: tuple[float, float, float] | None = None
+    recovery: tuple[float, float, float, float] | None = None
 
     @property
     def interval(self) -> float:
@@ -100,13 +100,14 @@ def make_plan(
     checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
     which: str = RECOMMENDED_MODEL, drain: float = 0.0, persistent_cost: float | None = None,
     persistent_restart: float | None = None, fast_survives: float | None = None, persistent_every: int | None = None,
-    just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
+    just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0, stop_saving: float = 0.0,
 ) -> Plan:
     """Plan a checkpoint interval (the model's optimum when None) and compute the goodput it leaves.
 
     Minutes throughout; ``planned_rate`` q per hour. D is the drain, C_p/R_p/s/n the persistent tier
     (:mod:`goodput.tiers`; n the best whole one when None), p/R_j/q recovery without rollback and planned
-    stops (:class:`goodput.restart.Recovery`). Raises InputError on an impossible input, an unknown model
+    stops (:class:`goodput.restart.Recovery`; ``stop_saving`` what a planned stop's restart saves, its wait for repairs).
+    Raises InputError on an impossible input, an unknown model
     or an interval shorter than the drain; Refused when a duration is over :data:`MAX_RATIO` times M.
 
     >>> p = make_plan(1.0, 185.6, 5.0)
@@ -118,7 +119,7 @@ def make_plan(
     _check_scale(float(mtbi), checkpoint_cost, restart, interval or 0.0, drain or 0.0, persistent_cost or 0.0,
                  persistent_restart or 0.0)
     tiered = drain or persistent_cost is not None or fast_survives is not None or persistent_every is not None
-    recovery = Recovery(just_in_time, jit_recovery, planned_rate) if just_in_time or planned_rate else None
+    recovery = Recovery(just_in_time, jit_recovery, planned_rate, stop_saving) if just_in_time or planned_rate else None
     if tiered:
         scheme = Tiers(checkpoint_cost, restart, drain, persistent_cost, persistent_restart, fast_survives or 0.0,
                        persistent_every or 1)
@@ -195,7 +196,8 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
 def recovery_of(params: Params) -> Recovery | None:
     """The inputs' just-in-time recovery and planned stops (:class:`goodput.restart.Recovery`), or None without either."""
     p = params
-    return Recovery(p.just_in_time, p.jit_recovery, p.planned_rate) if p.just_in_time or p.planned_rate else None
+    return (Recovery(p.just_in_time, p.jit_recovery, p.planned_rate, p.stop_saving) if p.just_in_time or p.planned_rate
+            else None)
 
 
 def scheme_pays(plan: Plan, slow: Plan) -> bool:
@@ -216,12 +218,13 @@ def plan_for(params: Params, *, slow: bool = False, interval: float | None = Non
     if slow:
         return make_plan(params.slow_checkpoint_cost, params.mtbi, params.restart, interval, which=which,
                          just_in_time=params.just_in_time, jit_recovery=params.jit_recovery,
-                         planned_rate=params.planned_rate)
+                         planned_rate=params.planned_rate, stop_saving=params.stop_saving)
     return make_plan(
         params.checkpoint_cost, params.mtbi, params.restart, interval, which=which, drain=params.drain,
         persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,
         fast_survives=params.fast_survives, persistent_every=params.persistent_every,
         just_in_time=params.just_in_time, jit_recovery=params.jit_recovery, planned_rate=params.planned_rate,
+        stop_saving=params.stop_saving,
     )
 
 
@@ -305,23 +308,29 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     True
     """
     if plan.recovery is not None and plan.tiers is None:
-        p, rj, q = plan.recovery
+        p, rj, q, saving = plan.recovery
 
-        def g(c: float, m: float, r: float, t: float | None = None) -> float:
-            return recovery_losses(c, m, r, t, just_in_time=p, jit_recovery=rj, planned_rate=q,
+        def g(c: float, m: float, r: float, t: float | None = None, saved: float = saving) -> float:
+            return recovery_losses(c, m, r, t, just_in_time=p, jit_recovery=rj, planned_rate=q, stop_saving=saved,
                                    which=plan.model).goodput
 
         c, m, r = plan.checkpoint_cost, plan.mtbi, plan.restart
         at_best = g(c, m, r)
-        return {"halve C": g(c / 2, m, r) - at_best, "halve R": g(c, m, r / 2) - at_best,
+        # halving R halves what a planned stop's restart saves (its wait for repairs) as well
+        return {"halve C": g(c / 2, m, r) - at_best, "halve R": g(c, m, r / 2, saved=saving / 2) - at_best,
                 "halve the failure rate": g(c, 2 * m, r) - at_best, "set the interval right": at_best - plan.goodput}
     if plan.tiers is None:
         return levers(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval, which=plan.model)
     scheme, m = plan.tiers, plan.mtbi
     recovery = None if plan.recovery is None else Recovery(*plan.recovery)
 
-    def best(changed: Tiers, mtbi: float = m, *, chosen: bool = plan.every_chosen) -> float:
+    def best(changed: Tiers, mtbi: float = m, *, chosen: bool = plan.every_chosen,
+             recovery: Recovery | None = recovery) -> float:
         return _tier_plan(changed, mtbi, None, plan.model, chosen=chosen, recovery=recovery).goodput
+
+    # halving R halves what a planned stop's restart saves where the stop restarts from R (one tier), not from R_p
+    halved = recovery if recovery is None or not scheme.one_tier else dataclasses.replace(
+        recovery, stop_saving=recovery.stop_saving / 2)
 
     def changed(**kwargs: float) -> Tiers:
         return dataclasses.replace(scheme, **kwargs)  # type: ignore[arg-type]
@@ -329,7 +338,7 @@ def plan_levers(plan: Plan) -> dict[str, float]:
     at_best = best(scheme)
     gains = {
         "halve C": best(changed(checkpoint_cost=scheme.checkpoint_cost / 2)) - at_best,
-        "halve R": best(changed(restart=scheme.restart / 2)) - at_best,
+        "halve R": best(changed(restart=scheme.restart / 2), recovery=halved) - at_best,
         "halve the failure rate": best(scheme, 2 * m) - at_best,
         "set the interval right": at_best - plan.goodput,
     }

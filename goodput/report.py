@@ -562,12 +562,12 @@ def recommendation(plan: Plan) -> str:
 
 def _replan(plan: Plan, interval: float | None, which: str, every: int | None) -> Plan:
     """The plan's scheme and recovery planned again at `interval` (the optimum when None) by `which`, with n = `every`."""
-    s, (p, rj, q) = plan.tiers, plan.recovery or (0.0, 0.0, 0.0)
+    s, (p, rj, q, saving) = plan.tiers, plan.recovery or (0.0, 0.0, 0.0, 0.0)
     scheme: dict[str, Any] = {} if s is None else {
         "drain": s.drain, "persistent_cost": s.persistent_cost, "persistent_restart": s.persistent_restart,
         "fast_survives": None if s.one_tier else s.fast_survives, "persistent_every": every}
     return make_plan(plan.checkpoint_cost, plan.mtbi, plan.restart, interval, which=which, just_in_time=p,
-                     jit_recovery=rj, planned_rate=q, **scheme)
+                     jit_recovery=rj, planned_rate=q, stop_saving=saving, **scheme)
 
 
 def ordinal(n: int) -> str:

@@ -13,7 +13,8 @@ with R(∞) = R_parts and R(0) = R_parts + a r. :func:`best_spares` maximizes th
 net of the spares, goodput(R(c)) x N - c g.
 
 **Recovery without rollback** (Gupta et al., EuroSys 2024). A share p is recovered just in
-time at cost R_j with no lost work; planned stops at rate q per hour cost S_q each. The
+time at cost R_j with no lost work; planned stops at rate q per hour cost S_q each, the scheme's durable checkpoint
+and restart (a planned stop takes no node: its restart skips the wait for repairs in R, ``stop_saving``). The
 scheme is evaluated at M' = M / (1 - p); the pauses π = p R_j / M + (q / 60) S_q strike
 only while running (share u), so every loss L becomes L / (1 + u π), the restart loss
 (L_R + u π) / (1 + u π). For one tier, u = e^{-R/M'} and the wall time per segment is
@@ -137,17 +138,19 @@ class Recovery:
     """Recovery without rollback and planned stops, applied to any checkpoint scheme (see the module docstring).
 
     p = ``just_in_time`` in [0, 1); R_j = ``jit_recovery`` minutes (the replayed step
-    included); q = ``planned_rate`` per hour, each stop costing S_q
-    (:attr:`goodput.tiers.Tiers.stop_cost`).
+    included); q = ``planned_rate`` per hour, each stop costing S_q, the scheme's
+    (:attr:`goodput.tiers.Tiers.stop_cost`) less ``stop_saving`` (:attr:`goodput.params.Params.stop_saving`: a
+    planned stop takes no node, so its restart does not wait for a repaired one).
 
     >>> x = Recovery(0.75, 0.5, 0.06)
-    >>> x.rollback_mtbi(60.0), round(x.pauses(60.0, 6.0), 6)
-    (240.0, 0.01225)
+    >>> x.rollback_mtbi(60.0), round(x.pauses(60.0, 6.0), 6), round(Recovery(0.75, 0.5, 0.06, 2.0).pauses(60.0, 6.0), 6)
+    (240.0, 0.01225, 0.01025)
     """
 
     just_in_time: float = 0.0
     jit_recovery: float = 0.0
     planned_rate: float = 0.0
+    stop_saving: float = 0.0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "just_in_time", validate.share(self.just_in_time, "just_in_time", open_high=True))
@@ -164,8 +167,11 @@ class Recovery:
         return mtbi / (1.0 - self.just_in_time)
 
     def pauses(self, mtbi: float, stop_cost: float) -> float:
-        """π = p R_j / M + (q / 60) S_q: minutes of pauses per minute of running time."""
-        return self.just_in_time * self.jit_recovery / mtbi + self.planned_rate / 60.0 * stop_cost
+        """π = p R_j / M + (q / 60) S_q: minutes of pauses per minute of running time.
+
+        S_q is the scheme's `stop_cost` less :attr:`stop_saving`.
+        """
+        return self.just_in_time * self.jit_recovery / mtbi + self.planned_rate / 60.0 * (stop_cost - self.stop_saving)
 
     def exact(self, base: AnyLosses, mtbi: float, stop_cost: float) -> AnyLosses:
         """The scheme's exact losses at M' (`base`) with the pauses: each loss / (1 + u π), the restart's with u π.
@@ -265,11 +271,11 @@ def best_spares(parts: float, checkpoint_cost: float, mtbi: float, repair: float
 
 def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
                     just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
-                    which: str = "exact") -> Losses:
+                    stop_saving: float = 0.0, which: str = "exact") -> Losses:
     """The losses of one tier with a share p recovered just in time and planned stops, by either model.
 
     The one-tier model at M' = M / (1 - p) with the pauses of :class:`Recovery`, a planned stop
-    costing C + R. Exact: checkpoint C/W, lost work (M'(e^{x'} - 1) - (T + C))/W, restart the
+    costing C + R (less `stop_saving`, :class:`Recovery`). Exact: checkpoint C/W, lost work (M'(e^{x'} - 1) - (T + C))/W, restart the
     rest, W the module docstring's wall time per segment (goodput T/W). First order: C/T,
     (1 - p) T/(2M), and (1 - p) R/M + p R_j/M + q (C + R). With p = q = 0, the one-tier
     losses. T defaults to the model's optimum.
@@ -279,7 +285,7 @@ def recovery_losses(checkpoint_cost: float, mtbi: float, restart: float, interva
     (True, True)
     """
     which = validate.choice(which, "model", ("exact", "first-order"))
-    recovery = Recovery(just_in_time, jit_recovery, planned_rate)
+    recovery = Recovery(just_in_time, jit_recovery, planned_rate, stop_saving)
     m = validate.positive(mtbi, "mtbi")
     rolled = recovery.rollback_mtbi(m)
     stop = Tiers(checkpoint_cost, restart).stop_cost

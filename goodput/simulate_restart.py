@@ -87,8 +87,11 @@ def simulate_spare_waits(spares: int, mtbi: float, repair: float, takes_node: fl
 
 def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, interval: float, *,
                       just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
-                      segments: int = 40_000, seed: int = 20261201) -> Estimate:
-    """Goodput (kept work over wall time, per batch) with just-in-time recovery and planned stops (q per hour)."""
+                      stop_saving: float = 0.0, segments: int = 40_000, seed: int = 20261201) -> Estimate:
+    """Goodput (kept work over wall time, per batch) with just-in-time recovery and planned stops (q per hour).
+
+    A planned stop costs C + R less `stop_saving` (:class:`goodput.restart.Recovery`).
+    """
     rng = np.random.default_rng(seed)
     c, m, r, t = checkpoint_cost, mtbi, restart, interval
     rate_roll = (1.0 - just_in_time) / m
@@ -106,7 +109,7 @@ def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, inter
             if rate_pause > 0:
                 pauses = rng.poisson(rate_pause * done)
                 jit = rng.binomial(pauses, pause_jit)
-                wall += jit * jit_recovery + (pauses - jit) * (c + r)
+                wall += jit * jit_recovery + (pauses - jit) * (c + r - stop_saving)
             if roll_at >= attempt:
                 break
             # A restart, started over by any rollback interruption during it.
@@ -129,14 +132,14 @@ def check_recovery(plan: Plan) -> Estimate:
     astronomic (the closed form's goodput is then essentially zero anyway).
     """
     s = plan.tiers
-    just_in_time, jit_recovery, planned_rate = plan.recovery or (0.0, 0.0, 0.0)
+    just_in_time, jit_recovery, planned_rate, saving = plan.recovery or (0.0, 0.0, 0.0, 0.0)
     r = plan.restart if s is None else s.rp
     if r * (1.0 - just_in_time) / plan.mtbi > MOST_RESTART_EXPONENT:
         return Estimate(plan.goodput, 0.0)
     if s is None:
         return simulate_recovery(plan.checkpoint_cost, plan.mtbi, plan.restart, plan.interval,
                                  just_in_time=just_in_time, jit_recovery=jit_recovery, planned_rate=planned_rate,
-                                 segments=20_000)
+                                 stop_saving=saving, segments=20_000)
     from goodput.simulate import MIN_RUN_RHYTHMS
 
     replicas = 32
@@ -163,12 +166,12 @@ def simulate_plan(plan: Plan, horizon: float, *, replicas: int, seed: int) -> Ti
     from goodput.tiers import Tiers
 
     s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
-    just_in_time, jit_recovery, planned_rate = plan.recovery or (0.0, 0.0, 0.0)
+    just_in_time, jit_recovery, planned_rate, saving = plan.recovery or (0.0, 0.0, 0.0, 0.0)
     return simulate_tiers(s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, horizon, drain=s.drain,
                           persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
                           fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
                           jit_recovery=jit_recovery, planned_rate=planned_rate,
-                          planned_cost=s.stop_cost if planned_rate else None, replicas=replicas, seed=seed)
+                          planned_cost=s.stop_cost - saving if planned_rate else None, replicas=replicas, seed=seed)
 
 
 def spares_checks(best: int, mtbi: float, repair: float, takes_node: float) -> list[tuple[int, float, Estimate]]:

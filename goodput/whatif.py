@@ -679,7 +679,9 @@ def lever_inputs(params: Params, lever: str) -> Params:
     p = params
     if lever == "halve R":  # a persistent restart not given is R's own: it stays R, as the scheme's R_p does
         rp = p.persistent_restart if p.persistent_restart is not None or p.persistent_cost is None else p.restart
-        return p.replace(restart=p.restart / 2, persistent_restart=rp)
+        # a planned stop restarts from R with one tier: what it saves (its wait for repairs) halves with R
+        saving = p.stop_saving if p.persistent_cost is not None else p.stop_saving / 2
+        return p.replace(restart=p.restart / 2, persistent_restart=rp, stop_saving=saving)
     if lever == "halve C":
         return with_cost(p, p.checkpoint_cost / 2)
     if lever in ("halve R_p", "shorten R_p to R") and p.persistent_restart is not None:

@@ -309,6 +309,30 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
     print(f"best spare count equal on {sum(a == b for a, b in bests)} of {len(bests)}")
 
 
+def test_spares_beside_planned_stops_in_chromium_equal_the_package(js: Any) -> None:
+    """Spares with planned stops (and a share recovered just in time on half), one tier, a drain or tiers: a planned
+    stop takes no node, so its restart skips R's wait for repairs in the page as in the package; the plan, its levers
+    (halve R halves that wait with R where the stop restarts from R) and the spare counts' goodput agree."""
+    rng = np.random.default_rng(25)
+    fleets = restart_fleets(24, 24)
+    for q in fleets:
+        q["planned_rate"] = f"{_log(rng, 0.1, 5):.3g} per day"
+        if rng.random() < 0.5:
+            q["just_in_time"] = f"{float(rng.uniform(0, 0.9)):.2f}"
+    worst = []
+    for q, page in zip(fleets, page_plans(js, fleets), strict=True):
+        worst.append(assert_same_plan(q, page))
+        params = params_from_mapping(to_mapping(q))
+        choice = fleet_plan(params).best_spares
+        assert choice is not None and page["spares"] is not None, q
+        counts = page["spares"]["counts"]
+        tol = SEARCHED if _searched(params) else REL
+        for got, want in zip(page["spares"]["goodput"], choice.goodput[:len(counts)], strict=True):
+            assert abs(got - want) <= tol, q
+    assert sum(params_from_mapping(to_mapping(q)).stop_saving > 1.0 for q in fleets) >= 5  # waits that matter
+    _report("spares beside planned stops", worst)
+
+
 def test_one_tier_recovery_in_chromium_equals_the_package(js: Any) -> None:
     """On 40 seeded one-tier fleets with a share recovered just in time and planned stops, the page's one wrapper
     gives goodput.restart.recovery_losses's plan by both models, and its levers (plan_levers)."""

@@ -92,7 +92,7 @@ def test_the_slow_checkpoint_keeps_the_fleets_recovery(worked) -> None:
 
     recovered = worked.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
     fleet = fleet_plan(recovered)
-    assert fleet.slow.recovery == fleet.plan.recovery == (0.6, 0.75, 0.03)
+    assert fleet.slow.recovery == fleet.plan.recovery == (0.6, 0.75, 0.03, 0.0)
     without = make_plan(recovered.slow_checkpoint_cost, recovered.mtbi, recovered.restart)
     assert fleet.slow.goodput > without.goodput + 0.01
     assert fleet.recovered and not fleet.plain

@@ -174,7 +174,7 @@ def test_the_plan_chooses_the_best_interval_and_cadence(scheme: Tiers, recovery:
     plan = make_plan(scheme.checkpoint_cost, MTBI, scheme.restart, **kw)  # type: ignore[arg-type]
     first = make_plan(scheme.checkpoint_cost, MTBI, scheme.restart, which="first-order", **kw)  # type: ignore[arg-type]
     assert plan.tiers is not None and plan.recovery == (recovery.just_in_time, recovery.jit_recovery,
-                                                        recovery.planned_rate)
+                                                        recovery.planned_rate, recovery.stop_saving)
     best = plan.tiers
 
     def g(every: int, t: float) -> float:
@@ -239,7 +239,7 @@ def test_the_fleet_plan_with_recovery_and_tiers(worked) -> None:  # type: ignore
     """plan_for carries p, R_j and q into the full scheme: more goodput than without them, a longer interval."""
     tiered = worked.replace(drain=4.0, persistent_cost=3.0, persistent_restart=25.0, fast_survives=0.75)
     without, with_jit = plan_for(tiered), plan_for(tiered.replace(just_in_time=0.6))
-    assert with_jit.tiers is not None and with_jit.recovery == (0.6, tiered.jit_recovery, 0.0)
+    assert with_jit.tiers is not None and with_jit.recovery == (0.6, tiered.jit_recovery, 0.0, 0.0)
     assert with_jit.goodput > without.goodput and with_jit.interval > without.interval
     planned = plan_for(tiered.replace(just_in_time=0.6, planned_rate=0.05))
     assert planned.goodput < with_jit.goodput

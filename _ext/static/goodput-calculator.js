@@ -298,13 +298,14 @@
   //
   // One wrapper around whichever base scheme the inputs give (one tier, a drain, a persistent tier): a share p of
   // interruptions recovered just in time at a cost R_j, q planned stops an hour each costing S_q (one tier: C + R; a
-  // drain: C + D + R; a persistent tier: C_p + R_p). The base is evaluated at M' = M / (1 - p); pi = p R_j / M +
+  // drain: C + D + R; a persistent tier: C_p + R_p; less the wait for a repaired node in R and R_p, which a planned
+  // stop, taking no node, does not take: goodput.params.Params.stop_saving). The base is evaluated at M' = M / (1 - p); pi = p R_j / M +
   // (q / 60) S_q pauses each minute of running time. Exact: with u = 1 - the base's restart share, every loss L ->
   // L / (1 + u pi), the restart share -> (restart + u pi) / (1 + u pi), goodput -> G / (1 + u pi). First order: the
   // base's losses at M', pi added to the restart loss. For one tier this is goodput.restart.recovery_losses.
   function recoveryOf(x) {
     if (!(x.p > 0) && !(x.q > 0)) { return null; }
-    const stop = x.tiers ? x.Cp + x.Rp : (x.D > 0 ? x.C + x.D + x.R : x.C + x.R);
+    const stop = (x.tiers ? x.Cp + x.Rp : (x.D > 0 ? x.C + x.D + x.R : x.C + x.R)) - (x.wait > 0 ? x.wait : 0);
     return { M: x.M / (1 - x.p), pi: x.p * x.Rj / x.M + (x.q / 60) * stop, stop: stop };
   }
 
@@ -647,7 +648,8 @@
     const [shortenDrain, survive, halveCp, halveRp, drainWrite, setCadence] = K.tier_levers;
     const out = {};
     out[halveC] = at({ C: x.C / 2, Cp: x.tiers ? x.Cp : x.C / 2 });
-    out[halveR] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2 });
+    // a planned stop restarts from R with one tier: what it saves (the wait for repairs) halves with R
+    out[halveR] = at({ R: x.R / 2, Rp: x.tiers ? x.Rp : x.R / 2, wait: x.tiers ? x.wait : x.wait / 2 });
     out[halveRate] = at({ M: 2 * x.M });
     out[setInterval] = best - plan(x, x.T).goodput;
     if (x.D > 0) { out[shortenDrain] = at({ D: x.D / 2 }); }
@@ -1047,8 +1049,10 @@
 
   // goodput.fleet.FleetPlan.with_restart: the inputs x with an expected restart of r minutes; a persistent tier's
   // restart moves by as much, never below r (R_p defaulting to R would otherwise round a hair below it).
-  function withRestart(x, r) {
-    return Object.assign({}, x, { R: r, Rp: x.tiers ? Math.max(x.Rp + (r - x.R), r) : x.Rp });
+  // `wait`: the part of r spent waiting for a repaired node (a planned stop does not take it); undefined keeps x's.
+  function withRestart(x, r, wait) {
+    return Object.assign({}, x, { R: r, Rp: x.tiers ? Math.max(x.Rp + (r - x.R), r) : x.Rp,
+                                  wait: wait === undefined ? x.wait : wait });
   }
 
   // goodput.fleet.FleetPlan.spares_choice with goodput.restart.best_spares: each count's expected restart, R_parts +
@@ -1063,7 +1067,7 @@
     const parts = x.R - x.wait, n = x.gpus, g = x.known.gpn, most = K.most_spares;
     let top = 8;
     while (spareWait(top, x.M, sp.repair, sp.takesNode) > 1 / 60 && top < most) { top = Math.min(2 * top, most); }
-    const goodputAt = (r) => planGoodput(withRestart(x, r));
+    const goodputAt = (r) => planGoodput(withRestart(x, r, r - parts));
     const ceiling = goodputAt(parts);
     const counts = [], restart = [], goodput = [], useful = [], net = [];
     let c = 0, lead = 0;

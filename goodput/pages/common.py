@@ -102,7 +102,7 @@ def left_out_text(plan: Plan) -> str:
     Its tier parts (:func:`scheme_parts_text`), then ``"just-in-time recovery"`` and ``"planned stops"``, to follow
     "its" or "the fleet's".
     """
-    p, _, q = plan.recovery or (0.0, 0.0, 0.0)
+    p, _, q, _ = plan.recovery or (0.0, 0.0, 0.0, 0.0)
     parts = [scheme_parts_text(plan)] * bool(plan.tiers) + ["just-in-time recovery"] * (p > 0) + ["planned stops"] * (q > 0)
     return join_words([part for part in parts if part])
 
