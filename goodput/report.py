@@ -70,6 +70,19 @@ def points(x: float, digits: int = 1) -> str:
     return f"{text} point" + ("" if float(text) == 1.0 else "s")
 
 
+def points_past(x: float, limit: float, digits: int = 1) -> str:
+    """:func:`points` of a difference past a threshold, with the decimals it takes to read past it as written.
+
+    >>> points_past(0.01004, 0.01), points_past(0.012, 0.01)
+    ('1.004 points', '1.2 points')
+    """
+    for more in range(digits, digits + 6):
+        text = points(x, more)
+        if float(text.split()[0]) > 100 * limit:
+            return text
+    return points(x, digits)
+
+
 #: Below this many percent (a millionth of the whole), a value is written as zero: what is left is rounding.
 NEGLIGIBLE_PERCENT = 1e-4
 

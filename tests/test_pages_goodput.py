@@ -10,6 +10,7 @@ import pytest
 from goodput.book import figures, tables, variant_text
 from goodput.exact import checkpoint_cost_for_goodput, exact_optimal_interval
 from goodput.fleet import fleet_plan
+from goodput.model import FIRST_ORDER_CAUTION
 from goodput.pages import Variant
 from goodput.pages import goodput as pages
 from goodput.params import Params, params_from_mapping
@@ -173,3 +174,16 @@ def test_fig_4_names_a_write_shorter_than_the_measured_stall(worked: Params) -> 
     fast = pages.build(fleet_plan(worked))
     assert fast.breakdown_pair == Variant("fast")
     assert variant_text(fast, "breakdown_pair").startswith("fast checkpoint (its whole scheme) and the slow")
+
+
+def test_a_larger_fleet_past_the_caution_level_reads_past_it() -> None:
+    """8,192 GPUs where first order holds; at twice the size it is 1.02 points off, which one decimal wrote as '1.0
+    point off, more than 1 point'. The clause keeps the digits that read past the level it is compared with."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 8192, "interruptions": {"count": 40, "window": "30 days"}, "checkpoint_cost": "1.5 min",
+        "slow_checkpoint_cost": "10 min", "restart": "6 min", "drain": "6 min",
+        "persistent": {"cost": "10 min", "restart": "12 min", "every": 3}, "fast_survives": 0.7,
+        "price_per_gpu_hour": 2.0, "month": "720 h"}, source="x.yml"))
+    clause = pages.larger_fleet(fleet)
+    off = float(clause.split("it is ")[1].split()[0])
+    assert clause.startswith("at 16,384 GPUs") and off > 100 * FIRST_ORDER_CAUTION

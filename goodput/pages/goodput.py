@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from goodput import sources
 from goodput.exact import checkpoint_cost_for_goodput, exact_losses
 from goodput.fleet import FleetPlan, fleet_plan
+from goodput.model import FIRST_ORDER_CAUTION, FIRST_ORDER_TOLERANCE
 from goodput.pages import Variant
 from goodput.pages.answer import compared_name
 from goodput.pages.common import (
@@ -24,7 +25,7 @@ from goodput.pages.common import (
     recovery_values,
 )
 from goodput.params import load_params
-from goodput.report import percent, point_decimals, points
+from goodput.report import percent, point_decimals, points, points_past
 from goodput.units import format_duration
 
 
@@ -81,8 +82,9 @@ def larger_fleet(fleet: FleetPlan, beyond: tuple[str, ...] = ("ok",)) -> str:
     own = fleet.params.gpus
     for gpus, plan in fleet.by_size.items():
         if gpus > own and plan.check.status not in beyond:
+            limit = FIRST_ORDER_CAUTION if beyond == ("ok",) else FIRST_ORDER_TOLERANCE  # the page says "more than" it
             off = ("its goodput is below zero" if plan.check.status == "below zero"
-                   else f"it is {points(abs(plan.check.error))} off")
+                   else f"it is {points_past(abs(plan.check.error), limit)} off")
             times = "twice" if gpus == 2 * own else f"{gpus / own:.3g} times"
             return f"at {gpus:,} GPUs ({times} that fleet, at the same per-GPU rate) {off}"
     return ""
