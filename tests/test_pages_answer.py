@@ -408,3 +408,16 @@ def test_a_scheme_whose_own_checkpoint_is_cheaper_and_still_loses_says_where(boo
     assert fleet.slow_keeps_more and (percent(fleet.goodput), percent(fleet.slow.goodput)) == ("93.8%", "98.7%")
     assert answer.build(fleet).not_paying == planning.build(fleet).not_paying == Variant("loses_elsewhere")
     assert answer.build(fleet_plan(load_params(STALL))).not_paying == Variant("loses")
+
+
+@pytest.mark.parametrize("name", ["fleet-stored.yml", "fleet-small-tiered.yml", "fleet-stored-stall.yml"])
+def test_lever_gains_in_prose_read_as_the_levers_table_writes_them(name: str) -> None:
+    """The answer page's halve-C gain and the failures page's largest lever read as the levers table writes them
+    (halving C: '0.076 points' in both, where the answer page wrote '0.1 points')."""
+    from goodput.book.tables import plan_levers_table
+    from goodput.pages import failures
+
+    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / name))
+    table = dict(zip(plan_levers_table(fleet)["lever"], plan_levers_table(fleet)["goodput gained"], strict=True))
+    assert "+" + answer.build(fleet).halve_c_points == table["halve C"]
+    assert "+" + failures.build(fleet).largest_lever_gain == table[fleet.levers_ranked[0][0]]

@@ -58,8 +58,8 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
         return None
     before, after = fleet.plan.losses, x.after.losses
     grow = [f"{LOSS_WORDS[n]} from {percent(getattr(before, n))} to {percent(getattr(after, n))}" for n in x.grown]
-    return LossLever(own_lever=x.own, own_points=points(fleet.levers[x.own]),
-                     better_lever=x.better, better_points=points(fleet.levers[x.better]),
+    return LossLever(own_lever=x.own, own_points=gain_text(fleet.levers[x.own]),
+                     better_lever=x.better, better_points=gain_text(fleet.levers[x.better]),
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 
 
@@ -213,7 +213,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),
-        loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=points(halve_c),
+        loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=gain_text(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)),
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
         slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived

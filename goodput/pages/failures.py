@@ -24,6 +24,7 @@ from goodput.pages.common import (
 )
 from goodput.report import (
     change_text,
+    gain_text,
     money,
     percent,
     percent_pm,
@@ -172,7 +173,7 @@ def build(fleet: FleetPlan) -> Page:
         slow_with=slow_words(p, fleet.slow_keeps_more) if p.slow_derived else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)})",
         early_verdict=Variant("helps" if w.early_helps else "no_help"),
         early_gain_size="a fraction of a point" if gain < 0.01 else small_points(gain),
-        largest_lever_gain=small_points(fleet.levers_ranked[0][1]),
+        largest_lever_gain=gain_text(fleet.levers_ranked[0][1]),
         renewal=Variant({0: "about", 1: "more", -1: "less"}[w.renewal_vs_base]),
         renewal_fixed=percent_pm(sim.renewal.goodput[0], sim.renewal.stderr[0]), renewal_two=_change(sim.renewal, 1),
         renewal_longer=_change(sim.renewal, 2), longer=f"{hazards.LONGER:g}", burst_p=f"{hazards.BURST_PROBABILITY:g}",
