@@ -222,12 +222,17 @@ def input_ends(name: str, low: float, high: float) -> tuple[str, str]:
     """The two ends of an input's range, written alike: ``"3.05 min"`` and ``"6.54 min"``, not ``"3 min 3 s"`` beside it.
 
     Each end as :func:`input_value` writes it, but an end in minutes and seconds beside one in decimal minutes is
-    written in decimal minutes too.
+    written in decimal minutes too, and ends of minutes or more in different units in one (:func:`range_ends`).
 
     >>> input_ends("checkpoint_cost", 3.05, 6.54), input_ends("checkpoint_cost", 0.75, 2.0)
     (('3.05 min', '6.54 min'), ('45 s', '2 min'))
+    >>> input_ends("mtbi", 245.0, 340.0)
+    ('245 min', '340 min')
     """
     low_text, high_text = input_value(name, low), input_value(name, high)
+    units = {text.rsplit(" ", 1)[-1] for text in (low_text, high_text)}
+    if name not in SHARE_INPUTS and len(units) > 1 and "s" not in units and "ms" not in units:
+        return range_ends(low, high)
     mixed = (" min " in low_text, " min " in high_text)
     if any(mixed) and any(e.endswith(" min") and "." in e for e in (low_text, high_text)):
         low_text, high_text = (f"{significant(x, 3)} min" if m else e
