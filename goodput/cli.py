@@ -274,8 +274,12 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
         params, sources["month"] = params.replace(month=args.month), "--month"
     # R_p as the file types it, before the wait for repairs, which the flags may change with M or the spares
     typed_rp = None if file_params.persistent_restart == file_params.restart else file_params.persistent_restart_typed
-    params, sources = _tier_overrides(args, *_planner_overrides(args, params.replace(ranges=ranges), sources),
-                                      typed_rp)
+    params, sources = _planner_overrides(args, params.replace(ranges=ranges), sources)
+    if typed_rp is not None and params.restart_parts is not None and file_params.restart_parts is not None:
+        # R given as its parts: R_p moves with them (a start-up per node at another size, a part's flag), as the book
+        # moves it with the fleet's size (FleetPlan.with_restart)
+        typed_rp += (params.restart - params.stop_saving) - (file_params.restart - file_params.stop_saving)
+    params, sources = _tier_overrides(args, params, sources, typed_rp)
     # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
     ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
     # a derived input: how; R as every page writes it, the sum of its parts

@@ -462,14 +462,30 @@ def test_flags_that_change_the_wait_for_repairs_move_r_p_with_r(tmp_path: Path, 
     assert flagged["persistent_restart_min"] - flagged["restart_min"] == pytest.approx(22.0 - 8.0)
 
 
-def test_a_part_flag_that_makes_r_outlast_the_file_s_r_p_names_the_file_s_r_p(tmp_path: Path) -> None:
-    """--detect 30 min makes R (before the wait) 37 min, longer than the file's R_p of 22 min: exit 2, one line
-    naming persistent.restart as the file types it, not a flag that was not given."""
+def test_a_part_flag_moves_r_p_with_r(tmp_path: Path) -> None:
+    """--detect 30 min makes R's parts 37 min, past the file's R_p of 22 min: a restart from either tier detects the
+    interruption alike, so R_p moves with R (R_p - R stays the file's 14 min), as the book moves it with the fleet's
+    size; it was refused, naming persistent.restart."""
     (tmp_path / "fleet.yml").write_text(SPARE_TIER_FLEET)
-    result = run("plan", "--params", str(tmp_path / "fleet.yml"), "--detect", "30 min")
-    assert result.returncode == 2
-    assert result.stderr.strip() == ("goodput: error: persistent.restart: got '22 min', expected a persistent restart "
-                                     "no shorter than the fast restart (37 min before the wait for repairs)")
+    data = plan_json("--params", str(tmp_path / "fleet.yml"), "--detect", "30 min")
+    assert data["persistent_restart_min"] - data["restart_min"] == pytest.approx(22.0 - 8.0)
+
+
+def test_the_command_at_another_size_is_the_book_s_fleet_at_that_size(tmp_path: Path) -> None:
+    """A tiered fleet whose start-up grows by 0.1 s a node: `--gpus` at twice, half and a quarter the size plans what
+    the book's fleet-size table plans there (FleetPlan.by_size): R_p moves with R's start-up and wait. At twice the
+    size the command refused the file's R_p of 22 min against an R of 37.5 min before its wait."""
+    from goodput.fleet import fleet_plan
+
+    fleet_text = SPARE_TIER_FLEET.replace("startup: 2 min,", "startup: 2 min, startup_per_node: 0.1 s,")
+    (tmp_path / "fleet.yml").write_text(fleet_text)
+    by_size = fleet_plan(load_params(tmp_path / "fleet.yml")).by_size
+    for gpus in (32768, 8192, 4096):
+        data = plan_json("--params", str(tmp_path / "fleet.yml"), "--gpus", str(gpus))
+        plan = by_size[gpus]
+        assert plan.tiers is not None
+        assert data["persistent_restart_min"] == pytest.approx(plan.tiers.rp, rel=1e-12)
+        assert data["goodput"] == pytest.approx(plan.goodput, rel=1e-9)
 
 
 @pytest.mark.parametrize(("key", "pair", "typed"), [("persistent_restart", "[20 min, 25 min]", "22 min"),
