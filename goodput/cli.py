@@ -87,7 +87,8 @@ def _add(group: argparse._ActionsContainer, flag: str, read: Callable[[str, str]
 def _add_inputs(parser: argparse.ArgumentParser) -> None:
     """The inputs every planning subcommand takes: a params file and flags that override it."""
     _add(parser, "--params", None, "FILE", "parameters file (YAML, as book/params.yml)")
-    _add(parser, "--gpus", validate.whole, "N", "GPUs in the job (alone: the file's per-GPU rate, M rescaled)")
+    _add(parser, "--gpus", partial(validate.whole, most=validate.MOST_GPUS), "N",
+         "GPUs in the job (alone: the file's per-GPU rate, M rescaled)")
     how = parser.add_mutually_exclusive_group()
     _add(how, "--rate", validate.positive, "PER_GPU_HOUR", "interruptions per GPU-hour")
     _add(how, "--mtbi", help="mean time between interruptions")
@@ -147,7 +148,7 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
     for part in _PART_FLAGS:
         _add(parts, _flag(part), _minutes_or_zero)
     spares = parser.add_argument_group("hot spare nodes (R includes the expected wait for repairs)")
-    _add(spares, "--spares", partial(validate.whole, least=0), "N", "spare nodes held")
+    _add(spares, "--spares", partial(validate.whole, least=0, most=validate.MOST_HELD_SPARES), "N", "spare nodes held")
     _add(spares, "--repair", help="mean time to repair a node")
     _add(spares, "--takes-node", validate.share, "FRACTION", "share of interruptions that take a node out")
     _add_recovery(parser)

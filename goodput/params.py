@@ -440,7 +440,7 @@ def params_from_mapping(
             "exactly one of interruptions, rate_per_gpu_hour or mtbi",
         )
 
-    gpus = validate.whole(data["gpus"], "gpus")
+    gpus = validate.whole(data["gpus"], "gpus", most=validate.MOST_GPUS)
     count: int | None = None
     window: float | None = None
     how = given[0]
@@ -936,7 +936,8 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     if "spares" in data:
         spec = _mapping(data["spares"], "spares", _SPARES_KEYS, required=_SPARES_KEYS,
                         shape="a mapping {nodes: N, repair: DURATION, takes_node: SHARE}")
-        found["spares"] = Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0),
+        found["spares"] = Spares(nodes=validate.whole(spec["nodes"], "spares.nodes", least=0,
+                                                      most=validate.MOST_HELD_SPARES),
                                  repair=parse_duration(spec["repair"], "spares.repair"),
                                  takes_node=validate.share(spec["takes_node"], "spares.takes_node"))
         names["spares"] = "spares"

@@ -84,13 +84,22 @@ def share(value: Any, name: str, *, open_low: bool = False, open_high: bool = Fa
     return number
 
 
-def whole(value: Any, name: str, least: int = 1) -> int:
+#: The most GPUs a job may have: ten million, a hundred times the largest clusters built, so that a typing slip
+#: (1e300) is refused rather than planned.
+MOST_GPUS = 10_000_000
+#: The most hot spare nodes a pool may hold: a million (the search for the best pool stops far below).
+MOST_HELD_SPARES = 1_000_000
+
+
+def whole(value: Any, name: str, least: int = 1, most: int | None = None) -> int:
     """Read ``value`` (an int, an integral float or a string of digits) as a whole number of at least ``least``.
 
-    >>> whole("16384", "gpus")
-    16384
+    With ``most``, of at most that too.
+
+    >>> whole("16384", "gpus"), whole("8", "spares", 0, 1_000)
+    (16384, 8)
     """
-    expected = f"a whole number of at least {least}"
+    expected = f"a whole number of at least {least}" if most is None else f"a whole number from {least} to {most:,}"
     if isinstance(value, bool):
         raise InputError(name, value, expected)
     if isinstance(value, numbers.Integral):
@@ -100,7 +109,7 @@ def whole(value: Any, name: str, least: int = 1) -> int:
         if number != math.floor(number):
             raise InputError(name, value, expected)
         count = int(number)
-    if count < least:
+    if count < least or (most is not None and count > most):
         raise InputError(name, value, expected)
     return count
 

@@ -483,6 +483,8 @@ BAD = [
     ({"just_in_time": "1"}, "just_in_time"),
     ({"planned_rate": "2 per parsec"}, "planned_rate"),
     ({"spares": "-1", "repair": "12 h", "takes_node": "0.5"}, "spares"),
+    ({"spares": "1e9", "repair": "12 h", "takes_node": "0.5"}, "spares"),  # a million at most: the search hung
+    ({"gpus": "1e300"}, "gpus"),  # ten million at most: planned as a 300-digit fleet
     ({"spares": "4", "repair": "12 h", "takes_node": "1.5"}, "takes_node"),
     ({"checkpoint_size": "2.3 TB", "write_bandwidth": "20 GB/s", "storage_price": "-1"}, "storage_price"),
 ]

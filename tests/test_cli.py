@@ -420,6 +420,8 @@ def test_tier_flags_override_the_file_and_choose_n() -> None:
         (["--persistent-cost", "5 min", "--fast-survives", "1.5"], "--fast-survives"),
         (["--persistent-cost", "5 min", "--fast-survives", "0.5", "--persistent-every", "0"], "--persistent-every"),
         (["--drain", "-1 min"], "--drain"),
+        (["--gpus", "1e300"], "a whole number from 1 to 10,000,000"),
+        (["--spares", "1e9", "--repair", "12 h", "--takes-node", "0.5"], "a whole number from 0 to 1,000,000"),
         (["--drain", "30 min", "--interval", "20 min"], "at least the drain"),
     ],
 )

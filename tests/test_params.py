@@ -91,7 +91,7 @@ def _without(*keys: str) -> dict:
         ({**GOOD, "restart": "5 fortnights"}, "known unit"),
         ({**GOOD, "checkpoint_cost": "-1 min"}, "checkpoint_cost.*greater than zero"),
         ({**GOOD, "checkpoint_cost": ".nan min"}, "checkpoint_cost"),
-        ({**GOOD, "gpus": 0}, "gpus.*at least 1"),
+        ({**GOOD, "gpus": 0}, "gpus.*from 1 to 10,000,000"),
         ({**GOOD, "gpus": 1.5}, "gpus.*whole number"),
         ({**GOOD, "gpus": "many"}, "gpus"),
         ({**GOOD, "price_per_gpu_hour": float("inf")}, "price_per_gpu_hour.*finite"),

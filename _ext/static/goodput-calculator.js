@@ -80,10 +80,14 @@
     return number;
   }
 
-  function whole(value, least) {
-    const expected = MESSAGES.whole.replace("{least}", String(least));
+  // goodput.validate.whole; with `most`, of at most that too
+  function whole(value, least, most) {
+    const expected = most === undefined ? MESSAGES.whole.replace("{least}", String(least))
+      : MESSAGES.whole_most.replace("{least}", String(least)).replace("{most}", most.toLocaleString("en-US"));
     const number = finite(value, expected);
-    if (number !== Math.floor(number) || number < least) { throw new InputError(expected); }
+    if (number !== Math.floor(number) || number < least || (most !== undefined && number > most)) {
+      throw new InputError(expected);
+    }
     return number;
   }
 
@@ -912,7 +916,7 @@
     };
     const duration = (value) => parseDuration(value);
     const durationOrZero = (value) => parseDuration(value, { allowZero: true });
-    x.gpus = read("gpus", (v) => whole(v, 1));
+    x.gpus = read("gpus", (v) => whole(v, 1, K.most_gpus));
     x.rate = read("rate_per_gpu_hour", positive);
     x.mtbi = read("mtbi", duration);
     if (given("rate_per_gpu_hour") && given("mtbi")) {
@@ -966,7 +970,7 @@
       const v = read(key, durationOrZero);
       if (v !== null) { k.parts[key] = v; }
     }
-    const spareNodes = read("spares", (v) => whole(v, 0));
+    const spareNodes = read("spares", (v) => whole(v, 0, K.most_held_spares));
     const repair = read("repair", duration);
     const takesNode = read("takes_node", share);
     if (SPARE_FIELDS.some(given)) {

@@ -99,6 +99,8 @@ def messages() -> dict[str, str]:
         "duration_non_negative": _expected(lambda: parse_duration("-1 s", "x", allow_zero=True)),
         "positive": _expected(lambda: validate.positive("0", "x")),
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
+        "whole_most": _expected(lambda: validate.whole("0", "x", 7, 9_999)).replace("7", "{least}").replace(
+            "9,999", "{most}"),
         "share": _expected(lambda: validate.share("2", "x")),
         "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
         "non_negative": _expected(lambda: validate.non_negative("-1", "x")),
@@ -192,6 +194,8 @@ def constants() -> dict[str, Any]:
         "optimum_levers": list(OPTIMUM_LEVERS),
         "at_optimum": AT_OPTIMUM,
         "max_every": MAX_EVERY,
+        "most_gpus": validate.MOST_GPUS,
+        "most_held_spares": validate.MOST_HELD_SPARES,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
         "wait_floor": WAIT_FLOOR,
