@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -600,7 +601,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:  # from the first instruction: a Ctrl-C while the parser is built is an interruption too
         parser = build_parser()
         try:
-            args = parser.parse_args(argv)
+            args = parser.parse_args(_negatives_attached(sys.argv[1:] if argv is None else argv))
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed
             return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
         return _write(args.run(args))
@@ -613,6 +614,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         _say("interrupted")
         return EXIT_INTERRUPTED
+
+
+def _negatives_attached(argv: Sequence[str]) -> list[str]:
+    """A value that reads as a negative number attached to its flag (``--rate=-1e-5``), which argparse takes for a flag.
+
+    So that ``--rate -1e-5`` is refused for its value (one line naming it) rather than as "expected one argument".
+
+    >>> _negatives_attached(["plan", "--rate", "-1e-5", "--gpus", "8"])
+    ['plan', '--rate=-1e-5', '--gpus', '8']
+    """
+    out: list[str] = []
+    for token in argv:
+        if out and out[-1].startswith("--") and "=" not in out[-1] and re.match(r"-\.?[0-9]", token):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
 
 
 def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:

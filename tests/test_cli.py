@@ -421,6 +421,9 @@ def test_tier_flags_override_the_file_and_choose_n() -> None:
         (["--persistent-cost", "5 min", "--fast-survives", "0.5", "--persistent-every", "0"], "--persistent-every"),
         (["--drain", "-1 min"], "--drain"),
         (["--gpus", "1e300"], "a whole number from 1 to 10,000,000"),
+        # a negative number after its flag is its value, refused as such, not "expected one argument"
+        (["--rate", "-1e-5"], "--rate: got '-1e-5', expected a finite number greater than zero"),
+        (["--mtbi", "-5 min"], "--mtbi: got '-5 min', expected a finite duration greater than zero"),
         (["--spares", "1e9", "--repair", "12 h", "--takes-node", "0.5"], "a whole number from 0 to 1,000,000"),
         (["--drain", "30 min", "--interval", "20 min"], "at least the drain"),
     ],
