@@ -172,7 +172,7 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
     if chosen:
         scheme = tiers.best_every(scheme, mtbi, which=which, recovery=recovery)
     if interval is not None and interval < scheme.drain:
-        raise InputError("interval", format_duration(interval), f"at least the drain, {scheme.drain:g} min: "
+        raise InputError("interval", format_duration(interval), f"at least the drain, {format_duration(scheme.drain)}: "
                          "one drain is in flight at a time, so the next checkpoint cannot start before it ends")
     exact_best = tiers.exact_optimal_interval(scheme, mtbi, recovery)
     first_best = tiers.first_order_optimal_interval(scheme, mtbi, recovery)

@@ -1150,7 +1150,7 @@
   function compute(x) {
     const kind = x.tiers ? "tiers" : (x.D > 0 ? "drain" : "single");
     if (x.T !== null && x.T < x.D) {  // goodput.plan: one drain in flight at a time
-      return { errors: { interval: MESSAGES.interval_drain.replace("{drain}", formatG(x.D, 6)) } };
+      return { errors: { interval: MESSAGES.interval_drain.replace("{drain}", formatDuration(x.D)) } };
     }
     const problem = scaleProblem(x);
     if (problem !== null) { return { refused: problem }; }

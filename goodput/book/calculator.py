@@ -102,7 +102,7 @@ def messages() -> dict[str, str]:
         "whole_most": _expected(lambda: validate.whole("0", "x", 7, 9_999)).replace("7", "{least}").replace(
             "9,999", "{most}"),
         "share": _expected(lambda: validate.share("2", "x")),
-        "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain} min"),
+        "interval_drain": _expected(lambda: make_plan(1.0, 100.0, 5.0, 3.0, drain=7.0)).replace("7 min", "{drain}"),
         "non_negative": _expected(lambda: validate.non_negative("-1", "x")),
         "size": _expected(lambda: parse_size("x", "x")),
         "size_positive": _expected(lambda: parse_size("0 B", "x")),
