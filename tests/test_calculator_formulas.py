@@ -244,7 +244,7 @@ def test_messages_are_the_package_words() -> None:
     assert info.value.expected == words["whole"].replace("{least}", "3")
     with pytest.raises(InputError) as info:
         make_plan(1.0, 186.0, 5.0, 2.5, drain=7.25)
-    assert info.value.expected == words["interval_drain"].replace("{drain}", "7.25 min")
+    assert info.value.expected == words["interval_drain"].replace("{drain}", "7 min 15 s")
 
 
 # ------------------------------------------------------------------ links with a fleet's numbers
