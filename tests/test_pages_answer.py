@@ -56,12 +56,14 @@ def test_the_worked_example(book: Params) -> None:
 @pytest.mark.slow
 def test_the_tiered_fleet_tells_its_own_story(fleet_65k: FleetPlan) -> None:
     """65,536 GPUs at 2.2e-5 per GPU-hour (M = 41.6 min): every 5.91 min, every 4th persistent, 44.2%; restart is
-    the largest loss (35.9%); halving the failure rate and R are the largest levers; halving C gains 1.3 points."""
+    the largest loss (35.9%); halving the failure rate and R are the largest levers; of the checkpoint's levers,
+    halving C_p gains most, 3.7 points (halving C 1.3)."""
     page = answer.build(fleet_65k)
     assert (page.interval, page.goodput, page.mtbi) == ("5.91 min", "44.2%", "41.6 min")
     assert "every 4th one to the persistent tier" in page.recommendation
     assert (page.largest_loss, page.largest_loss_share) == ("restart", "35.9%")
-    assert (page.top_lever, page.lever_2, page.halve_c_points) == ("halve the failure rate", "drain the persistent write as well", "1.3 points")
+    assert (page.top_lever, page.lever_2, page.halve_c_points) == ("halve the failure rate", "drain the persistent write as well", "3.7 points")
+    assert page.cost_lever_words == "halving the persistent checkpoint's cost C_p"
     assert page.cost_lever == Variant("minor") and page.scheme == Variant("tiered")
     gain = fleet_65k.levers["halve the failure rate"]
     assert page.top_dollars == money(gain * 65536 * 3.2 * 730) == "$29M"
@@ -410,14 +412,29 @@ def test_a_scheme_whose_own_checkpoint_is_cheaper_and_still_loses_says_where(boo
     assert answer.build(fleet_plan(load_params(STALL))).not_paying == Variant("loses")
 
 
+def test_where_every_checkpoint_is_persistent_its_cost_is_c_p_s() -> None:
+    """s = 0.1: every checkpoint goes to the persistent tier (n = 1), so the stall that counts is C_p's: the page's
+    checkpoint lever is halving C_p (second of all levers), where it said 'Making the checkpoint cheaper matters less
+    here: halving the checkpoint cost C gains 0.0 points' beside C_p's 4.1 points."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 16384, "rate_per_gpu_hour": 2.5e-5, "checkpoint_cost": "1 min", "slow_checkpoint_cost": "3 min",
+        "restart": "6 min", "drain": "2 min", "persistent": {"cost": "2 min", "restart": "9 min"}, "fast_survives": 0.1,
+        "price_per_gpu_hour": 3.0, "month": "730 h"}, source="x.yml"))
+    page = answer.build(fleet)
+    assert fleet.plan.tiers is not None and fleet.plan.tiers.every == 1
+    assert page.cost_lever_words == "halving the persistent checkpoint's cost C_p"
+    assert page.halve_c_points == gain_text(fleet.levers["halve C_p"]) and page.cost_lever != Variant("minor")
+
+
 @pytest.mark.parametrize("name", ["fleet-stored.yml", "fleet-small-tiered.yml", "fleet-stored-stall.yml"])
 def test_lever_gains_in_prose_read_as_the_levers_table_writes_them(name: str) -> None:
-    """The answer page's halve-C gain and the failures page's largest lever read as the levers table writes them
+    """The answer page's checkpoint lever and the failures page's largest lever read as the levers table writes them
     (halving C: '0.076 points' in both, where the answer page wrote '0.1 points')."""
     from goodput.book.tables import plan_levers_table
     from goodput.pages import failures
 
     fleet = fleet_plan(load_params(Path(__file__).parent / "data" / name))
     table = dict(zip(plan_levers_table(fleet)["lever"], plan_levers_table(fleet)["goodput gained"], strict=True))
-    assert "+" + answer.build(fleet).halve_c_points == table["halve C"]
+    cost = max((n for n in whatif.LOSS_LEVERS["checkpoint_overhead"] if n in fleet.levers), key=fleet.levers.get)
+    assert "+" + answer.build(fleet).halve_c_points == table[cost]
     assert "+" + failures.build(fleet).largest_lever_gain == table[fleet.levers_ranked[0][0]]

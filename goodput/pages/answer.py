@@ -12,6 +12,7 @@ from typing import Any
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
+    COST_LEVER_WORDS,
     LOSS_WORDS,
     NOT_QUOTED,
     Fleet,
@@ -48,7 +49,7 @@ from goodput.report import (
     share_text,
 )
 from goodput.units import format_duration
-from goodput.whatif import DRAIN_SLOWDOWN, answer_whatif, loss_lever_whatif
+from goodput.whatif import DRAIN_SLOWDOWN, LOSS_LEVERS, answer_whatif, loss_lever_whatif
 
 
 def loss_lever(fleet: FleetPlan) -> LossLever | None:
@@ -89,6 +90,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues):
     loss_lever: Variant
     halve_c_points: str
     halve_c_dollars: str
+    cost_lever_words: str
     slow_kind: Variant
     slow_pair: Variant
     fo_model: str
@@ -164,7 +166,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     """
     p, s = fleet.params, fleet.plan.tiers
     (l1, _), (l2, g2) = fleet.levers_ranked[:2]
-    halve_c = fleet.levers["halve C"]
+    # the checkpoint's lever that gains most: C's, or C_p's where the stall that counts is the persistent one
+    cost = max((n for n in LOSS_LEVERS["checkpoint_overhead"] if n in fleet.levers), key=lambda n: fleet.levers[n])
+    halve_c = fleet.levers[cost]
     fast_ok = fleet.first_order_quotable
     slow_fo = fleet.slow_first_order
     slow_ok = fast_ok and slow_fo.check.quotable
@@ -211,10 +215,10 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         not_paying=Variant(("loses" if p.slow_not_dearer else "loses_elsewhere") if fleet.slow_keeps_more else "pays"),
         slow_gain=gain_text(fleet.slow_gain), slow_gain_dollars=money(fleet.dollars(fleet.slow_gain)),
         lever_2_dollars=money(fleet.dollars(g2)),
-        cost_lever=Variant("minor" if "halve C" not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
+        cost_lever=Variant("minor" if cost not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=gain_text(halve_c),
-        halve_c_dollars=money(fleet.dollars(halve_c)),
+        halve_c_dollars=money(fleet.dollars(halve_c)), cost_lever_words=COST_LEVER_WORDS[cost],
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
         slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived
                           else "compared" if p.checkpoint_is_write

@@ -59,6 +59,11 @@ def span(low: str, high: str) -> str:
 LOSS_WORDS = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost work", "restart_loss": "restart",
               "drain_loss": "checkpoints not yet durable (the drain)"}
 
+#: The checkpoint's levers (:data:`goodput.whatif.LOSS_LEVERS`) as a sentence pulls them.
+COST_LEVER_WORDS = {"halve C": "halving the checkpoint cost C",
+                    "halve C_p": "halving the persistent checkpoint's cost C_p",
+                    "shorten C_p to C": "shortening the persistent checkpoint's cost C_p to C"}
+
 
 def losses_text(fleet: FleetPlan, *, largest_first: bool = True) -> str:
     """The plan's losses in a sentence: ``"lost work 5.1%, checkpoint overhead 4.7% and restart 2.7%"``."""
