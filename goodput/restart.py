@@ -191,7 +191,8 @@ class Recovery:
 
 
 def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interval: float | None = None, *,
-                     just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0) -> float:
+                     just_in_time: float = 0.0, jit_recovery: float = 0.0, planned_rate: float = 0.0,
+                     stop_saving: float = 0.0) -> float:
     """Goodput with a share of interruptions recovered just in time and planned stops with notice.
 
     C, M, R, T and R_j in minutes (M counts every unplanned interruption), q per hour; T
@@ -203,7 +204,7 @@ def recovery_goodput(checkpoint_cost: float, mtbi: float, restart: float, interv
     True
     """
     return recovery_losses(checkpoint_cost, mtbi, restart, interval, just_in_time=just_in_time,
-                           jit_recovery=jit_recovery, planned_rate=planned_rate).goodput
+                           jit_recovery=jit_recovery, planned_rate=planned_rate, stop_saving=stop_saving).goodput
 
 
 #: The largest pool :func:`best_spares` tries by default (beyond it interruptions come so often that no pool keeps up).

@@ -260,7 +260,8 @@ class _FleetCases:
             return losses(scheme, x.mtbi, t, recovery_of(x)).goodput
         if x.just_in_time or x.planned_rate:
             return recovery_losses(x.checkpoint_cost, x.mtbi, x.restart, t, just_in_time=x.just_in_time,
-                                   jit_recovery=x.jit_recovery, planned_rate=x.planned_rate, which=self.which).goodput
+                                   jit_recovery=x.jit_recovery, planned_rate=x.planned_rate, stop_saving=x.stop_saving,
+                                   which=self.which).goodput
         return float(model_functions(self.which)[0](x.checkpoint_cost, x.mtbi, x.restart, t))
 
 

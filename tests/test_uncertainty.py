@@ -537,9 +537,11 @@ def test_a_flag_that_changes_an_input_drops_its_range(tmp_path: Path, capsys: py
 
 @pytest.mark.parametrize("scheme", [{"drain": "4 min"}, {"drain": "4 min", "persistent": {"cost": "3 min",
                                                                                           "restart": "25 min"},
-                                                          "fast_survives": 0.75}])
+                                                          "fast_survives": 0.75},
+                                    # one tier beside spares: a planned stop skips R's wait for repairs here too
+                                    {"gpus_per_node": 8, "spares": {"nodes": 0, "repair": "24 h", "takes_node": 0.5}}])
 def test_ranges_at_the_plan_s_interval_keep_the_fleet_s_recovery_and_planned_stops(scheme: dict[str, object]) -> None:
-    """A fleet with a drain (or two tiers), just-in-time recovery and planned stops, ranged on C and p: at the plan's
+    """A fleet with a drain, two tiers or spares, just-in-time recovery and planned stops, ranged on C and p: at the plan's
     interval, the case of the point values is the plan (its goodput to 1e-12), goodput's range holds the plan's, and p
     moves goodput. The ranges had left out p and the planned stops beside a drain: 99.1% to 99.3% around a plan of
     99.5%, with p's swing 0.0 points."""
