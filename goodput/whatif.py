@@ -666,6 +666,10 @@ def worked_tier_asides(worked: Params) -> WorkedTierAsides:
 
 #: The levers of a loss that has its own: each cuts that loss first. With a persistent tier, restart is the restart
 #: from either tier and checkpoint overhead the stall of either checkpoint, so each loss has two inputs.
+#: The least growth of a loss, as a share of wall time, that counts as growing back (a twentieth of a point: it shows
+#: at one decimal, where "from 4.7% to 4.7%" would not).
+GROWN = 0.0005
+
 LOSS_LEVERS = {"restart_loss": ("halve R", "halve R_p", "shorten R_p to R"),
                "checkpoint_overhead": ("halve C", "halve C_p", "shorten C_p to C")}
 
@@ -713,8 +717,8 @@ def loss_lever_whatif(fleet: FleetPlan) -> LossLeverWhatIf | None:
         return None
     after = plan_for(lever_inputs(fleet.params, own))
     grown = tuple(n for n in ("checkpoint_overhead", "lost_work", "restart_loss") if n != fleet.largest_loss
-                  and getattr(after.losses, n) > getattr(fleet.plan.losses, n))
-    # the freed time always runs again; without that, no reason to give
+                  and getattr(after.losses, n) - getattr(fleet.plan.losses, n) >= GROWN)
+    # the freed time always runs again; where no other loss grows visibly, that is not the reason: none given
     return LossLeverWhatIf(own, better[0], after, grown) if grown else None
 
 

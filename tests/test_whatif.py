@@ -55,6 +55,26 @@ def test_with_a_persistent_tier_the_restart_losss_lever_is_the_better_of_r_and_r
     assert x.after.goodput - fleet.goodput == pytest.approx(fleet.levers["halve R_p"], abs=1e-9)
 
 
+def test_no_reason_is_given_where_no_other_loss_grows_visibly() -> None:
+    """Two tiers with n = 12 fixed: halving R (restart the largest loss, 6.8%) is outranked, but the other losses move
+    by under a twentieth of a point ('checkpoint overhead from 4.7% to 4.7%'): growing back is not the reason (halving
+    R leaves R_p alone), so the page gives none."""
+    from goodput.params import params_from_mapping
+
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 24576, "interruptions": {"count": 90, "window": "21 days"}, "checkpoint_cost": "8 s",
+        "slow_checkpoint_cost": "7 min", "persistent": {"cost": "2 min", "restart": "25 min", "every": 12},
+        "fast_survives": 0.5, "restart": {"detect": "1 min", "replace": "4 min", "startup": "2 min",
+                                          "startup_per_node": "0.2 s", "load": "3 min", "warmup": "2 min"},
+        "spares": {"nodes": 10, "repair": "20 h", "takes_node": 0.7}, "price_per_gpu_hour": 2.55, "month": "730 h"},
+        source="x.yml"))
+    assert fleet.largest_loss == "restart_loss"
+    after = plan_for(whatif.lever_inputs(fleet.params, "halve R"))
+    moved = [getattr(after.losses, n) - getattr(fleet.plan.losses, n) for n in ("checkpoint_overhead", "lost_work")]
+    assert 0 < max(moved) < whatif.GROWN
+    assert whatif.loss_lever_whatif(fleet) is None
+
+
 @pytest.mark.parametrize("changes", [
     {"persistent_cost": 3.0, "fast_survives": 0.5},  # R_p not given: the restart from either tier is R
     {"persistent_cost": 3.0, "fast_survives": 0.5, "drain": 2.0},
