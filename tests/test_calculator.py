@@ -694,7 +694,7 @@ def test_typing_updates_the_outputs_and_the_address(context: Any, built_book: Pa
         ("restart", "-1 min", "a finite duration greater than zero"),
         ("interval", "90", "(a number needs a unit)"),
         ("rate_per_gpu_hour", "2e-5", "exactly one of a per-GPU rate (with GPUs) or M, not both"),
-        ("gpus", "16,384", "a whole number of at least 1"),
+        ("gpus", "16,384", "a whole number from 1 to 10,000,000"),
         ("fast_survives", "0.5", "a persistent checkpoint cost as well"),
     ],
 )
