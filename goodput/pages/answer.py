@@ -90,6 +90,8 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues):
     loss_lever: Variant
     halve_c_points: str
     halve_c_dollars: str
+    spares_rank: Variant
+    spares_rank_gain: str
     cost_lever_words: str
     slow_kind: Variant
     slow_pair: Variant
@@ -178,6 +180,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     # With spares, the best count against none, and what the pool held gives, net of the spares' own GPUs.
     choice, part = fleet.best_spares, fleet.largest_restart_part
     spares, best, held = "none", ["none"] * 3, ["none"] * 2
+    rank, rank_gain = "none", ""
     if choice is not None and p.spares is not None and w.spares_short is not None:
         b, n = choice.best, p.spares.nodes
         # none may be best: each spare's GPUs cost more than the kept work it wins back (a small job, long repairs)
@@ -185,6 +188,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
             "given_none" if n == 0 else "given"
         best = [count(b, "spare node"), percent(choice.goodput[b]), money(max(0.0, choice.dollars[b]))]
         held = [count(n, "spare node"), money(w.spares_short)]
+        pool_gain = choice.goodput[b] - fleet.goodput  # from the pool held to the best: a lever the table does not list
+        if spares in ("given", "given_none") and pool_gain > fleet.levers_ranked[0][1]:
+            rank, rank_gain = "beats", gain_text(pool_gain)
     outranked = loss_lever(fleet)
     chosen: dict[str, Any] = {}  # the fields a paragraph of this fleet quotes; the others keep "none"
     if w.own_write is not None:  # the storage's own write, where the slow checkpoint typed is not it
@@ -235,7 +241,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         t_span=t_span(fleet), g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",
         spares=Variant(spares), best_spares=best[0], best_spares_goodput=best[1], best_spares_dollars=best[2],
-        spares_held=held[0], spares_held_dollars=held[1],
+        spares_held=held[0], spares_held_dollars=held[1], spares_rank=Variant(rank), spares_rank_gain=rank_gain,
         restart_part=Variant("none" if part is None else "wait" if fleet.repair_wait_largest else
                              "given" if s is None or s.one_tier else "both_tiers"),
         repair_wait=format_duration(fleet.repair_wait()),
