@@ -358,14 +358,17 @@ def slow_words(params: Params, keeps_more: bool = False) -> str:
     ``"the synchronous write of the whole checkpoint (5.67 TB at 1 TB/s achieved: 5.67 s), which the book derives from
     the fleet's storage for comparison and the fleet does not take"``; where that write `keeps_more` than the fleet's
     scheme (:attr:`goodput.fleet.FleetPlan.slow_keeps_more`: the scheme does not pay), "..., which the book derives
-    from the fleet's storage for comparison and which, as measured, keeps more than the fleet's scheme".
+    from the fleet's storage for comparison and which, as measured, keeps more than the fleet's scheme"; where the fleet
+    checkpoints by that very write (no snapshot), "... and which is the fleet's own checkpoint".
     """
     s = params.storage
     if not params.slow_derived or s is None:
         return "none"
     from goodput.storage import format_bandwidth, format_size
 
-    taken = "which, as measured, keeps more than the fleet's scheme" if keeps_more else "the fleet does not take"
+    own = s.snapshot_bandwidth is None and params.slow_against_c == "same"  # C is this very write: no snapshot
+    taken = ("which is the fleet's own checkpoint" if own else
+             "which, as measured, keeps more than the fleet's scheme" if keeps_more else "the fleet does not take")
     return (f"the synchronous write of the whole checkpoint ({format_size(s.size)} at "
             f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved: "
             f"{format_duration(params.slow_checkpoint_cost)}), which the book derives from the fleet's storage for "

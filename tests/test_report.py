@@ -272,3 +272,18 @@ def test_the_best_bandwidth_note_says_the_scheme_as_measured_where_it_does_not_p
         text = " ".join(capsys.readouterr().out.split())
         assert "best write bandwidth net of its cost" in text, name
         assert ("with the fleet's scheme as measured, goodput" in text) is said, name
+
+
+def test_a_fleet_whose_checkpoint_is_the_synchronous_write_is_not_said_not_to_take_it() -> None:
+    """No snapshot: C is the synchronous write of 3 TB at 8.75 GB/s, 5.71 min, the very write the book compares with.
+    Its words say it is the fleet's own checkpoint, not one 'the fleet does not take'."""
+    from goodput.params import params_from_mapping
+    from goodput.report import slow_words
+
+    p = params_from_mapping({
+        "gpus": 4096, "gpus_per_node": 4, "mtbi": "9 h", "checkpoint": {"size": "3 TB"},
+        "storage": {"write_bandwidth": "100 Gb/s", "efficiency": 0.7}, "restart": "7 min",
+        "price_per_gpu_hour": 1.71, "month": "730 h"}, source="x.yml")
+    assert p.slow_derived and p.slow_against_c == "same"
+    words = slow_words(p)
+    assert "the fleet's own checkpoint" in words and "does not take" not in words
