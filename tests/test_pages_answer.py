@@ -460,3 +460,19 @@ def test_a_pool_that_gains_more_than_the_top_lever_says_so() -> None:
     assert (page.spares_rank, page.spares_rank_gain) == (Variant("beats"), gain_text(gain))
     stored = answer.build(fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored.yml")))
     assert stored.spares_rank == Variant("none")
+
+
+def test_a_restart_part_beside_two_tiers_says_it_shortens_r_p_too() -> None:
+    """Two tiers (every checkpoint persistent), a 25 min replacement and a long wait for repairs, the largest part of
+    R: halving the replacement gains more than halving R, because it shortens R_p as well; the page says why, as it
+    does where a listed part is the largest."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 98304, "rate_per_gpu_hour": 2.41e-05, "checkpoint_cost": "5 s", "slow_checkpoint_cost": "12 min",
+        "persistent": {"cost": "90 s", "restart": "50 min", "every": 1}, "fast_survives": 0.6,
+        "restart": {"detect": "1 min", "replace": "25 min", "startup": "4 min", "startup_per_node": "0.05 s",
+                    "load": "6 min", "warmup": "3 min"},
+        "spares": {"nodes": 16, "repair": "48 h", "takes_node": 0.75}, "price_per_gpu_hour": 3.71, "month": "730 h"},
+        source="x.yml"))
+    part = fleet.largest_restart_part
+    assert fleet.repair_wait_largest and part is not None and part.gain > fleet.levers["halve R"]
+    assert answer.build(fleet).restart_part == planning.build(fleet).restart_part == Variant("wait_both_tiers")

@@ -64,6 +64,21 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 
 
+def restart_part_variant(fleet: FleetPlan) -> str:
+    """Which restart-part paragraph applies; "none" without parts.
+
+    The wait for repairs or a listed part the largest, and with two tiers the reason a part can gain more than
+    "halve R" (it shortens R_p too).
+    """
+    if fleet.largest_restart_part is None:
+        return "none"
+    s = fleet.plan.tiers
+    both = s is not None and not s.one_tier
+    if fleet.repair_wait_largest:
+        return "wait_both_tiers" if both else "wait"
+    return "both_tiers" if both else "given"
+
+
 def loss_lever_values(x: LossLever | None) -> dict[str, Any]:
     """The fields of :class:`LossLever` for a page (from :func:`loss_lever`), "none" each where it is None."""
     return {f.name: (getattr(x, f.name) if x else "none") for f in fields(LossLever)}
@@ -242,8 +257,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         top_swing=points(top.goodput_swing) if top else "none",
         spares=Variant(spares), best_spares=best[0], best_spares_goodput=best[1], best_spares_dollars=best[2],
         spares_held=held[0], spares_held_dollars=held[1], spares_rank=Variant(rank), spares_rank_gain=rank_gain,
-        restart_part=Variant("none" if part is None else "wait" if fleet.repair_wait_largest else
-                             "given" if s is None or s.one_tier else "both_tiers"),
+        restart_part=Variant(restart_part_variant(fleet)),
         repair_wait=format_duration(fleet.repair_wait()),
         largest_part=RESTART_PART_NAMES[part.name] if part else "none",
         largest_part_minutes=restart_part_texts(p).get(part.name, format_duration(part.minutes)) if part else "none",
