@@ -476,3 +476,15 @@ def test_a_restart_part_beside_two_tiers_says_it_shortens_r_p_too() -> None:
     part = fleet.largest_restart_part
     assert fleet.repair_wait_largest and part is not None and part.gain > fleet.levers["halve R"]
     assert answer.build(fleet).restart_part == planning.build(fleet).restart_part == Variant("wait_both_tiers")
+
+
+def test_checkpoints_of_different_lengths_that_keep_alike_are_not_said_to_stall_alike() -> None:
+    """A fleet that keeps next to nothing (one spare, 72 h repairs): its 30 s checkpoint and the 5 min write both keep
+    0.0% to the tenth of a point, 'the same', but they do not 'stall alike' (variant 'level', not 'same')."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 8192, "rate_per_gpu_hour": 5.69e-05, "checkpoint_cost": "30 s", "slow_checkpoint_cost": "5 min",
+        "restart": {"detect": "3 min", "replace": "45 min", "startup": "5 min", "load": "5 min", "warmup": "4 min"},
+        "spares": {"nodes": 1, "repair": "72 h", "takes_node": 0.9}, "planned": {"rate": "0.01 per hour"},
+        "price_per_gpu_hour": 2.34, "month": "730 h"}, source="x.yml"))
+    assert fleet.params.slow_against_c == "longer" and points(fleet.slow_points) == points(0.0)
+    assert answer.build(fleet).slow_verdict == Variant("level")

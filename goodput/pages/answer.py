@@ -229,8 +229,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         scheme_recovery=Variant("given" if fleet.recovered else "none"), **recovery_values(p),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
-        slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else
-                                                      "same" if points(fleet.slow_points) == points(0.0) else "less"),
+        # "same": to the tenth of a point, the checkpoints alike ("same") or not ("level": a fleet keeping next to nothing)
+        slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else "less" if points(
+            fleet.slow_points) != points(0.0) else "same" if p.slow_against_c == "same" else "level"),
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         # where the scheme's own checkpoint already stalls less than the write, it loses in its other parts
         not_paying=Variant(("loses" if p.slow_not_dearer else "loses_elsewhere") if fleet.slow_keeps_more else "pays"),
