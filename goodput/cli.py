@@ -277,11 +277,17 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     # R_p as the file types it, before the wait for repairs, which the flags may change with M or the spares
     typed_rp = None if file_params.persistent_restart == file_params.restart else file_params.persistent_restart_typed
     params, sources = _planner_overrides(args, params.replace(ranges=ranges), sources)
+    moved = None  # where R_p came from, where it moved with R's parts
     if typed_rp is not None and params.restart_parts is not None and file_params.restart_parts is not None:
         # R given as its parts: R_p moves with them (a start-up per node at another size, a part's flag), as the book
         # moves it with the fleet's size (FleetPlan.with_restart)
-        typed_rp += (params.restart - params.stop_saving) - (file_params.restart - file_params.stop_saving)
+        shift = (params.restart - params.stop_saving) - (file_params.restart - file_params.stop_saving)
+        if shift and args.persistent_restart is None:
+            moved = f"{format_duration(typed_rp)} in {file_params.source}, moved with R's parts by {format_duration(shift)}"
+        typed_rp += shift
     params, sources = _tier_overrides(args, params, sources, typed_rp)
+    if moved is not None:
+        sources["R_p"] = moved
     # a range of an input the flags changed (D, C_p, R_p, s, p, the slow C) no longer applies
     ranges = {key: r for key, r in params.ranges.items() if getattr(params, key) == getattr(file_params, key)}
     # a derived input: how; R as every page writes it, the sum of its parts

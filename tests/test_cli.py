@@ -491,6 +491,7 @@ def test_the_command_at_another_size_is_the_book_s_fleet_at_that_size(tmp_path: 
         assert plan.tiers is not None
         assert data["persistent_restart_min"] == pytest.approx(plan.tiers.rp, rel=1e-12)
         assert data["goodput"] == pytest.approx(plan.goodput, rel=1e-9)
+        assert "22 min in fleet.yml, moved with R's parts by" in data["sources"]["R_p"]  # not "given" as moved
 
 
 @pytest.mark.parametrize(("key", "pair", "typed"), [("persistent_restart", "[20 min, 25 min]", "22 min"),
