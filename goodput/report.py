@@ -218,6 +218,18 @@ def input_value(name: str, value: float) -> str:
     return f"{100 * value:.3g}%" if name in SHARE_INPUTS else format_duration(value)
 
 
+def duration_beside(minutes: float, beside: float) -> str:
+    """A duration compared with another written in hours, in hours too: "from 9 h to 4.5 h", not "to 270 min".
+
+    >>> duration_beside(270.0, 540.0), duration_beside(92.8, 185.6)
+    ('4.5 h', '92.8 min')
+    """
+    text = format_duration(minutes)
+    if format_duration(beside).endswith(" h") and text.endswith(" min") and minutes >= 60.0:
+        return f"{significant(minutes / 60.0, 3)} h"
+    return text
+
+
 def input_ends(name: str, low: float, high: float) -> tuple[str, str]:
     """The two ends of an input's range, written alike: ``"3.05 min"`` and ``"6.54 min"``, not ``"3 min 3 s"`` beside it.
 

@@ -28,6 +28,7 @@ from goodput.params import load_params
 from goodput.plan import STORAGE_LEVERS, survives_more
 from goodput.report import (
     count,
+    duration_beside,
     gain_text,
     large_count,
     money,
@@ -170,7 +171,7 @@ def build(fleet: FleetPlan) -> Page:
         size_drain=Variant("bound" if at_drain else "none"), drain_gpus=count(min(at_drain), "GPU") if at_drain else "",
         doubling=Variant("refused" if 2 * p.gpus not in fleet.by_size else "drain" if doubled.at_drain else "planned"),
         gpus2=count(2 * p.gpus, "GPU"),
-        m2=format_duration(doubled.mtbi), interval2=format_duration(doubled.interval),
+        m2=duration_beside(doubled.mtbi, p.mtbi), interval2=format_duration(doubled.interval),
         cadence2=cadence_text(doubled), ratio=f"{plan.interval / doubled.interval:.2f}",
         goodput2=percent(doubled.goodput), debate_short=format_duration(d_short), debate_long=format_duration(d_long),
         debate_slow=format_duration(w.slow_checkpoint_cost), debate_fast=format_duration(w.checkpoint_cost),
