@@ -277,13 +277,11 @@ def test_storage_derived_fleets_in_chromium_equal_the_package(js: Any) -> None:
     _report("storage-derived fleets", worst)
 
 
-def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None:
-    """On 30 seeded fleets with the restart in parts and hot spares (a third with a drain, a third with tiers), the
-    expected restart is the package's to the bit; the best spare count is FleetPlan.best_spares's, and goodput
-    against the count agrees (to 1e-9, or 1e-6 where the package searches)."""
-    fleets = restart_fleets(30, 20)
-    worst = []
-    bests = []
+def assert_same_spares(js: Any, fleets: list[dict[str, str]]) -> tuple[list[dict[str, float]], list[tuple[int, int]]]:
+    """Each fleet's plan (assert_same_plan) and spare counts are the package's: the expected restart to the bit, the
+    counts searched as goodput.restart.best_spares searches them, goodput and dollars against the count (to 1e-9, or
+    1e-6 where the package searches) and the best count. Returns the worst errors and (page's, package's) best counts."""
+    worst, bests = [], []
     for q, page in zip(fleets, page_plans(js, fleets), strict=True):
         worst.append(assert_same_plan(q, page))
         params = params_from_mapping(to_mapping(q))
@@ -304,6 +302,13 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
         for got, want in zip(page["spares"]["dollars"], choice.dollars[:len(counts)], strict=True):
             assert abs(got - want) <= tol * fleet_plan(params).dollars(1.0) + 1e-6, q
         bests.append((best, choice.best))
+    return worst, bests
+
+
+def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None:
+    """On 30 seeded fleets with the restart in parts and hot spares (a third with a drain, a third with tiers), the
+    spare counts and the plan are the package's (assert_same_spares); the best count varies across the fleets."""
+    worst, bests = assert_same_spares(js, restart_fleets(30, 20))
     assert len({b for b, _ in bests}) > 3  # the best count varies across the fleets
     _report("restart parts and spares", worst)
     print(f"best spare count equal on {sum(a == b for a, b in bests)} of {len(bests)}")
@@ -312,23 +317,14 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
 def test_spares_beside_planned_stops_in_chromium_equal_the_package(js: Any) -> None:
     """Spares with planned stops (and a share recovered just in time on half), one tier, a drain or tiers: a planned
     stop takes no node, so its restart skips R's wait for repairs in the page as in the package; the plan, its levers
-    (halve R halves that wait with R where the stop restarts from R) and the spare counts' goodput agree."""
+    (halve R halves that wait with R where the stop restarts from R) and the spare counts agree (assert_same_spares)."""
     rng = np.random.default_rng(25)
     fleets = restart_fleets(24, 24)
     for q in fleets:
         q["planned_rate"] = f"{_log(rng, 0.1, 5):.3g} per day"
         if rng.random() < 0.5:
             q["just_in_time"] = f"{float(rng.uniform(0, 0.9)):.2f}"
-    worst = []
-    for q, page in zip(fleets, page_plans(js, fleets), strict=True):
-        worst.append(assert_same_plan(q, page))
-        params = params_from_mapping(to_mapping(q))
-        choice = fleet_plan(params).best_spares
-        assert choice is not None and page["spares"] is not None, q
-        counts = page["spares"]["counts"]
-        tol = SEARCHED if _searched(params) else REL
-        for got, want in zip(page["spares"]["goodput"], choice.goodput[:len(counts)], strict=True):
-            assert abs(got - want) <= tol, q
+    worst, _ = assert_same_spares(js, fleets)
     assert sum(params_from_mapping(to_mapping(q)).stop_saving > 1.0 for q in fleets) >= 5  # waits that matter
     _report("spares beside planned stops", worst)
 
