@@ -276,6 +276,18 @@ class Params:
         return "longer" if slow > c else "same" if slow == c else "shorter"
 
     @property
+    def slow_restart(self) -> float:
+        """The synchronous write's restart, minutes: R_p beside a persistent tier, else R (decided here once).
+
+        The synchronous write is read back from shared storage, as the persistent copy is; R is the fast tier's
+        restart from its nearer copy.
+
+        >>> load_params().slow_restart
+        5.0
+        """
+        return self.restart if self.persistent_restart is None else self.persistent_restart
+
+    @property
     def slow_not_dearer(self) -> bool:
         """Whether the slow checkpoint stalls no longer than C (:attr:`slow_against_c`).
 

@@ -1194,10 +1194,11 @@
   }
 
   // goodput.plan.scheme_pays (the slow checkpoint of goodput.plan.plan_for(slow=True): its C written synchronously, one
-  // tier, no drain, the fleet's recovery and planned stops), at its own optimum: that plan where it keeps more than the
+  // tier, no drain, restarting in R_p beside a persistent tier, the fleet's recovery and planned stops), at its own
+  // optimum: that plan where it keeps more than the
   // fleet's (the scheme does not pay, as a stall measured beside a snapshot longer than the write), else null.
   function synchronousKeepsMore(x, plan) {
-    const slow = exactPlan(Object.assign({}, x, { C: x.slowC, D: 0, tiers: false }), null);
+    const slow = exactPlan(Object.assign({}, x, { C: x.slowC, D: 0, tiers: false, R: x.tiers ? x.Rp : x.R }), null);
     return slow.goodput > plan.goodput ? slow : null;
   }
 

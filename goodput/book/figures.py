@@ -585,13 +585,16 @@ def fleet_scaling(fleet: FleetPlan) -> Figure:
 
 
 def fleet_cost(fleet: FleetPlan) -> Figure:
-    """:func:`goodput_vs_cost` for a fleet, its costs marked (its scheme as a diamond); first order where quotable."""
+    """:func:`goodput_vs_cost` for a fleet, its costs marked (its scheme as a diamond); first order where quotable.
+
+    Beside a tiered scheme the curve is the synchronous write's, restarting in :attr:`goodput.params.Params.slow_restart`.
+    """
     p, plan = fleet.params, fleet.plan
     if plan.tiers is None:
         return goodput_vs_cost(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
                                first_order=fleet.first_order_quotable)
     label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
-    return goodput_vs_cost(p.mtbi, p.restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
+    return goodput_vs_cost(p.mtbi, p.slow_restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
                            first_order=fleet.first_order_quotable, marks_label=slow_label(p, "this fleet's synchronous checkpoint"
                                                   if p.slow_is_write else "the inputs file's slower checkpoint"))
 
@@ -610,7 +613,7 @@ def fleet_interval(fleet: FleetPlan) -> Figure:
     exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x)) for x in t]
     first_g = [tiers.first_order_losses(scheme, p.mtbi, float(x)).goodput for x in t] if quotable else None
     label = f"this fleet's scheme ({_cost_label(p.checkpoint_cost)})"
-    return goodput_vs_interval(p.mtbi, p.restart, [p.slow_checkpoint_cost], first_order=[slow_quotable],
+    return goodput_vs_interval(p.mtbi, p.slow_restart, [p.slow_checkpoint_cost], first_order=[slow_quotable],
                                names=[slow_name], curves={label: (t, exact_g, first_g, (plan.interval, plan.goodput))})
 
 

@@ -20,6 +20,7 @@ from goodput.pages.common import (
     PlanValues,
     RecoveryValues,
     SchemeValues,
+    SlowRestartValues,
     first_order_variant,
     fleet_values,
     g_span,
@@ -29,6 +30,7 @@ from goodput.pages.common import (
     ranges_text,
     recovery_values,
     scheme_values,
+    slow_restart_values,
     t_span,
 )
 from goodput.params import Params
@@ -85,7 +87,7 @@ def loss_lever_values(x: LossLever | None) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues):
+class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowRestartValues):
     """The answer page's values; each field is a glue key of book/answer.md ("none" where a paragraph has no use)."""
 
     mtbi_how: Variant
@@ -226,7 +228,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         calculator=Variant("link"), calculator_url=Raw(html.escape(calculator_url)), mtbi_how=Variant(m_given(p)),
         restart_text=restart_text(p), scheme=Variant(scheme), losses_ranked=losses_text(fleet),
         # not every interruption rolls back: the plan counts the rest too, said beside the scheme it has
-        scheme_recovery=Variant("given" if fleet.recovered else "none"), **recovery_values(p),
+        scheme_recovery=Variant("given" if fleet.recovered else "none"), **recovery_values(p), **slow_restart_values(p),
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
         # "same": to the tenth of a point, the checkpoints alike ("same") or not ("level": a fleet keeping next to nothing)

@@ -325,6 +325,23 @@ def recovery_values(params: Params) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class SlowRestartValues:
+    """The synchronous write's restart (:attr:`goodput.params.Params.slow_restart`), where it is not R.
+
+    Said by the answer and goodput pages beside the write ("persistent"), else nothing ("none").
+    """
+
+    slow_restart: Variant
+    slow_restart_time: str
+
+
+def slow_restart_values(params: Params) -> dict[str, Any]:
+    """The fields of :class:`SlowRestartValues` for a fleet's inputs."""
+    return vars(SlowRestartValues(slow_restart=Variant("none" if params.slow_restart == params.restart else "persistent"),
+                                  slow_restart_time=format_duration(params.slow_restart)))
+
+
+@dataclass(frozen=True)
 class ElasticValues:
     """Elastic training (:func:`goodput.hazards.elastic_params`), said alike by the failures and measuring pages.
 

@@ -19,10 +19,12 @@ from goodput.pages.common import (
     NOT_QUOTED,
     Fleet,
     RecoveryValues,
+    SlowRestartValues,
     first_order_variant,
     fleet_values,
     quoted,
     recovery_values,
+    slow_restart_values,
 )
 from goodput.params import load_params
 from goodput.report import percent, point_decimals, points, points_past
@@ -30,7 +32,7 @@ from goodput.units import format_duration
 
 
 @dataclass(frozen=True)
-class Page(Fleet, RecoveryValues):
+class Page(Fleet, RecoveryValues, SlowRestartValues):
     """The goodput chapter's values; each field is a glue key of book/goodput.md."""
 
     first_order: Variant
@@ -117,7 +119,7 @@ def build(fleet: FleetPlan) -> Page:
         compared_name=compared_name(p),
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
-        **recovery_values(p),
+        **recovery_values(p), **slow_restart_values(p),
         # A tiered fleet's scheme paragraph names its tiers; its just-in-time recovery and planned stops follow.
         scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
