@@ -1202,6 +1202,14 @@ def storage_cost_note(report: PlanReport) -> str:
             f"GB/s{best}.")
 
 
+def _not_paying(report: PlanReport) -> str | None:
+    """"Not paying: ...", printed right under the recommendation where the scheme does not pay, as the book says it."""
+    if (slow := report.slow_keeps_more) is None or report.params is None:
+        return None
+    return not_paying_text(report.params.slow_derived, format_duration(slow.checkpoint_cost), percent(slow.goodput),
+                           format_duration(slow.interval), gain_text(slow.goodput - report.plan.goodput))
+
+
 def _notes(report: PlanReport) -> list[str]:
     """Sentences printed under a plan: a caution about first order, and how the levers are measured."""
     capped = [name for name in CAPPED_LEVERS.values() if name in report.levers]
@@ -1214,10 +1222,6 @@ def _notes(report: PlanReport) -> list[str]:
             if STORAGE_LEVERS["double_snapshot_bandwidth"] in report.storage_levers else ""
         notes.append(f"Storage levers: the stated write bandwidth doubled{read}, which derives again "
                      f"{words['rederived']}{snapshot}; the interval re-optimized.{storage_cost_note(report)}")
-    if (slow := report.slow_keeps_more) is not None and report.params is not None:
-        notes.append(not_paying_text(report.params.slow_derived, format_duration(slow.checkpoint_cost),
-                                     percent(slow.goodput), format_duration(slow.interval),
-                                     gain_text(slow.goodput - report.plan.goodput)))
     if report.plan.model == "first-order" and (caution := first_order_caution(report.plan.check)):
         notes.append(f"Caution: {caution}; the exact model ({code('--model exact')}) is closer.")
     return notes
@@ -1293,10 +1297,11 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     if fmt == "json":
         return strict_json(plan_dict(report))
     sections = _sections(report)
-    notes = _notes(report)
+    notes, warning = _notes(report), _not_paying(report)
     where = report.provenance.summary() if report.provenance else None
     if fmt == "markdown":
         lines = ["### Checkpoint plan", "", f"**Recommendation.** {recommendation(report.plan)}", ""]
+        lines += [f"> {warning}", ""] if warning else []
         headers = {"inputs": "input | value | source", "losses": "loss | share of wall time |",
                    "levers": "lever | goodput gained |"}
         # where the inputs came from, when that is the inputs file (its name as the user wrote it), not a flag
@@ -1315,6 +1320,7 @@ def render_plan(report: PlanReport, fmt: str = "table") -> str:
     width = max(len(k) for _, rows in sections for k, _, _ in rows)
     vwidth = max(len(v) for _, rows in sections for _, v, _ in rows)
     lines = textwrap.wrap(recommendation(report.plan), width=78)
+    lines += ["", *textwrap.wrap(warning, width=78)] if warning else []
     for name, rows in sections:
         lines += ["", f"{name}:"]
         for key, value, note in rows:

@@ -767,9 +767,13 @@ def test_plan_takes_the_measured_stall_and_says_what_the_copy_alone_takes() -> N
 
 def test_plan_says_where_the_slow_checkpoint_keeps_more() -> None:
     """The stall fleet's 6.3 s stall is longer than its 5.67 s synchronous write, which keeps 73.4% against 72.9%: the
-    command says so under the plan (the scheme does not pay); the worked example's 5 min slow checkpoint keeps less."""
+    command says so right under the recommendation, before the tables, as the book's answer page does, in the terminal
+    and the Markdown alike; the worked example's 5 min slow checkpoint keeps less."""
     text = " ".join(run("plan", "--params", str(STALL_FLEET)).stdout.split())
     assert "Not paying:" in text and "keeps 73.4% checkpointing every 2.74 min, 0.44 points more" in text
+    assert text.index("goodput 72.9%.") < text.index("Not paying:") < text.index("inputs:")
+    markdown = run("plan", "--params", str(STALL_FLEET), "--format", "markdown").stdout
+    assert markdown.index("**Recommendation.**") < markdown.index("> Not paying:") < markdown.index("| input |")
     assert "Not paying:" not in run("plan").stdout
 
 
