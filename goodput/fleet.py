@@ -39,7 +39,6 @@ from goodput.uncertainty import (
     Swing,
     input_ranges,
     one_at_a_time,
-    propagate,
     propagate_params,
 )
 from goodput.units import format_duration
@@ -89,11 +88,9 @@ def ranges_for(params: Params, plan: Plan) -> Ranges:
     fixed = propagate_params(params, interval=plan.optimal_interval, confidence=CONFIDENCE, which=which,
                              scheme=plan.tiers, cases=best.cases)  # the optima of the cases, computed once
     swings = [s for s in one_at_a_time(fixed) if not inputs[s.name].exact]
-    slow = None
+    slow = None  # the comparison's range, through its own plan (recovery and all), where its C has one
     if not inputs["slow_checkpoint_cost"].exact:
-        slow = propagate(params.slow_checkpoint_cost, params.mtbi, params.restart,
-                         checkpoint_cost_range=inputs["slow_checkpoint_cost"].bounds,
-                         mtbi_range=inputs["mtbi"].bounds, restart_range=inputs["restart"].bounds, which=which)
+        slow = propagate_params(params.synchronous(), confidence=CONFIDENCE, which=which)
     return Ranges(plan=plan, inputs=inputs, fixed=fixed, best=best, swings=swings, slow=slow)
 
 

@@ -323,6 +323,23 @@ class Params:
         return self.replace(drain=0.0, persistent_cost=None, persistent_restart=None, persistent_every=None,
                             fast_survives=None)
 
+    def synchronous(self) -> Params:
+        """The fleet it is compared with: the slow checkpoint written synchronously, restarting in :attr:`slow_restart`.
+
+        One tier, no drain; recovery without rollback and planned stops as the fleet's. Its ranges are the slow C's
+        (as C), M's, the restart's it restarts in (as R) and p's, so a range of the comparison is one of this plan.
+
+        >>> w = load_params()
+        >>> s = w.synchronous()
+        >>> (s.checkpoint_cost, s.restart, s.tiered)
+        (5.0, 5.0, False)
+        """
+        sources = {"checkpoint_cost": "slow_checkpoint_cost", "mtbi": "mtbi", "just_in_time": "just_in_time",
+                   "restart": "restart" if self.persistent_restart is None else "persistent_restart"}
+        ranges = {name: self.ranges[source] for name, source in sources.items() if source in self.ranges}
+        return self.without_tiers().replace(checkpoint_cost=self.slow_checkpoint_cost, restart=self.slow_restart,
+                                            ranges=ranges)
+
 
 def mtbi_from_count(count: int, window: float) -> float:
     """M = window / count, minutes."""

@@ -212,14 +212,12 @@ def scheme_pays(plan: Plan, slow: Plan) -> bool:
 def plan_for(params: Params, *, slow: bool = False, interval: float | None = None, which: str = RECOMMENDED_MODEL) -> Plan:
     """Plan for a fleet's inputs, with their drain and persistent tier.
 
-    ``slow``: the comparison case instead, ``slow_checkpoint_cost`` written synchronously (one tier, no drain), with
-    the fleet's just-in-time recovery and planned stops, which do not depend on the checkpoint's write path, restarting
-    in :attr:`~goodput.params.Params.slow_restart` (R_p beside a persistent tier).
+    ``slow``: the comparison case instead, :meth:`~goodput.params.Params.synchronous`: ``slow_checkpoint_cost``
+    written synchronously (one tier, no drain), restarting in :attr:`~goodput.params.Params.slow_restart` (R_p beside a
+    persistent tier), with the fleet's just-in-time recovery and planned stops, which do not depend on the write path.
     """
     if slow:
-        return make_plan(params.slow_checkpoint_cost, params.mtbi, params.slow_restart, interval, which=which,
-                         just_in_time=params.just_in_time, jit_recovery=params.jit_recovery,
-                         planned_rate=params.planned_rate, stop_saving=params.stop_saving)
+        params = params.synchronous()
     return make_plan(
         params.checkpoint_cost, params.mtbi, params.restart, interval, which=which, drain=params.drain,
         persistent_cost=params.persistent_cost, persistent_restart=params.persistent_restart,

@@ -559,3 +559,26 @@ def test_ranges_at_the_plan_s_interval_keep_the_fleet_s_recovery_and_planned_sto
     swing = one_at_a_time(fixed)
     p_swing = next(s for s in swing if s.name == "just_in_time")
     assert abs(p_swing.goodput_at_high - p_swing.goodput_at_low) > 1e-3
+
+
+@pytest.mark.parametrize(("changes", "point", "span"), [
+    # one tier, half the interruptions recovered just in time: the range left p out, 73.4% to 79.5% around a plan of
+    # 83.2%, which it did not contain
+    ({"just_in_time": 0.5, "jit_recovery": 0.5}, 0.8323, (0.8098, 0.8551)),
+    # a persistent tier: the range restarted in R (46.7% at its point), the comparison in R_p (44.2%)
+    ({"drain": 3.0, "persistent_cost": 2.0, "persistent_restart": 22.0, "fast_survives": 0.85}, None, None),
+])
+def test_the_slow_checkpoint_s_range_is_of_the_comparison_the_page_quotes(
+        worked: Params, changes: dict[str, float], point: float | None, span: tuple[float, float] | None) -> None:
+    """A ranged slow C is carried through the comparison's own plan (Params.synchronous): recovery, planned stops and
+    the restart it restarts in included, so its point case is the slow plan, to 1e-12, inside its range."""
+    from goodput.fleet import fleet_plan
+
+    params = worked.replace(ranges={"slow_checkpoint_cost": (4.0, 6.0)}, **changes)
+    fleet = fleet_plan(params)
+    slow = fleet.ranges.slow
+    assert slow is not None
+    assert slow.goodput == pytest.approx(fleet.slow.goodput, abs=1e-12)
+    assert slow.goodput_range[0] <= fleet.slow.goodput <= slow.goodput_range[1]
+    if point is not None and span is not None:
+        assert round(fleet.slow.goodput, 4) == point and tuple(round(g, 4) for g in slow.goodput_range) == span
