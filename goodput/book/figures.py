@@ -27,8 +27,9 @@ from goodput import model, tiers
 from goodput.exact import exact_goodput, exact_optimal_interval
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
-from goodput.plan import levers_at_optimum
+from goodput.plan import levers_at_optimum, recovery_of
 from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, percent_sig2, range_text, slow_label
+from goodput.restart import Recovery, recovery_losses
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
 
@@ -373,14 +374,30 @@ Curve = tuple[npt.ArrayLike, npt.ArrayLike, "npt.ArrayLike | None", "tuple[float
 
 
 @styled
+def _one_tier(cost: float, mtbi: float, restart: float, interval: float | None, recovery: Recovery | None,
+              which: str = "exact") -> float:
+    """One tier's goodput (at its optimum where `interval` is None), with `recovery` where the fleet has one."""
+    if recovery is None:
+        if which == "exact":
+            return float(exact_goodput(cost, mtbi, restart, interval))
+        return float(model.goodput(cost, mtbi, restart, interval))
+    return recovery_losses(cost, mtbi, restart, interval, which=which, **vars(recovery)).goodput
+
+
+def _one_tier_optimum(cost: float, mtbi: float, restart: float, recovery: Recovery | None) -> float:
+    """One tier's exact optimum interval, at M / (1 - p) where interruptions are recovered just in time."""
+    return float(exact_optimal_interval(cost, mtbi if recovery is None else recovery.rollback_mtbi(mtbi)))
+
+
 def goodput_vs_cost(
     mtbi: float, restart: float, marks: Sequence[float], points: Sequence[tuple[float, float, str]] = (),
-    first_order: bool = True, marks_label: str | None = None,
+    first_order: bool = True, marks_label: str | None = None, recovery: Recovery | None = None,
 ) -> Figure:
     """Goodput at the optimum interval against the checkpoint cost, by the exact model and by first order.
 
     `points` are (cost, goodput, label) computed by another model (a drain or a persistent tier); leave `first_order`
-    off where the fleet's first order is not quotable. Costs more than :data:`COST_LOG_SPREAD` times apart (a snapshot
+    off where the fleet's first order is not quotable; `recovery` the fleet's recovery without rollback and planned
+    stops, in every curve and mark. Costs more than :data:`COST_LOG_SPREAD` times apart (a snapshot
     of milliseconds beside a write of minutes) get a logarithmic axis of durations, so that neither sits on the y axis.
     """
     costs = [*marks, *(c for c, _, _ in points)]
@@ -388,14 +405,18 @@ def goodput_vs_cost(
     wide = len(costs) > 1 and max(costs) > COST_LOG_SPREAD * min(costs)
     # Any: the model's functions take all-float or all-array arguments, and here C, M are floats.
     c: Any = (np.geomspace(min(costs) / 4, top, 400) if wide else np.linspace(top / 200, top, 400)).astype(np.float64)
-    exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
+    if recovery is None:
+        exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
+    else:
+        exact_curve = np.array([_one_tier(float(x), mtbi, restart, None, recovery) for x in c])
     fig, ax = _figure(3.4)
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
     if first_order:
-        ax.plot(c, model.goodput(c, mtbi, restart), color=COLOURS["checkpoint"], ls="--", lw=1.4,
-                label="first order, at T* = √(2CM)")
+        first_curve = model.goodput(c, mtbi, restart) if recovery is None else np.array(
+            [_one_tier(float(x), mtbi, restart, None, recovery, "first-order") for x in c])
+        ax.plot(c, first_curve, color=COLOURS["checkpoint"], ls="--", lw=1.4, label="first order, at T* = √(2CM)")
     for i, mark in enumerate(marks):
-        g = float(exact_goodput(mark, mtbi, restart))
+        g = _one_tier(mark, mtbi, restart, None, recovery)
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
                 label=(marks_label or ("this fleet's checkpoint costs" if len(marks) > 1 else
                                        "this fleet's checkpoint cost")) if i == 0 else None)
@@ -420,19 +441,20 @@ def goodput_vs_cost(
 @styled
 def goodput_vs_interval(
     mtbi: float, restart: float, costs: Sequence[float], curves: Mapping[str, Curve] | None = None,
-    first_order: bool | Sequence[bool] = True, names: Sequence[str] | None = None,
+    first_order: bool | Sequence[bool] = True, names: Sequence[str] | None = None, recovery: Recovery | None = None,
 ) -> Figure:
     """Goodput against the interval for several checkpoint costs, by the exact and the first-order model.
 
     `first_order` for every cost or one flag a cost (first order drawn only where it may be quoted); `names` the
-    legend's words for each cost, before ``"C = ..."``.
+    legend's words for each cost, before ``"C = ..."``; `recovery` the fleet's recovery without rollback and planned
+    stops, in every curve of a cost.
 
     `curves` are computed elsewhere (a drain or a persistent tier) and drawn in the next colours; T runs from a quarter
     of the smallest optimum to two and a half times the largest, on a logarithmic axis where the optima are more than
     :data:`LOG_SPREAD` times apart (so that every curve shows), else in the unit of the largest.
     """
     curves = dict(curves or {})
-    optima = [float(exact_optimal_interval(cost, mtbi)) for cost in costs]
+    optima = [_one_tier_optimum(cost, mtbi, restart, recovery) for cost in costs]
     optima += [best[0] for *_, best in curves.values() if best is not None]
     low, high = min(optima) / 4, 2.5 * max(optima)
     wide = max(optima) > LOG_SPREAD * min(optima)
@@ -442,10 +464,16 @@ def goodput_vs_interval(
     fig, ax = _figure(3.8)
     colours = [COLOURS["checkpoint"], COLOURS["lost"], COLOURS["restart"], COLOURS["accent"]]
     first = [first_order] * len(costs) if isinstance(first_order, bool) else list(first_order)
+
+    def curve(cost: float, which: str) -> Any:
+        if recovery is None:
+            return (exact_goodput if which == "exact" else model.goodput)(cost, mtbi, restart, t)
+        return np.array([_one_tier(cost, mtbi, restart, float(x), recovery, which) for x in t])
+
     drawn: dict[str, Curve] = {
         (f"{names[i]} ({_cost_label(cost)})" if names else _cost_label(cost)): (
-            t, exact_goodput(cost, mtbi, restart, t), model.goodput(cost, mtbi, restart, t) if first[i] else None,
-            (optima[i], float(exact_goodput(cost, mtbi, restart, optima[i]))))
+            t, curve(cost, "exact"), curve(cost, "first-order") if first[i] else None,
+            (optima[i], _one_tier(cost, mtbi, restart, optima[i], recovery)))
         for i, cost in enumerate(costs)
     } | curves
     lowest = 1.0
@@ -589,31 +617,33 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
 
     Beside a tiered scheme the curve is the synchronous write's, restarting in :attr:`goodput.params.Params.slow_restart`.
     """
-    p, plan = fleet.params, fleet.plan
+    p, plan, recovery = fleet.params, fleet.plan, recovery_of(fleet.params)
     if plan.tiers is None:
         return goodput_vs_cost(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
-                               first_order=fleet.first_order_quotable)
+                               first_order=fleet.first_order_quotable, recovery=recovery)
     label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
     return goodput_vs_cost(p.mtbi, p.slow_restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
                            first_order=fleet.first_order_quotable, marks_label=slow_label(p, "this fleet's synchronous checkpoint"
-                                                  if p.slow_is_write else "the inputs file's slower checkpoint"))
+                                                  if p.slow_is_write else "the inputs file's slower checkpoint"),
+                           recovery=recovery)
 
 
 def fleet_interval(fleet: FleetPlan) -> Figure:
     """:func:`goodput_vs_interval` for a fleet: its scheme and its slow checkpoint; first order where quotable."""
-    p, plan = fleet.params, fleet.plan
+    p, plan, recovery = fleet.params, fleet.plan, recovery_of(fleet.params)
     quotable = fleet.first_order_quotable
     slow_quotable = quotable and fleet.slow_first_order.check.quotable  # each curve's first order where quotable
     slow_name = slow_label(p, "the slow checkpoint")
     if plan.tiers is None:
-        return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
+        return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost], recovery=recovery,
                                    first_order=[quotable, slow_quotable], names=["this fleet's checkpoint", slow_name])
     scheme = plan.tiers
     t = np.geomspace(max(scheme.drain, plan.interval / 4), 2.5 * plan.interval, 120)
-    exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x)) for x in t]
-    first_g = [tiers.first_order_losses(scheme, p.mtbi, float(x)).goodput for x in t] if quotable else None
+    exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x), recovery) for x in t]
+    first_g = [tiers.first_order_losses(scheme, p.mtbi, float(x), recovery).goodput for x in t] if quotable else None
     label = f"this fleet's scheme ({_cost_label(p.checkpoint_cost)})"
     return goodput_vs_interval(p.mtbi, p.slow_restart, [p.slow_checkpoint_cost], first_order=[slow_quotable],
+                               recovery=recovery,
                                names=[slow_name], curves={label: (t, exact_g, first_g, (plan.interval, plan.goodput))})
 
 
