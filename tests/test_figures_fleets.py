@@ -178,6 +178,21 @@ def test_the_levers_figures_mark_the_plan_and_the_comparison_a_recovered_fleet_i
         assert (percent(fleet.goodput), percent(fleet.slow.goodput)) == ("91.3%", "83.0%")
 
 
+def test_the_survival_figure_marks_a_recovered_fleet_at_its_plan(worked: Params) -> None:
+    """A tiered fleet with just-in-time recovery and planned stops: the survival figure's mark is at the plan's goodput
+    and cadence, recovery counted (it was at the same scheme without recovery: 83.2% against the plan's 79.3%)."""
+    params = worked.replace(drain=3.0, persistent_cost=2.0, persistent_restart=22.0, fast_survives=0.85,
+                            just_in_time=0.5, jit_recovery=0.5, planned_rate=0.3)
+    fleet = fleet_plan(params)
+    assert fleet.plan.tiers is not None and fleet.interval == fleet.plan.optimal_interval
+    left = tier_figures.survival_figure(fleet).axes[0]
+    (mark,) = [line for line in left.get_lines() if str(line.get_label()).startswith("this fleet")]
+    assert mark.get_ydata()[0] == pytest.approx(fleet.goodput, abs=1e-9)
+    assert str(mark.get_label()).endswith(f"best n = {fleet.plan.tiers.every}")
+    plain = fleet_plan(params.replace(just_in_time=0.0, planned_rate=0.0))
+    assert (percent(fleet.goodput), percent(plain.goodput)) == ("79.3%", "83.2%")
+
+
 def test_cost_axis_is_logarithmic_for_a_snapshot_of_milliseconds(small: FleetPlan, worked_fleet: FleetPlan) -> None:
     """3.55 ms beside 20 min: a log axis with both costs inside it and off its left edge; 1 and 5 min stay linear."""
     ax = figures.fleet_cost(small).axes[0]

@@ -19,7 +19,9 @@ from matplotlib.ticker import FixedLocator, NullLocator
 from goodput import sources
 from goodput.book.figures import COLOURS, WIDTH, _figure, _pct_axis, styled
 from goodput.book.tables import book_table
+from goodput.plan import recovery_of
 from goodput.report import percent
+from goodput.restart import Recovery
 from goodput.sources import LOSES_LOCAL_COPY, lost_share
 from goodput.symbolic import derive_tiers
 from goodput.tiers import MAX_EVERY, Tiers, best_every, exact_goodput, exact_optimal_interval
@@ -68,10 +70,10 @@ def _every_text(n: int) -> str:
     return f"best n ≥ {MAX_EVERY:,} (the search limit)" if n >= MAX_EVERY else f"best n = {n}"
 
 
-def _best(scheme: Tiers, mtbi: float) -> tuple[float, int]:
-    """Exact goodput at the best whole n and its best interval, and that n."""
-    best = best_every(scheme, mtbi)
-    return exact_goodput(best, mtbi, exact_optimal_interval(best, mtbi)), best.every
+def _best(scheme: Tiers, mtbi: float, recovery: Recovery | None = None) -> tuple[float, int]:
+    """Exact goodput at the best whole n and its best interval, and that n (with the fleet's `recovery`)."""
+    best = best_every(scheme, mtbi, recovery=recovery)
+    return exact_goodput(best, mtbi, exact_optimal_interval(best, mtbi, recovery), recovery), best.every
 
 
 @styled
@@ -85,10 +87,12 @@ def goodput_against_survival(
     drain: float = 0.0,
     marks: Mapping[str, tuple[float, float]] | None = None,
     shares: Sequence[float] | None = None,
+    recovery: Recovery | None = None,
 ) -> Figure:
     """Exact goodput at the best cadence and interval against the share s the fast tier survives, per C_p/C.
 
-    Minutes; R_p defaults to R, D to 0; `marks` are (C_p/C, s), each on its ratio's curve. Left: goodput, solid, and
+    Minutes; R_p defaults to R, D to 0; `marks` are (C_p/C, s), each on its ratio's curve; `recovery` the fleet's
+    recovery without rollback and planned stops, in every point. Left: goodput, solid, and
     with every checkpoint persistent (n = 1) thin dotted; right: the best n (log scale), which stops at the search's
     limit :data:`goodput.tiers.MAX_EVERY`.
     """
@@ -99,15 +103,16 @@ def goodput_against_survival(
     for i, ratio in enumerate(ratios):
         colour, style = _STYLES[i % len(_STYLES)]
         schemes = [Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, float(s), 1) for s in grid]
-        values, cadences = zip(*(_best(scheme, mtbi) for scheme in schemes), strict=True)
-        single = [exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi)) for scheme in schemes]
+        values, cadences = zip(*(_best(scheme, mtbi, recovery) for scheme in schemes), strict=True)
+        single = [exact_goodput(scheme, mtbi, exact_optimal_interval(scheme, mtbi, recovery), recovery)
+                  for scheme in schemes]
         best_n_max = max(best_n_max, max(cadences))
         left.plot(grid, values, color=colour, ls=style, lw=2.0, label=_ratio_label(ratio, checkpoint_cost))
         left.plot(grid, single, color=colour, ls=":", lw=1.0, alpha=0.8)
         right.step(grid, cadences, where="post", color=colour, ls=style, lw=1.8)
     for j, (label, (ratio, s)) in enumerate((marks or {}).items()):
         scheme = Tiers(checkpoint_cost, restart, drain, checkpoint_cost * ratio, rp, s, 1)
-        g, n = _best(scheme, mtbi)
+        g, n = _best(scheme, mtbi, recovery)
         marker = _MARKERS[j % len(_MARKERS)]
         left.plot([s], [g], marker=marker, ls="", ms=8, mfc="white", mec="black", mew=1.5, zorder=4,
                   label=f"{label}: {_every_text(n)}")
@@ -137,18 +142,19 @@ def survival_figure(fleet: FleetPlan) -> Figure:
     restarting in R, marked at Llama 3's share of interruptions that leave the node and at the peer share the chapter
     assumes (both labelled); when the slow checkpoint is no dearer than the fast one, nothing is marked.
     """
-    p, scheme = fleet.params, fleet.plan.tiers
+    p, scheme, recovery = fleet.params, fleet.plan.tiers, recovery_of(fleet.params)
     c = p.checkpoint_cost
     if scheme is not None and not scheme.one_tier and scheme.cp > c:
         ratio = round(scheme.cp / c, 6)
         return goodput_against_survival(
             p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), persistent_restart=scheme.rp, drain=scheme.drain,
-            marks={f"this fleet (s = {percent(scheme.fast_survives, 0)})": (ratio, scheme.fast_survives)})
+            marks={f"this fleet (s = {percent(scheme.fast_survives, 0)})": (ratio, scheme.fast_survives)},
+            recovery=recovery)
     if p.slow_not_dearer:
-        return goodput_against_survival(p.mtbi, c, p.restart, FIGURE_RATIOS)
+        return goodput_against_survival(p.mtbi, c, p.restart, FIGURE_RATIOS, recovery=recovery)
     ratio = round(p.slow_checkpoint_cost / c, 6)
     kept = 1.0 - lost_share()
-    return goodput_against_survival(p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), marks={
+    return goodput_against_survival(p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), recovery=recovery, marks={
         f"what-if: copy on the node alone (Llama 3 share, {percent(kept, 0)})": (ratio, kept),
         f"what-if: copy on a peer too (assumed {percent(PEER_SURVIVES, 0)})": (ratio, PEER_SURVIVES)})
 
