@@ -343,3 +343,24 @@ def test_the_stored_fleets_restart_is_the_same_at_100k_and_grows_only_at_a_milli
     assert page.size_restart == Variant("same") and page.plan_restart == page.restart == "10 min"
     assert page.restart_scope == Variant("grows")
     assert (page.scope_restart, page.scope_gpus) == ("14.7 min", "1,000,000")
+
+
+def test_a_size_point_beyond_three_standard_errors_is_run_again_longer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """simulate_sizes runs a point more than AGREEMENT standard errors off again, four times as long on another seed,
+    unless it is a job keeping almost nothing simulated above the model (the study's "near_zero" case)."""
+    calls: list[tuple[float, float, int]] = []
+
+    def fake(rate: float, cost: float, restart: float, gpus: float, failures: float,
+             seed: int) -> tuple[limits.SizePoint, float]:
+        calls.append((gpus, failures, seed))
+        off = seed < limits.CONFIRM_SEED and gpus == 2.0
+        near_zero = gpus == 3.0
+        exact_g = 0.005 if near_zero else 0.8
+        return limits.SizePoint(gpus, cost, exact_g + (0.01 if off or near_zero else 0.0), 0.001, exact_g), 1.0
+
+    monkeypatch.setattr(limits, "_simulated", fake)
+    points = limits.simulate_sizes(1e-5, 5.0, [1.0], (1.0, 2.0, 3.0))
+    assert [c for c in calls if c[2] >= limits.CONFIRM_SEED] == [(2.0, 4 * limits.FAILURES_PER_POINT,
+                                                                  1 + limits.CONFIRM_SEED)]
+    assert [round(p.sigmas) for p in points] == [0, 0, 10]
+    assert limits.agreement(points).status == "near_zero"
