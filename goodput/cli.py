@@ -537,13 +537,14 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         + ("" if s.one_tier else f", {result.hard_failures:,} the fast tier did not survive")
         + f"; {pauses}seed {args.seed})"),
         f"C = {format_duration(s.checkpoint_cost)}, M = {format_duration(plan.mtbi)}, R = {format_duration(s.restart)}, "
-        f"T = {format_duration(plan.interval)}, D = {format_duration(s.drain)}"
+        f"T = {format_duration(plan.interval)}" + (f", D = {format_duration(s.drain)}" if plan.drained else "")
         + ("" if s.one_tier else f", C_p = {format_duration(s.cp)}, R_p = {format_duration(s.rp)}, "
            f"s = {s.fast_survives:g}, n = {s.every}")
         + ("" if not p else f", p = {p:g}, R_j = {format_duration(rj)}")
         + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(stop)}"),
         "",
-        *_loss_table(result, (plan.goodput, f"{z:+.1f} standard errors from the simulation"), result.drain_loss),
+        *_loss_table(result, (plan.goodput, f"{z:+.1f} standard errors from the simulation"),
+                     result.drain_loss if plan.drained else None),
     ]
     return "\n".join(lines)
 

@@ -194,7 +194,7 @@ class FleetPlan:
     def losses(self) -> dict[str, float]:
         """The plan's losses by name (:data:`LOSSES`; the drain's only with a drain: without one it is none by design)."""
         out = {name: float(getattr(self.plan.losses, name)) for name in LOSSES[:3]}
-        if self.plan.tiers is not None and self.plan.tiers.drain > 0:
+        if self.plan.drained:
             out["drain_loss"] = self.plan.drain_loss
         return out
 

@@ -62,6 +62,11 @@ class Plan:
         return self.losses.goodput
 
     @property
+    def drained(self) -> bool:
+        """Whether the plan has a drain (D > 0): only then is there a drain loss to list (without one it is none)."""
+        return self.tiers is not None and self.tiers.drain > 0
+
+    @property
     def drain_loss(self) -> float:
         """Share of wall time lost because checkpoints were not yet durable (0 without a drain)."""
         return self.losses.drain_loss if isinstance(self.losses, TierLosses) else 0.0

@@ -1002,7 +1002,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         ("lost work" + (", T/(2M)" if single else ""), percent(plan.losses.lost_work), ""),
         ("restart" + (", R/M" if single else ""), percent(plan.losses.restart_loss), ""),
     ]
-    if s is not None and (s.drain > 0 or not s.one_tier):
+    if plan.drained:
         losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     lever_rows = [(name, lever_gain_text(plan, name, gain, plus=True), "") for name, gain in

@@ -187,3 +187,26 @@ def test_the_spares_check_writes_each_row_in_one_unit(small: FleetPlan) -> None:
         assert len(set(_units(f"{closed} {simulated}"))) == 1, (closed, simulated)
     assert "minutes" not in caption
     assert len({_units(c)[0] for c in frame["closed form"]}) > 1  # hours at no spare, minutes or seconds with some
+
+
+def test_a_persistent_tier_without_a_drain_lists_no_drain_loss() -> None:
+    """A persistent tier every 2nd checkpoint and no drain (a valid file): its drain loss is none by design, so no
+    table, page or command lists one. The exact and goodput chapters failed to build ("All arrays must be of the same
+    length": FleetPlan.losses had left the drain out, the loss columns put it in); the command printed "not yet
+    durable (drain) 0.0%" and the answer page's first-order losses ended with the drain's 0.0%."""
+    from goodput.book import exact_figures
+    from goodput.pages.answer import plan_losses
+
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 40960, "interruptions": {"count": 330, "window": "38 days"}, "checkpoint_cost": "26 s",
+        "slow_checkpoint_cost": "6 min", "restart": "7 min", "persistent": {"cost": "5 min", "restart": "23 min",
+                                                                            "every": 2},
+        "fast_survives": 0.67, "price_per_gpu_hour": 2.16, "month": "730 h"}, source="f15.yml"))
+    assert fleet.tiered and not fleet.plan.drained and "drain_loss" not in fleet.losses
+    table = tables.model_losses_table(fleet)
+    assert "checkpoints not yet durable (the drain)" not in list(table.iloc[:, 0])
+    assert exact_figures.breakdown_table(fleet) is not None
+    assert "drain" not in plan_losses(fleet.first_order) and "drain" not in plan_losses(fleet.plan)
+    drained = fleet_plan(fleet.params.replace(drain=2.0))
+    assert drained.plan.drained and "drain" in plan_losses(drained.plan)
+    assert len(tables.model_losses_table(drained)) == len(table) + 1

@@ -69,9 +69,9 @@ def restart_equation() -> Math:
 def breakdown_table(fleet: FleetPlan) -> Styler:
     """Where the fleet's wall time goes at its plan (full scheme), exact and, where quotable, first order."""
     columns = {"": ["interval T*", *(LOSS_WORDS[n] for n in fleet.losses), "goodput"],
-               "exact": loss_column(fleet.plan, fleet.tiered)}
+               "exact": loss_column(fleet.plan, fleet.plan.drained)}
     if fleet.first_order_quotable:
-        columns["first order"] = loss_column(fleet.first_order, fleet.tiered)
+        columns["first order"] = loss_column(fleet.first_order, fleet.plan.drained)
     scheme = "one checkpoint tier" if fleet.plain else f"its {left_out_text(fleet.plan)} included"
     caption = (f"Where the fleet's wall time goes at each model's own optimum ({_inputs(fleet)}, {scheme})."
                if fleet.first_order_quotable else

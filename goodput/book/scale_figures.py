@@ -273,11 +273,11 @@ def elastic_table(fleet: FleetPlan) -> Styler:
     rows = ["restart time, R", "interval, T*", "checkpoint overhead", "lost work", "restart", "goodput"]
     if persistent:
         rows[1:1] = ["persistent restart, R_p"]
-    if fleet.tiered:
+    if fleet.plan.drained:
         rows[-1:-1] = ["not yet durable (drain)"]
     columns = {name: [format_duration(plan.restart),
                       *([format_duration(plan.tiers.rp)] if persistent and plan.tiers is not None else []),
-                      *loss_column(plan, fleet.tiered)]
+                      *loss_column(plan, fleet.plan.drained)]
                for name, plan in (("full restart", full), ("elastic", elastic))}
     caption = ("This fleet's plan (exact model, whole scheme) with a full restart and with elastic continuation, each "
                "at its own optimum.")

@@ -203,22 +203,23 @@ def swings_table(fleet: FleetPlan) -> Styler:
 # --------------------------------------------------------------------------- the goodput and planning chapters
 
 
-def loss_column(plan: Plan, tiered: bool, total: bool = False) -> list[str]:
-    """A plan's interval, losses (the drain's when `tiered`), total loss (when `total`) and goodput, as text."""
+def loss_column(plan: Plan, drained: bool, total: bool = False) -> list[str]:
+    """A plan's interval, losses (the drain's when `drained`: the fleet's, :attr:`goodput.plan.Plan.drained`), total
+    loss (when `total`) and goodput, as text."""
     b = plan.losses
-    shares = (b.checkpoint_overhead, b.lost_work, b.restart_loss, *([plan.drain_loss] if tiered else []),
+    shares = (b.checkpoint_overhead, b.lost_work, b.restart_loss, *([plan.drain_loss] if drained else []),
               *([b.total] if total else []), b.goodput)
     return [format_duration(plan.interval), *(percent(v) for v in shares)]
 
 
 def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
     """The interval, losses and goodput: the plan (``exact model``) and ``first order`` beside it where quotable."""
-    tiered = fleet.tiered
+    drained = fleet.plan.drained
     names = ["interval, T", *(LOSS_WORDS[n] for n in fleet.losses), "total loss", "goodput"]
     columns = {"at the optimum": names}
     if fleet.first_order_quotable:
-        columns["first order"] = loss_column(fleet.first_order, tiered, total=True)
-    columns["exact model"] = loss_column(fleet.plan, tiered, total=True)
+        columns["first order"] = loss_column(fleet.first_order, drained, total=True)
+    columns["exact model"] = loss_column(fleet.plan, drained, total=True)
     return pd.DataFrame(columns)
 
 

@@ -131,7 +131,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowResta
 
 def plan_losses(plan: Plan) -> str:
     """A first-order plan's losses in the book's order: ``"checkpoint overhead 5.2%, lost work 5.2% and restart 2.7%"``."""
-    names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.tiers is not None else [])
+    names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.drained else [])
     values = [getattr(plan.losses, n) if n != "drain_loss" else plan.drain_loss for n in names]
     return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
 
