@@ -204,8 +204,10 @@ def swings_table(fleet: FleetPlan) -> Styler:
 
 
 def loss_column(plan: Plan, drained: bool, total: bool = False) -> list[str]:
-    """A plan's interval, losses (the drain's when `drained`: the fleet's, :attr:`goodput.plan.Plan.drained`), total
-    loss (when `total`) and goodput, as text."""
+    """A plan's interval, losses, total loss (when `total`) and goodput, as text.
+
+    The drain's loss where `drained` (the fleet's :attr:`goodput.plan.Plan.drained`).
+    """
     b = plan.losses
     shares = (b.checkpoint_overhead, b.lost_work, b.restart_loss, *([plan.drain_loss] if drained else []),
               *([b.total] if total else []), b.goodput)
