@@ -605,15 +605,16 @@ def _say(message: str) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``goodput`` command on `argv` (``sys.argv[1:]`` when omitted); return its exit status."""
     args: argparse.Namespace | None = None
+    words = list(sys.argv[1:] if argv is None else argv)
     try:  # from the first instruction: a Ctrl-C while the parser is built is an interruption too
         parser = build_parser()
         try:
-            args = parser.parse_args(_negatives_attached(sys.argv[1:] if argv is None else argv))
+            args = parser.parse_args(_negatives_attached(words))
         except SystemExit as exc:  # --help (0) or a usage error (2), already printed
             return int(exc.code) if isinstance(exc.code, int) else EXIT_USAGE
         return _write(args.run(args))
     except InputError as exc:
-        _say(f"error: {_as_given(exc, args)}")
+        _say(f"error: {_as_given(exc, args, words)}")
         return EXIT_USAGE
     except Refused as exc:
         _say(str(exc))
@@ -640,17 +641,33 @@ def _negatives_attached(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def _as_given(exc: InputError, args: argparse.Namespace | None) -> InputError:
+def _typed(argv: Sequence[str]) -> dict[str, str]:
+    """What the user typed after each flag (``--flag value`` or ``--flag=value``), by the flag's dest.
+
+    >>> _typed(["plan", "--gpus", "8", "--read-bandwidth=10GB/s"])
+    {'gpus': '8', 'read_bandwidth': '10GB/s'}
+    """
+    out: dict[str, str] = {}
+    for i, token in enumerate(argv):
+        if not token.startswith("--"):
+            continue
+        flag, sep, text = token.partition("=")
+        if sep or i + 1 < len(argv):
+            out[flag[2:].replace("-", "_")] = text if sep else argv[i + 1]
+    return out
+
+
+def _as_given(exc: InputError, args: argparse.Namespace | None, argv: Sequence[str] = ()) -> InputError:
     """The error named by the flag the user gave, when a check deeper down named the input by its key.
 
-    ``interval: got 3.0`` becomes ``--interval: got 3 min`` when ``--interval`` was given (durations in minutes are
-    written as durations); an input that came from the params file keeps its key.
+    ``interval: got 3.0`` becomes ``--interval: got '3'`` when ``--interval 3`` was given: the value as typed (a
+    bandwidth, a size or a share is not a duration); an input that came from the params file keeps its key.
     """
     given: set[str] = getattr(args, "_given", set()) if args is not None else set()
     key = exc.name.removeprefix("--").replace("-", "_")
     if key not in given:
         return exc
-    value = exc.value
+    value = _typed(argv).get(key, exc.value)
     if isinstance(value, float) and key not in ("fast_survives", "rate", "shape", "storage_price"):
         value = format_duration(value)
     return InputError(_flag(key), value, exc.expected)

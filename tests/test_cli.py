@@ -796,3 +796,19 @@ def test_a_flag_beats_the_files_measured_stall() -> None:
     faster = plan_json("--params", str(STALL_FLEET), "--snapshot-bandwidth", "100 GB/s")
     assert faster["checkpoint_cost_min"] * 60.0 == pytest.approx(5.67e12 / 8192 / 100e9, rel=1e-3)
     assert "checkpoint_cost" in faster["derived"]
+
+
+@pytest.mark.parametrize(("flags", "quoted"), [
+    (["--read-bandwidth", "10GB/s"], "--read-bandwidth: got '10GB/s'"),
+    (["--host-memory=1TB"], "--host-memory: got '1TB'"),
+    (["--target-goodput", "0.9"], "--target-goodput: got '0.9'"),
+    (["--bandwidth-efficiency", "0.5"], "--bandwidth-efficiency: got '0.5'"),
+    (["--takes-node", "0.5"], "--takes-node: got '0.5'"),
+    (["--bytes-per-parameter", "12"], "--bytes-per-parameter: got '12'"),
+])
+def test_a_flag_refused_deeper_down_is_quoted_as_typed(flags: list[str], quoted: str) -> None:
+    """A flag refused for want of another input is quoted as typed. Every decimal was written as a duration:
+    "--read-bandwidth: got '19,026 years'" for 10GB/s, "--target-goodput: got '54 s'" for 0.9."""
+    result = run("plan", *flags)
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"goodput: error: {quoted}, expected") and result.stderr.count("\n") == 1
