@@ -70,9 +70,16 @@ _minutes = partial(parse_duration, bare_unit="min")
 _minutes_or_zero = partial(parse_duration, bare_unit="min", allow_zero=True)
 
 
+#: The dests of the options that take a duration (metavar DURATION), filled as the parser is built: a value of theirs
+#: in minutes is written as a duration in an error (:func:`_as_given`).
+_DURATION_OPTIONS: set[str] = set()
+
+
 def _add(group: argparse._ActionsContainer, flag: str, read: Callable[[str, str], Any] | None = _minutes,
          metavar: str = "DURATION", help: str | None = None, **kwargs: Any) -> None:
     """One option read by ``read(text, flag)`` (default: a duration; None: as text), its InputError a usage error."""
+    if metavar == "DURATION":
+        _DURATION_OPTIONS.add(flag.removeprefix("--").replace("-", "_"))
     if read is not None:
         def parse(text: str) -> Any:
             try:
@@ -660,17 +667,18 @@ def _typed(argv: Sequence[str]) -> dict[str, str]:
 def _as_given(exc: InputError, args: argparse.Namespace | None, argv: Sequence[str] = ()) -> InputError:
     """The error named by the flag the user gave, when a check deeper down named the input by its key.
 
-    ``interval: got 3.0`` becomes ``--interval: got '3'`` when ``--interval 3`` was given: the value as typed (a
-    bandwidth, a size or a share is not a duration); an input that came from the params file keeps its key.
+    ``interval: got 3.0`` becomes ``--interval: got 3 min`` when ``--interval 3`` was given: a duration option's
+    minutes written as a duration, any other option's value as typed (``--target-goodput: got '0.9'``, where a
+    share or a bandwidth is no duration); an input that came from the params file keeps its key.
     """
     given: set[str] = getattr(args, "_given", set()) if args is not None else set()
     key = exc.name.removeprefix("--").replace("-", "_")
     if key not in given:
         return exc
-    value = _typed(argv).get(key, exc.value)
-    if isinstance(value, float) and key not in ("fast_survives", "rate", "shape", "storage_price"):
-        value = format_duration(value)
-    return InputError(_flag(key), value, exc.expected)
+    if key in _DURATION_OPTIONS:
+        value = format_duration(exc.value) if isinstance(exc.value, float) else exc.value
+        return InputError(_flag(key), value, exc.expected)
+    return InputError(_flag(key), _typed(argv).get(key, exc.value), exc.expected)
 
 
 def _discard_stdout() -> None:
