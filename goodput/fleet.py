@@ -247,10 +247,13 @@ class FleetPlan:
         bandwidth, no drain, every other input the fleet's; so its plan is :attr:`slow` and its own
         :meth:`goodput_at_stated_bandwidth` and :attr:`best_write_bandwidth` are the synchronous write's, where more
         bandwidth shortens C itself (tests/data/fleet-stored-stall.yml: 73.4% at the stated 2 TB/s, 74.9% at 4 TB/s,
-        B* 2.42 TB/s stated for 73.9%, against the scheme's 710 GB/s). None too without storage and a snapshot.
+        B* 2.42 TB/s stated for 73.9%, against the scheme's 710 GB/s). None too without storage and a snapshot, and
+        beside a persistent tier: there the write restarts in R_p (:attr:`goodput.params.Params.slow_restart`), which
+        this fleet of one tier re-derived from the storage would not keep, so its numbers would not be :attr:`slow`'s.
         """
         p = self.params
-        if not self.slow_keeps_more or p.storage is None or p.storage.snapshot_bandwidth is None or p.known is None:
+        if not self.slow_keeps_more or p.storage is None or p.storage.snapshot_bandwidth is None or p.known is None \
+                or p.persistent_cost is not None:
             return None
         return fleet_plan(without_snapshot(p))
 
@@ -362,8 +365,12 @@ class FleetPlan:
         return plan_for(p.replace(storage=measured, drain=minutes))
 
     def goodput_at_write_bandwidth(self, achieved: float, size: float) -> float:
-        """Goodput of :meth:`plan_at_write_bandwidth`; 0 where no work is kept."""
-        return _kept(lambda: self.plan_at_write_bandwidth(achieved, size))
+        """Goodput of :meth:`plan_at_write_bandwidth`; 0 where no work is kept.
+
+        No work is kept where the plan is refused, or where the slower write makes the scheme impossible (a derived
+        fast checkpoint dearer than the persistent one the inputs type).
+        """
+        return _kept(lambda: self.plan_at_write_bandwidth(achieved, size), (InputError, Refused))
 
     # ------------------------------------------------------------------ what a planner knows: the restart
     def with_restart(self, restart: float, wait: float | None = None) -> Params:
