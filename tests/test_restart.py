@@ -211,3 +211,32 @@ def test_a_check_beyond_three_standard_errors_is_run_again_longer(monkeypatch: p
     monkeypatch.setattr(sr, "simulate_spare_waits", fake_waits)
     checks = sr.spares_checks(4, 100.0, 600.0, 0.7)
     assert waits.count(80_000) == 1 and all(sim.apart(closed) < 1 for _, closed, sim in checks)
+
+
+def test_the_tier_check_holds_enough_rollbacks_for_a_small_fleet(monkeypatch: pytest.MonkeyPatch) -> None:
+    """64 GPUs at 4.25e-5 an hour (M 15 days) with a 0.6 s checkpoint drained in 20 s, half recovered just in time: the
+    horizon grew with the interval only, two rollbacks a run, and the check read 5.9 standard errors off the closed
+    form. Each run now holds ROLLBACKS_PER_RUN of them, and the first run agrees."""
+    from goodput import simulate_restart as sr
+    from goodput.fleet import fleet_plan
+    from goodput.params import params_from_mapping
+    from goodput.whatif import recovery_plan
+
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 64, "gpus_per_node": 8, "rate_per_gpu_hour": 4.25e-05, "checkpoint": {"parameters": 7e9},
+        "storage": {"write_bandwidth": "5 GB/s", "read_bandwidth": "10 GB/s", "price": 2000},
+        "snapshot": {"bandwidth": "20 GB/s", "host_memory": "512 GB"},
+        "restart": {"detect": "2 min", "replace": "15 min", "startup": "2 min", "warmup": "1 min"},
+        "price_per_gpu_hour": 2.79, "month": "730 h"}, source="f14.yml"))
+    plan = recovery_plan(fleet, 0.5)
+    horizons: list[float] = []
+    simulate = sr.simulate_plan
+
+    def recorded(plan: object, horizon: float, **kwargs: object) -> object:
+        horizons.append(horizon)
+        return simulate(plan, horizon, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sr, "simulate_plan", recorded)
+    checked = sr.check_recovery(plan)
+    assert len(horizons) == 1 and checked.apart(plan.goodput) <= sr.AGREEMENT
+    assert horizons[0] >= sr.ROLLBACKS_PER_RUN * 32 * plan.mtbi / (1.0 - 0.5)
