@@ -753,7 +753,7 @@ def answer_whatif(fleet: FleetPlan) -> AnswerWhatIf:
         short = max(0.0, choice.dollars[choice.best] - held)
     busy = contention_whatif(fleet) if fleet.plan.drain_busy else None
     return AnswerWhatIf(own_write, own_write_plan, short, busy, max(0.0, busy.counted - busy.goodput) if busy else 0.0,
-                        max(0.0, fleet.first_order.goodput - fleet.slow_first_order.goodput))
+                        fleet.first_order.goodput - fleet.slow_first_order.goodput)
 
 
 #: A small count of interruptions, to show how little a few events pin M down.

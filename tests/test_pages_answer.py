@@ -487,3 +487,18 @@ def test_checkpoints_of_different_lengths_that_keep_alike_are_not_said_to_stall_
         "price_per_gpu_hour": 2.34, "month": "730 h"}, source="x.yml"))
     assert fleet.params.slow_against_c == "longer" and points(fleet.slow_points) == points(0.0)
     assert answer.build(fleet).slow_verdict == Variant("level")
+
+
+def test_first_order_s_comparison_says_which_side_keeps_more() -> None:
+    """16,384 GPUs, C 2 min drained 6 min beside a persistent tier (2.5 min, R_p 24 min, s = 0.2) and a 150 s write: by
+    first order the scheme keeps 75.9% and the write 76.2%. The page said "0.0 points less by first order, worth $0"
+    (the gain clamped at zero); it now says the write keeps 0.3 points more."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 16384, "rate_per_gpu_hour": 2.0e-5, "checkpoint_cost": "2 min", "slow_checkpoint_cost": "150 s",
+        "restart": "4 min", "persistent": {"cost": "2.5 min", "restart": "24 min"}, "drain": "6 min",
+        "fast_survives": 0.2, "just_in_time": {"share": 0.3, "recovery": "1 min"},
+        "planned": {"count": 10, "window": "30 days"}, "price_per_gpu_hour": 2.5, "month": "720 h"}, source="f05.yml"))
+    page = answer.build(fleet)
+    assert fleet.first_order.goodput < fleet.slow_first_order.goodput
+    assert (page.fo_side, page.fo_points) == (Variant("more"), "0.3 points")
+    assert answer.build(fleet_plan(load_params())).fo_side == Variant("less")

@@ -117,6 +117,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowResta
     fo_slow: Variant
     fo_slow_gap: str
     fo_points: str
+    fo_side: Variant
     fo_dollars: str
     persistent_which: str = "none"
     fast_lost: str = "none"
@@ -253,8 +254,10 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
         fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
-        fo_points=points(w.slow_fo_gain) if slow_ok else NOT_QUOTED,
-        fo_dollars=money(fleet.dollars(w.slow_fo_gain)) if slow_ok else NOT_QUOTED,
+        fo_points=points(abs(w.slow_fo_gain)) if slow_ok else NOT_QUOTED,
+        # first order, too, can find the write keeping more than the scheme
+        fo_side=Variant("more" if slow_ok and w.slow_fo_gain < 0 else "less"),
+        fo_dollars=money(fleet.dollars(abs(w.slow_fo_gain))) if slow_ok else NOT_QUOTED,
         ranges=Variant("given" if fleet.ranges.ranged else "none"), ranges_text=ranges_text(fleet),
         t_span=t_span(fleet), g_span=g_span(fleet), top_input=INPUT_WORDS.get(top.name, top.name) if top else "none",
         top_swing=points(top.goodput_swing) if top else "none",

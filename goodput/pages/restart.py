@@ -27,6 +27,7 @@ from goodput.report import (
     se_digits,
 )
 from goodput.simulate_restart import AGREEMENT
+from goodput.tiers import Tiers
 from goodput.units import format_duration, format_durations, format_rate, significant
 from goodput.whatif import restart_whatif
 
@@ -108,6 +109,8 @@ class Page(Fleet):
     planned_goodput: str
     unplanned_goodput: str
     planned_saved: str
+    notice: Variant
+    stop_cost: str
 
 
 def build(fleet: FleetPlan) -> Page:
@@ -188,5 +191,10 @@ def build(fleet: FleetPlan) -> Page:
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
         planned_rate=planned_text(params) if own else f"{format_rate(planned)} stops an hour", planned_goodput=percent(with_notice),
-        unplanned_goodput=percent(as_unplanned), planned_saved=points(max(0.0, with_notice - as_unplanned)),
+        unplanned_goodput=percent(as_unplanned), planned_saved=points(abs(with_notice - as_unplanned)),
+        # notice costs where a planned stop's checkpoint and restart (a persistent tier's C_p + R_p) take longer than
+        # what an unexpected interruption loses on average (mostly the fast tier's R)
+        notice=Variant("worth" if with_notice >= as_unplanned else "costs"),
+        stop_cost=format_duration((fleet.plan.tiers or Tiers(params.checkpoint_cost, params.restart)).stop_cost
+                                  - params.stop_saving),
     )
