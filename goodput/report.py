@@ -1249,6 +1249,10 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
                         "optimal_interval_min": None if problem else cross.optimal_interval,
                         "goodput": None if problem else cross.goodput, "problem": problem},
         "levers": report.levers,
+        # where the scheme does not pay: the synchronous write that keeps more ("Not paying" in the text), else null
+        "not_paying": None if (slow := report.slow_keeps_more) is None else {
+            "checkpoint_cost_min": slow.checkpoint_cost, "restart_min": slow.restart, "interval_min": slow.interval,
+            "goodput": slow.goodput, "gain": slow.goodput - plan.goodput},
         "ranges": {key: (None if r.exact else [r.low, r.high])  # widest swing first, then the rest as kept
                    for key, r in {**{x.name: report.ranges[x.name] for x in report.swings}, **report.ranges}.items()},
         "range_swings": {x.name: list(x.goodput_range) for x in report.swings},

@@ -812,3 +812,14 @@ def test_a_flag_refused_deeper_down_is_quoted_as_typed(flags: list[str], quoted:
     result = run("plan", *flags)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"goodput: error: {quoted}, expected") and result.stderr.count("\n") == 1
+
+
+def test_the_json_says_where_the_scheme_does_not_pay() -> None:
+    """The JSON carries the "Not paying" the text prints: the stall fleet's 5.67 s write keeps 73.4% every 2.74 min,
+    0.44 points more than the scheme's 72.9%; null where the scheme pays (the worked example)."""
+    data = plan_json("--params", str(STALL_FLEET))
+    slow = data["not_paying"]
+    assert slow is not None and round(slow["checkpoint_cost_min"] * 60, 2) == 5.67
+    assert (round(100 * slow["goodput"], 1), format_duration(slow["interval_min"])) == (73.4, "2.74 min")
+    assert slow["gain"] == pytest.approx(slow["goodput"] - data["goodput"]) and round(100 * slow["gain"], 2) == 0.44
+    assert plan_json()["not_paying"] is None
