@@ -742,7 +742,8 @@ def derive(params: Params, known: Known) -> Params:
                              "one of them: the checkpoint's size, or its parameters × bytes per parameter")
         bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
         size = st.checkpoint_size(known.parameters, bpp)
-        count = (f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
+        count = (f"{known.parameters / 1e12:.4g} trillion" if known.parameters >= 1e12 else
+                 f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
         size_words = f"{st.format_size(size)} ({count} parameters × {bpp:g} bytes)"
         notes["checkpoint_size"] = f"{count} parameters × {bpp:g} bytes"
     elif known.bytes_per_parameter is not None:

@@ -103,16 +103,29 @@ def _unsigned_zero(x: float, digits: int) -> str:
 def money(dollars: float) -> str:
     """US dollars as a planning document quotes them, two significant digits: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
 
-    >>> money(3.78e6), money(4.2e5), money(-1.5e6)
-    ('$3.8M', '$420K', '-$1.5M')
+    >>> money(3.78e6), money(4.2e5), money(-1.5e6), money(1.985e9)
+    ('$3.8M', '$420K', '-$1.5M', '$2.0B')
     """
     if dollars < 0:
         return "-" + money(-dollars)
+    if dollars >= 9.95e8:
+        return f"${dollars / 1e9:.{1 if dollars < 9.95e9 else 0}f}B"
     if dollars >= 9.95e5:
         return f"${dollars / 1e6:.{1 if dollars < 9.95e6 else 0}f}M"
     if dollars >= 1e3:
         return f"${significant(dollars / 1e3, 2)}K"
     return f"${dollars:.0f}"
+
+
+def indefinite(text: str) -> str:
+    """`text` after the article it is spoken with: "an" before a number said with a vowel (eight, eleven, eighteen).
+
+    >>> indefinite("6.3 s"), indefinite("8.4 ms"), indefinite("11 s"), indefinite("11,000 GPUs"), indefinite("110 s")
+    ('a 6.3 s', 'an 8.4 ms', 'an 11 s', 'an 11,000 GPUs', 'a 110 s')
+    """
+    lead = re.match(r"\d+", text)
+    spoken_vowel = lead is not None and (lead.group().startswith("8") or lead.group() in ("11", "18"))
+    return ("an " if spoken_vowel else "a ") + text
 
 
 def count(n: int, thing: str, plural: str | None = None) -> str:
@@ -636,7 +649,7 @@ def scheme_words(plan: Plan, params: Params | None = None) -> str:
 
     def snapshot(kind: str) -> str:  # "a 6.3 s snapshot", or the measured stall at each one
         if copy is None:
-            return f"a {format_duration(s.checkpoint_cost)} {kind}"
+            return f"{indefinite(format_duration(s.checkpoint_cost))} {kind}"
         return (f"a measured {format_duration(s.checkpoint_cost)} stall at each {kind} (the copy alone "
                 f"{format_duration(copy)}){',' * bool(drained)}")
 
@@ -1069,7 +1082,8 @@ def _buy_rows(report: PlanReport) -> list[tuple[str, str, str]]:
         if p is not None and p.spares is not None and p.spares.nodes != b:
             # R at the best count and with the pool held, written so they differ as they do (0.56 s is not 6 s)
             best_r, held_r = format_durations(choice.restart[b], p.restart)
-            note += f"; R = {best_r} (R = {held_r} with the {p.spares.nodes:,} held)"
+            held = "none" if p.spares.nodes == 0 else f"the {p.spares.nodes:,}"
+            note += f"; R = {best_r} (R = {held_r} with {held} held)"
         else:
             note += f"; R = {format_duration(choice.restart[b])}"
         rows.append(("best number of spare nodes", f"{b:,}", note))

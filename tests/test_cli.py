@@ -823,3 +823,15 @@ def test_the_json_says_where_the_scheme_does_not_pay() -> None:
     assert (round(100 * slow["goodput"], 1), format_duration(slow["interval_min"])) == (73.4, "2.74 min")
     assert slow["gain"] == pytest.approx(slow["goodput"] - data["goodput"]) and round(100 * slow["gain"], 2) == 0.44
     assert plan_json()["not_paying"] is None
+
+
+def test_none_held_and_trillions_read_as_a_person_writes_them(tmp_path: Path) -> None:
+    """A file holding no spare node: "R = ... with none held", not "with the 0 held"; two trillion parameters are
+    "2 trillion", not "2000 billion"."""
+    fleet = tmp_path / "f.yml"
+    fleet.write_text("gpus: 4096\nrate_per_gpu_hour: 2e-5\ncheckpoint: {parameters: 2e12}\n"
+                     "storage: {write_bandwidth: 2 TB/s}\nrestart: {detect: 1 min, replace: 3 min, startup: 2 min}\n"
+                     "spares: {nodes: 0, repair: 24 h, takes_node: 0.5}\nprice_per_gpu_hour: 2\nmonth: 730 h\n")
+    text = " ".join(run("plan", "--params", str(fleet)).stdout.split())
+    assert "with none held)" in text and "with the 0 held" not in text
+    assert "2 trillion parameters" in text and "2000 billion" not in text

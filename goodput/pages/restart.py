@@ -168,7 +168,7 @@ def build(fleet: FleetPlan) -> Page:
         half=count(half, "spare node"), half_words=Variant("one" if best == 1 else "even" if best % 2 == 0 else "odd"),
         restart_none=format_duration(w.restart_none), half_goodput=percent(w.half_goodput),
         half_dollars=money(max(0.0, choice.dollars[best] - choice.dollars[half])),
-        best_cost=money(fleet.dollars(best * per_spare)), pool=count(x.spares, "spare node"),
+        best_cost=money(fleet.dollars(best * per_spare)), pool=f"a pool of {count(x.spares, 'spare node')}" if x.spares else "no spare nodes",
         pool_goodput=percent(w.pool_goodput), pool_restart=pool_restart,
         delta_share=percent(sources.DELTA_SPARE_SHARE, 0), delta_count=count(delta, "spare node"),
         delta_goodput=percent(w.delta_goodput),
