@@ -274,10 +274,15 @@ MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
 
 
 def optimum_name(plan: Plan) -> str:
-    """How a plan's optimum is named: the exact model's, first order's T* = √(2CM), or (with a drain or tiers) the scheme's."""
+    """How a plan's optimum is named: the exact model's, first order's T* = √(2CM), or (with a drain or tiers) the scheme's.
+
+    With a share p recovered just in time, first order's is √(2CM/(1 − p)): only the rest roll back.
+    """
     if plan.model == "exact":
         return "exact optimum for exponential failures"
-    return "first order of this checkpoint scheme" if plan.tiers is not None else "first order, T* = √(2CM)"
+    if plan.tiers is not None:
+        return "first order of this checkpoint scheme"
+    return "first order, T* = √(2CM/(1 − p))" if plan.recovery and plan.recovery[0] > 0 else "first order, T* = √(2CM)"
 
 
 
@@ -1009,7 +1014,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     if s is not None and not s.one_tier and s.every > 1:
         inputs.append(("persistent interval, nT", format_duration(s.every * plan.interval), ""))
     inputs += range_rows(report)
-    single = plan.model == "first-order" and s is None
+    single = plan.model == "first-order" and s is None and plan.recovery is None  # the brief's three formulas
     losses = [
         ("checkpoint overhead" + (", C/T" if single else ""), percent(plan.losses.checkpoint_overhead), ""),
         ("lost work" + (", T/(2M)" if single else ""), percent(plan.losses.lost_work), ""),

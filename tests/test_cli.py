@@ -835,3 +835,15 @@ def test_none_held_and_trillions_read_as_a_person_writes_them(tmp_path: Path) ->
     text = " ".join(run("plan", "--params", str(fleet)).stdout.split())
     assert "with none held)" in text and "with the 0 held" not in text
     assert "2 trillion parameters" in text and "2000 billion" not in text
+
+
+def test_first_order_labels_follow_recovery(tmp_path: Path) -> None:
+    """With 55% of interruptions recovered just in time, first order's optimum is √(2CM/(1 − p)) and its losses are not
+    the brief's C/T, T/(2M), R/M: the command labelled 9.63 min "T* = √(2CM)" (6.46 min) and 5.0% "T/(2M)" (11.1%)."""
+    text = run("plan", "--rate", "2e-5", "--checkpoint-cost", "1", "--restart", "10", "--model", "first-order").stdout
+    assert "T* = √(2CM)" in text and "T/(2M)" in text
+    fleet = tmp_path / "jit.yml"
+    fleet.write_text("gpus: 16384\nrate_per_gpu_hour: 2e-5\ncheckpoint_cost: 1 min\nslow_checkpoint_cost: 5 min\n"
+                     "restart: 10 min\njust_in_time: 0.55\nprice_per_gpu_hour: 2\nmonth: 730 h\n")
+    recovered = run("plan", "--params", str(fleet), "--model", "first-order").stdout
+    assert "T* = √(2CM/(1 − p))" in " ".join(recovered.split()) and "T/(2M)" not in recovered
