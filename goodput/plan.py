@@ -91,6 +91,12 @@ class Plan:
             abs(self.interval - self.tiers.drain) <= 1e-9 * self.tiers.drain
 
     @property
+    def drain_bound(self) -> bool:
+        """Whether the model's optimum is the drain itself, T* = D: unbound, it would be shorter than one drain."""
+        return self.tiers is not None and self.tiers.drain > 0 and \
+            abs(self.optimal_interval - self.tiers.drain) <= 1e-9 * self.tiers.drain
+
+    @property
     def at_optimum(self) -> bool:
         """Whether the interval used is the model's optimum."""
         return abs(self.interval - self.optimal_interval) <= 1e-9 * self.optimal_interval

@@ -278,6 +278,9 @@ def optimum_name(plan: Plan) -> str:
 
     With a share p recovered just in time, first order's is √(2CM/(1 − p)): only the rest roll back.
     """
+    if plan.drain_bound:  # not the model's own optimum: that would start a checkpoint before the last drain ends
+        return "the drain itself: the exact optimum is shorter" if plan.model == "exact" else \
+            "the drain itself: first order's optimum is shorter"
     if plan.model == "exact":
         return "exact optimum for exponential failures"
     if plan.tiers is not None:

@@ -119,3 +119,20 @@ def test_the_synchronous_write_restarts_as_the_persistent_copy_does() -> None:
     plain = small.without_tiers()
     assert_allclose(fleet_plan(plain).slow.goodput, make_plan(plain.slow_checkpoint_cost, plain.mtbi, plain.restart,
                                                               planned_rate=plain.planned_rate).goodput, rtol=1e-12)
+
+
+def test_an_optimum_held_at_the_drain_is_not_called_the_model_s_optimum(worked) -> None:
+    """A 1 min checkpoint drained for 30 min on the worked example's M: the exact optimum (18.6 min) is shorter than
+    the drain, so the interval is D itself. The command and pages called it "exact optimum for exponential
+    failures" and "This is the optimum of the exact model"; they now say it is the drain itself."""
+    from goodput.fleet import fleet_plan
+    from goodput.pages import Variant, answer, planning
+    from goodput.report import recommendation
+
+    fleet = fleet_plan(worked.replace(drain=30.0))
+    assert fleet.plan.drain_bound and fleet.interval == 30.0
+    assert "(the drain itself: the exact optimum is shorter)" in recommendation(fleet.plan)
+    assert answer.build(fleet).optimum == Variant("drain") and planning.build(fleet).optimum == Variant("bound")
+    plain = fleet_plan(worked.replace(drain=5.0))
+    assert not plain.plan.drain_bound and "exact optimum for exponential failures" in recommendation(plain.plan)
+    assert answer.build(plain).optimum == Variant("exact")

@@ -111,6 +111,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowResta
     spares_rank_gain: str
     cost_lever_words: str
     slow_kind: Variant
+    optimum: Variant
     slow_pair: Variant
     fo_model: str
     fo_losses: str
@@ -245,6 +246,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=gain_text(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)), cost_lever_words=COST_LEVER_WORDS[cost],
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
+        optimum=Variant("drain" if fleet.plan.drain_bound else "exact"),
         slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived
                           else "compared" if p.checkpoint_is_write
                           else "write" if p.slow_is_write else "stated"),

@@ -44,6 +44,6 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     formulas = kind if kind != "single" else "exact" if not fleet.first_order_quotable else \
         "recovered" if recovered else "first_order"
     return Page(**{f.name: getattr(shared, f.name) for base in (Fleet, PlanValues) for f in dataclasses.fields(base)},
-                fo_model=answer.first_order_name(fleet), optimum=Variant("recovered" if recovered else kind),
+                fo_model=answer.first_order_name(fleet), optimum=Variant("bound" if fleet.plan.drain_bound else "recovered" if recovered else kind),
                 formulas=Variant(formulas), not_paying=shared.not_paying, slow_gain=shared.slow_gain,
                 slow_gain_dollars=shared.slow_gain_dollars)
