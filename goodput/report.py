@@ -956,8 +956,10 @@ def plan_report(
     from goodput.uncertainty import PLAN_INPUTS, input_ranges, one_at_a_time, propagate_params
 
     s = plan.tiers
+    # the other model's own plan, as the book's (goodput.fleet.FleetPlan.first_order): its own cadence where the plan
+    # chose one, the plan's where the inputs fix it
     cross = _replan(plan, None if plan.at_optimum else plan.interval, "first-order" if plan.model == "exact" else "exact",
-                    None if s is None or s.one_tier else s.every)
+                    None if s is None or s.one_tier or plan.every_chosen else s.every)
     same = (plan.checkpoint_cost, plan.mtbi, plan.restart) == (params.checkpoint_cost, params.mtbi, params.restart)
     ranges = input_ranges(params) if same else {}  # the file's ranges apply to the file's C, M and R
     swings: list[Swing] = []

@@ -847,3 +847,24 @@ def test_first_order_labels_follow_recovery(tmp_path: Path) -> None:
                      "restart: 10 min\njust_in_time: 0.55\nprice_per_gpu_hour: 2\nmonth: 730 h\n")
     recovered = run("plan", "--params", str(fleet), "--model", "first-order").stdout
     assert "T* = √(2CM/(1 − p))" in " ".join(recovered.split()) and "T/(2M)" not in recovered
+
+
+def test_the_cross_check_is_the_book_s_first_order_plan(tmp_path: Path) -> None:
+    """Where the plan chooses the cadence, the command's first-order cross-check chooses its own, as the book's
+    FleetPlan.first_order does: for 512 GPUs with a persistent tier the command quoted first order at the exact plan's
+    every 4th checkpoint (31.5 min) while the pages quoted its own every 5th (26.7 min), both 85.1%."""
+    from goodput.fleet import fleet_plan
+    from goodput.params import load_params
+
+    fleet_file = tmp_path / "f02.yml"
+    fleet_file.write_text(
+        "gpus: 512\ngpus_per_node: 8\nrate_per_gpu_hour: 8.85e-05\ncheckpoint_cost: 11 s\nslow_checkpoint_cost: 4 min\n"
+        "restart: {detect: 3 min, replace: 11 min, startup: 5 min, warmup: 3 min}\n"
+        "spares: {nodes: 2, repair: 30 h, takes_node: 0.75}\ndrain: 80 s\npersistent: {cost: 2.7 min, restart: 59 min}\n"
+        "fast_survives: 0.61\nprice_per_gpu_hour: 2.74\nmonth: 720 h\n")
+    data = plan_json("--params", str(fleet_file))
+    fleet = fleet_plan(load_params(fleet_file))
+    cross = data["cross_check"]
+    assert cross["goodput"] == pytest.approx(fleet.first_order.goodput, abs=1e-12)
+    assert cross["optimal_interval_min"] == pytest.approx(fleet.first_order.optimal_interval, rel=1e-12)
+    assert format_duration(cross["optimal_interval_min"]) == "26.7 min" and fleet.first_order.tiers.every == 5
