@@ -591,7 +591,7 @@ def recommendation(plan: Plan) -> str:
     """One sentence: the interval to use and the goodput it leaves (and the persistent cadence, with two tiers).
 
     >>> recommendation(make_plan(0.5, 60.0, 5.0, persistent_cost=2.0, fast_survives=0.8, persistent_every=4))
-    'Checkpoint every 7.32 min of work, every 4th one to the persistent tier (every 29.3 min; exact optimum for exponential failures): goodput 73.2%.'
+    'Checkpoint every 7.32 min of work, every 4th one to the persistent tier as the inputs fix it (every 29.3 min; exact optimum for exponential failures): goodput 73.2%.'
     """
     best = f"Checkpoint every {format_duration(plan.optimal_interval)} of work"
     scheme, cycle = plan.tiers, ""
@@ -601,6 +601,8 @@ def recommendation(plan: Plan) -> str:
         else:
             best += f", every {ordinal(scheme.every)} one to the persistent tier"
             cycle = f"every {format_duration(scheme.every * plan.optimal_interval)}; "
+        if not plan.every_chosen:  # a cadence the inputs fix, not the model's best
+            best += " as the inputs fix it"
     best += f" ({cycle}{optimum_name(plan)})"
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."

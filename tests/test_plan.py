@@ -136,3 +136,16 @@ def test_an_optimum_held_at_the_drain_is_not_called_the_model_s_optimum(worked) 
     plain = fleet_plan(worked.replace(drain=5.0))
     assert not plain.plan.drain_bound and "exact optimum for exponential failures" in recommendation(plain.plan)
     assert answer.build(plain).optimum == Variant("exact")
+
+
+def test_a_cadence_the_inputs_fix_is_said_to_be_theirs(worked) -> None:
+    """The recommendation of a fleet whose file fixes n says so ("as the inputs fix it"): it read as if every 7th
+    were the model's best; a cadence the plan chose does not."""
+    from goodput.report import recommendation
+
+    tiers = {"drain": 3.0, "persistent_cost": 2.0, "persistent_restart": 22.0, "fast_survives": 0.85}
+    fixed = plan_for(worked.replace(**tiers, persistent_every=7))
+    chosen = plan_for(worked.replace(**tiers))
+    assert not fixed.every_chosen and "every 7th one to the persistent tier as the inputs fix it (" in \
+        recommendation(fixed)
+    assert chosen.every_chosen and "as the inputs fix it" not in recommendation(chosen)
