@@ -572,8 +572,8 @@ def fast_tier_whatif(fleet: FleetPlan) -> FastTierWhatIf | None:
     if scheme is None or scheme.one_tier:
         return None
     interval, goodput, _ = at_best(scheme.with_every(1), fleet.params.mtbi, recovery=recovery_of(fleet.params))
-    # at the best cadence, which is the plan's unless the inputs file fixes n
-    return FastTierWhatIf(interval, goodput, max(0.0, fleet.best_cadence.goodput - goodput),
+    # against the plan, at its cadence (which the inputs file may fix): what this fleet's fast checkpoints are worth
+    return FastTierWhatIf(interval, goodput, max(0.0, fleet.goodput - goodput),
                           fast_tier_pays_from(scheme, fleet.params.mtbi))
 
 
