@@ -716,10 +716,10 @@ def loss_lever_whatif(fleet: FleetPlan) -> LossLeverWhatIf | None:
     if not better:
         return None
     after = plan_for(lever_inputs(fleet.params, own))
+    # the freed time always runs again; where no other loss grows visibly, that is not the reason: none given (empty)
     grown = tuple(n for n in ("checkpoint_overhead", "lost_work", "restart_loss") if n != fleet.largest_loss
                   and getattr(after.losses, n) - getattr(fleet.plan.losses, n) >= GROWN)
-    # the freed time always runs again; where no other loss grows visibly, that is not the reason: none given
-    return LossLeverWhatIf(own, better[0], after, grown) if grown else None
+    return LossLeverWhatIf(own, better[0], after, grown)
 
 
 @dataclass(frozen=True)

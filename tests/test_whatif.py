@@ -58,7 +58,7 @@ def test_with_a_persistent_tier_the_restart_losss_lever_is_the_better_of_r_and_r
 def test_no_reason_is_given_where_no_other_loss_grows_visibly() -> None:
     """Two tiers with n = 12 fixed: halving R (restart the largest loss, 6.8%) is outranked, but the other losses move
     by under a twentieth of a point ('checkpoint overhead from 4.7% to 4.7%'): growing back is not the reason (halving
-    R leaves R_p alone), so the page gives none."""
+    R leaves R_p alone), so the page gives none, but still says the lever is outranked (it said nothing)."""
     from goodput.params import params_from_mapping
 
     fleet = fleet_plan(params_from_mapping({
@@ -72,7 +72,11 @@ def test_no_reason_is_given_where_no_other_loss_grows_visibly() -> None:
     after = plan_for(whatif.lever_inputs(fleet.params, "halve R"))
     moved = [getattr(after.losses, n) - getattr(fleet.plan.losses, n) for n in ("checkpoint_overhead", "lost_work")]
     assert 0 < max(moved) < whatif.GROWN
-    assert whatif.loss_lever_whatif(fleet) is None
+    x = whatif.loss_lever_whatif(fleet)
+    assert x is not None and (x.own, x.better, x.grown) == ("halve R", "drain the persistent write as well", ())
+    from goodput.pages import Variant, answer, levers
+
+    assert answer.build(fleet).loss_lever == levers.build(fleet).loss_lever == Variant("outranked")
 
 
 @pytest.mark.parametrize("changes", [

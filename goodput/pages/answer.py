@@ -66,6 +66,15 @@ def loss_lever(fleet: FleetPlan) -> LossLever | None:
                      loss_after=percent(getattr(after, fleet.largest_loss)), others_grow=join_words(grow))
 
 
+def loss_lever_variant(x: LossLever | None) -> Variant:
+    """The paragraph on the largest loss's own lever, from :func:`loss_lever`.
+
+    "own" (outranked by no lever but the top one and halving the failure rate), "other" (outranked, and the other
+    losses grow back) or "outranked" (outranked, and no other loss grows visibly: no reason is given).
+    """
+    return Variant("own" if x is None else "other" if x.others_grow else "outranked")
+
+
 def restart_part_variant(fleet: FleetPlan) -> str:
     """Which restart-part paragraph applies; "none" without parts.
 
@@ -243,7 +252,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if cost not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
                            == min(fleet.losses.values()) else "top"),
-        loss_lever=Variant("other" if outranked else "own"), **loss_lever_values(outranked), halve_c_points=gain_text(halve_c),
+        loss_lever=loss_lever_variant(outranked), **loss_lever_values(outranked), halve_c_points=gain_text(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)), cost_lever_words=COST_LEVER_WORDS[cost],
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
         optimum=Variant("drain" if fleet.plan.drain_bound else "exact"),

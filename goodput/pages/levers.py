@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from goodput.fleet import FleetPlan
 from goodput.model import capacity_per_month
 from goodput.pages import Variant
-from goodput.pages.answer import compared_name, loss_lever, loss_lever_values
+from goodput.pages.answer import compared_name, loss_lever, loss_lever_values, loss_lever_variant
 from goodput.pages.common import (
     Fleet,
     LossLever,
@@ -143,7 +143,7 @@ def build(fleet: FleetPlan) -> Page:
     outranked = loss_lever(fleet)
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(scheme_kind(fleet)),
-        loss_lever=Variant("other" if outranked else "own"),
+        loss_lever=loss_lever_variant(outranked),
         storage_levers=Variant(storage_levers), **storage_rederived(p), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
