@@ -44,13 +44,15 @@ class InputError(ValueError):
 
     >>> str(InputError("checkpoint_cost", "-1 min", "a positive duration"))
     "checkpoint_cost: got '-1 min', expected a positive duration"
+    >>> str(InputError("x.yml: key 'restart'", None, "a value (the key is missing)"))
+    "x.yml: key 'restart': got nothing, expected a value (the key is missing)"
     """
 
     def __init__(self, name: str, value: Any, expected: str) -> None:
         self.name = name
         self.value = value
         self.expected = expected
-        super().__init__(f"{name}: got {quote(value)}, expected {expected}")
+        super().__init__(f"{name}: got {'nothing' if value is None else quote(value)}, expected {expected}")
 
 
 class Refused(Exception):
