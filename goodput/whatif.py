@@ -572,8 +572,10 @@ def fast_tier_whatif(fleet: FleetPlan) -> FastTierWhatIf | None:
     if scheme is None or scheme.one_tier:
         return None
     interval, goodput, _ = at_best(scheme.with_every(1), fleet.params.mtbi, recovery=recovery_of(fleet.params))
-    # against the plan, at its cadence (which the inputs file may fix): what this fleet's fast checkpoints are worth
-    return FastTierWhatIf(interval, goodput, max(0.0, fleet.goodput - goodput),
+    # against the plan, at its cadence (which the inputs file may fix): what this fleet's fast checkpoints are worth;
+    # where the file fixes n = 1 the plan has none, and the fast tier is worth what it would gain at its best cadence
+    against = fleet.best_cadence.goodput if scheme.every == 1 else fleet.goodput
+    return FastTierWhatIf(interval, goodput, max(0.0, against - goodput),
                           fast_tier_pays_from(scheme, fleet.params.mtbi))
 
 

@@ -398,7 +398,7 @@ def test_where_the_scheme_does_not_pay_the_synchronous_writes_bandwidth_is_given
     assert (page.sync_best_net, page.best_net, page.sync_at_best_cost) == ("$109M", "$110M", "16 s")
     assert page.sync_best_interval == "2.5 min"
     assert (page.ceiling_scheme, page.best_for, page.cost) == (Variant("as_measured"), Variant("as_measured"), "6.3 s")
-    assert variant_text(page, "ceiling_scheme") == r"the fleet's scheme as measured (its 6\.3 s stall)"
+    assert variant_text(page, "ceiling_scheme") == r", for the fleet's scheme as measured (its 6\.3 s stall),"
     assert r"best write bandwidth for this fleet's scheme as measured (its 6\.3 s stall)," in variant_text(page, "best")
     for key in ("needed", "write_scheme", "best", "best_scheme"):
         assert "{" not in variant_text(page, key).replace("{numref}", "")
