@@ -1036,7 +1036,9 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     checks = [
         (f"by {MODEL_NAMES[cross.model]}", "not quoted" if problem else
          f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
-         problem or ("optimum" if cross.at_optimum else "same interval")),
+         # quoted with the book's caution where first order is over a point off (goodput.fleet first_order_status)
+         problem or (cross.model == "first-order" and first_order_caution(cross.check))
+         or ("optimum" if cross.at_optimum else "same interval")),
         ("capacity the losses take", f"{money(report.lost_capacity)} a month",
          f"{large_count(report.lost_gpu_hours, 'GPU-hours')} at ${report.price_per_gpu_hour:g}"
          + (f", {report.sources['price']}" if report.sources.get("price", "").startswith("the worked") else "")),
