@@ -331,3 +331,11 @@ def test_the_interval_figure_dashes_first_order_only_for_curves_it_may_be_quoted
     assert len(dashed) == 1
     legends = [*fig.legends, *([ax.get_legend()] if ax.get_legend() else [])]
     assert any("derived" in text.get_text() for legend in legends for text in legend.get_texts())
+
+
+def test_every_fleet_figure_is_drawn_in_the_book_s_style(worked_fleet: FleetPlan) -> None:
+    """Each levers-page figure is drawn under figures.STYLE (no top spine). A helper inserted between
+    @styled and goodput_vs_cost took the decorator from it, so Fig. cost was drawn in matplotlib's defaults."""
+    for draw in (figures.fleet_cost, figures.fleet_interval, figures.fleet_levers, figures.fleet_scaling):
+        ax = draw(worked_fleet).axes[0]
+        assert not ax.spines["top"].get_visible(), draw.__name__

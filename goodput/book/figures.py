@@ -24,7 +24,7 @@ from matplotlib.text import Annotation
 from matplotlib.ticker import AutoLocator, FixedLocator, Formatter, FuncFormatter, MaxNLocator, NullLocator
 
 from goodput import model, tiers
-from goodput.exact import exact_goodput, exact_optimal_interval
+from goodput.exact import exact_goodput
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
 from goodput.plan import levers_at_optimum, recovery_of
@@ -373,22 +373,16 @@ COST_LOG_SPREAD = 100.0
 Curve = tuple[npt.ArrayLike, npt.ArrayLike, "npt.ArrayLike | None", "tuple[float, float] | None"]
 
 
-@styled
 def _one_tier(cost: float, mtbi: float, restart: float, interval: float | None, recovery: Recovery | None,
-              which: str = "exact") -> float:
-    """One tier's goodput (at its optimum where `interval` is None), with `recovery` where the fleet has one."""
-    if recovery is None:
-        if which == "exact":
-            return float(exact_goodput(cost, mtbi, restart, interval))
-        return float(model.goodput(cost, mtbi, restart, interval))
-    return recovery_losses(cost, mtbi, restart, interval, which=which, **vars(recovery)).goodput
+              which: str = "exact") -> Any:
+    """One tier's losses by `which` model (at its optimum where `interval` is None), with the fleet's `recovery`.
+
+    :func:`goodput.restart.recovery_losses`, which without recovery are the one-tier model's.
+    """
+    return recovery_losses(cost, mtbi, restart, interval, which=which, **vars(recovery or Recovery()))
 
 
-def _one_tier_optimum(cost: float, mtbi: float, restart: float, recovery: Recovery | None) -> float:
-    """One tier's exact optimum interval, at M / (1 - p) where interruptions are recovered just in time."""
-    return float(exact_optimal_interval(cost, mtbi if recovery is None else recovery.rollback_mtbi(mtbi)))
-
-
+@styled
 def goodput_vs_cost(
     mtbi: float, restart: float, marks: Sequence[float], points: Sequence[tuple[float, float, str]] = (),
     first_order: bool = True, marks_label: str | None = None, recovery: Recovery | None = None,
@@ -408,15 +402,16 @@ def goodput_vs_cost(
     if recovery is None:
         exact_curve = np.asarray(exact_goodput(c, mtbi, restart))
     else:
-        exact_curve = np.array([_one_tier(float(x), mtbi, restart, None, recovery) for x in c])
+        exact_curve = np.array([_one_tier(float(x), mtbi, restart, None, recovery).goodput for x in c])
     fig, ax = _figure(3.4)
     ax.plot(c, exact_curve, color=COLOURS["total"], label="exact model, at its optimum T*")
     if first_order:
         first_curve = model.goodput(c, mtbi, restart) if recovery is None else np.array(
-            [_one_tier(float(x), mtbi, restart, None, recovery, "first-order") for x in c])
-        ax.plot(c, first_curve, color=COLOURS["checkpoint"], ls="--", lw=1.4, label="first order, at T* = √(2CM)")
+            [_one_tier(float(x), mtbi, restart, None, recovery, "first-order").goodput for x in c])
+        optimum = "√(2CM/(1 − p))" if recovery is not None and recovery.just_in_time > 0 else "√(2CM)"
+        ax.plot(c, first_curve, color=COLOURS["checkpoint"], ls="--", lw=1.4, label=f"first order, at T* = {optimum}")
     for i, mark in enumerate(marks):
-        g = _one_tier(mark, mtbi, restart, None, recovery)
+        g = float(_one_tier(mark, mtbi, restart, None, recovery).goodput)
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
                 label=(marks_label or ("this fleet's checkpoint costs" if len(marks) > 1 else
                                        "this fleet's checkpoint cost")) if i == 0 else None)
@@ -454,7 +449,7 @@ def goodput_vs_interval(
     :data:`LOG_SPREAD` times apart (so that every curve shows), else in the unit of the largest.
     """
     curves = dict(curves or {})
-    optima = [_one_tier_optimum(cost, mtbi, restart, recovery) for cost in costs]
+    optima = [float(_one_tier(cost, mtbi, restart, None, recovery).interval) for cost in costs]
     optima += [best[0] for *_, best in curves.values() if best is not None]
     low, high = min(optima) / 4, 2.5 * max(optima)
     wide = max(optima) > LOG_SPREAD * min(optima)
@@ -468,12 +463,12 @@ def goodput_vs_interval(
     def curve(cost: float, which: str) -> Any:
         if recovery is None:
             return (exact_goodput if which == "exact" else model.goodput)(cost, mtbi, restart, t)
-        return np.array([_one_tier(cost, mtbi, restart, float(x), recovery, which) for x in t])
+        return np.array([_one_tier(cost, mtbi, restart, float(x), recovery, which).goodput for x in t])
 
     drawn: dict[str, Curve] = {
         (f"{names[i]} ({_cost_label(cost)})" if names else _cost_label(cost)): (
             t, curve(cost, "exact"), curve(cost, "first-order") if first[i] else None,
-            (optima[i], _one_tier(cost, mtbi, restart, optima[i], recovery)))
+            (optima[i], float(_one_tier(cost, mtbi, restart, optima[i], recovery).goodput)))
         for i, cost in enumerate(costs)
     } | curves
     lowest = 1.0
