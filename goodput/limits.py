@@ -17,7 +17,7 @@ from goodput import exact, model
 from goodput.errors import Refused
 from goodput.params import mtbi_from_rate
 from goodput.plan import Plan, plan_for
-from goodput.simulate_restart import AGREEMENT, plan_rhythm, simulate_plan
+from goodput.simulate_restart import AGREEMENT, CONFIRM_LONGER, plan_rhythm, simulate_plan
 
 if TYPE_CHECKING:
     from goodput.fleet import FleetPlan
@@ -189,8 +189,9 @@ def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
     """Seeded simulations of each cost at each size at the exact optimum (one tier; seed cost x len(sizes) + size).
 
     A point more than :data:`AGREEMENT` standard errors off that a job keeping almost nothing does not explain
-    (:func:`agreement`) is run again, four times as long on fresh draws, as the restart chapter's checks are
-    (:func:`goodput.simulate_restart.check_recovery`): by chance one point in 370 is that far off.
+    (:func:`agreement`) is run again, :data:`~goodput.simulate_restart.CONFIRM_LONGER` times as long on fresh draws, as
+    the restart chapter's checks are (:func:`goodput.simulate_restart.confirmed`): by chance one point in 370 is that
+    far off.
     """
     points = []
     for i, cost in enumerate(costs):
@@ -198,7 +199,8 @@ def simulate_sizes(rate_per_gpu_hour: float, restart: float, costs: list[float],
             seed = i * len(sizes) + j
             point = _simulated(rate_per_gpu_hour, cost, restart, n, FAILURES_PER_POINT, seed)[0]
             if point.sigmas > AGREEMENT and not (point.exact < NEAR_ZERO and point.simulated > point.exact):
-                point = _simulated(rate_per_gpu_hour, cost, restart, n, 4 * FAILURES_PER_POINT, seed + CONFIRM_SEED)[0]
+                point = _simulated(rate_per_gpu_hour, cost, restart, n, CONFIRM_LONGER * FAILURES_PER_POINT,
+                                   seed + CONFIRM_SEED)[0]
             points.append(point)
     return points
 

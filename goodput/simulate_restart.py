@@ -33,6 +33,8 @@ SIM_SEED = 20261201
 ROLLBACKS_PER_RUN = 2_000
 #: Standard errors within which the closed forms must agree with their simulations.
 AGREEMENT = 3.0
+#: How many times as long the run is that confirms a check beyond :data:`AGREEMENT`, on fresh draws (:func:`confirmed`).
+CONFIRM_LONGER = 4
 
 
 @dataclass(frozen=True)
@@ -126,6 +128,17 @@ def simulate_recovery(checkpoint_cost: float, mtbi: float, restart: float, inter
     return _batched(walls, lambda chunk: t * len(chunk) / chunk.sum())
 
 
+def confirmed(closed: float, run: Callable[[int, int], Estimate], seed: int = SIM_SEED) -> Estimate:
+    """A seeded check of `closed`: ``run(1, seed)``, or where that is beyond :data:`AGREEMENT`, a run again.
+
+    Where the first run lies more than :data:`AGREEMENT` standard errors off, ``run(CONFIRM_LONGER, seed + 1)``, as
+    long again times :data:`CONFIRM_LONGER`, on fresh draws, is the check. A gap of three standard errors comes by chance once in 370 checks, and a book makes several; a true disagreement
+    only grows with the run. ``run(longer, seed)`` simulates `longer` times its usual length.
+    """
+    first = run(1, seed)
+    return first if first.apart(closed) <= AGREEMENT else run(CONFIRM_LONGER, seed + 1)
+
+
 def check_recovery(plan: Plan) -> Estimate:
     """The simulated goodput of a plan with recovery without rollback (its p, R_j and q), at its interval (and cadence).
 
@@ -134,9 +147,7 @@ def check_recovery(plan: Plan) -> Estimate:
     it, e^{R (1 - p) / M} attempts on average (R_p with a persistent tier), too many to simulate where that is
     astronomic (the closed form's goodput is then essentially zero anyway).
 
-    A run more than :data:`AGREEMENT` standard errors from the closed form is run again, four times as long on fresh
-    draws, and that run is the check: a gap of three standard errors comes by chance once in 370 checks, and a book
-    makes several; a true disagreement only grows with the run.
+    A run more than :data:`AGREEMENT` standard errors from the closed form is run again (:func:`confirmed`).
     """
     s = plan.tiers
     just_in_time, jit_recovery, planned_rate, saving = plan.recovery or (0.0, 0.0, 0.0, 0.0)
@@ -158,8 +169,7 @@ def check_recovery(plan: Plan) -> Estimate:
         result = simulate_plan(plan, longer * horizon, replicas=replicas, seed=seed)
         return Estimate(result.goodput, result.stderr)
 
-    first = run(1, SIM_SEED)
-    return first if first.apart(plan.goodput) <= AGREEMENT else run(4, SIM_SEED + 1)
+    return confirmed(plan.goodput, run)
 
 
 def plan_rhythm(plan: Plan) -> float:
@@ -193,14 +203,15 @@ def spares_checks(best: int, mtbi: float, repair: float, takes_node: float) -> l
 
     The sizes: none, half the best count `best`, the mean number of nodes in repair (where below the best) and the
     best. Minutes; the simulation is seeded, and a size more than :data:`AGREEMENT` standard errors off is run again
-    four times as long on fresh draws, as :func:`check_recovery` does.
+    (:func:`confirmed`).
     """
     counts = sorted({0, best // 2, min(best, max(1, round(takes_node * repair / mtbi))), best})
     out = []
     for k in counts:
+
+        def run(longer: int, seed: int, spares: int = k) -> Estimate:
+            return simulate_spare_waits(spares, mtbi, repair, takes_node, interruptions=20_000 * longer, seed=seed)
+
         closed = spare_wait(k, mtbi, repair, takes_node)
-        sim = simulate_spare_waits(k, mtbi, repair, takes_node, interruptions=20_000)
-        if sim.apart(closed) > AGREEMENT:
-            sim = simulate_spare_waits(k, mtbi, repair, takes_node, interruptions=80_000, seed=SIM_SEED + 1)
-        out.append((k, closed, sim))
+        out.append((k, closed, confirmed(closed, run)))
     return out
