@@ -87,14 +87,15 @@ class Plan:
     @property
     def at_drain(self) -> bool:
         """Whether the interval is the drain bound, T = D: no checkpoint starts before the last is durable."""
-        return self.tiers is not None and self.tiers.drain > 0 and \
-            abs(self.interval - self.tiers.drain) <= 1e-9 * self.tiers.drain
+        return self._is_drain(self.interval)
 
     @property
     def drain_bound(self) -> bool:
         """Whether the model's optimum is the drain itself, T* = D: unbound, it would be shorter than one drain."""
-        return self.tiers is not None and self.tiers.drain > 0 and \
-            abs(self.optimal_interval - self.tiers.drain) <= 1e-9 * self.tiers.drain
+        return self._is_drain(self.optimal_interval)
+
+    def _is_drain(self, interval: float) -> bool:
+        return self.tiers is not None and self.drained and abs(interval - self.tiers.drain) <= 1e-9 * self.tiers.drain
 
     @property
     def at_optimum(self) -> bool:

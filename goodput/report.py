@@ -273,6 +273,14 @@ def input_span(name: str, low: float, high: float) -> str:
 MODEL_NAMES = {"exact": "the exact model", "first-order": "first order"}
 
 
+def first_order_optimum(just_in_time: float) -> str:
+    """First order's optimum as a formula: ``"√(2CM)"``, or ``"√(2CM/(1 − p))"`` with a share p recovered just in time.
+
+    Only the rest of the interruptions roll back.
+    """
+    return "√(2CM/(1 − p))" if just_in_time > 0 else "√(2CM)"
+
+
 def optimum_name(plan: Plan) -> str:
     """How a plan's optimum is named: the exact model's, first order's T* = √(2CM), or (with a drain or tiers) the scheme's.
 
@@ -285,7 +293,7 @@ def optimum_name(plan: Plan) -> str:
         return "exact optimum for exponential failures"
     if plan.tiers is not None:
         return "first order of this checkpoint scheme"
-    return "first order, T* = √(2CM/(1 − p))" if plan.recovery and plan.recovery[0] > 0 else "first order, T* = √(2CM)"
+    return f"first order, T* = {first_order_optimum(plan.recovery[0] if plan.recovery else 0.0)}"
 
 
 

@@ -28,7 +28,16 @@ from goodput.exact import exact_goodput
 from goodput.fleet import FleetPlan
 from goodput.params import mtbi_from_rate
 from goodput.plan import levers_at_optimum, recovery_of
-from goodput.report import AT_OPTIMUM, INPUT_NAMES, gain_text, percent, percent_sig2, range_text, slow_label
+from goodput.report import (
+    AT_OPTIMUM,
+    INPUT_NAMES,
+    first_order_optimum,
+    gain_text,
+    percent,
+    percent_sig2,
+    range_text,
+    slow_label,
+)
 from goodput.restart import Recovery, recovery_losses
 from goodput.tiers import TierLosses
 from goodput.units import format_duration
@@ -408,7 +417,7 @@ def goodput_vs_cost(
     if first_order:
         first_curve = model.goodput(c, mtbi, restart) if recovery is None else np.array(
             [_one_tier(float(x), mtbi, restart, None, recovery, "first-order").goodput for x in c])
-        optimum = "√(2CM/(1 − p))" if recovery is not None and recovery.just_in_time > 0 else "√(2CM)"
+        optimum = first_order_optimum(0.0 if recovery is None else recovery.just_in_time)
         ax.plot(c, first_curve, color=COLOURS["checkpoint"], ls="--", lw=1.4, label=f"first order, at T* = {optimum}")
     for i, mark in enumerate(marks):
         g = float(_one_tier(mark, mtbi, restart, None, recovery).goodput)
