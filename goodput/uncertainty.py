@@ -251,17 +251,16 @@ class _FleetCases:
 
         t = max(float(interval), x.drain)
         _check_scale(x.mtbi, x.checkpoint_cost, x.restart, t, x.persistent_cost or 0.0, x.persistent_restart or 0.0)
-        if x.tiered:  # with the inputs' just-in-time recovery and planned stops, as the plan has them
+        recovery = recovery_of(x)  # the inputs' just-in-time recovery and planned stops, as the plan has them
+        if x.tiered:
             two = x.persistent_cost is not None
             scheme = Tiers(x.checkpoint_cost, x.restart, x.drain, x.persistent_cost,
                            x.persistent_restart if two else None, (x.fast_survives or 0.0) if two else 0.0,
                            (self.every or 1) if two else 1)
             losses = tiers.exact_losses if self.which == "exact" else tiers.first_order_losses
-            return losses(scheme, x.mtbi, t, recovery_of(x)).goodput
-        if x.just_in_time or x.planned_rate:
-            return recovery_losses(x.checkpoint_cost, x.mtbi, x.restart, t, just_in_time=x.just_in_time,
-                                   jit_recovery=x.jit_recovery, planned_rate=x.planned_rate, stop_saving=x.stop_saving,
-                                   which=self.which).goodput
+            return losses(scheme, x.mtbi, t, recovery).goodput
+        if recovery is not None:
+            return recovery_losses(x.checkpoint_cost, x.mtbi, x.restart, t, which=self.which, **vars(recovery)).goodput
         return float(model_functions(self.which)[0](x.checkpoint_cost, x.mtbi, x.restart, t))
 
 
