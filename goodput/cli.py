@@ -512,19 +512,14 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
     """Simulate a drain, two tiers, just-in-time recovery or planned stops at the plan's T and n against its model."""
     from goodput.plan import plan_for
     from goodput.report import strict_json
-    from goodput.simulate_tiers import simulate_tiers
+    from goodput.simulate_restart import planned_stop_cost, simulate_plan
     from goodput.tiers import Tiers
 
     plan = plan_for(params, interval=args.interval)
     s = plan.tiers if plan.tiers is not None else Tiers(params.checkpoint_cost, params.restart)
-    p, rj, q, saving = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0, 0.0)
-    stop = s.stop_cost - saving  # a planned stop's cost: it waits for no repaired node
-    result = simulate_tiers(
-        s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, args.horizon, drain=s.drain,
-        persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart, fast_survives=s.fast_survives,
-        persistent_every=s.every, just_in_time=p, jit_recovery=rj, planned_rate=q,
-        planned_cost=stop if q else None, seed=args.seed, progress=True,
-    )
+    p, rj, q, _ = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0, 0.0)
+    stop = planned_stop_cost(plan)  # it waits for no repaired node
+    result = simulate_plan(plan, args.horizon, seed=args.seed, progress=True)
     if args.format == "json":
         return strict_json({key: getattr(result, key) for key in (*_SIMULATED[:3], "hard_failures", *_SIMULATED[3:],
                                                                   "drain_loss")} | {

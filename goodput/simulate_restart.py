@@ -180,22 +180,32 @@ def plan_rhythm(plan: Plan) -> float:
     return (s.every - 1) * (plan.interval + s.checkpoint_cost) + plan.interval + s.cp + s.rp
 
 
-def simulate_plan(plan: Plan, horizon: float, *, replicas: int, seed: int) -> TierResult:
-    """A plan's whole scheme simulated at its interval and cadence: drain, tiers, recovery without rollback.
-
-    By :func:`goodput.simulate_tiers.simulate_tiers`; a plan without tiers is one tier of its C and R, and planned
-    stops cost the scheme's stop cost.
-    """
-    from goodput.simulate_tiers import simulate_tiers
+def planned_stop_cost(plan: Plan) -> float:
+    """What a planned stop costs the plan, minutes: its scheme's stop cost, less what it saves (no repaired node)."""
     from goodput.tiers import Tiers
 
     s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
-    just_in_time, jit_recovery, planned_rate, saving = plan.recovery or (0.0, 0.0, 0.0, 0.0)
+    return s.stop_cost - (plan.recovery[3] if plan.recovery is not None else 0.0)
+
+
+def simulate_plan(plan: Plan, horizon: float, *, replicas: int | None = None, seed: int,
+                  progress: Any = None) -> TierResult:
+    """A plan's whole scheme simulated at its interval and cadence: drain, tiers, recovery without rollback.
+
+    By :func:`goodput.simulate_tiers.simulate_tiers` (its default replicas where `replicas` is None, and its
+    `progress`); a plan without tiers is one tier of its C and R, and planned stops cost :func:`planned_stop_cost`.
+    """
+    from goodput.simulate_tiers import DEFAULT_REPLICAS, simulate_tiers
+    from goodput.tiers import Tiers
+
+    s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
+    just_in_time, jit_recovery, planned_rate, _ = plan.recovery or (0.0, 0.0, 0.0, 0.0)
     return simulate_tiers(s.checkpoint_cost, plan.mtbi, s.restart, plan.interval, horizon, drain=s.drain,
                           persistent_cost=s.persistent_cost, persistent_restart=s.persistent_restart,
                           fast_survives=s.fast_survives, persistent_every=s.every, just_in_time=just_in_time,
                           jit_recovery=jit_recovery, planned_rate=planned_rate,
-                          planned_cost=s.stop_cost - saving if planned_rate else None, replicas=replicas, seed=seed)
+                          planned_cost=planned_stop_cost(plan) if planned_rate else None,
+                          replicas=DEFAULT_REPLICAS if replicas is None else replicas, seed=seed, progress=progress)
 
 
 def spares_checks(best: int, mtbi: float, repair: float, takes_node: float) -> list[tuple[int, float, Estimate]]:
