@@ -704,8 +704,13 @@ def points_sig2(x: float) -> str:
 
 
 def signed_points(x: float, digits: int = 2) -> str:
-    """A signed contribution in points: ``"+0.12 points"``, ``"−0.05 points"``."""
-    return f"{'+' if x >= 0 else '−'}{points(abs(x), digits)}"
+    """A signed contribution in points: ``"+0.12 points"``, ``"−0.05 points"``; no sign on one that reads as zero.
+
+    >>> signed_points(0.0012), signed_points(-0.0005), signed_points(-4e-9, 3)
+    ('+0.12 points', '−0.05 points', '0.000 points')
+    """
+    text = points(abs(x), digits)
+    return text if float(text.split()[0]) == 0 else f"{'+' if x >= 0 else '−'}{text}"
 
 
 def point_decimals(x: float, significant: int = 2, least: int = 2) -> int:
