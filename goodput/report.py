@@ -61,6 +61,20 @@ def percent(x: float, digits: int = 1) -> str:
     return f"{text}%"
 
 
+def percent_apart(x: float, *others: float, digits: int = 1) -> str:
+    """:func:`percent` of `x` with the decimals (`digits` at least, three at most) that set it apart from `others`.
+
+    For a goodput the text compares with another: "70.16%, below the 70.24%", not "70.2%, below the 70.2%". Two values,
+    each called with the other, get the same decimals.
+
+    >>> percent_apart(0.7016, 0.7024), percent_apart(0.7024, 0.7016), percent_apart(0.876, 0.70), percent_apart(0.5, 0.5)
+    ('70.16%', '70.24%', '87.6%', '50.0%')
+    """
+    def apart(d: int) -> bool:
+        return all(percent(x, d) != percent(y, d) for y in others if y != x)
+    return percent(x, next((d for d in range(digits, digits + 3) if apart(d)), digits))
+
+
 def points(x: float, digits: int = 1) -> str:
     """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``; singular for 1).
 

@@ -204,3 +204,13 @@ def test_a_variant_quotes_another_variant_filled_and_escaped_once(tmp_path: Path
     assert variant_text(dataclasses.replace(page, clause=Variant("none")), "paragraph", tmp_path) == "The fleet . Next."
     with pytest.raises(ValueError, match="quotes itself"):
         variant_text(page, "loop", tmp_path)
+
+
+def test_two_goodputs_the_pages_compare_read_apart() -> None:
+    """The plan's goodput and the slow checkpoint's, 0.014 points apart, get the decimals that tell them apart."""
+    book = load_params()
+    fleet = fleet_plan(book.replace(slow_checkpoint_cost=1.003 * book.checkpoint_cost))
+    assert percent(fleet.goodput) == percent(fleet.slow.goodput) != percent(fleet.goodput, 2)  # alike at 1 decimal
+    values = common.fleet_values(fleet)
+    assert (values["goodput"], values["slow_goodput"]) == ("87.58%", "87.57%")
+    assert common.fleet_values(fleet_plan(book))["goodput"] == "87.6%"  # the worked example keeps its one decimal

@@ -14,7 +14,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.plan import STORAGE_LEVERS
-from goodput.report import gain_text, money, percent, points, small_points, storage_rederived
+from goodput.report import gain_text, money, percent, percent_apart, points, small_points, storage_rederived
 from goodput.storage import (
     BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
@@ -266,7 +266,7 @@ def build(fleet: FleetPlan) -> Page:
         copy_words=fleet.params.derived.get("snapshot_copy" if measured else "checkpoint_cost", ""),
         stall_published=format_duration(stall.stall) if stall else "",
         stall_interval=format_duration(stall.plan.interval) if stall and stall.plan else "",
-        stall_goodput=percent(stall.goodput) if stall else "",
+        stall_goodput=percent_apart(stall.goodput, fleet.goodput, fleet.slow.goodput) if stall else "",
         stall_points=points(sw.stall_loss) if stall else "",
         stall_copy=format_duration(measured.copy) if measured else "",
         stall_times=significant(measured.times_copy, 2) if measured else "",
