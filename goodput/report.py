@@ -162,14 +162,18 @@ def gain_text(gain: float, plus: bool = False) -> str:
     """A lever's gain in points (``"+6.6 points"`` with `plus`), or that it loses: ``"a loss of 4.3 points"``.
 
     Never a negative number of points. A gain under a point keeps two significant digits (``"0.50 points"``,
-    ``"0.0071 points"``), so that levers ranked apart do not read alike ("0.5 points" twice, 0.496 and 0.483).
+    ``"0.0071 points"``), so that levers ranked apart do not read alike ("0.5 points" twice, 0.496 and 0.483). A gain
+    too small for that, yet a gain, is "under 0.0001 points", not "0.0 points" beside the dollars it is still worth.
 
     >>> gain_text(0.066, plus=True), gain_text(-0.043), gain_text(-1e-12), gain_text(0.00496), gain_text(7.1e-5)
     ('+6.6 points', 'a loss of 4.3 points', '0.0 points', '0.50 points', '0.0071 points')
+    >>> gain_text(3.8e-7), gain_text(3.8e-7, plus=True), gain_text(0.0, plus=True)
+    ('under 0.0001 points', 'under 0.0001 points', '+0.0 points')
     """
     if gain > -0.0005:
         x = max(gain, 0.0)
-        return f"{'+' if plus else ''}{points(x, 1) if 100 * x < NEGLIGIBLE_PERCENT else points_sig2(x)}"
+        small = 0.0 < 100 * x < NEGLIGIBLE_PERCENT
+        return f"under {NEGLIGIBLE_PERCENT:g} points" if small else f"{'+' if plus else ''}{points_sig2(x)}"
     return f"a loss of {points(-gain)}"
 
 
