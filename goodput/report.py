@@ -348,21 +348,31 @@ def mtbi_origin(params: Params) -> str:
     return "given as M"
 
 
+def stops_per(per_hour: float, what: str = "") -> str:
+    """A rate of stops as a planner says it: per day below one an hour, else per hour; `what` names the stops.
+
+    >>> stops_per(0.7 / 24), stops_per(0.87 / 24, "stops"), stops_per(2.0), stops_per(1 / 36)
+    ('0.7 a day', '0.87 stops a day', '2 an hour', '0.667 a day')
+    """
+    number, unit = (format_rate(per_hour * 24.0), "a day") if per_hour < 1.0 else (format_rate(per_hour), "an hour")
+    return " ".join(filter(None, (number, what, unit)))
+
+
 def planned_text(params: Params) -> str:
     """The planned stops q as the inputs gave them, with their spacing.
 
     A count over a window where the inputs counted them, ``"20 in 30 days (one every 36 h)"``, else the rate,
-    ``"0.0278 an hour (one every 36 h)"``.
+    :func:`stops_per`, ``"0.667 a day (one every 36 h)"``.
 
     >>> from goodput.params import load_params
     >>> planned_text(load_params().replace(planned_rate=1 / 36))
-    '0.0278 an hour (one every 36 h)'
+    '0.667 a day (one every 36 h)'
     >>> planned_text(load_params().replace(planned_rate=20 / 720, planned_count=20, planned_window=43200.0))
     '20 in 30 days (one every 36 h)'
     """
     q = params.planned_rate
     counted = params.planned_counted
-    given = f"{counted[0]:,} in {format_duration(counted[1])}" if counted else f"{format_rate(q)} an hour"
+    given = f"{counted[0]:,} in {format_duration(counted[1])}" if counted else stops_per(q)
     return f"{given} (one every {format_duration(60.0 / q)})"
 
 

@@ -127,7 +127,7 @@ def test_a_recovered_one_tier_fleet_is_not_the_three_terms(fleet: Params) -> Non
     plain = fleet_plan(fleet)
     assert recovered.goodput > plain.goodput + 0.02
     page = pages.build(recovered)
-    assert (page.scheme, page.planned, page.planned_rate) == (Variant("recovered"), Variant("counted"), "0.03 an hour (one every 33.3 h)")
+    assert (page.scheme, page.planned, page.planned_rate) == (Variant("recovered"), Variant("counted"), "0.72 a day (one every 33.3 h)")
     assert (page.recovery, page.jit_share, page.jit_time) == (Variant("both"), "60%", "45 s")
     assert variant_text(page, "recovery").startswith("a share p = 60% of interruptions recovered just in time, in 45 s each")
     assert pages.build(fleet_plan(fleet.replace(planned_rate=0.03))).scheme == Variant("recovered")

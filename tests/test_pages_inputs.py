@@ -244,7 +244,7 @@ def test_a_recovered_fleet_names_its_recovery_inputs(fleet: Params, small_params
     assert fp.goodput > alone.goodput and page.beyond_cmr == "just-in-time recovery and planned stops"
     assert (page.scheme_inputs, page.recovery_inputs, page.jit_p, page.jit_r) == (
         Variant("recovery"), Variant("both"), "60%", "45 s")
-    assert page.planned_q.startswith("0.03 an hour") and format_duration(60 / 0.03) in variant_text(page, "scheme_inputs")
+    assert page.planned_q.startswith("0.72 a day") and format_duration(60 / 0.03) in variant_text(page, "scheme_inputs")
     plain = build(fleet, records)
     assert (plain.fleet_scheme, plain.more_inputs, plain.scheme_inputs) == (Variant("one"), Variant("none"), Variant("none"))
     assert variant_text(plain, "scheme_inputs") == "" and plain.recovery_inputs == Variant("none")

@@ -250,7 +250,7 @@ def test_just_in_time_recovery_and_planned_stops_are_named_as_inputs(book: Param
     built = page.build(fleet_plan(p))
     assert built.recovery == Variant("given")
     assert (built.recovery_inputs, built.jit_p, built.jit_r) == (Variant("both"), "60%", "45 s")
-    assert built.planned_q.startswith("0.03 an hour") and "planned stops" in variant_text(built, "recovery")
+    assert built.planned_q.startswith("0.72 a day") and "planned stops" in variant_text(built, "recovery")
     assert page.build(fleet_plan(book)).recovery == Variant("none")
     planned = page.build(fleet_plan(book.replace(planned_rate=0.03)))
     assert (planned.recovery, planned.recovery_inputs) == (Variant("given"), Variant("planned"))

@@ -108,7 +108,7 @@ def test_just_in_time_for_the_worked_example(example: FleetPlan) -> None:
     assert page.jit_agrees == Variant("agrees")
     # Planned stops with notice lose less than the same stops counted as unexpected.
     assert float(page.planned_goodput.rstrip("%")) > float(page.unplanned_goodput.rstrip("%"))
-    assert page.planned_rate == "0.0363 stops an hour"  # 47 / (54 x 24)
+    assert page.planned_rate == "0.87 stops a day"  # 47 / 54
     # The worked example gives neither: Llama 3's stops are an illustration, p = 0 is its plan, R is paid every time.
     assert (page.planned, page.tiers_note, page.restart_paid) == (
         Variant("illustration"), Variant("one_tier"), Variant("every"))
@@ -122,7 +122,7 @@ def test_a_one_tier_fleet_that_recovers_just_in_time_and_plans_its_stops(example
     p = example.params.replace(just_in_time=0.6, jit_recovery=0.75, planned_rate=0.03)
     fleet = fleet_plan(p)
     page = pages.build(fleet)
-    assert page.planned == Variant("own") and page.planned_rate == "0.03 an hour (one every 33.3 h)"
+    assert page.planned == Variant("own") and page.planned_rate == "0.72 a day (one every 33.3 h)"
     assert page.planned_goodput == percent(fleet.goodput) == page.goodput
     assert float(page.unplanned_goodput.rstrip("%")) < float(page.planned_goodput.rstrip("%"))
     zero = plan_for(p.replace(just_in_time=0.0)).goodput

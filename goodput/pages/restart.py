@@ -25,10 +25,11 @@ from goodput.report import (
     restart_part_texts,
     restart_sum,
     se_digits,
+    stops_per,
 )
 from goodput.simulate_restart import AGREEMENT
 from goodput.tiers import Tiers
-from goodput.units import format_duration, format_durations, format_rate, significant
+from goodput.units import format_duration, format_durations, significant
 from goodput.whatif import restart_whatif
 
 
@@ -190,7 +191,7 @@ def build(fleet: FleetPlan) -> Page:
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=planned_text(params) if own else f"{format_rate(planned)} stops an hour", planned_goodput=percent(with_notice),
+        planned_rate=planned_text(params) if own else stops_per(planned, "stops"), planned_goodput=percent(with_notice),
         unplanned_goodput=percent(as_unplanned), planned_saved=points(abs(with_notice - as_unplanned)),
         # notice costs where a planned stop's checkpoint and restart (a persistent tier's C_p + R_p) take longer than
         # what an unexpected interruption loses on average (mostly the fast tier's R)
