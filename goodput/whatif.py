@@ -556,8 +556,9 @@ def fleet_monte_carlo(fleet: FleetPlan) -> FleetMonteCarlo:
 class FastTierWhatIf:
     """A two-tier fleet's fast tier against every checkpoint persistent (n = 1 at its own best interval).
 
-    ``interval`` and ``goodput`` of every checkpoint persistent, ``gain`` the fleet's goodput above it, ``threshold``
-    the share of interruptions the fast copy must survive for a fast tier to pay (None: no share does).
+    ``interval`` and ``goodput`` of every checkpoint persistent, ``gain`` the fleet's goodput above it (below zero
+    where a cadence the inputs fix keeps less), ``threshold`` the share of interruptions the fast copy must survive for
+    a fast tier to pay (None: no share does).
     """
 
     interval: float
@@ -575,7 +576,7 @@ def fast_tier_whatif(fleet: FleetPlan) -> FastTierWhatIf | None:
     # against the plan, at its cadence (which the inputs file may fix): what this fleet's fast checkpoints are worth;
     # where the file fixes n = 1 the plan has none, and the fast tier is worth what it would gain at its best cadence
     against = fleet.best_cadence.goodput if scheme.every == 1 else fleet.goodput
-    return FastTierWhatIf(interval, goodput, max(0.0, against - goodput),
+    return FastTierWhatIf(interval, goodput, against - goodput,
                           fast_tier_pays_from(scheme, fleet.params.mtbi))
 
 

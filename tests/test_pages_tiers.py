@@ -272,3 +272,19 @@ def test_a_compared_write_no_dearer_than_c_draws_no_persistent_tier_of_this_flee
     assert stall.params.slow_not_dearer and page.build(stall).fast_fleet == Variant("cheaper")
     stored = fleet_plan(load_params(data / "fleet-stored.yml"))
     assert not stored.params.slow_not_dearer and page.build(stored).fast_fleet == Variant("none")
+
+
+def test_a_fast_tier_a_fixed_cadence_makes_cost_says_so(worked: Params) -> None:
+    """n = 10 fixed where the best n is 2: every checkpoint persistent keeps 2.7 points more than the plan, so the page
+    says the fast checkpoints cost that much (it had read "worth 0.0 points, $0 a month"); at n = 6 with s = 70% they
+    pay."""
+    tiers = {"drain": 3.0, "persistent_cost": 5.0, "persistent_restart": 22.0, "fast_survives": 0.6}
+    fleet = fleet_plan(worked.replace(**tiers, persistent_every=10))
+    fast = whatif.fast_tier_whatif(fleet)
+    assert fast is not None and fleet.best_cadence.tiers is not None and fleet.best_cadence.tiers.every == 2
+    assert fast.gain == pytest.approx(fleet.goodput - fast.goodput) and round(100 * fast.gain, 1) == -2.7
+    pg = page.build(fleet)
+    assert pg.fast_fleet == Variant("costs") and pg.fast_gain == "2.7 points"
+    assert pg.fast_gain_dollars == money(fleet.dollars(-fast.gain))
+    paying = page.build(fleet_plan(worked.replace(**tiers | {"fast_survives": 0.7}, persistent_every=6)))
+    assert paying.fast_fleet == Variant("pays") and paying.fast_gain == "1.4 points"

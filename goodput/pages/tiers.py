@@ -160,10 +160,12 @@ def build(fleet: FleetPlan) -> Page:
         lever_drain_dollars=money(fleet.dollars(lever_drain)),
         # a derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived)
         slow_drawn=slow_words(p, fleet.slow_keeps_more) + "," if p.slow_derived else "the slow checkpoint of its inputs file",
-        fast_fleet=Variant(("cheaper" if p.slow_not_dearer else "none") if t.one_tier else "pays" if best_n > 1 else "not"), ratio=f"{t.cp / c:.3g}",
+        # a fast tier worth less than none: a cadence the inputs fix keeps less than every checkpoint persistent
+        fast_fleet=Variant(("cheaper" if p.slow_not_dearer else "none") if t.one_tier else "not" if best_n == 1 else
+                           "costs" if fast_gain < 0 else "pays"), ratio=f"{t.cp / c:.3g}",
         every=str(every), best_every=str(best_n), cadence_gain=gain_text(cadence_gain),
         cadence_found=Variant("chosen" if p.persistent_every is None else "fixed_best" if best_n == every else "fixed_other"), all_interval=format_duration(fast_interval), all_goodput=percent(fast_goodput),
-        fast_gain=points(fast_gain), fast_gain_dollars=money(fleet.dollars(fast_gain)),
+        fast_gain=points(abs(fast_gain)), fast_gain_dollars=money(fleet.dollars(abs(fast_gain))),
         threshold=Variant("any" if fast is None or fast.threshold is None else "share"),
         threshold_share=percent(fast.threshold, 0) if fast and fast.threshold is not None else "",
         peer_fleet=Variant("tiered" if not t.one_tier and s < 1.0 else "none" if peer_own == 0
