@@ -250,7 +250,8 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
 
     ``--rate`` uses ``--gpus`` (or the file's GPU count); ``--gpus`` alone keeps the file's per-GPU rate and rescales M;
     ``--mtbi`` gives M as is (``--gpus`` then only sets the fleet size the capacity is counted for). An input given on
-    the command line drops the file's range of it.
+    the command line drops the file's range of it, but for M from a count that ``--gpus`` rescales: the count's
+    GPU-hours, and so its Poisson range, hold at any size.
     """
     from goodput.params import load_params, mtbi_from_rate
     from goodput.report import derived_sources, file_sources, mtbi_origin
@@ -267,8 +268,13 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             mtbi, how = float(mtbi_from_rate(rate, gpus)), "rate_per_gpu_hour"
             sources["M"] = (f"--rate {rate:g} per GPU-hour × {gpus:,} GPUs" if args.rate is not None
                             else f"{mtbi_origin(params)}, rescaled to {gpus:,} GPUs")
-        ranges.pop("mtbi", None)
-        params = params.replace(gpus=gpus, mtbi=mtbi, mtbi_source=how, interruption_count=None, window=None)
+        if args.mtbi is None and args.rate is None and params.counted:
+            # a count rescaled: its exposure in GPU-hours, and so its Poisson range, holds at any size; at N GPUs it
+            # is the count over a window (file's GPUs)/N as long
+            params = params.replace(gpus=gpus, mtbi=mtbi, window=params.counted[1] * params.gpus / gpus)
+        else:
+            ranges.pop("mtbi", None)
+            params = params.replace(gpus=gpus, mtbi=mtbi, mtbi_source=how, interruption_count=None, window=None)
     for key, symbol in (("checkpoint_cost", "C"), ("restart", "R")):
         if (value := getattr(args, key)) is not None:
             params, sources[symbol] = params.replace(**{key: value}), _flag(key)

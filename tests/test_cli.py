@@ -876,3 +876,18 @@ def test_the_cross_check_quotes_first_order_with_the_book_s_caution() -> None:
     text = " ".join(run("plan", "--gpus", "32768").stdout.split())
     assert "by first order 79.9% at 13.6 min first order is 1.6 points below the exact model here" in text
     assert "by first order 86.9% at 19.3 min optimum" in " ".join(run("plan").stdout.split())
+
+
+def test_gpus_rescale_a_counted_m_with_its_poisson_range() -> None:
+    """--gpus on the worked example's count (419 in 54 days on 16,384 GPUs): at 8,192 GPUs M and both ends of its
+    Poisson range double, as the count's GPU-hours hold at any size (the range had been dropped, while "goodput over
+    all the ranges" still read as if every input were ranged). --mtbi drops it: a typed M has no count."""
+    from goodput.uncertainty import poisson_interval
+
+    low, high = poisson_interval(419, 54 * 24 * 60)
+    half = plan_json("--gpus", "8192")
+    assert_allclose(half["mtbi_min"], 2 * 54 * 24 * 60 / 419)
+    assert_allclose(half["ranges"]["mtbi"], [2 * low, 2 * high])
+    assert half["goodput_range"][0] < plan_json("--gpus", "8192", "--mtbi", f"{2 * 54 * 24 * 60 / 419} min")[
+        "goodput_range"][0]
+    assert plan_json("--mtbi", "6 h")["ranges"]["mtbi"] is None
