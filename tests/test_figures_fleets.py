@@ -339,3 +339,21 @@ def test_every_fleet_figure_is_drawn_in_the_book_s_style(worked_fleet: FleetPlan
     for draw in (figures.fleet_cost, figures.fleet_interval, figures.fleet_levers, figures.fleet_scaling):
         ax = draw(worked_fleet).axes[0]
         assert not ax.spines["top"].get_visible(), draw.__name__
+
+
+def test_the_survival_figure_marks_a_fixed_cadence_at_the_plan_too(worked: Params) -> None:
+    """n = 10 fixed where the best n is 2: the figure marks the plan itself at n = 10 and its goodput, beside the best
+    n's point, each labelled (it marked the best n alone, "best n = 2", while the plan used n = 10)."""
+    tiers = {"drain": 3.0, "persistent_cost": 5.0, "persistent_restart": 22.0, "fast_survives": 0.6}
+    fleet = fleet_plan(worked.replace(**tiers, persistent_every=10))
+    fig = tier_figures.survival_figure(fleet)
+    left, right = fig.axes[:2]
+    marks = {str(line.get_label()): line for line in left.get_lines() if str(line.get_label()).startswith("this fleet")}
+    best, plan = sorted(marks, key=lambda label: "as the inputs fix" in label)
+    assert best.endswith("best n = 2") and plan.endswith("n = 10, as the inputs fix it")
+    assert marks[plan].get_ydata()[0] == pytest.approx(fleet.goodput)
+    assert marks[best].get_ydata()[0] == pytest.approx(fleet.best_cadence.goodput)
+    assert fleet.best_cadence.goodput > fleet.goodput + 0.01
+    assert [line.get_ydata()[0] for line in right.get_lines() if line.get_marker() == "s"] == [10]
+    chosen = tier_figures.survival_figure(fleet_plan(worked.replace(**tiers))).axes[0]
+    assert len([line for line in chosen.get_lines() if str(line.get_label()).startswith("this fleet")]) == 1

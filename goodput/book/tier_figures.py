@@ -88,10 +88,12 @@ def goodput_against_survival(
     marks: Mapping[str, tuple[float, float]] | None = None,
     shares: Sequence[float] | None = None,
     recovery: Recovery | None = None,
+    fixed: tuple[str, float, float, int] | None = None,
 ) -> Figure:
     """Exact goodput at the best cadence and interval against the share s the fast tier survives, per C_p/C.
 
-    Minutes; R_p defaults to R, D to 0; `marks` are (C_p/C, s), each on its ratio's curve; `recovery` the fleet's
+    Minutes; R_p defaults to R, D to 0; `marks` are (C_p/C, s), each on its ratio's curve; `fixed` a plan at a cadence
+    the inputs fix, (label, s, goodput, n), drawn filled below its curve; `recovery` the fleet's
     recovery without rollback and planned stops, in every point. Left: goodput, solid, and
     with every checkpoint persistent (n = 1) thin dotted; right: the best n (log scale), which stops at the search's
     limit :data:`goodput.tiers.MAX_EVERY`.
@@ -117,6 +119,11 @@ def goodput_against_survival(
         left.plot([s], [g], marker=marker, ls="", ms=8, mfc="white", mec="black", mew=1.5, zorder=4,
                   label=f"{label}: {_every_text(n)}")
         right.plot([s], [n], marker=marker, ls="", ms=8, mfc="white", mec="black", mew=1.5, zorder=4)
+    if fixed is not None:
+        label, s, g, n = fixed
+        left.plot([s], [g], marker="s", ls="", ms=7, color="black", zorder=4, label=f"{label}: n = {n}, as the inputs fix it")
+        right.plot([s], [n], marker="s", ls="", ms=7, color="black", zorder=4)
+        best_n_max = max(best_n_max, n)
     handles, _ = left.get_legend_handles_labels()
     handles += [Line2D([], [], color="0.2", lw=2.0, label="exact model, best n and T"),
                 Line2D([], [], color="0.2", lw=1.0, ls=":", label="every checkpoint persistent (n = 1)")]
@@ -145,11 +152,15 @@ def survival_figure(fleet: FleetPlan) -> Figure:
     p, scheme, recovery = fleet.params, fleet.plan.tiers, recovery_of(fleet.params)
     c = p.checkpoint_cost
     if scheme is not None and not scheme.one_tier and scheme.cp > c:
-        ratio = round(scheme.cp / c, 6)
+        ratio, s = round(scheme.cp / c, 6), scheme.fast_survives
+        best = fleet.best_cadence.tiers
+        # a cadence the inputs fix, where it is not the best: the plan's own point, below the best n's
+        fixed = None if fleet.plan.every_chosen or best is None or best.every == scheme.every else (
+            f"this fleet's plan ({percent(fleet.goodput)})", s, fleet.goodput, scheme.every)
         return goodput_against_survival(
             p.mtbi, c, p.restart, sorted({*FIGURE_RATIOS, ratio}), persistent_restart=scheme.rp, drain=scheme.drain,
-            marks={f"this fleet (s = {percent(scheme.fast_survives, 0)})": (ratio, scheme.fast_survives)},
-            recovery=recovery)
+            marks={f"this fleet at its best n (s = {percent(s, 0)})" if fixed else
+                   f"this fleet (s = {percent(s, 0)})": (ratio, s)}, recovery=recovery, fixed=fixed)
     if p.slow_not_dearer:
         return goodput_against_survival(p.mtbi, c, p.restart, FIGURE_RATIOS, recovery=recovery)
     ratio = round(p.slow_checkpoint_cost / c, 6)
