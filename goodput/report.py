@@ -271,7 +271,15 @@ def input_ends(name: str, low: float, high: float) -> tuple[str, str]:
     (('3.05 min', '6.54 min'), ('45 s', '2 min'))
     >>> input_ends("mtbi", 245.0, 340.0)
     ('245 min', '340 min')
+
+    Ends typed as whole numbers of the larger end's unit read so (``3 h to 8 h``, ``1 day to 5 days``), not in the
+    smaller end's (``180 min to 480 min``):
+
+    >>> input_ends("mtbi", 180.0, 480.0), input_ends("mtbi", 1440.0, 7200.0)
+    (('3 h', '8 h'), ('1 day', '5 days'))
     """
+    if name not in SHARE_INPUTS and (whole := _whole_in_unit(low, high)) is not None:
+        return whole
     low_text, high_text = input_value(name, low), input_value(name, high)
     units = {text.rsplit(" ", 1)[-1] for text in (low_text, high_text)}
     if name not in SHARE_INPUTS and len(units) > 1 and "s" not in units and "ms" not in units:
@@ -280,6 +288,19 @@ def input_ends(name: str, low: float, high: float) -> tuple[str, str]:
     if any(mixed) and any(e.endswith(" min") and "." in e for e in (low_text, high_text)):
         low_text, high_text = (f"{significant(x, 3)} min" if m else e
                                for e, m, x in zip((low_text, high_text), mixed, (low, high), strict=True))
+    return low_text, high_text
+
+
+def _whole_in_unit(low: float, high: float) -> tuple[str, str] | None:
+    """Both ends as whole numbers of the unit the larger is written in (hours or longer), else None."""
+    if not (math.isfinite(low) and math.isfinite(high)) or min(low, high) <= 0:
+        return None
+    unit, size = _unit(max(low, high))
+    counts = [x / size for x in (low, high)]
+    if size < 60.0 or not all(c >= 1 and abs(c - round(c)) < 1e-9 * c for c in counts):
+        return None
+    one = unit[:-1] if unit.endswith("s") else unit  # "1 day", "1 year"
+    low_text, high_text = (f"{round(c):,} {one if round(c) == 1 else unit}" for c in counts)
     return low_text, high_text
 
 
