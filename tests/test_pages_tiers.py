@@ -288,3 +288,15 @@ def test_a_fast_tier_a_fixed_cadence_makes_cost_says_so(worked: Params) -> None:
     assert pg.fast_gain_dollars == money(fleet.dollars(-fast.gain))
     paying = page.build(fleet_plan(worked.replace(**tiers | {"fast_survives": 0.7}, persistent_every=6)))
     assert paying.fast_fleet == Variant("pays") and paying.fast_gain == "1.4 points"
+
+
+def test_a_persistent_tier_without_a_drain_has_no_drain_to_contend(worked: Params) -> None:
+    """A persistent tier and no drain: the contention paragraph says the persistent write stalls and nothing drains
+    (it had spoken of "the illustration's 5 min drain", an illustration this page never opens for a tiered fleet,
+    and of 88.4% where the plan keeps 80.8%); a drained fleet and an untiered one keep the drained paragraph."""
+    tiered = fleet_plan(worked.replace(persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
+    assert page.build(tiered).contention == Variant("stalled")
+    assert "drains nothing" in variant_text(page.build(tiered), "contention")
+    drained = fleet_plan(worked.replace(drain=3.0, persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
+    assert page.build(drained).contention == Variant("drained") and page.build(drained).lim_whose == Variant("own")
+    assert page.build(fleet_plan(worked)).contention == Variant("drained")

@@ -76,6 +76,7 @@ class Page(Fleet, SchemeValues):
     ill_points: str
     ill_drain_dollars: str
     snippet_survives: str
+    contention: Variant
     lim_whose: Variant
     lim_slowdown: str
     lim_drain: str
@@ -177,6 +178,8 @@ def build(fleet: FleetPlan) -> Page:
         ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
         ill_points=points(x.ill_gain), ill_drain_dollars=money(fleet.dollars(x.ill_gain)),
         snippet_survives=Raw(f"{1.0 - sources.lost_share():.3f}"),
+        # a drain to slow training: the fleet's, or an illustration's where it has none and no persistent tier
+        contention=Variant("drained" if lim.own or t.one_tier else "stalled"),
         lim_whose=Variant("own" if lim.own else "worked" if worked else "illustration"),
         lim_slowdown=percent(DRAIN_SLOWDOWN, 0), lim_drain=format_duration(lim.drain),
         lim_extra=format_duration(lim.extra), lim_cost=format_duration(lim.cost),
