@@ -299,7 +299,7 @@ def _whole_in_unit(low: float, high: float) -> tuple[str, str] | None:
     counts = [x / size for x in (low, high)]
     if size < 60.0 or not all(c >= 1 and abs(c - round(c)) < 1e-9 * c for c in counts):
         return None
-    one = unit[:-1] if unit.endswith("s") else unit  # "1 day", "1 year"
+    one = unit.removesuffix("s")  # "1 day", "1 year"
     low_text, high_text = (f"{round(c):,} {one if round(c) == 1 else unit}" for c in counts)
     return low_text, high_text
 
