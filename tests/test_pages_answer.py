@@ -502,3 +502,26 @@ def test_first_order_s_comparison_says_which_side_keeps_more() -> None:
     assert fleet.first_order.goodput < fleet.slow_first_order.goodput
     assert (page.fo_side, page.fo_points) == (Variant("more"), "0.3 points")
     assert answer.build(fleet_plan(load_params())).fo_side == Variant("less")
+
+
+def test_a_checkpoint_that_is_the_synchronous_write_is_not_compared_with_itself() -> None:
+    """C derived from the storage (no snapshot, no slow checkpoint given): the write the book derives for comparison
+    is the fleet's own checkpoint. The answer page says so (it had said "the fleet does not take one"), the levers
+    page prices nothing against it (it had read "0.0 points less ... $0 a month") and the scale page lists its
+    limits once, of two costs (it had printed the same bullet twice, of "three checkpoint costs")."""
+    from goodput.pages import levers, scale
+
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 131072, "rate_per_gpu_hour": 1.2e-5, "checkpoint": {"parameters": 1.8e12},
+        "storage": {"write_bandwidth": "1 TB/s", "efficiency": 0.6},
+        "restart": "11 min", "price_per_gpu_hour": 2.2, "month": "730 h"}, source="own-write.yml"))
+    p = fleet.params
+    assert p.checkpoint_is_write and p.slow_derived and p.slow_against_c == "same"
+    assert fleet.slow.goodput == pytest.approx(fleet.goodput)
+    assert answer.build(fleet).slow_kind == Variant("derived_own")
+    assert levers.build(fleet).cost_verdict == Variant("same")
+    page = scale.build(fleet)
+    assert (page.own_limits, page.cost_pair, page.cost_count) == (Variant("same"), Variant("same"), "two")
+    worked = fleet_plan(load_params())
+    assert (answer.build(worked).slow_kind, levers.build(worked).cost_verdict) == (Variant("write"), Variant("slower"))
+    assert scale.build(worked).own_limits == Variant("two")

@@ -256,7 +256,8 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         halve_c_dollars=money(fleet.dollars(halve_c)), cost_lever_words=COST_LEVER_WORDS[cost],
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
         optimum=Variant("drain" if fleet.plan.drain_bound else "exact"),
-        slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived
+        slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived_own" if p.checkpoint_is_write
+                           else "derived") if p.slow_derived
                           else "compared" if p.checkpoint_is_write
                           else "write" if p.slow_is_write else "stated"),
         # "fast" and "slow" only where C is not itself a synchronous write (Params.checkpoint_is_write)

@@ -80,6 +80,8 @@ class Page(Fleet):
     own_scope: Variant
     own_slow: Variant
     cost_pair: Variant
+    own_limits: Variant
+    cost_count: str
     slow_named: Variant
     derived_name: str
     slow_with: Variant
@@ -214,11 +216,14 @@ def build(fleet: FleetPlan) -> Page:
     # A derived slow checkpoint is the book's comparison, not the inputs file's (Params.slow_derived); the slow one is
     # "written synchronously" where it is a write (slow_is_write), "slower" where the fast one is (checkpoint_is_write).
     slow_kind = "derived" if p.slow_derived else "write" if p.slow_is_write else "given"
+    same = p.slow_against_c == "same"
     return Page(
         **fleet_values(fleet), **at, **at_size_values(fleet), **grows, async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
         own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
-        cost_pair=Variant("derived" if p.slow_derived else "slower" if p.checkpoint_is_write else "slow_fast"),
+        # the slow checkpoint the fleet's own (a synchronous write, derived or typed twice): one cost, said once
+        cost_pair=Variant("same" if same else "derived" if p.slow_derived else "slower" if p.checkpoint_is_write
+                          else "slow_fast"), own_limits=Variant("same" if same else "two"), cost_count="two" if same else "three",
         slow_with=Variant("derived" if p.slow_derived else "given"), slow_named=Variant(slow_kind),
         derived_name=DERIVED_SLOW,  # as Fig. fig-scale's legend names it (goodput.report.slow_label)
         restart_scope=Variant("grows" if grows else "same"),
