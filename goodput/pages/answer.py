@@ -51,7 +51,7 @@ from goodput.report import (
     share_text,
 )
 from goodput.units import format_duration
-from goodput.whatif import DRAIN_SLOWDOWN, LOSS_LEVERS, answer_whatif, loss_lever_whatif
+from goodput.whatif import CHEAPER_CHECKPOINT, DRAIN_SLOWDOWN, answer_whatif, loss_lever_whatif
 
 
 def loss_lever(fleet: FleetPlan) -> LossLever | None:
@@ -197,7 +197,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     p, s = fleet.params, fleet.plan.tiers
     (l1, _), (l2, g2) = fleet.levers_ranked[:2]
     # the checkpoint's lever that gains most: C's, or C_p's where the stall that counts is the persistent one
-    cost = max((n for n in LOSS_LEVERS["checkpoint_overhead"] if n in fleet.levers), key=lambda n: fleet.levers[n])
+    cost = max((n for n in CHEAPER_CHECKPOINT if n in fleet.levers), key=lambda n: fleet.levers[n])
     halve_c = fleet.levers[cost]
     fast_ok = fleet.first_order_quotable
     slow_fo = fleet.slow_first_order

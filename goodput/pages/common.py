@@ -63,7 +63,10 @@ LOSS_WORDS = {"checkpoint_overhead": "checkpoint overhead", "lost_work": "lost w
 #: The checkpoint's levers (:data:`goodput.whatif.LOSS_LEVERS`) as a sentence pulls them.
 COST_LEVER_WORDS = {"halve C": "halving the checkpoint cost C",
                     "halve C_p": "halving the persistent checkpoint's cost C_p",
-                    "shorten C_p to C": "shortening the persistent checkpoint's cost C_p to C"}
+                    "shorten C_p to C": "shortening the persistent checkpoint's cost C_p to C",
+                    # the persistent write drained too: its stall falls from C_p to C, a cheaper checkpoint as well
+                    "drain the persistent write as well": "draining the persistent write as well, so that it stalls "
+                                                          "for C alone,"}
 
 
 def losses_text(fleet: FleetPlan, *, largest_first: bool = True) -> str:
