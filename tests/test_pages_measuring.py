@@ -266,3 +266,13 @@ def test_a_measured_stall_equal_to_pytorch_s_reads_as_the_same(small_params: Par
     assert (stall.stall_verdict, stall.slow_goodput, stall.goodput) == (Variant("loses"), "73.4%", "72.9%")
     small = page.build(fleet_plan(small_params))
     assert (small.async_snapshot, small.c_name, small.stall_verdict) == (Variant("shorter"), "snapshot", Variant("none"))
+
+
+def test_a_share_of_attempts_under_a_percent_is_not_written_zero() -> None:
+    """4,096 GPUs at 3e-5 per GPU-hour, C = 2 min: a per-GPU MTBF read as the job's gives an interval of 47.1 h, so
+    0.30% of attempts reach their checkpoint, written so (it had read "0% of its attempts", beside a goodput of 1.8%)."""
+    fleet = fleet_plan(params_from_mapping({"gpus": 4096, "rate_per_gpu_hour": 3e-5, "checkpoint_cost": "2 min",
+                                            "slow_checkpoint_cost": "2.5 min", "restart": "4 min",
+                                            "price_per_gpu_hour": 2.5, "month": "730 h"}, source="x.yml"))
+    built = page.build(fleet)
+    assert built.reach == Variant("share") and built.reach_share == "0.30%"

@@ -31,6 +31,7 @@ from goodput.report import (
     interval_text,
     ordinal,
     percent,
+    percent_sig2,
     planned_text,
     points,
     share_text,
@@ -163,7 +164,7 @@ def build(fleet: FleetPlan) -> Page:
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(w.m_gpu), wrong_t=d(w.wrong_t), wrong_kept=share(w.kept),
-        reach=Variant("tiny" if w.survive < TINY else "share"), reach_share=f"{w.survive:.0%}",
+        reach=Variant("tiny" if w.survive < TINY else "share"), reach_share=f"{w.survive:.0%}" if w.survive >= 0.01 else percent_sig2(w.survive),  # "0.30%", not "0%"
         halve_r=gain_text(fleet.levers["halve R"]),
         balance=Variant("equal" if w.about_equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=Variant("drain_tier" if drained and two_tiers else "drain" if drained else "tier" if two_tiers
