@@ -389,3 +389,12 @@ def test_notice_that_costs_says_so() -> None:
     assert (p.notice, p.planned_goodput, p.unplanned_goodput, p.stop_cost) == (
         Variant("costs"), "83.2%", "83.3%", "32 min")
     assert pages.build(fleet_plan(load_params())).notice == Variant("worth")
+
+
+def test_a_tiered_fleets_restart_loss_names_the_persistent_restart_in_it(worked: Params) -> None:
+    """With a persistent tier the restart loss weighs R_p for the interruptions the fast copy does not survive: the
+    page names that share and R_p beside the loss (it had put the whole loss on R, 6 min, where 57% of it is R_p's)."""
+    fleet = fleet_plan(worked.replace(persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
+    built = pages.build(fleet)
+    assert (built.restart_tier, built.fast_lost, built.tier_restart) == (Variant("tiered"), "40%", "12 min")
+    assert pages.build(fleet_plan(worked)).restart_tier == Variant("none")

@@ -25,6 +25,7 @@ from goodput.report import (
     restart_part_texts,
     restart_sum,
     se_digits,
+    share_text,
     stops_per,
 )
 from goodput.simulate_restart import AGREEMENT
@@ -39,6 +40,9 @@ class Page(Fleet):
 
     nodes: str
     restart_paid: Variant
+    restart_tier: Variant
+    fast_lost: str
+    tier_restart: str
     rollback_share: str
     parts: Variant
     parts_list: str
@@ -138,10 +142,15 @@ def build(fleet: FleetPlan) -> Page:
     startup = parts.parts["startup"] if parts is not None else 0.0  # the start-up the inputs give, as a part
     # The pool's R and the best count's, written so they differ as they do (0.56 s reads 10.05 and 10.06 min, not 6 s)
     pool_restart, best_restart = format_durations(w.pool_restart, choice.restart[best])
+    tiers = fleet.plan.tiers
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
         # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
         restart_paid=Variant(("jit" if x.jit_given else "every") + ("_stops" if params.planned_rate > 0 else "")),
+        # with a persistent tier the restart loss weighs R_p too, for the interruptions the fast copy does not survive
+        restart_tier=Variant("none" if tiers is None or tiers.one_tier else "tiered"),
+        fast_lost=share_text(1.0 - tiers.fast_survives) if tiers is not None else "",
+        tier_restart=format_duration(tiers.rp) if tiers is not None else "",
         rollback_share=percent(1.0 - params.just_in_time, 0),
         parts=Variant("whole" if parts is None else "wait" if fleet.repair_wait_largest else "given"),
         wait_share=percent(fleet.repair_wait() / params.restart),
