@@ -300,3 +300,17 @@ def test_a_persistent_tier_without_a_drain_has_no_drain_to_contend(worked: Param
     drained = fleet_plan(worked.replace(drain=3.0, persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
     assert page.build(drained).contention == Variant("drained") and page.build(drained).lim_whose == Variant("own")
     assert page.build(fleet_plan(worked)).contention == Variant("drained")
+
+
+def test_a_persistent_tier_without_a_drain_lists_no_drain(worked: Params) -> None:
+    """No drain: the tiers page's opening has no drain row and no "drain's cost ... 0.0%, worth $0", and the levers
+    page names no "shorten the drain" lever (it had: "halves D (0 s)"), which the plan does not have either."""
+    from goodput.pages import levers
+
+    fleet = fleet_plan(worked.replace(persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
+    assert "shorten the drain" not in fleet.levers
+    assert page.build(fleet).opening == Variant("tiered_at_once")
+    assert levers.build(fleet).tier_drain == Variant("none")
+    drained = fleet_plan(worked.replace(drain=3.0, persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
+    assert "shorten the drain" in drained.levers and levers.build(drained).tier_drain == Variant("drained")
+    assert page.build(drained).opening == Variant("tiered")

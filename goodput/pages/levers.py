@@ -57,6 +57,7 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     """The values ``book/levers.md`` quotes."""
 
     tier_levers: Variant
+    tier_drain: Variant
     loss_lever: Variant
     storage_levers: Variant
     read_doubled: str
@@ -143,6 +144,7 @@ def build(fleet: FleetPlan) -> Page:
     outranked = loss_lever(fleet)
     return Page(
         **fleet_values(fleet), **scheme_values(fleet), **off, **loss_lever_values(outranked), tier_levers=Variant(scheme_kind(fleet)),
+        tier_drain=Variant("drained" if fleet.plan.drained else "none"),
         loss_lever=loss_lever_variant(outranked),
         storage_levers=Variant(storage_levers), **storage_rederived(p), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),

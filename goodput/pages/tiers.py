@@ -146,7 +146,8 @@ def build(fleet: FleetPlan) -> Page:
     best_n = best.tiers.every if best.tiers is not None else every
     cadence_gain = max(0.0, best.goodput - fleet.goodput)
     cadence = ("every" if every == 1 else "nth") + ("_fixed" if p.persistent_every is not None else "")  # file's own n
-    opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else "tiered"
+    opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else \
+        "tiered" if scheme.drain > 0 else "tiered_at_once"
     return Page(
         **fleet_values(fleet), **scheme_values(fleet),
         opening=Variant(opening), snippet_cost=Raw(format_duration(c)), survives=share_text(s),
