@@ -316,3 +316,20 @@ def test_the_elastic_table_lists_r_p_only_for_a_persistent_tier(stored: FleetPla
     rows = list(data[""])
     assert "persistent restart, R_p" in rows
     assert data["full restart"][rows.index("persistent restart, R_p")] == format_duration(tiered.plan.tiers.rp)
+
+
+def test_a_small_fleets_baselines_and_losses_read_as_they_compare() -> None:
+    """256 GPUs at 5e-5 per GPU-hour: the exponential baseline beside a simulated 98.308% ± 0.008 points is written to
+    the same decimals, 98.337% (it read 98.3%, so that "costs more" read backwards), and the checkpoint lost with
+    the job costs 0.15 points, 22 times the re-tuning's 0.0067 (it read 0.1 points, "22 times" of 0.0067)."""
+    fleet = fleet_plan(params_from_mapping({"gpus": 256, "rate_per_gpu_hour": 5e-5, "checkpoint_cost": "30 s",
+                                            "slow_checkpoint_cost": "2 min", "restart": "10 min",
+                                            "price_per_gpu_hour": 3.0, "month": "730 h",
+                                            "planned": {"count": 6, "window": "30 days"}}, source="x.yml"))
+    page = failures.build(fleet)
+    fixed, se = (float(x) for x in re.findall(r"[\d.]+", page.early_fixed)[:2])
+    base = float(page.early_base.rstrip("%"))
+    assert len(page.early_base.rstrip("%").split(".")[1]) == len(page.early_fixed.split("%")[0].split(".")[1])
+    assert (base > fixed) == (page.early_bunched == "more than")
+    cost, gain = float(page.lost_cost.split()[0]), float(page.lost_retune_gain.split()[0])
+    assert page.lost_cost == "0.15 points" and abs(cost / gain - float(page.lost_ratio.split()[1])) < 1.0

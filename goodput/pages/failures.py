@@ -83,6 +83,8 @@ class Page(Fleet, SchemeValues, ElasticValues):
     six_last_from: str
     runs: str
     early_fixed: str
+    early_base: str
+    renewal_base: str
     early_bunched: str
     early_two: str
     early_two_change: str
@@ -154,7 +156,8 @@ def build(fleet: FleetPlan) -> Page:
     why = ("published" if age.length == hazards.RUN_LENGTH
            else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
     bursts = "slower" if w.m_all >= p.mtbi else "cheaper" if w.cheaper else "same"
-    ratio, lost_d = lost.domain_ratio, _decimals(lost.cost)
+    # the loss to two significant digits under a point, so that its ratio to the re-tuning's gain reads as printed
+    ratio, lost_d = lost.domain_ratio, 1 if 100 * lost.cost >= 0.95 else point_decimals(lost.cost, least=1)
     scheme = full.tiers
     persistent = scheme is not None and not scheme.one_tier
     return Page(
@@ -167,6 +170,9 @@ def build(fleet: FleetPlan) -> Page:
         t_six_first=format_duration(age.six_schedule[0][1]), six_first_until=format_duration(age.six[0]),
         t_six_last=format_duration(age.six_schedule[-1][1]), six_last_from=format_duration(age.six[-1]),
         runs=f"{early.replicas:,}", early_fixed=percent_pm(early.goodput[0], early.stderr[0]), early_bunched=bunched,
+        # the exponential baseline beside a simulated goodput, to the decimals of its standard error
+        early_base=percent(w.base, se_digits(early.stderr[0])),
+        renewal_base=percent(w.base, se_digits(sim.renewal.stderr[0])),
         early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(early, 1),
         early_six_change=_change(early, 2), early_slow_change=_change(sim.early_slow, 1),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
