@@ -398,3 +398,18 @@ def test_a_tiered_fleets_restart_loss_names_the_persistent_restart_in_it(worked:
     built = pages.build(fleet)
     assert (built.restart_tier, built.fast_lost, built.tier_restart) == (Variant("tiered"), "40%", "12 min")
     assert pages.build(fleet_plan(worked)).restart_tier == Variant("none")
+
+
+def test_the_rule_of_thumb_pool_is_priced_net_of_what_it_wins_back() -> None:
+    """256 GPUs, 12 h repairs: NCSA's 5% is 2 spare nodes against the best pool of 1; the extra spare costs $18K a
+    month, $6.3K net of the 2.0 points of kept work it wins back (the page gave the $18K alone), as the spares
+    figure's net measure (SparesChoice.dollars) has it."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 256, "rate_per_gpu_hour": 5e-5, "checkpoint_cost": "30 s", "slow_checkpoint_cost": "2 min",
+        "restart": "10 min", "price_per_gpu_hour": 3.0, "month": "730 h",
+        "planned": {"count": 6, "window": "30 days"}}, source="x.yml"))
+    built = pages.build(fleet)
+    choice = restart_inputs(fleet).choice
+    assert (choice.best, built.delta_count, built.delta_compare) == (1, "2 spare nodes", Variant("more"))
+    assert (built.delta_more, built.delta_net) == ("$18K", money(choice.dollars[1] - choice.dollars[2])) == (
+        "$18K", "$6.3K")

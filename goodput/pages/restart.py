@@ -87,6 +87,7 @@ class Page(Fleet):
     delta_goodput: str
     delta_compare: Variant
     delta_more: str
+    delta_net: str
     restart_rank: Variant
     bloom_spares: str
     bloom_nodes: str
@@ -184,6 +185,8 @@ def build(fleet: FleetPlan) -> Page:
         delta_goodput=percent(w.delta_goodput),
         delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
         delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
+        # net of the kept work the extra spares win back (SparesChoice.dollars' measure, at any count)
+        delta_net=money(max(0.0, fleet.dollars((delta - best) * per_spare - (w.delta_goodput - choice.goodput[best])))),
         restart_rank=Variant("largest" if fleet.largest_loss == "restart_loss" else "other"),
         bloom_spares=f"{sources.BLOOM_SPARES}", bloom_nodes=f"{sources.BLOOM_NODES}",
         bloom_share=percent(sources.BLOOM_SPARES / sources.BLOOM_NODES),
