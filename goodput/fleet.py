@@ -358,6 +358,9 @@ class FleetPlan:
         p, s = self.params, self.storage
         if s is None:
             return plan_for(p.replace(slow_checkpoint_cost=minutes), slow=True)
+        if p.known is not None and p.checkpoint_size is not None and s.efficiency > 0:
+            # the storage as a whole at that speed, its read bandwidth (and so the load in R) too, as in what to buy
+            return plan_for(self.at_write_bandwidth(achieved / s.efficiency))
         measured = replace(s, write_bandwidth=achieved, efficiency=1.0,
                            read_efficiency=s.efficiency if s.read_efficiency is None else s.read_efficiency)
         if s.snapshot_bandwidth is None:
@@ -525,7 +528,12 @@ class FleetPlan:
         return part is not None and self.repair_wait() > part.minutes
 
     def at_write_bandwidth(self, bandwidth: float) -> Params:
-        """The inputs at stated write bandwidth ``bandwidth`` B/s, rederived; InputError without a checkpoint size."""
+        """The inputs at stated write bandwidth ``bandwidth`` B/s, rederived; InputError without a checkpoint size.
+
+        The read bandwidth, where given, scales in the same ratio (the storage as a whole, as
+        :func:`goodput.params.at_bandwidths` scales it), so the load in R moves with it; the bandwidth sets C or D
+        even where the inputs type them.
+        """
         p = self.params
         if p.checkpoint_size is None or p.known is None:
             raise InputError("target goodput", "no checkpoint size",
@@ -536,7 +544,9 @@ class FleetPlan:
         typed = {k: v for k, v in known.typed.items() if k not in (derives, "slow_checkpoint_cost")}
         if known.size is None and known.parameters is None:  # pragma: no cover - a size always comes from one
             known = dataclasses.replace(known, size=p.checkpoint_size)
-        return derive(p, dataclasses.replace(known, write_bandwidth=bandwidth, typed=typed))
+        read = None if known.read_bandwidth is None or not known.write_bandwidth else \
+            known.read_bandwidth * bandwidth / known.write_bandwidth
+        return derive(p, dataclasses.replace(known, write_bandwidth=bandwidth, read_bandwidth=read, typed=typed))
 
     def needed_write_bandwidth(self, target: float) -> float | None:
         """The least stated write bandwidth (bytes/s, before efficiency) at which the full plan reaches ``target``.

@@ -194,3 +194,25 @@ def test_the_bandwidth_search_keeps_nothing_where_the_slower_write_makes_the_sch
     assert fleet.goodput_at_stated_bandwidth(400e9 / 8) == 0.0
     best = fleet.best_write_bandwidth
     assert best is not None and best.bandwidth >= 400e9 and 0.0 < best.goodput <= 1.0
+
+
+def test_every_write_bandwidth_what_if_scales_the_read_bandwidth_alike() -> None:
+    """131,072 GPUs, 1.8e12 parameters, 1 TB/s write and 2 TB/s read at 60%, R as its parts: the storage curve (an
+    achieved write bandwidth), the bandwidth a target needs and what to buy (a stated one) are one function of the
+    storage's speed, its read bandwidth and so the load in R scaled with the write. The curve had held the read
+    fixed: at twice the bandwidth it gave 65.1% where the lever "double the storage bandwidth" gives 65.4%."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 131072, "rate_per_gpu_hour": 1.2e-5, "checkpoint": {"parameters": 1.8e12},
+        "storage": {"write_bandwidth": "1 TB/s", "read_bandwidth": "2 TB/s", "efficiency": 0.6},
+        "restart": {"detect": "1 min", "replace": "2 min", "startup": "3 min", "startup_per_node": "0.01 s",
+                    "warmup": "2 min"}, "price_per_gpu_hour": 2.2, "month": "730 h"}, source="x.yml"))
+    s = fleet.storage
+    assert s is not None and s.size is not None
+    for times in (0.5, 1.0, 2.0, 8.0):
+        curve = fleet.goodput_at_write_bandwidth(times * s.write_bandwidth * s.efficiency, s.size)
+        assert curve == pytest.approx(fleet.goodput_at_stated_bandwidth(times * s.write_bandwidth), abs=1e-12)
+    doubled = fleet.goodput + fleet.levers["double the storage bandwidth"]
+    assert fleet.goodput_at_write_bandwidth(2 * s.write_bandwidth * s.efficiency, s.size) == pytest.approx(doubled)
+    assert round(100 * doubled, 1) == 65.4
+    needed = fleet.needed_write_bandwidth(0.65)
+    assert needed is not None and fleet.goodput_at_stated_bandwidth(needed) == pytest.approx(0.65, abs=1e-6)
