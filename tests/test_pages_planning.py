@@ -105,3 +105,16 @@ def test_a_recovered_fleet_cites_first_order_with_its_share(book: Params) -> Non
     page = planning.build(fleet_plan(book.replace(just_in_time=0.6, jit_recovery=0.75)))
     assert (page.optimum, page.formulas) == (Variant("recovered"), Variant("recovered"))
     assert planning.build(fleet_plan(book)).optimum == Variant("single")
+
+
+def test_planned_stops_alone_do_not_bring_in_the_just_in_time_share(worked: Params) -> None:
+    """Planned stops and no share recovered just in time: the optimum is the exact model's own, which the stops do
+    not move, and the page says so, without M/(1 − p) (it had written that formula for a fleet with no p)."""
+    from goodput.exact import exact_optimal_interval
+
+    fleet = fleet_plan(worked.replace(planned_rate=0.03))
+    assert fleet.interval == pytest.approx(exact_optimal_interval(worked.checkpoint_cost, worked.mtbi))
+    built = planning.build(fleet)
+    assert (built.optimum, built.formulas) == (Variant("planned"), Variant("planned"))
+    jit = planning.build(fleet_plan(worked.replace(just_in_time=0.5, jit_recovery=0.5)))
+    assert (jit.optimum, jit.formulas) == (Variant("recovered"), Variant("recovered"))

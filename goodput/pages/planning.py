@@ -40,10 +40,11 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     kind = scheme_kind(fleet)
     # one tier: first order's formulas where they may be quoted (with the just-in-time share where the fleet has one),
     # the exact model's where first order is refused
-    recovered = kind == "single" and fleet.recovered
-    formulas = kind if kind != "single" else "exact" if not fleet.first_order_quotable else \
-        "recovered" if recovered else "first_order"
+    # recovered: interruptions recovered just in time (M/(1 − p) for the rest), or planned stops alone (no p: T* stays)
+    recovered = ("recovered" if fleet.params.just_in_time > 0 else "planned") if kind == "single" and fleet.recovered \
+        else None
+    formulas = kind if kind != "single" else "exact" if not fleet.first_order_quotable else recovered or "first_order"
     return Page(**{f.name: getattr(shared, f.name) for base in (Fleet, PlanValues) for f in dataclasses.fields(base)},
-                fo_model=answer.first_order_name(fleet), optimum=Variant("bound" if fleet.plan.drain_bound else "recovered" if recovered else kind),
+                fo_model=answer.first_order_name(fleet), optimum=Variant("bound" if fleet.plan.drain_bound else recovered or kind),
                 formulas=Variant(formulas), not_paying=shared.not_paying, slow_gain=shared.slow_gain,
                 slow_gain_dollars=shared.slow_gain_dollars)
