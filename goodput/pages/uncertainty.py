@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
-from goodput.pages import Variant, answer
+from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
 from goodput.report import (
     INPUT_SYMBOLS,
@@ -103,7 +103,6 @@ class Page(Fleet):
     corners_how: str
     first_order: Variant
     fo_label: Variant
-    fo_name: str
     fo_t: str
     fo_g: str
     fo_t_span: str
@@ -193,7 +192,6 @@ def build(fleet: FleetPlan) -> Page:
         first_order=Variant(
             ("impossible" if fleet.first_order_quotable else fleet.first_order_status.replace(" ", "_"))
             if first is None else "ranged" if r.ranged else "point"), fo_label=Variant(fo_label),
-        fo_name=answer.first_order_name(fleet),
         fo_t=d(first.plan.optimal_interval) if first else "", fo_g=percent(first.plan.goodput) if first else "",
         fo_t_span=duration_span(*first.best.optimal_interval_range) if first else "",
         fo_g_span=span(*(percent(g) for g in first.fixed.goodput_range)) if first else "",
