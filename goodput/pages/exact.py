@@ -148,7 +148,9 @@ def build(fleet: FleetPlan) -> Page:
                       f"{'longer' if t_young >= t_lambert else 'shorter'}"),
         daly=format_duration(daly),
         daly_diff=("the same to within rounding" if abs(daly_diff) < ROUNDING * t_lambert else
-                   f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}"),
+                   f"{format_duration(abs(daly_diff), 2)} {'longer' if daly_diff > 0 else 'shorter'}" +
+                   # a difference the inputs' three digits cannot show is said to be one
+                   (", the same to three significant digits" if abs(daly_diff) < 5e-4 * t_lambert else "")),
         young_short=_points_or_less(max(0.0, young_short), 3),
         here_young=percent(ex, here_digits), here_opt=percent(g_opt, here_digits), here_daly=percent(g_daly, here_digits),
         daly_short=_points_or_less(max(0.0, g_opt - g_daly), 3),
