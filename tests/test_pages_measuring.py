@@ -286,3 +286,13 @@ def test_how_to_measure_what_the_fleet_gives_and_nothing_else() -> None:
     both = page.build(fleet_plan(worked.replace(planned_rate=0.03, just_in_time=0.5, jit_recovery=0.5)))
     assert both.recovery_how == Variant("both") and "R_j" in variant_text(both, "recovery")
     assert "R_j" not in variant_text(page.build(fleet_plan(worked.replace(planned_rate=0.03))), "recovery")
+
+
+def test_the_intervals_a_dozen_interruptions_allow_read_in_one_unit() -> None:
+    """M of 10.2 days: the plan's interval over a dozen's range reads "222 min to 410 min" around its 294 min, in
+    the interval's unit (it read "222 min to 6.84 h")."""
+    fleet = fleet_plan(params_from_mapping({"gpus": 2048, "rate_per_gpu_hour": 2e-6, "checkpoint_cost": "3 min",
+                                            "slow_checkpoint_cost": "12 min", "restart": "20 min",
+                                            "price_per_gpu_hour": 2.5, "month": "730 h"}, source="x.yml"))
+    built = page.build(fleet)
+    assert {built.dozen_t_low.split()[1], built.dozen_t_high.split()[1], built.interval.split()[1]} == {"min"}

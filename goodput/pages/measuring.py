@@ -26,6 +26,7 @@ from goodput.pages.common import (
     recovery_kind,
     scheme_values,
 )
+from goodput.plan import Plan
 from goodput.report import (
     gain_text,
     interval_text,
@@ -34,6 +35,7 @@ from goodput.report import (
     percent_sig2,
     planned_text,
     points,
+    range_ends,
     share_text,
     slow_words,
 )
@@ -115,6 +117,14 @@ def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _interval_ends(low: Plan | None, high: Plan | None, interval: float) -> dict[str, str]:
+    """``dozen_t_low`` and ``dozen_t_high``: the plan's interval at the ends of M's range, in the interval's unit."""
+    if low is None or high is None:
+        return {"dozen_t_low": "", "dozen_t_high": format_duration(high.interval) if high else ""}
+    ends = range_ends(low.interval, high.interval, like=interval)
+    return {"dozen_t_low": ends[0], "dozen_t_high": ends[1]}
+
+
 def build(fleet: FleetPlan) -> Page:
     """The measuring page of a fleet.
 
@@ -141,8 +151,7 @@ def build(fleet: FleetPlan) -> Page:
         loss_mistake=Variant("other" if outranked else "own"),
         dozen_time=d(SMALL_COUNT * m), dozen_below=f"{1 - w.low / m:.0%}", dozen_above=f"{w.high / m - 1:.0%}",
         dozen_range=interval_text(w.low, w.high),
-        dozen_t_range=Variant("planned" if w.t_low else "none"), dozen_t_low=d(w.t_low.interval) if w.t_low else "",
-        dozen_t_high=d(w.t_high.interval) if w.t_high else "",
+        dozen_t_range=Variant("planned" if w.t_low else "none"), **_interval_ends(w.t_low, w.t_high, plan.interval),
         dozen_rel=f"{1 / math.sqrt(SMALL_COUNT):.0%}", own_count=Variant("count" if p.counted else "other"),
         own_range=interval_text(w.own_low, w.own_high),
         own_rel=f"{1 / math.sqrt(p.counted[0]):.0%}" if p.counted else "",
