@@ -103,7 +103,7 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     _add(parser, "--checkpoint-cost")
     _add(parser, "--restart")
     _add(parser, "--interval", help="default: the optimum")
-    _add(parser, "--price", validate.positive, "USD", "US dollars per GPU-hour, to count capacity (default: the file's)")
+    _add(parser, "--price", validate.price, "USD", "US dollars per GPU-hour, to count capacity (default: the file's)")
     _add(parser, "--month", help="the accounting month, to count capacity (default: the file's)")
     tiers = parser.add_argument_group("checkpoints that are not yet safe (a drain, a persistent tier)")
     _add(tiers, "--drain", _minutes_or_zero, help="time after a checkpoint's snapshot until it is durable")
@@ -148,7 +148,8 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
          "a snapshot to host memory: device-to-host bandwidth per node")
     _add(model, "--host-memory", parse_size, "SIZE",
          "host memory free per node for the snapshot (refused when the snapshot does not fit)")
-    _add(model, "--storage-price", partial(validate.non_negative, expected=PRICE_EXPECTED), "USD", "US dollars per "
+    _add(model, "--storage-price", partial(validate.price, most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED,
+                                           zero=True), "USD", "US dollars per "
          "GB/s of stated write bandwidth per month (e.g. 1500): the best write bandwidth net of its cost")
     _add(model, "--target-goodput", partial(validate.share, open_low=True, open_high=True, expected="a goodput "
          "strictly between 0 and 1, e.g. 0.9"), "FRACTION", "the write bandwidth (and C) a goodput needs, e.g. 0.9")

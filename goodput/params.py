@@ -558,7 +558,7 @@ def params_from_mapping(
         checkpoint_cost=checkpoint_cost,
         slow_checkpoint_cost=slow_checkpoint_cost,
         restart=restart,
-        price_per_gpu_hour=validate.positive(data["price_per_gpu_hour"], "price_per_gpu_hour"),
+        price_per_gpu_hour=validate.price(data["price_per_gpu_hour"], "price_per_gpu_hour"),
         month=parse_duration(data["month"], "month"),
         interruption_count=count,
         window=window,
@@ -925,7 +925,8 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                     ("read_bandwidth", "read_bandwidth", st.parse_bandwidth),
                     ("efficiency", "efficiency", st.parse_efficiency),
                     ("read_efficiency", "read_efficiency", st.parse_efficiency),
-                    ("price", "storage_price", lambda v, n: validate.non_negative(v, n, st.PRICE_EXPECTED))),
+                    ("price", "storage_price", lambda v, n: validate.price(v, n, most=validate.MOST_STORAGE_PRICE,
+                                                                    expected=st.PRICE_EXPECTED, zero=True))),
         "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth),
                      ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
     }

@@ -32,7 +32,7 @@ _QUANTITY = re.compile(
     re.ASCII,
 )
 #: What a storage price must be, in words (for the one-line error).
-PRICE_EXPECTED = "US dollars per GB/s of write bandwidth per month, zero or more, e.g. 1500"
+PRICE_EXPECTED = "US dollars per GB/s of write bandwidth per month, zero to ten million, e.g. 1500"
 #: The fastest write any search or ceiling considers, bytes per second (1 PB/s).
 FASTEST = 1e15
 #: What a bandwidth efficiency must be, in words (``storage.efficiency``, ``--bandwidth-efficiency``).
@@ -161,7 +161,8 @@ class Storage:
         if self.read_efficiency is not None:
             validate.share(self.read_efficiency, "read_efficiency", open_low=True)
         if self.price is not None:
-            validate.non_negative(self.price, "storage.price", PRICE_EXPECTED)
+            validate.price(self.price, "storage.price", most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED,
+                           zero=True)
         if self.snapshot_bandwidth is not None:
             validate.positive(self.snapshot_bandwidth, "snapshot_bandwidth")
         if self.host_memory is not None:
@@ -247,7 +248,8 @@ def storage_cost_per_month(price: float, bandwidth: float) -> float:
     >>> storage_cost_per_month(1500.0, 2e12)
     3000000.0
     """
-    return validate.non_negative(price, "storage.price", PRICE_EXPECTED) * validate.positive(
+    return validate.price(price, "storage.price", most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED,
+                          zero=True) * validate.positive(
         bandwidth, "bandwidth") / 1e9
 
 

@@ -87,6 +87,29 @@ def share(value: Any, name: str, *, open_low: bool = False, open_high: bool = Fa
 #: The most GPUs a job may have: ten million, a hundred times the largest clusters built, so that a typing slip
 #: (1e300) is refused rather than planned.
 MOST_GPUS = 10_000_000
+#: The most US dollars a GPU-hour may cost: ten thousand, thousands of times any list price, so that a typing slip
+#: (1e308) is refused rather than printed as an infinite number of dollars.
+MOST_PRICE = 10_000.0
+
+
+#: The most US dollars a GB/s of storage write bandwidth may cost a month: ten million, thousands of times a list price.
+MOST_STORAGE_PRICE = 10_000_000.0
+
+
+def price(value: Any, name: str, *, most: float = MOST_PRICE, expected: str | None = None, zero: bool = False) -> float:
+    """Read ``value`` as a price: above zero (or zero, with `zero`) and at most `most` (a GPU-hour's, by default).
+
+    >>> price("2.5", "price_per_gpu_hour"), price("0", "storage.price", most=MOST_STORAGE_PRICE, zero=True)
+    (2.5, 0.0)
+    """
+    if expected is None:
+        expected = f"a price in US dollars per GPU-hour, above 0 and at most {most:,.0f}"
+    number = (non_negative if zero else positive)(value, name, expected)
+    if number > most:
+        raise InputError(name, value, expected)
+    return number
+
+
 #: The most hot spare nodes a pool may hold: a million (the search for the best pool stops far below).
 MOST_HELD_SPARES = 1_000_000
 

@@ -696,6 +696,7 @@ def test_typing_updates_the_outputs_and_the_address(context: Any, built_book: Pa
         ("rate_per_gpu_hour", "2e-5", "exactly one of a per-GPU rate (with GPUs) or M, not both"),
         ("gpus", "16,384", "a whole number from 1 to 10,000,000"),
         ("fast_survives", "0.5", "a persistent checkpoint cost as well"),
+        ("price_per_gpu_hour", "1e308", "above 0 and at most 10,000"),
     ],
 )
 def test_bad_input_shows_an_alert_and_blanks_every_output(context: Any, built_book: Path, field: str, text: str,

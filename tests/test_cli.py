@@ -421,6 +421,7 @@ def test_tier_flags_override_the_file_and_choose_n() -> None:
         (["--persistent-cost", "5 min", "--fast-survives", "0.5", "--persistent-every", "0"], "--persistent-every"),
         (["--drain", "-1 min"], "--drain"),
         (["--gpus", "1e300"], "a whole number from 1 to 10,000,000"),
+        (["--price", "1e308"], "--price: got '1e308', expected a price in US dollars per GPU-hour, above 0 and at most"),
         # a negative number after its flag is its value, refused as such, not "expected one argument"
         (["--rate", "-1e-5"], "--rate: got '-1e-5', expected a finite number greater than zero"),
         (["--mtbi", "-5 min"], "--mtbi: got '-5 min', expected a finite duration greater than zero"),

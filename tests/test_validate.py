@@ -72,3 +72,15 @@ def test_quotes_are_short_and_on_one_line(text: str) -> None:
     shown = quote(text)
     assert "\n" not in shown and len(shown) < 120
     assert str(InputError("x", text, "y")).count("\n") == 0
+
+
+def test_prices_are_bounded_so_no_output_is_infinite() -> None:
+    """A price of 1e308 a GPU-hour (a typing slip) made the capacity read "$infB a month": refused above ten thousand
+    dollars a GPU-hour, and storage above ten million a GB/s a month, on the command line and in a file alike."""
+    assert validate.price("10000", "p") == 10_000.0
+    for bad in ("1e308", "10000.5", "0", "-1"):
+        with pytest.raises(InputError, match="at most 10,000"):
+            validate.price(bad, "price_per_gpu_hour")
+    assert validate.price("0", "storage.price", most=validate.MOST_STORAGE_PRICE, zero=True) == 0.0
+    with pytest.raises(InputError):
+        validate.price("1e308", "storage.price", most=validate.MOST_STORAGE_PRICE, zero=True)

@@ -80,6 +80,13 @@
     return number;
   }
 
+  // goodput.validate.price: above zero (or zero, with `zero`) and at most `most`
+  function price(value, most, expected, zero) {
+    const number = finite(value, expected);
+    if (number < 0 || (number === 0 && !zero) || number > most) { throw new InputError(expected); }
+    return number;
+  }
+
   // goodput.validate.whole; with `most`, of at most that too
   function whole(value, least, most) {
     const expected = most === undefined ? MESSAGES.whole.replace("{least}", String(least))
@@ -929,7 +936,7 @@
     const typedC = read("checkpoint_cost", duration);
     const typedR = read("restart", duration);
     x.T = read("interval", duration);
-    x.price = read("price_per_gpu_hour", positive);
+    x.price = read("price_per_gpu_hour", (v) => price(v, K.most_price, MESSAGES.price, false));
     x.month = read("month", duration);
     x.priceDefault = !given("price_per_gpu_hour");
     x.monthDefault = !given("month");
@@ -964,7 +971,7 @@
     k.eff = read("bandwidth_efficiency", (v) => shareOf(v, { openLow: true, expected: MESSAGES.efficiency }));
     k.snap = read("snapshot_bandwidth", parseBandwidth);
     k.hostMem = read("host_memory", parseSize);
-    x.storagePrice = read("storage_price", (v) => nonNegative(v, K.price_expected));
+    x.storagePrice = read("storage_price", (v) => price(v, K.most_storage_price, K.price_expected, true));
     // the restart's parts, spares, recovery without rollback and planned stops
     for (const key of PART_FIELDS) {
       const v = read(key, durationOrZero);

@@ -98,6 +98,7 @@ def messages() -> dict[str, str]:
         "duration_positive": _expected(lambda: parse_duration("0 s", "x")),
         "duration_non_negative": _expected(lambda: parse_duration("-1 s", "x", allow_zero=True)),
         "positive": _expected(lambda: validate.positive("0", "x")),
+        "price": _expected(lambda: validate.price("0", "x")),
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
         "whole_most": _expected(lambda: validate.whole("0", "x", 7, 9_999)).replace("7", "{least}").replace(
             "9,999", "{most}"),
@@ -196,6 +197,8 @@ def constants() -> dict[str, Any]:
         "max_every": MAX_EVERY,
         "most_gpus": validate.MOST_GPUS,
         "most_held_spares": validate.MOST_HELD_SPARES,
+        "most_price": validate.MOST_PRICE,
+        "most_storage_price": validate.MOST_STORAGE_PRICE,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
         "wait_floor": WAIT_FLOOR,
