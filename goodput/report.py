@@ -664,13 +664,19 @@ def recommendation(plan: Plan) -> str:
     if plan.at_optimum:
         text = f"{best}: goodput {percent(plan.goodput)}."
     else:
-        at_best = _replan(plan, None, plan.model, None if plan.every_chosen or plan.tiers is None else
-                          plan.tiers.every).goodput
+        at_best = at_optimum(plan).goodput
         text = (f"{best}: goodput {percent(at_best)}. The interval in use, {format_duration(plan.interval)}, "
                 f"gives {percent(plan.goodput)} ({points(at_best - plan.goodput)} less).")
     if scheme is not None and not scheme.one_tier and scheme.every == 1 and plan.every_chosen:
         text += " Fast checkpoints between persistent ones do not pay here."
     return text
+
+
+def at_optimum(plan: Plan) -> Plan:
+    """The plan at its optimum interval: itself, or its scheme planned again there (a cadence the inputs fix kept)."""
+    if plan.at_optimum:
+        return plan
+    return _replan(plan, None, plan.model, None if plan.every_chosen or plan.tiers is None else plan.tiers.every)
 
 
 def _replan(plan: Plan, interval: float | None, which: str, every: int | None) -> Plan:
@@ -1297,7 +1303,7 @@ def _not_paying(report: PlanReport) -> str | None:
     if (slow := report.slow_keeps_more) is None or report.params is None:
         return None
     return not_paying_text(report.params.slow_derived, format_duration(slow.checkpoint_cost), percent(slow.goodput),
-                           format_duration(slow.interval), gain_text(slow.goodput - report.plan.goodput))
+                           format_duration(slow.interval), gain_text(slow.goodput - at_optimum(report.plan).goodput))
 
 
 def _notes(report: PlanReport) -> list[str]:
@@ -1342,7 +1348,7 @@ def plan_dict(report: PlanReport) -> dict[str, Any]:
         # where the scheme does not pay: the synchronous write that keeps more ("Not paying" in the text), else null
         "not_paying": None if (slow := report.slow_keeps_more) is None else {
             "checkpoint_cost_min": slow.checkpoint_cost, "restart_min": slow.restart, "interval_min": slow.interval,
-            "goodput": slow.goodput, "gain": slow.goodput - plan.goodput},
+            "goodput": slow.goodput, "gain": slow.goodput - at_optimum(plan).goodput},
         "ranges": {key: (None if r.exact else [r.low, r.high])  # widest swing first, then the rest as kept
                    for key, r in {**{x.name: report.ranges[x.name] for x in report.swings}, **report.ranges}.items()},
         "range_swings": {x.name: list(x.goodput_range) for x in report.swings},

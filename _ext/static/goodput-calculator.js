@@ -1204,9 +1204,13 @@
   // tier, no drain, restarting in R_p beside a persistent tier, the fleet's recovery and planned stops), at its own
   // optimum: that plan where it keeps more than the
   // fleet's (the scheme does not pay, as a stall measured beside a snapshot longer than the write), else null.
+  // The scheme at its optimum (goodput.report.at_optimum): an interval typed off it is not the scheme's fault.
   function synchronousKeepsMore(x, plan) {
     const slow = exactPlan(Object.assign({}, x, { C: x.slowC, D: 0, tiers: false, R: x.tiers ? x.Rp : x.R }), null);
-    return slow.goodput > plan.goodput ? slow : null;
+    const best = x.T === null ? plan : exactPlan(x, null);
+    if (!(slow.goodput > best.goodput)) { return null; }
+    slow.against = best.goodput;
+    return slow;
   }
 
   // goodput.report.not_paying_text, its words filled (the gain as gain_text writes it, without the "+").
@@ -1215,7 +1219,7 @@
     if (slow === null) { return ""; }
     return fill(K.not_paying[result.inputs.slowDerived ? "derived" : "stated"], {
       cost: formatDuration(result.inputs.slowC), goodput: percent(slow.goodput),
-      every: formatDuration(slow.optimal_interval_min), gain: gain(slow.goodput - result.exact.goodput).replace(/^\+/, ""),
+      every: formatDuration(slow.optimal_interval_min), gain: gain(slow.goodput - slow.against).replace(/^\+/, ""),
     });
   }
 
