@@ -344,16 +344,25 @@ def first_order_problem(check: model.RangeCheck) -> str | None:
     if check.status == "below zero":
         return f"the first-order goodput is {100 * check.goodput:.0f}%, below zero: the formula does not apply here"
     if check.status == "out of range":
-        return (f"first order is {points(check.error)} below the exact model here (more than "
+        return (f"first order is {gap_text(check)} below the exact model here (more than "
                 f"{points(model.FIRST_ORDER_TOLERANCE, 0)}): it is outside its range")
     return None
+
+
+def gap_text(check: model.RangeCheck) -> str:
+    """First order's gap below the exact model in points, with the decimals that read past the limit it crossed.
+
+    Refused at 3.04 points reads "3.04 points", not "3.0 points (more than 3 points)"; cautioned at 1.04, "1.04".
+    """
+    limit = {"out of range": model.FIRST_ORDER_TOLERANCE, "caution": model.FIRST_ORDER_CAUTION}.get(check.status)
+    return points(abs(check.error)) if limit is None else points_past(check.error, limit)
 
 
 def first_order_caution(check: model.RangeCheck) -> str | None:
     """How far off a quotable first-order number is, when over a point (a clause, no final stop); else ``None``."""
     if check.status != "caution":
         return None
-    return f"first order is {points(check.error)} below the exact model here, so it underestimates goodput by that much"
+    return f"first order is {gap_text(check)} below the exact model here, so it underestimates goodput by that much"
 
 
 # --------------------------------------------------------------------------- inputs and where they came from

@@ -907,3 +907,10 @@ def test_an_interval_off_the_optimum_is_not_a_scheme_that_does_not_pay() -> None
     assert stall["not_paying"] is not None and best["not_paying"] is not None
     assert stall["not_paying"]["gain"] == pytest.approx(best["not_paying"]["gain"])
     assert best["not_paying"]["gain"] > 0
+
+
+def test_first_orders_gap_reads_past_the_limit_it_crossed() -> None:
+    """M = 57 min: first order is 3.001 points below the exact model, past the 3-point limit, and the refusal says so
+    in enough digits (it read "3.0 points ... (more than 3 points)", as a 2.96-point caution elsewhere reads)."""
+    result = run("plan", "--mtbi", "57 min", "--model", "first-order")
+    assert result.returncode == 1 and "first order is 3.001 points below the exact model" in result.stderr

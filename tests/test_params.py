@@ -94,7 +94,7 @@ def _without(*keys: str) -> dict:
         ({**GOOD, "gpus": 0}, "gpus.*from 1 to 10,000,000"),
         ({**GOOD, "gpus": 1.5}, "gpus.*whole number"),
         ({**GOOD, "gpus": "many"}, "gpus"),
-        ({**GOOD, "price_per_gpu_hour": float("inf")}, "price_per_gpu_hour.*finite"),
+        ({**GOOD, "price_per_gpu_hour": float("inf")}, "price_per_gpu_hour.*above 0 and at most"),
         ({**GOOD, "rate_per_gpu_hour": 2e-5}, "exactly one of"),
         (_without("interruptions"), "exactly one of"),
         ({**GOOD, "interruptions": {"count": 419}}, "interruptions.*count: N, window"),
