@@ -1508,7 +1508,7 @@ def render_measurement(m: Measurement, fmt: str = "table", shape: EventMeasureme
          f"{pct} interval {interval_text(*m.restart_interval_min)}; median {format_duration(m.restart_median_min)}"
          if m.restart_samples else ""),
         ("checkpoint interval, T", format_duration(m.interval_min),
-         f"{m.interval_source}; optimum √(2CM) {format_duration(m.optimal_interval_min)}"
+         f"{m.interval_source}; optimum ({MODEL_NAMES[m.prediction_model]}) {format_duration(m.optimal_interval_min)}"
          if m.failures else m.interval_source),
         ("lost work per failure", format_duration(m.lost_work_per_failure_min) if m.failures else "-", ""),
     ]

@@ -139,3 +139,12 @@ def test_no_failure_is_a_result_not_a_refusal(tmp_path: Path) -> None:
     path.write_text("time,event\n0,start\n36000,stop\n", encoding="utf-8")
     result = run("measure", "--events", str(path))
     assert result.returncode == 0 and "lower bound" in result.stdout and "No Weibull fit" in result.stdout
+
+
+def test_the_measured_optimum_is_named_by_its_model() -> None:
+    """The table's optimum is the prediction model's: the exact model's 19 min by default, first order's 19.7 min
+    with --model first-order; both had been labelled "√(2CM)"."""
+    exact = run("measure", "--params", str(ROOT / "book" / "params.yml"))
+    first = run("measure", "--params", str(ROOT / "book" / "params.yml"), "--model", "first-order")
+    assert "optimum (the exact model) 19 min" in exact.stdout and "√(2CM)" not in exact.stdout
+    assert "optimum (first order) 19.7 min" in first.stdout
