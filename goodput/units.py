@@ -30,6 +30,11 @@ YEAR = MINUTES_PER_UNIT["year"]
 _DURATION = re.compile(rf"\s*(?P<number>{NUMBER.pattern}|[-+]?\.?(?:nan|inf(?:inity)?))\s*(?P<unit>[a-z]*)\s*",
                        re.ASCII | re.IGNORECASE)
 
+#: A duration in parts, as :func:`format_duration` writes one ("1 min 30 s"): unsigned numbers, each with its unit.
+_PART = r"(?:\d+(?:\.\d*)?|\.\d+)\s*[a-z]+"
+_COMPOUND = re.compile(rf"\s*{_PART}(?:\s+{_PART})+\s*", re.ASCII | re.IGNORECASE)
+_PARTS = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*([a-z]+)", re.ASCII | re.IGNORECASE)
+
 _EXPECTED = "a duration such as '90 s', '5 min', '3.1 h' or '54 days'"
 
 
@@ -46,10 +51,21 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     77760.0
     >>> parse_duration("2", "interval", bare_unit="min")
     2.0
+
+    A duration in parts, as :func:`format_duration` writes it, reads back as their sum:
+
+    >>> parse_duration("1 min 30 s", "checkpoint_cost"), parse_duration("2 h 5 min", "restart")
+    (1.5, 125.0)
     """
     if isinstance(value, bool):
         raise InputError(name, value, _EXPECTED)
-    if isinstance(value, (int, float)):
+    if isinstance(value, str) and _COMPOUND.fullmatch(value):
+        parts = [(float(number), unit.lower()) for number, unit in _PARTS.findall(value)]
+        for _, unit in parts:
+            if unit not in MINUTES_PER_UNIT:
+                raise InputError(name, value, f"a known unit (ms, s, min, h, days, weeks, years), not {unit!r}")
+        number, unit = sum(n * MINUTES_PER_UNIT[u] for n, u in parts), "min"
+    elif isinstance(value, (int, float)):
         number, unit = value, ""
     elif isinstance(value, str):
         match = _DURATION.fullmatch(value)

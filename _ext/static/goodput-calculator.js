@@ -29,6 +29,11 @@
   const DURATION = new RegExp(
     "^" + SPACE + "(" + K.number_pattern + "|[-+]?\\.?(?:nan|inf(?:inity)?))" + SPACE + "([a-z]*)" + SPACE + "$", "i");
 
+  // goodput.units._COMPOUND: a duration in parts, as formatDuration writes one ("1 min 30 s")
+  const PART = "(?:\\d+(?:\\.\\d*)?|\\.\\d+)" + SPACE + "[a-z]+";
+  const COMPOUND = new RegExp("^" + SPACE + PART + "(?:[ \\t\\n\\r\\f\\v]+" + PART + ")+" + SPACE + "$", "i");
+  const PARTS = /(\d+(?:\.\d*)?|\.\d+)[ \t\n\r\f\v]*([a-z]+)/gi;
+
   // Python's str.strip(): the characters str.isspace() calls whitespace, at both ends.
   function pythonStrip(text) {
     let start = 0, end = text.length;
@@ -41,6 +46,20 @@
   function parseDuration(value, options) {
     const opts = options || {};
     const bareUnit = opts.bareUnit === undefined ? null : opts.bareUnit;
+    if (COMPOUND.test(value)) {
+      let total = 0;
+      for (const part of value.matchAll(PARTS)) {
+        const unit = part[2].toLowerCase();
+        if (!Object.prototype.hasOwnProperty.call(UNITS, unit)) {
+          throw new InputError(MESSAGES.duration_unit.replace("{unit}", unit));
+        }
+        total += Number(part[1]) * UNITS[unit];
+      }
+      if (!Number.isFinite(total) || (total === 0 && !opts.allowZero)) {
+        throw new InputError(opts.allowZero ? MESSAGES.duration_non_negative : MESSAGES.duration_positive);
+      }
+      return total;
+    }
     const match = DURATION.exec(value);
     if (match === null) { throw new InputError(MESSAGES.duration); }
     let number;
@@ -273,7 +292,9 @@
   function gain(x) {
     if (isLoss(x)) { return "a loss of " + points(-x); }
     const v = 100 * Math.max(0, x);
-    const text = v >= 1 || v < K.negligible_percent ? oneDecimal(v) : v.toFixed(1 - Math.floor(Math.log10(v)));
+    // goodput.report.gain_text: a gain too small for two significant digits, yet a gain, is "under 0.0001 points"
+    if (v > 0 && v < K.negligible_percent) { return "under " + K.negligible_percent + " points"; }
+    const text = v >= 1 || v === 0 ? oneDecimal(v) : v.toFixed(1 - Math.floor(Math.log10(v)));
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
