@@ -255,7 +255,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     GPU-hours, and so its Poisson range, hold at any size.
     """
     from goodput.params import load_params, mtbi_from_rate
-    from goodput.report import derived_sources, file_sources, mtbi_origin
+    from goodput.report import count, derived_sources, file_sources, mtbi_origin
 
     params = file_params = load_params(args.params)
     sources = file_sources(params)
@@ -268,7 +268,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             rate = params.rate_per_gpu_hour if args.rate is None else args.rate
             mtbi, how = float(mtbi_from_rate(rate, gpus)), "rate_per_gpu_hour"
             sources["M"] = (f"--rate {rate:g} per GPU-hour × {gpus:,} GPUs" if args.rate is not None
-                            else f"{mtbi_origin(params)}, rescaled to {gpus:,} GPUs")
+                            else f"{mtbi_origin(params)}, rescaled to {count(gpus, 'GPU')}")
         if args.mtbi is None and args.rate is None and params.counted:
             # a count rescaled: its exposure in GPU-hours, and so its Poisson range, holds at any size; at N GPUs it
             # is the count over a window (file's GPUs)/N as long

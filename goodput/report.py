@@ -117,18 +117,20 @@ def _unsigned_zero(x: float, digits: int) -> str:
 def money(dollars: float) -> str:
     """US dollars as a planning document quotes them, two significant digits: ``"$3.8M"``, ``"$420K"``, ``"$950"``.
 
-    >>> money(3.78e6), money(4.2e5), money(-1.5e6), money(1.985e9)
-    ('$3.8M', '$420K', '-$1.5M', '$2.0B')
+    >>> money(3.78e6), money(4.2e5), money(-1.5e6), money(1.985e9), money(0.457), money(0.0)
+    ('$3.8M', '$420K', '-$1.5M', '$2.0B', 'under $1', '$0')
     """
     if dollars < 0:
         return "-" + money(-dollars)
+    if 0 < dollars < 0.5:  # not nothing, beside a loss that is not nothing
+        return "under $1"
     if dollars >= 9.95e8:
         return f"${dollars / 1e9:.{1 if dollars < 9.95e9 else 0}f}B"
     if dollars >= 9.95e5:
         return f"${dollars / 1e6:.{1 if dollars < 9.95e6 else 0}f}M"
     if dollars >= 1e3:
         return f"${significant(dollars / 1e3, 2)}K"
-    return f"${dollars:.0f}"
+    return f"${math.floor(dollars + 0.5):.0f}"  # half up, as the calculator rounds
 
 
 def indefinite(text: str) -> str:
@@ -204,10 +206,14 @@ def large_count(x: float, thing: str = "") -> str:
     ('26.7 million GPU-hours', '238,000', '3.2 billion', '950')
     >>> large_count(1_580_123, "GPU-hours"), large_count(999.6)
     ('1.58 million GPU-hours', '1,000')
+    >>> large_count(0.183, "GPU-hours"), large_count(1.2, "GPU-hours"), large_count(0.0, "GPU-hours")
+    ('under 1 GPU-hour', '1 GPU-hour', '0 GPU-hours')
     """
     x = float(f"{x:.3g}")
     size, word = next(((size, word) for size, word in ((1e9, " billion"), (1e6, " million")) if x >= size), (0, ""))
     text = f"{significant(x / size)}{word}" if size else f"{x:,.0f}"
+    if thing.endswith("s") and (text == "1" or (text == "0" and x > 0)):  # "1 GPU-hour", "under 1 GPU-hour"
+        text, thing = ("1" if text == "1" else "under 1"), thing[:-1]
     return f"{text} {thing}" if thing else text
 
 

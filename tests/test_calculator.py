@@ -151,6 +151,15 @@ def test_gains_and_waits_as_the_package_writes_them(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.formatWait(v))", waits) == [format_wait(w) for w in waits]
 
 
+def test_money_as_the_package_writes_it(js: Any) -> None:
+    """The page writes dollars with goodput.report.money's words, billions and "under $1" included (it had written
+    a loss of $2.0B a month as "$1985M")."""
+    from goodput.report import money
+
+    values = [0.0, 0.457, 0.5, 3.0, 950.4, 4.2e5, 3.78e6, 9.96e8, 1.985e9, 2.6e10, -1.5e6]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.money(v))", values) == [money(v) for v in values]
+
+
 def test_shares_as_the_package_writes_them(js: Any) -> None:
     """The page writes a goodput with goodput.report.percent's digits, value for value: one decimal, one significant
     digit for a share that would read as zero, and for what a share short of the whole lacks where it would read as

@@ -1259,11 +1259,14 @@
   }
 
   // goodput.report.money: "$3.8M", "$420K", "$950".
+  // goodput.report.money
   function money(dollars) {
     if (dollars < 0) { return "-" + money(-dollars); }
+    if (dollars > 0 && dollars < 0.5) { return "under $1"; }
+    if (dollars >= 9.95e8) { return "$" + (dollars / 1e9).toFixed(dollars < 9.95e9 ? 1 : 0) + "B"; }
     if (dollars >= 9.95e5) { return "$" + (dollars / 1e6).toFixed(dollars < 9.95e6 ? 1 : 0) + "M"; }
     if (dollars >= 1e3) { return "$" + significant(dollars / 1e3, 2) + "K"; }
-    return "$" + dollars.toFixed(0);
+    return "$" + Math.floor(dollars + 0.5).toFixed(0);  // half up, as goodput.report.money rounds
   }
 
   // result: the plan, or null; refusal: why there is none (a sentence), when the inputs were read but not planned.
