@@ -497,10 +497,15 @@ def _run_simulate(args: argparse.Namespace) -> str:
         f"T = {format_duration(interval)}"),
         "",
         *_loss_table(result, None if expected is None else (expected, "no failure was drawn: nothing to compare"
-                     if result.stderr == 0 else f"{(result.goodput - expected) / result.stderr:+.1f} standard errors "
-                     "from the simulation")),
+                     if result.stderr == 0 else _apart(result, expected))),
     ]
     return "\n".join(lines)
+
+
+def _apart(result: SimulatedLosses, expected: float) -> str:
+    """Where the simulated goodput lies from the model's, in its standard errors: "the simulation 0.8 ... below it"."""
+    z = (result.goodput - expected) / result.stderr if result.stderr > 0 else 0.0
+    return f"the simulation {abs(z):.1f} standard errors {'below' if z < 0 else 'above'} it"
 
 
 def _loss_table(result: SimulatedLosses, against: tuple[float, str] | None, drain_loss: float | None = None) -> list[str]:
@@ -540,7 +545,6 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
             "planned_cost_min": stop if q else None, "recoveries": result.recoveries,
             "planned_stops": result.planned_stops,
         })
-    z = (result.goodput - plan.goodput) / result.stderr if result.stderr > 0 else 0.0
     pauses = ("" if not (p or q) else
               f"{result.recoveries:,} recovered just in time, {result.planned_stops:,} planned stops; ")
     lines = [
@@ -554,7 +558,7 @@ def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
         + ("" if not p else f", p = {p:g}, R_j = {format_duration(rj)}")
         + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(stop)}"),
         "",
-        *_loss_table(result, (plan.goodput, f"{z:+.1f} standard errors from the simulation"),
+        *_loss_table(result, (plan.goodput, _apart(result, plan.goodput)),
                      result.drain_loss if plan.drained else None),
     ]
     return "\n".join(lines)

@@ -914,3 +914,11 @@ def test_first_orders_gap_reads_past_the_limit_it_crossed() -> None:
     in enough digits (it read "3.0 points ... (more than 3 points)", as a 2.96-point caution elsewhere reads)."""
     result = run("plan", "--mtbi", "57 min", "--model", "first-order")
     assert result.returncode == 1 and "first order is 3.001 points below the exact model" in result.stderr
+
+
+def test_simulate_says_which_side_of_the_model_the_simulation_lies() -> None:
+    """Ten years of the worked example simulate 87.55% against the exact model's 87.58%: the model's row says the
+    simulation lies 0.8 standard errors below it (it read "-0.8 standard errors from the simulation" on the model's
+    row, the sign the other way round)."""
+    result = run("simulate", "--horizon", "10 years")
+    assert result.returncode == 0 and "(the simulation 0.8 standard errors below it)" in result.stdout
