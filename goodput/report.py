@@ -1105,13 +1105,14 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         inputs.append(("persistent interval, nT", format_duration(s.every * plan.interval), ""))
     inputs += range_rows(report)
     single = plan.model == "first-order" and s is None and plan.recovery is None  # the brief's three formulas
+    # a loss under 1% to two significant digits, so that small losses add up as printed (0.14% + 0.14%, not 0.1% twice)
     losses = [
-        ("checkpoint overhead" + (", C/T" if single else ""), percent(plan.losses.checkpoint_overhead), ""),
-        ("lost work" + (", T/(2M)" if single else ""), percent(plan.losses.lost_work), ""),
-        ("restart" + (", R/M" if single else ""), percent(plan.losses.restart_loss), ""),
+        ("checkpoint overhead" + (", C/T" if single else ""), percent_sig2(plan.losses.checkpoint_overhead), ""),
+        ("lost work" + (", T/(2M)" if single else ""), percent_sig2(plan.losses.lost_work), ""),
+        ("restart" + (", R/M" if single else ""), percent_sig2(plan.losses.restart_loss), ""),
     ]
     if plan.drained:
-        losses.append(("not yet durable (drain)", percent(plan.drain_loss), ""))
+        losses.append(("not yet durable (drain)", percent_sig2(plan.drain_loss), ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     lever_rows = [(name, lever_gain_text(plan, name, gain, plus=True), "") for name, gain in
                   sorted(report.levers.items(), key=lambda x: -x[1])]

@@ -160,6 +160,15 @@ def test_money_as_the_package_writes_it(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.money(v))", values) == [money(v) for v in values]
 
 
+def test_losses_as_the_package_writes_them(js: Any) -> None:
+    """The page writes a loss with goodput.report.percent_sig2's digits, as the command's and the book's loss rows do:
+    two significant digits under 1% (0.14% + 0.14%, not 0.1% twice beside a goodput 0.3 points short)."""
+    from goodput.report import percent_sig2
+
+    values = [0.0, 1.39e-3, 4.6e-5, 2.3e-7, 0.00995, 0.0104, 0.047, 0.359]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.percentSig2(v))", values) == [percent_sig2(v) for v in values]
+
+
 def test_shares_as_the_package_writes_them(js: Any) -> None:
     """The page writes a goodput with goodput.report.percent's digits, value for value: one decimal, one significant
     digit for a share that would read as zero, and for what a share short of the whole lacks where it would read as

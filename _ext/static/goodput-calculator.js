@@ -284,6 +284,13 @@
     return v.toFixed(Math.min(6, Math.max(1, -Math.floor(Math.log10(short))))) + "%";
   }
 
+  // goodput.report.percent_sig2: a loss under 1% to two significant digits ("0.14%"), from 1% one decimal.
+  function percentSig2(x) {
+    const v = 100 * Math.max(0, x);
+    if (!(v > 0)) { return percent(x); }
+    return v.toFixed(Math.min(6, Math.max(1, 1 - Math.floor(Math.log10(v))))) + "%";
+  }
+
   // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
   // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
   // levers chapter does (goodput.report.gain_text): "a loss of 0.3 points", never a negative number.
@@ -1247,6 +1254,8 @@
   // ------------------------------------------------------------------ the page
 
   const DURATION_OUTPUTS = new Set(["mtbi_min", "optimal_interval_min", "interval_min", "persistent_interval_min"]);
+  // the losses, written as goodput.report.percent_sig2 writes them (the command's and the book's loss rows)
+  const LOSS_OUTPUTS = new Set(["checkpoint_overhead", "lost_work", "restart_loss", "drain_loss"]);
 
   function show(element, value, text) {
     element.textContent = text;
@@ -1392,6 +1401,7 @@
         text = gain(value) + (dollars === null ? "" : ", " + money(Math.max(0, isLoss(value) ? -dollars : dollars)) +
           " a month");
       }
+      else if (LOSS_OUTPUTS.has(key)) { text = percentSig2(value); }
       else { text = percent(value); }
       show(element, value, text);
     }
@@ -1808,7 +1818,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, readInputs: readInputs, compute: compute,
+    formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying,

@@ -23,7 +23,7 @@ from goodput.pages.common import (
     scheme_values,
 )
 from goodput.plan import survives_more
-from goodput.report import gain_text, money, ordinal, percent, points, share_text, slow_words, small_points
+from goodput.report import gain_text, money, ordinal, percent, percent_sig2, points, share_text, slow_words, small_points
 from goodput.tiers import Tiers
 from goodput.units import format_duration
 from goodput.whatif import DRAIN_SLOWDOWN, PEER_SURVIVES, WORKED_DRAIN, tiers_whatif
@@ -153,7 +153,7 @@ def build(fleet: FleetPlan) -> Page:
         opening=Variant(opening), snippet_cost=Raw(format_duration(c)), survives=share_text(s),
         durable=Variant("drained" if t.drain > 0 else "at_once"),
         persistent_cadence=Variant(cadence), every_nth=ordinal(every),
-        loss_drain=percent(losses.get("drain_loss", 0.0)),
+        loss_drain=percent_sig2(losses.get("drain_loss", 0.0)),
         largest_name="the drain" if fleet.largest_loss == "drain_loss" else LOSS_WORDS[fleet.largest_loss],
         drain_dollars=money(fleet.dollars(losses.get("drain_loss", 0.0))),
         drain_fleet=Variant("none" if t.drain == 0 else
