@@ -23,7 +23,17 @@ from goodput.pages.common import (
     scheme_values,
 )
 from goodput.plan import survives_more
-from goodput.report import gain_text, money, ordinal, percent, percent_sig2, points, share_text, slow_words, small_points
+from goodput.report import (
+    gain_text,
+    money,
+    ordinal,
+    percent,
+    percent_sig2,
+    points,
+    share_text,
+    slow_words,
+    small_points,
+)
 from goodput.tiers import Tiers
 from goodput.units import format_duration
 from goodput.whatif import DRAIN_SLOWDOWN, PEER_SURVIVES, WORKED_DRAIN, tiers_whatif
