@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from goodput import validate
+from goodput.__main__ import EXIT_INTERRUPTED
 from goodput.errors import InputError, Refused
 from goodput.params import jit_share
 from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_efficiency, parse_size
@@ -28,7 +29,6 @@ EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
 EXIT_WRITE_ERROR = 74
-EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
 EXIT_CODES = f"""exit status:

@@ -922,3 +922,25 @@ def test_simulate_says_which_side_of_the_model_the_simulation_lies() -> None:
     row, the sign the other way round)."""
     result = run("simulate", "--horizon", "10 years")
     assert result.returncode == 0 and "(the simulation 0.8 standard errors below it)" in result.stdout
+
+
+def test_a_ctrl_c_while_the_command_loads_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The entry point loads the command inside its guard: a Ctrl-C while goodput.cli is imported exits 130 with one
+    line (it had printed a KeyboardInterrupt traceback and died by the signal, the interrupt landing before
+    goodput.cli.main could catch it)."""
+    import builtins
+    import sys
+
+    from goodput import __main__ as entry
+
+    real = builtins.__import__
+
+    def interrupted(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "goodput.cli":
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    monkeypatch.delitem(sys.modules, "goodput.cli")
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert entry.main(["plan"]) == 130
+    assert capsys.readouterr().err == "goodput: interrupted\n"

@@ -60,7 +60,7 @@ def layer(module: str) -> str:
     _, _, rest = module.partition(".")
     if not rest:
         return "facade"
-    if rest == "book" or rest.startswith("book.") or rest == "cli":
+    if rest == "book" or rest.startswith("book.") or rest in ("cli", "__main__"):
         return "book"
     if rest == "report" or rest == "pages" or rest.startswith("pages."):
         return "words"
