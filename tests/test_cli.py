@@ -935,10 +935,10 @@ def test_a_ctrl_c_while_the_command_loads_exits_130(monkeypatch: pytest.MonkeyPa
 
     real = builtins.__import__
 
-    def interrupted(name: str, *args: Any, **kwargs: Any) -> Any:
+    def interrupted(name: str, *args: object, **kwargs: object) -> object:
         if name == "goodput.cli":
             raise KeyboardInterrupt
-        return real(name, *args, **kwargs)
+        return real(name, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.delitem(sys.modules, "goodput.cli")
     monkeypatch.setattr(builtins, "__import__", interrupted)
