@@ -573,7 +573,32 @@ def input_ranges(params: Params, confidence: float = 0.95) -> dict[str, InputRan
             low = high = point
             origin = "none"
         out[name] = InputRange(name=name, point=point, low=low, high=high, origin=origin, confidence=confidence)
+    _check_tier_ranges(params, out)
     return out
+
+
+def _check_tier_ranges(params: Params, ranges: Mapping[str, InputRange]) -> None:
+    """Refuse a stated range that crosses the fast tier's point value: C_p below C, C above C_p (R and R_p alike).
+
+    Each end of such a range is a persistent tier the point checks refuse (cheaper or faster than the fast one).
+    With spares R carries a wait for repairs that R_p shares, so R and R_p are compared only without them.
+    """
+    pairs = [("checkpoint_cost", "persistent_cost", "checkpoint")]
+    if params.spares is None:
+        pairs.append(("restart", "persistent_restart", "restart"))
+    for fast, tier, what in pairs:
+        if fast not in ranges or tier not in ranges:
+            continue
+        f, t = ranges[fast], ranges[tier]
+        if t.origin == "stated" and t.low < f.point:
+            raise InputError(f"ranges.{tier}", f"[{format_duration(t.low)}, {format_duration(t.high)}]",
+                             f"a range no lower than the fast {what}'s {format_duration(f.point)}: a persistent "
+                             f"{what} {'cheaper' if what == 'checkpoint' else 'faster'} than the fast one is refused")
+        if f.origin == "stated" and f.high > t.point:
+            raise InputError(f"ranges.{fast}", f"[{format_duration(f.low)}, {format_duration(f.high)}]",
+                             f"a range no higher than the persistent {what}'s {format_duration(t.point)}: a fast "
+                             f"{what} {'dearer' if what == 'checkpoint' else 'slower'} than the persistent one is "
+                             "refused")
 
 
 def propagate_params(

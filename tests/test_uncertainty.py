@@ -21,6 +21,7 @@ from goodput.plan import Plan, plan_for
 from goodput.report import range_origin
 from goodput.tiers import Tiers
 from goodput.uncertainty import (
+    input_ranges,
     mean_interval,
     median_interval,
     monte_carlo,
@@ -582,3 +583,18 @@ def test_the_slow_checkpoint_s_range_is_of_the_comparison_the_page_quotes(
     assert slow.goodput_range[0] <= fleet.slow.goodput <= slow.goodput_range[1]
     if point is not None and span is not None:
         assert round(fleet.slow.goodput, 4) == point and tuple(round(g, 4) for g in slow.goodput_range) == span
+
+
+@pytest.mark.parametrize(("ranges", "key"), [
+    ({"persistent_cost": (0.5, 6.0)}, "ranges.persistent_cost"),  # C_p down to 30 s, below C = 1 min
+    ({"checkpoint_cost": (0.75, 3.0)}, "ranges.checkpoint_cost"),  # C up to 3 min, above C_p = 2 min
+    ({"restart": (3.0, 10.0)}, "ranges.restart"),  # R up to 10 min, above R_p = 6 min
+])
+def test_a_range_crossing_the_other_tier_is_refused(worked: Params, ranges: dict[str, tuple[float, float]],
+                                                    key: str) -> None:
+    """A range whose end is a persistent tier the point checks refuse (cheaper or faster than the fast one) is bad
+    input, named; it had been planned, each such corner clamped to the fast tier's value."""
+    tiered = worked.replace(persistent_cost=2.0, persistent_restart=6.0, fast_survives=0.5)
+    with pytest.raises(InputError, match=key.replace(".", r"\.")):
+        input_ranges(tiered.replace(ranges=ranges))
+    assert input_ranges(tiered.replace(ranges={"persistent_cost": (1.0, 6.0), "checkpoint_cost": (0.75, 2.0)}))
