@@ -23,6 +23,9 @@ MINUTES_PER_UNIT: dict[str, float] = {
     **dict.fromkeys(("y", "yr", "year", "years"), 365.0 * 24.0 * 60.0),
 }
 
+#: The shortest duration read, in minutes: a microsecond (a slip such as 1e-300 is refused, not planned).
+SHORTEST = 1e-6 / 60.0
+
 #: Minutes in a day and in a (365-day) year.
 DAY = MINUTES_PER_UNIT["day"]
 YEAR = MINUTES_PER_UNIT["year"]
@@ -85,6 +88,8 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     if not math.isfinite(minutes) or minutes < 0 or (minutes == 0 and not allow_zero):
         raise InputError(name, value, "a finite duration of zero or more" if allow_zero else
                          "a finite duration greater than zero")
+    if 0 < minutes < SHORTEST:
+        raise InputError(name, value, "a duration of at least a microsecond" + (" (or zero)" if allow_zero else ""))
     return minutes
 
 

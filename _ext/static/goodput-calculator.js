@@ -58,7 +58,7 @@
       if (!Number.isFinite(total) || (total === 0 && !opts.allowZero)) {
         throw new InputError(opts.allowZero ? MESSAGES.duration_non_negative : MESSAGES.duration_positive);
       }
-      return total;
+      return shortest(total, opts);
     }
     const match = DURATION.exec(value);
     if (match === null) { throw new InputError(MESSAGES.duration); }
@@ -80,6 +80,14 @@
     const minutes = number * UNITS[unit];
     if (!Number.isFinite(minutes) || minutes < 0 || (minutes === 0 && !opts.allowZero)) {
       throw new InputError(opts.allowZero ? MESSAGES.duration_non_negative : MESSAGES.duration_positive);
+    }
+    return shortest(minutes, opts);
+  }
+
+  // goodput.units.SHORTEST: no duration under a microsecond (zero apart, where allowed)
+  function shortest(minutes, opts) {
+    if (minutes > 0 && minutes < K.shortest_duration) {
+      throw new InputError(opts.allowZero ? MESSAGES.duration_shortest_zero : MESSAGES.duration_shortest);
     }
     return minutes;
   }

@@ -43,7 +43,7 @@ from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
 from goodput.tiers import MAX_EVERY
-from goodput.units import MINUTES_PER_UNIT, WAIT_FLOOR, format_duration, parse_duration
+from goodput.units import MINUTES_PER_UNIT, SHORTEST, WAIT_FLOOR, format_duration, parse_duration
 
 #: The calculator page, relative to the other chapters of the built book.
 PAGE = "calculator.html"
@@ -97,6 +97,8 @@ def messages() -> dict[str, str]:
         "duration_unit": _expected(lambda: parse_duration("1 zz", "x")).replace("'zz'", "'{unit}'"),
         "duration_positive": _expected(lambda: parse_duration("0 s", "x")),
         "duration_non_negative": _expected(lambda: parse_duration("-1 s", "x", allow_zero=True)),
+        "duration_shortest": _expected(lambda: parse_duration("1e-9 s", "x")),
+        "duration_shortest_zero": _expected(lambda: parse_duration("1e-9 s", "x", allow_zero=True)),
         "positive": _expected(lambda: validate.positive("0", "x")),
         "price": _expected(lambda: validate.price("0", "x")),
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
@@ -198,6 +200,7 @@ def constants() -> dict[str, Any]:
         "most_gpus": validate.MOST_GPUS,
         "most_held_spares": validate.MOST_HELD_SPARES,
         "most_price": validate.MOST_PRICE,
+        "shortest_duration": SHORTEST,
         "most_storage_price": validate.MOST_STORAGE_PRICE,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
