@@ -1671,8 +1671,8 @@ def render_event_measurement(e: EventMeasurement, fmt: str = "table") -> str:
     if e.end_states:
         failed = ", ".join(f"{state} {n:,}" for state, n in e.end_states if state in e.failure_states)
         other = ", ".join(f"{state} {n:,}" for state, n in e.end_states if state not in e.failure_states)
-        lines += _wrap(f"Attempts ended {failed or 'in no failure state'} (counted as failures)"
-                       + (f"; {other} (planned, or still running)." if other else "."))
+        ended = f"Attempts ended {failed} (counted as failures)" if failed else "No attempt ended in a failure state"
+        lines += _wrap(ended + (f"; {other} (planned, or still running)." if other else "."))
     lines += ["", *_shape_section(e), ""]
     lines += _wrap(missing + " R here ends at the next start; the model's R runs on to the first step.", "", "")
     return "\n".join(lines)

@@ -148,3 +148,14 @@ def test_the_measured_optimum_is_named_by_its_model() -> None:
     first = run("measure", "--params", str(ROOT / "book" / "params.yml"), "--model", "first-order")
     assert "optimum (the exact model) 19 min" in exact.stdout and "√(2CM)" not in exact.stdout
     assert "optimum (first order) 19.7 min" in first.stdout
+
+
+def test_a_log_with_no_failure_says_so(tmp_path: Path) -> None:
+    """One COMPLETED job: "No attempt ended in a failure state" (it read "Attempts ended in no failure state
+    (counted as failures)")."""
+    log = tmp_path / "one.txt"
+    log.write_text("JobID|Start|End|Elapsed|State\n1|2025-01-01T00:00:00|2025-01-01T01:00:00|01:00:00|COMPLETED\n",
+                   encoding="utf-8")
+    result = run("measure", "--sacct", str(log))
+    assert result.returncode == 0 and "No attempt ended in a failure state" in " ".join(result.stdout.split())
+    assert "counted as failures" not in result.stdout
