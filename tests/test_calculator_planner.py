@@ -361,10 +361,13 @@ def test_best_write_bandwidth_in_chromium_equals_the_package(js: Any) -> None:
     """Spec C: with a price of storage bandwidth, the best write bandwidth net of its cost is the package's."""
     fleets = storage_fleets(12, 24)
     for i, q in enumerate(fleets):
-        q["storage_price"] = ["1500", "0", "1e9"][i % 3] if i < 3 else "1500"  # at a price of 0 the top; far dearer
+        q["storage_price"] = ["1500", "0", "1e7"][i % 3] if i < 3 else "1500"  # at a price of 0 the top; far dearer
     # a snapshot slower than the write at 64 times the bandwidth (a slow checkpoint shorter than C there)
     fleets.append({"gpus": "16384", "rate_per_gpu_hour": "2e-5", "checkpoint_size": "2.4 TB", "write_bandwidth": "40 GB/s",
                    "snapshot_bandwidth": "0.1 GB/s", "restart": "5 min", "storage_price": "1"})
+    # storage far dearer than 64 GPUs' work, at the highest price read ($10M per GB/s a month): the bottom of the search
+    fleets.append({"gpus": "64", "rate_per_gpu_hour": "2e-5", "checkpoint_size": "1 TB", "write_bandwidth": "40 GB/s",
+                   "restart": "5 min", "storage_price": "1e7"})
     edges = []
     for q, page in zip(fleets, page_plans(js, fleets), strict=True):
         best = fleet_plan(params_from_mapping(to_mapping(q))).best_write_bandwidth
