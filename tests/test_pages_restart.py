@@ -410,6 +410,13 @@ def test_the_rule_of_thumb_pool_is_priced_net_of_what_it_wins_back() -> None:
         "planned": {"count": 6, "window": "30 days"}}, source="x.yml"))
     built = pages.build(fleet)
     choice = restart_inputs(fleet).choice
-    assert (choice.best, built.delta_count, built.delta_compare) == (1, "2 spare nodes", Variant("more"))
+    assert (choice.best, built.delta_count, built.delta_compare) == (1, "2 spare nodes", Variant("more_net"))
     assert (built.delta_more, built.delta_net) == ("$18K", money(choice.dollars[1] - choice.dollars[2])) == (
         "$18K", "$6.3K")
+
+
+def test_the_rule_of_thumb_pool_says_its_net_only_where_it_differs() -> None:
+    """The worked example's NCSA pool keeps what the best pool keeps, to the dollar as written: its cost is said
+    once ($1.3M), not again as the same net figure."""
+    built = pages.build(fleet_plan(load_params()))
+    assert built.delta_compare == Variant("more") and built.delta_more == built.delta_net

@@ -144,6 +144,8 @@ def build(fleet: FleetPlan) -> Page:
     # The pool's R and the best count's, written so they differ as they do (0.56 s reads 10.05 and 10.06 min, not 6 s)
     pool_restart, best_restart = format_durations(w.pool_restart, choice.restart[best])
     tiers = fleet.plan.tiers
+    delta_more = money(fleet.dollars(max(0, delta - best) * per_spare))
+    delta_net = money(max(0.0, fleet.dollars((delta - best) * per_spare - (w.delta_goodput - choice.goodput[best]))))
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
         # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
@@ -183,10 +185,11 @@ def build(fleet: FleetPlan) -> Page:
         pool_goodput=percent(w.pool_goodput), pool_restart=pool_restart,
         delta_share=percent(sources.DELTA_SPARE_SHARE, 0), delta_count=count(delta, "spare node"),
         delta_goodput=percent(w.delta_goodput),
-        delta_compare=Variant("more" if delta > best else "same" if delta == best else "fewer"),
-        delta_more=money(fleet.dollars(max(0, delta - best) * per_spare)),
-        # net of the kept work the extra spares win back (SparesChoice.dollars' measure, at any count)
-        delta_net=money(max(0.0, fleet.dollars((delta - best) * per_spare - (w.delta_goodput - choice.goodput[best])))),
+        # more spares: their cost, and net of the kept work they win back where that reads differently
+        # (SparesChoice.dollars' measure, at any count)
+        delta_compare=Variant(("more_net" if delta_net != delta_more else "more") if delta > best else
+                              "same" if delta == best else "fewer"),
+        delta_more=delta_more, delta_net=delta_net,
         restart_rank=Variant("largest" if fleet.largest_loss == "restart_loss" else "other"),
         bloom_spares=f"{sources.BLOOM_SPARES}", bloom_nodes=f"{sources.BLOOM_NODES}",
         bloom_share=percent(sources.BLOOM_SPARES / sources.BLOOM_NODES),
