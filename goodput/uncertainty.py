@@ -581,7 +581,8 @@ def _check_tier_ranges(params: Params, ranges: Mapping[str, InputRange]) -> None
     """Refuse a stated range that crosses the fast tier's point value: C_p below C, C above C_p (R and R_p alike).
 
     Each end of such a range is a persistent tier the point checks refuse (cheaper or faster than the fast one).
-    With spares R carries a wait for repairs that R_p shares, so R and R_p are compared only without them.
+    With spares R carries a wait for repairs that R_p shares, so R and R_p are compared only without them; a tier
+    whose value is the fast one's (R_p not given, or a local-first C_p = C) follows it, each corner kept no smaller.
     """
     pairs = [("checkpoint_cost", "persistent_cost", "checkpoint")]
     if params.spares is None:
@@ -590,6 +591,8 @@ def _check_tier_ranges(params: Params, ranges: Mapping[str, InputRange]) -> None
         if fast not in ranges or tier not in ranges:
             continue
         f, t = ranges[fast], ranges[tier]
+        if t.point == f.point:  # the tier follows the fast one (R_p not given, or C_p = C): its corners are clamped
+            continue
         if t.origin == "stated" and t.low < f.point:
             raise InputError(f"ranges.{tier}", f"[{format_duration(t.low)}, {format_duration(t.high)}]",
                              f"a range no lower than the fast {what}'s {format_duration(f.point)}: a persistent "

@@ -524,9 +524,11 @@ def test_simulate_with_tiers_agrees_with_the_exact_model() -> None:
 
 
 def test_out_of_scale_inputs_are_refused_not_overflowed() -> None:
-    """M of 1e-300 s against a 1-minute checkpoint: the job keeps no work; status 1 and one line, no overflow."""
-    result = run("plan", "--mtbi", "1e-300 s")
+    """M of 1 ms against a 1-minute checkpoint: the job keeps no work; status 1 and one line, no overflow. M of
+    1e-300 s is no duration the command reads (under a microsecond): status 2."""
+    result = run("plan", "--mtbi", "1 ms")
     assert result.returncode == 1 and "keep essentially no work" in result.stderr
+    assert run("plan", "--mtbi", "1e-300 s").returncode == 2
 
 
 # --------------------------------------------------------------------------- what a planner knows (issues 19, 20)

@@ -598,3 +598,6 @@ def test_a_range_crossing_the_other_tier_is_refused(worked: Params, ranges: dict
     with pytest.raises(InputError, match=key.replace(".", r"\.")):
         input_ranges(tiered.replace(ranges=ranges))
     assert input_ranges(tiered.replace(ranges={"persistent_cost": (1.0, 6.0), "checkpoint_cost": (0.75, 2.0)}))
+    # R_p not given follows R (and a local-first C_p = C follows C): the worked example's ranges of R and C stand
+    follows = worked.replace(persistent_cost=worked.checkpoint_cost, fast_survives=0.5)
+    assert follows.persistent_restart is None and input_ranges(follows)["restart"].high == 8.0
