@@ -45,6 +45,7 @@ from goodput.report import (
     money,
     ordinal,
     percent,
+    percent_sig2,
     points,
     restart_part_texts,
     restart_text,
@@ -144,7 +145,7 @@ def plan_losses(plan: Plan) -> str:
     """A first-order plan's losses in the book's order: ``"checkpoint overhead 5.2%, lost work 5.2% and restart 2.7%"``."""
     names = ["checkpoint_overhead", "lost_work", "restart_loss"] + (["drain_loss"] if plan.drained else [])
     values = [getattr(plan.losses, n) if n != "drain_loss" else plan.drain_loss for n in names]
-    return join_words([f"{LOSS_WORDS[n]} {percent(v)}" for n, v in zip(names, values, strict=True)])
+    return join_words([f"{LOSS_WORDS[n]} {percent_sig2(v)}" for n, v in zip(names, values, strict=True)])
 
 
 def slow_word(params: Params) -> str:

@@ -75,7 +75,7 @@ def losses_text(fleet: FleetPlan, *, largest_first: bool = True) -> str:
     """The plan's losses in a sentence: ``"lost work 5.1%, checkpoint overhead 4.7% and restart 2.7%"``."""
     losses = fleet.losses
     names = sorted(losses, key=lambda n: -losses[n]) if largest_first else list(losses)
-    return join_words([f"{LOSS_WORDS[n]} {percent(losses[n])}" for n in names])
+    return join_words([f"{LOSS_WORDS[n]} {percent_sig2(losses[n])}" for n in names])
 
 
 def first_order_variant(fleet: FleetPlan) -> Variant:
