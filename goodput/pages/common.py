@@ -253,7 +253,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         checkpoint_overhead=percent_sig2(fleet.losses["checkpoint_overhead"]),
         restart_loss=percent_sig2(fleet.losses["restart_loss"]), lost_work=percent_sig2(fleet.losses["lost_work"]),
         lost_dollars=money(fleet.lost_dollars),
-        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent(fleet.losses[fleet.largest_loss]),
+        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent_sig2(fleet.losses[fleet.largest_loss]),
         top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
         lever_2=second, lever_2_points=gain_text(second_gain),
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent_apart(fleet.slow.goodput, fleet.goodput),
