@@ -359,7 +359,8 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     if given:
         fields = {"nodes" if key == "spares" else key: value for key, value in given.items()}
         spares = Spares(**fields) if spares is None else dataclasses.replace(spares, **fields)
-    known = dataclasses.replace(known, **changes, parts=parts, spares=spares, typed=typed, names=names)
+    as_typed = {key: value for key, value in known.given.items() if key not in changes}  # the file's, not overridden
+    known = dataclasses.replace(known, **changes, parts=parts, spares=spares, typed=typed, names=names, given=as_typed)
     derived = derive(params, known)
     ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
               if key not in ("checkpoint_cost", "restart") or getattr(derived, key) == getattr(params, key)}

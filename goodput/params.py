@@ -674,10 +674,15 @@ class Known:
     spares: Spares | None = None
     typed: dict[str, float] = dataclasses.field(default_factory=dict)
     names: dict[str, str] = dataclasses.field(default_factory=dict)
+    given: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     def name(self, key: str) -> str:
         """How the input `key` was named."""
         return self.names.get(key, key)
+
+    def as_given(self, key: str, fallback: object) -> object:
+        """The input `key` as the inputs file typed it ("20 Gb/s"), for an error to quote; else `fallback`."""
+        return self.given.get(key, fallback)
 
     def flagged(self, key: str) -> bool:
         """Whether the input `key` was given on the command line."""
@@ -755,7 +760,8 @@ def derive(params: Params, known: Known) -> Params:
     store = None
     if known.write_bandwidth is not None:
         if size is None:
-            raise InputError(name("write_bandwidth"), st.format_bandwidth(known.write_bandwidth),
+            raise InputError(name("write_bandwidth"),
+                             known.as_given("write_bandwidth", st.format_bandwidth(known.write_bandwidth)),
                              "the checkpoint's size as well (checkpoint: {size: ...} or {parameters: ...}; "
                              "--checkpoint-size or --parameters)")
         try:
@@ -773,7 +779,7 @@ def derive(params: Params, known: Known) -> Params:
         for key in ("read_bandwidth", "efficiency", "read_efficiency", "snapshot_bandwidth", "host_memory",
                     "storage_price"):
             if getattr(known, key) is not None:
-                raise InputError(name(key), getattr(known, key), "a write bandwidth as well (storage: {write_bandwidth: "
+                raise InputError(name(key), known.as_given(key, getattr(known, key)), "a write bandwidth as well (storage: {write_bandwidth: "
                                  "...} or --write-bandwidth): it is what the checkpoint is written at")
 
     if store is not None:
@@ -918,6 +924,7 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
 
     found: dict[str, Any] = {}
     names: dict[str, str] = {}
+    given: dict[str, Any] = {}  # each value as typed, for an error to quote
     fields: dict[str, tuple[tuple[str, str, Any], ...]] = {  # section: (key, field of Known, reader), read in order
         "checkpoint": (("size", "size", st.parse_size), ("parameters", "parameters", validate.positive),
                        ("bytes_per_parameter", "bytes_per_parameter", validate.positive)),
@@ -935,6 +942,7 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
         for key, field, reader in fields[section]:
             if key in spec:
                 found[field], names[field] = reader(spec[key], f"{section}.{key}"), f"{section}.{key}"
+                given[field] = spec[key]
 
     if "checkpoint" in data:
         spec = _mapping(data["checkpoint"], "checkpoint", _CHECKPOINT_KEYS,
@@ -972,7 +980,7 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                                  repair=parse_duration(spec["repair"], "spares.repair"),
                                  takes_node=validate.share(spec["takes_node"], "spares.takes_node"))
         names["spares"] = "spares"
-    return Known(**found, parts=parts, names=names)
+    return Known(**found, parts=parts, names=names, given=given)
 
 
 def jit_share(value: object, name: str) -> float:

@@ -374,3 +374,14 @@ def test_storage_without_a_snapshot_still_refuses_a_typed_c() -> None:
     data = {key: value for key, value in STORED_STALL.items() if key != "snapshot"}
     with pytest.raises(InputError, match=r"checkpoint_cost and storage\.write_bandwidth"):
         params_from_mapping({**data, "checkpoint_cost": "6.3 s"})
+
+
+def test_an_error_quotes_a_bandwidth_as_the_file_typed_it() -> None:
+    """A write bandwidth without a checkpoint size, typed "20 Gb/s", is quoted so (it was quoted "2.5 GB/s"); a
+    snapshot bandwidth without storage likewise ("25 GB/s", not 25000000000.0)."""
+    base = {"gpus": 64, "mtbi": "3 h", "checkpoint_cost": "1 min", "slow_checkpoint_cost": "5 min", "restart": "5 min",
+            "price_per_gpu_hour": 2.5, "month": "730 h"}
+    with pytest.raises(InputError, match=r"storage\.write_bandwidth: got '20 Gb/s'"):
+        params_from_mapping({**base, "storage": {"write_bandwidth": "20 Gb/s"}})
+    with pytest.raises(InputError, match=r"snapshot\.bandwidth: got '25 GB/s'"):
+        params_from_mapping({**base, "snapshot": {"bandwidth": "25 GB/s", "host_memory": "1 TB"}})
