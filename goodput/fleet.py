@@ -462,7 +462,7 @@ class FleetPlan:
             p = self.params
             choice = restarts.best_spares(self.parts_restart(), p.checkpoint_cost, p.mtbi, repair, takes_node, p.gpus,
                                           p.gpus_per_node, goodput_at=self._goodput_with_wait)
-            dollars = [self._spares_dollars(c, g, choice.goodput[0]) for c, g in zip(choice.counts, choice.goodput,
+            dollars = [self.spares_dollars(c, g, choice.goodput[0]) for c, g in zip(choice.counts, choice.goodput,
                                                                                      strict=True)]
             self._spares_choices[key] = replace(choice, dollars=dollars)
         return self._spares_choices[key]
@@ -483,9 +483,9 @@ class FleetPlan:
         return replace(choice, counts=[*choice.counts, *more], restart=[*choice.restart, *(r[1] for r in rows)],
                        goodput=[*choice.goodput, *(r[2] for r in rows)], useful=[*choice.useful, *(r[3] for r in rows)],
                        net=[*choice.net, *(r[4] for r in rows)],
-                       dollars=[*choice.dollars, *(self._spares_dollars(r[0], r[2], choice.goodput[0]) for r in rows)])
+                       dollars=[*choice.dollars, *(self.spares_dollars(r[0], r[2], choice.goodput[0]) for r in rows)])
 
-    def _spares_dollars(self, count: int, goodput: float, none: float) -> float:
+    def spares_dollars(self, count: int, goodput: float, none: float) -> float:
         """A pool's monthly worth against no spares (goodput ``none``), net of its ``count`` nodes' own GPUs."""
         p = self.params
         return self.dollars(goodput - none) - self.dollars(count * p.gpus_per_node / p.gpus)

@@ -145,7 +145,7 @@ def build(fleet: FleetPlan) -> Page:
     pool_restart, best_restart = format_durations(w.pool_restart, choice.restart[best])
     tiers = fleet.plan.tiers
     delta_more = money(fleet.dollars(max(0, delta - best) * per_spare))
-    delta_net = money(max(0.0, fleet.dollars((delta - best) * per_spare - (w.delta_goodput - choice.goodput[best]))))
+    delta_net = money(max(0.0, choice.dollars[best] - fleet.spares_dollars(delta, w.delta_goodput, choice.goodput[0])))
     return Page(
         **fleet_values(fleet), nodes=count(x.nodes, "node"),
         # where some interruptions are recovered just in time, the restart loss counts those pauses (and planned stops)
