@@ -351,15 +351,15 @@ class FleetPlan:
     def plan_at_write_bandwidth(self, achieved: float, size: float) -> Plan:
         """The plan with the checkpoint written to shared storage at ``achieved`` B/s (``size`` bytes).
 
-        With :attr:`storage`, the write sets C (synchronous) or the drain D (after a snapshot), S / B; without,
-        the slow checkpoint as a synchronous write, one tier.
+        With :attr:`storage`, the write sets C (synchronous) or the drain D (after a snapshot), S / B, and the read
+        bandwidth scales with it (:meth:`at_write_bandwidth`, the inputs' own size); without, the slow checkpoint as a
+        synchronous write, one tier. A storage set by hand, with nothing to derive again, keeps its read bandwidth.
         """
         minutes = transfer_minutes(size, achieved)
         p, s = self.params, self.storage
         if s is None:
             return plan_for(p.replace(slow_checkpoint_cost=minutes), slow=True)
-        if p.known is not None and p.checkpoint_size is not None and s.efficiency > 0:
-            # the storage as a whole at that speed, its read bandwidth (and so the load in R) too, as in what to buy
+        if p.known is not None and p.checkpoint_size is not None:  # the storage as a whole at that speed
             return plan_for(self.at_write_bandwidth(achieved / s.efficiency))
         measured = replace(s, write_bandwidth=achieved, efficiency=1.0,
                            read_efficiency=s.efficiency if s.read_efficiency is None else s.read_efficiency)
