@@ -18,7 +18,7 @@ from goodput import validate
 from goodput.__main__ import EXIT_INTERRUPTED
 from goodput.errors import InputError, Refused
 from goodput.params import jit_share
-from goodput.storage import PRICE_EXPECTED, parse_bandwidth, parse_efficiency, parse_size
+from goodput.storage import parse_bandwidth, parse_efficiency, parse_size, storage_price
 from goodput.units import format_duration, parse_duration
 
 if TYPE_CHECKING:
@@ -148,8 +148,7 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
          "a snapshot to host memory: device-to-host bandwidth per node")
     _add(model, "--host-memory", parse_size, "SIZE",
          "host memory free per node for the snapshot (refused when the snapshot does not fit)")
-    _add(model, "--storage-price", partial(validate.price, most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED,
-                                           zero=True), "USD", "US dollars per "
+    _add(model, "--storage-price", storage_price, "USD", "US dollars per "
          "GB/s of stated write bandwidth per month (e.g. 1500): the best write bandwidth net of its cost")
     _add(model, "--target-goodput", partial(validate.share, open_low=True, open_high=True, expected="a goodput "
          "strictly between 0 and 1, e.g. 0.9"), "FRACTION", "the write bandwidth (and C) a goodput needs, e.g. 0.9")

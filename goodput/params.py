@@ -932,8 +932,7 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                     ("read_bandwidth", "read_bandwidth", st.parse_bandwidth),
                     ("efficiency", "efficiency", st.parse_efficiency),
                     ("read_efficiency", "read_efficiency", st.parse_efficiency),
-                    ("price", "storage_price", lambda v, n: validate.price(v, n, most=validate.MOST_STORAGE_PRICE,
-                                                                    expected=st.PRICE_EXPECTED, zero=True))),
+                    ("price", "storage_price", st.storage_price)),
         "snapshot": (("bandwidth", "snapshot_bandwidth", st.parse_bandwidth),
                      ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
     }

@@ -33,6 +33,17 @@ _QUANTITY = re.compile(
 )
 #: What a storage price must be, in words (for the one-line error).
 PRICE_EXPECTED = "US dollars per GB/s of write bandwidth per month, zero to ten million, e.g. 1500"
+
+
+def storage_price(value: object, name: str = "storage.price") -> float:
+    """Read a price of storage bandwidth: US dollars per GB/s a month, from zero to :data:`~goodput.validate.MOST_STORAGE_PRICE`.
+
+    >>> storage_price("1500")
+    1500.0
+    """
+    return validate.price(value, name, most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED, zero=True)
+
+
 #: The fastest write any search or ceiling considers, bytes per second (1 PB/s).
 FASTEST = 1e15
 #: What a bandwidth efficiency must be, in words (``storage.efficiency``, ``--bandwidth-efficiency``).
@@ -161,8 +172,7 @@ class Storage:
         if self.read_efficiency is not None:
             validate.share(self.read_efficiency, "read_efficiency", open_low=True)
         if self.price is not None:
-            validate.price(self.price, "storage.price", most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED,
-                           zero=True)
+            storage_price(self.price)
         if self.snapshot_bandwidth is not None:
             validate.positive(self.snapshot_bandwidth, "snapshot_bandwidth")
         if self.host_memory is not None:
@@ -248,8 +258,7 @@ def storage_cost_per_month(price: float, bandwidth: float) -> float:
     >>> storage_cost_per_month(1500.0, 2e12)
     3000000.0
     """
-    return validate.price(price, "storage.price", most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED,
-                          zero=True) * validate.positive(
+    return storage_price(price) * validate.positive(
         bandwidth, "bandwidth") / 1e9
 
 

@@ -90,8 +90,6 @@ MOST_GPUS = 10_000_000
 #: The most US dollars a GPU-hour may cost: ten thousand, thousands of times any list price, so that a typing slip
 #: (1e308) is refused rather than printed as an infinite number of dollars.
 MOST_PRICE = 10_000.0
-
-
 #: The most US dollars a GB/s of storage write bandwidth may cost a month: ten million, thousands of times a list price.
 MOST_STORAGE_PRICE = 10_000_000.0
 
