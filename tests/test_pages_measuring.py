@@ -282,9 +282,9 @@ def test_how_to_measure_what_the_fleet_gives_and_nothing_else() -> None:
     """Planned stops alone: the page says how to count them and not how to measure p and R_j, which the fleet does
     not give (it had explained both); with both, both."""
     worked = load_params()
-    assert page.build(fleet_plan(worked.replace(planned_rate=0.03))).recovery_how == Variant("planned")
+    assert page.build(fleet_plan(worked.replace(planned_rate=0.03))).recovery_inputs == Variant("planned")
     both = page.build(fleet_plan(worked.replace(planned_rate=0.03, just_in_time=0.5, jit_recovery=0.5)))
-    assert both.recovery_how == Variant("both") and "R_j" in variant_text(both, "recovery")
+    assert both.recovery_inputs == Variant("both") and "R_j" in variant_text(both, "recovery")
     assert "R_j" not in variant_text(page.build(fleet_plan(worked.replace(planned_rate=0.03))), "recovery")
 
 

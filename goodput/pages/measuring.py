@@ -106,7 +106,6 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     loss_mistake: Variant
     recovery: Variant
     recovery_inputs: Variant
-    recovery_how: Variant
     jit_p: str
     jit_r: str
     planned_q: str
@@ -184,6 +183,6 @@ def build(fleet: FleetPlan) -> Page:
         slow_its=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "other"),
         slow_said=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived else "",
         recovery=Variant("given" if fleet.recovered else "none"),
-        recovery_inputs=Variant(recovery_kind(p)), recovery_how=Variant(recovery_kind(p)),
+        recovery_inputs=Variant(recovery_kind(p)),
         jit_p=share_text(p.just_in_time), jit_r=d(p.jit_recovery), planned_q=planned_text(p) if p.planned_rate > 0 else "",
     )
