@@ -46,9 +46,9 @@ def _change(sim: Comparison, i: int) -> str:
     return change_text(x, se, hazards.measurable(x, se))
 
 
-def _decimals(x: float) -> int:
-    """Decimals of points for a loss `x` (a fraction): one from a tenth of a point, else two significant digits."""
-    return 1 if 100 * x >= 0.095 else point_decimals(x, least=1)
+def _decimals(x: float, one_from: float = 0.095) -> int:
+    """Decimals of points for a loss `x` (a fraction): one from `one_from` points (a tenth), else two significant digits."""
+    return 1 if 100 * x >= one_from else point_decimals(x, least=1)
 
 
 def _loss(x: float) -> str:
@@ -157,7 +157,7 @@ def build(fleet: FleetPlan) -> Page:
            else "longer" if age.length > hazards.RUN_LENGTH else "shorter")
     bursts = "slower" if w.m_all >= p.mtbi else "cheaper" if w.cheaper else "same"
     # the loss to two significant digits under a point, so that its ratio to the re-tuning's gain reads as printed
-    ratio, lost_d = lost.domain_ratio, 1 if 100 * lost.cost >= 0.95 else point_decimals(lost.cost, least=1)
+    ratio, lost_d = lost.domain_ratio, _decimals(lost.cost, one_from=0.95)
     scheme = full.tiers
     persistent = scheme is not None and not scheme.one_tier
     return Page(
