@@ -46,46 +46,36 @@
   function parseDuration(value, options) {
     const opts = options || {};
     const bareUnit = opts.bareUnit === undefined ? null : opts.bareUnit;
-    if (COMPOUND.test(value)) {
-      let total = 0;
-      for (const part of value.matchAll(PARTS)) {
-        const unit = part[2].toLowerCase();
-        if (!Object.prototype.hasOwnProperty.call(UNITS, unit)) {
-          throw new InputError(MESSAGES.duration_unit.replace("{unit}", unit));
-        }
-        total += Number(part[1]) * UNITS[unit];
+    const minutesOf = (number, unit) => {
+      if (!Object.prototype.hasOwnProperty.call(UNITS, unit)) {
+        throw new InputError(MESSAGES.duration_unit.replace("{unit}", unit));
       }
-      if (!Number.isFinite(total) || (total === 0 && !opts.allowZero)) {
-        throw new InputError(opts.allowZero ? MESSAGES.duration_non_negative : MESSAGES.duration_positive);
-      }
-      return shortest(total, opts);
-    }
-    const match = DURATION.exec(value);
-    if (match === null) { throw new InputError(MESSAGES.duration); }
-    let number;
-    if (NUMBER.test(match[1])) {
-      number = Number(match[1]);
+      return number * UNITS[unit];
+    };
+    let minutes = 0;
+    if (COMPOUND.test(value)) {  // in parts, as formatDuration writes it: their sum
+      for (const part of value.matchAll(PARTS)) { minutes += minutesOf(Number(part[1]), part[2].toLowerCase()); }
     } else {
-      const word = match[1].replace(/\./g, "").toLowerCase();
-      number = word.indexOf("nan") >= 0 ? NaN : (word[0] === "-" ? -Infinity : Infinity);
+      const match = DURATION.exec(value);
+      if (match === null) { throw new InputError(MESSAGES.duration); }
+      let number;
+      if (NUMBER.test(match[1])) {
+        number = Number(match[1]);
+      } else {
+        const word = match[1].replace(/\./g, "").toLowerCase();
+        number = word.indexOf("nan") >= 0 ? NaN : (word[0] === "-" ? -Infinity : Infinity);
+      }
+      let unit = match[2].toLowerCase();
+      if (unit === "") {
+        if (bareUnit === null) { throw new InputError(MESSAGES.duration_needs_unit); }
+        unit = bareUnit;
+      }
+      minutes = minutesOf(number, unit);
     }
-    let unit = match[2].toLowerCase();
-    if (unit === "") {
-      if (bareUnit === null) { throw new InputError(MESSAGES.duration_needs_unit); }
-      unit = bareUnit;
-    }
-    if (!Object.prototype.hasOwnProperty.call(UNITS, unit)) {
-      throw new InputError(MESSAGES.duration_unit.replace("{unit}", unit));
-    }
-    const minutes = number * UNITS[unit];
     if (!Number.isFinite(minutes) || minutes < 0 || (minutes === 0 && !opts.allowZero)) {
       throw new InputError(opts.allowZero ? MESSAGES.duration_non_negative : MESSAGES.duration_positive);
     }
-    return shortest(minutes, opts);
-  }
-
-  // goodput.units.SHORTEST: no duration under a microsecond (zero apart, where allowed)
-  function shortest(minutes, opts) {
+    // goodput.units.SHORTEST: no duration under a microsecond (zero apart, where allowed)
     if (minutes > 0 && minutes < K.shortest_duration) {
       throw new InputError(opts.allowZero ? MESSAGES.duration_shortest_zero : MESSAGES.duration_shortest);
     }
