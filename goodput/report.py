@@ -1254,7 +1254,8 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
         "best_write_bandwidth": best,
         "just_in_time": {"share": p.just_in_time, "recovery_min": p.jit_recovery, "planned_rate_per_hour": p.planned_rate}
         if p.just_in_time > 0 or p.planned_rate > 0 else None,
-        "derived": dict(p.derived),
+        # R's derivation as the table writes it (:func:`restart_sum`, parts that add up to R), not the inputs' note
+        "derived": dict(p.derived) | ({"restart": restart_sum(p)} if "restart" in p.derived else {}),
     }
 
 

@@ -557,6 +557,7 @@ def test_restart_parts_load_and_spares_in_json() -> None:
     parts = data["restart_parts"]
     assert_allclose(parts["startup"], 1 + 0.1 * 16384 / 8)
     assert_allclose(data["restart_min"], sum(parts.values()) + data["spares"]["wait_min"])
+    assert data["derived"]["restart"] == data["sources"]["R"]  # R's derivation written once, as the table writes it
     best = data["best_spares"]
     assert best["nodes"] >= 0 and 0 < best["goodput"] < 1 and best["useful"] <= best["goodput"]
     assert max(row["net_gpus"] for row in best["by_count"]) == best["net_gpus"]  # the best count: most kept work net
