@@ -886,6 +886,8 @@ def range_ends(low: float, high: float, digits: int = 3, like: float | None = No
     lo, hi = format_duration(low, digits), format_duration(high, digits)
     if not (math.isfinite(low) and math.isfinite(high)):
         return lo, hi
+    if low == 0.0 and like is None and high != 0.0:  # an interval cut at zero: "0 min to 39.3 min", not "0.0 min"
+        return f"0 {hi.split(' ')[1]}", hi
     unit = lo.partition(" ")[2]
     if unit and unit == hi.partition(" ")[2] and (unit == _unit(like)[0] if like is not None else " " not in unit):
         return lo, hi

@@ -150,6 +150,8 @@ def test_a_derived_load_and_recovery_without_rollback_are_listed() -> None:
     (2220.0, 90000.0, "1.5 to 62.5 days"),  # 37 h and 62.5 days: 1,500 h would be too many hours
     (0.75, 2.0, "45 to 120 s"),
     (0.1, 50.0, "6 s to 50 min"),  # 0.1 min would keep one digit: each end its own unit
+    (0.0, 39.27, "0 to 39.3 min"),  # an interval cut at zero: not "0.0 min"
+    (0.0, 7.5, "0 min to 7 min 30 s"),
 ])
 def test_a_range_is_written_in_one_unit(low: float, high: float, text: str) -> None:
     assert duration_range_text(low, high) == text
