@@ -28,6 +28,7 @@ from goodput.report import (
     money,
     percent,
     percent_pm,
+    percent_sig2,
     point_decimals,
     points,
     points_pm,
@@ -49,11 +50,6 @@ def _change(sim: Comparison, i: int) -> str:
 def _decimals(x: float, one_from: float = 0.095) -> int:
     """Decimals of points for a loss `x` (a fraction): one from `one_from` points (a tenth), else two significant digits."""
     return 1 if 100 * x >= one_from else point_decimals(x, least=1)
-
-
-def _loss(x: float) -> str:
-    """A loss as a share of wall time, to the decimals of :func:`_decimals` (``"1.0%"``, ``"0.055%"``)."""
-    return percent(x, _decimals(x))
 
 
 def _moves(before: str, after: str) -> str:
@@ -209,10 +205,10 @@ def build(fleet: FleetPlan) -> Page:
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),
         elastic_rp=format_duration(elastic.tiers.rp if elastic.tiers is not None else w.elastic_params.restart),
-        restart_full=_loss(full.losses.restart_loss), restart_elastic=_loss(elastic.losses.restart_loss),
+        restart_full=percent_sig2(full.losses.restart_loss), restart_elastic=percent_sig2(elastic.losses.restart_loss),
         elastic_returned=small_points(w.returned),
         t_elastic_moves=_moves(format_duration(full.interval), format_duration(elastic.interval)),
-        lost_elastic_moves=_moves(_loss(full.losses.lost_work), _loss(elastic.losses.lost_work)),
+        lost_elastic_moves=_moves(percent_sig2(full.losses.lost_work), percent_sig2(elastic.losses.lost_work)),
         lost_change=f"{'up' if w.lost_change >= 0 else 'down'} {small_points(abs(w.lost_change))}",
         take_early=Variant("no_help" if not w.early_helps else "helps" if gain >= MATERIAL else "slight"), early_gain_pm=points_pm(gain, gain_se),
         take_bursts_cost="less than" if w.cheaper or bursts == "slower" else "about what",
