@@ -92,8 +92,11 @@ def _add(group: argparse._ActionsContainer, flag: str, read: Callable[[str, str]
     group.add_argument(flag, metavar=metavar, help=help, **kwargs)
 
 
-def _add_inputs(parser: argparse.ArgumentParser) -> None:
-    """The inputs every planning subcommand takes: a params file and flags that override it."""
+def _add_inputs(parser: argparse.ArgumentParser, capacity: bool = True) -> None:
+    """The inputs every planning subcommand takes: a params file and flags that override it.
+
+    With `capacity`, the price and month that count capacity (``plan``; ``simulate`` counts none, so takes neither).
+    """
     _add(parser, "--params", None, "FILE", "parameters file (YAML, as book/params.yml)")
     _add(parser, "--gpus", partial(validate.whole, most=validate.MOST_GPUS), "N",
          "GPUs in the job (alone: the file's per-GPU rate, M rescaled)")
@@ -103,8 +106,9 @@ def _add_inputs(parser: argparse.ArgumentParser) -> None:
     _add(parser, "--checkpoint-cost")
     _add(parser, "--restart")
     _add(parser, "--interval", help="default: the optimum")
-    _add(parser, "--price", validate.price, "USD", "US dollars per GPU-hour, to count capacity (default: the file's)")
-    _add(parser, "--month", help="the accounting month, to count capacity (default: the file's)")
+    if capacity:
+        _add(parser, "--price", validate.price, "USD", "US dollars per GPU-hour, to count capacity (default: the file's)")
+        _add(parser, "--month", help="the accounting month, to count capacity (default: the file's)")
     tiers = parser.add_argument_group("checkpoints that are not yet safe (a drain, a persistent tier)")
     _add(tiers, "--drain", _minutes_or_zero, help="time after a checkpoint's snapshot until it is durable")
     _add(tiers, "--persistent-cost", None, help="C_p: a persistent checkpoint's blocking cost")
@@ -208,7 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
         "print the simulated goodput, its standard error and the loss breakdown. Inputs as for plan; without "
         "--interval the exact optimum is used.",
     )
-    _add_inputs(simulate)
+    _add_inputs(simulate, capacity=False)
     _add_recovery(simulate)
     _add(simulate, "--horizon", help="simulated wall time (default: 100 years)", default=100 * 365 * 24 * 60.0)
     _add(simulate, "--seed", partial(validate.whole, least=0), "N", "random seed (default 0)", default=0)
@@ -281,11 +285,11 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             ranges.pop(key, None)
     if args.interval is not None:
         sources["T"] = "--interval"
-    if args.price is not None:
-        params, sources["price"] = params.replace(price_per_gpu_hour=args.price), "--price"
+    if (price := getattr(args, "price", None)) is not None:
+        params, sources["price"] = params.replace(price_per_gpu_hour=price), "--price"
     elif args.params is None:
         sources["price"] = "the worked example's price (set --price)"
-    if args.month is not None:
+    if getattr(args, "month", None) is not None:
         params, sources["month"] = params.replace(month=args.month), "--month"
     # R_p as the file types it, before the wait for repairs, which the flags may change with M or the spares
     typed_rp = None if file_params.persistent_restart == file_params.restart else file_params.persistent_restart_typed
