@@ -335,7 +335,7 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     if per_node is not None:
         params = params.replace(gpus_per_node=per_node)
     if params.known is None and not flags:
-        return params, sources
+        return _divides(params, per_node), sources
     known = params.known or Known(typed={"checkpoint_cost": params.checkpoint_cost,
                                          "slow_checkpoint_cost": params.slow_checkpoint_cost, "restart": params.restart}
                                   | ({"drain": params.drain} if params.drain > 0 else {}))
@@ -367,7 +367,15 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
     derived = derive(params, known)
     ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
               if key not in ("checkpoint_cost", "restart") or getattr(derived, key) == getattr(params, key)}
-    return derived.replace(ranges=ranges), sources
+    return _divides(derived.replace(ranges=ranges), per_node), sources
+
+
+def _divides(params: Params, per_node: int | None) -> Params:
+    """`params`, where ``--gpus-per-node`` (`per_node`) is not given or an input is per node; else InputError."""
+    if per_node is not None and not params.counts_nodes:
+        raise InputError("--gpus-per-node", per_node, "with an input it divides: a start-up per node "
+                         "(--startup-per-node), spares (--spares) or a snapshot (--snapshot-bandwidth)")
+    return params
 
 
 def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str, str],

@@ -199,6 +199,19 @@ class Params:
             self.storage.snapshot_bandwidth is None
 
     @property
+    def counts_nodes(self) -> bool:
+        """Whether an input is per node, so that GPUs per node changes the plan.
+
+        A start-up per node, a spare pool (of whole nodes), or a snapshot to each node's host memory.
+
+        >>> load_params().counts_nodes
+        False
+        """
+        parts, store = self.restart_parts, self.storage
+        return (parts is not None and parts.startup_per_node > 0) or self.spares is not None or \
+            (store is not None and store.snapshot_bandwidth is not None)
+
+    @property
     def checkpoint_per_node(self) -> bool:
         """Whether C is derived from each node's share of the checkpoint (a snapshot to host memory), size / nodes.
 

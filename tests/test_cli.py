@@ -428,6 +428,7 @@ def test_tier_flags_override_the_file_and_choose_n() -> None:
         (["--mtbi", "-5 min"], "--mtbi: got '-5 min', expected a finite duration greater than zero"),
         (["--spares", "1e9", "--repair", "12 h", "--takes-node", "0.5"], "a whole number from 0 to 1,000,000"),
         (["--drain", "30 min", "--interval", "20 min"], "at least the drain"),
+        (["--gpus-per-node", "7"], "--gpus-per-node: got '7', expected with an input it divides"),  # changes nothing
     ],
 )
 def test_bad_tier_flags_exit_2_naming_the_flag(args: list[str], needle: str) -> None:
