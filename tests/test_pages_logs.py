@@ -27,6 +27,7 @@ from goodput.logs.events import measure_events
 from goodput.logs.fit import survival_curve
 from goodput.logs.measure import measure
 from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS
+from goodput.logs.samples import SampleSpec, write_logs
 from goodput.logs.sources import Sources
 from goodput.pages import Variant
 from goodput.pages import logs as pages
@@ -337,6 +338,29 @@ def test_logs_without_a_failure(tmp_path: Path, quick: Build) -> None:
     assert not any("undefined" in text for text in shown)
     table = log_tables.estimates(logs_sources(params, ROOT).measured)
     assert "undefined" not in " ".join(table.to_numpy().ravel())
+
+
+@pytest.mark.slow
+def test_own_logs_where_first_order_is_out_of_range_are_predicted_by_the_exact_model(tmp_path: Path,
+                                                                                     quick: Build) -> None:
+    """Logs of a job with M = 95 min, C = 2 min, R = 14 min: first order is 5 points off at the measured inputs, so
+    it predicts nothing. The page printed "undefined (nan points below the measurement)" and "-nan points"; it now
+    predicts by the exact model, as `goodput measure` does, and says why."""
+    write_logs(tmp_path, SampleSpec(seed=7, step_s=60.0, interval_steps=15, checkpoint_cost_min=2.0, restart_min=14.0,
+                                    mtbi_min=95.0, duration_min=5 * DAY))
+    params = inputs_file(tmp_path, "{steps: steps.csv, events: events.csv}")
+    page = quick(params)
+    command = measure(tmp_path / "steps.csv", tmp_path / "events.csv")  # the command's default: the exact model
+    assert not command.prediction_check.quotable and command.prediction_model == "exact"
+    assert (page.predicted_by, page.ck_why, page.model_note) == (Variant("exact"),) * 3
+    assert page.g_pred == percent(command.predicted_goodput) and no_nan(page)
+    assert page.model_caveat.startswith("First order is ") and page.pred_name == "the exact model"
+    assert page.ck_relation == ("below" if command.checkpoint_loss_measured < command.checkpoint_loss_predicted
+                                else "above")
+    measured = logs_sources(params, ROOT).measured
+    tables = [log_tables.estimates(measured), log_tables.losses(measured)]
+    assert "predicted (exact model)" in tables[1].columns
+    assert not any("nan" in str(v).lower() or "undefined" in str(v) for t in tables for v in t.to_numpy().ravel())
 
 
 def test_truth_intervals_use_the_chapters_digits_unless_the_truth_is_at_an_end(page: pages.Page) -> None:

@@ -24,7 +24,7 @@ from goodput.book.paths import (
 from goodput.errors import InputError
 from goodput.fleets import PublishedFleet, read_published_fleets
 from goodput.logs.events import EventMeasurement, as_planned, measure_events
-from goodput.logs.measure import measure
+from goodput.logs.measure import measure_explained
 from goodput.logs.read import read_events, read_steps
 from goodput.logs.sacct import read_sacct
 from goodput.logs.samples import read_truth
@@ -62,7 +62,7 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
             steps, events = params.steps_log.resolve(), named
             which = "sample" if (steps, events) == (sample_steps, sample_events) else "fleet"
             step_log, event_log = read_steps(steps), read_events(events)
-            measured = measure(step_log, event_log, which="first-order")
+            measured = measure_explained(step_log, event_log)
         elif named is not None:
             which, fleet_events = "events", measure_events(named)
     except InputError as problem:  # the logs the inputs file names cannot be read: say so, measure the samples
@@ -70,9 +70,8 @@ def logs_sources(params: Params, start: Start = None) -> Sources:
         steps, events = sample_steps, sample_events
     if which not in ("sample", "fleet"):
         step_log, event_log = read_steps(steps), read_events(events)
-        measured = measure(step_log, event_log, which="first-order")
-    sample = measured if (steps, events) == (sample_steps, sample_events) else measure(
-        sample_steps, sample_events, which="first-order")
+        measured = measure_explained(step_log, event_log)
+    sample = measured if (steps, events) == (sample_steps, sample_events) else measure_explained(sample_steps, sample_events)
     sample_alone = measure_events(sample_events)
     glm_events, glm_stops = book_data(GLM_EVENTS, start), book_data(GLM_STOPS, start)
     glm_record = next(f for f in published_fleets(start) if f.fleet.startswith("GLM-130B"))

@@ -29,8 +29,8 @@ _LOSS_STYLE = {
 
 
 @styled
-def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
-    """Paired horizontal bars: each loss as measured from logs (filled) and as the model predicts it (outlined).
+def measured_vs_predicted(losses: Mapping[str, tuple[float, float]], model: str = "first order") -> Figure:
+    """Paired horizontal bars: each loss as measured from logs (filled) and as `model` predicts it (outlined).
 
     Losses are (measured, predicted) fractions of wall time, drawn in the order given; a name outside the four of
     :func:`goodput.logs.loss_comparison` is drawn grey.
@@ -55,7 +55,7 @@ def measured_vs_predicted(losses: Mapping[str, tuple[float, float]]) -> Figure:
     ax.grid(axis="y", visible=False)
     handles = [
         Patch(facecolor=COLOURS["goodput"], edgecolor="white", label="measured from the logs (filled)"),
-        Patch(facecolor="white", edgecolor=COLOURS["total"], label="first-order model (outlined)"),
+        Patch(facecolor="white", edgecolor=COLOURS["total"], label=f"{model} (outlined)"),
     ]
     ax.legend(handles=handles, loc="lower right")
     return fig

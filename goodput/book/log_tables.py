@@ -17,7 +17,7 @@ from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS, SacctLog
 from goodput.logs.samples import SampleTruth, recovery
 from goodput.logs.sources import Sources
 from goodput.params import rate_from_mtbi
-from goodput.report import count, percent, signed_points
+from goodput.report import MODEL_NAMES, count, percent, signed_points
 from goodput.report import interval_text as span
 from goodput.units import format_duration, format_rate
 
@@ -92,19 +92,26 @@ def estimates(m: Measurement) -> pd.DataFrame:
         ("lost work per failure (mean)", format_duration(m.lost_work_per_failure_min) if m.failures else "no failure",
          f"quartiles {span(*m.lost_work_iqr_min)}" if m.failures else "", count(m.failures, "failure")),
         ("measured goodput", percent(m.measured_goodput), "", f"{m.steps:,} step rows"),
-        ("predicted goodput (first order)", percent(m.predicted_goodput), "", "at the measured C, M, R and T"),
+        (f"predicted goodput ({predicted_by(m)})", percent(m.predicted_goodput), "", "at the measured C, M, R and T"),
     ]
     return pd.DataFrame(rows, columns=["estimate", "value", "spread", "from"])
 
 
+def predicted_by(m: Measurement) -> str:
+    """The model of `m`'s prediction, for a column or a legend: ``"first order"``, ``"exact model"``."""
+    return MODEL_NAMES[m.prediction_model].removeprefix("the ")
+
+
 def losses(m: Measurement) -> pd.DataFrame:
-    """Each loss as a share of wall time, measured and as first order predicts it, and what it adds to the gap."""
-    rows = [(name, r.measured, r.predicted, signed_points(r.adds)) for name, r in loss_comparison(m).items()]
-    return pd.DataFrame(rows, columns=["share of wall time", "measured", "predicted (first order)", "adds to the gap"])
+    """Each loss as a share of wall time, measured and predicted (by :func:`predicted_by`), and what it adds to the gap."""
+    rows = [(name, percent(r.measured), percent(r.predicted), signed_points(r.adds))
+            for name, r in loss_comparison(m).items()]
+    return pd.DataFrame(rows, columns=["share of wall time", "measured", f"predicted ({predicted_by(m)})",
+                                       "adds to the gap"])
 
 
 def loss_pairs(m: Measurement) -> dict[str, tuple[float, float]]:
-    """Each loss as (measured, predicted by first order), for :func:`goodput.book.log_figures.measured_vs_predicted`."""
+    """Each loss as (measured, predicted), for :func:`goodput.book.log_figures.measured_vs_predicted`."""
     return {name: (r.measured, r.predicted) for name, r in loss_comparison(m).items() if name != "goodput"}
 
 

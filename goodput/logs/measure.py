@@ -352,6 +352,20 @@ def measure(
     )
 
 
+def measure_explained(steps: StepLog | str | os.PathLike[str], events: EventLog | str | os.PathLike[str]) -> Measurement:
+    """:func:`measure`, predicted by first order where it holds at the measured inputs, else by the exact model.
+
+    First order's losses (C/T, T/2M, R/M) explain a gap term by term, so the book compares with them; where first
+    order is out of its range at the measured C, M, R and T it predicts nothing, and the recommended model
+    (:data:`goodput.plan.RECOMMENDED_MODEL`) stands in. Its ``prediction_check`` still says how far first order is off.
+    """
+    steps = steps if isinstance(steps, StepLog) else read_steps(steps)
+    events = events if isinstance(events, EventLog) else read_events(events)
+    first = measure(steps, events, which="first-order")
+    check = first.prediction_check
+    return first if check is None or check.quotable else measure(steps, events, which=RECOMMENDED_MODEL)
+
+
 def _at_least_zero(minutes: float) -> float:
     """A share or duration that cannot be negative (a remainder, a cost less the ordinary gap), floored; NaN stays."""
     return minutes if math.isnan(minutes) else max(0.0, minutes)

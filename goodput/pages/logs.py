@@ -26,15 +26,17 @@ from goodput.logs.fit import ShapeEffect, WeibullFit
 from goodput.logs.measure import loss_comparison, surviving_checkpoint_loss
 from goodput.logs.samples import recovery
 from goodput.logs.sources import Sources
+from goodput.model import optimal_interval
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import rate_from_mtbi
 from goodput.report import (
+    MODEL_NAMES,
     count,
     day_text,
     durations_together,
     events_summary,
-    measurement_note,
+    first_order_problem,
     p_value_text,
     percent,
     percent_pm,
@@ -93,11 +95,14 @@ class Page(Fleet):
     lost: str
     lost_quartiles: str
     g_meas: str
+    predicted_by: Variant
+    pred_name: str
     g_pred: str
     gap_pts: str
     pred_side: str
     model_note: Variant
     model_caveat: str
+    ck_why: Variant
     ck_relation: str
     ck_meas: str
     ck_pred: str
@@ -299,7 +304,10 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     r = own_ranges(m)
     own = dict(zip(("own_t_low", "own_t_high", "own_g_low", "own_g_high"), [""] * 4 if r is None else
                    [*map(format_duration, r.optimal_interval_range), *map(percent, r.goodput_range)], strict=True))
-    fleet_events, note = data.fleet_events_path, measurement_note(m)
+    fleet_events = data.fleet_events_path
+    # first order where it holds at the measured inputs, else the exact model (goodput.logs.measure.measure_explained)
+    by = "first_order" if m.prediction_model == "first-order" else "exact"
+    problem = first_order_problem(m.prediction_check) if m.prediction_check is not None else None
     truth = {k: [float(rows[k][col]) for col in ("measured", "truth", "low", "high")] for k in "CMR"}
     truth_digits = {k: _digits(*truth[k]) for k in "CMR"}
     shown = {k: durations_together(*truth[k], digits=truth_digits[k]) for k in "CMR"}
@@ -327,12 +335,14 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         r_estimate=Variant("measured" if m.restart_samples >= 2 else "too_few"),
         r=r_mean if m.restart_samples else "not timed", r_n=count(m.restart_samples, "restart"),
         r_range=r_range, r_median=r_median, r_quartiles=r_quartiles, t=t,
-        t_quartiles=t_quartiles, t_opt=format_duration(m.optimal_interval_min),
+        t_quartiles=t_quartiles, t_opt=format_duration(float(optimal_interval(m.checkpoint_cost_min, m.mtbi_min))),
         lost_estimate=Variant("measured" if m.failures else "none"), redone_steps=f"{m.redone_steps:,}",
         lost=lost, lost_quartiles=lost_quartiles,
         g_meas=percent(m.measured_goodput), g_pred=percent(m.predicted_goodput), gap_pts=points(abs(m.gap)),
         pred_side="above" if m.gap >= 0 else "below",
-        model_note=Variant("within" if note is None else "caveat"), model_caveat=note or "",
+        predicted_by=Variant(by), pred_name=MODEL_NAMES[m.prediction_model], ck_why=Variant(by),
+        model_note=Variant("exact" if by == "exact" else "within"),
+        model_caveat=problem[0].upper() + problem[1:] if problem else "",
         ck_relation="below" if m.checkpoint_loss_measured < m.checkpoint_loss_predicted else "above",
         ck_meas=percent(m.checkpoint_loss_measured), ck_pred=percent(m.checkpoint_loss_predicted),
         ck_expected=percent(surviving_checkpoint_loss(m.checkpoint_cost_min, m.interval_min, m.measured_goodput)),
