@@ -441,15 +441,17 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
 def _run_plan(args: argparse.Namespace) -> str:
     import dataclasses
 
-    from goodput.plan import plan_for, scheme_pays
+    from goodput.plan import RECOMMENDED_MODEL, plan_for, scheme_pays
     from goodput.provenance import package_commit, provenance
     from goodput.report import at_optimum, first_order_problem, plan_report, render_plan
 
     params, sources = _inputs(args)
     plan = plan_for(params, interval=args.interval, which=args.model)
-    if plan.refused:
-        raise Refused(f"{first_order_problem(plan.check)}; no first-order number is printed (the default, "
-                      "--model exact, applies at any fleet size)")
+    # the fleet's verdict on first order is the exact plan's (as the book's), then first order's own plan's
+    verdict = plan.check if args.model == RECOMMENDED_MODEL else plan_for(params, interval=args.interval).check
+    if plan.refused or (args.model != RECOMMENDED_MODEL and not verdict.quotable):
+        raise Refused(f"{first_order_problem(verdict if not verdict.quotable else plan.check)}; no first-order "
+                      "number is printed (the default, --model exact, applies at any fleet size)")
     report = plan_report(plan, params, sources, provenance(params, commit=package_commit()))
     more: dict[str, Any] = {"params": params}
     # the scheme at its optimum against the write at its own (an interval given off the optimum is not the scheme's

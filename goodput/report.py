@@ -1123,7 +1123,7 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
         (f"by {MODEL_NAMES[cross.model]}", "not quoted" if problem else
          f"{percent(cross.goodput)} at {format_duration(cross.interval)}",
          # quoted with the book's caution where first order is over a point off (goodput.fleet first_order_status)
-         problem or (cross.model == "first-order" and first_order_caution(cross.check))
+         problem or (cross.model == "first-order" and first_order_caution(plan.check))
          or ("optimum" if cross.at_optimum else "same interval")),
         ("capacity the losses take", f"{money(report.lost_capacity)} a month",
          f"{large_count(report.lost_gpu_hours, 'GPU-hours')} at ${report.price_per_gpu_hour:g}"
@@ -1268,10 +1268,14 @@ def cross_check_problem(report: PlanReport) -> str | None:
     Range-checked like a plan: a refused first-order number, or a value outside [0, 1], is not printed.
     """
     cross = report.cross_check
-    if cross.refused and cross.check.status == "below zero":  # said without the impossible number
+    # the fleet's verdict on first order is the exact plan's check (goodput.fleet.FleetPlan.first_order_gap), which may
+    # differ from first order's own plan where each model picks its own cadence; the cross plan's where only it refuses
+    check = report.plan.check if cross.model == "first-order" else cross.check
+    worst = check if not check.quotable else cross.check if cross.refused else None
+    if worst is not None and worst.status == "below zero":  # said without the impossible number
         return "first order gives a goodput below zero here: the formula does not apply"
-    if cross.refused:
-        return first_order_problem(cross.check)
+    if worst is not None:
+        return first_order_problem(worst)
     if not 0.0 <= cross.goodput <= 1.0:  # NaN included
         return "the other model gives no goodput between 0% and 100% here"
     return None
