@@ -257,7 +257,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
     the command line drops the file's range of it, but for M from a count that ``--gpus`` rescales: the count's
     GPU-hours, and so its Poisson range, hold at any size.
     """
-    from goodput.params import load_params, mtbi_from_rate
+    from goodput.params import load_params, mtbi_of_rate
     from goodput.report import count, derived_sources, file_sources, mtbi_origin
 
     params = file_params = load_params(args.params)
@@ -269,7 +269,7 @@ def _inputs(args: argparse.Namespace) -> tuple[Params, dict[str, str]]:
             mtbi, how, sources["M"] = float(args.mtbi), "mtbi", "--mtbi"
         else:
             rate = params.rate_per_gpu_hour if args.rate is None else args.rate
-            mtbi, how = float(mtbi_from_rate(rate, gpus)), "rate_per_gpu_hour"
+            mtbi, how = mtbi_of_rate(rate, gpus, "--rate" if args.rate is not None else "--gpus"), "rate_per_gpu_hour"
             sources["M"] = (f"--rate {rate:g} per GPU-hour × {gpus:,} GPUs" if args.rate is not None
                             else f"{mtbi_origin(params)}, rescaled to {count(gpus, 'GPU')}")
         if args.mtbi is None and args.rate is None and params.counted:

@@ -364,6 +364,18 @@ def mtbi_from_rate(rate_per_gpu_hour: Any, gpus: Any) -> Any:
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
+def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour") -> float:
+    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where M rounds to zero.
+
+    A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one.
+    """
+    mtbi = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
+    if not mtbi > 0.0:
+        raise InputError(name, rate_per_gpu_hour, f"a rate per GPU-hour at which {gpus:,} GPUs leave a mean time "
+                         "between interruptions above zero")
+    return mtbi
+
+
 #: The per-GPU rate 60 / (M x GPUs) per hour that gives `gpus` GPUs the mean time M: the same formula as
 #: :func:`mtbi_from_rate`, its own inverse (a rate passed as `gpus` gives the fleet size).
 rate_from_mtbi = mtbi_from_rate
@@ -493,7 +505,7 @@ def params_from_mapping(
         window = parse_duration(spec["window"], "interruptions.window")
         mtbi = mtbi_from_count(count, window)
     elif how == "rate_per_gpu_hour":
-        mtbi = float(mtbi_from_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus))
+        mtbi = mtbi_of_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus)
     else:
         mtbi = parse_duration(data["mtbi"], "mtbi")
 

@@ -126,6 +126,9 @@ def checkpoint_size(parameters: float, bytes_per_parameter: float = DEFAULT_BYTE
     """
     p = validate.positive(parameters, "parameters")
     b = validate.positive(bytes_per_parameter, "bytes_per_parameter")
+    if not math.isfinite(p * b):
+        raise InputError("parameters", parameters, "a count whose checkpoint, parameters × bytes per parameter, "
+                         "has a finite size")
     return p * b
 
 

@@ -133,6 +133,9 @@ def test_far_outside_first_order_is_refused() -> None:
         (["plan", "--format", "xml"], "invalid choice"),
         (["plan", "--bogus"], "unrecognized arguments"),
         ([], "required"),
+        # rate x GPUs overflows, so M rounds to zero; a checkpoint of infinite size: each was a traceback
+        (["plan", "--rate", "1e308"], "--rate: got '1e308', expected a rate per GPU-hour at which 16,384 GPUs leave"),
+        (["plan", "--parameters", "1e308", "--write-bandwidth", "20 GB/s"], "--parameters: got '1e308', expected"),
     ],
 )
 def test_bad_usage_exits_2_with_one_line(args: list[str], needle: str) -> None:
@@ -151,6 +154,8 @@ def test_bad_usage_exits_2_with_one_line(args: list[str], needle: str) -> None:
         ("gpus: [16384\n", "valid YAML"),
         ("- 1\n- 2\n", "mapping"),
         ("", "mapping"),
+        (("gpus: 16384\nrate_per_gpu_hour: 1e308\ncheckpoint_cost: 1 min\nslow_checkpoint_cost: 5 min\nrestart: 5 min\n"
+         "price_per_gpu_hour: 2.5\nmonth: 720 h\n"), "rate_per_gpu_hour: got 1e+308, expected a rate per GPU-hour"),
     ],
 )
 def test_malformed_params_file_exits_2(tmp_path, content: str, needle: str) -> None:
