@@ -774,3 +774,24 @@ def test_the_page_s_synchronous_write_restarts_in_r_p_beside_a_persistent_tier(j
         assert abs(fleet.slow.goodput - 0.9378) < 5e-5
         if keeps_more:
             assert abs(page["synchronous"]["goodput"] - fleet.slow.goodput) <= REL
+
+
+def test_an_interval_typed_beside_a_persistent_tier_keeps_the_not_paying_verdict(js: Any) -> None:
+    """A persistent tier that does not pay, with an interval typed: the command says the synchronous write keeps 11.7
+    points more than the scheme at its optimum; the page compared the write with the one-tier model at that optimum
+    and said nothing. Now it judges the tiered scheme at its optimum (goodput.report.at_optimum), as the command."""
+    from goodput.plan import scheme_pays
+    from goodput.report import at_optimum
+
+    q = {"gpus": "16384", "rate_per_gpu_hour": "2e-5", "checkpoint_cost": "1 min", "restart": "5 min", "drain": "2 min",
+         "persistent_cost": "5 min", "persistent_restart": "10 min", "fast_survives": "0", "interval": "30 min",
+         "price_per_gpu_hour": "2.5", "month": "720 h"}
+    page = page_plans(js, [q])[0]
+    mapping = {k: v for k, v in to_mapping(q).items() if k != "interval"} | {"slow_checkpoint_cost": "1 min"}
+    params = params_from_mapping(mapping)
+    plan, slow = plan_for(params, interval=30.0), plan_for(params, slow=True)
+    assert not scheme_pays(at_optimum(plan), slow)
+    assert page["synchronous"] is not None
+    assert abs(page["synchronous"]["goodput"] - slow.goodput) <= SEARCHED
+    assert abs(page["synchronous"]["against"] - at_optimum(plan).goodput) <= SEARCHED
+    assert "11.7 points more" in page["not_paying"]

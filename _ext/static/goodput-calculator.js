@@ -1233,7 +1233,7 @@
   // The scheme at its optimum (goodput.report.at_optimum): an interval typed off it is not the scheme's fault.
   function synchronousKeepsMore(x, plan) {
     const slow = exactPlan(Object.assign({}, x, { C: x.slowC, D: 0, tiers: false, R: x.tiers ? x.Rp : x.R }), null);
-    const best = x.T === null ? plan : exactPlan(x, null);
+    const best = x.T === null ? plan : x.tiers ? tierPlans(x, null).exact : exactPlan(x, null);
     if (!(slow.goodput > best.goodput)) { return null; }
     slow.against = best.goodput;
     return slow;
