@@ -656,7 +656,9 @@
   }
 
   // goodput.plan._tier_plan for both models at once: n as given, or the best whole n by the exact model; the
-  // exact plan, and first order at the same n (goodput plan's cross-check), each at its own optimum or both at T.
+  // exact plan, and first order at the same n, each at its own optimum or both at T: the fleet's verdict on first
+  // order (goodput.fleet.FleetPlan.first_order_gap). First order's own plan (goodput plan's cross-check,
+  // FleetPlan.first_order) chooses its own n where the inputs leave n open, and carries that verdict.
   function tierPlans(x, T) {
     const rec = recoveryOf(x);
     const n = x.tiers ? (x.n !== null ? x.n : tierBestEvery(scheme(x, 1), x.M, "exact", rec)) : 1;
@@ -671,7 +673,13 @@
     }
     first.error = exact.goodput - first.goodput;
     first.status = rangeStatus(first.goodput, first.error);
-    return { exact: exact, first: first };
+    const ownN = x.tiers && x.n === null ? tierBestEvery(scheme(x, 1), x.M, "first-order", rec) : n;
+    if (ownN === n) { return { exact: exact, first: first }; }
+    const own = scheme(x, ownN), ownBest = tierFirstOptimal(own, x.M, rec);
+    const mine = tierFirstLosses(own, x.M, T === null ? ownBest : T, rec);
+    Object.assign(mine, { optimal_interval_min: ownBest, persistent_every: ownN,
+      persistent_interval_min: ownN * mine.interval_min, error: first.error, status: first.status });
+    return { exact: exact, first: mine };
   }
 
   // goodput.plan.plan_levers, by the model of `plan(x, T)` (x: the inputs; T null: the optimum). Each input
@@ -723,8 +731,7 @@
 
   // goodput.plan.levers_at_optimum: the levers with nothing to move, whose gain is zero by construction and which the
   // page writes as the package does (goodput.report.AT_OPTIMUM): the interval lever where the plan uses its optimal
-  // interval, the cadence lever where the plan chose n (`chose`: the exact plan of two tiers with n not given; first
-  // order is shown at the exact plan's n, as goodput plan's cross-check, so it did not choose it).
+  // interval, the cadence lever where the plan chose n (`chose`: a plan of two tiers with n not given).
   function leversAtOptimum(plan, chose) {
     const [setInterval, setCadence] = K.optimum_levers;
     const settled = [];
@@ -1192,16 +1199,15 @@
       const plans = tierPlans(x, x.T);
       exact = plans.exact;
       first = plans.first;
-      const n = exact.persistent_every;
-      const fixed = Object.assign({}, x, { n: n });
       exact.levers = storageLevers(levers((y, t) => tierPlans(y, t).exact, x,
         (y) => tierPlans(Object.assign({}, y, { n: null }), null).exact.goodput), (y, t) => tierPlans(y, t).exact, x);
-      const firstAt = (y, t) => tierPlans(Object.assign({}, y, { n: n }), t).first;
-      first.levers = storageLevers(levers(firstAt, fixed, (y) => {
+      // first order's levers as goodput plan --model first-order's: n re-chosen by first order where the inputs leave it
+      const firstAt = (y, t) => tierPlans(y, t).first;
+      first.levers = storageLevers(levers(firstAt, x, (y) => {
         const rec = recoveryOf(y);
         const sc = scheme(y, tierBestEvery(scheme(y, 1), y.M, "first-order", rec));
         return tierFirstLosses(sc, y.M, tierFirstOptimal(sc, y.M, rec), rec).goodput;
-      }), firstAt, fixed);
+      }), firstAt, x);
     } else {
       exact = exactPlan(x, x.T);
       first = firstOrderPlan(x, x.T);
@@ -1214,7 +1220,7 @@
       return { refused: "the exact model gives no number for these inputs (goodput plan stops here as well)" };
     }
     exact.at_optimum = leversAtOptimum(exact, kind === "tiers" && x.n === null);
-    first.at_optimum = leversAtOptimum(first, false);
+    first.at_optimum = leversAtOptimum(first, kind === "tiers" && x.n === null);
     for (const plan of [exact, first]) {
       plan.lost_capacity = x.gpus === null ? null : F.capacity_per_month(1 - plan.goodput, x.gpus, x.price, x.month);
       plan.lever_dollars = {};
@@ -1486,9 +1492,10 @@
     const parts = [];
     if (result.kind === "tiers") {
       parts.push("With a persistent tier the exact model is <code>goodput plan</code>'s two-tier chain (the package's " +
-        "<code>goodput.tiers</code>), ported to this page; first order is taken at the same n, as " +
-        "<code>goodput plan</code>'s cross-check takes it." +
-        (result.inputs.n === null ? " n is the best whole n by the exact model, re-chosen for each lever." : ""));
+        "<code>goodput.tiers</code>), ported to this page." +
+        (result.inputs.n === null ? " n is the best whole n by each model (first order's own, as <code>goodput " +
+          "plan</code>'s cross-check), re-chosen for each lever; how far first order is off is judged at the exact " +
+          "model's n." : ""));
     } else if (result.kind === "drain") {
       parts.push("With a drain, goodput and checkpoint overhead are the single-level ones times e<sup>−D/M</sup>, " +
         "the optimum is no shorter than D, and first order adds the loss D/M.");
