@@ -137,7 +137,7 @@ def test_durations_as_people_write_them(js: Any) -> None:
     """The page writes durations with goodput.units.format_duration's words, value for value."""
     values = [0.01, 0.5, 2 / 3, 0.999, 1.0, 1.5, 5.0, 9.75, 10.0, 19.287, 99.95, 185.6, 299.9, 300.0, 1234.5,
               2879.0, 2880.0, 77760.0, 400000.0, 525600.0, 2e6, 1e9, 12.3456e-4, 0.0999 / 60, 0.09996 / 60,
-              5.9e-5, 1e-9]
+              5.9e-5, 1e-9, 1e12 * 525600, 1e308]
     assert js.evaluate("vs => vs.map(v => goodputCalculator.formatDuration(v))", values) == \
         [format_duration(v) for v in values]
 
@@ -165,7 +165,7 @@ def test_losses_as_the_package_writes_them(js: Any) -> None:
     two significant digits under 1% (0.14% + 0.14%, not 0.1% twice beside a goodput 0.3 points short)."""
     from goodput.report import percent_sig2
 
-    values = [0.0, 1.39e-3, 4.6e-5, 2.3e-7, 0.00995, 0.0104, 0.047, 0.359]
+    values = [0.0, 1.39e-3, 4.6e-5, 2.3e-7, 0.00995, 0.0104, 0.047, 0.359, 0.9997, 0.99994, 0.99999999, 1.0]
     assert js.evaluate("vs => vs.map(v => goodputCalculator.percentSig2(v))", values) == [percent_sig2(v) for v in values]
 
 

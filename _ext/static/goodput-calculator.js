@@ -222,7 +222,8 @@
 
   function significant(x, digits) {
     const d = digits || 3;
-    if (x >= Math.pow(10, d)) { return roundHalfEven(x).toLocaleString("en-US"); }
+    // goodput.units.significant: from a trillion, an exponent, not digits that are not significant
+    if (x >= Math.pow(10, d) && x < 1e12) { return roundHalfEven(x).toLocaleString("en-US"); }
     return formatG(x, d);
   }
 
@@ -256,13 +257,19 @@
   // Python's format(x, ".0%"): x times 100, rounded half to even, and a percent sign.
   function percent0(x) { return String(roundHalfEven(x * 100)) + "%"; }
 
-  // goodput.report._unsigned_zero: one decimal; one significant digit where that would show zero of a value that is
-  // not ("0.01", not "0.0"); never "-0.0".
-  function oneDecimal(x) {
-    const text = x.toFixed(1);
+  // goodput.report._unsigned_zero: `digits` decimals (one by default); one significant digit where that would show
+  // zero of a value that is not ("0.01", not "0.0"); never "-0.0".
+  function oneDecimal(x, digits) {
+    const text = x.toFixed(digits === undefined ? 1 : digits);
     if (Number(text) !== 0) { return text; }
     if (Math.abs(x) >= K.negligible_percent) { return formatG(x, 1); }
     return text.replace(/^-/, "");
+  }
+
+  // goodput.report.point_decimals: decimals that show a fraction in points to `sig` digits, `least` at least, six at most.
+  function pointDecimals(x, sig, least) {
+    const pts = 100 * Math.abs(x);
+    return !(pts > 0) ? least : Math.min(6, Math.max(least, sig - 1 - Math.floor(Math.log10(pts))));
   }
 
   // goodput.units.format_wait: an expected wait for repairs, "no time" at zero, "under 1 ms" below a millisecond.
@@ -270,24 +277,22 @@
     return minutes <= 0 ? "no time" : minutes < K.wait_floor ? "under 1 ms" : formatDuration(minutes);
   }
 
-  // goodput.report.percent.
+  // goodput.report.percent, to `digits` decimals (one by default).
   // A share of wall time is never below zero: a remainder that rounding leaves at -1e-17 is written 0.0%.
-  // goodput.report.percent: what a share short of the whole lacks keeps one significant digit where the share would
-  // read as all of it (99.94%, not 100.0%).
-  function percent(x) {
+  // What a share short of the whole lacks keeps one significant digit where the share would read as all of it
+  // (99.94%, not 100.0%).
+  function percent(x, digits) {
+    const d = digits === undefined ? 1 : digits;
     const v = 100 * Math.max(0, x);
-    const text = oneDecimal(v);
+    const text = oneDecimal(v, d);
     const short = 100 - v;
     if (Number(text) < 100 || !(short >= K.negligible_percent)) { return text + "%"; }
-    return v.toFixed(Math.min(6, Math.max(1, -Math.floor(Math.log10(short))))) + "%";
+    return v.toFixed(pointDecimals(short / 100, 1, d)) + "%";
   }
 
-  // goodput.report.percent_sig2: a loss under 1% to two significant digits ("0.14%"), from 1% one decimal.
-  function percentSig2(x) {
-    const v = 100 * Math.max(0, x);
-    if (!(v > 0)) { return percent(x); }
-    return v.toFixed(Math.min(6, Math.max(1, 1 - Math.floor(Math.log10(v))))) + "%";
-  }
+  // goodput.report.percent_sig2: a loss under 1% to two significant digits ("0.14%"), from 1% one decimal; a loss
+  // short of the whole as percent writes it ("99.97%", not "100.0%").
+  function percentSig2(x) { return percent(x, pointDecimals(Math.max(0, x), 2, 1)); }
 
   // A lever's gain as the command prints it: "+2.9 points"; optimizer noise below zero is written +0.0. A lever
   // that loses goodput (draining the persistent write, when its drain is long against M) says so, as the book's
