@@ -927,7 +927,10 @@ def parse_rate(value: object, name: str) -> float:
     match = re.fullmatch(r"\s*(\S+?)\s*(?:/|\s+per\s+)\s*([a-zA-Z]+)\s*", text)
     if match is None or match[2].lower() not in MINUTES_PER_UNIT:
         raise InputError(name, value, expected)
-    return validate.non_negative(match[1], name, expected) * 60.0 / MINUTES_PER_UNIT[match[2].lower()]
+    per_hour = validate.non_negative(match[1], name, expected) * 60.0 / MINUTES_PER_UNIT[match[2].lower()]
+    if not math.isfinite(per_hour):  # a count so large that per hour it overflows
+        raise InputError(name, value, expected)
+    return per_hour
 
 
 def _restart_parts(value: Mapping[str, Any]) -> dict[str, float]:

@@ -174,7 +174,9 @@
     if (match === null || !Object.prototype.hasOwnProperty.call(UNITS, match[2].toLowerCase())) {
       throw new InputError(MESSAGES.planned_rate);
     }
-    return nonNegative(match[1], MESSAGES.planned_rate) * 60 / UNITS[match[2].toLowerCase()];
+    const perHour = nonNegative(match[1], MESSAGES.planned_rate) * 60 / UNITS[match[2].toLowerCase()];
+    if (!Number.isFinite(perHour)) { throw new InputError(MESSAGES.planned_rate); }  // overflows per hour
+    return perHour;
   }
 
   // ------------------------------------------------------------------ writing numbers (goodput.units, goodput.report)
