@@ -256,6 +256,18 @@ def test_first_order_verdict_is_the_package_s(js: Any) -> None:
     assert got == [model.RangeCheck(goodput=g, error=e).status for g, e in cases]
 
 
+def test_the_gap_past_a_threshold_reads_past_it_as_the_command_writes_it(js: Any) -> None:
+    """First order refused at 3.02 points read "3.0 points below the exact model (more than 3 points)" on the page,
+    where the command writes goodput.report.gap_text's "3.02 points"; a caution at 1.004 likewise."""
+    from goodput.report import gap_text
+
+    errors = [0.0302, 0.03004, 0.0312, 0.01004, 0.0104, 0.02]
+    got = js.evaluate("es => es.map(e => goodputCalculator.warning({first: {status: goodputCalculator.rangeStatus("
+                      "0.5, e), error: e}}))", errors)
+    for error, text in zip(errors, got, strict=True):
+        assert f" {gap_text(model.RangeCheck(goodput=0.5, error=error))} below the exact model" in text, (error, text)
+
+
 def random_tier_mappings(count: int, seed: int) -> list[dict[str, str]]:
     """Seeded random tiered fleets as the page's form fields: a drain or none, C_p, R_p or none, s, n given or chosen."""
     rng = np.random.default_rng(seed)

@@ -1476,7 +1476,17 @@
     return n.toLocaleString("en-US") + suffix;
   }
 
-  function points(x) { const t = oneDecimal(100 * x); return t + (Number(t) === 1 ? " point" : " points"); }
+  function points(x, digits) { const t = oneDecimal(100 * x, digits); return t + (Number(t) === 1 ? " point" : " points"); }
+
+  // goodput.report.points_past: the decimals it takes a difference past a threshold to read past it ("3.02 points",
+  // not "3.0 points (more than 3 points)").
+  function pointsPast(x, limit) {
+    for (let more = 1; more < 7; more++) {
+      const text = points(x, more);
+      if (Number(text.split(" ")[0]) > 100 * limit) { return text; }
+    }
+    return points(x);
+  }
 
   function warning(result) {
     const p = result.first;
@@ -1485,11 +1495,12 @@
         "shown; the exact model applies.";
     }
     if (p.status === "out of range") {
-      return "First order is outside its range here: it is " + points(p.error) + " below the exact model (more than " +
+      return "First order is outside its range here: it is " + pointsPast(p.error, K.first_order_tolerance) +
+        " below the exact model (more than " +
         points(K.first_order_tolerance).replace(".0", "") + "), so no first-order number is shown; the exact model applies.";
     }
     if (p.status === "caution") {
-      return "Caution: first order is " + points(p.error) +
+      return "Caution: first order is " + pointsPast(p.error, K.first_order_caution) +
         " below the exact model here, so it underestimates goodput by that much; the exact model is closer.";
     }
     return "";
@@ -1833,7 +1844,7 @@
     formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
-    leverOrder: leverOrder, notPaying: notPaying,
+    leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning,
   };
 
   if (typeof document !== "undefined") {
