@@ -993,3 +993,30 @@ def test_no_download_for_inputs_goodput_plan_refuses(context: Any, built_book: P
     status, _ = _plan_json(path)
     assert status != 0
     assert not problems, problems
+
+
+@pytest.mark.parametrize("q", [
+    {"mtbi": "186 min", "checkpoint_cost": "1 min", "restart": "5 min"},
+    {"mtbi": "186 min", "checkpoint_cost": "1 min", "restart": "5 min", "interval": "45 min"},
+    {"mtbi": "60 min", "checkpoint_cost": "30 s", "restart": "5 min", "drain": "30 min"},  # the drain bounds T
+    {"mtbi": "186 min", "checkpoint_cost": "1 min", "restart": "5 min", "persistent_cost": "5 min",
+     "fast_survives": "0.8"},
+    {"mtbi": "186 min", "checkpoint_cost": "1 min", "restart": "5 min", "persistent_cost": "1.1 min",
+     "fast_survives": "0.1"},  # the best n is 1: fast checkpoints between persistent ones do not pay
+    {"mtbi": "2 h", "checkpoint_cost": "30 s", "restart": "4 min", "drain": "2 min", "persistent_cost": "6 min",
+     "persistent_restart": "10 min", "fast_survives": "0.8", "persistent_every": "4", "interval": "15 min"},
+])
+def test_the_recommendation_is_the_command_s_sentence(js: Any, q: dict[str, str]) -> None:
+    """The page's bold sentence is goodput.report.recommendation's: "every checkpoint to the persistent tier" and "Fast
+    checkpoints between persistent ones do not pay here" at n = 1, "as the inputs fix it", "The interval in use",
+    the drain itself where it bounds T (the page wrote "every 1st checkpoint persistent" and "The interval evaluated")."""
+    from goodput.params import params_from_mapping
+    from goodput.report import recommendation
+
+    got = js.evaluate("""raw => { const c = goodputCalculator, x = c.readInputs(raw).inputs;
+        return c.recommendation(c.compute(x)).replace(/<[^>]*>/g, ""); }""", q)
+    fields = {k: v for k, v in q.items() if k != "interval"} | {"gpus": "16384"}
+    params = _params(fields) if "persistent_cost" in q else params_from_mapping(
+        fields | {"slow_checkpoint_cost": q["checkpoint_cost"], "price_per_gpu_hour": "2.5", "month": "720 h"})
+    interval = None if "interval" not in q else parse_duration(q["interval"], "interval")
+    assert got == recommendation(plan_for(params, interval=interval))

@@ -1455,19 +1455,35 @@
     return '<span data-model="' + model + '" data-output="' + key + '" data-value="' + String(value) + '">' + text + "</span>";
   }
 
+  // goodput.report.recommendation: the interval to use and the goodput it leaves, with the persistent cadence.
   function recommendation(result) {
-    const e = result.exact;
-    let head = "Checkpoint every " + span("exact", "optimal_interval_min", e.optimal_interval_min,
-      formatDuration(e.optimal_interval_min)) + " of work (exact optimum for exponential failures)";
+    const e = result.exact, x = result.inputs;
+    const interval = span("exact", "optimal_interval_min", e.optimal_interval_min, formatDuration(e.optimal_interval_min));
+    let head = "Checkpoint every " + interval + " of work", cycle = "";
     if (result.kind === "tiers") {
-      head += ", every " + span("exact", "persistent_every", e.persistent_every, ordinal(e.persistent_every)) +
-        " checkpoint persistent" + (result.inputs.n === null ? " (the best whole n)" : "");
+      const n = span("exact", "persistent_every", e.persistent_every, ordinal(e.persistent_every));
+      head += e.persistent_every === 1 ? ", every checkpoint to the persistent tier"
+        : ", every " + n + " one to the persistent tier";
+      if (e.persistent_every !== 1) { cycle = "every " + formatDuration(e.persistent_every * e.optimal_interval_min) + "; "; }
+      if (x.n !== null) { head += " as the inputs fix it"; }
     }
-    head += ": goodput ";
-    if (result.inputs.T === null) { return head + span("exact", "goodput", e.goodput, percent(e.goodput)) + "."; }
-    const atBest = e.goodput + e.levers[K.levers[3]];
-    return head + percent(atBest) + ". The interval evaluated, " + formatDuration(e.interval_min) + ", gives " +
-      span("exact", "goodput", e.goodput, percent(e.goodput)) + " (" + points(Math.max(0, atBest - e.goodput)) + " less).";
+    // goodput.plan.Plan.drain_bound: the optimum is the drain itself
+    const bound = x.D > 0 && Math.abs(e.optimal_interval_min - x.D) <= 1e-9 * x.D;
+    head += " (" + cycle + (bound ? "the drain itself: the exact optimum is shorter" :
+      "exact optimum for exponential failures") + "): goodput ";
+    let text;
+    if (x.T === null) {
+      text = head + span("exact", "goodput", e.goodput, percent(e.goodput)) + ".";
+    } else {
+      const atBest = e.goodput + e.levers[K.levers[3]];
+      text = head + percent(atBest) + ". The interval in use, " + formatDuration(e.interval_min) + ", gives " +
+        span("exact", "goodput", e.goodput, percent(e.goodput)) + " (" + points(Math.max(0, atBest - e.goodput)) +
+        " less).";
+    }
+    if (result.kind === "tiers" && e.persistent_every === 1 && x.n === null) {
+      text += " Fast checkpoints between persistent ones do not pay here.";
+    }
+    return text;
   }
 
   // goodput.report.ordinal.
@@ -1844,7 +1860,7 @@
     formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
-    leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning,
+    leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning, recommendation: recommendation,
   };
 
   if (typeof document !== "undefined") {
