@@ -538,7 +538,6 @@ def expected_outputs(q: dict[str, str]) -> dict[tuple[str, str, str], float | No
     x = _inputs(q)
     c, m, r, t, d = x["C"], x["M"], x["R"], x["T"], x["D"]
     scheme = x["scheme"]
-    tier = scheme is not None or d > 0.0
     out: dict[tuple[str, str, str], float | None] = {}
     plans = expected_plans(q)
     for which, plan in plans.items():
@@ -546,7 +545,7 @@ def expected_outputs(q: dict[str, str]) -> dict[tuple[str, str, str], float | No
             "mtbi_min": m, "optimal_interval_min": plan.optimal_interval, "interval_min": plan.interval,
             "checkpoint_overhead": plan.losses.checkpoint_overhead, "lost_work": plan.losses.lost_work,
             "restart_loss": plan.losses.restart_loss, "goodput": plan.goodput}
-        if tier:
+        if d > 0.0:  # the drain row only with a drain, as goodput plan lists it
             values["drain_loss"] = plan.drain_loss
         if scheme is not None:
             values["persistent_every"] = plan.tiers.every  # type: ignore[union-attr]
@@ -673,9 +672,9 @@ def test_sixty_random_fleets_from_the_address(context: Any, built_book: Path) ->
     assert page is not None
     page.close()
     assert not problems, problems
-    # both levers at the optimum were met, by both models for the interval
-    assert settled_seen == {("exact", "set the interval right"), ("first-order", "set the interval right"),
-                            ("exact", "set the persistent cadence right")}, settled_seen
+    # both levers at the optimum were met, by both models (first order chooses its own n where the inputs leave it)
+    assert settled_seen == {(which, lever) for which in ("exact", "first-order")
+                            for lever in ("set the interval right", "set the persistent cadence right")}, settled_seen
     print(f"60 fleets: {compared} numbers compared, worst relative error {worst:.3g} where no search is involved; "
           f"levers listed in goodput plan's order exactly on {in_order} of 60")
 

@@ -1382,7 +1382,8 @@
     const kind = result && result.kind;
     container.setAttribute("data-kind", kind || "none");
     for (const row of container.querySelectorAll("[data-tiers-only]")) { row.hidden = kind !== "tiers"; }
-    for (const row of container.querySelectorAll("[data-drain-only]")) { row.hidden = kind !== "tiers" && kind !== "drain"; }
+    // a drain row only with a drain, as goodput plan lists it (goodput.plan.Plan.drained)
+    for (const row of container.querySelectorAll("[data-drain-only]")) { row.hidden = !(result && result.inputs.D > 0); }
     // the storage lever doubles the read bandwidth as well only where the inputs state one (goodput.params.at_bandwidths)
     const store = result && result.inputs.known ? result.inputs.known.store : null;
     for (const words of container.querySelectorAll("[data-read-stated]")) { words.hidden = !store || store.rb === null; }
