@@ -212,3 +212,22 @@ def test_a_persistent_tier_without_a_drain_lists_no_drain_loss() -> None:
     drained = fleet_plan(fleet.params.replace(drain=2.0))
     assert drained.plan.drained and "drain" in plan_losses(drained.plan)
     assert len(tables.model_losses_table(drained)) == len(table) + 1
+
+
+def test_the_tables_write_a_loss_as_the_prose_beside_them() -> None:
+    """A 512-GPU fleet whose restart loss is 0.085%: the planning page's prose said 0.085% and the table under it
+    0.1%; the model table, the elastic table and the prose now write each loss alike (percent_sig2), and the elastic
+    table's two goodputs with the decimals that set them apart."""
+    from goodput.pages.common import fleet_values
+
+    fleet = fleet_plan(params_from_mapping({"gpus": 512, "rate_per_gpu_hour": 2e-5, "checkpoint_cost": "20 s",
+                                            "slow_checkpoint_cost": "5 min", "restart": "5 min",
+                                            "price_per_gpu_hour": 2.5, "month": "720 h"}))
+    said = fleet_values(fleet)
+    shares = tables.plan_losses_table(fleet).set_index("where the time goes")["share of wall time"]
+    assert (shares["restart"], shares["lost work"]) == (said["restart_loss"], said["lost_work"])
+    assert said["restart_loss"] == "0.085%"
+    exact = tables.model_losses_table(fleet).set_index("at the optimum")["exact model"]
+    assert exact["restart"] == said["restart_loss"] and exact["checkpoint overhead"] == said["checkpoint_overhead"]
+    elastic = scale_figures.elastic_table(fleet).data.set_index("")
+    assert elastic.loc["goodput", "full restart"] != elastic.loc["goodput", "elastic"]

@@ -144,7 +144,7 @@ def test_swings_draw_no_bar_for_an_input_without_a_range() -> None:
 @pytest.mark.slow
 def test_breakdown_labels_fit_their_segments_or_move_after_the_bar() -> None:
     """No share printed inside a segment is wider than the segment; a share that would not fit (the 0.1% restart
-    of the first bar) is printed after the bar, beside the total lost and the goodput."""
+    of the first bar, 0.12% as every loss is written) is printed after the bar, beside the total lost and the goodput."""
     fig = figures.loss_breakdown({"a": model.losses(0.2, 400.0, 0.5), "b": model.losses(3.0, 60.0, 12.0)})
     fig.draw_without_rendering()
     ax = fig.axes[0]
@@ -155,7 +155,7 @@ def test_breakdown_labels_fit_their_segments_or_move_after_the_bar() -> None:
         segment = next(b for b in bars if b.x0 <= box.x0 + box.width / 2 <= b.x1 and b.y0 <= box.y0 + box.height / 2 <= b.y1)
         assert box.width <= segment.width
     notes = [t.get_text() for t in ax.texts if t.get_bbox_patch() is None]
-    assert any("restart 0.1%" in note and "goodput" in note for note in notes)
+    assert any("restart 0.12%" in note and "goodput" in note for note in notes)
     assert all(t.get_window_extent().x1 <= ax.get_window_extent().x1 + 1 for t in ax.texts)
 
 

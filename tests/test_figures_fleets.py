@@ -107,7 +107,7 @@ def test_loss_curve_of_the_worked_example_stays_in_minutes(worked: Params) -> No
 
 
 def test_breakdown_writes_small_losses_and_leaves_out_what_a_case_lacks(small: FleetPlan) -> None:
-    """The fast bars' shares of hundredths of a percent read "0.01%" as in the table beside them; the one-tier slow
+    """The fast bars' shares of hundredths of a percent read "0.012%" as in the table beside them; the one-tier slow
     bars name no drain; and no two labels overlap, each note staying within its bar's row."""
     cases = figures.breakdown_cases(small)
     fig = figures.loss_breakdown(cases)
@@ -119,7 +119,7 @@ def test_breakdown_writes_small_losses_and_leaves_out_what_a_case_lacks(small: F
         text = note.get_text()
         assert f"goodput {percent(b.goodput)}" in text
         assert ("not yet durable" in text) == (getattr(b, "drain_loss", 0.0) > 0)
-    assert "checkpoint overhead 0.01%" in notes[0].get_text()
+    assert "checkpoint overhead 0.012%" in notes[0].get_text()  # as the table beside it writes a loss (percent_sig2)
     assert not any("0.0%" in t.get_text() for t in ax.texts)
     boxes = [t.get_window_extent() for t in ax.texts]
     for one, other in itertools.combinations(boxes, 2):

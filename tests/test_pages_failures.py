@@ -300,6 +300,7 @@ def test_small_losses_keep_their_digits_and_small_gains_are_not_advice(small_par
     assert 0.0001 < elastic.losses.restart_loss < 0.00095
     assert page.restart_elastic == f"{100 * elastic.losses.restart_loss:.3f}%" == "0.051%"
     assert page.restart_full == page.restart_loss == "0.97%"  # as the losses quote it
+    assert page.elastic_from != page.elastic_goodput  # "rises from 99.0% to 99.0%" read as no rise
 
 
 def test_the_elastic_table_lists_r_p_only_for_a_persistent_tier(stored: FleetPlan, tiered: FleetPlan) -> None:

@@ -309,9 +309,10 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
         left = 0.0
         for key, name, width in parts:
             bar = ax.barh(row, width, left=left, height=0.6, color=COLOURS[key], hatch=HATCHES[key], edgecolor="white")
-            text = ax.text(left + width / 2, row, percent(width), ha="center", va="center", fontsize=9.5,
+            # a loss as every page writes it (percent_sig2): 0.085%, not 0.1%
+            text = ax.text(left + width / 2, row, percent_sig2(width), ha="center", va="center", fontsize=9.5,
                            bbox=_LABEL_BOX)
-            inside.append((text, bar.patches[0], row, f"{name} {percent(width)}"))
+            inside.append((text, bar.patches[0], row, f"{name} {percent_sig2(width)}"))
             left += width
         totals.append(left)
     ax.set_yticks(range(len(cases)), list(cases))
@@ -343,7 +344,7 @@ def loss_breakdown(cases: Mapping[str, model.Losses | TierLosses]) -> Figure:
         notes = []
         for row, (left, b) in enumerate(zip(totals, cases.values(), strict=True)):
             lines = [words for i, (_, _, r, words) in enumerate(inside) if r == row and i in moved]
-            lines += [f"lost {percent(left)}", f"goodput {percent(b.goodput)}"]
+            lines += [f"lost {percent_sig2(left)}", f"goodput {percent(b.goodput)}"]
             notes.append(ax.text(left + 0.02 * widest, row, "\n".join(lines), va="center", ha="left", fontsize=10,
                                  linespacing=1.25))
         _fit_right(ax, notes)

@@ -38,6 +38,7 @@ from goodput.report import (
     range_ends,
     share_text,
     slow_words,
+    small_points,
 )
 from goodput.units import format_duration
 from goodput.whatif import ASYNC_SECONDS, EARLY_FACTOR, SMALL_COUNT, SYNC_SECONDS, goodput_of, measuring_whatif
@@ -167,7 +168,8 @@ def build(fleet: FleetPlan) -> Page:
         c_name="measured stall" if p.checkpoint_is_stall else "snapshot",
         persistent_every=ordinal(scheme.every) if w.stalled and scheme else "",
         drain_persistent=gain_text(fleet.levers["drain the persistent write as well"]) if w.stalled else "",
-        **elastic_values(w.elastic_inputs, w.elastic), elastic_points=points(w.elastic_gain), elastic_t=elastic_t,
+        **elastic_values(w.elastic_inputs, w.elastic, w.elastic.goodput - w.elastic_gain),
+        elastic_points=small_points(w.elastic_gain), elastic_t=elastic_t,  # as the failures page writes the gain
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         half=Variant("planned" if half else "drain"),
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
