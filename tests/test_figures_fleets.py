@@ -357,3 +357,17 @@ def test_the_survival_figure_marks_a_fixed_cadence_at_the_plan_too(worked: Param
     assert [line.get_ydata()[0] for line in right.get_lines() if line.get_marker() == "s"] == [10]
     chosen = tier_figures.survival_figure(fleet_plan(worked.replace(**tiers))).axes[0]
     assert len([line for line in chosen.get_lines() if str(line.get_label()).startswith("this fleet")]) == 1
+
+
+def test_the_worked_check_s_figure_says_whose_c_and_m_it_draws(worked: Params, worked_fleet: FleetPlan) -> None:
+    """A fleet whose first order is out of range (M = 20 min): the derivation page's only figure drew the worked
+    example's T* = 19.3 min under the fleet's own recommendation, its caption saying only "of the worked check"."""
+    from goodput.pages import derivation
+
+    refused = fleet_plan(worked.replace(mtbi=20.0))
+    assert not refused.first_order_quotable and worked_fleet.first_order_quotable
+    for fleet, whose in ((refused, "The worked example's"), (worked_fleet, "This fleet's")):
+        check = derivation.check_params(fleet)
+        ax = figures.overhead_curve(check.checkpoint_cost, check.mtbi, derivation.check_whose(fleet)).axes[0]
+        title = ax.get_title(loc="left")
+        assert title.startswith(whose) and f"M = {format_duration(check.mtbi)}" in title, title

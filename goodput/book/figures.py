@@ -250,8 +250,8 @@ def root_causes(components: Sequence[str], categories: Sequence[str], counts: Se
 
 
 @styled
-def overhead_curve(checkpoint_cost: float, mtbi: float) -> Figure:
-    """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms, T* marked.
+def overhead_curve(checkpoint_cost: float, mtbi: float, whose: str = "") -> Figure:
+    """The interval-dependent loss f(T) = C/T + T/(2M) and its two terms, T* marked; `whose` C and M, as its title.
 
     The curve's shape does not depend on C and M once T is in units of T*, so the axes are scaled to T* and f(T*), and
     the labels never sit on a curve.
@@ -278,6 +278,8 @@ def overhead_curve(checkpoint_cost: float, mtbi: float) -> Figure:
     )
     ax.set_xlim(0, best * 4.1 / size)
     ax.set_ylim(0, 2.3 * fbest)
+    if whose:
+        ax.set_title(whose, loc="left", fontsize=10)
     ax.set_xlabel(f"checkpoint interval T ({unit} of work)")
     _pct_axis(ax.yaxis, "loss (share of wall time)")
     _legend_below(ax, ncols=3)

@@ -44,6 +44,15 @@ def check_params(fleet: FleetPlan) -> Params:
     return fleet.params if fleet.first_order_quotable else load_params()
 
 
+def check_whose(fleet: FleetPlan) -> str:
+    """Whose C and M the worked check's figure draws, as its title: the fleet's (one tier), or the worked example's."""
+    p = check_params(fleet)
+    inputs = f"C = {format_duration(p.checkpoint_cost)}, M = {format_duration(p.mtbi)}"
+    if fleet.first_order_quotable:
+        return f"This fleet's {inputs}, one tier" + ("" if fleet.plain else ": not its whole scheme")
+    return f"The worked example's {inputs}: first order is out of its range for this fleet"
+
+
 #: The relative difference below which the symbolic optimum is said to agree with the quoted one (floating point).
 AGREEMENT = 1e-12
 
