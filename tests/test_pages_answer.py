@@ -536,3 +536,20 @@ def test_the_cheaper_checkpoint_quoted_is_the_largest_of_its_levers() -> None:
     assert drained > max(fleet.levers["halve C_p"], fleet.levers["halve C"])
     page = answer.build(fleet)
     assert page.halve_c_points == gain_text(drained) and page.cost_lever == Variant("minor")
+
+
+def test_the_cheaper_checkpoint_that_pays_is_named() -> None:
+    """A tiered fleet whose checkpoint lever is draining the persistent write (10.5 points) while halving C gains 1.3:
+    the page said "the checkpoint cost is where much of this fleet's goodput is", sending a planner to the fast
+    checkpoint; it names the persistent checkpoint's stall."""
+    from goodput.pages.common import COST_LEVER_WHAT
+
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 98304, "rate_per_gpu_hour": 1.4e-5, "checkpoint_cost": "15 s", "slow_checkpoint_cost": "8 min",
+        "restart": "10 min", "price_per_gpu_hour": 2.7, "month": "730 h", "drain": "5 min",
+        "persistent": {"cost": "3 min", "restart": "20 min"}, "fast_survives": 0.8,
+        "just_in_time": {"share": 0.5, "recovery": "90 s"}, "planned": {"rate": "1.5 per day"}}))
+    page = answer.build(fleet)
+    assert fleet.levers["drain the persistent write as well"] > 5 * fleet.levers["halve C"]
+    assert page.cost_lever == Variant("top")
+    assert page.cost_lever_what == COST_LEVER_WHAT["drain the persistent write as well"] != COST_LEVER_WHAT["halve C"]

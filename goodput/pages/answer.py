@@ -12,6 +12,7 @@ from typing import Any
 from goodput.fleet import FleetPlan
 from goodput.pages import Raw, Variant
 from goodput.pages.common import (
+    COST_LEVER_WHAT,
     COST_LEVER_WORDS,
     LOSS_WORDS,
     NOT_QUOTED,
@@ -120,6 +121,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowResta
     spares_rank: Variant
     spares_rank_gain: str
     cost_lever_words: str
+    cost_lever_what: str
     slow_kind: Variant
     optimum: Variant
     slow_pair: Variant
@@ -255,6 +257,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
                            == min(fleet.losses.values()) else "top"),
         loss_lever=loss_lever_variant(outranked), **loss_lever_values(outranked), halve_c_points=gain_text(halve_c),
         halve_c_dollars=money(fleet.dollars(halve_c)), cost_lever_words=COST_LEVER_WORDS[cost],
+        cost_lever_what=COST_LEVER_WHAT[cost],
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
         optimum=Variant("drain" if fleet.plan.drain_bound else "exact"),
         slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived_own" if p.checkpoint_is_write
