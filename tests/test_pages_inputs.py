@@ -320,3 +320,13 @@ def test_a_c_typed_beside_a_snapshot_is_said_to_be_the_measured_stall(records: t
     assert table.loc["C", ["this fleet", "given or derived"]].tolist() == [
         "6.3 s", "given: the measured stall (the copy alone takes 13.8 ms)"]
     assert table.loc["D", "given or derived"].startswith("derived: the write of 5.67 TB")
+
+
+def test_a_counted_fleet_is_not_told_that_only_a_count_settles_its_m(records: tuple[PublishedFleet, ...]) -> None:
+    """The spread of published rates "only a count of your own fleet's interruptions can settle", said to a fleet that
+    gives a count and its interval: now said only where M is not a count."""
+    counted = build(load_params(), records)
+    assert counted.fx_settle == Variant("count")
+    assert counted.fleet_m_span in variant_text(counted, "fx_settle", ROOT / "book")
+    rated = build(load_params().replace(interruption_count=None, window=None, mtbi_source="rate_per_gpu_hour"), records)
+    assert rated.fx_settle == Variant("none")

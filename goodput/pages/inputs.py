@@ -139,6 +139,7 @@ class Page(Fleet):
     fx_g_high: str
     fx_points: str
     fx_dollars: str
+    fx_settle: Variant
 
 
 def _factor(low: float, high: float) -> tuple[Variant, str]:
@@ -248,5 +249,5 @@ def build(fleet: FleetPlan, records: Sequence[fleets.PublishedFleet]) -> Page:
         fx_r_high=format_duration(at_high.restart), fx_t_low=format_duration(at_low.interval),
         fx_g_low=percent(at_low.goodput),
         fx_t_high=format_duration(at_high.interval), fx_g_high=percent(at_high.goodput), fx_points=points(x.gap),
-        fx_dollars=money(fleet.dollars(x.gap)),
+        fx_dollars=money(fleet.dollars(x.gap)), fx_settle=Variant("count" if how == "count" else "none"),
     )
