@@ -608,7 +608,8 @@ class FleetPlan:
         return BestBandwidth(bandwidth=best, goodput=goodput, net_per_month=self.dollars(goodput) - cost,
                              storage_cost_per_month=cost, edge=edge, interval=0.0 if plan is None else plan.interval,
                              drain=0.0 if plan is None or plan.tiers is None else plan.tiers.drain,
-                             at_drain=plan is not None and plan.at_drain)
+                             at_drain=plan is not None and plan.at_drain,
+                             own_net_per_month=self.net_at_stated_bandwidth(s.write_bandwidth))
 
 
 def without_snapshot(params: Params) -> Params:

@@ -1223,6 +1223,9 @@ def best_bandwidth_note(best: BestBandwidth, *, scheme_as_measured: bool = False
     scheme = "with the fleet's scheme as measured, " if scheme_as_measured else ""
     note = (f"stated, as the inputs' write bandwidth is; {scheme}goodput {percent(best.goodput)}{every}, storage "
             f"{money(best.storage_cost_per_month)} a month; kept work's worth less storage {money(best.net_per_month)} a month")
+    if best.flat:  # the fleet's own bandwidth nets as much, as far as its inputs tell (BestBandwidth.flat)
+        note += (f"; {money(best.net_per_month - best.own_net_per_month)} a month more than at the fleet's own "
+                 "bandwidth, finer than its inputs tell apart: none to buy or shed")
     if best.edge == "top":
         note += f"; no optimum below {SEARCH_SPAN:g} times the fleet's bandwidth, the top of the search"
     elif best.edge == "bottom":
@@ -1235,7 +1238,8 @@ def planner_keys(report: PlanReport) -> dict[str, Any]:
     p, b, c, n = report.params, report.best_bandwidth, report.spares_choice, report.needed
     best = None if b is None else {"bandwidth_bytes_per_s": b.bandwidth, "goodput": b.goodput,
                                    "storage_cost_per_month": b.storage_cost_per_month,
-                                   "net_per_month": b.net_per_month, "edge": b.edge}
+                                   "net_per_month": b.net_per_month, "edge": b.edge,
+                                   "own_net_per_month": b.own_net_per_month, "flat": b.flat}
     if p is None:
         return dict.fromkeys(("checkpoint_size_bytes", "load_min", "restart_parts", "spares", "best_spares", "needed"),
                              None) | {"best_write_bandwidth": best, "just_in_time": None, "derived": {}}

@@ -273,6 +273,11 @@ SEARCH_PER_OCTAVE = 4
 SEARCH_TOLERANCE = 1e-6
 
 
+#: Below this share of the fleet's own net a month, B* is no better than the fleet's own bandwidth: a bandwidth
+#: efficiency and a datasheet price, two digits each, do not tell a thousandth apart (BestBandwidth.flat).
+FLAT_SHARE = 1e-3
+
+
 @dataclass(frozen=True)
 class BestBandwidth:
     """The stated write bandwidth B* (bytes/s) that maximizes goodput's worth net of the bandwidth's cost.
@@ -291,6 +296,16 @@ class BestBandwidth:
     interval: float = 0.0
     drain: float = 0.0
     at_drain: bool = False
+    own_net_per_month: float = math.nan
+
+    @property
+    def flat(self) -> bool:
+        """Whether the fleet's own bandwidth nets as much as B* to the inputs' precision (:data:`FLAT_SHARE`).
+
+        B* inside the search that nets no more than that share of the fleet's own net above it: no bandwidth to buy
+        or shed, whatever B* is.
+        """
+        return self.edge is None and self.net_per_month - self.own_net_per_month <= FLAT_SHARE * abs(self.own_net_per_month)
 
 
 def best_bandwidth(net_at: Callable[[float], float], bandwidth: float, span: float = SEARCH_SPAN) -> tuple[float, str | None]:

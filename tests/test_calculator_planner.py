@@ -368,16 +368,24 @@ def test_best_write_bandwidth_in_chromium_equals_the_package(js: Any) -> None:
     # storage far dearer than 64 GPUs' work, at the highest price read ($10M per GB/s a month): the bottom of the search
     fleets.append({"gpus": "64", "rate_per_gpu_hour": "2e-5", "checkpoint_size": "1 TB", "write_bandwidth": "40 GB/s",
                    "restart": "5 min", "storage_price": "1e7"})
-    edges = []
+    # a fleet that already holds B* (its own, to four digits): the net is flat, nothing to buy or shed
+    inside = next(q for q in fleets if fleet_plan(params_from_mapping(to_mapping(q))).best_write_bandwidth.edge is None)
+    held = fleet_plan(params_from_mapping(to_mapping(inside))).best_write_bandwidth
+    ratio = held.bandwidth / st.parse_bandwidth(inside["write_bandwidth"], "write_bandwidth")  # the read scales alike
+    fleets.append(inside | {"write_bandwidth": f"{held.bandwidth / 1e9:.6g} GB/s"} | (
+        {"read_bandwidth": f"{st.parse_bandwidth(inside['read_bandwidth'], 'rb') * ratio / 1e9:.6g} GB/s"}
+        if "read_bandwidth" in inside else {}))
+    edges, flat = [], []
     for q, page in zip(fleets, page_plans(js, fleets), strict=True):
         best = fleet_plan(params_from_mapping(to_mapping(q))).best_write_bandwidth
         got = page["bandwidth"]
         assert best is not None and got is not None, q
         assert math.isclose(got["bandwidth_bytes_per_s"], best.bandwidth, rel_tol=1e-3), q
         assert abs(got["goodput"] - best.goodput) <= 1e-6, q
-        assert got["edge"] == best.edge, q
+        assert got["edge"] == best.edge and got["flat"] == best.flat, q
         edges.append(best.edge)
-    assert {"top", "bottom", None} <= set(edges)
+        flat.append(best.flat)
+    assert {"top", "bottom", None} <= set(edges) and flat[-1] and not all(flat)
 
 
 def _net_at_bandwidth(params: Any, known: Any, stated: float, bandwidth: float) -> float:

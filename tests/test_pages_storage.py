@@ -442,3 +442,26 @@ def test_beside_a_persistent_tier_the_storage_page_offers_no_synchronous_write_o
     storage_figures.goodput_vs_bandwidth(fleet)
     assert fleet.goodput_at_write_bandwidth(1e9, 5.67e12) >= 0.0
     assert fleet_plan(stall).synchronous is not None
+
+
+def test_a_best_bandwidth_that_nets_nothing_more_is_said_to_be_the_fleet_s_own() -> None:
+    """A 6k fleet whose own 25 GB/s nets $9 a month less than B* = 24.5 GB/s, of $11M: the page said "B* is worth $9 a
+    month more" beside "$22K ... $22K" and "$11M ... $11M", and the command offered 24.5 GB/s to buy; both now say the
+    fleet's own bandwidth is already the best its inputs can tell."""
+    from goodput.report import best_bandwidth_note
+    from goodput.storage import FLAT_SHARE
+
+    params = params_from_mapping({
+        "gpus": 6144, "gpus_per_node": 8, "rate_per_gpu_hour": 2.4e-5,
+        "checkpoint": {"parameters": 70e9, "bytes_per_parameter": 16},
+        "storage": {"write_bandwidth": "200 Gb/s", "read_bandwidth": "50 GB/s", "efficiency": 0.7, "price": 900},
+        "snapshot": {"bandwidth": "20 GB/s", "host_memory": "1 TB", "double_buffered": True},
+        "restart": {"detect": "90 s", "replace": "4 min", "startup": "3 min", "warmup": "1 min"},
+        "persistent": {"cost": "3 min", "restart": "25 min"}, "fast_survives": 0.6,
+        "price_per_gpu_hour": 2.9, "month": "730 h"})
+    fleet = fleet_plan(params)
+    best = fleet.best_write_bandwidth
+    assert best is not None and best.edge is None and best.flat
+    assert 0 < best.net_per_month - best.own_net_per_month < FLAT_SHARE * best.own_net_per_month
+    assert pages.build(fleet).best == Variant("flat")
+    assert "none to buy or shed" in best_bandwidth_note(best)  # the command's note, as the page's

@@ -1180,8 +1180,11 @@
       : bestBandwidth((b) => dollars(goodputAt(b)) - x.storagePrice * b / 1e9, store.wb);
     const goodput = goodputAt(found.bandwidth);
     const cost = x.storagePrice * found.bandwidth / 1e9;
+    // goodput.storage.BestBandwidth.flat: the fleet's own bandwidth nets as much, as far as its inputs tell
+    const own = dollars(goodputAt(store.wb)) - x.storagePrice * store.wb / 1e9, net = dollars(goodput) - cost;
     return { bandwidth_bytes_per_s: found.bandwidth, goodput: goodput, storage_cost_per_month: cost,
-      net_per_month: dollars(goodput) - cost, edge: found.edge };
+      net_per_month: net, edge: found.edge, own_net_per_month: own,
+      flat: found.edge === null && net - own <= K.bandwidth_search.flat_share * Math.abs(own) };
   }
 
   // goodput.plan._check_scale: inputs so far out of scale that the job keeps essentially no work have no plan.
@@ -1349,7 +1352,9 @@
       const span = K.bandwidth_search.span;
       put("best_write_bandwidth", bw.bandwidth_bytes_per_s, bound + formatBandwidth(bw.bandwidth_bytes_per_s) + " (you have " +
         formatBandwidth(store.wb) + (bw.edge === "top" ? "; no optimum below " + span + "x it, the top of the search"
-          : bw.edge === "bottom" ? "; no optimum above 1/" + span + " of it, the bottom of the search" : "") + ")");
+          : bw.edge === "bottom" ? "; no optimum above 1/" + span + " of it, the bottom of the search"
+          : bw.flat ? "; " + money(bw.net_per_month - bw.own_net_per_month) + " a month more than at yours, finer than " +
+            "the inputs tell apart: none to buy or shed" : "") + ")");
       put("best_write_bandwidth_goodput", bw.goodput, percent(bw.goodput));
       put("best_write_bandwidth_cost", bw.storage_cost_per_month, money(bw.storage_cost_per_month) + " a month");
       put("best_write_bandwidth_net", bw.net_per_month, (bw.net_per_month < 0 ? "a loss of " + money(-bw.net_per_month)

@@ -223,7 +223,7 @@ def constants() -> dict[str, Any]:
         "storage_file_keys": list(_STORAGE_KEYS),
         "most_spares": MOST_SPARES,
         "bandwidth_search": {"span": storage.SEARCH_SPAN, "per_octave": storage.SEARCH_PER_OCTAVE,
-                             "tolerance": storage.SEARCH_TOLERANCE},
+                             "tolerance": storage.SEARCH_TOLERANCE, "flat_share": storage.FLAT_SHARE},
         "price_expected": storage.PRICE_EXPECTED,
     }
 

@@ -19,6 +19,7 @@ from goodput.storage import (
     BF16_BYTES_PER_PARAMETER,
     DEFAULT_BYTES_PER_PARAMETER,
     FASTEST,
+    FLAT_SHARE,
     SEARCH_SPAN,
     checkpoint_size,
     format_bandwidth,
@@ -133,6 +134,7 @@ class Page(Fleet):
     best_goodput: str
     best_cost: str
     best_net: str
+    flat_share: str
     fleet_cost: str
     fleet_net: str
     best_gain: str
@@ -194,7 +196,7 @@ def build(fleet: FleetPlan) -> Page:
     best = fleet.best_write_bandwidth
     price = None if s is None else s.price
     best_variant = ("none" if s is None else "unpriced" if best is None else
-                    "inside" if best.edge is None else best.edge)
+                    "flat" if best.flat else "inside" if best.edge is None else best.edge)
     doubling = None if s is None else s.doubling_cost_per_month
     stall_variant = ("measured_loses" if measured.below_slow else "measured") if measured else \
         "none" if stall is None else "loses" if stall.below_slow else "pays"
@@ -250,6 +252,7 @@ def build(fleet: FleetPlan) -> Page:
         snapshot_points=gain_text(snap) if snap is not None else "",
         snapshot_dollars=money(max(0.0, fleet.dollars(snap))) if snap is not None else "", best=Variant(best_variant),
         storage_price=f"${price:,.6g}" if price is not None else "", span=f"{SEARCH_SPAN:g}",
+        flat_share=percent(FLAT_SHARE),
         best_bandwidth=format_bandwidth(best.bandwidth) if best else "",
         best_achieved=format_bandwidth(best.bandwidth * s.efficiency) if best and s else "",
         best_goodput=percent(best.goodput) if best else "",
