@@ -691,7 +691,8 @@ def test_storage_levers_and_the_best_bandwidth_in_json() -> None:
     faster = plan_json(*[doubled.get(a, a) for a in STORED])
     assert_allclose(levers["double the storage bandwidth"], faster["goodput"] - data["goodput"], atol=1e-12)
     best = data["best_write_bandwidth"]
-    assert set(best) == {"bandwidth_bytes_per_s", "goodput", "storage_cost_per_month", "net_per_month", "edge"}
+    assert set(best) == {"bandwidth_bytes_per_s", "goodput", "storage_cost_per_month", "net_per_month", "edge",
+                         "own_net_per_month", "flat"}
     assert all(x >= 0 for x in non_negative_numbers(best)) and 0.0 <= best["goodput"] <= 1.0
     assert_allclose(best["storage_cost_per_month"], 1500 * best["bandwidth_bytes_per_s"] / 1e9)
     assert all(0.0 <= v <= 1.0 for v in levers.values())
