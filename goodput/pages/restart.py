@@ -18,6 +18,7 @@ from goodput.report import (
     RESTART_PART_NAMES,
     count,
     money,
+    optimum_name,
     percent,
     percent_pm,
     planned_text,
@@ -198,7 +199,8 @@ def build(fleet: FleetPlan) -> Page:
         jit=Variant("given" if x.jit_given else "illustration"), jit_p=percent(x.p, 0),
         jit_recovery=format_duration(x.jit_recovery), jit_goodput=percent(jit), zero_goodput=percent(zero),
         jit_points=points(max(0.0, jit - zero)), jit_dollars=money(fleet.dollars(max(0.0, jit - zero))),
-        jit_interval=format_duration(jit_plan.interval), zero_interval=format_duration(zero_plan.interval),
+        jit_interval=format_duration(jit_plan.interval), zero_interval=format_duration(zero_plan.interval)
+        + (f", {optimum_name(zero_plan)}" if zero_plan.drain_bound else ""),  # the drain bounds it, not the model
         jit_sim=percent_pm(sim.mean, sim.stderr),
         jit_closed=percent(jit, se_digits(sim.stderr)) if sim.stderr > 0.0 else percent(jit),
         jit_sigma=("" if sim.stderr == 0.0 else "less than 0.1" if sim.apart(jit) < 0.05 else f"{sim.apart(jit):.1f}"),
