@@ -206,11 +206,12 @@ def large_count(x: float, thing: str = "") -> str:
     ('26.7 million GPU-hours', '238,000', '3.2 billion', '950')
     >>> large_count(1_580_123, "GPU-hours"), large_count(999.6)
     ('1.58 million GPU-hours', '1,000')
-    >>> large_count(0.183, "GPU-hours"), large_count(1.2, "GPU-hours"), large_count(0.0, "GPU-hours")
-    ('under 1 GPU-hour', '1 GPU-hour', '0 GPU-hours')
+    >>> large_count(2.9e13), large_count(0.183, "GPU-hours"), large_count(1.2, "GPU-hours"), large_count(0.0, "GPU-hours")
+    ('29 trillion', 'under 1 GPU-hour', '1 GPU-hour', '0 GPU-hours')
     """
     x = float(f"{x:.3g}")
-    size, word = next(((size, word) for size, word in ((1e9, " billion"), (1e6, " million")) if x >= size), (0, ""))
+    size, word = next(((size, word) for size, word in ((1e12, " trillion"), (1e9, " billion"), (1e6, " million"))
+                       if x >= size), (0, ""))
     text = f"{significant(x / size)}{word}" if size else f"{x:,.0f}"
     if thing.endswith("s") and (text == "1" or (text == "0" and x > 0)):  # "1 GPU-hour", "under 1 GPU-hour"
         text, thing = ("1" if text == "1" else "under 1"), thing[:-1]

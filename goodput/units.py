@@ -141,8 +141,8 @@ def format_duration(minutes: float, digits: int = 3) -> str:
     '1 min 30 s'
     >>> format_duration(185.6)
     '186 min'
-    >>> format_duration(77760.0)
-    '54 days'
+    >>> format_duration(77760.0), format_duration(6.048e10)
+    ('54 days', '115,000 years')
     """
     if math.isnan(minutes):
         return "undefined"
@@ -164,7 +164,8 @@ def format_duration(minutes: float, digits: int = 3) -> str:
         return f"{significant(minutes / 60.0, digits)} h"
     if minutes < YEAR:
         return f"{significant(minutes / DAY, digits)} days"
-    years = significant(minutes / YEAR, digits)
+    # no more digits than `digits` in thousands of years either: "115,000 years", not "115,068 years"
+    years = significant(float(f"{minutes / YEAR:.{digits}g}"), digits)
     return f"{years} year" + ("" if years == "1" else "s")
 
 

@@ -137,7 +137,7 @@ def test_durations_as_people_write_them(js: Any) -> None:
     """The page writes durations with goodput.units.format_duration's words, value for value."""
     values = [0.01, 0.5, 2 / 3, 0.999, 1.0, 1.5, 5.0, 9.75, 10.0, 19.287, 99.95, 185.6, 299.9, 300.0, 1234.5,
               2879.0, 2880.0, 77760.0, 400000.0, 525600.0, 2e6, 1e9, 12.3456e-4, 0.0999 / 60, 0.09996 / 60,
-              5.9e-5, 1e-9, 1e12 * 525600, 1e308]
+              5.9e-5, 1e-9, 1e12 * 525600, 1e308, 6.048e10]
     assert js.evaluate("vs => vs.map(v => goodputCalculator.formatDuration(v))", values) == \
         [format_duration(v) for v in values]
 

@@ -244,7 +244,7 @@
     if (minutes < 300) { return significant(minutes) + " min"; }
     if (minutes < 2 * DAY) { return significant(minutes / 60) + " h"; }
     if (minutes < YEAR) { return significant(minutes / DAY) + " days"; }
-    const years = significant(minutes / YEAR);
+    const years = significant(Number(formatG(minutes / YEAR, 3)));  // "115,000 years", not "115,068 years"
     return years + " year" + (years === "1" ? "" : "s");
   }
 

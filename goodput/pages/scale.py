@@ -16,7 +16,7 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
-from goodput.report import DERIVED_SLOW, percent, percent_pm, points, scheme_words, se_digits
+from goodput.report import DERIVED_SLOW, large_count, percent, percent_pm, points, scheme_words, se_digits
 from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
@@ -194,7 +194,7 @@ def agreement_values(fleet: FleetPlan, sims: list[limits.SizePoint]) -> dict[str
         "worst_gpus": gpus_text(worst.gpus), "worst_cost": format_duration(worst.checkpoint_cost),
         "worst_simulated": percent_pm(worst.simulated, worst.stderr), "worst_exact": percent(worst.exact, digits),
         "worst_sigma": f"{worst.sigmas:.1f}", "worst_mtbi": format_duration(m),
-        "worst_attempts": threshold_text(limits.restart_attempts(p.restart, m), 2),
+        "worst_attempts": large_count(float(f"{limits.restart_attempts(p.restart, m):.2g}")),
     }
 
 
