@@ -283,6 +283,17 @@ def test_restart_figure_marks_the_start_up_part_and_covers_no_point(small: Fleet
     assert parts is not None
     assert diamonds(small) == pytest.approx(sorted([parts.parts["startup"], small.params.restart]))
     assert diamonds(worked_fleet) == pytest.approx([worked_fleet.params.restart])
+    # the start-up in the legend as the pages write R's parts (12.24 min, not 12.2 min beside them)
+    from goodput.report import restart_part_texts
+
+    timed = fleet_plan(load_params(Path(__file__).parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"))
+    parts = timed.params.restart_parts
+    assert parts is not None
+    assert restart_part_texts(timed.params)["startup"] == "12.24 min" != format_duration(parts.parts["startup"])
+    fig = restart_figures.restart_against_size(timed)
+    legend = [t.get_text() for box in [*fig.legends, *(a.get_legend() for a in fig.axes)] if box is not None
+              for t in box.get_texts()]
+    assert "this fleet's start-up part of R (12.24 min)" in legend
 
 
 @pytest.mark.parametrize("name", ["small", "worked_fleet"])

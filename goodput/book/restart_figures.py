@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from goodput import sources
 from goodput.book.figures import _LABEL_BOX, COLOURS, WIDTH, _figure, _legend_below, _pct_axis, styled
 from goodput.book.tables import book_table
-from goodput.report import durations_together, percent, points, share_text
+from goodput.report import durations_together, percent, points, restart_part_texts, share_text
 from goodput.simulate_restart import spares_checks
 from goodput.units import format_duration, significant
 from goodput.whatif import recovery_plan, restart_inputs
@@ -55,7 +55,8 @@ def restart_against_size(fleet: FleetPlan) -> Figure:
     if x.parts is not None and x.parts.parts["startup"] > 0:  # R given as parts: its start-up beside the measurements
         startup = x.parts.parts["startup"]
         ax.plot([x.nodes], [startup], "D", color=COLOURS["accent"], mfc="white", ms=8, zorder=3,
-                label=f"this fleet's start-up part of R ({format_duration(startup)})")
+                # written as R's parts are everywhere, adding up to R (report.restart_part_texts: 12.24 min)
+                label=f"this fleet's start-up part of R ({restart_part_texts(fleet.params)['startup']})")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("nodes in the job")
