@@ -24,6 +24,7 @@ from scipy.special import lambertw
 from goodput import exact, model, tiers, validate
 from goodput.book import calculator
 from goodput.errors import InputError
+from goodput.params import mtbi_of_rate
 from goodput.plan import LEVERS, TIER_LEVERS, make_plan
 from goodput.symbolic import calculator_formulas, derive_first_order, goodput_series, symbolic_optimum
 from goodput.units import MINUTES_PER_UNIT, parse_duration
@@ -245,6 +246,9 @@ def test_messages_are_the_package_words() -> None:
     with pytest.raises(InputError) as info:
         make_plan(1.0, 186.0, 5.0, 2.5, drain=7.25)
     assert info.value.expected == words["interval_drain"].replace("{drain}", "7 min 15 s")
+    with pytest.raises(InputError) as info:
+        mtbi_of_rate(1e308, 16384)
+    assert info.value.expected == words["rate_overflow"].replace("{gpus}", "16,384")
 
 
 # ------------------------------------------------------------------ links with a fleet's numbers
