@@ -34,7 +34,7 @@ from goodput.pages import logs as pages
 from goodput.params import Params, load_params
 from goodput.plan import plan_for
 from goodput.report import durations_together, percent
-from goodput.units import DAY, format_duration, format_rate
+from goodput.units import DAY, format_duration, format_rate, significant
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -223,6 +223,7 @@ def test_shape_effect_on_the_fleets_plan(page: pages.Page) -> None:
     assert abs(_value(goodput) - 100 * plan.goodput) <= 4 * _value(stderr) + 0.005
     assert page.sim_result == Variant("small" if _value(page.sim_largest) < 0.5 else "large")
     assert page.sim_total == "200,000" and page.sim_runs == "32"
+    assert page.sim_shape == Variant("glm")  # the sample logs are exponential by construction: GLM-130B's shape shown
 
 
 @pytest.mark.slow
@@ -360,6 +361,9 @@ def test_own_logs_where_first_order_is_out_of_range_are_predicted_by_the_exact_m
     measured = logs_sources(params, ROOT).measured
     tables = [log_tables.estimates(measured), log_tables.losses(measured)]
     assert "predicted (exact model)" in tables[1].columns
+    # the shape simulated is the one its own event log measures, not GLM-130B's
+    own = measure_events(tmp_path / "events.csv").fit
+    assert own is not None and page.sim_shape == Variant("own") and page.sim_k == significant(own.shape, 3)
     assert not any("nan" in str(v).lower() or "undefined" in str(v) for t in tables for v in t.to_numpy().ravel())
 
 

@@ -200,6 +200,9 @@ class Page(Fleet):
     sample_k_inside: str
     sim_scope: Variant
     sim_result: Variant
+    sim_shape: Variant
+    sim_close: Variant
+    sim_k: str
     sim_t: str
     sim_g_model: str
     sim_total: str
@@ -290,7 +293,9 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
     low, high = fit.shape_interval
     trust = shape_trust(glm, fit)
     gpus = data.glm_record.gpus or 0
-    what = fleet_shape_effect(fleet, fit)
+    # the shape simulated: the fleet's own, measured from the event log it names, where one can be fitted; else GLM-130B's
+    own_fit = data.fleet_events.fit if data.which in ("fleet", "events") else None
+    what = fleet_shape_effect(fleet, own_fit or fit)
     job, shapes, effect = what.job, what.shapes, what.effect
     sim = dict.fromkeys(
         ("sim_g_exp", "sim_g_k", "sim_d_k", "sim_d_low", "sim_d_high", "sim_d_infant", "sim_largest"), "")
@@ -392,6 +397,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sample_k_inside="inside" if sample_fit.exponential_inside else "outside",
         sim_scope=Variant("fleet" if fleet.plain else "cmr_alone"),
         sim_result=Variant("refused" if effect is None else "small" if what.small else "large"),
+        sim_shape=Variant("own" if own_fit is not None else "glm"), sim_k=significant((own_fit or fit).shape, 3),
+        sim_close=Variant(f"{'small' if what.small else 'large'}_{'own' if own_fit is not None else 'glm'}"),
         infant_sign=Variant(infant_sign(effect)),
         sim_t=format_duration(job.interval), sim_g_model=percent(job.goodput, 2), sim_total=f"{SIM_FAILURES:,}",
         sim_runs=f"{DEFAULT_REPLICAS}", sim_seed=f"{EFFECT_SEED}", sim_k_low=f"{shapes[1]:g}",
