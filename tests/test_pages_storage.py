@@ -444,6 +444,7 @@ def test_beside_a_persistent_tier_the_storage_page_offers_no_synchronous_write_o
     assert fleet_plan(stall).synchronous is not None
 
 
+@pytest.mark.slow
 def test_a_best_bandwidth_that_nets_nothing_more_is_said_to_be_the_fleet_s_own() -> None:
     """A 6k fleet whose own 25 GB/s nets $9 a month less than B* = 24.5 GB/s, of $11M: the page said "B* is worth $9 a
     month more" beside "$22K ... $22K" and "$11M ... $11M", and the command offered 24.5 GB/s to buy; both now say the
