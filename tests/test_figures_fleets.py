@@ -329,6 +329,11 @@ def test_spares_panel_holds_every_count(small: FleetPlan, worked_fleet: FleetPla
         y = ax.get_lines()[0].get_ydata()
         low, high = ax.get_ylim()
         assert low < float(np.min(y)) and float(np.max(y)) < high
+        # in $K where no count is a million dollars a month from the best: a 512-GPU fleet read "-0.125 $M"
+        unit = "$M" if float(np.min(y)) * (1e3 if ax.get_ylabel().startswith("$K") else 1e6) <= -1e6 else "$K"
+        assert ax.get_ylabel().startswith(unit)
+    small_fleet = fleet_plan(worked_fleet.params.replace(gpus=512, mtbi=worked_fleet.params.mtbi * 32))
+    assert restart_figures.spares(small_fleet).axes[1].get_ylabel().startswith("$K")
 
 
 def test_the_interval_figure_dashes_first_order_only_for_curves_it_may_be_quoted_for() -> None:

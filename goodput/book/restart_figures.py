@@ -94,13 +94,15 @@ def spares(fleet: FleetPlan) -> Figure:
     left.set_xlabel("spare nodes")
     left.set_ylim(0.0, 1.0)
     _pct_axis(left.yaxis, "goodput")
-    against = (worth - worth[choice.best]) / 1e6
+    # in $M, or in $K where no count is a million dollars a month from the best (a small fleet's axis of -0.125 $M)
+    size, unit = (1e6, "$M") if float(np.max(np.abs(worth - worth[choice.best]))) >= 1e6 else (1e3, "$K")
+    against = (worth - worth[choice.best]) / size
     right.plot(counts, against, color=COLOURS["lost"])
     right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
     if x.spares_given:
         right.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2)
     right.set_xlabel("spare nodes")
-    _against_axis(right, float(np.min(against)), abs(float(against[-1])))
+    _against_axis(right, float(np.min(against)), abs(float(against[-1])), unit, 1e3 / size)
     for ax in (left, right):  # the held pool's line clear of the frame where it is the last count
         ax.set_xlim(-0.03 * counts[-1], 1.03 * counts[-1])
     _legend_below(left, ncols=1 if together else 2)
@@ -115,22 +117,23 @@ OVERLAP = 0.01
 SYMLOG_SPREAD = 20.0
 
 
-def _against_axis(ax: Any, low: float, tail: float) -> None:
-    """The $M-against-the-best axis from `low` (the largest shortfall, negative) to just above 0, every point inside.
+def _against_axis(ax: Any, low: float, tail: float, unit: str = "$M", floor: float = 1e-3) -> None:
+    """The dollars-against-the-best axis, in `unit`, from `low` (the largest shortfall, negative) to just above 0.
 
-    Linear unless `low` is more than :data:`SYMLOG_SPREAD` times `tail` (the shortfall at the largest count); then
-    symmetric-log, linear within a power of ten of `tail`, so that the shallow side of the best still shows.
+    Every point inside. Linear unless `low` is more than :data:`SYMLOG_SPREAD` times `tail` (the shortfall at the
+    largest count); then symmetric-log, linear within a power of ten of `tail`, so that the shallow side of the best
+    still shows. `floor` is $1,000 in `unit`: no axis is drawn finer.
     """
-    depth = max(abs(low), 1e-3)
-    if depth <= SYMLOG_SPREAD * max(tail, 1e-3):
+    depth = max(abs(low), floor)
+    if depth <= SYMLOG_SPREAD * max(tail, floor):
         ax.set_ylim(-1.06 * depth, 0.1 * depth)
-        ax.set_ylabel("$M a month against the best")
+        ax.set_ylabel(f"{unit} a month against the best")
         return
-    linear = 10.0 ** math.floor(math.log10(max(tail, 1e-3)))
+    linear = 10.0 ** math.floor(math.log10(max(tail, floor)))
     ax.set_yscale("symlog", linthresh=linear, linscale=0.6)
     ax.set_ylim(-1.3 * depth, 0.5 * linear)
     ax.yaxis.set_major_formatter(lambda y, _: f"{y:g}")
-    ax.set_ylabel("$M a month against the best\n(symmetric log scale)")
+    ax.set_ylabel(f"{unit} a month against the best\n(symmetric log scale)")
 
 
 def spares_check_table(fleet: FleetPlan) -> Styler:
