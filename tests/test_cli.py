@@ -957,23 +957,7 @@ def test_a_ctrl_c_while_the_command_loads_exits_130(monkeypatch: pytest.MonkeyPa
     assert capsys.readouterr().err == "goodput: interrupted\n"
 
 
-TWO_CADENCES = """\
-gpus: 98304
-rate_per_gpu_hour: 1.4e-5
-checkpoint_cost: 15 s
-slow_checkpoint_cost: 8 min
-restart: 10 min
-price_per_gpu_hour: 2.7
-month: 730 h
-drain: 5 min
-persistent: {cost: 3 min, restart: 20 min}
-fast_survives: 0.8
-just_in_time: {share: 0.5, recovery: 90 s}
-planned: {rate: 1.5 per day}
-"""
-
-
-def test_the_verdict_on_first_order_is_the_fleets_whichever_model_plans(tmp_path: Path) -> None:
+def test_the_verdict_on_first_order_is_the_fleets_whichever_model_plans() -> None:
     """A tiered fleet where the exact model persists every 6th checkpoint and first order every 7th: the book says
     first order is 5.4 points off (the exact plan's check); the command said 5.3 (first order's own plan's), on the
     same page. Both the cross-check and --model first-order now give the fleet's verdict."""
@@ -981,13 +965,13 @@ def test_the_verdict_on_first_order_is_the_fleets_whichever_model_plans(tmp_path
     from goodput.plan import plan_for
     from goodput.report import points
 
-    (tmp_path / "fleet.yml").write_text(TWO_CADENCES)
-    fleet = fleet_plan(load_params(tmp_path / "fleet.yml"))
+    path = Path(__file__).parent / "data" / "fleet-planned-tiered.yml"
+    fleet = fleet_plan(load_params(path))
     own = plan_for(fleet.params, which="first-order")
     assert fleet.plan.tiers is not None and own.tiers is not None and fleet.plan.tiers.every != own.tiers.every
     said = f"first order is {points(fleet.first_order_gap)} below the exact model"
     assert said != f"first order is {points(own.check.error)} below the exact model"  # the two checks read apart
-    data = plan_json("--params", str(tmp_path / "fleet.yml"))
+    data = plan_json("--params", str(path))
     assert said in data["cross_check"]["problem"]
-    refused = run("plan", "--params", str(tmp_path / "fleet.yml"), "--model", "first-order")
+    refused = run("plan", "--params", str(path), "--model", "first-order")
     assert refused.returncode == 1 and said in refused.stderr

@@ -544,11 +544,7 @@ def test_the_cheaper_checkpoint_that_pays_is_named() -> None:
     checkpoint; it names the persistent checkpoint's stall."""
     from goodput.pages.common import COST_LEVER_WHAT
 
-    fleet = fleet_plan(params_from_mapping({
-        "gpus": 98304, "rate_per_gpu_hour": 1.4e-5, "checkpoint_cost": "15 s", "slow_checkpoint_cost": "8 min",
-        "restart": "10 min", "price_per_gpu_hour": 2.7, "month": "730 h", "drain": "5 min",
-        "persistent": {"cost": "3 min", "restart": "20 min"}, "fast_survives": 0.8,
-        "just_in_time": {"share": 0.5, "recovery": "90 s"}, "planned": {"rate": "1.5 per day"}}))
+    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-planned-tiered.yml"))
     page = answer.build(fleet)
     assert fleet.levers["drain the persistent write as well"] > 5 * fleet.levers["halve C"]
     assert page.cost_lever == Variant("top")

@@ -425,10 +425,6 @@ def test_the_rule_of_thumb_pool_says_its_net_only_where_it_differs() -> None:
 def test_the_rollback_counterfactual_says_where_the_drain_bounds_its_interval() -> None:
     """With p = 0 the 96k tiered fleet's optimum would be shorter than its 5 min drain: "checkpoint every 5 min" read
     as an optimum; the page now says the drain bounds it, in the command's words (report.optimum_name)."""
-    fleet = fleet_plan(params_from_mapping({
-        "gpus": 98304, "rate_per_gpu_hour": 1.4e-5, "checkpoint_cost": "15 s", "slow_checkpoint_cost": "8 min",
-        "restart": "10 min", "price_per_gpu_hour": 2.7, "month": "730 h", "drain": "5 min",
-        "persistent": {"cost": "3 min", "restart": "20 min"}, "fast_survives": 0.8,
-        "just_in_time": {"share": 0.5, "recovery": "90 s"}, "planned": {"rate": "1.5 per day"}}))
+    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-planned-tiered.yml"))
     page = pages.build(fleet)
     assert page.zero_interval == "5 min, the drain itself: the exact optimum is shorter"
