@@ -423,6 +423,11 @@ def test_tier_chain_in_chromium_equals_goodput_tiers(js: Any, seed: int) -> None
               "n": int(rng.choice([1, 2, 3, int(rng.integers(4, 60))]))}
         sc["Rp"] = sc["R"] * float(rng.uniform(1, 3))
         rows.append((sc, m, max(sc["D"], float(np.sqrt(2 * c * m) * np.exp(rng.uniform(-1, 1))))))
+    # chains whose weights underflow or whose chance to stay put rounds to one (a thousand states, s near or at 1,
+    # segments far longer than M): the page refused a plan there that goodput plan makes, its weights NaN
+    rows += [({"C": 96.2, "R": 13.7, "D": 48.7, "Cp": 1785.0, "Rp": 43.9, "s": s, "n": 1000}, 48.2, 49.8)
+             for s in (1.0, 0.999999, 0.5)]
+    rows += [({"C": 5.0, "R": 30.0, "D": 0.0, "Cp": 50.0, "Rp": 60.0, "s": 0.99, "n": n}, 20.0, 400.0) for n in (2, 700)]
     got = js.evaluate("rows => rows.map(([sc, m, t]) => goodputCalculator.tierExactLosses(sc, m, t))", rows)
     for (sc, m, t), page in zip(rows, got, strict=True):
         scheme = tiers.Tiers(sc["C"], sc["R"], drain=sc["D"], persistent_cost=sc["Cp"], persistent_restart=sc["Rp"],
@@ -430,6 +435,7 @@ def test_tier_chain_in_chromium_equals_goodput_tiers(js: Any, seed: int) -> None
         want = tiers.exact_losses(scheme, m, t)
         for key, attr in (("goodput", "goodput"), ("checkpoint_overhead", "checkpoint_overhead"),
                           ("restart_loss", "restart_loss"), ("drain_loss", "drain_loss")):
+            assert page[key] is not None and math.isfinite(page[key]), (sc, m, t, key, page[key])
             assert abs(page[key] - getattr(want, attr)) <= 1e-12 * max(1.0, abs(getattr(want, attr))), (sc, m, t, key)
 
 

@@ -460,26 +460,41 @@
     }
     return scratch.arrays;
   }
+  let scratch2 = { size: 0, arrays: [] };
+  function chainArrays2(states) {
+    if (scratch2.size < states) {
+      const size = Math.max(states, 2 * scratch2.size);
+      scratch2 = { size: size, arrays: Array.from({ length: 2 }, () => new Float64Array(size)) };
+    }
+    return scratch2.arrays;
+  }
 
-  // goodput.tiers._steps and exact_losses: the four losses at interval T.
+  // goodput.tiers._steps and exact_losses: the four losses at interval T. As there, every probability is computed as
+  // itself, never as one minus its complement (the chance to stay put tends to one when s = 1 and (T + C)/M is
+  // large), and the stationary weights are built in logarithms and scaled to a largest of one, so that a chain of
+  // a thousand states whose weights underflow still has them.
   function tierExactLosses(sc, M, T) {
     const n = sc.n, s = sc.s, states = n + 1;
+    if (s >= 1) { return everyInterruptionSoft(sc, M, T); }
     const rho = F.tiers_restart_phase(sc.R, M, s), ok = F.tiers_restart_ok(sc.R, M, s);
+    const restartFails = -Math.expm1(-sc.R / M);
+    const notOk = (1 - s) * restartFails / (Math.exp(-sc.R / M) + (1 - s) * restartFails);  // 1 - ok, as itself
     const rhoP = F.tiers_persistent_restart_phase(sc.Rp, M);
-    const softRestart = rho + (1 - ok) * rhoP;
+    const softRestart = rho + notOk * rhoP;
     const cycleTime = n * T + (n - 1) * sc.C + sc.Cp;
-    const [keep, stay, reward, time, restart, drain, lengths, w, gain] = chainArrays(states);
+    const [logKeep, stay, reward, time, restart, drain, lengths, logW, logGain] = chainArrays(states);
+    const [keep, leaves] = chainArrays2(states);
     drain.fill(0, 0, states);
     lengths.fill(T + sc.C, 0, states);
     lengths[n - 1] = T + sc.Cp;  // D_{n-1} attempts the persistent segment
     lengths[n] = lengths[0];  // P attempts the cycle's first segment
-    let lastLength = NaN, fail = 0, kept = 0;  // the lengths take two values: their exponentials once each
     for (let i = 0; i < states; i++) {
-      const length = lengths[i];
-      if (length !== lastLength) { fail = -Math.expm1(-length / M); kept = Math.exp(-length / M); lastLength = length; }
-      keep[i] = kept;
+      logKeep[i] = -lengths[i] / M;  // the attempt succeeds, in logarithms (exact, and never underflows)
+      keep[i] = Math.exp(logKeep[i]);
+      const fail = -Math.expm1(logKeep[i]);
       stay[i] = fail * s * ok;
-      const back = fail * (s * (1 - ok) + (1 - s));
+      const back = fail * (s * notOk + (1 - s));
+      leaves[i] = keep[i] + back;  // 1 - stay, without the cancellation
       restart[i] = fail * (s * softRestart + (1 - s) * rhoP);
       time[i] = M * fail + restart[i];
       reward[i] = keep[i] * T - back * i * T;
@@ -487,41 +502,66 @@
     const pending = sc.D > 0;
     if (pending) {  // P: an interruption before the drain ends, and a later one
       const early = -Math.expm1(-sc.D / M);
+      const late = Math.exp(-sc.D / M) * -Math.expm1(-Math.max(lengths[n] - sc.D, 0) / M);
       stay[n] = early * s * ok;
-      const lost = early * (s * (1 - ok) + (1 - s));
+      const lost = early * (s * notOk + (1 - s));
+      leaves[n] = keep[n] + lost + late;
       reward[n] = keep[n] * T - lost * n * T;
       drain[n] = lost * cycleTime;
     }
-    // stationary weights with w(D_0) = 1 (see goodput.tiers._steps)
-    w.fill(0, 0, states);
-    w[0] = 1;
-    gain.fill(1, 0, n);
-    let product = 1;
-    for (let i = 2; i < n; i++) { product *= keep[i - 1] / (1 - stay[i]); gain[i] = product; }
-    if (n > 1) { for (let i = 1; i < n; i++) { gain[i] /= 1 - stay[1]; } }
+    // stationary weights with w(D_0) = 1, in logarithms (see goodput.tiers._steps)
+    logGain.fill(0, 0, n);
+    for (let i = 1; i < n; i++) { logGain[i] = (i > 1 ? logGain[i - 1] + logKeep[i - 1] : 0) - Math.log(leaves[i]); }
+    logW.fill(-Infinity, 0, states);
+    logW[0] = 0;
     if (pending) {
-      const loop = n > 1 ? gain[n - 1] * keep[n - 1] : 1;
-      const leave = 1 - stay[n] - keep[n] * loop;
-      if (leave > 1e-14) { w[n] = keep[0] * loop / leave; } else { w[0] = 0; w[n] = 1; }
+      const logLoop = n > 1 ? logGain[n - 1] + logKeep[n - 1] : 0;
+      const leave = keep[n] * -Math.expm1(Math.min(logLoop, 0)) + (leaves[n] - keep[n]);
+      if (leave > 1e-300) {
+        logW[n] = logKeep[0] + logLoop - Math.log(leave);
+      } else {  // P never falls back to D_0: the chain lives on P and the positions after it
+        logW[0] = -Infinity;
+        logW[n] = 0;
+      }
     }
     if (n > 1) {
-      const into = keep[0] * w[0] + (pending ? keep[n] * w[n] : 0);
-      for (let i = 1; i < n; i++) { w[i] = into * gain[i]; }
+      const a = logKeep[0] + logW[0], b = pending ? logKeep[n] + logW[n] : -Infinity;
+      const top = Math.max(a, b);  // numpy.logaddexp
+      const logIn = top === -Infinity ? -Infinity : top + Math.log1p(Math.exp(-Math.abs(a - b)));
+      for (let i = 1; i < n; i++) { logW[i] = logIn + logGain[i]; }
     }
+    let most = -Infinity;
+    for (let i = 0; i < states; i++) { most = Math.max(most, logW[i]); }
     let wall = 0, progress = 0, restartTime = 0, drainTime = 0;
     for (let i = 0; i < states; i++) {
-      wall += w[i] * time[i]; progress += w[i] * reward[i]; restartTime += w[i] * restart[i]; drainTime += w[i] * drain[i];
+      const w = Math.exp(logW[i] - most);
+      wall += w * time[i]; progress += w * reward[i]; restartTime += w * restart[i]; drainTime += w * drain[i];
     }
-    progress /= wall;
+    progress = Math.max(0, progress / wall);
     const overhead = progress * ((n - 1) * sc.C + sc.Cp) / (n * T);
     const out = {
       interval_min: T,
       checkpoint_overhead: overhead,
-      lost_work: 1 - progress - overhead - restartTime / wall - drainTime / wall,
       restart_loss: restartTime / wall,
       drain_loss: drainTime / wall,
     };
+    out.lost_work = Math.max(0, 1 - progress - overhead - out.restart_loss - out.drain_loss);
     out.goodput = Math.max(0, 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss));  // as TierLosses.goodput
+    return out;
+  }
+
+  // goodput.tiers._every_interruption_soft: s = 1, every interruption restarts from the latest checkpoint; in closed
+  // form and in logarithms, so that no e^{L/M} overflows.
+  function everyInterruptionSoft(sc, M, T) {
+    const n = sc.n, a = (T + sc.C) / M, b = (T + sc.Cp) / M;
+    const inner = (n - 1) * (Math.exp(a - b) - Math.exp(-b)) - Math.expm1(-b);
+    const logWall = sc.R / M + b + Math.log(inner);
+    const goodput = Math.exp(Math.log(n * T / M) - logWall);
+    const overhead = goodput * ((n - 1) * sc.C + sc.Cp) / (n * T);
+    const restart = -Math.expm1(-sc.R / M);
+    const out = { interval_min: T, checkpoint_overhead: overhead, lost_work: Math.max(0, 1 - goodput - overhead - restart),
+      restart_loss: restart, drain_loss: 0 };
+    out.goodput = Math.max(0, 1 - (out.checkpoint_overhead + out.lost_work + out.restart_loss + out.drain_loss));
     return out;
   }
 
