@@ -78,7 +78,7 @@ def test_figures_are_images_with_captions(built_book: Path, page_text) -> None:
     """Every figure cell rendered a PNG with a numbered caption, not a text repr of a Figure object."""
     raw = "".join(p.read_text(encoding="utf-8") for p in (built_book / "book").glob("*.html"))
     assert "&lt;Figure size" not in raw and "<Figure size" not in raw
-    captions = re.findall(r'<figcaption>.*?<span class="caption-number">Fig\. (\d+)', raw, flags=re.DOTALL)
+    captions = re.findall(r'<figcaption>.*?<span class="caption-number">Fig\.\s(\d+)', raw, flags=re.DOTALL)
     assert len(captions) >= 6
     assert len(list((built_book / "_images").glob("*.png"))) >= len(captions)
 

@@ -205,7 +205,7 @@ def _page_contents(path: Path) -> list[bytes]:
 @printed
 def test_figures_are_vectors(book_pdf: BookPdf) -> None:
     """At least 7 numbered figures; each page with a figure caption draws it as vector paths, and no raster is under 200 dpi."""
-    captions = sorted({int(n) for n in re.findall(r"Fig\. (\d+) ", book_pdf.text)})
+    captions = sorted({int(n) for n in re.findall(r"Fig\.\s(\d+)\s", book_pdf.text)})
     assert len(captions) >= 7 and captions == list(range(1, len(captions) + 1)), captions
     assert list(book_pdf.html.joinpath("_images").glob("*.svg")) and not list(book_pdf.html.joinpath("_images").glob("*.png"))
     contents = _page_contents(book_pdf.path)
@@ -215,7 +215,7 @@ def test_figures_are_vectors(book_pdf: BookPdf) -> None:
     segments = [len(re.findall(rb"\s[lc]\s", content)) for content in contents]
     undrawn = []
     for number in captions:
-        pages = [i for i, page in enumerate(book_pdf.pages) if re.search(rf"^\s*Fig\. {number} ", page, flags=re.MULTILINE)]
+        pages = [i for i, page in enumerate(book_pdf.pages) if re.search(rf"^\s*Fig\.\s{number}\s", page, flags=re.MULTILINE)]
         if not any(segments[i] >= 500 for i in pages):
             undrawn.append((number, [(i + 1, segments[i]) for i in pages]))
     assert not undrawn, undrawn
