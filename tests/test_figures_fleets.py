@@ -21,7 +21,7 @@ from goodput import model
 from goodput.book import exact_figures, figures, restart_figures, scale_figures, tier_figures
 from goodput.book.figures import PercentTicks, _cost_label, percent_decimals
 from goodput.fleet import FleetPlan, fleet_plan
-from goodput.params import Params, load_params
+from goodput.params import Params, load_params, params_from_mapping
 from goodput.report import gain_text, lever_gain_text, percent, percent_sig2
 from goodput.tiers import MAX_EVERY
 from goodput.units import format_duration
@@ -387,3 +387,21 @@ def test_the_worked_check_s_figure_says_whose_c_and_m_it_draws(worked: Params, w
         ax = figures.overhead_curve(check.checkpoint_cost, check.mtbi, derivation.check_whose(fleet)).axes[0]
         title = ax.get_title(loc="left")
         assert title.startswith(whose) and f"M = {format_duration(check.mtbi)}" in title, title
+
+
+def test_a_point_label_does_not_blank_out_another_curve() -> None:
+    """512 GPUs at 2e-5 an hour: the slow checkpoint's label "T* = 239 min, 95.8%" sat above its point, its white box
+    across this fleet's own curve; it now goes below its point, and no label's box lies across a curve of another
+    colour."""
+    from matplotlib.text import Annotation
+
+    from goodput.book.figures import _crosses_another_curve
+
+    fleet = fleet_plan(params_from_mapping({"gpus": 512, "rate_per_gpu_hour": 2e-5, "checkpoint_cost": "1 min",
+                                            "slow_checkpoint_cost": "5 min", "restart": "5 min",
+                                            "price_per_gpu_hour": 2.5, "month": "720 h"}))
+    fig = figures.fleet_interval(fleet)
+    fig.draw_without_rendering()
+    labels = [t for t in fig.axes[0].texts if isinstance(t, Annotation)]
+    assert len(labels) == 2 and not any(_crosses_another_curve(label) for label in labels)
+    assert any(label.get_verticalalignment() == "top" for label in labels)  # one moved below its point

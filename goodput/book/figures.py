@@ -17,6 +17,7 @@ from typing import Any, TypeVar, cast
 import matplotlib
 import numpy as np
 import numpy.typing as npt
+from matplotlib.colors import same_color
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -522,25 +523,50 @@ def _label_box(label: Annotation) -> Any:
     return patch.get_window_extent() if patch is not None else label.get_window_extent()
 
 
-def _separate_labels(fig: Figure, labels: Sequence[Annotation]) -> None:
-    """Move point labels that would overprint (optima close together), so that each reads.
+def _crosses_another_curve(label: Annotation) -> bool:
+    """Whether a point label's box lies across a curve of another colour than its own (its text's)."""
+    box, ax = _label_box(label), label.axes
+    for line in ax.get_lines() if ax is not None else ():
+        path = line.get_path()
+        if line.get_linestyle() in ("None", "", " ") or np.shape(path.vertices)[0] < 2 or \
+                same_color(line.get_color(), label.get_color()):
+            continue
+        if line.get_transform().transform_path(path).intersects_bbox(box, filled=False):
+            return True
+    return False
 
-    Highest point first; a later label that touches one placed before it goes below its point, and if it still
-    touches, aside, away from the other's centre.
+
+def _separate_labels(fig: Figure, labels: Sequence[Annotation]) -> None:
+    """Move point labels that would overprint another label or lie across another curve, so that each reads.
+
+    Highest point first; a label that touches one placed before it, or whose box lies across a curve of another
+    colour (its white box would blank that curve out), goes below its point; if it still touches a label, aside,
+    away from the other's centre. One that crosses a curve below its point as well stays above it.
     """
-    if len(labels) < 2:
+    if not labels:
         return
     fig.draw_without_rendering()  # constrained layout done: the boxes are where they will be drawn
     placed: list[Annotation] = []
     for label in sorted(labels, key=lambda a: -a.xy[1]):
-        if any(_label_box(label).overlaps(_label_box(other)) for other in placed):
+        def touching(label: Annotation = label) -> list[Any]:
+            box = _label_box(label)
+            return [_label_box(other) for other in placed if box.overlaps(_label_box(other))]
+
+        crowded = bool(touching())
+        if crowded or _crosses_another_curve(label):
+            above, va = label.xyann, label.get_verticalalignment()
             label.xyann = (0, -9)
             label.set_verticalalignment("top")
             fig.draw_without_rendering()
-            box = _label_box(label)
-            touching = [_label_box(other) for other in placed if box.overlaps(_label_box(other))]
-            if touching:
-                other = touching[0]
+            if not crowded and (touching() or _crosses_another_curve(label)):  # below is no better: back above
+                label.xyann = above
+                label.set_verticalalignment(va)
+                fig.draw_without_rendering()
+                placed.append(label)
+                continue
+            box, near = _label_box(label), touching()
+            if near:
+                other = near[0]
                 left = box.x0 + box.x1 < other.x0 + other.x1
                 shift = other.x0 - box.x1 - 4 if left else other.x1 - box.x0 + 4  # display pixels
                 label.xyann = (shift * 72 / fig.dpi, -9)
