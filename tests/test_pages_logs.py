@@ -123,6 +123,11 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     assert page.events_only_summary.startswith(f"13 failures over {format_duration(e.exposure_min)}")
     assert f"M = {durations_together(e.mtbi_min, *e.mtbi_interval_min)[0]}" in page.events_only_summary
     assert page.steps_name == "sample-steps.csv"
+    # the lines to plan with are the fleet's own M and R: they printed the sample logs' 221 failures and their C
+    params = inputs_file(tmp_path, f"{{events: {ROOT / GLM_EVENTS}}}")
+    lines = log_tables.inputs_lines(logs_sources(params, ROOT).own)
+    assert lines.startswith(f"interruptions: {{count: {e.failures}, ") and "checkpoint_cost" not in lines
+    assert page.own_range == Variant("events")
 
 
 @pytest.mark.slow

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from goodput.logs.events import EventMeasurement
 from goodput.logs.measure import Measurement, loss_comparison
 from goodput.logs.read import EVENT_COLUMNS, STEP_COLUMNS
 from goodput.logs.sacct import FAILURE_STATES, STATE_EVENTS, SacctLog
@@ -180,11 +181,22 @@ def _typed_minutes(minutes: float) -> str:
     return f"{minutes:.4g} min" if minutes < 1000 else f"{minutes:.0f} min"
 
 
-def inputs_lines(m: Measurement) -> str:
-    """The lines of an inputs file that would plan with what the logs measured (M as a count, C and R with ranges)."""
-    (low_c, high_c), (low_r, high_r) = m.checkpoint_cost_interval_min, m.restart_interval_min
-    return (f"interruptions: {{count: {m.failures}, window: {m.exposure_min:.0f} min}}\n"
-            f"checkpoint_cost: {_typed_minutes(m.checkpoint_cost_min)}\n"
-            f"restart: {_typed_minutes(m.restart_min)}\n"
-            f"ranges: {{checkpoint_cost: [{_typed_minutes(low_c)}, {_typed_minutes(high_c)}], "
-            f"restart: [{_typed_minutes(low_r)}, {_typed_minutes(high_r)}]}}")
+def inputs_lines(m: Measurement | EventMeasurement) -> str:
+    """The lines of an inputs file that would plan with what the logs measured (M as a count, C and R with ranges).
+
+    An event log alone measures M and R, not C: no C line then. A range only where there is an interval.
+    """
+    lines = [f"interruptions: {{count: {m.failures}, window: {m.exposure_min:.0f} min}}"]
+    ranges = []
+    if isinstance(m, Measurement):
+        low_c, high_c = m.checkpoint_cost_interval_min
+        lines.append(f"checkpoint_cost: {_typed_minutes(m.checkpoint_cost_min)}")
+        ranges.append(f"checkpoint_cost: [{_typed_minutes(low_c)}, {_typed_minutes(high_c)}]")
+    if m.restart_samples:
+        lines.append(f"restart: {_typed_minutes(m.restart_min)}")
+    if m.restart_samples >= 2:
+        low_r, high_r = m.restart_interval_min
+        ranges.append(f"restart: [{_typed_minutes(low_r)}, {_typed_minutes(high_r)}]")
+    if ranges:
+        lines.append(f"ranges: {{{', '.join(ranges)}}}")
+    return "\n".join(lines)

@@ -44,3 +44,11 @@ class Sources:
     sacct: SacctLog
     sacct_events: EventMeasurement
     error: str = ""
+
+    @property
+    def own(self) -> Measurement | EventMeasurement:
+        """What the logs measured that an inputs file may plan with.
+
+        The fleet's event log where it names one alone (M and R, no C), else the step and event logs measured.
+        """
+        return self.fleet_events if self.which == "events" else self.measured

@@ -407,5 +407,5 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sacct_steps=count(data.sacct.steps_skipped, "step record"),
         sacct_never=count(data.sacct.never_started, "record"),
         sacct_attempts=count(len(data.sacct.attempts), "attempt"), sacct_summary=events_summary(data.sacct_events),
-        own_measured=Variant(data.which), own_range=Variant("too_few" if r is None else "ranged"), **own,
+        own_measured=Variant(data.which), own_range=Variant("events" if data.which == "events" else "too_few" if r is None else "ranged"), **own,
     )
