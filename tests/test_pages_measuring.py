@@ -22,7 +22,7 @@ from goodput.pages import Variant, failures
 from goodput.pages import measuring as page
 from goodput.params import Params, load_params, params_from_mapping
 from goodput.plan import plan_for
-from goodput.report import percent, scheme_words
+from goodput.report import gain_text, percent, scheme_words
 from goodput.uncertainty import poisson_interval
 
 STORY = Path(__file__).resolve().parent / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"
@@ -296,3 +296,15 @@ def test_the_intervals_a_dozen_interruptions_allow_read_in_one_unit() -> None:
                                             "price_per_gpu_hour": 2.5, "month": "730 h"}, source="x.yml"))
     built = page.build(fleet)
     assert {built.dozen_t_low.split()[1], built.dozen_t_high.split()[1], built.interval.split()[1]} == {"min"}
+
+
+def test_the_restart_term_is_given_the_restart_lever_that_acts_on_it() -> None:
+    """A fleet whose fast tier survives nothing, every checkpoint persistent: every restart is from R_p, so "halving R
+    gains 0.0 points" beside elastic training's 4.4; the bullet names the lever that cuts the restart loss."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 16384, "mtbi": "150 min", "checkpoint_cost": "20 s", "slow_checkpoint_cost": "6 min",
+        "restart": "10 min", "drain": "2 min", "persistent": {"cost": "4 min", "restart": "14 min"},
+        "fast_survives": 0, "price_per_gpu_hour": 2.2, "month": "730 h"}))
+    built = page.build(fleet)
+    assert fleet.levers["halve R"] == 0.0 < fleet.levers["shorten R_p to R"]
+    assert (built.restart_lever, built.halve_r) == ("shortening R_p to R", gain_text(fleet.levers["shorten R_p to R"]))

@@ -69,6 +69,8 @@ COST_LEVER_WORDS = {"halve C": "halving the checkpoint cost C",
                     # the persistent write drained too: its stall falls from C_p to C, a cheaper checkpoint as well
                     "drain the persistent write as well": "draining the persistent write as well, so that it stalls "
                                                           "for C alone,"}
+#: The restart's levers (:data:`goodput.whatif.LOSS_LEVERS`) as a sentence pulls them.
+RESTART_LEVER_WORDS = {"halve R": "halving R", "halve R_p": "halving R_p", "shorten R_p to R": "shortening R_p to R"}
 #: Which checkpoint each of :data:`COST_LEVER_WORDS` makes cheaper, as the answer page names it where that lever pays.
 COST_LEVER_WHAT = {"halve C": "checkpoint cost C"} | dict.fromkeys(
     ("halve C_p", "shorten C_p to C", "drain the persistent write as well"), "persistent checkpoint's stall, C_p,")

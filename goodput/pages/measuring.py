@@ -14,6 +14,7 @@ from goodput.pages import Variant
 from goodput.pages.answer import loss_lever, loss_lever_values
 from goodput.pages.common import (
     MATERIAL,
+    RESTART_LEVER_WORDS,
     ElasticValues,
     Fleet,
     LossLever,
@@ -41,7 +42,15 @@ from goodput.report import (
     small_points,
 )
 from goodput.units import format_duration
-from goodput.whatif import ASYNC_SECONDS, EARLY_FACTOR, SMALL_COUNT, SYNC_SECONDS, goodput_of, measuring_whatif
+from goodput.whatif import (
+    ASYNC_SECONDS,
+    EARLY_FACTOR,
+    LOSS_LEVERS,
+    SMALL_COUNT,
+    SYNC_SECONDS,
+    goodput_of,
+    measuring_whatif,
+)
 
 #: Below this share of wall time, goodput is written as "less than 0.1%".
 TINY = 0.001
@@ -98,6 +107,7 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     wrong_kept: str
     reach: Variant
     reach_share: str
+    restart_lever: str
     halve_r: str
     balance: Variant
     apart_by: Variant
@@ -136,6 +146,7 @@ def build(fleet: FleetPlan) -> Page:
     """
     p, plan, scheme, w = fleet.params, fleet.plan, fleet.plan.tiers, measuring_whatif(fleet)
     d = format_duration
+    restart_best = max((n for n in LOSS_LEVERS["restart_loss"] if n in fleet.levers), key=lambda n: fleet.levers[n])
     m, c, drain = p.mtbi, p.checkpoint_cost, scheme.drain if scheme else 0.0
     # C against PyTorch's stall as the page writes both: equal as written reads "the same as", not "shorter than"
     async_time = d(ASYNC_SECONDS / 60.0, 4)
@@ -176,7 +187,8 @@ def build(fleet: FleetPlan) -> Page:
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(w.m_gpu), wrong_t=d(w.wrong_t), wrong_kept=share(w.kept),
         reach=Variant("tiny" if w.survive < TINY else "share"), reach_share=f"{w.survive:.0%}" if w.survive >= 0.01 else percent_sig2(w.survive),  # "0.30%", not "0%"
-        halve_r=gain_text(fleet.levers["halve R"]),
+        # the restart's lever that gains most: where every restart is from the persistent tier, R plays no part
+        restart_lever=RESTART_LEVER_WORDS[restart_best], halve_r=gain_text(fleet.levers[restart_best]),
         balance=Variant("equal" if w.about_equal else "apart" if fleet.first_order_quotable else "unquoted"),
         apart_by=Variant("drain_tier" if drained and two_tiers else "drain" if drained else "tier" if two_tiers
                          else "exact"),
