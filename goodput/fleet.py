@@ -231,6 +231,12 @@ class FleetPlan:
         return max(0.0, self.plan.goodput - self.slow.goodput)
 
     @property
+    def scheme_stall(self) -> float:
+        """What one of the scheme's own checkpoints stalls training, minutes: C, or C_p where every one is persistent."""
+        s = self.plan.tiers
+        return s.cp if s is not None and not s.one_tier and s.every == 1 else self.params.checkpoint_cost
+
+    @property
     def slow_keeps_more(self) -> bool:
         """Whether the slow checkpoint, at its own optimum, keeps more than the fleet's scheme: the scheme does not pay.
 

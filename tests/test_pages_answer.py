@@ -549,3 +549,17 @@ def test_the_cheaper_checkpoint_that_pays_is_named() -> None:
     assert fleet.levers["drain the persistent write as well"] > 5 * fleet.levers["halve C"]
     assert page.cost_lever == Variant("top")
     assert page.cost_lever_what == COST_LEVER_WHAT["drain the persistent write as well"] != COST_LEVER_WHAT["halve C"]
+
+
+def test_where_every_checkpoint_is_persistent_its_stall_is_c_p() -> None:
+    """A 28k fleet whose best cadence is every checkpoint persistent (n = 1), at C_p = 2.5 min like the synchronous
+    write: "the scheme's own checkpoint of 2 min already stalls less than that write" was false, no 2 min checkpoint
+    being taken; the page judges the stall the scheme takes."""
+    fleet = fleet_plan(params_from_mapping({
+        "gpus": 28672, "interruptions": {"count": 60, "window": "14 days"}, "checkpoint_cost": "2 min",
+        "slow_checkpoint_cost": "2.5 min", "restart": "6 min", "drain": "10 min",
+        "persistent": {"cost": "2.5 min", "restart": "8 min"}, "fast_survives": 0.3,
+        "price_per_gpu_hour": 2.5, "month": "730 h"}))
+    page = answer.build(fleet)
+    assert fleet.plan.tiers is not None and fleet.plan.tiers.every == 1 and fleet.slow_keeps_more
+    assert (page.not_paying, page.scheme_stall) == (Variant("loses"), "2 min 30 s")

@@ -122,6 +122,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowResta
     spares_rank_gain: str
     cost_lever_words: str
     cost_lever_what: str
+    scheme_stall: str
     slow_kind: Variant
     optimum: Variant
     slow_pair: Variant
@@ -250,7 +251,9 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
             fleet.slow_points) != points(0.0) else "same" if p.slow_against_c == "same" else "level"),
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         # where the scheme's own checkpoint already stalls less than the write, it loses in its other parts
-        not_paying=Variant(("loses" if p.slow_not_dearer else "loses_elsewhere") if fleet.slow_keeps_more else "pays"),
+        not_paying=Variant(("loses_elsewhere" if fleet.scheme_stall < p.slow_checkpoint_cost else "loses")
+                           if fleet.slow_keeps_more else "pays"),
+        scheme_stall=format_duration(fleet.scheme_stall),  # C, or C_p where every checkpoint is persistent
         slow_gain=gain_text(fleet.slow_gain), slow_gain_dollars=money(fleet.dollars(fleet.slow_gain)),
         lever_2_dollars=money(fleet.dollars(g2)),
         cost_lever=Variant("minor" if cost not in (l1, l2) else "second" if fleet.losses["checkpoint_overhead"]
