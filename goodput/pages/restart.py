@@ -20,6 +20,7 @@ from goodput.report import (
     money,
     optimum_name,
     percent,
+    percent_apart,
     percent_pm,
     planned_text,
     points,
@@ -208,8 +209,9 @@ def build(fleet: FleetPlan) -> Page:
                            "agrees" if sim.apart(jit) <= AGREEMENT else "differs"),
         planned=Variant("own" if own else "illustration"), planned_count=f"{sources.LLAMA3_PLANNED}",
         planned_days=format_duration(sources.LLAMA3_SNAPSHOT_DAYS * 24 * 60.0),
-        planned_rate=planned_text(params) if own else stops_per(planned, "stops"), planned_goodput=percent(with_notice),
-        unplanned_goodput=percent(as_unplanned), planned_saved=points(abs(with_notice - as_unplanned)),
+        planned_rate=planned_text(params) if own else stops_per(planned, "stops"), planned_goodput=percent_apart(with_notice, as_unplanned),
+        # the two with the decimals that set them apart
+        unplanned_goodput=percent_apart(as_unplanned, with_notice), planned_saved=points(abs(with_notice - as_unplanned)),
         # notice costs where a planned stop's checkpoint and restart (a persistent tier's C_p + R_p) take longer than
         # what an unexpected interruption loses on average (mostly the fast tier's R)
         notice=Variant("worth" if with_notice >= as_unplanned else "costs"),
