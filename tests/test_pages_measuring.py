@@ -306,5 +306,6 @@ def test_the_restart_term_is_given_the_restart_lever_that_acts_on_it() -> None:
         "restart": "10 min", "drain": "2 min", "persistent": {"cost": "4 min", "restart": "14 min"},
         "fast_survives": 0, "price_per_gpu_hour": 2.2, "month": "730 h"}))
     built = page.build(fleet)
+    assert built.async_case == Variant("stalled_all")  # every checkpoint persistent: not "every 1st one"
     assert fleet.levers["halve R"] == 0.0 < fleet.levers["shorten R_p to R"]
     assert (built.restart_lever, built.halve_r) == ("shortening R_p to R", gain_text(fleet.levers["shorten R_p to R"]))

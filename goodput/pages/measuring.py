@@ -173,7 +173,8 @@ def build(fleet: FleetPlan) -> Page:
         early_points=points(w.early_gain), matters=points(MATERIAL), sync_time=f"{SYNC_SECONDS:g} s",
         async_time=async_time, sync_goodput=share(w.sync),
         async_goodput=share(w.async_), async_points=points(w.async_over_sync),
-        async_case=Variant("lever" if drain == 0 else "stalled" if w.stalled else "drained"),
+        async_case=Variant("lever" if drain == 0 else "drained" if not w.stalled else
+                           "stalled_all" if scheme is not None and scheme.every == 1 else "stalled"),
         async_snapshot=Variant(async_snapshot), stall_verdict=Variant("loses" if fleet.slow_keeps_more else "none"),
         async_gain=points(max(0.0, w.async_gain)),
         c_name="measured stall" if p.checkpoint_is_stall else "snapshot",
