@@ -361,8 +361,11 @@ def plan_levers(plan: Plan) -> dict[str, float]:
         gains["make the fast tier survive more failures"] = best(
             changed(fast_survives=survives_more(scheme.fast_survives))) - at_best
     if scheme.cp > scheme.checkpoint_cost:
-        gains[persistent_lever_name("halve C_p", scheme)] = best(
-            changed(persistent_cost=max(scheme.cp / 2, scheme.checkpoint_cost))) - at_best
+        name = persistent_lever_name("halve C_p", scheme)
+        # shortening C_p to C where the drain already lasts C_p or more is the same scheme as draining the persistent
+        # write as well (its stall C, durable D after the snapshot): one lever, said once, by how it is done
+        if name == "halve C_p" or scheme.drain < scheme.cp:
+            gains[name] = best(changed(persistent_cost=max(scheme.cp / 2, scheme.checkpoint_cost))) - at_best
         drained = changed(persistent_cost=scheme.checkpoint_cost, drain=max(scheme.drain, scheme.cp))
         gains["drain the persistent write as well"] = best(drained) - at_best
     if scheme.rp > scheme.restart:

@@ -103,11 +103,18 @@ def test_a_persistent_lever_that_stops_at_the_fast_tier_is_named_for_what_it_doe
     scheme = {"drain": 4.0, "fast_survives": 0.75, "persistent_every": 3}
     halved = plan_levers(make_plan(c, m, r, persistent_cost=3.0, persistent_restart=40.0, **scheme))
     assert {"halve C_p", "halve R_p"} <= set(halved) and not set(CAPPED_LEVERS.values()) & set(halved)
-    capped = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=22.0, **scheme)
+    capped = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=22.0, **(scheme | {"drain": 0.5}))
     gains = plan_levers(capped)
     assert {"shorten C_p to C", "shorten R_p to R"} <= set(gains) and not {"halve C_p", "halve R_p"} & set(gains)
-    at_r = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=r, **scheme).goodput
+    at_r = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=r, **(scheme | {"drain": 0.5})).goodput
     assert gains["shorten R_p to R"] == pytest.approx(at_r - capped.goodput, abs=1e-12) and gains["shorten R_p to R"] > 0
+    # with a drain of C_p or more, C_p shortened to C is the persistent write drained as well: one lever, not two rows
+    drained = plan_levers(make_plan(c, m, r, persistent_cost=0.6, persistent_restart=22.0, **scheme))
+    assert "shorten C_p to C" not in drained and "drain the persistent write as well" in drained
+    at_c = make_plan(c, m, r, persistent_cost=c, persistent_restart=22.0, **scheme).goodput
+    best = make_plan(c, m, r, persistent_cost=0.6, persistent_restart=22.0, **scheme)
+    assert drained["drain the persistent write as well"] == pytest.approx(
+        at_c - best.goodput - drained["set the interval right"], abs=1e-9)
 
 
 @pytest.mark.slow

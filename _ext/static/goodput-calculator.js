@@ -749,7 +749,10 @@
     if (x.s < 1) { out[survive] = at({ s: x.s + (1 - x.s) / 2 }); }
     if (x.Cp > x.C) {
       // named as goodput.plan.persistent_lever_name names it: where half is below C, it shortens C_p to C
-      out[x.Cp / 2 < x.C ? K.capped_levers[halveCp] : halveCp] = at({ Cp: Math.max(x.Cp / 2, x.C) });
+      // shortening C_p to C with a drain of C_p or more is draining the persistent write (goodput.plan.plan_levers)
+      if (!(x.Cp / 2 < x.C) || x.D < x.Cp) {
+        out[x.Cp / 2 < x.C ? K.capped_levers[halveCp] : halveCp] = at({ Cp: Math.max(x.Cp / 2, x.C) });
+      }
       // the persistent snapshot blocks for C only; its write drains, durable max(D, C_p) after the snapshot
       out[drainWrite] = at({ Cp: x.C, D: Math.max(x.D, x.Cp) });
     }
