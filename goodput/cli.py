@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from goodput import validate
 from goodput.__main__ import EXIT_INTERRUPTED
 from goodput.errors import InputError, Refused
-from goodput.params import jit_share
+from goodput.params import jit_share, parse_month
 from goodput.storage import parse_bandwidth, parse_efficiency, parse_size, storage_price
 from goodput.units import format_duration, parse_duration
 
@@ -108,7 +108,8 @@ def _add_inputs(parser: argparse.ArgumentParser, capacity: bool = True) -> None:
     _add(parser, "--interval", help="default: the optimum")
     if capacity:
         _add(parser, "--price", validate.price, "USD", "US dollars per GPU-hour, to count capacity (default: the file's)")
-        _add(parser, "--month", help="the accounting month, to count capacity (default: the file's)")
+        _add(parser, "--month", partial(parse_month, bare_unit="min"),
+             help="the accounting month, to count capacity (default: the file's)")
     tiers = parser.add_argument_group("checkpoints that are not yet safe (a drain, a persistent tier)")
     _add(tiers, "--drain", _minutes_or_zero, help="time after a checkpoint's snapshot until it is durable")
     _add(tiers, "--persistent-cost", None, help="C_p: a persistent checkpoint's blocking cost")

@@ -364,6 +364,22 @@ def mtbi_from_rate(rate_per_gpu_hour: Any, gpus: Any) -> Any:
     return 60.0 / (rate_per_gpu_hour * gpus)
 
 
+#: The longest accounting month read, minutes: a year of 366 days (a month of 1e308 min wrote "$infB a month").
+MOST_MONTH = 366 * 24 * 60.0
+
+
+def parse_month(value: object, name: str, bare_unit: str | None = None) -> float:
+    """The accounting month, minutes: a duration (:func:`goodput.units.parse_duration`) of at most :data:`MOST_MONTH`.
+
+    >>> parse_month("720 h", "month"), parse_month("8760 h", "month")
+    (43200.0, 525600.0)
+    """
+    month = parse_duration(value, name, bare_unit=bare_unit)
+    if month > MOST_MONTH:
+        raise InputError(name, value, "an accounting month of at most a year (366 days)")
+    return month
+
+
 def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour") -> float:
     """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where M rounds to zero.
 
@@ -584,7 +600,7 @@ def params_from_mapping(
         slow_checkpoint_cost=slow_checkpoint_cost,
         restart=restart,
         price_per_gpu_hour=validate.price(data["price_per_gpu_hour"], "price_per_gpu_hour"),
-        month=parse_duration(data["month"], "month"),
+        month=parse_month(data["month"], "month"),
         interruption_count=count,
         window=window,
         source=source,

@@ -25,6 +25,9 @@ MINUTES_PER_UNIT: dict[str, float] = {
 
 #: The shortest duration read, in minutes: a microsecond (a slip such as 1e-300 is refused, not planned).
 SHORTEST = 1e-6 / 60.0
+#: The longest duration read, in minutes: a million years (a slip such as 1e308 min is refused, not planned into an
+#: overflow; the longest horizon a simulation needs is far shorter).
+LONGEST = 1e6 * 365.0 * 24.0 * 60.0  # a million years of 365 days, as the unit "years" reads
 
 #: Minutes in a day and in a (365-day) year.
 DAY = MINUTES_PER_UNIT["day"]
@@ -90,6 +93,8 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
                          "a finite duration greater than zero")
     if 0 < minutes < SHORTEST:
         raise InputError(name, value, "a duration of at least a microsecond" + (" (or zero)" if allow_zero else ""))
+    if minutes > LONGEST:
+        raise InputError(name, value, "a duration of at most a million years")
     return minutes
 
 

@@ -136,6 +136,9 @@ def test_far_outside_first_order_is_refused() -> None:
         # rate x GPUs overflows, so M rounds to zero; a checkpoint of infinite size: each was a traceback
         (["plan", "--rate", "1e308"], "--rate: got '1e308', expected a rate per GPU-hour at which 16,384 GPUs leave"),
         (["plan", "--parameters", "1e308", "--write-bandwidth", "20 GB/s"], "--parameters: got '1e308', expected"),
+        (["plan", "--mtbi", "1e308", "--drain", "2"], "--mtbi: got '1e308', expected a duration of at most a million"),
+        (["plan", "--month", "1e308"], "--month: got '1e308', expected a duration of at most a million years"),
+        (["plan", "--month", "2 years"], "--month: got '2 years', expected an accounting month of at most a year"),
     ],
 )
 def test_bad_usage_exits_2_with_one_line(args: list[str], needle: str) -> None:

@@ -79,6 +79,7 @@
     if (minutes > 0 && minutes < K.shortest_duration) {
       throw new InputError(opts.allowZero ? MESSAGES.duration_shortest_zero : MESSAGES.duration_shortest);
     }
+    if (minutes > K.longest_duration) { throw new InputError(MESSAGES.duration_longest); }  // goodput.units.LONGEST
     return minutes;
   }
 
@@ -1020,7 +1021,11 @@
     const typedR = read("restart", duration);
     x.T = read("interval", duration);
     x.price = read("price_per_gpu_hour", (v) => price(v, K.most_price, MESSAGES.price, false));
-    x.month = read("month", duration);
+    x.month = read("month", (v) => {  // goodput.params.parse_month: an accounting month of at most a year
+      const month = duration(v);
+      if (month > K.most_month) { throw new InputError(MESSAGES.month); }
+      return month;
+    });
     x.priceDefault = !given("price_per_gpu_hour");
     x.monthDefault = !given("month");
     if (x.priceDefault) { x.price = Number(K.file_defaults.price_per_gpu_hour); }

@@ -25,6 +25,7 @@ from goodput.params import (
     _STORAGE_KEYS,
     DEFAULT_GPUS_PER_NODE,
     DEFAULT_JIT_RECOVERY,
+    MOST_MONTH,
     WORKED_EXAMPLE,
     Known,
     Params,
@@ -35,6 +36,7 @@ from goodput.params import (
     mtbi_from_rate,
     mtbi_of_rate,
     params_from_mapping,
+    parse_month,
     parse_rate,
     read_yaml,
 )
@@ -44,7 +46,7 @@ from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
 from goodput.tiers import MAX_EVERY
-from goodput.units import MINUTES_PER_UNIT, SHORTEST, WAIT_FLOOR, format_duration, parse_duration
+from goodput.units import LONGEST, MINUTES_PER_UNIT, SHORTEST, WAIT_FLOOR, format_duration, parse_duration
 
 #: The calculator page, relative to the other chapters of the built book.
 PAGE = "calculator.html"
@@ -100,6 +102,8 @@ def messages() -> dict[str, str]:
         "duration_non_negative": _expected(lambda: parse_duration("-1 s", "x", allow_zero=True)),
         "duration_shortest": _expected(lambda: parse_duration("1e-9 s", "x")),
         "duration_shortest_zero": _expected(lambda: parse_duration("1e-9 s", "x", allow_zero=True)),
+        "duration_longest": _expected(lambda: parse_duration("1e7 years", "x")),
+        "month": _expected(lambda: parse_month("2 years", "x")),
         "positive": _expected(lambda: validate.positive("0", "x")),
         "price": _expected(lambda: validate.price("0", "x")),
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
@@ -203,6 +207,8 @@ def constants() -> dict[str, Any]:
         "most_held_spares": validate.MOST_HELD_SPARES,
         "most_price": validate.MOST_PRICE,
         "shortest_duration": SHORTEST,
+        "longest_duration": LONGEST,
+        "most_month": MOST_MONTH,
         "most_storage_price": validate.MOST_STORAGE_PRICE,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
