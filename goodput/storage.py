@@ -65,8 +65,9 @@ def _quantity(value: object, name: str, rate: bool) -> float:
     if (match["per"] is not None) != rate or (bits and not rate):
         raise InputError(name, value, expected)
     number = float(match["number"]) * _PREFIX[match["prefix"]] / (8.0 if bits else 1.0)
-    if not 0.0 < number < math.inf:  # the value as written in the message, not the number read from it
-        raise InputError(name, value, f"{what} greater than zero: {expected}")
+    # at least a byte (a second): a subnormal bandwidth times its efficiency rounded to zero, a division by zero
+    if not 1.0 <= number < math.inf:  # the value as written in the message, not the number read from it
+        raise InputError(name, value, f"{what} of at least 1 B{'/s' if rate else ''}: {expected}")
     return number
 
 

@@ -139,6 +139,9 @@ def test_far_outside_first_order_is_refused() -> None:
         (["plan", "--mtbi", "1e308", "--drain", "2"], "--mtbi: got '1e308', expected a duration of at most a million"),
         (["plan", "--month", "1e308"], "--month: got '1e308', expected a duration of at most a million years"),
         (["plan", "--month", "2 years"], "--month: got '2 years', expected an accounting month of at most a year"),
+        # times its efficiency, a subnormal bandwidth rounded to zero: a division by zero
+        (["plan", "--params", str(ROOT / "tests" / "data" / "fleet-stored.yml"), "--write-bandwidth", "5e-324 B/s"],
+         "--write-bandwidth: got '5e-324 B/s', expected a bandwidth of at least 1 B/s"),
     ],
 )
 def test_bad_usage_exits_2_with_one_line(args: list[str], needle: str) -> None:

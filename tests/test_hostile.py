@@ -457,8 +457,10 @@ def test_messages_name_the_input_as_given(tmp_path: Path) -> None:
         code, out, err = run(*args)
         assert code == 2 and named in err, (args, err)
         check(code, out, err)
-    code, out, err = run("plan", "--checkpoint-cost", "9" * 300)
-    assert code == 1 and not re.search(r"\d{13}", err), err  # a huge duration with an exponent, never cut mid-number
+    code, out, err = run("plan", "--checkpoint-cost", "9" * 300)  # past a million years: bad input, quoted short
+    assert code == 2 and "at most a million years" in err and "(300 characters)" in err, err
+    code, out, err = run("plan", "--checkpoint-cost", "900000 years")  # within it, out of scale: an exponent at most
+    assert code == 1 and not re.search(r"\d{13}", err), err
 
 
 def test_slurm_lines_are_counted_at_line_ends_and_a_bare_date_has_no_offset(tmp_path: Path) -> None:

@@ -157,14 +157,14 @@
   function parseSize(value) {
     const q = quantity(value, MESSAGES.size);
     if (q.per || q.bits) { throw new InputError(MESSAGES.size); }
-    if (!(q.number > 0 && q.number < Infinity)) { throw new InputError(MESSAGES.size_positive); }
+    if (!(q.number >= 1 && q.number < Infinity)) { throw new InputError(MESSAGES.size_positive); }  // a byte at least
     return q.number;
   }
 
   function parseBandwidth(value) {
     const q = quantity(value, MESSAGES.bandwidth);
     if (!q.per) { throw new InputError(MESSAGES.bandwidth); }
-    if (!(q.number > 0 && q.number < Infinity)) { throw new InputError(MESSAGES.bandwidth_positive); }
+    if (!(q.number >= 1 && q.number < Infinity)) { throw new InputError(MESSAGES.bandwidth_positive); }
     return q.number;
   }
 
