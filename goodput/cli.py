@@ -177,12 +177,13 @@ def _add_recovery(parser: argparse.ArgumentParser) -> None:
 
 def _planned_rate(text: str, name: str) -> float:
     """A rate of planned stops per hour: ``"0.036 per hour"``, ``"0.87 per day"`` or a bare number (per hour)."""
-    from goodput.params import parse_rate
+    from goodput.params import parse_rate, planned_per_hour
 
     try:
-        return validate.non_negative(text, name)
+        per_hour = validate.non_negative(text, name)
     except InputError:
         return parse_rate(text, name)
+    return planned_per_hour(per_hour, name, text)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -932,6 +932,17 @@ def at_bandwidths(params: Params, *, write: float = 1.0, snapshot: float = 1.0) 
     return derive(params, dataclasses.replace(known, **changes))
 
 
+#: The most planned stops read, per hour: one a minute (1e15 an hour drew a negative count of stops in simulate).
+MOST_PLANNED_PER_HOUR = 60.0
+
+
+def planned_per_hour(per_hour: float, name: str, given: object) -> float:
+    """A rate of planned stops per hour, at most :data:`MOST_PLANNED_PER_HOUR`; InputError naming `given` else."""
+    if per_hour > MOST_PLANNED_PER_HOUR:
+        raise InputError(name, given, "planned stops of at most one a minute (60 per hour)")
+    return per_hour
+
+
 def parse_rate(value: object, name: str) -> float:
     """Read a rate of events per hour: ``"0.036 per hour"``, ``"0.87 per day"``, ``"2/h"``.
 
@@ -946,7 +957,7 @@ def parse_rate(value: object, name: str) -> float:
     per_hour = validate.non_negative(match[1], name, expected) * 60.0 / MINUTES_PER_UNIT[match[2].lower()]
     if not math.isfinite(per_hour):  # a count so large that per hour it overflows
         raise InputError(name, value, expected)
-    return per_hour
+    return planned_per_hour(per_hour, name, value)
 
 
 def _restart_parts(value: Mapping[str, Any]) -> dict[str, float]:
@@ -1054,7 +1065,8 @@ def _recovery_from_mapping(data: Mapping[str, Any]) -> dict[str, Any]:
         else:
             n = validate.whole(spec["count"], "planned.count", least=0)
             window = parse_duration(spec["window"], "planned.window")
-            out |= {"planned_rate": n * 60.0 / window, "planned_count": n, "planned_window": window}
+            out |= {"planned_rate": planned_per_hour(n * 60.0 / window, "planned.count", spec["count"]),
+                    "planned_count": n, "planned_window": window}
     return out
 
 

@@ -322,6 +322,7 @@ def test_simulate_is_reproducible_and_takes_weibull() -> None:
         (["simulate", "--failures", "weibull", "--shape", "0"], "--shape"),
         (["plan", "--model", "second-order"], "invalid choice"),
         (["simulate", "--price", "9"], "unrecognized arguments: --price"),  # simulate counts no capacity
+        (["simulate", "--planned-rate", "1e15"], "expected planned stops of at most one a minute"),  # drew < 0 stops
     ],
 )
 def test_simulate_bad_usage_exits_2(args: list[str], needle: str) -> None:

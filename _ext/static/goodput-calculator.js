@@ -177,6 +177,8 @@
     }
     const perHour = nonNegative(match[1], MESSAGES.planned_rate) * 60 / UNITS[match[2].toLowerCase()];
     if (!Number.isFinite(perHour)) { throw new InputError(MESSAGES.planned_rate); }  // overflows per hour
+    // goodput.params.planned_per_hour: at most one a minute
+    if (perHour > K.most_planned_per_hour) { throw new InputError(MESSAGES.planned_most); }
     return perHour;
   }
 

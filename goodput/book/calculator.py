@@ -26,6 +26,7 @@ from goodput.params import (
     DEFAULT_GPUS_PER_NODE,
     DEFAULT_JIT_RECOVERY,
     MOST_MONTH,
+    MOST_PLANNED_PER_HOUR,
     WORKED_EXAMPLE,
     Known,
     Params,
@@ -38,6 +39,7 @@ from goodput.params import (
     params_from_mapping,
     parse_month,
     parse_rate,
+    planned_per_hour,
     read_yaml,
 )
 from goodput.plan import CAPPED_LEVERS, LEVERS, MAX_RATIO, OPTIMUM_LEVERS, STORAGE_LEVERS, TIER_LEVERS, make_plan
@@ -104,6 +106,7 @@ def messages() -> dict[str, str]:
         "duration_shortest_zero": _expected(lambda: parse_duration("1e-9 s", "x", allow_zero=True)),
         "duration_longest": _expected(lambda: parse_duration("1e7 years", "x")),
         "month": _expected(lambda: parse_month("2 years", "x")),
+        "planned_most": _expected(lambda: planned_per_hour(61.0, "x", "x")),
         "positive": _expected(lambda: validate.positive("0", "x")),
         "price": _expected(lambda: validate.price("0", "x")),
         "whole": _expected(lambda: validate.whole("0", "x", 7)).replace("7", "{least}"),
@@ -209,6 +212,7 @@ def constants() -> dict[str, Any]:
         "shortest_duration": SHORTEST,
         "longest_duration": LONGEST,
         "most_month": MOST_MONTH,
+        "most_planned_per_hour": MOST_PLANNED_PER_HOUR,
         "most_storage_price": validate.MOST_STORAGE_PRICE,
         "max_ratio": MAX_RATIO,
         "negligible_percent": NEGLIGIBLE_PERCENT,
