@@ -349,7 +349,11 @@ def optimum_name(plan: Plan) -> str:
 def first_order_problem(check: model.RangeCheck) -> str | None:
     """Why first-order numbers should not be quoted for these inputs, or ``None``: a clause without a final stop."""
     if check.status == "below zero":
-        return f"the first-order goodput is {100 * check.goodput:.0f}%, below zero: the formula does not apply here"
+        # three digits at most, and never a "0%" that reads as no loss below zero (-0.3%); far below, said so
+        value = 100 * check.goodput
+        shown = ("far below zero (under −1,000%)" if value <= -1000 else "zero or less" if value > -0.005
+                 else f"{value:.2g}%, below zero")
+        return f"the first-order goodput is {shown}: the formula does not apply here"
     if check.status == "out of range":
         return (f"first order is {gap_text(check)} below the exact model here (more than "
                 f"{points(model.FIRST_ORDER_TOLERANCE, 0)}): it is outside its range")

@@ -287,3 +287,15 @@ def test_a_fleet_whose_checkpoint_is_the_synchronous_write_is_not_said_not_to_ta
     assert p.slow_derived and p.slow_against_c == "same"
     words = slow_words(p)
     assert "the fleet's own checkpoint" in words and "does not take" not in words
+
+
+@pytest.mark.parametrize(("goodput", "said"), [
+    (-0.12, "is -12%, below zero"), (-0.003, "is -0.3%, below zero"), (0.0, "is zero or less"),
+    (-1.6e296, "is far below zero (under −1,000%)"),  # was 300 digits, cut mid-number at 400 characters
+])
+def test_a_first_order_goodput_below_zero_is_written_as_a_person_reads_it(goodput: float, said: str) -> None:
+    from goodput.model import RangeCheck
+    from goodput.report import first_order_problem
+
+    text = first_order_problem(RangeCheck(goodput=goodput, error=0.0))
+    assert text is not None and said in text and len(text) < 100
