@@ -508,3 +508,14 @@ def test_a_step_number_beyond_int64_names_its_line(tmp_path: Path) -> None:
     steps[2] = "9" * 30 + steps[2][steps[2].index(","):]
     with pytest.raises(InputError, match=r"s\.csv:line 3"):
         measure(*write_pair(tmp_path, steps, events))
+
+
+def test_a_restart_interval_from_step_and_event_logs_stops_at_zero(tmp_path: Path) -> None:
+    """Two restarts far apart (seeded): the t interval of their mean reaches below zero. The event log alone cut it
+    at zero; with a step log the command printed "95% interval -4.18 days to 12.2 days" for another such log."""
+    from goodput.logs.samples import SampleSpec, write_logs
+
+    write_logs(tmp_path, SampleSpec(seed=9, step_s=60.0, interval_steps=15, restart_min=10.0, restart_jitter=0.8,
+                                    startup_min=2.0, mtbi_min=600.0, duration_min=1800.0))
+    m = measure(tmp_path / "steps.csv", tmp_path / "events.csv")
+    assert m.restart_samples == 2 and m.restart_interval_min[0] == 0.0 < m.restart_interval_min[1]

@@ -298,7 +298,7 @@ def measure(
 
     # attempts: a restart ends at the first step of the next attempt (at its end, if it has none); lost work
     resume = np.where(has_steps, start[np.minimum(first, max(len(steps) - 1, 0))], a_end)
-    attempt, restart_each = attempt_fields(events, confidence, resume, has_steps)
+    attempt, restart_each = attempt_fields(events, confidence, resume, has_steps, floor=True)
     failed = np.flatnonzero(a_kind == FAILURE)
     n_fail = int(failed.size)
     restart_loss = float(restart_each.sum()) / wall
