@@ -142,7 +142,7 @@ def _add_planner_inputs(parser: argparse.ArgumentParser) -> None:
          "the model's parameter count, e.g. 530e9 (size = N x bytes per parameter)")
     _add(model, "--bytes-per-parameter", validate.positive, "B", "14 (default: bf16 weights, fp32 master weights, two "
          "fp32 moments), 12 without the bf16 copy, 16 with fp32 gradients")
-    _add(model, "--gpus-per-node", validate.whole, "N", "GPUs per node (default 8)")
+    _add(model, "--gpus-per-node", partial(validate.whole, most=validate.MOST_GPUS), "N", "GPUs per node (default 8)")
     _add(model, "--write-bandwidth", parse_bandwidth, "BANDWIDTH",
          "the storage's aggregate write bandwidth: '20 Gb/s' is bits, '2.5 GB/s' bytes")
     _add(model, "--read-bandwidth", parse_bandwidth, "BANDWIDTH",
@@ -217,7 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_inputs(simulate, capacity=False)
     _add_recovery(simulate)
     _add(simulate, "--horizon", help="simulated wall time (default: 100 years)", default=100 * 365 * 24 * 60.0)
-    _add(simulate, "--seed", partial(validate.whole, least=0), "N", "random seed (default 0)", default=0)
+    _add(simulate, "--seed", partial(validate.whole, least=0, most=2**63 - 1), "N", "random seed (default 0)", default=0)
     simulate.add_argument("--failures", choices=("exponential", "weibull"), default="exponential")
     _add(simulate, "--shape", validate.positive, "K", "Weibull shape (k < 1: more failures early); needs --failures weibull")
     simulate.add_argument("--hazard", choices=("renewal", "run-age"), default=None,

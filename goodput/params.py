@@ -543,7 +543,7 @@ def params_from_mapping(
         known = dataclasses.replace(known, typed=dict(typed))
         others = Params(gpus=gpus, mtbi=mtbi, mtbi_source=how, checkpoint_cost=0.0, slow_checkpoint_cost=0.0,
                       restart=0.0, price_per_gpu_hour=1.0, month=1.0,
-                      gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node")
+                      gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node", most=validate.MOST_GPUS)
                       if "gpus_per_node" in data else DEFAULT_GPUS_PER_NODE)
         derived = derive(others, known)
         typed |= {"checkpoint_cost": derived.checkpoint_cost, "slow_checkpoint_cost": derived.slow_checkpoint_cost,

@@ -323,6 +323,8 @@ def test_simulate_is_reproducible_and_takes_weibull() -> None:
         (["plan", "--model", "second-order"], "invalid choice"),
         (["simulate", "--price", "9"], "unrecognized arguments: --price"),  # simulate counts no capacity
         (["simulate", "--planned-rate", "1e15"], "expected planned stops of at most one a minute"),  # drew < 0 stops
+        (["simulate", "--seed", "1e308"], "--seed: got '1e308', expected a whole number from 0 to"),  # 309 digits
+        (["plan", "--gpus-per-node", "1e308"], "--gpus-per-node: got '1e308', expected a whole number from 1 to"),
     ],
 )
 def test_simulate_bad_usage_exits_2(args: list[str], needle: str) -> None:

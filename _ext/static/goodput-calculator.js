@@ -1054,7 +1054,7 @@
     k.size = read("checkpoint_size", parseSize);
     k.parameters = read("parameters", positive);
     k.bpp = read("bytes_per_parameter", positive);
-    k.gpn = read("gpus_per_node", (v) => whole(v, 1));
+    k.gpn = read("gpus_per_node", (v) => whole(v, 1, K.most_gpus));
     if (k.gpn === null) { k.gpn = K.default_gpus_per_node; }
     k.wb = read("write_bandwidth", parseBandwidth);
     k.rb = read("read_bandwidth", parseBandwidth);
