@@ -492,7 +492,8 @@ BAD = [
     ({"planned_rate": "1e308 per hour"}, "planned_rate"),
     ({"rate_per_gpu_hour": "1e308"}, "rate_per_gpu_hour"),
     ({"month": "2 years"}, "month"),  # a month of 1e308 min wrote "$InfinityB a month"
-    ({"planned_rate": "2 per minute"}, "planned_rate"),  # at most one a minute: 1e15 an hour drew negative counts
+    ({"planned_rate": "2 per minute"}, "planned_rate"),
+    ({"parameters": "1e308", "write_bandwidth": "20 GB/s"}, "parameters"),  # "Infinite+Infinity PB per node"  # at most one a minute: 1e15 an hour drew negative counts
     ({"spares": "-1", "repair": "12 h", "takes_node": "0.5"}, "spares"),
     ({"spares": "1e9", "repair": "12 h", "takes_node": "0.5"}, "spares"),  # a million at most: the search hung
     ({"gpus": "1e300"}, "gpus"),  # ten million at most: planned as a 300-digit fleet

@@ -872,6 +872,11 @@
       if (k.size !== null) { fail(["checkpoint_size", "parameters"], MESSAGES.size_and_parameters); }
       const bpp = k.bpp === null ? K.default_bytes_per_parameter : k.bpp;
       size = k.parameters * bpp;
+      // goodput.storage.checkpoint_size: parameters × bytes that overflow have no size
+      if (!Number.isFinite(size)) {
+        fail(["parameters"], MESSAGES.parameters_size);
+        return { values: {}, notes: notes, errors: errors, size: null, store: null, parts: null, wait: 0 };
+      }
       const count = k.parameters >= 1e9 ? formatG(k.parameters / 1e9, 4) + " billion"
         : roundHalfEven(k.parameters).toLocaleString("en-US");
       sizeWords = formatSize(size) + " (" + count + " parameters × " + formatG(bpp, 6) + " bytes)";
@@ -1106,7 +1111,7 @@
     const typedParts = Object.keys(k.parts).length > 0;
     const d = derivePlanner(k);
     Object.assign(errors, d.errors);
-    if (d.values.checkpoint_cost === undefined && !errors.checkpoint_cost) {
+    if (d.values.checkpoint_cost === undefined && !errors.checkpoint_cost && !errors.parameters) {
       errors.checkpoint_cost = planner ? MESSAGES.missing_duration : "a value: " + MESSAGES.duration;
     }
     if (typedR === null && !typedParts && !errors.restart) {  // a parameters file needs restart:, whole or in parts

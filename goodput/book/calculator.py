@@ -106,6 +106,7 @@ def messages() -> dict[str, str]:
         "duration_shortest_zero": _expected(lambda: parse_duration("1e-9 s", "x", allow_zero=True)),
         "duration_longest": _expected(lambda: parse_duration("1e7 years", "x")),
         "month": _expected(lambda: parse_month("2 years", "x")),
+        "parameters_size": _expected(lambda: storage.checkpoint_size(1e308, 14.0)),
         "planned_most": _expected(lambda: planned_per_hour(61.0, "x", "x")),
         "positive": _expected(lambda: validate.positive("0", "x")),
         "price": _expected(lambda: validate.price("0", "x")),
