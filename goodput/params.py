@@ -53,7 +53,7 @@ from goodput import storage as st
 from goodput import validate
 from goodput.errors import InputError
 from goodput.storage import Storage
-from goodput.units import MINUTES_PER_UNIT, format_duration, format_wait, parse_duration
+from goodput.units import LONGEST, MINUTES_PER_UNIT, format_duration, format_wait, parse_duration
 
 if TYPE_CHECKING:
     from goodput.restart import RestartParts, Spares
@@ -383,12 +383,13 @@ def parse_month(value: object, name: str, bare_unit: str | None = None) -> float
 def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour") -> float:
     """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where M rounds to zero.
 
-    A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one.
+    A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one; one so low that M
+    overflows, or passes the longest duration read (:data:`goodput.units.LONGEST`), no finite one.
     """
     mtbi = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
-    if not mtbi > 0.0:
+    if not 0.0 < mtbi <= LONGEST:  # as a typed M is read (goodput.units.parse_duration)
         raise InputError(name, rate_per_gpu_hour, f"a rate per GPU-hour at which {gpus:,} GPUs leave a mean time "
-                         "between interruptions above zero")
+                         "between interruptions above zero and at most a million years")
     return mtbi
 
 

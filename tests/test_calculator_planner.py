@@ -491,6 +491,7 @@ BAD = [
     ({"planned_rate": "2 per parsec"}, "planned_rate"),
     ({"planned_rate": "1e308 per hour"}, "planned_rate"),
     ({"rate_per_gpu_hour": "1e308"}, "rate_per_gpu_hour"),
+    ({"rate_per_gpu_hour": "5e-324"}, "rate_per_gpu_hour"),  # M overflows: it read "mtbi: got inf"
     ({"month": "2 years"}, "month"),  # a month of 1e308 min wrote "$InfinityB a month"
     ({"planned_rate": "2 per minute"}, "planned_rate"),
     ({"parameters": "1e308", "write_bandwidth": "20 GB/s"}, "parameters"),  # "Infinite+Infinity PB per node"  # at most one a minute: 1e15 an hour drew negative counts

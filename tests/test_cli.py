@@ -135,6 +135,7 @@ def test_far_outside_first_order_is_refused() -> None:
         ([], "required"),
         # rate x GPUs overflows, so M rounds to zero; a checkpoint of infinite size: each was a traceback
         (["plan", "--rate", "1e308"], "--rate: got '1e308', expected a rate per GPU-hour at which 16,384 GPUs leave"),
+        (["plan", "--rate", "5e-324"], "--rate: got '5e-324', expected a rate per GPU-hour at which 16,384 GPUs leave"),
         (["plan", "--parameters", "1e308", "--write-bandwidth", "20 GB/s"], "--parameters: got '1e308', expected"),
         (["plan", "--mtbi", "1e308", "--drain", "2"], "--mtbi: got '1e308', expected a duration of at most a million"),
         (["plan", "--month", "1e308"], "--month: got '1e308', expected a duration of at most a million years"),

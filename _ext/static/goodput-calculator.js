@@ -1098,7 +1098,7 @@
     if (x.q === null) { x.q = 0; }
     if (Object.keys(errors).length) { return { errors: errors }; }
     x.M = x.mtbi !== null ? x.mtbi : F.mtbi_from_rate(x.rate, x.gpus);
-    if (x.mtbi === null && !(x.M > 0)) {  // goodput.params.mtbi_of_rate: rate × GPUs overflows, M rounds to zero
+    if (x.mtbi === null && !(x.M > 0 && x.M <= K.longest_duration)) {  // goodput.params.mtbi_of_rate
       return { errors: { rate_per_gpu_hour: MESSAGES.rate_overflow.replace("{gpus}", x.gpus.toLocaleString("en-US")) } };
     }
     if (!(x.M > 0) || !Number.isFinite(x.M)) { return { errors: { mtbi: "a finite mean time between interruptions" } }; }
