@@ -484,6 +484,7 @@ _SIMULATED = ("goodput", "stderr", "failures", "checkpoint_overhead", "lost_work
 
 def _run_simulate(args: argparse.Namespace) -> str:
     from goodput.exact import exact_goodput, exact_optimal_interval
+    from goodput.plan import plan_for
     from goodput.report import strict_json
     from goodput.simulate import FailureProcess, simulate
 
@@ -492,6 +493,8 @@ def _run_simulate(args: argparse.Namespace) -> str:
             raise InputError(flag, value, f"--failures weibull as well ({what} only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
+    # inputs plan refuses as out of scale (no work kept) simulate refuses alike, before it blames a horizon
+    plan_for(params, interval=args.interval)
     if params.tiered or params.just_in_time or params.planned_rate:
         if not process.exponential:
             raise InputError("--failures", args.failures, "exponential failures with a drain, a persistent tier, "

@@ -985,3 +985,12 @@ def test_the_verdict_on_first_order_is_the_fleets_whichever_model_plans() -> Non
     assert said in data["cross_check"]["problem"]
     refused = run("plan", "--params", str(path), "--model", "first-order")
     assert refused.returncode == 1 and said in refused.stderr
+
+
+@pytest.mark.parametrize("args", [["--restart", "900000 years"], ["--rate", "1"]])
+def test_simulate_refuses_what_plan_refuses_as_out_of_scale(args: list[str]) -> None:
+    """Inputs that keep essentially no work: plan refuses them (exit 1); simulate blamed the horizon the user had not
+    given ("horizon: got '5.256e+07 min', expected at least 1.514e+15 min")."""
+    planned, simulated = run("plan", *args), run("simulate", *args)
+    assert planned.returncode == simulated.returncode == 1
+    assert simulated.stderr == planned.stderr and "horizon" not in simulated.stderr
