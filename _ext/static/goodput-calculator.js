@@ -459,17 +459,9 @@
   function chainArrays(states) {
     if (scratch.size < states) {
       const size = Math.max(states, 2 * scratch.size);
-      scratch = { size: size, arrays: Array.from({ length: 9 }, () => new Float64Array(size)) };
+      scratch = { size: size, arrays: Array.from({ length: 11 }, () => new Float64Array(size)) };
     }
     return scratch.arrays;
-  }
-  let scratch2 = { size: 0, arrays: [] };
-  function chainArrays2(states) {
-    if (scratch2.size < states) {
-      const size = Math.max(states, 2 * scratch2.size);
-      scratch2 = { size: size, arrays: Array.from({ length: 2 }, () => new Float64Array(size)) };
-    }
-    return scratch2.arrays;
   }
 
   // goodput.tiers._steps and exact_losses: the four losses at interval T. As there, every probability is computed as
@@ -485,8 +477,7 @@
     const rhoP = F.tiers_persistent_restart_phase(sc.Rp, M);
     const softRestart = rho + notOk * rhoP;
     const cycleTime = n * T + (n - 1) * sc.C + sc.Cp;
-    const [logKeep, stay, reward, time, restart, drain, lengths, logW, logGain] = chainArrays(states);
-    const [keep, leaves] = chainArrays2(states);
+    const [logKeep, stay, reward, time, restart, drain, lengths, logW, logGain, keep, leaves] = chainArrays(states);
     drain.fill(0, 0, states);
     lengths.fill(T + sc.C, 0, states);
     lengths[n - 1] = T + sc.Cp;  // D_{n-1} attempts the persistent segment
