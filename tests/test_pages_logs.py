@@ -128,6 +128,10 @@ def test_events_only_fleet_measures_its_events_and_demonstrates_the_rest(tmp_pat
     lines = log_tables.inputs_lines(logs_sources(params, ROOT).own)
     assert lines.startswith(f"interruptions: {{count: {e.failures}, ") and "checkpoint_cost" not in lines
     assert page.own_range == Variant("events")
+    # the M the file plans with against the interval its own log gives M: said either way
+    low, high = e.mtbi_interval_min
+    assert page.m_against == Variant("inside" if low <= params.mtbi <= high else "outside")
+    assert quick(load_params(ROOT / "book" / "params.yml")).m_against == Variant("none")  # the bundled sample logs
 
 
 @pytest.mark.slow

@@ -104,3 +104,14 @@ def own_ranges(m: Measurement) -> Propagation | None:
     return propagate(m.checkpoint_cost_min, m.mtbi_min, m.restart_min,
                      checkpoint_cost_range=m.checkpoint_cost_interval_min, mtbi_range=m.mtbi_interval_min,
                      restart_range=m.restart_interval_min, which=RECOMMENDED_MODEL)
+
+
+def m_against_logs(own: Measurement | EventMeasurement, mtbi: float) -> str:
+    """Where the M a fleet plans with lies against the interval its own logs give M.
+
+    ``inside``, ``outside``, or ``none`` where the logs count no failure (only a lower bound).
+    """
+    if not own.failures:
+        return "none"
+    low, high = own.mtbi_interval_min
+    return "inside" if low <= mtbi <= high else "outside"

@@ -18,6 +18,7 @@ from goodput.logs.checks import (
     INFANT_SHAPE,
     SIM_FAILURES,
     fleet_shape_effect,
+    m_against_logs,
     own_ranges,
     shape_trust,
 )
@@ -37,6 +38,7 @@ from goodput.report import (
     durations_together,
     events_summary,
     first_order_problem,
+    interval_text,
     p_value_text,
     percent,
     percent_pm,
@@ -225,6 +227,8 @@ class Page(Fleet):
     sacct_attempts: str
     sacct_summary: str
     own_measured: Variant
+    m_against: Variant
+    own_m_range: str
     own_range: Variant
     own_t_low: str
     own_t_high: str
@@ -407,5 +411,8 @@ def build(fleet: FleetPlan, data: Sources) -> Page:
         sacct_steps=count(data.sacct.steps_skipped, "step record"),
         sacct_never=count(data.sacct.never_started, "record"),
         sacct_attempts=count(len(data.sacct.attempts), "attempt"), sacct_summary=events_summary(data.sacct_events),
-        own_measured=Variant(data.which), own_range=Variant("events" if data.which == "events" else "too_few" if r is None else "ranged"), **own,
+        own_measured=Variant(data.which),
+        # the fleet's own logs against the M it plans with (a 40k fleet: 57.4 min measured, 48.8 min planned)
+        m_against=Variant(m_against_logs(data.own, fleet.params.mtbi) if data.which in ("fleet", "events") else "none"),
+        own_m_range=interval_text(*data.own.mtbi_interval_min) if data.own.failures else "", own_range=Variant("events" if data.which == "events" else "too_few" if r is None else "ranged"), **own,
     )
