@@ -381,7 +381,7 @@ def parse_month(value: object, name: str, bare_unit: str | None = None) -> float
 
 
 def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour") -> float:
-    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where M rounds to zero.
+    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where it is no duration.
 
     A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one; one so low that M
     overflows, or passes the longest duration read (:data:`goodput.units.LONGEST`), no finite one.
@@ -956,9 +956,7 @@ def parse_rate(value: object, name: str) -> float:
     if match is None or match[2].lower() not in MINUTES_PER_UNIT:
         raise InputError(name, value, expected)
     per_hour = validate.non_negative(match[1], name, expected) * 60.0 / MINUTES_PER_UNIT[match[2].lower()]
-    if not math.isfinite(per_hour):  # a count so large that per hour it overflows
-        raise InputError(name, value, expected)
-    return planned_per_hour(per_hour, name, value)
+    return planned_per_hour(per_hour, name, value)  # an overflow to infinity included
 
 
 def _restart_parts(value: Mapping[str, Any]) -> dict[str, float]:

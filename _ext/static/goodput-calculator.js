@@ -176,9 +176,8 @@
       throw new InputError(MESSAGES.planned_rate);
     }
     const perHour = nonNegative(match[1], MESSAGES.planned_rate) * 60 / UNITS[match[2].toLowerCase()];
-    if (!Number.isFinite(perHour)) { throw new InputError(MESSAGES.planned_rate); }  // overflows per hour
-    // goodput.params.planned_per_hour: at most one a minute
-    if (perHour > K.most_planned_per_hour) { throw new InputError(MESSAGES.planned_most); }
+    // goodput.params.planned_per_hour: at most one a minute (an overflow to Infinity included)
+    if (!(perHour <= K.most_planned_per_hour)) { throw new InputError(MESSAGES.planned_most); }
     return perHour;
   }
 
@@ -702,25 +701,18 @@
   // FleetPlan.first_order) chooses its own n where the inputs leave n open, and carries that verdict.
   function tierPlans(x, T) {
     const rec = recoveryOf(x);
+    // a model's plan of the scheme at cadence n: at its own optimum, or at T
+    const at = (n, losses, optimal) => {
+      const sc = scheme(x, n), best = optimal(sc, x.M, rec);
+      const plan = losses(sc, x.M, T === null ? best : T, rec);
+      return Object.assign(plan, { optimal_interval_min: best, persistent_every: n, persistent_interval_min: n * plan.interval_min });
+    };
     const n = x.tiers ? (x.n !== null ? x.n : tierBestEvery(scheme(x, 1), x.M, "exact", rec)) : 1;
-    const sc = scheme(x, n);
-    const exactBest = tierExactOptimal(sc, x.M, rec), firstBest = tierFirstOptimal(sc, x.M, rec);
-    const exact = tierExactAt(sc, x.M, T === null ? exactBest : T, rec);
-    const first = tierFirstLosses(sc, x.M, T === null ? firstBest : T, rec);
-    for (const [plan, best] of [[exact, exactBest], [first, firstBest]]) {
-      plan.optimal_interval_min = best;
-      plan.persistent_every = n;
-      plan.persistent_interval_min = n * plan.interval_min;
-    }
-    first.error = exact.goodput - first.goodput;
-    first.status = rangeStatus(first.goodput, first.error);
+    const exact = at(n, tierExactAt, tierExactOptimal), first = at(n, tierFirstLosses, tierFirstOptimal);
+    const error = exact.goodput - first.goodput, status = rangeStatus(first.goodput, error);
     const ownN = x.tiers && x.n === null ? tierBestEvery(scheme(x, 1), x.M, "first-order", rec) : n;
-    if (ownN === n) { return { exact: exact, first: first }; }
-    const own = scheme(x, ownN), ownBest = tierFirstOptimal(own, x.M, rec);
-    const mine = tierFirstLosses(own, x.M, T === null ? ownBest : T, rec);
-    Object.assign(mine, { optimal_interval_min: ownBest, persistent_every: ownN,
-      persistent_interval_min: ownN * mine.interval_min, error: first.error, status: first.status });
-    return { exact: exact, first: mine };
+    const own = ownN === n ? first : at(ownN, tierFirstLosses, tierFirstOptimal);
+    return { exact: exact, first: Object.assign(own, { error: error, status: status }) };
   }
 
   // goodput.plan.plan_levers, by the model of `plan(x, T)` (x: the inputs; T null: the optimum). Each input
