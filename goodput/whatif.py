@@ -861,5 +861,6 @@ def storage_whatif(fleet: FleetPlan) -> StorageWhatIf:
     sync_doubled = 0.0 if sync is None else sync.goodput_at_stated_bandwidth(2.0 * w.stated)
     return StorageWhatIf(w, stall, measured_stall(fleet), max(0.0, w.doubled - w.now.goodput),
                          max(0.0, fleet.plan.goodput - stall.goodput) if stall else 0.0, cost, net,
-                         max(0.0, best.net_per_month - net) if best else 0.0, sync_doubled,
+                         # B*'s gain as BestBandwidth.flat judges it, against its own net at the stated bandwidth
+                         max(0.0, best.net_per_month - best.own_net_per_month) if best else 0.0, sync_doubled,
                          max(0.0, sync_doubled - fleet.slow.goodput))

@@ -200,7 +200,7 @@ def build(fleet: FleetPlan) -> Page:
         lost_ratio=f", {ratio:.0f} times as much" if 2 <= ratio < math.inf else "",
         lost_scheme=Variant("persistent" if persistent else "one_tier" if fleet.plain else "beyond"),
         fast_survives=percent(scheme.fast_survives, 0) if scheme is not None else "none",
-        **elastic_values(w.elastic_params, elastic, elastic.goodput - w.elastic_gain),
+        **elastic_values(w.elastic_params, elastic, full.goodput),
         elastic_gain=small_points(w.elastic_gain), elastic_dollars=money(fleet.dollars(w.elastic_gain)),
         elastic_scheme=Variant("persistent" if persistent else "jit" if p.just_in_time > 0 else "one_restart"),
         jit_time=format_duration(p.jit_recovery), jit_share=percent(p.just_in_time, 0),

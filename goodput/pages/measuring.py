@@ -180,7 +180,7 @@ def build(fleet: FleetPlan) -> Page:
         c_name="measured stall" if p.checkpoint_is_stall else "snapshot",
         persistent_every=ordinal(scheme.every) if w.stalled and scheme else "",
         drain_persistent=gain_text(fleet.levers["drain the persistent write as well"]) if w.stalled else "",
-        **elastic_values(w.elastic_inputs, w.elastic, w.elastic.goodput - w.elastic_gain),
+        **elastic_values(w.elastic_inputs, w.elastic, plan.goodput),
         elastic_points=small_points(w.elastic_gain), elastic_t=elastic_t,  # as the failures page writes the gain
         elastic_moves=Variant("stays" if elastic_t == d(plan.interval) else "moves"),
         half=Variant("planned" if half else "drain"),
