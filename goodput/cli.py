@@ -23,6 +23,7 @@ from goodput.units import format_duration, parse_duration
 
 if TYPE_CHECKING:
     from goodput.params import Params
+    from goodput.plan import Plan
     from goodput.simulate import SimulatedLosses
 
 EXIT_OK = 0
@@ -443,16 +444,15 @@ def _tier_overrides(args: argparse.Namespace, params: Params, sources: dict[str,
 def _run_plan(args: argparse.Namespace) -> str:
     import dataclasses
 
-    from goodput.plan import RECOMMENDED_MODEL, plan_for, scheme_pays
+    from goodput.plan import RECOMMENDED_MODEL, first_order_refusal, plan_for, scheme_pays
     from goodput.provenance import package_commit, provenance
     from goodput.report import at_optimum, first_order_problem, plan_report, render_plan
 
     params, sources = _inputs(args)
     plan = plan_for(params, interval=args.interval, which=args.model)
-    # the fleet's verdict on first order is the exact plan's (as the book's), then first order's own plan's
-    verdict = plan.check if args.model == RECOMMENDED_MODEL else plan_for(params, interval=args.interval).check
-    if plan.refused or (args.model != RECOMMENDED_MODEL and not verdict.quotable):
-        raise Refused(f"{first_order_problem(verdict if not verdict.quotable else plan.check)}; no first-order "
+    if args.model != RECOMMENDED_MODEL and (
+            refusal := first_order_refusal(plan_for(params, interval=args.interval).check, plan)) is not None:
+        raise Refused(f"{first_order_problem(refusal)}; no first-order "
                       "number is printed (the default, --model exact, applies at any fleet size)")
     report = plan_report(plan, params, sources, provenance(params, commit=package_commit()))
     more: dict[str, Any] = {"params": params}
@@ -483,7 +483,7 @@ _SIMULATED = ("goodput", "stderr", "failures", "checkpoint_overhead", "lost_work
 
 
 def _run_simulate(args: argparse.Namespace) -> str:
-    from goodput.exact import exact_goodput, exact_optimal_interval
+    from goodput.exact import exact_goodput
     from goodput.plan import plan_for
     from goodput.report import strict_json
     from goodput.simulate import FailureProcess, simulate
@@ -493,15 +493,14 @@ def _run_simulate(args: argparse.Namespace) -> str:
             raise InputError(flag, value, f"--failures weibull as well ({what} only applies to Weibull)")
     process = FailureProcess(args.failures, shape=args.shape or 1.0, hazard=args.hazard or "renewal")
     params, _ = _inputs(args)
-    # inputs plan refuses as out of scale (no work kept) simulate refuses alike, before it blames a horizon
-    plan_for(params, interval=args.interval)
+    # planned first: inputs plan refuses as out of scale (no work kept) simulate refuses alike, before it blames a horizon
+    plan = plan_for(params, interval=args.interval)
     if params.tiered or params.just_in_time or params.planned_rate:
         if not process.exponential:
             raise InputError("--failures", args.failures, "exponential failures with a drain, a persistent tier, "
                              "just-in-time recovery or planned stops (the tier simulator draws Poisson interruptions)")
-        return _simulate_tiers(args, params)
-    cost, mtbi, restart = params.checkpoint_cost, params.mtbi, params.restart
-    interval = float(exact_optimal_interval(cost, mtbi)) if args.interval is None else args.interval
+        return _simulate_tiers(args, plan)
+    cost, mtbi, restart, interval = params.checkpoint_cost, params.mtbi, params.restart, plan.interval
     result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
     expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
@@ -541,15 +540,13 @@ def _loss_table(result: SimulatedLosses, against: tuple[float, str] | None, drai
     return lines + ([] if against is None else [f"  {'exact model':<22}{percent(against[0], 2):>7}  ({against[1]})"])
 
 
-def _simulate_tiers(args: argparse.Namespace, params: Params) -> str:
+def _simulate_tiers(args: argparse.Namespace, plan: Plan) -> str:
     """Simulate a drain, two tiers, just-in-time recovery or planned stops at the plan's T and n against its model."""
-    from goodput.plan import plan_for
     from goodput.report import strict_json
     from goodput.simulate_restart import planned_stop_cost, simulate_plan
     from goodput.tiers import Tiers
 
-    plan = plan_for(params, interval=args.interval)
-    s = plan.tiers if plan.tiers is not None else Tiers(params.checkpoint_cost, params.restart)
+    s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
     p, rj, q, _ = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0, 0.0)
     stop = planned_stop_cost(plan)  # it waits for no repaired node
     result = simulate_plan(plan, args.horizon, seed=args.seed, progress=True)

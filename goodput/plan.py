@@ -205,6 +205,15 @@ def _tier_plan(scheme: Tiers, mtbi: float, interval: float | None, which: str, *
     )
 
 
+def first_order_refusal(exact: RangeCheck, own: Plan) -> RangeCheck | None:
+    """The check that keeps a fleet's first-order numbers from being quoted, or None where they may be.
+
+    The exact plan's check is the fleet's verdict (:attr:`goodput.fleet.FleetPlan.first_order_gap`); where it lets
+    first order be quoted, first order's own plan (`own`, which may choose another cadence) may still refuse itself.
+    """
+    return exact if not exact.quotable else own.check if own.refused else None
+
+
 def recovery_of(params: Params) -> Recovery | None:
     """The inputs' just-in-time recovery and planned stops (:class:`goodput.restart.Recovery`), or None without either."""
     p = params

@@ -1276,11 +1276,11 @@ def cross_check_problem(report: PlanReport) -> str | None:
 
     Range-checked like a plan: a refused first-order number, or a value outside [0, 1], is not printed.
     """
+    from goodput.plan import first_order_refusal
+
     cross = report.cross_check
-    # the fleet's verdict on first order is the exact plan's check (goodput.fleet.FleetPlan.first_order_gap), which may
-    # differ from first order's own plan where each model picks its own cadence; the cross plan's where only it refuses
-    check = report.plan.check if cross.model == "first-order" else cross.check
-    worst = check if not check.quotable else cross.check if cross.refused else None
+    worst = first_order_refusal(report.plan.check, cross) if cross.model == "first-order" else \
+        (cross.check if cross.refused else None)
     if worst is not None and worst.status == "below zero":  # said without the impossible number
         return "first order gives a goodput below zero here: the formula does not apply"
     if worst is not None:
