@@ -24,6 +24,7 @@ work, the first startup and the tail).
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 from dataclasses import dataclass, fields
@@ -316,8 +317,6 @@ def measure(
     redone_min = float(duration[np.isin(att, failed) & ~survived].sum())
     lost_loss = float(lost.sum()) / wall
 
-    optimal, (ckpt_p, lost_p, restart_p), check = _predict(c_hat, attempt["mtbi_min"], attempt["restart_min"],
-                                                           float(interval), which)
     measured_goodput = useful / wall
 
     return Measurement(
@@ -337,18 +336,12 @@ def measure(
         interval_measured_min=t_measured,
         interval_iqr_min=quartiles(work),
         interval_source="given" if given else "measured",
-        optimal_interval_min=optimal,
         measured_goodput=measured_goodput,
-        predicted_goodput=_at_least_zero(1.0 - ckpt_p - lost_p - restart_p),
         checkpoint_loss_measured=ckpt_loss,
         lost_work_loss_measured=lost_loss,
         restart_loss_measured=restart_loss,
-        checkpoint_loss_predicted=ckpt_p,
-        lost_work_loss_predicted=lost_p,
-        restart_loss_predicted=restart_p,
         unmodelled_loss=_at_least_zero(1.0 - measured_goodput - ckpt_loss - lost_loss - restart_loss),
-        prediction_model=which,
-        prediction_check=check,
+        **_prediction(c_hat, attempt["mtbi_min"], attempt["restart_min"], float(interval), which),
     )
 
 
@@ -363,12 +356,23 @@ def measure_explained(steps: StepLog | str | os.PathLike[str], events: EventLog 
     events = events if isinstance(events, EventLog) else read_events(events)
     first = measure(steps, events, which="first-order")
     check = first.prediction_check
-    return first if check is None or check.quotable else measure(steps, events, which=RECOMMENDED_MODEL)
+    if check is None or check.quotable:
+        return first
+    return dataclasses.replace(first, **_prediction(first.checkpoint_cost_min, first.mtbi_min, first.restart_min,
+                                                    first.interval_min, RECOMMENDED_MODEL))
 
 
 def _at_least_zero(minutes: float) -> float:
     """A share or duration that cannot be negative (a remainder, a cost less the ordinary gap), floored; NaN stays."""
     return minutes if math.isnan(minutes) else max(0.0, minutes)
+
+
+def _prediction(cost: float, mtbi: float, restart: float, interval: float, which: str) -> dict[str, Any]:
+    """The prediction fields of :class:`Measurement` by model `which` at the measured C, M, R and T."""
+    optimal, (ckpt, lost, restart_loss), check = _predict(cost, mtbi, restart, interval, which)
+    return {"optimal_interval_min": optimal, "predicted_goodput": _at_least_zero(1.0 - ckpt - lost - restart_loss),
+            "checkpoint_loss_predicted": ckpt, "lost_work_loss_predicted": lost, "restart_loss_predicted": restart_loss,
+            "prediction_model": which, "prediction_check": check}
 
 
 def _predict(
