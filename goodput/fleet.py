@@ -245,6 +245,16 @@ class FleetPlan:
         """
         return not scheme_pays(self.plan, self.slow)
 
+    @property
+    def slow_is_own(self) -> bool:
+        """Whether there is no dearer checkpoint to set beside the fleet's: the slow one stalls as C does, keeping no more.
+
+        So it is where C is itself the synchronous write the book derives from the storage (a fleet known by its
+        model's size and its storage's bandwidth, without a snapshot), or where the inputs file gives the same cost
+        twice; the pages then compare nothing, where they would set 93.9% beside 93.9%.
+        """
+        return self.params.slow_against_c == "same" and not self.slow_keeps_more
+
     @cached_property
     def synchronous(self) -> FleetPlan | None:
         """The fleet with its snapshot dropped, where its scheme does not pay (:attr:`slow_keeps_more`); else None.

@@ -369,13 +369,17 @@ def test_a_write_that_keeps_more_than_the_scheme_is_said_to_gain(book: Params) -
 def test_a_slow_checkpoint_as_long_as_c_is_neither_slower_nor_shorter(book: Params) -> None:
     """A fleet whose checkpoint is its synchronous write types it twice (slow = C = 1 min): one decision
     (Params.slow_against_c) makes the answer page call it "equally long" with the same goodput, the inputs page's
-    paths "same", and the tiers page count it as not dearer; it was "a slower checkpoint ... 0.0 points less"."""
+    paths "same", and the tiers page count it as not dearer; it was "a slower checkpoint ... 0.0 points less", then
+    "leaves 87.6% ...: the same as this fleet's plan". Now it compares nothing (FleetPlan.slow_is_own)."""
+    from goodput.pages import measuring, scale
+
     same = book.replace(slow_checkpoint_cost=book.checkpoint_cost)
     fleet = fleet_plan(same)
     page = answer.build(fleet)
-    assert same.slow_against_c == "same" and same.slow_not_dearer
-    assert (page.slow_word, page.slow_verdict) == ("equally long", Variant("same"))
-    assert page.slow_goodput == page.goodput == "87.6%"
+    assert same.slow_against_c == "same" and same.slow_not_dearer and fleet.slow_is_own
+    assert (page.slow_line, page.fo_slow) == (Variant("own_typed"), Variant("alone"))
+    assert measuring.build(fleet).slow_against == Variant("own_typed")
+    assert (scale.build(fleet).own_slow, scale.build(fleet).slow_with) == (Variant("alone"), Variant("own"))
     assert answer.compared_name(same) == "slow checkpoint"
     slower = book.replace(slow_checkpoint_cost=book.checkpoint_cost * 1.02)
     assert (slower.slow_against_c, answer.build(fleet_plan(slower)).slow_word) == ("longer", "slower")
@@ -519,12 +523,13 @@ def test_a_checkpoint_that_is_the_synchronous_write_is_not_compared_with_itself(
     p = fleet.params
     assert p.checkpoint_is_write and p.slow_derived and p.slow_against_c == "same"
     assert fleet.slow.goodput == pytest.approx(fleet.goodput)
-    assert answer.build(fleet).slow_kind == Variant("derived_own")
+    assert fleet.slow_is_own and answer.build(fleet).slow_line == Variant("own_derived")
     assert levers.build(fleet).cost_verdict == Variant("same")
     page = scale.build(fleet)
     assert (page.own_limits, page.cost_pair, page.cost_count) == (Variant("same"), Variant("same"), "two")
     worked = fleet_plan(load_params())
     assert (answer.build(worked).slow_kind, levers.build(worked).cost_verdict) == (Variant("write"), Variant("slower"))
+    assert not worked.slow_is_own and answer.build(worked).slow_line == Variant("compare")
     assert scale.build(worked).own_limits == Variant("two")
 
 

@@ -107,6 +107,7 @@ class Page(Fleet, PlanValues, LossLever, SchemeValues, RecoveryValues, SlowResta
     losses_ranked: str
     month_hours: str
     drain_busy: Variant
+    slow_line: Variant
     slow_word: str
     slow_verdict: Variant
     not_paying: Variant
@@ -247,8 +248,11 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         lost_gpu_hours=large_count(fleet.lost_gpu_hours), month_hours=f"{p.month / 60:,.0f}",
         drain_busy=Variant("busy" if busy else "none"),
         # "same": to the tenth of a point, the checkpoints alike ("same") or not ("level": a fleet keeping next to nothing)
+        # no dearer checkpoint beside the fleet's (FleetPlan.slow_is_own): the bullet compares nothing
+        slow_line=Variant(("own_derived" if p.slow_derived else "own_typed") if fleet.slow_is_own else "compare"),
+        # "level": to the tenth of a point the checkpoints alike, a fleet keeping next to nothing
         slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else "less" if points(
-            fleet.slow_points) != points(0.0) else "same" if p.slow_against_c == "same" else "level"),
+            fleet.slow_points) != points(0.0) else "level"),
         slow_points=points(fleet.slow_points), slow_dollars=money(fleet.dollars(fleet.slow_points)),
         # where the scheme's own checkpoint already stalls less than the write, it loses in its other parts
         not_paying=Variant(("loses_elsewhere" if fleet.scheme_stall < p.slow_checkpoint_cost else "loses")
@@ -263,15 +267,14 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         cost_lever_what=COST_LEVER_WHAT[cost],
         # a derived write that, as measured, keeps more than the scheme (FleetPlan.slow_keeps_more) is not "not taken"
         optimum=Variant("drain" if fleet.plan.drain_bound else "exact"),
-        slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived_own" if p.checkpoint_is_write
-                           else "derived") if p.slow_derived
+        slow_kind=Variant(("derived_more" if fleet.slow_keeps_more else "derived") if p.slow_derived
                           else "compared" if p.checkpoint_is_write
                           else "write" if p.slow_is_write else "stated"),
         # "fast" and "slow" only where C is not itself a synchronous write (Params.checkpoint_is_write)
         slow_pair=Variant("derived" if p.slow_derived else "write" if p.checkpoint_is_write else "fast_slow"),
         fo_model=first_order_name(fleet),
         fo_losses=plan_losses(fleet.first_order) if fast_ok else NOT_QUOTED,
-        fo_slow=Variant("none" if not fast_ok else "quoted" if slow_ok else "refused"),
+        fo_slow=Variant("alone" if fleet.slow_is_own else "none" if not fast_ok else "quoted" if slow_ok else "refused"),
         fo_slow_gap=points(abs(slow_fo.check.error)) if fast_ok else NOT_QUOTED,
         fo_points=points(abs(w.slow_fo_gain)) if slow_ok else NOT_QUOTED,
         # first order, too, can find the write keeping more than the scheme

@@ -155,8 +155,7 @@ def build(fleet: FleetPlan) -> Page:
         s_now=share_text(s.fast_survives if s else 0.0), s_more=share_text(survives_more(s.fast_survives) if s else 0.0),
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         # the slow checkpoint the fleet's own (a synchronous write, derived or typed twice): nothing to price
-        cost_verdict=Variant("faster" if fleet.slow_keeps_more else "same" if p.slow_against_c == "same" else
-                             "slower"), interval_compared=compared_name(p),
+        cost_verdict=Variant("faster" if fleet.slow_keeps_more else "same" if fleet.slow_is_own else "slower"), interval_compared=compared_name(p),
         slow_gain=gain_text(fleet.slow_gain),
         # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
         slow_compared=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "given"),

@@ -113,6 +113,7 @@ class Page(Fleet, SchemeValues, OffOptimum, ElasticValues, LossLever):
     apart_by: Variant
     fo_quotable: Variant
     slow_its: Variant
+    slow_against: Variant
     slow_said: str
     loss_mistake: Variant
     recovery: Variant
@@ -195,6 +196,7 @@ def build(fleet: FleetPlan) -> Page:
                          else "exact"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
+        slow_against=Variant(("own_derived" if p.slow_derived else "own_typed") if fleet.slow_is_own else "compare"),
         slow_its=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "other"),
         slow_said=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived else "",
         recovery=Variant("given" if fleet.recovered else "none"),

@@ -52,8 +52,14 @@ def gap_values(name: str, check: model.RangeCheck) -> dict[str, Any]:
             f"{name}_off": points(abs(check.error)), f"{name}_side": "below" if check.error >= 0 else "above"}
 
 
-def own_slow(own: str, slow: str) -> str:
-    """The variant for the fleet's and the slow checkpoint's verdicts: ``"zero"``, ``"same"`` or ``"differs"``."""
+def own_slow(own: str, slow: str, alone: bool = False) -> str:
+    """The variant for the fleet's and the slow checkpoint's verdicts: ``"zero"``, ``"same"`` or ``"differs"``.
+
+    ``"alone"`` or ``"alone_zero"`` where there is no slower checkpoint to judge beside the fleet's
+    (:attr:`goodput.fleet.FleetPlan.slow_is_own`).
+    """
+    if alone:
+        return "alone_zero" if own == "below zero" else "alone"
     return "differs" if own != slow else "zero" if own == "below zero" else "same"
 
 
@@ -220,11 +226,11 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         **fleet_values(fleet), **at, **at_size_values(fleet), **grows, async_text=d(lims["async"].checkpoint_cost),
         scope=Variant("plain" if fleet.plain else "beyond"), own_scope=Variant("plain" if fleet.plain else "beyond"),
-        own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status)),
+        own_slow=Variant(own_slow(fleet.first_order_status, fleet.slow.check.status, fleet.slow_is_own)),
         # the slow checkpoint the fleet's own (a synchronous write, derived or typed twice): one cost, said once
         cost_pair=Variant("same" if same else "derived" if p.slow_derived else "slower" if p.checkpoint_is_write
                           else "slow_fast"), own_limits=Variant("same" if same else "two"), cost_count="two" if same else "three",
-        slow_with=Variant("derived" if p.slow_derived else "given"), slow_named=Variant(slow_kind),
+        slow_with=Variant("own" if fleet.slow_is_own else "derived" if p.slow_derived else "given"), slow_named=Variant(slow_kind),
         derived_name=DERIVED_SLOW,  # as Fig. fig-scale's legend names it (goodput.report.slow_label)
         restart_scope=Variant("grows" if grows else "same"),
         sizes=f"{gpus_text(span[0])} to {gpus_text(span[-1])}", sim_count=str(len(sims)),
