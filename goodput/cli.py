@@ -542,7 +542,7 @@ def _loss_table(result: SimulatedLosses, against: tuple[float, str] | None, drai
 
 def _simulate_tiers(args: argparse.Namespace, plan: Plan) -> str:
     """Simulate a drain, two tiers, just-in-time recovery or planned stops at the plan's T and n against its model."""
-    from goodput.report import strict_json
+    from goodput.report import stops_per, strict_json
     from goodput.simulate_restart import planned_stop_cost, simulate_plan
     from goodput.tiers import Tiers
 
@@ -572,7 +572,7 @@ def _simulate_tiers(args: argparse.Namespace, plan: Plan) -> str:
         + ("" if s.one_tier else f", C_p = {format_duration(s.cp)}, R_p = {format_duration(s.rp)}, "
            f"s = {s.fast_survives:g}, n = {s.every}")
         + ("" if not p else f", p = {p:g}, R_j = {format_duration(rj)}")
-        + ("" if not q else f", q = {q:g} per hour, S_q = {format_duration(stop)}"),
+        + ("" if not q else f", q = {stops_per(q)}, S_q = {format_duration(stop)}"),
         "",
         *_loss_table(result, (plan.goodput, _apart(result, plan.goodput)),
                      result.drain_loss if plan.drained else None),
