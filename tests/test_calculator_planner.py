@@ -70,6 +70,8 @@ def to_mapping(q: dict[str, str]) -> dict[str, Any]:
         m["checkpoint_cost"] = m["slow_checkpoint_cost"] = q["checkpoint_cost"]
     elif "checkpoint_cost" in q:
         m["checkpoint_cost"] = q["checkpoint_cost"]
+    if "slow_checkpoint_cost" in q:  # typed, it is kept beside the storage too (goodput.params.derive)
+        m["slow_checkpoint_cost"] = q["slow_checkpoint_cost"]
     parts = {key: q[key] for key in _PARTS if key in q}
     if parts:
         m["restart"] = parts
@@ -193,6 +195,8 @@ def recovery_fleets(count: int, seed: int, scheme: str = "one tier") -> list[dic
             q["planned_rate"] = rng.choice([f"{_log(rng, 0.005, 0.5):.3g} per hour", f"{_log(rng, 0.1, 5):.3g} per day"])
         if scheme == "tiers":
             c = float(q["checkpoint_cost"].split()[0])
+            if i % 3 == 2:  # a slow checkpoint typed, as a fleet's link carries it
+                q["slow_checkpoint_cost"] = f"{c * _log(rng, 1, 30):.3g} min"
             if i % 2 == 0:
                 q["drain"] = f"{c * _log(rng, 1, 20):.3g} min"
             else:
@@ -809,3 +813,33 @@ def test_an_interval_typed_beside_a_persistent_tier_keeps_the_not_paying_verdict
     assert abs(page["synchronous"]["goodput"] - slow.goodput) <= SEARCHED
     assert abs(page["synchronous"]["against"] - at_optimum(plan).goodput) <= SEARCHED
     assert "11.7 points more" in page["not_paying"]
+
+
+def test_a_fleet_s_typed_slow_checkpoint_travels_with_its_link(js: Any, tmp_path: Path) -> None:
+    """A tiered fleet's link carries its slow checkpoint (6 min), so the page judges the scheme against it as the book
+    and the command do: the scheme pays. It carried none, and the page compared the C typed, 30 s, written
+    synchronously: "Not paying: the slow checkpoint (30 s) keeps 66.9% ..." beside the book's "51.9%, 12.3 points less".
+    A slow checkpoint typed below C is refused in the package's words, on its own field; the file keeps it."""
+    params = params_from_mapping({
+        "gpus": 73728, "rate_per_gpu_hour": 1.2e-5, "checkpoint_cost": "30 s", "slow_checkpoint_cost": "6 min",
+        "restart": "20 min", "drain": "4 min", "persistent": {"cost": "3 min", "restart": "30 min"},
+        "fast_survives": 0.8, "price_per_gpu_hour": 2.4, "month": "730 h"}, source="jit.yml")
+    query = calculator.link_query(params)
+    assert query["slow_checkpoint_cost"] == "6 min"
+    page = page_plans(js, [query])[0]
+    assert_same_plan_params(params, page)
+    fleet = fleet_plan(params)
+    assert page["slow"] == params.slow_checkpoint_cost == 6.0
+    assert not fleet.slow_keeps_more and page["synchronous"] is None and page["not_paying"] == ""
+    same = page_plans(js, [{k: v for k, v in query.items() if k != "slow_checkpoint_cost"}])[0]
+    assert same["slow"] == 0.5 and same["synchronous"] is not None  # the C typed, the form's default, does not
+    below = page_plans(js, [query | {"slow_checkpoint_cost": "10 s"}])[0]
+    with pytest.raises(InputError) as refused:
+        params_from_mapping({"gpus": 8, "mtbi": "3 h", "checkpoint_cost": "30 s", "slow_checkpoint_cost": "10 s",
+                             "restart": "5 min", "price_per_gpu_hour": 1, "month": "730 h"})
+    assert below["errors"] == {"slow_checkpoint_cost": refused.value.expected}
+    text = js.evaluate("raw => { const c = goodputCalculator; return c.paramsYaml(raw, c.readInputs(raw).inputs); }",
+                       query)
+    path = tmp_path / "params.yml"
+    path.write_text(text, encoding="utf-8")
+    assert load_params(path).slow_checkpoint_cost == 6.0

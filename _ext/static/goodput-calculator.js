@@ -785,7 +785,7 @@
 
   // ------------------------------------------------------------------ the form
 
-  const FIELDS = ["gpus", "rate_per_gpu_hour", "mtbi", "checkpoint_cost", "restart", "interval", "drain",
+  const FIELDS = ["gpus", "rate_per_gpu_hour", "mtbi", "checkpoint_cost", "slow_checkpoint_cost", "restart", "interval", "drain",
     "persistent_cost", "persistent_restart", "fast_survives", "persistent_every", "price_per_gpu_hour", "month",
     "checkpoint_size", "parameters", "bytes_per_parameter", "gpus_per_node", "write_bandwidth", "read_bandwidth",
     "bandwidth_efficiency", "snapshot_bandwidth", "host_memory", "storage_price",
@@ -916,8 +916,11 @@
         }
         choose("drain", store.writeMinutes, "write_bandwidth", "the write of " + writeWords + " after the snapshot");
       }
-      values.slow_checkpoint_cost = store.writeMinutes;
-      notes.slow_checkpoint_cost = "a synchronous write of " + writeWords;
+      // the synchronous write compared with, unless typed (goodput.params.derive keeps a typed slow C)
+      if (!Object.prototype.hasOwnProperty.call(typed, "slow_checkpoint_cost")) {
+        values.slow_checkpoint_cost = store.writeMinutes;
+        notes.slow_checkpoint_cost = "a synchronous write of " + writeWords;
+      }
     }
     const parts = Object.assign({}, k.parts);
     const partsGiven = Object.keys(parts);
@@ -1008,6 +1011,7 @@
       errors.gpus = "a value: the number of GPUs, which the per-GPU rate is multiplied by";
     }
     const typedC = read("checkpoint_cost", duration);
+    const typedSlow = read("slow_checkpoint_cost", duration);
     const typedR = read("restart", duration);
     x.T = read("interval", duration);
     x.price = read("price_per_gpu_hour", (v) => price(v, K.most_price, MESSAGES.price, false));
@@ -1088,6 +1092,7 @@
     // C, D and R as typed, or derived (goodput.params.derive)
     k.M = x.M;
     if (typedC !== null) { k.typed.checkpoint_cost = typedC; }
+    if (typedSlow !== null) { k.typed.slow_checkpoint_cost = typedSlow; }
     if (typedR !== null) { k.typed.restart = typedR; }
     if (typedD !== null) { k.typed.drain = typedD; }
     const planner = STORAGE_FIELDS.some((key) => key !== "storage_price" && given(key));
@@ -1104,8 +1109,12 @@
     x.C = d.values.checkpoint_cost;
     x.R = d.values.restart;
     x.D = d.values.drain === undefined ? 0 : d.values.drain;
-    x.slowC = d.values.slow_checkpoint_cost === undefined ? x.C : d.values.slow_checkpoint_cost;
+    // the slow checkpoint as typed, else derived from the storage, else the C typed (the form's default)
     x.slowDerived = d.values.slow_checkpoint_cost !== undefined;
+    x.slowC = x.slowDerived ? d.values.slow_checkpoint_cost : typedSlow !== null ? typedSlow : x.C;
+    if (typedSlow !== null && typedSlow < x.C) {  // goodput.params.params_from_mapping, in its words
+      return { errors: { slow_checkpoint_cost: fill(MESSAGES.slow_below_c, { cost: formatDuration(x.C) }) } };
+    }
     // derived: the snapshot is slower than writing to storage directly (goodput.params); a measured stall may be
     if (x.slowC < x.C && !(d.store && d.store.stall)) {
       return { errors: { snapshot_bandwidth: fill(MESSAGES.snapshot_slower, { slow: formatDuration(x.slowC) }) } };
@@ -1786,10 +1795,13 @@
     const mapping = (keys) => keys.filter(([field]) => has(field)).map(([field, key]) => key + ": " + value(field)).join(", ");
     if (!(x.known && x.known.store)) {  // with storage both are derived (goodput.params.derive)
       lines.push("checkpoint_cost: " + value("checkpoint_cost"));
-      lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not asked by the calculator: the checkpoint cost");
+      if (!has("slow_checkpoint_cost")) {
+        lines.push("slow_checkpoint_cost: " + value("checkpoint_cost") + "  # not given: the checkpoint cost");
+      }
     } else if (x.known.store.stall) {  // C typed beside the snapshot: the measured stall; the slow C still derived
       lines.push("checkpoint_cost: " + value("checkpoint_cost"));
     }
+    if (has("slow_checkpoint_cost")) { lines.push("slow_checkpoint_cost: " + value("slow_checkpoint_cost")); }
     if (has("restart")) { lines.push("restart: " + value("restart")); }
     const parts = PART_FIELDS.filter(has);
     if (parts.length) { lines.push("restart: {" + mapping(parts.map((key) => [key, key])) + "}"); }

@@ -141,6 +141,9 @@ def messages() -> dict[str, str]:
                                                    gpus_per_node=7), gpus="16,384"),
         "missing_duration": _known_expected(Known(size=1e12, write_bandwidth=1e9, typed={})),
         "snapshot_slower": _template(_expected(lambda: params_from_mapping(snapshot)), slow="1 s"),
+        "slow_below_c": _template(_expected(lambda: params_from_mapping(
+            {key: snapshot[key] for key in ("gpus", "mtbi", "restart", "price_per_gpu_hour", "month")}
+            | {"checkpoint_cost": "7 min", "slow_checkpoint_cost": "1 min"})), cost="7 min"),
         "stall_below_copy": _template(_known_expected(Known(size=1e12, write_bandwidth=1e12, snapshot_bandwidth=1e9,
                                                             typed=typed | {"checkpoint_cost": 1e-5})),
                                       copy="0.488 s", size="488 MB", bandwidth="1 GB/s"),
@@ -160,7 +163,7 @@ def python_whitespace() -> str:
 def file_defaults() -> dict[str, str]:
     """What the downloaded params.yml gives the inputs the form does not ask for, as the worked example types them.
 
-    ``gpus`` is used only when M is given directly; ``slow_checkpoint_cost`` is not here (it is the C typed).
+    ``gpus`` is used only when M is given directly; ``slow_checkpoint_cost`` is not here (left empty, it is the C typed).
     """
     example = read_yaml(WORKED_EXAMPLE.read_text(encoding="utf-8"), "worked example")
     assert isinstance(example, dict)
@@ -315,6 +318,8 @@ def link_query(params: Params) -> dict[str, str]:
     else:  # a count over a window, M itself, or a rate that would not give back M to the last digit
         query["mtbi"] = duration_text(params.mtbi)
     query["checkpoint_cost"] = duration_text(params.checkpoint_cost)
+    if not params.slow_derived:  # the slow checkpoint the inputs give; the page derives one from the storage itself
+        query["slow_checkpoint_cost"] = duration_text(params.slow_checkpoint_cost)
     query["restart"] = duration_text(params.restart)
     if params.drain > 0.0:
         query["drain"] = duration_text(params.drain)
@@ -396,12 +401,14 @@ def number_text(x: float) -> str:
 
 
 def rate_text(per_hour: float) -> str:
-    """Events per hour as goodput.params.parse_rate reads them back exactly: ``"0.036 per hour"``."""
-    for unit in ("hour", "day", "min", "week"):
-        text = f"{per_hour * MINUTES_PER_UNIT[unit] / 60.0!r} per {unit}"
-        if parse_rate(text, "link") == per_hour:
-            return text
-    return f"{per_hour!r} per hour"  # pragma: no cover - hours read back any float
+    """Events per hour as goodput.params.parse_rate reads them back exactly, the shortest way.
+
+    >>> rate_text(0.036), rate_text(0.5 / 24)
+    ('0.036 per hour', '0.5 per day')
+    """
+    texts = [f"{per_hour * MINUTES_PER_UNIT[unit] / 60.0!r} per {unit}" for unit in ("hour", "day", "min", "week")]
+    exact = [text for text in texts if parse_rate(text, "link") == per_hour]
+    return min(exact, key=lambda text: len(text.split()[0])) if exact else f"{per_hour!r} per hour"  # any float
 
 
 def link(params: Params) -> str:
