@@ -525,6 +525,14 @@ def test_a_checkpoint_that_is_the_synchronous_write_is_not_compared_with_itself(
     assert fleet.slow.goodput == pytest.approx(fleet.goodput)
     assert fleet.slow_is_own and answer.build(fleet).slow_line == Variant("own_derived")
     assert levers.build(fleet).cost_verdict == Variant("same")
+    # nor do the goodput, failures and uncertainty pages, the loss figure's bars or the interval figure's curves
+    from goodput.book.figures import breakdown_cases
+    from goodput.pages import failures, goodput, uncertainty
+
+    assert (goodput.build(fleet).slow, goodput.build(fleet).breakdown_pair) == (Variant("own"), Variant("own"))
+    assert failures.build(fleet).early_slow == uncertainty.build(fleet).slow_range == Variant("own")
+    assert levers.build(fleet).interval_pair == Variant("own")
+    assert {case.split(",")[0] for case in breakdown_cases(fleet)} == {f"C = {format_duration(p.checkpoint_cost)}"}
     page = scale.build(fleet)
     assert (page.own_limits, page.cost_pair, page.cost_count) == (Variant("same"), Variant("same"), "two")
     worked = fleet_plan(load_params())

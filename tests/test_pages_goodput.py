@@ -169,8 +169,8 @@ def test_fig_4_names_a_write_shorter_than_the_measured_stall(worked: Params) -> 
 
     stall = pages.build(fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml")))
     assert (stall.breakdown_pair, stall.compared_name) == (Variant("stall"), "shorter synchronous write")
-    assert variant_text(stall, "breakdown_pair") == ("checkpoint scheme (its measured stall) and the shorter "
-                                                     "synchronous write it is compared with")
+    assert variant_text(stall, "breakdown_pair").startswith("checkpoint scheme (its measured stall) and the shorter "
+                                                            "synchronous write it is compared with")
     fast = pages.build(fleet_plan(worked))
     assert fast.breakdown_pair == Variant("fast")
     assert variant_text(fast, "breakdown_pair").startswith("fast checkpoint (its whole scheme) and the slow")

@@ -651,9 +651,9 @@ def fleet_cost(fleet: FleetPlan) -> Figure:
     Beside a tiered scheme the curve is the synchronous write's, restarting in :attr:`goodput.params.Params.slow_restart`.
     """
     p, plan, recovery = fleet.params, fleet.plan, recovery_of(fleet.params)
-    if plan.tiers is None:
-        return goodput_vs_cost(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost],
-                               first_order=fleet.first_order_quotable, recovery=recovery)
+    if plan.tiers is None:  # one mark where the slow checkpoint is the fleet's own (FleetPlan.slow_is_own)
+        costs = [p.checkpoint_cost] + ([] if fleet.slow_is_own else [p.slow_checkpoint_cost])
+        return goodput_vs_cost(p.mtbi, p.restart, costs, first_order=fleet.first_order_quotable, recovery=recovery)
     label = f"this fleet's plan: {_cost_label(p.checkpoint_cost)} with its scheme"
     return goodput_vs_cost(p.mtbi, p.slow_restart, [p.slow_checkpoint_cost], [(p.checkpoint_cost, plan.goodput, label)],
                            first_order=fleet.first_order_quotable, marks_label=slow_label(p, "this fleet's synchronous checkpoint"
@@ -667,9 +667,11 @@ def fleet_interval(fleet: FleetPlan) -> Figure:
     quotable = fleet.first_order_quotable
     slow_quotable = quotable and fleet.slow_first_order.check.quotable  # each curve's first order where quotable
     slow_name = slow_label(p, "the slow checkpoint")
-    if plan.tiers is None:
-        return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost, p.slow_checkpoint_cost], recovery=recovery,
-                                   first_order=[quotable, slow_quotable], names=["this fleet's checkpoint", slow_name])
+    if plan.tiers is None:  # one curve where the slow checkpoint is the fleet's own (FleetPlan.slow_is_own)
+        own = fleet.slow_is_own
+        return goodput_vs_interval(p.mtbi, p.restart, [p.checkpoint_cost] + ([] if own else [p.slow_checkpoint_cost]),
+                                   recovery=recovery, first_order=[quotable] + ([] if own else [slow_quotable]),
+                                   names=["this fleet's checkpoint"] + ([] if own else [slow_name]))
     scheme = plan.tiers
     t = np.geomspace(max(scheme.drain, plan.interval / 4), 2.5 * plan.interval, 120)
     exact_g = [tiers.exact_goodput(scheme, p.mtbi, float(x), recovery) for x in t]
@@ -811,7 +813,10 @@ def published_rates(
 
 
 def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
-    """The loss figure's bars: the plan and the slow checkpoint, exact and (where quotable) first order."""
+    """The loss figure's bars: the plan and the slow checkpoint, exact and (where quotable) first order.
+
+    The plan's alone where the slow checkpoint is the fleet's own (:attr:`goodput.fleet.FleetPlan.slow_is_own`).
+    """
     p = fleet.params
     fast, slow = format_duration(p.checkpoint_cost), format_duration(p.slow_checkpoint_cost)
     slow = f"derived write, C = {slow}" if p.slow_derived else f"C = {slow}"  # not a checkpoint the inputs state
@@ -819,6 +824,8 @@ def breakdown_cases(fleet: FleetPlan) -> dict[str, model.Losses | TierLosses]:
     if fleet.first_order_quotable:
         cases[f"C = {fast}, first order\nT* = {format_duration(fleet.first_order.interval)}"] = fleet.first_order.losses
     cases[f"C = {fast}, exact model\nT = {format_duration(fleet.interval)}"] = fleet.plan.losses
+    if fleet.slow_is_own:
+        return cases
     if fleet.first_order_quotable and fleet.slow_first_order.check.quotable:
         sf = fleet.slow_first_order
         cases[f"{slow}, first order\nT* = {format_duration(sf.interval)}"] = sf.losses

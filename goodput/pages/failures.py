@@ -86,6 +86,7 @@ class Page(Fleet, SchemeValues, ElasticValues):
     early_two_change: str
     early_six_change: str
     slow_with: str
+    early_slow: Variant
     early_slow_change: str
     early_verdict: Variant
     early_gain_size: str
@@ -171,6 +172,7 @@ def build(fleet: FleetPlan) -> Page:
         renewal_base=percent(w.base, se_digits(sim.renewal.stderr[0])),
         early_two=percent_pm(early.goodput[1], early.stderr[1]), early_two_change=_change(early, 1),
         early_six_change=_change(early, 2), early_slow_change=_change(sim.early_slow, 1),
+        early_slow=Variant("own" if fleet.slow_is_own else "compared"),  # no slower checkpoint: no bullet for it
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
         slow_with=slow_words(p, fleet.slow_keeps_more) if p.slow_derived else f"the slow checkpoint ({format_duration(p.slow_checkpoint_cost)})",
         early_verdict=Variant("helps" if w.early_helps else "no_help"),

@@ -115,7 +115,8 @@ def build(fleet: FleetPlan) -> Page:
     return Page(
         **fleet_values(fleet), first_order=first_order_variant(fleet),
         # Fig. 4's pair: a measured stall longer than the write it is compared with is not the "fast" checkpoint
-        breakdown_pair=Variant("fast" if compared_name(p) == "slow checkpoint" else "stall"),
+        breakdown_pair=Variant("own" if fleet.slow_is_own else "fast" if compared_name(p) == "slow checkpoint"
+                               else "stall"),
         compared_name=compared_name(p),
         scheme=Variant(("recovered" if fleet.recovered else "single") if s is None
                        else "tiered" if s.drain > 0 else "persistent"),
@@ -124,7 +125,8 @@ def build(fleet: FleetPlan) -> Page:
         scheme_recovery=Variant("tiered" if s is not None and fleet.recovered else "none"),
         balance=Variant("close" if abs(lost - ckpt) < BALANCED * max(lost, ckpt) else "apart"),
         balance_checkpoint=percent(ckpt, digits), balance_lost=percent(lost, digits),
-        slow=Variant("quoted" if slow_ok else "refused" if fleet.first_order_quotable else "own_refused"),
+        slow=Variant("own" if fleet.slow_is_own else "quoted" if slow_ok else "refused" if fleet.first_order_quotable
+                     else "own_refused"),
         fo_slow_each=quoted(percent(sf.losses.checkpoint_overhead), slow_ok), slow_off=points(abs(sf.check.error)),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
         slow_this=Variant("derived" if p.slow_derived else "given"),

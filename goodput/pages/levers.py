@@ -79,6 +79,7 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     cost_verdict: Variant
     slow_compared: Variant
     interval_compared: str
+    interval_pair: Variant
     slow_gain: str
     slow_short: Variant
     scheme_worth: Variant
@@ -156,6 +157,7 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         # the slow checkpoint the fleet's own (a synchronous write, derived or typed twice): nothing to price
         cost_verdict=Variant("faster" if fleet.slow_keeps_more else "same" if fleet.slow_is_own else "slower"), interval_compared=compared_name(p),
+        interval_pair=Variant("own" if fleet.slow_is_own and fleet.plan.tiers is None else "compared"),
         slow_gain=gain_text(fleet.slow_gain),
         # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
         slow_compared=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "given"),

@@ -181,7 +181,8 @@ def build(fleet: FleetPlan) -> Page:
         r_range=Variant(range_kind(rr)), r_low=r_ends[0], r_high=r_ends[1],
         slow_low=slow_ends[0], slow_high=slow_ends[1],
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
-        slow_range=Variant("given" if r.slow is not None else "derived" if p.slow_derived else "none"),
+        slow_range=Variant("own" if fleet.slow_is_own and r.slow is None else "given" if r.slow is not None
+                           else "derived" if p.slow_derived else "none"),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
         exact_inputs=Variant("all" if not exact else "none" if not r.ranged else "some"), range=Variant("ranged" if r.ranged else "none"),
         t_lies=Variant("stays" if where == f"at {d(plan.interval)}" else "moves"), t_where=where, g_span=fixed_span,
