@@ -433,6 +433,9 @@ def planned_stops(params: Params) -> tuple[float, float, float, bool]:
     per hour, the goodput with the stops as pauses with notice, the goodput with them as unexpected interruptions
     (M shortened to take them in, none of them recovered just in time: the share p is rescaled so that the same
     interruptions are), and whether the rate is the fleet's own.
+
+    Counted among the interruptions, the stops still take no node out: R (and R_p) become the average over both
+    kinds, the wait for a repaired node (:attr:`goodput.params.Params.stop_saving`) paid by the failures' share only.
     """
     own = params.planned_rate > 0.0
     planned = params.planned_rate if own else sources.LLAMA3_PLANNED / (sources.LLAMA3_SNAPSHOT_DAYS * 24.0)
@@ -440,7 +443,10 @@ def planned_stops(params: Params) -> tuple[float, float, float, bool]:
     unplanned_rate = 1.0 / params.mtbi
     m_all = 1.0 / (unplanned_rate + planned / 60.0)
     share = params.just_in_time * unplanned_rate * m_all
-    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=share, planned_rate=0.0)).goodput
+    saving = params.stop_saving * (planned / 60.0) * m_all  # the stops' share of interruptions, without the wait
+    rp = None if params.persistent_restart is None else params.persistent_restart - saving
+    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=share, planned_rate=0.0,
+                                           restart=params.restart - saving, persistent_restart=rp)).goodput
     return planned, with_notice, as_unplanned, own
 
 
