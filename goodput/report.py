@@ -363,10 +363,12 @@ def first_order_problem(check: model.RangeCheck) -> str | None:
 def gap_text(check: model.RangeCheck) -> str:
     """First order's gap below the exact model in points, with the decimals that read past the limit it crossed.
 
-    Refused at 3.04 points reads "3.04 points", not "3.0 points (more than 3 points)"; cautioned at 1.04, "1.04".
+    Refused at 3.04 points reads "3.04 points", not "3.0 points (more than 3 points)"; cautioned at 1.04, "1.04". Within
+    the caution level, under a point, it keeps two significant digits, as a lever's gain does: "0.060 points", not
+    "0.1 points" between 96.16% and 96.22%.
     """
     limit = {"out of range": model.FIRST_ORDER_TOLERANCE, "caution": model.FIRST_ORDER_CAUTION}.get(check.status)
-    return points(abs(check.error)) if limit is None else points_past(check.error, limit)
+    return points_sig2(abs(check.error)) if limit is None else points_past(check.error, limit)
 
 
 def first_order_caution(check: model.RangeCheck) -> str | None:

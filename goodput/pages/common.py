@@ -223,6 +223,7 @@ class Fleet:
     confidence: str
     fo_interval: str
     fo_goodput: str
+    goodput_fo: str
     fo_slow_interval: str
     fo_slow_goodput: str
 
@@ -266,7 +267,9 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         gap_side="below" if fleet.first_order_gap >= 0 else "above", tolerance=points(model.FIRST_ORDER_TOLERANCE, 0),
         caution_level=points(model.FIRST_ORDER_CAUTION, 0), confidence=percent(CONFIDENCE, 0),
         fo_interval=quoted(format_duration(fleet.first_order.interval), quotable),
-        fo_goodput=quoted(percent(fleet.first_order.goodput), quotable),
+        # the two goodputs a first-order sentence sets side by side, each with the decimals that set them apart
+        fo_goodput=quoted(percent_apart(fleet.first_order.goodput, fleet.goodput), quotable),
+        goodput_fo=percent_apart(fleet.goodput, fleet.first_order.goodput) if quotable else NOT_QUOTED,
         fo_slow_interval=quoted(format_duration(fleet.slow_first_order.interval), slow_quotable),
         fo_slow_goodput=quoted(percent(fleet.slow_first_order.goodput), slow_quotable),
     ))

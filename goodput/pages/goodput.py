@@ -97,7 +97,7 @@ def build(fleet: FleetPlan) -> Page:
 
     >>> page = build(fleet_plan(load_params()))
     >>> page.interval, page.goodput, page.gap, page.fo_slow_goodput, page.slow_goodput
-    ('18.6 min', '87.6%', '0.7 points', '74.1%', '76.5%')
+    ('18.6 min', '87.6%', '0.66 points', '74.1%', '76.5%')
     """
     slow_ok = fleet.first_order_quotable and fleet.slow_first_order.check.quotable
     sf = fleet.slow_first_order

@@ -34,7 +34,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     >>> from goodput.params import load_params
     >>> page = build(fleet_plan(load_params()))
     >>> page.interval, page.goodput, page.first_order.name, page.gap, page.fo_interval
-    ('18.6 min', '87.6%', 'ok', '0.7 points', '19.3 min')
+    ('18.6 min', '87.6%', 'ok', '0.66 points', '19.3 min')
     """
     shared = answer.build(fleet, calculator_url)  # the one plan's values, said alike on both pages
     kind = scheme_kind(fleet)
