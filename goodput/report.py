@@ -775,6 +775,25 @@ def percent_sig2(x: float) -> str:
     return percent(x, point_decimals(x, 2, 1))
 
 
+def loss_texts(losses: Mapping[str, float]) -> dict[str, str]:
+    """Each of a plan's losses as :func:`percent_sig2` writes it, with a decimal more where two that differ read alike.
+
+    So that "the largest" reads as the largest: "lost work 1.43%, checkpoint overhead 1.40%", not 1.4% twice (two
+    decimals more at most).
+
+    >>> loss_texts({"lost_work": 0.01433, "checkpoint_overhead": 0.01402, "restart_loss": 0.0098})
+    {'lost_work': '1.43%', 'checkpoint_overhead': '1.40%', 'restart_loss': '0.98%'}
+    """
+
+    def text(x: float, more: int) -> str:
+        return percent(x, point_decimals(x, 2, 1) + more)
+
+    def more(x: float) -> int:
+        return next((m for m in range(3) if all(text(x, m) != text(y, m) for y in losses.values() if y != x)), 0)
+
+    return {name: text(x, more(x)) for name, x in losses.items()}
+
+
 def points_sig2(x: float) -> str:
     """A small difference in points: one decimal from a point, two significant digits below (``"0.083 points"``)."""
     return points(x, point_decimals(x, 2, 1))
@@ -1115,13 +1134,15 @@ def _sections(report: PlanReport) -> list[tuple[str, list[tuple[str, str, str]]]
     inputs += range_rows(report)
     single = plan.model == "first-order" and s is None and plan.recovery is None  # the brief's three formulas
     # a loss under 1% to two significant digits, so that small losses add up as printed (0.14% + 0.14%, not 0.1% twice)
+    shares = loss_texts({"checkpoint_overhead": plan.losses.checkpoint_overhead, "lost_work": plan.losses.lost_work,
+                         "restart_loss": plan.losses.restart_loss} | ({"drain_loss": plan.drain_loss} if plan.drained else {}))
     losses = [
-        ("checkpoint overhead" + (", C/T" if single else ""), percent_sig2(plan.losses.checkpoint_overhead), ""),
-        ("lost work" + (", T/(2M)" if single else ""), percent_sig2(plan.losses.lost_work), ""),
-        ("restart" + (", R/M" if single else ""), percent_sig2(plan.losses.restart_loss), ""),
+        ("checkpoint overhead" + (", C/T" if single else ""), shares["checkpoint_overhead"], ""),
+        ("lost work" + (", T/(2M)" if single else ""), shares["lost_work"], ""),
+        ("restart" + (", R/M" if single else ""), shares["restart_loss"], ""),
     ]
     if plan.drained:
-        losses.append(("not yet durable (drain)", percent_sig2(plan.drain_loss), ""))
+        losses.append(("not yet durable (drain)", shares["drain_loss"], ""))
     losses.append(("goodput", percent(plan.goodput), MODEL_NAMES[plan.model]))
     lever_rows = [(name, lever_gain_text(plan, name, gain, plus=True), "") for name, gain in
                   sorted(report.levers.items(), key=lambda x: -x[1])]

@@ -230,3 +230,25 @@ def test_first_order_beside_the_exact_model_reads_apart() -> None:
     values = common.fleet_values(fleet)
     assert fleet.first_order_status == "ok"
     assert (values["fo_goodput"], values["goodput_fo"], values["gap"]) == ("96.16%", "96.22%", "0.060 points")
+
+
+def test_the_largest_loss_reads_as_the_largest() -> None:
+    """The same 256-GPU fleet loses 1.43% to lost work and 1.40% to checkpoints: the pages said "largest first: lost
+    work 1.4%, checkpoint overhead 1.4%" and "the largest loss is lost work, 1.4%". Both now read apart, alike in the
+    prose, the page's table and the command's (goodput.report.loss_texts)."""
+    from goodput.book import tables
+    from goodput.fleet import fleet_plan
+    from goodput.params import params_from_mapping
+    from goodput.report import plan_report, render_plan
+
+    params = params_from_mapping({"gpus": 256, "mtbi": "5 days", "checkpoint_cost": "3 min",
+                                  "slow_checkpoint_cost": "12 min", "restart": "10 min",
+                                  "spares": {"nodes": 2, "repair": "3 days", "takes_node": 0.7},
+                                  "price_per_gpu_hour": 14, "month": "730 h"})
+    fleet = fleet_plan(params)
+    values = common.fleet_values(fleet)
+    assert (values["lost_work"], values["checkpoint_overhead"], values["largest_loss_share"]) == ("1.43%", "1.40%", "1.43%")
+    assert common.losses_text(fleet).startswith("lost work 1.43%, checkpoint overhead 1.40%")
+    shares = tables.plan_losses_table(fleet).set_index("where the time goes")["share of wall time"]
+    assert (shares["lost work"], shares["checkpoint overhead"]) == ("1.43%", "1.40%")
+    assert "1.43%" in render_plan(plan_report(fleet.plan, params, {}), "text")

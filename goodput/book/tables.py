@@ -19,6 +19,7 @@ from goodput.report import (
     input_value,
     lever_gain_text,
     lever_worth_text,
+    loss_texts,
     percent,
     percent_sig2,
     planned_text,
@@ -210,10 +211,11 @@ def loss_column(plan: Plan, drained: bool, total: bool = False) -> list[str]:
     The drain's loss where `drained` (the fleet's :attr:`goodput.plan.Plan.drained`).
     """
     b = plan.losses
-    shares = (b.checkpoint_overhead, b.lost_work, b.restart_loss, *([plan.drain_loss] if drained else []),
-              *([b.total] if total else []), b.goodput)
-    # each loss (and their total) as every page and the command write a loss (percent_sig2: 0.085%, not 0.1%)
-    return [format_duration(plan.interval), *(percent_sig2(v) for v in shares[:-1]), percent(b.goodput)]
+    losses = {"checkpoint_overhead": b.checkpoint_overhead, "lost_work": b.lost_work, "restart_loss": b.restart_loss,
+              **({"drain_loss": plan.drain_loss} if drained else {})}
+    # each loss as every page and the command write a loss (loss_texts: 0.085%, not 0.1%), and their total
+    return [format_duration(plan.interval), *loss_texts(losses).values(), *([percent_sig2(b.total)] if total else []),
+            percent(b.goodput)]
 
 
 def model_losses_table(fleet: FleetPlan) -> pd.DataFrame:
@@ -266,7 +268,7 @@ def plan_inputs_table(fleet: FleetPlan) -> pd.DataFrame:
 
 def plan_losses_table(fleet: FleetPlan) -> pd.DataFrame:
     """Where the wall time goes at the plan (columns ``where the time goes``, ``share of wall time``), goodput last."""
-    rows = [(LOSS_WORDS[name], percent_sig2(share)) for name, share in fleet.losses.items()]
+    rows = [(LOSS_WORDS[name], share) for name, share in loss_texts(fleet.losses).items()]
     rows.append(("goodput", percent(fleet.goodput)))
     return pd.DataFrame(rows, columns=["where the time goes", "share of wall time"])
 

@@ -17,12 +17,12 @@ from goodput.report import (
     gap_text,
     input_span,
     join_words,
+    loss_texts,
     money,
     mtbi_origin,
     ordinal,
     percent,
     percent_apart,
-    percent_sig2,
     planned_text,
     points,
     range_ends,
@@ -80,7 +80,8 @@ def losses_text(fleet: FleetPlan, *, largest_first: bool = True) -> str:
     """The plan's losses in a sentence: ``"lost work 5.1%, checkpoint overhead 4.7% and restart 2.7%"``."""
     losses = fleet.losses
     names = sorted(losses, key=lambda n: -losses[n]) if largest_first else list(losses)
-    return join_words([f"{LOSS_WORDS[n]} {percent_sig2(losses[n])}" for n in names])
+    shown = loss_texts(losses)
+    return join_words([f"{LOSS_WORDS[n]} {shown[n]}" for n in names])
 
 
 def first_order_variant(fleet: FleetPlan) -> Variant:
@@ -240,6 +241,7 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
     (top, top_gain), (second, second_gain) = fleet.levers_ranked[:2]
     quotable = fleet.first_order_quotable
     slow_quotable = quotable and fleet.slow_first_order.check.quotable
+    shown = loss_texts(fleet.losses)  # under 1%, two significant digits, as the command writes them
     return vars(Fleet(
         params_file=f"{p.source} (the worked example)" if worked else p.source, inputs_file=p.source,
         inputs="the worked example" if worked else f"the inputs file {p.source}",
@@ -256,10 +258,9 @@ def fleet_values(fleet: FleetPlan) -> dict[str, Any]:
         recommendation=recommendation(fleet.plan),
         losses_text=losses_text(fleet, largest_first=False),
         # under 1%, two significant digits, as the command writes them: small losses add up as printed
-        checkpoint_overhead=percent_sig2(fleet.losses["checkpoint_overhead"]),
-        restart_loss=percent_sig2(fleet.losses["restart_loss"]), lost_work=percent_sig2(fleet.losses["lost_work"]),
+        checkpoint_overhead=shown["checkpoint_overhead"], restart_loss=shown["restart_loss"], lost_work=shown["lost_work"],
         lost_dollars=money(fleet.lost_dollars),
-        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=percent_sig2(fleet.losses[fleet.largest_loss]),
+        largest_loss=LOSS_WORDS[fleet.largest_loss], largest_loss_share=shown[fleet.largest_loss],
         top_lever=top, top_points=gain_text(top_gain), top_dollars=money(max(0.0, fleet.dollars(top_gain))),
         lever_2=second, lever_2_points=gain_text(second_gain),
         slow_interval=format_duration(fleet.slow.interval), slow_goodput=percent_apart(fleet.slow.goodput, fleet.goodput),
