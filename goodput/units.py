@@ -228,3 +228,22 @@ def format_wait(minutes: float, none: str = "no time") -> str:
     ('no time', 'under 1 ms', '0.917 s')
     """
     return none if minutes <= 0 else "under 1 ms" if minutes < WAIT_FLOOR else format_duration(minutes)
+
+
+#: Units tried, in order, to write a duration so that it reads back exactly (:func:`duration_text`).
+_LINK_UNITS = ("s", "min", "h", "days")
+
+
+def duration_text(minutes: float) -> str:
+    """A duration as ``goodput plan`` and the calculator read it, back to exactly `minutes` (for a link or a file).
+
+    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie) that
+    :func:`goodput.units.parse_duration` reads back to the same float; otherwise the minutes with every digit
+    (``"0.4166666666666667 min"``).
+
+    >>> duration_text(25 / 60), duration_text(180.0), duration_text(0.0)
+    ('25 s', '3 h', '0 days')
+    """
+    candidates = [f"{minutes / MINUTES_PER_UNIT[unit]:.15g} {unit}" for unit in reversed(_LINK_UNITS)]
+    exact = [text for text in candidates if parse_duration(text, "link", allow_zero=True) == minutes]
+    return min(exact, key=lambda text: len(text.split()[0])) if exact else f"{minutes!r} min"

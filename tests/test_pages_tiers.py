@@ -314,3 +314,25 @@ def test_a_persistent_tier_without_a_drain_lists_no_drain(worked: Params) -> Non
     drained = fleet_plan(worked.replace(drain=3.0, persistent_cost=3.0, persistent_restart=12.0, fast_survives=0.6))
     assert "shorten the drain" in drained.levers and levers.build(drained).tier_drain == Variant("drained")
     assert page.build(drained).opening == Variant("tiered")
+
+
+def test_a_checkpoint_that_is_a_synchronous_write_is_durable_at_once() -> None:
+    """2,048 GPUs whose C is a synchronous write of a 70B model's checkpoint (2.55 min, derived from 8 GB/s at 80%):
+    the tiers page imagined "that checkpoint durable only 5 min later" and offered a snippet with C_p = 2.55 min that
+    goodput plan refuses (below C's 2.552 min). It now says the write is durable at once; a snippet's C_p reads back as
+    C exactly, so the file it completes is accepted."""
+    params = params_from_mapping({
+        "gpus": 2048, "gpus_per_node": 8, "rate_per_gpu_hour": 5e-5, "checkpoint": {"parameters": 70e9},
+        "storage": {"write_bandwidth": "8 GB/s", "read_bandwidth": "16 GB/s", "efficiency": 0.8},
+        "restart": {"detect": "1 min", "startup": "2 min", "warmup": "1 min"}, "price_per_gpu_hour": 2.2,
+        "month": "730 h"}, source="derived-2k.yml")
+    built = page.build(fleet_plan(params))
+    assert params.checkpoint_is_write
+    assert (built.opening, built.lim_whose) == (Variant("write"), Variant("local"))
+    typed = {"gpus": 2048, "mtbi": "9.766 h", "checkpoint_cost": "2.552 min", "slow_checkpoint_cost": "5 min",
+             "restart": "4 min", "price_per_gpu_hour": 2.2, "month": "730 h"}
+    other = page.build(fleet_plan(params_from_mapping(typed)))
+    assert other.opening == Variant("none")
+    accepted = params_from_mapping(typed | {"drain": "5 min", "fast_survives": 0.234,
+                                            "persistent": {"cost": str(other.snippet_cost), "every": 1}})
+    assert accepted.persistent_cost == accepted.checkpoint_cost

@@ -48,7 +48,15 @@ from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
 from goodput.tiers import MAX_EVERY
-from goodput.units import LONGEST, MINUTES_PER_UNIT, SHORTEST, WAIT_FLOOR, format_duration, parse_duration
+from goodput.units import (
+    LONGEST,
+    MINUTES_PER_UNIT,
+    SHORTEST,
+    WAIT_FLOOR,
+    duration_text,
+    format_duration,
+    parse_duration,
+)
 
 #: The calculator page, relative to the other chapters of the built book.
 PAGE = "calculator.html"
@@ -275,24 +283,6 @@ def write_formulas(folder: str | Path) -> Path:
 
 
 #: Units tried, in order, to write a duration of a link so that it reads back exactly.
-_LINK_UNITS = ("s", "min", "h", "days")
-
-
-def duration_text(minutes: float) -> str:
-    """A duration as the calculator and ``goodput plan`` read it, back to exactly `minutes`.
-
-    The shortest number of ``"25 s"``, ``"3 min"``, ``"1.5 h"``, ``"54 days"`` (the larger unit on a tie) that
-    :func:`goodput.units.parse_duration` reads back to the same float; otherwise the minutes with every digit
-    (``"0.4166666666666667 min"``).
-
-    >>> duration_text(25 / 60), duration_text(180.0), duration_text(0.0)
-    ('25 s', '3 h', '0 days')
-    """
-    candidates = [f"{minutes / MINUTES_PER_UNIT[unit]:.15g} {unit}" for unit in reversed(_LINK_UNITS)]
-    exact = [text for text in candidates if parse_duration(text, "link", allow_zero=True) == minutes]
-    return min(exact, key=lambda text: len(text.split()[0])) if exact else f"{minutes!r} min"
-
-
 def interruption_rate_text(rate: float, gpus: int, mtbi: float) -> str | None:
     """The shortest writing of a rate per GPU-hour that gives back exactly `mtbi` at `gpus`; None if none does.
 

@@ -35,7 +35,7 @@ from goodput.report import (
     small_points,
 )
 from goodput.tiers import Tiers
-from goodput.units import format_duration
+from goodput.units import duration_text, format_duration
 from goodput.whatif import DRAIN_SLOWDOWN, PEER_SURVIVES, WORKED_DRAIN, tiers_whatif
 
 
@@ -156,11 +156,13 @@ def build(fleet: FleetPlan) -> Page:
     best_n = best.tiers.every if best.tiers is not None else every
     cadence_gain = max(0.0, best.goodput - fleet.goodput)
     cadence = ("every" if every == 1 else "nth") + ("_fixed" if p.persistent_every is not None else "")  # file's own n
-    opening = ("worked" if worked else "none") if scheme is None else "drain" if scheme.one_tier else \
-        "tiered" if scheme.drain > 0 else "tiered_at_once"
+    # a checkpoint that is itself a synchronous write to shared storage is durable at once: no drain to illustrate
+    opening = ("worked" if worked else "write" if p.checkpoint_is_write else "none") if scheme is None else \
+        "drain" if scheme.one_tier else "tiered" if scheme.drain > 0 else "tiered_at_once"
     return Page(
         **fleet_values(fleet), **scheme_values(fleet),
-        opening=Variant(opening), snippet_cost=Raw(format_duration(c)), survives=share_text(s),
+        # snippet_cost: read back as C exactly, so that the snippet is no cheaper than C
+        opening=Variant(opening), snippet_cost=Raw(duration_text(c)), survives=share_text(s),
         durable=Variant("drained" if t.drain > 0 else "at_once"),
         persistent_cadence=Variant(cadence), every_nth=ordinal(every),
         loss_drain=percent_sig2(losses.get("drain_loss", 0.0)),
@@ -191,7 +193,7 @@ def build(fleet: FleetPlan) -> Page:
         snippet_survives=Raw(f"{1.0 - sources.lost_share():.3f}"),
         # a drain to slow training: the fleet's, or an illustration's where it has none and no persistent tier
         contention=Variant("drained" if lim.own or t.one_tier else "stalled"),
-        lim_whose=Variant("own" if lim.own else "worked" if worked else "illustration"),
+        lim_whose=Variant("own" if lim.own else "worked" if worked else "local" if opening == "write" else "illustration"),
         lim_slowdown=percent(DRAIN_SLOWDOWN, 0), lim_drain=format_duration(lim.drain),
         lim_extra=format_duration(lim.extra), lim_cost=format_duration(lim.cost),
         lim_interval=format_duration(lim.interval),
