@@ -364,3 +364,19 @@ def test_a_size_point_beyond_three_standard_errors_is_run_again_longer(monkeypat
                                                                   1 + limits.CONFIRM_SEED)]
     assert [round(p.sigmas) for p in points] == [0, 0, 10]
     assert limits.agreement(points).status == "near_zero"
+
+
+def test_a_job_that_keeps_next_to_nothing_at_100k_gpus_is_no_plan() -> None:
+    """256 GPUs with two spare nodes: at 100,000 GPUs the two spares serve 12,500 nodes, R grows to 16.8 h against M
+    of 18.4 min, and the exact model's best keeps under 1%. The page said "checkpoint every 8.62 min and expect
+    0.0%" beside a simulation "4.4 standard errors from the exact value"; it now says there is no plan to quote."""
+    from goodput import limits
+    from goodput.params import params_from_mapping
+
+    fleet = fleet_plan(params_from_mapping({"gpus": 256, "mtbi": "5 days", "checkpoint_cost": "3 min",
+                                            "slow_checkpoint_cost": "12 min", "restart": "10 min",
+                                            "spares": {"nodes": 2, "repair": "3 days", "takes_node": 0.7},
+                                            "price_per_gpu_hour": 14, "month": "730 h"}))
+    at = limits.plan_at_size(fleet)
+    assert at is not None and at.plan.goodput < limits.NEAR_ZERO
+    assert scale.build(fleet).at_size == Variant("near_zero")

@@ -166,7 +166,9 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     return values | {
         "plan_follow": Variant(follow), "plan_drain": d(drain) if drain > 0 else "",
         "plan_bound": Variant("drain" if plan.plan.at_drain else "none"),
-        "at_size": Variant("planned" if plan.check.quotable else "unquoted"), "plan_scheme": scheme_words(plan.plan, plan.params),
+        # a job keeping next to nothing (under limits.NEAR_ZERO) has no plan worth quoting, nor a simulation of it
+        "at_size": Variant("near_zero" if g < limits.NEAR_ZERO else "planned" if plan.check.quotable else "unquoted"),
+        "plan_scheme": scheme_words(plan.plan, plan.params),
         "plan_first_interval": d(plan.first.interval),
         # quoted only where first order is (plan.check.quotable), and so above zero
         "plan_first_goodput": percent(max(0.0, plan.check.goodput)), **gap_values("plan", plan.check),
