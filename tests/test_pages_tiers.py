@@ -336,3 +336,19 @@ def test_a_checkpoint_that_is_a_synchronous_write_is_durable_at_once() -> None:
     accepted = params_from_mapping(typed | {"drain": "5 min", "fast_survives": 0.234,
                                             "persistent": {"cost": str(other.snippet_cost), "every": 1}})
     assert accepted.persistent_cost == accepted.checkpoint_cost
+
+
+def test_a_small_illustrated_drain_reads_as_small_as_it_is() -> None:
+    """256 GPUs with M of 5 days: the illustrated 5 min drain loses 0.052% and keeps 96.16% against the plan's 96.22%.
+    The page said "lose 0.1% ... 96.2% ...: 0.1 points below its plan's 96.2%, worth $1.3K" (0.1 points would be worth
+    twice that); the exact page's breakdown likewise said "96.2% ... 96.16% (0.1 points more)" for 0.060 points."""
+    from goodput.pages import exact as exact_page
+
+    fleet = fleet_plan(params_from_mapping({"gpus": 256, "mtbi": "5 days", "checkpoint_cost": "3 min",
+                                            "slow_checkpoint_cost": "12 min", "restart": "10 min",
+                                            "spares": {"nodes": 2, "repair": "3 days", "takes_node": 0.7},
+                                            "price_per_gpu_hour": 14, "month": "730 h"}))
+    built = page.build(fleet)
+    assert (built.ill_drain_loss, built.ill_goodput, built.ill_plan_goodput) == ("0.052%", "96.16%", "96.22%")
+    assert built.ill_points == "0.051 points"
+    assert exact_page.build(fleet).exact_vs_first == "0.060 points more"

@@ -14,7 +14,7 @@ from goodput import exact, limits, model, symbolic
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values, quoted
-from goodput.report import interval_text, ordinal, percent, point_decimals, points
+from goodput.report import interval_text, ordinal, percent, point_decimals, points, points_sig2
 from goodput.units import format_duration
 
 #: The restart times, as multiples of the fleet's, over which the optimum is checked not to move.
@@ -136,7 +136,7 @@ def build(fleet: FleetPlan) -> Page:
         rest=quoted(_points_or_less(abs(gap - g2), d), quotable),
         rest_share=quoted(percent(abs(gap - g2) / gap, 0) if gap > 0 else "none", quotable),
         breakdown=Variant("quotable" if fleet.first_order_quotable else "refused"),
-        exact_vs_first=quoted(f"{points(abs(diff))} {'more' if diff >= 0 else 'less'}", fleet.first_order_quotable),
+        exact_vs_first=quoted(f"{points_sig2(abs(diff))} {'more' if diff >= 0 else 'less'}", fleet.first_order_quotable),
         t_lambert=format_duration(t_lambert), t_symbolic=format_duration(t_symbolic),
         t_numerical=format_duration(t_numerical),
         agreement="they agree exactly" if rel == 0.0 else f"they agree to a relative {rel:.0e}",

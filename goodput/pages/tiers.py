@@ -28,8 +28,10 @@ from goodput.report import (
     money,
     ordinal,
     percent,
+    percent_apart,
     percent_sig2,
     points,
+    points_sig2,
     share_text,
     slow_words,
     small_points,
@@ -82,6 +84,7 @@ class Page(Fleet, SchemeValues):
     lever_survive_dollars: str
     ill_interval: str
     ill_goodput: str
+    ill_plan_goodput: str
     ill_drain_loss: str
     ill_points: str
     ill_drain_dollars: str
@@ -188,8 +191,11 @@ def build(fleet: FleetPlan) -> Page:
         peer_fleet_dollars=money(fleet.dollars(x.peer_own_gain)),
         survives_more=share_text(survives_more(s)), lever_survive=gain_text(lever_survive),
         lever_survive_dollars=money(fleet.dollars(lever_survive)), ill_interval=format_duration(ill_interval),
-        ill_goodput=percent(ill_goodput), ill_drain_loss=percent(ill_drain_loss),
-        ill_points=points(x.ill_gain), ill_drain_dollars=money(fleet.dollars(x.ill_gain)),
+        # the illustration's goodput beside the plan's, each with the decimals that set them apart; a small loss and
+        # difference in two significant digits (0.052%, 0.052 points: not 0.1 twice beside $1.3K of 0.05 points)
+        ill_goodput=percent_apart(ill_goodput, fleet.goodput), ill_plan_goodput=percent_apart(fleet.goodput, ill_goodput),
+        ill_drain_loss=percent_sig2(ill_drain_loss),
+        ill_points=points_sig2(x.ill_gain), ill_drain_dollars=money(fleet.dollars(x.ill_gain)),
         snippet_survives=Raw(f"{1.0 - sources.lost_share():.3f}"),
         # a drain to slow training: the fleet's, or an illustration's where it has none and no persistent tier
         contention=Variant("drained" if lim.own or t.one_tier else "stalled"),
