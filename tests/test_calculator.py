@@ -177,6 +177,32 @@ def test_shares_as_the_package_writes_them(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.percent(v))", shares) == [percent(x) for x in shares]
 
 
+def test_ties_round_to_even_as_python_writes_them(js: Any) -> None:
+    """The page's fixed-point digits are Python's format(x, ".{f}f"), exact binary ties rounded half to even: C/T =
+    0.75/60 is exactly 1.25%, which the package writes "1.2%" and JavaScript's toFixed "1.3%"."""
+    import random
+
+    from goodput.report import money, percent_sig2
+
+    rng = random.Random(20250106)
+    values = [1.25, 0.125, 2.5, 0.0125 * 100, 0.5, 1.5, 2.675, 0.375, 1e-7, 0.0, -0.0, -1.25, -0.125, 123456.785,
+              99.95, 1e20, 1.5e21]
+    values += [rng.randrange(-4000, 4000) / 2 ** rng.randrange(0, 8) for _ in range(300)]  # ties at many places
+    values += [rng.uniform(-1000, 1000) for _ in range(200)] + [10 ** rng.uniform(-9, 9) for _ in range(200)]
+    cases = [(x, f) for x in values for f in range(7)]
+    page = js.evaluate("cs => cs.map(([x, f]) => goodputCalculator.fixed(x, f))", cases)
+    wrong = [(x, f, p, f"{x:.{f}f}") for (x, f), p in zip(cases, page, strict=True) if p != f"{x:.{f}f}"]
+    assert not wrong, wrong[:10]
+    # and where the page writes them: the small fleet's first-order losses at T = 60 min, C = 45 s, and dollars
+    shares = [0.0125, 0.00125, 0.125, 0.5]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.percent(v))", shares) == [percent(x) for x in shares]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.percentSig2(v))", shares) == \
+        [percent_sig2(x) for x in shares]
+    assert percent(0.75 / 60) == "1.2%" and js.evaluate("goodputCalculator.percent(0.75 / 60)") == "1.2%"
+    dollars = [1.25e6, 2.5e6, 1.25e9, 2.5e10]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.money(v))", dollars) == [money(v) for v in dollars]
+
+
 # ------------------------------------------------------------------ the generated formulas, run in Chromium
 
 

@@ -197,6 +197,19 @@
     return (x < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
   }
 
+  // Python's format(x, ".{fraction}f"): x.toFixed(fraction), but a tie (the double exactly halfway, as 1.25 to one
+  // decimal) rounded to even as Python rounds it, where JavaScript rounds it up ("1.2", not "1.3"). A tie has
+  // fraction + 1 decimals, so x.toFixed(100) writes it exactly.
+  function fixed(x, fraction) {
+    if (!Number.isFinite(x)) { return x.toFixed(fraction); }
+    const a = Math.abs(x), sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    if (a >= 1e21) { return sign + BigInt(a).toString() + (fraction > 0 ? "." + "0".repeat(fraction) : ""); }  // whole
+    const exact = a.toFixed(100), point = exact.indexOf("."), tail = exact.slice(point + 1 + fraction);
+    if (tail[0] !== "5" || !/^0*$/.test(tail.slice(1))) { return sign + a.toFixed(fraction); }
+    const kept = exact.slice(0, fraction > 0 ? point + 1 + fraction : point);
+    return sign + (Number(kept[kept.length - 1]) % 2 === 0 ? kept : a.toFixed(fraction));  // an odd digit: up, to even
+  }
+
   // Python's format(x, ".{digits}g").
   function formatG(x, digits) {
     if (x === 0) { return "0"; }
@@ -264,7 +277,7 @@
   // goodput.report._unsigned_zero: `digits` decimals (one by default); one significant digit where that would show
   // zero of a value that is not ("0.01", not "0.0"); never "-0.0".
   function oneDecimal(x, digits) {
-    const text = x.toFixed(digits === undefined ? 1 : digits);
+    const text = fixed(x, digits === undefined ? 1 : digits);
     if (Number(text) !== 0) { return text; }
     if (Math.abs(x) >= K.negligible_percent) { return formatG(x, 1); }
     return text.replace(/^-/, "");
@@ -291,7 +304,7 @@
     const text = oneDecimal(v, d);
     const short = 100 - v;
     if (Number(text) < 100 || !(short >= K.negligible_percent)) { return text + "%"; }
-    return v.toFixed(pointDecimals(short / 100, 1, d)) + "%";
+    return fixed(v, pointDecimals(short / 100, 1, d)) + "%";
   }
 
   // goodput.report.percent_sig2: a loss under 1% to two significant digits ("0.14%"), from 1% one decimal; a loss
@@ -308,7 +321,7 @@
     const v = 100 * Math.max(0, x);
     // goodput.report.gain_text: a gain too small for two significant digits, yet a gain, is "under 0.0001 points"
     if (v > 0 && v < K.negligible_percent) { return "under " + K.negligible_percent + " points"; }
-    const text = v >= 1 || v === 0 ? oneDecimal(v) : v.toFixed(1 - Math.floor(Math.log10(v)));
+    const text = v >= 1 || v === 0 ? oneDecimal(v) : fixed(v, 1 - Math.floor(Math.log10(v)));
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
@@ -1336,8 +1349,8 @@
   function money(dollars) {
     if (dollars < 0) { return "-" + money(-dollars); }
     if (dollars > 0 && dollars < 0.5) { return "under $1"; }
-    if (dollars >= 9.95e8) { return "$" + (dollars / 1e9).toFixed(dollars < 9.95e9 ? 1 : 0) + "B"; }
-    if (dollars >= 9.95e5) { return "$" + (dollars / 1e6).toFixed(dollars < 9.95e6 ? 1 : 0) + "M"; }
+    if (dollars >= 9.95e8) { return "$" + fixed(dollars / 1e9, dollars < 9.95e9 ? 1 : 0) + "B"; }
+    if (dollars >= 9.95e5) { return "$" + fixed(dollars / 1e6, dollars < 9.95e6 ? 1 : 0) + "M"; }
     if (dollars >= 1e3) { return "$" + significant(dollars / 1e3, 2) + "K"; }
     return "$" + Math.floor(dollars + 0.5).toFixed(0);  // half up, as goodput.report.money rounds
   }
@@ -1680,7 +1693,7 @@
       const g = yFirst + i * yStep;
       if (!(g <= top + 1e-12)) { break; }
       axis.appendChild(el("line", { x1: left - 4, y1: py(g), x2: W - right, y2: py(g), class: "gc-grid" }));
-      axis.appendChild(el("text", { x: left - 7, y: py(g) + 4, "text-anchor": "end" }, (100 * g).toFixed(yStep < 0.01 ? 1 : 0)));
+      axis.appendChild(el("text", { x: left - 7, y: py(g) + 4, "text-anchor": "end" }, fixed(100 * g, yStep < 0.01 ? 1 : 0)));
     }
     const decadeLow = Math.floor(Math.log10(low)), decadeHigh = Math.min(Math.ceil(Math.log10(high)), decadeLow + 40);
     for (let k = decadeLow; k <= decadeHigh; k++) {
@@ -1916,7 +1929,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
+    fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning, recommendation: recommendation,
