@@ -244,23 +244,50 @@
     return formatG(x, d);
   }
 
-  // goodput.units.format_duration.
-  function formatDuration(minutes) {
+  // goodput.units.format_duration, to `digits` significant digits (three by default).
+  function formatDuration(minutes, digits) {
+    const d = digits || 3;
     if (Number.isNaN(minutes)) { return "undefined"; }
-    if (minutes < 0) { return "-" + formatDuration(-minutes); }
+    if (minutes < 0) { return "-" + formatDuration(-minutes, d); }
     if (minutes === Infinity) { return "unbounded"; }
     const seconds = minutes * 60;
-    if (seconds > 0 && Number(formatG(seconds, 3)) < 0.1) { return significant(seconds * 1000) + " ms"; }
-    if (Math.round(seconds * 1e9) / 1e9 < 60) { return significant(seconds) + " s"; }
+    if (seconds > 0 && Number(formatG(seconds, d)) < 0.1) { return significant(seconds * 1000, d) + " ms"; }
+    if (Math.round(seconds * 1e9) / 1e9 < 60) { return significant(seconds, d) + " s"; }
     if (minutes < 10 && Math.abs(seconds - Math.round(seconds)) < 1e-6) {
       const total = Math.round(seconds), whole = Math.floor(total / 60), rest = total % 60;
       return whole + " min" + (rest ? " " + rest + " s" : "");
     }
-    if (minutes < 300) { return significant(minutes) + " min"; }
-    if (minutes < 2 * DAY) { return significant(minutes / 60) + " h"; }
-    if (minutes < YEAR) { return significant(minutes / DAY) + " days"; }
-    const years = significant(Number(formatG(minutes / YEAR, 3)));  // "115,000 years", not "115,068 years"
+    if (minutes < 300) { return significant(minutes, d) + " min"; }
+    if (minutes < 2 * DAY) { return significant(minutes / 60, d) + " h"; }
+    if (minutes < YEAR) { return significant(minutes / DAY, d) + " days"; }
+    const years = significant(Number(formatG(minutes / YEAR, d)), d);  // "115,000 years", not "115,068 years"
     return years + " year" + (years === "1" ? "" : "s");
+  }
+
+  // goodput.units.written_minutes: the minutes a duration written by formatDuration stands for, as written.
+  function writtenMinutes(text) {
+    const sign = text.startsWith("-") ? -1 : 1;
+    let minutes = 0;
+    for (const m of text.matchAll(/([0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)\s*([a-z]+)/g)) {
+      minutes += Number(m[1].replace(/,/g, "")) * UNITS[m[2]];
+    }
+    return sign * minutes;
+  }
+
+  // goodput.report.adding_up: durations written so that, as written, they add up to `total` as formatDuration
+  // writes it; the part rounded most gets one more digit until they do ("12.24 min", not "12.2 min", in 18.3 min).
+  function addingUp(total, parts) {
+    const shown = formatDuration(total), digits = parts.map(() => 3), texts = parts.map((x) => formatDuration(x));
+    for (let i = 0; i < 6 * parts.length; i++) {
+      if (formatDuration(texts.reduce((sum, t) => sum + writtenMinutes(t), 0)) === shown) { break; }
+      let worst = 0;
+      parts.forEach((x, k) => {
+        if (Math.abs(writtenMinutes(texts[k]) - x) > Math.abs(writtenMinutes(texts[worst]) - parts[worst])) { worst = k; }
+      });
+      digits[worst] += 1;
+      texts[worst] = formatDuration(parts[worst], digits[worst]);
+    }
+    return texts;
   }
 
   // goodput.storage._scaled, format_size and format_bandwidth: three digits in the largest decimal unit that keeps 1 or more.
@@ -290,8 +317,8 @@
   }
 
   // goodput.units.format_wait: an expected wait for repairs, "no time" at zero, "under 1 ms" below a millisecond.
-  function formatWait(minutes) {
-    return minutes <= 0 ? "no time" : minutes < K.wait_floor ? "under 1 ms" : formatDuration(minutes);
+  function formatWait(minutes, none) {
+    return minutes <= 0 ? (none || "no time") : minutes < K.wait_floor ? "under 1 ms" : formatDuration(minutes);
   }
 
   // goodput.report.percent, to `digits` decimals (one by default).
@@ -951,7 +978,7 @@
           percent0(e) + " of " + formatBandwidth(store.rb) + ")" : "");
       }
     }
-    let restartParts = null;
+    let restartParts = null, startup = null;
     if (Object.keys(parts).length) {
       const perNode = parts.startup_per_node || 0;
       let nodes = 1;
@@ -965,6 +992,7 @@
           fail([partsGiven[0] || "restart"], MESSAGES.restart_parts_total);
         } else {
           restartParts = p;
+          if (perNode) { startup = { fixed: parts.startup || 0, perNode: perNode, nodes: nodes }; }
           values.restart = total;
           const shown = { startup: "start-up", warmup: "warm-up" };
           notes.restart = "the sum of its parts: " + K.restart_parts.filter((name) => p[name] > 0)
@@ -986,7 +1014,8 @@
       }
     }
     const final = Object.assign({}, typed, values);
-    return { values: final, notes: notes, errors: errors, size: size, store: store, parts: restartParts, wait: wait };
+    return { values: final, notes: notes, errors: errors, size: size, store: store, parts: restartParts, wait: wait,
+      startup: startup };
   }
 
   // The inputs x with the planner's knowns changed (`changes` over x.known: wb, rb, snap ...) and C, D, R re-derived;
@@ -1355,6 +1384,31 @@
     return "$" + Math.floor(dollars + 0.5).toFixed(0);  // half up, as goodput.report.money rounds
   }
 
+  // goodput.report.restart_part_texts and restart_sum: R as the sum of its parts, the one way the book and goodput plan
+  // write it (parts written to add up to R as written, the start-up per node multiplied out, the wait for repairs);
+  // null where R is typed whole without spares. x: the checked inputs.
+  function restartSum(x) {
+    const d = x.derived, parts = d.parts, names = K.restart_part_names;
+    if (!parts && !x.spares) { return null; }
+    const wait = x.spares && x.wait !== null ? x.wait : 0;
+    const keys = [], minutes = [];
+    if (parts) {
+      for (const name of K.restart_parts) { if (parts[name] > 0) { keys.push(name); minutes.push(parts[name]); } }
+    } else { keys.push("given"); minutes.push(x.R - wait); }
+    if (x.spares) { keys.push("wait"); minutes.push(wait); }
+    const texts = addingUp(x.R, minutes);
+    const items = keys.map((key, i) => {
+      const text = key === "wait" && minutes[i] < K.wait_floor ? formatWait(minutes[i], "0 s") : texts[i];
+      return key === "given" ? text + " given" : names[key] + " " + text;
+    });
+    const i = keys.indexOf("startup");
+    if (i >= 0 && d.startup) {
+      items[i] += " (" + (d.startup.fixed > 0 ? formatDuration(d.startup.fixed) + " + " : "") +
+        d.startup.nodes.toLocaleString("en-US") + " nodes × " + formatDuration(d.startup.perNode) + ")";
+    }
+    return items.join(" + ") || null;
+  }
+
   // result: the plan, or null; refusal: why there is none (a sentence), when the inputs were read but not planned.
   // What the page derived from the planner's inputs, and what to hold or buy: {key: {value, text}} for the rows of
   // the derived table, and the list of derivations, each with its formula and the package's words.
@@ -1385,8 +1439,15 @@
     }
     if (d.notes.restart) {
       put("restart_min", x.R, formatDuration(x.R));
-      item("R = " + (d.parts ? "detect + replace + start-up (fixed + per node × nodes) + load + warm-up" : "R typed") +
-        (x.spares ? " + a·B(c, ρ)·r/(c + 1), ρ = a·r/M" : ""), formatDuration(x.R), d.notes.restart);
+      // R's value beside R, ρ's own beside ρ; the parts as goodput plan and the book write R (goodput.report.restart_sum:
+      // "start-up 12.24 min", the parts adding up to R as written), with the spares as the package's note gives them
+      const sp = x.spares;
+      const rho = sp ? sp.takesNode * sp.repair / x.M : null;
+      items.push("R = " + (d.parts ? "detect + replace + start-up (fixed + per node × nodes) + load + warm-up" : "R typed") +
+        (sp ? " + a·B(c, ρ)·r/(c + 1)" : "") + " = " + formatDuration(x.R) +
+        (sp ? ", with ρ = a·r/M = " + formatG(rho, 3) : "") + ": " + (d.parts ? "the sum of its parts, " : "") +
+        restartSum(x) + (sp ? " (" + sp.nodes.toLocaleString("en-US") + " spare nodes, repairs of " +
+          formatDuration(sp.repair) + ", " + percent0(sp.takesNode) + " of interruptions take a node)" : ""));
     }
     if (store && store.snap !== null) {
       put("host_memory_needed_bytes", store.hostNeeded, formatSize(store.hostNeeded) + " per node" +
@@ -1929,7 +1990,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
+    restartSum: restartSum, derivedOutputs: derivedOutputs, fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning, recommendation: recommendation,
