@@ -1363,8 +1363,19 @@
   // the losses, written as goodput.report.percent_sig2 writes them (the command's and the book's loss rows)
   const LOSS_OUTPUTS = new Set(["checkpoint_overhead", "lost_work", "restart_loss", "drain_loss"]);
 
+  // A value in a table cell: its text in pieces that each keep to one line (goodput-book.css, .gc-nb), the cell
+  // breaking only between them (after a comma or a semicolon, before a parenthesis), so that a long value ("$62M a
+  // month against none, net of the spares' own GPUs") wraps without splitting a number from its unit and without
+  // squeezing the label column. The cell's text is the value's, unchanged.
   function show(element, value, text) {
-    element.textContent = text;
+    element.textContent = "";
+    text.split(/(?<=[,;]) | (?=\()/).forEach((piece, i) => {
+      if (i) { element.appendChild(document.createTextNode(" ")); }
+      const nowrap = document.createElement("span");
+      nowrap.className = "gc-nb";
+      nowrap.textContent = piece;
+      element.appendChild(nowrap);
+    });
     element.setAttribute("data-value", String(value));
   }
 
