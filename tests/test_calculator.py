@@ -203,6 +203,21 @@ def test_ties_round_to_even_as_python_writes_them(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.money(v))", dollars) == [money(v) for v in dollars]
 
 
+def test_numbers_keep_their_units_in_the_page_s_prose(js: Any) -> None:
+    """The prose the page writes keeps a number with its unit at a line break (U+00A0, as goodput plan's terminal
+    wrapping glues them): "over a month of 730\u00a0h", where the page split "730" from "h"."""
+    cases = {
+        "over a month of 730 h.": "over a month of 730\u00a0h.",
+        "start-up 12.24 min (2 min + 6,144 nodes × 0.1 s)": "start-up 12.24\u00a0min (2\u00a0min + 6,144\u00a0nodes × 0.1\u00a0s)",
+        "every 1 min 30 s": "every 1\u00a0min\u00a030\u00a0s",
+        "16 spare nodes, 60% of interruptions, 12.4 GB per node at 50 GB/s, 3 points": "16\u00a0spare nodes, 60% of "
+        "interruptions, 12.4\u00a0GB per node at 50\u00a0GB/s, 3\u00a0points",
+        '<span data-value="6.67">6.67 min</span> of work, 5 seconds, 2 hours, 10 mins, 3 hosts': '<span '
+        'data-value="6.67">6.67\u00a0min</span> of work, 5 seconds, 2 hours, 10 mins, 3 hosts',
+    }
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.glue(v))", list(cases)) == list(cases.values())
+
+
 # ------------------------------------------------------------------ the generated formulas, run in Chromium
 
 

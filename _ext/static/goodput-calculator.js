@@ -1512,7 +1512,7 @@
       row.hidden = false;
       any = true;
     }
-    list.innerHTML = found.items.map((text) => "<li>" + escapeHtml(text) + "</li>").join("");
+    list.innerHTML = found.items.map((text) => "<li>" + glue(escapeHtml(text)) + "</li>").join("");
     box.hidden = !any;
   }
 
@@ -1557,7 +1557,7 @@
       else { text = percent(value); }
       show(element, value, text);
     }
-    const say = (role, html) => { container.querySelector("[data-role='" + role + "']").innerHTML = html; };
+    const say = (role, html) => { container.querySelector("[data-role='" + role + "']").innerHTML = glue(html); };
     if (!result) {
       say("recommendation", "");
       say("warning", refusal ? "No plan: " + escapeHtml(refusal) + "." : "");
@@ -1586,6 +1586,16 @@
       row.hidden = !shown.has(name);
       row.parentNode.appendChild(row);
     }
+  }
+
+  // Text the page writes as prose, a number kept with its unit at a line break: a no-break space (U+00A0) between
+  // them, as goodput plan glues them for a terminal (goodput.report._wrap), and inside "1 min 30 s" ("over a month
+  // of 730 h", not "730" at a line's end and "h" on the next). Safe on the page's HTML: no tag holds a digit, a
+  // space and a unit.
+  const GLUED_UNIT = new RegExp("([0-9]) (?=(?:ms|s|min|h|days?|years?|points?|[kMGTP]?B(?:/s)?|GPUs?|" +
+    "spare nodes?|nodes?)(?![A-Za-z0-9-]))", "g");
+  function glue(text) {
+    return String(text).replace(GLUED_UNIT, "$1\u00a0").replace(/(\bmin) (?=[0-9]+\u00a0s\b)/g, "$1\u00a0");
   }
 
   function escapeHtml(text) {
@@ -1936,7 +1946,7 @@
   function start(container) {
     const form = container.querySelector("form");
     const button = container.querySelector("[data-role='download']");
-    const say = (role, text) => { container.querySelector("[data-role='" + role + "']").textContent = text; };
+    const say = (role, text) => { container.querySelector("[data-role='" + role + "']").textContent = glue(text); };
     let current = null;
     const address = readAddress(form);
     const addressErrors = address.errors;
@@ -2001,7 +2011,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    restartSum: restartSum, derivedOutputs: derivedOutputs, fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
+    glue: glue, restartSum: restartSum, derivedOutputs: derivedOutputs, fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning, recommendation: recommendation,
