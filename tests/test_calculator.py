@@ -203,6 +203,37 @@ def test_ties_round_to_even_as_python_writes_them(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.money(v))", dollars) == [money(v) for v in dollars]
 
 
+#: The reviewer's small fleet (384 GPUs, M = 40 h, one tier, planned stops), as the form takes it.
+SMALL = {"gpus": "384", "mtbi": "40 h", "checkpoint_cost": "45 s", "slow_checkpoint_cost": "4 min",
+         "restart": "12 min", "price_per_gpu_hour": "2.2", "month": "730 h", "planned_rate": "0.5 per day"}
+
+_CHART = """q => {
+  const c = goodputCalculator, r = c.compute(c.readInputs(q).inputs), holder = document.createElement('div');
+  c.drawCurve(holder, r);
+  return {ticks: Array.from(holder.querySelectorAll('.gc-axis > text')).map(t => t.textContent),
+          lines: holder.querySelectorAll('line.gc-chosen').length,
+          labels: Array.from(holder.querySelectorAll('svg > text.gc-label')).map(t => t.textContent),
+          optimum: c.formatDuration(r.exact.optimal_interval_min)};
+}"""
+
+
+@pytest.mark.parametrize("q", [SMALL | {"checkpoint_cost": "300 h", "slow_checkpoint_cost": "300 h"}, SMALL,
+                               SMALL | {"interval": "2 h"}], ids=["C=300h", "optimum", "T typed"])
+def test_the_chart_writes_long_intervals_as_the_book_does_and_marks_the_interval_evaluated(js: Any,
+                                                                                           q: dict[str, str]) -> None:
+    """The chart's ticks are written as the book's figures write them ("1,000", not "1e+03"), and the interval
+    evaluated has its vertical line, as the caption says, also where it is the optimum (no line was drawn)."""
+    chart = js.evaluate(_CHART, q)
+    assert not [t for t in chart["ticks"] if "e+" in t or "e-" in t], chart["ticks"]
+    if q["checkpoint_cost"] == "300 h":
+        assert "1,000" in chart["ticks"] and "10,000" in chart["ticks"], chart["ticks"]
+    assert chart["lines"] == 1, chart
+    evaluated = q.get("interval")
+    want = f"T = {format_duration(parse_duration(evaluated, 'interval'))}" if evaluated else \
+        f"T = {chart['optimum']}, the optimum"
+    assert want in chart["labels"], chart
+
+
 def test_numbers_keep_their_units_in_the_page_s_prose(js: Any) -> None:
     """The prose the page writes keeps a number with its unit at a line break (U+00A0, as goodput plan's terminal
     wrapping glues them): "over a month of 730\u00a0h", where the page split "730" from "h"."""

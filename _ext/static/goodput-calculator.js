@@ -1783,7 +1783,7 @@
         const t = f * Math.pow(10, k);
         if (t < low || t > high) { continue; }
         axis.appendChild(el("line", { x1: px(t), y1: H - lower, x2: px(t), y2: H - lower + 4 }));
-        axis.appendChild(el("text", { x: px(t), y: H - lower + 17, "text-anchor": "middle" }, formatG(t, 3)));
+        axis.appendChild(el("text", { x: px(t), y: H - lower + 17, "text-anchor": "middle" }, significant(t)));  // "1,000", as the book's figures
       }
     }
     axis.appendChild(el("text", { x: (left + W - right) / 2, y: H - 10, "text-anchor": "middle", class: "gc-label" },
@@ -1791,12 +1791,13 @@
     axis.appendChild(el("text", { x: 14, y: (upper + H - lower) / 2, "text-anchor": "middle", class: "gc-label",
       transform: "rotate(-90 14 " + (upper + H - lower) / 2 + ")" }, "goodput (%)"));
     svg.appendChild(axis);
-    // the chosen interval
-    if (x.T !== null && x.T >= low && x.T <= high) {
-      svg.appendChild(el("line", { x1: px(x.T), y1: upper, x2: px(x.T), y2: H - lower, class: "gc-chosen" }));
-      const onRight = px(x.T) < (left + W - right) / 2;
-      svg.appendChild(el("text", { x: px(x.T) + (onRight ? 4 : -4), y: H - lower - 8, class: "gc-label",
-        "text-anchor": onRight ? "start" : "end" }, "T = " + formatDuration(x.T)));
+    // the interval evaluated: the one typed, or the exact optimum where none is (as the caption says)
+    const evaluated = x.T !== null ? x.T : result.exact.interval_min;
+    if (evaluated >= low && evaluated <= high) {
+      svg.appendChild(el("line", { x1: px(evaluated), y1: upper, x2: px(evaluated), y2: H - lower, class: "gc-chosen" }));
+      const onRight = px(evaluated) < (left + W - right) / 2;
+      svg.appendChild(el("text", { x: px(evaluated) + (onRight ? 4 : -4), y: H - lower - 8, class: "gc-label",
+        "text-anchor": onRight ? "start" : "end" }, "T = " + formatDuration(evaluated) + (x.T === null ? ", the optimum" : "")));
     }
     // curves, optima, legend
     models.forEach((m, i) => {
@@ -2011,7 +2012,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    glue: glue, restartSum: restartSum, derivedOutputs: derivedOutputs, fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
+    glue: glue, drawCurve: drawCurve, restartSum: restartSum, derivedOutputs: derivedOutputs, fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning, recommendation: recommendation,
