@@ -933,6 +933,50 @@ def test_screenshots_in_light_and_dark_mode(context: Any, built_book: Path, them
     assert not problems, problems
 
 
+#: The reviewer's tiered fleet (/work/notes/tiered48.yml's inputs in the form's fields).
+TIERED48 = {"gpus": "49152", "rate_per_gpu_hour": "1.8e-5", "checkpoint_cost": "20 s", "slow_checkpoint_cost": "7 min",
+            "drain": "3 min", "persistent_cost": "2 min", "persistent_restart": "22 min", "fast_survives": "0.85",
+            "price_per_gpu_hour": "2.8", "month": "730 h", "detect": "1 min", "replace": "3 min", "startup": "2 min",
+            "startup_per_node": "0.1 s", "warmup": "2 min", "spares": "16", "repair": "12 h", "takes_node": "0.6"}
+
+_LAYOUT = """() => {
+  const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);  // lines of the label's text
+    return Math.round(r.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)); };
+  const shown = (sel) => Array.from(document.querySelectorAll(sel)).filter(e => !e.closest('[hidden]'));
+  const svg = document.querySelector('svg.gc-svg');
+  return {
+    labels: shown('table.gc-table th[scope=row]').map(th => [th.textContent, lines(th)]),
+    overflow: shown('table.gc-table').map(t => t.getBoundingClientRect().right - document.documentElement.clientWidth),
+    chartText: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width *
+      parseFloat(getComputedStyle(svg.querySelector('.gc-axis text')).fontSize),
+    note: document.querySelector("[data-role='note']").textContent,
+    derived: document.querySelector("[data-role='derived-list']").textContent,
+  };
+}"""
+
+
+@pytest.mark.book
+def test_labels_have_room_numbers_keep_their_units_and_the_chart_reads(context: Any, built_book: Path) -> None:
+    """On the reviewer's tiered fleet: at a 1200 px window no label of the plan or the derived table wraps past two
+    lines (they took four or five, the value columns half empty), at 420 px no table runs past the window; the
+    chart's text is 12 px or more at 1200 px (it was about 10); the prose keeps numbers with their units."""
+    problems: list[str] = []
+    page = _open(context, calculator_url(built_book, TIERED48), problems)
+    try:
+        page.set_viewport_size({"width": 1200, "height": 1000})
+        wide = page.evaluate(_LAYOUT)
+        assert max(n for _, n in wide["labels"]) <= 2, wide["labels"]
+        assert wide["chartText"] >= 12, wide["chartText"]
+        assert "over a month of 730\u00a0h" in wide["note"], wide["note"]
+        assert "start-up 12.24\u00a0min (2\u00a0min + 6,144\u00a0nodes × 0.1\u00a0s)" in wide["derived"], wide["derived"]
+        page.set_viewport_size({"width": 420, "height": 1000})
+        narrow = page.evaluate(_LAYOUT)
+        assert max(narrow["overflow"]) <= 0, narrow["overflow"]
+    finally:
+        page.close()
+    assert not problems, problems
+
+
 # ------------------------------------------------------------------ links, the bare page, refusals
 
 #: The tiered fleet of the planner's issue: 65,536 GPUs, M about 42 min, a drain and a persistent tier, $3.2.
