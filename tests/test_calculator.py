@@ -177,6 +177,78 @@ def test_shares_as_the_package_writes_them(js: Any) -> None:
     assert js.evaluate("vs => vs.map(v => goodputCalculator.percent(v))", shares) == [percent(x) for x in shares]
 
 
+def test_ties_round_to_even_as_python_writes_them(js: Any) -> None:
+    """The page's fixed-point digits are Python's format(x, ".{f}f"), exact binary ties rounded half to even: C/T =
+    0.75/60 is exactly 1.25%, which the package writes "1.2%" and JavaScript's toFixed "1.3%"."""
+    import random
+
+    from goodput.report import money, percent_sig2
+
+    rng = random.Random(20250106)
+    values = [1.25, 0.125, 2.5, 0.0125 * 100, 0.5, 1.5, 2.675, 0.375, 1e-7, 0.0, -0.0, -1.25, -0.125, 123456.785,
+              99.95, 1e20, 1.5e21]
+    values += [rng.randrange(-4000, 4000) / 2 ** rng.randrange(0, 8) for _ in range(300)]  # ties at many places
+    values += [rng.uniform(-1000, 1000) for _ in range(200)] + [10 ** rng.uniform(-9, 9) for _ in range(200)]
+    cases = [(x, f) for x in values for f in range(7)]
+    page = js.evaluate("cs => cs.map(([x, f]) => goodputCalculator.fixed(x, f))", cases)
+    wrong = [(x, f, p, f"{x:.{f}f}") for (x, f), p in zip(cases, page, strict=True) if p != f"{x:.{f}f}"]
+    assert not wrong, wrong[:10]
+    # and where the page writes them: the small fleet's first-order losses at T = 60 min, C = 45 s, and dollars
+    shares = [0.0125, 0.00125, 0.125, 0.5]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.percent(v))", shares) == [percent(x) for x in shares]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.percentSig2(v))", shares) == \
+        [percent_sig2(x) for x in shares]
+    assert percent(0.75 / 60) == "1.2%" and js.evaluate("goodputCalculator.percent(0.75 / 60)") == "1.2%"
+    dollars = [1.25e6, 2.5e6, 1.25e9, 2.5e10]
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.money(v))", dollars) == [money(v) for v in dollars]
+
+
+#: The reviewer's small fleet (384 GPUs, M = 40 h, one tier, planned stops), as the form takes it.
+SMALL = {"gpus": "384", "mtbi": "40 h", "checkpoint_cost": "45 s", "slow_checkpoint_cost": "4 min",
+         "restart": "12 min", "price_per_gpu_hour": "2.2", "month": "730 h", "planned_rate": "0.5 per day"}
+
+_CHART = """q => {
+  const c = goodputCalculator, r = c.compute(c.readInputs(q).inputs), holder = document.createElement('div');
+  c.drawCurve(holder, r);
+  return {ticks: Array.from(holder.querySelectorAll('.gc-axis > text')).map(t => t.textContent),
+          lines: holder.querySelectorAll('line.gc-chosen').length,
+          labels: Array.from(holder.querySelectorAll('svg > text.gc-label')).map(t => t.textContent),
+          optimum: c.formatDuration(r.exact.optimal_interval_min)};
+}"""
+
+
+@pytest.mark.parametrize("q", [SMALL | {"checkpoint_cost": "300 h", "slow_checkpoint_cost": "300 h"}, SMALL,
+                               SMALL | {"interval": "2 h"}], ids=["C=300h", "optimum", "T typed"])
+def test_the_chart_writes_long_intervals_as_the_book_does_and_marks_the_interval_evaluated(js: Any,
+                                                                                           q: dict[str, str]) -> None:
+    """The chart's ticks are written as the book's figures write them ("1,000", not "1e+03"), and the interval
+    evaluated has its vertical line, as the caption says, also where it is the optimum (no line was drawn)."""
+    chart = js.evaluate(_CHART, q)
+    assert not [t for t in chart["ticks"] if "e+" in t or "e-" in t], chart["ticks"]
+    if q["checkpoint_cost"] == "300 h":
+        assert "1,000" in chart["ticks"] and "10,000" in chart["ticks"], chart["ticks"]
+    assert chart["lines"] == 1, chart
+    evaluated = q.get("interval")
+    want = f"T = {format_duration(parse_duration(evaluated, 'interval'))}" if evaluated else \
+        f"T = {chart['optimum']}, the optimum"
+    assert want in chart["labels"], chart
+
+
+def test_numbers_keep_their_units_in_the_page_s_prose(js: Any) -> None:
+    """The prose the page writes keeps a number with its unit at a line break (U+00A0, as goodput plan's terminal
+    wrapping glues them): "over a month of 730\u00a0h", where the page split "730" from "h"."""
+    cases = {
+        "over a month of 730 h.": "over a month of 730\u00a0h.",
+        "start-up 12.24 min (2 min + 6,144 nodes × 0.1 s)": "start-up 12.24\u00a0min (2\u00a0min + 6,144\u00a0nodes × 0.1\u00a0s)",
+        "every 1 min 30 s": "every 1\u00a0min\u00a030\u00a0s",
+        "16 spare nodes, 60% of interruptions, 12.4 GB per node at 50 GB/s, 3 points": "16\u00a0spare nodes, 60% of "
+        "interruptions, 12.4\u00a0GB per node at 50\u00a0GB/s, 3\u00a0points",
+        '<span data-value="6.67">6.67 min</span> of work, 5 seconds, 2 hours, 10 mins, 3 hosts': '<span '
+        'data-value="6.67">6.67\u00a0min</span> of work, 5 seconds, 2 hours, 10 mins, 3 hosts',
+    }
+    assert js.evaluate("vs => vs.map(v => goodputCalculator.glue(v))", list(cases)) == list(cases.values())
+
+
 # ------------------------------------------------------------------ the generated formulas, run in Chromium
 
 
@@ -858,6 +930,50 @@ def test_screenshots_in_light_and_dark_mode(context: Any, built_book: Path, them
     assert colours[0] != colours[1]
     page.close()
     assert shot.stat().st_size > 10_000
+    assert not problems, problems
+
+
+#: The reviewer's tiered fleet (/work/notes/tiered48.yml's inputs in the form's fields).
+TIERED48 = {"gpus": "49152", "rate_per_gpu_hour": "1.8e-5", "checkpoint_cost": "20 s", "slow_checkpoint_cost": "7 min",
+            "drain": "3 min", "persistent_cost": "2 min", "persistent_restart": "22 min", "fast_survives": "0.85",
+            "price_per_gpu_hour": "2.8", "month": "730 h", "detect": "1 min", "replace": "3 min", "startup": "2 min",
+            "startup_per_node": "0.1 s", "warmup": "2 min", "spares": "16", "repair": "12 h", "takes_node": "0.6"}
+
+_LAYOUT = """() => {
+  const lines = (e) => { const r = document.createRange(); r.selectNodeContents(e);  // lines of the label's text
+    return Math.round(r.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)); };
+  const shown = (sel) => Array.from(document.querySelectorAll(sel)).filter(e => !e.closest('[hidden]'));
+  const svg = document.querySelector('svg.gc-svg');
+  return {
+    labels: shown('table.gc-table th[scope=row]').map(th => [th.textContent, lines(th)]),
+    overflow: shown('table.gc-table').map(t => t.getBoundingClientRect().right - document.documentElement.clientWidth),
+    chartText: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width *
+      parseFloat(getComputedStyle(svg.querySelector('.gc-axis text')).fontSize),
+    note: document.querySelector("[data-role='note']").textContent,
+    derived: document.querySelector("[data-role='derived-list']").textContent,
+  };
+}"""
+
+
+@pytest.mark.book
+def test_labels_have_room_numbers_keep_their_units_and_the_chart_reads(context: Any, built_book: Path) -> None:
+    """On the reviewer's tiered fleet: at a 1200 px window no label of the plan or the derived table wraps past two
+    lines (they took four or five, the value columns half empty), at 420 px no table runs past the window; the
+    chart's text is 12 px or more at 1200 px (it was about 10); the prose keeps numbers with their units."""
+    problems: list[str] = []
+    page = _open(context, calculator_url(built_book, TIERED48), problems)
+    try:
+        page.set_viewport_size({"width": 1200, "height": 1000})
+        wide = page.evaluate(_LAYOUT)
+        assert max(n for _, n in wide["labels"]) <= 2, wide["labels"]
+        assert wide["chartText"] >= 12, wide["chartText"]
+        assert "over a month of 730\u00a0h" in wide["note"], wide["note"]
+        assert "start-up 12.24\u00a0min (2\u00a0min + 6,144\u00a0nodes × 0.1\u00a0s)" in wide["derived"], wide["derived"]
+        page.set_viewport_size({"width": 420, "height": 1000})
+        narrow = page.evaluate(_LAYOUT)
+        assert max(narrow["overflow"]) <= 0, narrow["overflow"]
+    finally:
+        page.close()
     assert not problems, problems
 
 

@@ -318,6 +318,54 @@ def test_restart_parts_and_spares_in_chromium_equal_the_package(js: Any) -> None
     print(f"best spare count equal on {sum(a == b for a, b in bests)} of {len(bests)}")
 
 
+_RESTART_LINE = """rows => rows.map(raw => {
+  const c = goodputCalculator, checked = c.readInputs(raw);
+  if (!checked.inputs) { return {errors: checked.errors}; }
+  const r = c.compute(checked.inputs);
+  if (r.errors || r.refused) { return r; }
+  return {sum: c.restartSum(r.inputs), items: c.derivedOutputs(r).items};
+})"""
+
+#: The tiered fleet the reviewer opened (its restart in parts, 6,144 nodes starting at 0.1 s each, 16 spares).
+TIERED48 = {"gpus": "49152", "rate_per_gpu_hour": "1.8e-5", "checkpoint_cost": "20 s", "drain": "3 min",
+            "persistent_cost": "2 min", "persistent_restart": "22 min", "fast_survives": "0.85", "detect": "1 min",
+            "replace": "3 min", "startup": "2 min", "startup_per_node": "0.1 s", "warmup": "2 min", "spares": "16",
+            "repair": "12 h", "takes_node": "0.6", "price_per_gpu_hour": "2.8", "month": "730 h"}
+
+
+def test_the_restart_is_written_as_goodput_plan_writes_it(js: Any) -> None:
+    """The page writes R's parts as goodput plan and the book do (goodput.report.restart_sum: start-up 12.24 min, not
+    12.2 min, the parts adding up to R as written), and its derivation line gives R's value beside R and ρ's own
+    beside ρ ("= 18.3 min, with ρ = a·r/M = 6.37"), where it read "..., ρ = a·r/M = 18.3 min"."""
+    from goodput.report import restart_sum
+
+    fleets = [TIERED48] + restart_fleets(30, 20) + storage_fleets(10, 21)
+    pages = js.evaluate(_RESTART_LINE, fleets)
+    lines = 0
+    for q, page in zip(fleets, pages, strict=True):
+        if "sum" not in page:
+            continue
+        params = params_from_mapping(to_mapping(q))
+        assert page["sum"] == restart_sum(params), q
+        line = [item for item in page["items"] if item.startswith("R = ")]
+        assert len(line) == ("restart" in params.derived), (q, page["items"])
+        if line:
+            lines += 1
+            head = line[0].split(": ", 1)[0]
+            assert head.count(" = ") == 2 + 2 * (params.spares is not None), line  # R = formula = value[, with ρ = ... = v]
+            assert f" = {format_duration(params.restart)}" in head, line
+            if params.spares is not None:
+                rho = params.spares.takes_node * params.spares.repair / params.mtbi
+                assert head.endswith(f", with ρ = a·r/M = {rho:.3g}"), line
+            assert line[0].endswith(restart_sum(params) or "") or "spare nodes" in line[0], line
+    assert lines > 20
+    tiered = pages[0]
+    assert "start-up 12.24 min (2 min + 6,144 nodes × 0.1 s)" in tiered["sum"]
+    assert tiered["items"][0].startswith("R = detect + replace + start-up (fixed + per node × nodes) + load + warm-up "
+                                         "+ a·B(c, ρ)·r/(c + 1) = 18.3 min, with ρ = a·r/M = 6.37: the sum of its "
+                                         "parts, detection 1 min + "), tiered["items"]
+
+
 def test_spares_beside_planned_stops_in_chromium_equal_the_package(js: Any) -> None:
     """Spares with planned stops (and a share recovered just in time on half), one tier, a drain or tiers: a planned
     stop takes no node, so its restart skips R's wait for repairs in the page as in the package; the plan, its levers
@@ -670,7 +718,7 @@ def test_the_page_opened_on_a_planner_s_link_shows_the_command_s_numbers(chromiu
         goodput = page.evaluate("Number(document.querySelector(\"td[data-model='exact'][data-output='goodput']\").dataset.value)")
         assert abs(goodput - command["goodput"]) <= SEARCHED
         assert "derived: " in (page.get_attribute("#gc-checkpoint_cost", "placeholder") or "")
-        items = page.inner_text("[data-role='derived-list']")
+        items = page.inner_text("[data-role='derived-list']").replace("\xa0", " ")  # numbers kept with units
         assert params.derived["checkpoint_cost"] in items and "C = (S ÷ nodes)" in items
         with page.expect_download() as info:
             page.click("[data-role='download']")

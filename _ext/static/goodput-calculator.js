@@ -197,6 +197,19 @@
     return (x < 0 ? "-" : "") + mantissa + "e" + (exponent < 0 ? "-" : "+") + Math.abs(exponent);
   }
 
+  // Python's format(x, ".{fraction}f"): x.toFixed(fraction), but a tie (the double exactly halfway, as 1.25 to one
+  // decimal) rounded to even as Python rounds it, where JavaScript rounds it up ("1.2", not "1.3"). A tie has
+  // fraction + 1 decimals, so x.toFixed(100) writes it exactly.
+  function fixed(x, fraction) {
+    if (!Number.isFinite(x)) { return x.toFixed(fraction); }
+    const a = Math.abs(x), sign = x < 0 || Object.is(x, -0) ? "-" : "";
+    if (a >= 1e21) { return sign + BigInt(a).toString() + (fraction > 0 ? "." + "0".repeat(fraction) : ""); }  // whole
+    const exact = a.toFixed(100), point = exact.indexOf("."), tail = exact.slice(point + 1 + fraction);
+    if (tail[0] !== "5" || !/^0*$/.test(tail.slice(1))) { return sign + a.toFixed(fraction); }
+    const kept = exact.slice(0, fraction > 0 ? point + 1 + fraction : point);
+    return sign + (Number(kept[kept.length - 1]) % 2 === 0 ? kept : a.toFixed(fraction));  // an odd digit: up, to even
+  }
+
   // Python's format(x, ".{digits}g").
   function formatG(x, digits) {
     if (x === 0) { return "0"; }
@@ -231,23 +244,50 @@
     return formatG(x, d);
   }
 
-  // goodput.units.format_duration.
-  function formatDuration(minutes) {
+  // goodput.units.format_duration, to `digits` significant digits (three by default).
+  function formatDuration(minutes, digits) {
+    const d = digits || 3;
     if (Number.isNaN(minutes)) { return "undefined"; }
-    if (minutes < 0) { return "-" + formatDuration(-minutes); }
+    if (minutes < 0) { return "-" + formatDuration(-minutes, d); }
     if (minutes === Infinity) { return "unbounded"; }
     const seconds = minutes * 60;
-    if (seconds > 0 && Number(formatG(seconds, 3)) < 0.1) { return significant(seconds * 1000) + " ms"; }
-    if (Math.round(seconds * 1e9) / 1e9 < 60) { return significant(seconds) + " s"; }
+    if (seconds > 0 && Number(formatG(seconds, d)) < 0.1) { return significant(seconds * 1000, d) + " ms"; }
+    if (Math.round(seconds * 1e9) / 1e9 < 60) { return significant(seconds, d) + " s"; }
     if (minutes < 10 && Math.abs(seconds - Math.round(seconds)) < 1e-6) {
       const total = Math.round(seconds), whole = Math.floor(total / 60), rest = total % 60;
       return whole + " min" + (rest ? " " + rest + " s" : "");
     }
-    if (minutes < 300) { return significant(minutes) + " min"; }
-    if (minutes < 2 * DAY) { return significant(minutes / 60) + " h"; }
-    if (minutes < YEAR) { return significant(minutes / DAY) + " days"; }
-    const years = significant(Number(formatG(minutes / YEAR, 3)));  // "115,000 years", not "115,068 years"
+    if (minutes < 300) { return significant(minutes, d) + " min"; }
+    if (minutes < 2 * DAY) { return significant(minutes / 60, d) + " h"; }
+    if (minutes < YEAR) { return significant(minutes / DAY, d) + " days"; }
+    const years = significant(Number(formatG(minutes / YEAR, d)), d);  // "115,000 years", not "115,068 years"
     return years + " year" + (years === "1" ? "" : "s");
+  }
+
+  // goodput.units.written_minutes: the minutes a duration written by formatDuration stands for, as written.
+  function writtenMinutes(text) {
+    const sign = text.startsWith("-") ? -1 : 1;
+    let minutes = 0;
+    for (const m of text.matchAll(/([0-9][0-9,]*(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)\s*([a-z]+)/g)) {
+      minutes += Number(m[1].replace(/,/g, "")) * UNITS[m[2]];
+    }
+    return sign * minutes;
+  }
+
+  // goodput.report.adding_up: durations written so that, as written, they add up to `total` as formatDuration
+  // writes it; the part rounded most gets one more digit until they do ("12.24 min", not "12.2 min", in 18.3 min).
+  function addingUp(total, parts) {
+    const shown = formatDuration(total), digits = parts.map(() => 3), texts = parts.map((x) => formatDuration(x));
+    for (let i = 0; i < 6 * parts.length; i++) {
+      if (formatDuration(texts.reduce((sum, t) => sum + writtenMinutes(t), 0)) === shown) { break; }
+      let worst = 0;
+      parts.forEach((x, k) => {
+        if (Math.abs(writtenMinutes(texts[k]) - x) > Math.abs(writtenMinutes(texts[worst]) - parts[worst])) { worst = k; }
+      });
+      digits[worst] += 1;
+      texts[worst] = formatDuration(parts[worst], digits[worst]);
+    }
+    return texts;
   }
 
   // goodput.storage._scaled, format_size and format_bandwidth: three digits in the largest decimal unit that keeps 1 or more.
@@ -264,7 +304,7 @@
   // goodput.report._unsigned_zero: `digits` decimals (one by default); one significant digit where that would show
   // zero of a value that is not ("0.01", not "0.0"); never "-0.0".
   function oneDecimal(x, digits) {
-    const text = x.toFixed(digits === undefined ? 1 : digits);
+    const text = fixed(x, digits === undefined ? 1 : digits);
     if (Number(text) !== 0) { return text; }
     if (Math.abs(x) >= K.negligible_percent) { return formatG(x, 1); }
     return text.replace(/^-/, "");
@@ -277,8 +317,8 @@
   }
 
   // goodput.units.format_wait: an expected wait for repairs, "no time" at zero, "under 1 ms" below a millisecond.
-  function formatWait(minutes) {
-    return minutes <= 0 ? "no time" : minutes < K.wait_floor ? "under 1 ms" : formatDuration(minutes);
+  function formatWait(minutes, none) {
+    return minutes <= 0 ? (none || "no time") : minutes < K.wait_floor ? "under 1 ms" : formatDuration(minutes);
   }
 
   // goodput.report.percent, to `digits` decimals (one by default).
@@ -291,7 +331,7 @@
     const text = oneDecimal(v, d);
     const short = 100 - v;
     if (Number(text) < 100 || !(short >= K.negligible_percent)) { return text + "%"; }
-    return v.toFixed(pointDecimals(short / 100, 1, d)) + "%";
+    return fixed(v, pointDecimals(short / 100, 1, d)) + "%";
   }
 
   // goodput.report.percent_sig2: a loss under 1% to two significant digits ("0.14%"), from 1% one decimal; a loss
@@ -308,7 +348,7 @@
     const v = 100 * Math.max(0, x);
     // goodput.report.gain_text: a gain too small for two significant digits, yet a gain, is "under 0.0001 points"
     if (v > 0 && v < K.negligible_percent) { return "under " + K.negligible_percent + " points"; }
-    const text = v >= 1 || v === 0 ? oneDecimal(v) : v.toFixed(1 - Math.floor(Math.log10(v)));
+    const text = v >= 1 || v === 0 ? oneDecimal(v) : fixed(v, 1 - Math.floor(Math.log10(v)));
     return "+" + text + (Number(text) === 1 ? " point" : " points");
   }
 
@@ -938,7 +978,7 @@
           percent0(e) + " of " + formatBandwidth(store.rb) + ")" : "");
       }
     }
-    let restartParts = null;
+    let restartParts = null, startup = null;
     if (Object.keys(parts).length) {
       const perNode = parts.startup_per_node || 0;
       let nodes = 1;
@@ -952,6 +992,7 @@
           fail([partsGiven[0] || "restart"], MESSAGES.restart_parts_total);
         } else {
           restartParts = p;
+          if (perNode) { startup = { fixed: parts.startup || 0, perNode: perNode, nodes: nodes }; }
           values.restart = total;
           const shown = { startup: "start-up", warmup: "warm-up" };
           notes.restart = "the sum of its parts: " + K.restart_parts.filter((name) => p[name] > 0)
@@ -973,7 +1014,8 @@
       }
     }
     const final = Object.assign({}, typed, values);
-    return { values: final, notes: notes, errors: errors, size: size, store: store, parts: restartParts, wait: wait };
+    return { values: final, notes: notes, errors: errors, size: size, store: store, parts: restartParts, wait: wait,
+      startup: startup };
   }
 
   // The inputs x with the planner's knowns changed (`changes` over x.known: wb, rb, snap ...) and C, D, R re-derived;
@@ -1321,8 +1363,19 @@
   // the losses, written as goodput.report.percent_sig2 writes them (the command's and the book's loss rows)
   const LOSS_OUTPUTS = new Set(["checkpoint_overhead", "lost_work", "restart_loss", "drain_loss"]);
 
+  // A value in a table cell: its text in pieces that each keep to one line (goodput-book.css, .gc-nb), the cell
+  // breaking only between them (after a comma or a semicolon, before a parenthesis), so that a long value ("$62M a
+  // month against none, net of the spares' own GPUs") wraps without splitting a number from its unit and without
+  // squeezing the label column. The cell's text is the value's, unchanged.
   function show(element, value, text) {
-    element.textContent = text;
+    element.textContent = "";
+    text.split(/(?<=[,;]) | (?=\()/).forEach((piece, i) => {
+      if (i) { element.appendChild(document.createTextNode(" ")); }
+      const nowrap = document.createElement("span");
+      nowrap.className = "gc-nb";
+      nowrap.textContent = piece;
+      element.appendChild(nowrap);
+    });
     element.setAttribute("data-value", String(value));
   }
 
@@ -1336,10 +1389,35 @@
   function money(dollars) {
     if (dollars < 0) { return "-" + money(-dollars); }
     if (dollars > 0 && dollars < 0.5) { return "under $1"; }
-    if (dollars >= 9.95e8) { return "$" + (dollars / 1e9).toFixed(dollars < 9.95e9 ? 1 : 0) + "B"; }
-    if (dollars >= 9.95e5) { return "$" + (dollars / 1e6).toFixed(dollars < 9.95e6 ? 1 : 0) + "M"; }
+    if (dollars >= 9.95e8) { return "$" + fixed(dollars / 1e9, dollars < 9.95e9 ? 1 : 0) + "B"; }
+    if (dollars >= 9.95e5) { return "$" + fixed(dollars / 1e6, dollars < 9.95e6 ? 1 : 0) + "M"; }
     if (dollars >= 1e3) { return "$" + significant(dollars / 1e3, 2) + "K"; }
     return "$" + Math.floor(dollars + 0.5).toFixed(0);  // half up, as goodput.report.money rounds
+  }
+
+  // goodput.report.restart_part_texts and restart_sum: R as the sum of its parts, the one way the book and goodput plan
+  // write it (parts written to add up to R as written, the start-up per node multiplied out, the wait for repairs);
+  // null where R is typed whole without spares. x: the checked inputs.
+  function restartSum(x) {
+    const d = x.derived, parts = d.parts, names = K.restart_part_names;
+    if (!parts && !x.spares) { return null; }
+    const wait = x.spares && x.wait !== null ? x.wait : 0;
+    const keys = [], minutes = [];
+    if (parts) {
+      for (const name of K.restart_parts) { if (parts[name] > 0) { keys.push(name); minutes.push(parts[name]); } }
+    } else { keys.push("given"); minutes.push(x.R - wait); }
+    if (x.spares) { keys.push("wait"); minutes.push(wait); }
+    const texts = addingUp(x.R, minutes);
+    const items = keys.map((key, i) => {
+      const text = key === "wait" && minutes[i] < K.wait_floor ? formatWait(minutes[i], "0 s") : texts[i];
+      return key === "given" ? text + " given" : names[key] + " " + text;
+    });
+    const i = keys.indexOf("startup");
+    if (i >= 0 && d.startup) {
+      items[i] += " (" + (d.startup.fixed > 0 ? formatDuration(d.startup.fixed) + " + " : "") +
+        d.startup.nodes.toLocaleString("en-US") + " nodes × " + formatDuration(d.startup.perNode) + ")";
+    }
+    return items.join(" + ") || null;
   }
 
   // result: the plan, or null; refusal: why there is none (a sentence), when the inputs were read but not planned.
@@ -1372,8 +1450,15 @@
     }
     if (d.notes.restart) {
       put("restart_min", x.R, formatDuration(x.R));
-      item("R = " + (d.parts ? "detect + replace + start-up (fixed + per node × nodes) + load + warm-up" : "R typed") +
-        (x.spares ? " + a·B(c, ρ)·r/(c + 1), ρ = a·r/M" : ""), formatDuration(x.R), d.notes.restart);
+      // R's value beside R, ρ's own beside ρ; the parts as goodput plan and the book write R (goodput.report.restart_sum:
+      // "start-up 12.24 min", the parts adding up to R as written), with the spares as the package's note gives them
+      const sp = x.spares;
+      const rho = sp ? sp.takesNode * sp.repair / x.M : null;
+      items.push("R = " + (d.parts ? "detect + replace + start-up (fixed + per node × nodes) + load + warm-up" : "R typed") +
+        (sp ? " + a·B(c, ρ)·r/(c + 1)" : "") + " = " + formatDuration(x.R) +
+        (sp ? ", with ρ = a·r/M = " + formatG(rho, 3) : "") + ": " + (d.parts ? "the sum of its parts, " : "") +
+        restartSum(x) + (sp ? " (" + sp.nodes.toLocaleString("en-US") + " spare nodes, repairs of " +
+          formatDuration(sp.repair) + ", " + percent0(sp.takesNode) + " of interruptions take a node)" : ""));
     }
     if (store && store.snap !== null) {
       put("host_memory_needed_bytes", store.hostNeeded, formatSize(store.hostNeeded) + " per node" +
@@ -1427,7 +1512,7 @@
       row.hidden = false;
       any = true;
     }
-    list.innerHTML = found.items.map((text) => "<li>" + escapeHtml(text) + "</li>").join("");
+    list.innerHTML = found.items.map((text) => "<li>" + glue(escapeHtml(text)) + "</li>").join("");
     box.hidden = !any;
   }
 
@@ -1472,7 +1557,7 @@
       else { text = percent(value); }
       show(element, value, text);
     }
-    const say = (role, html) => { container.querySelector("[data-role='" + role + "']").innerHTML = html; };
+    const say = (role, html) => { container.querySelector("[data-role='" + role + "']").innerHTML = glue(html); };
     if (!result) {
       say("recommendation", "");
       say("warning", refusal ? "No plan: " + escapeHtml(refusal) + "." : "");
@@ -1501,6 +1586,16 @@
       row.hidden = !shown.has(name);
       row.parentNode.appendChild(row);
     }
+  }
+
+  // Text the page writes as prose, a number kept with its unit at a line break: a no-break space (U+00A0) between
+  // them, as goodput plan glues them for a terminal (goodput.report._wrap), and inside "1 min 30 s" ("over a month
+  // of 730 h", not "730" at a line's end and "h" on the next). Safe on the page's HTML: no tag holds a digit, a
+  // space and a unit.
+  const GLUED_UNIT = new RegExp("([0-9]) (?=(?:ms|s|min|h|days?|years?|points?|[kMGTP]?B(?:/s)?|GPUs?|" +
+    "spare nodes?|nodes?)(?![A-Za-z0-9-]))", "g");
+  function glue(text) {
+    return String(text).replace(GLUED_UNIT, "$1\u00a0").replace(/(\bmin) (?=[0-9]+\u00a0s\b)/g, "$1\u00a0");
   }
 
   function escapeHtml(text) {
@@ -1680,7 +1775,7 @@
       const g = yFirst + i * yStep;
       if (!(g <= top + 1e-12)) { break; }
       axis.appendChild(el("line", { x1: left - 4, y1: py(g), x2: W - right, y2: py(g), class: "gc-grid" }));
-      axis.appendChild(el("text", { x: left - 7, y: py(g) + 4, "text-anchor": "end" }, (100 * g).toFixed(yStep < 0.01 ? 1 : 0)));
+      axis.appendChild(el("text", { x: left - 7, y: py(g) + 4, "text-anchor": "end" }, fixed(100 * g, yStep < 0.01 ? 1 : 0)));
     }
     const decadeLow = Math.floor(Math.log10(low)), decadeHigh = Math.min(Math.ceil(Math.log10(high)), decadeLow + 40);
     for (let k = decadeLow; k <= decadeHigh; k++) {
@@ -1688,7 +1783,7 @@
         const t = f * Math.pow(10, k);
         if (t < low || t > high) { continue; }
         axis.appendChild(el("line", { x1: px(t), y1: H - lower, x2: px(t), y2: H - lower + 4 }));
-        axis.appendChild(el("text", { x: px(t), y: H - lower + 17, "text-anchor": "middle" }, formatG(t, 3)));
+        axis.appendChild(el("text", { x: px(t), y: H - lower + 17, "text-anchor": "middle" }, significant(t)));  // "1,000", as the book's figures
       }
     }
     axis.appendChild(el("text", { x: (left + W - right) / 2, y: H - 10, "text-anchor": "middle", class: "gc-label" },
@@ -1696,12 +1791,13 @@
     axis.appendChild(el("text", { x: 14, y: (upper + H - lower) / 2, "text-anchor": "middle", class: "gc-label",
       transform: "rotate(-90 14 " + (upper + H - lower) / 2 + ")" }, "goodput (%)"));
     svg.appendChild(axis);
-    // the chosen interval
-    if (x.T !== null && x.T >= low && x.T <= high) {
-      svg.appendChild(el("line", { x1: px(x.T), y1: upper, x2: px(x.T), y2: H - lower, class: "gc-chosen" }));
-      const onRight = px(x.T) < (left + W - right) / 2;
-      svg.appendChild(el("text", { x: px(x.T) + (onRight ? 4 : -4), y: H - lower - 8, class: "gc-label",
-        "text-anchor": onRight ? "start" : "end" }, "T = " + formatDuration(x.T)));
+    // the interval evaluated: the one typed, or the exact optimum where none is (as the caption says)
+    const evaluated = x.T !== null ? x.T : result.exact.interval_min;
+    if (evaluated >= low && evaluated <= high) {
+      svg.appendChild(el("line", { x1: px(evaluated), y1: upper, x2: px(evaluated), y2: H - lower, class: "gc-chosen" }));
+      const onRight = px(evaluated) < (left + W - right) / 2;
+      svg.appendChild(el("text", { x: px(evaluated) + (onRight ? 4 : -4), y: H - lower - 8, class: "gc-label",
+        "text-anchor": onRight ? "start" : "end" }, "T = " + formatDuration(evaluated) + (x.T === null ? ", the optimum" : "")));
     }
     // curves, optima, legend
     models.forEach((m, i) => {
@@ -1851,7 +1947,7 @@
   function start(container) {
     const form = container.querySelector("form");
     const button = container.querySelector("[data-role='download']");
-    const say = (role, text) => { container.querySelector("[data-role='" + role + "']").textContent = text; };
+    const say = (role, text) => { container.querySelector("[data-role='" + role + "']").textContent = glue(text); };
     let current = null;
     const address = readAddress(form);
     const addressErrors = address.errors;
@@ -1916,7 +2012,7 @@
   root.goodputCalculator = {
     parseDuration: parseDuration, finite: finite, parseSize: parseSize, parseBandwidth: parseBandwidth,
     parseRate: parseRate, formatSize: formatSize, formatBandwidth: formatBandwidth, derivePlanner: derivePlanner, positive: positive, whole: whole, share: share,
-    formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
+    glue: glue, drawCurve: drawCurve, restartSum: restartSum, derivedOutputs: derivedOutputs, fixed: fixed, formatDuration: formatDuration, formatWait: formatWait, gain: gain, formatG: formatG, percent: percent, percentSig2: percentSig2, readInputs: readInputs, compute: compute,
     paramsYaml: paramsYaml, InputError: InputError, rangeStatus: rangeStatus, money: money,
     tierExactLosses: tierExactLosses, tierExactOptimal: tierExactOptimal, tierBestEvery: tierBestEvery, peak: peak,
     leverOrder: leverOrder, notPaying: notPaying, pointsPast: pointsPast, warning: warning, recommendation: recommendation,
