@@ -422,3 +422,16 @@ def test_a_stated_range_s_ends_are_written_alike() -> None:
     assert (built.c_low, built.c_high) == ("3.05 min", "6.54 min")
     worked = page.build(fleet_plan(load_params()))
     assert (worked.c_low, worked.c_high) == ("45 s", "2 min")
+
+
+def test_a_spare_pool_and_planned_stops_are_named_as_taken_as_exact() -> None:
+    """256 GPUs with two spare nodes: 58.9 of R's 68.9 min is the wait for repairs the pool sets. The page said "This
+    fleet's plan has no other input"; the pool (and planned stops, where given) are now named as taken as exact."""
+    from goodput.params import params_from_mapping
+
+    base = {"gpus": 256, "mtbi": "5 days", "checkpoint_cost": "3 min", "slow_checkpoint_cost": "12 min",
+            "restart": "10 min", "price_per_gpu_hour": 14, "month": "730 h"}
+    pool = {"spares": {"nodes": 2, "repair": "3 days", "takes_node": 0.7}, "planned": {"rate": "0.5 per day"}}
+    text = page.given_exact(params_from_mapping(base | pool))
+    assert "2 nodes" in text and "58.9 min of R" in text and "0.5 a day" in text
+    assert page.given_exact(params_from_mapping(base)) == ""

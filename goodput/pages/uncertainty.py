@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values, g_span, span, t_span
+from goodput.params import Params
 from goodput.report import (
     INPUT_SYMBOLS,
     INPUT_WORDS,
+    count,
     input_ends,
     input_span,
     input_value,
@@ -22,9 +24,10 @@ from goodput.report import (
     percent,
     points,
     range_ends,
+    stops_per,
 )
 from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange
-from goodput.units import format_duration
+from goodput.units import format_duration, format_wait
 from goodput.whatif import first_order_possible, fleet_monte_carlo
 
 #: The inputs of the plan beyond C, M and R, in the order the page lists them.
@@ -44,6 +47,24 @@ def other_text(r: InputRange) -> str:
     if r.exact:
         return f"{words} taken as exact at {point}" + ("" if r.origin == "none" else " (a range of one value)")
     return f"{words} from {input_span(r.name, r.low, r.high)} ({point} in the plan)"
+
+
+def given_exact(params: Params) -> str:
+    """The inputs of the plan no range can be given for, said as taken as exact (a sentence), or ``""``.
+
+    A spare pool sets the wait for repairs in R (and R_p); planned stops pause the job. Both move the plan, and
+    neither takes a range, so R's range (or its point) carries them as given.
+    """
+    parts = []
+    if (spares := params.spares) is not None:
+        parts.append(f"its spare pool ({count(spares.nodes, 'node')}, repairs of {format_duration(spares.repair)}, "
+                     f"{spares.takes_node:.0%} of interruptions taking a node), which sets "
+                     f"{format_wait(spares.wait(params.mtbi))} of R")
+    if params.planned_rate > 0:
+        parts.append(f"its planned stops ({stops_per(params.planned_rate)})")
+    if not parts:
+        return ""
+    return f" The plan also rests on {join_words(parts)}: {'these are' if len(parts) > 1 else 'it is'} taken as exact."
 
 
 def corners_how(ranged: int, corners: int, sampled: bool) -> str:
@@ -86,6 +107,7 @@ class Page(Fleet):
     r_high: str
     others: Variant
     others_list: str
+    given_exact: str
     slow_range: Variant
     slow_low: str
     slow_high: str
@@ -181,6 +203,7 @@ def build(fleet: FleetPlan) -> Page:
         r_range=Variant(range_kind(rr)), r_low=r_ends[0], r_high=r_ends[1],
         slow_low=slow_ends[0], slow_high=slow_ends[1],
         others=Variant("listed" if other_ranges else "only"), others_list="; ".join(map(other_text, other_ranges)),
+        given_exact=given_exact(p),
         slow_range=Variant("own" if fleet.slow_is_own and r.slow is None else "given" if r.slow is not None
                            else "derived" if p.slow_derived else "none"),
         slow_g_span=span(*(percent(g) for g in r.slow.goodput_range)) if r.slow is not None else "",
