@@ -339,7 +339,7 @@ def test_the_restart_is_written_as_goodput_plan_writes_it(js: Any) -> None:
     beside ρ ("= 18.3 min, with ρ = a·r/M = 6.37"), where it read "..., ρ = a·r/M = 18.3 min"."""
     from goodput.report import restart_sum
 
-    fleets = [TIERED48] + restart_fleets(30, 20) + storage_fleets(10, 21)
+    fleets = [TIERED48, *restart_fleets(30, 20), *storage_fleets(10, 21)]
     pages = js.evaluate(_RESTART_LINE, fleets)
     lines = 0
     for q, page in zip(fleets, pages, strict=True):

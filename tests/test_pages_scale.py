@@ -170,8 +170,8 @@ def test_worked_example_thresholds_and_verdicts(worked_page: scale.Page) -> None
     assert (page.slow_one_point, page.fast_one_point) == ("7,490", "22,900")
     three = exact.first_order_error_threshold(1.0, 5.0, 419 / (77760 * 16384) * 60, 0.03)
     assert page.fast_three_points == f"{round(three, -2):,.0f}"
-    assert (page.own_gap, page.own_off, page.own_side) == (Variant("off"), "0.7 points", "below")
-    assert variant_text(page, "own_gap") == "first order 0\\.7 points below the exact goodput"
+    assert (page.own_gap, page.own_off, page.own_side) == (Variant("off"), "0.66 points", "below")
+    assert variant_text(page, "own_gap") == "first order 0\\.66 points below the exact goodput"
     assert page.own_verdict == scale.VERDICTS["ok"]
     assert (page.slow_gap, page.slow_off, page.slow_side) == (Variant("off"), "2.4 points", "below")
     assert page.slow_verdict == scale.VERDICTS["caution"]
@@ -259,8 +259,13 @@ def test_inputs_out_of_scale_build_with_no_impossible_number(name: str) -> None:
     assert page.own_gap == Variant("zero") and variant_text(page, "own_gap") == "first order's goodput at or below zero"
     if name == "one a second":  # at 100,000 GPUs a restart is over 600 M: no plan, and the page says so
         assert (page.at_size, page.plan_gap) == (Variant("refused"), Variant("none"))
-    else:  # first order below zero at 100,000 GPUs too: its interval and goodput are not quoted
-        assert page.at_size == Variant("unquoted")
+    else:  # first order below zero at 100,000 GPUs too: its interval and goodput are not quoted, nor, where the exact
+        # model keeps next to nothing, the exact model's as a plan
+        from goodput import limits
+
+        at = limits.plan_at_size(fleet)
+        assert at is not None
+        assert page.at_size == Variant("near_zero" if at.plan.goodput < limits.NEAR_ZERO else "unquoted")
         assert page.plan_gap == Variant("zero")
 
 

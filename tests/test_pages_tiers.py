@@ -18,7 +18,7 @@ from goodput.fleet import FleetPlan, fleet_plan
 from goodput.pages import Variant
 from goodput.pages import tiers as page
 from goodput.params import Params, load_params, params_from_mapping
-from goodput.report import gain_text, money, percent, points
+from goodput.report import gain_text, money, percent, percent_sig2, points
 from goodput.tiers import Tiers, best_every, exact_goodput, exact_losses, exact_optimal_interval
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ def test_an_untiered_fleet_gets_a_labelled_illustration_from_its_own_inputs() ->
     t = exact_optimal_interval(scheme, p.mtbi)
     assert pg.opening == Variant("none") and pg.fast_fleet == Variant("none") and pg.drain_fleet == Variant("none")
     drained = exact_losses(scheme, p.mtbi, t)
-    assert pg.ill_drain_loss == percent(drained.drain_loss)
+    assert pg.ill_drain_loss == percent_sig2(drained.drain_loss)
     # The dollars price the goodput the drain would cost (plan minus illustration), not the drain's share of wall time:
     # the other losses shrink as shares of it, so the drop is smaller than the drain's share.
     assert f.goodput - drained.goodput < drained.drain_loss

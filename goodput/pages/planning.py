@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from goodput.fleet import FleetPlan
 from goodput.pages import Variant, answer
-from goodput.pages.common import Fleet, PlanValues, scheme_kind
+from goodput.pages.common import Fleet, PlanValues, left_out_text, scheme_kind
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,7 @@ class Page(Fleet, PlanValues):
     not_paying: Variant
     slow_gain: str
     slow_gain_dollars: str
+    inputs_more: str
 
 
 def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
@@ -47,4 +48,6 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
     return Page(**{f.name: getattr(shared, f.name) for base in (Fleet, PlanValues) for f in dataclasses.fields(base)},
                 fo_model=answer.first_order_name(fleet), optimum=Variant("bound" if fleet.plan.drain_bound else recovered or kind),
                 formulas=Variant(formulas), not_paying=shared.not_paying, slow_gain=shared.slow_gain,
-                slow_gain_dollars=shared.slow_gain_dollars)
+                slow_gain_dollars=shared.slow_gain_dollars,
+                # what else the interval rests on, beyond C, M and R: "", or ", and its drain and persistent tier ..."
+                inputs_more=f", and its {left}, as the inputs give them" if (left := left_out_text(fleet.plan)) else "")

@@ -16,7 +16,16 @@ from goodput.fleet import FleetPlan
 from goodput.pages import Variant
 from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
-from goodput.report import DERIVED_SLOW, large_count, percent, percent_pm, points, scheme_words, se_digits
+from goodput.report import (
+    DERIVED_SLOW,
+    gap_text,
+    large_count,
+    percent,
+    percent_pm,
+    points,
+    scheme_words,
+    se_digits,
+)
 from goodput.simulate_restart import AGREEMENT
 from goodput.units import format_duration
 
@@ -45,11 +54,12 @@ def threshold_text(n: float, digits: int = 3) -> str:
 def gap_values(name: str, check: model.RangeCheck) -> dict[str, Any]:
     """First order's error as fields: ``NAME_gap``, ``"off"`` by ``NAME_off`` on ``NAME_side`` of the exact goodput.
 
-    ``NAME_off`` is ``"0.7 points"``, ``NAME_side`` ``"below"`` or ``"above"``. Where first order's goodput is zero or
-    less, ``NAME_gap`` is ``"zero"``: its error is not a difference of two goodputs, and is not quoted.
+    ``NAME_off`` is ``"0.66 points"`` (:func:`goodput.report.gap_text`, as every page writes first order's gap),
+    ``NAME_side`` ``"below"`` or ``"above"``. Where first order's goodput is zero or less, ``NAME_gap`` is ``"zero"``:
+    its error is not a difference of two goodputs, and is not quoted.
     """
     return {f"{name}_gap": Variant("zero" if check.status == "below zero" else "off"),
-            f"{name}_off": points(abs(check.error)), f"{name}_side": "below" if check.error >= 0 else "above"}
+            f"{name}_off": gap_text(check), f"{name}_side": "below" if check.error >= 0 else "above"}
 
 
 def own_slow(own: str, slow: str, alone: bool = False) -> str:
