@@ -188,7 +188,7 @@ def build(fleet: FleetPlan) -> Page:
         half_points=points(max(0.0, plan.goodput - half.goodput)) if half else "",
         per_gpu=Variant("one_gpu" if p.gpus == 1 else "many"),
         m_gpu=d(w.m_gpu), wrong_t=d(w.wrong_t), wrong_kept=share(w.kept),
-        reach=Variant("tiny" if w.survive < TINY else "share"), reach_share=f"{w.survive:.0%}" if w.survive >= 0.01 else percent_sig2(w.survive),  # "0.30%", not "0%"
+        reach=Variant("tiny" if w.survive < TINY else "share"), reach_share=percent_sig2(w.survive),  # "1.5%", not "1%"; "0.30%", not "0%"
         # the restart's lever that gains most: where every restart is from the persistent tier, R plays no part
         restart_lever=RESTART_LEVER_WORDS[restart_best], halve_r=gain_text(fleet.levers[restart_best]),
         balance=Variant("equal" if w.about_equal else "apart" if fleet.first_order_quotable else "unquoted"),
