@@ -187,3 +187,17 @@ def test_a_larger_fleet_past_the_caution_level_reads_past_it() -> None:
     clause = pages.larger_fleet(fleet)
     off = float(clause.split("it is ")[1].split()[0])
     assert clause.startswith("at 16,384 GPUs") and off > 100 * FIRST_ORDER_CAUTION
+
+
+def test_a_larger_fleet_s_gap_says_where_r_grows_with_it() -> None:
+    """256 GPUs with two spare nodes: at 1,024 GPUs the two spares serve four times the nodes and R grows from 68.9
+    min to 5.96 h, which is most of first order's 3.0 points there; the page gave the gap without saying so."""
+    from goodput.params import load_params
+
+    fleet = fleet_plan(params_from_mapping({"gpus": 256, "mtbi": "5 days", "checkpoint_cost": "3 min",
+                                            "slow_checkpoint_cost": "12 min", "restart": "10 min",
+                                            "spares": {"nodes": 2, "repair": "3 days", "takes_node": 0.7},
+                                            "price_per_gpu_hour": 14, "month": "730 h"}))
+    assert pages.larger_fleet(fleet) == ("at 1,024 GPUs (4 times that fleet, at the same per-GPU rate, where R is "
+                                         "5.96 h) it is 3.0 points off")
+    assert "where R is" not in pages.larger_fleet(fleet_plan(load_params()))

@@ -78,7 +78,8 @@ def larger_fleet(fleet: FleetPlan, beyond: tuple[str, ...] = ("ok",)) -> str:
 
     The smallest size of :attr:`goodput.fleet.FleetPlan.by_size` beyond the fleet (its scheme at the same per-GPU
     rate, R re-derived) whose first order is more than :data:`goodput.model.FIRST_ORDER_CAUTION` off, as a clause:
-    ``"at 16,384 GPUs (16 times that fleet, at the same per-GPU rate) it is 1.2 points off"``. With `beyond`
+    ``"at 16,384 GPUs (16 times that fleet, at the same per-GPU rate) it is 1.2 points off"``, with R at that size where
+    it differs from the fleet's (``"..., where R is 358 min) ..."``). With `beyond`
     ``("ok", "caution")``, the smallest where it is out of its range (more than the tolerance off, or below zero).
     """
     own = fleet.params.gpus
@@ -88,7 +89,10 @@ def larger_fleet(fleet: FleetPlan, beyond: tuple[str, ...] = ("ok",)) -> str:
             off = ("its goodput is below zero" if plan.check.status == "below zero"
                    else f"it is {points_past(abs(plan.check.error), limit)} off")
             times = "twice" if gpus == 2 * own else f"{gpus / own:.3g} times"
-            return f"at {gpus:,} GPUs ({times} that fleet, at the same per-GPU rate) {off}"
+            # where R is re-derived to another value there (a pool of spares held for more nodes), say so: the gap is
+            # then the restart's as much as the size's
+            grows = f", where R is {format_duration(fleet.restart_at(gpus))}" if fleet.restart_changes([gpus]) else ""
+            return f"at {gpus:,} GPUs ({times} that fleet, at the same per-GPU rate{grows}) {off}"
     return ""
 
 
