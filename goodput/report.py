@@ -1639,11 +1639,25 @@ def shape_verdict(fit: WeibullFit | None, problem: str | None = None) -> str:
     return text
 
 
+#: A number and the unit after it, which a line break must not part ("20.6 h", "2.5 GB/s", "16,384 GPUs").
+_NUMBER_AND_UNIT = re.compile(r"(\d) (?=(?:ms|s|min|h|days?|weeks?|years?|points?|failures?|gaps?|GPUs?|nodes?|"
+                              r"[kMGTP]i?B(?:/s)?|[kMGTP]b/s|B/s|B)(?![\w/]))")
+
+
+def keep_with_units(text: str) -> str:
+    """`text` with a no-break space between each number and its unit, so that no line ends between them.
+
+    >>> keep_with_units("every 18.6 min, 2.5 GB/s, 16,384 GPUs, 3 spare nodes, 5 mine") == (
+    ...     "every 18.6\u00a0min, 2.5\u00a0GB/s, 16,384\u00a0GPUs, 3 spare nodes, 5 mine")
+    True
+    """
+    return _NUMBER_AND_UNIT.sub("\\1\u00a0", text)
+
+
 def _wrap(text: str, first: str = "  ", rest: str = "    ") -> list[str]:
     """Wrap a sentence for a terminal without splitting a number from its unit ("20.6 h")."""
-    glued = re.sub(r"(\d) (?=(?:s|min|h|days?|years?|points?|failures?|gaps?)\b)", "\\1\u00a0", text)
     return [line.replace("\u00a0", " ") for line in
-            textwrap.wrap(glued, width=78, initial_indent=first, subsequent_indent=rest)]
+            textwrap.wrap(keep_with_units(text), width=78, initial_indent=first, subsequent_indent=rest)]
 
 
 def _shape_section(e: EventMeasurement) -> list[str]:

@@ -352,3 +352,15 @@ def test_a_small_illustrated_drain_reads_as_small_as_it_is() -> None:
     assert (built.ill_drain_loss, built.ill_goodput, built.ill_plan_goodput) == ("0.052%", "96.16%", "96.22%")
     assert built.ill_points == "0.051 points"
     assert exact_page.build(fleet).exact_vs_first == "0.060 points more"
+
+
+def test_numbers_keep_their_units_in_prose_and_not_in_a_snippet(worked: Params) -> None:
+    """A glued value keeps its number with its unit at a line break (a no-break space: "18.3 / min" split across
+    lines in print), in the prose of a variant; the YAML snippet's values (Raw) keep a plain space, to paste."""
+    from goodput.book import keep_units_in_markdown
+
+    untiered = fleet_plan(worked.replace(drain=0.0, persistent_cost=None, persistent_restart=None))
+    text = keep_units_in_markdown(variant_text(page.build(untiered), "opening"))
+    prose, snippet = text.split("```yaml")
+    assert "its 1\u00a0min checkpoint" in prose
+    assert "drain: 5 min" in snippet and "\u00a0" not in snippet

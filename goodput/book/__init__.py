@@ -16,12 +16,19 @@ def glue_all(values: Mapping[str, object]) -> None:
     """Glue every value of a page function's mapping under its key, for ``{glue:text}``.
 
     NumPy scalars become floats (NumPy 2 scalars do not format in ``{glue:text}``); other non-numbers raise TypeError.
+    Text keeps each number with its unit at a line break (:func:`goodput.report.keep_with_units`), unless marked
+    :class:`goodput.pages.Raw` (markup, or text for a code block, where a no-break space would be pasted).
     """
     from myst_nb import glue
+
+    from goodput.pages import Raw
+    from goodput.report import keep_with_units
 
     for key, value in values.items():
         if isinstance(value, bool) or not isinstance(value, (str, numbers.Real)):
             raise TypeError(f"glue {key!r}: {type(value).__name__} is not text or a number")
+        if isinstance(value, str) and not isinstance(value, Raw):
+            value = keep_with_units(value)
         glue(key, value if isinstance(value, (str, int)) else float(value), display=False)
 
 
@@ -58,6 +65,19 @@ def variant_text(page: Any, key: str, book: Path | None = None, _within: tuple[s
     return text.format_map(values)
 
 
+def keep_units_in_markdown(text: str) -> str:
+    """:func:`goodput.report.keep_with_units` over Markdown's prose, leaving code (fenced blocks, inline spans) as it is.
+
+    A snippet to paste keeps its plain spaces; a number in the prose keeps its unit at a line break.
+    """
+    import re
+
+    from goodput.report import keep_with_units
+
+    parts = re.split(r"(```.*?```|`[^`\n]*`)", text, flags=re.DOTALL)
+    return "".join(part if i % 2 else keep_with_units(part) for i, part in enumerate(parts))
+
+
 def glue_page(page: Any) -> None:
     """Glue every field of a chapter's page object under its name (``{glue:text}``).
 
@@ -70,6 +90,6 @@ def glue_page(page: Any) -> None:
 
     values = {f.name: getattr(page, f.name) for f in dataclasses.fields(page)}
     for key in [key for key, value in values.items() if isinstance(value, Variant)]:
-        glue(key, Markdown(variant_text(page, key)), display=False)  # type: ignore[no-untyped-call]
+        glue(key, Markdown(keep_units_in_markdown(variant_text(page, key))), display=False)  # type: ignore[no-untyped-call]
         del values[key]
     glue_all(values)
