@@ -938,9 +938,16 @@ MOST_PLANNED_PER_HOUR = 60.0
 
 
 def planned_per_hour(per_hour: float, name: str, given: object) -> float:
-    """A rate of planned stops per hour, at most :data:`MOST_PLANNED_PER_HOUR`; InputError naming `given` else."""
+    """A rate of planned stops per hour, zero or from one in :data:`~goodput.units.LONGEST` to
+    :data:`MOST_PLANNED_PER_HOUR`; InputError naming `given` else.
+
+    A rate so low that the time between stops passes the longest duration read (5e-324 per hour) printed "one every
+    unbounded": it is refused as a typed duration that long is.
+    """
     if per_hour > MOST_PLANNED_PER_HOUR:
         raise InputError(name, given, "planned stops of at most one a minute (60 per hour)")
+    if 0.0 < per_hour and 60.0 / per_hour > LONGEST:
+        raise InputError(name, given, "planned stops of at least one in a million years, or none (0 per hour)")
     return per_hour
 
 

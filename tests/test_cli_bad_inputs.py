@@ -84,3 +84,19 @@ def test_a_bandwidth_in_the_file_beyond_the_fastest_is_refused_naming_its_key(tm
 def test_money_never_crashes() -> None:
     """money() of a difference of unbounded costs (nan) or of an unbounded one writes words, not a ValueError."""
     assert "$" not in money(math.nan) and "$" not in money(math.inf)
+
+
+# ---------------------------------------------------------------- B1: a planned rate whose spacing is unbounded
+
+
+@pytest.mark.parametrize("value", ["5e-324 per hour", "1e-12 per day"])
+def test_a_planned_rate_below_one_in_a_million_years_is_refused(tmp_path: Path, value: str) -> None:
+    """It printed 'one every unbounded'."""
+    err = refused(2, "plan", "--planned-rate", value)
+    assert "--planned-rate" in err and repr(value) in err and "million years" in err
+    err = refused(2, "plan", "--params", params_file(tmp_path, f"planned: {{rate: {value}}}"))
+    assert "planned.rate" in err and repr(value) in err
+
+
+def test_no_planned_stops_are_still_read() -> None:
+    assert run("plan", "--planned-rate", "0 per hour").returncode == 0
