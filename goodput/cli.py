@@ -367,7 +367,7 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
         spares = Spares(**fields) if spares is None else dataclasses.replace(spares, **fields)
     as_typed = {key: value for key, value in known.given.items() if key not in changes}  # the file's, not overridden
     known = dataclasses.replace(known, **changes, parts=parts, spares=spares, typed=typed, names=names, given=as_typed)
-    derived = derive(params, known)
+    derived = derive(params, known, as_typed=True)
     ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
               if key not in ("checkpoint_cost", "restart") or getattr(derived, key) == getattr(params, key)}
     return _divides(derived.replace(ranges=ranges), per_node), sources

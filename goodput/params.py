@@ -53,7 +53,7 @@ from goodput import storage as st
 from goodput import validate
 from goodput.errors import InputError
 from goodput.storage import Storage
-from goodput.units import LONGEST, MINUTES_PER_UNIT, format_duration, format_wait, parse_duration
+from goodput.units import LONGEST, MINUTES_PER_UNIT, SHORTEST, format_duration, format_wait, parse_duration
 
 if TYPE_CHECKING:
     from goodput.restart import RestartParts, Spares
@@ -546,7 +546,7 @@ def params_from_mapping(
                       restart=0.0, price_per_gpu_hour=1.0, month=1.0,
                       gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node", most=validate.MOST_GPUS)
                       if "gpus_per_node" in data else DEFAULT_GPUS_PER_NODE)
-        derived = derive(others, known)
+        derived = derive(others, known, as_typed=True)
         typed |= {"checkpoint_cost": derived.checkpoint_cost, "slow_checkpoint_cost": derived.slow_checkpoint_cost,
                   "restart": derived.restart, "drain": derived.drain}
     checkpoint_cost = typed["checkpoint_cost"]
@@ -731,7 +731,84 @@ class Known:
         return self.name(key).startswith("--")
 
 
-def derive(params: Params, known: Known) -> Params:
+#: Typical values of what a planner types (bytes, bytes per second, shares), to tell which typed input a derived
+#: size or duration out of range comes from: the one furthest from its typical value in the direction of the fault.
+_TYPICAL = {"size": 1e12, "parameters": 1e11, "bytes_per_parameter": 14.0, "write_bandwidth": 1e12,
+            "read_bandwidth": 1e12, "snapshot_bandwidth": 2.5e10, "efficiency": 0.5, "read_efficiency": 0.5}
+#: What each of them is, in words, for a message.
+_KIND = {"size": "a size", "parameters": "a parameter count", "bytes_per_parameter": "a number of bytes per parameter",
+         "write_bandwidth": "a bandwidth", "read_bandwidth": "a bandwidth", "snapshot_bandwidth": "a bandwidth",
+         "efficiency": "a share of the stated bandwidth achieved", "read_efficiency": "a share of the stated bandwidth "
+         "achieved"}
+#: The share of a size in the time to move it (+1), and of a bandwidth or an efficiency (-1).
+_SIZE_FACTORS = {"size": 1, "parameters": 1, "bytes_per_parameter": 1}
+
+
+def _typed_culprit(known: Known, factors: Mapping[str, int], too_large: bool) -> str:
+    """The typed input (a field of :class:`Known`) a derived value out of range comes from.
+
+    Among `factors` (field: +1 where the value grows with it, -1 where it falls) those typed, a flag before the file
+    (the user has just changed it), the one furthest from its typical value (:data:`_TYPICAL`) towards the fault.
+    """
+    typed = [field for field in factors if getattr(known, field) is not None]
+    flagged = [field for field in typed if known.flagged(field)]
+
+    def pull(field: str) -> float:
+        toward = factors[field] * (math.log(getattr(known, field)) - math.log(_TYPICAL[field]))  # no underflow
+        return toward if too_large else -toward
+
+    return max(flagged or typed, key=pull)
+
+
+def _refuse_typed(known: Known, factors: Mapping[str, int], too_large: bool, expected: str) -> InputError:
+    """The error naming the typed input (:func:`_typed_culprit`) as typed, what is expected of it prefixed by its kind."""
+    field = _typed_culprit(known, factors, too_large)
+    return InputError(known.name(field), known.as_given(field, getattr(known, field)), f"{_KIND[field]} {expected}")
+
+
+def _checked_size(known: Known, bytes_per_parameter: float) -> float:
+    """parameters x bytes per parameter, from 1 B to :data:`goodput.storage.LARGEST` as a typed size is; else an error
+    naming the input typed (``--bytes-per-parameter 5e-324`` read as ``checkpoint_size: got 0.0``)."""
+    assert known.parameters is not None
+    try:
+        size = st.checkpoint_size(known.parameters, bytes_per_parameter)
+    except InputError as exc:  # an overflow
+        size, overflow = math.inf, exc
+    else:
+        overflow = None
+    if 1.0 <= size <= st.LARGEST:
+        return size
+    error = _refuse_typed(known, {"parameters": 1, "bytes_per_parameter": 1}, size > 1.0,
+                          "at which the checkpoint, parameters × bytes per parameter, is from 1 B to 1,000 PB")
+    if overflow is not None and error.name == known.name("parameters"):  # the words the calculator page mirrors
+        raise InputError(error.name, error.value, overflow.expected)
+    raise error
+
+
+def _check_transfers(known: Known, store: Storage) -> None:
+    """Refuse, naming the typed input, a derived C, drain or load outside what a typed duration may be.
+
+    From a microsecond to a million years (:data:`~goodput.units.SHORTEST`, :data:`~goodput.units.LONGEST`), as
+    :func:`goodput.units.parse_duration` reads a typed one: an efficiency of 1e-300 had C at 8.99e+292 years (exit 1,
+    "no plan to make"), one of 5e-324 "load: got inf", and 1e-300 parameters C at 3.42e-311 ms.
+    """
+    size = {key: 1 for key in _SIZE_FACTORS}
+    read = "read_efficiency" if known.read_efficiency is not None else "efficiency"
+    transfers = [("the checkpoint's write to storage", store.write_minutes,
+                  size | {"write_bandwidth": -1, "efficiency": -1})]
+    if store.snapshot_bandwidth is not None:
+        transfers.append(("the snapshot to host memory", store.checkpoint_cost, size | {"snapshot_bandwidth": -1}))
+    if store.load is not None:
+        transfers.append(("the checkpoint's read from storage (the load)", store.load,
+                          size | {"read_bandwidth": -1, read: -1}))
+    for what, minutes, factors in transfers:
+        if not SHORTEST <= minutes <= LONGEST:
+            too_large = minutes > LONGEST
+            raise _refuse_typed(known, factors, too_large, f"at which {what} takes " + (
+                "at most a million years" if too_large else "at least a microsecond") + " (with the other inputs as given)")
+
+
+def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
     """C, D, R and the slow C from what a planner knows, each derivation stated in words.
 
     Size = given, or parameters x bytes per parameter (default 14). Without a snapshot C =
@@ -743,7 +820,9 @@ def derive(params: Params, known: Known) -> Params:
     typed or else the synchronous write. R = sum of the parts, the load defaulting to size /
     achieved read bandwidth, plus :func:`goodput.restart.spare_wait` with spares. Any other
     derived duration typed at the same level (both in the file, or both as
-    flags) is refused; otherwise the command line wins. Also raises InputError for storage
+    flags) is refused; otherwise the command line wins. With `as_typed` (the fleet as the user gave it, not one a
+    search tries), a derived C, D or load outside a typed duration's range is refused naming the input typed
+    (:func:`_check_transfers`). Also raises InputError for storage
     without a size, GPUs per node that do not divide the GPUs, or a duration neither typed nor
     derivable.
 
@@ -788,7 +867,7 @@ def derive(params: Params, known: Known) -> Params:
             raise InputError(f"{name('size')} and {name('parameters')}", st.format_size(known.size),
                              "one of them: the checkpoint's size, or its parameters × bytes per parameter")
         bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
-        size = st.checkpoint_size(known.parameters, bpp)
+        size = _checked_size(known, bpp)
         count = (f"{known.parameters / 1e12:.4g} trillion" if known.parameters >= 1e12 else
                  f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
         size_words = f"{st.format_size(size)} ({count} parameters × {bpp:g} bytes)"
@@ -817,6 +896,8 @@ def derive(params: Params, known: Known) -> Params:
             if exc.name == "host_memory":
                 raise InputError(name("host_memory"), exc.value, exc.expected) from None
             raise
+        if as_typed:
+            _check_transfers(known, store)
     else:
         for key in ("read_bandwidth", "efficiency", "read_efficiency", "snapshot_bandwidth", "host_memory",
                     "storage_price"):

@@ -100,3 +100,44 @@ def test_a_planned_rate_below_one_in_a_million_years_is_refused(tmp_path: Path, 
 
 def test_no_planned_stops_are_still_read() -> None:
     assert run("plan", "--planned-rate", "0 per hour").returncode == 0
+
+
+# ---------------------------------------------------------------- B2, E1, C1-C4, D1: a derived size or duration out of
+# range is refused naming the input typed
+
+
+@pytest.mark.parametrize(("args", "flag", "value"), [
+    (("--bandwidth-efficiency", "1e-300"), "--bandwidth-efficiency", "1e-300"),  # exit 1, C of 8.99e+292 years
+    (("--bandwidth-efficiency", "5e-324"), "--bandwidth-efficiency", "5e-324"),  # "load: got inf"
+    (("--write-bandwidth", "1 B/s", "--bandwidth-efficiency", "1e-300"), "--bandwidth-efficiency", "1e-300"),
+    (("--parameters", "5e-324"), "--parameters", "5e-324"),  # "checkpoint_size: got 0.0"
+    (("--parameters", "1e-300"), "--parameters", "1e-300"),  # accepted: C 3.42e-311 ms
+    (("--bytes-per-parameter", "5e-324"), "--bytes-per-parameter", "5e-324"),  # "checkpoint_cost: got 0.0"
+    (("--bytes-per-parameter", "1e308"), "--bytes-per-parameter", "1e308"),  # "parameters: got 405000000000.0"
+    (("--bytes-per-parameter", "1e17"), "--bytes-per-parameter", "1e17"),
+    (("--checkpoint-size", "1 B"), "--checkpoint-size", "1 B"),  # accepted: C 2.4 ns
+    (("--snapshot-bandwidth", "1e15 B/s"), "--snapshot-bandwidth", "1e15 B/s"),
+])
+def test_a_derived_size_or_duration_out_of_range_names_the_flag_typed(args: tuple[str, ...], flag: str,
+                                                                       value: str) -> None:
+    err = refused(2, "plan", "--params", STORED, *args)
+    assert f"{flag}: got {value!r}" in err, err
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("storage: {write_bandwidth: 2 TB/s, efficiency: 1e-300}", "storage.efficiency", "1e-300"),
+    ("storage: {write_bandwidth: 2 TB/s, read_bandwidth: 4 TB/s, read_efficiency: 5e-324}", "storage.read_efficiency",
+     "5e-324"),
+    ("checkpoint: {parameters: 5e-324}", "checkpoint.parameters", "5e-324"),
+    ("checkpoint: {parameters: 405e9, bytes_per_parameter: 1e308}", "checkpoint.bytes_per_parameter", "1e308"),
+    ("checkpoint: {parameters: 1e308}", "checkpoint.parameters", "1e308"),
+])
+def test_a_derived_size_or_duration_out_of_range_names_the_key_typed(tmp_path: Path, text: str, key: str,
+                                                                      value: str) -> None:
+    err = refused(2, "plan", "--params", params_file(tmp_path, text))
+    assert f"{key}: got {value!r}" in err, err
+
+
+def test_a_write_long_but_within_a_million_years_is_still_the_model_s_refusal() -> None:
+    """1 B/s writes the 5.67 TB checkpoint in 360,000 years: a duration a user may type, so exit 1 as before."""
+    refused(1, "plan", "--params", STORED, "--write-bandwidth", "1 B/s")
