@@ -141,3 +141,24 @@ def test_a_derived_size_or_duration_out_of_range_names_the_key_typed(tmp_path: P
 def test_a_write_long_but_within_a_million_years_is_still_the_model_s_refusal() -> None:
     """1 B/s writes the 5.67 TB checkpoint in 360,000 years: a duration a user may type, so exit 1 as before."""
     refused(1, "plan", "--params", STORED, "--write-bandwidth", "1 B/s")
+
+
+# ---------------------------------------------------------------- C12, D2: a duration that underflows to zero minutes
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--drain", "5e-324 s"), ("--detect", "5e-324 s"), ("--repair", "5e-324 s"),
+                                             ("--drain", "5e-324 ms"), ("--drain", "5e-324 min")])
+def test_a_duration_below_a_microsecond_is_refused_in_any_unit(flag: str, value: str) -> None:
+    """'5e-324 s' was read as zero where zero is allowed (a drain, a restart's part) and as 'expected greater than
+    zero' where it is not, while '5e-324 min' was refused as below a microsecond."""
+    err = refused(2, "plan", "--params", STORED, flag, value)
+    assert flag in err and repr(value) in err and "at least a microsecond" in err
+
+
+def test_a_drain_below_a_microsecond_in_the_file_is_refused(tmp_path: Path) -> None:
+    err = refused(2, "plan", "--params", params_file(tmp_path, "drain: 5e-324 s", base=str(ROOT / "book" / "params.yml")))
+    assert "drain: got '5e-324 s'" in err and "at least a microsecond" in err
+
+
+def test_a_zero_drain_is_still_read() -> None:
+    assert run("plan", "--drain", "0 s").returncode == 0
