@@ -380,16 +380,29 @@ def parse_month(value: object, name: str, bare_unit: str | None = None) -> float
     return month
 
 
-def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour") -> float:
-    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where it is no duration.
+def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour", given: object = None) -> float:
+    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`, quoting `given`, the rate
+    as typed where known) where it is no duration.
 
     A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one; one so low that M
     overflows, or passes the longest duration read (:data:`goodput.units.LONGEST`), no finite one.
     """
     mtbi = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
+    given = rate_per_gpu_hour if given is None else given
     if not 0.0 < mtbi <= LONGEST:  # as a typed M is read (goodput.units.parse_duration)
-        raise InputError(name, rate_per_gpu_hour, f"a rate per GPU-hour at which {gpus:,} GPUs leave a mean time "
+        raise InputError(name, given, f"a rate per GPU-hour at which {gpus:,} GPUs leave a mean time "
                          "between interruptions above zero and at most a million years")
+    return mtbi_at_least_shortest(mtbi, name, given, f"a rate per GPU-hour at which {gpus:,} GPUs")
+
+
+def mtbi_at_least_shortest(mtbi: float, name: str, given: object, what: str) -> float:
+    """M derived from a rate or a count, refused (naming `name`, quoting `given`) below a microsecond as a typed M is.
+
+    A count of 1e308 in 54 days or a rate of 1e300 left M at 4.67e-299 ms, refused with exit 1 ("no plan to make")
+    where ``mtbi: 4.67e-299 ms`` typed is an input error. `what` says what `given` is, in words.
+    """
+    if mtbi < SHORTEST:
+        raise InputError(name, given, f"{what} leave a mean time between interruptions of at least a microsecond")
     return mtbi
 
 
@@ -520,9 +533,11 @@ def params_from_mapping(
                         shape="a mapping {count: N, window: DURATION}")
         count = validate.whole(spec["count"], "interruptions.count")
         window = parse_duration(spec["window"], "interruptions.window")
-        mtbi = mtbi_from_count(count, window)
+        mtbi = mtbi_at_least_shortest(mtbi_from_count(count, window), "interruptions.count", spec["count"],
+                                      f"a count at which {format_duration(window)}")
     elif how == "rate_per_gpu_hour":
-        mtbi = mtbi_of_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus)
+        mtbi = mtbi_of_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus,
+                            given=data["rate_per_gpu_hour"])
     else:
         mtbi = parse_duration(data["mtbi"], "mtbi")
 

@@ -162,3 +162,33 @@ def test_a_drain_below_a_microsecond_in_the_file_is_refused(tmp_path: Path) -> N
 
 def test_a_zero_drain_is_still_read() -> None:
     assert run("plan", "--drain", "0 s").returncode == 0
+
+
+# ---------------------------------------------------------------- E2: M from a rate or a count below a microsecond
+
+
+@pytest.mark.parametrize(("text", "key", "value"), [
+    ("interruptions: {count: 1e308, window: 54 days}", "interruptions.count", "1e308"),
+    ("interruptions: {count: 1e18, window: 54 days}", "interruptions.count", "1e18"),
+    ("rate_per_gpu_hour: 1e300", "rate_per_gpu_hour", "1e300"),
+])
+def test_an_mtbi_below_a_microsecond_from_a_rate_or_count_is_an_input_error(tmp_path: Path, text: str, key: str,
+                                                                            value: str) -> None:
+    """It exited 1 ('interruptions come every 4.67e-299 ms ... no plan to make'); 'mtbi: 4.67e-299 ms' exits 2."""
+    base = str(ROOT / "book" / "params.yml")
+    import yaml
+
+    data = yaml.safe_load(Path(base).read_text())
+    for k in ("interruptions", "rate_per_gpu_hour", "mtbi"):
+        data.pop(k, None)
+    data.pop("ranges", None)
+    data.update(yaml.safe_load(text))
+    path = tmp_path / "fleet.yml"
+    path.write_text(yaml.safe_dump(data))
+    err = refused(2, "plan", "--params", str(path))
+    assert f"{key}: got {value!r}" in err and "at least a microsecond" in err, err
+
+
+def test_an_mtbi_below_a_microsecond_from_the_rate_flag_is_an_input_error() -> None:
+    err = refused(2, "plan", "--rate", "1e300")
+    assert "--rate: got '1e300'" in err
