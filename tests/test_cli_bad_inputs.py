@@ -192,3 +192,17 @@ def test_an_mtbi_below_a_microsecond_from_a_rate_or_count_is_an_input_error(tmp_
 def test_an_mtbi_below_a_microsecond_from_the_rate_flag_is_an_input_error() -> None:
     err = refused(2, "plan", "--rate", "1e300")
     assert "--rate: got '1e300'" in err
+
+
+# ---------------------------------------------------------------- D3: a just-in-time recovery out of scale
+
+
+def test_a_just_in_time_recovery_out_of_scale_is_refused_as_a_restart_as_long_is(tmp_path: Path) -> None:
+    """'just_in_time: {share: 0.5, recovery: 999999 years}' exited 0 with 'goodput 0.0%'; 'restart: 999999 years' exits
+    1 ('no plan to make')."""
+    base = str(ROOT / "tests" / "data" / "fleet-planned-tiered.yml")
+    jit = refused(1, "plan", "--params", params_file(tmp_path, "just_in_time: {share: 0.5, recovery: 999999 years}",
+                                                     base=base))
+    assert "no plan to make" in jit and "1,000,000 years" in jit
+    assert run("plan", "--params", params_file(tmp_path, "just_in_time: {share: 0.5, recovery: 30 s}",
+                                               base=base)).returncode == 0
