@@ -967,8 +967,16 @@ def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
             notes["load"] = f"a read of {size_words} at {achieved(store.read_bandwidth, read_e)}"
     restart_parts = None
     if parts:
-        restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
-                                     (params.nodes or 1))
+        try:
+            restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
+                                         (params.nodes or 1))
+        except InputError as exc:  # parts adding up to zero: name a part typed ("restart: got 0.0" of --detect 0)
+            if exc.name != "restart":
+                raise
+            flagged = [key for key in parts if known.flagged(key)]
+            if flagged:
+                raise InputError(name(flagged[0]), parts[flagged[0]], exc.expected) from None
+            raise InputError("restart", known.as_given("restart", parts), exc.expected) from None
         values["restart"] = restart_parts.total
         shown = {"startup": "start-up", "warmup": "warm-up"}
         notes["restart"] = "the sum of its parts: " + " + ".join(
@@ -1128,6 +1136,7 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
     if isinstance(data.get("restart"), Mapping):
         parts = _restart_parts(data["restart"])
         names.update({key: f"restart.{key}" for key in parts})
+        given["restart"] = data["restart"]
     if "spares" in data:
         spec = _mapping(data["spares"], "spares", _SPARES_KEYS, required=_SPARES_KEYS,
                         shape="a mapping {nodes: N, repair: DURATION, takes_node: SHARE}")

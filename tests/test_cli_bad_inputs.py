@@ -206,3 +206,21 @@ def test_a_just_in_time_recovery_out_of_scale_is_refused_as_a_restart_as_long_is
     assert "no plan to make" in jit and "1,000,000 years" in jit
     assert run("plan", "--params", params_file(tmp_path, "just_in_time: {share: 0.5, recovery: 30 s}",
                                                base=base)).returncode == 0
+
+
+# ---------------------------------------------------------------- C10: restart parts adding up to zero
+
+
+@pytest.mark.parametrize("value", ["0", "0 min", "5e-324 s"])
+def test_a_restart_part_flag_adding_up_to_zero_names_the_flag(value: str) -> None:
+    """'--detect 0' read 'restart: got 0.0', naming an input the flag replaced."""
+    err = refused(2, "plan", "--detect", value)
+    assert "--detect: got " in err and "restart: got" not in err
+
+
+def test_restart_parts_in_the_file_adding_up_to_zero_quote_the_mapping(tmp_path: Path) -> None:
+    path = tmp_path / "p.yml"
+    path.write_text("gpus: 16384\nmtbi: 186 min\ncheckpoint_cost: 1 min\nslow_checkpoint_cost: 5 min\n"
+                    "restart: {detect: 0 s}\nprice_per_gpu_hour: 2.5\nmonth: 720 h\n")
+    err = refused(2, "plan", "--params", str(path))
+    assert "restart: got {'detect': '0 s'}" in err
