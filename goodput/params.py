@@ -872,6 +872,10 @@ def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
 
     def node_count() -> int:
         if params.nodes is None:
+            if "gpus_per_node" not in known.names and params.gpus_per_node == DEFAULT_GPUS_PER_NODE:
+                # nobody typed GPUs per node ('gpus_per_node: got 8' of gpus: 65537): the GPUs are what was typed
+                raise InputError("gpus", params.gpus, f"a multiple of {params.gpus_per_node}, the default GPUs per "
+                                 "node (no gpus_per_node or --gpus-per-node is given)")
             raise InputError(name("gpus_per_node"), params.gpus_per_node,
                              f"a number of GPUs per node that divides the job's {params.gpus:,} GPUs")
         return params.nodes
@@ -1132,6 +1136,8 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
         read("snapshot", _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
                                   shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
                                   "double_buffered: true|false}"))
+    if "gpus_per_node" in data:
+        names["gpus_per_node"] = "gpus_per_node"
     parts: dict[str, float] = {}
     if isinstance(data.get("restart"), Mapping):
         parts = _restart_parts(data["restart"])

@@ -224,3 +224,23 @@ def test_restart_parts_in_the_file_adding_up_to_zero_quote_the_mapping(tmp_path:
                     "restart: {detect: 0 s}\nprice_per_gpu_hour: 2.5\nmonth: 720 h\n")
     err = refused(2, "plan", "--params", str(path))
     assert "restart: got {'detect': '0 s'}" in err
+
+
+# ---------------------------------------------------------------- C9: GPUs that the default GPUs per node do not divide
+
+
+@pytest.mark.parametrize("gpus", ["65537", "1"])
+def test_gpus_the_default_per_node_does_not_divide_name_the_gpus(gpus: str) -> None:
+    """It read 'gpus_per_node: got 8', an input nobody typed (the default)."""
+    err = refused(2, "plan", "--params", STORED, "--gpus", gpus)
+    assert f"--gpus: got {gpus!r}" in err and "gpus_per_node: got" not in err
+
+
+def test_gpus_in_the_file_the_default_per_node_does_not_divide_name_the_gpus(tmp_path: Path) -> None:
+    err = refused(2, "plan", "--params", params_file(tmp_path, "gpus: 65537"))
+    assert "gpus: got 65537" in err and "gpus_per_node: got" not in err
+
+
+def test_gpus_per_node_typed_is_still_named() -> None:
+    err = refused(2, "plan", "--params", STORED, "--gpus-per-node", "7")
+    assert "--gpus-per-node: got '7'" in err
