@@ -244,3 +244,21 @@ def test_gpus_in_the_file_the_default_per_node_does_not_divide_name_the_gpus(tmp
 def test_gpus_per_node_typed_is_still_named() -> None:
     err = refused(2, "plan", "--params", STORED, "--gpus-per-node", "7")
     assert "--gpus-per-node: got '7'" in err
+
+
+# ---------------------------------------------------------------- E3, C14: the default horizon, which nobody typed
+
+
+@pytest.mark.parametrize("args", [("--mtbi", "999999 years"),
+                                  ("--params", str(ROOT / "tests" / "data" / "tiered-48k <img src=x onerror=alert(1)> & co.yml"),
+                                   "--fast-survives", "1")])
+def test_a_default_horizon_too_short_says_it_is_the_default(args: tuple[str, ...]) -> None:
+    """It read "horizon: got '5.256e+07 min', expected at least 3.281e+09 min", blaming an input nobody typed."""
+    err = refused(2, "simulate", *args)
+    assert "--horizon: got nothing" in err and "default horizon, 100 years" in err and "pass --horizon" in err
+    assert " min:" not in err and "e+" not in err  # durations written as durations
+
+
+def test_a_typed_horizon_is_quoted_as_typed() -> None:
+    err = refused(2, "simulate", "--horizon", "999999 years")
+    assert "--horizon: got '999999 years'" in err and "default" not in err
