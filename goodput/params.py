@@ -572,7 +572,9 @@ def params_from_mapping(
                          "slow one is the synchronous write that the fast checkpoint replaces")
     # derived: the snapshot is slower than writing to storage directly (a measured stall may be: the page says so)
     if slow_checkpoint_cost < checkpoint_cost and not (known is not None and derived.checkpoint_is_stall):
-        raise InputError("snapshot.bandwidth", f"a snapshot of {format_duration(checkpoint_cost)}",
+        shown = f"a snapshot of {format_duration(checkpoint_cost)}"  # the key and the bandwidth as typed, where typed
+        raise InputError(known.name("snapshot_bandwidth") if known is not None else "snapshot.bandwidth",
+                         known.as_given("snapshot_bandwidth", shown) if known is not None else shown,
                          f"a snapshot to host memory faster than writing the checkpoint to storage directly "
                          f"({format_duration(slow_checkpoint_cost)}); without a snapshot the checkpoint is that write")
     restart = typed["restart"]
@@ -1106,10 +1108,11 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                      ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
     }
 
-    def read(section: str, spec: Mapping[str, Any]) -> None:
+    def read(section: str, spec: Mapping[str, Any], where: str | None = None) -> None:
+        where = section if where is None else where  # the key path typed: storage.snapshot nested, snapshot alone
         for key, field, reader in fields[section]:
             if key in spec:
-                found[field], names[field] = reader(spec[key], f"{section}.{key}"), f"{section}.{key}"
+                found[field], names[field] = reader(spec[key], f"{where}.{key}"), f"{where}.{key}"
                 given[field] = spec[key]
 
     if "checkpoint" in data:
@@ -1130,12 +1133,13 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
         snapshot = spec.get("snapshot")
         if snapshot is not None and "snapshot" in data:
             raise InputError("storage.snapshot and snapshot", snapshot, "the snapshot given once")
+    where = "storage.snapshot" if snapshot is not None else "snapshot"
     if snapshot is None and "snapshot" in data:
         snapshot = data["snapshot"]
     if snapshot is not None:
-        read("snapshot", _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
+        read("snapshot", _mapping(snapshot, where, _SNAPSHOT_KEYS, required=("bandwidth",),
                                   shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
-                                  "double_buffered: true|false}"))
+                                  "double_buffered: true|false}"), where)
     if "gpus_per_node" in data:
         names["gpus_per_node"] = "gpus_per_node"
     parts: dict[str, float] = {}

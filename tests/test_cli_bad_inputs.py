@@ -262,3 +262,21 @@ def test_a_default_horizon_too_short_says_it_is_the_default(args: tuple[str, ...
 def test_a_typed_horizon_is_quoted_as_typed() -> None:
     err = refused(2, "simulate", "--horizon", "999999 years")
     assert "--horizon: got '999999 years'" in err and "default" not in err
+
+
+# ---------------------------------------------------------------- C7, C15: the snapshot named by the key path typed
+
+
+def test_a_snapshot_slower_than_the_write_quotes_the_bandwidth_typed(tmp_path: Path) -> None:
+    """It read "snapshot.bandwidth: got 'a snapshot of 21.9 years'", a sentence nobody typed."""
+    err = refused(2, "plan", "--params", params_file(tmp_path, "snapshot: {bandwidth: 1 B/s, host_memory: 2 TiB}"))
+    assert "snapshot.bandwidth: got '1 B/s'" in err
+
+
+def test_a_snapshot_nested_in_storage_is_named_by_its_whole_key_path(tmp_path: Path) -> None:
+    """It read 'snapshot.bandwidth: ...' of storage: {snapshot: {bandwidth: ...}}."""
+    base = str(ROOT / "tests" / "data" / "fleet-small-tiered.yml")
+    err = refused(2, "plan", "--params", params_file(
+        tmp_path, "storage: {write_bandwidth: 20 GB/s, efficiency: 0.6, snapshot: {bandwidth: inf GB/s, "
+        "host_memory: 2 TB}}", base=base))
+    assert "storage.snapshot.bandwidth: got 'inf GB/s'" in err
