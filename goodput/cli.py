@@ -7,10 +7,11 @@ no number on stdout; 2 bad usage or input, one line on stderr; 74 a write error;
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -367,7 +368,7 @@ def _planner_overrides(args: argparse.Namespace, params: Params,
         spares = Spares(**fields) if spares is None else dataclasses.replace(spares, **fields)
     as_typed = {key: value for key, value in known.given.items() if key not in changes}  # the file's, not overridden
     known = dataclasses.replace(known, **changes, parts=parts, spares=spares, typed=typed, names=names, given=as_typed)
-    derived = derive(params, known)
+    derived = derive(params, known, as_typed=True)
     ranges = {key: r for key, r in params.ranges.items()  # a range of a duration the flags changed no longer applies
               if key not in ("checkpoint_cost", "restart") or getattr(derived, key) == getattr(params, key)}
     return _divides(derived.replace(ranges=ranges), per_node), sources
@@ -482,6 +483,22 @@ def _run_plan(args: argparse.Namespace) -> str:
 _SIMULATED = ("goodput", "stderr", "failures", "checkpoint_overhead", "lost_work", "restart_loss")
 
 
+@contextlib.contextmanager
+def _default_horizon(args: argparse.Namespace) -> Iterator[None]:
+    """A horizon refused where the user typed none: say the default is what does not suit, and to pass --horizon.
+
+    ``simulate --mtbi '999999 years'`` read "horizon: got '5.256e+07 min', expected at least ...", blaming an input
+    nobody typed.
+    """
+    try:
+        yield
+    except InputError as exc:
+        if exc.name != "horizon" or "horizon" in getattr(args, "_given", set()):
+            raise
+        raise InputError("--horizon", None, f"{exc.expected}; the default horizon, {format_duration(args.horizon)}, "
+                         "does not suit these inputs: pass --horizon DURATION") from None
+
+
 def _run_simulate(args: argparse.Namespace) -> str:
     from goodput.exact import exact_goodput
     from goodput.plan import plan_for
@@ -501,7 +518,8 @@ def _run_simulate(args: argparse.Namespace) -> str:
                              "just-in-time recovery or planned stops (the tier simulator draws Poisson interruptions)")
         return _simulate_tiers(args, plan)
     cost, mtbi, restart, interval = params.checkpoint_cost, params.mtbi, params.restart, plan.interval
-    result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
+    with _default_horizon(args):
+        result = simulate(cost, mtbi, restart, interval, args.horizon, process=process, seed=args.seed, progress=True)
     expected = float(exact_goodput(cost, mtbi, restart, interval)) if process.exponential else None
     if args.format == "json":
         return strict_json({key: getattr(result, key) for key in _SIMULATED} | {
@@ -549,7 +567,8 @@ def _simulate_tiers(args: argparse.Namespace, plan: Plan) -> str:
     s = plan.tiers if plan.tiers is not None else Tiers(plan.checkpoint_cost, plan.restart)
     p, rj, q, _ = plan.recovery if plan.recovery is not None else (0.0, 0.0, 0.0, 0.0)
     stop = planned_stop_cost(plan)  # it waits for no repaired node
-    result = simulate_plan(plan, args.horizon, seed=args.seed, progress=True)
+    with _default_horizon(args):
+        result = simulate_plan(plan, args.horizon, seed=args.seed, progress=True)
     if args.format == "json":
         return strict_json({key: getattr(result, key) for key in (*_SIMULATED[:3], "hard_failures", *_SIMULATED[3:],
                                                                   "drain_loss")} | {
@@ -699,10 +718,12 @@ def _as_given(exc: InputError, args: argparse.Namespace | None, argv: Sequence[s
     key = exc.name.removeprefix("--").replace("-", "_")
     if key not in given:
         return exc
-    if key in _DURATION_OPTIONS:
+    typed = _typed(argv).get(key)
+    if key in _DURATION_OPTIONS and (typed is None or validate.NUMBER.fullmatch(typed.strip())):
+        # a bare number is written with the unit it was read in ('3' as '3 min'); a duration with its unit as typed
         value = format_duration(exc.value) if isinstance(exc.value, float) else exc.value
         return InputError(_flag(key), value, exc.expected)
-    return InputError(_flag(key), _typed(argv).get(key, exc.value), exc.expected)
+    return InputError(_flag(key), exc.value if typed is None else typed, exc.expected)
 
 
 def _discard_stdout() -> None:

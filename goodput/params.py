@@ -53,7 +53,7 @@ from goodput import storage as st
 from goodput import validate
 from goodput.errors import InputError
 from goodput.storage import Storage
-from goodput.units import LONGEST, MINUTES_PER_UNIT, format_duration, format_wait, parse_duration
+from goodput.units import LONGEST, MINUTES_PER_UNIT, SHORTEST, format_duration, format_wait, parse_duration
 
 if TYPE_CHECKING:
     from goodput.restart import RestartParts, Spares
@@ -380,16 +380,29 @@ def parse_month(value: object, name: str, bare_unit: str | None = None) -> float
     return month
 
 
-def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour") -> float:
-    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`) where it is no duration.
+def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour", given: object = None) -> float:
+    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`, quoting `given`, the rate
+    as typed where known) where it is no duration.
 
     A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one; one so low that M
     overflows, or passes the longest duration read (:data:`goodput.units.LONGEST`), no finite one.
     """
     mtbi = float(mtbi_from_rate(rate_per_gpu_hour, gpus))
+    given = rate_per_gpu_hour if given is None else given
     if not 0.0 < mtbi <= LONGEST:  # as a typed M is read (goodput.units.parse_duration)
-        raise InputError(name, rate_per_gpu_hour, f"a rate per GPU-hour at which {gpus:,} GPUs leave a mean time "
+        raise InputError(name, given, f"a rate per GPU-hour at which {gpus:,} GPUs leave a mean time "
                          "between interruptions above zero and at most a million years")
+    return mtbi_at_least_shortest(mtbi, name, given, f"a rate per GPU-hour at which {gpus:,} GPUs")
+
+
+def mtbi_at_least_shortest(mtbi: float, name: str, given: object, what: str) -> float:
+    """M derived from a rate or a count, refused (naming `name`, quoting `given`) below a microsecond as a typed M is.
+
+    A count of 1e308 in 54 days or a rate of 1e300 left M at 4.67e-299 ms, refused with exit 1 ("no plan to make")
+    where ``mtbi: 4.67e-299 ms`` typed is an input error. `what` says what `given` is, in words.
+    """
+    if mtbi < SHORTEST:
+        raise InputError(name, given, f"{what} leave a mean time between interruptions of at least a microsecond")
     return mtbi
 
 
@@ -520,9 +533,11 @@ def params_from_mapping(
                         shape="a mapping {count: N, window: DURATION}")
         count = validate.whole(spec["count"], "interruptions.count")
         window = parse_duration(spec["window"], "interruptions.window")
-        mtbi = mtbi_from_count(count, window)
+        mtbi = mtbi_at_least_shortest(mtbi_from_count(count, window), "interruptions.count", spec["count"],
+                                      f"a count at which {format_duration(window)}")
     elif how == "rate_per_gpu_hour":
-        mtbi = mtbi_of_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus)
+        mtbi = mtbi_of_rate(validate.positive(data["rate_per_gpu_hour"], "rate_per_gpu_hour"), gpus,
+                            given=data["rate_per_gpu_hour"])
     else:
         mtbi = parse_duration(data["mtbi"], "mtbi")
 
@@ -546,7 +561,7 @@ def params_from_mapping(
                       restart=0.0, price_per_gpu_hour=1.0, month=1.0,
                       gpus_per_node=validate.whole(data["gpus_per_node"], "gpus_per_node", most=validate.MOST_GPUS)
                       if "gpus_per_node" in data else DEFAULT_GPUS_PER_NODE)
-        derived = derive(others, known)
+        derived = derive(others, known, as_typed=True)
         typed |= {"checkpoint_cost": derived.checkpoint_cost, "slow_checkpoint_cost": derived.slow_checkpoint_cost,
                   "restart": derived.restart, "drain": derived.drain}
     checkpoint_cost = typed["checkpoint_cost"]
@@ -557,7 +572,9 @@ def params_from_mapping(
                          "slow one is the synchronous write that the fast checkpoint replaces")
     # derived: the snapshot is slower than writing to storage directly (a measured stall may be: the page says so)
     if slow_checkpoint_cost < checkpoint_cost and not (known is not None and derived.checkpoint_is_stall):
-        raise InputError("snapshot.bandwidth", f"a snapshot of {format_duration(checkpoint_cost)}",
+        shown = f"a snapshot of {format_duration(checkpoint_cost)}"  # the key and the bandwidth as typed, where typed
+        raise InputError(known.name("snapshot_bandwidth") if known is not None else "snapshot.bandwidth",
+                         known.as_given("snapshot_bandwidth", shown) if known is not None else shown,
                          f"a snapshot to host memory faster than writing the checkpoint to storage directly "
                          f"({format_duration(slow_checkpoint_cost)}); without a snapshot the checkpoint is that write")
     restart = typed["restart"]
@@ -731,7 +748,84 @@ class Known:
         return self.name(key).startswith("--")
 
 
-def derive(params: Params, known: Known) -> Params:
+#: Typical values of what a planner types (bytes, bytes per second, shares), to tell which typed input a derived
+#: size or duration out of range comes from: the one furthest from its typical value in the direction of the fault.
+_TYPICAL = {"size": 1e12, "parameters": 1e11, "bytes_per_parameter": 14.0, "write_bandwidth": 1e12,
+            "read_bandwidth": 1e12, "snapshot_bandwidth": 2.5e10, "efficiency": 0.5, "read_efficiency": 0.5}
+#: What each of them is, in words, for a message.
+_KIND = {"size": "a size", "parameters": "a parameter count", "bytes_per_parameter": "a number of bytes per parameter",
+         "write_bandwidth": "a bandwidth", "read_bandwidth": "a bandwidth", "snapshot_bandwidth": "a bandwidth",
+         "efficiency": "a share of the stated bandwidth achieved", "read_efficiency": "a share of the stated bandwidth "
+         "achieved"}
+#: The share of a size in the time to move it (+1), and of a bandwidth or an efficiency (-1).
+_SIZE_FACTORS = {"size": 1, "parameters": 1, "bytes_per_parameter": 1}
+
+
+def _typed_culprit(known: Known, factors: Mapping[str, int], too_large: bool) -> str:
+    """The typed input (a field of :class:`Known`) a derived value out of range comes from.
+
+    Among `factors` (field: +1 where the value grows with it, -1 where it falls) those typed, a flag before the file
+    (the user has just changed it), the one furthest from its typical value (:data:`_TYPICAL`) towards the fault.
+    """
+    typed = [field for field in factors if getattr(known, field) is not None]
+    flagged = [field for field in typed if known.flagged(field)]
+
+    def pull(field: str) -> float:
+        toward = factors[field] * (math.log(getattr(known, field)) - math.log(_TYPICAL[field]))  # no underflow
+        return toward if too_large else -toward
+
+    return max(flagged or typed, key=pull)
+
+
+def _refuse_typed(known: Known, factors: Mapping[str, int], too_large: bool, expected: str) -> InputError:
+    """The error naming the typed input (:func:`_typed_culprit`) as typed, what is expected of it prefixed by its kind."""
+    field = _typed_culprit(known, factors, too_large)
+    return InputError(known.name(field), known.as_given(field, getattr(known, field)), f"{_KIND[field]} {expected}")
+
+
+def _checked_size(known: Known, bytes_per_parameter: float) -> float:
+    """parameters x bytes per parameter, from 1 B to :data:`goodput.storage.LARGEST` as a typed size is; else an error
+    naming the input typed (``--bytes-per-parameter 5e-324`` read as ``checkpoint_size: got 0.0``)."""
+    assert known.parameters is not None
+    try:
+        size = st.checkpoint_size(known.parameters, bytes_per_parameter)
+    except InputError as exc:  # an overflow
+        size, overflow = math.inf, exc
+    else:
+        overflow = None
+    if 1.0 <= size <= st.LARGEST:
+        return size
+    error = _refuse_typed(known, {"parameters": 1, "bytes_per_parameter": 1}, size > 1.0,
+                          "at which the checkpoint, parameters × bytes per parameter, is from 1 B to 1,000 PB")
+    if overflow is not None and error.name == known.name("parameters"):  # the words the calculator page mirrors
+        raise InputError(error.name, error.value, overflow.expected)
+    raise error
+
+
+def _check_transfers(known: Known, store: Storage) -> None:
+    """Refuse, naming the typed input, a derived C, drain or load outside what a typed duration may be.
+
+    From a microsecond to a million years (:data:`~goodput.units.SHORTEST`, :data:`~goodput.units.LONGEST`), as
+    :func:`goodput.units.parse_duration` reads a typed one: an efficiency of 1e-300 had C at 8.99e+292 years (exit 1,
+    "no plan to make"), one of 5e-324 "load: got inf", and 1e-300 parameters C at 3.42e-311 ms.
+    """
+    size = {key: 1 for key in _SIZE_FACTORS}
+    read = "read_efficiency" if known.read_efficiency is not None else "efficiency"
+    transfers = [("the checkpoint's write to storage", store.write_minutes,
+                  size | {"write_bandwidth": -1, "efficiency": -1})]
+    if store.snapshot_bandwidth is not None:
+        transfers.append(("the snapshot to host memory", store.checkpoint_cost, size | {"snapshot_bandwidth": -1}))
+    if store.load is not None:
+        transfers.append(("the checkpoint's read from storage (the load)", store.load,
+                          size | {"read_bandwidth": -1, read: -1}))
+    for what, minutes, factors in transfers:
+        if not SHORTEST <= minutes <= LONGEST:
+            too_large = minutes > LONGEST
+            raise _refuse_typed(known, factors, too_large, f"at which {what} takes " + (
+                "at most a million years" if too_large else "at least a microsecond") + " (with the other inputs as given)")
+
+
+def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
     """C, D, R and the slow C from what a planner knows, each derivation stated in words.
 
     Size = given, or parameters x bytes per parameter (default 14). Without a snapshot C =
@@ -743,7 +837,9 @@ def derive(params: Params, known: Known) -> Params:
     typed or else the synchronous write. R = sum of the parts, the load defaulting to size /
     achieved read bandwidth, plus :func:`goodput.restart.spare_wait` with spares. Any other
     derived duration typed at the same level (both in the file, or both as
-    flags) is refused; otherwise the command line wins. Also raises InputError for storage
+    flags) is refused; otherwise the command line wins. With `as_typed` (the fleet as the user gave it, not one a
+    search tries), a derived C, D or load outside a typed duration's range is refused naming the input typed
+    (:func:`_check_transfers`). Also raises InputError for storage
     without a size, GPUs per node that do not divide the GPUs, or a duration neither typed nor
     derivable.
 
@@ -778,6 +874,10 @@ def derive(params: Params, known: Known) -> Params:
 
     def node_count() -> int:
         if params.nodes is None:
+            if "gpus_per_node" not in known.names and params.gpus_per_node == DEFAULT_GPUS_PER_NODE:
+                # nobody typed GPUs per node ('gpus_per_node: got 8' of gpus: 65537): the GPUs are what was typed
+                raise InputError("gpus", params.gpus, f"a multiple of {params.gpus_per_node}, the default GPUs per "
+                                 "node (no gpus_per_node or --gpus-per-node is given)")
             raise InputError(name("gpus_per_node"), params.gpus_per_node,
                              f"a number of GPUs per node that divides the job's {params.gpus:,} GPUs")
         return params.nodes
@@ -788,7 +888,7 @@ def derive(params: Params, known: Known) -> Params:
             raise InputError(f"{name('size')} and {name('parameters')}", st.format_size(known.size),
                              "one of them: the checkpoint's size, or its parameters × bytes per parameter")
         bpp = st.DEFAULT_BYTES_PER_PARAMETER if known.bytes_per_parameter is None else known.bytes_per_parameter
-        size = st.checkpoint_size(known.parameters, bpp)
+        size = _checked_size(known, bpp)
         count = (f"{known.parameters / 1e12:.4g} trillion" if known.parameters >= 1e12 else
                  f"{known.parameters / 1e9:.4g} billion" if known.parameters >= 1e9 else f"{known.parameters:,.0f}")
         size_words = f"{st.format_size(size)} ({count} parameters × {bpp:g} bytes)"
@@ -817,6 +917,8 @@ def derive(params: Params, known: Known) -> Params:
             if exc.name == "host_memory":
                 raise InputError(name("host_memory"), exc.value, exc.expected) from None
             raise
+        if as_typed:
+            _check_transfers(known, store)
     else:
         for key in ("read_bandwidth", "efficiency", "read_efficiency", "snapshot_bandwidth", "host_memory",
                     "storage_price"):
@@ -871,8 +973,16 @@ def derive(params: Params, known: Known) -> Params:
             notes["load"] = f"a read of {size_words} at {achieved(store.read_bandwidth, read_e)}"
     restart_parts = None
     if parts:
-        restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
-                                     (params.nodes or 1))
+        try:
+            restart_parts = RestartParts(**parts, nodes=node_count() if parts.get("startup_per_node") else
+                                         (params.nodes or 1))
+        except InputError as exc:  # parts adding up to zero: name a part typed ("restart: got 0.0" of --detect 0)
+            if exc.name != "restart":
+                raise
+            flagged = [key for key in parts if known.flagged(key)]
+            if flagged:
+                raise InputError(name(flagged[0]), parts[flagged[0]], exc.expected) from None
+            raise InputError("restart", known.as_given("restart", parts), exc.expected) from None
         values["restart"] = restart_parts.total
         shown = {"startup": "start-up", "warmup": "warm-up"}
         notes["restart"] = "the sum of its parts: " + " + ".join(
@@ -938,9 +1048,16 @@ MOST_PLANNED_PER_HOUR = 60.0
 
 
 def planned_per_hour(per_hour: float, name: str, given: object) -> float:
-    """A rate of planned stops per hour, at most :data:`MOST_PLANNED_PER_HOUR`; InputError naming `given` else."""
+    """A rate of planned stops per hour, zero or from one in :data:`~goodput.units.LONGEST` to
+    :data:`MOST_PLANNED_PER_HOUR`; InputError naming `given` else.
+
+    A rate so low that the time between stops passes the longest duration read (5e-324 per hour) printed "one every
+    unbounded": it is refused as a typed duration that long is.
+    """
     if per_hour > MOST_PLANNED_PER_HOUR:
         raise InputError(name, given, "planned stops of at most one a minute (60 per hour)")
+    if 0.0 < per_hour and 60.0 / per_hour > LONGEST:
+        raise InputError(name, given, "planned stops of at least one in a million years, or none (0 per hour)")
     return per_hour
 
 
@@ -991,10 +1108,11 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
                      ("host_memory", "host_memory", st.parse_size), ("double_buffered", "double_buffered", _true_or_false)),
     }
 
-    def read(section: str, spec: Mapping[str, Any]) -> None:
+    def read(section: str, spec: Mapping[str, Any], where: str | None = None) -> None:
+        where = section if where is None else where  # the key path typed: storage.snapshot nested, snapshot alone
         for key, field, reader in fields[section]:
             if key in spec:
-                found[field], names[field] = reader(spec[key], f"{section}.{key}"), f"{section}.{key}"
+                found[field], names[field] = reader(spec[key], f"{where}.{key}"), f"{where}.{key}"
                 given[field] = spec[key]
 
     if "checkpoint" in data:
@@ -1015,16 +1133,20 @@ def _known_from_mapping(data: Mapping[str, Any]) -> Known:
         snapshot = spec.get("snapshot")
         if snapshot is not None and "snapshot" in data:
             raise InputError("storage.snapshot and snapshot", snapshot, "the snapshot given once")
+    where = "storage.snapshot" if snapshot is not None else "snapshot"
     if snapshot is None and "snapshot" in data:
         snapshot = data["snapshot"]
     if snapshot is not None:
-        read("snapshot", _mapping(snapshot, "snapshot", _SNAPSHOT_KEYS, required=("bandwidth",),
+        read("snapshot", _mapping(snapshot, where, _SNAPSHOT_KEYS, required=("bandwidth",),
                                   shape="a mapping {bandwidth: BANDWIDTH per node, host_memory: SIZE per node, "
-                                  "double_buffered: true|false}"))
+                                  "double_buffered: true|false}"), where)
+    if "gpus_per_node" in data:
+        names["gpus_per_node"] = "gpus_per_node"
     parts: dict[str, float] = {}
     if isinstance(data.get("restart"), Mapping):
         parts = _restart_parts(data["restart"])
         names.update({key: f"restart.{key}" for key in parts})
+        given["restart"] = data["restart"]
     if "spares" in data:
         spec = _mapping(data["spares"], "spares", _SPARES_KEYS, required=_SPARES_KEYS,
                         shape="a mapping {nodes: N, repair: DURATION, takes_node: SHARE}")

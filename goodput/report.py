@@ -120,8 +120,12 @@ def money(dollars: float) -> str:
     >>> money(3.78e6), money(4.2e5), money(-1.5e6), money(1.985e9), money(0.457), money(0.0)
     ('$3.8M', '$420K', '-$1.5M', '$2.0B', 'under $1', '$0')
     """
+    if math.isnan(dollars):  # no amount (a difference of two unbounded ones): never a crash in a note
+        return "an undefined amount"
     if dollars < 0:
         return "-" + money(-dollars)
+    if math.isinf(dollars):
+        return "an unbounded amount"
     if 0 < dollars < 0.5:  # not nothing, beside a loss that is not nothing
         return "under $1"
     if dollars >= 9.95e8:

@@ -169,8 +169,14 @@ class Recovery:
     def pauses(self, mtbi: float, stop_cost: float) -> float:
         """π = p R_j / M + (q / 60) S_q: minutes of pauses per minute of running time.
 
-        S_q is the scheme's `stop_cost` less :attr:`stop_saving`.
+        S_q is the scheme's `stop_cost` less :attr:`stop_saving`. Refused (:func:`goodput.plan._check_scale`, the one
+        decision) where R_j is as far out of scale against M as a restart may not be: a recovery of 999999 years was
+        planned at "goodput 0.0%" where a restart as long is refused, and the model ignores interruptions during it.
         """
+        if self.just_in_time > 0.0:
+            from goodput.plan import _check_scale
+
+            _check_scale(mtbi, self.jit_recovery)
         return self.just_in_time * self.jit_recovery / mtbi + self.planned_rate / 60.0 * (stop_cost - self.stop_saving)
 
     def exact(self, base: AnyLosses, mtbi: float, stop_cost: float) -> AnyLosses:

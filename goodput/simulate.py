@@ -43,6 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from goodput import validate
+from goodput.units import format_duration
 from goodput.errors import InputError
 
 #: Most gaps drawn and processed at once (about 8 MB of float64 per array).
@@ -606,14 +607,14 @@ def _simulate_runs(
     rhythm = max(intervals) + c + r_min
     if run_length < MIN_RUN_RHYTHMS * rhythm:
         raise InputError(
-            "horizon", f"{h_min:.6g} min",
-            f"at least {MIN_RUN_RHYTHMS * n_runs * rhythm:.4g} min: each of the {n_runs} runs at least "
+            "horizon", format_duration(h_min),
+            f"at least {format_duration(MIN_RUN_RHYTHMS * n_runs * rhythm)}: each of the {n_runs} runs at least "
             f"{MIN_RUN_RHYTHMS:g} times T + C + R, or its estimate is biased by its start and end",
         )
     proc = _process(m, process, run_length)
     expected = _expected_count(proc, run_length, n_runs)
     if expected > MAX_FAILURES:
-        raise InputError("horizon", f"{h_min:.6g} min",
+        raise InputError("horizon", format_duration(h_min),
                          f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {expected:.2g})")
     update, close = progress_bar(progress, h_min)
 

@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from goodput import validate
+from goodput.units import format_duration
 from goodput.errors import InputError
 from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, SimulatedLosses, losses_over_runs, progress_bar
 
@@ -263,12 +264,12 @@ def simulate_tiers(
     rhythm = tiers.cycle + tiers.persistent_restart
     if run_length < MIN_RUN_RHYTHMS * rhythm:
         raise InputError(
-            "horizon", f"{h:.6g} min",
-            f"at least {MIN_RUN_RHYTHMS * n_runs * rhythm:.4g} min: each of the {n_runs} runs at least "
+            "horizon", format_duration(h),
+            f"at least {format_duration(MIN_RUN_RHYTHMS * n_runs * rhythm)}: each of the {n_runs} runs at least "
             f"{MIN_RUN_RHYTHMS:g} times a cycle and a persistent restart, or its estimate is biased by its ends",
         )
     if h / rolls > MAX_FAILURES:
-        raise InputError("horizon", f"{h:.6g} min",
+        raise InputError("horizon", format_duration(h),
                          f"a horizon with at most {MAX_FAILURES:.0e} failures (these inputs imply {h / rolls:.2g})")
     update, close = progress_bar(progress, h, "simulating tiers")
 

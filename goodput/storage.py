@@ -44,13 +44,20 @@ def storage_price(value: object, name: str = "storage.price") -> float:
     return validate.price(value, name, most=validate.MOST_STORAGE_PRICE, expected=PRICE_EXPECTED, zero=True)
 
 
-#: The fastest write any search or ceiling considers, bytes per second (1 PB/s).
+#: The fastest write any search or ceiling considers, bytes per second (1 PB/s); also the fastest bandwidth read
+#: (a slip such as '1e306 B/s' is refused, not planned into storage costs of $1e298 a month or an overflow).
 FASTEST = 1e15
+#: The largest size read, bytes: 1,000 PB (1 EB), thousands of times the largest checkpoint (a slip such as
+#: '1e300 PB' is refused as too large, not as "at least 1 B").
+LARGEST = 1e18
 #: What a bandwidth efficiency must be, in words (``storage.efficiency``, ``--bandwidth-efficiency``).
 EFFICIENCY_EXPECTED = "a share of the stated bandwidth achieved, above 0 and at most 1"
 _SIZE_EXPECTED = "a size such as '2.3 TB', '329 GB' or '650 GiB' (B is bytes; 1 TB = 1e12 B, 1 TiB = 2^40 B)"
 _BANDWIDTH_EXPECTED = ("a bandwidth such as '2.5 GB/s' (bytes), '20 Gb/s' (bits), '1.2 TB/s' or '900 MiB/s': "
                        "B is bytes, b is bits, and a bandwidth ends in /s")
+
+_SIZE_MOST = "a size of at most 1,000 PB (1e18 B)"
+_BANDWIDTH_MOST = "a bandwidth of at most 1 PB/s (1e15 B/s)"
 
 
 def _quantity(value: object, name: str, rate: bool) -> float:
@@ -66,8 +73,10 @@ def _quantity(value: object, name: str, rate: bool) -> float:
         raise InputError(name, value, expected)
     number = float(match["number"]) * _PREFIX[match["prefix"]] / (8.0 if bits else 1.0)
     # at least a byte (a second): a subnormal bandwidth times its efficiency rounded to zero, a division by zero
-    if not 1.0 <= number < math.inf:  # the value as written in the message, not the number read from it
+    if not 1.0 <= number:  # the value as written in the message, not the number read from it
         raise InputError(name, value, f"{what} of at least 1 B{'/s' if rate else ''}: {expected}")
+    if number > (FASTEST if rate else LARGEST):  # an overflow to infinity included
+        raise InputError(name, value, _BANDWIDTH_MOST if rate else _SIZE_MOST)
     return number
 
 

@@ -88,11 +88,11 @@ def parse_duration(value: object, name: str, *, bare_unit: str | None = None, al
     if unit not in MINUTES_PER_UNIT:
         raise InputError(name, value, f"a known unit (ms, s, min, h, days, weeks, years), not {unit!r}")
     minutes = float(number) * MINUTES_PER_UNIT[unit]
+    if float(number) > 0 and minutes < SHORTEST:  # checked before zero: '5e-324 s' underflows to 0 min, not zero typed
+        raise InputError(name, value, "a duration of at least a microsecond" + (" (or zero)" if allow_zero else ""))
     if not math.isfinite(minutes) or minutes < 0 or (minutes == 0 and not allow_zero):
         raise InputError(name, value, "a finite duration of zero or more" if allow_zero else
                          "a finite duration greater than zero")
-    if 0 < minutes < SHORTEST:
-        raise InputError(name, value, "a duration of at least a microsecond" + (" (or zero)" if allow_zero else ""))
     if minutes > LONGEST:
         raise InputError(name, value, "a duration of at most a million years")
     return minutes

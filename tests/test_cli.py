@@ -162,7 +162,7 @@ def test_bad_usage_exits_2_with_one_line(args: list[str], needle: str) -> None:
         ("- 1\n- 2\n", "mapping"),
         ("", "mapping"),
         (("gpus: 16384\nrate_per_gpu_hour: 1e308\ncheckpoint_cost: 1 min\nslow_checkpoint_cost: 5 min\nrestart: 5 min\n"
-         "price_per_gpu_hour: 2.5\nmonth: 720 h\n"), "rate_per_gpu_hour: got 1e+308, expected a rate per GPU-hour"),
+         "price_per_gpu_hour: 2.5\nmonth: 720 h\n"), "rate_per_gpu_hour: got '1e308', expected a rate per GPU-hour"),
     ],
 )
 def test_malformed_params_file_exits_2(tmp_path, content: str, needle: str) -> None:
