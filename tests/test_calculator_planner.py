@@ -891,3 +891,17 @@ def test_a_fleet_s_typed_slow_checkpoint_travels_with_its_link(js: Any, tmp_path
     path = tmp_path / "params.yml"
     path.write_text(text, encoding="utf-8")
     assert load_params(path).slow_checkpoint_cost == 6.0
+
+
+def test_sizes_and_bandwidths_beyond_the_package_s_ceiling_are_refused_as_it_refuses_them(js: Any) -> None:
+    """A size past 1,000 PB and a bandwidth past 1 PB/s are refused by the package with "at most ..."; the page said
+    "at least 1 B" for "1e400 GB" (read as infinity) and planned with "2e15 B/s"."""
+    run = """([kind, text]) => { const c = goodputCalculator;
+      try { return {value: (kind === "size" ? c.parseSize : c.parseBandwidth)(text)}; }
+      catch (e) { return {error: e.expected}; } }"""
+    for kind, text, parse in (("size", "1e400 GB", st.parse_size), ("size", "2e18 B", st.parse_size),
+                              ("bandwidth", "1e400 GB/s", st.parse_bandwidth), ("bandwidth", "2 PB/s", st.parse_bandwidth)):
+        with pytest.raises(InputError) as refused:
+            parse(text, "x")
+        assert js.evaluate(run, [kind, text]) == {"error": refused.value.expected}, text
+    assert js.evaluate(run, ["bandwidth", "1 PB/s"]) == {"value": 1e15}

@@ -157,14 +157,17 @@
   function parseSize(value) {
     const q = quantity(value, MESSAGES.size);
     if (q.per || q.bits) { throw new InputError(MESSAGES.size); }
-    if (!(q.number >= 1 && q.number < Infinity)) { throw new InputError(MESSAGES.size_positive); }  // a byte at least
+    if (!(q.number >= 1)) { throw new InputError(MESSAGES.size_positive); }  // a byte at least
+    // goodput.storage: at most storage.LARGEST (an overflow to Infinity included)
+    if (q.number > K.largest_size) { throw new InputError(MESSAGES.size_most); }
     return q.number;
   }
 
   function parseBandwidth(value) {
     const q = quantity(value, MESSAGES.bandwidth);
     if (!q.per) { throw new InputError(MESSAGES.bandwidth); }
-    if (!(q.number >= 1 && q.number < Infinity)) { throw new InputError(MESSAGES.bandwidth_positive); }
+    if (!(q.number >= 1)) { throw new InputError(MESSAGES.bandwidth_positive); }
+    if (q.number > K.fastest_bandwidth) { throw new InputError(MESSAGES.bandwidth_most); }  // storage.FASTEST
     return q.number;
   }
 
