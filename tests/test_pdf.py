@@ -359,6 +359,24 @@ def test_no_number_in_e_notation_is_broken_over_lines(book_pdf: BookPdf) -> None
     assert re.search(r"\de-\d", book_pdf.text) and not re.search("\\de[\u2010\u2011\u2212]\\d", book_pdf.text)
 
 
+#: An ISO timestamp as the step and event logs write them.
+TIMESTAMP = re.compile(r"(?<![\w.-])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})")
+
+
+@printed
+def test_no_timestamp_in_a_table_is_broken_over_lines(book_pdf: BookPdf) -> None:
+    """Every timestamp of the book's tables prints whole: the stored fleet's step log (logs chapter, p. 75) had
+    "2025-01-" in every row and "06T00:02:00Z" on the next line. goodput-tables.js keeps them whole, and the table
+    within the page."""
+    page = (book_pdf.html / "index.html").read_text(encoding="utf-8")
+    tables = re.sub(r"<[^>]+>", "", "".join(re.findall(r"<table\b.*?</table>", page, flags=re.DOTALL)))
+    stamps = TIMESTAMP.findall(tables)
+    assert len(stamps) >= 10, stamps
+    printed = TIMESTAMP.findall(book_pdf.text)
+    missing = [stamp for stamp in set(stamps) if printed.count(stamp) < stamps.count(stamp)]
+    assert not missing, sorted(missing)
+
+
 def text_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:
     """An A4 PDF (written by pypdf) with, on each page, each (distance from the top in points, size, text) run."""
     import io

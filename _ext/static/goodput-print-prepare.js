@@ -79,6 +79,9 @@
     });
     node.replaceWith(...pieces);
   }
+  // A timestamp in a table (goodput-tables.js) may break after its T in the HTML's narrow column, at a <wbr>,
+  // which Chromium honours even where white-space is nowrap: on paper the table has room, and it is whole.
+  article.querySelectorAll('.goodput-timestamp > wbr').forEach(e => e.remove());
   // A table of more than a dozen rows, or one whose wrapped rows make it taller than about a third of a
   // page (LONG_TABLE_PX), may run over pages (goodput-print.css): mark it and each block around it up to
   // the chapter, which would otherwise keep it whole on a page of its own.
