@@ -14,6 +14,8 @@ prints the book of that inputs file. It
    navigation, sidebars and buttons, and prints to A4 with the page number in every footer,
    a PDF outline (bookmarks) of the chapters and sections, and links that stay within the PDF.
    It prints twice: the first print tells on which page each chapter starts, for the contents;
+   every heading is given the level of its place in its chapter (on one page Sphinx makes the other
+   chapters sections of the first), so that each chapter is a top-level bookmark, which is checked;
    Chromium's bookmark titles are mended (pypdf) to read as the headings they stand for;
 4. reads the PDF back with pypdf: checks that the contents list the page each chapter starts on and
    that no page ends with a heading, nor with a table's head whose rows start on the next page (a page
@@ -364,7 +366,9 @@ def print_pdf(page: Path, chromium: str) -> dict[str, Any]:
             context.close()
         finally:
             browser.close()
-    return {"pdf": mend_outline(printed, prepared["headings"]), "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
+    pdf = mend_outline(printed, prepared["headings"])
+    check_outline(pdf, [title for _, title in prepared["chapters"]])
+    return {"pdf": pdf, "chapters": prepared["chapters"], "pages": pages, "relinked": prepared["relinked"],
             "math": checked["math"]}
 
 
@@ -396,6 +400,34 @@ def outline_titles(pdf: bytes) -> list[str]:
 
     walk(read_pdf(pdf).outline)
     return titles
+
+
+def outline_levels(pdf: bytes) -> list[tuple[int, str]]:
+    """The PDF's outline (bookmarks), depth first: each bookmark's depth (0 at the top) and title."""
+    found: list[tuple[int, str]] = []
+
+    def walk(items: list[Any], depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+            else:
+                found.append((depth, str(item.title)))
+
+    walk(read_pdf(pdf).outline, 0)
+    return found
+
+
+def check_outline(pdf: bytes, chapters: list[str]) -> None:
+    """Fail unless each of the ``chapters`` (their titles) is a bookmark at the outline's top level.
+
+    Chromium builds the outline from the heading levels; on the one page Sphinx makes every chapter after the
+    first a section of it (an h2), which goodput-print-prepare.js undoes. Were it not, every chapter would be
+    a child of the first, beside that chapter's own sections.
+    """
+    top = {" ".join(title.split()) for depth, title in outline_levels(pdf) if depth == 0}
+    nested = [title for title in chapters if " ".join(title.split()) not in top]
+    if nested:
+        raise SystemExit(f"make pdf: these chapters are not top-level bookmarks of the PDF: {nested[:5]}")
 
 
 def mended_title(bookmark: str, headings: list[str]) -> str:

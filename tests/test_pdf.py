@@ -273,6 +273,75 @@ def test_no_page_ends_with_a_heading_or_is_left_mostly_blank(book_pdf: BookPdf) 
     assert len(printed) == len(book_pdf.pages) and sum(page.filled > 0.9 for page in printed) > len(printed) / 2
 
 
+@printed
+def test_every_chapter_is_a_top_level_bookmark_and_headings_of_a_level_print_at_one_size(book_pdf: BookPdf) -> None:
+    """Each chapter is a bookmark at the outline's top level with its sections one level under it (on the one page
+    Sphinx makes the other chapters sections of the first: Chromium nested them all under "The answer first"),
+    and the headings a level of the outline stands for print at one size (the answer's sections printed at two)."""
+    from pypdf import PdfReader
+
+    make_pdf = load_make_pdf()
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    chapters = [chapter_title(ROOT / f"{chapter}.md") for chapter in
+                re.findall(r"^\s*(?:root|- file):\s*(\S+)", toc, flags=re.MULTILINE)]
+    levels = make_pdf.outline_levels(book_pdf.path.read_bytes())
+    assert [title for depth, title in levels if depth == 0 and title in chapters] == chapters, levels
+    assert not [title for depth, title in levels if depth > 0 and title in chapters], levels
+    assert max(depth for depth, _ in levels) <= 2, levels
+    answer = next(i for i, (_, title) in enumerate(levels) if title == chapters[0])
+    sections = [title for depth, title in levels[answer + 1:][:20] if depth == 1]
+    assert len(sections) >= 4, levels[answer:answer + 20]
+    # The size each bookmark's heading prints at, read on the page the bookmark lands on.
+    reader = PdfReader(book_pdf.path)
+    pages = make_pdf.printed_pages(book_pdf.path.read_bytes())
+    sizes: dict[int, set[float]] = {}
+
+    def walk(items: list[Any], depth: int) -> None:
+        for item in items:
+            if isinstance(item, list):
+                walk(item, depth + 1)
+                continue
+            page = pages[reader.get_destination_page_number(item)]
+            title = collapsed(unicodedata.normalize("NFKC", str(item.title)))
+            found = {round(size, 1) for _, size, text in page.runs if size >= make_pdf.HEADING_SIZE
+                     and sum(c.isalpha() for c in text) >= 3  # not a letter of a formula, set large
+                     and collapsed(unicodedata.normalize("NFKC", text)).strip() in title}
+            assert found, (depth, title, page.number)
+            sizes.setdefault(depth, set()).update(found)
+
+    walk(reader.outline[2:], 0)  # after the title page and the contents
+    assert all(len(found) == 1 for found in sizes.values()), sizes
+
+
+def test_the_outline_check_refuses_a_chapter_nested_under_another(tmp_path: Path) -> None:
+    """check_outline passes chapters that are top-level bookmarks, and fails with one line on a chapter nested
+    under another (as Chromium nested every chapter under "The answer first")."""
+    import io
+
+    from pypdf import PdfWriter
+
+    make_pdf = load_make_pdf()
+
+    def outlined(nested: bool) -> bytes:
+        writer = PdfWriter()
+        for _ in range(3):
+            writer.add_blank_page(200, 200)
+        first = writer.add_outline_item("The answer first", 0)
+        writer.add_outline_item("The recommendation", 0, parent=first)
+        second = writer.add_outline_item("The three  inputs", 1, parent=first if nested else None)
+        writer.add_outline_item("The inputs file", 2, parent=second)
+        buffer = io.BytesIO()
+        writer.write(buffer)
+        return buffer.getvalue()
+
+    assert make_pdf.outline_levels(outlined(nested=True)) == [
+        (0, "The answer first"), (1, "The recommendation"), (1, "The three  inputs"), (2, "The inputs file")]
+    make_pdf.check_outline(outlined(nested=False), ["The answer first", "The three inputs"])
+    with pytest.raises(SystemExit, match=r"^make pdf: these chapters are not top-level bookmarks of the PDF: "
+                                         r"\['The three inputs'\]$"):
+        make_pdf.check_outline(outlined(nested=True), ["The answer first", "The three inputs"])
+
+
 #: A number in e-notation cut at the end of a line ("1.22e-" then "5" on the next line), as pypdf reads a page.
 BROKEN_E_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?e[-+]?[ \t]*\n")
 
@@ -288,6 +357,24 @@ def test_no_number_in_e_notation_is_broken_over_lines(book_pdf: BookPdf) -> None
     "5" on the next line), and stays written with the ASCII hyphen-minus a planner copies into an inputs file."""
     assert not broken_e_numbers(book_pdf.pages)
     assert re.search(r"\de-\d", book_pdf.text) and not re.search("\\de[\u2010\u2011\u2212]\\d", book_pdf.text)
+
+
+#: An ISO timestamp as the step and event logs write them.
+TIMESTAMP = re.compile(r"(?<![\w.-])\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})")
+
+
+@printed
+def test_no_timestamp_in_a_table_is_broken_over_lines(book_pdf: BookPdf) -> None:
+    """Every timestamp of the book's tables prints whole: the stored fleet's step log (logs chapter, p. 75) had
+    "2025-01-" in every row and "06T00:02:00Z" on the next line. goodput-tables.js keeps them whole, and the table
+    within the page."""
+    page = (book_pdf.html / "index.html").read_text(encoding="utf-8")
+    tables = re.sub(r"<[^>]+>", "", "".join(re.findall(r"<table\b.*?</table>", page, flags=re.DOTALL)))
+    stamps = TIMESTAMP.findall(tables)
+    assert len(stamps) >= 10, stamps
+    printed = TIMESTAMP.findall(book_pdf.text)
+    missing = [stamp for stamp in set(stamps) if printed.count(stamp) < stamps.count(stamp)]
+    assert not missing, sorted(missing)
 
 
 def text_pdf(pages: list[list[tuple[float, float, str]]]) -> bytes:

@@ -19,6 +19,27 @@
     }
     chapters.push({section, id: section.id, title});
   }
+  // Each heading takes the level its place in its chapter gives it: a chapter's title h1, its sections' h2,
+  // their subsections' h3. On one page the first chapter's sections hold the other chapters, whose titles
+  // Sphinx writes as h2 (and their sections as h3): Chromium builds the PDF's bookmarks from the heading
+  // levels, and would nest every chapter under the first, beside that chapter's own sections. The element
+  // is replaced, with its attributes and children; goodput-print.css sizes headings by level.
+  let relevelled = 0;
+  for (const heading of Array.from(article.querySelectorAll('h1, h2, h3, h4, h5, h6'))) {
+    const chapter = heading.closest('.goodput-chapter');
+    if (!chapter) continue;
+    let level = 1;
+    for (let e = heading.parentElement; e && e !== chapter; e = e.parentElement) {
+      if (e.tagName === 'SECTION') level++;
+    }
+    level = Math.min(level, 6);
+    if (heading.tagName === `H${level}`) continue;
+    const renamed = document.createElement(`h${level}`);
+    for (const {name, value} of Array.from(heading.attributes)) renamed.setAttribute(name, value);
+    renamed.append(...heading.childNodes);
+    heading.replaceWith(renamed);
+    relevelled++;
+  }
   // Links to anything on this page become #anchor links.
   let relinked = 0;
   for (const a of document.querySelectorAll('a[href]')) {
@@ -58,6 +79,9 @@
     });
     node.replaceWith(...pieces);
   }
+  // A timestamp in a table (goodput-tables.js) may break after its T in the HTML's narrow column, at a <wbr>,
+  // which Chromium honours even where white-space is nowrap: on paper the table has room, and it is whole.
+  article.querySelectorAll('.goodput-timestamp > wbr').forEach(e => e.remove());
   // A table of more than a dozen rows, or one whose wrapped rows make it taller than about a third of a
   // page (LONG_TABLE_PX), may run over pages (goodput-print.css): mark it and each block around it up to
   // the chapter, which would otherwise keep it whole on a page of its own.
@@ -84,7 +108,7 @@
   // a block taller than KEEP_PX (five lines or so) is left free to break, or every page would fill less.
   const KEEP_PX = 120, LINES_PX = 60;
   let kept = 0;
-  for (const heading of article.querySelectorAll('section > :is(h2, h3, h4)')) {
+  for (const heading of article.querySelectorAll('section > :is(h2, h3, h4, h5)')) {
     if (heading.parentElement.classList.contains('goodput-chapter')) continue;
     const group = [];
     let height = 0;
@@ -139,6 +163,6 @@
     copy.querySelectorAll('.headerlink').forEach(e => e.remove());
     return copy.textContent.trim();
   });
-  return {chapters: chapters.map(c => [c.id, c.title]), relinked, longTables, kept, unbroken, wholeSections,
+  return {chapters: chapters.map(c => [c.id, c.title]), relinked, relevelled, longTables, kept, unbroken, wholeSections,
           headings};
 }
