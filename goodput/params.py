@@ -381,8 +381,9 @@ def parse_month(value: object, name: str, bare_unit: str | None = None) -> float
 
 
 def mtbi_of_rate(rate_per_gpu_hour: float, gpus: int, name: str = "rate_per_gpu_hour", given: object = None) -> float:
-    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError (naming `name`, quoting `given`, the rate
-    as typed where known) where it is no duration.
+    """M from a rate and a GPU count, as :func:`mtbi_from_rate`; InputError where it is no duration.
+
+    The error names `name` and quotes `given`, the rate as typed where known.
 
     A rate so high that rate x GPUs overflows leaves no mean time to plan with, not a tiny one; one so low that M
     overflows, or passes the longest duration read (:data:`goodput.units.LONGEST`), no finite one.
@@ -784,8 +785,10 @@ def _refuse_typed(known: Known, factors: Mapping[str, int], too_large: bool, exp
 
 
 def _checked_size(known: Known, bytes_per_parameter: float) -> float:
-    """parameters x bytes per parameter, from 1 B to :data:`goodput.storage.LARGEST` as a typed size is; else an error
-    naming the input typed (``--bytes-per-parameter 5e-324`` read as ``checkpoint_size: got 0.0``)."""
+    """Parameters x bytes per parameter, from 1 B to :data:`goodput.storage.LARGEST` as a typed size is.
+
+    Else an error naming the input typed (``--bytes-per-parameter 5e-324`` read as ``checkpoint_size: got 0.0``).
+    """
     assert known.parameters is not None
     try:
         size = st.checkpoint_size(known.parameters, bytes_per_parameter)
@@ -1048,8 +1051,9 @@ MOST_PLANNED_PER_HOUR = 60.0
 
 
 def planned_per_hour(per_hour: float, name: str, given: object) -> float:
-    """A rate of planned stops per hour, zero or from one in :data:`~goodput.units.LONGEST` to
-    :data:`MOST_PLANNED_PER_HOUR`; InputError naming `given` else.
+    """A rate of planned stops per hour: zero, or one in :data:`~goodput.units.LONGEST` up to :data:`MOST_PLANNED_PER_HOUR`.
+
+    Else an InputError naming `given`.
 
     A rate so low that the time between stops passes the longest duration read (5e-324 per hour) printed "one every
     unbounded": it is refused as a typed duration that long is.

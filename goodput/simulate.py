@@ -43,8 +43,8 @@ import numpy as np
 import numpy.typing as npt
 
 from goodput import validate
-from goodput.units import format_duration
 from goodput.errors import InputError
+from goodput.units import format_duration
 
 #: Most gaps drawn and processed at once (about 8 MB of float64 per array).
 CHUNK_SIZE = 2**20

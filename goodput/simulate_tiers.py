@@ -39,9 +39,9 @@ import numpy as np
 import numpy.typing as npt
 
 from goodput import validate
-from goodput.units import format_duration
 from goodput.errors import InputError
 from goodput.simulate import MAX_FAILURES, MIN_RUN_RHYTHMS, Progress, SimulatedLosses, losses_over_runs, progress_bar
+from goodput.units import format_duration
 
 #: Most random values drawn at once per kind (gaps, soft/hard draws): about 2 MB of float64 each.
 BLOCK_SIZE = 2**18
