@@ -970,11 +970,21 @@ def durations_together(*minutes: float, digits: int = 3, like: float | None = No
     ['4.0 h', '1.8 h', '20.3 h']
     >>> durations_together(1116.0, 3773.0, like=1116.0)
     ['18.6 h', '62.9 h']
+
+    Whole numbers of the unit all, they read whole (``25 h`` and ``60 h``, not ``25.0 h`` beside a typed ``40 h``):
+
+    >>> durations_together(1500.0, 3600.0, like=1500.0), durations_together(1440.0, 7200.0)
+    (['25 h', '60 h'], ['1 day', '5 days'])
     """
     ref = max((abs(x) for x in minutes if math.isfinite(x)), default=0.0)
     name, size = _unit(ref if like is None else abs(like))
-    decimals = max(0, digits - 1 - math.floor(math.log10(ref / size))) if ref else 0
-    return [f"{x / size:,.{decimals}f} {name}" if math.isfinite(x) else format_duration(x) for x in minutes]
+    whole = all(abs(x / size - round(x / size)) <= 1e-9 * abs(x / size) for x in minutes if math.isfinite(x))
+    decimals = 0 if whole or not ref else max(0, digits - 1 - math.floor(math.log10(ref / size)))
+    def text(x: float) -> str:
+        number = f"{x / size:,.{decimals}f}"
+        return f"{number} {name.removesuffix('s') if number == '1' and name in ('days', 'years') else name}"
+
+    return [text(x) if math.isfinite(x) else format_duration(x) for x in minutes]
 
 
 def events_summary(e: EventMeasurement) -> str:
