@@ -75,6 +75,20 @@ def percent_apart(x: float, *others: float, digits: int = 1) -> str:
     return percent(x, next((d for d in range(digits, digits + 3) if apart(d)), digits))
 
 
+def percent_ends(low: float, high: float) -> tuple[str, str]:
+    """Two goodputs that bound a swing written in :func:`points`, with the decimals at which they differ by what it says.
+
+    >>> percent_ends(0.5946, 0.6304), percent_ends(0.5, 0.6)
+    (('59.46%', '63.04%'), ('50.0%', '60.0%'))
+    """
+    gap = points(high - low).split()[0]
+    for digits in (1, 2, 3):
+        lo, hi = percent(low, digits), percent(high, digits)
+        if f"{float(hi[:-1]) - float(lo[:-1]):.{len(gap.partition('.')[2])}f}" == gap:
+            return lo, hi
+    return percent(low), percent(high)
+
+
 def points(x: float, digits: int = 1) -> str:
     """A difference of two fractions of 1 in percentage points (``0.128`` -> ``"12.8 points"``; singular for 1).
 

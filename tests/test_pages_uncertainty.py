@@ -435,3 +435,15 @@ def test_a_spare_pool_and_planned_stops_are_named_as_taken_as_exact() -> None:
     text = page.given_exact(params_from_mapping(base | pool))
     assert "2 nodes" in text and "58.9 min of R" in text and "0.5 a day" in text
     assert page.given_exact(params_from_mapping(base)) == ""
+
+
+def test_the_widest_swing_s_ends_differ_by_the_swing_as_written() -> None:
+    """The tiered 48k fleet's share s moves goodput 3.56 points, from 59.48% to 63.04%: the page said "3.6 points ...
+    from 59.5% to 63.0%", ends that differ by 3.5."""
+    from pathlib import Path
+
+    from goodput.params import load_params
+
+    path = next((Path(__file__).parent / "data").glob("tiered-48k*"))
+    built = page.build(fleet_plan(load_params(path)))
+    assert (built.top_swing, built.top_low, built.top_high) == ("3.6 points", "59.48%", "63.04%")
