@@ -934,6 +934,9 @@ def range_ends(low: float, high: float, digits: int = 3, like: float | None = No
         return f"0 {hi.split(' ')[1]}", hi
     unit = lo.partition(" ")[2]
     if unit and unit == hi.partition(" ")[2] and (unit == _unit(like)[0] if like is not None else " " not in unit):
+        # one unit, and the same decimals where both ends have some ("4.81 min to 5.10 min", not "5.1 min")
+        if "." in lo and "." in hi:
+            return tuple(durations_together(low, high, digits=digits, like=max(low, high)))  # type: ignore[return-value]
         return lo, hi
     alike = durations_together(low, high, digits=digits, like=range_unit(low, high) if like is None else like)
     # a range so wide that an end would keep fewer than two significant digits in the other's unit ("0.1 to 50.0 min")
@@ -1554,8 +1557,8 @@ def interval_text(low: float, high: float, digits: int = 3) -> str:
     Ends that would read in two units take one (:func:`range_unit`): ``"18.6 h to 62.9 h"``, not ``"18.6 h to 2.62
     days"``; ``"106 min to 359 min"``, not ``"106 min to 5.99 h"``.
 
-    >>> interval_text(168.6, 204.7), interval_text(1116.0, 3773.0)
-    ('169 min to 205 min', '18.6 h to 62.9 h')
+    >>> interval_text(168.6, 204.7), interval_text(1116.0, 3773.0), interval_text(4.81, 5.1)
+    ('169 min to 205 min', '18.6 h to 62.9 h', '4.81 min to 5.10 min')
     """
     if math.isnan(low) or math.isnan(high):
         return "no interval"
