@@ -730,6 +730,9 @@ class Known:
     host_memory: float | None = None
     double_buffered: bool = False
     storage_price: float | None = None
+    #: Minutes of barrier and quiesce a synchronous write pays beside its transfer: what a stall measured beside a
+    #: snapshot holds beyond the copy (:func:`goodput.fleet.without_snapshot` sets it for the write without one).
+    barrier: float = 0.0
     parts: dict[str, float] = dataclasses.field(default_factory=dict)
     spares: Spares | None = None
     typed: dict[str, float] = dataclasses.field(default_factory=dict)
@@ -931,8 +934,16 @@ def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
 
     if store is not None:
         write_words = f"{size_words} at {achieved(store.write_bandwidth, store.efficiency)}"
+        # the stall's barrier and quiesce beyond its copy, which a synchronous write pays as well
+        barrier = known.barrier
+        if store.snapshot_bandwidth is not None and "checkpoint_cost" in typed and \
+                known.flagged("checkpoint_cost") >= known.flagged("snapshot_bandwidth"):
+            barrier = max(0.0, typed["checkpoint_cost"] - store.checkpoint_cost)
+        with_barrier = (f", with the {format_duration(barrier)} of barrier and quiesce that the measured stall holds "
+                        "beyond its copy") if barrier > 0 else ""
         if store.snapshot_bandwidth is None:
-            choose("checkpoint_cost", store.checkpoint_cost, "write_bandwidth", f"a synchronous write of {write_words}")
+            choose("checkpoint_cost", store.checkpoint_cost + barrier, "write_bandwidth",
+                   f"a synchronous write of {write_words}{with_barrier}")
         else:
             per_node = f"{st.format_size(store.size / store.nodes)} per node"
             copy_words = f"a snapshot of {per_node} to host memory at {st.format_bandwidth(store.snapshot_bandwidth)}"
@@ -950,8 +961,8 @@ def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
             choose("drain", store.drain, "write_bandwidth", f"the write of {write_words} after the snapshot")
         if "slow_checkpoint_cost" not in typed or (known.flagged("write_bandwidth")
                                                    and not known.flagged("slow_checkpoint_cost")):
-            values["slow_checkpoint_cost"] = store.write_minutes
-            notes["slow_checkpoint_cost"] = f"a synchronous write of {write_words}"
+            values["slow_checkpoint_cost"] = store.write_minutes + barrier
+            notes["slow_checkpoint_cost"] = f"a synchronous write of {write_words}{with_barrier}"
 
     parts = dict(known.parts)
     if parts and "restart" in typed:

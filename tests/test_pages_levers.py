@@ -309,14 +309,14 @@ def test_a_measured_stall_has_no_snapshot_lever() -> None:
 
 @pytest.mark.slow
 def test_where_the_scheme_does_not_pay_the_write_is_shorter_and_its_gain_two_digits(worked: Params) -> None:
-    """fleet-stored-stall.yml: the 5.67 s synchronous write keeps 73.4%, 0.44 points more than the 6.3 s stall's
-    72.9% (FleetPlan.slow_gain, as the answer page writes it, not "0.4 points"); Fig. 15 calls it the shorter
-    synchronous write, and its two optimum labels (2.74 min and 2.89 min) do not overprint. The worked example's
+    """fleet-stall-slow-snapshot.yml: the 6.2 s synchronous write keeps 73.1%, 0.21 points more than the 6.3 s stall's
+    72.9% (FleetPlan.slow_gain, as the answer page writes it, not "0.2 points"); Fig. 15 calls it the shorter
+    synchronous write, and its two optimum labels (2.86 min and 2.89 min) do not overprint. The worked example's
     5 min checkpoint stays "the slow checkpoint"."""
-    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stored-stall.yml"))
+    fleet = fleet_plan(load_params(Path(__file__).parent / "data" / "fleet-stall-slow-snapshot.yml"))
     page = pages.build(fleet)
-    assert page.cost_verdict == Variant("faster") and page.slow_gain == "0.44 points"
-    assert "**0.44 points more**" in variant_text(page, "cost_verdict").replace("\\", "")
+    assert page.cost_verdict == Variant("faster") and page.slow_gain == "0.21 points"
+    assert "**0.21 points more**" in variant_text(page, "cost_verdict").replace("\\", "")
     assert page.interval_compared == "shorter synchronous write"
     assert pages.build(fleet_plan(worked)).interval_compared == "slow checkpoint"
     for case in (fleet, fleet_plan(worked)):

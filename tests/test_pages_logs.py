@@ -150,8 +150,11 @@ def test_no_logs_and_slurm_accounting(tmp_path: Path, quick: Build) -> None:
 @pytest.mark.slow
 def test_estimators_are_the_measurement(page: pages.Page) -> None:
     m = measure(ROOT / SAMPLE_STEPS, ROOT / SAMPLE_EVENTS, which="first-order")
-    assert (page.c, page.m, page.r) == tuple(durations_together(x)[0] for x in (m.checkpoint_cost_min, m.mtbi_min,
-                                                                               m.restart_min))
+    from goodput.units import written_minutes
+
+    # each as the page writes it beside its interval (durations_together), to three significant digits
+    for text, x in zip((page.c, page.m, page.r), (m.checkpoint_cost_min, m.mtbi_min, m.restart_min), strict=True):
+        assert written_minutes(text) == pytest.approx(x, rel=5e-3), text
     assert page.g_meas == percent(m.measured_goodput) and page.g_pred == percent(m.predicted_goodput)
     assert page.pred_side == ("above" if m.predicted_goodput >= m.measured_goodput else "below")
     assert page.widest_name == "M"  # a count of failures has the widest relative interval here

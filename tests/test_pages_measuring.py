@@ -262,8 +262,11 @@ def test_a_measured_stall_equal_to_pytorch_s_reads_as_the_same(small_params: Par
     stall = page.build(fleet_plan(load_params(Path(__file__).resolve().parent / "data" / "fleet-stored-stall.yml")))
     assert (stall.cost, stall.async_time) == ("6.3 s", "6.3 s")
     assert (stall.async_snapshot, stall.c_name) == (Variant("same"), "measured stall")
-    # and that stall is longer than the scheme can afford: the synchronous write keeps 73.4% against its 72.9%
-    assert (stall.stall_verdict, stall.slow_goodput, stall.goodput) == (Variant("loses"), "73.4%", "72.9%")
+    # the synchronous write, paying the same barrier and quiesce, keeps less: the stall pays
+    assert (stall.stall_verdict, stall.goodput) == (Variant("none"), "72.9%")
+    # beside a snapshot no faster than the storage, the write (6.2 s) keeps 73.1% against its 72.9%
+    slow = page.build(fleet_plan(load_params(Path(__file__).resolve().parent / "data" / "fleet-stall-slow-snapshot.yml")))
+    assert (slow.stall_verdict, slow.slow_goodput, slow.goodput) == (Variant("loses"), "73.1%", "72.9%")
     small = page.build(fleet_plan(small_params))
     assert (small.async_snapshot, small.c_name, small.stall_verdict) == (Variant("shorter"), "snapshot", Variant("none"))
 

@@ -963,6 +963,12 @@
       if (!Object.prototype.hasOwnProperty.call(typed, "slow_checkpoint_cost")) {
         values.slow_checkpoint_cost = store.writeMinutes;
         notes.slow_checkpoint_cost = "a synchronous write of " + writeWords;
+        if (store.stall) {  // goodput.params.derive: the write pays the stall's barrier and quiesce beyond its copy
+          const extra = Math.max(0, typed.checkpoint_cost - store.copy);
+          values.slow_checkpoint_cost += extra;
+          notes.slow_checkpoint_cost += ", with the " + formatDuration(extra) + " of barrier and quiesce that the " +
+            "measured stall holds beyond its copy";
+        }
       }
     }
     const parts = Object.assign({}, k.parts);

@@ -287,6 +287,8 @@ def build(fleet: FleetPlan) -> Page:
         sync_best_goodput=percent(sync_best.goodput) if sync_best else "",
         sync_best_net=money(sync_best.net_per_month) if sync_best else "",
         sync_best_interval=format_duration(sync_best.interval) if sync_best else "",
-        sync_at_best_cost=format_duration(transfer_minutes(size, best.bandwidth * s.efficiency))
+        # the write at the scheme's B*, with the barrier and quiesce it pays as well (Known.barrier)
+        sync_at_best_cost=format_duration(transfer_minutes(size, best.bandwidth * s.efficiency)
+                                          + (sync.params.known.barrier if sync and sync.params.known else 0.0))
         if sync_best and best and s else "",
     )
