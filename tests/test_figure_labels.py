@@ -128,3 +128,33 @@ def test_lever_labels_keep_clear_of_the_y_spine(tiered: FleetPlan) -> None:
     assert any("optimum" in t.get_text() for t in labels)
     for text in labels:
         assert text.get_window_extent(renderer).x0 >= spine + 3, text.get_text()
+
+
+def _text_box(text: Text, renderer: Any) -> Any:
+    """A text's own box, without an annotation's leader line."""
+    return Text.get_window_extent(text, renderer)
+
+
+@pytest.mark.parametrize("fleet_name", ["tiered", "small384", "worked_plan"])
+def test_published_rates_note_hides_no_line_and_ticks_clear_the_line_labels(fleet_name: str,
+                                                                           request: pytest.FixtureRequest) -> None:
+    """Fig 2 of the inputs chapter: the small fleet's x tick "100,000" ran into the line label "OPT-175B, 71.1" below
+    the axes, and the white-boxed "this fleet: ..." note hid stretches of four or five rate lines. The note's box now
+    covers no line (a leader line goes to the star), and no tick label touches another text."""
+    from goodput.book import input_tables
+    from goodput.book.data import published_fleets
+
+    fleet = request.getfixturevalue(fleet_name)
+    fig = figures.published_rates(**input_tables.published_rates_args(fleet.params, published_fleets()))
+    renderer = _drawn(fig)
+    ax = fig.axes[0]
+    note = next(t for t in ax.texts if t.get_text().startswith("this fleet:"))
+    assert not _curves_under(_box(note, renderer), ax)
+    assert _inside(_box(note, renderer), ax.get_window_extent(renderer))
+    (x0, x1), (y0, y1) = sorted(ax.get_xlim()), sorted(ax.get_ylim())
+    ticks = [t for t in ax.get_xticklabels() if t.get_text() and x0 <= t.get_position()[0] <= x1]
+    ticks += [t for t in ax.get_yticklabels() if t.get_text() and y0 <= t.get_position()[1] <= y1]
+    for tick in ticks:
+        box = tick.get_window_extent(renderer)
+        touching = [t.get_text() for t in ax.texts if _text_box(t, renderer).overlaps(box)]
+        assert not touching, f"tick {tick.get_text()!r} runs into {touching}"

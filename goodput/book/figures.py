@@ -623,6 +623,35 @@ def _separate_labels(fig: Figure, labels: Sequence[Annotation]) -> None:
         placed.append(_label_box(label, renderer))
 
 
+def _place_clear(fig: Figure, label: Annotation, steps: int = 24) -> None:
+    """Move `label` (its text in axes fraction, a leader line to its point) to the clear place nearest its point.
+
+    Clear: its box inside the axes, over no line or marker of them (:func:`_covers_a_curve`) and at least a few points
+    from its point. Places are tried on a grid of `steps` by `steps` over the axes; where none is clear the label stays
+    where its caller put it. It is left out of the constrained layout, as it stays inside the axes.
+    """
+    label.set_in_layout(False)
+    fig.draw_without_rendering()
+    renderer = cast(Any, fig)._get_renderer()
+    ax: Any = label.axes
+    frame, drawn = ax.get_window_extent().padded(-_LABEL_MARGIN), _drawn_paths(ax)
+    point = ax.transData.transform(label.xy)
+    best: tuple[float, tuple[float, float]] | None = None
+    label.set(horizontalalignment="left", verticalalignment="bottom")
+    for fx, fy in itertools.product(np.linspace(0.0, 1.0, steps + 1), repeat=2):
+        label.xyann = (float(fx), float(fy))
+        box = _label_box(label, renderer)
+        if min(box.x0 - frame.x0, frame.x1 - box.x1, box.y0 - frame.y0, frame.y1 - box.y1) < 0:
+            continue
+        gap = math.hypot(max(box.x0 - point[0], 0.0, point[0] - box.x1), max(box.y0 - point[1], 0.0, point[1] - box.y1))
+        if gap < 8 * fig.dpi / 72 or _covers_a_curve(box, drawn):
+            continue
+        if best is None or gap < best[0]:
+            best = (gap, (float(fx), float(fy)))
+    if best is not None:
+        label.xyann = best[1]
+
+
 @styled
 def lever_gains(gains: Mapping[str, Mapping[str, float]], settled: Collection[str] = ()) -> Figure:
     """Grouped bars of points gained per lever and scenario; a lever that does not apply to a scenario gets no bar.
@@ -837,6 +866,12 @@ def published_rates(
     names = [*labels, label]
     at_end = [math.log10(float(mtbi_from_rate(r, n_high))) for r in (*rates, rate)]
     placed = _spread_labels(at_end, gap)
+    # None below the axes' bottom, where it would run into the x axis's last tick label ("100,000OPT-175B, 71.1"):
+    # the lowest pushed up to half a label above it, each above it at least a label's height over the one below.
+    floor = math.log10(y_low) + gap / 2
+    for i in sorted(range(len(placed)), key=lambda i: placed[i]):
+        placed[i] = max(placed[i], floor)
+        floor = placed[i] + gap
     for i, (name, y_line, y_text) in enumerate(zip(names, at_end, placed, strict=True)):
         own = i == len(labels)
         ax.annotate(name, xy=(n_high, 10**y_line), xycoords="data", xytext=(1.05, 10**y_text),
@@ -845,9 +880,10 @@ def published_rates(
                     annotation_clip=False,
                     arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.6, "shrinkA": 2, "shrinkB": 0,
                                 "relpos": (0.0, 0.5)})
-    right = math.log(gpus / n_low) / math.log(n_high / n_low) > 0.5  # the mark's text on the side with more room
-    ax.annotate(mark, (gpus, mtbi), xytext=(-12 if right else 12, 8), textcoords="offset points",
-                ha="right" if right else "left", va="bottom", fontsize=9, bbox=_LABEL_BOX, zorder=7)
+    # The fleet's note where it hides no line (its white box no stretch of one), a leader line to the star.
+    note = ax.annotate(mark, (gpus, mtbi), xytext=(0.02, 0.02), textcoords="axes fraction", ha="left", va="bottom",
+                       fontsize=9, bbox=_LABEL_BOX, zorder=7,
+                       arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.7, "shrinkA": 0, "shrinkB": 7})
     ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
     ax.yaxis.set_major_formatter(FuncFormatter(_plain_number))
     ax.set_xlabel("GPUs in the job (log scale)")
@@ -860,6 +896,7 @@ def published_rates(
     handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",
                           label="this fleet's rate and size"))
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    _place_clear(fig, note)
     return fig
 
 
