@@ -145,7 +145,8 @@ def test_published_rates_note_hides_no_line_and_ticks_clear_the_line_labels(flee
     from goodput.book.data import published_fleets
 
     fleet = request.getfixturevalue(fleet_name)
-    fig = figures.published_rates(**input_tables.published_rates_args(fleet.params, published_fleets()))
+    args: dict[str, Any] = input_tables.published_rates_args(fleet.params, published_fleets())
+    fig = figures.published_rates(**args)
     renderer = _drawn(fig)
     ax = fig.axes[0]
     note = next(t for t in ax.texts if t.get_text().startswith("this fleet:"))
@@ -158,3 +159,38 @@ def test_published_rates_note_hides_no_line_and_ticks_clear_the_line_labels(flee
         box = tick.get_window_extent(renderer)
         touching = [t.get_text() for t in ax.texts if _text_box(t, renderer).overlaps(box)]
         assert not touching, f"tick {tick.get_text()!r} runs into {touching}"
+
+
+def _panel_labels_clear(fig: Figure) -> None:
+    """The right panel's y label no taller than its axes and clear of everything of the left panel's."""
+    renderer = _drawn(fig)
+    left, right = fig.axes[:2]
+    label = right.yaxis.label.get_window_extent(renderer)
+    frame = right.get_window_extent(renderer)
+    assert label.y0 >= frame.y0 - 1 and label.y1 <= frame.y1 + 1, f"{right.get_ylabel()!r} is taller than its axes"
+    neighbours = [left.xaxis.label, *left.get_xticklabels(), *left.get_yticklabels()]
+    near = [t.get_text() for t in neighbours if t.get_text() and label.padded(4).overlaps(t.get_window_extent(renderer))]
+    assert not near and label.x0 >= left.get_window_extent(renderer).x1 + 4, f"{right.get_ylabel()!r} crowds {near}"
+
+
+def test_spares_panels_apart_and_one_line_where_best_is_held(tiered: FleetPlan, worked_plan: FleetPlan) -> None:
+    """Fig 9 of the restart chapter: "$M a month against the best (symmetric log scale)" ran above and below its axes
+    and nearly touched the left panel's tick "20"; and the tiered fleet holds the best pool, 16, whose dotted line lay
+    under the held one while the legend named both. One line now says "best = held = 16"."""
+    from goodput.book import restart_figures
+
+    fig = restart_figures.spares(tiered)
+    _panel_labels_clear(fig)
+    names = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert "best = held = 16" in names and not any(n.startswith(("best:", "held:")) for n in names), names
+    assert len(fig.axes[1].get_lines()) == 2  # the curve and one vertical line
+    _panel_labels_clear(restart_figures.spares(worked_plan))
+
+
+@pytest.mark.parametrize("fleet_name", ["tiered", "worked_plan"])
+def test_survival_panels_apart(fleet_name: str, request: pytest.FixtureRequest) -> None:
+    """Fig 6 of the tiers chapter: "best n (every n-th checkpoint persistent)" stuck out above the right panel's
+    axes and sat against the left panel."""
+    from goodput.book import tier_figures
+
+    _panel_labels_clear(tier_figures.survival_figure(request.getfixturevalue(fleet_name)))
