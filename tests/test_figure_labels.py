@@ -194,3 +194,20 @@ def test_survival_panels_apart(fleet_name: str, request: pytest.FixtureRequest) 
     from goodput.book import tier_figures
 
     _panel_labels_clear(tier_figures.survival_figure(request.getfixturevalue(fleet_name)))
+
+
+def test_overhead_title_wraps_to_the_axes(tiered: FleetPlan) -> None:
+    """Fig 3 of the derivation chapter: the tiered build's title "The worked example's C = 1 min, M = 186 min: first
+    order is out of its range for this fleet" ran to the figure's right edge, past its axes; it now breaks between
+    words, every line within the axes."""
+    from goodput.pages import derivation
+
+    check = derivation.check_params(tiered)
+    fig = figures.overhead_curve(check.checkpoint_cost, check.mtbi, derivation.check_whose(tiered))
+    renderer = _drawn(fig)
+    ax = fig.axes[0]
+    title = cast(Any, ax)._left_title  # where overhead_curve puts it (ax.set_title(..., loc="left"))
+    assert "first order is out of its range" in " ".join(title.get_text().split())
+    assert "\n" in title.get_text()
+    assert title.get_window_extent(renderer).x1 <= ax.get_window_extent(renderer).x1 + 0.5
+

@@ -278,12 +278,34 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, whose: str = "") -> Figu
     )
     ax.set_xlim(0, best * 4.1 / size)
     ax.set_ylim(0, 2.3 * fbest)
-    if whose:
-        ax.set_title(whose, loc="left", fontsize=10)
     ax.set_xlabel(f"checkpoint interval T ({unit} of work)")
     _pct_axis(ax.yaxis, "loss (share of wall time)")
     _legend_below(ax, ncols=3)
+    if whose:
+        _wrap_title(ax, ax.set_title(whose, loc="left", fontsize=10))
     return fig
+
+
+def _wrap_title(ax: Any, title: Any) -> None:
+    """Break `title` (a left title of `ax`) between words so that no line runs past the axes' right edge."""
+    fig = ax.figure
+    words = title.get_text().split()
+    for _ in range(3):  # the layout moves the axes as the title gains lines: measure again
+        fig.draw_without_rendering()
+        renderer = cast(Any, fig)._get_renderer()
+        if title.get_window_extent(renderer).x1 <= ax.get_window_extent(renderer).x1:
+            return
+        width = ax.get_window_extent(renderer).x1 - title.get_window_extent(renderer).x0
+        lines: list[str] = []
+        for word in words:  # greedy, each line measured as drawn
+            title.set_text(f"{lines[-1]} {word}" if lines else word)
+            if lines and title.get_window_extent(renderer).width > width:
+                lines.append(word)
+            elif lines:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        title.set_text("\n".join(lines))
 
 
 #: The losses drawn: the colour and hatch's key, the attribute of the losses (none on one tier's), the legend's name.
