@@ -211,3 +211,12 @@ def test_overhead_title_wraps_to_the_axes(tiered: FleetPlan) -> None:
     assert "\n" in title.get_text()
     assert title.get_window_extent(renderer).x1 <= ax.get_window_extent(renderer).x1 + 0.5
 
+
+def test_fleet_size_legend_lists_the_costs_in_order() -> None:
+    """Fig 11 of the scale chapter listed "C = 7 min, C = 20 s, C = 10 s" (the order of the simulations); the costs
+    are now drawn and listed cheapest first."""
+    from goodput.book import scale_figures
+
+    fig = scale_figures.goodput_vs_fleet(1.8e-5, 18.0, [7.0, 1 / 3, 1 / 6], {}, fleet=49152.0)
+    names = [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    assert names[:3] == ["C = 10 s", "C = 20 s", "C = 7 min"], names
