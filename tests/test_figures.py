@@ -115,8 +115,12 @@ def test_figures_are_labelled_and_render(name: str) -> None:
 
 
 def test_fleet_ticks_read_as_gpu_counts() -> None:
-    """The fleet-size axis reads 1,000, 10k, 100k, 1M rather than powers of ten."""
-    assert [scale_figures._gpus_label(x, None) for x in (1e3, 1e4, 1e5, 1e6)] == ["1,000", "10k", "100k", "1M"]
+    """The fleet-size axis reads 1,000, 10,000, 100,000, 1,000,000 rather than powers of ten, as the levers chapter's
+    fleet-size figure and the text write GPU counts (it read "1,000, 10k, 100k, 1M" beside that figure's "10,000")."""
+    assert [scale_figures._gpus_label(x, None) for x in (1e3, 1e4, 1e5, 1e6)] == [
+        "1,000", "10,000", "100,000", "1,000,000"]
+    assert [figures._plain_number(x, None) for x in (1e3, 1e4, 1e5, 1e6)] == [
+        scale_figures._gpus_label(x, None) for x in (1e3, 1e4, 1e5, 1e6)]
 
 
 def test_schedule_drawn_to_the_end_of_the_run() -> None:

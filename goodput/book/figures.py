@@ -17,7 +17,6 @@ from typing import Any, TypeVar, cast
 import matplotlib
 import numpy as np
 import numpy.typing as npt
-from matplotlib.colors import same_color
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
@@ -279,12 +278,34 @@ def overhead_curve(checkpoint_cost: float, mtbi: float, whose: str = "") -> Figu
     )
     ax.set_xlim(0, best * 4.1 / size)
     ax.set_ylim(0, 2.3 * fbest)
-    if whose:
-        ax.set_title(whose, loc="left", fontsize=10)
     ax.set_xlabel(f"checkpoint interval T ({unit} of work)")
     _pct_axis(ax.yaxis, "loss (share of wall time)")
     _legend_below(ax, ncols=3)
+    if whose:
+        _wrap_title(ax, ax.set_title(whose, loc="left", fontsize=10))
     return fig
+
+
+def _wrap_title(ax: Any, title: Any) -> None:
+    """Break `title` (a left title of `ax`) between words so that no line runs past the axes' right edge."""
+    fig = ax.figure
+    words = title.get_text().split()
+    for _ in range(3):  # the layout moves the axes as the title gains lines: measure again
+        fig.draw_without_rendering()
+        renderer = cast(Any, fig)._get_renderer()
+        if title.get_window_extent(renderer).x1 <= ax.get_window_extent(renderer).x1:
+            return
+        width = ax.get_window_extent(renderer).x1 - title.get_window_extent(renderer).x0
+        lines: list[str] = []
+        for word in words:  # greedy, each line measured as drawn
+            title.set_text(f"{lines[-1]} {word}" if lines else word)
+            if lines and title.get_window_extent(renderer).width > width:
+                lines.append(word)
+            elif lines:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        title.set_text("\n".join(lines))
 
 
 #: The losses drawn: the colour and hatch's key, the attribute of the losses (none on one tier's), the legend's name.
@@ -423,17 +444,19 @@ def goodput_vs_cost(
             [_one_tier(float(x), mtbi, restart, None, recovery, "first-order").goodput for x in c])
         optimum = first_order_optimum(0.0 if recovery is None else recovery.just_in_time)
         ax.plot(c, first_curve, color=COLOURS["checkpoint"], ls="--", lw=1.4, label=f"first order, at T* = {optimum}")
+    labels: list[Annotation] = []
     for i, mark in enumerate(marks):
         g = float(_one_tier(mark, mtbi, restart, None, recovery).goodput)
         ax.plot([mark], [g], "o", color=COLOURS["accent"], ms=7, zorder=3,
                 label=(marks_label or ("this fleet's checkpoint costs" if len(marks) > 1 else
                                        "this fleet's checkpoint cost")) if i == 0 else None)
-        ax.annotate(f"{_cost_label(mark)}: {percent(g)}", (mark, g), xytext=(8, 6), textcoords="offset points",
-                    bbox=_LABEL_BOX)
+        labels.append(ax.annotate(f"{_cost_label(mark)}: {percent(g)}", (mark, g), xytext=(8, 6),
+                                  textcoords="offset points", bbox=_LABEL_BOX))
     low = float(np.min(exact_curve))
     for cost, g, label in points:
         ax.plot([cost], [g], "D", color=COLOURS["second"], ms=7, zorder=3, label=label)
-        ax.annotate(percent(g), (cost, g), xytext=(8, -4), textcoords="offset points", va="top", bbox=_LABEL_BOX)
+        labels.append(ax.annotate(percent(g), (cost, g), xytext=(8, -4), textcoords="offset points", va="top",
+                                  bbox=_LABEL_BOX))
         low = min(low, g)
     ax.set_ylim(max(0.0, low - 0.08), 1.0)
     if wide:
@@ -443,6 +466,7 @@ def goodput_vs_cost(
         ax.set_xlabel("checkpoint cost C (minutes)")
     _pct_axis(ax.yaxis, "goodput (share of wall time)")
     _legend_below(ax, ncols=2 if points else 3)
+    _separate_labels(fig, labels)
     return fig
 
 
@@ -517,61 +541,137 @@ def goodput_vs_interval(
     return fig
 
 
-def _label_box(label: Annotation) -> Any:
-    """A label's box as drawn (its white patch, which holds the text), in display units."""
+def _label_box(label: Annotation, renderer: Any = None) -> Any:
+    """A label's box as drawn (its white patch, which holds the text), in display units, where it is now placed."""
     patch = label.get_bbox_patch()
-    return patch.get_window_extent() if patch is not None else label.get_window_extent()
+    if renderer is None:
+        return patch.get_window_extent() if patch is not None else label.get_window_extent()
+    text = label.get_window_extent(renderer)  # places the label at its offset (update_positions)
+    if patch is None:
+        return text
+    label.update_bbox_position_size(renderer)
+    return patch.get_window_extent()
 
 
-def _crosses_another_curve(label: Annotation) -> bool:
-    """Whether a point label's box lies across a curve of another colour than its own (its text's)."""
-    box, ax = _label_box(label), label.axes
-    for line in ax.get_lines() if ax is not None else ():
-        path = line.get_path()
-        if line.get_linestyle() in ("None", "", " ") or np.shape(path.vertices)[0] < 2 or \
-                same_color(line.get_color(), label.get_color()):
+def _drawn_paths(ax: Any) -> list[tuple[Any, Any, float]]:
+    """The lines of `ax` in display units, each as a triple.
+
+    The line's path where it is drawn as a line (or None), its markers' points where it has markers (or None), and
+    the markers' radius in pixels.
+    """
+    drawn = []
+    for line in ax.get_lines():
+        if not line.get_visible():
             continue
-        if line.get_transform().transform_path(path).intersects_bbox(box, filled=False):
+        path = line.get_transform().transform_path(line.get_path())
+        stroked = line.get_linestyle() not in ("None", "", " ") and np.shape(path.vertices)[0] >= 2
+        marked = line.get_marker() not in ("None", "", " ", None)
+        drawn.append((path if stroked else None, np.asarray(path.vertices) if marked else None,
+                      0.5 * line.get_markersize() * ax.figure.dpi / 72))
+    return drawn
+
+
+def _covers_a_curve(box: Any, drawn: Sequence[tuple[Any, Any, float]]) -> bool:
+    """Whether a label's `box` (display units) lies over any of the `drawn` lines (:func:`_drawn_paths`) or markers."""
+    for path, points, radius in drawn:
+        if path is not None and path.intersects_bbox(box, filled=False):
+            return True
+        if points is not None and np.any((points[:, 0] > box.x0 - radius) & (points[:, 0] < box.x1 + radius)
+                                         & (points[:, 1] > box.y0 - radius) & (points[:, 1] < box.y1 + radius)):
             return True
     return False
 
 
-def _separate_labels(fig: Figure, labels: Sequence[Annotation]) -> None:
-    """Move point labels that would overprint another label or lie across another curve, so that each reads.
+def _crosses_another_curve(label: Annotation) -> bool:
+    """Whether a point label's box, as drawn, lies over a curve or a marker of its axes (its own curve as well)."""
+    ax = label.axes
+    return ax is not None and _covers_a_curve(_label_box(label), _drawn_paths(ax))
 
-    Highest point first; a label that touches one placed before it, or whose box lies across a curve of another
-    colour (its white box would blank that curve out), goes below its point; if it still touches a label, aside,
-    away from the other's centre. One that crosses a curve below its point as well stays above it.
+
+#: Where a point label may go, tried in turn after where its caller put it: the offset from its point (points) and the
+#: text's alignment. Beside the point first (above, below, then to the four corners and the sides), then farther out.
+_LABEL_PLACES = tuple(
+    ((scale * dx, scale * dy), ha, va) for scale in (1.0, 2.0, 3.2, 4.6) for (dx, dy), ha, va in (
+        ((0, 9), "center", "bottom"), ((0, -9), "center", "top"), ((8, 6), "left", "bottom"),
+        ((8, -6), "left", "top"), ((-8, 6), "right", "bottom"), ((-8, -6), "right", "top"),
+        ((10, 0), "left", "center"), ((-10, 0), "right", "center")))
+
+#: Pixels a label's box keeps from its axes' edges (the spines) and from another label.
+_LABEL_MARGIN = 3.0
+
+
+def _separate_labels(fig: Figure, labels: Sequence[Annotation]) -> None:
+    """Place point labels so that each reads: inside its axes, over no curve or marker, clear of the others.
+
+    Highest point first. Each label tries where its caller put it, then the places of :data:`_LABEL_PLACES`; a box
+    that would stick out of the axes is slid back inside (so a label by a point near the y axis does not cross the
+    spine). The first place where the box covers no curve (its own included: its white box would blank it out) and
+    touches no label placed before it wins; if none does, the one with the fewest faults. The labels are left out of
+    the constrained layout, which they no longer need.
     """
     if not labels:
         return
-    fig.draw_without_rendering()  # constrained layout done: the boxes are where they will be drawn
-    placed: list[Annotation] = []
+    for label in labels:
+        label.set_in_layout(False)
+    fig.draw_without_rendering()  # constrained layout done: the axes are where they will be drawn
+    renderer = cast(Any, fig)._get_renderer()
+    drawn = {id(ax): _drawn_paths(ax) for ax in {id(a.axes): a.axes for a in labels if a.axes is not None}.values()}
+    placed: list[Any] = []
     for label in sorted(labels, key=lambda a: -a.xy[1]):
-        def touching(label: Annotation = label) -> list[Any]:
-            box = _label_box(label)
-            return [_label_box(other) for other in placed if box.overlaps(_label_box(other))]
+        ax: Any = label.axes
+        frame = ax.get_window_extent().padded(-_LABEL_MARGIN)
+        best: tuple[int, Any] | None = None
+        for offset, ha, va in ((label.xyann, label.get_horizontalalignment(), label.get_verticalalignment()),
+                               *_LABEL_PLACES):
+            label.xyann = offset
+            label.set(horizontalalignment=ha, verticalalignment=va)
+            box = _label_box(label, renderer)
+            # slid inside the axes: pixels to points for the offset
+            dx = max(frame.x0 - box.x0, 0.0) + min(frame.x1 - box.x1, 0.0)
+            dy = max(frame.y0 - box.y0, 0.0) + min(frame.y1 - box.y1, 0.0)
+            if dx or dy:
+                label.xyann = (offset[0] + dx * 72 / fig.dpi, offset[1] + dy * 72 / fig.dpi)
+                box = _label_box(label, renderer)
+            outside = min(box.x0 - frame.x0, frame.x1 - box.x1, box.y0 - frame.y0, frame.y1 - box.y1) < -0.5
+            faults = (2 * _covers_a_curve(box, drawn[id(ax)]) + 2 * outside
+                      + sum(box.padded(_LABEL_MARGIN).overlaps(other) for other in placed))
+            if best is None or faults < best[0]:
+                best = (faults, (label.xyann, ha, va))
+            if faults == 0:
+                break
+        assert best is not None
+        label.xyann, ha, va = best[1]
+        label.set(horizontalalignment=ha, verticalalignment=va)
+        placed.append(_label_box(label, renderer))
 
-        crowded = bool(touching())
-        if crowded or _crosses_another_curve(label):
-            above, va = label.xyann, label.get_verticalalignment()
-            label.xyann = (0, -9)
-            label.set_verticalalignment("top")
-            fig.draw_without_rendering()
-            if not crowded and (touching() or _crosses_another_curve(label)):  # below is no better: back above
-                label.xyann = above
-                label.set_verticalalignment(va)
-                fig.draw_without_rendering()
-                placed.append(label)
-                continue
-            box, near = _label_box(label), touching()
-            if near:
-                other = near[0]
-                left = box.x0 + box.x1 < other.x0 + other.x1
-                shift = other.x0 - box.x1 - 4 if left else other.x1 - box.x0 + 4  # display pixels
-                label.xyann = (shift * 72 / fig.dpi, -9)
-                fig.draw_without_rendering()
-        placed.append(label)
+
+def _place_clear(fig: Figure, label: Annotation, steps: int = 24) -> None:
+    """Move `label` (its text in axes fraction, a leader line to its point) to the clear place nearest its point.
+
+    Clear: its box inside the axes, over no line or marker of them (:func:`_covers_a_curve`) and at least a few points
+    from its point. Places are tried on a grid of `steps` by `steps` over the axes; where none is clear the label stays
+    where its caller put it. It is left out of the constrained layout, as it stays inside the axes.
+    """
+    label.set_in_layout(False)
+    fig.draw_without_rendering()
+    renderer = cast(Any, fig)._get_renderer()
+    ax: Any = label.axes
+    frame, drawn = ax.get_window_extent().padded(-_LABEL_MARGIN), _drawn_paths(ax)
+    point = ax.transData.transform(label.xy)
+    best: tuple[float, tuple[float, float]] | None = None
+    label.set(horizontalalignment="left", verticalalignment="bottom")
+    for fx, fy in itertools.product(np.linspace(0.0, 1.0, steps + 1), repeat=2):
+        label.xyann = (float(fx), float(fy))
+        box = _label_box(label, renderer)
+        if min(box.x0 - frame.x0, frame.x1 - box.x1, box.y0 - frame.y0, frame.y1 - box.y1) < 0:
+            continue
+        gap = math.hypot(max(box.x0 - point[0], 0.0, point[0] - box.x1), max(box.y0 - point[1], 0.0, point[1] - box.y1))
+        if gap < 8 * fig.dpi / 72 or _covers_a_curve(box, drawn):
+            continue
+        if best is None or gap < best[0]:
+            best = (gap, (float(fx), float(fy)))
+    if best is not None:
+        label.xyann = best[1]
 
 
 @styled
@@ -597,7 +697,9 @@ def lever_gains(gains: Mapping[str, Mapping[str, float]], settled: Collection[st
                 label=scenario)
         for yi, v, name in zip(y, values, (names[i] for i in rows), strict=True):
             text = AT_OPTIMUM if name in settled else gain_text(gains[scenario][name])
-            labels.append(ax.text(max(v, 0.0) + top * 0.01, yi, text, va="center", fontsize=9.5))
+            # a fixed gap after the bar's end (or the axis, for no bar): "at the optimum" clear of the spine
+            labels.append(ax.annotate(text, (max(v, 0.0), yi), xytext=(4, 0), textcoords="offset points",
+                                      va="center", fontsize=9.5))
     ax.set_yticks(np.arange(len(names)) + height * (len(scenarios) - 1) / 2, names)
     ax.set_ylim(len(names) - 0.5 + height * (len(scenarios) - 1) / 2, -0.5 + height * (len(scenarios) - 1) / 2)
     ax.set_xlim(bottom * 1.12, top * 1.12)
@@ -786,6 +888,12 @@ def published_rates(
     names = [*labels, label]
     at_end = [math.log10(float(mtbi_from_rate(r, n_high))) for r in (*rates, rate)]
     placed = _spread_labels(at_end, gap)
+    # None below the axes' bottom, where it would run into the x axis's last tick label ("100,000OPT-175B, 71.1"):
+    # the lowest pushed up to half a label above it, each above it at least a label's height over the one below.
+    floor = math.log10(y_low) + gap / 2
+    for i in sorted(range(len(placed)), key=lambda i: placed[i]):
+        placed[i] = max(placed[i], floor)
+        floor = placed[i] + gap
     for i, (name, y_line, y_text) in enumerate(zip(names, at_end, placed, strict=True)):
         own = i == len(labels)
         ax.annotate(name, xy=(n_high, 10**y_line), xycoords="data", xytext=(1.05, 10**y_text),
@@ -794,9 +902,10 @@ def published_rates(
                     annotation_clip=False,
                     arrowprops={"arrowstyle": "-", "color": "0.55", "lw": 0.6, "shrinkA": 2, "shrinkB": 0,
                                 "relpos": (0.0, 0.5)})
-    right = math.log(gpus / n_low) / math.log(n_high / n_low) > 0.5  # the mark's text on the side with more room
-    ax.annotate(mark, (gpus, mtbi), xytext=(-12 if right else 12, 8), textcoords="offset points",
-                ha="right" if right else "left", va="bottom", fontsize=9, bbox=_LABEL_BOX, zorder=7)
+    # The fleet's note where it hides no line (its white box no stretch of one), a leader line to the star.
+    note = ax.annotate(mark, (gpus, mtbi), xytext=(0.02, 0.02), textcoords="axes fraction", ha="left", va="bottom",
+                       fontsize=9, bbox=_LABEL_BOX, zorder=7,
+                       arrowprops={"arrowstyle": "-", "color": "0.3", "lw": 0.7, "shrinkA": 0, "shrinkB": 7})
     ax.xaxis.set_major_formatter(FuncFormatter(_plain_number))
     ax.yaxis.set_major_formatter(FuncFormatter(_plain_number))
     ax.set_xlabel("GPUs in the job (log scale)")
@@ -809,6 +918,7 @@ def published_rates(
     handles.append(Line2D([], [], color=COLOURS["total"], lw=2.8, alpha=0.75, marker="*", ms=12, mec="white",
                           label="this fleet's rate and size"))
     fig.legend(handles=handles, loc="outside lower center", ncols=2)
+    _place_clear(fig, note)
     return fig
 
 

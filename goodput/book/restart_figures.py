@@ -88,9 +88,14 @@ def spares(fleet: FleetPlan) -> Figure:
     left.plot(counts, choice.useful, color=COLOURS["checkpoint"], ls="--", lw=1.2,
               label="share of all GPUs bought doing kept work"
               + (f" (dashed: on the goodput line, at most {points(apart, 2)} below it)" if together else ""))
-    left.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2, label=f"best: {choice.best}")
+    # The pool held and the best in one line and one label where they are the same count: drawn apart, the held
+    # line hid the best one under it while the legend named both.
+    same = x.spares_given and x.spares == choice.best
+    if not same:
+        left.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2, label=f"best: {choice.best}")
     if x.spares_given:
-        left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2, label=f"held: {x.spares}")
+        left.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2,
+                     label=f"best = held = {x.spares}" if same else f"held: {x.spares}")
     left.set_xlabel("spare nodes")
     left.set_ylim(0.0, 1.0)
     _pct_axis(left.yaxis, "goodput")
@@ -98,7 +103,8 @@ def spares(fleet: FleetPlan) -> Figure:
     size, unit = (1e6, "$M") if float(np.max(np.abs(worth - worth[choice.best]))) >= 1e6 else (1e3, "$K")
     against = (worth - worth[choice.best]) / size
     right.plot(counts, against, color=COLOURS["lost"])
-    right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
+    if not same:
+        right.axvline(choice.best, color=COLOURS["accent"], ls=":", lw=1.2)
     if x.spares_given:
         right.axvline(x.spares, color=COLOURS["second"], ls="-.", lw=1.2)
     right.set_xlabel("spare nodes")
@@ -106,6 +112,8 @@ def spares(fleet: FleetPlan) -> Figure:
     for ax in (left, right):  # the held pool's line clear of the frame where it is the last count
         ax.set_xlim(-0.03 * counts[-1], 1.03 * counts[-1])
     _legend_below(left, ncols=1 if together else 2)
+    # room between the panels for the right one's y label and the left one's last x tick
+    fig.get_layout_engine().set(wspace=0.08)  # type: ignore[union-attr, call-arg]
     return fig
 
 
@@ -127,13 +135,13 @@ def _against_axis(ax: Any, low: float, tail: float, unit: str = "$M", floor: flo
     depth = max(abs(low), floor)
     if depth <= SYMLOG_SPREAD * max(tail, floor):
         ax.set_ylim(-1.06 * depth, 0.1 * depth)
-        ax.set_ylabel(f"{unit} a month against the best")
+        ax.set_ylabel(f"{unit} a month vs the best")
         return
     linear = 10.0 ** math.floor(math.log10(max(tail, floor)))
     ax.set_yscale("symlog", linthresh=linear, linscale=0.6)
     ax.set_ylim(-1.3 * depth, 0.5 * linear)
     ax.yaxis.set_major_formatter(lambda y, _: f"{y:g}")
-    ax.set_ylabel(f"{unit} a month against the best\n(symmetric log scale)")
+    ax.set_ylabel(f"{unit} a month vs the best\n(symmetric log)")
 
 
 def spares_check_table(fleet: FleetPlan) -> Styler:

@@ -45,11 +45,10 @@ _COST_STYLES = (
 
 
 def _gpus_label(x: float, _: Any) -> str:
-    """Tick labels for a fleet-size axis: 1,000, 10k, 100k, 1M."""
-    if x >= 1e6:
-        return f"{x / 1e6:g}M"
-    if x >= 1e4:
-        return f"{x / 1e3:g}k"
+    """Tick labels for a fleet-size axis, as the book writes GPU counts: 1,000, 10,000, 100,000, 1,000,000.
+
+    The levers chapter's fleet-size figure ticks them so too (:func:`goodput.book.figures._plain_number`).
+    """
     return f"{x:,.0f}"
 
 
@@ -106,11 +105,12 @@ def goodput_vs_fleet(
 ) -> Figure:
     """First-order, exact and simulated goodput at the optimum against fleet size, one colour per checkpoint cost.
 
-    `names` gives a cost a legend label of its own (else ``"C = 5 min"``).
+    `names` gives a cost a legend label of its own (else ``"C = 5 min"``); the costs are drawn and listed cheapest first.
 
     M from the rate per GPU-hour (:func:`goodput.params.mtbi_from_rate`); at most four costs. `simulated` maps each cost
     to (sizes, goodput, standard error). First order at √(2CM) is dashed and leaves the axes below zero.
     """
+    costs = sorted(costs)  # the legend in order of C, cheapest first
     n = np.logspace(np.log10(gpus[0]), np.log10(gpus[1]), 200)
     m = mtbi_from_rate(rate_per_gpu_hour, n)
     r = np.full_like(m, restart)
