@@ -217,3 +217,12 @@ def test_the_page_builds_for_any_inputs_with_no_impossible_number(name: str) -> 
             assert float(pct) <= 100.0, (field.name, value)
     exact_figures.breakdown_table(f).to_html()
     exact_figures.estimates_table(f).to_html()
+
+
+def test_two_optima_a_hair_apart_read_as_less_than_the_last_digit() -> None:
+    """Daly's interval keeping what the exact optimum keeps, to rounding, read "0.000 points below it" (a fleet of
+    32,768 GPUs with spares); it reads as less than the last digit shown."""
+    from goodput.pages.exact import _points_or_less
+
+    assert _points_or_less(0.0, 3) == _points_or_less(1e-9, 3) == "less than 0.001 points"
+    assert _points_or_less(0.00002, 3) == "0.002 points"

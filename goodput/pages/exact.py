@@ -69,8 +69,11 @@ ROUNDING = 1e-9
 
 
 def _points_or_less(x: float, digits: int) -> str:
-    """`x` in points to `digits` decimals, or ``"less than 0.01 points"`` (at two) where those would show zero."""
-    if x > 0 and 100 * x < 0.5 * 10.0**-digits:
+    """`x` in points to `digits` decimals, or ``"less than 0.01 points"`` (at two) where those would show zero.
+
+    Zero itself too: two optima a hair apart differ by rounding, not by "0.000 points".
+    """
+    if 100 * x < 0.5 * 10.0**-digits:
         return f"less than {10.0**-digits:.{digits}f} points"
     return points(x, digits)
 
