@@ -1365,7 +1365,8 @@ def storage_rederived(params: Params) -> dict[str, str]:
     parts = ["the drain" if s.snapshot_bandwidth is not None else "the checkpoint's write"]
     if "load" in params.derived:
         parts.append("the load after an interruption")
-    if "slow_checkpoint_cost" in params.derived:
+    # the slow checkpoint, where it is another write than C (not C itself, the synchronous write without a snapshot)
+    if "slow_checkpoint_cost" in params.derived and not params.checkpoint_is_write:
         parts.append("the slow checkpoint (which the inputs file does not give)")
     return {"read_doubled": " and the read bandwidth with it," if s.read_bandwidth is not None else "",
             "rederived": join_words(parts)}

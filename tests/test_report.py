@@ -303,3 +303,17 @@ def test_a_first_order_goodput_below_zero_is_written_as_a_person_reads_it(goodpu
 
     text = first_order_problem(RangeCheck(goodput=goodput, error=0.0))
     assert text is not None and said in text and len(text) < 100
+
+
+def test_a_checkpoint_that_is_the_write_is_not_said_to_rederive_a_slow_one() -> None:
+    """2,048 GPUs whose C is the synchronous write (no snapshot): doubling the storage derives again the checkpoint's
+    write and the load; it also said "and the slow checkpoint", which for this fleet is C itself."""
+    from goodput.params import params_from_mapping
+    from goodput.report import storage_rederived
+
+    p = params_from_mapping({
+        "gpus": 2048, "gpus_per_node": 8, "rate_per_gpu_hour": 5e-5, "checkpoint": {"parameters": 70e9},
+        "storage": {"write_bandwidth": "8 GB/s", "read_bandwidth": "16 GB/s", "efficiency": 0.8},
+        "restart": {"detect": "1 min", "startup": "2 min", "warmup": "1 min"}, "price_per_gpu_hour": 2.2,
+        "month": "730 h"})
+    assert storage_rederived(p)["rederived"] == "the checkpoint's write and the load after an interruption"
