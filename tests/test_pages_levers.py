@@ -325,3 +325,11 @@ def test_where_the_scheme_does_not_pay_the_write_is_shorter_and_its_gain_two_dig
         ax = fig.axes[0]
         boxes = [t.get_bbox_patch().get_window_extent() for t in ax.texts if t.get_bbox_patch() is not None]
         assert len(boxes) == 2 and not boxes[0].overlaps(boxes[1])
+
+
+def test_the_cost_figure_caption_names_what_the_fleet_has(worked: Params) -> None:
+    """The caption said every fleet's curve held "R (beside a persistent tier R_p ...), recovery without rollback and
+    planned stops"; it names what this fleet has."""
+    assert pages.build(fleet_plan(worked)).cost_with == "M and R"
+    recovered = worked.replace(just_in_time=0.4, planned_rate=0.1)
+    assert pages.build(fleet_plan(recovered)).cost_with == "M, R, share recovered just in time and planned stops"

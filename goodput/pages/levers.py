@@ -30,6 +30,7 @@ from goodput.report import (
     count,
     duration_beside,
     gain_text,
+    join_words,
     large_count,
     money,
     percent,
@@ -80,6 +81,7 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     slow_compared: Variant
     interval_compared: str
     interval_pair: Variant
+    cost_with: str
     slow_gain: str
     slow_short: Variant
     scheme_worth: Variant
@@ -157,6 +159,10 @@ def build(fleet: FleetPlan) -> Page:
         drained_after=format_duration(max(s.drain, s.cp) if s else 0.0),
         # the slow checkpoint the fleet's own (a synchronous write, derived or typed twice): nothing to price
         cost_verdict=Variant("faster" if fleet.slow_keeps_more else "same" if fleet.slow_is_own else "slower"), interval_compared=compared_name(p),
+        # what the cost figure's curve holds at the fleet's values: M and the write's restart, and what else it has
+        cost_with=join_words(["M", "R" if p.persistent_cost is None else "R_p (a write to shared storage restarts "
+                              "from it)"] + ["share recovered just in time"] * (p.just_in_time > 0)
+                             + ["planned stops"] * (p.planned_rate > 0)),
         interval_pair=Variant("own" if fleet.slow_is_own and fleet.plan.tiers is None else "compared"),
         slow_gain=gain_text(fleet.slow_gain),
         # a derived slow checkpoint is the book's comparison, not one the inputs file compares with (slow_derived)
