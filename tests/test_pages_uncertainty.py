@@ -433,7 +433,7 @@ def test_a_spare_pool_and_planned_stops_are_named_as_taken_as_exact() -> None:
             "restart": "10 min", "price_per_gpu_hour": 14, "month": "730 h"}
     pool = {"spares": {"nodes": 2, "repair": "3 days", "takes_node": 0.7}, "planned": {"rate": "0.5 per day"}}
     text = page.given_exact(params_from_mapping(base | pool))
-    assert "2 nodes" in text and "58.9 min of R" in text and "0.5 a day" in text
+    assert "2 nodes" in text and "58.9 min of R" in text and "0.5 a day (one every 2 days)" in text
     assert page.given_exact(params_from_mapping(base)) == ""
 
 

@@ -23,9 +23,9 @@ from goodput.report import (
     join_words,
     percent,
     percent_ends,
+    planned_text,
     points,
     range_ends,
-    stops_per,
 )
 from goodput.uncertainty import MAX_CORNER_INPUTS, PLAN_INPUTS, InputRange
 from goodput.units import format_duration, format_wait
@@ -61,11 +61,13 @@ def given_exact(params: Params) -> str:
         parts.append(f"its spare pool ({count(spares.nodes, 'node')}, repairs of {format_duration(spares.repair)}, "
                      f"{spares.takes_node:.0%} of interruptions taking a node), which sets "
                      f"{format_wait(spares.wait(params.mtbi))} of R")
+    if params.just_in_time > 0:
+        parts.append(f"the time each recovery just in time takes ({format_duration(params.jit_recovery)})")
     if params.planned_rate > 0:
-        parts.append(f"its planned stops ({stops_per(params.planned_rate)})")
+        parts.append(f"its planned stops, {planned_text(params)}")
     if not parts:
         return ""
-    return f" The plan also rests on {join_words(parts)}: {'these are' if len(parts) > 1 else 'it is'} taken as exact."
+    return f" The plan also rests on what takes no range here, taken as exact: {'; '.join(parts)}."
 
 
 def corners_how(ranged: int, corners: int, sampled: bool) -> str:
