@@ -384,4 +384,7 @@ def test_a_job_that_keeps_next_to_nothing_at_100k_gpus_is_no_plan() -> None:
                                             "price_per_gpu_hour": 14, "month": "730 h"}))
     at = limits.plan_at_size(fleet)
     assert at is not None and at.plan.goodput < limits.NEAR_ZERO
-    assert scale.build(fleet).at_size == Variant("near_zero")
+    built = scale.build(fleet)
+    assert built.at_size == Variant("near_zero")
+    # and most of that R is the wait for a repaired node, the inputs' pool held for 12,500 nodes: the page says so
+    assert (built.plan_pool, built.plan_spares, built.plan_nodes) == (Variant("pool"), "2 spare nodes", "12,500")

@@ -18,6 +18,7 @@ from goodput.pages.common import Fleet, fleet_values
 from goodput.params import mtbi_from_rate
 from goodput.report import (
     DERIVED_SLOW,
+    count,
     gap_text,
     large_count,
     percent,
@@ -112,6 +113,9 @@ class Page(Fleet):
     restart_scope: Variant
     size_restart: Variant
     at_size: Variant
+    plan_pool: Variant
+    plan_spares: str
+    plan_nodes: str
     plan_gpus: str
     plan_mtbi: str
     plan_restart: str
@@ -163,6 +167,12 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
         "size_restart": Variant("grows" if fleet.restart_changes([limits.PLAN_GPUS]) else "same"),
         "plan_gpus": gpus_text(at.gpus), "plan_mtbi": d(at.mtbi), "plan_restart": d(at.restart),
     }
+    # where the fleet's spare pool, held as the inputs give it, makes most of R at that size: a pool sized for it
+    spares = fleet.params.spares
+    wait = spares.wait(at.mtbi) if spares is not None else 0.0
+    values["plan_pool"] = Variant("pool" if spares is not None and wait > 0.5 * at.restart else "none")
+    values["plan_spares"] = count(spares.nodes, "spare node") if spares is not None else ""
+    values["plan_nodes"] = f"{at.gpus // at.gpus_per_node:,}"
     if plan is None:
         return values | {"at_size": Variant("refused"), "plan_follow": Variant("none"), "plan_bound": Variant("none"),
                          "plan_gap": Variant("none")}
