@@ -1022,12 +1022,13 @@
   }
 
   // The inputs x with the planner's knowns changed (`changes` over x.known: wb, rb, snap ...) and C, D, R re-derived;
-  // a persistent tier's R_p kept, as goodput.params.derive keeps it. null when the changed inputs are refused.
+  // a persistent tier's R_p moved by as much as R (goodput.plan.derived_again). null when the changed inputs are refused.
   function rederived(x, changes) {
     const k = Object.assign({}, x.known, changes);
     const d = derivePlanner(k);
     if (Object.keys(d.errors).length) { return null; }
-    return Object.assign({}, x, { C: d.values.checkpoint_cost, R: d.values.restart,
+    // R_p moves as R moves (goodput.plan.derived_again, as goodput plan moves a typed R_p with R's parts)
+    return Object.assign(withRestart(x, d.values.restart), { C: d.values.checkpoint_cost,
       D: d.values.drain === undefined ? 0 : d.values.drain, known: Object.assign(k, { store: d.store }) });
   }
 
