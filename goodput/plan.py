@@ -280,7 +280,8 @@ def persistent_lever_name(lever: str, scheme: Tiers) -> str:
 
 #: The levers a planner's storage inputs add (``storage:`` in the inputs file; see :func:`storage_levers`), by their
 #: names in the specification (``double_write_bandwidth``, ``double_snapshot_bandwidth``); the book and the
-#: command key them, as every lever, by the words.
+#: command key them, as every lever, by the words. The snapshot's is named, never listed: it is "halve C"
+#: (:func:`storage_levers`).
 STORAGE_LEVERS = {"double_write_bandwidth": "double the storage bandwidth",
                   "double_snapshot_bandwidth": "double the snapshot bandwidth"}
 
@@ -437,23 +438,22 @@ def at_storage(params: Params, *, write: float = 1.0, snapshot: float = 1.0) -> 
 def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:
     """The :data:`STORAGE_LEVERS` that apply, fractions of 1; empty without ``params.storage``.
 
-    Doubling the write (and read) or the snapshot bandwidth rederives C or D, the load part of R and the slow
-    checkpoint, R_p moving with R (:func:`at_storage`), and re-plans at the best interval and cadence. No snapshot
-    lever where C is the measured stall (:attr:`~goodput.params.Params.checkpoint_is_stall`): doubling the copy's
-    bandwidth would not change a C the fleet measured.
+    Doubling the write (and read) bandwidth rederives C or D, the load part of R and the slow checkpoint, R_p moving
+    with R (:func:`at_storage`), and re-plans at the best interval and cadence. "Double the snapshot bandwidth" is
+    never a lever of its own: where C is the measured stall (:attr:`~goodput.params.Params.checkpoint_is_stall`) a
+    faster copy would not change a C the fleet measured, and elsewhere C is the copy alone
+    (:attr:`~goodput.params.Params.checkpoint_per_node`), which doubling the snapshot bandwidth halves and changes
+    nothing else: "halve C", which every plan lists (the same gain to every digit), one change said once, as
+    "shorten C_p to C" is dropped where it is the drain lever (:func:`plan_levers`).
 
     >>> from goodput.params import load_params
     >>> storage_levers(load_params())
     {}
     """
-    s = params.storage
-    if s is None:
+    if params.storage is None:
         return {}
     at_best = plan_for(params, which=which).goodput
     gains = {STORAGE_LEVERS["double_write_bandwidth"]: plan_for(at_storage(params, write=2.0), which=which).goodput}
-    if s.snapshot_bandwidth is not None and not params.checkpoint_is_stall:  # a measured stall is not re-derived
-        gains[STORAGE_LEVERS["double_snapshot_bandwidth"]] = plan_for(at_storage(params, snapshot=2.0),
-                                                                      which=which).goodput
     return _floored({name: goodput - at_best for name, goodput in gains.items()})
 
 

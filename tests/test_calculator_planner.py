@@ -915,7 +915,8 @@ SPARES_TIERED = HERE / "data" / "fleet-spares-tiered.yml"
 
 def test_a_tiered_fleet_s_storage_lever_moves_r_p_with_the_load_on_the_page_as_in_the_package(js: Any) -> None:
     """Doubling the storage halves the load in R, and R_p moves with R (goodput.plan.derived_again, as goodput plan moves
-    it): the page's levers are the package's, "double the storage bandwidth" 0.89 points (0.71 with R_p left put)."""
+    it): the page's levers are the package's, "double the storage bandwidth" 0.89 points (0.71 with R_p left put); no
+    snapshot lever, which would repeat "halve C"."""
     params = load_params(SPARES_TIERED)
     page = page_plans(js, [calculator.link_query(params)])[0]
     assert "errors" not in page, page
@@ -926,3 +927,6 @@ def test_a_tiered_fleet_s_storage_lever_moves_r_p_with_the_load_on_the_page_as_i
     for name, gain in levers.items():
         assert abs(gain - fleet.levers[name]) <= SEARCHED, name
     assert abs(levers[STORAGE_LEVERS["double_write_bandwidth"]] - 0.0089) < 5e-5
+    # the snapshot doubled is C halved (C the copy alone): "halve C", listed once on the page as in the package
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in page["exact"]["levers"] and "halve C" in levers
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in page["first"]["levers"]
