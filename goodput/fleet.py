@@ -20,8 +20,18 @@ from goodput import restart as restarts
 from goodput.errors import InputError, Refused
 from goodput.hazards import Simulated, elastic_params, simulations
 from goodput.limits import PLAN_GPUS, ScaleStudy, scale_study
-from goodput.params import Params, at_bandwidths, derive, mtbi_from_rate
-from goodput.plan import Plan, make_plan, plan_for, plan_levers, scheme_pays, storage_levers
+from goodput.params import Params, derive, mtbi_from_rate
+from goodput.plan import (
+    Plan,
+    at_storage,
+    derived_again,
+    make_plan,
+    plan_for,
+    plan_levers,
+    scheme_pays,
+    storage_levers,
+    with_restart,
+)
 from goodput.restart import SparesChoice
 from goodput.storage import (
     SEARCH_SPAN,
@@ -395,13 +405,11 @@ class FleetPlan:
     def with_restart(self, restart: float, wait: float | None = None) -> Params:
         """The fleet's inputs with another expected restart; a persistent tier's restart moves by as much.
 
-        ``wait``: the part of it spent waiting for a repaired node, which a planned stop does not take
+        :func:`goodput.plan.with_restart`, which the storage what-ifs use as well. ``wait``: the part of it spent waiting for a repaired node, which a planned stop does not take
         (:attr:`goodput.params.Params.stop_saving`); None keeps the fleet's. R_p is kept at least R': R + (R' - R) can
         round a hair below R' and be refused.
         """
-        p = self.params
-        rp = None if p.persistent_restart is None else max(p.persistent_restart + (restart - p.restart), restart)
-        return p.replace(restart=restart, persistent_restart=rp, stop_saving=p.stop_saving if wait is None else wait)
+        return with_restart(self.params, restart, wait)
 
     @cached_property
     def restart_by_size(self) -> tuple[str, ...]:
@@ -547,8 +555,8 @@ class FleetPlan:
         """The inputs at stated write bandwidth ``bandwidth`` B/s, rederived; InputError without a checkpoint size.
 
         The read bandwidth, where given, scales in the same ratio (the storage as a whole, as
-        :func:`goodput.params.at_bandwidths` scales it), so the load in R moves with it; the bandwidth sets C or D
-        even where the inputs type them.
+        :func:`goodput.params.at_bandwidths` scales it), so the load in R moves with it, and R_p with R as ``goodput
+        plan`` moves it (:func:`goodput.plan.derived_again`); the bandwidth sets C or D even where the inputs type them.
         """
         p = self.params
         if p.checkpoint_size is None or p.known is None:
@@ -562,7 +570,8 @@ class FleetPlan:
             known = dataclasses.replace(known, size=p.checkpoint_size)
         read = None if known.read_bandwidth is None or not known.write_bandwidth else \
             known.read_bandwidth * bandwidth / known.write_bandwidth
-        return derive(p, dataclasses.replace(known, write_bandwidth=bandwidth, read_bandwidth=read, typed=typed))
+        return derived_again(p, derive(p, dataclasses.replace(known, write_bandwidth=bandwidth, read_bandwidth=read,
+                                                              typed=typed)))
 
     def needed_write_bandwidth(self, target: float) -> float | None:
         """The least stated write bandwidth (bytes/s, before efficiency) at which the full plan reaches ``target``.
@@ -590,7 +599,7 @@ class FleetPlan:
         s = self.storage
         if s is None:
             raise InputError("storage", None, "the storage's write bandwidth and the checkpoint's size")
-        return plan_for(at_bandwidths(self.params, write=bandwidth / s.write_bandwidth))
+        return plan_for(at_storage(self.params, write=bandwidth / s.write_bandwidth))
 
     def net_at_stated_bandwidth(self, bandwidth: float) -> float:
         """Goodput's worth minus the storage's cost at a stated write bandwidth, US dollars a month."""

@@ -280,7 +280,8 @@ def persistent_lever_name(lever: str, scheme: Tiers) -> str:
 
 #: The levers a planner's storage inputs add (``storage:`` in the inputs file; see :func:`storage_levers`), by their
 #: names in the specification (``double_write_bandwidth``, ``double_snapshot_bandwidth``); the book and the
-#: command key them, as every lever, by the words.
+#: command key them, as every lever, by the words. The snapshot's is named, never listed: it is "halve C"
+#: (:func:`storage_levers`).
 STORAGE_LEVERS = {"double_write_bandwidth": "double the storage bandwidth",
                   "double_snapshot_bandwidth": "double the snapshot bandwidth"}
 
@@ -405,26 +406,54 @@ def levers_at_optimum(plan: Plan) -> frozenset[str]:
     return frozenset(settled)
 
 
+def with_restart(params: Params, restart: float, wait: float | None = None) -> Params:
+    """The inputs with another expected restart ``restart``; a persistent tier's restart moves by as much.
+
+    As ``goodput plan`` moves a typed R_p with R's parts (a start-up per node at another size, a load at another read
+    bandwidth): R_p - R holds. ``wait``: the part of R spent waiting for a repaired node, which a planned stop does not
+    take (:attr:`goodput.params.Params.stop_saving`); None keeps the inputs'. R_p is kept at least R: R_p + (R' - R)
+    can round a hair below R' and be refused.
+    """
+    rp = None if params.persistent_restart is None else \
+        max(params.persistent_restart + (restart - params.restart), restart)
+    return params.replace(restart=restart, persistent_restart=rp,
+                          stop_saving=params.stop_saving if wait is None else wait)
+
+
+def derived_again(params: Params, again: Params) -> Params:
+    """``again``, the inputs ``params`` derived again (other bandwidths), with R_p moved as R moved (:func:`with_restart`).
+
+    :func:`goodput.params.derive` sets R from its parts, the load among them, and leaves R_p as it was: at a slower
+    read R would pass the fleet's R_p and be refused, where ``goodput plan`` with those bandwidths moves R_p with R.
+    """
+    moved = with_restart(params, again.restart, again.stop_saving)
+    return again.replace(persistent_restart=moved.persistent_restart)
+
+
+def at_storage(params: Params, *, write: float = 1.0, snapshot: float = 1.0) -> Params:
+    """:func:`goodput.params.at_bandwidths` with R_p moved as R moved (:func:`derived_again`), as ``goodput plan`` does."""
+    return derived_again(params, at_bandwidths(params, write=write, snapshot=snapshot))
+
+
 def storage_levers(params: Params, which: str = RECOMMENDED_MODEL) -> dict[str, float]:
     """The :data:`STORAGE_LEVERS` that apply, fractions of 1; empty without ``params.storage``.
 
-    Doubling the write (and read) or the snapshot bandwidth rederives C or D, the load part of R and the slow
-    checkpoint (:func:`goodput.params.at_bandwidths`) and re-plans at the best interval and cadence. No snapshot
-    lever where C is the measured stall (:attr:`~goodput.params.Params.checkpoint_is_stall`): doubling the copy's
-    bandwidth would not change a C the fleet measured.
+    Doubling the write (and read) bandwidth rederives C or D, the load part of R and the slow checkpoint, R_p moving
+    with R (:func:`at_storage`), and re-plans at the best interval and cadence. "Double the snapshot bandwidth" is
+    never a lever of its own: where C is the measured stall (:attr:`~goodput.params.Params.checkpoint_is_stall`) a
+    faster copy would not change a C the fleet measured, and elsewhere C is the copy alone
+    (:attr:`~goodput.params.Params.checkpoint_per_node`), which doubling the snapshot bandwidth halves and changes
+    nothing else: "halve C", which every plan lists (the same gain to every digit), one change said once, as
+    "shorten C_p to C" is dropped where it is the drain lever (:func:`plan_levers`).
 
     >>> from goodput.params import load_params
     >>> storage_levers(load_params())
     {}
     """
-    s = params.storage
-    if s is None:
+    if params.storage is None:
         return {}
     at_best = plan_for(params, which=which).goodput
-    gains = {STORAGE_LEVERS["double_write_bandwidth"]: plan_for(at_bandwidths(params, write=2.0), which=which).goodput}
-    if s.snapshot_bandwidth is not None and not params.checkpoint_is_stall:  # a measured stall is not re-derived
-        gains[STORAGE_LEVERS["double_snapshot_bandwidth"]] = plan_for(at_bandwidths(params, snapshot=2.0),
-                                                                      which=which).goodput
+    gains = {STORAGE_LEVERS["double_write_bandwidth"]: plan_for(at_storage(params, write=2.0), which=which).goodput}
     return _floored({name: goodput - at_best for name, goodput in gains.items()})
 
 

@@ -910,3 +910,28 @@ def test_sizes_and_bandwidths_beyond_the_package_s_ceiling_are_refused_as_it_ref
             parse(text, "x")
         assert js.evaluate(run, [kind, text]) == {"error": refused.value.expected}, text
     assert js.evaluate(run, ["bandwidth", "1 PB/s"]) == {"value": 1e15}
+
+
+# ------------------------------------------------------------------ R_p moving with a load re-derived
+
+#: Review 4's spares-32k: R as its parts with the load from the read bandwidth, hot spares, a typed R_p.
+SPARES_TIERED = HERE / "data" / "fleet-spares-tiered.yml"
+
+
+def test_a_tiered_fleet_s_storage_lever_moves_r_p_with_the_load_on_the_page_as_in_the_package(js: Any) -> None:
+    """Doubling the storage halves the load in R, and R_p moves with R (goodput.plan.derived_again, as goodput plan moves
+    it): the page's levers are the package's, "double the storage bandwidth" 0.89 points (0.71 with R_p left put); no
+    snapshot lever, which would repeat "halve C"."""
+    params = load_params(SPARES_TIERED)
+    page = page_plans(js, [calculator.link_query(params)])[0]
+    assert "errors" not in page, page
+    assert_same_plan_params(params, page)
+    fleet = fleet_plan(params)
+    levers = {name: gain for name, gain in page["exact"]["levers"].items() if name in fleet.levers}
+    assert set(levers) == set(fleet.levers)
+    for name, gain in levers.items():
+        assert abs(gain - fleet.levers[name]) <= SEARCHED, name
+    assert abs(levers[STORAGE_LEVERS["double_write_bandwidth"]] - 0.0089) < 5e-5
+    # the snapshot doubled is C halved (C the copy alone): "halve C", listed once on the page as in the package
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in page["exact"]["levers"] and "halve C" in levers
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in page["first"]["levers"]

@@ -214,7 +214,8 @@ def test_the_page_says_r_moves_with_size_where_by_size_moves_it(tiered: FleetPla
 
 @pytest.mark.slow
 def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, example: FleetPlan) -> None:
-    """With storage, the table and figure rank the two storage levers with the others; the paragraph quotes their
+    """With storage, the table and figure rank the storage lever with the others (the snapshot's is "halve C", listed
+    once); the paragraph quotes their
     gains (points, dollars) from the plan; without storage, the paragraph says there are none, and there are none."""
     page = pages.build(stored)
     assert page.storage_levers == Variant("snapshot")
@@ -224,15 +225,27 @@ def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, examp
     assert page.storage_gain == gain_text(gain) == "0.13 points" and gain > 0
     frame = tables.lever_table(stored).data.set_index("lever")
     assert frame.loc["double the storage bandwidth", "what changes"] == "write 2 TB/s → 4 TB/s, read 4 TB/s → 8 TB/s (stated)"
-    assert frame.loc["double the snapshot bandwidth", "what changes"] == "snapshot 50 GB/s → 100 GB/s per node"
+    # the snapshot doubled is C halved: "halve C", listed once (goodput.plan.storage_levers)
+    assert "double the snapshot bandwidth" not in frame.index and "halve C" in frame.index
     assert frame.loc["double the storage bandwidth", "goodput after"] == percent_of(stored.plan.goodput + gain)
     assert list(frame.index) == [name for name, _ in stored.levers_ranked]
     labels = [t.get_text() for t in figures.fleet_levers(stored).axes[0].get_yticklabels()]
-    assert "double the storage bandwidth" in labels and "double the snapshot bandwidth" in labels
+    assert "double the storage bandwidth" in labels and "double the snapshot bandwidth" not in labels
     assert "{" not in variant_text(page, "storage_levers")
     none = pages.build(example)
     assert none.storage_levers == Variant("none") and "{" not in variant_text(none, "storage_levers")
     assert "double the storage bandwidth" not in list(tables.lever_table(example).data["lever"])
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, reason="the package no longer lists 'double the snapshot bandwidth' (it is 'halve C'); "
+                   "goodput/pages/levers.py's 'snapshot' variant (book/variants/levers/storage_levers.snapshot.md) "
+                   "still says the storage adds two levers and quotes the snapshot's gain as 0.0 points: the pages' "
+                   "owner's change, not made here")
+def test_the_paragraph_says_one_storage_lever_where_the_snapshot_is_halve_c(stored: FleetPlan) -> None:
+    """The snapshot doubled is C halved (C the copy alone): the paragraph names no lever of its own for it."""
+    text = variant_text(pages.build(stored), "storage_levers")
+    assert "two levers" not in text and "0\\.0 points" not in text, text
 
 
 def test_the_optimum_is_called_shallow_only_where_a_factor_of_two_costs_little(example: FleetPlan, book: Params) -> None:

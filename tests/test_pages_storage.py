@@ -137,7 +137,7 @@ def test_figure_and_table(tiered: FleetPlan) -> None:
 
 @pytest.mark.slow
 def test_what_to_buy_quotes_the_lever_and_the_best_bandwidth(stored: FleetPlan) -> None:
-    """The chapter's doubling is the lever (write and read doubled), the snapshot's lever is quoted, and B* with its
+    """The chapter's doubling is the lever (write and read doubled), the snapshot has none (it is "halve C"), and B* with its
     goodput, storage cost and net, beside the net at the fleet's own bandwidth, which B* does not fall below."""
     from goodput.model import capacity_per_month
     from goodput.report import gain_text, money
@@ -146,10 +146,9 @@ def test_what_to_buy_quotes_the_lever_and_the_best_bandwidth(stored: FleetPlan) 
     gain = stored.levers["double the storage bandwidth"]
     assert page.double_goodput == f"{100 * (stored.plan.goodput + gain):.1f}%"
     assert page.double_points == gain_text(gain) == "0.13 points"  # as the command's levers write it
-    snap = stored.levers["double the snapshot bandwidth"]
-    assert page.snapshot_lever == Variant("gains") and page.top_lever == stored.levers_ranked[0][0]
-    assert (page.snapshot_points, page.snapshot_dollars) == (gain_text(snap), money(max(0.0, stored.dollars(snap))))
-    assert "snapshot" in variant_text(page, "snapshot_lever")
+    # doubling the snapshot bandwidth is halving C, the copy alone: no lever of its own (goodput.plan.storage_levers)
+    assert "double the snapshot bandwidth" not in stored.levers
+    assert page.snapshot_lever == Variant("none") and page.top_lever == stored.levers_ranked[0][0]
     best = stored.best_write_bandwidth
     assert best is not None and page.best == Variant("inside")
     assert (page.storage_price, page.best_net, page.best_cost) == ("$1,500", money(best.net_per_month),
@@ -215,7 +214,8 @@ def test_the_storage_lever_says_only_what_the_fleet_derives_again(small_params: 
         return next(n for n in _notes(report) if n.startswith("Storage levers"))
 
     assert "read" not in footer(small_params) and "load" not in footer(small_params)
-    assert "the drain" in footer(small_params) and "snapshot" in footer(small_params)
+    # no snapshot lever (it is "halve C"): the footer does not say the snapshot is doubled
+    assert "the drain" in footer(small_params) and "snapshot" not in footer(small_params)
     assert "read" in footer(stored.params) and "load" in footer(stored.params)
     # The clause parses: "derives again X, Y and Z (which the inputs file does not give)", on the page and the command.
     assert storage_rederived(stored.params)["rederived"] == (

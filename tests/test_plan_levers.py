@@ -4,6 +4,7 @@ scheme at its best, and a lever that improves an input never loses goodput."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from goodput import tiers
 from goodput.errors import InputError
 from goodput.fleet import fleet_plan
-from goodput.params import params_from_mapping
+from goodput.params import Params, at_bandwidths, load_params, params_from_mapping
 from goodput.plan import CAPPED_LEVERS, STORAGE_LEVERS, TIER_LEVERS, make_plan, plan_for, plan_levers, storage_levers
 from goodput.tiers import Tiers
 
@@ -179,12 +180,25 @@ def test_double_the_storage_bandwidth_is_the_plan_with_it_typed_doubled_minus_th
     assert storage_levers(fleet.params) == {k: v for k, v in fleet.levers.items() if k in STORAGE_LEVERS.values()}
 
 
-def test_double_the_snapshot_bandwidth_is_the_plan_with_it_typed_doubled_minus_the_plan() -> None:
-    fleet = fleet_plan(params_from_mapping(STORED))
-    doubled = plan_for(params_from_mapping(with_storage(STORED, snapshot="100 GB/s")))
-    assert doubled.checkpoint_cost == pytest.approx(fleet.params.checkpoint_cost / 2, rel=1e-12)
-    gain = fleet.levers[STORAGE_LEVERS["double_snapshot_bandwidth"]]
-    assert gain == pytest.approx(doubled.goodput - fleet.plan.goodput, abs=1e-12) and gain >= 0.0
+#: Review 4's 32,768-GPU fleet: C the snapshot alone, a drain, a persistent tier, R as its parts with hot spares.
+SPARES_TIERED = Path(__file__).parent / "data" / "fleet-spares-tiered.yml"
+
+
+@pytest.mark.parametrize("fleet", [params_from_mapping(STORED), load_params(SPARES_TIERED)],
+                         ids=["stored", "spares-tiered"])
+def test_double_the_snapshot_bandwidth_is_halve_c_and_listed_once(fleet: Params) -> None:
+    """With C the snapshot's copy alone, the plan with the snapshot bandwidth doubled is the plan with C halved, to every
+    digit (0.33 points both, for the tiered fleet): one change, listed once, as "halve C", the lever every plan has;
+    so no "double the snapshot bandwidth" in the plan's levers, the command's or storage_levers."""
+    plan = fleet_plan(fleet)
+    assert fleet.checkpoint_per_node
+    doubled = plan_for(at_bandwidths(fleet, snapshot=2.0))
+    assert doubled.checkpoint_cost == pytest.approx(fleet.checkpoint_cost / 2, rel=1e-12)
+    assert doubled.goodput - plan.plan.goodput == pytest.approx(plan.levers["halve C"], abs=1e-12)
+    assert plan.levers["halve C"] > 0.0
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in plan.levers
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in storage_levers(fleet)
+    assert STORAGE_LEVERS["double_write_bandwidth"] in plan.levers
     assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in fleet_plan(params_from_mapping(SYNC)).levers
 
 
@@ -206,5 +220,6 @@ def test_doubling_a_bandwidth_never_loses_goodput(write: float, share: float, sn
         fleet = fleet_plan(params_from_mapping(data))
     except InputError:  # a snapshot slower than the direct write is refused: not this lever's case
         return
-    for name in STORAGE_LEVERS.values():
-        assert fleet.levers[name] >= 0.0
+    assert fleet.levers[STORAGE_LEVERS["double_write_bandwidth"]] >= 0.0
+    # the snapshot doubled is C halved: the lever "halve C", never a gain lost
+    assert STORAGE_LEVERS["double_snapshot_bandwidth"] not in fleet.levers and fleet.levers["halve C"] >= 0.0

@@ -790,21 +790,21 @@
     return out;
   }
 
-  // Spec B: the storage levers, where the inputs give storage: the stated write and read bandwidths doubled (C or D,
-  // the load and so R re-derived), and with a snapshot its device-to-host bandwidth doubled (C re-derived); planned
-  // as every other lever, measured from the plan at its best interval. Added to `out` by the model of `plan`.
+  // Spec B: the storage lever, where the inputs give storage: the stated write and read bandwidths doubled (C or D,
+  // the load and so R re-derived, R_p moving with R); planned as every other lever, measured from the plan at its best
+  // interval. Added to `out` by the model of `plan`. No snapshot lever (goodput.plan.storage_levers): C is the stall
+  // measured, which a faster copy does not re-derive, or the copy alone, which doubling its bandwidth halves and
+  // nothing else: "halve C", one change said once.
   function storageLevers(out, plan, x) {
     if (!x.known || !x.known.store) { return out; }
     const best = plan(x, null).goodput;
-    const [doubleStorage, doubleSnapshot] = K.storage_levers;
+    const [doubleStorage] = K.storage_levers;
     const store = x.known.store;
     const at = (changes) => {
       const y = rederived(x, changes);
       return y === null || scaleProblem(y) !== null ? 0 - best : plan(y, null).goodput - best;
     };
     out[doubleStorage] = at({ wb: 2 * store.wb, rb: store.rb === null ? null : 2 * store.rb });
-    // no snapshot lever where C is the measured stall (goodput.plan.storage_levers): a faster copy does not re-derive it
-    if (store.snap !== null && !store.stall) { out[doubleSnapshot] = at({ snap: 2 * store.snap }); }
     return out;
   }
 
@@ -1028,12 +1028,13 @@
   }
 
   // The inputs x with the planner's knowns changed (`changes` over x.known: wb, rb, snap ...) and C, D, R re-derived;
-  // a persistent tier's R_p kept, as goodput.params.derive keeps it. null when the changed inputs are refused.
+  // a persistent tier's R_p moved by as much as R (goodput.plan.derived_again). null when the changed inputs are refused.
   function rederived(x, changes) {
     const k = Object.assign({}, x.known, changes);
     const d = derivePlanner(k);
     if (Object.keys(d.errors).length) { return null; }
-    return Object.assign({}, x, { C: d.values.checkpoint_cost, R: d.values.restart,
+    // R_p moves as R moves (goodput.plan.derived_again, as goodput plan moves a typed R_p with R's parts)
+    return Object.assign(withRestart(x, d.values.restart), { C: d.values.checkpoint_cost,
       D: d.values.drain === undefined ? 0 : d.values.drain, known: Object.assign(k, { store: d.store }) });
   }
 
