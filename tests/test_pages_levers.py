@@ -238,10 +238,6 @@ def test_the_storage_levers_are_tabled_figured_and_said(stored: FleetPlan, examp
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(strict=True, reason="the package no longer lists 'double the snapshot bandwidth' (it is 'halve C'); "
-                   "goodput/pages/levers.py's 'snapshot' variant (book/variants/levers/storage_levers.snapshot.md) "
-                   "still says the storage adds two levers and quotes the snapshot's gain as 0.0 points: the pages' "
-                   "owner's change, not made here")
 def test_the_paragraph_says_one_storage_lever_where_the_snapshot_is_halve_c(stored: FleetPlan) -> None:
     """The snapshot doubled is C halved (C the copy alone): the paragraph names no lever of its own for it."""
     text = variant_text(pages.build(stored), "storage_levers")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import itertools
 import json
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def test_the_bandwidth_figure_is_the_command_at_each_bandwidth_and_never_falls_t
     (curve,) = [line for line in ax.lines if line.get_label() == "this fleet's plan"]
     xs, ys = [float(x) for x in curve.get_xdata()], [float(y) for y in curve.get_ydata()]
     assert all(y > 0.0 for y in ys)
-    assert all(b >= a - 1e-12 for a, b in zip(ys, ys[1:], strict=False))
+    assert all(b >= a - 1e-12 for a, b in itertools.pairwise(ys))
     below = [i for i, x in enumerate(xs) if x < 27e9]
     assert len(below) >= 3
     for i in (*below[:: max(1, len(below) // 3)], below[-1], len(xs) // 2):

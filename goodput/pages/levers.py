@@ -69,8 +69,6 @@ class Page(Fleet, SchemeValues, OffOptimum, LossLever):
     snapshot_doubled: str
     storage_gain: str
     storage_dollars: str
-    snapshot_gain: str
-    snapshot_dollars: str
     top_goodput: str
     third: str
     third_points: str
@@ -140,7 +138,6 @@ def build(fleet: FleetPlan) -> Page:
     storage_levers = "none" if p.storage is None else "write" if snapshot is None else \
         "stall" if p.checkpoint_is_stall else "snapshot"
     write_gain = fleet.levers.get(STORAGE_LEVERS["double_write_bandwidth"], 0.0)
-    snap_gain = fleet.levers.get(STORAGE_LEVERS["double_snapshot_bandwidth"], 0.0)
 
     w, (d_short, d_long), (at_short, at_long) = load_params(), DEBATE, x.debate  # the worked example, for the aside
     fast_best, better = x.fast_best, max(at_short, at_long)
@@ -152,7 +149,7 @@ def build(fleet: FleetPlan) -> Page:
         storage_levers=Variant(storage_levers), **storage_rederived(p), write_now=_bandwidth(write), write_doubled=_bandwidth(write, 2.0),
         snapshot_now=_bandwidth(snapshot), snapshot_doubled=_bandwidth(snapshot, 2.0),
         storage_gain=gain_text(write_gain), storage_dollars=money(max(0.0, fleet.dollars(write_gain))),
-        snapshot_gain=gain_text(snap_gain), snapshot_dollars=money(max(0.0, fleet.dollars(snap_gain))),
+
         top_goodput=percent(plan.goodput + top_gain), third=third,
         third_points=gain_text(third_gain),
         s_now=share_text(s.fast_survives if s else 0.0), s_more=share_text(survives_more(s.fast_survives) if s else 0.0),
