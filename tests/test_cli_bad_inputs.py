@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,27 +20,21 @@ ROOT = Path(__file__).resolve().parent.parent
 STORED = str(ROOT / "tests" / "data" / "fleet-stored.yml")
 
 
-@dataclass
-class Result:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-def run(*args: str) -> Result:
+def run(*args: str) -> tuple[int, str, str]:
+    """The command's exit status, standard output and standard error for `args`, run in this process."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = main(list(args))
-    return Result(code, out.getvalue(), err.getvalue())
+        status = main(list(args))
+    return status, out.getvalue(), err.getvalue()
 
 
 def refused(code: int, *args: str) -> str:
     """Run the command; assert it exits `code` with one line on stderr, nothing on stdout and no traceback."""
-    result = run(*args)
-    assert result.returncode == code, (result.returncode, result.stderr)
-    assert result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr, result.stderr
-    return result.stderr
+    status, out, err = run(*args)
+    assert status == code, (status, err)
+    assert out == ""
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err
 
 
 def params_file(tmp_path: Path, text: str, base: str = STORED) -> str:
@@ -99,7 +92,7 @@ def test_a_planned_rate_below_one_in_a_million_years_is_refused(tmp_path: Path, 
 
 
 def test_no_planned_stops_are_still_read() -> None:
-    assert run("plan", "--planned-rate", "0 per hour").returncode == 0
+    assert run("plan", "--planned-rate", "0 per hour")[0] == 0
 
 
 # ---------------------------------------------------------------- B2, E1, C1-C4, D1: a derived size or duration out of
@@ -161,7 +154,7 @@ def test_a_drain_below_a_microsecond_in_the_file_is_refused(tmp_path: Path) -> N
 
 
 def test_a_zero_drain_is_still_read() -> None:
-    assert run("plan", "--drain", "0 s").returncode == 0
+    assert run("plan", "--drain", "0 s")[0] == 0
 
 
 # ---------------------------------------------------------------- E2: M from a rate or a count below a microsecond
@@ -205,7 +198,7 @@ def test_a_just_in_time_recovery_out_of_scale_is_refused_as_a_restart_as_long_is
                                                      base=base))
     assert "no plan to make" in jit and "1,000,000 years" in jit
     assert run("plan", "--params", params_file(tmp_path, "just_in_time: {share: 0.5, recovery: 30 s}",
-                                               base=base)).returncode == 0
+                                               base=base))[0] == 0
 
 
 # ---------------------------------------------------------------- C10: restart parts adding up to zero
