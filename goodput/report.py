@@ -501,10 +501,10 @@ def slow_words(params: Params, keeps_more: bool = False) -> str:
              "which, as measured, keeps more than the fleet's scheme" if keeps_more else "the fleet does not take")
     # beside a measured stall the write pays its barrier and quiesce too: "5.67 s and 6.29 s of barrier and quiesce"
     barrier = params.slow_checkpoint_cost - s.write_minutes
-    parts = (f"{format_duration(s.write_minutes)} and {format_duration(barrier)} of barrier and quiesce: "
+    parts = (f", {format_duration(s.write_minutes)}, with the same {format_duration(barrier)} of barrier and quiesce"
              if barrier > 1e-9 * params.slow_checkpoint_cost else "")
     return (f"the synchronous write of the whole checkpoint ({format_size(s.size)} at "
-            f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved: {parts}"
+            f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved{parts}: "
             f"{format_duration(params.slow_checkpoint_cost)}), which the book derives from the fleet's storage for "
             f"comparison and {taken}")
 

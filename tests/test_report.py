@@ -317,3 +317,13 @@ def test_a_checkpoint_that_is_the_write_is_not_said_to_rederive_a_slow_one() -> 
         "restart": {"detect": "1 min", "startup": "2 min", "warmup": "1 min"}, "price_per_gpu_hour": 2.2,
         "month": "730 h"})
     assert storage_rederived(p)["rederived"] == "the checkpoint's write and the load after an interruption"
+
+
+def test_a_stall_s_synchronous_write_names_the_barrier_it_pays() -> None:
+    """The stall fleet's write is 5.67 s of transfer and the stall's 6.29 s of barrier and quiesce: the words said
+    "(5.67 TB at 1 TB/s achieved: 12 s)", a transfer that cannot take 12 s."""
+    from goodput.report import slow_words
+
+    text = slow_words(load_params(STALL))
+    assert "(5.67 TB at 1 TB/s achieved, 5.67 s, with the same 6.29 s of barrier and quiesce: 12 s)" in text
+    assert "(5.67 TB at 1 TB/s achieved: 5.67 s)" in slow_words(load_params(STALL.with_name("fleet-stored.yml")))
