@@ -512,6 +512,7 @@ def test_first_order_s_comparison_says_which_side_keeps_more() -> None:
     assert answer.build(fleet_plan(load_params())).fo_side == Variant("less")
 
 
+@pytest.mark.slow
 def test_a_checkpoint_that_is_the_synchronous_write_is_not_compared_with_itself() -> None:
     """C derived from the storage (no snapshot, no slow checkpoint given): the write the book derives for comparison
     is the fleet's own checkpoint. The answer page says so (it had said "the fleet does not take one"), the levers

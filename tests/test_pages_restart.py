@@ -376,6 +376,7 @@ def test_a_best_pool_of_one_compares_with_none_not_with_half_of_it() -> None:
         assert fleet.best_spares.best == best and pg.half_words == Variant(words)
 
 
+@pytest.mark.slow
 def test_notice_that_costs_says_so() -> None:
     """49,152 GPUs, a persistent tier (2 min, R_p 30 min, s = 0.85) and 4 planned stops a month: a planned stop costs
     C_p + R_p, 32 min, where most unexpected interruptions restart from the fast copy in 6 min, so counting the stops

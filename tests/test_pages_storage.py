@@ -431,6 +431,7 @@ def test_the_bandwidth_figure_draws_the_synchronous_write_where_the_scheme_does_
     assert "this fleet's plan" in plain and not any("synchronous" in label for label in plain)
 
 
+@pytest.mark.slow
 def test_beside_a_persistent_tier_the_storage_page_offers_no_synchronous_write_of_one_tier() -> None:
     """The stall fleet with a persistent tier (C_p 40 s, R_p 24 min, s = 0.3), half its interruptions recovered just in
     time and 30 planned stops a month, where the write keeps more: the

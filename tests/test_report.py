@@ -264,6 +264,7 @@ def test_a_measured_stall_is_named_a_stall_beside_its_copy(stored: Any) -> None:
     assert slow_words(stored.params, stored.slow_keeps_more).endswith("and the fleet does not take")
 
 
+@pytest.mark.slow
 def test_the_best_bandwidth_note_says_the_scheme_as_measured_where_it_does_not_pay(capsys: pytest.CaptureFixture[str]) -> None:
     """Beside a snapshot no faster than the storage, the stall fleet's B* is its scheme's as measured, which the 6.2 s
     synchronous write beats: the command's note says so; the stall fleet's own and the stored fleet's (their schemes

@@ -44,6 +44,7 @@ def at_stated(write: float, read: float) -> dict:
     return command("--write-bandwidth", f"{write!r} B/s", "--read-bandwidth", f"{read!r} B/s")
 
 
+@pytest.mark.slow
 def test_the_fleet_moves_r_p_with_the_load_as_the_command_does(fleet: FleetPlan) -> None:
     """At half the storage (25 GB/s achieved) the load is 4 min, not 2, and R_p moves by the same 2 min: the command's
     57.5% at 8 min, where the fleet's re-derivation was refused (R 38.3 min past the unmoved R_p 37.8 min)."""
