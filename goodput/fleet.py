@@ -647,11 +647,10 @@ def without_snapshot(params: Params) -> Params:
     if known is None:
         raise InputError("storage", None, "the checkpoint's size and the storage's write bandwidth")
     typed = {k: v for k, v in known.typed.items() if k not in ("checkpoint_cost", "slow_checkpoint_cost", "drain")}
-    # the write pays the barrier and quiesce the measured stall holds beyond its copy (Known.barrier), as the slow C does
-    copy = params.snapshot_copy
-    barrier = max(0.0, params.checkpoint_cost - copy) if params.checkpoint_is_stall and copy is not None else 0.0
+    # the write still pays the barrier and quiesce a measured stall holds beyond its copy (Known.barrier), as the slow
+    # C does
     return derive(params, dataclasses.replace(known, snapshot_bandwidth=None, host_memory=None,
-                                              double_buffered=False, typed=typed, barrier=barrier))
+                                              double_buffered=False, typed=typed))
 
 
 def _kept(make: Callable[[], Plan], nothing: tuple[type[Exception], ...] = (Refused,)) -> float:

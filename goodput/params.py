@@ -731,7 +731,8 @@ class Known:
     double_buffered: bool = False
     storage_price: float | None = None
     #: Minutes of barrier and quiesce a synchronous write pays beside its transfer: what a stall measured beside a
-    #: snapshot holds beyond the copy (:func:`goodput.fleet.without_snapshot` sets it for the write without one).
+    #: snapshot holds beyond the copy. :func:`derive` finds it there and keeps it, so that the write derived again
+    #: without the snapshot (:func:`goodput.fleet.without_snapshot`) pays it too.
     barrier: float = 0.0
     parts: dict[str, float] = dataclasses.field(default_factory=dict)
     spares: Spares | None = None
@@ -1019,7 +1020,9 @@ def derive(params: Params, known: Known, *, as_typed: bool = False) -> Params:
     return params.replace(
         checkpoint_cost=final["checkpoint_cost"], slow_checkpoint_cost=final["slow_checkpoint_cost"],
         restart=final["restart"], drain=final.get("drain", 0.0), checkpoint_size=size, storage=store,
-        restart_parts=restart_parts, spares=known.spares, derived=notes, known=known,
+        # the barrier found beside a measured stall is kept, for the synchronous write without the snapshot
+        restart_parts=restart_parts, spares=known.spares, derived=notes,
+        known=known if store is None else dataclasses.replace(known, barrier=barrier),
         stop_saving=known.spares.wait(params.mtbi) if known.spares is not None else 0.0,
     )
 

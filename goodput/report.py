@@ -500,9 +500,9 @@ def slow_words(params: Params, keeps_more: bool = False) -> str:
     taken = ("which is the fleet's own checkpoint" if own else
              "which, as measured, keeps more than the fleet's scheme" if keeps_more else "the fleet does not take")
     # beside a measured stall the write pays its barrier and quiesce too: "5.67 s and 6.29 s of barrier and quiesce"
-    barrier = params.slow_checkpoint_cost - s.write_minutes
+    barrier = params.known.barrier if params.known is not None else 0.0
     parts = (f", {format_duration(s.write_minutes)}, with the same {format_duration(barrier)} of barrier and quiesce"
-             if barrier > 1e-9 * params.slow_checkpoint_cost else "")
+             if barrier > 0 else "")
     return (f"the synchronous write of the whole checkpoint ({format_size(s.size)} at "
             f"{format_bandwidth(s.write_bandwidth * s.efficiency)} achieved{parts}: "
             f"{format_duration(params.slow_checkpoint_cost)}), which the book derives from the fleet's storage for "
