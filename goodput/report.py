@@ -806,14 +806,7 @@ def loss_texts(losses: Mapping[str, float]) -> dict[str, str]:
     >>> loss_texts({"lost_work": 0.01433, "checkpoint_overhead": 0.01402, "restart_loss": 0.0098})
     {'lost_work': '1.43%', 'checkpoint_overhead': '1.40%', 'restart_loss': '0.98%'}
     """
-
-    def text(x: float, more: int) -> str:
-        return percent(x, point_decimals(x, 2, 1) + more)
-
-    def more(x: float) -> int:
-        return next((m for m in range(3) if all(text(x, m) != text(y, m) for y in losses.values() if y != x)), 0)
-
-    return {name: text(x, more(x)) for name, x in losses.items()}
+    return {name: percent_apart(x, *losses.values(), digits=point_decimals(x, 2, 1)) for name, x in losses.items()}
 
 
 def points_sig2(x: float) -> str:
