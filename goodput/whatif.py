@@ -15,7 +15,7 @@ from goodput.errors import Refused
 from goodput.fleet import CONFIDENCE, FleetPlan, Ranges, fleet_plan, ranges_for
 from goodput.hazards import elastic_params
 from goodput.params import Params, load_params, mtbi_from_count, mtbi_from_rate
-from goodput.plan import STORAGE_LEVERS, Plan, make_plan, plan_for, recovery_of
+from goodput.plan import STORAGE_LEVERS, Plan, make_plan, plan_for, recovery_of, with_restart
 from goodput.restart import Recovery, RestartParts, SparesChoice, spare_wait
 from goodput.storage import FASTEST, bandwidth_for_goodput, checkpoint_size, storage_cost_per_month
 from goodput.tiers import Tiers, best_every, exact_losses, exact_optimal_interval, fast_tier_pays_from
@@ -444,9 +444,8 @@ def planned_stops(params: Params) -> tuple[float, float, float, bool]:
     m_all = 1.0 / (unplanned_rate + planned / 60.0)
     share = params.just_in_time * unplanned_rate * m_all
     saving = params.stop_saving * (planned / 60.0) * m_all  # the stops' share of interruptions, without the wait
-    rp = None if params.persistent_restart is None else params.persistent_restart - saving
-    as_unplanned = plan_for(params.replace(mtbi=m_all, just_in_time=share, planned_rate=0.0,
-                                           restart=params.restart - saving, persistent_restart=rp)).goodput
+    counted = with_restart(params.replace(mtbi=m_all, just_in_time=share, planned_rate=0.0), params.restart - saving)
+    as_unplanned = plan_for(counted).goodput
     return planned, with_notice, as_unplanned, own
 
 
