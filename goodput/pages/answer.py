@@ -31,6 +31,7 @@ from goodput.pages.common import (
     ranges_text,
     recovery_values,
     scheme_values,
+    slow_compared,
     slow_restart_values,
     t_span,
 )
@@ -249,7 +250,7 @@ def build(fleet: FleetPlan, calculator_url: str = "calculator.html") -> Page:
         drain_busy=Variant("busy" if busy else "none"),
         # "same": to the tenth of a point, the checkpoints alike ("same") or not ("level": a fleet keeping next to nothing)
         # no dearer checkpoint beside the fleet's (FleetPlan.slow_is_own): the bullet compares nothing
-        slow_line=Variant(("own_derived" if p.slow_derived else "own_typed") if fleet.slow_is_own else "compare"),
+        slow_line=slow_compared(fleet),
         # "level": to the tenth of a point the checkpoints alike, a fleet keeping next to nothing
         slow_word=slow_word(p), slow_verdict=Variant("more" if fleet.slow_keeps_more else "less" if points(
             fleet.slow_points) != points(0.0) else "level"),

@@ -84,6 +84,17 @@ def losses_text(fleet: FleetPlan, *, largest_first: bool = True) -> str:
     return join_words([f"{LOSS_WORDS[n]} {shown[n]}" for n in names])
 
 
+def slow_compared(fleet: FleetPlan) -> Variant:
+    """Whether a page sets the slow checkpoint beside the plan: ``"compare"``, or why not.
+
+    ``"own_derived"`` where C is itself the synchronous write the book would derive, ``"own_typed"`` where the inputs
+    give the same cost twice (:attr:`goodput.fleet.FleetPlan.slow_is_own`: no dearer checkpoint to compare).
+    """
+    if not fleet.slow_is_own:
+        return Variant("compare")
+    return Variant("own_derived" if fleet.params.slow_derived else "own_typed")
+
+
 def first_order_variant(fleet: FleetPlan) -> Variant:
     """The paragraph first order's one verdict for the fleet chooses: ``ok``, ``caution``, ``out_of_range``, ``below_zero``.
 

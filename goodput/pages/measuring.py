@@ -26,6 +26,7 @@ from goodput.pages.common import (
     off_optimum,
     recovery_kind,
     scheme_values,
+    slow_compared,
 )
 from goodput.plan import Plan
 from goodput.report import (
@@ -196,7 +197,7 @@ def build(fleet: FleetPlan) -> Page:
                          else "exact"),
         fo_quotable=Variant("quotable" if fleet.first_order_quotable else "refused"),
         # a derived slow checkpoint is the book's comparison, not the fleet's (Params.slow_derived)
-        slow_against=Variant(("own_derived" if p.slow_derived else "own_typed") if fleet.slow_is_own else "compare"),
+        slow_against=slow_compared(fleet),
         slow_its=Variant("derived" if p.slow_derived else "write" if p.slow_is_write else "other"),
         slow_said=_upper_first(slow_words(p, fleet.slow_keeps_more)) if p.slow_derived else "",
         recovery=Variant("given" if fleet.recovered else "none"),

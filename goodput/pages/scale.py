@@ -169,8 +169,7 @@ def at_size_values(fleet: FleetPlan) -> dict[str, Any]:
     }
     # where the fleet's spare pool, held as the inputs give it, makes most of R at that size: a pool sized for it
     spares = fleet.params.spares
-    wait = spares.wait(at.mtbi) if spares is not None else 0.0
-    values["plan_pool"] = Variant("pool" if spares is not None and wait > 0.5 * at.restart else "none")
+    values["plan_pool"] = Variant("pool" if spares is not None and at.stop_saving > 0.5 * at.restart else "none")
     values["plan_spares"] = count(spares.nodes, "spare node") if spares is not None else ""
     values["plan_nodes"] = f"{at.gpus // at.gpus_per_node:,}"
     if plan is None:

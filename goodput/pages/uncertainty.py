@@ -60,7 +60,7 @@ def given_exact(params: Params) -> str:
     if (spares := params.spares) is not None:
         parts.append(f"its spare pool ({count(spares.nodes, 'node')}, repairs of {format_duration(spares.repair)}, "
                      f"{spares.takes_node:.0%} of interruptions taking a node), which sets "
-                     f"{format_wait(spares.wait(params.mtbi))} of R")
+                     f"{format_wait(params.stop_saving)} of R")
     if params.just_in_time > 0:
         parts.append(f"the time each recovery just in time takes ({format_duration(params.jit_recovery)})")
     if params.planned_rate > 0:
