@@ -395,7 +395,7 @@ def test_a_point_label_does_not_blank_out_another_curve() -> None:
     colour."""
     from matplotlib.text import Annotation
 
-    from goodput.book.figures import _crosses_another_curve
+    from goodput.book.figures import _covers_a_curve, _drawn_paths, _label_box
 
     fleet = fleet_plan(params_from_mapping({"gpus": 512, "rate_per_gpu_hour": 2e-5, "checkpoint_cost": "1 min",
                                             "slow_checkpoint_cost": "5 min", "restart": "5 min",
@@ -403,5 +403,6 @@ def test_a_point_label_does_not_blank_out_another_curve() -> None:
     fig = figures.fleet_interval(fleet)
     fig.draw_without_rendering()
     labels = [t for t in fig.axes[0].texts if isinstance(t, Annotation)]
-    assert len(labels) == 2 and not any(_crosses_another_curve(label) for label in labels)
+    drawn = _drawn_paths(fig.axes[0])  # every curve and marker of the axes, the label's own included
+    assert len(labels) == 2 and not any(_covers_a_curve(_label_box(label), drawn) for label in labels)
     assert any(label.get_verticalalignment() == "top" for label in labels)  # one moved below its point

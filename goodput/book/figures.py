@@ -582,12 +582,6 @@ def _covers_a_curve(box: Any, drawn: Sequence[tuple[Any, Any, float]]) -> bool:
     return False
 
 
-def _crosses_another_curve(label: Annotation) -> bool:
-    """Whether a point label's box, as drawn, lies over a curve or a marker of its axes (its own curve as well)."""
-    ax = label.axes
-    return ax is not None and _covers_a_curve(_label_box(label), _drawn_paths(ax))
-
-
 #: Where a point label may go, tried in turn after where its caller put it: the offset from its point (points) and the
 #: text's alignment. Beside the point first (above, below, then to the four corners and the sides), then farther out.
 _LABEL_PLACES = tuple(
