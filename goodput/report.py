@@ -547,6 +547,8 @@ def range_text(r: InputRange) -> str:
 #: The restart's parts as the book names them (keys of :attr:`goodput.restart.RestartParts.parts`).
 RESTART_PART_NAMES = {"detect": "detection", "replace": "replacement", "startup": "start-up",
                       "load": "checkpoint load", "warmup": "warm-up"}
+#: The terms of R's sum as :func:`restart_sum` names them: the parts and the wait for a repaired node.
+RESTART_SUM_NAMES = RESTART_PART_NAMES | {"wait": "waiting for repairs"}
 
 
 def adding_up(total: float, parts: Sequence[float]) -> list[str]:
@@ -617,7 +619,7 @@ def restart_sum(params: Params) -> str | None:
     True
     """
     texts = restart_part_texts(params)
-    names = RESTART_PART_NAMES | {"wait": "waiting for repairs"}
+    names = RESTART_SUM_NAMES
     items = {key: f"{text} given" if key == "given" else f"{names[key]} {text}" for key, text in texts.items()}
     if "startup" in texts and (parts := params.restart_parts) is not None and parts.startup_per_node > 0:
         fixed = f"{format_duration(parts.startup)} + " if parts.startup > 0 else ""

@@ -43,7 +43,7 @@ from goodput.params import (
     read_yaml,
 )
 from goodput.plan import CAPPED_LEVERS, LEVERS, MAX_RATIO, OPTIMUM_LEVERS, STORAGE_LEVERS, TIER_LEVERS, make_plan
-from goodput.report import AT_OPTIMUM, NEGLIGIBLE_PERCENT, RESTART_PART_NAMES, not_paying_text
+from goodput.report import AT_OPTIMUM, NEGLIGIBLE_PERCENT, RESTART_SUM_NAMES, not_paying_text
 from goodput.restart import MOST_SPARES, RestartParts
 from goodput.storage import parse_bandwidth, parse_size
 from goodput.symbolic import calculator_formulas
@@ -248,7 +248,7 @@ def constants() -> dict[str, Any]:
         "default_jit_recovery": DEFAULT_JIT_RECOVERY,
         "restart_parts": list(RestartParts(detect=1.0).parts),
         # R's parts as goodput.report.restart_sum names them, the wait for repairs included
-        "restart_part_names": RESTART_PART_NAMES | {"wait": "waiting for repairs"},
+        "restart_part_names": RESTART_SUM_NAMES,
         "storage_levers": list(STORAGE_LEVERS.values()),
         "storage_file_keys": list(_STORAGE_KEYS),
         "most_spares": MOST_SPARES,
